@@ -1,0 +1,186 @@
+// The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
+// never be resent automatically, and the poller does its own backoff for reads.
+import fs from 'node:fs';
+import { Client, errors } from '@elastic/elasticsearch';
+import type { ReadRequest } from './requests';
+
+export interface ConnectionOptions {
+  url: string;
+  user?: string;
+  password?: string;
+  /** PEM file of the CA that signed the node's certificate. */
+  caFile?: string;
+  /** Turns TLS verification off. Shown as a warning wherever shardeck runs. */
+  insecure?: boolean;
+  requestTimeoutMs?: number;
+}
+
+export type ConnErrorKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'tls'
+  | 'tls-mismatch'
+  | 'not-elasticsearch'
+  | 'not-found'
+  | 'bad-request'
+  | 'server'
+  | 'aborted'
+  | 'unknown';
+
+/** A failure explained in one sentence with the likely fix. Never carries a secret. */
+export class ConnError extends Error {
+  constructor(
+    readonly kind: ConnErrorKind,
+    message: string,
+    readonly status?: number,
+    readonly esType?: string,
+    readonly esReason?: string,
+  ) {
+    super(message);
+    this.name = 'ConnError';
+  }
+}
+
+/** Removes user:password@ from a URL before it is shown anywhere. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+    }
+    return u.toString().replace(/\/$/, '');
+  } catch {
+    return url.replace(/\/\/[^@/]*@/, '//');
+  }
+}
+
+export function createClient(opts: ConnectionOptions): Client {
+  let ca: string | undefined;
+  if (opts.caFile) {
+    try {
+      ca = fs.readFileSync(opts.caFile, 'utf8');
+    } catch (e) {
+      throw new ConnError('tls', `cannot read the CA file ${opts.caFile} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --ca`);
+    }
+  }
+  let node: URL;
+  try {
+    node = new URL(opts.url);
+  } catch {
+    throw new ConnError('bad-request', `"${redactUrl(opts.url)}" is not a URL: give --url like https://127.0.0.1:9200`);
+  }
+  const auth =
+    opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
+  return new Client({
+    node: node.toString(),
+    auth,
+    tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
+    maxRetries: 0,
+    requestTimeout: opts.requestTimeoutMs ?? 15_000,
+    compression: false,
+  });
+}
+
+const TLS_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'CERT_UNTRUSTED',
+]);
+
+function causeCode(e: unknown): string | undefined {
+  let cur: any = e;
+  for (let i = 0; cur && i < 5; i++) {
+    if (typeof cur.code === 'string' && cur.code !== 'UND_ERR_SOCKET') return cur.code;
+    cur = cur.cause;
+  }
+  return undefined;
+}
+
+function errorText(e: unknown): string {
+  let cur: any = e;
+  const parts: string[] = [];
+  for (let i = 0; cur && i < 5; i++) {
+    if (cur.message) parts.push(String(cur.message));
+    cur = cur.cause;
+  }
+  return parts.join(' / ');
+}
+
+/** Maps anything the client throws to one clear sentence. `url` is shown without credentials. */
+export function classifyError(e: unknown, url: string): ConnError {
+  if (e instanceof ConnError) return e;
+  const where = redactUrl(url);
+  if (e instanceof errors.RequestAbortedError || (e as Error)?.name === 'AbortError') {
+    return new ConnError('aborted', 'request cancelled');
+  }
+  if (e instanceof errors.TimeoutError) {
+    return new ConnError('timeout', `${where} did not answer in time: the node may be overloaded or stuck in GC; check its log`);
+  }
+  if (e instanceof errors.ProductNotSupportedError) {
+    return new ConnError('not-elasticsearch', `${where} answered, but it is not Elasticsearch: check --url (port 9200 is Elasticsearch's default)`);
+  }
+  if (e instanceof errors.ResponseError) {
+    const status = e.statusCode ?? 0;
+    const body: any = e.body;
+    const esType: string | undefined = body?.error?.type ?? body?.error?.root_cause?.[0]?.type;
+    const esReason: string | undefined = typeof body?.error === 'string' ? body.error : body?.error?.reason;
+    if (status === 401)
+      return new ConnError('unauthorized', `${where} refused the credentials (401): check --user and the password (--password-env / --password-file)`, status, esType);
+    // Elasticsearch marks every answer past authentication; a 4xx/5xx without the mark is another server.
+    const headers = (e.meta?.headers ?? {}) as Record<string, string>;
+    if (status !== 403 && !headers['x-elastic-product'])
+      return new ConnError('not-elasticsearch', `${where} answered ${status}, but it is not Elasticsearch: check --url (Elasticsearch listens on 9200 by default)`, status);
+    if (status === 403)
+      return new ConnError('forbidden', `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`, status, esType, esReason);
+    if (status === 404) return new ConnError('not-found', esReason ?? `not found (404)`, status, esType, esReason);
+    if (status >= 400 && status < 500) return new ConnError('bad-request', esReason ?? `request rejected (${status})`, status, esType, esReason);
+    // A server that does not speak Elasticsearch's error format is likely something else.
+    return new ConnError('server', `${where} failed (${status}): ${esReason ?? 'server error'}`, status, esType, esReason);
+  }
+  const code = causeCode(e);
+  const text = errorText(e);
+  if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired|Hostname\/IP does not match/i.test(text)) {
+    return new ConnError('tls', `the certificate of ${where} is not trusted (${code ?? text.split(" / ").pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`);
+  }
+  if (/wrong version number|EPROTO|packet length too long|ssl3_get_record/i.test(text) || code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+    return new ConnError('tls-mismatch', `TLS handshake with ${where} failed: the node probably speaks plain http (use http:// in --url)`);
+  }
+  if (/other side closed|socket hang up|ECONNRESET|HPE_INVALID|Invalid response status/i.test(text) && where.startsWith('http://')) {
+    return new ConnError('tls-mismatch', `${where} closed the connection: a node on 3.7.4+ speaks HTTPS (use https:// in --url)`);
+  }
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text)) return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);
+  const netCode = /EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.exec(`${code ?? ''} ${text}`)?.[0];
+  if (netCode) return new ConnError('unreachable', `${where} cannot be reached (${netCode}): check the network and --url`);
+  if (e instanceof errors.ConnectionError) return new ConnError('unreachable', `cannot talk to ${where}: ${text.replace(/https?:\/\/[^@\s/]*@/g, '')}`);
+  return new ConnError('unknown', `unexpected error talking to ${where}: ${text}`);
+}
+
+export interface ReadResult<T> {
+  body: T;
+  bytes: number;
+}
+
+/**
+ * Sends one read request. Resolves with the parsed body and the size of the payload received
+ * (for the benchmark); rejects with a ConnError.
+ */
+export async function read<T = unknown>(client: Client, url: string, req: ReadRequest, signal?: AbortSignal): Promise<ReadResult<T>> {
+  try {
+    const res = await client.transport.request(
+      { method: req.method, path: req.path, querystring: req.querystring },
+      { signal, meta: true, asStream: false },
+    );
+    const len = Number(res.headers?.['content-length'] ?? 0) || JSON.stringify(res.body ?? '').length;
+    return { body: res.body as T, bytes: len };
+  } catch (e) {
+    throw classifyError(e, url);
+  }
+}

@@ -1,0 +1,221 @@
+// Turns Elasticsearch responses (as requested by cluster/, see cluster/requests.ts) into domain
+// types. Pure: tested against responses recorded from a real node in test/fixtures/.
+import type {
+  ClusterHealth,
+  ClusterSettingsView,
+  HealthReport,
+  HealthIndicator,
+  HealthStatus,
+  IndexBlocks,
+  IndexRow,
+  IndicatorStatus,
+  NodeDisk,
+  NodeInfo,
+  NodeSearchStats,
+  ShardRow,
+} from './types';
+import { parseWatermark } from './disk';
+
+type Json = Record<string, unknown>;
+
+/** _cat values arrive as strings (or null); numbers we did not get count as 0. */
+export function num(v: unknown): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && v !== '') {
+    const n = Number(v);
+    return Number.isFinite(n) ? n : 0;
+  }
+  return 0;
+}
+
+function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined || v === '' ? null : num(v);
+}
+
+function str(v: unknown): string {
+  return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
+}
+
+function health(v: unknown): HealthStatus | 'unknown' {
+  return v === 'green' || v === 'yellow' || v === 'red' ? v : 'unknown';
+}
+
+export function parseClusterHealth(r: Json): ClusterHealth {
+  return {
+    clusterName: str(r.cluster_name),
+    status: (health(r.status) === 'unknown' ? 'red' : r.status) as HealthStatus,
+    numberOfNodes: num(r.number_of_nodes),
+    numberOfDataNodes: num(r.number_of_data_nodes),
+    activePrimaryShards: num(r.active_primary_shards),
+    activeShards: num(r.active_shards),
+    relocatingShards: num(r.relocating_shards),
+    initializingShards: num(r.initializing_shards),
+    unassignedShards: num(r.unassigned_shards),
+    unassignedPrimaryShards: num(r.unassigned_primary_shards),
+    delayedUnassignedShards: num(r.delayed_unassigned_shards),
+    pendingTasks: num(r.number_of_pending_tasks),
+    activeShardsPercent: num(r.active_shards_percent_as_number),
+  };
+}
+
+function indicatorStatus(v: unknown): IndicatorStatus {
+  return v === 'green' || v === 'yellow' || v === 'red' || v === 'unavailable' ? v : 'unknown';
+}
+
+const statusOrder: Record<IndicatorStatus, number> = { red: 0, yellow: 1, unknown: 2, unavailable: 3, green: 4 };
+
+export function parseHealthReport(r: Json): HealthReport {
+  const raw = (r.indicators ?? {}) as Record<string, Json>;
+  const indicators: HealthIndicator[] = Object.entries(raw).map(([name, ind]) => ({
+    name,
+    status: indicatorStatus(ind.status),
+    symptom: str(ind.symptom),
+    impacts: ((ind.impacts as Json[] | undefined) ?? []).map((i) => ({
+      severity: num(i.severity),
+      description: str(i.description),
+      areas: (i.impact_areas as string[] | undefined) ?? [],
+    })),
+    diagnoses: ((ind.diagnosis as Json[] | undefined) ?? []).map((d) => ({
+      cause: str(d.cause),
+      action: str(d.action),
+      helpUrl: d.help_url ? str(d.help_url) : undefined,
+      affectedIndices: (((d.affected_resources as Json | undefined)?.indices as string[] | undefined) ?? []).slice(),
+    })),
+  }));
+  // Worst first, so the pane shows what needs attention at the top.
+  indicators.sort((a, b) => statusOrder[a.status] - statusOrder[b.status] || a.name.localeCompare(b.name));
+  return { status: indicatorStatus(r.status), indicators };
+}
+
+export function isSystemIndex(name: string): boolean {
+  return name.startsWith('.');
+}
+
+export function parseCatIndices(rows: Json[]): IndexRow[] {
+  return rows.map((r) => {
+    const name = str(r.index);
+    return {
+      name,
+      health: health(r.health),
+      status: str(r.status),
+      uuid: str(r.uuid),
+      primaries: num(r.pri),
+      replicas: num(r.rep),
+      docsCount: num(r['docs.count']),
+      docsDeleted: num(r['docs.deleted']),
+      storeBytes: num(r['store.size']),
+      priStoreBytes: num(r['pri.store.size']),
+      system: isSystemIndex(name),
+    };
+  });
+}
+
+export function parseCatShards(rows: Json[]): ShardRow[] {
+  return rows.map((r) => ({
+    index: str(r.index),
+    shard: num(r.shard),
+    primary: r.prirep === 'p',
+    state: str(r.state),
+    node: r.node ? str(r.node) : null,
+    docs: numOrNull(r.docs),
+    storeBytes: numOrNull(r.store),
+    unassignedReason: r['unassigned.reason'] ? str(r['unassigned.reason']) : null,
+    unassignedDetails: r['unassigned.details'] ? str(r['unassigned.details']) : null,
+  }));
+}
+
+/** _cat/allocation; the pseudo-node "UNASSIGNED" (shards without a node) is not a disk. */
+export function parseCatAllocation(rows: Json[]): NodeDisk[] {
+  return rows
+    .filter((r) => r.node !== 'UNASSIGNED' && r['disk.total'] !== null && r['disk.total'] !== undefined)
+    .map((r) => ({
+      node: str(r.node),
+      host: r.host ? str(r.host) : null,
+      ip: r.ip ? str(r.ip) : null,
+      shards: num(r.shards),
+      indicesBytes: num(r['disk.indices']),
+      usedBytes: num(r['disk.used']),
+      availBytes: num(r['disk.avail']),
+      totalBytes: num(r['disk.total']),
+    }))
+    .sort((a, b) => a.node.localeCompare(b.node));
+}
+
+/** Flattens nested settings ({"watermark":{"low":{"max_headroom":..}}}) to dotted keys. */
+export function flattenSettings(obj: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
+    if (prefix) out[prefix] = Array.isArray(obj) ? obj.join(',') : str(obj);
+    return out;
+  }
+  for (const [k, v] of Object.entries(obj as Json)) flattenSettings(v, prefix ? `${prefix}.${k}` : k, out);
+  return out;
+}
+
+/**
+ * The effective value of each setting: transient wins over persistent, persistent over defaults
+ * (Elasticsearch's own precedence for cluster settings).
+ */
+export function effectiveSettings(r: Json): Record<string, string> {
+  return {
+    ...flattenSettings(r.defaults),
+    ...flattenSettings(r.persistent),
+    ...flattenSettings(r.transient),
+  };
+}
+
+const WM = 'cluster.routing.allocation.disk.watermark';
+
+export function parseClusterSettings(r: Json): ClusterSettingsView {
+  const s = effectiveSettings(r);
+  const wm = (level: 'low' | 'high' | 'flood_stage', fallback: string) =>
+    parseWatermark(s[`${WM}.${level}`] ?? fallback, s[`${WM}.${level}.max_headroom`]);
+  return {
+    watermarks: {
+      low: wm('low', '85%'),
+      high: wm('high', '90%'),
+      flood: wm('flood_stage', '95%'),
+      thresholdEnabled: (s['cluster.routing.allocation.disk.threshold_enabled'] ?? 'true') !== 'false',
+    },
+    maxOpenScrollContext: num(s['search.max_open_scroll_context'] ?? '500'),
+  };
+}
+
+/** GET _settings/index.blocks.* filtered to the blocks: only indices with a block appear. */
+export function parseIndexBlocks(r: Json): IndexBlocks[] {
+  return Object.entries(r)
+    .map(([index, v]) => {
+      const blocks = (((v as Json).settings as Json)?.index as Json)?.blocks as Json | undefined;
+      const on = (k: string) => str(blocks?.[k]) === 'true';
+      return { index, readOnlyAllowDelete: on('read_only_allow_delete'), readOnly: on('read_only'), write: on('write') };
+    })
+    .filter((b) => b.readOnlyAllowDelete || b.readOnly || b.write)
+    .sort((a, b) => a.index.localeCompare(b.index));
+}
+
+export function parseCatNodes(rows: Json[]): NodeInfo[] {
+  return rows
+    .map((r) => ({
+      id: str(r.id),
+      name: str(r.name),
+      ip: str(r.ip),
+      version: str(r.version),
+      roles: str(r['node.role']),
+      master: r.master === '*',
+      heapUsedBytes: num(r['heap.current']),
+      heapMaxBytes: num(r['heap.max']),
+      ramTotalBytes: num(r['ram.max']),
+      cpuPercent: numOrNull(r.cpu),
+      load1m: numOrNull(r.load_1m),
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function parseNodeSearchStats(r: Json): NodeSearchStats[] {
+  const nodes = (r.nodes ?? {}) as Record<string, Json>;
+  return Object.values(nodes)
+    .map((n) => {
+      const search = ((n.indices as Json | undefined)?.search ?? {}) as Json;
+      return { name: str(n.name), openContexts: num(search.open_contexts), scrollCurrent: num(search.scroll_current) };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}

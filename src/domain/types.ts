@@ -1,0 +1,139 @@
+// Domain types: what the panes show, independent of how Elasticsearch spells it.
+
+export type HealthStatus = 'green' | 'yellow' | 'red';
+export type IndicatorStatus = HealthStatus | 'unknown' | 'unavailable';
+
+export interface ClusterHealth {
+  clusterName: string;
+  status: HealthStatus;
+  numberOfNodes: number;
+  numberOfDataNodes: number;
+  activePrimaryShards: number;
+  activeShards: number;
+  relocatingShards: number;
+  initializingShards: number;
+  unassignedShards: number;
+  unassignedPrimaryShards: number;
+  delayedUnassignedShards: number;
+  pendingTasks: number;
+  activeShardsPercent: number;
+}
+
+export interface HealthImpact {
+  severity: number;
+  description: string;
+  areas: string[];
+}
+
+export interface HealthDiagnosis {
+  cause: string;
+  action: string;
+  helpUrl?: string;
+  affectedIndices: string[];
+}
+
+export interface HealthIndicator {
+  name: string;
+  status: IndicatorStatus;
+  symptom: string;
+  impacts: HealthImpact[];
+  /** Only present when fetched with verbose=true (the expensive analysis). */
+  diagnoses: HealthDiagnosis[];
+}
+
+export interface HealthReport {
+  status: IndicatorStatus;
+  indicators: HealthIndicator[];
+}
+
+export interface IndexRow {
+  name: string;
+  health: HealthStatus | 'unknown';
+  status: 'open' | 'close' | string;
+  uuid: string;
+  primaries: number;
+  replicas: number;
+  docsCount: number;
+  docsDeleted: number;
+  storeBytes: number;
+  priStoreBytes: number;
+  /** Hidden (dot) or system index. */
+  system: boolean;
+}
+
+export type ShardState = 'STARTED' | 'UNASSIGNED' | 'INITIALIZING' | 'RELOCATING' | string;
+
+export interface ShardRow {
+  index: string;
+  shard: number;
+  primary: boolean;
+  state: ShardState;
+  node: string | null;
+  docs: number | null;
+  storeBytes: number | null;
+  unassignedReason: string | null;
+  unassignedDetails: string | null;
+}
+
+/** Disk usage of one data node as Elasticsearch's allocator sees it (_cat/allocation). */
+export interface NodeDisk {
+  node: string;
+  host: string | null;
+  ip: string | null;
+  shards: number;
+  indicesBytes: number;
+  usedBytes: number;
+  availBytes: number;
+  totalBytes: number;
+}
+
+/** A watermark as configured: a share of the disk used, or an absolute amount of free space. */
+export type WatermarkValue = { kind: 'percent'; usedPercent: number } | { kind: 'free'; freeBytes: number };
+
+export interface Watermark {
+  value: WatermarkValue;
+  /** Caps the free space a percentage watermark asks for; null when not in force (-1). */
+  maxHeadroomBytes: number | null;
+  raw: string;
+}
+
+export interface Watermarks {
+  low: Watermark;
+  high: Watermark;
+  flood: Watermark;
+  thresholdEnabled: boolean;
+}
+
+export interface ClusterSettingsView {
+  watermarks: Watermarks;
+  maxOpenScrollContext: number;
+}
+
+export type DiskLevel = 'ok' | 'low' | 'high' | 'flood';
+
+export interface IndexBlocks {
+  index: string;
+  readOnlyAllowDelete: boolean;
+  readOnly: boolean;
+  write: boolean;
+}
+
+export interface NodeInfo {
+  id: string;
+  name: string;
+  ip: string;
+  version: string;
+  roles: string;
+  master: boolean;
+  heapUsedBytes: number;
+  heapMaxBytes: number;
+  ramTotalBytes: number;
+  cpuPercent: number | null;
+  load1m: number | null;
+}
+
+export interface NodeSearchStats {
+  name: string;
+  openContexts: number;
+  scrollCurrent: number;
+}

@@ -1,0 +1,69 @@
+// Entry point: parse argv, pick the TUI or a subcommand. Subcommands are loaded lazily so the
+// bundle's start-up only pays for what runs.
+import { parseArgs } from 'node:util';
+import { UsageError } from './config/connection';
+import { EXIT, GLOBAL_OPTIONS, type CommandContext, type CommandModule } from './commands/common';
+
+/** The command table. `tui` is the default when no command is given. */
+const COMMANDS: Record<string, () => Promise<CommandModule>> = {
+  tui: () => import('./commands/tui').then((m) => m.default),
+  status: () => import('./commands/status').then((m) => m.default),
+};
+
+function globalUsage(): string {
+  return [
+    'usage: shardeck [command] [flags]',
+    '',
+    'commands (default: tui):',
+    ...Object.keys(COMMANDS).map((c) => `  ${c}`),
+    '',
+    'connection flags: --url URL --user NAME (--password-env VAR | --password-file FILE) --ca FILE --insecure --profile NAME --read-only',
+    'run `shardeck <command> --help` for a command',
+  ].join('\n');
+}
+
+async function main(argv: string[]): Promise<number> {
+  const first = argv[0];
+  if (first === '--version' || first === '-V') {
+    process.stdout.write(`shardeck ${process.env.SHARDECK_VERSION ?? '0.1.0'}\n`);
+    return 0;
+  }
+  const name = first && !first.startsWith('-') ? first : 'tui';
+  const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
+  const load = COMMANDS[name];
+  if (!load) {
+    process.stderr.write(`shardeck: unknown command "${name}"\n\n${globalUsage()}\n`);
+    return EXIT.usage;
+  }
+  const mod = await load();
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    process.stderr.write(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
+    return EXIT.usage;
+  }
+  if (parsed.values.help) {
+    process.stdout.write(`${mod.summary}\n\n${mod.usage}\n`);
+    return 0;
+  }
+  try {
+    return await mod.run({ values: parsed.values as CommandContext['values'], positionals: parsed.positionals });
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`shardeck ${name}: ${e.message}\n`);
+      return EXIT.usage;
+    }
+    throw e;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`shardeck: ${(e as Error)?.message ?? e}\n`);
+    process.exitCode = 70;
+  },
+);

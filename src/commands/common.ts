@@ -1,0 +1,60 @@
+// What every subcommand shares: its shape, the global flags, exit codes, and turning flags into
+// a connection to the storage node.
+import type { ParseArgsConfig } from 'node:util';
+import type { Client } from '@elastic/elasticsearch';
+import { createClient, redactUrl } from '../cluster/connection';
+import { promptHidden, resolveConnection, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
+import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
+
+export interface CommandModule {
+  /** Flags of this command beyond the global ones. */
+  options?: ParseArgsConfig['options'];
+  usage: string;
+  summary: string;
+  run(ctx: CommandContext): Promise<number>;
+}
+
+export interface CommandContext {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+}
+
+/** Flags every command takes (connection and profile). */
+export const GLOBAL_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
+  url: { type: 'string' },
+  user: { type: 'string' },
+  'password-env': { type: 'string' },
+  'password-file': { type: 'string' },
+  ca: { type: 'string' },
+  insecure: { type: 'boolean' },
+  profile: { type: 'string' },
+  'read-only': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/** Exit codes shared by every command (status follows monitoring-check conventions). */
+export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64 } as const;
+
+export interface Session {
+  profileName: string;
+  profile: Profile | undefined;
+  conn: ResolvedConnection;
+  client: Client;
+  /** The URL without credentials, for messages. */
+  where: string;
+}
+
+/** Resolves the profile and connection from the flags and builds the client. */
+export async function openSession(values: CommandContext['values']): Promise<Session> {
+  const conf = openConfig();
+  const profileName = pickProfileName(values.profile as string | undefined, conf);
+  const profile = getProfile(profileName, conf);
+  if (values.profile && !profile) {
+    const { UsageError } = await import('../config/connection');
+    throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
+  }
+  const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);
+  if (profile) markLastUsed(profileName, conf);
+  return { profileName, profile, conn, client: createClient(conn), where: redactUrl(conn.url) };
+}

@@ -1,0 +1,72 @@
+// Named profiles: how to reach one storage node (and its platform). No secret is ever stored
+// here: the Elasticsearch password comes from an env var, a file or a prompt; the platform's
+// refresh token lives in the 0600 secrets file (config/secrets.ts).
+import Conf from 'conf';
+import { configDir, ensurePrivateDir } from './files';
+
+export interface Profile {
+  url: string;
+  user?: string;
+  /** Name of the environment variable holding the password. */
+  passwordEnv?: string;
+  /** File holding the password (must be 0600). */
+  passwordFile?: string;
+  ca?: string;
+  insecure?: boolean;
+  readOnly?: boolean;
+  platformUrl?: string;
+  /** Template version in index names: service_<templateVersion>_<project>. */
+  templateVersion?: string;
+  intervalMs?: number;
+  /** Commands the corruption checklist runs to stop/start the engine on this node. */
+  serviceStop?: string;
+  serviceStart?: string;
+}
+
+interface ConfigSchema {
+  version: number;
+  lastProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const DEFAULT_URL = 'http://localhost:9200';
+export const DEFAULT_PROFILE = 'default';
+const SCHEMA_VERSION = 1;
+
+export function openConfig(): Conf<ConfigSchema> {
+  const cwd = ensurePrivateDir(configDir());
+  return new Conf<ConfigSchema>({
+    projectName: 'shardeck',
+    cwd,
+    configName: 'config',
+    configFileMode: 0o600,
+    accessPropertiesByDotNotation: false,
+    defaults: { version: SCHEMA_VERSION, profiles: {} },
+  });
+}
+
+export function listProfiles(conf = openConfig()): { name: string; profile: Profile; last: boolean }[] {
+  const last = conf.get('lastProfile');
+  return Object.entries(conf.get('profiles')).map(([name, profile]) => ({ name, profile, last: name === last }));
+}
+
+/** The profile to use: --profile, else the last used, else "default". */
+export function pickProfileName(requested: string | undefined, conf = openConfig()): string {
+  return requested ?? conf.get('lastProfile') ?? DEFAULT_PROFILE;
+}
+
+export function getProfile(name: string, conf = openConfig()): Profile | undefined {
+  return conf.get('profiles')[name];
+}
+
+export function saveProfile(name: string, patch: Partial<Profile>, conf = openConfig()): Profile {
+  const profiles = conf.get('profiles');
+  const next: Profile = { ...(profiles[name] ?? { url: DEFAULT_URL }), ...patch };
+  for (const k of Object.keys(next) as (keyof Profile)[]) if (next[k] === undefined) delete next[k];
+  conf.set('profiles', { ...profiles, [name]: next });
+  return next;
+}
+
+export function markLastUsed(name: string, conf = openConfig()): void {
+  if (conf.get('profiles')[name]) conf.set('lastProfile', name);
+}

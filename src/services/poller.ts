@@ -1,0 +1,166 @@
+// Polls the cluster outside React. One request in flight per resource (a slow answer delays the
+// next poll of that resource instead of piling up), exponential backoff on failure, AbortSignal
+// on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
+// whatever the number of indices).
+import type { Client } from '@elastic/elasticsearch';
+import { read, type ConnError } from '../cluster/connection';
+import { READS, type ReadName } from '../cluster/requests';
+import {
+  parseCatAllocation,
+  parseCatIndices,
+  parseCatNodes,
+  parseCatShards,
+  parseClusterHealth,
+  parseClusterSettings,
+  parseHealthReport,
+  parseIndexBlocks,
+  parseNodeSearchStats,
+} from '../domain/parse';
+import { setSnapshot, type ConsoleStore, type PaneId, type ResourceName, type Snapshots } from '../store/console';
+
+interface Resource<K extends ResourceName> {
+  read: ReadName;
+  parse: (body: any) => NonNullable<Snapshots[K]['data']>;
+  /** Multiple of the base interval; settings change rarely. */
+  every: number;
+}
+
+export const RESOURCES: { [K in ResourceName]: Resource<K> } = {
+  health: { read: 'health', parse: parseClusterHealth, every: 1 },
+  healthReport: { read: 'healthReport', parse: parseHealthReport, every: 2 },
+  indices: { read: 'indices', parse: parseCatIndices, every: 1 },
+  shards: { read: 'shards', parse: parseCatShards, every: 1 },
+  allocation: { read: 'allocation', parse: parseCatAllocation, every: 1 },
+  settings: { read: 'settings', parse: parseClusterSettings, every: 6 },
+  blocks: { read: 'blocks', parse: parseIndexBlocks, every: 2 },
+  nodes: { read: 'nodes', parse: parseCatNodes, every: 1 },
+  nodeSearch: { read: 'nodeSearch', parse: parseNodeSearchStats, every: 1 },
+};
+
+/**
+ * What each pane needs. The header (health) is always on screen; the status bar's read-only
+ * flag needs blocks. Indices shows blocks beside each index.
+ */
+export const PANE_RESOURCES: Record<PaneId, ResourceName[]> = {
+  health: ['health', 'healthReport', 'allocation', 'settings', 'blocks'],
+  indices: ['health', 'indices', 'blocks'],
+  shards: ['health', 'shards'],
+  disk: ['health', 'allocation', 'settings', 'blocks'],
+  nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
+};
+
+export const MAX_BACKOFF_MS = 60_000;
+
+export function backoffMs(baseMs: number, failures: number): number {
+  return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 6));
+}
+
+export interface PollStats {
+  requests: number;
+  bytes: number;
+  overlaps: number;
+}
+
+export class Poller {
+  readonly stats: PollStats = { requests: 0, bytes: 0, overlaps: 0 };
+  private timers = new Map<ResourceName, ReturnType<typeof setTimeout>>();
+  private inFlight = new Set<ResourceName>();
+  private abort = new AbortController();
+  private unsubscribe?: () => void;
+  private stopped = false;
+
+  constructor(
+    private readonly client: Client,
+    private readonly url: string,
+    private readonly store: ConsoleStore,
+    /** Overrides which resources are wanted (the status command wants a fixed set). */
+    private readonly wanted?: ResourceName[],
+  ) {}
+
+  private needed(): Set<ResourceName> {
+    return new Set(this.wanted ?? PANE_RESOURCES[this.store.getState().pane]);
+  }
+
+  start(): void {
+    this.stopped = false;
+    for (const name of this.needed()) this.schedule(name, 0);
+    // When the operator switches panes, start what the new pane needs at once; timers of
+    // resources no longer needed simply do not reschedule.
+    let pane = this.store.getState().pane;
+    let paused = this.store.getState().paused;
+    let interval = this.store.getState().intervalMs;
+    this.unsubscribe = this.store.subscribe((s) => {
+      const changed = s.pane !== pane || (paused && !s.paused) || s.intervalMs !== interval;
+      pane = s.pane;
+      paused = s.paused;
+      interval = s.intervalMs;
+      if (changed && !s.paused) for (const name of this.needed()) if (!this.inFlight.has(name)) this.schedule(name, 0);
+    });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.abort.abort();
+    this.abort = new AbortController();
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    this.unsubscribe?.();
+  }
+
+  /** Polls every needed resource now (the refresh key); skips those already in flight. */
+  refreshNow(): Promise<void> {
+    return Promise.all([...this.needed()].map((n) => this.pollOnce(n))).then(() => undefined);
+  }
+
+  private schedule(name: ResourceName, delayMs: number): void {
+    const old = this.timers.get(name);
+    if (old) clearTimeout(old);
+    this.timers.set(
+      name,
+      setTimeout(() => {
+        this.timers.delete(name);
+        void this.tick(name);
+      }, delayMs),
+    );
+  }
+
+  private async tick(name: ResourceName): Promise<void> {
+    if (this.stopped) return;
+    const state = this.store.getState();
+    if (state.paused || !this.needed().has(name)) return;
+    await this.pollOnce(name);
+    if (this.stopped) return;
+    const s = this.store.getState();
+    const snap = s.snapshots[name];
+    const base = s.intervalMs * RESOURCES[name].every;
+    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : base);
+  }
+
+  /** One request for one resource, unless one is already in flight. */
+  async pollOnce(name: ResourceName): Promise<void> {
+    if (this.inFlight.has(name)) {
+      this.stats.overlaps++;
+      return;
+    }
+    this.inFlight.add(name);
+    setSnapshot(this.store, name, { inFlight: true });
+    const res = RESOURCES[name];
+    try {
+      const { body, bytes } = await read(this.client, this.url, READS[res.read], this.abort.signal);
+      this.stats.requests++;
+      this.stats.bytes += bytes;
+      setSnapshot(this.store, name, { data: res.parse(body) as never, fetchedAt: Date.now(), error: undefined, failures: 0, inFlight: false });
+    } catch (e) {
+      const err = e as ConnError;
+      this.stats.requests++;
+      if (err.kind === 'aborted') {
+        setSnapshot(this.store, name, { inFlight: false });
+      } else {
+        const failures = this.store.getState().snapshots[name].failures + 1;
+        setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message }, failures, inFlight: false });
+      }
+    } finally {
+      this.inFlight.delete(name);
+    }
+  }
+}

@@ -1,0 +1,116 @@
+// The console's state: what the poller last saw of the cluster (each with its age and last error)
+// and what the operator is looking at. A zustand vanilla store, so the poller (no React) writes it
+// and the panes read it through narrow selectors.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type {
+  ClusterHealth,
+  ClusterSettingsView,
+  HealthReport,
+  IndexBlocks,
+  IndexRow,
+  NodeDisk,
+  NodeInfo,
+  NodeSearchStats,
+  ShardRow,
+} from '../domain/types';
+
+export interface SnapshotError {
+  kind: string;
+  message: string;
+}
+
+export interface Snapshot<T> {
+  data?: T;
+  /** Epoch ms of the last successful fetch. */
+  fetchedAt?: number;
+  /** Set while the last attempt failed; cleared by the next success. */
+  error?: SnapshotError;
+  failures: number;
+  inFlight: boolean;
+}
+
+export interface Snapshots {
+  health: Snapshot<ClusterHealth>;
+  healthReport: Snapshot<HealthReport>;
+  indices: Snapshot<IndexRow[]>;
+  shards: Snapshot<ShardRow[]>;
+  allocation: Snapshot<NodeDisk[]>;
+  settings: Snapshot<ClusterSettingsView>;
+  blocks: Snapshot<IndexBlocks[]>;
+  nodes: Snapshot<NodeInfo[]>;
+  nodeSearch: Snapshot<NodeSearchStats[]>;
+}
+
+export type ResourceName = keyof Snapshots;
+
+export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'] as const;
+export type PaneId = (typeof PANES)[number];
+
+export interface ConnectionInfo {
+  url: string;
+  profile: string;
+  user?: string;
+  insecure: boolean;
+  readOnly: boolean;
+}
+
+/** Platform sign-in as the header shows it (see platform/). Never holds a token. */
+export interface PlatformView {
+  state: 'signed-out' | 'signing-in' | 'signed-in' | 'refreshing' | 'error';
+  user?: string;
+  tenant?: string;
+  message?: string;
+}
+
+export interface ConsoleState {
+  connection: ConnectionInfo;
+  snapshots: Snapshots;
+  intervalMs: number;
+  paused: boolean;
+  pane: PaneId;
+  platform: PlatformView;
+  /** Platform projects by lowercase project id (index name suffix), when signed in. */
+  projects?: Record<string, string>;
+}
+
+export function emptySnapshot<T>(): Snapshot<T> {
+  return { failures: 0, inFlight: false };
+}
+
+export function emptySnapshots(): Snapshots {
+  return {
+    health: emptySnapshot(),
+    healthReport: emptySnapshot(),
+    indices: emptySnapshot(),
+    shards: emptySnapshot(),
+    allocation: emptySnapshot(),
+    settings: emptySnapshot(),
+    blocks: emptySnapshot(),
+    nodes: emptySnapshot(),
+    nodeSearch: emptySnapshot(),
+  };
+}
+
+export type ConsoleStore = StoreApi<ConsoleState>;
+
+export function createConsoleStore(init: Partial<ConsoleState> & { connection: ConnectionInfo }): ConsoleStore {
+  return createStore<ConsoleState>()(() => ({
+    snapshots: emptySnapshots(),
+    intervalMs: 5000,
+    paused: false,
+    pane: 'health',
+    platform: { state: 'signed-out' },
+    ...init,
+  }));
+}
+
+/** Replaces one snapshot (immutably, so selectors on other resources do not re-render). */
+export function setSnapshot<K extends ResourceName>(store: ConsoleStore, name: K, patch: Partial<Snapshots[K]>): void {
+  store.setState((s) => ({ snapshots: { ...s.snapshots, [name]: { ...s.snapshots[name], ...patch } } }));
+}
+
+/** A snapshot is stale when its last attempt failed or it is older than three intervals. */
+export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
+  if (snap.error) return true;
+  return snap.fetchedAt !== undefined && now - snap.fetchedAt > intervalMs * 3;
+}

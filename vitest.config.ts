@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: fast pure tests (domain, UI frames from recorded fixtures) and suites against
+// real Elasticsearch nodes started by dev/lib/es-node.mjs. On 2 cores the real-node suites run
+// one file at a time so node start-ups do not starve each other.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['test/domain/**/*.test.ts', 'test/ui/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
+          env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+          testTimeout: 10_000,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
+          fileParallelism: false,
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
+    ],
+  },
+});

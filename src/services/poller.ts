@@ -3,39 +3,9 @@
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
 import type { Client } from '@elastic/elasticsearch';
-import { read, type ConnError } from '../cluster/connection';
-import { READS, type ReadName } from '../cluster/requests';
-import {
-  parseCatAllocation,
-  parseCatIndices,
-  parseCatNodes,
-  parseCatShards,
-  parseClusterHealth,
-  parseClusterSettings,
-  parseHealthReport,
-  parseIndexBlocks,
-  parseNodeSearchStats,
-} from '../domain/parse';
-import { setSnapshot, type ConsoleStore, type PaneId, type ResourceName, type Snapshots } from '../store/console';
-
-interface Resource<K extends ResourceName> {
-  read: ReadName;
-  parse: (body: any) => NonNullable<Snapshots[K]['data']>;
-  /** Multiple of the base interval; settings change rarely. */
-  every: number;
-}
-
-export const RESOURCES: { [K in ResourceName]: Resource<K> } = {
-  health: { read: 'health', parse: parseClusterHealth, every: 1 },
-  healthReport: { read: 'healthReport', parse: parseHealthReport, every: 2 },
-  indices: { read: 'indices', parse: parseCatIndices, every: 1 },
-  shards: { read: 'shards', parse: parseCatShards, every: 1 },
-  allocation: { read: 'allocation', parse: parseCatAllocation, every: 1 },
-  settings: { read: 'settings', parse: parseClusterSettings, every: 6 },
-  blocks: { read: 'blocks', parse: parseIndexBlocks, every: 2 },
-  nodes: { read: 'nodes', parse: parseCatNodes, every: 1 },
-  nodeSearch: { read: 'nodeSearch', parse: parseNodeSearchStats, every: 1 },
-};
+import type { ConnError } from '../cluster/connection';
+import { setSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
+import { readResource, RESOURCES } from './reads';
 
 /**
  * What each pane needs. The header (health) is always on screen; the status bar's read-only
@@ -144,12 +114,11 @@ export class Poller {
     }
     this.inFlight.add(name);
     setSnapshot(this.store, name, { inFlight: true });
-    const res = RESOURCES[name];
     try {
-      const { body, bytes } = await read(this.client, this.url, READS[res.read], this.abort.signal);
+      const { data, bytes } = await readResource(this.client, this.url, name, this.abort.signal);
       this.stats.requests++;
       this.stats.bytes += bytes;
-      setSnapshot(this.store, name, { data: res.parse(body) as never, fetchedAt: Date.now(), error: undefined, failures: 0, inFlight: false });
+      setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, inFlight: false });
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;

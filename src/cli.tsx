@@ -8,6 +8,11 @@ import { EXIT, GLOBAL_OPTIONS, type CommandContext, type CommandModule } from '.
 const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tui: () => import('./commands/tui').then((m) => m.default),
   status: () => import('./commands/status').then((m) => m.default),
+  login: () => import('./commands/login').then((m) => m.default),
+  logout: () => import('./commands/logout').then((m) => m.default),
+  whoami: () => import('./commands/whoami').then((m) => m.default),
+  projects: () => import('./commands/projects').then((m) => m.default),
+  profiles: () => import('./commands/profiles').then((m) => m.default),
 };
 
 function globalUsage(): string {

@@ -1,0 +1,75 @@
+#!/usr/bin/env node
+// npm run platform:start [-- --token-ttl SECONDS] [-- --rotate] | npm run platform:stop
+// Starts the reference platform server (dev/platform-server.mjs) detached on a free loopback port
+// (idempotent: a running one with the same options is reused) and prints PLATFORM_URL=... and
+// REFRESH_TOKEN=... (the demo user's throwaway token) as its last lines.
+import fs from 'node:fs';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { isAlive, stopPid } from './lib/es-node.mjs';
+import { ensureDir, runDir } from './lib/paths.mjs';
+
+const stateFile = path.join(runDir, 'platform.json');
+const serverScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'platform-server.mjs');
+
+function readState() {
+  try {
+    return JSON.parse(fs.readFileSync(stateFile, 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export async function platformStart({ tokenTtl = 600, rotate = false } = {}) {
+  const state = readState();
+  if (state && isAlive(state.pid) && state.ttl === tokenTtl && Boolean(state.rotate) === rotate) return state;
+  if (state && isAlive(state.pid)) await stopPid(state.pid);
+  ensureDir(runDir, 0o700);
+  fs.rmSync(stateFile, { force: true });
+  const log = fs.openSync(path.join(runDir, 'platform.log'), 'a');
+  const args = [serverScript, '--token-ttl', String(tokenTtl), '--state-file', stateFile, ...(rotate ? ['--rotate'] : [])];
+  const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log] });
+  child.unref();
+  fs.closeSync(log);
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const s = readState();
+    if (s?.pid === child.pid) {
+      s.rotate = rotate;
+      fs.writeFileSync(stateFile, JSON.stringify(s), { mode: 0o600 });
+      return s;
+    }
+    if (!isAlive(child.pid)) break;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`the reference platform server did not start: see ${path.join(runDir, 'platform.log')}`);
+}
+
+export async function platformStop() {
+  const state = readState();
+  if (state) await stopPid(state.pid);
+  fs.rmSync(stateFile, { force: true });
+  return state;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const [cmd, ...rest] = process.argv.slice(2);
+  if (cmd === 'start') {
+    const i = rest.indexOf('--token-ttl');
+    const tokenTtl = i >= 0 ? Number(rest[i + 1]) : 600;
+    if (!Number.isFinite(tokenTtl) || tokenTtl <= 0) {
+      console.error('--token-ttl takes a number of seconds greater than 0, e.g. --token-ttl 30');
+      process.exit(64);
+    }
+    const s = await platformStart({ tokenTtl, rotate: rest.includes('--rotate') });
+    process.stderr.write(`reference platform server (pid ${s.pid}, access tokens live ${s.ttl} s${s.rotate ? ', rotating refresh tokens' : ''})\n`);
+    console.log(`PLATFORM_URL=${s.url}\nREFRESH_TOKEN=${s.refreshToken}`);
+  } else if (cmd === 'stop') {
+    const s = await platformStop();
+    console.log(s ? `stopped the reference platform server (pid ${s.pid})` : 'no reference platform server was running');
+  } else {
+    console.error('usage: node dev/platform.mjs start [--token-ttl SECONDS] [--rotate] | stop');
+    process.exit(64);
+  }
+}

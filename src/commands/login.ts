@@ -1,0 +1,65 @@
+// shardeck login [--platform URL] [--profile NAME]: proves a refresh token works (one exchange) and
+// stores it for the profile. The token comes from a hidden prompt or stdin, never argv.
+import { promptHidden, UsageError } from '../config/connection';
+import { getProfile, markLastUsed, openConfig, pickProfileName, saveProfile } from '../config/profiles';
+import { saveRefreshToken, secretsFile } from '../config/secrets';
+import { PlatformError, TokenSession } from '../platform/session';
+import { loginCommandFor } from '../services/platform-session';
+import type { CommandModule } from './common';
+import { readSecretFromStdin, reportPlatformError } from './platform-common';
+
+async function readRefreshTokenInput(): Promise<string> {
+  const token = process.stdin.isTTY
+    ? await promptHidden('refresh token (API Access in the platform settings; input hidden): ')
+    : await readSecretFromStdin();
+  if (!token) throw new UsageError('no refresh token given: type it at the prompt or pipe it on stdin (shardeck login < token-file)');
+  return token;
+}
+
+const login: CommandModule = {
+  summary: 'Sign in to the platform: check a refresh token with one exchange and store it (0600) for the profile.',
+  usage: 'usage: shardeck login [--platform URL] [--profile NAME]   (refresh token from a hidden prompt, or stdin when piped)',
+  options: { platform: { type: 'string' } },
+  async run({ values, positionals }) {
+    if (positionals.length) {
+      // Never echo it: a token on the command line is already in the shell history and ps.
+      throw new UsageError('the refresh token is never taken from the command line (ps and shell history show it): pipe it on stdin or type it at the prompt');
+    }
+    const conf = openConfig();
+    const profileName = pickProfileName(values.profile as string | undefined, conf);
+    const platformUrl = (values.platform as string | undefined) ?? getProfile(profileName, conf)?.platformUrl;
+    if (!platformUrl) throw new UsageError('give the platform address with --platform URL (e.g. --platform https://platform.example.com)');
+    if (!/^https?:\/\//i.test(platformUrl)) throw new UsageError(`the platform URL must start with http:// or https:// (got ${JSON.stringify(platformUrl.replace(/\/\/[^@/]*@/, '//'))})`);
+    let session: TokenSession;
+    try {
+      session = new TokenSession({
+        baseUrl: platformUrl,
+        refreshToken: await readRefreshTokenInput(),
+        // Stored only once an exchange proved it works (or the rotated one the server issued).
+        stored: false,
+        tokens: { save: (t) => saveRefreshToken(profileName, t) },
+        loginCommand: loginCommandFor(profileName),
+      });
+    } catch (e) {
+      if (e instanceof PlatformError) throw new UsageError(e.message);
+      throw e;
+    }
+    let info;
+    try {
+      info = await session.signIn();
+    } catch (e) {
+      return reportPlatformError('login', e);
+    }
+    saveProfile(profileName, { platformUrl: session.baseUrl }, conf);
+    markLastUsed(profileName, conf);
+    const out = { profile: profileName, platformUrl: session.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
+    process.stdout.write(
+      values.json
+        ? JSON.stringify(out, null, 2) + '\n'
+        : `signed in to ${session.baseUrl} as ${info.user_id}@${info.tenant} (role ${info.role}); the refresh token is stored for profile "${profileName}" in ${secretsFile()} (mode 0600)\n`,
+    );
+    return 0;
+  },
+};
+
+export default login;

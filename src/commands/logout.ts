@@ -1,0 +1,20 @@
+// shardeck logout [--profile NAME]: forgets the profile's stored refresh token.
+import { openConfig, pickProfileName } from '../config/profiles';
+import { forgetRefreshToken } from '../config/secrets';
+import type { CommandModule } from './common';
+
+const logout: CommandModule = {
+  summary: "Forget the profile's stored platform refresh token.",
+  usage: 'usage: shardeck logout [--profile NAME]',
+  async run({ values }) {
+    const profileName = pickProfileName(values.profile as string | undefined, openConfig());
+    const had = forgetRefreshToken(profileName);
+    const text = had
+      ? `forgot the refresh token of profile "${profileName}"; it still works on the platform until revoked there (API Access), so revoke it if it may have leaked\n`
+      : `profile "${profileName}" had no stored refresh token\n`;
+    process.stdout.write(values.json ? JSON.stringify({ profile: profileName, forgotten: had }) + '\n' : text);
+    return 0;
+  },
+};
+
+export default logout;

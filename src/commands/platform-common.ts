@@ -1,0 +1,18 @@
+// What the platform subcommands (login, whoami, projects) share: how a platform failure is told
+// and which exit code it gives.
+import { PlatformError } from '../platform/session';
+import { EXIT } from './common';
+
+/** Prints a PlatformError as one sentence and maps it to an exit code; rethrows anything else. */
+export function reportPlatformError(command: string, e: unknown): number {
+  if (!(e instanceof PlatformError)) throw e;
+  process.stderr.write(`shardeck ${command}: ${e.message}\n`);
+  return e.kind === 'unreachable' || e.kind === 'timeout' ? EXIT.unreachable : EXIT.failed;
+}
+
+/** Reads a secret from a pipe: the first line, without its line end. */
+export async function readSecretFromStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0].trim();
+}

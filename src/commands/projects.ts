@@ -1,0 +1,82 @@
+// shardeck projects [--json]: the tenant's platform projects and, when the storage node answers,
+// the index behind each (service_<template-version>_<lowercase id>), projects without an index and
+// project-like indices without a project.
+import { getProfile, openConfig, pickProfileName } from '../config/profiles';
+import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
+import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
+import { fetchProjects } from '../platform/projects';
+import { openProfileSession } from '../services/platform-session';
+import { readResource } from '../services/reads';
+import { openSession } from './common';
+import type { CommandModule } from './common';
+import { paint } from './paint';
+import { reportPlatformError } from './platform-common';
+
+type Storage = { reachable: true; url: string } | { reachable: false; error: string };
+
+/** The node's index names, or why they could not be read (the project list stands on its own). */
+async function readIndices(values: Record<string, unknown>): Promise<{ storage: Storage; indices?: IndexName[] }> {
+  try {
+    const { client, conn, where } = await openSession(values as never);
+    try {
+      const { data } = await readResource(client, conn.url, 'indices');
+      return { storage: { reachable: true, url: where }, indices: data };
+    } finally {
+      await client.close();
+    }
+  } catch (e) {
+    return { storage: { reachable: false, error: (e as Error).message } };
+  }
+}
+
+function renderText(tenant: string, projects: PlatformProject[], storage: Storage, report?: ProjectIndexReport): string {
+  const out: string[] = [];
+  if (!report) {
+    out.push(`${projects.length} project(s) of tenant ${tenant}`);
+    const w = Math.max(2, ...projects.map((p) => p.id.length));
+    for (const p of projects) out.push(`  ${p.id.padEnd(w)}  ${p.name}`);
+    if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${storage.error}`));
+    return out.join('\n') + '\n';
+  }
+  out.push(`${projects.length} project(s) of tenant ${tenant}; indices service_${report.templateVersion}_<id> on ${(storage as { url: string }).url}`);
+  const wId = Math.max(2, ...report.projects.map((p) => p.id.length));
+  const wIndex = Math.max(5, ...report.projects.map((p) => p.index.length));
+  out.push(`  ${'ID'.padEnd(wId)}  ${'INDEX'.padEnd(wIndex)}  NAME`);
+  for (const p of report.projects) {
+    const index = p.indexExists ? p.index.padEnd(wIndex) : paint('yellow', `${p.index} (none)`.padEnd(wIndex));
+    out.push(`  ${p.id.padEnd(wId)}  ${index}  ${p.name}`);
+  }
+  if (report.projectsWithoutIndex.length) out.push(paint('yellow', `projects without an index: ${report.projectsWithoutIndex.join(', ')}`));
+  if (report.indicesWithoutProject.length) out.push(paint('yellow', `indices of no known project: ${report.indicesWithoutProject.join(', ')}`));
+  return out.join('\n') + '\n';
+}
+
+const projects: CommandModule = {
+  summary: "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
+  usage: 'usage: shardeck projects [--json] [--profile NAME] [connection flags]',
+  async run({ values }) {
+    const conf = openConfig();
+    const profileName = pickProfileName(values.profile as string | undefined, conf);
+    const profile = getProfile(profileName, conf);
+    const session = openProfileSession(profileName, profile);
+    let list: PlatformProject[];
+    try {
+      list = await fetchProjects(session);
+    } catch (e) {
+      return reportPlatformError('projects', e);
+    }
+    const tenant = session.info!.tenant;
+    const templateVersion = profile?.templateVersion ?? DEFAULT_TEMPLATE_VERSION;
+    const { storage, indices } = await readIndices(values);
+    const report = indices ? matchProjectsToIndices(list, indices, templateVersion) : undefined;
+    if (values.json) {
+      const body = report ? { tenant, storage, ...report } : { tenant, storage, templateVersion, projects: list };
+      process.stdout.write(JSON.stringify(body, null, 2) + '\n');
+    } else {
+      process.stdout.write(renderText(tenant, list, storage, report));
+    }
+    return 0;
+  },
+};
+
+export default projects;

@@ -1,0 +1,39 @@
+// shardeck whoami [--json]: who the stored refresh token signs in as. Never prints a token.
+import { getProfile, openConfig, pickProfileName } from '../config/profiles';
+import { openProfileSession } from '../services/platform-session';
+import type { CommandModule } from './common';
+import { reportPlatformError } from './platform-common';
+
+const whoami: CommandModule = {
+  summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',
+  usage: 'usage: shardeck whoami [--json] [--profile NAME]',
+  async run({ values }) {
+    const conf = openConfig();
+    const profileName = pickProfileName(values.profile as string | undefined, conf);
+    const session = openProfileSession(profileName, getProfile(profileName, conf));
+    let info;
+    try {
+      info = await session.signIn();
+    } catch (e) {
+      return reportPlatformError('whoami', e);
+    }
+    const out = { profile: profileName, platformUrl: session.baseUrl, ...info };
+    if (values.json) {
+      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      return 0;
+    }
+    const rows: [string, string][] = [
+      ['user_id', info.user_id],
+      ['tenant', info.tenant],
+      ['role', info.role],
+      ['role_permissions', info.role_permissions.join(', ') || '(none)'],
+      ['project_permissions', info.project_permissions.join(', ') || '(none)'],
+      ['session_id', info.session_id],
+      ['platform', `${session.baseUrl} (profile ${profileName})`],
+    ];
+    process.stdout.write(rows.map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n') + '\n');
+    return 0;
+  },
+};
+
+export default whoami;

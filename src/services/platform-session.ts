@@ -1,0 +1,102 @@
+// Glue between a profile, its stored refresh token and the platform session: the subcommands
+// open a session with it, and the TUI keeps store.platform (who, which tenant, the session state)
+// and store.projects (names by lowercase project id) current, refreshing the token invisibly.
+import { UsageError } from '../config/connection';
+import type { Profile } from '../config/profiles';
+import { readRefreshToken, saveRefreshToken } from '../config/secrets';
+import { projectNamesById } from '../domain/projects';
+import { fetchProjects } from '../platform/projects';
+import { PlatformError, TokenSession, type TokenSessionOptions } from '../platform/session';
+import type { ConsoleStore } from '../store/console';
+import { backoffMs } from './poller';
+
+/** Session options tests (and only tests) tune: lifetimes, retry delays. */
+export type SessionTuning = Partial<Omit<TokenSessionOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored'>>;
+
+export function loginCommandFor(profileName: string): string {
+  return `shardeck login --profile ${profileName}`;
+}
+
+/** The platform session of a profile, from its platform URL and its stored refresh token. */
+export function openProfileSession(profileName: string, profile: Profile | undefined, tuning: SessionTuning = {}): TokenSession {
+  if (!profile?.platformUrl) {
+    throw new UsageError(`profile "${profileName}" has no platform URL: run ${loginCommandFor(profileName)} --platform URL`);
+  }
+  const refreshToken = readRefreshToken(profileName);
+  if (!refreshToken) throw new UsageError(`profile "${profileName}" is not signed in to the platform: run ${loginCommandFor(profileName)}`);
+  return new TokenSession({
+    loginCommand: loginCommandFor(profileName),
+    ...tuning,
+    baseUrl: profile.platformUrl,
+    refreshToken,
+    stored: true,
+    tokens: { load: () => readRefreshToken(profileName), save: (t) => saveRefreshToken(profileName, t) },
+  });
+}
+
+export interface PlatformSessionOptions {
+  /** How often the project list is fetched again (it also keeps the access token fresh). */
+  projectsIntervalMs?: number;
+  /** First delay after a failure; doubles per failure up to a minute. */
+  retryBaseMs?: number;
+  tuning?: SessionTuning;
+}
+
+/**
+ * Signs the profile in and keeps store.platform and store.projects current until stop().
+ * Never throws: every failure becomes store.platform = { state: 'error', message }, and the TUI
+ * stays up. After a 404/410 nothing is sent until a new `shardeck login` stores another token.
+ */
+export function startPlatformSession(
+  store: ConsoleStore,
+  profileName: string,
+  profile: Profile | undefined,
+  opts: PlatformSessionOptions = {},
+): { stop(): void } {
+  const interval = opts.projectsIntervalMs ?? 60_000;
+  const retryBase = opts.retryBaseMs ?? 5_000;
+  let session: TokenSession;
+  try {
+    session = openProfileSession(profileName, profile, opts.tuning);
+  } catch (e) {
+    store.setState({ platform: { state: 'signed-out', message: (e as Error).message } });
+    return { stop() {} };
+  }
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let failures = 0;
+
+  const show = (state: TokenSession['status']) => {
+    if (stopped) return;
+    const info = session.info;
+    store.setState({ platform: { ...state, user: info?.user_id, tenant: info?.tenant } });
+  };
+  const unsubscribe = session.onStatus(show);
+  show({ state: 'signing-in' });
+
+  const tick = async () => {
+    try {
+      const projects = await fetchProjects(session);
+      if (stopped) return;
+      store.setState({ projects: projectNamesById(projects) });
+      failures = 0;
+    } catch (e) {
+      if (stopped) return;
+      // PlatformErrors already set the state through onStatus; anything else (an unreadable
+      // secrets file) is shown here. Last known projects stay: stale names beat none.
+      if (!(e instanceof PlatformError)) show({ state: 'error', message: (e as Error).message });
+      // A final error costs nothing to re-check: no request goes out until a new login.
+      if (!(e instanceof PlatformError && e.final)) failures++;
+    }
+    if (!stopped) timer = setTimeout(tick, failures ? backoffMs(retryBase, failures - 1) : interval);
+  };
+  void tick();
+
+  return {
+    stop() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      unsubscribe();
+    },
+  };
+}

@@ -66,6 +66,8 @@ function send(res, status, body) {
 export async function startPlatformServer({ tokenTtlSeconds = 600, rotate = false, port = 0, projects = DEMO_PROJECTS } = {}) {
   /** refresh token -> { user, expired } */
   const refreshTokens = new Map();
+  /** Every refresh token ever issued (the leak test looks for each in shardeck's output). */
+  const everIssued = new Set();
   /** access token -> { refreshToken, expiresAt } */
   const accessTokens = new Map();
   const projectsByTenant = new Map([[DEMO_USER.tenant, projects]]);
@@ -75,6 +77,7 @@ export async function startPlatformServer({ tokenTtlSeconds = 600, rotate = fals
 
   function addUser(user = DEMO_USER) {
     const token = newToken('rt');
+    everIssued.add(token);
     refreshTokens.set(token, { user: { ...user }, expired: false });
     return token;
   }
@@ -91,6 +94,7 @@ export async function startPlatformServer({ tokenTtlSeconds = 600, rotate = fals
     let refreshToken = given;
     if (rotating) {
       refreshToken = newToken('rt');
+      everIssued.add(refreshToken);
       refreshTokens.delete(given);
       refreshTokens.set(refreshToken, entry);
       for (const a of accessTokens.values()) if (a.refreshToken === given) a.refreshToken = refreshToken;
@@ -199,6 +203,10 @@ export async function startPlatformServer({ tokenTtlSeconds = 600, rotate = fals
     /** The refresh tokens the server would accept now (tests check the client stored the right one). */
     validRefreshTokens() {
       return [...refreshTokens].filter(([, e]) => !e.expired).map(([t]) => t);
+    },
+    /** Every refresh and access token this server ever issued. */
+    issuedTokens() {
+      return [...everIssued, ...accessTokens.keys()];
     },
     close() {
       server.closeAllConnections?.();

@@ -1,0 +1,110 @@
+// startPlatformSession keeps store.platform and store.projects current for the TUI, against the
+// reference platform server over real HTTP.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPlatformServer } from '../../dev/platform-server.mjs';
+import { saveRefreshToken } from '../../src/config/secrets';
+import { startPlatformSession } from '../../src/services/platform-session';
+import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
+
+let server: Awaited<ReturnType<typeof startPlatformServer>>;
+let dir: string;
+beforeAll(async () => {
+  server = await startPlatformServer({ tokenTtlSeconds: 600 });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-tui-session-'));
+  process.env.SHARDECK_CONFIG_DIR = path.join(dir, 'conf');
+});
+afterAll(async () => {
+  delete process.env.SHARDECK_CONFIG_DIR;
+  fs.rmSync(dir, { recursive: true, force: true });
+  await server.close();
+});
+
+function newStore(): ConsoleStore {
+  return createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'p', insecure: false, readOnly: false } });
+}
+
+async function until(store: ConsoleStore, pred: (s: ReturnType<ConsoleStore['getState']>) => boolean, ms = 5000) {
+  const deadline = Date.now() + ms;
+  while (!pred(store.getState())) {
+    if (Date.now() > deadline) throw new Error(`timed out; platform state: ${JSON.stringify(store.getState().platform)}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('startPlatformSession', () => {
+  it('signs in, fills user@tenant and the project names, survives expiry, shows a 410 and recovers after a login', async () => {
+    const token = server.addUser();
+    saveRefreshToken('p', token);
+    const store = newStore();
+    const seen: string[] = [];
+    store.subscribe((s) => seen.push(s.platform.state));
+    const handle = startPlatformSession(store, 'p', { url: 'http://127.0.0.1:9200', platformUrl: server.url }, { projectsIntervalMs: 50, retryBaseMs: 50 });
+    try {
+      await until(store, (s) => s.projects !== undefined);
+      expect(store.getState().platform).toEqual({ state: 'signed-in', user: 'alice', tenant: 'acme' });
+      expect(store.getState().projects).toMatchObject({ alpha: 'Alpha storefront', kb: 'Knowledge base' });
+      expect(seen[0]).toBe('signing-in');
+
+      // Expiry: invisible apart from a refresh; the names stay.
+      const before = server.exchanges;
+      server.expireAccessTokens();
+      await until(store, () => server.exchanges > before);
+      await until(store, (s) => s.platform.state === 'signed-in');
+      expect(store.getState().projects?.alpha).toBe('Alpha storefront');
+
+      // Revoked: one clear message, the TUI keeps its last project names, no more exchanges.
+      server.revoke(token);
+      server.expireAccessTokens();
+      await until(store, (s) => s.platform.state === 'error');
+      expect(store.getState().platform.message).toMatch(/security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p/);
+      const afterRevoke = server.exchanges;
+      await new Promise((r) => setTimeout(r, 300)); // six poll periods
+      expect(server.exchanges).toBe(afterRevoke);
+      expect(store.getState().projects?.alpha).toBe('Alpha storefront');
+
+      // shardeck login in another terminal stores a new token: the session comes back by itself.
+      server.setProjects([{ id: 'Alpha', name: 'Alpha renamed' }]);
+      saveRefreshToken('p', server.addUser());
+      await until(store, (s) => s.platform.state === 'signed-in' && s.projects?.alpha === 'Alpha renamed');
+    } finally {
+      handle.stop();
+    }
+  });
+
+  it('says what to do when the profile is not signed in', () => {
+    const store = newStore();
+    startPlatformSession(store, 'nobody', { url: 'http://127.0.0.1:9200', platformUrl: server.url }).stop();
+    expect(store.getState().platform).toEqual({ state: 'signed-out', message: 'profile "nobody" is not signed in to the platform: run shardeck login --profile nobody' });
+    startPlatformSession(store, 'nourl', { url: 'http://127.0.0.1:9200' }).stop();
+    expect(store.getState().platform.message).toBe('profile "nourl" has no platform URL: run shardeck login --profile nourl --platform URL');
+  });
+
+  it('shows an unreachable platform as an error and retries with growing delays', async () => {
+    // Accepts and drops every connection, like a platform behind a broken network.
+    let attempts = 0;
+    const dead = net.createServer((c) => {
+      attempts++;
+      c.destroy();
+    });
+    await new Promise<void>((r) => dead.listen(0, '127.0.0.1', () => r()));
+    const url = `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`;
+    saveRefreshToken('down', 'rt_whatever');
+    const store = newStore();
+    const handle = startPlatformSession(store, 'down', { url: 'http://127.0.0.1:9200', platformUrl: url }, { retryBaseMs: 40 });
+    try {
+      await until(store, (s) => s.platform.state === 'error');
+      expect(store.getState().platform.message).toMatch(/^cannot reach the platform at http:\/\/127\.0\.0\.1:\d+ \(/);
+      await new Promise((r) => setTimeout(r, 700));
+      // Delays 40, 80, 160, 320 ms: about five attempts in 0.7 s, not one per tick of a tight loop.
+      expect(attempts).toBeGreaterThanOrEqual(3);
+      expect(attempts).toBeLessThanOrEqual(7);
+    } finally {
+      handle.stop();
+      dead.close();
+    }
+  });
+});

@@ -109,7 +109,7 @@ describe('expiry mid-session', () => {
     server.setTokenTtl(0); // every new access token is born expired: the retry also gets 401
     server.expireAccessTokens();
     const before = { exchanges: server.exchanges, requests: server.counters.projectRequests };
-    const err = await session.getJson(tenantPath).catch((e) => e);
+    const err = (await session.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('unauthorized');
     expect(server.exchanges - before.exchanges).toBe(1);
@@ -255,7 +255,7 @@ describe('network errors', () => {
       // Down for good: the read fails after its retries with one sentence, not final.
       setUp(false);
       const d0 = dropped;
-      const err = await session.getJson(tenantPath).catch((e) => e);
+      const err = (await session.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
       expect(err).toMatchObject({ kind: 'unreachable' });
       expect(err.final).toBe(false);
       expect(dropped - d0).toBe(4);

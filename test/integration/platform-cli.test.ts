@@ -1,0 +1,178 @@
+// The built CLI's platform commands (login, whoami, projects, profiles, logout) against the reference
+// platform server and a real Elasticsearch node, with a private SHARDECK_CONFIG_DIR.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { startPlatformServer } from '../../dev/platform-server.mjs';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+
+let server: Awaited<ReturnType<typeof startPlatformServer>>;
+let node: Awaited<ReturnType<typeof startNode>>;
+let dir: string;
+let env: NodeJS.ProcessEnv;
+const secrets = () => path.join(env.SHARDECK_CONFIG_DIR!, 'secrets.json');
+const cli = (args: string[], input?: string) => runCli(args, { env, input });
+
+beforeAll(async () => {
+  ensureBuilt();
+  [server, node] = await Promise.all([startPlatformServer(), startNode({ name: 'platform-cli' })]);
+  server.setProjects([
+    { id: 'Alpha', name: 'Alpha storefront' },
+    { id: 'KB', name: 'Knowledge base' },
+    { id: 'Zulu', name: 'Zulu pilot' },
+  ]);
+  for (const index of ['service_v9_alpha', 'service_v9_kb', 'service_v9_legacy']) {
+    const res = await fetch(`${node.url}/${index}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 0 } }),
+    });
+    expect(res.status).toBe(200);
+  }
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-cli-platform-'));
+  env = { SHARDECK_CONFIG_DIR: path.join(dir, 'conf') };
+});
+
+afterAll(async () => {
+  await Promise.all([server?.close(), node?.stop()]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('shardeck login / whoami / projects / profiles / logout (built CLI)', () => {
+  it('login reads the token from stdin, proves it with one exchange and stores it 0600 in a 0700 dir', async () => {
+    const before = server.exchanges;
+    const r = await cli(['login', '--platform', server.url], `${server.refreshToken}\n`);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^signed in to http:\/\/127\.0\.0\.1:\d+ as alice@acme \(role admin\); the refresh token is stored for profile "default"/);
+    expect(server.exchanges - before).toBe(1);
+    expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.default).toBe(server.refreshToken);
+    expect(fs.statSync(secrets()).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(env.SHARDECK_CONFIG_DIR!).mode & 0o777).toBe(0o700);
+    const config = JSON.parse(fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'config.json'), 'utf8'));
+    expect(config.profiles.default.platformUrl).toBe(server.url);
+    expect(JSON.stringify(config)).not.toContain(server.refreshToken);
+  });
+
+  it('whoami --json shows the session record without tokens', async () => {
+    const r = await cli(['whoami', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({
+      profile: 'default',
+      platformUrl: server.url,
+      user_id: 'alice',
+      tenant: 'acme',
+      role: 'admin',
+      role_permissions: ['tenant.read', 'tenant.admin', 'project.read'],
+      project_permissions: ['*', 'frontend.user'],
+    });
+    expect(out.session_id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(Object.keys(out)).not.toContain('access_token');
+    expect(Object.keys(out)).not.toContain('refresh_token');
+  });
+
+  it('projects --json matches projects to the indices of a real node, flagging orphans both ways', async () => {
+    const r = await cli(['projects', '--json', '--url', node.url]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.tenant).toBe('acme');
+    expect(out.storage).toEqual({ reachable: true, url: node.url });
+    expect(out.projects).toEqual([
+      { id: 'Alpha', name: 'Alpha storefront', index: 'service_v9_alpha', indexExists: true },
+      { id: 'KB', name: 'Knowledge base', index: 'service_v9_kb', indexExists: true },
+      { id: 'Zulu', name: 'Zulu pilot', index: 'service_v9_zulu', indexExists: false },
+    ]);
+    expect(out.projectsWithoutIndex).toEqual(['Zulu']);
+    expect(out.indicesWithoutProject).toEqual(['service_v9_legacy']);
+
+    const text = await cli(['projects', '--url', node.url]);
+    expect(text.stdout).toContain('service_v9_zulu (none)');
+    expect(text.stdout).toContain('indices of no known project: service_v9_legacy');
+    expect(Math.max(...text.stdout.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80);
+  });
+
+  it('projects still lists the projects when the storage node cannot be reached', async () => {
+    const r = await cli(['projects', '--json', '--url', 'http://127.0.0.1:9']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.storage.reachable).toBe(false);
+    expect(out.storage.error).toMatch(/connection refused/);
+    expect(out.projects.map((p: { id: string }) => p.id)).toEqual(['Alpha', 'KB', 'Zulu']);
+  });
+
+  it('a rotating platform: login stores the token the server issued, not the one typed', async () => {
+    const given = server.addUser();
+    server.setRotate(true);
+    try {
+      const r = await cli(['login', '--profile', 'ops', '--platform', server.url], given);
+      expect(r.code).toBe(0);
+      const stored = JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.ops;
+      expect(stored).not.toBe(given);
+      expect(server.validRefreshTokens()).toContain(stored);
+      // The default profile's token is untouched by ops' login.
+      expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.default).toBe(server.refreshToken);
+    } finally {
+      server.setRotate(false);
+    }
+  });
+
+  it('profiles lists every profile, no secrets, the last used marked', async () => {
+    const r = await cli(['profiles']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^\* ops\s+http:\/\/localhost:9200\s+http:\/\/127\.0\.0\.1:\d+ \(signed in\)$/m);
+    expect(r.stdout).toMatch(/^ {2}default\s/m);
+    const json = JSON.parse((await cli(['profiles', '--json'])).stdout);
+    expect(json.map((p: { name: string; last: boolean }) => [p.name, p.last])).toEqual([
+      ['default', false],
+      ['ops', true],
+    ]);
+    // The last used is the default: whoami without --profile signs in as ops.
+    expect(JSON.parse((await cli(['whoami', '--json'])).stdout).profile).toBe('ops');
+  });
+
+  it('login with an unknown token (404) explains and stores nothing', async () => {
+    const before = fs.readFileSync(secrets(), 'utf8');
+    const r = await cli(['login', '--profile', 'bad', '--platform', server.url], 'rt_no-such-token\n');
+    expect(r.code).toBe(5);
+    expect(r.stderr).toBe(
+      'shardeck login: the refresh token is invalid: generate a new one under API Access in the platform settings, then run shardeck login --profile bad\n',
+    );
+    expect(fs.readFileSync(secrets(), 'utf8')).toBe(before);
+    expect(JSON.parse((await cli(['profiles', '--json'])).stdout).map((p: { name: string }) => p.name)).not.toContain('bad');
+  });
+
+  it('refuses a token on the command line without echoing it, and an empty stdin', async () => {
+    const r = await cli(['login', '--platform', server.url, 'rt_typed-on-argv']);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toMatch(/never taken from the command line/);
+    expect(r.stderr + r.stdout).not.toContain('rt_typed-on-argv');
+    const empty = await cli(['login', '--platform', server.url], '');
+    expect(empty.code).toBe(64);
+    expect(empty.stderr).toMatch(/no refresh token given: type it at the prompt or pipe it on stdin/);
+  });
+
+  it('refuses a secrets file others can read, with the chmod that fixes it', async () => {
+    fs.chmodSync(secrets(), 0o644);
+    try {
+      const r = await cli(['whoami', '--profile', 'default']);
+      expect(r.code).toBe(64);
+      expect(r.stderr).toContain(`can be read by others (mode 0644): run chmod 600 ${JSON.stringify(secrets())}`);
+      expect(r.stdout).toBe('');
+    } finally {
+      fs.chmodSync(secrets(), 0o600);
+    }
+  });
+
+  it('logout forgets the token; whoami then says how to sign in', async () => {
+    const r = await cli(['logout', '--profile', 'default']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^forgot the refresh token of profile "default"/);
+    expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.default).toBeUndefined();
+    const who = await cli(['whoami', '--profile', 'default']);
+    expect(who.code).toBe(64);
+    expect(who.stderr).toBe('shardeck whoami: profile "default" is not signed in to the platform: run shardeck login --profile default\n');
+  });
+});

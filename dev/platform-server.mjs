@@ -10,7 +10,7 @@
 //        401 -> no credentials, an unknown or an expired access token
 //
 // OUR ASSUMPTIONS where the seed says "not shown" (a real platform may differ):
-//   - The projects body is a JSON array [{"id":"Alpha","name":"Alpha storefront"}, ...]; id is the
+//   - The projects body is a JSON array [{"id":"Alpha","name":"Alpha Logistics"}, ...]; id is the
 //     project id whose lowercase form ends the index name service_<version>_<id>.
 //   - Basic credentials are base64("<anything>:<user token>"): the password part is the user token.
 //   - A tenant other than the caller's gets 403. Error bodies are {"error": "<sentence>"}.
@@ -19,17 +19,10 @@
 //   - Revoking a refresh token (410 from then on) also ends the access tokens issued from it.
 import http from 'node:http';
 import crypto from 'node:crypto';
+import { DEMO_PROJECTS } from './demo-data.mjs';
 
 const TOKEN_PATH = '/api/user/oauth2/token';
 const PROJECTS_PATH = /^\/api\/topic\/v0\/([^/]+)\/projects$/;
-
-export const DEMO_PROJECTS = [
-  { id: 'Alpha', name: 'Alpha storefront' },
-  { id: 'Bravo', name: 'Bravo support desk' },
-  { id: 'Orders', name: 'Order history' },
-  { id: 'KB', name: 'Knowledge base' },
-  { id: 'Zulu', name: 'Zulu pilot' },
-];
 
 export const DEMO_USER = {
   user_id: 'alice',
@@ -58,8 +51,11 @@ function send(res, status, body) {
   res.end(text);
 }
 
+export { DEMO_PROJECTS };
+
 /**
- * Starts the server on a free loopback port. Returns a handle with the URL, the demo user's refresh
+ * Starts the server on a free loopback port. By default it serves the demo tenant's projects
+ * (dev/demo-data.mjs), so the demo's indices show project names. Returns a handle with the URL, the demo user's refresh
  * token and the test hooks. `tokenTtlSeconds` is the access-token lifetime; `rotate` makes every
  * exchange issue a new refresh token.
  */

@@ -1,7 +1,17 @@
 // What the platform subcommands (login, whoami, projects) share: how a platform failure is told
 // and which exit code it gives.
-import { PlatformError } from '../platform/session';
-import { EXIT } from './common';
+import { getProfile, openConfig, pickProfileName, type Profile } from '../config/profiles';
+import { PlatformError, type TokenSession } from '../platform/session';
+import { openProfileSession } from '../services/platform-session';
+import { EXIT, type CommandContext } from './common';
+
+/** The platform session of the profile the flags pick (--profile, else the last used). */
+export function sessionOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; session: TokenSession } {
+  const conf = openConfig();
+  const profileName = pickProfileName(values.profile as string | undefined, conf);
+  const profile = getProfile(profileName, conf);
+  return { profileName, profile, session: openProfileSession(profileName, profile) };
+}
 
 /** Prints a PlatformError as one sentence and maps it to an exit code; rethrows anything else. */
 export function reportPlatformError(command: string, e: unknown): number {

@@ -1,16 +1,14 @@
 // shardeck projects [--json]: the tenant's platform projects and, when the storage node answers,
 // the index behind each (service_<template-version>_<lowercase id>), projects without an index and
 // project-like indices without a project.
-import { getProfile, openConfig, pickProfileName } from '../config/profiles';
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
-import { openProfileSession } from '../services/platform-session';
 import { readResource } from '../services/reads';
 import { openSession } from './common';
 import type { CommandModule } from './common';
 import { paint } from './paint';
-import { reportPlatformError } from './platform-common';
+import { reportPlatformError, sessionOfFlags } from './platform-common';
 
 type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 
@@ -55,10 +53,7 @@ const projects: CommandModule = {
   summary: "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
   usage: 'usage: shardeck projects [--json] [--profile NAME] [connection flags]',
   async run({ values }) {
-    const conf = openConfig();
-    const profileName = pickProfileName(values.profile as string | undefined, conf);
-    const profile = getProfile(profileName, conf);
-    const session = openProfileSession(profileName, profile);
+    const { profile, session } = sessionOfFlags(values);
     let list: PlatformProject[];
     try {
       list = await fetchProjects(session);

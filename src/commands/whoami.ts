@@ -1,16 +1,12 @@
 // shardeck whoami [--json]: who the stored refresh token signs in as. Never prints a token.
-import { getProfile, openConfig, pickProfileName } from '../config/profiles';
-import { openProfileSession } from '../services/platform-session';
 import type { CommandModule } from './common';
-import { reportPlatformError } from './platform-common';
+import { reportPlatformError, sessionOfFlags } from './platform-common';
 
 const whoami: CommandModule = {
   summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',
   usage: 'usage: shardeck whoami [--json] [--profile NAME]',
   async run({ values }) {
-    const conf = openConfig();
-    const profileName = pickProfileName(values.profile as string | undefined, conf);
-    const session = openProfileSession(profileName, getProfile(profileName, conf));
+    const { profileName, session } = sessionOfFlags(values);
     let info;
     try {
       info = await session.signIn();

@@ -55,6 +55,11 @@ export function startPlatformSession(
 ): { stop(): void } {
   const interval = opts.projectsIntervalMs ?? 60_000;
   const retryBase = opts.retryBaseMs ?? 5_000;
+  // No platform configured for this profile: nothing to sign in to, nothing to nag about.
+  if (!profile?.platformUrl) {
+    store.setState({ platform: { state: 'signed-out' } });
+    return { stop() {} };
+  }
   let session: TokenSession;
   try {
     session = openProfileSession(profileName, profile, opts.tuning);

@@ -71,7 +71,7 @@ describe('projects', () => {
     const { access_token } = await (await exchange(t)).json();
     const ok = await projects(`Bearer ${access_token}`);
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toContainEqual({ id: 'Alpha', name: 'Alpha storefront' });
+    expect(await ok.json()).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
     expect((await projects(`Basic ${Buffer.from(`alice:${t}`).toString('base64')}`)).status).toBe(200);
     // The refresh token is not a bearer credential (seed, Authentication 5).
     expect((await projects(`Bearer ${t}`)).status).toBe(401);

@@ -51,7 +51,7 @@ describe('sign-in', () => {
     expect(Object.keys(info).sort()).toEqual(['project_permissions', 'role', 'role_permissions', 'session_id', 'tenant', 'user_id']);
     expect(info).toMatchObject({ user_id: 'alice', tenant: 'acme', role: 'admin', project_permissions: ['*', 'frontend.user'] });
     expect(session.status.state).toBe('signed-in');
-    expect(await fetchProjects(session)).toContainEqual({ id: 'KB', name: 'Knowledge base' });
+    expect(await fetchProjects(session)).toContainEqual({ id: 'Kb', name: 'Knowledge Base' });
   });
 
   it('explains an unknown refresh token (404) and sends nothing more', async () => {
@@ -86,7 +86,7 @@ describe('expiry mid-session', () => {
     server.expireAccessTokens();
     const results = await Promise.all(Array.from({ length: 20 }, () => session.getJson(tenantPath)));
     expect(results).toHaveLength(20);
-    for (const r of results) expect(r).toContainEqual({ id: 'Alpha', name: 'Alpha storefront' });
+    for (const r of results) expect(r).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
     expect(server.exchanges - before).toBe(1);
     expect(session.status.state).toBe('signed-in');
   });
@@ -145,7 +145,7 @@ describe('410 mid-session', () => {
 
     // The operator runs shardeck login (here: a new token lands in the secrets file).
     saveRefreshToken('p', server.addUser());
-    expect(await session.getJson(tenantPath)).toContainEqual({ id: 'Alpha', name: 'Alpha storefront' });
+    expect(await session.getJson(tenantPath)).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
     expect(session.status.state).toBe('signed-in');
   });
 });

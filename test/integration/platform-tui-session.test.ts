@@ -46,7 +46,7 @@ describe('startPlatformSession', () => {
     try {
       await until(store, (s) => s.projects !== undefined);
       expect(store.getState().platform).toEqual({ state: 'signed-in', user: 'alice', tenant: 'acme' });
-      expect(store.getState().projects).toMatchObject({ alpha: 'Alpha storefront', kb: 'Knowledge base' });
+      expect(store.getState().projects).toMatchObject({ alpha: 'Alpha Logistics', kb: 'Knowledge Base' });
       expect(seen[0]).toBe('signing-in');
 
       // Expiry: invisible apart from a refresh; the names stay.
@@ -54,7 +54,7 @@ describe('startPlatformSession', () => {
       server.expireAccessTokens();
       await until(store, () => server.exchanges > before);
       await until(store, (s) => s.platform.state === 'signed-in');
-      expect(store.getState().projects?.alpha).toBe('Alpha storefront');
+      expect(store.getState().projects?.alpha).toBe('Alpha Logistics');
 
       // Revoked: one clear message, the TUI keeps its last project names, no more exchanges.
       server.revoke(token);
@@ -64,7 +64,7 @@ describe('startPlatformSession', () => {
       const afterRevoke = server.exchanges;
       await new Promise((r) => setTimeout(r, 300)); // six poll periods
       expect(server.exchanges).toBe(afterRevoke);
-      expect(store.getState().projects?.alpha).toBe('Alpha storefront');
+      expect(store.getState().projects?.alpha).toBe('Alpha Logistics');
 
       // shardeck login in another terminal stores a new token: the session comes back by itself.
       server.setProjects([{ id: 'Alpha', name: 'Alpha renamed' }]);
@@ -79,8 +79,9 @@ describe('startPlatformSession', () => {
     const store = newStore();
     startPlatformSession(store, 'nobody', { url: 'http://127.0.0.1:9200', platformUrl: server.url }).stop();
     expect(store.getState().platform).toEqual({ state: 'signed-out', message: 'profile "nobody" is not signed in to the platform: run shardeck login --profile nobody' });
+    // A profile without a platform is simply signed out, with nothing to nag about.
     startPlatformSession(store, 'nourl', { url: 'http://127.0.0.1:9200' }).stop();
-    expect(store.getState().platform.message).toBe('profile "nourl" has no platform URL: run shardeck login --profile nourl --platform URL');
+    expect(store.getState().platform).toEqual({ state: 'signed-out' });
   });
 
   it('shows an unreachable platform as an error and retries with growing delays', async () => {

@@ -1,12 +1,13 @@
 // The built CLI's platform commands (login, whoami, projects, profiles, logout) against the reference
 // platform server and a real Elasticsearch node, with a private SHARDECK_CONFIG_DIR.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -142,6 +143,33 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     );
     expect(fs.readFileSync(secrets(), 'utf8')).toBe(before);
     expect(JSON.parse((await cli(['profiles', '--json'])).stdout).map((p: { name: string }) => p.name)).not.toContain('bad');
+  });
+
+  it('on a terminal, login prompts for the token without echoing it', async () => {
+    // A real terminal: tmux gives the CLI a pty; the test types the token as an operator would.
+    const sock = `shardeck-login-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', sock, ...args], { encoding: 'utf8' });
+    const screen = () => tmux('capture-pane', '-p', '-t', 'login');
+    const waitFor = async (text: string) => {
+      const deadline = Date.now() + 10_000;
+      while (!screen().includes(text)) {
+        if (Date.now() > deadline) throw new Error(`no "${text}" on screen:\n${screen()}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    const token = server.addUser();
+    const cmd = `env SHARDECK_CONFIG_DIR=${env.SHARDECK_CONFIG_DIR} NO_COLOR=1 ${process.execPath} ${CLI} login --profile tty --platform ${server.url}; sleep 30`;
+    tmux('new-session', '-d', '-s', 'login', '-x', '150', '-y', '10', cmd);
+    try {
+      await waitFor('input hidden');
+      tmux('send-keys', '-t', 'login', '-l', token);
+      tmux('send-keys', '-t', 'login', 'Enter');
+      await waitFor('signed in to');
+      expect(screen()).not.toContain(token);
+      expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.tty).toBe(token);
+    } finally {
+      tmux('kill-server');
+    }
   });
 
   it('refuses a token on the command line without echoing it, and an empty stdin', async () => {

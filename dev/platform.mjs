@@ -5,7 +5,7 @@
 // REFRESH_TOKEN=... (the demo user's throwaway token) as its last lines.
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { isAlive, stopPid } from './lib/es-node.mjs';
 import { ensureDir, runDir } from './lib/paths.mjs';
@@ -51,6 +51,19 @@ export async function platformStop() {
   if (state) await stopPid(state.pid);
   fs.rmSync(stateFile, { force: true });
   return state;
+}
+
+/**
+ * For the demo: starts (or reuses) the server, then signs `profile` in with the built CLI the way
+ * an operator does (`shardeck login`, the token on stdin), so the TUI shows user@tenant and the
+ * project names. The profile keeps its other fields (storage URL, user...).
+ */
+export async function platformSignIn({ cli = 'dist/cli.js', configDir, profile = 'default', tokenTtl = 600 } = {}) {
+  const s = await platformStart({ tokenTtl });
+  const env = { ...process.env, ...(configDir ? { SHARDECK_CONFIG_DIR: configDir } : {}) };
+  const r = spawnSync(process.execPath, [cli, 'login', '--profile', profile, '--platform', s.url], { input: `${s.refreshToken}\n`, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`demo sign-in to the reference platform failed: ${(r.stderr || r.stdout).trim()}`);
+  return s;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -172,6 +172,22 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     }
   });
 
+  it('the demo signs a profile in through dev/platform.mjs platformSignIn', () => {
+    // Its own run dir, so a demo's server elsewhere on the machine is left alone.
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-demo-run-'));
+    const script = `const m = await import(${JSON.stringify(path.resolve('dev/platform.mjs'))});
+      try { await m.platformSignIn({ cli: ${JSON.stringify(CLI)}, configDir: ${JSON.stringify(env.SHARDECK_CONFIG_DIR)}, profile: 'demo' }); }
+      finally { await m.platformStop(); }`;
+    try {
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SHARDECK_DEV_CACHE: cache }, stdio: 'pipe' });
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+    const config = JSON.parse(fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'config.json'), 'utf8'));
+    expect(config.profiles.demo.platformUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.demo).toMatch(/^rt_/);
+  });
+
   it('refuses a token on the command line without echoing it, and an empty stdin', async () => {
     const r = await cli(['login', '--platform', server.url, 'rt_typed-on-argv']);
     expect(r.code).toBe(64);

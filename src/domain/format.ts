@@ -34,3 +34,58 @@ export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined) return '-';
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+/** "3s ago", "just now": the age line of every pane. */
+export function formatAgo(ms: number): string {
+  const age = formatAge(Math.max(0, ms));
+  return age === 'now' ? 'just now' : `${age} ago`;
+}
+
+/** Colour with a meaning: green fine, yellow attention, red act now, gray unknown. */
+export type Tone = 'green' | 'yellow' | 'red' | 'gray';
+
+/** Cluster, index and health-indicator status as a tone. */
+export function statusTone(status: string | undefined): Tone {
+  return status === 'green' ? 'green' : status === 'yellow' ? 'yellow' : status === 'red' ? 'red' : 'gray';
+}
+
+/** Disk levels: below low is fine, past low attention, past high or flood act now. */
+export function diskLevelTone(level: 'ok' | 'low' | 'high' | 'flood'): Tone {
+  return level === 'ok' ? 'green' : level === 'low' ? 'yellow' : 'red';
+}
+
+/**
+ * A horizontal bar of `width` cells for a percentage, with letters at mark positions (e.g. the
+ * L/H/F of disk watermarks), so it reads the same with and without colour. Returns the filled
+ * and the empty part separately for colouring.
+ */
+export function barText(percent: number, width: number, marks: { at: number; char: string }[] = []): { filled: string; empty: string } {
+  const w = Math.max(1, width);
+  const n = Math.max(0, Math.min(w, Math.round((percent / 100) * w)));
+  const cells: string[] = Array.from({ length: w }, (_, i) => (i < n ? '█' : '·'));
+  for (const m of marks) {
+    const i = Math.max(0, Math.min(w - 1, Math.round((m.at / 100) * w) - 1));
+    cells[i] = m.char;
+  }
+  return { filled: cells.slice(0, n).join(''), empty: cells.slice(n).join('') };
+}
+
+/** 32 GB: above it the JVM loses compressed object pointers (seed, Limits: never above 32 GB). */
+export const HEAP_CEILING_BYTES = 32 * 1024 ** 3;
+
+/**
+ * Heap max against the machine (seed, Limits): red above 32 GB, yellow above 50% of RAM (the
+ * 30% rule for a shared machine cannot be seen from the node, so it is left to the operator).
+ */
+export function heapSizeTone(heapMaxBytes: number, ramBytes: number): Tone {
+  if (heapMaxBytes > HEAP_CEILING_BYTES) return 'red';
+  if (ramBytes > 0 && heapMaxBytes > ramBytes / 2) return 'yellow';
+  return 'green';
+}
+
+/** Share used of a limit: green below 75%, yellow below 90%, red from there. */
+export function usageTone(used: number, limit: number): Tone {
+  if (limit <= 0) return 'gray';
+  const p = used / limit;
+  return p >= 0.9 ? 'red' : p >= 0.75 ? 'yellow' : 'green';
+}

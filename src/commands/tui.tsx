@@ -1,0 +1,88 @@
+// The live console (the default command): polls the node outside React and renders the panes.
+// The terminal is always given back: on q, on Ctrl-C, on SIGTERM/SIGHUP and on a crash.
+import React from 'react';
+import { render } from 'ink';
+import { UsageError } from '../config/connection';
+import { createConsoleStore } from '../store/console';
+import { Poller } from '../services/poller';
+import { App } from '../ui/app/App';
+import { EXIT, openSession, type CommandModule } from './common';
+
+// The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
+const ENTER_ALT_SCREEN = '\u001b[?1049h';
+const LEAVE_ALT_SCREEN = '\u001b[?1049l';
+const SHOW_CURSOR = '\u001b[?25h';
+
+export const MIN_INTERVAL_S = 1;
+
+export function parseInterval(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const s = Number(raw);
+  if (!Number.isFinite(s) || s < MIN_INTERVAL_S) {
+    throw new UsageError(`--interval "${raw}" is not a number of seconds: give ${MIN_INTERVAL_S} or more, e.g. --interval 5`);
+  }
+  return Math.round(s * 1000);
+}
+
+const tui: CommandModule = {
+  summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
+  usage: 'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS]',
+  options: { interval: { type: 'string' } },
+  async run({ values }) {
+    const intervalMs = parseInterval(values.interval as string | undefined);
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      process.stderr.write('shardeck: the console needs a terminal; for scripts and checks use `shardeck status` (with --json)\n');
+      return EXIT.usage;
+    }
+    const { client, conn, where, profileName } = await openSession(values);
+    const store = createConsoleStore({
+      connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
+      ...(intervalMs ? { intervalMs } : {}),
+    });
+    const poller = new Poller(client, conn.url, store);
+
+    process.stdout.write(ENTER_ALT_SCREEN);
+    let restored = false;
+    const restore = () => {
+      if (restored) return;
+      restored = true;
+      poller.stop();
+      instance.unmount();
+      process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+    };
+    const crash = (e: unknown) => {
+      restore();
+      process.stderr.write(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
+      process.exit(70);
+    };
+    const signal = () => {
+      restore();
+      process.exit(130);
+    };
+    process.on('uncaughtException', crash);
+    process.on('unhandledRejection', crash);
+    process.on('SIGTERM', signal);
+    process.on('SIGHUP', signal);
+
+    const instance = render(<App store={store} poller={poller} />, {
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 20,
+      incrementalRendering: false,
+    });
+    poller.start();
+    try {
+      await instance.waitUntilExit();
+    } finally {
+      restore();
+      void client.close();
+      process.off('uncaughtException', crash);
+      process.off('unhandledRejection', crash);
+      process.off('SIGTERM', signal);
+      process.off('SIGHUP', signal);
+    }
+    return EXIT.ok;
+  },
+};
+
+export default tui;

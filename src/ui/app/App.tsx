@@ -1,0 +1,202 @@
+// The console: header, the active pane (or a dialog over it), key hints and the status bar.
+// Global keys live here; panes add their own layer; dialogs (help, wizards) sit on top.
+import React, { useMemo } from 'react';
+import { Box, Text, useApp } from 'ink';
+import type { KeyCommand, Scope } from '../../keys/keymap';
+import { PANES, type ConsoleStore, type PaneId } from '../../store/console';
+import { HelpOverlay } from '../components/HelpOverlay';
+import { Header } from '../components/Header';
+import { KeyHints } from '../components/KeyHints';
+import { StatusBar } from '../components/StatusBar';
+import { commandFor } from '../input/keys';
+import { KeyRouter, useKeyLayer } from '../input/router';
+import { DiskPane } from '../panes/DiskPane';
+import { HealthPane } from '../panes/HealthPane';
+import { IndicesPane } from '../panes/IndicesPane';
+import { NodesPane } from '../panes/NodesPane';
+import { ShardsPane } from '../panes/ShardsPane';
+import { createUiStore, type UiStore } from '../state';
+import { WIZARDS, type WizardEntry } from '../wizards/registry';
+import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
+import { useKeymap } from './keymap';
+import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
+
+export interface AppProps {
+  store: ConsoleStore;
+  poller?: PollControl;
+  /** Tests pass their own to look at selection and views. */
+  ui?: UiStore;
+  clock?: () => number;
+  wizards?: WizardEntry[];
+}
+
+export function App({ store, poller, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
+  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, clock }), [store, ui, poller, clock]);
+  const { exit } = useApp();
+  return (
+    <ConsoleProvider value={value}>
+      <KeyRouter onInterrupt={() => exit()}>
+        <Screen wizards={wizards} />
+      </KeyRouter>
+    </ConsoleProvider>
+  );
+}
+
+const HEADER_LINES = 2;
+const FOOTER_LINES = 2;
+
+function Screen({ wizards }: { wizards: WizardEntry[] }) {
+  const { columns, rows } = useTerminalSize();
+  const small = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  // One line short of the screen: Ink redraws a full-height frame by clearing the terminal (flicker).
+  const height = rows - 1;
+  const width = columns;
+  return (
+    <>
+      <GlobalKeys wizards={wizards} />
+      {small ? (
+        <Box flexDirection="column">
+          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
+          <Text>resize the window, or press q to quit</Text>
+        </Box>
+      ) : (
+        <Box flexDirection="column" width={width} height={height}>
+          <Header width={width} />
+          <Box flexDirection="column" height={height - HEADER_LINES - FOOTER_LINES} overflow="hidden">
+            <Body wizards={wizards} width={width} height={height - HEADER_LINES - FOOTER_LINES} />
+          </Box>
+          <Footer width={width} />
+          <StatusBar width={width} />
+        </Box>
+      )}
+    </>
+  );
+}
+
+function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: number; height: number }) {
+  const { ui } = useConsoleContext();
+  const pane = useConsole((s) => s.pane);
+  const dialog = useUi((s) => s.dialog);
+  const keymap = useKeymap();
+  const readOnly = useConsole((s) => s.connection.readOnly);
+  const helpOffset = useUi((s) => s.helpOffset);
+  if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
+  if (dialog?.kind === 'wizard') {
+    const entry = wizards.find((w) => w.id === dialog.id);
+    if (entry) {
+      const Wizard = entry.component;
+      return (
+        <Box flexDirection="column" width={width} height={height}>
+          <Text bold>{entry.title}</Text>
+          <Wizard onClose={() => ui.setState({ dialog: undefined })} />
+        </Box>
+      );
+    }
+  }
+  return <PaneView pane={pane} width={width} height={height} />;
+}
+
+function PaneView({ pane, width, height }: { pane: PaneId; width: number; height: number }) {
+  switch (pane) {
+    case 'health':
+      return <HealthPane width={width} height={height} />;
+    case 'indices':
+      return <IndicesPane width={width} height={height} />;
+    case 'shards':
+      return <ShardsPane width={width} height={height} />;
+    case 'disk':
+      return <DiskPane width={width} height={height} />;
+    case 'nodes':
+      return <NodesPane width={width} height={height} />;
+  }
+}
+
+/** Scopes whose keys work now, most specific first (for hints and key resolution). */
+export function scopesFor(pane: PaneId): Scope[] {
+  const table: Scope[] = pane === 'disk' ? [] : ['table'];
+  return [pane, ...table, 'global'];
+}
+
+function Footer({ width }: { width: number }) {
+  const pane = useConsole((s) => s.pane);
+  const keymap = useKeymap();
+  return <KeyHints keymap={keymap} scopes={scopesFor(pane)} width={width} />;
+}
+
+function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
+  const { store, ui, poller } = useConsoleContext();
+  const { exit } = useApp();
+  const keymap = useKeymap();
+  const dialog = useUi((s) => s.dialog);
+
+  // The dialog layer: help closes on Esc, ? or q and scrolls; a wizard gets Esc only if it does not
+  // take it itself. Modal either way: nothing below sees a key while a dialog is open.
+  useKeyLayer(
+    'dialog',
+    (name) => {
+      if (name === 'escape' || (dialog?.kind === 'help' && (name === '?' || name === 'q'))) {
+        ui.setState({ dialog: undefined, helpOffset: 0 });
+        return true;
+      }
+      if (dialog?.kind === 'help') {
+        const cmd = commandFor(name, ['table'], keymap);
+        const cur = ui.getState().helpOffset;
+        const step: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -10, 'row.pageDown': 10, 'row.first': -1e9, 'row.last': 1e9 };
+        // HelpOverlay clamps the offset to its lines.
+        if (cmd && cmd.id in step) ui.setState({ helpOffset: Math.max(0, Math.min(1000, cur + step[cmd.id])) });
+        return true;
+      }
+      return false;
+    },
+    dialog !== undefined,
+  );
+
+  useKeyLayer('global', (name) => {
+    const pane = store.getState().pane;
+    const cmd = commandFor(name, scopesFor(pane), keymap);
+    if (!cmd) return false;
+    const wizard = wizards.find((w) => w.commandId === cmd.id && (w.scope === 'global' || w.scope === pane || w.scope === 'table'));
+    if (wizard) {
+      ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
+      return true;
+    }
+    return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui });
+  });
+  return null;
+}
+
+function runGlobal(
+  cmd: KeyCommand,
+  ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore },
+): boolean {
+  const { store } = ctx;
+  if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next') {
+    const pane = cmd.id.slice('pane.'.length) as PaneId;
+    if (!PANES.includes(pane)) return false;
+    store.setState({ pane });
+    ctx.ui.setState({ filtering: false });
+    return true;
+  }
+  switch (cmd.id) {
+    case 'quit':
+      ctx.exit();
+      return true;
+    case 'help':
+      ctx.openHelp();
+      return true;
+    case 'pane.next': {
+      const i = PANES.indexOf(store.getState().pane);
+      store.setState({ pane: PANES[(i + 1) % PANES.length] });
+      return true;
+    }
+    case 'poll.pause':
+      store.setState((s) => ({ paused: !s.paused }));
+      return true;
+    case 'poll.refresh':
+      void ctx.poller?.refreshNow();
+      return true;
+    default:
+      return false;
+  }
+}
+

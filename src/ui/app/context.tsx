@@ -1,0 +1,53 @@
+// The one place that holds the store instances: panes, the key router and wizards reach them
+// through these hooks, never through imports, so tests can mount the UI on a store of their own.
+import React, { createContext, useContext, useEffect, useState } from 'react';
+import { useStore } from 'zustand';
+import { useShallow } from 'zustand/react/shallow';
+import type { ConsoleState, ConsoleStore } from '../../store/console';
+import type { UiState, UiStore } from '../state';
+
+/** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
+export interface PollControl {
+  refreshNow(): Promise<void>;
+}
+
+export interface ConsoleContextValue {
+  store: ConsoleStore;
+  ui: UiStore;
+  poller?: PollControl;
+  /** Epoch ms; tests pin it so ages ("3s ago") are deterministic. */
+  clock: () => number;
+}
+
+const Ctx = createContext<ConsoleContextValue | null>(null);
+
+export function ConsoleProvider({ value, children }: { value: ConsoleContextValue; children: React.ReactNode }) {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useConsoleContext(): ConsoleContextValue {
+  const v = useContext(Ctx);
+  if (!v) throw new Error('useConsoleContext outside <ConsoleProvider>');
+  return v;
+}
+
+/** Narrow, shallow-compared selection from the console store (cluster snapshots, pane, paused). */
+export function useConsole<T>(selector: (s: ConsoleState) => T): T {
+  return useStore(useConsoleContext().store, useShallow(selector));
+}
+
+/** Narrow, shallow-compared selection from the UI store (tables, selection, dialog). */
+export function useUi<T>(selector: (s: UiState) => T): T {
+  return useStore(useConsoleContext().ui, useShallow(selector));
+}
+
+/** Current time, re-read every `everyMs` so ages on screen move on their own. */
+export function useNow(everyMs = 1000): number {
+  const { clock } = useConsoleContext();
+  const [now, setNow] = useState(clock);
+  useEffect(() => {
+    const t = setInterval(() => setNow(clock()), everyMs);
+    return () => clearInterval(t);
+  }, [clock, everyMs]);
+  return now;
+}

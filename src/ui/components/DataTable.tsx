@@ -1,0 +1,64 @@
+// A windowed table: the caller hands over rows already filtered and sorted (domain/table.ts, once
+// per snapshot); this renders the header and only the rows inside the viewport, so the cost of a
+// frame depends on the terminal's height, not on the number of rows.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { elasticWidths, fitText, visibleRange } from '../../domain/table';
+import type { Tone } from '../../domain/format';
+import { colourOf } from '../theme';
+
+export interface Column<T> {
+  title: string;
+  /** Fixed width in columns; null for the one elastic column that takes the rest. */
+  width: number | null;
+  align?: 'left' | 'right';
+  text: (row: T) => string;
+  tone?: (row: T) => Tone | undefined;
+}
+
+export interface DataTableProps<T> {
+  columns: Column<T>[];
+  rows: readonly T[];
+  cursor: number;
+  offset: number;
+  /** Rows of data that fit (the header line is extra). */
+  height: number;
+  width: number;
+  /** Marks the sorted column's title. */
+  sortTitle?: string;
+  descending?: boolean;
+  empty?: string;
+  rowKey: (row: T) => string;
+}
+
+export function DataTable<T>(p: DataTableProps<T>) {
+  const widths = elasticWidths(
+    p.columns.map((c) => c.width),
+    p.width,
+  );
+  const { start, end } = visibleRange({ cursor: p.cursor, offset: p.offset }, p.rows.length, p.height);
+  const header = p.columns
+    .map((c, i) => {
+      const arrow = c.title === p.sortTitle ? (p.descending ? '↓' : '↑') : '';
+      return fitText(c.title + arrow, widths[i], c.align);
+    })
+    .join(' ');
+  const visible = p.rows.slice(start, end);
+  return (
+    <Box flexDirection="column">
+      <Text bold underline>
+        {header}
+      </Text>
+      {visible.length === 0 ? <Text dimColor>{p.empty ?? 'no rows'}</Text> : null}
+      {visible.map((row, i) => (
+        <Text key={p.rowKey(row)} inverse={start + i === p.cursor} wrap="truncate">
+          {p.columns.map((c, ci) => (
+            <Text key={c.title} color={colourOf(c.tone?.(row))}>
+              {(ci > 0 ? ' ' : '') + fitText(c.text(row), widths[ci], c.align)}
+            </Text>
+          ))}
+        </Text>
+      ))}
+    </Box>
+  );
+}

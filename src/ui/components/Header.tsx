@@ -1,0 +1,60 @@
+// The top two lines: cluster, status in colour, version, platform user, markers for paused
+// polling and read-only mode; then the pane tabs.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { statusTone } from '../../domain/format';
+import { fitText } from '../../domain/table';
+import { PANES, type PaneId } from '../../store/console';
+import { useConsole } from '../app/context';
+import { colourOf } from '../theme';
+
+const TITLES: Record<PaneId, string> = { health: 'Health', indices: 'Indices', shards: 'Shards', disk: 'Disk', nodes: 'Nodes' };
+
+export function Header({ width }: { width: number }) {
+  const s = useConsole((st) => ({
+    cluster: st.snapshots.health.data?.clusterName,
+    status: st.snapshots.health.data?.status,
+    stale: Boolean(st.snapshots.health.error),
+    nodes: st.snapshots.nodes.data,
+    platform: st.platform,
+    paused: st.paused,
+    readOnly: st.connection.readOnly,
+    pane: st.pane,
+  }));
+  const version = s.nodes ? [...new Set(s.nodes.map((n) => n.version))].join(',') : '';
+  const who =
+    s.platform.state === 'signed-in' || s.platform.state === 'refreshing'
+      ? `${s.platform.user ?? '?'}@${s.platform.tenant ?? '?'}`
+      : s.platform.state === 'error'
+        ? 'platform: sign-in failed'
+        : '';
+  const status = s.status ? ` ${s.status.toUpperCase()}${s.stale ? '?' : ''} ` : ' ... ';
+  const markers = [s.paused ? 'PAUSED' : '', s.readOnly ? 'READ-ONLY' : ''].filter(Boolean).join(' ');
+  const left = `shardeck ${s.cluster ?? '(connecting)'} `;
+  const rest = ` ${version}${who ? `  ${who}` : ''}`;
+  const room = Math.max(0, width - left.length - status.length - markers.length - 1);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate">
+        <Text bold>{left}</Text>
+        <Text inverse bold color={colourOf(statusTone(s.status))}>
+          {status}
+        </Text>
+        <Text>{fitText(rest, room)}</Text>
+        {markers ? (
+          <Text bold color={colourOf('yellow')}>
+            {' ' + markers}
+          </Text>
+        ) : null}
+      </Text>
+      <Text wrap="truncate">
+        {PANES.map((p, i) => (
+          <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
+            {` ${i + 1} ${TITLES[p]} `}
+          </Text>
+        ))}
+        <Text dimColor>{'  ? help'}</Text>
+      </Text>
+    </Box>
+  );
+}

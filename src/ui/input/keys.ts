@@ -1,0 +1,48 @@
+// Turns Ink's (input, key) pair into the key names the keymap uses, and key names into command ids.
+import type { Key } from 'ink';
+import type { KeyCommand, Scope } from '../../keys/keymap';
+
+/** 'q', 'G', '/', 'up', 'pagedown', 'escape', 'return', 'tab', 'shift-tab', 'backspace', 'ctrl-c'. */
+export function keyName(input: string, key: Key): string {
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.leftArrow) return 'left';
+  if (key.rightArrow) return 'right';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
+  if (key.escape) return 'escape';
+  if (key.return) return 'return';
+  if (key.tab) return key.shift ? 'shift-tab' : 'tab';
+  if (key.backspace || key.delete) return 'backspace';
+  if (key.ctrl && input) return `ctrl-${input.toLowerCase()}`;
+  return input;
+}
+
+/** The command bound to `name` in the first of `scopes` (in order) that binds it. */
+export function commandFor(name: string, scopes: readonly Scope[], keymap: readonly KeyCommand[]): KeyCommand | undefined {
+  for (const scope of scopes) {
+    const hit = keymap.find((k) => k.scope === scope && k.keys.includes(name));
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** How a key is written in hints and help: arrows and names made short. */
+export function keyLabel(name: string): string {
+  const labels: Record<string, string> = {
+    up: '↑',
+    down: '↓',
+    pageup: 'PgUp',
+    pagedown: 'PgDn',
+    home: 'Home',
+    end: 'End',
+    escape: 'Esc',
+    return: 'Enter',
+    tab: 'Tab',
+    'shift-tab': 'S-Tab',
+    ' ': 'Space',
+  };
+  return labels[name] ?? name;
+}

@@ -1,0 +1,52 @@
+// The one keypress router. useInput is called once, here; everything else registers a layer.
+// Layers are asked from the highest priority down (dialog > filter > pane > global) and a handler
+// returns true when it consumed the key. Modal layers (a dialog, the filter prompt) swallow every
+// key they do not handle, so global keys are off while they are open. Ctrl-C always quits.
+import React, { createContext, useCallback, useContext, useEffect, useRef } from 'react';
+import { useInput } from 'ink';
+import { keyName } from './keys';
+
+export type Layer = 'dialog' | 'filter' | 'pane' | 'global';
+
+const PRIORITY: Record<Layer, number> = { dialog: 3, filter: 2, pane: 1, global: 0 };
+const MODAL = new Set<Layer>(['dialog', 'filter']);
+
+/** Gets the key name (see keys.ts) and the raw input (for text entry); true = consumed. */
+export type KeyHandler = (name: string, input: string) => boolean;
+
+interface Registered {
+  layer: Layer;
+  handler: { current: KeyHandler };
+}
+
+type Register = (r: Registered) => () => void;
+
+const RouterCtx = createContext<Register | null>(null);
+
+export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; children: React.ReactNode }) {
+  const layers = useRef(new Set<Registered>());
+  // Stable, so layers register once per mount rather than on every render of the router.
+  const register = useCallback<Register>((r) => {
+    layers.current.add(r);
+    return () => void layers.current.delete(r);
+  }, []);
+  useInput((input, key) => {
+    const name = keyName(input, key);
+    if (name === 'ctrl-c') return onInterrupt();
+    const ordered = [...layers.current].sort((a, b) => PRIORITY[b.layer] - PRIORITY[a.layer]);
+    for (const l of ordered) {
+      if (l.handler.current(name, input)) return;
+      if (MODAL.has(l.layer)) return;
+    }
+  });
+  return <RouterCtx.Provider value={register}>{children}</RouterCtx.Provider>;
+}
+
+/** Registers a handler on a layer while `active`; the latest handler closure is always used. */
+export function useKeyLayer(layer: Layer, handler: KeyHandler, active = true): void {
+  const register = useContext(RouterCtx);
+  if (!register) throw new Error('useKeyLayer outside <KeyRouter>');
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => (active ? register({ layer, handler: ref }) : undefined), [register, layer, active]);
+}

@@ -1,0 +1,104 @@
+// Indices: health, status, docs, deleted docs, size, primaries/replicas, blocks and, when signed in
+// to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
+// indices hidden until '.' is pressed.
+import React, { useEffect, useMemo } from 'react';
+import { Box } from 'ink';
+import type { IndexBlocks, IndexRow } from '../../domain/types';
+import { formatBytes, formatCount, statusTone } from '../../domain/format';
+import { projectIdOfIndex } from '../../domain/naming';
+import type { SortKey } from '../../domain/table';
+import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { DataTable, type Column } from '../components/DataTable';
+import { bodyHeight, PaneFrame } from '../components/PaneFrame';
+import { setSelection } from '../state';
+import { FilterLine, filterLines, useTableKeys, useTableModel } from './table';
+
+export interface IndexLine extends IndexRow {
+  /** "ro/del", "ro", "write" or "" (the strongest block). */
+  block: string;
+  project?: string;
+}
+
+function blockOf(b: IndexBlocks | undefined): string {
+  if (!b) return '';
+  return b.readOnly ? 'ro' : b.readOnlyAllowDelete ? 'ro/del' : b.write ? 'write' : '';
+}
+
+export function indexLines(rows: IndexRow[], blocks: IndexBlocks[], projects: Record<string, string> | undefined, showSystem: boolean): IndexLine[] {
+  const byIndex = new Map(blocks.map((b) => [b.index, b]));
+  return rows
+    .filter((r) => showSystem || !r.system)
+    .map((r) => {
+      const id = projects ? projectIdOfIndex(r.name) : null;
+      return { ...r, block: blockOf(byIndex.get(r.name)), project: id === null ? undefined : (projects?.[id] ?? `? ${id}`) };
+    });
+}
+
+const HEALTH_ORDER: Record<string, number> = { red: 0, yellow: 1, unknown: 2, green: 3 };
+
+const SORT_KEYS: SortKey<IndexLine>[] = [
+  { title: 'index', value: (r) => r.name },
+  { title: 'health', value: (r) => HEALTH_ORDER[r.health] ?? 2 },
+  { title: 'docs', value: (r) => r.docsCount },
+  { title: 'deleted', value: (r) => r.docsDeleted },
+  { title: 'size', value: (r) => r.storeBytes },
+];
+
+const textOf = (r: IndexLine) => `${r.name} ${r.project ?? ''} ${r.health} ${r.status} ${r.block}`;
+
+function columns(withProject: boolean): Column<IndexLine>[] {
+  const cols: (Column<IndexLine> | false)[] = [
+    { title: 'health', width: 6, text: (r) => r.health, tone: (r) => statusTone(r.health) },
+    { title: 'status', width: 6, text: (r) => r.status },
+    { title: 'index', width: null, text: (r) => r.name },
+    withProject && { title: 'project', width: 14, text: (r) => r.project ?? '' },
+    { title: 'pri/rep', width: 7, align: 'right', text: (r) => `${r.primaries}/${r.replicas}` },
+    { title: 'docs', width: 10, align: 'right', text: (r) => formatCount(r.docsCount) },
+    { title: 'deleted', width: 8, align: 'right', text: (r) => formatCount(r.docsDeleted) },
+    { title: 'size', width: 8, align: 'right', text: (r) => formatBytes(r.storeBytes) },
+    { title: 'block', width: 6, text: (r) => r.block, tone: (r) => (r.block ? 'red' : undefined) },
+  ];
+  return cols.filter((c): c is Column<IndexLine> => c !== false);
+}
+
+export function IndicesPane({ width, height }: { width: number; height: number }) {
+  const { ui } = useConsoleContext();
+  const { indices, blocks, projects } = useConsole((s) => ({ indices: s.snapshots.indices, blocks: s.snapshots.blocks, projects: s.projects }));
+  const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
+  const lines = useMemo(
+    () => (indices.data ? indexLines(indices.data, blocks.data ?? [], projects, showSystem) : undefined),
+    [indices.data, blocks.data, projects, showSystem],
+  );
+  const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
+  const snaps = [indices, blocks];
+  // Under the frame's lines: the filter line, then the table's header.
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
+  const model = useTableModel('indices', lines, SORT_KEYS, textOf, rowsHigh);
+  useTableKeys('indices', 'indices', model.rows.length, rowsHigh, SORT_KEYS.length, (id) => {
+    if (id !== 'indices.toggleSystem') return false;
+    ui.setState((s) => ({ showSystem: !s.showSystem }));
+    return true;
+  });
+  const selected = model.rows[model.cursor];
+  useEffect(() => setSelection(ui, 'indices', selected ? { index: selected.name } : undefined), [ui, selected]);
+  const info = `${model.rows.length} of ${indices.data?.length ?? 0}${showSystem ? '' : hidden > 0 ? ` (${hidden} dot hidden: .)` : ''}`;
+  return (
+    <PaneFrame title="Indices" info={info} snaps={snaps} width={width} height={height}>
+      <Box flexDirection="column">
+          <FilterLine pane="indices" width={width} />
+          <DataTable
+            columns={columns(projects !== undefined)}
+            rows={model.rows}
+            cursor={model.cursor}
+            offset={model.offset}
+            height={rowsHigh}
+            width={width}
+            sortTitle={model.sortTitle}
+            descending={model.descending}
+            rowKey={(r) => r.name}
+            empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
+          />
+      </Box>
+    </PaneFrame>
+  );
+}

@@ -1,0 +1,124 @@
+// What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
+// per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
+import React, { useMemo } from 'react';
+import { Text } from 'ink';
+import type { Scope } from '../../keys/keymap';
+import { clampViewport, fitText, viewRows, type SortKey } from '../../domain/table';
+import { useConsoleContext, useUi } from '../app/context';
+import { useKeymap } from '../app/keymap';
+import { commandFor } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+import { moveCursor, patchTable, type TablePane } from '../state';
+
+export interface TableModel<T> {
+  rows: T[];
+  cursor: number;
+  offset: number;
+  sortTitle: string | undefined;
+  descending: boolean;
+  filter: string;
+}
+
+/**
+ * Filters and sorts `rows` (memoised: recomputed when the snapshot or the view changes, not on
+ * every frame) and clamps the cursor to the result.
+ */
+export function useTableModel<T>(
+  pane: TablePane,
+  rows: readonly T[] | undefined,
+  keys: readonly SortKey<T>[],
+  textOf: (row: T) => string,
+  height: number,
+): TableModel<T> {
+  const t = useUi((s) => s.tables[pane]);
+  const shown = useMemo(
+    () => viewRows(rows ?? [], { filter: t.filter, sortKey: t.sortKey, descending: t.descending }, textOf, keys),
+    // textOf and keys are module constants of each pane.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rows, t.filter, t.sortKey, t.descending],
+  );
+  const vp = clampViewport(t.cursor, t.offset, shown.length, height);
+  return { rows: shown, ...vp, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
+}
+
+/**
+ * The table keys (cursor, paging, sort, filter) for a pane, plus `extra` for the pane's own
+ * commands (resolved in `scope` first).
+ */
+export function useTableKeys(
+  pane: TablePane,
+  scope: Scope,
+  total: number,
+  height: number,
+  sortKeys: number,
+  extra?: (commandId: string) => boolean,
+): void {
+  const { ui } = useConsoleContext();
+  const keymap = useKeymap();
+  useKeyLayer('pane', (name) => {
+    const cmd = commandFor(name, [scope, 'table'], keymap);
+    const t = ui.getState().tables[pane];
+    if (name === 'escape' && t.filter) {
+      patchTable(ui, pane, { filter: '', cursor: 0, offset: 0 });
+      return true;
+    }
+    if (!cmd) return false;
+    const page = Math.max(1, height - 1);
+    switch (cmd.id) {
+      case 'row.up':
+        return moveCursor(ui, pane, -1, total, height), true;
+      case 'row.down':
+        return moveCursor(ui, pane, 1, total, height), true;
+      case 'row.pageUp':
+        return moveCursor(ui, pane, -page, total, height), true;
+      case 'row.pageDown':
+        return moveCursor(ui, pane, page, total, height), true;
+      case 'row.first':
+        return moveCursor(ui, pane, -Infinity, total, height), true;
+      case 'row.last':
+        return moveCursor(ui, pane, Infinity, total, height), true;
+      case 'table.sort':
+        patchTable(ui, pane, { sortKey: (t.sortKey + 1) % Math.max(1, sortKeys), descending: false });
+        return true;
+      case 'table.sortReverse':
+        patchTable(ui, pane, { descending: !t.descending });
+        return true;
+      case 'table.filter':
+        ui.setState({ filtering: true });
+        return true;
+      default:
+        return extra?.(cmd.id) ?? false;
+    }
+  });
+}
+
+/**
+ * The filter line: while open it takes every key (printable keys type, Backspace deletes, Enter
+ * keeps the filter, Esc clears it); rows narrow as the operator types.
+ */
+export function FilterLine({ pane, width }: { pane: TablePane; width: number }) {
+  const { ui } = useConsoleContext();
+  const { filtering, filter } = useUi((s) => ({ filtering: s.filtering, filter: s.tables[pane].filter }));
+  useKeyLayer(
+    'filter',
+    (name, input) => {
+      const cur = ui.getState().tables[pane].filter;
+      if (name === 'return') ui.setState({ filtering: false });
+      else if (name === 'escape') {
+        ui.setState({ filtering: false });
+        patchTable(ui, pane, { filter: '', cursor: 0, offset: 0 });
+      } else if (name === 'backspace') patchTable(ui, pane, { filter: cur.slice(0, -1), cursor: 0, offset: 0 });
+      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patchTable(ui, pane, { filter: cur + input, cursor: 0, offset: 0 });
+      return true;
+    },
+    filtering,
+  );
+  if (!filtering && !filter) return null;
+  const text = filtering ? `/${filter}█  (Enter keep, Esc clear)` : `filter: ${filter}  (/ edit, Esc clear)`;
+  return <Text inverse={filtering}>{fitText(text, width)}</Text>;
+}
+
+/** Lines the filter line takes. */
+export function filterLines(filtering: boolean, filter: string): number {
+  return filtering || filter ? 1 : 0;
+}

@@ -1,0 +1,77 @@
+// What the operator is doing on screen, apart from what the cluster looks like (store/console.ts):
+// per-pane table views (cursor, sort, filter, toggles), the selected row of each pane (which
+// wizards read), and the one modal layer (help or a wizard). A zustand vanilla store so the key
+// router, the panes and the wizards share it without prop drilling.
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { clampViewport, type TableView, type Viewport } from '../domain/table';
+import type { PaneId } from '../store/console';
+
+export type TablePane = 'indices' | 'shards' | 'nodes' | 'health';
+
+export interface TableState extends TableView, Viewport {}
+
+/**
+ * The row under the cursor of each pane, for wizards (see wizards/registry.ts). Undefined when
+ * the pane has no rows or was not opened yet.
+ */
+export interface Selection {
+  indices?: { index: string };
+  shards?: { index: string; shard: number; primary: boolean; node: string | null };
+  nodes?: { node: string };
+  health?: { indicator: string };
+}
+
+export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string };
+
+export interface UiState {
+  tables: Record<TablePane, TableState>;
+  selection: Selection;
+  /** The filter prompt of the current pane is taking keys. */
+  filtering: boolean;
+  /** Hidden (dot) and system indices are shown. */
+  showSystem: boolean;
+  /** Shards pane shows only unassigned/initializing/relocating shards. */
+  problemsOnly: boolean;
+  dialog?: Dialog;
+  /** First line of the help overlay on screen. */
+  helpOffset: number;
+}
+
+export type UiStore = StoreApi<UiState>;
+
+function table(sortKey = 0, descending = false): TableState {
+  return { filter: '', sortKey, descending, cursor: 0, offset: 0 };
+}
+
+export function createUiStore(init: Partial<UiState> = {}): UiStore {
+  return createStore<UiState>()(() => ({
+    tables: { indices: table(), shards: table(), nodes: table(), health: table() },
+    selection: {},
+    filtering: false,
+    showSystem: false,
+    problemsOnly: false,
+    helpOffset: 0,
+    ...init,
+  }));
+}
+
+export function patchTable(ui: UiStore, pane: TablePane, patch: Partial<TableState>): void {
+  ui.setState((s) => ({ tables: { ...s.tables, [pane]: { ...s.tables[pane], ...patch } } }));
+}
+
+/** Moves the cursor by `delta` rows (Infinity: to the end) and keeps it on screen. */
+export function moveCursor(ui: UiStore, pane: TablePane, delta: number, total: number, height: number): void {
+  const t = ui.getState().tables[pane];
+  const target = delta === Infinity ? total - 1 : delta === -Infinity ? 0 : t.cursor + delta;
+  patchTable(ui, pane, clampViewport(target, t.offset, total, height));
+}
+
+export function setSelection<K extends keyof Selection>(ui: UiStore, pane: K, value: Selection[K]): void {
+  const cur = ui.getState().selection[pane];
+  if (JSON.stringify(cur) === JSON.stringify(value)) return;
+  ui.setState((s) => ({ selection: { ...s.selection, [pane]: value } }));
+}
+
+export function isTablePane(pane: PaneId): pane is TablePane {
+  return pane === 'indices' || pane === 'shards' || pane === 'nodes' || pane === 'health';
+}

@@ -1,0 +1,29 @@
+// Wizards shown modally by the console. The guarded-mutation work adds entries here and a keymap
+// row (keys/keymap.ts, `dangerous: true`) whose id is the entry's commandId; App opens the wizard
+// when that key is pressed in the entry's scope (read-only mode removes the key, so the wizard
+// cannot be opened at all).
+//
+// What a wizard can reach, all through hooks of ui/app/context.tsx:
+// - the row the operator had selected when the key was pressed:
+//     const sel = useUi((s) => s.selection.indices)   // { index }
+//     selection.shards  -> { index, shard, primary, node }
+//     selection.nodes   -> { node }
+//     selection.health  -> { indicator }
+//   (undefined when that pane had no row under the cursor);
+// - the cluster snapshots and connection: useConsole((s) => s.snapshots.indices.data), s.connection;
+// - keys: useKeyLayer('dialog', (name, input) => consumed) from ui/input/router.tsx. While a wizard
+//   is open, global and pane keys are off; Esc closes it unless the wizard consumes Esc itself.
+import type React from 'react';
+import type { Scope } from '../../keys/keymap';
+
+export interface WizardEntry {
+  id: string;
+  title: string;
+  /** The keymap command that opens it. */
+  commandId: string;
+  /** Where the key works: 'global' everywhere, or a pane's scope (e.g. 'indices'). */
+  scope: Scope;
+  component: React.ComponentType<{ onClose: () => void }>;
+}
+
+export const WIZARDS: WizardEntry[] = [];

@@ -1,0 +1,153 @@
+// Renders the console into a fake terminal of a fixed size (ink-testing-library's stdout is fixed at
+// 100 columns with no rows), feeds it snapshots parsed from fixtures recorded from a real node, and
+// fails the test on any console.error (React's act() warnings among them).
+import fs from 'node:fs';
+import path from 'node:path';
+import { EventEmitter } from 'node:events';
+import React from 'react';
+import { render } from 'ink';
+import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { App } from '../../src/ui/app/App';
+import { createUiStore, type UiStore } from '../../src/ui/state';
+import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
+import { RESOURCES } from '../../src/services/reads';
+import type { WizardEntry } from '../../src/ui/wizards/registry';
+
+export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
+const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
+
+class FakeStdout extends EventEmitter {
+  isTTY = false;
+  frames: string[] = [];
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (frame: string) => {
+    this.frames.push(frame);
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string) {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+export const KEYS = { up: '\u001b[A', down: '\u001b[B', pageDown: '\u001b[6~', escape: '\u001b', enter: '\r', tab: '\t', backspace: '\u007f', ctrlC: '\u0003' };
+
+/** The raw response of one read of a recorded scenario (test/fixtures/<scenario>/<read>.json). */
+export function fixture(scenario: string, read: string): unknown {
+  return JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${read}.json`), 'utf8'));
+}
+
+/** Fills a store with every resource of a scenario, parsed as the poller would, `ageMs` old. */
+export function loadScenario(store: ConsoleStore, scenario: string, ageMs = 3000): void {
+  for (const name of Object.keys(RESOURCES) as ResourceName[]) {
+    const r = RESOURCES[name];
+    setSnapshot(store, name, { data: r.parse(fixture(scenario, r.read) as never) as never, fetchedAt: NOW - ageMs, failures: 0 });
+  }
+}
+
+export function makeStore(opts: { readOnly?: boolean; insecure?: boolean } = {}): ConsoleStore {
+  return createConsoleStore({
+    connection: { url: 'http://127.0.0.1:9200', profile: 'default', insecure: opts.insecure ?? false, readOnly: opts.readOnly ?? false },
+  });
+}
+
+export interface Rendered {
+  frame(): string;
+  lines(): string[];
+  press(key: string): Promise<void>;
+  type(text: string): Promise<void>;
+  resize(columns: number, rows: number): Promise<void>;
+  unmount(): void;
+  store: ConsoleStore;
+  ui: UiStore;
+  refreshes: number;
+}
+
+export function tick(ms = 0): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Mounts the App on a terminal of columns x rows and waits a tick so input handlers are registered. */
+export async function renderApp(
+  store: ConsoleStore,
+  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore() } = {},
+): Promise<Rendered> {
+  const stdout = new FakeStdout(columns, rows);
+  const stdin = new FakeStdin();
+  const result = {
+    refreshes: 0,
+  } as Rendered;
+  const poller = {
+    refreshNow: async () => {
+      result.refreshes++;
+    },
+  };
+  const instance = render(<App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />, {
+    stdout: stdout as never,
+    stdin: stdin as never,
+    stderr: new FakeStdout(columns, rows) as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  await tick();
+  const frame = () => stdout.frames.at(-1) ?? '';
+  Object.assign(result, {
+    frame,
+    lines: () => frame().split('\n'),
+    press: async (key: string) => {
+      stdin.write(key);
+      await tick();
+    },
+    type: async (text: string) => {
+      for (const ch of text) {
+        stdin.write(ch);
+        await tick();
+      }
+    },
+    resize: async (c: number, r: number) => {
+      stdout.columns = c;
+      stdout.rows = r;
+      stdout.emit('resize');
+      await tick();
+    },
+    unmount: () => instance.unmount(),
+    store,
+    ui,
+  });
+  return result;
+}
+
+/** Any console.error during a test (React act() warnings, key warnings) fails it. */
+export function failOnConsoleError(): void {
+  let spy: ReturnType<typeof vi.spyOn>;
+  beforeEach(() => {
+    spy = vi.spyOn(console, 'error');
+  });
+  afterEach(() => {
+    expect(spy.mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([]);
+    spy.mockRestore();
+  });
+}

@@ -13,6 +13,12 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   whoami: () => import('./commands/whoami').then((m) => m.default),
   projects: () => import('./commands/projects').then((m) => m.default),
   profiles: () => import('./commands/profiles').then((m) => m.default),
+  replicas: () => import('./commands/replicas').then((m) => m.default),
+  unblock: () => import('./commands/unblock').then((m) => m.default),
+  'scroll-limit': () => import('./commands/scroll-limit').then((m) => m.default),
+  explain: () => import('./commands/explain').then((m) => m.default),
+  reroute: () => import('./commands/reroute').then((m) => m.default),
+  audit: () => import('./commands/audit').then((m) => m.default),
 };
 
 function globalUsage(): string {

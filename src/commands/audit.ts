@@ -1,0 +1,27 @@
+// shardeck audit [--json] [--last N]: the audit log of mutations sent from this machine's config.
+import { formatAuditRecord } from '../domain/mutation';
+import { auditFile, readAudit } from '../services/audit';
+import { EXIT, type CommandModule } from './common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+
+const audit: CommandModule = {
+  summary: 'Every mutation shardeck sent (time, profile, request, outcome), from the audit log.',
+  usage: 'usage: shardeck audit [--json] [--last N]',
+  options: { last: { type: 'string' } },
+  async run({ values }) {
+    const json = Boolean(values.json);
+    const last = values.last === undefined ? Infinity : Number(values.last);
+    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${values.last}" is not a whole number of records: give e.g. --last 20`, json);
+    const { records, unreadable } = readAudit();
+    const shown = records.slice(last === Infinity ? 0 : -last);
+    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown });
+    else {
+      if (!records.length) process.stdout.write(`no mutation recorded yet (${auditFile()})\n`);
+      for (const r of shown) process.stdout.write(formatAuditRecord(r) + '\n');
+      if (unreadable) process.stderr.write(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not JSON and were skipped\n`);
+    }
+    return EXIT.ok;
+  },
+};
+
+export default audit;

@@ -1,0 +1,123 @@
+// What the mutating subcommands share: a Guard for the session, the preview printed before
+// anything is sent, the confirmation on the terminal (or --yes), --dry-run, and exit codes.
+import readline from 'node:readline/promises';
+import type { PlanResult } from '../domain/wizards/machine';
+import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
+import { ConnError } from '../cluster/connection';
+import { Guard, GuardRefusal } from '../services/guard';
+import { EXIT, openSession, type CommandContext } from './common';
+import { paint } from './paint';
+
+/** Flags of every mutating command. */
+export const MUTATION_OPTIONS = {
+  yes: { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+} as const;
+
+export const JSON_SCHEMA = 1;
+
+export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; close(): Promise<void> }> {
+  const s = await openSession(values);
+  const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName });
+  return { guard, close: () => s.client.close() };
+}
+
+/** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */
+export function reportFailure(command: string, e: unknown, json: boolean): number {
+  const code =
+    e instanceof GuardRefusal
+      ? e.kind === 'read-only'
+        ? EXIT.readOnly
+        : e.kind === 'target'
+          ? EXIT.usage
+          : EXIT.failed
+      : e instanceof ConnError
+        ? e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'tls' || e.kind === 'tls-mismatch'
+          ? EXIT.unreachable
+          : EXIT.failed
+        : undefined;
+  if (code === undefined) throw e;
+  const message = (e as Error).message;
+  if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message, ...(e instanceof GuardRefusal ? { refused: e.kind } : {}) });
+  process.stderr.write(`shardeck ${command}: ${message}\n`);
+  return code;
+}
+
+export function usageError(command: string, message: string, json: boolean): number {
+  if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message });
+  process.stderr.write(`shardeck ${command}: ${message}\n`);
+  return EXIT.usage;
+}
+
+export function previews(guard: Guard, plans: MutationPlan[], opts: TargetOptions = {}): Preview[] {
+  return plans.map((p) => guard.preview(p, opts));
+}
+
+export function printPreviews(ps: Preview[]): void {
+  for (const p of ps) process.stdout.write(previewLines(p).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)).join('\n') + '\n');
+}
+
+/**
+ * How the operator says yes: --yes, else a question on the terminal (y for a reversible change,
+ * the target's name for a destructive one). Null when declined or when there is no terminal.
+ */
+export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values']): Promise<Confirmation | null> {
+  if (values.yes) return { by: 'yes-flag' };
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
+    return null;
+  }
+  const destructive = plans.find((p) => p.risk === 'destructive');
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    if (destructive) {
+      const need = confirmationNeeded(destructive);
+      const text = await rl.question(`this cannot be undone: type ${need.kind === 'type' ? need.expected : ''} to go on: `);
+      return { by: 'typed', text: text.trim() };
+    }
+    const answer = await rl.question(`send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}? [y/N] `);
+    if (/^y(es)?$/i.test(answer.trim())) return { by: 'key' };
+    process.stderr.write('not confirmed: nothing was sent\n');
+    return null;
+  } finally {
+    rl.close();
+  }
+}
+
+export function printJson(value: unknown): void {
+  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** The end states of a wizard that sends one plan. */
+type OnePlanState = { phase: string; result?: PlanResult; message?: string };
+
+/**
+ * The end of every one-plan command: preview, --dry-run, confirmation, send through the wizard,
+ * print the verified outcome. `head` is the --json shape so far.
+ */
+export async function applyOnePlan(
+  command: string,
+  session: { send(e: { type: 'confirm'; confirmation: Confirmation }): void; idle(): Promise<OnePlanState> },
+  plan: MutationPlan,
+  guard: Guard,
+  values: CommandContext['values'],
+  head: object,
+): Promise<number> {
+  const json = Boolean(values.json);
+  const requests = previews(guard, [plan]);
+  if (!json) printPreviews(requests);
+  if (values['dry-run']) {
+    if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
+    else process.stdout.write('dry run: nothing was sent\n');
+    return EXIT.ok;
+  }
+  const confirmation = await confirmOnTerminal(command, [plan], values);
+  if (!confirmation) return EXIT.failed;
+  session.send({ type: 'confirm', confirmation });
+  const state = await session.idle();
+  const result: PlanResult = state.result ?? { summary: plan.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
+  const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
+  if (json) printJson({ ...head, ok, dryRun: false, sent: true, requests, result });
+  else process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${result.verified?.message ?? result.message}\n`);
+  return ok ? EXIT.ok : EXIT.failed;
+}

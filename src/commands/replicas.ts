@@ -1,0 +1,105 @@
+// shardeck replicas set <index|pattern> <n> [--template NAME] [--include-system] [--yes] [--dry-run] [--json] [--timeout S]
+// The CLI twin of the replicas wizard: drives the same machine (domain/wizards/replicas.ts).
+import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
+import { replicasSession } from '../services/wizards';
+import { EXIT, type CommandModule } from './common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
+import { paint } from './paint';
+
+const NAME = 'replicas';
+
+const replicas: CommandModule = {
+  summary: 'Set number_of_replicas on an index or pattern (and its index template), then watch health until it settles.',
+  usage:
+    'usage: shardeck replicas set <index|pattern> <n> [--template service_v9] [--include-system] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
+  options: { ...MUTATION_OPTIONS, template: { type: 'string' }, 'include-system': { type: 'boolean' }, timeout: { type: 'string' } },
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    const [verb, target, n, ...extra] = positionals;
+    if (verb !== 'set' || target === undefined || n === undefined || extra.length)
+      return usageError(NAME, 'give the index (or pattern) and the number of replicas: shardeck replicas set service_v9_* 0', json);
+    const includeSystem = Boolean(values['include-system']);
+    // Bad input never reaches the cluster: both checks run before connecting.
+    const count = parseReplicaCount(n);
+    if (!count.ok) return usageError(NAME, count.error, json);
+    const syntax = checkIndexExpression(target, { includeSystem });
+    if (syntax) return usageError(NAME, syntax, json);
+    const timeoutS = values.timeout === undefined ? 60 : Number(values.timeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0) return usageError(NAME, `--timeout "${values.timeout}" is not a number of seconds: give e.g. --timeout 120`, json);
+
+    const { guard, close } = await openGuard(values);
+    try {
+      guard.assertWritable();
+      const template = values.template as string | undefined;
+      const session = replicasSession(
+        guard,
+        { target, replicas: n, template: template ?? '', withTemplate: template !== undefined },
+        { includeSystem, watchTimeoutMs: timeoutS * 1000 },
+      );
+      session.send({ type: 'submit' });
+      let state: ReplicasState = await session.idle();
+      if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
+      if (state.phase !== 'review') return failed(state, json);
+      const review = state.review;
+      const requests = previews(guard, review.plans, { includeSystem });
+      const head = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        target,
+        replicas: review.replicas,
+        matched: review.facts.indices,
+        before: { health: review.facts.healthBefore, replicas: review.facts.before },
+        expected: review.expected,
+        warnings: review.warnings,
+        notes: review.notes,
+        requests,
+        platformSettings: review.platformJson ?? null,
+      };
+      if (!json) {
+        process.stdout.write(`${target} matches ${describeMatch(review.facts.indices)}\n`);
+        for (const w of review.warnings) process.stdout.write(`${paint('yellow', 'warning:')} ${w}\n`);
+        for (const note of review.notes) process.stdout.write(`note: ${note}\n`);
+        if (review.platformJson)
+          process.stdout.write(`topic.elasticsearch.index-templates-settings:\n${JSON.stringify(review.platformJson, null, 2)}\n`);
+        printPreviews(requests);
+      }
+      if (values['dry-run']) {
+        if (json) printJson({ ...head, dryRun: true, sent: false });
+        else process.stdout.write('dry run: nothing was sent\n');
+        return EXIT.ok;
+      }
+      const confirmation = await confirmOnTerminal(NAME, review.plans, values);
+      if (!confirmation) return EXIT.failed;
+      session.send({ type: 'confirm', confirmation });
+      if (!json) process.stdout.write(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
+      state = await session.idle();
+      if (state.phase !== 'done') return failed(state, json, head);
+      const { report } = state;
+      const ok = report.after!.reachedExpected && report.results.every((r) => r.verified?.ok !== false);
+      if (json) printJson({ ...head, dryRun: false, ok, report });
+      else {
+        for (const r of report.results) process.stdout.write(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${r.verified ? ` — ${r.verified.message}` : ''}\n`);
+        process.stdout.write(
+          `health ${paint(report.before.health, report.before.health)} -> ${paint(report.after!.health, report.after!.health)}` +
+            (report.after!.reachedExpected ? '' : ` (expected ${report.expected}; not reached within ${timeoutS}s: see shardeck status)`) +
+            '\n',
+        );
+      }
+      return ok ? EXIT.ok : EXIT.failed;
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+function failed(state: ReplicasState, json: boolean, head: object = { schema: JSON_SCHEMA, command: NAME }): number {
+  const message = state.phase === 'failed' ? state.message : `stopped (${state.phase})`;
+  if (json) printJson({ ...head, ok: false, error: message, report: state.phase === 'failed' ? state.report : undefined });
+  process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+  return EXIT.failed;
+}
+
+export default replicas;

@@ -1,0 +1,43 @@
+// shardeck reroute --retry-failed [--yes] [--dry-run] [--json]: retry shard allocations that
+// failed too often, and report what moved (shard states before and after).
+import { allocationSession } from '../services/wizards';
+import { EXIT, type CommandModule } from './common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
+
+const NAME = 'reroute';
+
+const reroute: CommandModule = {
+  summary: 'Retry failed shard allocations (POST _cluster/reroute?retry_failed=true) and report what moved.',
+  usage: 'usage: shardeck reroute --retry-failed [--yes] [--dry-run] [--json] [--timeout SECONDS] [connection flags]',
+  options: { ...MUTATION_OPTIONS, 'retry-failed': { type: 'boolean' }, timeout: { type: 'string' } },
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    if (!values['retry-failed'] || positionals.length) return usageError(NAME, 'only --retry-failed is supported: shardeck reroute --retry-failed', json);
+    const timeoutS = values.timeout === undefined ? 30 : Number(values.timeout);
+    if (!Number.isFinite(timeoutS) || timeoutS <= 0) return usageError(NAME, `--timeout "${values.timeout}" is not a number of seconds: give e.g. --timeout 60`, json);
+    const { guard, close } = await openGuard(values);
+    try {
+      guard.assertWritable();
+      const session = allocationSession(guard, undefined, { watchTimeoutMs: timeoutS * 1000 });
+      await session.idle();
+      session.send({ type: 'retry' });
+      const state = session.getState();
+      if (state.phase !== 'retryReview') throw new Error(state.phase === 'failed' ? state.message : `stopped (${state.phase})`);
+      const head = { schema: JSON_SCHEMA, command: NAME, unassignedBefore: state.unassigned };
+      const code = await applyOnePlan(NAME, session, state.plan, guard, values, head);
+      const done = session.getState();
+      if (done.phase === 'done' && !json) {
+        if (done.moves.length === 0) process.stdout.write('nothing moved: no shard changed state\n');
+        for (const m of done.moves) process.stdout.write(`  ${m.index} shard ${m.shard} ${m.primary ? 'primary' : 'replica'}: ${m.from} -> ${m.to}${m.node ? ` on ${m.node}` : ''}\n`);
+        process.stdout.write(`${done.stillUnassigned} shard${done.stillUnassigned === 1 ? '' : 's'} still unassigned${done.stillUnassigned ? ' (shardeck explain says why)' : ''}\n`);
+      }
+      return code;
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+export default reroute;

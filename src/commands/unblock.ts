@@ -1,0 +1,54 @@
+// shardeck unblock [--yes] [--dry-run] [--json]: the CLI twin of the read-only block wizard.
+import { formatBytes, formatPercent } from '../domain/format';
+import { unblockSession } from '../services/wizards';
+import { EXIT, type CommandModule } from './common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './guarded';
+import { diskLevelColour, paint } from './paint';
+
+const NAME = 'unblock';
+
+const unblock: CommandModule = {
+  summary: 'List indices blocked at flood stage and each node\'s disk; clear the read-only block once no node is past flood stage.',
+  usage: 'usage: shardeck unblock [--yes] [--dry-run] [--json] [connection flags]',
+  options: { ...MUTATION_OPTIONS },
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    if (positionals.length) {
+      process.stderr.write(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
+      return EXIT.usage;
+    }
+    const { guard, close } = await openGuard(values);
+    try {
+      guard.assertWritable();
+      const session = unblockSession(guard);
+      const state = await session.idle();
+      if (state.phase !== 'review') throw new Error(state.phase === 'failed' ? state.message : state.phase);
+      const { review } = state;
+      const head = { schema: JSON_SCHEMA, command: NAME, blocked: review.facts.blocked, disks: review.facts.disks, notes: review.notes, refusal: review.refusal ?? null };
+      if (!json) {
+        process.stdout.write(review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n');
+        for (const d of review.facts.disks)
+          process.stdout.write(
+            `  ${d.node}: ${paint(diskLevelColour(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free; high at ${formatPercent(d.marks.high, 1)}, flood stage at ${formatPercent(d.marks.flood, 1)}\n`,
+          );
+        for (const n of review.notes) process.stdout.write(`note: ${n}\n`);
+      }
+      if (review.refusal) {
+        if (json) printJson({ ...head, ok: false, sent: false });
+        process.stderr.write(`shardeck ${NAME}: refused: ${review.refusal}\n`);
+        return EXIT.failed;
+      }
+      if (!review.plan) {
+        if (json) printJson({ ...head, ok: true, sent: false });
+        return EXIT.ok;
+      }
+      return await applyOnePlan(NAME, session, review.plan, guard, values, head);
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+export default unblock;

@@ -1,0 +1,40 @@
+// A wizard is a pure machine: (state, event) -> state + effects. Runners in services/wizards/
+// perform the effects with real calls and send the results back as events; Ink components only
+// render the state and send the operator's events. The CLI twins drive the same machines.
+import type { Confirmation, MutationPlan } from '../mutation';
+
+export interface Step<S, F> {
+  state: S;
+  effects: F[];
+}
+
+export interface Machine<S, E, F> {
+  init(): Step<S, F>;
+  step(state: S, event: E): Step<S, F>;
+}
+
+/** Events every machine understands: the operator cancels, a runner reports an unexpected failure. */
+export type CommonEvent = { type: 'cancel' } | { type: 'error'; message: string };
+
+/** The effect every machine ends with: send these plans through the guard, in order. */
+export interface MutateEffect {
+  type: 'mutate';
+  plans: MutationPlan[];
+  confirmation: Confirmation;
+}
+
+/** What one plan did, as a wizard reports it. */
+export interface PlanResult {
+  summary: string;
+  ok: boolean;
+  message: string;
+  verified?: { ok: boolean; message: string };
+}
+
+export function stay<S, F>(state: S): Step<S, F> {
+  return { state, effects: [] };
+}
+
+export function go<S, F>(state: S, ...effects: F[]): Step<S, F> {
+  return { state, effects };
+}

@@ -1,0 +1,262 @@
+// Replicas wizard: set number_of_replicas on an index or pattern, optionally on the index template
+// too (so future indices are created right), show the platform configuration that keeps it so,
+// then watch health until the expected state.
+import { describeMatch, type Confirmation, type MutationPlan } from '../mutation';
+import type { HealthStatus } from '../types';
+import { go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+
+export const DEFAULT_TEMPLATE = 'service_v9';
+
+/** "2" -> 2; "-1", "1.5", "abc", "" get one sentence saying what is wrong. */
+export function parseReplicaCount(text: string): { ok: true; value: number } | { ok: false; error: string } {
+  const t = text.trim();
+  if (!/^\d+$/.test(t)) {
+    const why = /^-\d+$/.test(t) ? 'cannot be negative' : /^-?\d*\.\d+$/.test(t) ? 'must be a whole number' : 'is not a number';
+    return { ok: false, error: `replicas "${text}" ${why}: give a whole number of replicas, 0 or more (e.g. 0 on a single node, 1 with two or more nodes)` };
+  }
+  const value = Number(t);
+  if (!Number.isSafeInteger(value) || value > 1000) return { ok: false, error: `replicas "${text}" is too large: give a whole number such as 0 or 1` };
+  return { ok: true, value };
+}
+
+/** Health the target can reach: every replica needs a data node of its own beside its primary. */
+export function expectedHealth(replicas: number, dataNodes: number): HealthStatus {
+  return replicas + 1 <= dataNodes ? 'green' : 'yellow';
+}
+
+export function replicaWarnings(replicas: number, dataNodes: number): string[] {
+  const w: string[] = [];
+  if (dataNodes <= 1 && replicas > 0)
+    w.push(`${replicas} replica${replicas > 1 ? 's' : ''} on a single-node cluster cannot be placed: the indices turn yellow (set 0 on one node)`);
+  else if (replicas + 1 > dataNodes)
+    w.push(`${replicas} replicas need ${replicas + 1} data nodes, the cluster has ${dataNodes}: some replicas stay unassigned (yellow)`);
+  if (dataNodes > 1 && replicas === 0)
+    w.push(`with ${dataNodes} data nodes at least one replica is recommended (platform rule 3): a lost node would lose data`);
+  return w;
+}
+
+export function replicasPlan(target: string, replicas: number, indices: string[]): MutationPlan {
+  return {
+    method: 'PUT',
+    path: `/${encodeURIComponent(target)}/_settings`,
+    querystring: { expand_wildcards: 'all' },
+    body: { index: { number_of_replicas: replicas } },
+    risk: 'reversible',
+    target,
+    summary: `set number_of_replicas to ${replicas} on ${describeMatch(indices)}`,
+    verify: {
+      path: `/${encodeURIComponent(target)}/_settings/index.number_of_replicas`,
+      querystring: { flat_settings: 'true', expand_wildcards: 'all' },
+      check(body) {
+        const wrong = Object.entries((body ?? {}) as Record<string, { settings: Record<string, string> }>)
+          .filter(([, v]) => Number(v.settings['index.number_of_replicas']) !== replicas)
+          .map(([i]) => i);
+        return wrong.length
+          ? { ok: false, message: `still not ${replicas} replicas: ${wrong.join(', ')}` }
+          : { ok: true, message: `every matched index now has ${replicas} replica${replicas === 1 ? '' : 's'}` };
+      },
+    },
+  };
+}
+
+type Json = Record<string, any>;
+
+function templateReplicas(template: Json): unknown {
+  const s = template.template?.settings ?? {};
+  return s.index?.number_of_replicas ?? s['index.number_of_replicas'] ?? s.number_of_replicas;
+}
+
+/**
+ * The template as it is, with only template.settings.index.number_of_replicas changed (other
+ * spellings of the same setting are removed so they cannot contradict it).
+ */
+export function templateWithReplicas(template: Json, replicas: number): Json {
+  const next: Json = structuredClone(template);
+  next.template ??= {};
+  const settings: Json = (next.template.settings ??= {});
+  delete settings['index.number_of_replicas'];
+  delete settings.number_of_replicas;
+  settings.index = { ...(settings.index ?? {}), number_of_replicas: replicas };
+  return next;
+}
+
+export function templatePlan(name: string, template: Json, replicas: number): MutationPlan {
+  return {
+    method: 'PUT',
+    path: `/_index_template/${encodeURIComponent(name)}`,
+    querystring: {},
+    body: templateWithReplicas(template, replicas),
+    risk: 'reversible',
+    target: name,
+    summary: `set number_of_replicas to ${replicas} in index template ${name} (the rest of the template unchanged), for indices created from now on`,
+    verify: {
+      path: `/_index_template/${encodeURIComponent(name)}`,
+      querystring: {},
+      check(body) {
+        const t = (body as Json)?.index_templates?.[0]?.index_template ?? {};
+        return Number(templateReplicas(t)) === replicas
+          ? { ok: true, message: `template ${name} now creates indices with ${replicas} replica${replicas === 1 ? '' : 's'}` }
+          : { ok: false, message: `template ${name} still says ${String(templateReplicas(t))} replicas` };
+      },
+    },
+  };
+}
+
+/**
+ * The value of the platform's topic.elasticsearch.index-templates-settings that keeps the template
+ * this way (the platform re-applies its configuration on restart).
+ */
+export function platformTemplateSettings(name: string, template: Json | null, replicas: number): Json {
+  const shards = Number(template?.template?.settings?.index?.number_of_shards ?? template?.template?.settings?.number_of_shards ?? 6);
+  return { [name]: { number_of_shards: shards, number_of_replicas: replicas, additional_components: [] } };
+}
+
+// --- the machine ------------------------------------------------------------------------------
+
+export interface ReplicasForm {
+  target: string;
+  replicas: string;
+  template: string;
+  withTemplate: boolean;
+}
+
+export interface ReplicasFacts {
+  indices: string[];
+  /** number_of_replicas per index before the change. */
+  before: Record<string, number>;
+  dataNodes: number;
+  healthBefore: HealthStatus;
+  /** The template's definition; null when it does not exist; undefined when not asked. */
+  template?: Json | null;
+}
+
+export interface ReplicasReview {
+  replicas: number;
+  facts: ReplicasFacts;
+  plans: MutationPlan[];
+  warnings: string[];
+  notes: string[];
+  platformJson?: Json;
+  expected: HealthStatus;
+}
+
+export interface ReplicasReport {
+  target: string;
+  replicas: number;
+  indices: string[];
+  before: { health: HealthStatus; replicas: Record<string, number> };
+  after?: { health: HealthStatus; replicas: Record<string, number>; reachedExpected: boolean };
+  expected: HealthStatus;
+  results: PlanResult[];
+  platformJson?: Json;
+}
+
+export type ReplicasState =
+  | { phase: 'input'; form: ReplicasForm; error?: string }
+  | { phase: 'inspecting'; form: ReplicasForm }
+  | { phase: 'review'; form: ReplicasForm; review: ReplicasReview }
+  | { phase: 'applying'; form: ReplicasForm; review: ReplicasReview }
+  | { phase: 'watching'; form: ReplicasForm; review: ReplicasReview; results: PlanResult[] }
+  | { phase: 'done'; report: ReplicasReport }
+  | { phase: 'failed'; message: string; report?: ReplicasReport }
+  | { phase: 'cancelled' };
+
+export type ReplicasEvent =
+  | CommonEvent
+  | { type: 'edit'; field: 'target' | 'replicas' | 'template'; value: string }
+  | { type: 'toggleTemplate' }
+  | { type: 'submit' }
+  | { type: 'rejected'; message: string }
+  | { type: 'inspected'; facts: ReplicasFacts }
+  | { type: 'confirm'; confirmation: Confirmation }
+  | { type: 'applied'; results: PlanResult[] }
+  | { type: 'watched'; health: HealthStatus; replicas: Record<string, number>; timedOut: boolean };
+
+export type ReplicasEffect =
+  | { type: 'inspect'; target: string; template?: string }
+  | MutateEffect
+  | { type: 'watch'; target: string; expected: HealthStatus; replicas: number };
+
+export function buildReplicasReview(form: ReplicasForm, replicas: number, facts: ReplicasFacts): ReplicasReview {
+  const plans = [replicasPlan(form.target, replicas, facts.indices)];
+  const notes: string[] = [];
+  let platformJson: Json | undefined;
+  if (form.withTemplate) {
+    if (facts.template) {
+      plans.push(templatePlan(form.template, facts.template, replicas));
+      platformJson = platformTemplateSettings(form.template, facts.template, replicas);
+      notes.push(
+        'keep the platform in line: set topic.elasticsearch.index-templates-settings as below (keep any additional_components you already list), then restart the platform services, or it re-applies its own value',
+      );
+    } else {
+      notes.push(`index template "${form.template}" does not exist: only the indices are changed (give --template NAME to name another)`);
+    }
+  }
+  return { replicas, facts, plans, warnings: replicaWarnings(replicas, facts.dataNodes), notes, platformJson, expected: expectedHealth(replicas, facts.dataNodes) };
+}
+
+function reportOf(form: ReplicasForm, review: ReplicasReview, results: PlanResult[]): ReplicasReport {
+  return {
+    target: form.target,
+    replicas: review.replicas,
+    indices: review.facts.indices,
+    before: { health: review.facts.healthBefore, replicas: review.facts.before },
+    expected: review.expected,
+    results,
+    platformJson: review.platformJson,
+  };
+}
+
+export function replicasMachine(initial: Partial<ReplicasForm> = {}): Machine<ReplicasState, ReplicasEvent, ReplicasEffect> {
+  const form: ReplicasForm = { target: '', replicas: '', template: DEFAULT_TEMPLATE, withTemplate: false, ...initial };
+  return {
+    init: () => stay({ phase: 'input', form }),
+    step(s, e): Step<ReplicasState, ReplicasEffect> {
+      if (e.type === 'cancel') return s.phase === 'applying' || s.phase === 'watching' ? stay(s) : stay({ phase: 'cancelled' });
+      if (e.type === 'error') return stay({ phase: 'failed', message: e.message });
+      switch (s.phase) {
+        case 'input':
+          if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
+          if (e.type === 'toggleTemplate') return stay({ phase: 'input', form: { ...s.form, withTemplate: !s.form.withTemplate } });
+          if (e.type === 'submit') {
+            const n = parseReplicaCount(s.form.replicas);
+            if (!n.ok) return stay({ ...s, error: n.error });
+            if (s.form.withTemplate && !s.form.template.trim())
+              return stay({ ...s, error: 'no template named: give the index template name (service_v9 by default)' });
+            return go({ phase: 'inspecting', form: s.form }, { type: 'inspect', target: s.form.target, template: s.form.withTemplate ? s.form.template : undefined });
+          }
+          return stay(s);
+        case 'inspecting':
+          if (e.type === 'rejected') return stay({ phase: 'input', form: s.form, error: e.message });
+          if (e.type === 'inspected') {
+            const n = parseReplicaCount(s.form.replicas);
+            if (!n.ok) return stay({ phase: 'input', form: s.form, error: n.error });
+            return stay({ phase: 'review', form: s.form, review: buildReplicasReview(s.form, n.value, e.facts) });
+          }
+          return stay(s);
+        case 'review':
+          if (e.type === 'confirm') return go({ phase: 'applying', form: s.form, review: s.review }, { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation });
+          return stay(s);
+        case 'applying':
+          if (e.type === 'applied') {
+            if (e.results.some((r) => !r.ok))
+              return stay({ phase: 'failed', message: e.results.find((r) => !r.ok)!.message, report: reportOf(s.form, s.review, e.results) });
+            return go(
+              { phase: 'watching', form: s.form, review: s.review, results: e.results },
+              { type: 'watch', target: s.form.target, expected: s.review.expected, replicas: s.review.replicas },
+            );
+          }
+          return stay(s);
+        case 'watching':
+          if (e.type === 'watched') {
+            const report = reportOf(s.form, s.review, s.results);
+            report.after = { health: e.health, replicas: e.replicas, reachedExpected: !e.timedOut };
+            return stay({ phase: 'done', report });
+          }
+          return stay(s);
+        default:
+          return stay(s);
+      }
+    },
+  };
+}

@@ -1,0 +1,170 @@
+// Runners of the wizard machines (domain/wizards/): a session holds a machine's state, performs
+// its effects with real calls (reads through cluster/, mutations only through the Guard) and
+// sends the results back as events. The TUI's wizard components and the CLI twins both use them.
+import { allocationExplain, getIndexTemplate, getJson, replicasOf } from '../cluster/admin';
+import { diskRows } from '../domain/disk';
+import type { HealthStatus } from '../domain/types';
+import { explainAllocation, type AllocationEffect, type AllocationEvent, type AllocationState, allocationMachine, diffShards, type ShardRef } from '../domain/wizards/allocation';
+import type { Machine, MutateEffect, PlanResult } from '../domain/wizards/machine';
+import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../domain/wizards/replicas';
+import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } from '../domain/wizards/scroll';
+import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../domain/wizards/unblock';
+import type { TargetOptions } from '../domain/mutation';
+import { GuardRefusal, type Guard } from './guard';
+import { readResource } from './reads';
+
+type Listener = () => void;
+
+export class WizardSession<S, E extends { type: string }, F> {
+  private state: S;
+  private listeners = new Set<Listener>();
+  private pending = 0;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(
+    private readonly machine: Machine<S, E, F>,
+    private readonly perform: (effect: F, send: (e: E) => void) => Promise<void>,
+  ) {
+    const first = machine.init();
+    this.state = first.state;
+    this.run(first.effects);
+  }
+
+  getState = (): S => this.state;
+
+  subscribe = (fn: Listener): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  send = (event: E): void => {
+    const next = this.machine.step(this.state, event);
+    this.state = next.state;
+    for (const l of this.listeners) l();
+    this.run(next.effects);
+  };
+
+  /** Resolves once no effect is running (the state then waits for the operator). */
+  idle(): Promise<S> {
+    return this.pending === 0 ? Promise.resolve(this.state) : new Promise((r) => this.idleWaiters.push(() => r(this.state)));
+  }
+
+  private run(effects: F[]): void {
+    for (const f of effects) {
+      this.pending++;
+      this.perform(f, this.send)
+        .catch((e) => this.send({ type: 'error', message: (e as Error).message } as unknown as E))
+        .finally(() => {
+          this.pending--;
+          if (this.pending === 0) for (const w of this.idleWaiters.splice(0)) w();
+        });
+    }
+  }
+}
+
+/** Sends each plan through the guard in order; stops at the first failure (never retries). */
+export async function performMutations(guard: Guard, effect: MutateEffect, opts: TargetOptions = {}): Promise<PlanResult[]> {
+  const results: PlanResult[] = [];
+  for (const plan of effect.plans) {
+    try {
+      const out = await guard.execute(plan, effect.confirmation, opts);
+      results.push({
+        summary: plan.summary,
+        ok: out.ok,
+        message: out.ok ? `done (${out.status})` : `${out.error?.message ?? 'failed'}: nothing was retried`,
+        verified: out.verified,
+      });
+    } catch (e) {
+      if (!(e instanceof GuardRefusal)) throw e;
+      results.push({ summary: plan.summary, ok: false, message: e.message });
+    }
+    if (!results[results.length - 1].ok) break;
+  }
+  return results;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export interface RunnerTuning extends TargetOptions {
+  /** How long the replicas wizard watches health (ms). */
+  watchTimeoutMs?: number;
+  pollMs?: number;
+}
+
+async function healthOf(guard: Guard, target?: string): Promise<{ status: HealthStatus; moving: number; dataNodes: number; unassigned: number }> {
+  const path = target ? `/_cluster/health/${encodeURIComponent(target)}` : '/_cluster/health';
+  const h = await getJson(guard.client, guard.url, path, target ? { expand_wildcards: 'all' } : {});
+  return { status: h.status, moving: h.initializing_shards + h.relocating_shards, dataNodes: h.number_of_data_nodes, unassigned: h.unassigned_shards };
+}
+
+export function replicasSession(guard: Guard, initial: Partial<ReplicasForm> = {}, tuning: RunnerTuning = {}) {
+  return new WizardSession<ReplicasState, ReplicasEvent, ReplicasEffect>(replicasMachine(initial), async (f, send) => {
+    if (f.type === 'inspect') {
+      const res = await guard.resolveTarget(f.target, tuning);
+      if (!res.ok) return send({ type: 'rejected', message: res.error });
+      const [before, health, template] = await Promise.all([
+        replicasOf(guard.client, guard.url, f.target),
+        healthOf(guard),
+        f.template ? getIndexTemplate(guard.client, guard.url, f.template) : Promise.resolve(undefined),
+      ]);
+      send({ type: 'inspected', facts: { indices: res.indices, before, dataNodes: health.dataNodes, healthBefore: health.status, template } });
+    } else if (f.type === 'mutate') {
+      send({ type: 'applied', results: await performMutations(guard, f, tuning) });
+    } else {
+      // Watch the target's health until it settles at what it can reach, or the time is up.
+      const deadline = Date.now() + (tuning.watchTimeoutMs ?? 60_000);
+      let h = await healthOf(guard, f.target);
+      while (!(h.status === f.expected && h.moving === 0) && Date.now() < deadline) {
+        await sleep(tuning.pollMs ?? 1000);
+        h = await healthOf(guard, f.target);
+      }
+      const replicas = await replicasOf(guard.client, guard.url, f.target);
+      send({ type: 'watched', health: h.status, replicas, timedOut: !(h.status === f.expected && h.moving === 0) });
+    }
+  });
+}
+
+export function unblockSession(guard: Guard) {
+  return new WizardSession<UnblockState, UnblockEvent, UnblockEffect>(unblockMachine(), async (f, send) => {
+    if (f.type === 'load') {
+      const r = <K extends 'blocks' | 'allocation' | 'settings'>(name: K) => readResource(guard.client, guard.url, name).then((x) => x.data);
+      const [blocks, allocation, settings] = await Promise.all([r('blocks'), r('allocation'), r('settings')]);
+      send({ type: 'loaded', facts: { blocked: blockedIndices(blocks), disks: diskRows(allocation, settings.watermarks) } });
+    } else {
+      send({ type: 'applied', results: await performMutations(guard, f) });
+    }
+  });
+}
+
+export function scrollSession(guard: Guard, initialInput = '') {
+  return new WizardSession<ScrollState, ScrollEvent, ScrollEffect>(scrollMachine(initialInput), async (f, send) => {
+    if (f.type === 'load') {
+      const [nodes, settings] = await Promise.all([readResource(guard.client, guard.url, 'nodeSearch'), readResource(guard.client, guard.url, 'settings')]);
+      send({ type: 'loaded', facts: { nodes: nodes.data, limit: settings.data.maxOpenScrollContext } });
+    } else {
+      send({ type: 'applied', results: await performMutations(guard, f) });
+    }
+  });
+}
+
+export function allocationSession(guard: Guard, shard?: ShardRef, tuning: RunnerTuning = {}) {
+  return new WizardSession<AllocationState, AllocationEvent, AllocationEffect>(allocationMachine(shard), async (f, send) => {
+    if (f.type === 'explain') {
+      const [body, health] = await Promise.all([allocationExplain(guard.client, guard.url, f.shard), healthOf(guard)]);
+      send({ type: 'explained', explanation: body ? explainAllocation(body) : null, unassigned: health.unassigned });
+    } else {
+      const shards = () => readResource(guard.client, guard.url, 'shards').then((x) => x.data);
+      const before = await shards();
+      const results = await performMutations(guard, f);
+      // Give the allocator time to start what it retried, then compare.
+      const deadline = Date.now() + (tuning.watchTimeoutMs ?? 30_000);
+      let h = await healthOf(guard);
+      while (results[0]?.ok && h.moving > 0 && Date.now() < deadline) {
+        await sleep(tuning.pollMs ?? 1000);
+        h = await healthOf(guard);
+      }
+      const after = await shards();
+      send({ type: 'applied', results, moves: diffShards(before, after), stillUnassigned: after.filter((s) => s.state === 'UNASSIGNED').length });
+    }
+  });
+}

@@ -104,7 +104,7 @@ export function replicasSession(guard: Guard, initial: Partial<ReplicasForm> = {
       if (!res.ok) return send({ type: 'rejected', message: res.error });
       const [before, health, template] = await Promise.all([
         replicasOf(guard.client, guard.url, f.target),
-        healthOf(guard),
+        healthOf(guard, f.target),
         f.template ? getIndexTemplate(guard.client, guard.url, f.template) : Promise.resolve(undefined),
       ]);
       send({ type: 'inspected', facts: { indices: res.indices, before, dataNodes: health.dataNodes, healthBefore: health.status, template } });

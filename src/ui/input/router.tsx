@@ -1,7 +1,8 @@
 // The one keypress router. useInput is called once, here; everything else registers a layer.
 // Layers are asked from the highest priority down (dialog > filter > pane > global) and a handler
 // returns true when it consumed the key. Modal layers (a dialog, the filter prompt) swallow every
-// key they do not handle, so global keys are off while they are open. Ctrl-C always quits.
+// key they do not handle, so global keys are off while they are open. Within a layer the latest
+// registration goes first (a wizard's own keys before the console's Esc fallback). Ctrl-C always quits.
 import React, { createContext, useCallback, useContext, useEffect, useRef } from 'react';
 import { useInput } from 'ink';
 import { keyName } from './keys';
@@ -17,6 +18,7 @@ export type KeyHandler = (name: string, input: string) => boolean;
 interface Registered {
   layer: Layer;
   handler: { current: KeyHandler };
+  seq?: number;
 }
 
 type Register = (r: Registered) => () => void;
@@ -25,18 +27,21 @@ const RouterCtx = createContext<Register | null>(null);
 
 export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; children: React.ReactNode }) {
   const layers = useRef(new Set<Registered>());
+  const seq = useRef(0);
   // Stable, so layers register once per mount rather than on every render of the router.
   const register = useCallback<Register>((r) => {
+    r.seq = seq.current++;
     layers.current.add(r);
     return () => void layers.current.delete(r);
   }, []);
   useInput((input, key) => {
     const name = keyName(input, key);
     if (name === 'ctrl-c') return onInterrupt();
-    const ordered = [...layers.current].sort((a, b) => PRIORITY[b.layer] - PRIORITY[a.layer]);
-    for (const l of ordered) {
+    const ordered = [...layers.current].sort((a, b) => PRIORITY[b.layer] - PRIORITY[a.layer] || (b.seq ?? 0) - (a.seq ?? 0));
+    for (const [i, l] of ordered.entries()) {
       if (l.handler.current(name, input)) return;
-      if (MODAL.has(l.layer)) return;
+      // A modal layer ends the search once all of its handlers had their turn.
+      if (MODAL.has(l.layer) && ordered[i + 1]?.layer !== l.layer) return;
     }
   });
   return <RouterCtx.Provider value={register}>{children}</RouterCtx.Provider>;

@@ -19,7 +19,7 @@ function wm(w: Watermark): string {
 
 export function watermarkLine(w: Watermarks): string {
   if (!w.thresholdEnabled) return 'disk threshold decider is OFF (cluster.routing.allocation.disk.threshold_enabled=false)';
-  return `watermarks (≤ max headroom)  L low ${wm(w.low)}  H high ${wm(w.high)}  F flood ${wm(w.flood)}`;
+  return `watermarks  L low ${wm(w.low)}  H high ${wm(w.high)}  F flood ${wm(w.flood)}`;
 }
 
 const NAME = 14;

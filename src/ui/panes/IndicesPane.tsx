@@ -47,15 +47,16 @@ const SORT_KEYS: SortKey<IndexLine>[] = [
 const textOf = (r: IndexLine) => `${r.name} ${r.project ?? ''} ${r.health} ${r.status} ${r.block}`;
 
 function columns(withProject: boolean): Column<IndexLine>[] {
+  // At 80 columns the project name takes the place of the open/close status.
   const cols: (Column<IndexLine> | false)[] = [
-    { title: 'health', width: 6, text: (r) => r.health, tone: (r) => statusTone(r.health) },
-    { title: 'status', width: 6, text: (r) => r.status },
+    { title: 'health', width: 7, text: (r) => r.health, tone: (r) => statusTone(r.health) },
+    !withProject && { title: 'status', width: 5, text: (r) => r.status },
     { title: 'index', width: null, text: (r) => r.name },
-    withProject && { title: 'project', width: 14, text: (r) => r.project ?? '' },
-    { title: 'pri/rep', width: 7, align: 'right', text: (r) => `${r.primaries}/${r.replicas}` },
-    { title: 'docs', width: 10, align: 'right', text: (r) => formatCount(r.docsCount) },
-    { title: 'deleted', width: 8, align: 'right', text: (r) => formatCount(r.docsDeleted) },
-    { title: 'size', width: 8, align: 'right', text: (r) => formatBytes(r.storeBytes) },
+    withProject && { title: 'project', width: 12, text: (r) => r.project ?? '' },
+    { title: 'p/r', width: 5, align: 'right', text: (r) => `${r.primaries}/${r.replicas}` },
+    { title: 'docs', width: 9, align: 'right', text: (r) => formatCount(r.docsCount) },
+    { title: 'deleted', width: 7, align: 'right', text: (r) => formatCount(r.docsDeleted) },
+    { title: 'size', width: 7, align: 'right', text: (r) => formatBytes(r.storeBytes) },
     { title: 'block', width: 6, text: (r) => r.block, tone: (r) => (r.block ? 'red' : undefined) },
   ];
   return cols.filter((c): c is Column<IndexLine> => c !== false);

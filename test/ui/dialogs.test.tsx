@@ -1,0 +1,99 @@
+// Wizards open modally on their keymap key, see the selected row, and cannot be opened read-only.
+import React from 'react';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Text } from 'ink';
+import { KEYMAP } from '../../src/keys/keymap';
+import { useUi } from '../../src/ui/app/context';
+import { useKeyLayer } from '../../src/ui/input/router';
+import type { WizardEntry } from '../../src/ui/wizards/registry';
+import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => r?.unmount());
+
+function ProbeWizard({ onClose }: { onClose: () => void }) {
+  const sel = useUi((s) => s.selection.indices);
+  useKeyLayer('dialog', (name) => {
+    if (name === 'y') {
+      onClose();
+      return true;
+    }
+    return false;
+  });
+  return <Text>{`wizard for ${sel?.index ?? 'nothing'}`}</Text>;
+}
+
+const PROBE: WizardEntry = { id: 'probe', title: 'Probe wizard', commandId: 'test.probe', scope: 'indices', component: ProbeWizard };
+
+beforeEach(() => {
+  KEYMAP.push({ id: 'test.probe', keys: ['W'], description: 'probe wizard (test)', scope: 'indices', dangerous: true });
+  return () => void KEYMAP.splice(KEYMAP.findIndex((k) => k.id === 'test.probe'), 1);
+});
+
+async function open(readOnly: boolean) {
+  const store = makeStore({ readOnly });
+  loadScenario(store, 'tui-yellow');
+  store.setState({ pane: 'indices' });
+  r = await renderApp(store, { wizards: [PROBE] });
+  return r;
+}
+
+describe('wizards', () => {
+  it('open on their key with the selected row; keys go to the wizard only', async () => {
+    const app = await open(false);
+    await app.press(KEYS.down);
+    await app.press('W');
+    expect(app.frame()).toContain('Probe wizard');
+    expect(app.frame()).toContain('wizard for service_v9_bravo');
+    await app.press('3');
+    await app.press('q');
+    expect(app.store.getState().pane).toBe('indices');
+    expect(app.frame()).toContain('wizard for');
+    await app.press('y');
+    expect(app.frame()).not.toContain('Probe wizard');
+    expect(app.frame()).toContain('service_v9_orders');
+  });
+
+  it('Esc closes a wizard that does not take Esc itself', async () => {
+    const app = await open(false);
+    await app.press('W');
+    await app.press(KEYS.escape);
+    expect(app.ui.getState().dialog).toBeUndefined();
+  });
+
+  it('cannot be opened in read-only mode, and help does not list them', async () => {
+    const app = await open(true);
+    await app.press('W');
+    expect(app.ui.getState().dialog).toBeUndefined();
+    await app.press('?');
+    expect(app.frame()).toContain('read-only: commands that change the cluster are off');
+    for (let i = 0; i < 30; i++) {
+      expect(app.frame()).not.toContain('probe wizard (test)');
+      await app.press(KEYS.down);
+    }
+  });
+
+  it('help lists dangerous rows as changing the cluster when not read-only', async () => {
+    const app = await open(false);
+    await app.press('?');
+    let seen = '';
+    for (let i = 0; i < 30; i++) {
+      seen += app.frame();
+      await app.press(KEYS.down);
+    }
+    expect(seen).toContain('probe wizard (test)  (changes the cluster)');
+  });
+});
+
+describe('quit', () => {
+  it('Ctrl-C quits even from the filter prompt', async () => {
+    const app = await open(false);
+    await app.press('/');
+    await app.press(KEYS.ctrlC);
+    // Unmounted: further keys change nothing and the last frame stays.
+    const before = app.frame();
+    await app.press('2');
+    expect(app.frame()).toBe(before);
+  });
+});

@@ -1,0 +1,231 @@
+// The panes on data recorded from a real Elasticsearch 8.19 node (test/fixtures/tui-yellow: demo
+// data, one index with a replica on a single node, one read-only block), at 80x24.
+import { afterEach, describe, expect, it } from 'vitest';
+import { KEYMAP } from '../../src/keys/keymap';
+import { setSnapshot } from '../../src/store/console';
+import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => r?.unmount());
+
+async function open(pane: 'health' | 'indices' | 'shards' | 'disk' | 'nodes', opts: Parameters<typeof makeStore>[0] = {}) {
+  const store = makeStore(opts);
+  loadScenario(store, 'tui-yellow');
+  store.setState({ pane });
+  r = await renderApp(store);
+  return r;
+}
+
+describe('layout', () => {
+  it('fits 80x24: one line short of the screen, no line wider than 80', async () => {
+    const app = await open('health');
+    const lines = app.lines();
+    expect(lines.length).toBe(23);
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+  });
+
+  it('header names the cluster, its status and version; footer hints come from the keymap', async () => {
+    const app = await open('indices');
+    expect(app.lines()[0]).toMatch(/shardeck-tui-fixtures-\d+ +YELLOW +8\.19\.21/);
+    expect(app.lines().at(-2)).toContain('q quit');
+    expect(app.lines().at(-2)).toContain('/ filter');
+  });
+
+  it('says the terminal is too small and recovers when resized', async () => {
+    const app = await open('health');
+    await app.resize(70, 20);
+    expect(app.frame()).toContain('terminal too small: 70x20, need 80x24');
+    expect(app.frame()).not.toContain('health report');
+    await app.resize(80, 24);
+    expect(app.frame()).not.toContain('too small');
+    expect(app.frame()).toContain('health report');
+  });
+
+  it('marks read-only mode and --insecure', async () => {
+    const app = await open('health', { readOnly: true, insecure: true });
+    expect(app.lines()[0]).toContain('READ-ONLY');
+    expect(app.lines().at(-1)).toContain('INSECURE: TLS certificate not verified');
+  });
+});
+
+describe('Health', () => {
+  it('says yellow and why: replicas that cannot be placed on one node', async () => {
+    const app = await open('health');
+    const f = app.frame();
+    expect(f).toContain('YELLOW');
+    expect(f).toMatch(/unassigned shards: 6 replica REPLICA_ADDED/);
+    expect(f).toContain('single-node cluster');
+    expect(f).toMatch(/unassigned 6 \(pri 0\)/);
+  });
+
+  it('lists health report indicators worst first with their impact', async () => {
+    const app = await open('health');
+    const lines = app.lines();
+    const disk = lines.findIndex((l) => /^RED +disk/.test(l));
+    const green = lines.findIndex((l) => /^GREEN /.test(l));
+    expect(disk).toBeGreaterThan(0);
+    expect(green).toBeGreaterThan(disk);
+    expect(lines[disk + 1]).toContain('impact: Cannot insert or update documents');
+  });
+
+  it('goes stale with the one-sentence error and keeps retrying', async () => {
+    const app = await open('health');
+    setSnapshot(app.store, 'health', {
+      error: { kind: 'unreachable', message: 'nothing listens at http://127.0.0.1:9200 (connection refused): is Elasticsearch running? check --url' },
+      failures: 2,
+    });
+    await new Promise((res) => setTimeout(res, 10));
+    const f = app.frame();
+    expect(f).toContain('STALE 3s ago');
+    expect(f).toContain('nothing listens at http://127.0.0.1:9200 (connection refused)');
+    expect(f).toContain('retrying every 20s');
+    expect(f).toContain('YELLOW?');
+    expect(app.lines().at(-1)).toContain('node not answering, retrying');
+  });
+});
+
+describe('Indices', () => {
+  it('shows the read-only block and hides dot indices until "." is pressed', async () => {
+    const app = await open('indices');
+    expect(app.frame()).toMatch(/service_v9_bravo .* ro\/del/);
+    expect(app.frame()).toMatch(/service_v9_orders +6\/1/);
+    expect(app.frame()).not.toContain('.shardeck-demo-internal');
+    expect(app.frame()).toContain('(1 dot hidden: .)');
+    await app.press('.');
+    expect(app.frame()).toContain('.shardeck-demo-internal');
+    expect(app.frame()).toContain('6 of 6');
+  });
+
+  it('filter narrows rows as you type; Esc clears', async () => {
+    const app = await open('indices');
+    await app.press('/');
+    await app.type('brav');
+    const rows = () => app.lines().filter((l) => /service_v9_/.test(l));
+    expect(rows()).toHaveLength(1);
+    expect(rows()[0]).toContain('service_v9_bravo');
+    // Global keys are off while typing: "q" is text, not quit.
+    await app.type('q');
+    expect(app.frame()).toContain('/bravq');
+    expect(app.frame()).toContain('no index matches "bravq"');
+    await app.press(KEYS.escape);
+    expect(rows().length).toBe(5);
+  });
+
+  it('sorts by the next column with s and reverses with S', async () => {
+    const app = await open('indices');
+    const names = () => app.lines().filter((l) => /service_v9_/.test(l)).map((l) => /service_v9_\w+/.exec(l)![0]);
+    expect(names()).toEqual([...names()].sort());
+    await app.press('s'); // health: yellow before green
+    expect(names()[0]).toBe('service_v9_orders');
+    expect(app.frame()).toContain('health↑');
+    await app.press('S');
+    expect(names().at(-1)).toBe('service_v9_orders');
+    expect(app.frame()).toContain('health↓');
+  });
+
+  it('puts the project name beside its index when signed in to the platform', async () => {
+    const store = makeStore();
+    loadScenario(store, 'tui-yellow');
+    store.setState({ pane: 'indices', projects: { alpha: 'Alpha Logistics' } });
+    r = await renderApp(store);
+    expect(r.frame()).toMatch(/service_v9_alpha +Alpha Logis… +6\/0/);
+    expect(r.frame()).toMatch(/service_v9_legacy +\? legacy/);
+    expect(r.frame()).toMatch(/service_v9_bravo .* ro\/del/);
+  });
+});
+
+describe('Shards', () => {
+  it('lists the unassigned replicas with their reason, alone with u', async () => {
+    const app = await open('shards');
+    await app.press('u');
+    const rows = app.lines().filter((l) => l.includes('UNASSIGNED'));
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(row).toMatch(/service_v9_orders +\d +r +UNASSIGNED +- +- +REPLICA_ADDED/);
+    expect(app.frame()).not.toContain('STARTED');
+    expect(app.frame()).toContain('(problems only: u)');
+  });
+
+  it('keeps the selected shard in the UI store for wizards', async () => {
+    const app = await open('shards');
+    await app.press('u');
+    await app.press(KEYS.down);
+    expect(app.ui.getState().selection.shards).toMatchObject({ index: 'service_v9_orders', primary: false, node: null });
+  });
+});
+
+describe('Disk', () => {
+  it('draws a bar with L/H/F marks at the effective watermarks and the level', async () => {
+    const app = await open('disk');
+    const f = app.frame();
+    expect(f).toContain('L low 85% ≤200gb');
+    expect(f).toContain('F flood 95% ≤100gb');
+    const bar = app.lines().find((l) => l.startsWith('tui-fixtures'))!;
+    expect(bar).toMatch(/\[█+·*L·*H·*F·*\] +\d+\.\d% OK/);
+    // Marks sit in order at their share of the bar.
+    expect(bar.indexOf('L')).toBeLessThan(bar.indexOf('H'));
+    expect(f).toMatch(/used [\d.]+gb of [\d.]+gb · free [\d.]+gb · [\d.]+gb before high/);
+  });
+
+  it('lists the indices with a read-only block', async () => {
+    const app = await open('disk');
+    expect(app.frame()).toContain('1 index read-only');
+    expect(app.frame()).toContain('service_v9_bravo  index.blocks.read_only_allow_delete');
+  });
+});
+
+describe('Nodes', () => {
+  it('shows heap used/max, heap vs RAM and scroll contexts against the limit', async () => {
+    const app = await open('nodes');
+    expect(app.frame()).toMatch(/\*tui-fixtures +\d+% [█·]{10} +[\d.]+mb\/512mb +[\d.]+gb +2% +0\/500/);
+    expect(app.frame()).toContain('heap max 512mb = 2% of RAM (limit 50%, never above 32gb)');
+  });
+
+  it('warns when heap max is over half the RAM, and above 32 GB', async () => {
+    const app = await open('nodes');
+    const node = app.store.getState().snapshots.nodes.data![0];
+    setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 20 * 1024 ** 3, ramTotalBytes: 32 * 1024 ** 3 }] });
+    await new Promise((res) => setTimeout(res, 10));
+    expect(app.frame()).toContain('is over 50% of RAM 32.0gb');
+    setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 40 * 1024 ** 3, ramTotalBytes: 128 * 1024 ** 3 }] });
+    await new Promise((res) => setTimeout(res, 10));
+    expect(app.frame()).toContain('is above 32gb: compressed pointers are off');
+  });
+});
+
+describe('keys', () => {
+  it('switches panes with number keys and Tab', async () => {
+    const app = await open('health');
+    await app.press('3');
+    expect(app.store.getState().pane).toBe('shards');
+    expect(app.frame()).toContain('Shards  ');
+    await app.press(KEYS.tab);
+    expect(app.store.getState().pane).toBe('disk');
+  });
+
+  it('p pauses polling, r asks the poller for a refresh', async () => {
+    const app = await open('health');
+    await app.press('p');
+    expect(app.store.getState().paused).toBe(true);
+    expect(app.lines()[0]).toContain('PAUSED');
+    await app.press('r');
+    expect(app.refreshes).toBe(1);
+  });
+
+  it('? lists every keymap row; global keys are off under it; Esc closes it', async () => {
+    const app = await open('health', {});
+    await app.press('?');
+    const seen = new Set<string>();
+    // Scroll through the whole overlay and collect what it says.
+    for (let i = 0; i < 40; i++) {
+      app.lines().forEach((l) => seen.add(l.trim()));
+      await app.press(KEYS.down);
+    }
+    const text = [...seen].join('\n');
+    for (const k of KEYMAP) expect(text).toContain(k.description);
+    await app.press('2');
+    expect(app.store.getState().pane).toBe('health');
+    await app.press(KEYS.escape);
+    expect(app.frame()).not.toContain('Esc or ? closes');
+  });
+});

@@ -1,0 +1,115 @@
+// The built CLI's console in a real terminal (tmux, 80x24) against a real Elasticsearch node with an
+// index whose replicas cannot be placed on one node (yellow).
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startNode } from '../../dev/lib/es-node.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const SOCKET = `shardeck-e2e-${process.pid}`;
+const INDEX = `tui_e2e_yellow_${process.pid}`;
+
+let node: Awaited<ReturnType<typeof startNode>>;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+}
+
+/** Starts the built CLI in its own 80x24 tmux session; the shell prints markers around it. */
+function launch(session: string, args: string, env = ''): void {
+  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${root}/dist/cli.js ${args}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', cmd);
+}
+
+function screen(session: string, ansi = false): string {
+  return tmux('capture-pane', '-p', ...(ansi ? ['-e'] : []), '-t', session);
+}
+
+async function waitFor(session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    last = screen(session);
+    if (test(last)) return last;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${what}; screen:\n${last}`);
+}
+
+function keys(session: string, ...k: string[]): void {
+  tmux('send-keys', '-t', session, ...k);
+}
+
+beforeAll(async () => {
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  node = await startNode({ name: 'tui-e2e' });
+  const res = await fetch(`${node.url}/${INDEX}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ settings: { number_of_shards: 2, number_of_replicas: 1 } }),
+  });
+  expect(res.ok).toBe(true);
+});
+
+afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
+  await node?.stop();
+});
+
+describe('shardeck console in tmux at 80x24', () => {
+  it('says yellow, names the unassigned shards, switches panes, and q restores the terminal', async () => {
+    launch('yellow', `--url ${node.url} --interval 1`);
+    const health = await waitFor('yellow', (s) => s.includes('YELLOW') && s.includes('health report'), 'the Health pane');
+    expect(health).toMatch(/unassigned 2 \(pri 0\)/);
+    keys('yellow', '3');
+    await waitFor('yellow', (s) => s.includes('UNASSIGNED'), 'the Shards pane');
+    keys('yellow', 'u');
+    const shards = await waitFor('yellow', (s) => s.includes('(problems only: u)'), 'problem shards only');
+    const rows = shards.split('\n').filter((l) => l.includes('UNASSIGNED'));
+    expect(rows).toHaveLength(2);
+    for (const r of rows) expect(r).toMatch(new RegExp(`${INDEX.slice(0, 10)}.* r +UNASSIGNED .*INDEX_CREATED`));
+    // With the shards known, Health names the reason too.
+    keys('yellow', '1');
+    await waitFor('yellow', (s) => /unassigned shards: 2 replica INDEX_CREATED/.test(s), 'the reason on the Health pane');
+    keys('yellow', '4');
+    await waitFor('yellow', (s) => /watermarks +L low 85%/.test(s) && /\[█*[·LHF█]*\]/.test(s), 'the Disk pane');
+    keys('yellow', '5');
+    await waitFor('yellow', (s) => s.includes('search.max_open_scroll_context'), 'the Nodes pane');
+    keys('yellow', 'q');
+    const after = await waitFor('yellow', (s) => s.includes('EXIT=0'), 'the exit');
+    // The alternate screen is gone: the shell's own lines are back and the console's are not.
+    expect(after).toContain('before-tui');
+    expect(after).not.toContain('Health');
+    expect(tmux('display-message', '-p', '-t', 'yellow', '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+  });
+
+  it('shows the one-sentence error for an unreachable --url and keeps running', async () => {
+    const port = await freePort();
+    launch('down', `--url http://127.0.0.1:${port} --interval 1`);
+    await waitFor('down', (s) => s.includes(`nothing listens at http://127.0.0.1:${port} (connection refused)`), 'the error');
+    await new Promise((r) => setTimeout(r, 3000));
+    const later = screen('down');
+    expect(later).toContain('STALE');
+    expect(later).toMatch(/retrying every \d+s/);
+    expect(later).not.toContain('EXIT=');
+    keys('down', 'C-c');
+    await waitFor('down', (s) => s.includes('EXIT='), 'the exit on Ctrl-C');
+  });
+
+  it('uses colour with meaning, and none under NO_COLOR', async () => {
+    launch('colour', `--url ${node.url} --interval 1`);
+    await waitFor('colour', (s) => s.includes('YELLOW'), 'the header');
+    // Yellow status in yellow (SGR 33), whatever else is on screen.
+    expect(screen('colour', true)).toMatch(/\u001b\[[0-9;]*33[0-9;]*m/);
+    launch('plain', `--url ${node.url} --interval 1`, 'NO_COLOR=1');
+    await waitFor('plain', (s) => s.includes('YELLOW'), 'the header');
+    const sgr = [...screen('plain', true).matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((m) => m[1].split(';'));
+    const colours = sgr.filter((c) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(c));
+    expect(colours).toEqual([]);
+  });
+});

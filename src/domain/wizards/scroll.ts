@@ -45,11 +45,12 @@ export function scrollLimitPlan(limit: number, current: number): MutationPlan {
     target: SCROLL_SETTING,
     summary: `set ${SCROLL_SETTING} from ${current} to ${limit} (persistent, and transient as the platform's document shows)`,
     verify: {
+      // Nested, not flat_settings: filter_path cannot match dotted flat keys.
       path: '/_cluster/settings',
-      querystring: { filter_path: `*.${SCROLL_SETTING}`, flat_settings: 'true' },
+      querystring: { filter_path: `*.${SCROLL_SETTING}` },
       check(body) {
-        const b = (body ?? {}) as Record<string, Record<string, string>>;
-        const seen = [b.persistent?.[SCROLL_SETTING], b.transient?.[SCROLL_SETTING]];
+        const b = (body ?? {}) as Record<string, { search?: { max_open_scroll_context?: string } }>;
+        const seen = [b.persistent?.search?.max_open_scroll_context, b.transient?.search?.max_open_scroll_context];
         return seen.every((v) => Number(v) === limit)
           ? { ok: true, message: `${SCROLL_SETTING} is ${limit} on every node` }
           : { ok: false, message: `${SCROLL_SETTING} reads back as persistent ${seen[0] ?? 'unset'}, transient ${seen[1] ?? 'unset'}` };

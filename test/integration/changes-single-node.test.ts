@@ -1,0 +1,216 @@
+// The guarded changes against one real node: replicas and the index template, the flood-stage
+// block, the scroll-context limit, allocation explain and retry — through the built CLI.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let cfg: string;
+
+async function es(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 90_000): Promise<number> {
+  const start = Date.now();
+  while (!(await ok())) {
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await sleep(500);
+  }
+  return Date.now() - start;
+}
+
+const indexHealth = async (index: string) => (await es('GET', `/_cluster/health/${index}`)).body.status;
+const isBlocked = async (index: string) =>
+  (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true`)).body[index]?.settings?.['index.blocks.read_only_allow_delete'] === 'true';
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await startNode({ name: 'changes' });
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-changes-'));
+  await es('PUT', '/_component_template/service_v9_mappings', { template: { mappings: { properties: { modified_at: { type: 'date' } } } } });
+  await es('PUT', '/_index_template/service_v9', {
+    index_patterns: ['service_v9_*'],
+    composed_of: ['service_v9_mappings'],
+    priority: 100,
+    _meta: { owner: 'platform' },
+    template: { settings: { number_of_shards: 2, number_of_replicas: 0 } },
+  });
+  for (const p of ['alpha', 'beta']) await es('PUT', `/service_v9_${p}`, {});
+});
+
+afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+describe('replicas on a single node', () => {
+  it('replicas 1 turns the indices yellow, and shardeck warns it would', async () => {
+    const r = await cli(['replicas', 'set', 'service_v9_*', '1', '--yes', '--timeout', '20', '--json']);
+    const out = JSON.parse(r.stdout);
+    expect(out.matched).toEqual(['service_v9_alpha', 'service_v9_beta']);
+    expect(out.warnings.join(' ')).toMatch(/single-node cluster .* turn yellow/);
+    expect(out.expected).toBe('yellow');
+    expect(out.report.before).toMatchObject({ health: 'green', replicas: { service_v9_alpha: 0, service_v9_beta: 0 } });
+    expect(out.report.after).toMatchObject({ health: 'yellow', replicas: { service_v9_alpha: 1, service_v9_beta: 1 }, reachedExpected: true });
+    expect(r.code).toBe(0);
+    expect(await indexHealth('service_v9_*')).toBe('yellow');
+  });
+
+  it('replicas 0 with the template turns them green, keeps the rest of the template, and new indices get 0', async () => {
+    // Make the template wrong first, as a platform left at 1 replica would.
+    await es('PUT', '/_index_template/service_v9', {
+      index_patterns: ['service_v9_*'],
+      composed_of: ['service_v9_mappings'],
+      priority: 100,
+      _meta: { owner: 'platform' },
+      template: { settings: { number_of_shards: 2, number_of_replicas: 1 } },
+    });
+    const r = await cli(['replicas', 'set', 'service_v9_*', '0', '--template', 'service_v9', '--yes', '--timeout', '30', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual(['PUT /service_v9_*/_settings?expand_wildcards=all', 'PUT /_index_template/service_v9']);
+    expect(out.platformSettings).toEqual({ service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: [] } });
+    expect(out.report.after).toMatchObject({ health: 'green', reachedExpected: true });
+    expect(out.report.results.every((x: any) => x.ok && x.verified.ok)).toBe(true);
+    expect(await indexHealth('service_v9_*')).toBe('green');
+
+    const t = (await es('GET', '/_index_template/service_v9')).body.index_templates[0].index_template;
+    expect(t).toMatchObject({ index_patterns: ['service_v9_*'], composed_of: ['service_v9_mappings'], priority: 100, _meta: { owner: 'platform' } });
+    expect(t.template.settings.index).toEqual({ number_of_shards: '2', number_of_replicas: '0' });
+
+    await es('PUT', '/service_v9_gamma', {});
+    const s = (await es('GET', '/service_v9_gamma/_settings?flat_settings=true')).body.service_v9_gamma.settings;
+    expect(s['index.number_of_replicas']).toBe('0');
+    expect(await indexHealth('service_v9_gamma')).toBe('green');
+  });
+
+  it('an absent template is told plainly and only the indices change', async () => {
+    const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--template', 'service_v7', '--yes', '--json']);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.notes.join(' ')).toMatch(/index template "service_v7" does not exist: only the indices are changed/);
+    expect(out.requests).toHaveLength(1);
+  });
+});
+
+describe('allocation explain and retry', () => {
+  it('says plainly when nothing is unassigned (Elasticsearch answers 400)', async () => {
+    const r = await cli(['explain']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/no shard is unassigned: nothing to explain/);
+  });
+
+  it('explains an unassigned replica in plain words, and a retry reports what moved', async () => {
+    await es('PUT', '/service_v9_alpha/_settings', { index: { number_of_replicas: 1 } });
+    const r = await cli(['explain', 'service_v9_alpha', '0', 'replica', '--json']);
+    expect(r.code).toBe(0);
+    const x = JSON.parse(r.stdout).explanation;
+    expect(x).toMatchObject({ shard: { index: 'service_v9_alpha', shard: 0, primary: false }, state: 'unassigned' });
+    expect(x.unassignedReason).toMatch(/^REPLICA_ADDED \(a replica was added\)/);
+    expect(x.nodes[0].reasons.join(' ')).toMatch(/same_shard/);
+    expect(x.advice.join(' ')).toMatch(/lower number_of_replicas/);
+
+    const text = await cli(['explain']);
+    expect(text.stdout).toMatch(/service_v9_alpha shard \d replica: unassigned/);
+
+    const retry = await cli(['reroute', '--retry-failed', '--yes', '--timeout', '5']);
+    expect(retry.code).toBe(0);
+    expect(retry.stdout).toMatch(/POST \/_cluster\/reroute\?retry_failed=true/);
+    expect(retry.stdout).toMatch(/nothing moved: no shard changed state/);
+    expect(retry.stdout).toMatch(/2 shards still unassigned/);
+    await es('PUT', '/service_v9_alpha/_settings', { index: { number_of_replicas: 0 } });
+  });
+});
+
+describe('scroll contexts', () => {
+  const openScroll = () => es('POST', '/scroll_idx/_search?scroll=5m', { size: 1 });
+
+  it('limit 2: the third scroll fails, shardeck shows 2 open of 2, raises it, the third scroll works', async () => {
+    await es('PUT', '/scroll_idx', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await es('POST', '/scroll_idx/_doc?refresh=true', { a: 1 });
+    await es('PUT', '/_cluster/settings', { persistent: { 'search.max_open_scroll_context': 2 }, transient: { 'search.max_open_scroll_context': 2 } });
+    expect((await openScroll()).status).toBe(200);
+    expect((await openScroll()).status).toBe(200);
+    const third = await openScroll();
+    expect(third.status).not.toBe(200);
+    expect(JSON.stringify(third.body)).toContain('Trying to create too many scroll contexts. Must be less than or equal to: [2]');
+
+    const show = await cli(['scroll-limit']);
+    expect(show.stdout).toMatch(/search\.max_open_scroll_context: 2 per node/);
+    expect(show.stdout).toMatch(/changes: 2 open of 2 allowed \(full: the next scroll fails\)/);
+    expect(show.stdout).toMatch(/keep-alive of 1m instead of the default 5m/);
+
+    const raise = await cli(['scroll-limit', '10', '--yes', '--json']);
+    expect(raise.code).toBe(0);
+    const out = JSON.parse(raise.stdout);
+    expect(out.requests[0]).toMatchObject({
+      method: 'PUT',
+      path: '/_cluster/settings',
+      body: { persistent: { 'search.max_open_scroll_context': 10 }, transient: { 'search.max_open_scroll_context': 10 } },
+    });
+    expect(out.result.verified).toMatchObject({ ok: true });
+    expect((await openScroll()).status).toBe(200);
+    await es('DELETE', '/_search/scroll/_all');
+  });
+});
+
+describe('flood stage', () => {
+  const WM = 'cluster.routing.allocation.disk.watermark';
+  const setWatermarks = (low: string | null, high: string | null, flood: string | null) =>
+    es('PUT', '/_cluster/settings', { transient: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood, 'cluster.info.update.interval': '10s' } });
+
+  it('past flood stage: blocked and refused; between high and flood: cleared by shardeck; below high: ES lifts it itself', async () => {
+    await es('PUT', '/flood_idx', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const used = Number((await es('GET', '/_cat/allocation?format=json&h=disk.percent')).body[0]['disk.percent']);
+    expect(used).toBeGreaterThan(3);
+    // Percentages below the current usage put the node past every watermark.
+    await setWatermarks('1%', '2%', '3%');
+    await waitFor('the flood-stage block', () => isBlocked('flood_idx'));
+    const write = await es('POST', '/flood_idx/_doc', { a: 1 });
+    expect(write.status).toBe(429);
+    expect(JSON.stringify(write.body)).toMatch(/flood-stage watermark/);
+
+    const refused = await cli(['unblock', '--yes', '--json']);
+    expect(refused.code).toBe(5);
+    const r1 = JSON.parse(refused.stdout);
+    expect(r1.blocked).toContain('flood_idx');
+    expect(r1.disks[0].level).toBe('flood');
+    expect(r1.refusal).toMatch(/past flood stage .* free disk first/);
+    expect(r1.sent).toBe(false);
+    expect(await isBlocked('flood_idx')).toBe(true);
+
+    // Below flood stage but still above high: Elasticsearch keeps the block; shardeck may clear it.
+    await setWatermarks('1%', '2%', '99%');
+    await sleep(25_000); // two disk-info rounds: ES would have lifted it by now if it ever did above high
+    expect(await isBlocked('flood_idx')).toBe(true);
+    const cleared = await cli(['unblock', '--yes', '--json']);
+    const r2 = JSON.parse(cleared.stdout);
+    expect(r2.disks[0].level).toBe('high');
+    expect(r2.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
+    expect(r2.requests[0]).toMatchObject({ method: 'PUT', path: '/*/_settings', body: { 'index.blocks.read_only_allow_delete': null } });
+    expect(r2.result.verified).toMatchObject({ ok: true });
+    expect(cleared.code).toBe(0);
+    expect(await isBlocked('flood_idx')).toBe(false);
+    expect((await es('POST', '/flood_idx/_doc', { a: 2 })).status).toBe(201);
+
+    // Past flood stage again, then all watermarks restored: Elasticsearch 8.19 lifts the block itself.
+    await setWatermarks('1%', '2%', '3%');
+    await waitFor('the flood-stage block again', () => isBlocked('flood_idx'));
+    await setWatermarks(null, null, null);
+    const tookMs = await waitFor('Elasticsearch to lift the block by itself', async () => !(await isBlocked('flood_idx')));
+    expect(tookMs).toBeLessThan(60_000);
+    const nothing = await cli(['unblock', '--yes']);
+    expect(nothing.code).toBe(0);
+    expect(nothing.stdout).toMatch(/no index is blocked: nothing to clear \(if there was a block, Elasticsearch has already lifted it\)/);
+    expect((await es('POST', '/flood_idx/_doc', { a: 3 })).status).toBe(201);
+    await es('PUT', '/_cluster/settings', { transient: { 'cluster.info.update.interval': null } });
+  }, 240_000);
+});

@@ -1,0 +1,168 @@
+// The wizard machines, driven event by event without rendering or a cluster.
+import { describe, expect, it } from 'vitest';
+import type { DiskRow } from '../../src/domain/disk';
+import type { ShardRow } from '../../src/domain/types';
+import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
+import type { Machine } from '../../src/domain/wizards/machine';
+import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
+import { scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
+import { buildUnblockReview, unblockMachine } from '../../src/domain/wizards/unblock';
+
+/** Feeds events one after another; returns the last state and every effect asked for. */
+function drive<S, E, F>(m: Machine<S, E, F>, events: E[]): { state: S; effects: F[] } {
+  let { state, effects } = m.init();
+  const all = [...effects];
+  for (const e of events) {
+    ({ state, effects } = m.step(state, e));
+    all.push(...effects);
+  }
+  return { state, effects: all };
+}
+
+const facts: ReplicasFacts = { indices: ['service_v9_a'], before: { service_v9_a: 1 }, dataNodes: 1, healthBefore: 'yellow', template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } }, priority: 100 } };
+
+describe('replicas', () => {
+  it.each([
+    ['0', 0],
+    [' 2 ', 2],
+  ])('accepts %j', (t, n) => expect(parseReplicaCount(t)).toEqual({ ok: true, value: n }));
+  it.each([
+    ['-1', /cannot be negative/],
+    ['1.5', /whole number/],
+    ['abc', /not a number/],
+    ['', /not a number/],
+  ])('rejects %j', (t, msg) => expect(parseReplicaCount(t)).toMatchObject({ ok: false, error: expect.stringMatching(msg) }));
+
+  it('warns on one node with replicas, and on several nodes without', () => {
+    expect(replicaWarnings(1, 1)[0]).toMatch(/single-node cluster .* yellow/);
+    expect(replicaWarnings(0, 1)).toEqual([]);
+    expect(replicaWarnings(0, 3)[0]).toMatch(/at least one replica is recommended/);
+    expect(replicaWarnings(2, 2)[0]).toMatch(/need 3 data nodes/);
+    expect(replicaWarnings(1, 2)).toEqual([]);
+  });
+
+  it('changes only number_of_replicas of the template', () => {
+    const t = { index_patterns: ['x*'], composed_of: ['c'], template: { settings: { number_of_replicas: 2, index: { number_of_shards: '6' } }, mappings: { a: 1 } } };
+    expect(templateWithReplicas(t, 0)).toEqual({ index_patterns: ['x*'], composed_of: ['c'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: 0 } }, mappings: { a: 1 } } });
+    expect(t.template.settings.number_of_replicas).toBe(2); // the original is untouched
+  });
+
+  it('bad input stays in the form with the error and asks for nothing', () => {
+    const { state, effects } = drive(replicasMachine({ target: 'service_v9_a' }), [{ type: 'edit', field: 'replicas', value: '1.5' }, { type: 'submit' }]);
+    expect(state).toMatchObject({ phase: 'input', error: expect.stringMatching(/whole number/) });
+    expect(effects).toEqual([]);
+  });
+
+  it('an unknown target comes back to the form with the resolver\'s sentence', () => {
+    const { state } = drive(replicasMachine({ target: 'nope', replicas: '0' }), [{ type: 'submit' }, { type: 'rejected', message: 'no index matches "nope"' }]);
+    expect(state).toMatchObject({ phase: 'input', error: 'no index matches "nope"' });
+  });
+
+  it('goes input -> inspect -> review -> mutate (index, then template) -> watch -> done with before and after', () => {
+    const m = replicasMachine({ target: 'service_v9_*', replicas: '0', withTemplate: true });
+    const { state, effects } = drive(m, [
+      { type: 'submit' },
+      { type: 'inspected', facts },
+      { type: 'confirm', confirmation: { by: 'key' } },
+      { type: 'applied', results: [{ summary: 'a', ok: true, message: 'done' }, { summary: 'b', ok: true, message: 'done' }] },
+      { type: 'watched', health: 'green', replicas: { service_v9_a: 0 }, timedOut: false },
+    ]);
+    expect(effects.map((f) => f.type)).toEqual(['inspect', 'mutate', 'watch']);
+    const mutate = effects[1] as Extract<(typeof effects)[number], { type: 'mutate' }>;
+    expect(mutate.plans.map((p) => `${p.method} ${p.path}`)).toEqual(['PUT /service_v9_*/_settings', 'PUT /_index_template/service_v9']);
+    expect(effects[2]).toMatchObject({ expected: 'green', replicas: 0 });
+    expect(state).toMatchObject({ phase: 'done', report: { before: { health: 'yellow' }, after: { health: 'green', reachedExpected: true } } });
+  });
+
+  it('a failed request stops before watching; cancel is ignored while a request is out', () => {
+    const m = replicasMachine({ target: 'a', replicas: '0' });
+    const mid = drive(m, [{ type: 'submit' }, { type: 'inspected', facts }, { type: 'confirm', confirmation: { by: 'key' } }, { type: 'cancel' }]);
+    expect(mid.state.phase).toBe('applying');
+    const end = m.step(mid.state, { type: 'applied', results: [{ summary: 'a', ok: false, message: 'boom' }] });
+    expect(end.state).toMatchObject({ phase: 'failed', message: 'boom' });
+    expect(end.effects).toEqual([]);
+  });
+});
+
+const disk = (level: DiskRow['level']): DiskRow => ({
+  node: 'n1',
+  usedPercent: 97,
+  usedBytes: 97,
+  totalBytes: 100,
+  availBytes: 3,
+  level,
+  marks: { low: 85, high: 90, flood: 95 },
+  headroomToHighBytes: 0,
+});
+
+describe('unblock', () => {
+  it('refuses past flood stage, offers the seed request below it, and has nothing to do without blocks', () => {
+    const flood = buildUnblockReview({ blocked: ['a'], disks: [disk('flood')] });
+    expect(flood.refusal).toMatch(/past flood stage \(97\.0% used, flood stage at 95\.0%\)/);
+    expect(flood.plan).toBeUndefined();
+    const high = buildUnblockReview({ blocked: ['a'], disks: [disk('high')] });
+    expect(high.plan).toMatchObject({ method: 'PUT', path: '/*/_settings', body: { 'index.blocks.read_only_allow_delete': null } });
+    expect(high.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
+    const none = buildUnblockReview({ blocked: [], disks: [disk('ok')] });
+    expect([none.plan, none.refusal]).toEqual([undefined, undefined]);
+    expect(none.notes[0]).toMatch(/no index is blocked/);
+  });
+
+  it('confirm does nothing while refused; sends the plan when allowed', () => {
+    const refused = drive(unblockMachine(), [{ type: 'loaded', facts: { blocked: ['a'], disks: [disk('flood')] } }, { type: 'confirm', confirmation: { by: 'key' } }]);
+    expect(refused.state.phase).toBe('review');
+    expect(refused.effects.map((f) => f.type)).toEqual(['load']);
+    const ok = drive(unblockMachine(), [{ type: 'loaded', facts: { blocked: ['a'], disks: [disk('ok')] } }, { type: 'confirm', confirmation: { by: 'key' } }]);
+    expect(ok.effects.map((f) => f.type)).toEqual(['load', 'mutate']);
+  });
+});
+
+describe('scroll limit', () => {
+  it('shows open contexts per node against the limit, validates, and plans persistent + transient', () => {
+    const facts = { nodes: [{ name: 'n1', openContexts: 2, scrollCurrent: 2 }], limit: 2 };
+    expect(scrollRows(facts)).toEqual([{ name: 'n1', open: 2, limit: 2, full: true }]);
+    const bad = drive(scrollMachine('0'), [{ type: 'loaded', facts }, { type: 'submit' }]);
+    expect(bad.state).toMatchObject({ phase: 'review', error: expect.stringMatching(/1 or more/) });
+    const good = drive(scrollMachine(), [{ type: 'loaded', facts }, { type: 'edit', value: '1000' }, { type: 'submit' }]);
+    expect(good.state).toMatchObject({ phase: 'confirming', plan: { body: { persistent: { 'search.max_open_scroll_context': 1000 }, transient: { 'search.max_open_scroll_context': 1000 } } } });
+  });
+});
+
+describe('allocation', () => {
+  const row = (o: Partial<ShardRow>): ShardRow => ({ index: 'i', shard: 0, primary: true, state: 'STARTED', node: 'n1', docs: 0, storeBytes: 0, unassignedReason: null, unassignedDetails: null, ...o });
+
+  it('reports what moved between two reads of the shards', () => {
+    const before = [row({}), row({ primary: false, state: 'UNASSIGNED', node: null }), row({ shard: 1 })];
+    const after = [row({}), row({ primary: false, state: 'STARTED', node: 'n2' }), row({ shard: 1 })];
+    expect(diffShards(before, after)).toEqual([{ index: 'i', shard: 0, primary: false, from: 'UNASSIGNED', to: 'STARTED', node: 'n2' }]);
+    expect(diffShards(before, before)).toEqual([]);
+  });
+
+  it('turns an explain response into plain words and advice', () => {
+    const x = explainAllocation({
+      index: 'i',
+      shard: 0,
+      primary: false,
+      current_state: 'unassigned',
+      unassigned_info: { reason: 'ALLOCATION_FAILED', details: 'boom', last_allocation_status: 'no_attempt' },
+      can_allocate: 'no',
+      allocate_explanation: 'Elasticsearch isn\'t allowed to allocate this shard to any of the nodes in the cluster.',
+      node_allocation_decisions: [{ node_name: 'n1', node_decision: 'no', deciders: [{ decider: 'max_retry', decision: 'NO', explanation: 'shard has exceeded the maximum number of retries' }] }],
+    });
+    expect(x.unassignedReason).toBe('ALLOCATION_FAILED (allocating it failed)');
+    expect(x.nodes).toEqual([{ node: 'n1', decision: 'no', reasons: ['max_retry: shard has exceeded the maximum number of retries'] }]);
+    expect(x.advice[0]).toMatch(/reroute --retry-failed/);
+  });
+
+  it('retry: explained -> review -> mutate with a shard comparison -> done', () => {
+    const { state, effects } = drive(allocationMachine(), [
+      { type: 'explained', explanation: null, unassigned: 3 },
+      { type: 'retry' },
+      { type: 'confirm', confirmation: { by: 'key' } },
+      { type: 'applied', results: [{ summary: 's', ok: true, message: 'done' }], moves: [], stillUnassigned: 3 },
+    ]);
+    expect(effects.map((f) => f.type)).toEqual(['explain', 'mutate']);
+    expect(effects[1]).toMatchObject({ compareShards: true, plans: [{ method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' } }] });
+    expect(state).toMatchObject({ phase: 'done', stillUnassigned: 3 });
+  });
+});

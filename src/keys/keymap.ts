@@ -38,6 +38,10 @@ export const KEYMAP: KeyCommand[] = [
   { id: 'table.sortReverse', keys: ['S'], description: 'reverse sort', scope: 'table' },
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
+  { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
+  { id: 'wizard.unblock', keys: ['U'], description: 'clear the flood-stage read-only block', scope: 'disk', dangerous: true },
+  { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
+  { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
 ];
 
 /** The keymap with dangerous commands removed when read-only. */

@@ -9,7 +9,7 @@ import type { Machine, MutateEffect, PlanResult } from '../domain/wizards/machin
 import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../domain/wizards/replicas';
 import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } from '../domain/wizards/scroll';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../domain/wizards/unblock';
-import type { TargetOptions } from '../domain/mutation';
+import type { MutationPlan, Preview, TargetOptions } from '../domain/mutation';
 import { GuardRefusal, type Guard } from './guard';
 import { readResource } from './reads';
 
@@ -167,4 +167,24 @@ export function allocationSession(guard: Guard, shard?: ShardRef, tuning: Runner
       send({ type: 'applied', results, moves: diffShards(before, after), stillUnassigned: after.filter((s) => s.state === 'UNASSIGNED').length });
     }
   });
+}
+
+/** What the TUI's wizards get (through ui/wizards/services.tsx): sessions and previews, no client. */
+export interface WizardServices {
+  replicas(initial?: Partial<ReplicasForm>): WizardSession<ReplicasState, ReplicasEvent, ReplicasEffect>;
+  unblock(): WizardSession<UnblockState, UnblockEvent, UnblockEffect>;
+  scroll(): WizardSession<ScrollState, ScrollEvent, ScrollEffect>;
+  allocation(shard?: ShardRef): WizardSession<AllocationState, AllocationEvent, AllocationEffect>;
+  /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
+  preview(plan: MutationPlan): Preview;
+}
+
+export function createWizardServices(guard: Guard, tuning: RunnerTuning = {}): WizardServices {
+  return {
+    replicas: (initial) => replicasSession(guard, initial, tuning),
+    unblock: () => unblockSession(guard),
+    scroll: () => scrollSession(guard),
+    allocation: (shard) => allocationSession(guard, shard, tuning),
+    preview: (plan) => guard.preview(plan, tuning),
+  };
 }

@@ -15,6 +15,8 @@
 //   is open, global and pane keys are off; Esc closes it unless the wizard consumes Esc itself.
 import type React from 'react';
 import type { Scope } from '../../keys/keymap';
+import { ReplicasWizard } from './ReplicasWizard';
+import { AllocationWizard, ScrollWizard, UnblockWizard } from './SimpleWizards';
 
 export interface WizardEntry {
   id: string;
@@ -26,4 +28,9 @@ export interface WizardEntry {
   component: React.ComponentType<{ onClose: () => void }>;
 }
 
-export const WIZARDS: WizardEntry[] = [];
+export const WIZARDS: WizardEntry[] = [
+  { id: 'replicas', title: 'Replicas of an index or pattern', commandId: 'wizard.replicas', scope: 'indices', component: ReplicasWizard },
+  { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', scope: 'disk', component: UnblockWizard },
+  { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', scope: 'nodes', component: ScrollWizard },
+  { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', scope: 'shards', component: AllocationWizard },
+];

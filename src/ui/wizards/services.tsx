@@ -1,0 +1,40 @@
+// How wizards reach the cluster without importing it: the TUI provides WizardServices (built on
+// the Guard in services/wizards.ts) here; a wizard creates its session once and re-renders on
+// every state change of it.
+import React, { createContext, useContext, useState, useSyncExternalStore } from 'react';
+import { Text } from 'ink';
+import type { WizardServices } from '../../services/wizards';
+
+const Ctx = createContext<WizardServices | null>(null);
+
+export function WizardServicesProvider({ value, children }: { value: WizardServices; children: React.ReactNode }) {
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}
+
+export function useWizardServices(): WizardServices | null {
+  return useContext(Ctx);
+}
+
+interface SessionLike {
+  getState(): unknown;
+  subscribe(fn: () => void): () => void;
+}
+
+/** Creates the session on first render and follows its state. */
+export function useSession<T extends SessionLike>(create: () => T): [ReturnType<T['getState']>, T] {
+  const [session] = useState(create);
+  const state = useSyncExternalStore(session.subscribe, session.getState) as ReturnType<T['getState']>;
+  return [state, session];
+}
+
+/** Renders `View` with the services, or says why changes are not available. */
+export function withServices(View: React.ComponentType<{ onClose: () => void; services: WizardServices }>): React.ComponentType<{ onClose: () => void }> {
+  return function WithServices({ onClose }: { onClose: () => void }) {
+    const services = useWizardServices();
+    return services ? <View onClose={onClose} services={services} /> : <NoServices />;
+  };
+}
+
+export function NoServices() {
+  return <Text>changes are not available here (no connection to the cluster was given to the console)</Text>;
+}

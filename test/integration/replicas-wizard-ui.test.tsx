@@ -1,0 +1,75 @@
+// The replicas wizard's Ink component against a real node: it only renders the machine's state
+// and sends keys; the real Guard sends the request. Yellow (1 replica on one node) -> 0 -> green.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import React from 'react';
+import { render } from 'ink-testing-library';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { createClient } from '../../src/cluster/connection';
+import { readAudit } from '../../src/services/audit';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { KeyRouter } from '../../src/ui/input/router';
+import { ReplicasView } from '../../src/ui/wizards/ReplicasWizard';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let dir: string;
+const INDEX = 'service_v9_uiwizard';
+
+beforeAll(async () => {
+  node = await startNode({ name: 'wizard-ui' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-wizui-'));
+  await fetch(`${node.url}/${INDEX}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 1 } }) });
+});
+
+afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function until(frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> {
+  const start = Date.now();
+  while (!re.test(frame() ?? '')) {
+    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${frame()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return frame()!;
+}
+
+it('types the count, shows the request and its curl line, sends on y, and reports yellow -> green', async () => {
+  const auditFile = path.join(dir, 'audit.log');
+  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  let closed = false;
+  const app = render(
+    <KeyRouter onInterrupt={() => {}}>
+      <ReplicasView services={createWizardServices(guard, { pollMs: 200 })} initial={{ target: INDEX }} onClose={() => (closed = true)} />
+    </KeyRouter>,
+  );
+  await until(app.lastFrame, /replicas/);
+  for (const ch of ['x', '\u007f', '0']) {
+    app.stdin.write(ch);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  await until(app.lastFrame, /replicas\s+0/);
+  app.stdin.write('\r');
+  const review = await until(app.lastFrame, /y send/);
+  expect(review).toContain(`${INDEX}: 1 index: ${INDEX}`);
+  expect(review).toContain('health now yellow, expected after: green');
+  expect(review).toContain(`PUT /${INDEX}/_settings?expand_wildcards=all`);
+  expect(review).toContain(`equivalent: curl -X PUT '${node.url}/${INDEX}`);
+  expect(readAudit(auditFile).records).toEqual([]); // nothing sent before y
+
+  app.stdin.write('y');
+  const done = await until(app.lastFrame, /health yellow -> green/);
+  expect(done).toMatch(/ok: every matched index now has 0 replicas/);
+  expect(readAudit(auditFile).records).toHaveLength(1);
+  const health = await (await fetch(`${node.url}/_cluster/health/${INDEX}`)).json();
+  expect(health.status).toBe('green');
+
+  app.stdin.write(' ');
+  await new Promise((r) => setTimeout(r, 50));
+  expect(closed).toBe(true);
+  app.unmount();
+});

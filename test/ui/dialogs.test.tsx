@@ -97,3 +97,13 @@ describe('quit', () => {
     expect(app.frame()).toBe(before);
   });
 });
+
+describe('fast typing', () => {
+  it('takes keys that arrive together one by one', async () => {
+    const app = await open(false);
+    await app.press('3u');
+    await new Promise((res) => setTimeout(res, 20));
+    expect(app.store.getState().pane).toBe('shards');
+    expect(app.ui.getState().problemsOnly).toBe(true);
+  });
+});

@@ -34,8 +34,7 @@ export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; 
     layers.current.add(r);
     return () => void layers.current.delete(r);
   }, []);
-  useInput((input, key) => {
-    const name = keyName(input, key);
+  const dispatch = (name: string, input: string) => {
     if (name === 'ctrl-c') return onInterrupt();
     const ordered = [...layers.current].sort((a, b) => PRIORITY[b.layer] - PRIORITY[a.layer] || (b.seq ?? 0) - (a.seq ?? 0));
     for (const [i, l] of ordered.entries()) {
@@ -43,6 +42,21 @@ export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; 
       // A modal layer ends the search once all of its handlers had their turn.
       if (MODAL.has(l.layer) && ordered[i + 1]?.layer !== l.layer) return;
     }
+  };
+  useInput((input, key) => {
+    const name = keyName(input, key);
+    // Keys typed faster than a read (or pasted) arrive as one string: take them one by one, each
+    // after the screen caught up with the one before (a pane switch registers the new pane's keys).
+    if (name === input && input.length > 1 && !input.startsWith('\u001b')) {
+      const rest = [...input];
+      const next = () => {
+        const ch = rest.shift();
+        if (ch === undefined) return;
+        dispatch(ch, ch);
+        setTimeout(next, 0);
+      };
+      next();
+    } else dispatch(name, input);
   });
   return <RouterCtx.Provider value={register}>{children}</RouterCtx.Provider>;
 }

@@ -50,7 +50,7 @@ function columns(withProject: boolean): Column<IndexLine>[] {
   // At 80 columns the project name takes the place of the open/close status.
   const cols: (Column<IndexLine> | false)[] = [
     { title: 'health', width: 7, text: (r) => r.health, tone: (r) => statusTone(r.health) },
-    !withProject && { title: 'status', width: 5, text: (r) => r.status },
+    !withProject && { title: 'status', width: 6, text: (r) => r.status },
     { title: 'index', width: null, text: (r) => r.name },
     withProject && { title: 'project', width: 12, text: (r) => r.project ?? '' },
     { title: 'p/r', width: 5, align: 'right', text: (r) => `${r.primaries}/${r.replicas}` },

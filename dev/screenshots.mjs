@@ -1,0 +1,107 @@
+// npm run screenshots: runs the built console in tmux on a real node with the demo data and turns
+// each captured screen (with its colours) into a PNG in screenshots/ (ANSI -> SVG by dev/ansi-svg.mjs,
+// SVG -> PNG by rsvg-convert from Debian's librsvg2-bin, installed by apt when missing).
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNode } from './lib/es-node.mjs';
+import { loadDemoData } from './demo-data.mjs';
+import { captureToSvg } from './ansi-svg.mjs';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outDir = path.join(root, 'screenshots');
+const SOCKET = `shardeck-shots-${process.pid}`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function ensureRsvg() {
+  try {
+    execFileSync('rsvg-convert', ['--version'], { stdio: 'ignore' });
+  } catch {
+    process.stderr.write('installing librsvg2-bin (rsvg-convert) with apt-get\n');
+    execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'librsvg2-bin'], { stdio: 'inherit' });
+  }
+}
+
+const tmux = (...args) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
+async function waitFor(session, re, what) {
+  for (let i = 0; i < 100; i++) {
+    const s = tmux('capture-pane', '-p', '-t', session);
+    if (re.test(s)) return;
+    await sleep(200);
+  }
+  throw new Error(`screenshots: timed out waiting for ${what}:\n${tmux('capture-pane', '-p', '-t', session)}`);
+}
+
+function shoot(session, name, columns, rows) {
+  const ansi = tmux('capture-pane', '-e', '-p', '-t', session);
+  const svg = path.join(outDir, `${name}.svg`);
+  fs.writeFileSync(svg, captureToSvg(ansi, { columns, rows }));
+  execFileSync('rsvg-convert', ['-o', path.join(outDir, `${name}.png`), svg]);
+  fs.rmSync(svg);
+  process.stderr.write(`screenshots/${name}.png\n`);
+}
+
+async function putBlock(url) {
+  // Elasticsearch 8 lifts this block by itself once disk use is below the high watermark, so it is
+  // set again right before the panes that show it.
+  await fetch(`${url}/service_v9_bravo/_settings`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ 'index.blocks.read_only_allow_delete': true }),
+  });
+}
+
+ensureRsvg();
+execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+fs.mkdirSync(outDir, { recursive: true });
+const node = await startNode({ name: 'screenshots' });
+try {
+  await loadDemoData(node.url, { docsPerIndex: 2000 });
+  for (const [columns, rows, suffix] of [
+    [80, 24, ''],
+    [100, 30, '-100x30'],
+  ]) {
+    const s = `shots${columns}`;
+    tmux('new-session', '-d', '-s', s, '-x', String(columns), '-y', String(rows), `env -u CI -u NO_COLOR TERM=xterm-256color node ${root}/dist/cli.js --url ${node.url} --interval 1; sleep 60`);
+    await waitFor(s, /YELLOW/, 'the console');
+    // Visit Shards first so Health can name the reason of the unassigned shards.
+    tmux('send-keys', '-t', s, '3');
+    await waitFor(s, /[1-9]\d* unassigned/, 'shards');
+    tmux('send-keys', '-t', s, '1');
+    await putBlock(node.url);
+    await waitFor(s, /unassigned shards: \d+ replica/, 'the health reason');
+    await sleep(2500);
+    shoot(s, `health${suffix}`, columns, rows);
+    if (suffix) {
+      tmux('kill-session', '-t', s);
+      continue;
+    }
+    await putBlock(node.url);
+    tmux('send-keys', '-t', s, '2');
+    await waitFor(s, /ro\/del/, 'the indices with the block');
+    shoot(s, 'indices', columns, rows);
+    tmux('send-keys', '-t', s, '3', 'u');
+    await waitFor(s, /problems only/, 'problem shards');
+    shoot(s, 'shards', columns, rows);
+    await putBlock(node.url);
+    tmux('send-keys', '-t', s, '4');
+    await waitFor(s, /read_only_allow_delete/, 'the disk pane with the block');
+    shoot(s, 'disk', columns, rows);
+    tmux('send-keys', '-t', s, '5');
+    await waitFor(s, /max_open_scroll_context/, 'nodes');
+    shoot(s, 'nodes', columns, rows);
+    tmux('send-keys', '-t', s, '?');
+    await waitFor(s, /Esc or \? closes/, 'help');
+    shoot(s, 'help', columns, rows);
+    tmux('kill-session', '-t', s);
+  }
+} finally {
+  try {
+    execFileSync('tmux', ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
+  } catch {
+    // already gone with its last session
+  }
+  await node.stop();
+}

@@ -27,6 +27,16 @@ async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 90_
   return Date.now() - start;
 }
 
+/** The platform's template, composed of a component template, with the given replicas. */
+const putTemplate = (replicas: number) =>
+  es('PUT', '/_index_template/service_v9', {
+    index_patterns: ['service_v9_*'],
+    composed_of: ['service_v9_mappings'],
+    priority: 100,
+    _meta: { owner: 'platform' },
+    template: { settings: { number_of_shards: 2, number_of_replicas: replicas } },
+  });
+
 const indexHealth = async (index: string) => (await es('GET', `/_cluster/health/${index}`)).body.status;
 const isBlocked = async (index: string) =>
   (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true`)).body[index]?.settings?.['index.blocks.read_only_allow_delete'] === 'true';
@@ -36,13 +46,7 @@ beforeAll(async () => {
   node = await startNode({ name: 'changes' });
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-changes-'));
   await es('PUT', '/_component_template/service_v9_mappings', { template: { mappings: { properties: { modified_at: { type: 'date' } } } } });
-  await es('PUT', '/_index_template/service_v9', {
-    index_patterns: ['service_v9_*'],
-    composed_of: ['service_v9_mappings'],
-    priority: 100,
-    _meta: { owner: 'platform' },
-    template: { settings: { number_of_shards: 2, number_of_replicas: 0 } },
-  });
+  await putTemplate(0);
   for (const p of ['alpha', 'beta']) await es('PUT', `/service_v9_${p}`, {});
 });
 
@@ -66,13 +70,7 @@ describe('replicas on a single node', () => {
 
   it('replicas 0 with the template turns them green, keeps the rest of the template, and new indices get 0', async () => {
     // Make the template wrong first, as a platform left at 1 replica would.
-    await es('PUT', '/_index_template/service_v9', {
-      index_patterns: ['service_v9_*'],
-      composed_of: ['service_v9_mappings'],
-      priority: 100,
-      _meta: { owner: 'platform' },
-      template: { settings: { number_of_shards: 2, number_of_replicas: 1 } },
-    });
+    await putTemplate(1);
     const r = await cli(['replicas', 'set', 'service_v9_*', '0', '--template', 'service_v9', '--yes', '--timeout', '30', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);

@@ -2,7 +2,7 @@
 // (POST _cluster/reroute?retry_failed=true) with a report of what moved.
 import type { Confirmation, MutationPlan } from '../mutation';
 import type { ShardRow } from '../types';
-import { go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 export interface ShardRef {
   index: string;
@@ -144,8 +144,7 @@ export type AllocationState =
   | { phase: 'retryReview'; plan: MutationPlan; explanation: AllocationExplanation | null; unassigned: number }
   | { phase: 'applying'; plan: MutationPlan }
   | { phase: 'done'; result: PlanResult; moves: ShardMove[]; stillUnassigned: number }
-  | { phase: 'failed'; message: string }
-  | { phase: 'cancelled' };
+  | Ended;
 
 export type AllocationEvent =
   | CommonEvent
@@ -160,8 +159,8 @@ export function allocationMachine(shard?: ShardRef): Machine<AllocationState, Al
   return {
     init: () => go({ phase: 'explaining', shard }, { type: 'explain', shard }),
     step(s, e): Step<AllocationState, AllocationEffect> {
-      if (e.type === 'cancel') return s.phase === 'applying' ? stay(s) : stay({ phase: 'cancelled' });
-      if (e.type === 'error') return stay({ phase: 'failed', message: e.message });
+      const common = commonStep<AllocationState, AllocationEffect>(s, e);
+      if (common) return common as Step<AllocationState, AllocationEffect>;
       if (s.phase === 'explaining' && e.type === 'explained') return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned });
       if (s.phase === 'explained' && e.type === 'retry')
         return stay({ phase: 'retryReview', plan: retryFailedPlan(s.unassigned), explanation: s.explanation, unassigned: s.unassigned });

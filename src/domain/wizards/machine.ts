@@ -16,6 +16,19 @@ export interface Machine<S, E, F> {
 /** Events every machine understands: the operator cancels, a runner reports an unexpected failure. */
 export type CommonEvent = { type: 'cancel' } | { type: 'error'; message: string };
 
+/** How every machine can end besides success. */
+export type Ended = { phase: 'failed'; message: string } | { phase: 'cancelled' };
+
+/**
+ * cancel and error, the same in every machine: cancel is ignored while a request is out (it
+ * cannot be called back), an unexpected runner failure ends the wizard. Null for other events.
+ */
+export function commonStep<S extends { phase: string }, F>(s: S, e: { type: string; message?: string }): Step<S | Ended, F> | null {
+  if (e.type === 'cancel') return stay(s.phase === 'applying' || s.phase === 'watching' ? s : { phase: 'cancelled' });
+  if (e.type === 'error') return stay({ phase: 'failed', message: e.message ?? 'failed' });
+  return null;
+}
+
 /** The effect every machine ends with: send these plans through the guard, in order. */
 export interface MutateEffect {
   type: 'mutate';

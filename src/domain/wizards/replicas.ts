@@ -3,7 +3,7 @@
 // then watch health until the expected state.
 import { describeMatch, type Confirmation, type MutationPlan } from '../mutation';
 import type { HealthStatus } from '../types';
-import { go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { commonStep, go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 export const DEFAULT_TEMPLATE = 'service_v9';
 
@@ -212,8 +212,8 @@ export function replicasMachine(initial: Partial<ReplicasForm> = {}): Machine<Re
   return {
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<ReplicasState, ReplicasEffect> {
-      if (e.type === 'cancel') return s.phase === 'applying' || s.phase === 'watching' ? stay(s) : stay({ phase: 'cancelled' });
-      if (e.type === 'error') return stay({ phase: 'failed', message: e.message });
+      const common = commonStep<ReplicasState, ReplicasEffect>(s, e);
+      if (common) return common as Step<ReplicasState, ReplicasEffect>;
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });

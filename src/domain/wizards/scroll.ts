@@ -2,7 +2,7 @@
 // and the seed's request that raises the limit (persistent and transient).
 import type { Confirmation, MutationPlan } from '../mutation';
 import type { NodeSearchStats } from '../types';
-import { go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 export const SCROLL_SETTING = 'search.max_open_scroll_context';
 
@@ -65,8 +65,7 @@ export type ScrollState =
   | { phase: 'confirming'; facts: ScrollFacts; input: string; plan: MutationPlan }
   | { phase: 'applying'; facts: ScrollFacts; plan: MutationPlan }
   | { phase: 'done'; facts: ScrollFacts; result: PlanResult }
-  | { phase: 'failed'; message: string }
-  | { phase: 'cancelled' };
+  | Ended;
 
 export type ScrollEvent =
   | CommonEvent
@@ -83,8 +82,8 @@ export function scrollMachine(initialInput = ''): Machine<ScrollState, ScrollEve
   return {
     init: () => go({ phase: 'loading', input: initialInput }, { type: 'load' }),
     step(s, e): Step<ScrollState, ScrollEffect> {
-      if (e.type === 'cancel') return s.phase === 'applying' ? stay(s) : stay({ phase: 'cancelled' });
-      if (e.type === 'error') return stay({ phase: 'failed', message: e.message });
+      const common = commonStep<ScrollState, ScrollEffect>(s, e);
+      if (common) return common as Step<ScrollState, ScrollEffect>;
       switch (s.phase) {
         case 'loading':
           return e.type === 'loaded' ? stay({ phase: 'review', facts: e.facts, input: s.input }) : stay(s);

@@ -4,7 +4,7 @@
 import type { DiskRow } from '../disk';
 import { UNBLOCK_ALL_REQUEST, type Confirmation, type MutationPlan } from '../mutation';
 import type { IndexBlocks } from '../types';
-import { go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 export const AUTO_RELEASE_NOTE =
   'Elasticsearch 8 lifts the block by itself once every node is below the HIGH watermark (it checks every cluster.info.update.interval, 30s by default)';
@@ -76,8 +76,7 @@ export type UnblockState =
   | { phase: 'review'; review: UnblockReview }
   | { phase: 'applying'; review: UnblockReview }
   | { phase: 'done'; review: UnblockReview; result: PlanResult }
-  | { phase: 'failed'; message: string }
-  | { phase: 'cancelled' };
+  | Ended;
 
 export type UnblockEvent =
   | CommonEvent
@@ -92,8 +91,8 @@ export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEff
   return {
     init: () => go({ phase: 'loading' }, { type: 'load' }),
     step(s, e): Step<UnblockState, UnblockEffect> {
-      if (e.type === 'cancel') return s.phase === 'applying' ? stay(s) : stay({ phase: 'cancelled' });
-      if (e.type === 'error') return stay({ phase: 'failed', message: e.message });
+      const common = commonStep<UnblockState, UnblockEffect>(s, e);
+      if (common) return common as Step<UnblockState, UnblockEffect>;
       if (e.type === 'reload' && s.phase !== 'applying') return go({ phase: 'loading' }, { type: 'load' });
       if (s.phase === 'loading' && e.type === 'loaded') return stay({ phase: 'review', review: buildUnblockReview(e.facts) });
       if (s.phase === 'review' && e.type === 'confirm' && s.review.plan)

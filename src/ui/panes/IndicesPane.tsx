@@ -1,17 +1,16 @@
 // Indices: health, status, docs, deleted docs, size, primaries/replicas, blocks and, when signed in
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
 // indices hidden until '.' is pressed.
-import React, { useEffect, useMemo } from 'react';
+import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import type { IndexBlocks, IndexRow } from '../../domain/types';
 import { formatBytes, formatCount, statusTone } from '../../domain/format';
 import { projectIdOfIndex } from '../../domain/naming';
 import type { SortKey } from '../../domain/table';
-import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { useConsole, useUi } from '../app/context';
 import { DataTable, type Column } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { setSelection } from '../state';
-import { FilterLine, filterLines, useTableKeys, useTableModel } from './table';
+import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
 
 export interface IndexLine extends IndexRow {
   /** "ro/del", "ro", "write" or "" (the strongest block). */
@@ -63,7 +62,6 @@ function columns(withProject: boolean): Column<IndexLine>[] {
 }
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
-  const { ui } = useConsoleContext();
   const { indices, blocks, projects } = useConsole((s) => ({ indices: s.snapshots.indices, blocks: s.snapshots.blocks, projects: s.projects }));
   const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
   const lines = useMemo(
@@ -75,27 +73,19 @@ export function IndicesPane({ width, height }: { width: number; height: number }
   // Under the frame's lines: the filter line, then the table's header.
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
   const model = useTableModel('indices', lines, SORT_KEYS, textOf, rowsHigh);
-  useTableKeys('indices', 'indices', model.rows.length, rowsHigh, SORT_KEYS.length, (id) => {
-    if (id !== 'indices.toggleSystem') return false;
-    ui.setState((s) => ({ showSystem: !s.showSystem }));
-    return true;
-  });
+  useTableKeys('indices', 'indices', model.rows.length, rowsHigh, SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
-  useEffect(() => setSelection(ui, 'indices', selected ? { index: selected.name } : undefined), [ui, selected]);
+  useSelected('indices', selected ? { index: selected.name } : undefined);
   const info = `${model.rows.length} of ${indices.data?.length ?? 0}${showSystem ? '' : hidden > 0 ? ` (${hidden} dot hidden: .)` : ''}`;
   return (
     <PaneFrame title="Indices" info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
           <FilterLine pane="indices" width={width} />
           <DataTable
+            {...model}
             columns={columns(projects !== undefined)}
-            rows={model.rows}
-            cursor={model.cursor}
-            offset={model.offset}
             height={rowsHigh}
             width={width}
-            sortTitle={model.sortTitle}
-            descending={model.descending}
             rowKey={(r) => r.name}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />

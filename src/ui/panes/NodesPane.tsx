@@ -1,16 +1,15 @@
 // Nodes: heap used/max with a bar, heap max against the machine's RAM (seed, Limits: at most 50% of
 // RAM, never above 32 GB) and open scroll contexts against search.max_open_scroll_context.
-import React, { useEffect, useMemo } from 'react';
+import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import type { NodeInfo } from '../../domain/types';
 import { barText, formatBytes, formatPercent, heapSizeTone, usageTone } from '../../domain/format';
 import { fitText, type SortKey } from '../../domain/table';
-import { useConsole, useConsoleContext } from '../app/context';
+import { useConsole } from '../app/context';
 import { DataTable, type Column } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
-import { setSelection } from '../state';
-import { useTableKeys, useTableModel } from './table';
+import { useSelected, useTableKeys, useTableModel } from './table';
 
 export interface NodeLine extends NodeInfo {
   openContexts: number | null;
@@ -70,7 +69,6 @@ export function nodeVerdict(n: NodeLine): { text: string; tone: 'green' | 'yello
 }
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { ui } = useConsoleContext();
   const { nodes, search, settings } = useConsole((s) => ({ nodes: s.snapshots.nodes, search: s.snapshots.nodeSearch, settings: s.snapshots.settings }));
   const lines = useMemo(() => {
     if (!nodes.data) return undefined;
@@ -84,19 +82,15 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const model = useTableModel('nodes', lines, SORT_KEYS, textOf, rowsHigh);
   useTableKeys('nodes', 'nodes', model.rows.length, rowsHigh, SORT_KEYS.length);
   const sel = model.rows[model.cursor];
-  useEffect(() => setSelection(ui, 'nodes', sel ? { node: sel.name } : undefined), [ui, sel]);
+  useSelected('nodes', sel ? { node: sel.name } : undefined);
   return (
     <PaneFrame title="Nodes" info={`${model.rows.length} nodes · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <DataTable
+          {...model}
           columns={COLUMNS}
-          rows={model.rows}
-          cursor={model.cursor}
-          offset={model.offset}
           height={rowsHigh}
           width={width}
-          sortTitle={model.sortTitle}
-          descending={model.descending}
           rowKey={(r) => r.id}
           empty={nodes.data ? 'no nodes' : ''}
         />

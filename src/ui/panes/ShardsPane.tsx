@@ -1,15 +1,14 @@
 // Shards: index, shard, primary/replica, state, node, size and why an unassigned shard is
 // unassigned. 'u' narrows to the shards that are not STARTED.
-import React, { useEffect, useMemo } from 'react';
+import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import type { ShardRow } from '../../domain/types';
 import { formatBytes, type Tone } from '../../domain/format';
 import type { SortKey } from '../../domain/table';
-import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { useConsole, useUi } from '../app/context';
 import { DataTable, type Column } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { setSelection } from '../state';
-import { FilterLine, filterLines, useTableKeys, useTableModel } from './table';
+import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
 
 export function shardTone(s: ShardRow): Tone {
   if (s.state === 'STARTED') return 'green';
@@ -40,23 +39,15 @@ const COLUMNS: Column<ShardRow>[] = [
 ];
 
 export function ShardsPane({ width, height }: { width: number; height: number }) {
-  const { ui } = useConsoleContext();
   const shards = useConsole((s) => s.snapshots.shards);
   const { problemsOnly, filtering, filter } = useUi((s) => ({ problemsOnly: s.problemsOnly, filtering: s.filtering, filter: s.tables.shards.filter }));
   const rows = useMemo(() => (problemsOnly ? shards.data?.filter((s) => s.state !== 'STARTED') : shards.data), [shards.data, problemsOnly]);
   const snaps = [shards];
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
   const model = useTableModel('shards', rows, SORT_KEYS, textOf, rowsHigh);
-  useTableKeys('shards', 'shards', model.rows.length, rowsHigh, SORT_KEYS.length, (id) => {
-    if (id !== 'shards.toggleProblems') return false;
-    ui.setState((s) => ({ problemsOnly: !s.problemsOnly }));
-    return true;
-  });
+  useTableKeys('shards', 'shards', model.rows.length, rowsHigh, SORT_KEYS.length, { 'shards.toggleProblems': 'problemsOnly' });
   const sel = model.rows[model.cursor];
-  useEffect(
-    () => setSelection(ui, 'shards', sel ? { index: sel.index, shard: sel.shard, primary: sel.primary, node: sel.node } : undefined),
-    [ui, sel],
-  );
+  useSelected('shards', sel ? { index: sel.index, shard: sel.shard, primary: sel.primary, node: sel.node } : undefined);
   const unassigned = shards.data?.filter((s) => s.state === 'UNASSIGNED').length ?? 0;
   const info = `${model.rows.length} shards${problemsOnly ? ' (problems only: u)' : ''} · ${unassigned} unassigned`;
   return (
@@ -64,14 +55,10 @@ export function ShardsPane({ width, height }: { width: number; height: number })
       <Box flexDirection="column">
         <FilterLine pane="shards" width={width} />
         <DataTable
+          {...model}
           columns={COLUMNS}
-          rows={model.rows}
-          cursor={model.cursor}
-          offset={model.offset}
           height={rowsHigh}
           width={width}
-          sortTitle={model.sortTitle}
-          descending={model.descending}
           rowKey={(r) => `${r.index}/${r.shard}/${r.primary ? 'p' : 'r'}/${r.node ?? ''}`}
           empty={shards.data ? (problemsOnly ? 'no problem shards: every shard is STARTED' : 'no shards') : ''}
         />

@@ -1,6 +1,6 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
 // per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
-import React, { useMemo } from 'react';
+import React, { useEffect, useMemo } from 'react';
 import { Text } from 'ink';
 import type { Scope } from '../../keys/keymap';
 import { clampViewport, fitText, viewRows, type SortKey } from '../../domain/table';
@@ -8,7 +8,7 @@ import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
-import { moveCursor, patchTable, type TablePane } from '../state';
+import { moveCursor, patchTable, setSelection, type Selection, type TablePane } from '../state';
 
 export interface TableModel<T> {
   rows: T[];
@@ -41,18 +41,14 @@ export function useTableModel<T>(
   return { rows: shown, ...vp, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
 }
 
+/** A pane's own commands that flip a switch of the UI store (e.g. '.' shows dot indices). */
+export type Toggles = Record<string, 'showSystem' | 'problemsOnly'>;
+
 /**
- * The table keys (cursor, paging, sort, filter) for a pane, plus `extra` for the pane's own
- * commands (resolved in `scope` first).
+ * The table keys (cursor, paging, sort, filter) for a pane, plus the pane's toggles (its commands
+ * are resolved in `scope` first).
  */
-export function useTableKeys(
-  pane: TablePane,
-  scope: Scope,
-  total: number,
-  height: number,
-  sortKeys: number,
-  extra?: (commandId: string) => boolean,
-): void {
+export function useTableKeys(pane: TablePane, scope: Scope, total: number, height: number, sortKeys: number, toggles: Toggles = {}): void {
   const { ui } = useConsoleContext();
   const keymap = useKeymap();
   useKeyLayer('pane', (name) => {
@@ -86,8 +82,12 @@ export function useTableKeys(
       case 'table.filter':
         ui.setState({ filtering: true });
         return true;
-      default:
-        return extra?.(cmd.id) ?? false;
+      default: {
+        const flag = toggles[cmd.id];
+        if (!flag) return false;
+        ui.setState((s) => ({ [flag]: !s[flag] }));
+        return true;
+      }
     }
   });
 }
@@ -121,4 +121,13 @@ export function FilterLine({ pane, width }: { pane: TablePane; width: number }) 
 /** Lines the filter line takes. */
 export function filterLines(filtering: boolean, filter: string): number {
   return filtering || filter ? 1 : 0;
+}
+
+/** Publishes the row under the cursor for wizards (UI store `selection`). */
+export function useSelected<K extends keyof Selection>(pane: K, value: Selection[K]): void {
+  const { ui } = useConsoleContext();
+  const key = JSON.stringify(value ?? null);
+  // Keyed by content: a new snapshot with the same row under the cursor changes nothing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useEffect(() => setSelection(ui, pane, value), [ui, pane, key]);
 }

@@ -25,8 +25,8 @@ export interface GuardContext {
   client: Client;
   conn: { url: string; user?: string; caFile?: string; insecure?: boolean; readOnly: boolean };
   profile: string;
-  /** The platform user when the profile is signed in (recorded in the audit log). */
-  platformUser?: string;
+  /** The platform user when the profile is signed in (recorded in the audit log); the TUI passes a getter, as sign-in completes later. */
+  platformUser?: string | (() => string | undefined);
   /** Defaults to <configDir>/audit.log. */
   auditFile?: string;
 }
@@ -110,10 +110,11 @@ export class Guard {
       const err = e instanceof ConnError ? e : new ConnError('unknown', (e as Error).message);
       Object.assign(outcome, { status: err.status, error: { kind: err.kind, message: err.message } });
     }
+    const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
     const record: AuditRecord = {
       time: new Date(started).toISOString(),
       profile: this.ctx.profile,
-      ...(this.ctx.platformUser ? { platformUser: this.ctx.platformUser } : {}),
+      ...(user ? { platformUser: user } : {}),
       url: redactUrl(this.ctx.conn.url),
       request: { method: plan.method, path: plan.path, querystring: plan.querystring, ...(plan.body !== undefined ? { body: plan.body } : {}) },
       risk: plan.risk,

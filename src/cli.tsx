@@ -47,9 +47,19 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const mod = await load();
+  // parseArgs reads "-1" as an option; a negative number is a value (e.g. replicas set x -1),
+  // and must reach the command so it can say what is wrong with it.
+  const negatives = new Map<string, string>();
+  const args = rest.map((a, i) => {
+    if (!/^-\d+(\.\d+)?$/.test(a)) return a;
+    const key = `\u0000neg${i}`;
+    negatives.set(key, a);
+    return key;
+  });
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
+    parsed.positionals = parsed.positionals.map((p) => negatives.get(p) ?? p);
   } catch (e) {
     process.stderr.write(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
     return EXIT.usage;

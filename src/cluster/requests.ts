@@ -39,7 +39,7 @@ export const READS = {
     'store',
     'unassigned.reason',
     'unassigned.details',
-  ], { expand_wildcards: 'all' }),
+  ]),
   allocation: cat('/_cat/allocation', ['node', 'host', 'ip', 'shards', 'disk.indices', 'disk.used', 'disk.avail', 'disk.total']),
   // Nested (not flat_settings): filter_path cannot match dotted flat keys, the real node returns {}.
   settings: {

@@ -6,6 +6,10 @@ import { UsageError } from '../config/connection';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { App } from '../ui/app/App';
+import { WizardServicesProvider } from '../ui/wizards/services';
+import { Guard } from '../services/guard';
+import { createWizardServices } from '../services/wizards';
+import { startPlatformSession } from '../services/platform-session';
 import { EXIT, openSession, type CommandModule } from './common';
 
 // The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
@@ -34,12 +38,17 @@ const tui: CommandModule = {
       process.stderr.write('shardeck: the console needs a terminal; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
-    const { client, conn, where, profileName } = await openSession(values);
+    const { client, conn, where, profileName, profile } = await openSession(values);
     const store = createConsoleStore({
       connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
       ...(intervalMs ? { intervalMs } : {}),
     });
     const poller = new Poller(client, conn.url, store);
+    // Signs in to the platform when the profile has one (header user@tenant, project names).
+    const platform = startPlatformSession(store, profileName, profile);
+    // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
+    const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
+    const wizardServices = createWizardServices(guard);
 
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;
@@ -47,6 +56,7 @@ const tui: CommandModule = {
       if (restored) return;
       restored = true;
       poller.stop();
+      platform.stop();
       instance.unmount();
       process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
     };
@@ -64,12 +74,17 @@ const tui: CommandModule = {
     process.on('SIGTERM', signal);
     process.on('SIGHUP', signal);
 
-    const instance = render(<App store={store} poller={poller} />, {
+    const instance = render(
+      <WizardServicesProvider value={wizardServices}>
+        <App store={store} poller={poller} />
+      </WizardServicesProvider>,
+      {
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 20,
       incrementalRendering: false,
-    });
+      },
+    );
     poller.start();
     try {
       await instance.waitUntilExit();

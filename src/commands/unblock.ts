@@ -1,9 +1,9 @@
 // shardeck unblock [--yes] [--dry-run] [--json]: the CLI twin of the read-only block wizard.
-import { formatBytes, formatPercent } from '../domain/format';
+import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { unblockSession } from '../services/wizards';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './guarded';
-import { diskLevelColour, paint } from './paint';
+import { paint } from './paint';
 
 const NAME = 'unblock';
 
@@ -29,7 +29,7 @@ const unblock: CommandModule = {
         process.stdout.write(review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n');
         for (const d of review.facts.disks)
           process.stdout.write(
-            `  ${d.node}: ${paint(diskLevelColour(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free; high at ${formatPercent(d.marks.high, 1)}, flood stage at ${formatPercent(d.marks.flood, 1)}\n`,
+            `  ${d.node}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free; high at ${formatPercent(d.marks.high, 1)}, flood stage at ${formatPercent(d.marks.flood, 1)}\n`,
           );
         for (const n of review.notes) process.stdout.write(`note: ${n}\n`);
       }

@@ -12,10 +12,10 @@ import { readResource, RESOURCES } from './reads';
  * flag needs blocks. Indices shows blocks beside each index.
  */
 export const PANE_RESOURCES: Record<PaneId, ResourceName[]> = {
-  health: ['health', 'healthReport', 'allocation', 'settings', 'blocks'],
+  health: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
   indices: ['health', 'indices', 'blocks'],
   shards: ['health', 'shards'],
-  disk: ['health', 'allocation', 'settings', 'blocks'],
+  disk: ['health', 'allocation', 'settings', 'blocks', 'nodes'],
   nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
 };
 
@@ -48,7 +48,13 @@ export class Poller {
   ) {}
 
   private needed(): Set<ResourceName> {
-    return new Set(this.wanted ?? PANE_RESOURCES[this.store.getState().pane]);
+    const s = this.store.getState();
+    const set = new Set(this.wanted ?? PANE_RESOURCES[s.pane]);
+    // The Health pane explains a yellow/red cluster by its unassigned shards. The shard list grows
+    // with the cluster, so it is polled there only while the cluster is not green.
+    const status = s.snapshots.health.data?.status;
+    if (!this.wanted && s.pane === 'health' && status && status !== 'green') set.add('shards');
+    return set;
   }
 
   start(): void {
@@ -59,11 +65,14 @@ export class Poller {
     let pane = this.store.getState().pane;
     let paused = this.store.getState().paused;
     let interval = this.store.getState().intervalMs;
+    let status = this.store.getState().snapshots.health.data?.status;
     this.unsubscribe = this.store.subscribe((s) => {
-      const changed = s.pane !== pane || (paused && !s.paused) || s.intervalMs !== interval;
+      const nextStatus = s.snapshots.health.data?.status;
+      const changed = s.pane !== pane || (paused && !s.paused) || s.intervalMs !== interval || nextStatus !== status;
       pane = s.pane;
       paused = s.paused;
       interval = s.intervalMs;
+      status = nextStatus;
       if (changed && !s.paused) for (const name of this.needed()) if (!this.inFlight.has(name)) this.schedule(name, 0);
     });
   }

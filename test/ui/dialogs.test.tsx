@@ -33,7 +33,7 @@ beforeEach(() => {
 
 async function open(readOnly: boolean) {
   const store = makeStore({ readOnly });
-  loadScenario(store, 'tui-yellow');
+  loadScenario(store, 'yellow');
   store.setState({ pane: 'indices' });
   r = await renderApp(store, { wizards: [PROBE] });
   return r;

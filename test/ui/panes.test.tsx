@@ -1,4 +1,4 @@
-// The panes on data recorded from a real Elasticsearch 8.19 node (test/fixtures/tui-yellow: demo
+// The panes on data recorded from a real Elasticsearch 8.19 node (test/fixtures/yellow: demo
 // data, one index with a replica on a single node, one read-only block), at 80x24.
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYMAP } from '../../src/keys/keymap';
@@ -11,7 +11,7 @@ afterEach(() => r?.unmount());
 
 async function open(pane: 'health' | 'indices' | 'shards' | 'disk' | 'nodes', opts: Parameters<typeof makeStore>[0] = {}) {
   const store = makeStore(opts);
-  loadScenario(store, 'tui-yellow');
+  loadScenario(store, 'yellow');
   store.setState({ pane });
   r = await renderApp(store);
   return r;
@@ -27,7 +27,7 @@ describe('layout', () => {
 
   it('header names the cluster, its status and version; footer hints come from the keymap', async () => {
     const app = await open('indices');
-    expect(app.lines()[0]).toMatch(/shardeck-tui-fixtures-\d+ +YELLOW +8\.19\.21/);
+    expect(app.lines()[0]).toMatch(/shardeck-fixtures-\d+ +YELLOW +8\.19\.21/);
     expect(app.lines().at(-2)).toContain('q quit');
     expect(app.lines().at(-2)).toContain('/ filter');
   });
@@ -126,7 +126,7 @@ describe('Indices', () => {
 
   it('puts the project name beside its index when signed in to the platform', async () => {
     const store = makeStore();
-    loadScenario(store, 'tui-yellow');
+    loadScenario(store, 'yellow');
     store.setState({ pane: 'indices', projects: { alpha: 'Alpha Logistics' } });
     r = await renderApp(store);
     expect(r.frame()).toMatch(/service_v9_alpha +Alpha Logis… +6\/0/);
@@ -160,7 +160,7 @@ describe('Disk', () => {
     const f = app.frame();
     expect(f).toContain('L low 85% ≤200gb');
     expect(f).toContain('F flood 95% ≤100gb');
-    const bar = app.lines().find((l) => l.startsWith('tui-fixtures'))!;
+    const bar = app.lines().find((l) => l.startsWith('fixtures'))!;
     expect(bar).toMatch(/\[█+·*L·*H·*F·*\] +\d+\.\d% OK/);
     // Marks sit in order at their share of the bar.
     expect(bar.indexOf('L')).toBeLessThan(bar.indexOf('H'));
@@ -177,7 +177,7 @@ describe('Disk', () => {
 describe('Nodes', () => {
   it('shows heap used/max, heap vs RAM and scroll contexts against the limit', async () => {
     const app = await open('nodes');
-    expect(app.frame()).toMatch(/\*tui-fixtures +\d+% [█·]{10} +[\d.]+mb\/512mb +[\d.]+gb +2% +0\/500/);
+    expect(app.frame()).toMatch(/\*fixtures +\d+% [█·]{10} +[\d.]+mb\/512mb +[\d.]+gb +2% +0\/500/);
     expect(app.frame()).toContain('heap max 512mb = 2% of RAM (limit 50%, never above 32gb)');
   });
 

@@ -57,7 +57,7 @@ describe('DataTable', () => {
 describe('Indices pane with 20,000 indices', () => {
   it('scrolls to the end and back at 80x23; cursor moves do not filter or sort again', async () => {
     const store = makeStore();
-    loadScenario(store, 'tui-yellow');
+    loadScenario(store, 'yellow');
     setSnapshot(store, 'indices', { data: indexRows(N) });
     store.setState({ pane: 'indices' });
     r = await renderApp(store);

@@ -1,0 +1,51 @@
+// Records the raw responses of every read shardeck polls (cluster/requests.ts) from a real node,
+// into test/fixtures/<scenario>/<read>.json, for the parser and UI tests. Run: npx tsx dev/record-fixtures.ts
+// Scenarios: "yellow" (demo data: a replica that cannot be placed on one node, one read-only
+// block) and "red" (the same plus an index whose primaries cannot be allocated anywhere).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startNode } from './lib/es-node.mjs';
+import { loadDemoData } from './demo-data.mjs';
+import { READS } from '../src/cluster/requests';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+
+async function get(url: string, p: string, qs: Record<string, string> = {}) {
+  const q = new URLSearchParams(qs).toString();
+  const res = await fetch(`${url}${p}${q ? `?${q}` : ''}`);
+  return { status: res.status, body: await res.json() };
+}
+
+async function put(url: string, p: string, body: unknown) {
+  const res = await fetch(url + p, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
+}
+
+async function record(url: string, scenario: string) {
+  const dir = path.join(root, 'test/fixtures', scenario);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const [name, req] of Object.entries(READS)) {
+    const { body } = await get(url, req.path, req.querystring);
+    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
+  }
+  const explain = await get(url, '/_cluster/allocation/explain');
+  fs.writeFileSync(path.join(dir, 'allocationExplain.json'), JSON.stringify(explain.body, null, 1) + '\n');
+  process.stderr.write(`recorded ${scenario}\n`);
+}
+
+const node = await startNode({ name: 'fixtures' });
+try {
+  await loadDemoData(node.url, { docsPerIndex: 500 });
+  await put(node.url, '/service_v9_bravo/_settings', { 'index.blocks.read_only_allow_delete': true });
+  await new Promise((r) => setTimeout(r, 1500));
+  await record(node.url, 'yellow');
+  // A primary that no node may hold: the cluster goes red, as with a lost or corrupt primary.
+  await put(node.url, '/service_v9_stuck', {
+    settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' },
+  });
+  await new Promise((r) => setTimeout(r, 1500));
+  await record(node.url, 'red');
+} finally {
+  await node.stop();
+}

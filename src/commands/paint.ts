@@ -1,0 +1,26 @@
+// Colour for the text output of subcommands: only on a terminal, never with NO_COLOR (no-color.org).
+
+export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'dim' | 'bold' | 'unknown' | 'unavailable';
+
+const CODES: Record<Colour, [number, number]> = {
+  green: [32, 39],
+  yellow: [33, 39],
+  red: [31, 39],
+  gray: [90, 39],
+  dim: [2, 22],
+  bold: [1, 22],
+  unknown: [35, 39],
+  unavailable: [35, 39],
+};
+
+export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
+  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  return Boolean(stream.isTTY);
+}
+
+export function paint(colour: Colour | string, text: string): string {
+  const code = CODES[colour as Colour];
+  if (!code || !colourEnabled()) return text;
+  return `\u001b[${code[0]}m${text}\u001b[${code[1]}m`;
+}

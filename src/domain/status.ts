@@ -1,0 +1,143 @@
+// The status report: the facts of the Health and Disk panes in one stable shape, for
+// `shardeck status` (text and --json) and monitoring checks. Pure.
+import { diskRows, type DiskRow } from './disk';
+import { formatBytes } from './format';
+import type {
+  ClusterHealth,
+  ClusterSettingsView,
+  HealthReport,
+  HealthStatus,
+  IndexBlocks,
+  NodeDisk,
+  NodeInfo,
+  ShardRow,
+  Watermark,
+} from './types';
+
+/** Bumped only on an incompatible change of the --json shape (documented in the README). */
+export const STATUS_SCHEMA = 1;
+
+export interface UnassignedShard {
+  index: string;
+  shard: number;
+  primary: boolean;
+  reason: string | null;
+  details: string | null;
+}
+
+export interface StatusReport {
+  schema: typeof STATUS_SCHEMA;
+  reachable: true;
+  status: HealthStatus;
+  cluster: { name: string; version: string | null; nodes: number; dataNodes: number };
+  shards: {
+    activePrimary: number;
+    active: number;
+    relocating: number;
+    initializing: number;
+    unassigned: number;
+    unassignedPrimary: number;
+    delayedUnassigned: number;
+    activePercent: number;
+  };
+  pendingTasks: number;
+  indicators: { name: string; status: string; symptom: string; impacts: string[] }[];
+  /** Why the cluster is not green: the unassigned shards with Elasticsearch's reason. */
+  unassigned: UnassignedShard[];
+  disk: {
+    watermarks: { low: string; high: string; flood: string; enabled: boolean };
+    nodes: DiskRow[];
+  };
+  readOnlyIndices: string[];
+}
+
+export interface UnreachableReport {
+  schema: typeof STATUS_SCHEMA;
+  reachable: false;
+  status: 'unknown';
+  error: { kind: string; message: string };
+}
+
+export interface StatusInputs {
+  health: ClusterHealth;
+  healthReport?: HealthReport;
+  allocation: NodeDisk[];
+  settings: ClusterSettingsView;
+  blocks: IndexBlocks[];
+  nodes?: NodeInfo[];
+  shards?: ShardRow[];
+}
+
+function describe(w: Watermark): string {
+  return w.maxHeadroomBytes === null ? w.raw : `${w.raw} (max headroom ${formatBytes(w.maxHeadroomBytes)})`;
+}
+
+export function buildStatusReport(i: StatusInputs): StatusReport {
+  const versions = [...new Set((i.nodes ?? []).map((n) => n.version))];
+  return {
+    schema: STATUS_SCHEMA,
+    reachable: true,
+    status: i.health.status,
+    cluster: {
+      name: i.health.clusterName,
+      version: versions.length ? versions.join(',') : null,
+      nodes: i.health.numberOfNodes,
+      dataNodes: i.health.numberOfDataNodes,
+    },
+    shards: {
+      activePrimary: i.health.activePrimaryShards,
+      active: i.health.activeShards,
+      relocating: i.health.relocatingShards,
+      initializing: i.health.initializingShards,
+      unassigned: i.health.unassignedShards,
+      unassignedPrimary: i.health.unassignedPrimaryShards,
+      delayedUnassigned: i.health.delayedUnassignedShards,
+      activePercent: Math.round(i.health.activeShardsPercent * 10) / 10,
+    },
+    pendingTasks: i.health.pendingTasks,
+    indicators: (i.healthReport?.indicators ?? []).map((ind) => ({
+      name: ind.name,
+      status: ind.status,
+      symptom: ind.symptom,
+      impacts: ind.impacts.map((x) => x.description),
+    })),
+    unassigned: (i.shards ?? [])
+      .filter((s) => s.state === 'UNASSIGNED')
+      .map((s) => ({ index: s.index, shard: s.shard, primary: s.primary, reason: s.unassignedReason, details: s.unassignedDetails }))
+      // Primaries first: an unassigned primary is what makes a cluster red.
+      .sort((a, b) => Number(b.primary) - Number(a.primary) || a.index.localeCompare(b.index) || a.shard - b.shard),
+    disk: {
+      watermarks: {
+        low: describe(i.settings.watermarks.low),
+        high: describe(i.settings.watermarks.high),
+        flood: describe(i.settings.watermarks.flood),
+        enabled: i.settings.watermarks.thresholdEnabled,
+      },
+      nodes: diskRows(i.allocation, i.settings.watermarks),
+    },
+    readOnlyIndices: i.blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly).map((b) => b.index),
+  };
+}
+
+/** Exit codes like a monitoring check: 0 green, 1 yellow, 2 red, 3 unreachable or unauthorized. */
+export function statusExitCode(r: StatusReport | UnreachableReport): number {
+  if (!r.reachable) return 3;
+  return r.status === 'green' ? 0 : r.status === 'yellow' ? 1 : 2;
+}
+
+/** One line on why the cluster is not green, from the unassigned shards. */
+export function explainNotGreen(r: StatusReport): string | null {
+  if (r.status === 'green') return null;
+  const byReason = new Map<string, number>();
+  for (const u of r.unassigned) {
+    const key = `${u.primary ? 'primary' : 'replica'} ${u.reason ?? 'unknown reason'}`;
+    byReason.set(key, (byReason.get(key) ?? 0) + 1);
+  }
+  const parts = [...byReason].map(([k, n]) => `${n} ${k}`);
+  const singleNodeReplicas =
+    r.cluster.dataNodes === 1 && r.unassigned.length > 0 && r.unassigned.every((u) => !u.primary)
+      ? ': replicas cannot be placed on a single-node cluster (set number_of_replicas to 0 on the index and its template)'
+      : '';
+  if (parts.length === 0) return `${r.shards.unassigned} unassigned shard(s)`;
+  return `unassigned shards: ${parts.join(', ')}${singleNodeReplicas}`;
+}

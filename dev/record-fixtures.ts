@@ -41,7 +41,7 @@ try {
   await new Promise((r) => setTimeout(r, 1500));
   await record(node.url, 'yellow');
   // A primary that no node may hold: the cluster goes red, as with a lost or corrupt primary.
-  await put(node.url, '/service_v9_stuck', {
+  await put(node.url, '/service_v9_stuck?wait_for_active_shards=0', {
     settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' },
   });
   await new Promise((r) => setTimeout(r, 1500));

@@ -11,10 +11,9 @@ import {
   type UnreachableReport,
 } from '../domain/status';
 import { readResource } from '../services/reads';
-import { EXIT, openSession, type CommandModule } from './common';
+import { EXIT, openSession, type CommandModule, type Session } from './common';
 
-async function collect(values: Record<string, unknown>): Promise<StatusReport | UnreachableReport> {
-  const { client, conn } = await openSession(values as never);
+async function collect({ client, conn }: Session): Promise<StatusReport | UnreachableReport> {
   const r = <K extends Parameters<typeof readResource>[2]>(name: K) => readResource(client, conn.url, name).then((x) => x.data);
   try {
     // Health first: if it fails, the node is unreachable or refuses us, and nothing else will work.
@@ -77,9 +76,11 @@ const status: CommandModule = {
   summary: 'Cluster health, unassigned shards and disk against the watermarks; exit 0 green, 1 yellow, 2 red, 3 unreachable.',
   usage: 'usage: shardeck status [--json] [connection flags]',
   async run({ values }) {
+    // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
+    const session = await openSession(values);
     let report;
     try {
-      report = await collect(values);
+      report = await collect(session);
     } catch (e) {
       // The node answered health but failed a later read: say which, exit as "unknown".
       process.stderr.write(`shardeck status: ${(e as Error).message}\n`);

@@ -1,13 +1,54 @@
 // shardeck profiles [--json]: the named profiles (no secrets), the last used marked: it is the
 // default when --profile is not given.
-import { listProfiles } from '../config/profiles';
+import { UsageError } from '../config/connection';
+import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';
-import type { CommandModule } from './common';
+import type { CommandContext, CommandModule } from './common';
+
+/**
+ * `profiles save NAME`: stores how to reach a node (never a password: only where it comes from)
+ * and makes NAME the default.
+ */
+function save({ values, positionals }: CommandContext): number {
+  const name = positionals[1];
+  if (!name || !/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError('give the profile a name of letters, digits, "_", "-" or ".": shardeck profiles save NAME --url URL ...');
+  const flag = (k: string) => values[k] as string | undefined;
+  let intervalMs: number | undefined;
+  if (flag('interval') !== undefined) {
+    const s = Number(flag('interval'));
+    if (!Number.isFinite(s) || s < 1) throw new UsageError(`--interval "${flag('interval')}" is not a number of seconds (1 or more)`);
+    intervalMs = Math.round(s * 1000);
+  }
+  const patch: Partial<Profile> = {
+    url: flag('url'),
+    user: flag('user'),
+    passwordEnv: flag('password-env'),
+    passwordFile: flag('password-file'),
+    ca: flag('ca'),
+    insecure: values.insecure as boolean | undefined,
+    readOnly: values['read-only'] as boolean | undefined,
+    platformUrl: flag('platform'),
+    templateVersion: flag('template-version'),
+    intervalMs,
+  };
+  const stored = saveProfile(name, patch);
+  markLastUsed(name);
+  process.stdout.write(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${stored.url}); it is now the default\n`);
+  return 0;
+}
 
 const profiles: CommandModule = {
   summary: 'List the profiles (storage node, platform URL, whether signed in); * marks the last used, the default.',
-  usage: 'usage: shardeck profiles [--json]',
-  async run({ values }) {
+  usage: [
+    'usage: shardeck profiles [--json]',
+    '       shardeck profiles save NAME [--url URL] [--user NAME] [--password-env VAR | --password-file FILE] [--ca FILE]',
+    '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
+  ].join('\n'),
+  options: { platform: { type: 'string' }, 'template-version': { type: 'string' }, interval: { type: 'string' } },
+  async run(ctx) {
+    const { values, positionals } = ctx;
+    if (positionals[0] === 'save') return save(ctx);
+    if (positionals.length) throw new UsageError(`unknown profiles action "${positionals[0]}": use shardeck profiles, or shardeck profiles save NAME`);
     const rows = listProfiles().map(({ name, profile, last }) => ({
       name,
       last,

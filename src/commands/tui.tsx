@@ -41,7 +41,7 @@ const tui: CommandModule = {
     const { client, conn, where, profileName, profile } = await openSession(values);
     const store = createConsoleStore({
       connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
-      ...(intervalMs ? { intervalMs } : {}),
+      ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
     });
     const poller = new Poller(client, conn.url, store);
     // Signs in to the platform when the profile has one (header user@tenant, project names).

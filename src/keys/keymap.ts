@@ -54,3 +54,41 @@ export function keysOf(id: string, keymap: KeyCommand[] = KEYMAP): string[] {
   if (!cmd) throw new Error(`unknown key command ${id}`);
   return cmd.keys;
 }
+
+/** How a key is written in hints and help: arrows and names made short. */
+export function keyLabel(name: string): string {
+  const labels: Record<string, string> = {
+    up: '↑',
+    down: '↓',
+    pageup: 'PgUp',
+    pagedown: 'PgDn',
+    home: 'Home',
+    end: 'End',
+    escape: 'Esc',
+    return: 'Enter',
+    tab: 'Tab',
+    'shift-tab': 'S-Tab',
+    ' ': 'Space',
+  };
+  return labels[name] ?? name;
+}
+
+const SCOPE_TITLES: Record<Scope, string> = {
+  global: 'anywhere',
+  table: 'in a table',
+  health: 'Health pane',
+  indices: 'Indices pane',
+  shards: 'Shards pane',
+  disk: 'Disk pane',
+  nodes: 'Nodes pane',
+  dialog: 'in a dialog',
+};
+
+/** The README's key table (npm run readme:keys writes it; a test checks it matches). */
+export function keymapMarkdown(keymap: KeyCommand[] = KEYMAP): string {
+  const rows = keymap.map(
+    (k) =>
+      `| ${k.keys.map((x) => '`' + keyLabel(x) + '`').join(' ')} | ${SCOPE_TITLES[k.scope]} | ${k.description}${k.dangerous ? ' (changes the cluster; absent in read-only mode)' : ''} |`,
+  );
+  return ['| keys | where | what |', '| --- | --- | --- |', ...rows].join('\n');
+}

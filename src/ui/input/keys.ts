@@ -29,20 +29,4 @@ export function commandFor(name: string, scopes: readonly Scope[], keymap: reado
   return undefined;
 }
 
-/** How a key is written in hints and help: arrows and names made short. */
-export function keyLabel(name: string): string {
-  const labels: Record<string, string> = {
-    up: '↑',
-    down: '↓',
-    pageup: 'PgUp',
-    pagedown: 'PgDn',
-    home: 'Home',
-    end: 'End',
-    escape: 'Esc',
-    return: 'Enter',
-    tab: 'Tab',
-    'shift-tab': 'S-Tab',
-    ' ': 'Space',
-  };
-  return labels[name] ?? name;
-}
+export { keyLabel } from '../../keys/keymap';

@@ -41,8 +41,8 @@ afterAll(async () => {
 
 describe('bad input is refused before anything is sent', () => {
   const cases: [string[], RegExp][] = [
-    // parseArgs takes a bare -1 for an option; after -- it is the count, and ours to judge.
-    [['replicas', 'set', INDEX, '-1'], /Unknown option '-1'/],
+    // A negative number is a value, not an option: it reaches the command's own check.
+    [['replicas', 'set', INDEX, '-1'], /cannot be negative/],
     [['replicas', 'set', INDEX, '--', '-1'], /cannot be negative/],
     [['replicas', 'set', INDEX, '1.5'], /must be a whole number/],
     [['replicas', 'set', INDEX, 'abc'], /is not a number/],

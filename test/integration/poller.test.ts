@@ -1,0 +1,93 @@
+// The poller against a real node: it asks only for what the visible pane needs, never has two
+// requests in flight for one resource, stops asking while paused, and backs off from a dead node.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { createClient } from '../../src/cluster/connection';
+import { Poller, PANE_RESOURCES } from '../../src/services/poller';
+import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(cond: () => boolean, ms = 10_000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await sleep(20);
+  }
+}
+
+function fetched(store: ConsoleStore): ResourceName[] {
+  const s = store.getState().snapshots;
+  return (Object.keys(s) as ResourceName[]).filter((k) => s[k].fetchedAt !== undefined).sort();
+}
+
+describe('poller on a real node', () => {
+  let node: Awaited<ReturnType<typeof startNode>>;
+  beforeAll(async () => {
+    node = await startNode({ name: 'poller' });
+  });
+  afterAll(async () => {
+    await node?.stop();
+  });
+
+  const make = (url = node.url, intervalMs = 200) => {
+    const store = createConsoleStore({ connection: { url, profile: 'test', insecure: false, readOnly: false }, intervalMs, pane: 'disk' });
+    return { store, poller: new Poller(createClient({ url }), url, store) };
+  };
+
+  it('polls only what the visible pane needs, and starts the next pane at once', async () => {
+    const { store, poller } = make();
+    poller.start();
+    try {
+      await until(() => fetched(store).length === PANE_RESOURCES.disk.length);
+      await sleep(300);
+      expect(fetched(store)).toEqual([...PANE_RESOURCES.disk].sort());
+      expect(store.getState().snapshots.indices.fetchedAt).toBeUndefined();
+      store.setState({ pane: 'indices' });
+      await until(() => store.getState().snapshots.indices.fetchedAt !== undefined, 2000);
+    } finally {
+      poller.stop();
+    }
+  });
+
+  it('keeps one request in flight per resource', async () => {
+    const { poller } = make();
+    await Promise.all([poller.pollOnce('health'), poller.pollOnce('health'), poller.pollOnce('health')]);
+    expect(poller.stats.requests).toBe(1);
+    expect(poller.stats.overlaps).toBe(2);
+  });
+
+  it('sends nothing while paused', async () => {
+    const { store, poller } = make();
+    poller.start();
+    try {
+      await until(() => store.getState().snapshots.health.fetchedAt !== undefined);
+      store.setState({ paused: true });
+      await sleep(250); // let a request already in flight land
+      const before = poller.stats.requests;
+      await sleep(800); // four intervals
+      expect(poller.stats.requests).toBe(before);
+      store.setState({ paused: false });
+      await until(() => poller.stats.requests > before, 2000);
+    } finally {
+      poller.stop();
+    }
+  });
+
+  it('backs off from an unreachable node and marks the data stale with the reason', async () => {
+    const { store, poller } = make('http://127.0.0.1:1', 100);
+    store.setState({ pane: 'health' });
+    poller.start();
+    try {
+      await sleep(2000);
+      const health = store.getState().snapshots.health;
+      expect(health.error?.kind).toBe('unreachable');
+      expect(health.error?.message).toMatch(/connection refused/);
+      // 20 intervals passed; with doubling backoff (200, 400, 800 ms...) only a handful of tries.
+      expect(health.failures).toBeGreaterThanOrEqual(2);
+      expect(health.failures).toBeLessThanOrEqual(5);
+    } finally {
+      poller.stop();
+    }
+  });
+});

@@ -26,7 +26,7 @@ function have(cmd) {
 }
 
 // System tools the harness and the end-to-end tests use. Debian package names.
-const tools = { java: 'openjdk-17-jre-headless', mvn: 'maven', unzip: 'unzip', curl: 'curl', openssl: 'openssl', tmux: 'tmux' };
+const tools = { java: 'openjdk-17-jre-headless', javac: 'openjdk-17-jdk-headless', patch: 'patch', mvn: 'maven', unzip: 'unzip', curl: 'curl', openssl: 'openssl', tmux: 'tmux' };
 const missing = Object.entries(tools).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg);
 if (missing.length) {
   const root_ = process.getuid?.() === 0;

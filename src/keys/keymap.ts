@@ -37,6 +37,7 @@ export const KEYMAP: KeyCommand[] = [
   { id: 'table.sort', keys: ['s'], description: 'next sort column', scope: 'table' },
   { id: 'table.sortReverse', keys: ['S'], description: 'reverse sort', scope: 'table' },
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
+  { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
   { id: 'wizard.unblock', keys: ['U'], description: 'clear the flood-stage read-only block', scope: 'disk', dangerous: true },

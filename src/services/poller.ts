@@ -3,7 +3,10 @@
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
 import type { Client } from '@elastic/elasticsearch';
-import type { ConnError } from '../cluster/connection';
+import { read, type ConnError } from '../cluster/connection';
+import { healthReportIndicatorRequest } from '../cluster/requests';
+import { parseHealthReport } from '../domain/parse';
+import type { HealthDiagnosis } from '../domain/types';
 import { setSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
 import { readResource, RESOURCES } from './reads';
 
@@ -84,6 +87,29 @@ export class Poller {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.unsubscribe?.();
+  }
+
+  /**
+   * The verbose health report (with diagnoses) of every indicator that is not green, one request
+   * per indicator, on the operator's request only.
+   */
+  async diagnose(): Promise<void> {
+    const s = this.store.getState();
+    if (s.diagnoses?.inFlight) return;
+    const names = (s.snapshots.healthReport.data?.indicators ?? []).filter((i) => i.status !== 'green').map((i) => i.name);
+    this.store.setState({ diagnoses: { byIndicator: s.diagnoses?.byIndicator ?? {}, fetchedAt: s.diagnoses?.fetchedAt, inFlight: true } });
+    try {
+      const byIndicator: Record<string, HealthDiagnosis[]> = {};
+      for (const name of names) {
+        const { body } = await read(this.client, this.url, healthReportIndicatorRequest(name), this.abort.signal);
+        this.stats.requests++;
+        for (const ind of parseHealthReport(body as never).indicators) byIndicator[ind.name] = ind.diagnoses;
+      }
+      this.store.setState({ diagnoses: { byIndicator, fetchedAt: Date.now(), inFlight: false } });
+    } catch (e) {
+      const prev = this.store.getState().diagnoses;
+      this.store.setState({ diagnoses: { byIndicator: prev?.byIndicator ?? {}, fetchedAt: prev?.fetchedAt, inFlight: false, error: (e as Error).message } });
+    }
   }
 
   /** Polls every needed resource now (the refresh key); skips those already in flight. */

@@ -3,6 +3,7 @@
 // and the panes read it through narrow selectors.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
+  HealthDiagnosis,
   ClusterHealth,
   ClusterSettingsView,
   HealthReport,
@@ -71,6 +72,11 @@ export interface ConsoleState {
   platform: PlatformView;
   /** Platform projects by lowercase project id (index name suffix), when signed in. */
   projects?: Record<string, string>;
+  /**
+   * Diagnoses of the indicators that were not green, fetched on the operator's request with
+   * verbose=true (the poll itself uses verbose=false: the analysis is expensive).
+   */
+  diagnoses?: { byIndicator: Record<string, HealthDiagnosis[]>; fetchedAt?: number; inFlight: boolean; error?: string };
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {

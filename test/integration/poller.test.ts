@@ -90,4 +90,24 @@ describe('poller on a real node', () => {
       poller.stop();
     }
   });
+
+  it('fetches diagnoses on demand for the indicators that are not green', async () => {
+    const { store, poller } = make();
+    await fetch(`${node.url}/poller_blocked`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"settings":{"number_of_shards":1,"number_of_replicas":0}}' });
+    await fetch(`${node.url}/poller_blocked/_settings`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ 'index.blocks.read_only_allow_delete': true }),
+    });
+    await poller.pollOnce('healthReport');
+    const disk = store.getState().snapshots.healthReport.data!.indicators.find((i) => i.name === 'disk')!;
+    expect(disk.status).not.toBe('green');
+    expect(disk.diagnoses).toEqual([]); // the poll is verbose=false
+    const before = poller.stats.requests;
+    await poller.diagnose();
+    const d = store.getState().diagnoses!;
+    expect(poller.stats.requests - before).toBe(1); // only the indicator that is not green
+    expect(d.byIndicator.disk[0].action).toMatch(/disk/i);
+    expect(d.byIndicator.disk[0].affectedIndices).toContain('poller_blocked');
+  });
 });

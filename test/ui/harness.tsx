@@ -83,6 +83,8 @@ export interface Rendered {
   store: ConsoleStore;
   ui: UiStore;
   refreshes: number;
+  /** How often the UI asked the poller for diagnoses (the d key). */
+  diagnoses: number;
 }
 
 export function tick(ms = 0): Promise<void> {
@@ -98,10 +100,14 @@ export async function renderApp(
   const stdin = new FakeStdin();
   const result = {
     refreshes: 0,
+    diagnoses: 0,
   } as Rendered;
   const poller = {
     refreshNow: async () => {
       result.refreshes++;
+    },
+    diagnose: async () => {
+      result.diagnoses++;
     },
   };
   const instance = render(<App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />, {

@@ -50,6 +50,24 @@ describe('layout', () => {
 });
 
 describe('Health', () => {
+  it('asks for the verbose diagnosis on d and shows cause and action under the indicator', async () => {
+    const app = await open('health');
+    expect(app.frame()).toContain('d: diagnose (verbose health report)');
+    await app.press('d');
+    expect(app.diagnoses).toBe(1);
+    app.store.setState({
+      diagnoses: {
+        inFlight: false,
+        fetchedAt: Date.now(),
+        byIndicator: { disk: [{ cause: '1 index resides on nodes short of disk', action: 'Free up disk space', affectedIndices: ['service_v9_bravo'] }] },
+      },
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(app.frame()).toContain('cause: 1 index resides on nodes short of disk');
+    expect(app.frame()).toContain('do: Free up disk space');
+    expect(app.frame()).toContain('diagnosis below (d: again)');
+  });
+
   it('says yellow and why: replicas that cannot be placed on one node', async () => {
     const app = await open('health');
     const f = app.frame();

@@ -9,6 +9,8 @@ import type { UiState, UiStore } from '../state';
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {
   refreshNow(): Promise<void>;
+  /** Fetches the verbose (expensive) health report of the indicators that are not green. */
+  diagnose?(): Promise<void>;
 }
 
 export interface ConsoleContextValue {

@@ -5,7 +5,7 @@ import { Box, Text } from 'ink';
 import { buildStatusReport, explainNotGreen } from '../../domain/status';
 import { formatCount, formatPercent, statusTone, type Tone } from '../../domain/format';
 import { fitText } from '../../domain/table';
-import type { HealthReport } from '../../domain/types';
+import type { HealthDiagnosis, HealthReport } from '../../domain/types';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
@@ -22,20 +22,24 @@ interface Line {
 }
 
 /** The indicators as lines: one per indicator, its impacts indented under the ones not green. */
-export function indicatorLines(report: HealthReport, width: number): Line[] {
+export function indicatorLines(report: HealthReport, width: number, diagnoses: Record<string, HealthDiagnosis[]> = {}): Line[] {
   const lines: Line[] = [];
   for (const ind of report.indicators) {
     const head = `${fitText(ind.status.toUpperCase(), 7)} ${fitText(ind.name, 20)} ${ind.symptom}`;
     lines.push({ text: fitText(head, width), tone: statusTone(ind.status), bold: ind.status !== 'green' });
     if (ind.status === 'green') continue;
     for (const imp of ind.impacts) lines.push({ text: fitText(`        impact: ${imp.description}`, width), dim: true });
-    for (const d of ind.diagnoses) lines.push({ text: fitText(`        do: ${d.action}`, width), dim: true });
+    for (const d of diagnoses[ind.name] ?? ind.diagnoses) {
+      lines.push({ text: fitText(`        cause: ${d.cause}`, width) });
+      lines.push({ text: fitText(`        do: ${d.action}`, width), tone: 'yellow' });
+    }
   }
   return lines;
 }
 
 export function HealthPane({ width, height }: { width: number; height: number }) {
-  const { ui } = useConsoleContext();
+  const { ui, poller } = useConsoleContext();
+  const diagnoses = useConsole((st) => st.diagnoses);
   const keymap = useKeymap();
   const s = useConsole((st) => ({
     health: st.snapshots.health,
@@ -80,12 +84,17 @@ export function HealthPane({ width, height }: { width: number; height: number })
       ]
     : [];
   const wrapped = top.flatMap((l) => wrapLine(l, width));
-  const indicators = s.report.data ? indicatorLines(s.report.data, width) : [];
+  const indicators = s.report.data ? indicatorLines(s.report.data, width, diagnoses?.byIndicator) : [];
+  const notGreen = s.report.data?.indicators.some((i) => i.status !== 'green') ?? false;
   const room = Math.max(1, bodyHeight(height, snaps) - wrapped.length - 2);
   const maxOffset = Math.max(0, indicators.length - room);
   useKeyLayer('pane', (name) => {
     const cmd = commandFor(name, ['health', 'table'], keymap);
     const delta: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -room, 'row.pageDown': room, 'row.first': -Infinity, 'row.last': Infinity };
+    if (cmd?.id === 'health.diagnose') {
+      void poller?.diagnose?.();
+      return true;
+    }
     if (!cmd || !(cmd.id in delta)) return false;
     // The list scrolls: the cursor is the first visible line.
     moveCursor(ui, 'health', delta[cmd.id], maxOffset + 1, 1);
@@ -104,6 +113,20 @@ export function HealthPane({ width, height }: { width: number; height: number })
         <Text> </Text>
         <Text bold>{fitText(`health report (worst first)${indicators.length > room ? `  ${start + 1}-${start + shown.length} of ${indicators.length} ↑↓` : ''}`, width)}</Text>
         {s.report.data ? null : <Text dimColor>{s.report.error ? 'health report unavailable' : 'loading…'}</Text>}
+        {notGreen ? (
+          <Text dimColor>
+            {fitText(
+              diagnoses?.inFlight
+                ? 'diagnosing…'
+                : diagnoses?.error
+                  ? `diagnosis failed: ${diagnoses.error}`
+                  : diagnoses?.fetchedAt
+                    ? 'diagnosis below (d: again)'
+                    : 'd: diagnose (verbose health report)',
+              width,
+            )}
+          </Text>
+        ) : null}
         {shown.map((l, i) => (
           <Text key={`i${start + i}`} color={colourOf(l.tone)} bold={l.bold} dimColor={l.dim}>
             {l.text}

@@ -41,6 +41,7 @@ const tui: CommandModule = {
     const { client, conn, where, profileName, profile } = await openSession(values);
     const store = createConsoleStore({
       connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
+      ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
       ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
     });
     const poller = new Poller(client, conn.url, store);

@@ -2,6 +2,7 @@
 // and what the operator is looking at. A zustand vanilla store, so the poller (no React) writes it
 // and the panes read it through narrow selectors.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type {
   HealthDiagnosis,
   ClusterHealth,
@@ -72,6 +73,8 @@ export interface ConsoleState {
   platform: PlatformView;
   /** Platform projects by lowercase project id (index name suffix), when signed in. */
   projects?: Record<string, string>;
+  /** Template version in project index names, service_<templateVersion>_<project> (profile; v9 by default). */
+  templateVersion: string;
   /**
    * Diagnoses of the indicators that were not green, fetched on the operator's request with
    * verbose=true (the poll itself uses verbose=false: the analysis is expensive).
@@ -106,6 +109,7 @@ export function createConsoleStore(init: Partial<ConsoleState> & { connection: C
     paused: false,
     pane: 'health',
     platform: { state: 'signed-out' },
+    templateVersion: DEFAULT_TEMPLATE_VERSION,
     ...init,
   }));
 }

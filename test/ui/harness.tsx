@@ -134,9 +134,12 @@ export async function renderApp(
       }
     },
     resize: async (c: number, r: number) => {
+      const before = stdout.frames.length;
       stdout.columns = c;
       stdout.rows = r;
       stdout.emit('resize');
+      // Ink redraws on resize asynchronously; under load one tick is not always enough.
+      for (let i = 0; i < 50 && stdout.frames.length === before; i++) await tick(10);
       await tick();
     },
     unmount: () => instance.unmount(),

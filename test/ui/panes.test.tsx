@@ -151,6 +151,20 @@ describe('Indices', () => {
     expect(r.frame()).toMatch(/service_v9_legacy +\? legacy/);
     expect(r.frame()).toMatch(/service_v9_bravo .* ro\/del/);
   });
+
+  it('names the projects that have no index, with the template version of the profile', async () => {
+    const store = makeStore();
+    loadScenario(store, 'yellow');
+    store.setState({ pane: 'indices', projects: { alpha: 'Alpha Logistics', sandbox: 'Sandbox' } });
+    r = await renderApp(store);
+    expect(r.frame()).toContain('no index: Sandbox');
+    expect(r.frame()).not.toMatch(/no index: .*Alpha/);
+    // Under another template version, service_v9_* are not project indices at all.
+    store.setState({ templateVersion: 'v10' });
+    await new Promise((res) => setTimeout(res, 20));
+    expect(r.frame()).toContain('no index: Alpha Logistics, Sandbox');
+    expect(r.frame()).not.toContain('? legacy');
+  });
 });
 
 describe('Shards', () => {

@@ -5,7 +5,8 @@ import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import type { IndexBlocks, IndexRow } from '../../domain/types';
 import { formatBytes, formatCount, statusTone } from '../../domain/format';
-import { projectIdOfIndex } from '../../domain/naming';
+import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../../domain/naming';
+import { matchProjectsToIndices } from '../../domain/projects';
 import type { SortKey } from '../../domain/table';
 import { useConsole, useUi } from '../app/context';
 import { DataTable, type Column } from '../components/DataTable';
@@ -23,12 +24,18 @@ function blockOf(b: IndexBlocks | undefined): string {
   return b.readOnly ? 'ro' : b.readOnlyAllowDelete ? 'ro/del' : b.write ? 'write' : '';
 }
 
-export function indexLines(rows: IndexRow[], blocks: IndexBlocks[], projects: Record<string, string> | undefined, showSystem: boolean): IndexLine[] {
+export function indexLines(
+  rows: IndexRow[],
+  blocks: IndexBlocks[],
+  projects: Record<string, string> | undefined,
+  showSystem: boolean,
+  templateVersion = DEFAULT_TEMPLATE_VERSION,
+): IndexLine[] {
   const byIndex = new Map(blocks.map((b) => [b.index, b]));
   return rows
     .filter((r) => showSystem || !r.system)
     .map((r) => {
-      const id = projects ? projectIdOfIndex(r.name) : null;
+      const id = projects ? projectIdOfIndex(r.name, templateVersion) : null;
       return { ...r, block: blockOf(byIndex.get(r.name)), project: id === null ? undefined : (projects?.[id] ?? `? ${id}`) };
     });
 }
@@ -62,12 +69,24 @@ function columns(withProject: boolean): Column<IndexLine>[] {
 }
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
-  const { indices, blocks, projects } = useConsole((s) => ({ indices: s.snapshots.indices, blocks: s.snapshots.blocks, projects: s.projects }));
+  const { indices, blocks, projects, templateVersion } = useConsole((s) => ({
+    indices: s.snapshots.indices,
+    blocks: s.snapshots.blocks,
+    projects: s.projects,
+    templateVersion: s.templateVersion,
+  }));
   const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
   const lines = useMemo(
-    () => (indices.data ? indexLines(indices.data, blocks.data ?? [], projects, showSystem) : undefined),
-    [indices.data, blocks.data, projects, showSystem],
+    () => (indices.data ? indexLines(indices.data, blocks.data ?? [], projects, showSystem, templateVersion) : undefined),
+    [indices.data, blocks.data, projects, showSystem, templateVersion],
   );
+  // Projects the platform knows whose index is missing on this node: shown, not hidden.
+  const withoutIndex = useMemo(() => {
+    if (!projects || !indices.data) return [];
+    const list = Object.entries(projects).map(([id, name]) => ({ id, name }));
+    const report = matchProjectsToIndices(list, indices.data, templateVersion);
+    return report.projectsWithoutIndex.map((id) => projects[id] ?? id);
+  }, [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];
   // Under the frame's lines: the filter line, then the table's header.
@@ -76,7 +95,9 @@ export function IndicesPane({ width, height }: { width: number; height: number }
   useTableKeys('indices', 'indices', model.rows.length, rowsHigh, SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
   useSelected('indices', selected ? { index: selected.name } : undefined);
-  const info = `${model.rows.length} of ${indices.data?.length ?? 0}${showSystem ? '' : hidden > 0 ? ` (${hidden} dot hidden: .)` : ''}`;
+  const info =
+    `${model.rows.length} of ${indices.data?.length ?? 0}${showSystem ? '' : hidden > 0 ? ` (${hidden} dot hidden: .)` : ''}` +
+    (withoutIndex.length ? `  no index: ${withoutIndex.join(', ')}` : '');
   return (
     <PaneFrame title="Indices" info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">

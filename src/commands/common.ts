@@ -3,7 +3,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Client } from '@elastic/elasticsearch';
 import { createClient, redactUrl } from '../cluster/connection';
-import { promptHidden, resolveConnection, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
+import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
 
 export interface CommandModule {
@@ -51,7 +51,6 @@ export async function openSession(values: CommandContext['values']): Promise<Ses
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);
   if (values.profile && !profile) {
-    const { UsageError } = await import('../config/connection');
     throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
   }
   const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);

@@ -30,6 +30,8 @@ export interface MutationPlan extends MutationRequest {
   target: string;
   /** One line saying what the mutation does. */
   summary: string;
+  /** What the operator types to confirm a destructive plan, when not the target's name (delete-by-query: the document count). */
+  confirmText?: string;
   verify?: VerifyCheck;
 }
 
@@ -99,12 +101,12 @@ export type ConfirmationNeed = { kind: 'key' } | { kind: 'type'; expected: strin
 /** How the operator said yes: --yes in a script, a keypress, or the typed target name. */
 export type Confirmation = { by: 'yes-flag' } | { by: 'key' } | { by: 'typed'; text: string };
 
-export function confirmationNeeded(plan: Pick<MutationPlan, 'risk' | 'target'>): ConfirmationNeed {
-  return plan.risk === 'destructive' ? { kind: 'type', expected: plan.target } : { kind: 'key' };
+export function confirmationNeeded(plan: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>): ConfirmationNeed {
+  return plan.risk === 'destructive' ? { kind: 'type', expected: plan.confirmText ?? plan.target } : { kind: 'key' };
 }
 
 /** A keypress is not enough for a destructive plan; typed text must be the target's name exactly. */
-export function confirmationSatisfies(plan: Pick<MutationPlan, 'risk' | 'target'>, c: Confirmation): boolean {
+export function confirmationSatisfies(plan: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>, c: Confirmation): boolean {
   if (c.by === 'yes-flag') return true;
   const need = confirmationNeeded(plan);
   if (need.kind === 'key') return true;
@@ -217,7 +219,8 @@ export interface AuditRecord {
   target: string;
   summary: string;
   confirmedBy: Confirmation['by'];
-  outcome: { ok: boolean; status?: number; error?: string; durationMs: number };
+  /** task: the id a wait_for_completion=false request answered with, to re-attach (shardeck tasks). */
+  outcome: { ok: boolean; status?: number; error?: string; durationMs: number; task?: string };
 }
 
 export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number } {
@@ -235,7 +238,7 @@ export function parseAuditLog(text: string): { records: AuditRecord[]; unreadabl
 }
 
 export function formatAuditRecord(r: AuditRecord): string {
-  const outcome = r.outcome.ok ? `ok ${r.outcome.status ?? ''}`.trim() : `FAILED ${r.outcome.status ?? ''} ${r.outcome.error ?? ''}`.trim();
+  const outcome = r.outcome.ok ? `ok ${r.outcome.status ?? ''}${r.outcome.task ? ` task ${r.outcome.task}` : ''}`.trim() : `FAILED ${r.outcome.status ?? ''} ${r.outcome.error ?? ''}`.trim();
   const who = r.platformUser ? `${r.profile}/${r.platformUser}` : r.profile;
   const body = r.request.body === undefined ? '' : ` ${JSON.stringify(r.request.body)}`;
   return `${r.time} ${who} ${r.request.method} ${pathWithQuery(r.request)}${body} -> ${outcome}`;

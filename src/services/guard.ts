@@ -121,7 +121,7 @@ export class Guard {
       target: plan.target,
       summary: plan.summary,
       confirmedBy: confirmation.by,
-      outcome: { ok: outcome.ok, status: outcome.status, error: outcome.error?.message, durationMs: Date.now() - started },
+      outcome: { ok: outcome.ok, status: outcome.status, error: outcome.error?.message, durationMs: Date.now() - started, ...taskField(outcome.body) },
     };
     appendAudit(record, this.ctx.auditFile);
     if (outcome.ok && plan.verify) outcome.verified = await this.verify(plan);
@@ -137,4 +137,10 @@ export class Guard {
       return { ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
     }
   }
+}
+
+/** A request sent with wait_for_completion=false answers {task: "node:id"}; the audit keeps it. */
+function taskField(body: unknown): { task?: string } {
+  const task = (body as { task?: unknown } | undefined)?.task;
+  return typeof task === 'string' ? { task } : {};
 }

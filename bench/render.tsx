@@ -1,0 +1,197 @@
+// Render cost at one size, in its own process (so peak RSS belongs to that size alone):
+//   tsx bench/render.tsx <rows> <repeats>   -> one JSON line on stdout.
+// Synthetic `_cat/indices` and `_cat/shards` rows with the keys and value shapes of the recorded
+// fixtures go through the real parsers into a real store, and the real App renders them to a fake
+// 80x24 terminal (Ink in debug mode: every render is written at once, no frame-rate throttle, so a
+// frame's time is its cost, not the throttle's wait).
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import React from 'react';
+import { render } from 'ink';
+import { App } from '../src/ui/app/App';
+import { createUiStore } from '../src/ui/state';
+import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
+import { RESOURCES } from '../src/services/reads';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const N = Number(process.argv[2] ?? 1000);
+const REPEATS = Number(process.argv[3] ?? 15);
+
+const fixture = (read: string) => JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/yellow', `${read}.json`), 'utf8'));
+
+/** Index names like the platform's (service_v9_<project>) plus log-style ones and a few dot indices. */
+function indexName(i: number): string {
+  if (i % 97 === 0) return `.internal-${i}`;
+  return i % 3 === 0 ? `logs-app-${String(i).padStart(6, '0')}` : `service_v9_project${i}`;
+}
+
+function catIndices(n: number): Record<string, string>[] {
+  const template = fixture('indices')[0];
+  return Array.from({ length: n }, (_, i) => ({
+    ...template,
+    health: i % 50 === 0 ? 'yellow' : 'green',
+    status: 'open',
+    index: indexName(i),
+    uuid: `u${i.toString(36).padStart(21, 'x')}`,
+    pri: String(1 + (i % 6)),
+    rep: String(i % 2),
+    'docs.count': String((i * 7919) % 5_000_000),
+    'docs.deleted': String((i * 31) % 1000),
+    'store.size': String((i * 104_729) % 9_000_000_000),
+    'pri.store.size': String((i * 52_361) % 4_500_000_000),
+  }));
+}
+
+function catShards(n: number): Record<string, string | null>[] {
+  const template = fixture('shards')[0];
+  return Array.from({ length: n }, (_, i) => {
+    const unassigned = i % 40 === 39;
+    return {
+      ...template,
+      index: indexName(Math.floor(i / 5)),
+      shard: String(i % 5),
+      prirep: unassigned ? 'r' : 'p',
+      state: unassigned ? 'UNASSIGNED' : 'STARTED',
+      node: unassigned ? null : 'storage-1',
+      docs: unassigned ? null : String((i * 13) % 100_000),
+      store: unassigned ? null : String((i * 977) % 900_000_000),
+      'unassigned.reason': unassigned ? 'INDEX_CREATED' : null,
+      'unassigned.details': null,
+    };
+  });
+}
+
+class FakeStdout extends EventEmitter {
+  isTTY = false;
+  columns = 80;
+  rows = 24;
+  last = '';
+  onWrite?: () => void;
+  write = (frame: string) => {
+    this.last = frame;
+    this.onWrite?.();
+    return true;
+  };
+}
+
+class FakeStdin extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  write(data: string) {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+const PAGE_DOWN = '\u001b[6~';
+const HOME = '\u001b[H';
+const BACKSPACE = '\u007f';
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
+};
+
+async function main() {
+  const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
+  for (const name of Object.keys(RESOURCES) as ResourceName[]) {
+    if (name === 'indices' || name === 'shards') continue;
+    const r = RESOURCES[name];
+    setSnapshot(store, name, { data: r.parse(fixture(r.read)) as never, fetchedAt: Date.now(), failures: 0 });
+  }
+  const rawIndices = catIndices(N);
+  const rawShards = catShards(N);
+  const parseStart = performance.now();
+  const indices = RESOURCES.indices.parse(rawIndices);
+  const shards = RESOURCES.shards.parse(rawShards);
+  const parseMs = performance.now() - parseStart;
+
+  const stdout = new FakeStdout();
+  const stdin = new FakeStdin();
+  const ui = createUiStore();
+  const instance = render(<App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />, {
+    stdout: stdout as never,
+    stdin: stdin as never,
+    stderr: new FakeStdout() as never,
+    debug: true,
+    exitOnCtrlC: false,
+    patchConsole: false,
+  });
+  await tick();
+
+  /** Time from `act` until the first frame is written (then lets follow-up renders settle). */
+  async function frameAfter(act: () => void): Promise<number> {
+    let done!: (t: number) => void;
+    const written = new Promise<number>((r) => (done = r));
+    stdout.onWrite = () => {
+      stdout.onWrite = undefined;
+      done(performance.now());
+    };
+    const t0 = performance.now();
+    act();
+    const t1 = await written;
+    await tick();
+    return t1 - t0;
+  }
+
+  const out: Record<string, unknown> = { rows: N, parse_ms: parseMs };
+  for (const pane of ['indices', 'shards'] as const satisfies readonly PaneId[]) {
+    store.setState({ pane });
+    await tick();
+    // A new snapshot arriving (as after each poll): the pane rebuilds its rows (join, filter, sort)
+    // and draws. Fresh arrays each time so nothing is memoised across repeats.
+    const rebuild: number[] = [];
+    for (let i = 0; i < REPEATS; i++) {
+      const data = pane === 'indices' ? indices.slice() : shards.slice();
+      rebuild.push(await frameAfter(() => setSnapshot(store, pane, { data: data as never, fetchedAt: Date.now(), failures: 0 })));
+    }
+    if (!stdout.last.includes(pane === 'indices' ? 'logs-app-' : 'STARTED')) throw new Error(`the ${pane} pane did not draw its rows:\n${stdout.last}`);
+    // Scrolling one page: page-down from the top, back to the top every 20 pages.
+    const scroll: number[] = [];
+    for (let i = 0; i < REPEATS * 2; i++) {
+      if (i % 20 === 19) await frameAfter(() => stdin.write(HOME));
+      scroll.push(await frameAfter(() => stdin.write(PAGE_DOWN)));
+    }
+    // Filter keystrokes: open the filter, type a few letters and delete them again; every key
+    // refilters the whole snapshot.
+    await frameAfter(() => stdin.write('/'));
+    const filterKey: number[] = [];
+    const word = pane === 'indices' ? 'proj' : 'unas';
+    for (let r = 0; filterKey.length < REPEATS * 2; r++) {
+      for (const ch of word) filterKey.push(await frameAfter(() => stdin.write(ch)));
+      for (let k = 0; k < word.length; k++) filterKey.push(await frameAfter(() => stdin.write(BACKSPACE)));
+    }
+    await frameAfter(() => stdin.write('\u001b'));
+    out[pane] = {
+      rebuild_ms: median(rebuild),
+      scroll_frame_ms: median(scroll),
+      filter_key_ms: median(filterKey),
+      rebuild_max_ms: Math.max(...rebuild),
+      scroll_frame_max_ms: Math.max(...scroll),
+      filter_key_max_ms: Math.max(...filterKey),
+    };
+  }
+  instance.unmount();
+  out.peak_rss_mb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify(out) + '\n');
+  process.exit(0);
+}
+
+main().catch((e) => {
+  process.stderr.write(`render bench failed: ${e?.stack ?? e}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,372 @@
+// npm run bench: how fast shardeck is on a storage node and how light on the node it watches.
+// Prints a table and writes bench/results.json (issue 7). Every row is measured in this one run
+// (medians over repeats) against a real Elasticsearch node started here and stopped at the end.
+// Scratch files (bundles of the measuring scripts) go to bench/out/ (gitignored).
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { startNode } from '../dev/lib/es-node.mjs';
+import { loadDemoData, DEMO_YELLOW_INDEX } from '../dev/demo-data.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'bench/out');
+const CLI = path.join(root, 'dist/cli.js');
+const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
+const RENDER_REPEATS = Number(process.env.BENCH_RENDER_REPEATS ?? 15);
+const SIZES = [1000, 20000, 100000];
+const POLL_INDICES = 2000;
+const SMALL_INDICES = 100;
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
+const DELETE_RUNS = 3;
+
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : null;
+};
+const round = (x, d = 1) => (x === null || x === undefined ? null : Math.round(x * 10 ** d) / 10 ** d);
+
+function machine() {
+  const cpuinfo = fs.readFileSync('/proc/cpuinfo', 'utf8');
+  const model = /model name\s*:\s*(.+)/.exec(cpuinfo)?.[1]?.trim() ?? 'unknown CPU';
+  return {
+    nproc: os.availableParallelism(),
+    cpu: model,
+    ram_gib: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+  };
+}
+
+/** The measuring scripts, bundled like the product (dev/build.mjs): production React, one file each. */
+export async function bundle() {
+  fs.mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts' },
+    absWorkingDir: root,
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+function runJson(file, args, env = {}) {
+  const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(text.trim().split('\n').at(-1));
+}
+
+async function es(url, method, p, body) {
+  const res = await fetch(url + p, {
+    method,
+    headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${p} -> ${res.status}: ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : {};
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Cold start to the first frame with live data.
+
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
+
+/**
+ * Runs `command` under `script` (a real pty of 80x24; the console refuses a non-terminal) and
+ * times, from the spawn, when the screen text (ANSI stripped) first matches each marker. The
+ * output stream is read as it arrives, so the time is exact to the event loop, not to a polling
+ * interval (tmux capture-pane polling would add its own period and the cost of each capture).
+ */
+function timeMarkers(command, markers, timeoutMs = 20_000) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn('script', ['-qfec', `stty rows 24 cols 80; exec ${command}`, '/dev/null'], {
+      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CI', 'NO_COLOR', 'FORCE_COLOR'].includes(k))),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    child.stdin.on('error', () => {}); // the floor exits by itself; a late 'q' finds no reader
+    const found = {};
+    let text = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`timed out waiting for ${Object.keys(markers).filter((k) => !(k in found)).join(', ')}; screen:\n${text.slice(-2000)}`));
+    }, timeoutMs);
+    child.stdout.on('data', (chunk) => {
+      const now = performance.now();
+      text += chunk.toString('utf8').replace(ANSI, '');
+      for (const [name, re] of Object.entries(markers)) if (!(name in found) && re.test(text)) found[name] = now - t0;
+      if (Object.keys(found).length === Object.keys(markers).length && !child.killed) {
+        clearTimeout(timer);
+        child.stdin.write('q');
+        setTimeout(() => child.kill('SIGTERM'), 2000).unref();
+      }
+    });
+    child.on('exit', () => {
+      clearTimeout(timer);
+      if (Object.keys(found).length === Object.keys(markers).length) resolve(found);
+      else reject(new Error(`exited before ${Object.keys(markers).join(', ')}; screen:\n${text.slice(-2000)}`));
+    });
+  });
+}
+
+export async function startup(url) {
+  const tui = { first: [], full: [] };
+  const floor = [];
+  // One warm-up of each (page cache, the node's own caches), then alternate so load hits both alike.
+  await timeMarkers(`node ${CLI} --url ${url}`, { first: /YELLOW/ });
+  await timeMarkers(`node ${path.join(out, 'floor.mjs')} ${url}`, { done: /FLOOR-DONE/ });
+  for (let i = 0; i < STARTUP_RUNS; i++) {
+    // "first": the header's live status; "full": every Health pane section has its data
+    // (the health report's indicators and the reason for the unassigned shards).
+    const t = await timeMarkers(`node ${CLI} --url ${url}`, { first: /YELLOW/, full: /unassigned shards: \d+ replica[\s\S]*shards_capacity/ });
+    tui.first.push(t.first);
+    tui.full.push(t.full);
+    const f = await timeMarkers(`node ${path.join(out, 'floor.mjs')} ${url}`, { done: /FLOOR-DONE/ });
+    floor.push(f.done);
+  }
+  return {
+    first_frame_ms: round(median(tui.first)),
+    floor_ms: round(median(floor)),
+    ratio: round(median(tui.first) / median(floor), 2),
+    runs: STARTUP_RUNS,
+    full_frame_ms: round(median(tui.full)),
+    first_frame_runs_ms: tui.first.map((x) => round(x)),
+    floor_runs_ms: floor.map((x) => round(x)),
+    method: 'script(1) pty 80x24, output stream read as it arrives; both under the same wrapper; floor = bare node fetching the Health pane reads in parallel',
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Render cost at scale (each size in its own process).
+
+export function renderAt(n) {
+  return runJson('render.mjs', [n, RENDER_REPEATS]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Poll cycles and idle CPU with many real indices.
+
+/** Creates bench-00000.. up to `total` indices of 1 shard, 0 replicas, by bulk auto-create. */
+export async function growIndices(url, from, total) {
+  await es(url, 'PUT', '/_index_template/bench', {
+    index_patterns: ['bench-*'],
+    priority: 500,
+    template: { settings: { number_of_shards: 1, number_of_replicas: 0 } },
+  });
+  const BATCH = 250;
+  for (let start = from; start < total; start += BATCH) {
+    const lines = [];
+    for (let i = start; i < Math.min(total, start + BATCH); i++) {
+      lines.push(JSON.stringify({ index: { _index: `bench-${String(i).padStart(5, '0')}` } }), JSON.stringify({ n: i }));
+    }
+    const res = await es(url, 'POST', '/_bulk?timeout=120s', lines.join('\n') + '\n');
+    if (res.errors) throw new Error(`bulk create failed: ${JSON.stringify(res.items.find((x) => x.index?.error))}`);
+  }
+  await es(url, 'GET', '/_cluster/health?wait_for_status=green&timeout=120s');
+}
+
+export function pollPanes(url, indices) {
+  const row = { indices };
+  for (const pane of ['health', 'disk', 'indices']) row[pane] = runJson('poll.mjs', [url, pane, 7]);
+  return row;
+}
+
+function cpuTicks(pid) {
+  // Fields after the command name: utime is the 14th and stime the 15th field of /proc/<pid>/stat.
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+/** The built console on the Health pane in tmux at the default interval; CPU over IDLE_SECONDS. */
+export async function idleCpu(url) {
+  const socket = `shardeck-bench-${process.pid}`;
+  const tmux = (...args) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
+  tmux('new-session', '-d', '-s', 'idle', '-x', '80', '-y', '24', `exec env -u CI -u NO_COLOR node ${CLI} --url ${url}`);
+  try {
+    const pid = Number(tmux('display-message', '-p', '-t', 'idle', '#{pane_pid}').trim());
+    const deadline = Date.now() + 20_000;
+    while (!tmux('capture-pane', '-p', '-t', 'idle').includes('shards_capacity')) {
+      if (Date.now() > deadline) throw new Error('the console did not show the Health pane in tmux');
+      await sleep(100);
+    }
+    await sleep(3000); // past start-up work (module loading, first frames)
+    const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+    const before = cpuTicks(pid);
+    const t0 = performance.now();
+    await sleep(IDLE_SECONDS * 1000);
+    const cpuS = (cpuTicks(pid) - before) / hz;
+    const wallS = (performance.now() - t0) / 1000;
+    return { seconds: round(wallS, 1), cpu_s: round(cpuS, 2), cpu_s_per_min: round((cpuS / wallS) * 60, 2), core_pct: round((cpuS / wallS) * 100, 2) };
+  } finally {
+    tmux('kill-server');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 4. Delete by query, shardeck vs curl.
+
+export async function deleteByQuery(url) {
+  const probe = await fetch(`${url}/${DEMO_YELLOW_INDEX}/_delete_by_query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query: { match_none: {} } }),
+  });
+  if (!probe.ok) return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: the test node has no _delete_by_query (${probe.status} ${(await probe.text()).slice(0, 120)})` };
+  if (!fs.existsSync(path.join(root, 'src/commands/delete-by-query.ts'))) {
+    return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: 'not measured: the node answers _delete_by_query, but shardeck has no delete-by-query command yet (src/commands/delete-by-query.ts)' };
+  }
+  // Identical fresh data for each run: demo documents (modified_at spread over two years).
+  const query = { query: { range: { modified_at: { lt: 'now-365d' } } } };
+  const fresh = async (index) => {
+    await loadDemoData(url, { indices: [index], docsPerIndex: 3000, yellowIndex: 'none' });
+    return (await es(url, 'POST', `/${index}/_count`, query)).count;
+  };
+  const shardeck = [];
+  const curl = [];
+  let docs;
+  try {
+    for (let i = 0; i < DELETE_RUNS; i++) {
+      const a = `service_v9_dbqs${i}`;
+      docs = await fresh(a);
+      let t0 = performance.now();
+      execFileSync(process.execPath, [CLI, 'delete-by-query', a, '--older-than', '365d', '--expect', String(docs), '--yes', '--url', url], { stdio: 'pipe' });
+      shardeck.push((performance.now() - t0) / 1000);
+      const b = `service_v9_dbqc${i}`;
+      await fresh(b);
+      t0 = performance.now();
+      execFileSync('curl', ['-s', '-f', '-o', '/dev/null', '-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify(query), `${url}/${b}/_delete_by_query?refresh=true`]);
+      curl.push((performance.now() - t0) / 1000);
+    }
+  } catch (e) {
+    return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}` };
+  }
+  return { docs, shardeck_s: round(median(shardeck), 3), curl_s: round(median(curl), 3), ratio: round(median(shardeck) / median(curl), 2) };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function table(r) {
+  const rows = [];
+  const add = (what, value, target, pass) => rows.push([what, value, target, pass === null ? 'n/a' : pass ? 'PASS' : 'MISS']);
+  const s = r.startup;
+  add('first data frame (built TUI) vs floor', `${s.first_frame_ms} ms vs ${s.floor_ms} ms (${s.ratio}x)`, '<= 2x floor, < 600 ms', s.ratio <= 2 && s.first_frame_ms < 600);
+  for (const n of SIZES) {
+    const x = r.render[n];
+    add(`${n} rows: rebuild / scroll frame / filter key`, `${x.rebuild_ms} / ${x.scroll_frame_ms} / ${x.filter_key_ms} ms`, n === 100000 ? '< 150 / 16 / 16 ms' : 'flat frames', n === 100000 ? x.rebuild_ms < 150 && x.scroll_frame_ms < 16 && x.filter_key_ms < 16 : null);
+    add(`${n} rows: peak RSS`, `${x.peak_rss_mb} MB`, n === 100000 ? '< 300 MB' : '', n === 100000 ? x.peak_rss_mb < 300 : null);
+  }
+  const p = r.poll;
+  add(`poll cycle, Health/Disk panes, ${p.indices} indices`, `${p.panes.health.requests}/${p.panes.disk.requests} req, ${p.panes.health.bytes}/${p.panes.disk.bytes} B, ${p.panes.health.ms}/${p.panes.disk.ms} ms`, '', null);
+  add(`poll cycle, Indices pane, ${p.indices} indices`, `${p.requests} req, ${p.bytes} B, ${p.ms} ms`, '', null);
+  add('Health/Disk payload, 100 -> 2000 indices', `${p.flat.health_bytes.join(' -> ')} / ${p.flat.disk_bytes.join(' -> ')} B`, 'flat', p.flat.pass);
+  add('poll overlaps', `${p.overlaps}`, '0', p.overlaps === 0);
+  add(`idle watching (Health, 5 s interval, ${p.idle.seconds} s)`, `${p.cpu_s_per_min} CPU s/min (${p.idle.core_pct}% of a core)`, '< 1% of a core', p.idle.core_pct < 1);
+  const d = r.delete;
+  add('delete by query vs curl', d.ratio === null ? d.reason : `${d.shardeck_s} s vs ${d.curl_s} s (${d.ratio}x, ${d.docs} docs)`, '<= 1.05x', d.ratio === null ? null : d.ratio <= 1.05);
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
+  return [line(['row', 'measured', 'target', '']), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  const results = { machine: '', date: new Date().toISOString(), loadavg_start: os.loadavg().map((x) => round(x, 2)), machine_info: machine() };
+  log('building the TUI (npm run build) and the measuring scripts');
+  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  await bundle();
+
+  log(`render cost at ${SIZES.join(', ')} rows`);
+  results.render = {};
+  for (const n of SIZES) {
+    const x = renderAt(n);
+    results.render[n] = {
+      rebuild_ms: round(x.indices.rebuild_ms),
+      scroll_frame_ms: round(x.indices.scroll_frame_ms),
+      filter_key_ms: round(x.indices.filter_key_ms),
+      peak_rss_mb: round(x.peak_rss_mb, 0),
+      parse_ms: round(x.parse_ms),
+      shards: { rebuild_ms: round(x.shards.rebuild_ms), scroll_frame_ms: round(x.shards.scroll_frame_ms), filter_key_ms: round(x.shards.filter_key_ms) },
+      max: { rebuild_ms: round(x.indices.rebuild_max_ms), scroll_frame_ms: round(x.indices.scroll_frame_max_ms), filter_key_ms: round(x.indices.filter_key_max_ms) },
+    };
+    log(`  ${n}: ${JSON.stringify(results.render[n])}`);
+  }
+
+  log('starting a real Elasticsearch node with demo data');
+  const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
+  try {
+    await loadDemoData(node.url);
+    const info = await es(node.url, 'GET', '/');
+    results.machine_info.elasticsearch = info.version.number;
+    const m = results.machine_info;
+    results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
+
+    log('cold start vs floor');
+    results.startup = await startup(node.url);
+    log(`  ${JSON.stringify(results.startup)}`);
+
+    log('delete by query vs curl');
+    results.delete = await deleteByQuery(node.url);
+    log(`  ${JSON.stringify(results.delete)}`);
+
+    // Green from here: on a yellow cluster the Health pane adds the shard list (by design, to name
+    // the unassigned shards), which grows with the indices; the flat-payload target is for green.
+    await es(node.url, 'PUT', `/${DEMO_YELLOW_INDEX}/_settings`, { index: { number_of_replicas: 0 } });
+    const count = async () => (await es(node.url, 'GET', '/_cat/indices?format=json&h=index&expand_wildcards=all')).length;
+    const existing = await count();
+    log(`growing to ${SMALL_INDICES} indices`);
+    await growIndices(node.url, 0, SMALL_INDICES - existing);
+    const small = pollPanes(node.url, await count());
+    log(`growing to ${POLL_INDICES} indices`);
+    await growIndices(node.url, SMALL_INDICES - existing, POLL_INDICES - existing);
+    const total = await count();
+    const big = pollPanes(node.url, total);
+    log('poll overlaps: the Indices pane on its own timers at 1 s for 20 s');
+    const watched = runJson('poll.mjs', [node.url, 'indices', 1, 20]);
+    log(`idle CPU of the built console over ${IDLE_SECONDS} s`);
+    const idle = await idleCpu(node.url);
+    const growth = (a, b) => b / a;
+    results.poll = {
+      indices: total,
+      requests: big.indices.requests,
+      bytes: big.indices.bytes,
+      ms: round(big.indices.ms),
+      cpu_s_per_min: idle.cpu_s_per_min,
+      overlaps: watched.overlaps + big.health.overlaps + big.disk.overlaps + big.indices.overlaps,
+      panes: Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: big[p].requests, bytes: big[p].bytes, ms: round(big[p].ms) }])),
+      at_small: { indices: small.indices, ...Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: small[p].requests, bytes: small[p].bytes, ms: round(small[p].ms) }])) },
+      flat: {
+        health_bytes: [small.health.bytes, big.health.bytes],
+        disk_bytes: [small.disk.bytes, big.disk.bytes],
+        // Allocation's disk numbers and the node's heap vary a little between reads; 5% is "flat".
+        pass: growth(small.health.bytes, big.health.bytes) < 1.05 && growth(small.disk.bytes, big.disk.bytes) < 1.05,
+      },
+      watch: watched.watch,
+      idle,
+      errors: [...small.health.errors, ...big.health.errors, ...big.indices.errors],
+    };
+    log(`  ${JSON.stringify(results.poll)}`);
+  } finally {
+    await node.stop();
+  }
+  results.loadavg_end = os.loadavg().map((x) => round(x, 2));
+  fs.writeFileSync(path.join(root, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(`shardeck benchmark, ${results.date}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);
+  process.stdout.write(table(results) + '\n\nwritten: bench/results.json\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();

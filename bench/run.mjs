@@ -177,7 +177,7 @@ export async function growIndices(url, from, total) {
     const res = await es(url, 'POST', '/_bulk?timeout=120s', lines.join('\n') + '\n');
     if (res.errors) throw new Error(`bulk create failed: ${JSON.stringify(res.items.find((x) => x.index?.error))}`);
   }
-  await es(url, 'GET', '/_cluster/health?wait_for_status=green&timeout=120s');
+  await es(url, 'GET', '/_cluster/health?wait_for_status=yellow&wait_for_no_initializing_shards=true&timeout=300s');
 }
 
 export function pollPanes(url, indices) {

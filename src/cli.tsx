@@ -19,6 +19,10 @@ const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   explain: () => import('./commands/explain').then((m) => m.default),
   reroute: () => import('./commands/reroute').then((m) => m.default),
   audit: () => import('./commands/audit').then((m) => m.default),
+  'recover-corrupt': () => import('./commands/recover-corrupt').then((m) => m.default),
+  'delete-by-query': () => import('./commands/delete-by-query').then((m) => m.default),
+  forcemerge: () => import('./commands/forcemerge').then((m) => m.default),
+  tasks: () => import('./commands/tasks').then((m) => m.default),
 };
 
 function globalUsage(): string {

@@ -5,6 +5,7 @@ import type { PlanResult } from '../domain/wizards/machine';
 import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
 import { ConnError } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
+import type { Profile } from '../config/profiles';
 import { EXIT, openSession, type CommandContext } from './common';
 import { paint } from './paint';
 
@@ -16,10 +17,10 @@ export const MUTATION_OPTIONS = {
 
 export const JSON_SCHEMA = 1;
 
-export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; close(): Promise<void> }> {
+export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; close(): Promise<void> }> {
   const s = await openSession(values);
   const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName });
-  return { guard, close: () => s.client.close() };
+  return { guard, profile: s.profile, close: () => s.client.close() };
 }
 
 /** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */

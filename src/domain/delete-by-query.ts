@@ -315,3 +315,20 @@ export function judgeMergeSpace(targets: MergeTarget[], nodes: { node: string; l
     .map((n) => `${n.node} has less room before the high watermark than the largest index to merge: the merge may push it past`);
   return { warnings };
 }
+
+/**
+ * Shards whose history retention leases still retain operations (GET <index>/_stats?level=shards):
+ * soft-deleted documents under a lease survive a merge, so an expunge-deletes merge right after a
+ * delete reclaims nothing until the leases advance (Elasticsearch syncs them every 30 s).
+ */
+export function shardsRetainingDeletes(stats: any): number {
+  let behind = 0;
+  for (const index of Object.values<any>(stats?.indices ?? {}))
+    for (const copies of Object.values<any>(index?.shards ?? {}))
+      for (const copy of copies ?? []) {
+        const max = Number(copy?.seq_no?.max_seq_no ?? -1);
+        const leases: any[] = copy?.retention_leases?.leases ?? [];
+        if (leases.some((l) => Number(l.retaining_seq_no) <= max)) behind++;
+      }
+  return behind;
+}

@@ -55,7 +55,7 @@ export interface Preview {
   curl: string;
 }
 
-function shellQuote(s: string): string {
+export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
@@ -64,7 +64,7 @@ export function pathWithQuery(req: Pick<MutationRequest, 'path' | 'querystring'>
   return qs ? `${req.path}?${qs}` : req.path;
 }
 
-export function curlLine(req: MutationRequest, conn: PreviewConnection): string {
+export function curlLine(req: Omit<MutationRequest, 'method'> & { method: MutationMethod | 'GET' }, conn: PreviewConnection): string {
   const parts = ['curl', '-X', req.method, shellQuote(conn.url.replace(/\/$/, '') + pathWithQuery(req))];
   // The password never appears: the operator fills it in (or curl asks for it).
   if (conn.user !== undefined) parts.push('-u', shellQuote(`${conn.user}:***`));

@@ -16,6 +16,7 @@ import {
   type Confirmation,
   type MutationPlan,
   type Preview,
+  type PreviewConnection,
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation';
@@ -83,12 +84,17 @@ export class Guard {
     return judgeResolution(expr, await resolveIndices(this.ctx.client, this.ctx.conn.url, expr), opts);
   }
 
+  /** The connection as previews show it (no credentials); also in read-only mode, for printed plans. */
+  get previewConnection(): PreviewConnection {
+    const { url, user, caFile, insecure } = this.ctx.conn;
+    return { url: redactUrl(url), user, caFile, insecure };
+  }
+
   preview(plan: MutationPlan, opts: TargetOptions = {}): Preview {
     this.assertWritable();
     const bad = checkPlanPath(plan, opts);
     if (bad) throw new GuardRefusal('target', bad);
-    const { url, user, caFile, insecure } = this.ctx.conn;
-    return buildPreview(plan, { url: redactUrl(url), user, caFile, insecure });
+    return buildPreview(plan, this.previewConnection);
   }
 
   /** Sends the plan once, records it, reads the cluster back. Refusals throw before sending. */

@@ -1,0 +1,55 @@
+// shardeck tasks [TASK_ID] [--json]
+// Re-attach to a delete-by-query or force merge after the TUI or the SSH session was closed:
+// without an id, the running ones; with an id, its status (finished tasks are read from the
+// node's task results).
+import { isTaskId, progressLine, type TaskProgress } from '../domain/delete-by-query';
+import { ConnError } from '../cluster/connection';
+import { listTasks, readTask } from '../services/delete-by-query';
+import { EXIT, type CommandModule } from './common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
+
+const NAME = 'tasks';
+
+function describe(p: TaskProgress): string {
+  const state = p.completed ? (p.failures.length || p.cancelled ? 'finished with problems' : 'finished') : p.cancelled ? 'cancelling' : 'running';
+  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${p.description}` : ''}`];
+  if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
+  for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${f}`);
+  return lines.join('\n') + '\n';
+}
+
+const tasks: CommandModule = {
+  summary: 'Show running delete-by-query and force-merge tasks, or the status of one (re-attach after the session was closed).',
+  usage: 'usage: shardeck tasks [TASK_ID] [--json]   (TASK_ID as printed by delete-by-query, e.g. abc123:4567)',
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    const [id, ...extra] = positionals;
+    if (extra.length || (id !== undefined && !isTaskId(id)))
+      return usageError(NAME, `"${positionals.join(' ')}" is not a task id: give it as node:number, as delete-by-query printed it (or none to list running tasks)`, json);
+    const { guard, close } = await openGuard(values);
+    try {
+      if (id === undefined) {
+        const running = await listTasks(guard);
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, tasks: running });
+        else process.stdout.write(running.length ? running.map(describe).join('') : 'no delete-by-query or force-merge task is running\n');
+        return EXIT.ok;
+      }
+      try {
+        const p = await readTask(guard, id);
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: p });
+        else process.stdout.write(describe(p));
+        return EXIT.ok;
+      } catch (e) {
+        if (!(e instanceof ConnError && e.status === 404)) throw e;
+        const message = `the node knows no task ${id}: it may have finished before the node restarted without storing its result; count the query again to see what was deleted`;
+        return usageError(NAME, message, json);
+      }
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+export default tasks;

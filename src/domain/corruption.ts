@@ -1,0 +1,312 @@
+// Corruption recovery, the pure half: recognising a primary whose every copy is corrupt (from
+// allocation explain, in the shape a real 8.19 node answers; see test/fixtures/corrupt/), where
+// its folder is on disk, what recovers it without loss, and the offline checklist as the exact
+// commands for this node. Nothing here runs anything.
+import { curlLine, shellQuote, type MutationPlan, type PreviewConnection } from './mutation';
+
+type Json = Record<string, any>;
+
+/** One copy of the shard that allocation explain found on a node. */
+export interface ShardCopy {
+  node: string;
+  nodeId: string;
+  inSync: boolean;
+  /** The node's store exception named a corrupt_index_exception. */
+  corrupt: boolean;
+  /** The store exception's reason, when there is one. */
+  error?: string;
+}
+
+export interface CorruptFinding {
+  index: string;
+  shard: number;
+  /** allocation explain's can_allocate (no_valid_shard_copy when every copy is stale or corrupt). */
+  canAllocate: string;
+  /** Lucene reported corruption (corrupt_index_exception / CorruptIndexException). */
+  corrupt: boolean;
+  /** One line: the most specific reason Elasticsearch gave. */
+  reason: string;
+  /** The file Lucene named, when it named one. */
+  file?: string;
+  /** The node holding the corrupt copy (the one the checklist runs on). */
+  node?: { name: string; id: string };
+  copies: ShardCopy[];
+}
+
+/** The store exception chain of one copy, outermost first. */
+function exceptionChain(e: Json | undefined): Json[] {
+  const out: Json[] = [];
+  for (let x = e; x && out.length < 10; x = x.caused_by) out.push(x);
+  return out;
+}
+
+const CORRUPT_TEXT = /CorruptIndexException|corrupt_index_exception|corrupt file/;
+
+/**
+ * The corruption of a primary, or null when allocation explain shows none (the primary is
+ * assigned, or unassigned for another reason such as NODE_LEFT or the disk watermarks).
+ */
+export function findCorruption(r: Json): CorruptFinding | null {
+  if (r.primary !== true || r.current_state !== 'unassigned') return null;
+  const copies: ShardCopy[] = ((r.node_allocation_decisions as Json[] | undefined) ?? [])
+    .filter((n) => n.store)
+    .map((n) => {
+      const chain = exceptionChain(n.store.store_exception);
+      const deepestCorrupt = [...chain].reverse().find((x) => x.type === 'corrupt_index_exception');
+      return {
+        node: String(n.node_name),
+        nodeId: String(n.node_id),
+        inSync: Boolean(n.store.in_sync),
+        corrupt: Boolean(deepestCorrupt),
+        ...(chain.length ? { error: String((deepestCorrupt ?? chain[chain.length - 1]).reason) } : {}),
+      };
+    });
+  const details = String(r.unassigned_info?.details ?? '');
+  const corrupt = copies.some((c) => c.corrupt) || CORRUPT_TEXT.test(details);
+  const canAllocate = String(r.can_allocate ?? '');
+  if (!corrupt && canAllocate !== 'no_valid_shard_copy') return null;
+  const holder = copies.find((c) => c.corrupt) ?? copies.find((c) => c.inSync);
+  const detailNodeId = /failed shard on node \[([^\]]+)\]/.exec(details)?.[1];
+  const reason =
+    holder?.error ?? (/CorruptIndexException: ([^\n]+)/.exec(details)?.[1] || details.split('\n')[0] || String(r.allocate_explanation ?? canAllocate));
+  const file = /path="([^"]+)"/.exec(reason)?.[1] ?? /path="([^"]+)"/.exec(details)?.[1];
+  return {
+    index: String(r.index),
+    shard: Number(r.shard),
+    canAllocate,
+    corrupt,
+    reason,
+    ...(file ? { file } : {}),
+    ...(holder ? { node: { name: holder.node, id: holder.nodeId } } : detailNodeId ? { node: { name: detailNodeId, id: detailNodeId } } : {}),
+    copies,
+  };
+}
+
+/** What one node tells about itself: GET _nodes/settings,jvm,process (filtered). */
+export interface NodeFacts {
+  id: string;
+  name: string;
+  /** path.data: one path, or several on old multi-path nodes. */
+  dataPaths: string[];
+  home?: string;
+  logs?: string;
+  pid?: number;
+  bundledJdk?: boolean;
+}
+
+export function parseNodeFacts(body: Json): NodeFacts[] {
+  return Object.entries((body?.nodes ?? {}) as Record<string, Json>).map(([id, n]) => {
+    const p = n.settings?.path ?? {};
+    const data = p.data;
+    return {
+      id,
+      name: String(n.name ?? id),
+      dataPaths: Array.isArray(data) ? data.map(String) : data ? [String(data)] : [],
+      ...(p.home ? { home: String(p.home) } : {}),
+      ...(p.logs ? { logs: String(p.logs) } : {}),
+      ...(typeof n.process?.id === 'number' ? { pid: n.process.id } : {}),
+      ...(typeof n.jvm?.using_bundled_jdk === 'boolean' ? { bundledJdk: n.jvm.using_bundled_jdk } : {}),
+    };
+  });
+}
+
+/** Where Elasticsearch keeps one shard under a data path: <path.data>/indices/<index uuid>/<shard>. */
+export function shardFolder(dataPath: string, indexUuid: string, shard: number): string {
+  return `${dataPath.replace(/\/+$/, '')}/indices/${indexUuid}/${shard}`;
+}
+
+export interface SnapshotHolding {
+  repository: string;
+  snapshot: string;
+  state: string;
+  endTime?: string;
+}
+
+/** The snapshots of one repository (GET _snapshot/<repo>/_all) that hold the index. */
+export function snapshotsHolding(index: string, repository: string, body: Json): SnapshotHolding[] {
+  return ((body?.snapshots as Json[] | undefined) ?? [])
+    .filter((s) => ((s.indices as string[] | undefined) ?? []).includes(index))
+    .map((s) => ({ repository, snapshot: String(s.snapshot), state: String(s.state), ...(s.end_time ? { endTime: String(s.end_time) } : {}) }));
+}
+
+/** What recovers the shard without losing documents, best first; empty when nothing does. */
+export function losslessOptions(f: CorruptFinding, snapshots: SnapshotHolding[]): string[] {
+  const out: string[] = [];
+  for (const c of f.copies.filter((x) => !x.corrupt))
+    out.push(
+      c.inSync
+        ? `node ${c.node} holds an in-sync copy that is not corrupt: bring that node back or explain why it is refused (shardeck explain ${f.index} ${f.shard} primary)`
+        : `node ${c.node} holds a stale copy that is not corrupt: promoting it (allocate_stale_primary) loses the writes it missed`,
+    );
+  for (const s of snapshots.filter((x) => x.state === 'SUCCESS' || x.state === 'PARTIAL'))
+    out.push(
+      `snapshot ${s.repository}/${s.snapshot} (${s.state}${s.endTime ? `, ended ${s.endTime}` : ''}) holds ${f.index}: close or delete the index, then POST _snapshot/${s.repository}/${s.snapshot}/_restore {"indices":"${f.index}"} (writes after the snapshot are lost)`,
+    );
+  out.push(`a file-level backup of the shard folder taken before the corruption: with the node stopped, put it back in place of the folder`);
+  return out;
+}
+
+/** Everything the checklist needs to know about this node and shard. */
+export interface PlanFacts {
+  index: string;
+  shard: number;
+  node: { name: string; id: string };
+  /** The shard folder (<path.data>/indices/<uuid>/<shard>). */
+  folder: string;
+  /** path.home of the node (bin/, lib/). */
+  home: string;
+  /** The java binary the node runs with; null when unknown (then $ES_JAVA_HOME/bin/java). */
+  java: string | null;
+  /** The system user that owns the data; the file steps run as it. */
+  esUser: string;
+  /** The node's config directory (ES_PATH_CONF), for elasticsearch-shard. */
+  confDir: string;
+  serviceStop?: string;
+  serviceStart?: string;
+  backupDir: string;
+  /** A timestamp for the archive's name (e.g. 20261122T0805Z). */
+  stamp: string;
+  conn: PreviewConnection;
+  /** Whether <home>/bin/elasticsearch-shard exists; null when it could not be looked at. */
+  hasShardTool: boolean | null;
+}
+
+export interface PlanStep {
+  id: string;
+  title: string;
+  /** A shell command for the node's host, or a request sent through the guarded path. */
+  command?: string;
+  request?: MutationPlan;
+  /** Why, and what to look for. */
+  note: string;
+  /** Documents are lost by this step (confirmation asks for the shard's name). */
+  losesData?: boolean;
+  /** Only when the check before it says so. */
+  conditional?: boolean;
+}
+
+export interface RecoveryPlan {
+  archive: string;
+  steps: PlanStep[];
+  /** elasticsearch-shard remove-corrupted-data in place of the CheckIndex and marker steps. */
+  alternative: PlanStep[] | null;
+}
+
+export const DEFAULT_SERVICE_STOP = 'systemctl stop elasticsearch';
+export const DEFAULT_SERVICE_START = 'systemctl start elasticsearch';
+
+function parentOf(p: string): { dir: string; base: string } {
+  const i = p.replace(/\/+$/, '').lastIndexOf('/');
+  return { dir: p.slice(0, i) || '/', base: p.slice(i + 1) };
+}
+
+/** allocate_stale_primary with accept_data_loss: what makes Elasticsearch take the repaired copy. */
+export function stalePrimaryPlan(index: string, shard: number, node: string): MutationPlan {
+  return {
+    method: 'POST',
+    path: '/_cluster/reroute',
+    querystring: {},
+    body: { commands: [{ allocate_stale_primary: { index, shard, node, accept_data_loss: true } }] },
+    risk: 'destructive',
+    target: index,
+    summary: `allocate the repaired copy of ${index} shard ${shard} on ${node} as primary, accepting the documents lost`,
+  };
+}
+
+export function recoveryPlan(f: PlanFacts): RecoveryPlan {
+  const q = shellQuote;
+  const as = `runuser -u ${q(f.esUser)} --`;
+  const java = f.java ? q(f.java) : '"$ES_JAVA_HOME/bin/java"';
+  const { dir: indexDir, base: shardDir } = parentOf(f.folder);
+  const archive = `${f.backupDir.replace(/\/+$/, '')}/${f.index}-${f.shard}-${f.stamp}.tar`;
+  const checkIndex = `${as} ${java} -cp ${q(`${f.home}/lib/*`)} org.apache.lucene.index.CheckIndex ${q(`${f.folder}/index`)}`;
+  const get = (path: string, querystring: Record<string, string> = {}) =>
+    curlLine({ method: 'GET', path, querystring }, f.conn);
+  const stale = stalePrimaryPlan(f.index, f.shard, f.node.name);
+  const start: PlanStep[] = [
+    { id: 'stop', title: 'Stop the engine', command: f.serviceStop ?? DEFAULT_SERVICE_STOP, note: 'nothing may write to the shard folder while it is repaired' },
+    {
+      id: 'backup',
+      title: 'Back up the shard folder',
+      command: `mkdir -p ${q(f.backupDir)} && tar -C ${q(indexDir)} -cf ${q(archive)} ${q(shardDir)}`,
+      note: 'the repair removes segments for good: this archive is the way back',
+    },
+    {
+      id: 'verify-backup',
+      title: 'Verify the archive lists every file with the right size',
+      command: `diff <(cd ${q(indexDir)} && find ${q(shardDir)} -type f -printf '%p %s\\n' | sort) <(tar -tvf ${q(archive)} | awk '$1 !~ /^d/ {print $6, $3}' | sort) && echo 'archive complete'`,
+      note: 'no output but "archive complete" means every file is in the archive with its size; anything else: stop here',
+    },
+  ];
+  const restart: PlanStep[] = [
+    { id: 'start', title: 'Start the engine', command: f.serviceStart ?? DEFAULT_SERVICE_START, note: 'the node reads the repaired folder' },
+    {
+      id: 'wait',
+      title: 'Wait for the node to answer',
+      command: `until ${get('/_cluster/health', { timeout: '5s' })} -sf -o /dev/null; do sleep 2; done`,
+      note: 'loops until the node answers HTTP',
+    },
+    {
+      id: 'allocation',
+      title: "Check the shard's allocation",
+      command: `shardeck explain ${q(f.index)} ${f.shard} primary`,
+      note: 'started: go to the last step; still no_valid_shard_copy: allocate it as a stale primary (next step)',
+    },
+    {
+      id: 'reroute',
+      title: 'Allocate the repaired copy as primary (accept_data_loss)',
+      request: stale,
+      note: 'Elasticsearch does not trust a copy it saw fail; this tells it to, accepting that the documents of the removed segments are gone',
+      losesData: true,
+      conditional: true,
+    },
+    {
+      id: 'verify',
+      title: 'Health and document count afterwards',
+      command: `${get('/_cluster/health/' + f.index, { wait_for_status: 'yellow', timeout: '60s' })} && ${get('/_cat/shards/' + f.index, { v: 'true', h: 'index,shard,prirep,state,docs,node' })}`,
+      note: 'documents lost = the count CheckIndex reported before minus the count now',
+    },
+  ];
+  const steps: PlanStep[] = [
+    ...start,
+    { id: 'check', title: 'Check the index with Lucene CheckIndex (read-only)', command: checkIndex, note: 'changes nothing; names the broken segments and the documents they hold (exit 1 when it finds corruption)' },
+    { id: 'exorcise', title: 'Remove the broken segments (CheckIndex -exorcise)', command: `${checkIndex} -exorcise`, note: 'the documents of the broken segments are lost, unidentified', losesData: true },
+    {
+      id: 'markers',
+      title: 'Remove the corruption markers',
+      command: `${as} find ${q(`${f.folder}/index`)} -maxdepth 1 -name 'corrupted_*' -print -delete`,
+      note: 'Elasticsearch refuses a folder that holds a corrupted_* marker',
+    },
+    ...restart,
+  ];
+  const javaHome = f.java ? q(f.java.replace(/\/bin\/java$/, '')) : '"$ES_JAVA_HOME"';
+  const alternative: PlanStep[] | null =
+    f.hasShardTool === false
+      ? null
+      : [
+          ...start,
+          {
+            id: 'shard-tool',
+            title: 'Remove the corrupted data with elasticsearch-shard',
+            command: `${as} env ES_PATH_CONF=${q(f.confDir)} ES_JAVA_HOME=${javaHome} ${q(`${f.home}/bin/elasticsearch-shard`)} remove-corrupted-data --index ${q(f.index)} --shard-id ${f.shard}`,
+            note: 'asks before it changes anything, removes broken segments and the markers, and gives the copy a new allocation id: the reroute below is then always needed',
+            losesData: true,
+          },
+          ...restart.map((s) => (s.id === 'reroute' ? { ...s, conditional: false } : s)),
+        ];
+  return { archive, steps, alternative };
+}
+
+/** The plan as the operator reads it: numbered steps, each with its exact command. */
+export function planLines(p: RecoveryPlan, requestLines: (plan: MutationPlan) => string[]): string[] {
+  const render = (steps: PlanStep[]) =>
+    steps.flatMap((s, i) => [
+      `${i + 1}. ${s.title}${s.conditional ? ' (only if the check before says so)' : ''}${s.losesData ? ' [LOSES DATA]' : ''}`,
+      ...(s.command ? [`   $ ${s.command}`] : []),
+      ...(s.request ? requestLines(s.request).map((l) => `   ${l}`) : []),
+      `   ${s.note}`,
+    ]);
+  const out = ['Offline repair with Lucene CheckIndex (nothing below has been run):', ...render(p.steps)];
+  if (p.alternative) out.push('', 'Alternative: elasticsearch-shard remove-corrupted-data in place of CheckIndex and the markers:', ...render(p.alternative));
+  return out;
+}

@@ -1,0 +1,121 @@
+// Finding corrupt primaries on a red cluster: health -> unassigned primaries -> allocation explain
+// per primary -> the node's paths and the index UUID -> the shard folder; plus the snapshots that
+// hold the index. Reads only. shardeck usually runs on the storage node itself, so a few probes
+// look at this host's files (does the folder exist, which java runs the node, is there an
+// elasticsearch-shard); from another host they answer "not seen from here".
+import fs from 'node:fs';
+import { allocationExplain, getJson } from '../cluster/admin';
+import {
+  findCorruption,
+  losslessOptions,
+  parseNodeFacts,
+  shardFolder,
+  snapshotsHolding,
+  type CorruptFinding,
+  type NodeFacts,
+  type SnapshotHolding,
+} from '../domain/corruption';
+import type { HealthStatus } from '../domain/types';
+import type { Guard } from './guard';
+import { readResource } from './reads';
+
+export interface CorruptShardReport extends CorruptFinding {
+  indexUuid: string | null;
+  /** The shard folder on the node holding the corrupt copy; null when its path.data is unknown. */
+  folder: string | null;
+  /** Whether that folder exists as seen from this host. */
+  folderOnThisHost: boolean;
+  /** The shard's doc count as _cat/shards last reports it; null (unknown) while it is unassigned. */
+  docs: number | null;
+  snapshots: SnapshotHolding[];
+  /** What recovers it without loss, best first. */
+  options: string[];
+  nodeFacts: NodeFacts | null;
+  /** The java binary of the running node (from /proc on this host), or null. */
+  java: string | null;
+  /** Whether <path.home>/bin/elasticsearch-shard exists on this host; null when not looked at. */
+  hasShardTool: boolean | null;
+}
+
+export interface CorruptionReport {
+  status: HealthStatus;
+  unassignedPrimaries: number;
+  corrupt: CorruptShardReport[];
+}
+
+/** The snapshots of every registered repository that hold `index`. */
+async function snapshotsOf(guard: Guard, index: string): Promise<SnapshotHolding[]> {
+  const repos = Object.keys(await getJson<Record<string, unknown>>(guard.client, guard.url, '/_snapshot'));
+  const all = await Promise.all(
+    repos.map(async (repo) =>
+      snapshotsHolding(
+        index,
+        repo,
+        await getJson(guard.client, guard.url, `/_snapshot/${encodeURIComponent(repo)}/_all`, {
+          filter_path: 'snapshots.snapshot,snapshots.indices,snapshots.state,snapshots.end_time',
+        }),
+      ),
+    ),
+  );
+  return all.flat();
+}
+
+function javaOfPid(pid: number | undefined): string | null {
+  if (!pid) return null;
+  try {
+    return fs.readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return null;
+  }
+}
+
+async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null): Promise<CorruptShardReport> {
+  const facts = nodes.find((n) => n.id === f.node?.id) ?? (nodes.length === 1 ? nodes[0] : undefined) ?? null;
+  const uuid = uuids.get(f.index) ?? null;
+  const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
+  const onHost = candidates.find((c) => fs.existsSync(c));
+  const snapshots = await snapshotsOf(guard, f.index);
+  return {
+    ...f,
+    indexUuid: uuid,
+    folder: onHost ?? candidates[0] ?? null,
+    folderOnThisHost: Boolean(onHost),
+    docs,
+    snapshots,
+    options: losslessOptions(f, snapshots),
+    nodeFacts: facts,
+    java: onHost ? javaOfPid(facts?.pid) : null,
+    hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
+  };
+}
+
+/**
+ * The corrupt primaries of the cluster, or of one shard when `only` is given (then it is looked
+ * at even when health is not red, and reported only if corrupt).
+ */
+export async function detectCorruption(guard: Guard, only?: { index: string; shard: number }): Promise<CorruptionReport> {
+  const [health, shards] = await Promise.all([readResource(guard.client, guard.url, 'health'), readResource(guard.client, guard.url, 'shards')]);
+  const primaries = shards.data.filter(
+    (s) => s.primary && s.state === 'UNASSIGNED' && (!only || (s.index === only.index && s.shard === only.shard)),
+  );
+  const status = health.data.status;
+  const report: CorruptionReport = { status, unassignedPrimaries: primaries.length, corrupt: [] };
+  if (primaries.length === 0 || (!only && status !== 'red')) return report;
+  const findings: { finding: CorruptFinding; docs: number | null }[] = [];
+  for (const p of primaries) {
+    const body = await allocationExplain(guard.client, guard.url, { index: p.index, shard: p.shard, primary: true });
+    const finding = body ? findCorruption(body) : null;
+    if (finding) findings.push({ finding, docs: p.docs });
+  }
+  if (findings.length === 0) return report;
+  const [nodesBody, indices] = await Promise.all([
+    getJson(guard.client, guard.url, '/_nodes/settings,jvm,process', {
+      filter_path: 'nodes.*.name,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
+    }),
+    readResource(guard.client, guard.url, 'indices'),
+  ]);
+  const nodes = parseNodeFacts(nodesBody);
+  const uuids = new Map(indices.data.map((i) => [i.name, i.uuid]));
+  for (const { finding, docs } of findings) report.corrupt.push(await describe(guard, finding, nodes, uuids, docs));
+  return report;
+}

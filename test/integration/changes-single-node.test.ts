@@ -5,17 +5,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 
-async function es(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 
-const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const cli = cliAgainst(() => node.url, () => cfg);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 90_000): Promise<number> {

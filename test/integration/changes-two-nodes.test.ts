@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startCluster } from '../../dev/lib/es-node.mjs';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { ensureBuilt } from '../helpers/run-cli';
+import { cliAgainst } from '../helpers/real-node';
 
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let cfg: string;
 
-const cli = (args: string[]) => runCli([args[0], '--url', cluster.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const cli = cliAgainst(() => cluster.url, () => cfg);
 
 beforeAll(async () => {
   ensureBuilt();

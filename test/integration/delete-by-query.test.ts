@@ -11,20 +11,18 @@ import { createClient } from '../../src/cluster/connection';
 import { deleteByQueryPlan, deleteReport, olderThanQuery, sourceQuery } from '../../src/domain/delete-by-query';
 import { countMatching, followTask, previewDelete } from '../../src/services/delete-by-query';
 import { Guard } from '../../src/services/guard';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
 const INDEX = 'service_v9_dbq';
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 
-async function es(method: string, p: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 
-const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const cli = cliAgainst(() => node.url, () => cfg);
 const auditPath = () => path.join(cfg, 'audit.log');
-const auditLines = () => (fs.existsSync(auditPath()) ? fs.readFileSync(auditPath(), 'utf8').split('\n').filter(Boolean) : []);
+const auditLines = () => auditLinesIn(cfg);
 const docCount = async (index = INDEX) => {
   await es('POST', `/${index}/_refresh`);
   return (await es('GET', `/${index}/_count`)).body.count as number;
@@ -168,6 +166,9 @@ describe('delete exactly what was previewed', () => {
 describe('force merge gets the disk back', () => {
   it('shows deleted docs, merges with only_expunge_deletes as a task, deleted docs ~0 and store smaller', async () => {
     await es('POST', `/${INDEX}/_flush`);
+    // Store sizes are cached per shard for index.store.stats_refresh_interval (10 s): the reading
+    // taken while the data was loaded would otherwise be the "before".
+    await new Promise((r) => setTimeout(r, 11_000));
     const dry = await cli(['forcemerge', INDEX, '--expunge-deletes', '--dry-run', '--json']);
     const d = JSON.parse(dry.stdout);
     expect(d.before.indices[0].docsDeleted).toBeGreaterThan(1000);

@@ -10,21 +10,19 @@ import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard, GuardRefusal } from '../../src/services/guard';
 import type { MutationPlan } from '../../src/domain/mutation';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 const INDEX = 'guard_idx';
 
-async function es(method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return res.json();
-}
+const es = async (method: string, p: string, body?: unknown): Promise<any> => (await esCall(node.url, method, p, body)).body;
 
 const auditPath = () => path.join(cfg, 'audit.log');
-const auditLines = () => (fs.existsSync(auditPath()) ? fs.readFileSync(auditPath(), 'utf8').split('\n').filter(Boolean) : []);
+const auditLines = () => auditLinesIn(cfg);
 const replicasOnCluster = async () => (await es('GET', `/${INDEX}/_settings/index.number_of_replicas?flat_settings=true`))[INDEX].settings['index.number_of_replicas'];
-const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const cli = cliAgainst(() => node.url, () => cfg);
 
 beforeAll(async () => {
   ensureBuilt();

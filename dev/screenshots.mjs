@@ -3,11 +3,14 @@
 // SVG -> PNG by rsvg-convert from Debian's librsvg2-bin, installed by apt when missing).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { loadDemoData } from './demo-data.mjs';
 import { captureToSvg } from './ansi-svg.mjs';
+import { platformSignIn, platformStop } from './platform.mjs';
+import { runDir } from './lib/paths.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outDir = path.join(root, 'screenshots');
@@ -57,15 +60,21 @@ ensureRsvg();
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 fs.mkdirSync(outDir, { recursive: true });
 const node = await startNode({ name: 'screenshots' });
+// Signed in to the reference platform like the demo, so the header and the Indices pane show the
+// user and the projects; in a private config dir, and the server stopped after unless it was running.
+const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-'));
+const platformWasRunning = fs.existsSync(path.join(runDir, 'platform.json'));
 try {
   await loadDemoData(node.url, { docsPerIndex: 2000 });
+  await platformSignIn({ cli: path.join(root, 'dist/cli.js'), configDir, profile: 'demo' });
   for (const [columns, rows, suffix] of [
     [80, 24, ''],
     [100, 30, '-100x30'],
   ]) {
     const s = `shots${columns}`;
-    tmux('new-session', '-d', '-s', s, '-x', String(columns), '-y', String(rows), `env -u CI -u NO_COLOR TERM=xterm-256color node ${root}/dist/cli.js --url ${node.url} --interval 1; sleep 60`);
+    tmux('new-session', '-d', '-s', s, '-x', String(columns), '-y', String(rows), `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
     await waitFor(s, /YELLOW/, 'the console');
+    await waitFor(s, /\w@\w/, 'the platform sign-in in the header');
     // Visit Shards first so Health can name the reason of the unassigned shards.
     tmux('send-keys', '-t', s, '3');
     await waitFor(s, /[1-9]\d* unassigned/, 'shards');
@@ -104,4 +113,6 @@ try {
     // already gone with its last session
   }
   await node.stop();
+  if (!platformWasRunning) await platformStop();
+  fs.rmSync(configDir, { recursive: true, force: true });
 }

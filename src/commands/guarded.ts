@@ -19,7 +19,7 @@ export const JSON_SCHEMA = 1;
 
 export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; close(): Promise<void> }> {
   const s = await openSession(values);
-  const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName });
+  const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
   return { guard, profile: s.profile, close: () => s.client.close() };
 }
 

@@ -50,7 +50,7 @@ const login: CommandModule = {
     } catch (e) {
       return reportPlatformError('login', e);
     }
-    saveProfile(profileName, { platformUrl: session.baseUrl }, conf);
+    saveProfile(profileName, { platformUrl: session.baseUrl, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);
     const out = { profile: profileName, platformUrl: session.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
     process.stdout.write(

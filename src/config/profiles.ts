@@ -15,6 +15,8 @@ export interface Profile {
   insecure?: boolean;
   readOnly?: boolean;
   platformUrl?: string;
+  /** user_id of the last successful platform sign-in (not a secret): audit records of CLI mutations name it. */
+  platformUser?: string;
   /** Template version in index names: service_<templateVersion>_<project>. */
   templateVersion?: string;
   intervalMs?: number;

@@ -210,11 +210,20 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     }
   });
 
+  it('a CLI mutation after login names the signed-in platform user in its audit record', async () => {
+    const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--yes', '--json', '--profile', 'default', '--url', node.url]);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').trim().split('\n');
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ profile: 'default', platformUser: 'alice', request: { method: 'PUT', path: '/service_v9_alpha/_settings' } });
+  });
+
   it('logout forgets the token; whoami then says how to sign in', async () => {
     const r = await cli(['logout', '--profile', 'default']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^forgot the refresh token of profile "default"/);
     expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.default).toBeUndefined();
+    const config = JSON.parse(fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'config.json'), 'utf8'));
+    expect(config.profiles.default.platformUser).toBeUndefined();
     const who = await cli(['whoami', '--profile', 'default']);
     expect(who.code).toBe(64);
     expect(who.stderr).toBe('shardeck whoami: profile "default" is not signed in to the platform: run shardeck login --profile default\n');

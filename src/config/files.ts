@@ -57,3 +57,47 @@ export function appendPrivateLine(file: string, line: string): void {
     fs.closeSync(fd);
   }
 }
+
+function holderAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Runs fn while holding an exclusive lock between processes: a lock file created with O_EXCL that
+ * holds the owner's pid. A lock whose owner is gone or that is older than staleMs is taken over;
+ * after waitMs without the lock, fn runs anyway (a stuck lock must not stop the console).
+ */
+export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
+  const waitMs = opts.waitMs ?? 20_000;
+  const staleMs = opts.staleMs ?? 30_000;
+  ensurePrivateDir(path.dirname(lockFile));
+  const deadline = Date.now() + waitMs;
+  let held = false;
+  while (!held) {
+    try {
+      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+      held = true;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      try {
+        const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+        const age = Date.now() - fs.statSync(lockFile).mtimeMs;
+        if (age > staleMs || (pid > 0 && !holderAlive(pid))) fs.rmSync(lockFile, { force: true });
+      } catch {
+        // released between our attempts: try again at once
+      }
+      if (Date.now() >= deadline) break;
+      await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    if (held) fs.rmSync(lockFile, { force: true });
+  }
+}

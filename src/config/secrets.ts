@@ -3,7 +3,7 @@
 // A secrets file that group or others can read is refused (with the chmod that fixes it).
 import fs from 'node:fs';
 import path from 'node:path';
-import { assertPrivateFile, configDir, InsecureFileError, writePrivateFileAtomic } from './files';
+import { assertPrivateFile, configDir, InsecureFileError, withFileLock, writePrivateFileAtomic } from './files';
 import { UsageError } from './connection';
 
 interface SecretsFile {
@@ -58,4 +58,12 @@ export function forgetRefreshToken(profile: string): boolean {
   delete s.refreshTokens[profile];
   writeSecrets(s);
   return true;
+}
+
+/**
+ * Runs fn while no other shardeck exchanges a refresh token: when the platform rotates tokens, two
+ * processes exchanging the same one at once would leave one of them with a retired token.
+ */
+export function withRefreshLock<T>(fn: () => Promise<T>): Promise<T> {
+  return withFileLock(`${secretsFile()}.lock`, fn);
 }

@@ -67,6 +67,8 @@ export interface RefreshTokenStore {
   load?(): string | undefined;
   /** Must be atomic and durable before it returns. */
   save(token: string): void;
+  /** Runs an exchange (load, send, save) so that no other process exchanges at the same time. */
+  exclusive?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
 export interface TokenSessionOptions {
@@ -234,7 +236,12 @@ export class TokenSession {
     return this.#inFlight;
   }
 
-  async #exchange(): Promise<string> {
+  #exchange(): Promise<string> {
+    const exclusive = this.#opts.tokens.exclusive;
+    return exclusive ? exclusive(() => this.#exchangeNow()) : this.#exchangeNow();
+  }
+
+  async #exchangeNow(): Promise<string> {
     // Another shardeck with this profile may have rotated the token since we read it.
     const onDisk = this.#opts.tokens.load?.();
     if (onDisk && onDisk !== this.#stored) {

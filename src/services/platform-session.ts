@@ -3,7 +3,7 @@
 // and store.projects (names by lowercase project id) current, refreshing the token invisibly.
 import { UsageError } from '../config/connection';
 import type { Profile } from '../config/profiles';
-import { readRefreshToken, saveRefreshToken } from '../config/secrets';
+import { readRefreshToken, saveRefreshToken, withRefreshLock } from '../config/secrets';
 import { projectNamesById } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { PlatformError, TokenSession, type TokenSessionOptions } from '../platform/session';
@@ -30,7 +30,7 @@ export function openProfileSession(profileName: string, profile: Profile | undef
     baseUrl: profile.platformUrl,
     refreshToken,
     stored: true,
-    tokens: { load: () => readRefreshToken(profileName), save: (t) => saveRefreshToken(profileName, t) },
+    tokens: { load: () => readRefreshToken(profileName), save: (t) => saveRefreshToken(profileName, t), exclusive: withRefreshLock },
   });
 }
 

@@ -210,6 +210,23 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     }
   });
 
+  it('pair-debugging on a rotating platform: six shardeck processes of one profile exchange one after another, none is left with a retired token', async () => {
+    server.setRotate(true);
+    try {
+      expect((await cli(['login', '--profile', 'pair', '--platform', server.url], server.addUser())).code).toBe(0);
+      const before = server.exchanges;
+      const runs = await Promise.all(Array.from({ length: 6 }, () => cli(['projects', '--profile', 'pair', '--json', '--url', node.url])));
+      for (const r of runs) expect(r.stderr, r.stderr).toBe('');
+      expect(runs.map((r) => r.code)).toEqual([0, 0, 0, 0, 0, 0]);
+      expect(server.exchanges - before).toBe(6);
+      const stored = JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.pair;
+      expect(server.validRefreshTokens()).toContain(stored);
+      expect(fs.existsSync(`${secrets()}.lock`)).toBe(false);
+    } finally {
+      server.setRotate(false);
+    }
+  });
+
   it('a CLI mutation after login names the signed-in platform user in its audit record', async () => {
     const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--yes', '--json', '--profile', 'default', '--url', node.url]);
     expect(r.code, r.stderr).toBe(0);

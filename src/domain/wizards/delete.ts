@@ -1,0 +1,344 @@
+// Delete wizard (query before delete, seed rule 1): target -> which documents (older than, one
+// source, a JSON body from a file) -> the same query counted and sampled -> the operator types the
+// count -> the delete runs as a task capped at that count (max_docs) -> progress, rethrottle,
+// cancel -> the query counted again -> report, and the force merge offered.
+// The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
+import {
+  CONFLICTS_LINE,
+  deleteByQueryPlan,
+  deleteReport,
+  olderThanQuery,
+  parseOlderThan,
+  parseQueryBody,
+  sourceQuery,
+  type ConflictsPolicy,
+  type DeleteReport,
+  type Parsed,
+  type Query,
+  type TaskProgress,
+} from '../delete-by-query';
+import { checkIndexExpression, type Confirmation, type MutationPlan } from '../mutation';
+import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
+import { go, stay, type CommonEvent, type Machine, type PlanResult, type Step } from './machine';
+
+/** Samples shown per page of the preview (the wizard must fit 80x24). */
+export const SAMPLE_PAGE = 4;
+
+export type QueryKind = 'olderThan' | 'source' | 'file';
+export const QUERY_KINDS: QueryKind[] = ['olderThan', 'source', 'file'];
+export const QUERY_KIND_LABELS: Record<QueryKind, string> = {
+  olderThan: 'modified_at older than',
+  source: 'documents of source',
+  file: 'JSON body from file',
+};
+
+export interface DeleteForm {
+  target: string;
+  kind: QueryKind;
+  /** The text of the chosen kind: an age or date, a source id, or a file path. */
+  value: string;
+  conflicts: ConflictsPolicy;
+}
+
+export interface QueryChoice {
+  query: Query;
+  described: string;
+  /** The absolute instant an older-than input resolved to, shown before anything runs. */
+  resolvedOlderThan?: string;
+}
+
+/** The same shape as services/delete-by-query.ts's SampleDoc and DeletePreview. */
+export interface SampleDoc {
+  index: string;
+  id: string;
+  modifiedAt: string | null;
+  sources: string[];
+  title: string | null;
+}
+
+export interface PreviewFacts {
+  matching: number;
+  indexTotal: number;
+  samples: SampleDoc[];
+}
+
+/** The platform project name behind an index (service_v9_<project>), when signed in and known. */
+export function projectOfTarget(target: string, projects: Record<string, string> | undefined, templateVersion = DEFAULT_TEMPLATE_VERSION): string | undefined {
+  if (!projects) return undefined;
+  const id = projectIdOfIndex(target.trim(), templateVersion);
+  return id === null ? undefined : projects[id];
+}
+
+/**
+ * What the form asks for, as far as it can be known without a file: the older-than input resolved
+ * against `now`, or the source query. A file is read by the runner and parsed by parseQueryBody.
+ */
+export function choiceOf(form: DeleteForm, now: number): Parsed<QueryChoice> | { ok: 'file'; path: string } {
+  if (form.kind === 'olderThan') {
+    const at = parseOlderThan(form.value, now);
+    if (!at.ok) return { ok: false, error: at.error.replace('--older-than', 'older than') };
+    return { ok: true, value: { query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value } };
+  }
+  if (form.kind === 'source') {
+    const q = sourceQuery(form.value.trim());
+    if (!q.ok) return { ok: false, error: 'no source given: type a source id such as src-crm' };
+    return { ok: true, value: { query: q.value, described: `documents of source ${form.value.trim()}` } };
+  }
+  if (form.value.trim() === '') return { ok: false, error: 'no file given: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)' };
+  return { ok: 'file', path: form.value.trim() };
+}
+
+/** The body of a file as the query to run (only "query" is used; other keys are named). */
+export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
+  const body = parseQueryBody(text, path);
+  if (!body.ok) return body;
+  const ignored = body.value.ignored.length ? ` (only "query" is used; ignored: ${body.value.ignored.join(', ')})` : '';
+  return { ok: true, value: { query: body.value.query, described: `the query of ${path}${ignored}` } };
+}
+
+/** The wizard's delete: the CLI's plan, refreshed afterwards so the count that follows sees it. */
+export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy): MutationPlan {
+  const plan = deleteByQueryPlan(target, query, previewed, conflicts);
+  plan.querystring.refresh = 'true';
+  return plan;
+}
+
+/** Parses a requests-per-second limit: a positive number, or "unlimited" / -1 (no throttle). */
+export function parseRequestsPerSecond(text: string): Parsed<number> {
+  const t = text.trim().toLowerCase();
+  if (t === 'unlimited' || t === '-1' || t === 'u') return { ok: true, value: -1 };
+  if (!/^\d+(\.\d+)?$/.test(t) || Number(t) <= 0)
+    return { ok: false, error: `"${text}" is not a rate: give documents per second (e.g. 500), or -1 for no throttle` };
+  return { ok: true, value: Number(t) };
+}
+
+/** POST _delete_by_query/<task>/_rethrottle: takes effect at the next batch; nothing is deleted by it. */
+export function rethrottlePlan(task: string, requestsPerSecond: number): MutationPlan {
+  const rate = requestsPerSecond < 0 ? 'no throttle' : `${requestsPerSecond} documents per second`;
+  return {
+    method: 'POST',
+    path: `/_delete_by_query/${encodeURIComponent(task)}/_rethrottle`,
+    querystring: { requests_per_second: String(requestsPerSecond) },
+    risk: 'reversible',
+    target: task,
+    summary: `rethrottle delete task ${task} to ${rate}`,
+  };
+}
+
+/**
+ * POST _tasks/<id>/_cancel: stops the delete at the next batch. It stops deleting, it restores
+ * nothing: what was deleted before stays deleted (said in the summary and the report).
+ */
+export function cancelTaskPlan(task: string): MutationPlan {
+  return {
+    method: 'POST',
+    path: `/_tasks/${encodeURIComponent(task)}/_cancel`,
+    querystring: {},
+    risk: 'reversible',
+    target: task,
+    summary: `cancel task ${task} (stops deleting; what was deleted stays deleted)`,
+  };
+}
+
+// --- the machine ------------------------------------------------------------------------------
+
+export interface DeleteReview {
+  form: DeleteForm;
+  choice: QueryChoice;
+  indices: string[];
+  preview: PreviewFacts;
+  /** Offset of the sample page shown. */
+  from: number;
+}
+
+export interface RunningTask {
+  task: string;
+  progress?: TaskProgress;
+  /** The rethrottle prompt's text while it is open. */
+  rate?: string;
+  /** What the last rethrottle or cancel did (or why it failed). */
+  control?: { ok: boolean; message: string };
+  cancelRequested: boolean;
+}
+
+export type DeleteState =
+  | { phase: 'input'; form: DeleteForm; error?: string }
+  | { phase: 'reading'; form: DeleteForm }
+  | { phase: 'previewing'; form: DeleteForm; choice: QueryChoice }
+  | { phase: 'nothing'; form: DeleteForm; choice: QueryChoice; indices: string[]; indexTotal: number }
+  | ({ phase: 'review'; typed: string; error?: string; plan: MutationPlan } & DeleteReview)
+  | ({ phase: 'starting'; plan: MutationPlan } & DeleteReview)
+  | ({ phase: 'running'; plan: MutationPlan } & DeleteReview & RunningTask)
+  | ({ phase: 'counting'; final: TaskProgress } & DeleteReview & RunningTask)
+  | ({ phase: 'done'; report: DeleteReport; final: TaskProgress; offerMerge: boolean } & DeleteReview & RunningTask)
+  | { phase: 'failed'; message: string; review?: DeleteReview; last?: TaskProgress }
+  | { phase: 'cancelled' };
+
+export type DeleteEvent =
+  | CommonEvent
+  | { type: 'edit'; field: 'target' | 'value'; value: string }
+  | { type: 'nextKind' }
+  | { type: 'toggleConflicts' }
+  | { type: 'submit'; now: number }
+  | { type: 'fileRead'; text: string }
+  | { type: 'rejected'; message: string }
+  | { type: 'previewed'; indices: string[]; preview: PreviewFacts }
+  | { type: 'page'; delta: number }
+  | { type: 'samples'; from: number; samples: SampleDoc[] }
+  | { type: 'typeCount'; text: string }
+  | { type: 'back' }
+  | { type: 'confirm' }
+  | { type: 'started'; task: string }
+  | { type: 'notStarted'; message: string }
+  | { type: 'progress'; progress: TaskProgress }
+  | { type: 'editRate'; text: string | undefined }
+  | { type: 'rethrottle' }
+  | { type: 'cancelTask' }
+  | { type: 'controlled'; result: PlanResult }
+  | { type: 'finished'; progress: TaskProgress }
+  | { type: 'lost'; message: string; last?: TaskProgress }
+  | { type: 'counted'; stillMatching: number };
+
+export type DeleteEffect =
+  | { type: 'readFile'; path: string }
+  | { type: 'preview'; target: string; query: Query; pageSize: number }
+  | { type: 'samples'; target: string; query: Query; from: number; pageSize: number }
+  | { type: 'start'; plan: MutationPlan; confirmation: Confirmation }
+  | { type: 'follow'; task: string }
+  | { type: 'control'; plan: MutationPlan; confirmation: Confirmation }
+  | { type: 'count'; target: string; query: Query };
+
+/** Phases where a request or a task is under way: Esc does not end the wizard there. */
+const BUSY = new Set(['reading', 'previewing', 'starting', 'running', 'counting']);
+
+function reviewOf(s: DeleteReview): DeleteReview {
+  return { form: s.form, choice: s.choice, indices: s.indices, preview: s.preview, from: s.from };
+}
+
+function runningOf(s: RunningTask): RunningTask {
+  return { task: s.task, progress: s.progress, rate: s.rate, control: s.control, cancelRequested: s.cancelRequested };
+}
+
+/** The one-line explanation of the conflicts policy the delete is sent with. */
+export function conflictsLine(policy: ConflictsPolicy): string {
+  return CONFLICTS_LINE[policy];
+}
+
+/** The offset of the sample page `delta` pages away, kept within the matching documents. */
+export function pageFrom(from: number, delta: number, matching: number, pageSize = SAMPLE_PAGE): number {
+  const last = Math.max(0, Math.floor((Math.max(1, matching) - 1) / pageSize) * pageSize);
+  return Math.max(0, Math.min(last, from + delta * pageSize));
+}
+
+export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
+  const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', ...initial };
+  const toPreview = (f: DeleteForm, choice: QueryChoice): Step<DeleteState, DeleteEffect> =>
+    go({ phase: 'previewing', form: f, choice }, { type: 'preview', target: f.target.trim(), query: choice.query, pageSize: SAMPLE_PAGE });
+  return {
+    init: () => stay({ phase: 'input', form }),
+    step(s, e): Step<DeleteState, DeleteEffect> {
+      if (e.type === 'error') return stay({ phase: 'failed', message: e.message, ...('choice' in s && 'indices' in s && 'preview' in s ? { review: reviewOf(s) } : {}) });
+      if (e.type === 'cancel') return stay(BUSY.has(s.phase) ? s : { phase: 'cancelled' });
+      switch (s.phase) {
+        case 'input': {
+          if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
+          if (e.type === 'nextKind') {
+            const kind = QUERY_KINDS[(QUERY_KINDS.indexOf(s.form.kind) + 1) % QUERY_KINDS.length];
+            return stay({ phase: 'input', form: { ...s.form, kind, value: '' } });
+          }
+          if (e.type === 'toggleConflicts') return stay({ phase: 'input', form: { ...s.form, conflicts: s.form.conflicts === 'abort' ? 'proceed' : 'abort' } });
+          if (e.type === 'submit') {
+            // The guard's own syntax check first: `*`, `_all`, dot names never get as far as a request.
+            const bad = checkIndexExpression(s.form.target.trim());
+            if (bad) return stay({ ...s, error: bad });
+            const c = choiceOf(s.form, e.now);
+            if (c.ok === false) return stay({ ...s, error: c.error });
+            if (c.ok === 'file') return go({ phase: 'reading', form: s.form }, { type: 'readFile', path: c.path });
+            return toPreview(s.form, c.value);
+          }
+          return stay(s);
+        }
+        case 'reading':
+          if (e.type === 'rejected') return stay({ phase: 'input', form: s.form, error: e.message });
+          if (e.type === 'fileRead') {
+            const c = choiceOfFile(s.form.value.trim(), e.text);
+            if (!c.ok) return stay({ phase: 'input', form: s.form, error: c.error });
+            return toPreview(s.form, c.value);
+          }
+          return stay(s);
+        case 'previewing':
+          if (e.type === 'rejected') return stay({ phase: 'input', form: s.form, error: e.message });
+          if (e.type === 'previewed') {
+            if (e.preview.matching === 0) return stay({ phase: 'nothing', form: s.form, choice: s.choice, indices: e.indices, indexTotal: e.preview.indexTotal });
+            const review: DeleteReview = { form: s.form, choice: s.choice, indices: e.indices, preview: e.preview, from: 0 };
+            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), s.choice.query, e.preview.matching, s.form.conflicts) });
+          }
+          return stay(s);
+        case 'review': {
+          if (e.type === 'page') {
+            const from = pageFrom(s.from, e.delta, s.preview.matching);
+            if (from === s.from) return stay(s);
+            return go({ ...s, from }, { type: 'samples', target: s.form.target.trim(), query: s.choice.query, from, pageSize: SAMPLE_PAGE });
+          }
+          if (e.type === 'samples') return stay(e.from === s.from ? { ...s, preview: { ...s.preview, samples: e.samples } } : s);
+          if (e.type === 'typeCount') return stay({ ...s, typed: e.text.replace(/\D/g, ''), error: undefined });
+          if (e.type === 'toggleConflicts') {
+            const conflicts: ConflictsPolicy = s.form.conflicts === 'abort' ? 'proceed' : 'abort';
+            const f = { ...s.form, conflicts };
+            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.choice.query, s.preview.matching, conflicts) });
+          }
+          if (e.type === 'back') return stay({ phase: 'input', form: s.form });
+          if (e.type === 'confirm') {
+            const expected = String(s.preview.matching);
+            if (s.typed !== expected)
+              return stay({
+                ...s,
+                typed: '',
+                error: `typed "${s.typed}", but the preview counted ${expected} documents: nothing was sent; type the count exactly`,
+              });
+            return go({ phase: 'starting', ...reviewOf(s), plan: s.plan }, { type: 'start', plan: s.plan, confirmation: { by: 'typed', text: s.typed } });
+          }
+          return stay(s);
+        }
+        case 'starting':
+          if (e.type === 'notStarted') return stay({ phase: 'failed', message: e.message, review: reviewOf(s) });
+          if (e.type === 'started')
+            return go({ phase: 'running', ...reviewOf(s), plan: s.plan, task: e.task, cancelRequested: false }, { type: 'follow', task: e.task });
+          return stay(s);
+        case 'running': {
+          if (e.type === 'progress') return stay({ ...s, progress: e.progress });
+          if (e.type === 'editRate') return stay({ ...s, rate: e.text === undefined ? undefined : e.text.replace(/[^\d.\-a-z]/gi, '') });
+          if (e.type === 'rethrottle') {
+            if (s.rate === undefined) return stay(s);
+            const r = parseRequestsPerSecond(s.rate);
+            if (!r.ok) return stay({ ...s, control: { ok: false, message: r.error } });
+            return go({ ...s, rate: undefined, control: undefined }, { type: 'control', plan: rethrottlePlan(s.task, r.value), confirmation: { by: 'key' } });
+          }
+          if (e.type === 'cancelTask') {
+            if (s.cancelRequested) return stay(s);
+            return go({ ...s, rate: undefined, cancelRequested: true }, { type: 'control', plan: cancelTaskPlan(s.task), confirmation: { by: 'key' } });
+          }
+          if (e.type === 'controlled') return stay({ ...s, control: { ok: e.result.ok, message: e.result.ok ? `${e.result.summary}: ${e.result.message}` : e.result.message } });
+          if (e.type === 'finished')
+            return go({ phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: e.progress, final: e.progress }, { type: 'count', target: s.form.target.trim(), query: s.choice.query });
+          if (e.type === 'lost')
+            return stay({
+              phase: 'failed',
+              message: `lost task ${s.task}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task}`,
+              review: reviewOf(s),
+              last: e.last ?? s.progress,
+            });
+          return stay(s);
+        }
+        case 'counting':
+          if (e.type === 'counted') {
+            const report = deleteReport(s.preview.matching, s.final, e.stillMatching);
+            return stay({ ...s, phase: 'done', report, offerMerge: s.final.deleted > 0 });
+          }
+          return stay(s);
+        default:
+          return stay(s);
+      }
+    },
+  };
+}

@@ -1,0 +1,151 @@
+// Force-merge wizard (get the disk back after deletes): deleted documents and store size per
+// index, each node's headroom before the high watermark, a warning or a refusal (judgeMergeSpace),
+// a keypress, the merge (only_expunge_deletes) as a task, and before -> after.
+// The CLI twin is commands/forcemerge.ts.
+import { forcemergePlan, judgeMergeSpace } from '../delete-by-query';
+import type { DiskRow } from '../disk';
+import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
+import { checkIndexExpression, type Confirmation, type MutationPlan } from '../mutation';
+import type { IndexRow } from '../types';
+import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type Step } from './machine';
+
+/** The same shape as services/delete-by-query.ts's MergeFacts. */
+export interface MergeFacts {
+  indices: IndexRow[];
+  disks: DiskRow[];
+}
+
+export interface MergeReview {
+  target: string;
+  indices: string[];
+  before: MergeFacts;
+  /** Shard copies whose retention leases still hold deleted documents back (the runner waits for them). */
+  retaining: number;
+  refuse?: string;
+  warnings: string[];
+  plan: MutationPlan;
+}
+
+export type MergeState =
+  | { phase: 'input'; target: string; error?: string }
+  | { phase: 'inspecting'; target: string }
+  | ({ phase: 'review' } & MergeReview)
+  | ({ phase: 'applying'; task?: string; waitingLeases: boolean } & MergeReview)
+  | ({ phase: 'done'; task: string; after: MergeFacts; failures: string[] } & MergeReview)
+  | (Ended & { review?: MergeReview });
+
+export type MergeEvent =
+  | CommonEvent
+  | { type: 'edit'; value: string }
+  | { type: 'submit' }
+  | { type: 'rejected'; message: string }
+  | { type: 'inspected'; indices: string[]; facts: MergeFacts; retaining: number }
+  | { type: 'confirm'; confirmation: Confirmation }
+  | { type: 'leasesCleared'; cleared: boolean }
+  | { type: 'started'; task: string }
+  | { type: 'notStarted'; message: string }
+  | { type: 'lost'; message: string }
+  | { type: 'merged'; after: MergeFacts; failures: string[] };
+
+export type MergeEffect = { type: 'inspect'; target: string } | { type: 'merge'; target: string; plan: MutationPlan; confirmation: Confirmation; waitForLeases: boolean };
+
+export const LEASES_NOTE = (n: number) =>
+  `${n} shard ${n === 1 ? 'copy still retains' : 'copies still retain'} just-deleted documents (retention leases, synced every 30 s): the wizard waits for them before merging`;
+
+export function buildMergeReview(target: string, indices: string[], before: MergeFacts, retaining: number): MergeReview {
+  const space = judgeMergeSpace(
+    before.indices.map((i) => ({ index: i.name, docsDeleted: i.docsDeleted, storeBytes: i.storeBytes })),
+    before.disks,
+  );
+  const warnings = [...space.warnings];
+  if (!before.indices.some((i) => i.docsDeleted > 0)) warnings.push('no deleted documents in these indices: a merge would reclaim nothing');
+  if (retaining > 0) warnings.push(LEASES_NOTE(retaining));
+  return { target, indices, before, retaining, refuse: space.refuse, warnings, plan: forcemergePlan(target) };
+}
+
+export interface FactLine {
+  text: string;
+  tone?: Tone;
+}
+
+/** Per index: deleted docs and store size (before, or before -> after). */
+export function mergeIndexLines(before: MergeFacts, after?: MergeFacts): FactLine[] {
+  return before.indices.map((b) => {
+    if (!after) return { text: `${b.name}: ${formatCount(b.docsDeleted)} deleted docs, store ${formatBytes(b.storeBytes)}`, tone: b.docsDeleted > 0 ? 'yellow' : undefined };
+    const a = after.indices.find((i) => i.name === b.name);
+    const freed = a !== undefined && a.storeBytes < b.storeBytes;
+    return {
+      text: `${b.name}: deleted docs ${formatCount(b.docsDeleted)} -> ${formatCount(a?.docsDeleted)}, store ${formatBytes(b.storeBytes)} -> ${formatBytes(a?.storeBytes)}`,
+      tone: a && a.docsDeleted < b.docsDeleted ? 'green' : freed ? 'green' : undefined,
+    };
+  });
+}
+
+/** Per node: disk used and the room left before the high watermark (before, or before -> after). */
+export function mergeDiskLines(before: MergeFacts, after?: MergeFacts): FactLine[] {
+  return before.disks.map((b) => {
+    if (!after)
+      return {
+        text: `node ${b.node}: disk ${formatPercent(b.usedPercent)} used, ${formatBytes(b.headroomToHighBytes)} before high (${formatPercent(b.marks.high)})`,
+        tone: diskLevelTone(b.level),
+      };
+    const a = after.disks.find((d) => d.node === b.node);
+    return { text: `node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}`, tone: a ? diskLevelTone(a.level) : undefined };
+  });
+}
+
+export function forcemergeMachine(initialTarget = '', start = false): Machine<MergeState, MergeEvent, MergeEffect> {
+  return {
+    init: () =>
+      start && !checkIndexExpression(initialTarget)
+        ? go({ phase: 'inspecting', target: initialTarget }, { type: 'inspect', target: initialTarget })
+        : stay({ phase: 'input', target: initialTarget }),
+    step(s, e): Step<MergeState, MergeEffect> {
+      const common = commonStep<MergeState, MergeEffect>(s, e);
+      if (common) {
+        const review = s.phase === 'review' || s.phase === 'applying' ? reviewOf(s) : undefined;
+        return common.state.phase === 'failed' ? stay({ ...(common.state as Ended), review }) : (common as Step<MergeState, MergeEffect>);
+      }
+      switch (s.phase) {
+        case 'input':
+          if (e.type === 'edit') return stay({ phase: 'input', target: e.value });
+          if (e.type === 'submit') {
+            const bad = checkIndexExpression(s.target.trim());
+            if (bad) return stay({ ...s, error: bad });
+            return go({ phase: 'inspecting', target: s.target.trim() }, { type: 'inspect', target: s.target.trim() });
+          }
+          return stay(s);
+        case 'inspecting':
+          if (e.type === 'rejected') return stay({ phase: 'input', target: s.target, error: e.message });
+          if (e.type === 'inspected') return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining) });
+          return stay(s);
+        case 'review':
+          if (e.type === 'confirm' && !s.refuse)
+            return go(
+              { ...s, phase: 'applying', waitingLeases: s.retaining > 0 },
+              { type: 'merge', target: s.target, plan: s.plan, confirmation: e.confirmation, waitForLeases: s.retaining > 0 },
+            );
+          return stay(s);
+        case 'applying':
+          if (e.type === 'leasesCleared')
+            return stay({ ...s, waitingLeases: false, warnings: e.cleared ? s.warnings : [...s.warnings, 'leases still retain deleted documents: the merge may reclaim only part of them'] });
+          if (e.type === 'started') return stay({ ...s, task: e.task, waitingLeases: false });
+          if (e.type === 'notStarted') return stay({ phase: 'failed', message: e.message, review: reviewOf(s) });
+          if (e.type === 'lost')
+            return stay({
+              phase: 'failed',
+              message: `lost task ${s.task ?? '?'}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task ?? ''}`.trim(),
+              review: reviewOf(s),
+            });
+          if (e.type === 'merged') return stay({ ...reviewOf(s), phase: 'done', task: s.task ?? '', after: e.after, failures: e.failures });
+          return stay(s);
+        default:
+          return stay(s);
+      }
+    },
+  };
+}
+
+function reviewOf(s: MergeReview): MergeReview {
+  return { target: s.target, indices: s.indices, before: s.before, retaining: s.retaining, refuse: s.refuse, warnings: s.warnings, plan: s.plan };
+}

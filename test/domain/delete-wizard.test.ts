@@ -110,9 +110,13 @@ describe('delete wizard: preview and confirmation', () => {
     expect(pageFrom(1232, 1, 1234)).toBe(1232);
     expect(pageFrom(0, 1, 3)).toBe(0);
     const m = deleteMachine({ target: 'service_v9_alpha' });
-    const { state, effects } = drive(m, [...toReview, { type: 'page', delta: 1 }, { type: 'samples', from: 4, samples: [] }, { type: 'page', delta: -1 }]);
-    expect(effects.filter((f) => f.type === 'samples').map((f) => (f as { from: number }).from)).toEqual([4, 0]);
-    expect(state).toMatchObject({ phase: 'review', from: 0, preview: { samples: [] } });
+    const asked = drive(m, [...toReview, { type: 'page', delta: 1 }]);
+    // The shown page does not change until its samples arrive.
+    expect(asked.state).toMatchObject({ phase: 'review', from: 0, pending: 4, preview: { samples: preview.samples } });
+    const { state, effects } = drive(m, [...toReview, { type: 'page', delta: 1 }, { type: 'samples', from: 4, samples: [] }, { type: 'page', delta: -1 }, { type: 'page', delta: 1 }, { type: 'samples', from: 0, samples: preview.samples }]);
+    expect(effects.filter((f) => f.type === 'samples').map((f) => (f as { from: number }).from)).toEqual([4, 0, 4]);
+    // The answer for page 0 came after page 4 was asked for again: dropped.
+    expect(state).toMatchObject({ phase: 'review', from: 4, pending: 4, preview: { samples: [] } });
   });
 
   it('a wrong typed count is refused with nothing sent; the right one starts the capped delete', () => {
@@ -238,7 +242,11 @@ describe('force-merge wizard', () => {
       { type: 'merged', after: { indices: [idx('service_v9_alpha', 0, 6000)], disks: facts.disks }, failures: [] },
     ]);
     expect(effects.map((f) => f.type)).toEqual(['inspect', 'merge']);
-    expect(effects[1]).toMatchObject({ waitForLeases: true, plan: { path: '/service_v9_alpha/_forcemerge', querystring: { only_expunge_deletes: 'true' } } });
+    expect(effects[1]).toMatchObject({
+      waitForLeases: true,
+      flush: { method: 'POST', path: '/service_v9_alpha/_flush', risk: 'reversible' },
+      plan: { path: '/service_v9_alpha/_forcemerge', querystring: { only_expunge_deletes: 'true' } },
+    });
     expect(state).toMatchObject({ phase: 'done', task: 'n1:7' });
     if (state.phase !== 'done') throw new Error('not done');
     expect(mergeIndexLines(state.before, state.after)).toEqual([{ text: 'service_v9_alpha: deleted docs 1,200 -> 0, store 9.77kb -> 5.86kb', tone: 'green' }]);
@@ -256,8 +264,14 @@ describe('force-merge wizard', () => {
   });
 
   it('warns when a node has less headroom than the largest index, and when nothing is deleted', () => {
-    const { state } = drive(forcemergeMachine('a', true), [{ type: 'inspected', indices: ['a'], facts: { indices: [idx('a', 0, 5000)], disks: [disk('n1', 'ok', 100)] }, retaining: 0 }]);
-    expect(state).toMatchObject({ phase: 'review', warnings: [expect.stringMatching(/less room before the high watermark/), expect.stringMatching(/reclaim nothing/)] });
+    const { state, effects } = drive(forcemergeMachine('a', true), [
+      { type: 'inspected', indices: ['a'], facts: { indices: [idx('a', 0, 5000)], disks: [disk('n1', 'ok', 100)] }, retaining: 0 },
+      { type: 'confirm', confirmation: { by: 'key' } },
+    ]);
+    expect(state).toMatchObject({ phase: 'applying', warnings: [expect.stringMatching(/less room before the high watermark/), expect.stringMatching(/reclaim nothing/)] });
+    // Nothing deleted: no flush, no waiting, only the merge.
+    expect(effects[1]).toMatchObject({ type: 'merge', waitForLeases: false });
+    expect(effects[1]).not.toHaveProperty('flush');
   });
 
   it('refuses `*` in the form, and a lost merge task ends with the re-attach command', () => {

@@ -100,6 +100,8 @@ export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
 export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy): MutationPlan {
   const plan = deleteByQueryPlan(target, query, previewed, conflicts);
   plan.querystring.refresh = 'true';
+  // max_docs first, so the cap is the part of the body a narrow screen still shows.
+  plan.body = { max_docs: previewed, query };
   return plan;
 }
 
@@ -166,7 +168,7 @@ export type DeleteState =
   | { phase: 'reading'; form: DeleteForm }
   | { phase: 'previewing'; form: DeleteForm; choice: QueryChoice }
   | { phase: 'nothing'; form: DeleteForm; choice: QueryChoice; indices: string[]; indexTotal: number }
-  | ({ phase: 'review'; typed: string; error?: string; plan: MutationPlan } & DeleteReview)
+  | ({ phase: 'review'; typed: string; error?: string; plan: MutationPlan; /** A sample page asked for and not yet shown. */ pending?: number } & DeleteReview)
   | ({ phase: 'starting'; plan: MutationPlan } & DeleteReview)
   | ({ phase: 'running'; plan: MutationPlan } & DeleteReview & RunningTask)
   | ({ phase: 'counting'; final: TaskProgress } & DeleteReview & RunningTask)
@@ -276,11 +278,14 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           return stay(s);
         case 'review': {
           if (e.type === 'page') {
-            const from = pageFrom(s.from, e.delta, s.preview.matching);
-            if (from === s.from) return stay(s);
-            return go({ ...s, from }, { type: 'samples', target: s.form.target.trim(), query: s.choice.query, from, pageSize: SAMPLE_PAGE });
+            // From the page asked for last (or shown), so quick presses step on.
+            const from = pageFrom(s.pending ?? s.from, e.delta, s.preview.matching);
+            if (from === (s.pending ?? s.from)) return stay(s);
+            return go({ ...s, pending: from }, { type: 'samples', target: s.form.target.trim(), query: s.choice.query, from, pageSize: SAMPLE_PAGE });
           }
-          if (e.type === 'samples') return stay(e.from === s.from ? { ...s, preview: { ...s.preview, samples: e.samples } } : s);
+          // The page and its offset change together, when its samples arrive; an older answer is dropped.
+          if (e.type === 'samples')
+            return stay(e.from === s.pending ? { ...s, from: e.from, pending: undefined, preview: { ...s.preview, samples: e.samples } } : s);
           if (e.type === 'typeCount') return stay({ ...s, typed: e.text.replace(/\D/g, ''), error: undefined });
           if (e.type === 'toggleConflicts') {
             const conflicts: ConflictsPolicy = s.form.conflicts === 'abort' ? 'proceed' : 'abort';

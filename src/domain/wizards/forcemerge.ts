@@ -23,6 +23,8 @@ export interface MergeReview {
   retaining: number;
   refuse?: string;
   warnings: string[];
+  /** The flush that commits the deletes (when there are any), then the merge; sent in this order. */
+  plans: MutationPlan[];
   plan: MutationPlan;
 }
 
@@ -47,7 +49,25 @@ export type MergeEvent =
   | { type: 'lost'; message: string }
   | { type: 'merged'; after: MergeFacts; failures: string[] };
 
-export type MergeEffect = { type: 'inspect'; target: string } | { type: 'merge'; target: string; plan: MutationPlan; confirmation: Confirmation; waitForLeases: boolean };
+export type MergeEffect =
+  | { type: 'inspect'; target: string }
+  | { type: 'merge'; target: string; flush?: MutationPlan; plan: MutationPlan; confirmation: Confirmation; waitForLeases: boolean; before: MergeFacts };
+
+/**
+ * A merge keeps soft-deleted documents the last commit may still need for history (Lucene keeps
+ * deletes above the safe commit's checkpoint), so right after a delete it would drop only the
+ * delete tombstones. A flush commits the deletes first; it changes no data.
+ */
+export function flushPlan(target: string): MutationPlan {
+  return {
+    method: 'POST',
+    path: `/${encodeURIComponent(target)}/_flush`,
+    querystring: {},
+    risk: 'reversible',
+    target,
+    summary: `flush ${target}: commit the deletes so the merge may drop them (no data changes)`,
+  };
+}
 
 export const LEASES_NOTE = (n: number) =>
   `${n} shard ${n === 1 ? 'copy still retains' : 'copies still retain'} just-deleted documents (retention leases, synced every 30 s): the wizard waits for them before merging`;
@@ -60,7 +80,9 @@ export function buildMergeReview(target: string, indices: string[], before: Merg
   const warnings = [...space.warnings];
   if (!before.indices.some((i) => i.docsDeleted > 0)) warnings.push('no deleted documents in these indices: a merge would reclaim nothing');
   if (retaining > 0) warnings.push(LEASES_NOTE(retaining));
-  return { target, indices, before, retaining, refuse: space.refuse, warnings, plan: forcemergePlan(target) };
+  const plan = forcemergePlan(target);
+  const deleted = before.indices.some((i) => i.docsDeleted > 0);
+  return { target, indices, before, retaining, refuse: space.refuse, warnings, plans: deleted ? [flushPlan(target), plan] : [plan], plan };
 }
 
 export interface FactLine {
@@ -122,8 +144,17 @@ export function forcemergeMachine(initialTarget = '', start = false): Machine<Me
         case 'review':
           if (e.type === 'confirm' && !s.refuse)
             return go(
-              { ...s, phase: 'applying', waitingLeases: s.retaining > 0 },
-              { type: 'merge', target: s.target, plan: s.plan, confirmation: e.confirmation, waitForLeases: s.retaining > 0 },
+              { ...s, phase: 'applying', waitingLeases: s.plans.length > 1 || s.retaining > 0 },
+              {
+                type: 'merge',
+                target: s.target,
+                ...(s.plans.length > 1 ? { flush: s.plans[0] } : {}),
+                plan: s.plan,
+                confirmation: e.confirmation,
+                // After the flush the leases move on at their next sync: wait (reading only) for it.
+                waitForLeases: s.plans.length > 1 || s.retaining > 0,
+                before: s.before,
+              },
             );
           return stay(s);
         case 'applying':
@@ -147,5 +178,5 @@ export function forcemergeMachine(initialTarget = '', start = false): Machine<Me
 }
 
 function reviewOf(s: MergeReview): MergeReview {
-  return { target: s.target, indices: s.indices, before: s.before, retaining: s.retaining, refuse: s.refuse, warnings: s.warnings, plan: s.plan };
+  return { target: s.target, indices: s.indices, before: s.before, retaining: s.retaining, refuse: s.refuse, warnings: s.warnings, plans: s.plans, plan: s.plan };
 }

@@ -11,6 +11,9 @@ import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } 
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../domain/wizards/unblock';
 import type { MutationPlan, Preview, TargetOptions } from '../domain/mutation';
 import { GuardRefusal, type Guard } from './guard';
+import { deleteSession, forcemergeSession, type DeleteTuning } from './delete-wizards';
+import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../domain/wizards/delete';
+import type { MergeEffect, MergeEvent, MergeState } from '../domain/wizards/forcemerge';
 import { readResource } from './reads';
 
 type Listener = () => void;
@@ -85,7 +88,7 @@ export async function performMutations(guard: Guard, effect: MutateEffect, opts:
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export interface RunnerTuning extends TargetOptions {
+export interface RunnerTuning extends TargetOptions, DeleteTuning {
   /** How long the replicas wizard watches health (ms). */
   watchTimeoutMs?: number;
   pollMs?: number;
@@ -175,6 +178,10 @@ export interface WizardServices {
   unblock(): WizardSession<UnblockState, UnblockEvent, UnblockEffect>;
   scroll(): WizardSession<ScrollState, ScrollEvent, ScrollEffect>;
   allocation(shard?: ShardRef): WizardSession<AllocationState, AllocationEvent, AllocationEffect>;
+  /** Query-before-delete (services/delete-wizards.ts). */
+  deleteByQuery(initial?: Partial<DeleteForm>): WizardSession<DeleteState, DeleteEvent, DeleteEffect>;
+  /** Expunge-deletes merge; `start` inspects the target at once (offered after a delete). */
+  forcemerge(target?: string, start?: boolean): WizardSession<MergeState, MergeEvent, MergeEffect>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
 }
@@ -185,6 +192,8 @@ export function createWizardServices(guard: Guard, tuning: RunnerTuning = {}): W
     unblock: () => unblockSession(guard),
     scroll: () => scrollSession(guard),
     allocation: (shard) => allocationSession(guard, shard, tuning),
+    deleteByQuery: (initial) => deleteSession(guard, initial, tuning),
+    forcemerge: (target, start) => forcemergeSession(guard, target, start, tuning),
     preview: (plan) => guard.preview(plan, tuning),
   };
 }

@@ -15,6 +15,7 @@
 //   is open, global and pane keys are off; Esc closes it unless the wizard consumes Esc itself.
 import type React from 'react';
 import type { Scope } from '../../keys/keymap';
+import { DeleteWizard, ForceMergeWizard } from './DeleteWizard';
 import { ReplicasWizard } from './ReplicasWizard';
 import { AllocationWizard, ScrollWizard, UnblockWizard } from './SimpleWizards';
 
@@ -30,6 +31,8 @@ export interface WizardEntry {
 
 export const WIZARDS: WizardEntry[] = [
   { id: 'replicas', title: 'Replicas of an index or pattern', commandId: 'wizard.replicas', scope: 'indices', component: ReplicasWizard },
+  { id: 'delete', title: 'Delete documents by query (preview first)', commandId: 'wizard.deleteByQuery', scope: 'indices', component: DeleteWizard },
+  { id: 'forcemerge', title: 'Force merge: free the disk of deleted documents', commandId: 'wizard.forcemerge', scope: 'indices', component: ForceMergeWizard },
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', scope: 'disk', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', scope: 'nodes', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', scope: 'shards', component: AllocationWizard },

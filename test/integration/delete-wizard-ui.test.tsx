@@ -1,0 +1,191 @@
+// The delete and force-merge wizards in the console at 80x24 against a real node (reindex module
+// present), on a demo-size index: D on the selected index -> older than a date -> count, share and
+// browsable samples -> a wrong typed count is refused with nothing sent -> the right count deletes
+// exactly the previewed documents (checked by id) -> report -> m force merges them away.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import React from 'react';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { loadDemoData } from '../../dev/demo-data.mjs';
+import { createClient } from '../../src/cluster/connection';
+import type { IndexRow } from '../../src/domain/types';
+import { readAudit } from '../../src/services/audit';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { setSnapshot } from '../../src/store/console';
+import { createUiStore } from '../../src/ui/state';
+import { WIZARDS } from '../../src/ui/wizards/registry';
+import { WizardServicesProvider } from '../../src/ui/wizards/services';
+import { esCall } from '../helpers/real-node';
+import { failOnConsoleError, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+
+const INDEX = 'service_v9_dbqui';
+const CUTOFF = '2025-03-01';
+const QUERY = { range: { modified_at: { lt: '2025-03-01T00:00:00.000Z' } } };
+let node: Awaited<ReturnType<typeof startNode>>;
+let dir: string;
+
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
+  await es('POST', `/${INDEX}/_refresh`);
+  const r = await es('POST', `/${INDEX}/_search`, { query, size: 10_000, _source: false, track_total_hits: true });
+  expect(r.body.hits.total.value).toBe(r.body.hits.hits.length);
+  return new Set((r.body.hits.hits as { _id: string }[]).map((h) => h._id));
+}
+
+async function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  const start = Date.now();
+  while (!re.test(plain(app.frame()))) {
+    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${plain(app.frame())}`);
+    await tick(50);
+  }
+  return plain(app.frame());
+}
+
+/** "145kb" -> 148480, as formatBytes writes sizes. */
+function bytes(text: string): number {
+  const u = /^([\d.]+)(b|kb|mb|gb)$/.exec(text);
+  if (!u) throw new Error(`not a size: ${text}`);
+  return Number(u[1]) * 1024 ** ['b', 'kb', 'mb', 'gb'].indexOf(u[2]);
+}
+
+/** The whole frame fits the 80x24 terminal: no line wider, no more lines. */
+function expectFits(frame: string): void {
+  const lines = frame.split('\n');
+  expect(lines.length).toBeLessThanOrEqual(24);
+  for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
+}
+
+beforeAll(async () => {
+  process.env.NO_COLOR = '1';
+  node = await startNode({ name: 'dbq-ui' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-dbqui-'));
+  await loadDemoData(node.url, { docsPerIndex: 10_000, indices: [INDEX], yellowIndex: '' });
+}, 240_000);
+
+afterAll(async () => {
+  delete process.env.NO_COLOR;
+  await node?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+failOnConsoleError();
+
+it('D on the selected index: preview, wrong count refused, right count deletes exactly the previewed ids, report, then m merges', async () => {
+  const auditFile = path.join(dir, 'audit.log');
+  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  const services = createWizardServices(guard, { followIntervalMs: 200 });
+  const store = makeStore();
+  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
+  store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
+  const wizards = WIZARDS.filter((w) => w.id === 'delete').map((w) => ({
+    ...w,
+    component: ({ onClose }: { onClose: () => void }) => (
+      <WizardServicesProvider value={services}>
+        <w.component onClose={onClose} />
+      </WizardServicesProvider>
+    ),
+  }));
+  const ui = createUiStore();
+  const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
+
+  const all = await ids();
+  const matching = await ids(QUERY);
+  expect(all.size).toBe(10_000);
+  expect(matching.size).toBeGreaterThan(1000);
+  const n = matching.size;
+
+  await until(app, new RegExp(INDEX));
+  expect(ui.getState().selection.indices).toEqual({ index: INDEX });
+  await app.press('D');
+  let f = await until(app, /which documents/);
+  expect(f).toContain(`index            ${INDEX}`);
+  expect(f).toContain('platform project: Deletion Drill');
+  await app.type(CUTOFF);
+  f = await until(app, /= modified_at before 2025-03-01T00:00:00\.000Z/);
+  expectFits(f);
+  await app.press('\r');
+
+  f = await until(app, new RegExp(`type ${n} to delete them`));
+  expectFits(f);
+  expect(f).toContain(`target ${INDEX} · project Deletion Drill`);
+  expect(f).toContain('which: modified_at older than 2025-03-01T00:00:00.000Z');
+  const pct = ((n / 10_000) * 100).toFixed(1);
+  expect(f).toContain(`${n.toLocaleString('en-US')} of 10,000 documents match (${pct}%)`);
+  expect(f).toMatch(/ · samples 1-4, oldest first/);
+  const sampleRows = f.split('\n').filter((l) => /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} +src-/.test(l));
+  expect(sampleRows).toHaveLength(4);
+  for (const l of sampleRows) expect(matching.has(l.replace(/^\W*/, '').split(' ')[0]), l).toBe(true);
+  expect(f).toMatch(/│ POST\b/);
+  expect(f.replace(/\n│ /g, '')).toContain(`POST /${INDEX}/_delete_by_query?wait_for_completion=false&refresh=true`);
+  expect(f).toContain(`{"max_docs":${n},"query":`);
+  expect(f).toMatch(/conflicts=abort \(default\)/);
+
+  // Browse: the next page shows other samples, still from the matching documents.
+  await app.press('\u001b[C');
+  f = await until(app, /samples 5-8,/);
+  const page2 = f.split('\n').filter((l) => /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2} +src-/.test(l));
+  expect(page2).toHaveLength(4);
+  expect(page2).not.toEqual(sampleRows);
+  await app.press('\u001b[D');
+  await until(app, /samples 1-4,/);
+
+  // A wrong count: refused, nothing sent, nothing deleted.
+  await app.type(String(n + 1));
+  await app.press('\r');
+  f = await until(app, /but the preview counted/);
+  expect(f).toContain(`typed "${n + 1}", but the preview counted ${n} documents: nothing was sent`);
+  expect(readAudit(auditFile).records).toEqual([]);
+  expect((await ids()).size).toBe(10_000);
+
+  // The right count: the task runs, the report compares deleted, previewed and still matching.
+  await app.type(String(n));
+  await app.press('\r');
+  f = await until(app, /ok: deleted \d+ of \d+ previewed/, 60_000);
+  expectFits(f);
+  expect(f).toContain(`ok: deleted ${n} of ${n} previewed; the query still matches 0`);
+  expect(f).toMatch(/task [\w-]+:\d+ · re-attach any time: shardeck tasks/);
+  expect(f).toMatch(new RegExp(`\\[█{40}\\] ${n.toLocaleString('en-US')} / ${n.toLocaleString('en-US')} \\(100%\\)`));
+  expect(f).toMatch(/\d+ batches · 0 version conflicts · throttled/);
+  expect(f).toContain('m force merge now to free the disk');
+
+  // Exactly the previewed documents are gone, every other one is still there.
+  const left = await ids();
+  expect(left.size).toBe(10_000 - n);
+  for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
+  const audit = readAudit(auditFile).records;
+  expect(audit).toHaveLength(1);
+  expect(audit[0]).toMatchObject({ risk: 'destructive', confirmedBy: 'typed', request: { body: { max_docs: n } }, outcome: { ok: true, task: expect.stringMatching(/:\d+$/) } });
+
+  // The offered force merge, on the same index. Store sizes are cached per shard for
+  // index.store.stats_refresh_interval (10 s): wait it out so the "before" is not the size at load time.
+  await tick(11_000);
+  await app.press('m');
+  f = await until(app, /y merge/, 60_000);
+  expectFits(f);
+  // Lucene counts the delete tombstones too: at least the deleted documents.
+  const shown = new RegExp(`${INDEX}: ([\\d,]+) deleted docs, store`).exec(f);
+  expect(Number(shown?.[1].replace(/,/g, ''))).toBeGreaterThanOrEqual(n);
+  expect(f).toMatch(/node .*: disk \d+% used, .* before high/);
+  expect(f.replace(/\n│ /g, '')).toContain(`POST /${INDEX}/_flush`);
+  expect(f.replace(/\n│ /g, '')).toContain(`POST /${INDEX}/_forcemerge?only_expunge_deletes=true&wait_for_completion=false`);
+  await app.press('y');
+  f = await until(app, /merge finished/, 150_000);
+  expectFits(f);
+  const m = new RegExp(`${INDEX}: deleted docs ([\\d,]+) -> ([\\d,]+), store (\\S+) -> (\\S+)`).exec(f);
+  expect(m, f).not.toBeNull();
+  expect(Number(m![2].replace(/,/g, ''))).toBeLessThan(n / 10);
+  expect(bytes(m![4]), `${m![3]} -> ${m![4]}`).toBeLessThan(bytes(m![3]));
+  const stats = await es('GET', `/${INDEX}/_stats/docs`);
+  expect(stats.body._all.primaries.docs.deleted).toBeLessThan(n / 10);
+  expect(readAudit(auditFile).records.map((r) => r.request.path)).toEqual([`/${INDEX}/_delete_by_query`, `/${INDEX}/_flush`, `/${INDEX}/_forcemerge`]);
+  await app.press(' ');
+  await until(app, /health\s+status|health\s+index|project/);
+  expect(ui.getState().dialog).toBeUndefined();
+  app.unmount();
+}, 240_000);

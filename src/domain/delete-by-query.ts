@@ -244,7 +244,12 @@ export function parseTask(id: string, body: any): TaskProgress {
     action: String(task.action ?? ''),
     description: String(task.description ?? ''),
     completed: body?.completed === true,
-    cancelled: task.cancelled === true || /cancel/i.test(String(body?.response?.canceled ?? body?.error?.reason ?? '')),
+    // A finished task says why it was cancelled in response.canceled ("by user request"), while
+    // its task.cancelled is false again; an error may name the cancellation instead.
+    cancelled:
+      task.cancelled === true ||
+      Boolean(body?.response?.canceled ?? s.canceled) ||
+      /cancel/i.test(String(body?.error?.reason ?? '')),
     total: Number(s.total ?? 0),
     deleted: Number(s.deleted ?? 0),
     batches: Number(s.batches ?? 0),

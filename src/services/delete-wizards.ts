@@ -2,6 +2,7 @@
 // the reads of services/delete-by-query.ts, the query file read from disk, and every request that
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
+import { postRead } from '../cluster/query-reads';
 import { taskIdOf } from '../domain/delete-by-query';
 import type { TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
@@ -72,6 +73,9 @@ export function deleteSession(guard: Guard, initial: Partial<DeleteForm> = {}, t
         return send({ type: 'controlled', result });
       }
       case 'count':
+        // refresh=true of the delete is skipped when the task is cancelled or fails: refresh (a
+        // read-side operation, no data changes) so the count sees what was deleted.
+        await postRead(guard.client, guard.url, `/${encodeURIComponent(f.target)}/_refresh`, undefined, { expand_wildcards: 'all' });
         return send({ type: 'counted', stillMatching: await countMatching(guard, f.target, f.query) });
     }
   });

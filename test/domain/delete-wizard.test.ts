@@ -48,15 +48,15 @@ const toReview: DeleteEvent[] = [
 
 describe('delete wizard: choosing the documents', () => {
   it('older than resolves to the absolute instant it will query, before anything is sent', () => {
-    const c = choiceOf({ target: 'x', kind: 'olderThan', value: '90d', conflicts: 'abort' }, NOW);
+    const c = choiceOf({ target: 'x', kind: 'olderThan', value: '90d', conflicts: 'abort', rate: '' }, NOW);
     expect(c).toEqual({
       ok: true,
       value: { query: { range: { modified_at: { lt: '2026-08-24T08:00:00.000Z' } } }, described: 'modified_at older than 2026-08-24T08:00:00.000Z', resolvedOlderThan: '2026-08-24T08:00:00.000Z' },
     });
-    expect(choiceOf({ target: 'x', kind: 'olderThan', value: 'last year', conflicts: 'abort' }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^older than "last year" is neither an age/) });
-    expect(choiceOf({ target: 'x', kind: 'source', value: ' src-crm ', conflicts: 'abort' }, NOW)).toMatchObject({ ok: true, value: { query: { term: { 'assoc:sources': 'src-crm' } } } });
-    expect(choiceOf({ target: 'x', kind: 'source', value: '', conflicts: 'abort' }, NOW)).toMatchObject({ ok: false });
-    expect(choiceOf({ target: 'x', kind: 'file', value: '/tmp/q.json', conflicts: 'abort' }, NOW)).toEqual({ ok: 'file', path: '/tmp/q.json' });
+    expect(choiceOf({ target: 'x', kind: 'olderThan', value: 'last year', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^older than "last year" is neither an age/) });
+    expect(choiceOf({ target: 'x', kind: 'source', value: ' src-crm ', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: true, value: { query: { term: { 'assoc:sources': 'src-crm' } } } });
+    expect(choiceOf({ target: 'x', kind: 'source', value: '', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false });
+    expect(choiceOf({ target: 'x', kind: 'file', value: '/tmp/q.json', conflicts: 'abort', rate: '' }, NOW)).toEqual({ ok: 'file', path: '/tmp/q.json' });
   });
 
   it.each(['*', '_all', '.security', ''])('refuses target %j in the form (nothing asked for)', (target) => {
@@ -82,6 +82,18 @@ describe('delete wizard: choosing the documents', () => {
   it('the resolver refusing the target (unknown index) returns to the form with its sentence', () => {
     const { state } = drive(deleteMachine({ target: 'service_v9_nope' }), [...toReview.slice(0, 2), { type: 'rejected', message: 'no index matches "service_v9_nope"' }]);
     expect(state).toMatchObject({ phase: 'input', error: 'no index matches "service_v9_nope"' });
+  });
+
+  it('a starting throttle goes into the delete as requests_per_second; a bad one stays in the form', () => {
+    const bad = drive(deleteMachine({ target: 'service_v9_alpha', rate: 'fast' }), toReview.slice(0, 2));
+    expect(bad.state).toMatchObject({ phase: 'input', error: expect.stringMatching(/^throttle "fast" is not a rate/) });
+    expect(bad.effects).toEqual([]);
+    const { state } = drive(deleteMachine({ target: 'service_v9_alpha', rate: '100' }), toReview);
+    expect(state).toMatchObject({ phase: 'review', plan: { querystring: { wait_for_completion: 'false', requests_per_second: '100', refresh: 'true' } } });
+    const none = drive(deleteMachine({ target: 'service_v9_alpha' }), toReview);
+    expect(none.state).toMatchObject({ phase: 'review' });
+    if (none.state.phase !== 'review') throw new Error('no review');
+    expect(none.state.plan.querystring).not.toHaveProperty('requests_per_second');
   });
 
   it('cycles the query kinds (clearing the value) and the conflicts policy', () => {
@@ -196,6 +208,16 @@ describe('delete wizard: the task', () => {
     const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [...started, { type: 'editRate', text: '0' }, { type: 'rethrottle' }]);
     expect(effects.filter((f) => f.type === 'control')).toEqual([]);
     expect(state).toMatchObject({ phase: 'running', control: { ok: false, message: expect.stringMatching(/not a rate/) } });
+  });
+
+  it('a task cancelled by the operator reads as cancelled once finished (response.canceled, task.cancelled false again)', () => {
+    const finished = parseTask('n:156', {
+      completed: true,
+      task: { cancelled: false, status: { total: 2500, deleted: 1000, canceled: 'by user request' } },
+      response: { total: 2500, deleted: 1000, batches: 1, canceled: 'by user request', failures: [] },
+    });
+    expect(finished).toMatchObject({ completed: true, cancelled: true, deleted: 1000 });
+    expect(parseTask('n:1', { completed: true, task: { cancelled: false }, response: { total: 5, deleted: 5, failures: [] } }).cancelled).toBe(false);
   });
 
   it('parses rates and builds the plans', () => {

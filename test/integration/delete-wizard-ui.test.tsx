@@ -19,7 +19,7 @@ import { createUiStore } from '../../src/ui/state';
 import { WIZARDS } from '../../src/ui/wizards/registry';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
 import { esCall } from '../helpers/real-node';
-import { failOnConsoleError, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 
 const INDEX = 'service_v9_dbqui';
 const CUTOFF = '2025-03-01';
@@ -60,6 +60,55 @@ function expectFits(frame: string): void {
   for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
 }
 
+/** The console at 80x24 on the Indices pane with INDEX selected, the delete wizard wired to a real Guard. */
+async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
+  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  const services = createWizardServices(guard, { followIntervalMs: 200 });
+  const store = makeStore();
+  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
+  store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
+  const wizards = WIZARDS.filter((w) => w.id === 'delete').map((w) => ({
+    ...w,
+    component: ({ onClose }: { onClose: () => void }) => (
+      <WizardServicesProvider value={services}>
+        <w.component onClose={onClose} />
+      </WizardServicesProvider>
+    ),
+  }));
+  const ui = createUiStore();
+  const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
+  await until(app, new RegExp(INDEX));
+  return { app, ui };
+}
+
+/**
+ * D, then documents of one source with a starting throttle of 100 docs/s typed into the form,
+ * the count typed: the delete runs its first batch of 1,000 and then waits about 10 s.
+ */
+async function startThrottledSourceDelete(app: Rendered, source: string, n: number): Promise<void> {
+  await app.press('D');
+  await until(app, /which documents/);
+  await app.press(KEYS.up); // "which documents"
+  await app.press(' '); // -> documents of source
+  await app.press(KEYS.down);
+  await app.type(source);
+  await app.press(KEYS.down);
+  await app.press(KEYS.down); // throttle
+  await app.type('100');
+  let f = await until(app, /throttle\s+100 docs\/s/);
+  expect(f).toMatch(new RegExp(`source id\\s+${source}`));
+  await app.press(KEYS.enter);
+  f = await until(app, new RegExp(`type ${n} to delete them`));
+  expectFits(f);
+  expect(f.replace(/\n│ /g, '')).toContain('requests_per_second=100');
+  await app.type(String(n));
+  await app.press(KEYS.enter);
+  f = await until(app, new RegExp(`1,000 / ${n.toLocaleString('en-US')} \\(`), 30_000);
+  expectFits(f);
+  expect(f).toContain('t rethrottle · x cancel the task');
+}
+
 beforeAll(async () => {
   process.env.NO_COLOR = '1';
   node = await startNode({ name: 'dbq-ui' });
@@ -77,22 +126,7 @@ failOnConsoleError();
 
 it('D on the selected index: preview, wrong count refused, right count deletes exactly the previewed ids, report, then m merges', async () => {
   const auditFile = path.join(dir, 'audit.log');
-  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
-  const services = createWizardServices(guard, { followIntervalMs: 200 });
-  const store = makeStore();
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
-  setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
-  store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
-  const wizards = WIZARDS.filter((w) => w.id === 'delete').map((w) => ({
-    ...w,
-    component: ({ onClose }: { onClose: () => void }) => (
-      <WizardServicesProvider value={services}>
-        <w.component onClose={onClose} />
-      </WizardServicesProvider>
-    ),
-  }));
-  const ui = createUiStore();
-  const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
+  const { app, ui } = await openConsole(auditFile);
 
   const all = await ids();
   const matching = await ids(QUERY);
@@ -100,7 +134,6 @@ it('D on the selected index: preview, wrong count refused, right count deletes e
   expect(matching.size).toBeGreaterThan(1000);
   const n = matching.size;
 
-  await until(app, new RegExp(INDEX));
   expect(ui.getState().selection.indices).toEqual({ index: INDEX });
   await app.press('D');
   let f = await until(app, /which documents/);
@@ -189,3 +222,60 @@ it('D on the selected index: preview, wrong count refused, right count deletes e
   expect(ui.getState().dialog).toBeUndefined();
   app.unmount();
 }, 240_000);
+
+it('x cancels a throttled delete through the guard: the final status says cancelled, only the first batch is gone', async () => {
+  const auditFile = path.join(dir, 'audit-cancel.log');
+  const { app } = await openConsole(auditFile);
+  const query = { term: { 'assoc:sources': 'src-wiki' } };
+  const all = await ids();
+  const matching = await ids(query);
+  const n = matching.size;
+  expect(n).toBeGreaterThan(1000);
+  await startThrottledSourceDelete(app, 'src-wiki', n);
+  await app.press('x');
+  const f = await until(app, /FAILED: deleted/, 30_000);
+  expectFits(f);
+  expect(f).toContain(`FAILED: deleted 1000 of ${n} previewed; the query still matches ${n - 1000}`);
+  expect(f).toContain('the task was cancelled: what it deleted before stays deleted');
+  expect(f.replace(/\n/g, ' ')).toMatch(/cancel task [\w-]+:\d+ \(stops deleting; what was deleted stays deleted\): done \(200\)/);
+  const left = await ids();
+  expect(left.size).toBe(all.size - 1000);
+  for (const id of all) if (!matching.has(id)) expect(left.has(id), id).toBe(true);
+  const audit = readAudit(auditFile).records;
+  expect(audit.map((r) => `${r.request.method} ${r.request.path} ${r.confirmedBy}`)).toEqual([
+    `POST /${INDEX}/_delete_by_query typed`,
+    `POST /_tasks/${encodeURIComponent(audit[0].outcome.task!)}/_cancel key`,
+  ]);
+  app.unmount();
+}, 120_000);
+
+it('t rethrottles a throttled delete to no throttle through the guard; it then deletes exactly the previewed documents', async () => {
+  const auditFile = path.join(dir, 'audit-rethrottle.log');
+  const { app } = await openConsole(auditFile);
+  const query = { term: { 'assoc:sources': 'src-erp' } };
+  const all = await ids();
+  const matching = await ids(query);
+  const n = matching.size;
+  expect(n).toBeGreaterThan(1000);
+  await startThrottledSourceDelete(app, 'src-erp', n);
+  await app.press('t');
+  await app.type('-1');
+  await until(app, /requests per second \(-1 = no throttle\): -1_/);
+  const rethrottled = Date.now();
+  await app.press(KEYS.enter);
+  const f = await until(app, /ok: deleted \d+ of/, 30_000);
+  expectFits(f);
+  expect(f).toContain(`ok: deleted ${n} of ${n} previewed; the query still matches 0`);
+  expect(f.replace(/\n/g, ' ')).toMatch(/rethrottle delete task [\w-]+:\d+ to no throttle: done \(200\)/);
+  // At 100 docs/s the second batch would have waited about 10 s after the first.
+  expect(Date.now() - rethrottled).toBeLessThan(6_000);
+  const left = await ids();
+  expect(left.size).toBe(all.size - n);
+  for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
+  const audit = readAudit(auditFile).records;
+  expect(audit.map((r) => `${r.request.method} ${r.request.path}?${new URLSearchParams(r.request.querystring)}`)).toEqual([
+    `POST /${INDEX}/_delete_by_query?wait_for_completion=false&requests_per_second=100&refresh=true`,
+    `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome.task!)}/_rethrottle?requests_per_second=-1`,
+  ]);
+  app.unmount();
+}, 120_000);

@@ -38,6 +38,8 @@ export interface DeleteForm {
   /** The text of the chosen kind: an age or date, a source id, or a file path. */
   value: string;
   conflicts: ConflictsPolicy;
+  /** Documents per second to start with (requests_per_second); empty for no throttle. */
+  rate: string;
 }
 
 export interface QueryChoice {
@@ -97,8 +99,9 @@ export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
 }
 
 /** The wizard's delete: the CLI's plan, refreshed afterwards so the count that follows sees it. */
-export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy): MutationPlan {
+export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
   const plan = deleteByQueryPlan(target, query, previewed, conflicts);
+  if (requestsPerSecond > 0) plan.querystring.requests_per_second = String(requestsPerSecond);
   plan.querystring.refresh = 'true';
   // max_docs first, so the cap is the part of the body a narrow screen still shows.
   plan.body = { max_docs: previewed, query };
@@ -178,7 +181,7 @@ export type DeleteState =
 
 export type DeleteEvent =
   | CommonEvent
-  | { type: 'edit'; field: 'target' | 'value'; value: string }
+  | { type: 'edit'; field: 'target' | 'value' | 'rate'; value: string }
   | { type: 'nextKind' }
   | { type: 'toggleConflicts' }
   | { type: 'submit'; now: number }
@@ -233,7 +236,12 @@ export function pageFrom(from: number, delta: number, matching: number, pageSize
 }
 
 export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
-  const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', ...initial };
+  const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', rate: '', ...initial };
+  /** The starting throttle of a form that passed submit's check. */
+  const rateOf = (f: DeleteForm): number => {
+    const r = f.rate.trim() ? parseRequestsPerSecond(f.rate) : null;
+    return r?.ok ? r.value : -1;
+  };
   const toPreview = (f: DeleteForm, choice: QueryChoice): Step<DeleteState, DeleteEffect> =>
     go({ phase: 'previewing', form: f, choice }, { type: 'preview', target: f.target.trim(), query: choice.query, pageSize: SAMPLE_PAGE });
   return {
@@ -253,6 +261,8 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
             // The guard's own syntax check first: `*`, `_all`, dot names never get as far as a request.
             const bad = checkIndexExpression(s.form.target.trim());
             if (bad) return stay({ ...s, error: bad });
+            const rate = s.form.rate.trim() ? parseRequestsPerSecond(s.form.rate) : null;
+            if (rate && !rate.ok) return stay({ ...s, error: `throttle ${rate.error}; leave it empty for no throttle` });
             const c = choiceOf(s.form, e.now);
             if (c.ok === false) return stay({ ...s, error: c.error });
             if (c.ok === 'file') return go({ phase: 'reading', form: s.form }, { type: 'readFile', path: c.path });
@@ -273,7 +283,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           if (e.type === 'previewed') {
             if (e.preview.matching === 0) return stay({ phase: 'nothing', form: s.form, choice: s.choice, indices: e.indices, indexTotal: e.preview.indexTotal });
             const review: DeleteReview = { form: s.form, choice: s.choice, indices: e.indices, preview: e.preview, from: 0 };
-            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), s.choice.query, e.preview.matching, s.form.conflicts) });
+            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), s.choice.query, e.preview.matching, s.form.conflicts, rateOf(s.form)) });
           }
           return stay(s);
         case 'review': {
@@ -290,7 +300,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           if (e.type === 'toggleConflicts') {
             const conflicts: ConflictsPolicy = s.form.conflicts === 'abort' ? 'proceed' : 'abort';
             const f = { ...s.form, conflicts };
-            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.choice.query, s.preview.matching, conflicts) });
+            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.choice.query, s.preview.matching, conflicts, rateOf(f)) });
           }
           if (e.type === 'back') return stay({ phase: 'input', form: s.form });
           if (e.type === 'confirm') {

@@ -27,8 +27,8 @@ import { colourOf } from '../theme';
 import { Hint, Notes } from './parts';
 import { useSession, withServices } from './services';
 
-type Field = 'target' | 'kind' | 'value' | 'conflicts';
-const FIELDS: Field[] = ['target', 'kind', 'value', 'conflicts'];
+type Field = 'target' | 'kind' | 'value' | 'conflicts' | 'rate';
+const FIELDS: Field[] = ['target', 'kind', 'value', 'conflicts', 'rate'];
 const VALUE_LABEL: Record<DeleteForm['kind'], string> = { olderThan: 'age or date', source: 'source id', file: 'file path' };
 const VALUE_HINT: Record<DeleteForm['kind'], string> = { olderThan: '90d, 12w, 36h or 2025-01-31', source: 'e.g. src-crm', file: 'a JSON body with "query"' };
 
@@ -151,7 +151,7 @@ function TaskLines({ running, total }: { running: RunningTask; total: number }) 
       </Text>
       {running.cancelRequested ? <Text color={colourOf('yellow')}>cancel sent: the task stops at its next batch</Text> : null}
       {running.control ? (
-        <Text wrap="truncate-end" color={colourOf(running.control.ok ? 'green' : 'red')}>
+        <Text wrap="wrap" color={colourOf(running.control.ok ? 'green' : 'red')}>
           {running.control.message}
         </Text>
       ) : null}
@@ -170,6 +170,7 @@ export function DeleteScreen({ state, field, services }: { state: DeleteState; f
         ['kind', 'which documents', `< ${QUERY_KIND_LABELS[f.kind]} >`],
         ['value', VALUE_LABEL[f.kind], f.value || `… (${VALUE_HINT[f.kind]})`],
         ['conflicts', 'on conflicts', f.conflicts === 'abort' ? '< abort >' : '< proceed >'],
+        ['rate', 'throttle', f.rate ? `${f.rate} docs/s` : '… (docs per second; empty = none)'],
       ];
       return (
         <Box flexDirection="column">

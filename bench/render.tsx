@@ -4,18 +4,18 @@
 // fixtures go through the real parsers into a real store, and the real App renders them to a fake
 // 80x24 terminal (Ink in debug mode: every render is written at once, no frame-rate throttle, so a
 // frame's time is its cost, not the throttle's wait).
-import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import React from 'react';
 import { render } from 'ink';
 import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
 import { RESOURCES } from '../src/services/reads';
+import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
+const root = process.cwd();
 const N = Number(process.argv[2] ?? 1000);
 const REPEATS = Number(process.argv[3] ?? 15);
 
@@ -63,40 +63,6 @@ function catShards(n: number): Record<string, string | null>[] {
   });
 }
 
-class FakeStdout extends EventEmitter {
-  isTTY = false;
-  columns = 80;
-  rows = 24;
-  last = '';
-  onWrite?: () => void;
-  write = (frame: string) => {
-    this.last = frame;
-    this.onWrite?.();
-    return true;
-  };
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string) {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
-
 const PAGE_DOWN = '\u001b[6~';
 const HOME = '\u001b[H';
 const BACKSPACE = '\u007f';
@@ -120,13 +86,13 @@ async function main() {
   const shards = RESOURCES.shards.parse(rawShards);
   const parseMs = performance.now() - parseStart;
 
-  const stdout = new FakeStdout();
+  const stdout = new FakeStdout(80, 24, 'last');
   const stdin = new FakeStdin();
   const ui = createUiStore();
   const instance = render(<App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />, {
     stdout: stdout as never,
     stdin: stdin as never,
-    stderr: new FakeStdout() as never,
+    stderr: new FakeStdout(80, 24, 'last') as never,
     debug: true,
     exitOnCtrlC: false,
     patchConsole: false,

@@ -3,7 +3,6 @@
 // fails the test on any console.error (React's act() warnings among them).
 import fs from 'node:fs';
 import path from 'node:path';
-import { EventEmitter } from 'node:events';
 import React from 'react';
 import { render } from 'ink';
 import { afterEach, beforeEach, expect, vi } from 'vitest';
@@ -11,46 +10,11 @@ import { App } from '../../src/ui/app/App';
 import { createUiStore, type UiStore } from '../../src/ui/state';
 import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { RESOURCES } from '../../src/services/reads';
+import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
-
-class FakeStdout extends EventEmitter {
-  isTTY = false;
-  frames: string[] = [];
-  constructor(
-    public columns: number,
-    public rows: number,
-  ) {
-    super();
-  }
-  write = (frame: string) => {
-    this.frames.push(frame);
-    return true;
-  };
-}
-
-class FakeStdin extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  write(data: string) {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 export const KEYS = { up: '\u001b[A', down: '\u001b[B', pageDown: '\u001b[6~', escape: '\u001b', enter: '\r', tab: '\t', backspace: '\u007f', ctrlC: '\u0003' };
 

@@ -3,7 +3,7 @@
 import React, { useEffect, useMemo } from 'react';
 import { Text } from 'ink';
 import type { Scope } from '../../keys/keymap';
-import { clampViewport, fitText, viewRows, type SortKey } from '../../domain/table';
+import { clampViewport, filterRows, fitText, searchTexts, sortRows, type SortKey } from '../../domain/table';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/keymap';
 import { commandFor } from '../input/keys';
@@ -11,7 +11,7 @@ import { useKeyLayer } from '../input/router';
 import { moveCursor, patchTable, setSelection, type Selection, type TablePane } from '../state';
 
 export interface TableModel<T> {
-  rows: T[];
+  rows: readonly T[];
   cursor: number;
   offset: number;
   sortTitle: string | undefined;
@@ -20,8 +20,9 @@ export interface TableModel<T> {
 }
 
 /**
- * Filters and sorts `rows` (memoised: recomputed when the snapshot or the view changes, not on
- * every frame) and clamps the cursor to the result.
+ * Sorts `rows` when the snapshot or the sort changes, lower-cases their texts once when a filter
+ * is first typed, filters on each filter change, and clamps the cursor to the result. Cursor
+ * moves recompute none of it.
  */
 export function useTableModel<T>(
   pane: TablePane,
@@ -31,12 +32,13 @@ export function useTableModel<T>(
   height: number,
 ): TableModel<T> {
   const t = useUi((s) => s.tables[pane]);
-  const shown = useMemo(
-    () => viewRows(rows ?? [], { filter: t.filter, sortKey: t.sortKey, descending: t.descending }, textOf, keys),
-    // textOf and keys are module constants of each pane.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [rows, t.filter, t.sortKey, t.descending],
-  );
+  // textOf and keys are module constants of each pane.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const sorted = useMemo(() => sortRows(rows ?? [], keys, t.sortKey, t.descending), [rows, t.sortKey, t.descending]);
+  const filtering = t.filter.trim() !== '';
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const texts = useMemo(() => (filtering ? searchTexts(sorted, textOf) : []), [sorted, filtering]);
+  const shown = useMemo(() => filterRows(sorted, t.filter, () => texts), [sorted, texts, t.filter]);
   const vp = clampViewport(t.cursor, t.offset, shown.length, height);
   return { rows: shown, ...vp, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
 }

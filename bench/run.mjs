@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { startNode } from '../dev/lib/es-node.mjs';
-import { loadDemoData, DEMO_YELLOW_INDEX } from '../dev/demo-data.mjs';
+import { es, loadDemoData, DEMO_YELLOW_INDEX } from '../dev/demo-data.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench/out');
@@ -21,6 +21,8 @@ const POLL_INDICES = 2000;
 const SMALL_INDICES = 100;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
 const DELETE_RUNS = 3;
+/** Documents per index of the delete row (about half match): enough that the delete, not start-up, is measured. */
+const DELETE_DOCS = Number(process.env.BENCH_DELETE_DOCS ?? 20000);
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -68,17 +70,6 @@ function runJson(file, args, env = {}) {
     maxBuffer: 1 << 24,
   });
   return JSON.parse(text.trim().split('\n').at(-1));
-}
-
-async function es(url, method, p, body) {
-  const res = await fetch(url + p, {
-    method,
-    headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p} -> ${res.status}: ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : {};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,7 +225,7 @@ export async function deleteByQuery(url) {
   // Identical fresh data for each run: demo documents (modified_at spread over two years).
   const query = { query: { range: { modified_at: { lt: 'now-365d' } } } };
   const fresh = async (index) => {
-    await loadDemoData(url, { indices: [index], docsPerIndex: 3000, yellowIndex: 'none' });
+    await loadDemoData(url, { indices: [index], docsPerIndex: DELETE_DOCS, yellowIndex: 'none' });
     return (await es(url, 'POST', `/${index}/_count`, query)).count;
   };
   const shardeck = [];
@@ -310,8 +301,8 @@ async function main() {
   const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
   try {
     await loadDemoData(node.url);
-    const info = await es(node.url, 'GET', '/');
-    results.machine_info.elasticsearch = info.version.number;
+    // The test distribution has no rest-root (GET / is 405): the version comes from _cat/nodes.
+    results.machine_info.elasticsearch = (await es(node.url, 'GET', '/_cat/nodes?format=json&h=version'))[0].version;
     const m = results.machine_info;
     results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
 

@@ -18,7 +18,8 @@ export const DEMO_INDICES = ['service_v9_alpha', 'service_v9_bravo', 'service_v9
 export const DEMO_YELLOW_INDEX = 'service_v9_orders';
 export const DEMO_SOURCES = ['src-crm', 'src-erp', 'src-mail', 'src-wiki', 'src-ftp', 'src-sharepoint'];
 
-async function es(url, method, path, body, headers = {}) {
+/** One request to a node for dev scripts (demo data, the benchmark); throws on an error status. */
+export async function es(url, method, path, body, headers = {}) {
   const res = await fetch(url + path, {
     method,
     headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json', ...headers },

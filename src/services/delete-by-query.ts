@@ -78,6 +78,8 @@ export async function followTask(
   opts: { intervalMs?: number; lostAfterMs?: number } = {},
 ): Promise<{ ok: true; progress: TaskProgress } | { ok: false; lost: string; last?: TaskProgress }> {
   const interval = opts.intervalMs ?? 500;
+  // The first reads come quickly (a small delete is done in a few hundred ms), then every interval.
+  let wait = Math.min(50, interval);
   const lostAfter = opts.lostAfterMs ?? 15_000;
   let last: TaskProgress | undefined;
   let failingSince: number | null = null;
@@ -91,7 +93,8 @@ export async function followTask(
       failingSince ??= Date.now();
       if (Date.now() - failingSince >= lostAfter) return { ok: false, lost: (e as Error).message, last };
     }
-    await new Promise((r) => setTimeout(r, interval));
+    await new Promise((r) => setTimeout(r, wait));
+    wait = Math.min(interval, wait * 2);
   }
 }
 

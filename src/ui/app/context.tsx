@@ -1,6 +1,6 @@
 // The one place that holds the store instances: panes, the key router and wizards reach them
 // through these hooks, never through imports, so tests can mount the UI on a store of their own.
-import React, { createContext, useContext, useEffect, useState } from 'react';
+import React, { createContext, useContext, useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleState, ConsoleStore } from '../../store/console';
@@ -43,13 +43,19 @@ export function useUi<T>(selector: (s: UiState) => T): T {
   return useStore(useConsoleContext().ui, useShallow(selector));
 }
 
-/** Current time, re-read every `everyMs` so ages on screen move on their own. */
-export function useNow(everyMs = 1000): number {
+/**
+ * Current time, re-read every `everyMs` so ages on screen move on their own. The component renders
+ * again only when `shown(now)` changes: a clock that re-rendered every second would cost an idle
+ * console a frame a second for text that did not change.
+ */
+export function useNow(shown: (now: number) => string, everyMs = 1000): number {
   const { clock } = useConsoleContext();
-  const [now, setNow] = useState(clock);
+  const shownRef = useRef(shown);
+  shownRef.current = shown;
+  const [, setShown] = useState(() => shown(clock()));
   useEffect(() => {
-    const t = setInterval(() => setNow(clock()), everyMs);
+    const t = setInterval(() => setShown(shownRef.current(clock())), everyMs);
     return () => clearInterval(t);
   }, [clock, everyMs]);
-  return now;
+  return clock();
 }

@@ -44,11 +44,10 @@ export interface PaneFrameProps {
 }
 
 export function PaneFrame({ title, snaps, width, height, info, children }: PaneFrameProps) {
-  const now = useNow();
   const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
+  const now = useNow((t) => ageText(freshness(snaps, t, intervalMs), intervalMs));
   const f = freshness(snaps, now, intervalMs);
-  const age = f.ageMs === undefined ? (f.loading ? 'loading…' : 'no data yet') : formatAgo(f.ageMs);
-  const right = `${f.stale ? 'STALE ' : ''}${age}`;
+  const right = ageText(f, intervalMs);
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const retry = paused ? 'polling paused' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
@@ -69,6 +68,13 @@ export function PaneFrame({ title, snaps, width, height, info, children }: PaneF
 }
 
 const ERROR_LINES = 2;
+
+/** Data from the latest poll is "just now"; the seconds count only once a poll is late or failing. */
+function ageText(f: ReturnType<typeof freshness>, intervalMs: number): string {
+  const age =
+    f.ageMs === undefined ? (f.loading ? 'loading…' : 'no data yet') : f.ageMs < intervalMs && !f.stale && !f.failures ? 'just now' : formatAgo(f.ageMs);
+  return `${f.stale ? 'STALE ' : ''}${age}`;
+}
 
 /** Lines left for a pane's content under the title (and the error, when a poll failed). */
 export function bodyHeight(height: number, snaps: readonly Snapshot<unknown>[]): number {

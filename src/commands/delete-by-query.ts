@@ -18,6 +18,7 @@ import {
   type ConflictsPolicy,
   type Query,
 } from '../domain/delete-by-query';
+import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { countMatching, followTask, previewDelete } from '../services/delete-by-query';
@@ -60,7 +61,8 @@ function chooseQuery(values: Record<string, unknown>, now: number): QueryChoice 
 const deleteByQuery: CommandModule = {
   summary: 'Delete exactly the documents a query matched in the preview (capped by max_docs), then report what still matches.',
   usage:
-    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --source ID | --query-file FILE) [--expect N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]',
+    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]\n' +
+    'a task whose status cannot be read for 15 s (the node went away) is reported lost, exit 5, never retried; shardeck tasks ID tells what it deleted once the node is back',
   options: {
     ...MUTATION_OPTIONS,
     'older-than': { type: 'string' },
@@ -68,6 +70,7 @@ const deleteByQuery: CommandModule = {
     'query-file': { type: 'string' },
     expect: { type: 'string' },
     conflicts: { type: 'string' },
+    'requests-per-second': { type: 'string' },
     'include-system': { type: 'boolean' },
   },
   async run({ values, positionals }) {
@@ -89,6 +92,12 @@ const deleteByQuery: CommandModule = {
       const e = parseExpected(String(values.expect));
       if (!e.ok) return usageError(NAME, e.error, json);
       expect = e.value;
+    }
+    let rate = -1;
+    if (values['requests-per-second'] !== undefined) {
+      const r = parseRequestsPerSecond(String(values['requests-per-second']));
+      if (!r.ok) return usageError(NAME, `--requests-per-second ${r.error}`, json);
+      rate = r.value;
     }
     if (values.yes && expect === undefined && !values['dry-run'])
       return usageError(NAME, '--yes needs --expect N, the number of documents the preview showed (run with --dry-run first to see it); nothing was sent', json);
@@ -128,7 +137,7 @@ const deleteByQuery: CommandModule = {
         else process.stdout.write('nothing to do: no document matches; nothing was sent\n');
         return EXIT.ok;
       }
-      const plan = deleteByQueryPlan(target, choice.query, preview.matching, conflicts);
+      const plan = deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate);
       // refresh=true so the count afterwards sees what the delete did.
       plan.querystring.refresh = 'true';
       const requests = previews(guard, [plan], { includeSystem });

@@ -2,9 +2,10 @@
 // Re-attach to a delete-by-query or force merge after the TUI or the SSH session was closed:
 // without an id, the running ones; with an id, its status (finished tasks are read from the
 // node's task results).
-import { isTaskId, progressLine, type TaskProgress } from '../domain/delete-by-query';
+import { isTaskId, lostDeleteReport, progressLine, recordedDelete, type TaskProgress } from '../domain/delete-by-query';
 import { ConnError } from '../cluster/connection';
-import { listTasks, readTask } from '../services/delete-by-query';
+import { readAudit } from '../services/audit';
+import { countMatching, listTasks, readTask, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 
@@ -41,8 +42,18 @@ const tasks: CommandModule = {
         return EXIT.ok;
       } catch (e) {
         if (!(e instanceof ConnError && e.status === 404)) throw e;
-        const message = `the node knows no task ${id}: it may have finished before the node restarted without storing its result; count the query again to see what was deleted`;
-        return usageError(NAME, message, json);
+        // The task died with its node: the audit record of the delete still has the query.
+        const record = readAudit().records.find((r) => r.outcome.task === id);
+        const sent = record ? recordedDelete(record) : null;
+        if (!sent) {
+          const message = `the node knows no task ${id} and the audit log has no delete with that task: check the id (shardeck audit)`;
+          return usageError(NAME, message, json);
+        }
+        await refreshIndex(guard, sent.index);
+        const report = lostDeleteReport(sent, await countMatching(guard, sent.index, sent.query));
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report });
+        else process.stdout.write(`${id} is gone\n${report.lines.map((l) => `  ${l}`).join('\n')}\n`);
+        return EXIT.ok;
       }
     } catch (e) {
       return reportFailure(NAME, e, json);

@@ -180,11 +180,16 @@ export const CONFLICTS_LINE: Record<ConflictsPolicy, string> = {
  * The delete, capped at the previewed count so it can never delete more than was shown; it runs
  * as a task. The operator confirms by typing that count.
  */
-export function deleteByQueryPlan(index: string, query: Query, previewed: number, conflicts: ConflictsPolicy): MutationPlan {
+/** requestsPerSecond: a starting throttle (documents per second); -1 or absent for none. */
+export function deleteByQueryPlan(index: string, query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
   return {
     method: 'POST',
     path: `/${encodeURIComponent(index)}/_delete_by_query`,
-    querystring: { wait_for_completion: 'false', ...(conflicts === 'proceed' ? { conflicts: 'proceed' } : {}) },
+    querystring: {
+      wait_for_completion: 'false',
+      ...(conflicts === 'proceed' ? { conflicts: 'proceed' } : {}),
+      ...(requestsPerSecond > 0 ? { requests_per_second: String(requestsPerSecond) } : {}),
+    },
     body: { query, max_docs: previewed },
     risk: 'destructive',
     target: index,
@@ -290,6 +295,40 @@ export function deleteReport(previewed: number, task: TaskProgress, stillMatchin
     lines.push(`${stillMatching} matching documents were not deleted: max_docs capped the delete at the previewed count (they were written after the preview or not seen); preview again to delete them`);
   if (task.deleted > 0) lines.push('the disk is not freed until the segments merge: shardeck forcemerge <index> --expunge-deletes');
   return { previewed, deleted: task.deleted, stillMatching, ok, lines };
+}
+
+/** A delete as its audit record tells it: where, which query, how many at most, which task. */
+export interface RecordedDelete {
+  index: string;
+  query: Query;
+  previewed: number;
+  time: string;
+}
+
+/** The delete-by-query an audit record describes, or null for any other request. */
+export function recordedDelete(r: { time: string; request: { method: string; path: string; body?: unknown } }): RecordedDelete | null {
+  const m = /^\/([^/]+)\/_delete_by_query$/.exec(r.request.path);
+  const body = r.request.body as { query?: Query; max_docs?: number } | undefined;
+  if (r.request.method !== 'POST' || !m || !body?.query || typeof body.max_docs !== 'number') return null;
+  return { index: decodeURIComponent(m[1]), query: body.query, previewed: body.max_docs, time: r.time };
+}
+
+/**
+ * A delete whose task is gone (the node restarted while it ran): what it deleted, counted from
+ * the recorded query. Exact only if nothing matching was written since.
+ */
+export function lostDeleteReport(d: RecordedDelete, stillMatching: number): { previewed: number; stillMatching: number; deleted: number; lines: string[] } {
+  const deleted = Math.max(0, d.previewed - stillMatching);
+  return {
+    previewed: d.previewed,
+    stillMatching,
+    deleted,
+    lines: [
+      `the task is gone (the node restarted while it ran); its delete of ${d.index} was sent at ${d.time}`,
+      `previewed ${d.previewed}, the same query matches ${stillMatching} now: about ${deleted} were deleted (matching documents written since blur this)`,
+      stillMatching > 0 ? `to delete the rest, preview again: shardeck delete-by-query ${d.index} ... --dry-run` : 'nothing of the previewed query is left',
+    ],
+  };
 }
 
 /** Share of the index a query matches, for the preview ("12.5% of 10,000 documents"). */

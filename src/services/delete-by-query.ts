@@ -28,6 +28,11 @@ function path(expr: string, api: string): string {
   return `/${encodeURIComponent(expr)}/${api}`;
 }
 
+/** Makes recent deletes visible to the next count (a read-side operation: no document changes). */
+export async function refreshIndex(guard: Guard, expr: string): Promise<void> {
+  await postRead(guard.client, guard.url, `/${encodeURIComponent(expr)}/_refresh`, undefined, { expand_wildcards: 'all' });
+}
+
 export async function countMatching(guard: Guard, expr: string, query: Query): Promise<number> {
   const body = await postRead<{ count: number }>(guard.client, guard.url, path(expr, '_count'), { query });
   return Number(body.count);

@@ -2,12 +2,11 @@
 // the reads of services/delete-by-query.ts, the query file read from disk, and every request that
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
-import { postRead } from '../cluster/query-reads';
 import { taskIdOf } from '../domain/delete-by-query';
 import type { TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../domain/wizards/forcemerge';
-import { countMatching, followTask, mergeFacts, previewDelete, retainingShards, waitForLeases } from './delete-by-query';
+import { countMatching, followTask, mergeFacts, previewDelete, refreshIndex, retainingShards, waitForLeases } from './delete-by-query';
 import { GuardRefusal, type Guard } from './guard';
 import { performMutations, WizardSession } from './wizards';
 
@@ -75,7 +74,7 @@ export function deleteSession(guard: Guard, initial: Partial<DeleteForm> = {}, t
       case 'count':
         // refresh=true of the delete is skipped when the task is cancelled or fails: refresh (a
         // read-side operation, no data changes) so the count sees what was deleted.
-        await postRead(guard.client, guard.url, `/${encodeURIComponent(f.target)}/_refresh`, undefined, { expand_wildcards: 'all' });
+        await refreshIndex(guard, f.target);
         return send({ type: 'counted', stillMatching: await countMatching(guard, f.target, f.query) });
     }
   });

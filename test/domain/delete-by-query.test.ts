@@ -7,12 +7,14 @@ import {
   jsonErrorOffset,
   judgeMergeSpace,
   lineColumn,
+  lostDeleteReport,
   matchShare,
   parseExpected,
   parseOlderThan,
   parseQueryBody,
   parseTask,
   progressLine,
+  recordedDelete,
   sourceQuery,
   taskIdOf,
 } from '../../src/domain/delete-by-query';
@@ -139,5 +141,32 @@ describe('merge space', () => {
     expect(judgeMergeSpace(t, [{ node: 'n1', level: 'high', headroomToHighBytes: 0 }]).refuse).toMatch(/n1 is past the high disk watermark/);
     expect(judgeMergeSpace(t, [{ node: 'n1', level: 'low', headroomToHighBytes: 500 }])).toEqual({ warnings: [expect.stringMatching(/n1 has less room/)] });
     expect(judgeMergeSpace(t, [{ node: 'n1', level: 'ok', headroomToHighBytes: 5000 }])).toEqual({ warnings: [] });
+  });
+});
+
+describe('a delete whose task died with its node', () => {
+  const record = {
+    time: '2026-11-22T10:00:00.000Z',
+    request: { method: 'POST', path: '/service_v9_alpha/_delete_by_query', body: { max_docs: 1700, query: { term: { 'assoc:sources': 'src-crm' } } } },
+  };
+
+  it('is read back from its audit record; other requests are not deletes', () => {
+    expect(recordedDelete(record)).toEqual({ index: 'service_v9_alpha', query: { term: { 'assoc:sources': 'src-crm' } }, previewed: 1700, time: record.time });
+    expect(recordedDelete({ ...record, request: { method: 'POST', path: '/service_v9_alpha/_forcemerge' } })).toBeNull();
+    expect(recordedDelete({ ...record, request: { ...record.request, body: { query: { match_all: {} } } } })).toBeNull();
+  });
+
+  it('reports previewed minus still matching as deleted, and how to go on', () => {
+    const r = lostDeleteReport(recordedDelete(record)!, 700);
+    expect(r).toMatchObject({ previewed: 1700, stillMatching: 700, deleted: 1000 });
+    expect(r.lines.join('\n')).toMatch(/about 1000 were deleted/);
+    expect(r.lines.join('\n')).toMatch(/preview again: shardeck delete-by-query service_v9_alpha/);
+    expect(lostDeleteReport(recordedDelete(record)!, 0).lines.at(-1)).toBe('nothing of the previewed query is left');
+  });
+
+  it('a starting throttle goes into the delete request', () => {
+    const q = { match_all: {} };
+    expect(deleteByQueryPlan('i', q, 5, 'abort', 200).querystring).toEqual({ wait_for_completion: 'false', requests_per_second: '200' });
+    expect(deleteByQueryPlan('i', q, 5, 'abort').querystring).toEqual({ wait_for_completion: 'false' });
   });
 });

@@ -100,8 +100,7 @@ export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
 
 /** The wizard's delete: the CLI's plan, refreshed afterwards so the count that follows sees it. */
 export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
-  const plan = deleteByQueryPlan(target, query, previewed, conflicts);
-  if (requestsPerSecond > 0) plan.querystring.requests_per_second = String(requestsPerSecond);
+  const plan = deleteByQueryPlan(target, query, previewed, conflicts, requestsPerSecond);
   plan.querystring.refresh = 'true';
   // max_docs first, so the cap is the part of the body a narrow screen still shows.
   plan.body = { max_docs: previewed, query };

@@ -1,0 +1,92 @@
+// The node goes away while a delete-by-query runs: the CLI reports the task lost (exit 5, one
+// audit record, nothing retried), and once the node is back `shardeck tasks ID` counts what the
+// delete did from the query its audit record kept. Real 8.19.21 node with the ported reindex module.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { loadDemoData } from '../../dev/demo-data.mjs';
+import { CLI, ensureBuilt, type CliResult } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+
+const INDEX = 'service_v9_lost';
+const QUERY = { term: { 'assoc:sources': 'src-crm' } };
+let node: Awaited<ReturnType<typeof startNode>>;
+let cfg: string;
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const cli = cliAgainst(() => node.url, () => cfg);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const count = async (query: unknown = { match_all: {} }) => {
+  await es('POST', `/${INDEX}/_refresh`);
+  return (await es('POST', `/${INDEX}/_count`, { query })).body.count as number;
+};
+
+/** The CLI in the background, so the test can stop the node under it. */
+function startCli(args: string[]): Promise<CliResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI, args[0], '--url', node.url, ...args.slice(1)], { env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await startNode({ name: 'lost-task' });
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-lost-'));
+  await loadDemoData(node.url, { docsPerIndex: 10_000, indices: [INDEX], yellowIndex: '' });
+}, 180_000);
+
+afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+it('a bad --requests-per-second is refused before anything is sent', async () => {
+  const r = await cli(['delete-by-query', INDEX, '--source', 'src-crm', '--requests-per-second', 'fast', '--yes', '--expect', '1']);
+  expect(r.code).toBe(64);
+  expect(r.stderr).toMatch(/--requests-per-second "fast" is not a rate/);
+  expect(auditLinesIn(cfg)).toEqual([]);
+});
+
+it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tells what was deleted', async () => {
+  const before = await count();
+  const previewed = await count(QUERY);
+  expect(previewed).toBeGreaterThan(1000);
+  // 1,000 documents a batch at 100 per second: the first batch goes at once, the next waits ~10 s.
+  const running = startCli(['delete-by-query', INDEX, '--source', 'src-crm', '--yes', '--expect', String(previewed), '--requests-per-second', '100', '--json']);
+  let deleted = 0;
+  for (let i = 0; i < 100 && deleted === 0; i++) {
+    await sleep(100);
+    const tasks = (await es('GET', '/_tasks?actions=*byquery&detailed=true')).body;
+    for (const n of Object.values<any>(tasks.nodes ?? {})) for (const t of Object.values<any>(n.tasks)) deleted = t.status?.deleted ?? 0;
+  }
+  expect(deleted).toBeGreaterThan(0);
+  await node.stop();
+  const r = await running;
+  expect(r.code).toBe(5);
+  expect(r.stderr).toMatch(/lost task \S+: its status could not be read .* it was not retried/);
+  const out = JSON.parse(r.stdout);
+  expect(out).toMatchObject({ ok: false, sent: true, lost: true });
+  const audit = auditLinesIn(cfg).map((l) => JSON.parse(l));
+  expect(audit).toHaveLength(1);
+  expect(audit[0]).toMatchObject({ request: { querystring: { requests_per_second: '100' }, body: { max_docs: previewed } }, outcome: { ok: true, task: out.task } });
+
+  node = await node.restart();
+  await es('GET', `/_cluster/health/${INDEX}?wait_for_status=green&timeout=60s`);
+  const after = await count();
+  expect(after).toBeLessThan(before);
+  expect(after).toBeGreaterThan(before - previewed);
+  const t = await cli(['tasks', out.task, '--json']);
+  expect(t.code, t.stderr).toBe(0);
+  expect(JSON.parse(t.stdout)).toMatchObject({ lost: true, index: INDEX, previewed, stillMatching: previewed - (before - after), deleted: before - after });
+  const text = await cli(['tasks', out.task]);
+  expect(text.stdout).toContain(`about ${before - after} were deleted`);
+  // Nothing was sent again: still the one audit record.
+  expect(auditLinesIn(cfg)).toHaveLength(1);
+}, 180_000);

@@ -107,7 +107,9 @@ const deleteByQuery: CommandModule = {
       guard.assertWritable();
       const resolution = await guard.resolveTarget(target, { includeSystem });
       if (!resolution.ok) return usageError(NAME, resolution.error, json);
+      const previewStart = performance.now();
       const preview = await previewDelete(guard, target, choice.query);
+      const previewMs = Math.round(performance.now() - previewStart);
       const head = {
         schema: JSON_SCHEMA,
         command: NAME,
@@ -158,6 +160,7 @@ const deleteByQuery: CommandModule = {
       }
       const confirmation = await confirmOnTerminal(NAME, [plan], values);
       if (!confirmation) return EXIT.failed;
+      const deleteStart = performance.now();
       const outcome = await guard.execute(plan, confirmation, { includeSystem });
       const task = outcome.ok ? taskIdOf(outcome.body) : null;
       if (!outcome.ok || !task) {
@@ -179,9 +182,11 @@ const deleteByQuery: CommandModule = {
         process.stderr.write(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
+      // From sending the delete until its task was seen complete: what curl's synchronous request takes.
+      const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
       const stillMatching = await countMatching(guard, target, choice.query);
       const report = deleteReport(preview.matching, followed.progress, stillMatching);
-      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report });
+      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report, timing });
       else for (const [i, l] of report.lines.entries()) process.stdout.write(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
       return report.ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

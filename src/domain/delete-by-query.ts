@@ -297,6 +297,23 @@ export function deleteReport(previewed: number, task: TaskProgress, stillMatchin
   return { previewed, deleted: task.deleted, stillMatching, ok, lines };
 }
 
+/** One document of the preview's sample page. */
+export interface SampleDoc {
+  index: string;
+  id: string;
+  modifiedAt: string | null;
+  sources: string[];
+  title: string | null;
+}
+
+/** What the delete's query matches before anything is sent. */
+export interface DeletePreview {
+  /** Exact: _count, not the capped hits.total of a search. */
+  matching: number;
+  indexTotal: number;
+  samples: SampleDoc[];
+}
+
 /** A delete as its audit record tells it: where, which query, how many at most, which task. */
 export interface RecordedDelete {
   index: string;

@@ -18,19 +18,10 @@ import {
   type PreviewFacts,
 } from '../../src/domain/wizards/delete';
 import { forcemergeMachine, mergeDiskLines, mergeIndexLines, type MergeFacts } from '../../src/domain/wizards/forcemerge';
-import type { Machine } from '../../src/domain/wizards/machine';
+import { drive } from '../helpers/machines';
 
 const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
 
-function drive<S, E, F>(m: Machine<S, E, F>, events: E[]): { state: S; effects: F[] } {
-  let { state, effects } = m.init();
-  const all = [...effects];
-  for (const e of events) {
-    ({ state, effects } = m.step(state, e));
-    all.push(...effects);
-  }
-  return { state, effects: all };
-}
 
 const preview: PreviewFacts = {
   matching: 1234,

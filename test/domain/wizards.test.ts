@@ -3,21 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { DiskRow } from '../../src/domain/disk';
 import type { ShardRow } from '../../src/domain/types';
 import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
-import type { Machine } from '../../src/domain/wizards/machine';
+import { drive } from '../helpers/machines';
 import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
 import { scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
 import { buildUnblockReview, unblockMachine } from '../../src/domain/wizards/unblock';
 
-/** Feeds events one after another; returns the last state and every effect asked for. */
-function drive<S, E, F>(m: Machine<S, E, F>, events: E[]): { state: S; effects: F[] } {
-  let { state, effects } = m.init();
-  const all = [...effects];
-  for (const e of events) {
-    ({ state, effects } = m.step(state, e));
-    all.push(...effects);
-  }
-  return { state, effects: all };
-}
 
 const facts: ReplicasFacts = { indices: ['service_v9_a'], before: { service_v9_a: 1 }, dataNodes: 1, healthBefore: 'yellow', template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } }, priority: 100 } };
 

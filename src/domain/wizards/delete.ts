@@ -12,9 +12,11 @@ import {
   parseQueryBody,
   sourceQuery,
   type ConflictsPolicy,
+  type DeletePreview,
   type DeleteReport,
   type Parsed,
   type Query,
+  type SampleDoc,
   type TaskProgress,
 } from '../delete-by-query';
 import { checkIndexExpression, type Confirmation, type MutationPlan } from '../mutation';
@@ -49,20 +51,8 @@ export interface QueryChoice {
   resolvedOlderThan?: string;
 }
 
-/** The same shape as services/delete-by-query.ts's SampleDoc and DeletePreview. */
-export interface SampleDoc {
-  index: string;
-  id: string;
-  modifiedAt: string | null;
-  sources: string[];
-  title: string | null;
-}
-
-export interface PreviewFacts {
-  matching: number;
-  indexTotal: number;
-  samples: SampleDoc[];
-}
+export type PreviewFacts = DeletePreview;
+export type { SampleDoc };
 
 /** The platform project name behind an index (service_v9_<project>), when signed in and known. */
 export function projectOfTarget(target: string, projects: Record<string, string> | undefined, templateVersion = DEFAULT_TEMPLATE_VERSION): string | undefined {

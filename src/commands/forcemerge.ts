@@ -3,6 +3,7 @@
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
 import { forcemergePlan, judgeMergeSpace, taskIdOf } from '../domain/delete-by-query';
+import { flushPlan } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { followTask, mergeFacts, mergeFactsAfter, retainingShards, waitForLeases, type MergeFacts } from '../services/delete-by-query';
@@ -52,6 +53,9 @@ const forcemerge: CommandModule = {
       const retaining = hasDeleted ? await retainingShards(guard, target) : 0;
       if (retaining) space.warnings.push(LEASE_NOTE(retaining));
       const plan = forcemergePlan(target);
+      // Right after a delete the merge would keep the deleted documents (they sit above the safe
+      // commit): a flush commits them first, as the wizard does.
+      const plans = hasDeleted ? [flushPlan(target), plan] : [plan];
       const head = { schema: JSON_SCHEMA, command: NAME, target, matched: resolution.indices, before, warnings: space.warnings };
       if (!json) {
         process.stdout.write(`${target} matches ${describeMatch(resolution.indices)}\n${factsLines(before).join('\n')}\n`);
@@ -62,16 +66,25 @@ const forcemerge: CommandModule = {
         process.stderr.write(`shardeck ${NAME}: ${space.refuse}; nothing was sent\n`);
         return EXIT.failed;
       }
-      const requests = previews(guard, [plan], { includeSystem });
+      const requests = previews(guard, plans, { includeSystem });
       if (!json) printPreviews(requests);
       if (values['dry-run']) {
         if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
         else process.stdout.write('dry run: nothing was sent\n');
         return EXIT.ok;
       }
-      const confirmation = await confirmOnTerminal(NAME, [plan], values);
+      const confirmation = await confirmOnTerminal(NAME, plans, values);
       if (!confirmation) return EXIT.failed;
-      if (retaining) {
+      if (hasDeleted) {
+        const flushed = await guard.execute(plans[0], confirmation, { includeSystem });
+        if (!flushed.ok) {
+          const message = `the flush before the merge failed: ${flushed.error?.message ?? 'no answer'}; nothing was merged (not retried; see shardeck audit)`;
+          if (json) printJson({ ...head, ok: false, sent: true, requests, error: message });
+          process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+          return EXIT.failed;
+        }
+      }
+      if (retaining || (hasDeleted && (await retainingShards(guard, target)) > 0)) {
         if (!json) process.stdout.write('waiting (reading only, up to 60 s) until the retention leases let the deleted documents go...\n');
         if (!(await waitForLeases(guard, target)) && !json)
           process.stdout.write(`${paint('yellow', 'warning:')} leases still retain deleted documents: the merge may reclaim only part of them\n`);

@@ -165,7 +165,7 @@ describe('delete exactly what was previewed', () => {
 
 describe('force merge gets the disk back', () => {
   it('shows deleted docs, merges with only_expunge_deletes as a task, deleted docs ~0 and store smaller', async () => {
-    await es('POST', `/${INDEX}/_flush`);
+    // No flush here: the command flushes before it merges (right after a delete it must).
     // Store sizes are cached per shard for index.store.stats_refresh_interval (10 s): the reading
     // taken while the data was loaded would otherwise be the "before".
     await new Promise((r) => setTimeout(r, 11_000));
@@ -173,7 +173,7 @@ describe('force merge gets the disk back', () => {
     const d = JSON.parse(dry.stdout);
     expect(d.before.indices[0].docsDeleted).toBeGreaterThan(1000);
     expect(d.before.disks[0]).toHaveProperty('headroomToHighBytes');
-    expect(d.requests[0].path).toBe(`/${INDEX}/_forcemerge?only_expunge_deletes=true&wait_for_completion=false`);
+    expect(d.requests.map((r: { path: string }) => r.path)).toEqual([`/${INDEX}/_flush`, `/${INDEX}/_forcemerge?only_expunge_deletes=true&wait_for_completion=false`]);
     const r = await cli(['forcemerge', INDEX, '--expunge-deletes', '--yes', '--json']);
     const out = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
@@ -181,7 +181,9 @@ describe('force merge gets the disk back', () => {
     const [after] = out.after.indices;
     expect(after.docsDeleted).toBeLessThan(before.docsDeleted * 0.1);
     expect(after.storeBytes).toBeLessThan(before.storeBytes);
-    expect(auditLines().map((l) => JSON.parse(l)).at(-1)).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { ok: true, task: out.task } });
+    const audit = auditLines().map((l) => JSON.parse(l));
+    expect(audit.at(-2)).toMatchObject({ request: { path: `/${INDEX}/_flush` }, outcome: { ok: true } });
+    expect(audit.at(-1)).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { ok: true, task: out.task } });
   }, 120_000);
 
   it('without --expunge-deletes, or on a wildcard, it refuses and sends nothing', async () => {

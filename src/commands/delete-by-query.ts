@@ -21,7 +21,7 @@ import {
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
-import { countMatching, followTask, previewDelete } from '../services/delete-by-query';
+import { countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
@@ -184,6 +184,8 @@ const deleteByQuery: CommandModule = {
       }
       // From sending the delete until its task was seen complete: what curl's synchronous request takes.
       const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
+      // The delete's own refresh=true is skipped when its task was cancelled or failed.
+      await refreshIndex(guard, target);
       const stillMatching = await countMatching(guard, target, choice.query);
       const report = deleteReport(preview.matching, followed.progress, stillMatching);
       if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report, timing });

@@ -171,8 +171,16 @@ export interface PlanFacts {
   hasShardTool: boolean | null;
 }
 
+/**
+ * How the runner carries a step out: a shell command on this host, a request through the guarded
+ * path, or a read it does itself with the profile's credentials (the command shown for those is
+ * the equivalent an operator would type, credentials elided).
+ */
+export type StepKind = 'shell' | 'request' | 'read';
+
 export interface PlanStep {
   id: string;
+  kind: StepKind;
   title: string;
   /** A shell command for the node's host, or a request sent through the guarded path. */
   command?: string;
@@ -224,36 +232,41 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
     curlLine({ method: 'GET', path, querystring }, f.conn);
   const stale = stalePrimaryPlan(f.index, f.shard, f.node.name);
   const start: PlanStep[] = [
-    { id: 'stop', title: 'Stop the engine', command: f.serviceStop ?? DEFAULT_SERVICE_STOP, note: 'nothing may write to the shard folder while it is repaired' },
+    { id: 'stop', kind: 'shell', title: 'Stop the engine', command: f.serviceStop ?? DEFAULT_SERVICE_STOP, note: 'nothing may write to the shard folder while it is repaired' },
     {
       id: 'backup',
+      kind: 'shell',
       title: 'Back up the shard folder',
       command: `mkdir -p ${q(f.backupDir)} && tar -C ${q(indexDir)} -cf ${q(archive)} ${q(shardDir)}`,
       note: 'the repair removes segments for good: this archive is the way back',
     },
     {
       id: 'verify-backup',
+      kind: 'shell',
       title: 'Verify the archive lists every file with the right size',
       command: `diff <(cd ${q(indexDir)} && find ${q(shardDir)} -type f -printf '%p %s\\n' | sort) <(tar -tvf ${q(archive)} | awk '$1 !~ /^d/ {print $6, $3}' | sort) && echo 'archive complete'`,
       note: 'no output but "archive complete" means every file is in the archive with its size; anything else: stop here',
     },
   ];
   const restart: PlanStep[] = [
-    { id: 'start', title: 'Start the engine', command: f.serviceStart ?? DEFAULT_SERVICE_START, note: 'the node reads the repaired folder' },
+    { id: 'start', kind: 'shell', title: 'Start the engine', command: f.serviceStart ?? DEFAULT_SERVICE_START, note: 'the node reads the repaired folder' },
     {
       id: 'wait',
+      kind: 'read',
       title: 'Wait for the node to answer',
       command: `until ${get('/_cluster/health', { timeout: '5s' })} -sf -o /dev/null; do sleep 2; done`,
       note: 'loops until the node answers HTTP',
     },
     {
       id: 'allocation',
+      kind: 'read',
       title: "Check the shard's allocation",
       command: `shardeck explain ${q(f.index)} ${f.shard} primary`,
       note: 'started: go to the last step; still no_valid_shard_copy: allocate it as a stale primary (next step)',
     },
     {
       id: 'reroute',
+      kind: 'request',
       title: 'Allocate the repaired copy as primary (accept_data_loss)',
       request: stale,
       note: 'Elasticsearch does not trust a copy it saw fail; this tells it to, accepting that the documents of the removed segments are gone',
@@ -262,6 +275,7 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
     },
     {
       id: 'verify',
+      kind: 'read',
       title: 'Health and document count afterwards',
       command: `${get('/_cluster/health/' + f.index, { wait_for_status: 'yellow', timeout: '60s' })} && ${get('/_cat/shards/' + f.index, { v: 'true', h: 'index,shard,prirep,state,docs,node' })}`,
       note: 'documents lost = the count CheckIndex reported before minus the count now',
@@ -269,10 +283,11 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
   ];
   const steps: PlanStep[] = [
     ...start,
-    { id: 'check', title: 'Check the index with Lucene CheckIndex (read-only)', command: checkIndex, note: 'changes nothing; names the broken segments and the documents they hold (exit 1 when it finds corruption)' },
-    { id: 'exorcise', title: 'Remove the broken segments (CheckIndex -exorcise)', command: `${checkIndex} -exorcise`, note: 'the documents of the broken segments are lost, unidentified', losesData: true },
+    { id: 'check', kind: 'shell', title: 'Check the index with Lucene CheckIndex (read-only)', command: checkIndex, note: 'changes nothing; names the broken segments and the documents they hold (exit 1 when it finds corruption)' },
+    { id: 'exorcise', kind: 'shell', title: 'Remove the broken segments (CheckIndex -exorcise)', command: `${checkIndex} -exorcise`, note: 'the documents of the broken segments are lost, unidentified', losesData: true },
     {
       id: 'markers',
+      kind: 'shell',
       title: 'Remove the corruption markers',
       command: `${as} find ${q(`${f.folder}/index`)} -maxdepth 1 -name 'corrupted_*' -print -delete`,
       note: 'Elasticsearch refuses a folder that holds a corrupted_* marker',
@@ -287,9 +302,11 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
           ...start,
           {
             id: 'shard-tool',
+            kind: 'shell',
             title: 'Remove the corrupted data with elasticsearch-shard',
-            command: `${as} env ES_PATH_CONF=${q(f.confDir)} ES_JAVA_HOME=${javaHome} ${q(`${f.home}/bin/elasticsearch-shard`)} remove-corrupted-data --index ${q(f.index)} --shard-id ${f.shard}`,
-            note: 'asks before it changes anything, removes broken segments and the markers, and gives the copy a new allocation id: the reroute below is then always needed',
+            // The echo answers the tool's own "Confirm [y/N]": this step runs only once confirmed here.
+            command: `echo y | ${as} env ES_PATH_CONF=${q(f.confDir)} ES_JAVA_HOME=${javaHome} ${q(`${f.home}/bin/elasticsearch-shard`)} remove-corrupted-data --index ${q(f.index)} --shard-id ${f.shard}`,
+            note: 'removes the broken segments and the markers and gives the copy a new allocation id, so the reroute it prints is always needed (typing it by hand, leave out the echo to answer its question yourself)',
             losesData: true,
           },
           ...restart.map((s) => (s.id === 'reroute' ? { ...s, conditional: false } : s)),
@@ -309,4 +326,154 @@ export function planLines(p: RecoveryPlan, requestLines: (plan: MutationPlan) =>
   const out = ['Offline repair with Lucene CheckIndex (nothing below has been run):', ...render(p.steps)];
   if (p.alternative) out.push('', 'Alternative: elasticsearch-shard remove-corrupted-data in place of CheckIndex and the markers:', ...render(p.alternative));
   return out;
+}
+
+// --- what the repair tools print --------------------------------------------------------------
+
+export interface CheckIndexSegment {
+  name: string;
+  maxDoc: number;
+  broken: boolean;
+}
+
+export interface CheckIndexResult {
+  /** Live documents in the commit CheckIndex opened (before anything was removed). */
+  totalDocs: number;
+  segments: CheckIndexSegment[];
+  brokenSegments: number;
+  /** Documents in the broken segments: lost by the repair, and not identified. */
+  lostDocs: number;
+  /** -exorcise (or elasticsearch-shard) wrote a commit without the broken segments. */
+  wroteNewSegments: boolean;
+}
+
+/**
+ * The verdict of Lucene CheckIndex (also embedded in elasticsearch-shard's output; the first
+ * report counts), or null when the output holds none: the tool failed before it could check.
+ */
+export function parseCheckIndex(text: string): CheckIndexResult | null {
+  const total = /^\S+% total deletions; (\d+) documents; \d+ deletions/m.exec(text);
+  const broken = /WARNING: (\d+) broken segments \(containing (\d+) documents\) detected/.exec(text);
+  const clean = /No problems were detected with this index/.test(text);
+  if (!total || (!broken && !clean)) return null;
+  // Segment blocks of the first report only (elasticsearch-shard checks twice).
+  const firstReport = text.slice(total.index, broken ? broken.index : undefined);
+  const segments: CheckIndexSegment[] = [];
+  const blocks = firstReport.split(/^(?=\d+ of \d+: name=)/m).slice(1);
+  for (const b of blocks) {
+    const m = /^\d+ of \d+: name=(\S+) maxDoc=(\d+)/.exec(b);
+    if (m) segments.push({ name: m[1], maxDoc: Number(m[2]), broken: /\.\.\.FAILED|FAILED\n|exorciseIndex\(\) would remove/.test(b) });
+  }
+  return {
+    totalDocs: Number(total[1]),
+    segments,
+    brokenSegments: broken ? Number(broken[1]) : 0,
+    lostDocs: broken ? Number(broken[2]) : 0,
+    wroteNewSegments: /Wrote new segments file/.test(text),
+  };
+}
+
+/** The allocate_stale_primary that elasticsearch-shard prints after its repair, or null. */
+export function parseShardToolReroute(text: string): { index: string; shard: number; node: string } | null {
+  const at = text.indexOf('POST /_cluster/reroute');
+  if (at < 0) return null;
+  const open = text.indexOf('{', at);
+  let depth = 0;
+  for (let i = open; i >= 0 && i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) {
+      try {
+        const cmd = JSON.parse(text.slice(open, i + 1))?.commands?.[0]?.allocate_stale_primary;
+        if (cmd && typeof cmd.index === 'string' && typeof cmd.node === 'string') return { index: cmd.index, shard: Number(cmd.shard), node: cmd.node };
+      } catch {
+        /* not the JSON we expect */
+      }
+      return null;
+    }
+  }
+  return null;
+}
+
+// --- the checklist's progress (saved after every step, so a dropped session resumes) ----------
+
+export type RecoveryMethod = 'checkindex' | 'shard-tool';
+
+export interface StepRecord {
+  status: 'done' | 'skipped' | 'failed';
+  at: string;
+  message: string;
+}
+
+export interface RecoveryProgress {
+  version: 1;
+  index: string;
+  shard: number;
+  method: RecoveryMethod;
+  facts: PlanFacts;
+  startedAt: string;
+  steps: Record<string, StepRecord>;
+  /** The shard's documents before the repair, as CheckIndex counted them. */
+  check?: CheckIndexResult;
+  /** elasticsearch-shard's reroute (node id), used in place of the planned one. */
+  toolReroute?: { index: string; shard: number; node: string };
+  /** Documents counted once the shard is back. */
+  docsAfter?: number;
+  finished?: boolean;
+}
+
+export function newProgress(method: RecoveryMethod, facts: PlanFacts, now: string): RecoveryProgress {
+  return { version: 1, index: facts.index, shard: facts.shard, method, facts, startedAt: now, steps: {} };
+}
+
+/** The steps of the chosen method, the reroute taken from elasticsearch-shard once it printed one. */
+export function progressSteps(p: RecoveryProgress): PlanStep[] {
+  const plan = recoveryPlan(p.facts);
+  const steps = p.method === 'shard-tool' ? plan.alternative ?? [] : plan.steps;
+  const r = p.toolReroute;
+  return r ? steps.map((s) => (s.id === 'reroute' ? { ...s, request: stalePrimaryPlan(r.index, r.shard, r.node) } : s)) : steps;
+}
+
+/** The first step neither done nor skipped; null when the checklist is complete. */
+export function nextStep(p: RecoveryProgress): PlanStep | null {
+  return progressSteps(p).find((s) => p.steps[s.id]?.status !== 'done' && p.steps[s.id]?.status !== 'skipped') ?? null;
+}
+
+/**
+ * A failed step is recorded, and so are the steps it undoes: a backup that does not verify is
+ * taken again, and a node that did not come back is started again, when the checklist resumes.
+ */
+export function recordStep(p: RecoveryProgress, id: string, rec: StepRecord): RecoveryProgress {
+  const steps = { ...p.steps, [id]: rec };
+  if (rec.status === 'failed') {
+    if (id === 'verify-backup') delete steps.backup;
+    if (id === 'wait') delete steps.start;
+  }
+  return { ...p, steps };
+}
+
+/** What to do after a step failed: where the data stands and how to go on. */
+export function failureAdvice(stepId: string, p: RecoveryProgress): string {
+  const archive = recoveryPlan(p.facts).archive;
+  const advice: Record<string, string> = {
+    stop: 'nothing was changed and the engine may still be running: check the service (or --stop-cmd), then run shardeck recover-corrupt --resume',
+    backup: 'the shard folder is untouched and the partial archive was removed: free space or choose another place (--backup-dir DIR), then run shardeck recover-corrupt --resume',
+    'verify-backup': `the archive ${archive} does not match the shard folder; it will be taken again: check the backup place, then run shardeck recover-corrupt --resume`,
+    check: 'CheckIndex changed nothing: read its output above (wrong java or lib/? give --java), then run shardeck recover-corrupt --resume',
+    exorcise: `CheckIndex -exorcise did not write a new commit, so the broken segments are still referenced; if in doubt, restore the folder from ${archive} before going on; then run shardeck recover-corrupt --resume`,
+    'shard-tool': `elasticsearch-shard did not finish its repair; if in doubt, restore the folder from ${archive} before going on; then run shardeck recover-corrupt --resume`,
+    markers: 'the corrupted_* markers are still there: remove them by hand or fix the permission, then run shardeck recover-corrupt --resume',
+    start: 'the engine did not start: read its log and the service status, then run shardeck recover-corrupt --resume',
+    wait: 'the node did not answer in time: read its log (path.logs); resuming starts it again and waits',
+    allocation: 'the node answers but the shard could not be explained: run shardeck explain by hand, then shardeck recover-corrupt --resume',
+    reroute: 'the stale-primary allocation was not accepted: read the answer above and shardeck explain, then run shardeck recover-corrupt --resume',
+    verify: 'the shard is not back yet: watch shardeck status; shardeck recover-corrupt --resume checks again',
+  };
+  return advice[stepId] ?? 'run shardeck recover-corrupt --resume once the cause is fixed';
+}
+
+/** Before vs after: the loss CheckIndex predicted and the one counted. */
+export function lossReport(p: RecoveryProgress): { docsBefore: number | null; docsAfter: number | null; lost: number | null; predictedLost: number | null } {
+  const before = p.check?.totalDocs ?? null;
+  const after = p.docsAfter ?? null;
+  return { docsBefore: before, docsAfter: after, lost: before !== null && after !== null ? before - after : null, predictedLost: p.check?.lostDocs ?? null };
 }

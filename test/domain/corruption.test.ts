@@ -1,0 +1,156 @@
+// The pure half of corruption recovery, on what a real 8.19 node and its tools printed
+// (test/fixtures/corrupt/, recorded from a node whose segment _0 had one byte changed).
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  failureAdvice,
+  findCorruption,
+  lossReport,
+  newProgress,
+  nextStep,
+  parseCheckIndex,
+  parseNodeFacts,
+  parseShardToolReroute,
+  progressSteps,
+  recordStep,
+  recoveryPlan,
+  shardFolder,
+  type PlanFacts,
+} from '../../src/domain/corruption';
+
+const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/corrupt/${name}`, import.meta.url), 'utf8');
+
+const facts: PlanFacts = {
+  index: 'service_v9_abc',
+  shard: 0,
+  node: { name: 'n1', id: 'ID1' },
+  folder: '/data/indices/UUID/0',
+  home: '/usr/share/elasticsearch',
+  java: '/usr/share/elasticsearch/jdk/bin/java',
+  esUser: 'elasticsearch',
+  confDir: '/etc/elasticsearch',
+  backupDir: '/backups',
+  stamp: '20261123T1200Z',
+  conn: { url: 'https://127.0.0.1:9200', user: 'elastic' },
+  hasShardTool: true,
+};
+
+describe('detection', () => {
+  it('recognises no_valid_shard_copy with a corrupt copy and names the node and the file', () => {
+    const f = findCorruption(JSON.parse(fixture('explain-primary.json')))!;
+    expect(f).toMatchObject({ index: 'corrupt-exp', shard: 0, canAllocate: 'no_valid_shard_copy', corrupt: true, node: { name: 'corrupt-exp' } });
+    expect(f.reason).toMatch(/CorruptIndexException|corrupt/i);
+  });
+
+  it('finds the shard folder from path.data and the index UUID', () => {
+    const [n] = parseNodeFacts(JSON.parse(fixture('nodes.json')));
+    expect(n.dataPaths).toEqual(['/var/cache/shardeck-dev/nodes/corrupt-exp-9RSQQv/data']);
+    expect(shardFolder(n.dataPaths[0] + '/', 'Et2mmERuQl-Ypp0baJN6pA', 0)).toBe('/var/cache/shardeck-dev/nodes/corrupt-exp-9RSQQv/data/indices/Et2mmERuQl-Ypp0baJN6pA/0');
+  });
+
+  it('is not fooled by a primary that is merely unassigned (allocation filter)', () => {
+    expect(findCorruption({ index: 'x', shard: 0, primary: true, current_state: 'unassigned', can_allocate: 'no', node_allocation_decisions: [] })).toBeNull();
+  });
+});
+
+describe('what the tools print', () => {
+  it('CheckIndex: one broken segment of two, the documents it held, nothing written yet', () => {
+    expect(parseCheckIndex(fixture('checkindex-readonly.txt'))).toEqual({
+      totalDocs: 2000,
+      segments: [
+        { name: '_0', maxDoc: 1, broken: true },
+        { name: '_1', maxDoc: 1999, broken: false },
+      ],
+      brokenSegments: 1,
+      lostDocs: 1,
+      wroteNewSegments: false,
+    });
+  });
+
+  it('elasticsearch-shard: its first report counts, it wrote a new commit, and its reroute is read back', () => {
+    const text = fixture('elasticsearch-shard-remove-corrupted-data.txt');
+    expect(parseCheckIndex(text)).toMatchObject({ totalDocs: 2000, brokenSegments: 1, lostDocs: 1, wroteNewSegments: true });
+    expect(parseCheckIndex(text)!.segments).toHaveLength(2);
+    expect(parseShardToolReroute(text)).toEqual({ index: 'corrupt-exp', shard: 0, node: '8vC2GUS9R5OmS5oK8c0w2Q' });
+  });
+
+  it('a clean index, and output from a tool that failed before checking', () => {
+    const clean = '0.00% total deletions; 5 documents; 0 deletions\n1 of 1: name=_0 maxDoc=5\n    test: open reader.........OK\n\nNo problems were detected with this index.\n';
+    expect(parseCheckIndex(clean)).toMatchObject({ totalDocs: 5, brokenSegments: 0, lostDocs: 0, segments: [{ name: '_0', broken: false }] });
+    expect(parseCheckIndex('ERROR: could not read any segments file in directory\njava.nio.file.NoSuchFileException')).toBeNull();
+    expect(parseShardToolReroute('no reroute here')).toBeNull();
+  });
+});
+
+describe('the plan', () => {
+  it('runs every file step as the data owner with the node\'s own java and lib/, and backs up before anything changes', () => {
+    const p = recoveryPlan(facts);
+    const ids = p.steps.map((s) => s.id);
+    expect(ids).toEqual(['stop', 'backup', 'verify-backup', 'check', 'exorcise', 'markers', 'start', 'wait', 'allocation', 'reroute', 'verify']);
+    expect(p.archive).toBe('/backups/service_v9_abc-0-20261123T1200Z.tar');
+    const check = p.steps.find((s) => s.id === 'check')!;
+    expect(check.command).toBe(
+      "runuser -u 'elasticsearch' -- '/usr/share/elasticsearch/jdk/bin/java' -cp '/usr/share/elasticsearch/lib/*' org.apache.lucene.index.CheckIndex '/data/indices/UUID/0/index'",
+    );
+    expect(p.steps.find((s) => s.id === 'exorcise')!.command).toBe(`${check.command} -exorcise`);
+    expect(p.steps.filter((s) => s.losesData).map((s) => s.id)).toEqual(['exorcise', 'reroute']);
+    expect(p.steps.find((s) => s.id === 'reroute')!.request!.body).toEqual({
+      commands: [{ allocate_stale_primary: { index: 'service_v9_abc', shard: 0, node: 'n1', accept_data_loss: true } }],
+    });
+    expect(JSON.stringify(p)).not.toMatch(/password|changeme/);
+  });
+
+  it('offers elasticsearch-shard in place of CheckIndex and the markers, with its reroute always needed', () => {
+    const alt = recoveryPlan(facts).alternative!;
+    expect(alt.map((s) => s.id)).toEqual(['stop', 'backup', 'verify-backup', 'shard-tool', 'start', 'wait', 'allocation', 'reroute', 'verify']);
+    expect(alt.find((s) => s.id === 'shard-tool')!.command).toMatch(/^echo y \| runuser -u 'elasticsearch' -- env ES_PATH_CONF='\/etc\/elasticsearch' .*remove-corrupted-data --index 'service_v9_abc' --shard-id 0$/);
+    expect(alt.find((s) => s.id === 'reroute')!.conditional).toBe(false);
+    expect(recoveryPlan({ ...facts, hasShardTool: false }).alternative).toBeNull();
+  });
+
+  it('uses the profile\'s service commands instead of systemctl', () => {
+    const p = recoveryPlan({ ...facts, serviceStop: 'sv stop es', serviceStart: 'sv start es' });
+    expect(p.steps[0].command).toBe('sv stop es');
+    expect(p.steps.find((s) => s.id === 'start')!.command).toBe('sv start es');
+  });
+});
+
+describe('progress', () => {
+  const at = '2026-11-23T12:00:00Z';
+  const done = { status: 'done' as const, at, message: '' };
+
+  it('resumes at the first step neither done nor skipped', () => {
+    let p = newProgress('checkindex', facts, at);
+    expect(nextStep(p)!.id).toBe('stop');
+    for (const id of ['stop', 'backup', 'verify-backup']) p = recordStep(p, id, done);
+    expect(nextStep(p)!.id).toBe('check');
+    p = recordStep(p, 'check', { status: 'failed', at, message: 'exit 3' });
+    expect(nextStep(p)!.id).toBe('check');
+  });
+
+  it('takes the backup again when its verification failed, and starts the node again when it did not answer', () => {
+    let p = newProgress('checkindex', facts, at);
+    for (const id of ['stop', 'backup']) p = recordStep(p, id, done);
+    p = recordStep(p, 'verify-backup', { status: 'failed', at, message: 'size differs' });
+    expect(nextStep(p)!.id).toBe('backup');
+    for (const id of ['backup', 'verify-backup', 'check', 'exorcise', 'markers', 'start']) p = recordStep(p, id, done);
+    p = recordStep(p, 'wait', { status: 'failed', at, message: 'timeout' });
+    expect(nextStep(p)!.id).toBe('start');
+    expect(failureAdvice('wait', p)).toMatch(/starts it again/);
+    expect(failureAdvice('backup', p)).toMatch(/--backup-dir/);
+  });
+
+  it('skips the reroute when the check says so, ends when all is done, and counts the loss', () => {
+    let p = newProgress('checkindex', facts, at);
+    for (const s of progressSteps(p)) p = recordStep(p, s.id, s.id === 'reroute' ? { status: 'skipped', at, message: 'started' } : done);
+    expect(nextStep(p)).toBeNull();
+    p = { ...p, check: parseCheckIndex(fixture('checkindex-readonly.txt'))!, docsAfter: 1999 };
+    expect(lossReport(p)).toEqual({ docsBefore: 2000, docsAfter: 1999, lost: 1, predictedLost: 1 });
+  });
+
+  it('uses the reroute elasticsearch-shard printed (by node id) once it printed one', () => {
+    const p = { ...newProgress('shard-tool', facts, at), toolReroute: { index: 'service_v9_abc', shard: 0, node: 'ID1' } };
+    const body = progressSteps(p).find((s) => s.id === 'reroute')!.request!.body as { commands: { allocate_stale_primary: { node: string; accept_data_loss: boolean } }[] };
+    expect(body.commands[0].allocate_stale_primary).toMatchObject({ node: 'ID1', accept_data_loss: true });
+  });
+});

@@ -61,7 +61,7 @@ export function makeTlsMaterial(dir) {
   return { ca: path.join(dir, 'ca.crt'), cert: path.join(dir, 'node.crt'), key: path.join(dir, 'node.key') };
 }
 
-async function waitForHttp(url, { timeoutMs, ca, auth, pidFile, logFile }) {
+async function waitForHttp(url, { timeoutMs, ca, auth, pidFile, logFile, anyStatus }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -70,7 +70,8 @@ async function waitForHttp(url, { timeoutMs, ca, auth, pidFile, logFile }) {
       if (ca) args.push('--cacert', ca);
       if (auth) args.push('-u', auth); // test-only credential of a throwaway node
       const code = execFileSync('curl', [...args, `${url}/_cluster/health?wait_for_status=yellow&timeout=1s`], { encoding: 'utf8' });
-      if (code === '200') return;
+      // 408: health answered but timed out waiting for yellow (a red cluster, when that is expected).
+      if (code === '200' || (anyStatus && code === '408')) return;
       last = `HTTP ${code}`;
     } catch (e) {
       last = String(e.message).split('\n')[0];
@@ -98,7 +99,7 @@ export function isAlive(pid) {
  * Starts one node. Options:
  *   name, clusterName, dataDir (kept across restarts when given), httpPort, transportPort,
  *   seedHosts (transport addresses of other nodes), initialMasters (names), secure (TLS + password),
- *   settings (extra -E settings), heap ('512m').
+ *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red).
  * Returns a handle: { url, name, pid, home, baseDir, dataDir, logFile, ca?, user?, password?, stop(), restart() }.
  */
 export async function startNode(opts = {}) {
@@ -159,6 +160,12 @@ export async function startNode(opts = {}) {
     const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);
     execFileSync(ks.cmd, ks.args, { env: ks.env, input: password, stdio: ['pipe', 'ignore', 'inherit'] });
   }
+  // What es-service.mjs needs to start this node again like a system service would (no secrets).
+  if (!opts.secure)
+    fs.writeFileSync(
+      path.join(baseDir, 'node.json'),
+      JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
+    );
   const pidFile = path.join(baseDir, 'es.pid');
   fs.rmSync(pidFile, { force: true });
   const logFile = path.join(baseDir, 'stdout.log');
@@ -198,6 +205,7 @@ export async function startNode(opts = {}) {
       auth: opts.secure ? `elastic:${password}` : undefined,
       pidFile,
       logFile,
+      anyStatus: opts.anyStatus,
     });
   }
   return handle;

@@ -2,13 +2,17 @@
 //   is corrupt, where their folders are, and what recovers them without loss.
 // shardeck recover-corrupt INDEX SHARD --plan: the offline repair checklist as the exact commands
 //   for this node, run by no one (the operator runs them where shardeck may not).
-// Reads only.
+// shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes]: runs the checklist,
+//   each step shown and confirmed; progress is saved after every step.
+// shardeck recover-corrupt --resume [INDEX SHARD]: goes on at the step where it stopped.
 import path from 'node:path';
-import { planLines, recoveryPlan, type PlanFacts } from '../domain/corruption';
-import { buildPreview, previewLines } from '../domain/mutation';
+import readline from 'node:readline/promises';
+import { newProgress, planLines, recoveryPlan, type PlanFacts, type PlanStep, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption';
+import { buildPreview, previewLines, type Confirmation, type ConfirmationNeed, type PreviewConnection } from '../domain/mutation';
 import { detectCorruption, type CorruptShardReport } from '../services/corruption';
+import { loadProgress, progressFile, runChecklist, unfinishedProgress, type RunEnd, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
+import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
 
 const NAME = 'recover-corrupt';
@@ -22,12 +26,26 @@ function findingLines(c: CorruptShardReport): string[] {
     `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step of --plan counts them)'}`,
     'first, what loses nothing:',
     ...c.options.map((o) => `  - ${o}`),
-    `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${c.index} ${c.shard} --plan`,
+    `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${c.index} ${c.shard} --plan to read it, without --plan to run it step by step`,
   ];
 }
 
+type Values = Record<string, unknown>;
+
+/** Flags that change how the plan is carried out on this host; also accepted by --resume. */
+function overrides(values: Values): Partial<PlanFacts> {
+  const o: Partial<PlanFacts> = {};
+  if (values['stop-cmd'] !== undefined) o.serviceStop = String(values['stop-cmd']);
+  if (values['start-cmd'] !== undefined) o.serviceStart = String(values['start-cmd']);
+  if (values['backup-dir'] !== undefined) o.backupDir = path.resolve(String(values['backup-dir']));
+  if (values['es-user'] !== undefined) o.esUser = String(values['es-user']);
+  if (values['conf-dir'] !== undefined) o.confDir = String(values['conf-dir']);
+  if (values.java !== undefined) o.java = String(values.java);
+  return o;
+}
+
 /** The facts of the plan from what detection found, the profile and the flags; a string says what is missing. */
-function planFacts(c: CorruptShardReport, values: Record<string, unknown>, profile: { serviceStop?: string; serviceStart?: string } | undefined, conn: PlanFacts['conn']): PlanFacts | string {
+function planFacts(c: CorruptShardReport, values: Values, profile: { serviceStop?: string; serviceStart?: string } | undefined, conn: PreviewConnection): PlanFacts | string {
   const home = c.nodeFacts?.home;
   if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
   if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
@@ -39,47 +57,177 @@ function planFacts(c: CorruptShardReport, values: Record<string, unknown>, profi
     folder: c.folder,
     home,
     java: c.java ?? (c.nodeFacts?.bundledJdk ? `${home}/jdk/bin/java` : null),
-    esUser: (values['es-user'] as string | undefined) ?? 'elasticsearch',
-    confDir: (values['conf-dir'] as string | undefined) ?? '/etc/elasticsearch',
+    esUser: c.dataOwner ?? 'elasticsearch',
+    confDir: c.confDir ?? '/etc/elasticsearch',
     serviceStop: profile?.serviceStop,
     serviceStart: profile?.serviceStart,
-    backupDir: (values['backup-dir'] as string | undefined) ?? path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
+    backupDir: path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
     stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
     conn,
     hasShardTool: c.hasShardTool,
+    ...overrides(values),
   };
 }
 
+function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
+  return [
+    paint('bold', `step ${n}/${total}: ${step.title}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`),
+    ...(step.request ? previewLines(buildPreview(step.request, conn)).map((l) => `  ${l}`) : [`  $ ${step.command}`]),
+    `  ${step.note}`,
+  ];
+}
+
+/** Asks on the terminal: y for a step, the index's name for one that loses documents. */
+async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
+  if (!process.stdin.isTTY) {
+    process.stderr.write(`shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`);
+    return null;
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    if (need.kind === 'type') {
+      const text = (await rl.question(`this loses documents: type ${need.expected} to run this step: `)).trim();
+      if (text === need.expected) return { by: 'typed', text };
+      process.stderr.write('not confirmed: the step was not run\n');
+      return null;
+    }
+    if (/^y(es)?$/i.test((await rl.question('run this step? [y/N] ')).trim())) return { by: 'key' };
+    return null;
+  } finally {
+    rl.close();
+  }
+}
+
+function endLines(end: RunEnd, file: string): string[] {
+  const where = `progress: ${file}`;
+  if (end.status === 'finished') {
+    const l = end.loss;
+    return [
+      paint('green', `recovered: ${end.progress.index} shard ${end.progress.shard}`),
+      `documents before ${l.docsBefore ?? '?'} -> after ${l.docsAfter ?? '?'}: ${l.lost ?? '?'} lost (CheckIndex counted ${l.predictedLost ?? '?'} in the broken segments, unidentified)`,
+      `backup: ${recoveryPlan(end.progress.facts).archive}`,
+      where,
+    ];
+  }
+  if (end.status === 'declined')
+    return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
+  return [paint('red', `step "${end.step.title}" failed: ${end.message}`), `next: ${end.advice}`, where];
+}
+
+async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
+  const resume = Boolean(values.resume);
+  const { guard, profile, close } = await openGuard(values as never);
+  try {
+    guard.assertWritable();
+    let progress: RecoveryProgress;
+    if (resume) {
+      const found = positionals.length === 2 ? loadProgress(positionals[0], Number(positionals[1])) : unfinishedProgress()[0] ?? null;
+      if (!found || found.finished)
+        return usageError(NAME, positionals.length === 2 ? `no unfinished checklist for ${positionals[0]} shard ${positionals[1]}` : 'no unfinished checklist to resume', json);
+      const o = overrides(values);
+      if (o.backupDir && found.steps.backup?.status === 'done' && o.backupDir !== found.facts.backupDir)
+        return usageError(NAME, `the backup was already taken in ${found.facts.backupDir}: --backup-dir cannot change now`, json);
+      progress = { ...found, facts: { ...found.facts, ...o } };
+    } else {
+      const target = { index: positionals[0], shard: Number(positionals[1]) };
+      const existing = loadProgress(target.index, target.shard);
+      if (existing && !existing.finished)
+        return usageError(NAME, `a checklist for ${target.index} shard ${target.shard} is under way (${progressFile(target.index, target.shard)}): continue it with --resume, or remove that file to start over`, json);
+      const report = await detectCorruption(guard, target);
+      const c = report.corrupt[0];
+      if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
+      const facts = planFacts(c, values, profile, guard.previewConnection);
+      if (typeof facts === 'string') return failed(facts, json);
+      const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
+      if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
+      if (!json) process.stdout.write([...findingLines(c), ''].join('\n') + '\n');
+      progress = newProgress(method, facts, new Date().toISOString());
+    }
+    // Under --json stdout holds only the result: the steps and their live output go to stderr.
+    const say = (s: string) => (json ? process.stderr : process.stdout).write(s);
+    const io: RunnerIO = {
+      announce: (step, n, total) => say(stepLines(step, n, total, guard.previewConnection).join('\n') + '\n'),
+      confirm: (step, need) => (values.yes ? Promise.resolve({ by: 'yes-flag' }) : askOnTerminal(step, need)),
+      output: (chunk) => say(paint('dim', chunk)),
+      info: (line) => say(`  ${line}\n`),
+    };
+    const waitS = values['wait-timeout'] === undefined ? undefined : Number(values['wait-timeout']);
+    const end = await runChecklist(guard, progress, io, waitS === undefined ? {} : { waitTimeoutMs: waitS * 1000, shardTimeoutMs: Math.max(waitS, 30) * 1000 });
+    const file = progressFile(progress.index, progress.shard);
+    if (json)
+      printJson({
+        schema: JSON_SCHEMA,
+        command: NAME,
+        ok: end.status === 'finished',
+        status: end.status,
+        index: progress.index,
+        shard: progress.shard,
+        method: progress.method,
+        progressFile: file,
+        archive: recoveryPlan(end.progress.facts).archive,
+        steps: end.progress.steps,
+        check: end.progress.check ?? null,
+        ...(end.status === 'finished' ? { loss: end.loss } : { stoppedAt: end.step.id, ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : {}) }),
+      });
+    else process.stdout.write(endLines(end, file).join('\n') + '\n');
+    return end.status === 'finished' ? EXIT.ok : EXIT.failed;
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
+function failed(message: string, json: boolean): number {
+  if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
+  process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+  return EXIT.failed;
+}
+
 const recoverCorrupt: CommandModule = {
-  summary: 'Corrupt primaries: detect them (index, shard, node, folder, what loses nothing) and print the offline repair plan.',
+  summary: 'Corrupt primaries: detect them, print the offline repair plan, or run it step by step (resumable).',
   usage: [
     'usage: shardeck recover-corrupt [--detect] [--json] [connection flags]',
-    '       shardeck recover-corrupt INDEX SHARD --plan [--backup-dir DIR] [--es-user NAME] [--conf-dir DIR] [--json] [connection flags]',
-    'exit 0: nothing corrupt; 2: a corrupt primary was found (detect) ; --plan prints commands and runs none.',
-    "the profile's serviceStop/serviceStart replace systemctl stop/start elasticsearch.",
+    '       shardeck recover-corrupt INDEX SHARD --plan [--method M] [flags below] [--json]',
+    '       shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes] [flags below] [--json]',
+    '       shardeck recover-corrupt --resume [INDEX SHARD] [--yes] [flags below] [--json]',
+    'flags: --backup-dir DIR  --es-user NAME  --conf-dir DIR  --java PATH  --stop-cmd CMD  --start-cmd CMD  --wait-timeout SECONDS',
+    'exit 0: nothing corrupt (detect), plan printed, or checklist finished; 2: a corrupt primary was found (detect);',
+    '5: a step failed or was not confirmed (resume with --resume); 4: read-only mode.',
+    "the profile's serviceStop/serviceStart replace systemctl stop/start elasticsearch; --stop-cmd/--start-cmd replace both.",
+    'every step is shown with its exact command and runs only once confirmed (y, or the index name for a step that loses documents).',
   ].join('\n'),
   options: {
+    ...MUTATION_OPTIONS,
     detect: { type: 'boolean' },
     plan: { type: 'boolean' },
+    resume: { type: 'boolean' },
+    method: { type: 'string' },
     'backup-dir': { type: 'string' },
     'es-user': { type: 'string' },
     'conf-dir': { type: 'string' },
+    java: { type: 'string' },
+    'stop-cmd': { type: 'string' },
+    'start-cmd': { type: 'string' },
+    'wait-timeout': { type: 'string' },
   },
   async run({ values, positionals }) {
     const json = Boolean(values.json);
-    const planning = positionals.length > 0 || Boolean(values.plan);
-    if (planning && (positionals.length !== 2 || !/^\d+$/.test(positionals[1]) || !values.plan))
-      return usageError(
-        NAME,
-        values.plan
-          ? 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan'
-          : 'running the checklist is not available yet: add --plan to print its commands (shardeck recover-corrupt INDEX SHARD --plan)',
-        json,
-      );
-    if (planning && values.detect) return usageError(NAME, 'use either --detect or INDEX SHARD --plan, not both', json);
+    const plan = Boolean(values.plan) || Boolean(values['dry-run']);
+    const modes = [values.detect, plan, values.resume].filter(Boolean).length;
+    if (modes > 1) return usageError(NAME, 'use one of --detect, --plan (or --dry-run) and --resume', json);
+    if (values.method !== undefined && values.method !== 'checkindex' && values.method !== 'shard-tool')
+      return usageError(NAME, `--method is checkindex or shard-tool, not "${values.method}"`, json);
+    if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
+      return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
+    const hasTarget = positionals.length === 2 && /^\d+$/.test(positionals[1]);
+    if (positionals.length > 0 && !hasTarget) return usageError(NAME, 'give INDEX and SHARD (a number), e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
+    if (plan && !hasTarget) return usageError(NAME, 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
+    if (values.detect && hasTarget) return usageError(NAME, 'use either --detect or INDEX SHARD, not both', json);
+    if (values.resume || (hasTarget && !plan)) return runOrResume(values, positionals, json);
     const { guard, profile, close } = await openGuard(values);
     try {
-      if (!planning) {
+      if (!hasTarget) {
         const report = await detectCorruption(guard);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report });
         else {
@@ -91,24 +239,12 @@ const recoverCorrupt: CommandModule = {
       const target = { index: positionals[0], shard: Number(positionals[1]) };
       const report = await detectCorruption(guard, target);
       const c = report.corrupt[0];
-      if (!c) {
-        const message = `${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`;
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
-        return EXIT.failed;
-      }
+      if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
       const facts = planFacts(c, values, profile, guard.previewConnection);
-      if (typeof facts === 'string') {
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: facts });
-        process.stderr.write(`shardeck ${NAME}: ${facts}\n`);
-        return EXIT.failed;
-      }
-      const plan = recoveryPlan(facts);
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan });
-      else
-        process.stdout.write(
-          [...findingLines(c), '', ...planLines(plan, (p) => previewLines(buildPreview(p, facts.conn)))].join('\n') + '\n',
-        );
+      if (typeof facts === 'string') return failed(facts, json);
+      const p = recoveryPlan(facts);
+      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p });
+      else process.stdout.write([...findingLines(c), '', ...planLines(p, (r) => previewLines(buildPreview(r, facts.conn)))].join('\n') + '\n');
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

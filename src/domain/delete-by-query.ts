@@ -323,7 +323,8 @@ export interface RecordedDelete {
 }
 
 /** The delete-by-query an audit record describes, or null for any other request. */
-export function recordedDelete(r: { time: string; request: { method: string; path: string; body?: unknown } }): RecordedDelete | null {
+export function recordedDelete(r: { time: string; request?: { method: string; path: string; body?: unknown } }): RecordedDelete | null {
+  if (!r.request) return null;
   const m = /^\/([^/]+)\/_delete_by_query$/.exec(r.request.path);
   const body = r.request.body as { query?: Query; max_docs?: number } | undefined;
   if (r.request.method !== 'POST' || !m || !body?.query || typeof body.max_docs !== 'number') return null;

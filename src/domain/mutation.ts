@@ -214,7 +214,10 @@ export interface AuditRecord {
   platformUser?: string;
   /** The node, without credentials. */
   url: string;
-  request: { method: MutationMethod; path: string; querystring: Record<string, string>; body?: unknown };
+  /** The request sent to the node; absent for a command run on the node's host (below). */
+  request?: { method: MutationMethod; path: string; querystring: Record<string, string>; body?: unknown };
+  /** A shell command run on the host (the corruption checklist's stop, backup, repair, start). */
+  command?: string;
   risk: Risk;
   target: string;
   summary: string;
@@ -240,6 +243,7 @@ export function parseAuditLog(text: string): { records: AuditRecord[]; unreadabl
 export function formatAuditRecord(r: AuditRecord): string {
   const outcome = r.outcome.ok ? `ok ${r.outcome.status ?? ''}${r.outcome.task ? ` task ${r.outcome.task}` : ''}`.trim() : `FAILED ${r.outcome.status ?? ''} ${r.outcome.error ?? ''}`.trim();
   const who = r.platformUser ? `${r.profile}/${r.platformUser}` : r.profile;
+  if (!r.request) return `${r.time} ${who} $ ${r.command ?? '?'} -> ${outcome}`;
   const body = r.request.body === undefined ? '' : ` ${JSON.stringify(r.request.body)}`;
   return `${r.time} ${who} ${r.request.method} ${pathWithQuery(r.request)}${body} -> ${outcome}`;
 }

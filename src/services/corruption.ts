@@ -35,6 +35,10 @@ export interface CorruptShardReport extends CorruptFinding {
   java: string | null;
   /** Whether <path.home>/bin/elasticsearch-shard exists on this host; null when not looked at. */
   hasShardTool: boolean | null;
+  /** The user owning the shard folder (the file steps run as it), when seen from this host. */
+  dataOwner: string | null;
+  /** ES_PATH_CONF of the running node (from /proc on this host), for elasticsearch-shard. */
+  confDir: string | null;
 }
 
 export interface CorruptionReport {
@@ -58,6 +62,26 @@ async function snapshotsOf(guard: Guard, index: string): Promise<SnapshotHolding
     ),
   );
   return all.flat();
+}
+
+/** The name of a uid from /etc/passwd (no getent needed). */
+function userName(uid: number): string | null {
+  try {
+    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
+    return line ? line.split(':')[0] : null;
+  } catch {
+    return null;
+  }
+}
+
+function confDirOfPid(pid: number | undefined): string | null {
+  if (!pid) return null;
+  try {
+    const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
+    return env.find((e) => e.startsWith('ES_PATH_CONF='))?.slice('ES_PATH_CONF='.length) || null;
+  } catch {
+    return null;
+  }
 }
 
 function javaOfPid(pid: number | undefined): string | null {
@@ -86,6 +110,8 @@ async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uui
     nodeFacts: facts,
     java: onHost ? javaOfPid(facts?.pid) : null,
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
+    dataOwner: onHost ? userName(fs.statSync(onHost).uid) : null,
+    confDir: onHost ? confDirOfPid(facts?.pid) : null,
   };
 }
 

@@ -17,6 +17,7 @@ import {
   type MutationPlan,
   type Preview,
   type PreviewConnection,
+  type Risk,
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation';
@@ -116,12 +117,8 @@ export class Guard {
       const err = e instanceof ConnError ? e : new ConnError('unknown', (e as Error).message);
       Object.assign(outcome, { status: err.status, error: { kind: err.kind, message: err.message } });
     }
-    const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
     const record: AuditRecord = {
-      time: new Date(started).toISOString(),
-      profile: this.ctx.profile,
-      ...(user ? { platformUser: user } : {}),
-      url: redactUrl(this.ctx.conn.url),
+      ...this.recordHead(started),
       request: { method: plan.method, path: plan.path, querystring: plan.querystring, ...(plan.body !== undefined ? { body: plan.body } : {}) },
       risk: plan.risk,
       target: plan.target,
@@ -132,6 +129,45 @@ export class Guard {
     appendAudit(record, this.ctx.auditFile);
     if (outcome.ok && plan.verify) outcome.verified = await this.verify(plan);
     return outcome;
+  }
+
+  /**
+   * Runs a command on the node's host (the corruption checklist's stop, backup, repair, start)
+   * under the same rules as a request: refused in read-only mode, only when confirmed, never
+   * retried, one audit record with its outcome.
+   */
+  async runHostCommand<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
+    step: { command: string; risk: Risk; target: string; summary: string },
+    confirmation: Confirmation,
+    run: () => Promise<T>,
+  ): Promise<T> {
+    this.assertWritable();
+    if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
+    const started = Date.now();
+    const result = await run();
+    appendAudit(
+      {
+        ...this.recordHead(started),
+        command: step.command,
+        risk: step.risk,
+        target: step.target,
+        summary: step.summary,
+        confirmedBy: confirmation.by,
+        outcome: {
+          ok: result.ok,
+          ...(result.exitCode != null ? { status: result.exitCode } : {}),
+          ...(result.error ? { error: result.error } : {}),
+          durationMs: Date.now() - started,
+        },
+      },
+      this.ctx.auditFile,
+    );
+    return result;
+  }
+
+  private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url'> {
+    const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
+    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), url: redactUrl(this.ctx.conn.url) };
   }
 
   private async verify(plan: MutationPlan): Promise<{ ok: boolean; message: string }> {

@@ -216,7 +216,7 @@ it('D on the selected index: preview, wrong count refused, right count deletes e
   expect(bytes(m![4]), `${m![3]} -> ${m![4]}`).toBeLessThan(bytes(m![3]));
   const stats = await es('GET', `/${INDEX}/_stats/docs`);
   expect(stats.body._all.primaries.docs.deleted).toBeLessThan(n / 10);
-  expect(readAudit(auditFile).records.map((r) => r.request.path)).toEqual([`/${INDEX}/_delete_by_query`, `/${INDEX}/_flush`, `/${INDEX}/_forcemerge`]);
+  expect(readAudit(auditFile).records.map((r) => r.request?.path)).toEqual([`/${INDEX}/_delete_by_query`, `/${INDEX}/_flush`, `/${INDEX}/_forcemerge`]);
   await app.press(' ');
   await until(app, /health\s+status|health\s+index|project/);
   expect(ui.getState().dialog).toBeUndefined();
@@ -242,7 +242,7 @@ it('x cancels a throttled delete through the guard: the final status says cancel
   expect(left.size).toBe(all.size - 1000);
   for (const id of all) if (!matching.has(id)) expect(left.has(id), id).toBe(true);
   const audit = readAudit(auditFile).records;
-  expect(audit.map((r) => `${r.request.method} ${r.request.path} ${r.confirmedBy}`)).toEqual([
+  expect(audit.map((r) => `${r.request?.method} ${r.request?.path} ${r.confirmedBy}`)).toEqual([
     `POST /${INDEX}/_delete_by_query typed`,
     `POST /_tasks/${encodeURIComponent(audit[0].outcome.task!)}/_cancel key`,
   ]);
@@ -273,7 +273,7 @@ it('t rethrottles a throttled delete to no throttle through the guard; it then d
   expect(left.size).toBe(all.size - n);
   for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
   const audit = readAudit(auditFile).records;
-  expect(audit.map((r) => `${r.request.method} ${r.request.path}?${new URLSearchParams(r.request.querystring)}`)).toEqual([
+  expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring)}`)).toEqual([
     `POST /${INDEX}/_delete_by_query?wait_for_completion=false&requests_per_second=100&refresh=true`,
     `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome.task!)}/_rethrottle?requests_per_second=-1`,
   ]);

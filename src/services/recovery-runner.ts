@@ -1,0 +1,253 @@
+// The corruption checklist, run: each step shown, confirmed, run once through the guard (audit
+// record, read-only refusal), its result recorded in a progress file saved after every step, so
+// a dropped SSH session resumes at the right step. A failure stops the checklist where it is;
+// nothing is retried. The CLI and the TUI both drive it through RunnerIO.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { allocationExplain, getJson } from '../cluster/admin';
+import { configDir, writePrivateFileAtomic } from '../config/files';
+import {
+  failureAdvice,
+  lossReport,
+  nextStep,
+  parseCheckIndex,
+  parseShardToolReroute,
+  progressSteps,
+  recordStep,
+  recoveryPlan,
+  type PlanStep,
+  type RecoveryProgress,
+  type StepRecord,
+} from '../domain/corruption';
+import { confirmationNeeded, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
+import type { Guard } from './guard';
+
+export interface RunnerIO {
+  /** A step is about to be asked for: its number, title, command or request. */
+  announce(step: PlanStep, n: number, total: number): void;
+  /** Yes (how) or null (declined: the checklist stops before the step, resumable). */
+  confirm(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null>;
+  /** The live output of a running command. */
+  output(chunk: string): void;
+  /** One line about what a step found. */
+  info(line: string): void;
+}
+
+export interface RunOptions {
+  /** How long the node may take to answer after the start step (default 180 s). */
+  waitTimeoutMs?: number;
+  /** How long the shard may take to come back after the restart (default 120 s). */
+  shardTimeoutMs?: number;
+}
+
+export type RunEnd =
+  | { status: 'finished'; progress: RecoveryProgress; loss: ReturnType<typeof lossReport> }
+  | { status: 'failed'; progress: RecoveryProgress; step: PlanStep; message: string; advice: string }
+  | { status: 'declined'; progress: RecoveryProgress; step: PlanStep };
+
+const recoveriesDir = () => path.join(configDir(), 'recoveries');
+
+/** Where the progress of one shard's checklist is kept (0600 in the private config dir). */
+export function progressFile(index: string, shard: number): string {
+  return path.join(recoveriesDir(), `${index.replace(/[^\w.-]/g, '_')}-${shard}.json`);
+}
+
+export function saveProgress(p: RecoveryProgress): void {
+  writePrivateFileAtomic(progressFile(p.index, p.shard), JSON.stringify(p, null, 2) + '\n');
+}
+
+export function loadProgress(index: string, shard: number): RecoveryProgress | null {
+  try {
+    return JSON.parse(fs.readFileSync(progressFile(index, shard), 'utf8')) as RecoveryProgress;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+/** The checklists not finished yet, the most recently changed first. */
+export function unfinishedProgress(): RecoveryProgress[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(recoveriesDir()).filter((n) => n.endsWith('.json'));
+  } catch {
+    return [];
+  }
+  return names
+    .map((n) => path.join(recoveriesDir(), n))
+    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
+    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as RecoveryProgress)
+    .filter((p) => !p.finished);
+}
+
+interface ShellResult {
+  ok: boolean;
+  exitCode: number | null;
+  output: string;
+  error?: string;
+}
+
+/** Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing. */
+function runShell(command: string, onOutput: (s: string) => void): Promise<ShellResult> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const take = (b: Buffer) => {
+      const s = b.toString('utf8');
+      output = (output + s).slice(-4_000_000);
+      onOutput(s);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (e) => resolve({ ok: false, exitCode: null, output, error: e.message }));
+    child.on('close', (code, signal) =>
+      resolve({ ok: code === 0, exitCode: code, output, ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `exit status ${code}` }) }),
+    );
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
+
+/** What the step's own command or read says, judged step by step. */
+async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
+  if (step.kind === 'request') {
+    const outcome = await guard.execute(step.request as MutationPlan, confirmation);
+    if (!outcome.ok) return { ok: false, message: `${outcome.status ?? ''} ${outcome.error?.message ?? 'failed'}`.trim() };
+    return { ok: true, message: `accepted (${outcome.status})` };
+  }
+  if (step.kind === 'read') return read(guard, p, step, io, opts);
+  const r = await runShell(step.command!, io.output);
+  switch (step.id) {
+    case 'backup':
+      if (!r.ok) fs.rmSync(recoveryPlan(p.facts).archive, { force: true });
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? `archive ${recoveryPlan(p.facts).archive}` : `${r.error}: the partial archive was removed` };
+    case 'check': {
+      // CheckIndex exits 1 when it finds corruption: the verdict in its output is what counts.
+      const check = parseCheckIndex(r.output);
+      if (!check || (r.exitCode !== 0 && r.exitCode !== 1))
+        return { ok: false, exitCode: r.exitCode, message: `CheckIndex gave no verdict (${r.error ?? 'no report in its output'})` };
+      return {
+        ok: true,
+        exitCode: r.exitCode,
+        message: `${check.totalDocs} documents in ${check.segments.length} segments; ${check.brokenSegments} broken, holding ${check.lostDocs} documents that the repair loses`,
+        patch: { check },
+      };
+    }
+    case 'exorcise': {
+      const after = parseCheckIndex(r.output);
+      const ok = Boolean(after && (after.wroteNewSegments || after.brokenSegments === 0));
+      return { ok, exitCode: r.exitCode, message: ok ? 'wrote a commit without the broken segments' : `CheckIndex -exorcise wrote no new commit (${r.error ?? 'no report'})` };
+    }
+    case 'shard-tool': {
+      const reroute = parseShardToolReroute(r.output);
+      const check = parseCheckIndex(r.output);
+      if (!r.ok || !reroute || !check?.wroteNewSegments)
+        return { ok: false, exitCode: r.exitCode, message: `elasticsearch-shard did not finish its repair (${r.error ?? 'no reroute in its output'})` };
+      return {
+        ok: true,
+        exitCode: r.exitCode,
+        message: `${check.totalDocs} documents, ${check.lostDocs} of them in broken segments, removed; reroute to node ${reroute.node}`,
+        patch: { check, toolReroute: reroute },
+      };
+    }
+    case 'verify-backup':
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'every file of the folder is in the archive with its size' : `the archive does not match the folder (${r.error})` };
+    default:
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
+  }
+}
+
+/** The steps shardeck does itself with the profile's credentials (shown as their curl equivalents). */
+async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>): Promise<StepOutcome> {
+  const ref = { index: p.index, shard: p.shard, primary: true };
+  if (step.id === 'wait') {
+    const deadline = Date.now() + opts.waitTimeoutMs;
+    let last = '';
+    while (Date.now() < deadline) {
+      try {
+        const h = await getJson<{ status: string }>(guard.client, guard.url, '/_cluster/health', { timeout: '2s' });
+        return { ok: true, message: `the node answers (cluster ${h.status})` };
+      } catch (e) {
+        last = (e as Error).message;
+        await sleep(1000);
+      }
+    }
+    return { ok: false, message: `no answer within ${Math.round(opts.waitTimeoutMs / 1000)} s (${last})` };
+  }
+  if (step.id === 'allocation') {
+    // Right after a restart the primary may still be fetching its store: wait for a verdict.
+    const deadline = Date.now() + opts.shardTimeoutMs;
+    for (;;) {
+      const e = (await allocationExplain(guard.client, guard.url, ref)) as Record<string, any> | null;
+      const state = String(e?.current_state ?? 'unknown');
+      const can = String(e?.can_allocate ?? '');
+      if (state === 'started' || state === 'initializing')
+        return { ok: true, message: `the primary is ${state} on ${e?.current_node?.name ?? 'its node'}: no reroute needed`, skip: ['reroute'] };
+      if (can === 'no_valid_shard_copy' || can === 'no')
+        return { ok: true, message: `still unassigned (${can}): ${e?.allocate_explanation ?? 'Elasticsearch does not trust the repaired copy'}; the next step allocates it` };
+      if (Date.now() > deadline) return { ok: false, message: `no allocation verdict within ${Math.round(opts.shardTimeoutMs / 1000)} s (state ${state}, ${can || 'no decision'})` };
+      io.info(`  waiting for the allocation decision (state ${state}${can ? `, ${can}` : ''})`);
+      await sleep(2000);
+    }
+  }
+  // verify: the index's health, then its document count against what CheckIndex counted.
+  const h = await getJson<{ status: string; timed_out: boolean }>(guard.client, guard.url, `/_cluster/health/${encodeURIComponent(p.index)}`, {
+    wait_for_status: 'yellow',
+    timeout: `${Math.round(opts.shardTimeoutMs / 1000)}s`,
+  });
+  if (h.timed_out) return { ok: false, message: `${p.index} is still ${h.status}` };
+  await getJson(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_refresh`).catch(() => undefined);
+  const c = await getJson<{ count: number }>(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_count`);
+  const loss = lossReport({ ...p, docsAfter: c.count });
+  return {
+    ok: true,
+    message: `${p.index} is ${h.status}; documents ${loss.docsBefore ?? '?'} before -> ${c.count} after (${loss.lost ?? '?'} lost; CheckIndex said ${loss.predictedLost ?? '?'})`,
+    patch: { docsAfter: c.count },
+  };
+}
+
+/** How a step is confirmed: typing the index for the steps that lose documents, a key otherwise. */
+export function stepConfirmation(p: RecoveryProgress, step: PlanStep): ConfirmationNeed {
+  return step.request ? confirmationNeeded(step.request) : step.losesData ? { kind: 'type', expected: p.index } : { kind: 'key' };
+}
+
+/** Runs the checklist from its first open step until it ends, fails or is declined. */
+export async function runChecklist(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
+  guard.assertWritable();
+  const opts: Required<RunOptions> = { waitTimeoutMs: options.waitTimeoutMs ?? 180_000, shardTimeoutMs: options.shardTimeoutMs ?? 120_000 };
+  let p = start;
+  saveProgress(p);
+  const total = progressSteps(p).length;
+  for (let step = nextStep(p); step; step = nextStep(p)) {
+    const n = progressSteps(p).findIndex((s) => s.id === step!.id) + 1;
+    io.announce(step, n, total);
+    const need = stepConfirmation(p, step);
+    const confirmation = await io.confirm(step, need);
+    if (!confirmation) return { status: 'declined', progress: p, step };
+    const current = step;
+    const summary = `recover-corrupt ${p.index}/${p.shard} step ${n}: ${current.title}`;
+    const risk = need.kind === 'type' ? 'destructive' : 'reversible';
+    const outcome =
+      current.kind === 'request'
+        ? await carryOut(guard, p, current, io, opts, confirmation) // the guard audits the request itself
+        : await guard.runHostCommand({ command: current.command ?? current.title, risk, target: p.index, summary }, confirmation, async () => {
+            try {
+              return await carryOut(guard, p, current, io, opts, confirmation);
+            } catch (e) {
+              return { ok: false, message: (e as Error).message };
+            }
+          });
+    const rec: StepRecord = { status: outcome.ok ? 'done' : 'failed', at: new Date().toISOString(), message: outcome.message };
+    p = recordStep({ ...p, ...outcome.patch }, current.id, rec);
+    for (const id of outcome.skip ?? []) p = recordStep(p, id, { status: 'skipped', at: rec.at, message: outcome.message });
+    saveProgress(p);
+    io.info(`${outcome.ok ? 'ok' : 'FAILED'}: ${outcome.message}`);
+    if (!outcome.ok) return { status: 'failed', progress: p, step: current, message: outcome.message, advice: failureAdvice(current.id, p) };
+  }
+  p = { ...p, finished: true };
+  saveProgress(p);
+  return { status: 'finished', progress: p, loss: lossReport(p) };
+}

@@ -1,0 +1,211 @@
+// Corruption recovery end to end on a real 8.19.21 node: documents indexed and flushed, the node
+// stopped, one byte of a segment file changed, the node started -> red. shardeck names the shard,
+// then runs the checklist with --yes and the harness's service commands (dev/es-service.mjs) in
+// place of systemctl. The checklist is made to fail at each dangerous point on the way (stop
+// command fails, backup place full, CheckIndex exits non-zero, node does not come back); each
+// failure stops it with the data as it was, and --resume goes on. The loss shardeck reports must
+// equal the real difference in document count, and the backup archive must hold every file.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { javaHome } from '../../dev/lib/es-dist.mjs';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let cfg: string;
+let work: string;
+let fullDir: string;
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const cli = cliAgainst(() => node.url, () => cfg);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const service = (verb: 'stop' | 'start') => `${process.execPath} ${path.resolve('dev/es-service.mjs')} ${verb} ${node.baseDir}`;
+const DOCS = 2000;
+const LATE = 37;
+
+/** Indexes two segments (DOCS, then LATE documents), flushes, stops the node, changes one byte of the smaller one, starts the node and waits for red. */
+async function corruptIndex(index: string): Promise<{ folder: string; segmentDocs: number }> {
+  await es('PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const bulk = (from: number, n: number) =>
+    Array.from({ length: n }, (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`).join('');
+  for (const [from, n] of [
+    [0, DOCS],
+    [DOCS, LATE],
+  ]) {
+    const r = await fetch(`${node.url}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: bulk(from, n) });
+    expect((await r.json()).errors).toBe(false);
+  }
+  await es('POST', `/${index}/_flush`);
+  const segments = (await es('GET', `/${index}/_segments`)).body.indices[index].shards['0'][0].segments as Record<string, { num_docs: number; compound: boolean }>;
+  const [name, seg] = Object.entries(segments).sort((a, b) => a[1].num_docs - b[1].num_docs)[0];
+  expect(Object.keys(segments).length).toBeGreaterThanOrEqual(2);
+  expect(seg.compound).toBe(true);
+  const uuid = (await es('GET', `/_cat/indices/${index}?h=uuid&format=json`)).body[0].uuid;
+  const folder = path.join(node.dataDir, 'indices', uuid, '0');
+  await node.stop();
+  // One byte of the compound file's header (its codec name), as Elasticsearch's own tests do: +1.
+  const file = path.join(folder, 'index', `${name}.cfs`);
+  const bytes = fs.readFileSync(file);
+  bytes[8] = (bytes[8] + 1) & 0xff;
+  fs.writeFileSync(file, bytes);
+  node = await node.restart();
+  for (let i = 0; i < 60 && (await es('GET', `/_cluster/health/${index}`)).body.status !== 'red'; i++) await sleep(1000);
+  expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
+  return { folder, segmentDocs: seg.num_docs };
+}
+
+/** Every file under dir as "relative-path size", sorted: what the archive must hold. */
+function listing(dir: string): string[] {
+  const base = path.dirname(dir);
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out.push(`${path.relative(base, p)} ${fs.statSync(p).size}`);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+function archiveListing(archive: string): string[] {
+  return execFileSync('tar', ['-tvf', archive], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l && !l.startsWith('d'))
+    .map((l) => {
+      const f = l.trim().split(/\s+/);
+      return `${f[5]} ${f[2]}`;
+    })
+    .sort();
+}
+
+const docCount = async (index: string) => {
+  await es('POST', `/${index}/_refresh`);
+  return (await es('GET', `/${index}/_count`)).body.count as number;
+};
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await startNode({ name: 'corrupt', anyStatus: true });
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-corrupt-'));
+  // The data owner runs the file steps, so what it executes must be reachable for it.
+  work = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-corrupt-work-'));
+  fs.chmodSync(work, 0o755);
+  // A backup place with 64 KB: full before the shard folder fits.
+  fullDir = path.join(work, 'full');
+  fs.mkdirSync(fullDir);
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', fullDir]);
+}, 180_000);
+
+afterAll(async () => {
+  if (fullDir) execFileSync('umount', [fullDir]);
+  await node?.stop();
+  for (const d of [cfg, work]) if (d) fs.rmSync(d, { recursive: true, force: true });
+});
+
+it('checklist with CheckIndex: every failure stops it with the data as it was, --resume goes on, and the loss is counted right', async () => {
+  const index = 'service_v9_broken';
+  const { folder, segmentDocs } = await corruptIndex(index);
+
+  // Detection names the shard, its folder on this host and the user owning it.
+  const detect = await cli(['recover-corrupt', '--json']);
+  expect(detect.code).toBe(2);
+  const found = JSON.parse(detect.stdout).corrupt[0];
+  // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
+  expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
+  const planned = await cli(['recover-corrupt', index, '0', '--plan']);
+  expect(planned.code).toBe(0);
+  expect(planned.stdout).toMatch(/CheckIndex '.*\/index' -exorcise/);
+  expect(planned.stdout).toMatch(/elasticsearch-shard' remove-corrupted-data --index 'service_v9_broken' --shard-id 0/);
+
+  // Read-only mode runs nothing.
+  const ro = await cli(['recover-corrupt', index, '0', '--yes', '--read-only', '--stop-cmd', service('stop')]);
+  expect(ro.code).toBe(4);
+  // No terminal and no --yes: stops before the first step, having run nothing.
+  const declined = await cli(['recover-corrupt', index, '0', '--json', '--stop-cmd', service('stop')]);
+  expect(declined.code).toBe(5);
+  expect(JSON.parse(declined.stdout)).toMatchObject({ status: 'declined', stoppedAt: 'stop', steps: {} });
+  expect(auditLinesIn(cfg)).toEqual([]);
+  const again = await cli(['recover-corrupt', index, '0', '--yes']);
+  expect(again.code).toBe(64);
+  expect(again.stderr).toMatch(/under way .* --resume/);
+
+  // 1. The stop command fails: nothing changed, the node still answers.
+  const stopFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'false']);
+  expect(stopFails.code).toBe(5);
+  expect(JSON.parse(stopFails.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'stop', advice: expect.stringMatching(/--resume/) });
+  expect((await es('GET', '/_cluster/health')).status).toBe(200);
+
+  // 2. The engine stops; the backup place is full: the partial archive is removed, the folder untouched.
+  const full = await cli(['recover-corrupt', '--resume', index, '0', '--yes', '--json', '--stop-cmd', service('stop'), '--backup-dir', fullDir]);
+  expect(full.code).toBe(5);
+  expect(JSON.parse(full.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'backup', steps: { stop: { status: 'done' } } });
+  expect(fs.readdirSync(fullDir)).toEqual([]);
+  const before = listing(folder);
+  expect(before.some((l) => /\.cfs /.test(l))).toBe(true);
+
+  // 3. CheckIndex exits non-zero without a verdict: nothing changed; the verified backup stays.
+  const badJava = path.join(work, 'broken-java');
+  fs.writeFileSync(badJava, '#!/bin/sh\necho "Error: could not find or load main class org.apache.lucene.index.CheckIndex" >&2\nexit 3\n', { mode: 0o755 });
+  const backupDir = path.join(work, 'backups');
+  const checkFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--backup-dir', backupDir, '--java', badJava]);
+  expect(checkFails.code).toBe(5);
+  const r3 = JSON.parse(checkFails.stdout);
+  expect(r3).toMatchObject({ status: 'failed', stoppedAt: 'check', steps: { backup: { status: 'done' }, 'verify-backup': { status: 'done' } } });
+  expect(listing(folder)).toEqual(before);
+  expect(archiveListing(r3.archive)).toEqual(before);
+
+  // 4. The repair runs, but the node does not come back (a start command that starts nothing).
+  const noNode = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--java', path.join(javaHome(), 'bin', 'java'), '--start-cmd', 'true', '--wait-timeout', '5']);
+  expect(noNode.code).toBe(5);
+  const r4 = JSON.parse(noNode.stdout);
+  expect(r4).toMatchObject({ status: 'failed', stoppedAt: 'wait', check: { totalDocs: DOCS + LATE, brokenSegments: 1, lostDocs: segmentDocs } });
+  expect(r4.steps).toMatchObject({ check: { status: 'done' }, exorcise: { status: 'done' }, markers: { status: 'done' } });
+  expect(listing(folder).some((l) => /\/corrupted_/.test(l))).toBe(false);
+
+  // 5. Resumed with the real start command: started, allocated, verified, loss counted.
+  const done = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--start-cmd', service('start')]);
+  expect(done.code, done.stderr).toBe(0);
+  const r5 = JSON.parse(done.stdout);
+  const after = await docCount(index);
+  expect(r5.status).toBe('finished');
+  // The repaired copy kept its allocation id: Elasticsearch took it back without a stale-primary reroute.
+  expect(r5.steps.reroute).toMatchObject({ status: 'skipped', message: expect.stringMatching(/started/) });
+  expect(r5.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });
+  expect(DOCS + LATE - after).toBe(segmentDocs);
+  expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
+  expect(archiveListing(r5.archive)).toEqual(before);
+
+  // Every step that ran has its audit record; none holds a secret.
+  const audit = auditLinesIn(cfg).map((l) => JSON.parse(l));
+  expect(audit.filter((a) => a.outcome.ok === false).map((a) => a.summary)).toEqual([
+    expect.stringMatching(/step 1: Stop the engine/),
+    expect.stringMatching(/step 2: Back up/),
+    expect.stringMatching(/step 4: Check the index/),
+    expect.stringMatching(/step 8: Wait for the node/),
+  ]);
+  expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({ risk: 'destructive', confirmedBy: 'yes-flag', command: expect.stringMatching(/-exorcise$/) });
+}, 420_000);
+
+it('checklist with elasticsearch-shard: its reroute is used, accepting the loss, and the count matches', async () => {
+  const index = 'service_v9_broken2';
+  const { segmentDocs } = await corruptIndex(index);
+  const backupDir = path.join(work, 'backups2');
+  const r = await cli(['recover-corrupt', index, '0', '--method', 'shard-tool', '--yes', '--json', '--stop-cmd', service('stop'), '--start-cmd', service('start'), '--backup-dir', backupDir]);
+  expect(r.code, r.stderr).toBe(0);
+  const out = JSON.parse(r.stdout);
+  const after = await docCount(index);
+  expect(out.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });
+  expect(DOCS + LATE - after).toBe(segmentDocs);
+  expect(out.steps.reroute.status).toBe('done');
+  const reroute = auditLinesIn(cfg)
+    .map((l) => JSON.parse(l))
+    .find((a) => a.request?.path === '/_cluster/reroute' && a.target === index);
+  expect(reroute.request.body.commands[0].allocate_stale_primary).toMatchObject({ index, shard: 0, accept_data_loss: true });
+  expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
+  expect(fs.existsSync(out.archive)).toBe(true);
+}, 300_000);

@@ -9,8 +9,8 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import { newProgress, planLines, recoveryPlan, type PlanFacts, type PlanStep, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption';
 import { buildPreview, previewLines, type Confirmation, type ConfirmationNeed, type PreviewConnection } from '../domain/mutation';
-import { detectCorruption, type CorruptShardReport } from '../services/corruption';
-import { loadProgress, progressFile, runChecklist, unfinishedProgress, type RunEnd, type RunnerIO } from '../services/recovery-runner';
+import { detectCorruption, findingFactLines, planFacts, type CorruptShardReport } from '../services/corruption';
+import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
@@ -18,12 +18,10 @@ import { paint } from './paint';
 const NAME = 'recover-corrupt';
 
 function findingLines(c: CorruptShardReport): string[] {
+  const [head, ...facts] = findingFactLines(c);
   return [
-    paint('red', `${c.index} shard ${c.shard} primary${c.node ? ` on node ${c.node.name}` : ''}: ${c.canAllocate}${c.corrupt ? ' (corrupt)' : ''}`),
-    `  reason: ${c.reason}`,
-    ...(c.file ? [`  file:   ${c.file}`] : []),
-    `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
-    `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step of --plan counts them)'}`,
+    paint('red', head),
+    ...facts,
     'first, what loses nothing:',
     ...c.options.map((o) => `  - ${o}`),
     `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${c.index} ${c.shard} --plan to read it, without --plan to run it step by step`,
@@ -42,31 +40,6 @@ function overrides(values: Values): Partial<PlanFacts> {
   if (values['conf-dir'] !== undefined) o.confDir = String(values['conf-dir']);
   if (values.java !== undefined) o.java = String(values.java);
   return o;
-}
-
-/** The facts of the plan from what detection found, the profile and the flags; a string says what is missing. */
-function planFacts(c: CorruptShardReport, values: Values, profile: { serviceStop?: string; serviceStart?: string } | undefined, conn: PreviewConnection): PlanFacts | string {
-  const home = c.nodeFacts?.home;
-  if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
-  if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
-  const dataPath = c.folder.slice(0, c.folder.lastIndexOf('/indices/'));
-  return {
-    index: c.index,
-    shard: c.shard,
-    node: c.node,
-    folder: c.folder,
-    home,
-    java: c.java ?? (c.nodeFacts?.bundledJdk ? `${home}/jdk/bin/java` : null),
-    esUser: c.dataOwner ?? 'elasticsearch',
-    confDir: c.confDir ?? '/etc/elasticsearch',
-    serviceStop: profile?.serviceStop,
-    serviceStart: profile?.serviceStart,
-    backupDir: path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
-    stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
-    conn,
-    hasShardTool: c.hasShardTool,
-    ...overrides(values),
-  };
 }
 
 function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
@@ -98,22 +71,6 @@ async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Co
   }
 }
 
-function endLines(end: RunEnd, file: string): string[] {
-  const where = `progress: ${file}`;
-  if (end.status === 'finished') {
-    const l = end.loss;
-    return [
-      paint('green', `recovered: ${end.progress.index} shard ${end.progress.shard}`),
-      `documents before ${l.docsBefore ?? '?'} -> after ${l.docsAfter ?? '?'}: ${l.lost ?? '?'} lost (CheckIndex counted ${l.predictedLost ?? '?'} in the broken segments, unidentified)`,
-      `backup: ${recoveryPlan(end.progress.facts).archive}`,
-      where,
-    ];
-  }
-  if (end.status === 'declined')
-    return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
-  return [paint('red', `step "${end.step.title}" failed: ${end.message}`), `next: ${end.advice}`, where];
-}
-
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
   const resume = Boolean(values.resume);
   const { guard, profile, close } = await openGuard(values as never);
@@ -136,7 +93,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       const report = await detectCorruption(guard, target);
       const c = report.corrupt[0];
       if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
-      const facts = planFacts(c, values, profile, guard.previewConnection);
+      const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
       if (typeof facts === 'string') return failed(facts, json);
       const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
       if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
@@ -169,7 +126,10 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
         check: end.progress.check ?? null,
         ...(end.status === 'finished' ? { loss: end.loss } : { stoppedAt: end.step.id, ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : {}) }),
       });
-    else process.stdout.write(endLines(end, file).join('\n') + '\n');
+    else {
+      const [first, ...rest] = runEndLines(end);
+      process.stdout.write([paint(end.status === 'finished' ? 'green' : end.status === 'failed' ? 'red' : 'bold', first), ...rest].join('\n') + '\n');
+    }
     return end.status === 'finished' ? EXIT.ok : EXIT.failed;
   } catch (e) {
     return reportFailure(NAME, e, json);
@@ -240,7 +200,7 @@ const recoverCorrupt: CommandModule = {
       const report = await detectCorruption(guard, target);
       const c = report.corrupt[0];
       if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
-      const facts = planFacts(c, values, profile, guard.previewConnection);
+      const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
       if (typeof facts === 'string') return failed(facts, json);
       const p = recoveryPlan(facts);
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p });

@@ -49,7 +49,7 @@ const tui: CommandModule = {
     const platform = startPlatformSession(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
-    const wizardServices = createWizardServices(guard);
+    const wizardServices = createWizardServices(guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart });
 
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;

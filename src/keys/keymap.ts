@@ -45,6 +45,7 @@ export const KEYMAP: KeyCommand[] = [
   { id: 'wizard.unblock', keys: ['U'], description: 'clear the flood-stage read-only block', scope: 'disk', dangerous: true },
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
   { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
+  { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
 ];
 
 /** The keymap with dangerous commands removed when read-only. */

@@ -4,6 +4,7 @@
 // look at this host's files (does the folder exist, which java runs the node, is there an
 // elasticsearch-shard); from another host they answer "not seen from here".
 import fs from 'node:fs';
+import path from 'node:path';
 import { allocationExplain, getJson } from '../cluster/admin';
 import {
   findCorruption,
@@ -13,8 +14,10 @@ import {
   snapshotsHolding,
   type CorruptFinding,
   type NodeFacts,
+  type PlanFacts,
   type SnapshotHolding,
 } from '../domain/corruption';
+import type { PreviewConnection } from '../domain/mutation';
 import type { HealthStatus } from '../domain/types';
 import type { Guard } from './guard';
 import { readResource } from './reads';
@@ -144,4 +147,46 @@ export async function detectCorruption(guard: Guard, only?: { index: string; sha
   const uuids = new Map(indices.data.map((i) => [i.name, i.uuid]));
   for (const { finding, docs } of findings) report.corrupt.push(await describe(guard, finding, nodes, uuids, docs));
   return report;
+}
+
+/** The facts of the plan from what detection found, the profile and the operator's overrides; a string says what is missing. */
+export function planFacts(
+  c: CorruptShardReport,
+  profile: { serviceStop?: string; serviceStart?: string } | undefined,
+  conn: PreviewConnection,
+  overrides: Partial<PlanFacts> = {},
+): PlanFacts | string {
+  const home = c.nodeFacts?.home;
+  if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
+  if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
+  const dataPath = c.folder.slice(0, c.folder.lastIndexOf('/indices/'));
+  return {
+    index: c.index,
+    shard: c.shard,
+    node: c.node,
+    folder: c.folder,
+    home,
+    java: c.java ?? (c.nodeFacts?.bundledJdk ? `${home}/jdk/bin/java` : null),
+    esUser: c.dataOwner ?? 'elasticsearch',
+    confDir: c.confDir ?? '/etc/elasticsearch',
+    serviceStop: profile?.serviceStop,
+    serviceStart: profile?.serviceStart,
+    backupDir: path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
+    stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
+    conn,
+    hasShardTool: c.hasShardTool,
+    ...overrides,
+  };
+}
+
+
+/** What detection found about one shard, a fact per line (the first one names it). */
+export function findingFactLines(c: CorruptShardReport): string[] {
+  return [
+    `${c.index} shard ${c.shard} primary${c.node ? ` on node ${c.node.name}` : ''}: ${c.canAllocate}${c.corrupt ? ' (corrupt)' : ''}`,
+    `  reason: ${c.reason}`,
+    ...(c.file ? [`  file:   ${c.file}`] : []),
+    `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
+    `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)'}`,
+  ];
 }

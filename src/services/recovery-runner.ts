@@ -214,6 +214,11 @@ export function stepConfirmation(p: RecoveryProgress, step: PlanStep): Confirmat
   return step.request ? confirmationNeeded(step.request) : step.losesData ? { kind: 'type', expected: p.index } : { kind: 'key' };
 }
 
+/** The title of the step a checklist goes on with. */
+export function nextStepTitle(p: RecoveryProgress): string {
+  return nextStep(p)?.title ?? 'its end';
+}
+
 /** Runs the checklist from its first open step until it ends, fails or is declined. */
 export async function runChecklist(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
   guard.assertWritable();
@@ -250,4 +255,21 @@ export async function runChecklist(guard: Guard, start: RecoveryProgress, io: Ru
   p = { ...p, finished: true };
   saveProgress(p);
   return { status: 'finished', progress: p, loss: lossReport(p) };
+}
+
+/** The end of a run as the operator reads it (first line: the verdict). */
+export function runEndLines(end: RunEnd): string[] {
+  const where = `progress: ${progressFile(end.progress.index, end.progress.shard)}`;
+  if (end.status === 'finished') {
+    const l = end.loss;
+    return [
+      `recovered: ${end.progress.index} shard ${end.progress.shard}`,
+      `documents before ${l.docsBefore ?? '?'} -> after ${l.docsAfter ?? '?'}: ${l.lost ?? '?'} lost (CheckIndex counted ${l.predictedLost ?? '?'} in the broken segments, unidentified)`,
+      `backup: ${recoveryPlan(end.progress.facts).archive}`,
+      where,
+    ];
+  }
+  if (end.status === 'declined')
+    return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
+  return [`step "${end.step.title}" failed: ${end.message}`, `next: ${end.advice}`, where];
 }

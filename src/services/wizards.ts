@@ -15,6 +15,7 @@ import { deleteSession, forcemergeSession, type DeleteTuning } from './delete-wi
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../domain/wizards/delete';
 import type { MergeEffect, MergeEvent, MergeState } from '../domain/wizards/forcemerge';
 import { readResource } from './reads';
+import { recoverySession, type RecoveryTuning } from './recovery-wizard';
 
 type Listener = () => void;
 
@@ -182,11 +183,13 @@ export interface WizardServices {
   deleteByQuery(initial?: Partial<DeleteForm>): WizardSession<DeleteState, DeleteEvent, DeleteEffect>;
   /** Expunge-deletes merge; `start` inspects the target at once (offered after a delete). */
   forcemerge(target?: string, start?: boolean): WizardSession<MergeState, MergeEvent, MergeEffect>;
+  /** Corruption recovery: detection, lossless options, then the offline checklist (services/recovery-wizard.ts). */
+  recovery(shard?: { index: string; shard: number }): ReturnType<typeof recoverySession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
 }
 
-export function createWizardServices(guard: Guard, tuning: RunnerTuning = {}): WizardServices {
+export function createWizardServices(guard: Guard, tuning: RunnerTuning & RecoveryTuning = {}): WizardServices {
   return {
     replicas: (initial) => replicasSession(guard, initial, tuning),
     unblock: () => unblockSession(guard),
@@ -194,6 +197,7 @@ export function createWizardServices(guard: Guard, tuning: RunnerTuning = {}): W
     allocation: (shard) => allocationSession(guard, shard, tuning),
     deleteByQuery: (initial) => deleteSession(guard, initial, tuning),
     forcemerge: (target, start) => forcemergeSession(guard, target, start, tuning),
+    recovery: (shard) => recoverySession(guard, shard, tuning),
     preview: (plan) => guard.preview(plan, tuning),
   };
 }

@@ -16,6 +16,7 @@
 import type React from 'react';
 import type { Scope } from '../../keys/keymap';
 import { DeleteWizard, ForceMergeWizard } from './DeleteWizard';
+import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
 import { AllocationWizard, ScrollWizard, UnblockWizard } from './SimpleWizards';
 
@@ -36,4 +37,5 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', scope: 'disk', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', scope: 'nodes', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', scope: 'shards', component: AllocationWizard },
+  { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', scope: 'shards', component: RecoveryWizard },
 ];

@@ -5,11 +5,21 @@
 // command fails, backup place full, CheckIndex exits non-zero, node does not come back); each
 // failure stops it with the data as it was, and --resume goes on. The loss shardeck reports must
 // equal the real difference in document count, and the backup archive must hold every file.
+// Last, the console's wizard (C on the Shards pane) walks the same checklist by keys at 80x24.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import React from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createClient } from '../../src/cluster/connection';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { setSnapshot } from '../../src/store/console';
+import { createUiStore } from '../../src/ui/state';
+import { WIZARDS } from '../../src/ui/wizards/registry';
+import { WizardServicesProvider } from '../../src/ui/wizards/services';
+import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
@@ -208,4 +218,108 @@ it('checklist with elasticsearch-shard: its reroute is used, accepting the loss,
   expect(reroute.request.body.commands[0].allocate_stale_primary).toMatchObject({ index, shard: 0, accept_data_loss: true });
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
   expect(fs.existsSync(out.archive)).toBe(true);
+}, 300_000);
+
+const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
+
+async function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  const start = Date.now();
+  while (!re.test(plain(app.frame()))) {
+    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${plain(app.frame())}`);
+    await tick(50);
+  }
+  return plain(app.frame());
+}
+
+function expectFits(frame: string): void {
+  const lines = frame.split('\n');
+  expect(lines.length).toBeLessThanOrEqual(24);
+  for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
+}
+
+it('the console wizard: C on the red primary, lossless options first, c starts the checklist, n stops it, r resumes, typed name for the loss', async () => {
+  const index = 'service_v9_broken3';
+  const { segmentDocs } = await corruptIndex(index);
+  const uiCfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-corrupt-ui-'));
+  const previousCfg = process.env.SHARDECK_CONFIG_DIR;
+  process.env.SHARDECK_CONFIG_DIR = uiCfg;
+  process.env.NO_COLOR = '1';
+  try {
+    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(uiCfg, 'audit.log') });
+    const services = createWizardServices(guard, { serviceStop: service('stop'), serviceStart: service('start') });
+    const store = makeStore();
+    setSnapshot(store, 'shards', {
+      data: [{ index, shard: 0, primary: true, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'ALLOCATION_FAILED', unassignedDetails: null }],
+      fetchedAt: Date.now(),
+      failures: 0,
+    });
+    store.setState({ pane: 'shards' });
+    const wizards = WIZARDS.filter((w) => w.id === 'recovery').map((w) => ({
+      ...w,
+      component: ({ onClose }: { onClose: () => void }) => (
+        <WizardServicesProvider value={services}>
+          <w.component onClose={onClose} />
+        </WizardServicesProvider>
+      ),
+    }));
+    const ui = createUiStore();
+    const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
+    await until(app, new RegExp(index));
+    expect(ui.getState().selection.shards).toMatchObject({ index, shard: 0, primary: true });
+
+    await app.press('C');
+    let f = await until(app, /first, what loses nothing/);
+    expectFits(f);
+    expect(f).toContain(`${index} shard 0 primary on node corrupt`);
+    expect(f).toMatch(/c offline repair with CheckIndex · t with elasticsearch-shard/);
+
+    await app.press('c');
+    f = await until(app, /step 1\/11\nStop the engine/);
+    expectFits(f);
+    expect(f).toContain('es-service.mjs stop');
+    await app.press('y');
+    f = await until(app, /step 2\/11\nBack up the shard folder/, 60_000);
+    expect(f).toMatch(/ok: done/);
+    // n stops before the backup; the node stays stopped, the checklist is resumable.
+    await app.press('n');
+    f = await until(app, /stopped before "Back up the shard folder"/);
+    await app.press('x');
+    await app.press('C');
+    f = await until(app, /a checklist is under way: service_v9_broken3 shard 0: Back up the shard folder/, 60_000);
+    expect(f).toMatch(/r resume the checklist · Esc close/);
+    await app.press('r');
+    // Answer each step as it asks (the reroute is skipped when the shard comes back by itself).
+    let answered = 1;
+    for (;;) {
+      f = await until(app, /y run this step|and Enter:|recovered: |failed: /, 120_000);
+      if (/recovered: |failed: /.test(f)) break;
+      const n = Number(/step (\d+)\/11/.exec(f)?.[1]);
+      if (n <= answered) {
+        await tick(50);
+        continue;
+      }
+      answered = n;
+      if (/type service_v9_broken3 and Enter/.test(f)) {
+        // A wrong name is not accepted; the right one runs the step.
+        await app.type('service_v9_broken');
+        await app.press(KEYS.enter);
+        await tick(300);
+        expect(plain(app.frame())).toMatch(/type service_v9_broken3 and Enter/);
+        await app.type('3');
+        await app.press(KEYS.enter);
+      } else await app.press('y');
+    }
+    f = await until(app, new RegExp(`recovered: ${index}`), 120_000);
+    expectFits(f);
+    const after = await docCount(index);
+    expect(DOCS + LATE - after).toBe(segmentDocs);
+    expect(f).toContain(`documents before ${DOCS + LATE} -> after ${after}: ${segmentDocs} lost`);
+    expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
+    app.unmount();
+  } finally {
+    delete process.env.NO_COLOR;
+    if (previousCfg === undefined) delete process.env.SHARDECK_CONFIG_DIR;
+    else process.env.SHARDECK_CONFIG_DIR = previousCfg;
+    fs.rmSync(uiCfg, { recursive: true, force: true });
+  }
 }, 300_000);

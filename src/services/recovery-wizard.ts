@@ -1,0 +1,81 @@
+// The corruption recovery wizard's runner: detection for the TUI, then the same checklist runner
+// as `shardeck recover-corrupt`, its questions answered by the operator's keys in the wizard.
+import { newProgress, type PlanFacts, type RecoveryProgress } from '../domain/corruption';
+import { buildPreview, previewLines, type Confirmation } from '../domain/mutation';
+import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../domain/wizards/recovery';
+import { detectCorruption, findingFactLines, planFacts } from './corruption';
+import type { Guard } from './guard';
+import { loadProgress, nextStepTitle, runChecklist, runEndLines, stepConfirmation, unfinishedProgress, type RunOptions } from './recovery-runner';
+import { WizardSession } from './wizards';
+
+export interface RecoveryTuning extends RunOptions {
+  /** The profile's service commands (systemctl stop/start elasticsearch when absent). */
+  serviceStop?: string;
+  serviceStart?: string;
+}
+
+export function recoverySession(guard: Guard, shard: { index: string; shard: number } | undefined, tuning: RecoveryTuning = {}) {
+  let facts: PlanFacts | null = null;
+  let underWay: RecoveryProgress | null = null;
+  let answer: ((c: Confirmation | null) => void) | null = null;
+  return new WizardSession<RecoveryWizardState, RecoveryWizardEvent, RecoveryWizardEffect>(recoveryMachine(), async (f, send) => {
+    if (f.type === 'answer') {
+      const a = answer;
+      answer = null;
+      a?.(f.confirmation);
+      return;
+    }
+    if (f.type === 'detect') {
+      underWay = (shard ? loadProgress(shard.index, shard.shard) : unfinishedProgress()[0]) ?? null;
+      if (underWay?.finished) underWay = null;
+      const resumeAt = underWay ? `${underWay.index} shard ${underWay.shard}: ${nextStepTitle(underWay)}` : undefined;
+      let report;
+      try {
+        report = await detectCorruption(guard, shard);
+      } catch (e) {
+        // The node may be down because a checklist stopped it: resuming needs no detection.
+        if (underWay) return send({ type: 'detected', finding: null, resumeAt, message: `the node does not answer (${(e as Error).message})` });
+        throw e;
+      }
+      const c = report.corrupt[0];
+      if (!c) {
+        const where = shard ? `${shard.index} shard ${shard.shard}` : 'the cluster';
+        return send({ type: 'detected', finding: null, resumeAt, message: `no corrupt primary in ${where} (cluster ${report.status}, ${report.unassignedPrimaries} unassigned primaries): nothing to repair` });
+      }
+      const planned = planFacts(c, { serviceStop: tuning.serviceStop, serviceStart: tuning.serviceStart }, guard.previewConnection);
+      facts = typeof planned === 'string' ? null : planned;
+      return send({
+        type: 'detected',
+        finding: { index: c.index, shard: c.shard, lines: findingFactLines(c), options: c.options, shardTool: c.hasShardTool !== false && facts !== null },
+        resumeAt,
+        message: typeof planned === 'string' ? planned : undefined,
+      });
+    }
+    const progress = f.method === 'resume' ? underWay : facts ? newProgress(f.method, facts, new Date().toISOString()) : null;
+    if (!progress) return send({ type: 'error', message: 'nothing to run: the plan could not be made (see above)' });
+    const end = await runChecklist(
+      guard,
+      progress,
+      {
+        announce: (step, n, total) =>
+          send({
+            type: 'announced',
+            step: {
+              n,
+              total,
+              title: step.title,
+              commandLines: step.request ? previewLines(buildPreview(step.request, guard.previewConnection)) : [`$ ${step.command}`],
+              note: step.note,
+              losesData: Boolean(step.losesData),
+            },
+            need: stepConfirmation(progress, step),
+          }),
+        confirm: () => new Promise((resolve) => (answer = resolve)),
+        output: (chunk) => send({ type: 'output', chunk }),
+        info: (line) => send({ type: 'info', line }),
+      },
+      tuning,
+    );
+    send({ type: 'ended', status: end.status, lines: runEndLines(end) });
+  });
+}

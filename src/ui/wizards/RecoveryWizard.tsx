@@ -1,0 +1,140 @@
+// Corruption recovery wizard: renders domain/wizards/recovery.ts. Detection and the lossless
+// options first; the offline checklist only on c (CheckIndex), t (elasticsearch-shard) or r
+// (resume one under way). Each step shows its exact command and runs on y, or on the index's
+// name typed where documents are lost; n or Esc stops before it (resumable, also from the CLI).
+// Laid out for 80x24: long lines are truncated, output and findings keep their last lines.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
+import type { WizardServices } from '../../services/wizards';
+import { useUi } from '../app/context';
+import { Bar } from '../components/Bar';
+import { useKeyLayer } from '../input/router';
+import { colourOf } from '../theme';
+import { Hint } from './parts';
+import { useSession, withServices } from './services';
+
+export const RecoveryWizard = withServices(function RecoveryFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+  const sel = useUi((s) => s.selection.shards);
+  // A selected primary is looked at even when the cluster is not red; otherwise the first corrupt one.
+  const shard = sel?.primary ? { index: sel.index, shard: sel.shard } : undefined;
+  return <RecoveryView services={services} shard={shard} onClose={onClose} />;
+});
+
+export function RecoveryView({ services, shard, onClose }: { services: WizardServices; shard?: { index: string; shard: number }; onClose: () => void }) {
+  const [state, session] = useSession(() => services.recovery(shard));
+  const send = session.send;
+  useKeyLayer('dialog', (name, input) => {
+    const s = state;
+    if (s.phase === 'finished' || s.phase === 'failed' || s.phase === 'declined' || s.phase === 'none' || s.phase === 'error') {
+      onClose();
+      return true;
+    }
+    if (s.phase === 'options') {
+      if (name === 'escape') onClose();
+      else if (input === 'c') send({ type: 'choose', method: 'checkindex' });
+      else if (input === 't') send({ type: 'choose', method: 'shard-tool' });
+      else if (input === 'r') send({ type: 'choose', method: 'resume' });
+      return true;
+    }
+    if (s.phase === 'asking') {
+      if (name === 'escape') send({ type: 'decline' });
+      else if (s.need?.kind === 'key') {
+        if (input === 'y') send({ type: 'confirm' });
+        else if (input === 'n') send({ type: 'decline' });
+      } else if (name === 'return') send({ type: 'confirm' });
+      else if (name === 'backspace') send({ type: 'type', text: s.typed.slice(0, -1) });
+      else if (input.length === 1 && input >= ' ') send({ type: 'type', text: s.typed + input });
+      return true;
+    }
+    // detecting or running: a running step cannot be called back; Esc is held.
+    if (name === 'escape' && recoveryClosable(s)) onClose();
+    return true;
+  });
+  return (
+    <Box flexDirection="column">
+      <Body state={state} />
+    </Box>
+  );
+}
+
+function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?: boolean }) {
+  return (
+    <>
+      {lines.map((l, i) => (
+        <Text key={i} color={colour} dimColor={dim} wrap="truncate-end">
+          {l}
+        </Text>
+      ))}
+    </>
+  );
+}
+
+function Body({ state: s }: { state: RecoveryWizardState }) {
+  if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
+  if (s.phase === 'none' || s.phase === 'error')
+    return (
+      <>
+        <Lines lines={s.message ?? []} colour={s.phase === 'error' ? colourOf('red') : undefined} />
+        <Hint>any key closes</Hint>
+      </>
+    );
+  if (s.phase === 'options') {
+    const f = s.finding;
+    const keys = [f && !s.resumeAt ? 'c offline repair with CheckIndex' : '', f?.shardTool && !s.resumeAt ? 't with elasticsearch-shard' : '', s.resumeAt ? 'r resume the checklist' : '', 'Esc close'];
+    return (
+      <>
+        {f ? <Text color={colourOf('red')} wrap="truncate-end">{f.lines[0]}</Text> : null}
+        {f ? <Lines lines={f.lines.slice(1)} /> : null}
+        {f ? <Text bold>first, what loses nothing:</Text> : null}
+        {f ? <Lines lines={f.options.map((o) => `- ${o}`)} /> : null}
+        {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
+        {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
+        {f && !s.resumeAt ? <Text dimColor wrap="truncate-end">the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies</Text> : null}
+        <Hint>{keys.filter(Boolean).join(' · ')}</Hint>
+      </>
+    );
+  }
+  const step = s.step;
+  const ended = s.phase === 'finished' || s.phase === 'failed' || s.phase === 'declined';
+  const tone = s.phase === 'finished' ? 'green' : s.phase === 'failed' ? 'red' : 'yellow';
+  return (
+    <>
+      {step ? (
+        <Box>
+          <Bar percent={(100 * (step.n - (s.phase === 'finished' ? 0 : 1))) / step.total} width={11} tone={tone} />
+          <Text bold>{` step ${step.n}/${step.total}`}</Text>
+          {step.losesData ? <Text color={colourOf('red')}> [LOSES DATA]</Text> : null}
+        </Box>
+      ) : null}
+      {step ? <Text bold wrap="truncate-end">{step.title}</Text> : null}
+      {/* The exact command, whole (wrapped): the operator must be able to read every character. */}
+      {step && !ended ? step.commandLines.slice(0, 4).map((l, i) => <Text key={`cmd-${i}`}>{l}</Text>) : null}
+      {step && !ended ? <Text dimColor wrap="truncate-end">{step.note}</Text> : null}
+      {s.log.map((l, i) => (
+        <Text key={`log-${i}`} color={colourOf(l.startsWith('FAILED') ? 'red' : l.startsWith('ok') ? 'green' : undefined)} wrap="truncate-end">
+          {l}
+        </Text>
+      ))}
+      {!ended ? <Lines lines={s.output} dim /> : null}
+      {ended ? <Lines lines={s.message ?? []} colour={colourOf(tone)} /> : null}
+      <Prompt state={s} />
+    </>
+  );
+}
+
+function Prompt({ state: s }: { state: RecoveryWizardState }) {
+  if (s.phase === 'running') return <Hint>running… (a running step cannot be called back)</Hint>;
+  if (s.phase === 'asking' && s.need?.kind === 'type')
+    return (
+      <>
+        <Text>
+          {`loses documents: type ${s.need.expected} and Enter: `}
+          <Text bold color={colourOf('red')}>{s.typed}</Text>
+        </Text>
+        <Hint>Esc stops here (resumable)</Hint>
+      </>
+    );
+  if (s.phase === 'asking') return <Hint>y run this step · n or Esc stop here (resumable)</Hint>;
+  return <Hint>any key closes</Hint>;
+}

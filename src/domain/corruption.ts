@@ -62,11 +62,15 @@ export function findCorruption(r: Json): CorruptFinding | null {
       };
     });
   const details = String(r.unassigned_info?.details ?? '');
+  const detailNodeId = /failed shard on node \[([^\]]+)\]/.exec(details)?.[1];
+  // While Elasticsearch still retries the allocation, the store reads fine and only the failure
+  // details tell that the copy on that node is the corrupt one.
+  if (CORRUPT_TEXT.test(details))
+    for (const c of copies) if (c.nodeId === detailNodeId && !c.corrupt) Object.assign(c, { corrupt: true, error: /CorruptIndexException: ([^\n]+)/.exec(details)?.[1] ?? c.error });
   const corrupt = copies.some((c) => c.corrupt) || CORRUPT_TEXT.test(details);
   const canAllocate = String(r.can_allocate ?? '');
   if (!corrupt && canAllocate !== 'no_valid_shard_copy') return null;
   const holder = copies.find((c) => c.corrupt) ?? copies.find((c) => c.inSync);
-  const detailNodeId = /failed shard on node \[([^\]]+)\]/.exec(details)?.[1];
   const reason =
     holder?.error ?? (/CorruptIndexException: ([^\n]+)/.exec(details)?.[1] || details.split('\n')[0] || String(r.allocate_explanation ?? canAllocate));
   const file = /path="([^"]+)"/.exec(reason)?.[1] ?? /path="([^"]+)"/.exec(details)?.[1];

@@ -42,6 +42,8 @@ export interface CorruptShardReport extends CorruptFinding {
   dataOwner: string | null;
   /** ES_PATH_CONF of the running node (from /proc on this host), for elasticsearch-shard. */
   confDir: string | null;
+  /** The node's log lines that name the index with a corruption, last ones, when the log is readable here. */
+  logEvidence: string[];
 }
 
 export interface CorruptionReport {
@@ -96,7 +98,40 @@ function javaOfPid(pid: number | undefined): string | null {
   }
 }
 
-async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null): Promise<CorruptShardReport> {
+/**
+ * What <path.logs>/<cluster>.log (its last 4 MB) says of a corruption of the shard: each entry
+ * that names [index][shard], with the CorruptIndexException line of its stack trace; the last `max`.
+ */
+export function corruptionLogLines(logFile: string, index: string, shard: number, max = 2): string[] {
+  let text: string;
+  try {
+    const fd = fs.openSync(logFile, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const len = Math.min(size, 4_000_000);
+      const buf = Buffer.alloc(len);
+      fs.readSync(fd, buf, 0, len, size - len);
+      text = buf.toString('utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return [];
+  }
+  const cut = (l: string) => (l.length > 300 ? `${l.slice(0, 299)}…` : l);
+  const lines = text.split('\n');
+  const found: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i].startsWith('[') || !lines[i].includes(`[${index}][${shard}]`)) continue;
+    // The entry's stack trace runs until the next line that starts a log entry.
+    let cause: string | undefined;
+    for (let j = i + 1; j < lines.length && !lines[j].startsWith('['); j++) if (/CorruptIndexException/.test(lines[j])) cause = lines[j].trim();
+    if (cause || /CorruptIndexException|corrupt_index_exception/.test(lines[i])) found.push(cut(lines[i]), ...(cause ? [`  ${cut(cause)}`] : []));
+  }
+  return found.slice(-2 * max);
+}
+
+async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null, clusterName: string): Promise<CorruptShardReport> {
   const facts = nodes.find((n) => n.id === f.node?.id) ?? (nodes.length === 1 ? nodes[0] : undefined) ?? null;
   const uuid = uuids.get(f.index) ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
@@ -115,6 +150,7 @@ async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uui
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
     dataOwner: onHost ? userName(fs.statSync(onHost).uid) : null,
     confDir: onHost ? confDirOfPid(facts?.pid) : null,
+    logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
   };
 }
 
@@ -145,7 +181,7 @@ export async function detectCorruption(guard: Guard, only?: { index: string; sha
   ]);
   const nodes = parseNodeFacts(nodesBody);
   const uuids = new Map(indices.data.map((i) => [i.name, i.uuid]));
-  for (const { finding, docs } of findings) report.corrupt.push(await describe(guard, finding, nodes, uuids, docs));
+  for (const { finding, docs } of findings) report.corrupt.push(await describe(guard, finding, nodes, uuids, docs, health.data.clusterName));
   return report;
 }
 
@@ -188,5 +224,6 @@ export function findingFactLines(c: CorruptShardReport): string[] {
     ...(c.file ? [`  file:   ${c.file}`] : []),
     `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
     `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)'}`,
+    ...(c.logEvidence.length ? ['  the node\'s log:', ...c.logEvidence.map((l) => `    ${l}`)] : []),
   ];
 }

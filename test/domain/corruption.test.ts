@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   failureAdvice,
   findCorruption,
+  losslessOptions,
   lossReport,
   newProgress,
   nextStep,
@@ -41,6 +42,16 @@ describe('detection', () => {
     const f = findCorruption(JSON.parse(fixture('explain-primary.json')))!;
     expect(f).toMatchObject({ index: 'corrupt-exp', shard: 0, canAllocate: 'no_valid_shard_copy', corrupt: true, node: { name: 'corrupt-exp' } });
     expect(f.reason).toMatch(/CorruptIndexException|corrupt/i);
+  });
+
+  it('while allocation is still retried (max_retry, the store reads fine), the failure details name the corrupt copy', () => {
+    const f = findCorruption(JSON.parse(fixture('explain-primary-retrying.json')))!;
+    expect(f).toMatchObject({ index: 'service_v9_broken', canAllocate: 'no', corrupt: true, node: { name: 'corrupt' } });
+    expect(f.copies).toEqual([expect.objectContaining({ node: 'corrupt', inSync: true, corrupt: true })]);
+    expect(f.reason).toMatch(/^codec mismatch/);
+    expect(f.file).toMatch(/\/index\/_1\.cfs$/);
+    // Its only copy is the corrupt one: a snapshot or a backup is what loses nothing, not "bring the node back".
+    expect(losslessOptions(f, []).join('\n')).not.toMatch(/in-sync copy that is not corrupt/);
   });
 
   it('finds the shard folder from path.data and the index UUID', () => {

@@ -21,7 +21,7 @@ import { WIZARDS } from '../../src/ui/wizards/registry';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
 import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
-import { startNode } from '../../dev/lib/es-node.mjs';
+import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
@@ -37,7 +37,7 @@ const DOCS = 2000;
 const LATE = 37;
 
 /** Indexes two segments (DOCS, then LATE documents), flushes, stops the node, changes one byte of the smaller one, starts the node and waits for red. */
-async function corruptIndex(index: string): Promise<{ folder: string; segmentDocs: number }> {
+async function corruptIndex(index: string, beforeStop: () => Promise<void> = async () => {}): Promise<{ folder: string; segmentDocs: number }> {
   await es('PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = (from: number, n: number) =>
     Array.from({ length: n }, (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`).join('');
@@ -55,6 +55,7 @@ async function corruptIndex(index: string): Promise<{ folder: string; segmentDoc
   expect(seg.compound).toBe(true);
   const uuid = (await es('GET', `/_cat/indices/${index}?h=uuid&format=json`)).body[0].uuid;
   const folder = path.join(node.dataDir, 'indices', uuid, '0');
+  await beforeStop();
   await node.stop();
   // One byte of the compound file's header (its codec name), as Elasticsearch's own tests do: +1.
   const file = path.join(folder, 'index', `${name}.cfs`);
@@ -100,11 +101,16 @@ const docCount = async (index: string) => {
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'corrupt', anyStatus: true });
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-corrupt-'));
   // The data owner runs the file steps, so what it executes must be reachable for it.
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-corrupt-work-'));
   fs.chmodSync(work, 0o755);
+  // A snapshot repository the node may write (path.repo), to show what recovers without loss.
+  const repo = path.join(work, 'repo');
+  fs.mkdirSync(repo);
+  execFileSync('chown', [ES_USER, repo]);
+  node = await startNode({ name: 'corrupt', anyStatus: true, settings: { 'path.repo': repo } });
+  await es('PUT', '/_snapshot/nightly', { type: 'fs', settings: { location: repo } });
   // A backup place with 64 KB: full before the shard folder fits.
   fullDir = path.join(work, 'full');
   fs.mkdirSync(fullDir);
@@ -114,17 +120,26 @@ beforeAll(async () => {
 afterAll(async () => {
   if (fullDir) execFileSync('umount', [fullDir]);
   await node?.stop();
-  for (const d of [cfg, work]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  for (const d of [cfg, work, node?.baseDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
 
 it('checklist with CheckIndex: every failure stops it with the data as it was, --resume goes on, and the loss is counted right', async () => {
   const index = 'service_v9_broken';
-  const { folder, segmentDocs } = await corruptIndex(index);
+  const { folder, segmentDocs } = await corruptIndex(index, async () => {
+    const snap = await es('PUT', '/_snapshot/nightly/before-corruption?wait_for_completion=true', { indices: index });
+    expect(snap.body.snapshot.state).toBe('SUCCESS');
+  });
 
-  // Detection names the shard, its folder on this host and the user owning it.
+  // Detection names the shard, its folder on this host, the user owning it, what the log says,
+  // and first what loses nothing: the snapshot holding the index.
   const detect = await cli(['recover-corrupt', '--json']);
   expect(detect.code).toBe(2);
   const found = JSON.parse(detect.stdout).corrupt[0];
+  expect(found.snapshots).toEqual([{ repository: 'nightly', snapshot: 'before-corruption', state: 'SUCCESS', endTime: expect.any(String) }]);
+  expect(found.options[0]).toMatch(/^snapshot nightly\/before-corruption \(SUCCESS.*_restore/);
+  expect(found.logEvidence.join('\n')).toMatch(new RegExp(`\\[${index}\\]\\[0\\][\\s\\S]*CorruptIndexException`));
+  const text = await cli(['recover-corrupt']);
+  expect(text.stdout).toMatch(/first, what loses nothing:\n  - snapshot nightly\/before-corruption/);
   // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
   expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
   const planned = await cli(['recover-corrupt', index, '0', '--plan']);

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import React from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
@@ -16,9 +15,8 @@ import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
-import { WIZARDS } from '../../src/ui/wizards/registry';
-import { WizardServicesProvider } from '../../src/ui/wizards/services';
 import { esCall } from '../helpers/real-node';
+import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 
 const INDEX = 'service_v9_dbqui';
@@ -28,7 +26,6 @@ let node: Awaited<ReturnType<typeof startNode>>;
 let dir: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
-const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
   await es('POST', `/${INDEX}/_refresh`);
@@ -37,14 +34,6 @@ async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
   return new Set((r.body.hits.hits as { _id: string }[]).map((h) => h._id));
 }
 
-async function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
-  const start = Date.now();
-  while (!re.test(plain(app.frame()))) {
-    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${plain(app.frame())}`);
-    await tick(50);
-  }
-  return plain(app.frame());
-}
 
 /** "145kb" -> 148480, as formatBytes writes sizes. */
 function bytes(text: string): number {
@@ -53,12 +42,6 @@ function bytes(text: string): number {
   return Number(u[1]) * 1024 ** ['b', 'kb', 'mb', 'gb'].indexOf(u[2]);
 }
 
-/** The whole frame fits the 80x24 terminal: no line wider, no more lines. */
-function expectFits(frame: string): void {
-  const lines = frame.split('\n');
-  expect(lines.length).toBeLessThanOrEqual(24);
-  for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
-}
 
 /** The console at 80x24 on the Indices pane with INDEX selected, the delete wizard wired to a real Guard. */
 async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
@@ -68,14 +51,7 @@ async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: Retu
   const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
-  const wizards = WIZARDS.filter((w) => w.id === 'delete').map((w) => ({
-    ...w,
-    component: ({ onClose }: { onClose: () => void }) => (
-      <WizardServicesProvider value={services}>
-        <w.component onClose={onClose} />
-      </WizardServicesProvider>
-    ),
-  }));
+  const wizards = wizardsWith(['delete'], services);
   const ui = createUiStore();
   const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
   await until(app, new RegExp(INDEX));

@@ -10,20 +10,18 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import React from 'react';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/cluster/connection';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
-import { WIZARDS } from '../../src/ui/wizards/registry';
-import { WizardServicesProvider } from '../../src/ui/wizards/services';
 import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
@@ -235,22 +233,8 @@ it('checklist with elasticsearch-shard: its reroute is used, accepting the loss,
   expect(fs.existsSync(out.archive)).toBe(true);
 }, 300_000);
 
-const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
-async function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
-  const start = Date.now();
-  while (!re.test(plain(app.frame()))) {
-    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${plain(app.frame())}`);
-    await tick(50);
-  }
-  return plain(app.frame());
-}
 
-function expectFits(frame: string): void {
-  const lines = frame.split('\n');
-  expect(lines.length).toBeLessThanOrEqual(24);
-  for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(80);
-}
 
 it('the console wizard: C on the red primary, lossless options first, c starts the checklist, n stops it, r resumes, typed name for the loss', async () => {
   const index = 'service_v9_broken3';
@@ -269,14 +253,7 @@ it('the console wizard: C on the red primary, lossless options first, c starts t
       failures: 0,
     });
     store.setState({ pane: 'shards' });
-    const wizards = WIZARDS.filter((w) => w.id === 'recovery').map((w) => ({
-      ...w,
-      component: ({ onClose }: { onClose: () => void }) => (
-        <WizardServicesProvider value={services}>
-          <w.component onClose={onClose} />
-        </WizardServicesProvider>
-      ),
-    }));
+    const wizards = wizardsWith(['recovery'], services);
     const ui = createUiStore();
     const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
     await until(app, new RegExp(index));

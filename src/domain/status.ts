@@ -72,6 +72,11 @@ function describe(w: Watermark): string {
   return w.maxHeadroomBytes === null ? w.raw : `${w.raw} (max headroom ${formatBytes(w.maxHeadroomBytes)})`;
 }
 
+/** The Elasticsearch versions the nodes run, comma-separated (one, unless mid-upgrade). */
+export function nodeVersions(nodes: readonly { version: string }[] | undefined): string | undefined {
+  return nodes ? [...new Set(nodes.map((n) => n.version))].join(',') : undefined;
+}
+
 export function buildStatusReport(i: StatusInputs): StatusReport {
   const versions = [...new Set((i.nodes ?? []).map((n) => n.version))];
   return {

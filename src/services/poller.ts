@@ -7,7 +7,7 @@ import { read, type ConnError } from '../cluster/connection';
 import { healthReportIndicatorRequest } from '../cluster/requests';
 import { parseHealthReport } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
-import { setSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
+import { setSnapshot, touchSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
 import { readResource, RESOURCES } from './reads';
 
 /**
@@ -148,23 +148,31 @@ export class Poller {
       return;
     }
     this.inFlight.add(name);
-    setSnapshot(this.store, name, { inFlight: true });
     try {
       const { data, bytes } = await readResource(this.client, this.url, name, this.abort.signal);
       this.stats.requests++;
       this.stats.bytes += bytes;
-      setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, inFlight: false });
+      const prev = this.store.getState().snapshots[name];
+      if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
+      else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: this.store.getState().intervalMs * RESOURCES[name].every });
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;
-      if (err.kind === 'aborted') {
-        setSnapshot(this.store, name, { inFlight: false });
-      } else {
+      if (err.kind !== 'aborted') {
         const failures = this.store.getState().snapshots[name].failures + 1;
-        setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message }, failures, inFlight: false });
+        setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message }, failures });
       }
     } finally {
       this.inFlight.delete(name);
     }
   }
+}
+
+/**
+ * Whether a poll brought the same data: compared as JSON for the small reads the idle panes make;
+ * big tables (thousands of rows) count as changed, as comparing them would cost more than a render.
+ */
+function sameData(a: unknown, b: unknown): boolean {
+  if (Array.isArray(b) && b.length > 2000) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }

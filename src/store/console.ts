@@ -28,7 +28,8 @@ export interface Snapshot<T> {
   /** Set while the last attempt failed; cleared by the next success. */
   error?: SnapshotError;
   failures: number;
-  inFlight: boolean;
+  /** How often the poller fetches it (some reads run every few intervals); the interval when unset. */
+  periodMs?: number;
 }
 
 export interface Snapshots {
@@ -83,7 +84,7 @@ export interface ConsoleState {
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {
-  return { failures: 0, inFlight: false };
+  return { failures: 0 };
 }
 
 export function emptySnapshots(): Snapshots {
@@ -119,8 +120,18 @@ export function setSnapshot<K extends ResourceName>(store: ConsoleStore, name: K
   store.setState((s) => ({ snapshots: { ...s.snapshots, [name]: { ...s.snapshots[name], ...patch } } }));
 }
 
+/**
+ * A poll that brought the same data as before: only its time moves on. That time is written into
+ * the snapshot without notifying subscribers, so an idle console commits no React update and Ink
+ * redraws nothing; the one thing it changes on screen, the pane's age text, is recomputed from the
+ * snapshot every second by the pane frame (useNow), which then sees the new time.
+ */
+export function touchSnapshot(store: ConsoleStore, name: ResourceName, fetchedAt: number): void {
+  (store.getState().snapshots[name] as Snapshot<unknown>).fetchedAt = fetchedAt;
+}
+
 /** A snapshot is stale when its last attempt failed or it is older than three intervals. */
 export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
   if (snap.error) return true;
-  return snap.fetchedAt !== undefined && now - snap.fetchedAt > intervalMs * 3;
+  return snap.fetchedAt !== undefined && now - snap.fetchedAt > (snap.periodMs ?? intervalMs) * 3;
 }

@@ -50,6 +50,29 @@ describe('poller on a real node', () => {
     }
   });
 
+  it('an unchanged answer moves only the time: no store notification, so an idle console draws nothing', async () => {
+    const { store, poller } = make(node.url, 200);
+    store.setState({ pane: 'health' });
+    poller.start();
+    try {
+      await until(() => store.getState().snapshots.settings.fetchedAt !== undefined);
+      const settings = store.getState().snapshots.settings;
+      const first = settings.fetchedAt!;
+      expect(settings.periodMs).toBe(200 * 6);
+      let notified = 0;
+      const off = store.subscribe((s, prev) => {
+        if (s.snapshots.settings !== prev.snapshots.settings) notified++;
+      });
+      await until(() => store.getState().snapshots.settings.fetchedAt! > first, 5000);
+      off();
+      // The same object, its time moved on, and nobody was told.
+      expect(store.getState().snapshots.settings).toBe(settings);
+      expect(notified).toBe(0);
+    } finally {
+      poller.stop();
+    }
+  });
+
   it('keeps one request in flight per resource', async () => {
     const { poller } = make();
     await Promise.all([poller.pollOnce('health'), poller.pollOnce('health'), poller.pollOnce('health')]);

@@ -3,7 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYMAP } from '../../src/keys/keymap';
 import { setSnapshot } from '../../src/store/console';
-import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+import { failOnConsoleError, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -30,6 +30,19 @@ describe('layout', () => {
     expect(app.lines()[0]).toMatch(/shardeck-fixtures-\d+ +YELLOW +8\.19\.21/);
     expect(app.lines().at(-2)).toContain('q quit');
     expect(app.lines().at(-2)).toContain('/ filter');
+  });
+
+  it('data fetched every few intervals is "just now" within its own period, and counts seconds once late', async () => {
+    const app = await open('health');
+    const report = app.store.getState().snapshots.healthReport;
+    // The health report is read every second interval (10 s at the default 5 s): 7 s old is on time.
+    setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 7000, periodMs: 10_000 });
+    setSnapshot(app.store, 'health', { ...app.store.getState().snapshots.health, fetchedAt: NOW - 1000, periodMs: 5000 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(app.lines()[2]).toMatch(/^Health .* just now$/);
+    setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 12_000, periodMs: 10_000 });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(app.lines()[2]).toMatch(/^Health .* 12s ago$/);
   });
 
   it('says the terminal is too small and recovers when resized', async () => {

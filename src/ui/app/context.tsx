@@ -52,10 +52,17 @@ export function useNow(shown: (now: number) => string, everyMs = 1000): number {
   const { clock } = useConsoleContext();
   const shownRef = useRef(shown);
   shownRef.current = shown;
-  const [, setShown] = useState(() => shown(clock()));
+  const now = clock();
+  // The text as this render shows it; the timer compares with it itself, because a state setter
+  // given an equal value may still render and commit (and Ink then redraws the whole frame).
+  const lastRef = useRef('');
+  lastRef.current = shown(now);
+  const [, setTick] = useState(0);
   useEffect(() => {
-    const t = setInterval(() => setShown(shownRef.current(clock())), everyMs);
+    const t = setInterval(() => {
+      if (shownRef.current(clock()) !== lastRef.current) setTick((n) => n + 1);
+    }, everyMs);
     return () => clearInterval(t);
   }, [clock, everyMs]);
-  return clock();
+  return now;
 }

@@ -3,6 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { statusTone } from '../../domain/format';
+import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
 import { PANES, type PaneId } from '../../store/console';
 import { useConsole } from '../app/context';
@@ -15,13 +16,14 @@ export function Header({ width }: { width: number }) {
     cluster: st.snapshots.health.data?.clusterName,
     status: st.snapshots.health.data?.status,
     stale: Boolean(st.snapshots.health.error),
-    nodes: st.snapshots.nodes.data,
+    // The version string, not the nodes: their heap changes every poll.
+    version: nodeVersions(st.snapshots.nodes.data) ?? '',
     platform: st.platform,
     paused: st.paused,
     readOnly: st.connection.readOnly,
     pane: st.pane,
   }));
-  const version = s.nodes ? [...new Set(s.nodes.map((n) => n.version))].join(',') : '';
+  const version = s.version;
   const who =
     s.platform.state === 'signed-in' || s.platform.state === 'refreshing'
       ? `${s.platform.user ?? '?'}@${s.platform.tenant ?? '?'}`

@@ -12,6 +12,8 @@ import { useConsole, useNow } from '../app/context';
 export interface Freshness {
   /** Age of the oldest data shown, or undefined before the first answer. */
   ageMs?: number;
+  /** Some data is older than its own polling period (a poll is late). */
+  late: boolean;
   stale: boolean;
   error?: string;
   failures: number;
@@ -25,6 +27,7 @@ export function freshness(snaps: readonly Snapshot<unknown>[], now: number, inte
   const missing = times.some((t) => t === undefined);
   return {
     ageMs: missing ? undefined : now - Math.min(...(times as number[])),
+    late: snaps.some((s) => s.fetchedAt !== undefined && now - s.fetchedAt >= (s.periodMs ?? intervalMs)),
     stale: snaps.some((s) => isStale(s, now, intervalMs)),
     error: broken?.error?.message,
     failures: Math.max(0, ...snaps.map((s) => s.failures)),
@@ -45,9 +48,9 @@ export interface PaneFrameProps {
 
 export function PaneFrame({ title, snaps, width, height, info, children }: PaneFrameProps) {
   const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
-  const now = useNow((t) => ageText(freshness(snaps, t, intervalMs), intervalMs));
+  const now = useNow((t) => ageText(freshness(snaps, t, intervalMs)));
   const f = freshness(snaps, now, intervalMs);
-  const right = ageText(f, intervalMs);
+  const right = ageText(f);
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const retry = paused ? 'polling paused' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
@@ -70,9 +73,9 @@ export function PaneFrame({ title, snaps, width, height, info, children }: PaneF
 const ERROR_LINES = 2;
 
 /** Data from the latest poll is "just now"; the seconds count only once a poll is late or failing. */
-function ageText(f: ReturnType<typeof freshness>, intervalMs: number): string {
+function ageText(f: ReturnType<typeof freshness>): string {
   const age =
-    f.ageMs === undefined ? (f.loading ? 'loading…' : 'no data yet') : f.ageMs < intervalMs && !f.stale && !f.failures ? 'just now' : formatAgo(f.ageMs);
+    f.ageMs === undefined ? (f.loading ? 'loading…' : 'no data yet') : !f.late && !f.stale && !f.failures ? 'just now' : formatAgo(f.ageMs);
   return `${f.stale ? 'STALE ' : ''}${age}`;
 }
 

@@ -2,7 +2,7 @@
 // _health_report indicators worst first with symptom and impacts.
 import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
-import { buildStatusReport, explainNotGreen } from '../../domain/status';
+import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
 import { formatCount, formatPercent, statusTone, type Tone } from '../../domain/format';
 import { fitText } from '../../domain/table';
 import type { HealthDiagnosis, HealthReport } from '../../domain/types';
@@ -41,32 +41,38 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const { ui, poller } = useConsoleContext();
   const diagnoses = useConsole((st) => st.diagnoses);
   const keymap = useKeymap();
-  const s = useConsole((st) => ({
-    health: st.snapshots.health,
-    report: st.snapshots.healthReport,
-    allocation: st.snapshots.allocation,
-    settings: st.snapshots.settings,
-    blocks: st.snapshots.blocks,
-    nodes: st.snapshots.nodes,
-    shards: st.snapshots.shards,
-  }));
+  // Only what is drawn: the version string rather than the nodes (their heap changes every poll),
+  // and the reads behind "why" only while the cluster is not green, so an idle green console
+  // re-renders when something shown changes, not on every poll.
+  const s = useConsole((st) => {
+    const green = st.snapshots.health.data?.status === 'green';
+    return {
+      health: st.snapshots.health,
+      report: st.snapshots.healthReport,
+      version: nodeVersions(st.snapshots.nodes.data),
+      allocation: green ? undefined : st.snapshots.allocation,
+      settings: green ? undefined : st.snapshots.settings,
+      blocks: green ? undefined : st.snapshots.blocks,
+      shards: green ? undefined : st.snapshots.shards,
+    };
+  });
   const offset = useUi((u) => u.tables.health.offset);
   const h = s.health.data;
   const why = useMemo(() => {
     // Settings arrive in the same first round as health (see the poller's PANE_RESOURCES).
-    if (!h || h.status === 'green' || !s.settings.data) return null;
+    if (!h || h.status === 'green' || !s.settings?.data) return null;
     // The same explanation `shardeck status` prints; it names reasons when shards are known.
     return explainNotGreen(
       buildStatusReport({
         health: h,
-        allocation: s.allocation.data ?? [],
+        allocation: s.allocation?.data ?? [],
         settings: s.settings.data,
-        blocks: s.blocks.data ?? [],
-        shards: s.shards.data,
+        blocks: s.blocks?.data ?? [],
+        shards: s.shards?.data,
       }),
     );
-  }, [h, s.allocation.data, s.settings.data, s.blocks.data, s.shards.data]);
-  const version = s.nodes.data ? [...new Set(s.nodes.data.map((n) => n.version))].join(',') : undefined;
+  }, [h, s.allocation?.data, s.settings?.data, s.blocks?.data, s.shards?.data]);
+  const version = s.version;
   const snaps = [s.health, s.report];
   const top: Line[] = h
     ? [

@@ -53,8 +53,8 @@ export function useNow(shown: (now: number) => string, everyMs = 1000): number {
   const shownRef = useRef(shown);
   shownRef.current = shown;
   const now = clock();
-  // The text as this render shows it; the timer compares with it itself, because a state setter
-  // given an equal value may still render and commit (and Ink then redraws the whole frame).
+  // The text as this render shows it; the timer compares with it itself rather than counting on
+  // React's bail-out for an equal state value (which may still call the component).
   const lastRef = useRef('');
   lastRef.current = shown(now);
   const [, setTick] = useState(0);

@@ -124,11 +124,15 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
         archive: recoveryPlan(end.progress.facts).archive,
         steps: end.progress.steps,
         check: end.progress.check ?? null,
-        ...(end.status === 'finished' ? { loss: end.loss } : { stoppedAt: end.step.id, ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : {}) }),
+        ...(end.status === 'finished'
+          ? { loss: end.loss }
+          : end.status === 'busy'
+            ? { error: runEndLines(end)[0], holderPid: end.pid }
+            : { stoppedAt: end.step.id, ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : {}) }),
       });
     else {
       const [first, ...rest] = runEndLines(end);
-      process.stdout.write([paint(end.status === 'finished' ? 'green' : end.status === 'failed' ? 'red' : 'bold', first), ...rest].join('\n') + '\n');
+      process.stdout.write([paint(end.status === 'finished' ? 'green' : end.status === 'declined' ? 'bold' : 'red', first), ...rest].join('\n') + '\n');
     }
     return end.status === 'finished' ? EXIT.ok : EXIT.failed;
   } catch (e) {

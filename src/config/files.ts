@@ -68,32 +68,49 @@ function holderAlive(pid: number): boolean {
 }
 
 /**
- * Runs fn while holding an exclusive lock between processes: a lock file created with O_EXCL that
- * holds the owner's pid. A lock whose owner is gone or that is older than staleMs is taken over;
- * after waitMs without the lock, fn runs anyway (a stuck lock must not stop the console).
+ * Takes an exclusive lock between processes once: a lock file created with O_EXCL that holds the
+ * owner's pid. A lock whose owner is gone, or older than staleMs, is taken over. False when held.
+ */
+export function tryLock(lockFile: string, staleMs = Infinity): boolean {
+  ensurePrivateDir(path.dirname(lockFile));
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  try {
+    const pid = Number(fs.readFileSync(lockFile, 'utf8'));
+    const age = Date.now() - fs.statSync(lockFile).mtimeMs;
+    if (age > staleMs || (pid > 0 && !holderAlive(pid))) {
+      fs.rmSync(lockFile, { force: true });
+      return tryLock(lockFile, staleMs);
+    }
+  } catch {
+    // released between our attempts: the caller tries again
+  }
+  return false;
+}
+
+/** The pid written in a lock file, when it can be read. */
+export function lockHolder(lockFile: string): number | null {
+  try {
+    return Number(fs.readFileSync(lockFile, 'utf8')) || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs fn while holding the lock (tryLock); after waitMs without it, fn runs anyway (a stuck lock
+ * must not stop the console).
  */
 export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
-  const waitMs = opts.waitMs ?? 20_000;
-  const staleMs = opts.staleMs ?? 30_000;
-  ensurePrivateDir(path.dirname(lockFile));
-  const deadline = Date.now() + waitMs;
-  let held = false;
-  while (!held) {
-    try {
-      fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
-      held = true;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      try {
-        const pid = Number(fs.readFileSync(lockFile, 'utf8'));
-        const age = Date.now() - fs.statSync(lockFile).mtimeMs;
-        if (age > staleMs || (pid > 0 && !holderAlive(pid))) fs.rmSync(lockFile, { force: true });
-      } catch {
-        // released between our attempts: try again at once
-      }
-      if (Date.now() >= deadline) break;
-      await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
-    }
+  const deadline = Date.now() + (opts.waitMs ?? 20_000);
+  let held = tryLock(lockFile, opts.staleMs ?? 30_000);
+  while (!held && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
+    held = tryLock(lockFile, opts.staleMs ?? 30_000);
   }
   try {
     return await fn();

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { allocationExplain, getJson } from '../cluster/admin';
-import { configDir, writePrivateFileAtomic } from '../config/files';
+import { configDir, lockHolder, tryLock, writePrivateFileAtomic } from '../config/files';
 import {
   failureAdvice,
   lossReport,
@@ -44,7 +44,9 @@ export interface RunOptions {
 export type RunEnd =
   | { status: 'finished'; progress: RecoveryProgress; loss: ReturnType<typeof lossReport> }
   | { status: 'failed'; progress: RecoveryProgress; step: PlanStep; message: string; advice: string }
-  | { status: 'declined'; progress: RecoveryProgress; step: PlanStep };
+  | { status: 'declined'; progress: RecoveryProgress; step: PlanStep }
+  /** Another shardeck process runs this checklist now (two operators on one node): nothing was run. */
+  | { status: 'busy'; progress: RecoveryProgress; pid: number | null };
 
 const recoveriesDir = () => path.join(configDir(), 'recoveries');
 
@@ -222,6 +224,16 @@ export function nextStepTitle(p: RecoveryProgress): string {
 /** Runs the checklist from its first open step until it ends, fails or is declined. */
 export async function runChecklist(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
   guard.assertWritable();
+  const lock = progressFile(start.index, start.shard).replace(/\.json$/, '.lock');
+  if (!tryLock(lock)) return { status: 'busy', progress: start, pid: lockHolder(lock) };
+  try {
+    return await runLocked(guard, start, io, options);
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
+async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions): Promise<RunEnd> {
   const opts: Required<RunOptions> = { waitTimeoutMs: options.waitTimeoutMs ?? 180_000, shardTimeoutMs: options.shardTimeoutMs ?? 120_000 };
   let p = start;
   saveProgress(p);
@@ -269,6 +281,12 @@ export function runEndLines(end: RunEnd): string[] {
       where,
     ];
   }
+  if (end.status === 'busy')
+    return [
+      `another shardeck${end.pid ? ` (pid ${end.pid})` : ''} is running this checklist now: nothing was run`,
+      `wait for it to finish or stop; then shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`,
+      where,
+    ];
   if (end.status === 'declined')
     return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
   return [`step "${end.step.title}" failed: ${end.message}`, `next: ${end.advice}`, where];

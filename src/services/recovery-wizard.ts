@@ -76,6 +76,6 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
       },
       tuning,
     );
-    send({ type: 'ended', status: end.status, lines: runEndLines(end) });
+    send({ type: 'ended', status: end.status === 'busy' ? 'failed' : end.status, lines: runEndLines(end) });
   });
 }

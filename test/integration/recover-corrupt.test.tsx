@@ -157,10 +157,22 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(again.code).toBe(64);
   expect(again.stderr).toMatch(/under way .* --resume/);
 
+  // Another shardeck running this checklist (two operators on one node) holds its lock: refused, nothing run.
+  const lock = path.join(cfg, 'recoveries', `${index}-0.lock`);
+  fs.writeFileSync(lock, String(process.pid));
+  const busy = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', service('stop')]);
+  expect(busy.code).toBe(5);
+  expect(JSON.parse(busy.stdout)).toMatchObject({ status: 'busy', holderPid: process.pid, error: expect.stringMatching(/another shardeck .* is running this checklist/) });
+  expect(auditLinesIn(cfg)).toEqual([]);
+  expect((await es('GET', '/_cluster/health')).status).toBe(200);
+  // A lock left by a process that is gone is taken over.
+  fs.writeFileSync(lock, '2147483646');
+
   // 1. The stop command fails: nothing changed, the node still answers.
   const stopFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'false']);
   expect(stopFails.code).toBe(5);
   expect(JSON.parse(stopFails.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'stop', advice: expect.stringMatching(/--resume/) });
+  expect(fs.existsSync(lock)).toBe(false);
   expect((await es('GET', '/_cluster/health')).status).toBe(200);
 
   // 2. The engine stops; the backup place is full: the partial archive is removed, the folder untouched.

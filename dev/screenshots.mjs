@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { loadDemoData } from './demo-data.mjs';
+import { corruptShard } from './corrupt.mjs';
 import { captureToSvg } from './ansi-svg.mjs';
 import { platformSignIn, platformStop } from './platform.mjs';
 import { runDir } from './lib/paths.mjs';
@@ -59,12 +60,16 @@ async function putBlock(url) {
 ensureRsvg();
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 fs.mkdirSync(outDir, { recursive: true });
-const node = await startNode({ name: 'screenshots' });
+// anyStatus: the recovery shots restart it red.
+let node = await startNode({ name: 'screenshots', anyStatus: true });
 // Signed in to the reference platform like the demo, so the header and the Indices pane show the
 // user and the projects; in a private config dir, and the server stopped after unless it was running.
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-'));
 const platformWasRunning = fs.existsSync(path.join(runDir, 'platform.json'));
 try {
+  // A session that outlives the others: the tmux server exits with its last session, and a new
+  // session started while it exits fails ("server exited unexpectedly").
+  tmux('new-session', '-d', '-s', 'keep', 'sleep 3600');
   await loadDemoData(node.url, { docsPerIndex: 2000 });
   await platformSignIn({ cli: path.join(root, 'dist/cli.js'), configDir, profile: 'demo' });
   for (const [columns, rows, suffix] of [
@@ -106,6 +111,7 @@ try {
     shoot(s, 'help', columns, rows);
     tmux('kill-session', '-t', s);
   }
+  await recoveryShots();
 } finally {
   try {
     execFileSync('tmux', ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
@@ -115,4 +121,52 @@ try {
   await node.stop();
   if (!platformWasRunning) await platformStop();
   fs.rmSync(configDir, { recursive: true, force: true });
+}
+
+/**
+ * The corruption recovery wizard: a corrupt primary (dev/corrupt.mjs), C on the Shards pane, its
+ * options, the typed confirmation of the step that loses documents, and the verdict. The profile
+ * stops and starts the node with dev/es-service.mjs in place of systemctl.
+ */
+async function recoveryShots() {
+  const index = 'service_v9_damaged';
+  node = (await corruptShard(node, index)).node;
+  const service = (verb) => `${process.execPath} ${path.join(root, 'dev/es-service.mjs')} ${verb} ${node.baseDir}`;
+  const file = path.join(configDir, 'config.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  Object.assign(config.profiles.demo, { serviceStop: service('stop'), serviceStart: service('start') });
+  fs.writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+  const s = 'recover';
+  tmux('new-session', '-d', '-s', s, '-x', '80', '-y', '24', `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
+  await waitFor(s, /RED/, 'the red console');
+  tmux('send-keys', '-t', s, '3', 'u');
+  await waitFor(s, new RegExp(index), 'the corrupt primary');
+  tmux('send-keys', '-t', s, 'C');
+  await waitFor(s, /first, what loses nothing/, 'the recovery options');
+  shoot(s, 'recover-options', 80, 24);
+  tmux('send-keys', '-t', s, 'c');
+  let answered = 0;
+  let typedShot = false;
+  for (let i = 0; i < 600; i++) {
+    const screen = tmux('capture-pane', '-p', '-t', s);
+    if (/recovered: |failed: /.test(screen)) break;
+    const n = Number(/step (\d+)\/11/.exec(screen)?.[1] ?? 0);
+    if (n > answered && /y run this step/.test(screen)) {
+      answered = n;
+      tmux('send-keys', '-t', s, 'y');
+    } else if (n > answered && /and Enter:/.test(screen)) {
+      answered = n;
+      if (!typedShot) {
+        shoot(s, 'recover-step', 80, 24);
+        typedShot = true;
+      }
+      tmux('send-keys', '-t', s, '-l', index);
+      tmux('send-keys', '-t', s, 'Enter');
+    }
+    await sleep(200);
+  }
+  await waitFor(s, /recovered: /, 'the recovery verdict');
+  await waitFor(s, /GREEN|YELLOW/, 'the console seeing the node back');
+  shoot(s, 'recover-done', 80, 24);
+  tmux('kill-session', '-t', s);
 }

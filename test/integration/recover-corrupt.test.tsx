@@ -18,6 +18,7 @@ import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
+import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
@@ -29,41 +30,16 @@ let work: string;
 let fullDir: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 const cli = cliAgainst(() => node.url, () => cfg);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const service = (verb: 'stop' | 'start') => `${process.execPath} ${path.resolve('dev/es-service.mjs')} ${verb} ${node.baseDir}`;
 const DOCS = 2000;
 const LATE = 37;
 
-/** Indexes two segments (DOCS, then LATE documents), flushes, stops the node, changes one byte of the smaller one, starts the node and waits for red. */
-async function corruptIndex(index: string, beforeStop: () => Promise<void> = async () => {}): Promise<{ folder: string; segmentDocs: number }> {
-  await es('PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
-  const bulk = (from: number, n: number) =>
-    Array.from({ length: n }, (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`).join('');
-  for (const [from, n] of [
-    [0, DOCS],
-    [DOCS, LATE],
-  ]) {
-    const r = await fetch(`${node.url}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: bulk(from, n) });
-    expect((await r.json()).errors).toBe(false);
-  }
-  await es('POST', `/${index}/_flush`);
-  const segments = (await es('GET', `/${index}/_segments`)).body.indices[index].shards['0'][0].segments as Record<string, { num_docs: number; compound: boolean }>;
-  const [name, seg] = Object.entries(segments).sort((a, b) => a[1].num_docs - b[1].num_docs)[0];
-  expect(Object.keys(segments).length).toBeGreaterThanOrEqual(2);
-  expect(seg.compound).toBe(true);
-  const uuid = (await es('GET', `/_cat/indices/${index}?h=uuid&format=json`)).body[0].uuid;
-  const folder = path.join(node.dataDir, 'indices', uuid, '0');
-  await beforeStop();
-  await node.stop();
-  // One byte of the compound file's header (its codec name), as Elasticsearch's own tests do: +1.
-  const file = path.join(folder, 'index', `${name}.cfs`);
-  const bytes = fs.readFileSync(file);
-  bytes[8] = (bytes[8] + 1) & 0xff;
-  fs.writeFileSync(file, bytes);
-  node = await node.restart();
-  for (let i = 0; i < 60 && (await es('GET', `/_cluster/health/${index}`)).body.status !== 'red'; i++) await sleep(1000);
+/** dev/corrupt.mjs on the test's node: a red index whose smaller segment (LATE documents) is broken. */
+async function corruptIndex(index: string, beforeStop?: () => Promise<void>): Promise<{ folder: string; segmentDocs: number }> {
+  const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeStop });
+  node = made.node;
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
-  return { folder, segmentDocs: seg.num_docs };
+  return made;
 }
 
 /** Every file under dir as "relative-path size", sorted: what the archive must hold. */

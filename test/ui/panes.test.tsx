@@ -143,6 +143,16 @@ describe('Indices', () => {
     expect(rows().length).toBe(5);
   });
 
+  it('a filter pasted with its Enter in one piece is applied and closed like typed keys', async () => {
+    const app = await open('indices');
+    await app.press('/');
+    await app.press('bravo\r');
+    await new Promise((r) => setTimeout(r, 50));
+    const rows = app.lines().filter((l) => /service_v9_/.test(l));
+    expect(rows).toHaveLength(1);
+    expect(app.ui.getState().filtering).toBe(false);
+  });
+
   it('sorts by the next column with s and reverses with S', async () => {
     const app = await open('indices');
     const names = () => app.lines().filter((l) => /service_v9_/.test(l)).map((l) => /service_v9_\w+/.exec(l)![0]);

@@ -30,3 +30,11 @@ export function commandFor(name: string, scopes: readonly Scope[], keymap: reado
 }
 
 export { keyLabel } from '../../keys/keymap';
+
+/** The name of one character of a string that arrived at once (typed fast or pasted): Enter, Tab and Backspace keep their names. */
+export function charName(ch: string): string {
+  if (ch === '\r' || ch === '\n') return 'return';
+  if (ch === '\t') return 'tab';
+  if (ch === '\u007f' || ch === '\b') return 'backspace';
+  return ch;
+}

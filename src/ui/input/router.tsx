@@ -5,7 +5,7 @@
 // registration goes first (a wizard's own keys before the console's Esc fallback). Ctrl-C always quits.
 import React, { createContext, useCallback, useContext, useEffect, useRef } from 'react';
 import { useInput } from 'ink';
-import { keyName } from './keys';
+import { charName, keyName } from './keys';
 
 export type Layer = 'dialog' | 'filter' | 'pane' | 'global';
 
@@ -43,20 +43,27 @@ export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; 
       if (MODAL.has(l.layer) && ordered[i + 1]?.layer !== l.layer) return;
     }
   };
+  // Keys typed faster than a read (or pasted) arrive as one string: they are taken one by one,
+  // each after the screen caught up with the one before (a pane switch registers the new pane's
+  // keys), and a key that arrives meanwhile waits its turn behind them (an Enter after a pasted
+  // name must not overtake the name).
+  const queue = useRef<[string, string][]>([]);
+  const draining = useRef(false);
+  const drain = () => {
+    const next = queue.current.shift();
+    if (!next) {
+      draining.current = false;
+      return;
+    }
+    draining.current = true;
+    dispatch(...next);
+    setTimeout(drain, 0);
+  };
   useInput((input, key) => {
     const name = keyName(input, key);
-    // Keys typed faster than a read (or pasted) arrive as one string: take them one by one, each
-    // after the screen caught up with the one before (a pane switch registers the new pane's keys).
-    if (name === input && input.length > 1 && !input.startsWith('\u001b')) {
-      const rest = [...input];
-      const next = () => {
-        const ch = rest.shift();
-        if (ch === undefined) return;
-        dispatch(ch, ch);
-        setTimeout(next, 0);
-      };
-      next();
-    } else dispatch(name, input);
+    if (name === input && input.length > 1 && !input.startsWith('\u001b')) queue.current.push(...[...input].map((ch): [string, string] => [charName(ch), ch]));
+    else queue.current.push([name, input]);
+    if (!draining.current) drain();
   });
   return <RouterCtx.Provider value={register}>{children}</RouterCtx.Provider>;
 }

@@ -3,11 +3,11 @@
 // (resume one under way). Each step shows its exact command and runs on y, or on the index's
 // name typed where documents are lost; n or Esc stops before it (resumable, also from the CLI).
 // Laid out for 80x24: long lines are truncated, output and findings keep their last lines.
-import React from 'react';
+import React, { useEffect } from 'react';
 import { Box, Text } from 'ink';
 import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import type { WizardServices } from '../../services/wizards';
-import { useUi } from '../app/context';
+import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { useKeyLayer } from '../input/router';
 import { colourOf } from '../theme';
@@ -24,6 +24,12 @@ export const RecoveryWizard = withServices(function RecoveryFromSelection({ onCl
 export function RecoveryView({ services, shard, onClose }: { services: WizardServices; shard?: { index: string; shard: number }; onClose: () => void }) {
   const [state, session] = useSession(() => services.recovery(shard));
   const send = session.send;
+  // The checklist stops and starts the node: each step's end refreshes the panes at once rather
+  // than when the poller's backoff from the stopped node next allows.
+  const { poller } = useConsoleContext();
+  useEffect(() => {
+    if (state.phase !== 'detecting') void poller?.refreshNow().catch(() => undefined);
+  }, [state.step?.n, state.phase, poller]);
   useKeyLayer('dialog', (name, input) => {
     const s = state;
     if (s.phase === 'finished' || s.phase === 'failed' || s.phase === 'declined' || s.phase === 'none' || s.phase === 'error') {

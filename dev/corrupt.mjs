@@ -1,0 +1,44 @@
+// Makes a corrupt primary on a real test node, as Elasticsearch's own tests do: an index of one
+// shard with two segments (docs, then `late` more documents), flushed; the node stopped; +1 on a
+// byte of the smaller segment's compound file header (its codec name); the node started again,
+// until the index is red. For the corruption tests and the recovery screenshots.
+import fs from 'node:fs';
+import path from 'node:path';
+import { es } from './demo-data.mjs';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Returns { node (the restarted handle), folder (the shard folder), segmentDocs (documents in the
+ * broken segment), docs (all documents indexed) }. `beforeStop` runs once the data is flushed.
+ * The node must have been started with anyStatus: true (it comes back red).
+ */
+export async function corruptShard(node, index, { docs = 2000, late = 37, beforeStop = async () => {} } = {}) {
+  await es(node.url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const bulk = (from, n) =>
+    Array.from({ length: n }, (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`).join('');
+  for (const [from, n] of [
+    [0, docs],
+    [docs, late],
+  ]) {
+    const r = await es(node.url, 'POST', `/${index}/_bulk?refresh=true`, bulk(from, n));
+    if (r.errors) throw new Error(`bulk into ${index} failed`);
+  }
+  await es(node.url, 'POST', `/${index}/_flush`);
+  const segments = (await es(node.url, 'GET', `/${index}/_segments`)).indices[index].shards['0'][0].segments;
+  const [name, seg] = Object.entries(segments).sort((a, b) => a[1].num_docs - b[1].num_docs)[0];
+  if (Object.keys(segments).length < 2 || !seg.compound) throw new Error(`${index}: expected two segments, the smaller one compound`);
+  const uuid = (await es(node.url, 'GET', `/_cat/indices/${index}?h=uuid&format=json`))[0].uuid;
+  const folder = path.join(node.dataDir, 'indices', uuid, '0');
+  await beforeStop();
+  await node.stop();
+  const file = path.join(folder, 'index', `${name}.cfs`);
+  const bytes = fs.readFileSync(file);
+  bytes[8] = (bytes[8] + 1) & 0xff;
+  fs.writeFileSync(file, bytes);
+  const restarted = await node.restart();
+  const status = async () => (await es(node.url, 'GET', `/_cluster/health/${index}`)).status;
+  for (let i = 0; i < 60 && (await status()) !== 'red'; i++) await sleep(1000);
+  if ((await status()) !== 'red') throw new Error(`${index} did not turn red after the corruption`);
+  return { node: restarted, folder, segmentDocs: seg.num_docs, docs: docs + late };
+}

@@ -7,8 +7,10 @@
 // shardeck recover-corrupt --resume [INDEX SHARD]: goes on at the step where it stopped.
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { newProgress, planLines, recoveryPlan, type PlanFacts, type PlanStep, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption';
-import { buildPreview, previewLines, type Confirmation, type ConfirmationNeed, type PreviewConnection } from '../domain/mutation';
+import { newProgress, planLines, recoveryPlan, stepCommandLines, type PlanFacts, type PlanStep, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption';
+import type { Confirmation, ConfirmationNeed, PreviewConnection } from '../domain/mutation';
+import type { Profile } from '../config/profiles';
+import type { Guard } from '../services/guard';
 import { detectCorruption, findingFactLines, planFacts, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandModule } from './common';
@@ -45,9 +47,17 @@ function overrides(values: Values): Partial<PlanFacts> {
 function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
   return [
     paint('bold', `step ${n}/${total}: ${step.title}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`),
-    ...(step.request ? previewLines(buildPreview(step.request, conn)).map((l) => `  ${l}`) : [`  $ ${step.command}`]),
+    ...stepCommandLines(step, conn).map((l) => `  ${l}`),
     `  ${step.note}`,
   ];
+}
+
+/** Detection of one shard and the facts of its plan; a string says why there is nothing to plan. */
+async function planFor(guard: Guard, target: { index: string; shard: number }, profile: Profile | undefined, values: Values): Promise<{ c: CorruptShardReport; facts: PlanFacts } | string> {
+  const c = (await detectCorruption(guard, target)).corrupt[0];
+  if (!c) return `${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`;
+  const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
+  return typeof facts === 'string' ? facts : { c, facts };
 }
 
 /** Asks on the terminal: y for a step, the index's name for one that loses documents. */
@@ -90,11 +100,9 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       const existing = loadProgress(target.index, target.shard);
       if (existing && !existing.finished)
         return usageError(NAME, `a checklist for ${target.index} shard ${target.shard} is under way (${progressFile(target.index, target.shard)}): continue it with --resume, or remove that file to start over`, json);
-      const report = await detectCorruption(guard, target);
-      const c = report.corrupt[0];
-      if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
-      const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
-      if (typeof facts === 'string') return failed(facts, json);
+      const planned = await planFor(guard, target, profile, values);
+      if (typeof planned === 'string') return failed(planned, json);
+      const { c, facts } = planned;
       const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
       if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
       if (!json) process.stdout.write([...findingLines(c), ''].join('\n') + '\n');
@@ -200,15 +208,12 @@ const recoverCorrupt: CommandModule = {
         }
         return report.corrupt.length ? EXIT.red : EXIT.ok;
       }
-      const target = { index: positionals[0], shard: Number(positionals[1]) };
-      const report = await detectCorruption(guard, target);
-      const c = report.corrupt[0];
-      if (!c) return failed(`${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`, json);
-      const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
-      if (typeof facts === 'string') return failed(facts, json);
+      const planned = await planFor(guard, { index: positionals[0], shard: Number(positionals[1]) }, profile, values);
+      if (typeof planned === 'string') return failed(planned, json);
+      const { c, facts } = planned;
       const p = recoveryPlan(facts);
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p });
-      else process.stdout.write([...findingLines(c), '', ...planLines(p, (r) => previewLines(buildPreview(r, facts.conn)))].join('\n') + '\n');
+      else process.stdout.write([...findingLines(c), '', ...planLines(p, facts.conn)].join('\n') + '\n');
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

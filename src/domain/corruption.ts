@@ -2,7 +2,7 @@
 // allocation explain, in the shape a real 8.19 node answers; see test/fixtures/corrupt/), where
 // its folder is on disk, what recovers it without loss, and the offline checklist as the exact
 // commands for this node. Nothing here runs anything.
-import { curlLine, shellQuote, type MutationPlan, type PreviewConnection } from './mutation';
+import { buildPreview, curlLine, previewLines, shellQuote, type MutationPlan, type PreviewConnection } from './mutation';
 
 type Json = Record<string, any>;
 
@@ -318,13 +318,17 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
   return { archive, steps, alternative };
 }
 
+/** A step's exact command ("$ ..."), or its request as every preview shows one (method, path, body, curl). */
+export function stepCommandLines(step: PlanStep, conn: PreviewConnection): string[] {
+  return step.request ? previewLines(buildPreview(step.request, conn)) : [`$ ${step.command}`];
+}
+
 /** The plan as the operator reads it: numbered steps, each with its exact command. */
-export function planLines(p: RecoveryPlan, requestLines: (plan: MutationPlan) => string[]): string[] {
+export function planLines(p: RecoveryPlan, conn: PreviewConnection): string[] {
   const render = (steps: PlanStep[]) =>
     steps.flatMap((s, i) => [
       `${i + 1}. ${s.title}${s.conditional ? ' (only if the check before says so)' : ''}${s.losesData ? ' [LOSES DATA]' : ''}`,
-      ...(s.command ? [`   $ ${s.command}`] : []),
-      ...(s.request ? requestLines(s.request).map((l) => `   ${l}`) : []),
+      ...stepCommandLines(s, conn).map((l) => `   ${l}`),
       `   ${s.note}`,
     ]);
   const out = ['Offline repair with Lucene CheckIndex (nothing below has been run):', ...render(p.steps)];

@@ -78,14 +78,13 @@ export function nodeVersions(nodes: readonly { version: string }[] | undefined):
 }
 
 export function buildStatusReport(i: StatusInputs): StatusReport {
-  const versions = [...new Set((i.nodes ?? []).map((n) => n.version))];
   return {
     schema: STATUS_SCHEMA,
     reachable: true,
     status: i.health.status,
     cluster: {
       name: i.health.clusterName,
-      version: versions.length ? versions.join(',') : null,
+      version: nodeVersions(i.nodes) || null,
       nodes: i.health.numberOfNodes,
       dataNodes: i.health.numberOfDataNodes,
     },

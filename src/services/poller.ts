@@ -137,8 +137,7 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
-    const base = s.intervalMs * RESOURCES[name].every;
-    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : base);
+    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs));
   }
 
   /** One request for one resource, unless one is already in flight. */
@@ -154,7 +153,7 @@ export class Poller {
       this.stats.bytes += bytes;
       const prev = this.store.getState().snapshots[name];
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
-      else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: this.store.getState().intervalMs * RESOURCES[name].every });
+      else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;
@@ -166,6 +165,11 @@ export class Poller {
       this.inFlight.delete(name);
     }
   }
+}
+
+/** How often a resource is read: some only every few intervals (RESOURCES[name].every). */
+function periodOf(name: ResourceName, intervalMs: number): number {
+  return intervalMs * RESOURCES[name].every;
 }
 
 /**

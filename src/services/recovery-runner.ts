@@ -24,8 +24,8 @@ import { confirmationNeeded, type Confirmation, type ConfirmationNeed, type Muta
 import type { Guard } from './guard';
 
 export interface RunnerIO {
-  /** A step is about to be asked for: its number, title, command or request. */
-  announce(step: PlanStep, n: number, total: number): void;
+  /** A step is about to be asked for: its number, and how it will be confirmed. */
+  announce(step: PlanStep, n: number, total: number, need: ConfirmationNeed): void;
   /** Yes (how) or null (declined: the checklist stops before the step, resumable). */
   confirm(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null>;
   /** The live output of a running command. */
@@ -212,7 +212,7 @@ async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: Runne
 }
 
 /** How a step is confirmed: typing the index for the steps that lose documents, a key otherwise. */
-export function stepConfirmation(p: RecoveryProgress, step: PlanStep): ConfirmationNeed {
+function stepConfirmation(p: RecoveryProgress, step: PlanStep): ConfirmationNeed {
   return step.request ? confirmationNeeded(step.request) : step.losesData ? { kind: 'type', expected: p.index } : { kind: 'key' };
 }
 
@@ -240,8 +240,8 @@ async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, op
   const total = progressSteps(p).length;
   for (let step = nextStep(p); step; step = nextStep(p)) {
     const n = progressSteps(p).findIndex((s) => s.id === step!.id) + 1;
-    io.announce(step, n, total);
     const need = stepConfirmation(p, step);
+    io.announce(step, n, total, need);
     const confirmation = await io.confirm(step, need);
     if (!confirmation) return { status: 'declined', progress: p, step };
     const current = step;

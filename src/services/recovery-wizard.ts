@@ -1,11 +1,11 @@
 // The corruption recovery wizard's runner: detection for the TUI, then the same checklist runner
 // as `shardeck recover-corrupt`, its questions answered by the operator's keys in the wizard.
-import { newProgress, type PlanFacts, type RecoveryProgress } from '../domain/corruption';
-import { buildPreview, previewLines, type Confirmation } from '../domain/mutation';
+import { newProgress, stepCommandLines, type PlanFacts, type RecoveryProgress } from '../domain/corruption';
+import type { Confirmation } from '../domain/mutation';
 import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../domain/wizards/recovery';
 import { detectCorruption, findingFactLines, planFacts } from './corruption';
 import type { Guard } from './guard';
-import { loadProgress, nextStepTitle, runChecklist, runEndLines, stepConfirmation, unfinishedProgress, type RunOptions } from './recovery-runner';
+import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from './recovery-runner';
 import { WizardSession } from './wizards';
 
 export interface RecoveryTuning extends RunOptions {
@@ -57,18 +57,11 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
       guard,
       progress,
       {
-        announce: (step, n, total) =>
+        announce: (step, n, total, need) =>
           send({
             type: 'announced',
-            step: {
-              n,
-              total,
-              title: step.title,
-              commandLines: step.request ? previewLines(buildPreview(step.request, guard.previewConnection)) : [`$ ${step.command}`],
-              note: step.note,
-              losesData: Boolean(step.losesData),
-            },
-            need: stepConfirmation(progress, step),
+            step: { n, total, title: step.title, commandLines: stepCommandLines(step, guard.previewConnection), note: step.note, losesData: Boolean(step.losesData) },
+            need,
           }),
         confirm: () => new Promise((resolve) => (answer = resolve)),
         output: (chunk) => send({ type: 'output', chunk }),

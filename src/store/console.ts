@@ -130,7 +130,7 @@ export function touchSnapshot(store: ConsoleStore, name: ResourceName, fetchedAt
   (store.getState().snapshots[name] as Snapshot<unknown>).fetchedAt = fetchedAt;
 }
 
-/** A snapshot is stale when its last attempt failed or it is older than three intervals. */
+/** A snapshot is stale when its last attempt failed or it is older than three of its polling periods. */
 export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
   if (snap.error) return true;
   return snap.fetchedAt !== undefined && now - snap.fetchedAt > (snap.periodMs ?? intervalMs) * 3;

@@ -17,6 +17,8 @@ const CLI = path.join(root, 'dist/cli.js');
 const STARTUP_RUNS = Number(process.env.BENCH_STARTUP_RUNS ?? 7);
 const RENDER_REPEATS = Number(process.env.BENCH_RENDER_REPEATS ?? 15);
 const SIZES = [1000, 20000, 100000];
+/** Sizes of the DataTable vs ink-table comparison (issue 13). */
+const TABLE_SIZES = [1000, 20000];
 const POLL_INDICES = 2000;
 const SMALL_INDICES = 100;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 60);
@@ -48,7 +50,7 @@ function machine() {
 export async function bundle() {
   fs.mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts' },
+    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx' },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },
@@ -147,6 +149,20 @@ export async function startup(url) {
 
 export function renderAt(n) {
   return runJson('render.mjs', [n, RENDER_REPEATS]);
+}
+
+/** DataTable (windowed) against @alcalzone/ink-table with every row and with the visible rows only, each case in its own process. */
+export function tableLibraries() {
+  const out = {};
+  for (const n of TABLE_SIZES) {
+    out[n] = {};
+    for (const lib of ['datatable', 'ink-table', 'ink-table-window']) {
+      // ink-table at 20k rows takes tens of seconds a frame: one update is enough to show it.
+      const x = runJson('table.mjs', [lib, n, lib === 'ink-table' && n > 1000 ? 1 : 5]);
+      out[n][lib] = { first_frame_ms: round(x.first_frame_ms), update_ms: round(x.update_ms), frame_lines: x.frame_lines, peak_rss_mb: round(x.peak_rss_mb, 0) };
+    }
+  }
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -278,6 +294,15 @@ function table(r) {
     add(`${n} rows: rebuild / scroll frame / filter key`, `${x.rebuild_ms} / ${x.scroll_frame_ms} / ${x.filter_key_ms} ms`, n === 100000 ? '< 150 / 16 / 16 ms' : 'flat frames', n === 100000 ? x.rebuild_ms < 150 && x.scroll_frame_ms < 16 && x.filter_key_ms < 16 : null);
     add(`${n} rows: peak RSS`, `${x.peak_rss_mb} MB`, n === 100000 ? '< 300 MB' : '', n === 100000 ? x.peak_rss_mb < 300 : null);
   }
+  for (const n of TABLE_SIZES) {
+    const t = r.tables?.[n];
+    if (!t) continue;
+    const d = t.datatable;
+    const k = t['ink-table'];
+    const w = t['ink-table-window'];
+    add(`${n} rows, table alone: DataTable / ink-table`, `frame ${d.update_ms} / ${k.update_ms} ms, ${d.peak_rss_mb} / ${k.peak_rss_mb} MB`, 'informs the choice', null);
+    add(`${n} rows: ink-table given the 20 visible rows`, `frame ${w.update_ms} ms, ${w.peak_rss_mb} MB`, '', null);
+  }
   const p = r.poll;
   add(`poll cycle, Health/Disk panes, ${p.indices} indices`, `${p.panes.health.requests}/${p.panes.disk.requests} req, ${p.panes.health.bytes}/${p.panes.disk.bytes} B, ${p.panes.health.ms}/${p.panes.disk.ms} ms`, '', null);
   add(`poll cycle, Indices pane, ${p.indices} indices`, `${p.requests} req, ${p.bytes} B, ${p.ms} ms`, '', null);
@@ -313,6 +338,10 @@ async function main() {
     };
     log(`  ${n}: ${JSON.stringify(results.render[n])}`);
   }
+
+  log('table components: DataTable vs ink-table');
+  results.tables = tableLibraries();
+  log(`  ${JSON.stringify(results.tables)}`);
 
   log('starting a real Elasticsearch node with demo data');
   const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });

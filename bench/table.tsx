@@ -15,12 +15,12 @@ const N = Number(process.argv[3] ?? 1000);
 const REPEATS = Number(process.argv[4] ?? 5);
 const HEIGHT = 20;
 
-interface Row {
+type Row = {
   index: string;
   health: string;
   docs: number;
   size: string;
-}
+};
 
 function rows(n: number, salt: number): Row[] {
   return Array.from({ length: n }, (_, i) => ({

@@ -15,6 +15,16 @@ export default defineConfig({
         },
       },
       {
+        // Whole screens at 80x24 and a wider size, colour kept and turned into visible markers
+        // (test/ui/markers.ts), so a change in what the operator sees is a readable diff.
+        test: {
+          name: 'snapshots',
+          include: ['test/snapshots/**/*.test.{ts,tsx}'],
+          env: { FORCE_COLOR: '1', NO_COLOR: '' },
+          testTimeout: 10_000,
+        },
+      },
+      {
         test: {
           name: 'integration',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],

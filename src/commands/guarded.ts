@@ -3,7 +3,7 @@
 import readline from 'node:readline/promises';
 import type { PlanResult } from '../domain/wizards/machine';
 import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
-import { ConnError } from '../cluster/connection';
+import { ConnError, isConnectionFailure } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
 import type { Profile } from '../config/profiles';
 import { EXIT, openSession, type CommandContext } from './common';
@@ -33,7 +33,7 @@ export function reportFailure(command: string, e: unknown, json: boolean): numbe
           ? EXIT.usage
           : EXIT.failed
       : e instanceof ConnError
-        ? e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'tls' || e.kind === 'tls-mismatch'
+        ? isConnectionFailure(e)
           ? EXIT.unreachable
           : EXIT.failed
         : undefined;

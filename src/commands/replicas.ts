@@ -1,5 +1,6 @@
 // shardeck replicas set <index|pattern> <n> [--template NAME] [--include-system] [--yes] [--dry-run] [--json] [--timeout S]
 // The CLI twin of the replicas wizard: drives the same machine (domain/wizards/replicas.ts).
+import { isConnectionFailure } from '../cluster/connection';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards';
@@ -40,6 +41,8 @@ const replicas: CommandModule = {
       session.send({ type: 'submit' });
       let state: ReplicasState = await session.idle();
       if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
+      // Nothing was sent yet: a node that cannot be reached is exit 3, like every command.
+      if (state.phase === 'failed' && isConnectionFailure(session.failure(state.message))) return reportFailure(NAME, session.failure(state.message), json);
       if (state.phase !== 'review') return failed(state, json);
       const review = state.review;
       const requests = previews(guard, review.plans, { includeSystem });

@@ -22,7 +22,7 @@ const reroute: CommandModule = {
       await session.idle();
       session.send({ type: 'retry' });
       const state = session.getState();
-      if (state.phase !== 'retryReview') throw new Error(state.phase === 'failed' ? state.message : `stopped (${state.phase})`);
+      if (state.phase !== 'retryReview') throw state.phase === 'failed' ? session.failure(state.message) : new Error(`stopped (${state.phase})`);
       const head = { schema: JSON_SCHEMA, command: NAME, unassignedBefore: state.unassigned };
       const code = await applyOnePlan(NAME, session, state.plan, guard, values, head);
       const done = session.getState();

@@ -98,6 +98,17 @@ export function createClient(opts: ConnectionOptions): Client {
   });
 }
 
+/**
+ * Closes a client without hanging the command: after a failed TLS handshake (seen with a host-name
+ * mismatch) the client's close() may never settle, and once nothing else is pending Node exits
+ * with code 0, hiding the failure. The timer keeps the process alive until close() ends or gives up.
+ */
+export async function closeClient(client: Client, waitMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([client.close().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+  clearTimeout(timer);
+}
+
 const TLS_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',

@@ -51,7 +51,7 @@ const login: CommandModule = {
     try {
       info = await session.signIn();
     } catch (e) {
-      return reportPlatformError('login', e);
+      return reportPlatformError('login', e, Boolean(values.json));
     }
     saveProfile(profileName, { platformUrl: session.baseUrl, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);

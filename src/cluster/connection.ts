@@ -2,6 +2,7 @@
 // never be resent automatically, and the poller does its own backoff for reads.
 import fs from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
+import { urlForMessage } from '../config/connection';
 import type { ReadRequest } from './requests';
 
 export interface ConnectionOptions {
@@ -21,6 +22,7 @@ export type ConnErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'tls'
+  | 'tls-name'
   | 'tls-mismatch'
   | 'not-elasticsearch'
   | 'not-found'
@@ -43,18 +45,30 @@ export class ConnError extends Error {
   }
 }
 
-/** Removes user:password@ from a URL before it is shown anywhere. */
+/** Removes user:password@ (every userinfo shape) from a URL before it is shown anywhere. */
 export function redactUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.username || u.password) {
-      u.username = '';
-      u.password = '';
-    }
-    return u.toString().replace(/\/$/, '');
-  } catch {
-    return url.replace(/\/\/[^@/]*@/, '//');
+  return urlForMessage(url);
+}
+
+/** The kinds that mean "cannot talk to the node at all" (exit 3, like status's unreachable). */
+export function isConnectionFailure(e: unknown): e is ConnError {
+  return e instanceof ConnError && ['unreachable', 'timeout', 'unauthorized', 'tls', 'tls-name', 'tls-mismatch', 'not-elasticsearch'].includes(e.kind);
+}
+
+/**
+ * The names a certificate was issued for, from Node's host-name check ("... is not in the cert's
+ * list: 127.0.0.1" / "... altnames: DNS:localhost, IP Address:127.0.0.1") or the certificate itself.
+ */
+function certificateNames(e: unknown, text: string): string[] {
+  let cur: any = e;
+  for (let i = 0; cur && i < 5; i++) {
+    const san: unknown = cur.cert?.subjectaltname;
+    if (typeof san === 'string' && san) return san.split(/,\s*/).map((n) => n.replace(/^(DNS|IP Address):/, ''));
+    cur = cur.cause;
   }
+  const listed = /is not in the cert's (?:list|altnames): ([^/]+?)(?:\s+\/|$)/.exec(text)?.[1];
+  if (listed) return listed.split(/,\s*/).map((n) => n.trim().replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+  return [];
 }
 
 export function createClient(opts: ConnectionOptions): Client {
@@ -84,13 +98,23 @@ export function createClient(opts: ConnectionOptions): Client {
   });
 }
 
+/**
+ * Closes a client without hanging the command: after a failed TLS handshake (seen with a host-name
+ * mismatch) the client's close() may never settle, and once nothing else is pending Node exits
+ * with code 0, hiding the failure. The timer keeps the process alive until close() ends or gives up.
+ */
+export async function closeClient(client: Client, waitMs = 2000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([client.close().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
+  clearTimeout(timer);
+}
+
 const TLS_CODES = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',
   'DEPTH_ZERO_SELF_SIGNED_CERT',
   'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
   'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
   'CERT_HAS_EXPIRED',
-  'ERR_TLS_CERT_ALTNAME_INVALID',
   'CERT_UNTRUSTED',
 ]);
 
@@ -146,7 +170,22 @@ export function classifyError(e: unknown, url: string): ConnError {
   }
   const code = causeCode(e);
   const text = errorText(e);
-  if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired|Hostname\/IP does not match/i.test(text)) {
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || /Hostname\/IP does not match/i.test(text)) {
+    // The certificate is trusted, but issued for another name: --ca would change nothing.
+    const names = certificateNames(e, text);
+    const host = (() => {
+      try {
+        return new URL(url).hostname;
+      } catch {
+        return 'this host';
+      }
+    })();
+    return new ConnError(
+      'tls-name',
+      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, names.find((n) => !n.includes('*')) ?? names[0]) : where}), or have the certificate reissued to include ${host}`,
+    );
+  }
+  if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
     return new ConnError('tls', `the certificate of ${where} is not trusted (${code ?? text.split(" / ").pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`);
   }
   if (/wrong version number|EPROTO|packet length too long|ssl3_get_record/i.test(text) || code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
@@ -159,8 +198,8 @@ export function classifyError(e: unknown, url: string): ConnError {
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text)) return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);
   const netCode = /EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.exec(`${code ?? ''} ${text}`)?.[0];
   if (netCode) return new ConnError('unreachable', `${where} cannot be reached (${netCode}): check the network and --url`);
-  if (e instanceof errors.ConnectionError) return new ConnError('unreachable', `cannot talk to ${where}: ${text.replace(/https?:\/\/[^@\s/]*@/g, '')}`);
-  return new ConnError('unknown', `unexpected error talking to ${where}: ${text}`);
+  if (e instanceof errors.ConnectionError) return new ConnError('unreachable', `cannot talk to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
+  return new ConnError('unknown', `unexpected error talking to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
 }
 
 export interface ReadResult<T> {

@@ -24,8 +24,9 @@ const explain: CommandModule = {
     if (!args.ok) return usageError(NAME, args.error, json);
     const { guard, close } = await openGuard(values);
     try {
-      const state = await allocationSession(guard, args.shard).idle();
-      if (state.phase === 'failed') throw new Error(state.message);
+      const session = allocationSession(guard, args.shard);
+      const state = await session.idle();
+      if (state.phase === 'failed') throw session.failure(state.message);
       if (state.phase !== 'explained') throw new Error(`stopped (${state.phase})`);
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, unassigned: state.unassigned, explanation: state.explanation });
       else process.stdout.write((state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).join('\n') + '\n');

@@ -3,7 +3,7 @@
 import readline from 'node:readline/promises';
 import type { PlanResult } from '../domain/wizards/machine';
 import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
-import { ConnError } from '../cluster/connection';
+import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
 import type { Profile } from '../config/profiles';
 import { EXIT, openSession, type CommandContext } from './common';
@@ -20,7 +20,7 @@ export const JSON_SCHEMA = 1;
 export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; close(): Promise<void> }> {
   const s = await openSession(values);
   const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
-  return { guard, profile: s.profile, close: () => s.client.close() };
+  return { guard, profile: s.profile, close: () => closeClient(s.client) };
 }
 
 /** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */
@@ -33,7 +33,7 @@ export function reportFailure(command: string, e: unknown, json: boolean): numbe
           ? EXIT.usage
           : EXIT.failed
       : e instanceof ConnError
-        ? e.kind === 'unreachable' || e.kind === 'timeout' || e.kind === 'tls' || e.kind === 'tls-mismatch'
+        ? isConnectionFailure(e)
           ? EXIT.unreachable
           : EXIT.failed
         : undefined;

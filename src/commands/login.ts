@@ -3,7 +3,7 @@
 import { promptHidden, UsageError } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, saveProfile } from '../config/profiles';
 import { saveRefreshToken, secretsFile } from '../config/secrets';
-import { PlatformError, TokenSession } from '../platform/session';
+import { PlatformError, platformUrlProblem, TokenSession } from '../platform/session';
 import { loginCommandFor } from '../services/platform-session';
 import type { CommandModule } from './common';
 import { readSecretFromStdin, reportPlatformError } from './platform-common';
@@ -18,8 +18,10 @@ async function readRefreshTokenInput(): Promise<string> {
 
 const login: CommandModule = {
   summary: 'Sign in to the platform: check a refresh token with one exchange and store it (0600) for the profile.',
-  usage: 'usage: shardeck login [--platform URL] [--profile NAME]   (refresh token from a hidden prompt, or stdin when piped)',
-  options: { platform: { type: 'string' } },
+  usage:
+    'usage: shardeck login [--platform URL] [--insecure-http] [--profile NAME]   (refresh token from a hidden prompt, or stdin when piped)\n' +
+    '  --insecure-http  allow a plain http:// platform on another machine (the token then crosses the network unencrypted)',
+  options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' } },
   async run({ values, positionals }) {
     if (positionals.length) {
       // Never echo it: a token on the command line is already in the shell history and ps.
@@ -29,7 +31,8 @@ const login: CommandModule = {
     const profileName = pickProfileName(values.profile as string | undefined, conf);
     const platformUrl = (values.platform as string | undefined) ?? getProfile(profileName, conf)?.platformUrl;
     if (!platformUrl) throw new UsageError('give the platform address with --platform URL (e.g. --platform https://platform.example.com)');
-    if (!/^https?:\/\//i.test(platformUrl)) throw new UsageError(`the platform URL must start with http:// or https:// (got ${JSON.stringify(platformUrl.replace(/\/\/[^@/]*@/, '//'))})`);
+    const bad = platformUrlProblem(platformUrl, { insecureHttp: Boolean(values['insecure-http']) });
+    if (bad) throw new UsageError(bad);
     let session: TokenSession;
     try {
       session = new TokenSession({
@@ -48,7 +51,7 @@ const login: CommandModule = {
     try {
       info = await session.signIn();
     } catch (e) {
-      return reportPlatformError('login', e);
+      return reportPlatformError('login', e, Boolean(values.json));
     }
     saveProfile(profileName, { platformUrl: session.baseUrl, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);

@@ -1,6 +1,7 @@
 // What the platform subcommands (login, whoami, projects) share: how a platform failure is told
 // and which exit code it gives.
 import { getProfile, openConfig, pickProfileName, type Profile } from '../config/profiles';
+import { LockBusyError } from '../config/files';
 import { PlatformError, type TokenSession } from '../platform/session';
 import { openProfileSession } from '../services/platform-session';
 import { EXIT, type CommandContext } from './common';
@@ -13,10 +14,15 @@ export function sessionOfFlags(values: CommandContext['values']): { profileName:
   return { profileName, profile, session: openProfileSession(profileName, profile) };
 }
 
-/** Prints a PlatformError as one sentence and maps it to an exit code; rethrows anything else. */
-export function reportPlatformError(command: string, e: unknown): number {
-  if (!(e instanceof PlatformError)) throw e;
+/**
+ * Prints a PlatformError (or a token-exchange lock never obtained) as one sentence, with --json
+ * also as { ok: false, error }, and maps it to an exit code; rethrows anything else.
+ */
+export function reportPlatformError(command: string, e: unknown, json = false): number {
+  if (!(e instanceof LockBusyError) && !(e instanceof PlatformError)) throw e;
+  if (json) process.stdout.write(JSON.stringify({ command, ok: false, error: e.message }, null, 2) + '\n');
   process.stderr.write(`shardeck ${command}: ${e.message}\n`);
+  if (e instanceof LockBusyError) return EXIT.failed;
   return e.kind === 'unreachable' || e.kind === 'timeout' ? EXIT.unreachable : EXIT.failed;
 }
 

@@ -1,6 +1,7 @@
 // shardeck profiles [--json]: the named profiles (no secrets), the last used marked: it is the
 // default when --profile is not given.
-import { UsageError } from '../config/connection';
+import { nodeUrlProblem, urlForMessage, UsageError } from '../config/connection';
+import { platformUrlProblem } from '../platform/session';
 import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';
 import type { CommandContext, CommandModule } from './common';
@@ -19,6 +20,12 @@ function save({ values, positionals }: CommandContext): number {
     if (!Number.isFinite(s) || s < 1) throw new UsageError(`--interval "${flag('interval')}" is not a number of seconds (1 or more)`);
     intervalMs = Math.round(s * 1000);
   }
+  // Nothing with credentials is stored: config.json is no place for a password.
+  const urlProblem = flag('url') === undefined ? null : nodeUrlProblem(flag('url')!, '--url');
+  if (urlProblem) throw new UsageError(urlProblem);
+  // http to another machine is refused at login (--insecure-http); here only the URL's shape.
+  const platformProblem = flag('platform') === undefined ? null : platformUrlProblem(flag('platform')!, { insecureHttp: true });
+  if (platformProblem) throw new UsageError(platformProblem);
   const patch: Partial<Profile> = {
     url: flag('url'),
     user: flag('user'),
@@ -33,7 +40,7 @@ function save({ values, positionals }: CommandContext): number {
   };
   const stored = saveProfile(name, patch);
   markLastUsed(name);
-  process.stdout.write(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${stored.url}); it is now the default\n`);
+  process.stdout.write(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`);
   return 0;
 }
 
@@ -53,6 +60,9 @@ const profiles: CommandModule = {
       name,
       last,
       ...profile,
+      // A config.json edited by hand may hold user:pass@ in a URL: never shown (using it is refused).
+      url: urlForMessage(profile.url ?? ''),
+      ...(profile.platformUrl ? { platformUrl: urlForMessage(profile.platformUrl) } : {}),
       // Whether a refresh token is stored, never the token.
       signedIn: readRefreshToken(name) !== undefined,
     }));

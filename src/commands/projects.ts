@@ -58,7 +58,7 @@ const projects: CommandModule = {
     try {
       list = await fetchProjects(session);
     } catch (e) {
-      return reportPlatformError('projects', e);
+      return reportPlatformError('projects', e, Boolean(values.json));
     }
     const tenant = session.info!.tenant;
     const templateVersion = profile?.templateVersion ?? DEFAULT_TEMPLATE_VERSION;

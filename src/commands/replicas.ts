@@ -1,8 +1,10 @@
 // shardeck replicas set <index|pattern> <n> [--template NAME] [--include-system] [--yes] [--dry-run] [--json] [--timeout S]
 // The CLI twin of the replicas wizard: drives the same machine (domain/wizards/replicas.ts).
+import { isConnectionFailure } from '../cluster/connection';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards';
+import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
@@ -25,8 +27,9 @@ const replicas: CommandModule = {
     if (!count.ok) return usageError(NAME, count.error, json);
     const syntax = checkIndexExpression(target, { includeSystem });
     if (syntax) return usageError(NAME, syntax, json);
-    const timeoutS = values.timeout === undefined ? 60 : Number(values.timeout);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0) return usageError(NAME, `--timeout "${values.timeout}" is not a number of seconds: give e.g. --timeout 120`, json);
+    const timeout = values.timeout === undefined ? { ok: true as const, value: 60 } : parseTimeoutSeconds(String(values.timeout), 120);
+    if (!timeout.ok) return usageError(NAME, timeout.error, json);
+    const timeoutS = timeout.value;
 
     const { guard, close } = await openGuard(values);
     try {
@@ -40,6 +43,8 @@ const replicas: CommandModule = {
       session.send({ type: 'submit' });
       let state: ReplicasState = await session.idle();
       if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
+      // Nothing was sent yet: a node that cannot be reached is exit 3, like every command.
+      if (state.phase === 'failed' && isConnectionFailure(session.failure(state.message))) return reportFailure(NAME, session.failure(state.message), json);
       if (state.phase !== 'review') return failed(state, json);
       const review = state.review;
       const requests = previews(guard, review.plans, { includeSystem });

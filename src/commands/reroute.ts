@@ -1,6 +1,7 @@
 // shardeck reroute --retry-failed [--yes] [--dry-run] [--json]: retry shard allocations that
 // failed too often, and report what moved (shard states before and after).
 import { allocationSession } from '../services/wizards';
+import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 
@@ -13,8 +14,9 @@ const reroute: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (!values['retry-failed'] || positionals.length) return usageError(NAME, 'only --retry-failed is supported: shardeck reroute --retry-failed', json);
-    const timeoutS = values.timeout === undefined ? 30 : Number(values.timeout);
-    if (!Number.isFinite(timeoutS) || timeoutS <= 0) return usageError(NAME, `--timeout "${values.timeout}" is not a number of seconds: give e.g. --timeout 60`, json);
+    const timeout = values.timeout === undefined ? { ok: true as const, value: 30 } : parseTimeoutSeconds(String(values.timeout), 60);
+    if (!timeout.ok) return usageError(NAME, timeout.error, json);
+    const timeoutS = timeout.value;
     const { guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
@@ -22,7 +24,7 @@ const reroute: CommandModule = {
       await session.idle();
       session.send({ type: 'retry' });
       const state = session.getState();
-      if (state.phase !== 'retryReview') throw new Error(state.phase === 'failed' ? state.message : `stopped (${state.phase})`);
+      if (state.phase !== 'retryReview') throw state.phase === 'failed' ? session.failure(state.message) : new Error(`stopped (${state.phase})`);
       const head = { schema: JSON_SCHEMA, command: NAME, unassignedBefore: state.unassigned };
       const code = await applyOnePlan(NAME, session, state.plan, guard, values, head);
       const done = session.getState();

@@ -25,7 +25,7 @@ const scrollLimit: CommandModule = {
       if (input !== undefined) guard.assertWritable();
       const session = scrollSession(guard, input ?? '');
       let state: ScrollState = await session.idle();
-      if (state.phase !== 'review') throw new Error(state.phase === 'failed' ? state.message : state.phase);
+      if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const rows = scrollRows(state.facts);
       const head = { schema: JSON_SCHEMA, command: NAME, limit: state.facts.limit, nodes: rows, note: KEEP_ALIVE_NOTE };
       if (!json) {

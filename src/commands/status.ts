@@ -1,5 +1,5 @@
 // shardeck status [--json]: the Health and Disk panes' facts, once, with a monitoring-check exit code.
-import type { ConnError } from '../cluster/connection';
+import { closeClient, type ConnError } from '../cluster/connection';
 import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import {
@@ -35,7 +35,7 @@ async function collect({ client, conn }: Session): Promise<StatusReport | Unreac
     const shards = health.status === 'green' ? undefined : await r('shards');
     return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards });
   } finally {
-    await client.close();
+    await closeClient(client);
   }
 }
 

@@ -22,7 +22,7 @@ const unblock: CommandModule = {
       guard.assertWritable();
       const session = unblockSession(guard);
       const state = await session.idle();
-      if (state.phase !== 'review') throw new Error(state.phase === 'failed' ? state.message : state.phase);
+      if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const { review } = state;
       const head = { schema: JSON_SCHEMA, command: NAME, blocked: review.facts.blocked, disks: review.facts.disks, notes: review.notes, refusal: review.refusal ?? null };
       if (!json) {

@@ -11,7 +11,7 @@ const whoami: CommandModule = {
     try {
       info = await session.signIn();
     } catch (e) {
-      return reportPlatformError('whoami', e);
+      return reportPlatformError('whoami', e, Boolean(values.json));
     }
     const out = { profile: profileName, platformUrl: session.baseUrl, ...info };
     if (values.json) {

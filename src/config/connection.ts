@@ -2,8 +2,10 @@
 // defaults. The password never travels in argv: --password-env VAR, --password-file F or a prompt.
 import fs from 'node:fs';
 import type { ConnectionOptions } from '../cluster/connection';
-import { assertPrivateFile } from './files';
+import { assertPrivateFile, UsageError } from './files';
 import { DEFAULT_URL, type Profile } from './profiles';
+
+export { UsageError };
 
 export interface ConnectionFlags {
   url?: string;
@@ -15,13 +17,6 @@ export interface ConnectionFlags {
   'read-only'?: boolean;
 }
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
-
 export interface ResolvedConnection extends ConnectionOptions {
   readOnly: boolean;
   /** Where the password came from, for messages (never the password). */
@@ -30,15 +25,62 @@ export interface ResolvedConnection extends ConnectionOptions {
 
 export type PasswordPrompt = (question: string) => Promise<string>;
 
+/**
+ * A URL with every userinfo shape (user:pass@, user@, :pass@, even unparseable ones) cut out,
+ * for messages: a password typed into a URL must never be echoed back.
+ */
+export function urlForMessage(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) {
+      u.username = '';
+      u.password = '';
+    }
+    if (/^https?:$/.test(u.protocol)) return u.toString().replace(/\/$/, '');
+  } catch {
+    // not a URL: cut by hand below
+  }
+  // Everything before the last "@" of the authority (or of the whole text, without a scheme).
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i, '$1');
+}
+
+/** True when a URL carries credentials in any shape (user:pass@, user@, :pass@, a bare "@"). */
+export function urlHasCredentials(url: string): boolean {
+  try {
+    const u = new URL(url);
+    if (u.username || u.password) return true;
+  } catch {
+    // fall through to the text test
+  }
+  return /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(url.trim());
+}
+
+export const NO_CREDENTIALS_IN_URL = 'give the user with --user and the password with --password-file FILE or --password-env VAR (or a prompt)';
+
+/**
+ * What is wrong with a storage node URL, or null: credentials inside it (refused, never echoed),
+ * no http(s) scheme, no host. `what` names where it came from (--url, the profile).
+ */
+export function nodeUrlProblem(url: string, what = '--url'): string | null {
+  if (urlHasCredentials(url)) return `${what} holds credentials (user or password before "@"), which would show in ps, the shell history and the config: remove them and ${NO_CREDENTIALS_IN_URL}`;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `${what} "${urlForMessage(url)}" is not a URL: give one like https://127.0.0.1:9200`;
+  }
+  if (!/^https?:$/.test(u.protocol) || !u.hostname) return `${what} "${urlForMessage(url)}" must start with http:// or https:// and name a host, like https://127.0.0.1:9200`;
+  return null;
+}
+
 export async function resolveConnection(
   flags: ConnectionFlags,
   profile: Profile | undefined,
   prompt?: PasswordPrompt,
 ): Promise<ResolvedConnection> {
   const url = flags.url ?? profile?.url ?? DEFAULT_URL;
-  if (/^[a-z]+:\/\/[^/]*:[^/]*@/i.test(url)) {
-    throw new UsageError('put no credentials in --url: use --user with --password-env VAR or --password-file FILE');
-  }
+  const bad = nodeUrlProblem(url, flags.url !== undefined ? '--url' : 'the URL of the profile');
+  if (bad) throw new UsageError(bad);
   const user = flags.user ?? profile?.user;
   const passwordEnv = flags['password-env'] ?? profile?.passwordEnv;
   const passwordFile = flags['password-file'] ?? profile?.passwordFile;
@@ -59,7 +101,7 @@ export async function resolveConnection(
     passwordSource = passwordFile;
   } else if (user !== undefined) {
     if (!prompt) throw new UsageError(`a password is needed for user ${user}: give --password-env VAR or --password-file FILE (no terminal to prompt on)`);
-    password = await prompt(`password for ${user}@${url}: `);
+    password = await prompt(`password for ${user}@${urlForMessage(url)}: `);
     passwordSource = 'prompt';
   }
   const ca = flags.ca ?? profile?.ca;

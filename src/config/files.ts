@@ -1,4 +1,5 @@
 // Where shardeck keeps its files, and the file modes that keep secrets private.
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,11 +11,45 @@ export function configDir(): string {
   return path.join(base, 'shardeck');
 }
 
-/** Creates the config directory 0700 (and tightens it if it exists wider). */
+/** Bad input (flags, environment, files the operator points at): one sentence, exit 64. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export class InsecureDirError extends UsageError {
+  constructor(readonly dir: string, why: string) {
+    super(
+      `${dir} ${why}, so shardeck will not keep its audit log and secrets there: point SHARDECK_CONFIG_DIR at a folder of your own that only you can open (a new path is created with mode 0700)`,
+    );
+    this.name = 'InsecureDirError';
+  }
+}
+
+/**
+ * Creates the config directory 0700. An existing one that group or others can open, or that
+ * another user owns, is refused rather than chmod-ed: it may be a shared folder such as /tmp
+ * (chmod would break it for everyone, and files already in it may have been read or planted).
+ */
 export function ensurePrivateDir(dir = configDir()): string {
-  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const mode = fs.statSync(dir).mode & 0o777;
-  if (mode & 0o077) fs.chmodSync(dir, 0o700);
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.statSync(dir);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  if (!st) {
+    // mkdir's mode is masked by the umask, never widened by it: 0700 under umask 022 and 000 alike.
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    st = fs.statSync(dir);
+  }
+  if (!st.isDirectory()) throw new InsecureDirError(dir, 'is not a folder');
+  const uid = process.getuid?.();
+  if (uid !== undefined && st.uid !== uid) throw new InsecureDirError(dir, `belongs to another user (uid ${st.uid})`);
+  const mode = st.mode & 0o777;
+  if (mode & 0o077) throw new InsecureDirError(dir, `can be opened by others (mode ${mode.toString(8).padStart(4, '0')}; run chmod 700 on it if it is yours alone)`);
   return dir;
 }
 
@@ -27,18 +62,50 @@ export class InsecureFileError extends Error {
   }
 }
 
-/** Refuses a secrets file that group or others can read or write. */
+/**
+ * Refuses a secrets file that group or others can read or write. Refused, not tightened: a
+ * token that was readable may already have been copied, and the operator has to know that.
+ */
 export function assertPrivateFile(file: string): void {
   const mode = fs.statSync(file).mode & 0o777;
   if (mode & 0o077) throw new InsecureFileError(file, mode);
 }
 
+/**
+ * Makes an open file 0600 whatever mode it had (one left 0644 by an older version or by hand).
+ * For files that are private but not secret (audit log, config.json): tightening loses nothing.
+ */
+function tightenOpenFile(fd: number): void {
+  if ((fs.fstatSync(fd).mode & 0o777) !== 0o600) fs.fchmodSync(fd, 0o600);
+}
+
+/** Tightens an existing private (not secret) file to 0600; a missing file is fine. */
+export function tightenPrivateFile(file: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, 'r');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw e;
+  }
+  try {
+    tightenOpenFile(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function uniqueSuffix(): string {
+  return `${process.pid}.${crypto.randomBytes(6).toString('hex')}`;
+}
+
 /** Writes a secrets file atomically (temp file 0600 + rename), so a crash never leaves half a token. */
 export function writePrivateFileAtomic(file: string, content: string): void {
   ensurePrivateDir(path.dirname(file));
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fd = fs.openSync(tmp, 'w', 0o600);
+  const tmp = `${file}.${uniqueSuffix()}.tmp`;
+  const fd = fs.openSync(tmp, 'wx', 0o600);
   try {
+    tightenOpenFile(fd);
     fs.writeSync(fd, content);
     fs.fsyncSync(fd);
   } finally {
@@ -47,11 +114,12 @@ export function writePrivateFileAtomic(file: string, content: string): void {
   fs.renameSync(tmp, file);
 }
 
-/** Appends one line to a 0600 file (the audit log). */
+/** Appends one line to a 0600 file (the audit log), tightening it if it was left wider. */
 export function appendPrivateLine(file: string, line: string): void {
   ensurePrivateDir(path.dirname(file));
   const fd = fs.openSync(file, 'a', 0o600);
   try {
+    tightenOpenFile(fd);
     fs.writeSync(fd, line.endsWith('\n') ? line : line + '\n');
   } finally {
     fs.closeSync(fd);
@@ -67,54 +135,157 @@ function holderAlive(pid: number): boolean {
   }
 }
 
+// ---- Locks between processes ----------------------------------------------------------------
+//
+// A lock is a file created with O_EXCL holding "<pid> <nonce>". Taking over a dead (or, with
+// staleMs, stuck) holder's lock must have ONE winner. rm-then-create does not: two contenders both
+// judge it stale, A removes and creates its own, B then removes A's new lock and creates another.
+// proper-lockfile (npm, 4.1.2) reclaims stale locks the same way (rmdir then mkdir, its issue
+// #121), so it is not used. Here the stale lock is never removed: it is REPLACED by rename(2), and
+// only the contender that created, with O_EXCL, the claim file named after that exact lock content
+// (its generation) may do so. Everyone else fails the claim and loses. A claim whose creator died
+// before the rename is itself a stale lock and is taken over the same way (recursively).
+
+interface LockContent {
+  pid: number;
+  text: string;
+}
+
+function readLock(file: string): LockContent | null {
+  try {
+    const text = fs.readFileSync(file, 'utf8');
+    return { pid: Number(text.split(/\s+/)[0]) || 0, text };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw e;
+  }
+}
+
+function isStale(file: string, held: LockContent, staleMs: number): boolean {
+  if (held.pid > 0 && !holderAlive(held.pid)) return true;
+  // A half-written or foreign lock (no pid) and a live but stuck holder are judged by age.
+  try {
+    return Date.now() - fs.statSync(file).mtimeMs > (held.pid > 0 ? staleMs : Math.min(staleMs, 10_000));
+  } catch {
+    return false;
+  }
+}
+
+function claimFileFor(file: string, held: LockContent): string {
+  return `${file}.claim-${crypto.createHash('sha256').update(held.text).digest('hex').slice(0, 16)}`;
+}
+
+/** The lock text each process writes; the nonce tells two locks of one pid apart. */
+const myLockText = (): string => `${process.pid} ${crypto.randomBytes(8).toString('hex')}\n`;
+
+/** Replaces `file` (holding `stale`) with `mine`, if this process wins the claim on that generation. */
+function takeOver(file: string, stale: LockContent, mine: string, staleMs: number, depth = 0): boolean {
+  if (depth > 8) return false;
+  const claim = claimFileFor(file, stale);
+  const claimText = myLockText();
+  let claimed = false;
+  try {
+    fs.writeFileSync(claim, claimText, { flag: 'wx', mode: 0o600 });
+    claimed = true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const other = readLock(claim);
+    // Another contender is taking over right now (it wins); or it died mid-takeover: take its claim over.
+    if (other && isStale(claim, other, staleMs) && takeOver(claim, other, claimText, staleMs, depth + 1)) claimed = true;
+  }
+  if (!claimed) return false;
+  try {
+    // Only the generation we claimed may be replaced; a slow contender finds a newer one and stops.
+    if (readLock(file)?.text !== stale.text) return false;
+    const tmp = `${file}.${uniqueSuffix()}.tmp`;
+    fs.writeFileSync(tmp, mine, { flag: 'wx', mode: 0o600 });
+    fs.renameSync(tmp, file);
+    return true;
+  } finally {
+    // After the rename the old generation is gone for good, so its claim can go too.
+    fs.rmSync(claim, { force: true });
+  }
+}
+
+/** What this process wrote in each lock it holds, so release removes only its own. */
+const heldLocks = new Map<string, string>();
+
 /**
- * Takes an exclusive lock between processes once: a lock file created with O_EXCL that holds the
- * owner's pid. A lock whose owner is gone, or older than staleMs, is taken over. False when held.
+ * Takes an exclusive lock between processes once. A lock whose owner is gone, or (with staleMs)
+ * older than staleMs, is taken over by exactly one contender. False when held by someone else.
  */
 export function tryLock(lockFile: string, staleMs = Infinity): boolean {
   ensurePrivateDir(path.dirname(lockFile));
+  const mine = myLockText();
   try {
-    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: 0o600 });
+    heldLocks.set(lockFile, mine);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
+  const held = readLock(lockFile);
+  if (held === null) return tryLock(lockFile, staleMs); // released meanwhile
+  if (!isStale(lockFile, held, staleMs)) return false;
+  if (!takeOver(lockFile, held, mine, staleMs)) return false;
+  heldLocks.set(lockFile, mine);
+  return true;
+}
+
+/** Releases a lock this process holds; one taken over by another process is left alone. */
+export function releaseLock(lockFile: string): void {
+  const mine = heldLocks.get(lockFile);
+  heldLocks.delete(lockFile);
+  if (mine !== undefined && readLock(lockFile)?.text === mine) fs.rmSync(lockFile, { force: true });
+}
+
+/** Marks a held lock as alive (its mtime), so an age-based staleMs only catches stuck holders. */
+function touchLock(lockFile: string): void {
   try {
-    const pid = Number(fs.readFileSync(lockFile, 'utf8'));
-    const age = Date.now() - fs.statSync(lockFile).mtimeMs;
-    if (age > staleMs || (pid > 0 && !holderAlive(pid))) {
-      fs.rmSync(lockFile, { force: true });
-      return tryLock(lockFile, staleMs);
-    }
+    const now = new Date();
+    fs.utimesSync(lockFile, now, now);
   } catch {
-    // released between our attempts: the caller tries again
+    // gone: release or takeover decides, not the heartbeat
   }
-  return false;
 }
 
 /** The pid written in a lock file, when it can be read. */
 export function lockHolder(lockFile: string): number | null {
   try {
-    return Number(fs.readFileSync(lockFile, 'utf8')) || null;
+    return readLock(lockFile)?.pid || null;
   } catch {
     return null;
   }
 }
 
+export class LockBusyError extends Error {
+  constructor(readonly lockFile: string, readonly pid: number | null, waitedMs: number) {
+    super(
+      `another shardeck${pid ? ` (pid ${pid})` : ''} has held ${lockFile} for over ${Math.round(waitedMs / 1000)}s: try again when it has finished` +
+        (pid ? `, or stop it; a lock whose process is gone is taken over by itself` : ''),
+    );
+    this.name = 'LockBusyError';
+  }
+}
+
 /**
- * Runs fn while holding the lock (tryLock); after waitMs without it, fn runs anyway (a stuck lock
- * must not stop the console).
+ * Runs fn while holding the lock (tryLock). Never runs fn without it: after waitMs it fails with
+ * LockBusyError. While fn runs the lock's mtime is refreshed, so staleMs catches only a stuck holder.
  */
 export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
-  const deadline = Date.now() + (opts.waitMs ?? 20_000);
-  let held = tryLock(lockFile, opts.staleMs ?? 30_000);
-  while (!held && Date.now() < deadline) {
+  const waitMs = opts.waitMs ?? 20_000;
+  const staleMs = opts.staleMs ?? 30_000;
+  const deadline = Date.now() + waitMs;
+  while (!tryLock(lockFile, staleMs)) {
+    if (Date.now() >= deadline) throw new LockBusyError(lockFile, lockHolder(lockFile), waitMs);
     await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
-    held = tryLock(lockFile, opts.staleMs ?? 30_000);
   }
+  const heartbeat = Number.isFinite(staleMs) ? setInterval(() => touchLock(lockFile), Math.max(50, staleMs / 3)) : undefined;
+  heartbeat?.unref();
   try {
     return await fn();
   } finally {
-    if (held) fs.rmSync(lockFile, { force: true });
+    clearInterval(heartbeat);
+    releaseLock(lockFile);
   }
 }

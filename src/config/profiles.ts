@@ -1,8 +1,9 @@
 // Named profiles: how to reach one storage node (and its platform). No secret is ever stored
 // here: the Elasticsearch password comes from an env var, a file or a prompt; the platform's
 // refresh token lives in the 0600 secrets file (config/secrets.ts).
+import path from 'node:path';
 import Conf from 'conf';
-import { configDir, ensurePrivateDir } from './files';
+import { configDir, ensurePrivateDir, tightenPrivateFile } from './files';
 
 export interface Profile {
   url: string;
@@ -37,6 +38,8 @@ const SCHEMA_VERSION = 1;
 
 export function openConfig(): Conf<ConfigSchema> {
   const cwd = ensurePrivateDir(configDir());
+  // conf sets 0600 only when it writes; one left 0644 (older version, by hand) is tightened now.
+  tightenPrivateFile(path.join(cwd, 'config.json'));
   return new Conf<ConfigSchema>({
     projectName: 'shardeck',
     cwd,

@@ -18,19 +18,39 @@ const RELATIVE_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w:
  * "90d", "12w", "36h" (before `now`) or an ISO date ("2026-01-31", "2026-01-31T12:00:00Z"),
  * resolved to the absolute instant the operator is shown before anything runs.
  */
+/** The earliest instant an older-than may name: 0001-01-01, the first four-digit ISO year (what Elasticsearch's date format reads). */
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
+
+/** Whether y-m-d is a day of the calendar (Date.parse turns 2026-02-31 into March 3). */
+function isCalendarDay(y: number, m: number, d: number): boolean {
+  if (m < 1 || m > 12 || d < 1) return false;
+  const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
+  return d <= days;
+}
+
 export function parseOlderThan(input: string, now: number): Parsed<string> {
   const t = input.trim();
   const rel = /^(\d+)([hdw])$/i.exec(t);
   if (rel) {
     const n = Number(rel[1]);
     if (n === 0) return { ok: false, error: `--older-than "${input}" would match every document: give a positive age such as 90d` };
-    return { ok: true, value: new Date(now - n * RELATIVE_UNITS[rel[2].toLowerCase()]).toISOString() };
+    const unit = rel[2].toLowerCase();
+    const ms = now - n * RELATIVE_UNITS[unit];
+    // A huge age overflows Date (toISOString throws): refuse it in words, before anything renders or is sent.
+    if (!Number.isFinite(ms) || ms < EARLIEST_MS) {
+      const max = Math.floor((now - EARLIEST_MS) / RELATIVE_UNITS[unit]);
+      return { ok: false, error: `--older-than "${input}" reaches back before the year 1: give an age of at most ${max}${unit}` };
+    }
+    return { ok: true, value: new Date(ms).toISOString() };
   }
   // Date-only is midnight UTC; a time without a zone would depend on this machine's zone, so it must carry one.
-  const iso = /^\d{4}-\d{2}-\d{2}$/.test(t) ? `${t}T00:00:00Z` : /^\d{4}-\d{2}-\d{2}T[\d:.]+(Z|[+-]\d{2}:?\d{2})$/i.test(t) ? t : null;
+  const day = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/i.exec(t);
+  const iso = !day ? null : day[4] === undefined ? `${t}T00:00:00Z` : /^T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(day[4]) ? t : null;
   const ms = iso === null ? NaN : Date.parse(iso);
   if (Number.isNaN(ms))
     return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
+  if (!isCalendarDay(Number(day![1]), Number(day![2]), Number(day![3])))
+    return { ok: false, error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
   if (ms > now) return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };
   return { ok: true, value: new Date(ms).toISOString() };
 }
@@ -166,6 +186,8 @@ export function parseQueryBody(text: string, name: string): Parsed<{ query: Quer
 export function parseExpected(raw: string): Parsed<number> {
   const t = raw.trim().replace(/,/g, '');
   if (!/^\d+$/.test(t)) return { ok: false, error: `--expect "${raw}" is not a number of documents: give the count the preview showed, e.g. --expect 1234` };
+  // Beyond 2^53 the number is no longer exact, so it could not match the preview's count.
+  if (!Number.isSafeInteger(Number(t))) return { ok: false, error: `--expect "${raw}" is larger than any count a preview shows: give the count the preview showed` };
   return { ok: true, value: Number(t) };
 }
 

@@ -12,6 +12,8 @@
 // - Network errors on reads are retried with backoff; the state says so meanwhile.
 // Tokens live in #private fields, so even util.inspect of a session cannot print them.
 
+import { urlForMessage, urlHasCredentials } from '../config/connection';
+
 export const TOKEN_PATH = '/api/user/oauth2/token';
 /** Seed, "Limits": access token lifetime, 10 minutes by default. */
 export const DEFAULT_ACCESS_TOKEN_LIFETIME_MS = 10 * 60_000;
@@ -105,6 +107,33 @@ function stringList(v: unknown): string[] | null {
   return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
 }
 
+/** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h);
+}
+
+/**
+ * What is wrong with a platform URL, or null: credentials in it (never echoed), not http(s), or
+ * plain http to another machine without insecureHttp (the refresh token would cross the network
+ * in clear text; loopback http stays allowed, the reference platform server runs there).
+ */
+export function platformUrlProblem(url: string, opts: { insecureHttp?: boolean } = {}): string | null {
+  if (urlHasCredentials(url))
+    return 'the platform URL holds credentials (a user or password before "@"): remove them; the refresh token is read from a prompt or stdin, never from a URL';
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return `the platform URL "${urlForMessage(url)}" is not a URL: give the platform address like https://platform.example.com`;
+  }
+  if (!/^https?:$/.test(u.protocol) || !u.hostname)
+    return `the platform URL must start with http:// or https:// and name a host (got "${urlForMessage(url)}")`;
+  if (u.protocol === 'http:' && !isLoopbackHost(u.hostname) && !opts.insecureHttp)
+    return `the platform URL ${urlForMessage(url)} is plain http to another machine, so the refresh token would cross the network unencrypted: use https://, or add --insecure-http if you accept that`;
+  return null;
+}
+
 export class TokenSession {
   readonly baseUrl: string;
   #refreshToken: string;
@@ -124,13 +153,10 @@ export class TokenSession {
   exchanges = 0;
 
   constructor(opts: TokenSessionOptions) {
-    let base: URL;
-    try {
-      base = new URL(opts.baseUrl);
-    } catch {
-      throw new PlatformError('http', `"${opts.baseUrl}" is not a URL: give the platform address like https://platform.example.com`);
-    }
-    if (base.username || base.password) throw new PlatformError('http', 'put no credentials in the platform URL: the refresh token is read from a prompt or stdin');
+    // Plain http was allowed (or refused) by whoever chose the URL: login asks for --insecure-http.
+    const bad = platformUrlProblem(opts.baseUrl, { insecureHttp: true });
+    if (bad) throw new PlatformError('http', bad);
+    const base = new URL(opts.baseUrl);
     this.baseUrl = base.toString().replace(/\/+$/, '');
     this.#refreshToken = opts.refreshToken;
     this.#stored = opts.stored ? opts.refreshToken : undefined;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { allocationExplain, getJson } from '../cluster/admin';
-import { configDir, lockHolder, tryLock, writePrivateFileAtomic } from '../config/files';
+import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import {
   failureAdvice,
   lossReport,
@@ -229,7 +229,7 @@ export async function runChecklist(guard: Guard, start: RecoveryProgress, io: Ru
   try {
     return await runLocked(guard, start, io, options);
   } finally {
-    fs.rmSync(lock, { force: true });
+    releaseLock(lock);
   }
 }
 

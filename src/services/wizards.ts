@@ -24,6 +24,8 @@ export class WizardSession<S, E extends { type: string }, F> {
   private listeners = new Set<Listener>();
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
+  /** What an effect threw last: the machine keeps only its message, callers need its kind. */
+  private lastError: unknown;
 
   constructor(
     private readonly machine: Machine<S, E, F>,
@@ -53,11 +55,22 @@ export class WizardSession<S, E extends { type: string }, F> {
     return this.pending === 0 ? Promise.resolve(this.state) : new Promise((r) => this.idleWaiters.push(() => r(this.state)));
   }
 
+  /**
+   * The error behind a failed state: what the effect threw (a ConnError keeps its kind, so a
+   * command exits 3 when the node cannot be reached), else a plain Error with the state's message.
+   */
+  failure(message: string): Error {
+    return this.lastError instanceof Error ? this.lastError : new Error(message);
+  }
+
   private run(effects: F[]): void {
     for (const f of effects) {
       this.pending++;
       this.perform(f, this.send)
-        .catch((e) => this.send({ type: 'error', message: (e as Error).message } as unknown as E))
+        .catch((e) => {
+          this.lastError = e;
+          this.send({ type: 'error', message: (e as Error).message } as unknown as E);
+        })
         .finally(() => {
           this.pending--;
           if (this.pending === 0) for (const w of this.idleWaiters.splice(0)) w();

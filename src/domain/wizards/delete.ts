@@ -97,12 +97,17 @@ export function wizardDeletePlan(target: string, query: Query, previewed: number
   return plan;
 }
 
+/** Java's Float.MAX_VALUE: the largest requests_per_second Elasticsearch reads. */
+const FLOAT_MAX = 3.4028234663852886e38;
+
 /** Parses a requests-per-second limit: a positive number, or "unlimited" / -1 (no throttle). */
 export function parseRequestsPerSecond(text: string): Parsed<number> {
   const t = text.trim().toLowerCase();
   if (t === 'unlimited' || t === '-1' || t === 'u') return { ok: true, value: -1 };
   if (!/^\d+(\.\d+)?$/.test(t) || Number(t) <= 0)
     return { ok: false, error: `"${text}" is not a rate: give documents per second (e.g. 500), or -1 for no throttle` };
+  // Elasticsearch reads it as a Java float; a larger number means "no throttle" anyway.
+  if (Number(t) > FLOAT_MAX) return { ok: false, error: `"${text}" is more than Elasticsearch accepts as a rate: give documents per second (e.g. 500), or -1 for no throttle` };
   return { ok: true, value: Number(t) };
 }
 

@@ -27,10 +27,15 @@ export function scrollRows(f: ScrollFacts): ScrollNodeRow[] {
   return f.nodes.map((n) => ({ name: n.name, open: n.scrollCurrent, limit: f.limit, full: n.scrollCurrent >= f.limit }));
 }
 
+/** The largest value of an int setting (Java's Integer.MAX_VALUE). */
+export const ES_INT_MAX = 2_147_483_647;
+
 export function parseScrollLimit(text: string): { ok: true; value: number } | { ok: false; error: string } {
   const t = text.trim();
-  if (!/^\d+$/.test(t) || Number(t) < 1 || !Number.isSafeInteger(Number(t)))
+  if (!/^\d+$/.test(t) || Number(t) < 1)
     return { ok: false, error: `scroll limit "${text}" is not a whole number of 1 or more: give e.g. 1000 (the default is 500)` };
+  // The setting is a Java int: Elasticsearch rejects anything larger.
+  if (Number(t) > ES_INT_MAX) return { ok: false, error: `scroll limit "${text}" is more than Elasticsearch accepts (at most ${ES_INT_MAX}): give e.g. 1000` };
   return { ok: true, value: Number(t) };
 }
 

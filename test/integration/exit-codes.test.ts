@@ -1,0 +1,112 @@
+// Every command of the command table, pointed at a closed port (storage node and platform), exits
+// 3 with one sentence on stderr, and with --json prints ok:false. The list of commands is read from
+// the built CLI itself (its usage lists the table), so a new command without an entry here fails.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+
+/** Arguments that get each command past its own flag checks, so that it has to reach the node. */
+const ARGS: Record<string, string[][]> = {
+  status: [[]],
+  unblock: [[]],
+  'scroll-limit': [[], ['1000', '--yes']],
+  explain: [[], ['service_v9_x', '0', 'primary']],
+  reroute: [['--retry-failed', '--yes']],
+  replicas: [['set', 'service_v9_x', '0', '--yes']],
+  'delete-by-query': [['service_v9_x', '--older-than', '90d', '--expect', '1', '--yes']],
+  forcemerge: [['service_v9_x', '--expunge-deletes', '--yes']],
+  tasks: [[]],
+  'recover-corrupt': [['--detect'], ['service_v9_x', '0', '--plan']],
+  // The platform commands: the closed port is the platform's.
+  whoami: [[]],
+  projects: [[]],
+  login: [['--platform', 'PLATFORM']],
+};
+
+/** Commands that never talk to a node or a platform, or cannot run here, and why. */
+const EXCEPTIONS: Record<string, string> = {
+  tui: 'the console needs a terminal (it exits 64 without one); when the node is unreachable it stays up and says so in its status bar (test/e2e)',
+  profiles: 'only reads and writes the local config file',
+  audit: 'only reads the local audit log',
+  logout: 'only forgets the locally stored refresh token',
+};
+
+/** Commands whose --json output on failure is not { ok: false } yet, and what they print instead. */
+const JSON_SHAPES: Record<string, (out: any) => void> = {
+  // status keeps its monitoring shape (schema, reachable, status, error): reachable:false is its "not ok".
+  status: (out) => expect(out).toMatchObject({ reachable: false, status: 'unknown', error: { kind: 'unreachable' } }),
+};
+
+let dir: string;
+let closedUrl: string;
+let env: NodeJS.ProcessEnv;
+let commands: string[];
+
+async function closedPort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-exit-codes-'));
+  closedUrl = `http://127.0.0.1:${await closedPort()}`;
+  env = { SHARDECK_CONFIG_DIR: path.join(dir, 'conf') };
+  // A profile whose storage node and platform are both the closed port, signed in (a token on file).
+  const saved = await runCli(['profiles', 'save', 'closed', '--url', closedUrl, '--platform', closedUrl], { env });
+  expect(saved.code).toBe(0);
+  fs.writeFileSync(path.join(dir, 'conf', 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { closed: 'not-a-real-token' } }), { mode: 0o600 });
+  // The command table as the built CLI knows it (listed under an unknown command's usage).
+  const usage = await runCli(['no-such-command'], { env });
+  commands = /commands \(default: tui\):\n((?:  \S+\n)+)/.exec(usage.stderr)![1].trim().split(/\s+/);
+  expect(commands.length).toBeGreaterThan(10);
+});
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a connection failure exits 3 in every command', () => {
+  it('every command of the table is either run here or excepted with a reason', () => {
+    for (const c of commands) expect(ARGS[c] ?? EXCEPTIONS[c], `add "${c}" to ARGS or EXCEPTIONS`).toBeDefined();
+    for (const c of [...Object.keys(ARGS), ...Object.keys(EXCEPTIONS)]) expect(commands, `"${c}" is no longer a command`).toContain(c);
+  });
+
+  for (const json of [false, true]) {
+    it(`exit 3 and one sentence against a closed port${json ? ' (--json: ok:false)' : ''}`, async () => {
+      const failures: string[] = [];
+      for (const c of commands.filter((name) => ARGS[name])) {
+        for (const args of ARGS[c]) {
+          const argv = [c, ...args.map((a) => (a === 'PLATFORM' ? closedUrl : a)), '--profile', 'closed', ...(json ? ['--json'] : [])];
+          const r = await runCli(argv, { env, input: 'not-a-real-token\n' });
+          const label = `shardeck ${argv.join(' ')}`;
+          if (r.code !== 3) failures.push(`${label}: exit ${r.code} (${r.stderr.trim()})`);
+          const lines = r.stderr.trim().split('\n');
+          // status prints its verdict on stdout (UNREACHABLE ...) or as JSON, nothing on stderr.
+          if (c !== 'status' && (lines.length !== 1 || !lines[0].startsWith(`shardeck ${c}: `) || /\n\s+at /.test(r.stderr)))
+            failures.push(`${label}: stderr is not one sentence: ${JSON.stringify(r.stderr)}`);
+          if (/\b(cannot reach|nothing listens|connection refused)\b/.test(r.stderr + r.stdout) === false)
+            failures.push(`${label}: does not say the node or platform cannot be reached: ${JSON.stringify(r.stderr + r.stdout)}`);
+          if (json) {
+            let out: any;
+            try {
+              out = JSON.parse(r.stdout);
+            } catch {
+              failures.push(`${label}: stdout is not JSON: ${JSON.stringify(r.stdout)}`);
+              continue;
+            }
+            if (JSON_SHAPES[c]) JSON_SHAPES[c](out);
+            else if (out.ok !== false || typeof out.error !== 'string') failures.push(`${label}: JSON is not ok:false with an error: ${r.stdout}`);
+          }
+        }
+      }
+      expect(failures).toEqual([]);
+    });
+  }
+});

@@ -2,7 +2,7 @@
 // never be resent automatically, and the poller does its own backoff for reads.
 import fs from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
-import { urlForMessage } from '../config/connection';
+import { urlForMessage } from '../domain/urls';
 import type { ReadRequest } from './requests';
 
 export interface ConnectionOptions {

@@ -1,6 +1,7 @@
 // shardeck profiles [--json]: the named profiles (no secrets), the last used marked: it is the
 // default when --profile is not given.
-import { nodeUrlProblem, urlForMessage, UsageError } from '../config/connection';
+import { UsageError } from '../config/connection';
+import { nodeUrlProblem, urlForMessage } from '../domain/urls';
 import { platformUrlProblem } from '../platform/session';
 import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';

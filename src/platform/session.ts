@@ -12,7 +12,7 @@
 // - Network errors on reads are retried with backoff; the state says so meanwhile.
 // Tokens live in #private fields, so even util.inspect of a session cannot print them.
 
-import { urlForMessage, urlHasCredentials } from '../config/connection';
+import { urlForMessage, urlHasCredentials } from '../domain/urls';
 
 export const TOKEN_PATH = '/api/user/oauth2/token';
 /** Seed, "Limits": access token lifetime, 10 minutes by default. */

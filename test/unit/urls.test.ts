@@ -2,7 +2,8 @@
 // echoed by any message that shows a URL (usage errors, ConnError, the platform URL checks).
 import { describe, expect, it } from 'vitest';
 import { classifyError, ConnError, redactUrl } from '../../src/cluster/connection';
-import { nodeUrlProblem, resolveConnection, urlForMessage, urlHasCredentials, UsageError } from '../../src/config/connection';
+import { resolveConnection, UsageError } from '../../src/config/connection';
+import { nodeUrlProblem, urlForMessage, urlHasCredentials } from '../../src/domain/urls';
 import { isLoopbackHost, platformUrlProblem, TokenSession } from '../../src/platform/session';
 
 const SECRET = 's3cr3tPW';

@@ -57,6 +57,12 @@ export function redactUrl(url: string): string {
   }
 }
 
+/** SHARDECK_REQUEST_TIMEOUT_MS: how long a request may go unanswered (tests of a node that never answers). */
+function requestTimeoutFromEnv(): number | undefined {
+  const ms = Number(process.env.SHARDECK_REQUEST_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
 export function createClient(opts: ConnectionOptions): Client {
   let ca: string | undefined;
   if (opts.caFile) {
@@ -79,7 +85,7 @@ export function createClient(opts: ConnectionOptions): Client {
     auth,
     tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
     maxRetries: 0,
-    requestTimeout: opts.requestTimeoutMs ?? 15_000,
+    requestTimeout: opts.requestTimeoutMs ?? requestTimeoutFromEnv() ?? 15_000,
     compression: false,
   });
 }

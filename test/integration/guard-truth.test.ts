@@ -238,7 +238,7 @@ describe('a change goes to the indices the preview showed', () => {
     // The CLI resolves the pattern for its preview, then the guard resolves it again right before
     // sending: the new index appears in between, as if created while the operator read the preview.
     let resolutions = 0;
-    proxy.rule = async (m, u) => {
+    proxy.rule = async (m, u): Promise<Action> => {
       if (m === 'GET' && u.startsWith('/_cat/indices/gt_') && ++resolutions === 2) await makeIndex('gt_new', 0, 3);
       return 'pass';
     };

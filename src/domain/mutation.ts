@@ -380,3 +380,27 @@ export function formatAuditRecord(r: AuditRecord): string {
   const body = r.request.body === undefined ? '' : ` ${JSON.stringify(r.request.body)}`;
   return `${r.time} ${who} ${r.request.method} ${pathWithQuery(r.request)}${body} -> ${outcome}`;
 }
+
+/** One sentence for the operator: what the cluster did, whatever the answer was. */
+export function describeOutcome(out: {
+  ok: boolean;
+  applied: Applied;
+  status?: number;
+  error?: { message: string };
+  verified?: { ok: boolean; message: string };
+  auditWarning?: string;
+}): string {
+  const warn = out.auditWarning ? ` (warning: ${out.auditWarning})` : '';
+  if (out.ok) return `done (${out.status})${warn}`;
+  const why = out.error?.message ?? 'failed';
+  // Refused by the node, or never connected: nothing to read back.
+  if (out.applied === 'no' && out.verified === undefined) return `${why}: nothing was retried${warn}`;
+  const readBack = out.verified ? ` (${out.verified.message})` : '';
+  const what =
+    out.applied === 'yes'
+      ? `but the cluster read back shows it applied${readBack}`
+      : out.applied === 'no'
+        ? `and the cluster read back shows it NOT applied${readBack}; it may still arrive if the node is slow: check before running it again`
+        : `and whether it was applied is unknown${readBack}: check the cluster (shardeck status, shardeck tasks) before running it again`;
+  return `${out.status === undefined ? `no answer (${why})` : why}, ${what}; it was not resent${warn}`;
+}

@@ -14,6 +14,7 @@ import {
   buildPreview,
   checkIndexExpression,
   compareResolution,
+  describeOutcome,
   checkPlanPath,
   confirmationNeeded,
   confirmationSatisfies,
@@ -73,21 +74,7 @@ export interface MutationOutcome {
   auditWarning?: string;
 }
 
-/** One sentence for the operator: what the cluster did, whatever the answer was. */
-export function describeOutcome(out: MutationOutcome): string {
-  const warn = out.auditWarning ? ` (warning: ${out.auditWarning})` : '';
-  if (out.ok) return `done (${out.status})${warn}`;
-  const why = out.error?.message ?? 'failed';
-  if (out.status !== undefined && out.verified === undefined) return `${why}: nothing was retried${warn}`;
-  const readBack = out.verified ? ` (${out.verified.message})` : '';
-  const what =
-    out.applied === 'yes'
-      ? `but the cluster read back shows it applied${readBack}`
-      : out.applied === 'no'
-        ? `and the cluster read back shows it NOT applied${readBack}; it may still arrive if the node is slow: check before running it again`
-        : `and whether it was applied is unknown${readBack}: check the cluster (shardeck status, shardeck tasks) before running it again`;
-  return `${out.status === undefined ? `no answer (${why})` : why}, ${what}; it was not resent${warn}`;
-}
+export { describeOutcome };
 
 export class Guard {
   constructor(private readonly ctx: GuardContext) {}
@@ -194,7 +181,8 @@ export class Guard {
   /**
    * Runs a command on the node's host (the corruption checklist's stop, backup, repair, start)
    * under the same rules as a request: refused in read-only mode, only when confirmed, never
-   * retried, one audit record with its outcome.
+   * retried, a "sending" audit record before it runs (none written: it does not run) and its
+   * outcome after (a failure to write that is returned as auditWarning, not thrown).
    */
   async runHostCommand<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
     step: { command: string; risk: Risk; target: string; summary: string },

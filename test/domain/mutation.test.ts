@@ -6,6 +6,7 @@ import {
   checkRequestLine,
   compareResolution,
   confirmationSatisfies,
+  describeOutcome,
   formatAuditRecord,
   judgeResolution,
   parseAuditLog,
@@ -187,5 +188,26 @@ describe('audit log: a sending record before, an outcome line after', () => {
     expect(records).toHaveLength(1);
     expect(unreadable).toBe(1);
     expect(formatAuditRecord(records[0])).toMatch(/-> ok 200$/);
+  });
+});
+
+describe('what the operator is told after sending', () => {
+  const noAnswer = { ok: false, error: { message: 'http://h:9200 did not answer in time' } };
+  it('an answer is reported as it is; a refusal or a connection never made was not read back', () => {
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200 })).toBe('done (200)');
+    expect(describeOutcome({ ok: false, applied: 'no', status: 400, error: { message: 'bad value' } })).toBe('bad value: nothing was retried');
+    expect(describeOutcome({ ok: false, applied: 'no', error: { message: 'connection refused' } })).toBe('connection refused: nothing was retried');
+  });
+  it('no answer: applied / not applied / unknown from the read-back, never resent', () => {
+    expect(describeOutcome({ ...noAnswer, applied: 'yes', verified: { ok: true, message: 'every matched index now has 0 replicas' } })).toBe(
+      'no answer (http://h:9200 did not answer in time), but the cluster read back shows it applied (every matched index now has 0 replicas); it was not resent',
+    );
+    expect(describeOutcome({ ...noAnswer, applied: 'no', verified: { ok: false, message: 'still not 1 replicas: a' } })).toMatch(
+      /^no answer \(.*\), and the cluster read back shows it NOT applied \(still not 1 replicas: a\); it may still arrive .*; it was not resent$/,
+    );
+    expect(describeOutcome({ ...noAnswer, applied: 'unknown' })).toMatch(/^no answer \(.*\), and whether it was applied is unknown: check the cluster .*; it was not resent$/);
+  });
+  it('an applied change whose outcome could not be recorded says so, and is still done', () => {
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'its outcome could not be written' })).toBe('done (200) (warning: its outcome could not be written)');
   });
 });

@@ -20,8 +20,7 @@ import {
 } from '../domain/delete-by-query';
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch, pinIndices } from '../domain/mutation';
-import { describeOutcome } from '../services/guard';
+import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
 import { countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
@@ -164,7 +163,7 @@ const deleteByQuery: CommandModule = {
       if (!confirmation) return EXIT.failed;
       const deleteStart = performance.now();
       const outcome = await guard.execute(plan, confirmation, { includeSystem });
-      warnAudit(outcome.auditWarning, json);
+      warnAudit(outcome.auditWarning);
       const task = outcome.ok ? taskIdOf(outcome.body) : null;
       if (!outcome.ok || !task) {
         const message = outcome.ok ? 'the delete was not accepted: no task id in the answer (not retried; see shardeck audit)' : `the delete: ${describeOutcome(outcome)}`;

@@ -5,8 +5,7 @@
 import { forcemergePlan, judgeMergeSpace, taskIdOf } from '../domain/delete-by-query';
 import { flushPlan } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch, pinIndices } from '../domain/mutation';
-import { describeOutcome } from '../services/guard';
+import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
 import { followTask, mergeFacts, mergeFactsAfter, retainingShards, waitForLeases, type MergeFacts } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
@@ -79,7 +78,7 @@ const forcemerge: CommandModule = {
       if (!confirmation) return EXIT.failed;
       if (hasDeleted) {
         const flushed = await guard.execute(plans[0], confirmation, { includeSystem });
-        warnAudit(flushed.auditWarning, json);
+        warnAudit(flushed.auditWarning);
         if (flushed.applied !== 'yes') {
           const message = `the flush before the merge: ${describeOutcome(flushed)}; nothing was merged (see shardeck audit)`;
           if (json) printJson({ ...head, ok: false, sent: true, requests, applied: flushed.applied, error: message });
@@ -93,7 +92,7 @@ const forcemerge: CommandModule = {
           process.stdout.write(`${paint('yellow', 'warning:')} leases still retain deleted documents: the merge may reclaim only part of them\n`);
       }
       const outcome = await guard.execute(plan, confirmation, { includeSystem });
-      warnAudit(outcome.auditWarning, json);
+      warnAudit(outcome.auditWarning);
       const task = outcome.ok ? taskIdOf(outcome.body) : null;
       if (!task) {
         const message = outcome.ok ? 'the merge was not accepted: no task id in the answer (not retried; see shardeck audit)' : `the merge: ${describeOutcome(outcome)}`;

@@ -85,8 +85,8 @@ export async function confirmOnTerminal(command: string, plans: MutationPlan[], 
   }
 }
 
-/** The change went out but its outcome is not in the audit log: said on stderr (--json carries it too). */
-export function warnAudit(warning: string | undefined, json: boolean): void {
+/** The change went out but its outcome is not in the audit log: said on stderr, with or without --json. */
+export function warnAudit(warning: string | undefined): void {
   if (warning) process.stderr.write(`${paint('yellow', 'warning:')} ${warning}\n`);
 }
 
@@ -123,7 +123,7 @@ export async function applyOnePlan(
   const state = await session.idle();
   const result: PlanResult = state.result ?? { summary: plan.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
-  warnAudit(result.auditWarning, json);
+  warnAudit(result.auditWarning);
   if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
   // An answered success reads best as its read-back; anything else (no answer, read back) says it all in its message.
   else process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);

@@ -75,7 +75,7 @@ const replicas: CommandModule = {
       if (!json) process.stdout.write(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
       state = await session.idle();
       const results = state.phase === 'done' ? state.report.results : state.phase === 'failed' ? (state.report?.results ?? []) : [];
-      for (const r of results) warnAudit(r.auditWarning, json);
+      for (const r of results) warnAudit(r.auditWarning);
       if (state.phase !== 'done') return failed(state, json, head);
       const { report } = state;
       const ok = report.after!.reachedExpected && report.results.every((r) => r.verified?.ok !== false);

@@ -3,11 +3,11 @@
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
 import { taskIdOf } from '../domain/delete-by-query';
-import type { TargetOptions } from '../domain/mutation';
+import { describeOutcome, type TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../domain/wizards/forcemerge';
 import { countMatching, followTask, mergeFacts, previewDelete, refreshIndex, retainingShards, waitForLeases } from './delete-by-query';
-import { describeOutcome, GuardRefusal, type Guard } from './guard';
+import { GuardRefusal, type Guard } from './guard';
 import { performMutations, WizardSession } from './wizards';
 
 export interface DeleteTuning extends TargetOptions {

@@ -14,7 +14,6 @@ import {
   buildPreview,
   checkIndexExpression,
   compareResolution,
-  describeOutcome,
   checkPlanPath,
   confirmationNeeded,
   confirmationSatisfies,
@@ -73,8 +72,6 @@ export interface MutationOutcome {
   /** The change went out but its outcome could not be written to the audit log (it was applied all the same). */
   auditWarning?: string;
 }
-
-export { describeOutcome };
 
 export class Guard {
   constructor(private readonly ctx: GuardContext) {}

@@ -9,8 +9,8 @@ import type { Machine, MutateEffect, PlanResult } from '../domain/wizards/machin
 import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../domain/wizards/replicas';
 import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } from '../domain/wizards/scroll';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../domain/wizards/unblock';
-import type { MutationPlan, Preview, TargetOptions } from '../domain/mutation';
-import { describeOutcome, GuardRefusal, type Guard } from './guard';
+import { describeOutcome, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
+import { GuardRefusal, type Guard } from './guard';
 import { deleteSession, forcemergeSession, type DeleteTuning } from './delete-wizards';
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../domain/wizards/delete';
 import type { MergeEffect, MergeEvent, MergeState } from '../domain/wizards/forcemerge';

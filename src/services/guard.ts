@@ -189,7 +189,11 @@ export class Guard {
     this.assertWritable();
     if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
     const started = Date.now();
-    const sending = this.writeSending(started, { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by });
+    const sending = this.writeSending(
+      started,
+      { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by },
+      `"${step.summary}" was not run`,
+    );
     const result = await run();
     const auditWarning = this.writeOutcome(sending, {
       ok: result.ok,
@@ -205,14 +209,14 @@ export class Guard {
   }
 
   /** The record written before anything is sent; if it cannot be written nothing is sent. */
-  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url'>): AuditSending {
+  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url'>, notDone = 'nothing was sent'): AuditSending {
     const record: AuditSending = { id: randomUUID(), phase: 'sending', ...this.recordHead(started), ...what };
     try {
       appendAudit(record, this.auditPath);
     } catch (e) {
       throw new GuardRefusal(
         'audit',
-        `cannot write the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): nothing was sent; make it writable and run again`,
+        `cannot write the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): ${notDone}; make it writable and run again`,
       );
     }
     return record;

@@ -259,3 +259,35 @@ describe('a change goes to the indices the preview showed', () => {
     expect(r.stdout).toMatch(/equivalent: curl -X POST '.*\/gt_a,gt_b\/_forcemerge\?only_expunge_deletes=true&wait_for_completion=false'/);
   });
 });
+
+describe('a command run on the node host follows the same audit order', () => {
+  const hostGuard = () => new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
+  const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'gt_a', summary: 'step 1: Stop the engine' };
+
+  it('the sending record is on disk while the command runs; its outcome follows', async () => {
+    let whileRunning: any[] = [];
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+      whileRunning = auditLines();
+      return { ok: true, exitCode: 0 };
+    });
+    expect(result).toEqual({ ok: true, exitCode: 0 });
+    expect(whileRunning).toEqual([expect.objectContaining({ phase: 'sending', command: step.command })]);
+    expect(readAudit(auditPath()).records).toEqual([expect.objectContaining({ command: step.command, outcome: expect.objectContaining({ ok: true, status: 0 }) })]);
+  });
+
+  it('an audit log that cannot take the sending record: the command does not run', async () => {
+    fs.mkdirSync(auditPath());
+    let ran = false;
+    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => ((ran = true), { ok: true }))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
+    expect(ran).toBe(false);
+  });
+
+  it('an audit log that cannot take the outcome: the result stands, with the warning', async () => {
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+      fs.renameSync(auditPath(), `${auditPath()}.sent`);
+      fs.mkdirSync(auditPath());
+      return { ok: true, exitCode: 0 };
+    });
+    expect(result).toMatchObject({ ok: true, exitCode: 0, auditWarning: expect.stringMatching(/its outcome could not be written .*EISDIR/) });
+  });
+});

@@ -172,6 +172,8 @@ describe('the audit record is written before sending, its outcome after', () => 
     expect(lines[0]).toMatchObject({ phase: 'sending', request: { method: 'PUT', path: '/gt_a/_settings', body: { index: { number_of_replicas: 1 } } } });
     const shown = await runCli(['audit'], { env: { SHARDECK_CONFIG_DIR: cfg } });
     expect(shown.stdout.trim()).toMatch(/ PUT \/gt_a\/_settings\?expand_wildcards=all \{"index":\{"number_of_replicas":1\}\} -> outcome unknown \(no answer recorded\)$/);
+    const asJson = JSON.parse((await runCli(['audit', '--json'], { env: { SHARDECK_CONFIG_DIR: cfg } })).stdout);
+    expect(asJson.records).toEqual([expect.objectContaining({ request: expect.objectContaining({ path: '/gt_a/_settings' }), outcome: null })]);
   });
 });
 

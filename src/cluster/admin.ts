@@ -3,7 +3,7 @@
 // index template, allocation explain, per-index replica counts).
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { MutationRequest } from '../domain/mutation';
-import { classifyError, ConnError, read } from './connection';
+import { classifyError, ConnError, read, redactUrl } from './connection';
 
 export type MutationResponse =
   | { ok: true; status: number; body: unknown }
@@ -29,7 +29,15 @@ export async function sendMutation(client: Client, url: string, req: MutationReq
     const error = classifyError(e, url);
     if (e instanceof errors.ResponseError) return { ok: false, error, answered: true, maybeSent: true };
     const text = errorChain(e);
-    return { ok: false, error, answered: false, maybeSent: !NOT_CONNECTED.test(text) };
+    // classifyError reads a hang-up on http:// as "the node speaks HTTPS" (right at first contact);
+    // a mutation is sent after reads on the same URL worked, so here it is a dropped connection.
+    const dropped = error.kind === 'tls-mismatch' && /other side closed|socket hang up|ECONNRESET/i.test(text);
+    return {
+      ok: false,
+      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection before answering`) : error,
+      answered: false,
+      maybeSent: !NOT_CONNECTED.test(text),
+    };
   }
 }
 

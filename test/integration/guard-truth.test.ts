@@ -22,8 +22,11 @@ import { replicasSession } from '../../src/services/wizards';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 
-/** pass: forward and answer; hold: never forward, never answer; withhold: forward, keep the answer back. */
-type Action = 'pass' | 'hold' | 'withhold';
+/**
+ * pass: forward and answer; hold: never forward, never answer; withhold: forward, keep the answer
+ * back; drop: forward, then close the connection without answering.
+ */
+type Action = 'pass' | 'hold' | 'withhold' | 'drop';
 
 /** A tiny HTTP proxy in front of the node: counts requests and applies `rule` to each. */
 async function startProxy(target: string) {
@@ -64,6 +67,7 @@ async function startProxy(target: string) {
       up.on('error', reject);
       up.end(Buffer.concat(chunks));
     });
+    if (action === 'drop') return void res.socket?.destroy();
     if (action === 'withhold') {
       events.emit('withheld', line);
       await released;
@@ -192,6 +196,16 @@ describe('no answer is read back, never resent', () => {
     const [rec] = readAudit(auditPath()).records;
     expect(rec.outcome).toMatchObject({ ok: false, applied: 'yes', readBack: expect.stringMatching(/every matched index now has 0 replicas/) });
     expect((await runCli(['audit'], { env: { SHARDECK_CONFIG_DIR: cfg } })).stdout).toMatch(/-> no answer \(.*\); read back: applied\n$/);
+  });
+
+  it('applied: the connection dropped after the node took the change', async () => {
+    await makeIndex('gt_a');
+    proxy.rule = (m) => (m === 'PUT' ? 'drop' : 'pass');
+    const r = await cli(['replicas', 'set', 'gt_a', '0', '--yes', '--json', '--timeout', '10']);
+    const out = JSON.parse(r.stdout);
+    expect(out.report.results[0]).toMatchObject({ ok: true, applied: 'yes', message: expect.stringMatching(/^no answer \(http:\/\/127\.0\.0\.1:\d+ closed the connection before answering\), but the cluster read back shows it applied/) });
+    expect(r.code).toBe(0);
+    expect(puts()).toHaveLength(1);
   });
 
   it('not applied: the request never reached the node', async () => {

@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { resolveIndices, sendMutation } from '../cluster/admin';
-import { ConnError, read, redactUrl } from '../cluster/connection';
+import { read, redactUrl } from '../cluster/connection';
 import {
   auditOutcomeLine,
   buildPreview,
   checkIndexExpression,
-  compareResolution,
   checkPlanPath,
+  compareResolution,
   confirmationNeeded,
   confirmationSatisfies,
   judgeResolution,

@@ -1,14 +1,21 @@
 // Requests of the guarded changes: the one function that sends a mutation (only services/guard.ts
 // calls it) and the reads the wizards need beyond the live panes (what a pattern matches, an
 // index template, allocation explain, per-index replica counts).
-import type { Client } from '@elastic/elasticsearch';
+import { errors, type Client } from '@elastic/elasticsearch';
 import type { MutationRequest } from '../domain/mutation';
-import { classifyError, ConnError, read } from './connection';
+import { classifyError, ConnError, read, redactUrl } from './connection';
 
-export interface MutationResponse {
-  status: number;
-  body: unknown;
-}
+export type MutationResponse =
+  | { ok: true; status: number; body: unknown }
+  /**
+   * answered: Elasticsearch answered with an error (it handled the request). Otherwise `maybeSent`
+   * says whether the request may have reached the node: false only when the connection could not
+   * be made at all (refused, unknown host, TLS handshake); a timeout or a connection that dropped
+   * after sending leaves the outcome to be read back.
+   */
+  | { ok: false; error: ConnError; answered: boolean; maybeSent: boolean };
+
+const NOT_CONNECTED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|CERT|certificate|self[- ]signed|unable to verify|wrong version number|EPROTO/i;
 
 /** Sends a mutation once. The client has maxRetries 0, so a failure is never resent. */
 export async function sendMutation(client: Client, url: string, req: MutationRequest): Promise<MutationResponse> {
@@ -17,10 +24,28 @@ export async function sendMutation(client: Client, url: string, req: MutationReq
       { method: req.method, path: req.path, querystring: req.querystring, body: req.body as Record<string, unknown> | undefined },
       { meta: true },
     );
-    return { status: res.statusCode ?? 200, body: res.body };
+    return { ok: true, status: res.statusCode ?? 200, body: res.body };
   } catch (e) {
-    throw classifyError(e, url);
+    const error = classifyError(e, url);
+    if (e instanceof errors.ResponseError) return { ok: false, error, answered: true, maybeSent: true };
+    const text = errorChain(e);
+    // classifyError reads a hang-up on http:// as "the node speaks HTTPS" (right at first contact);
+    // a mutation is sent after reads on the same URL worked, so here it is a dropped connection.
+    const dropped = error.kind === 'tls-mismatch' && /other side closed|socket hang up|ECONNRESET/i.test(text);
+    return {
+      ok: false,
+      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection before answering`) : error,
+      answered: false,
+      maybeSent: !NOT_CONNECTED.test(text),
+    };
   }
+}
+
+function errorChain(e: unknown): string {
+  const parts: string[] = [];
+  let cur: any = e;
+  for (let i = 0; cur && i < 5; i++, cur = cur.cause) parts.push(`${cur.code ?? ''} ${cur.message ?? ''}`);
+  return parts.join(' / ');
 }
 
 export async function getJson<T = any>(client: Client, url: string, path: string, querystring: Record<string, string> = {}): Promise<T> {

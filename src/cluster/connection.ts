@@ -71,6 +71,12 @@ function certificateNames(e: unknown, text: string): string[] {
   return [];
 }
 
+/** SHARDECK_REQUEST_TIMEOUT_MS: how long a request may go unanswered (tests of a node that never answers). */
+function requestTimeoutFromEnv(): number | undefined {
+  const ms = Number(process.env.SHARDECK_REQUEST_TIMEOUT_MS);
+  return Number.isFinite(ms) && ms > 0 ? ms : undefined;
+}
+
 export function createClient(opts: ConnectionOptions): Client {
   let ca: string | undefined;
   if (opts.caFile) {
@@ -93,7 +99,7 @@ export function createClient(opts: ConnectionOptions): Client {
     auth,
     tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
     maxRetries: 0,
-    requestTimeout: opts.requestTimeoutMs ?? 15_000,
+    requestTimeout: opts.requestTimeoutMs ?? requestTimeoutFromEnv() ?? 15_000,
     compression: false,
   });
 }

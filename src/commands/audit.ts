@@ -1,4 +1,6 @@
-// shardeck audit [--json] [--last N]: the audit log of mutations sent from this machine's config.
+// shardeck audit [--json] [--last N]: the audit log of mutations sent from this machine's config,
+// one line per mutation (its "sending" record and its outcome joined); a mutation whose outcome was
+// never recorded (the process died mid-request) shows "outcome unknown", and outcome null in --json.
 import { formatAuditRecord } from '../domain/mutation';
 import { auditFile, readAudit } from '../services/audit';
 import { EXIT, type CommandModule } from './common';
@@ -14,7 +16,7 @@ const audit: CommandModule = {
     if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${values.last}" is not a whole number of records: give e.g. --last 20`, json);
     const { records, unreadable } = readAudit();
     const shown = records.slice(last === Infinity ? 0 : -last);
-    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown });
+    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });
     else {
       if (!records.length) process.stdout.write(`no mutation recorded yet (${auditFile()})\n`);
       for (const r of shown) process.stdout.write(formatAuditRecord(r) + '\n');

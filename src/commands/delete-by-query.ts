@@ -20,10 +20,10 @@ import {
 } from '../domain/delete-by-query';
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
 import { countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
 
 const NAME = 'delete-by-query';
@@ -139,7 +139,8 @@ const deleteByQuery: CommandModule = {
         else process.stdout.write('nothing to do: no document matches; nothing was sent\n');
         return EXIT.ok;
       }
-      const plan = deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate);
+      // Documents are deleted only from the indices previewed, not from whatever the pattern matches later.
+      const plan = pinIndices(deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate), target, resolution.indices);
       // refresh=true so the count afterwards sees what the delete did.
       plan.querystring.refresh = 'true';
       const requests = previews(guard, [plan], { includeSystem });
@@ -162,10 +163,11 @@ const deleteByQuery: CommandModule = {
       if (!confirmation) return EXIT.failed;
       const deleteStart = performance.now();
       const outcome = await guard.execute(plan, confirmation, { includeSystem });
+      warnAudit(outcome.auditWarning);
       const task = outcome.ok ? taskIdOf(outcome.body) : null;
       if (!outcome.ok || !task) {
-        const message = `the delete was not accepted: ${outcome.error?.message ?? 'no task id in the answer'} (not retried; see shardeck audit)`;
-        if (json) printJson({ ...head, ok: false, sent: true, requests, error: message });
+        const message = outcome.ok ? 'the delete was not accepted: no task id in the answer (not retried; see shardeck audit)' : `the delete: ${describeOutcome(outcome)}`;
+        if (json) printJson({ ...head, ok: false, sent: true, requests, applied: outcome.applied, error: message });
         process.stderr.write(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }

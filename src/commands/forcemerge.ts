@@ -5,10 +5,10 @@
 import { forcemergePlan, judgeMergeSpace, taskIdOf } from '../domain/delete-by-query';
 import { flushPlan } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
 import { followTask, mergeFacts, mergeFactsAfter, retainingShards, waitForLeases, type MergeFacts } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
 
 const NAME = 'forcemerge';
@@ -52,10 +52,11 @@ const forcemerge: CommandModule = {
       const hasDeleted = before.indices.some((i) => i.docsDeleted > 0);
       const retaining = hasDeleted ? await retainingShards(guard, target) : 0;
       if (retaining) space.warnings.push(LEASE_NOTE(retaining));
-      const plan = forcemergePlan(target);
+      // Sent to the indices shown, not to the pattern: one created meanwhile is not merged.
+      const plan = pinIndices(forcemergePlan(target), target, resolution.indices);
       // Right after a delete the merge would keep the deleted documents (they sit above the safe
       // commit): a flush commits them first, as the wizard does.
-      const plans = hasDeleted ? [flushPlan(target), plan] : [plan];
+      const plans = hasDeleted ? [pinIndices(flushPlan(target), target, resolution.indices), plan] : [plan];
       const head = { schema: JSON_SCHEMA, command: NAME, target, matched: resolution.indices, before, warnings: space.warnings };
       if (!json) {
         process.stdout.write(`${target} matches ${describeMatch(resolution.indices)}\n${factsLines(before).join('\n')}\n`);
@@ -77,9 +78,10 @@ const forcemerge: CommandModule = {
       if (!confirmation) return EXIT.failed;
       if (hasDeleted) {
         const flushed = await guard.execute(plans[0], confirmation, { includeSystem });
-        if (!flushed.ok) {
-          const message = `the flush before the merge failed: ${flushed.error?.message ?? 'no answer'}; nothing was merged (not retried; see shardeck audit)`;
-          if (json) printJson({ ...head, ok: false, sent: true, requests, error: message });
+        warnAudit(flushed.auditWarning);
+        if (flushed.applied !== 'yes') {
+          const message = `the flush before the merge: ${describeOutcome(flushed)}; nothing was merged (see shardeck audit)`;
+          if (json) printJson({ ...head, ok: false, sent: true, requests, applied: flushed.applied, error: message });
           process.stderr.write(`shardeck ${NAME}: ${message}\n`);
           return EXIT.failed;
         }
@@ -90,10 +92,11 @@ const forcemerge: CommandModule = {
           process.stdout.write(`${paint('yellow', 'warning:')} leases still retain deleted documents: the merge may reclaim only part of them\n`);
       }
       const outcome = await guard.execute(plan, confirmation, { includeSystem });
+      warnAudit(outcome.auditWarning);
       const task = outcome.ok ? taskIdOf(outcome.body) : null;
       if (!task) {
-        const message = `the merge was not accepted: ${outcome.error?.message ?? 'no task id in the answer'} (not retried; see shardeck audit)`;
-        if (json) printJson({ ...head, ok: false, sent: true, requests, error: message });
+        const message = outcome.ok ? 'the merge was not accepted: no task id in the answer (not retried; see shardeck audit)' : `the merge: ${describeOutcome(outcome)}`;
+        if (json) printJson({ ...head, ok: false, sent: true, requests, applied: outcome.applied, error: message });
         process.stderr.write(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }

@@ -85,6 +85,11 @@ export async function confirmOnTerminal(command: string, plans: MutationPlan[], 
   }
 }
 
+/** The change went out but its outcome is not in the audit log: said on stderr, with or without --json. */
+export function warnAudit(warning: string | undefined): void {
+  if (warning) process.stderr.write(`${paint('yellow', 'warning:')} ${warning}\n`);
+}
+
 export function printJson(value: unknown): void {
   process.stdout.write(JSON.stringify(value, null, 2) + '\n');
 }
@@ -118,7 +123,9 @@ export async function applyOnePlan(
   const state = await session.idle();
   const result: PlanResult = state.result ?? { summary: plan.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
-  if (json) printJson({ ...head, ok, dryRun: false, sent: true, requests, result });
-  else process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${result.verified?.message ?? result.message}\n`);
+  warnAudit(result.auditWarning);
+  if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
+  // An answered success reads best as its read-back; anything else (no answer, read back) says it all in its message.
+  else process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);
   return ok ? EXIT.ok : EXIT.failed;
 }

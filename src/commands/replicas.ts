@@ -6,7 +6,7 @@ import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replica
 import { replicasSession } from '../services/wizards';
 import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
 
 const NAME = 'replicas';
@@ -79,12 +79,18 @@ const replicas: CommandModule = {
       session.send({ type: 'confirm', confirmation });
       if (!json) process.stdout.write(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
       state = await session.idle();
+      const results = state.phase === 'done' ? state.report.results : state.phase === 'failed' ? (state.report?.results ?? []) : [];
+      for (const r of results) warnAudit(r.auditWarning);
       if (state.phase !== 'done') return failed(state, json, head);
       const { report } = state;
       const ok = report.after!.reachedExpected && report.results.every((r) => r.verified?.ok !== false);
       if (json) printJson({ ...head, dryRun: false, ok, report });
       else {
-        for (const r of report.results) process.stdout.write(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${r.verified ? ` — ${r.verified.message}` : ''}\n`);
+        for (const r of report.results) {
+          // Without an answer the message says what the read-back found; an answered one shows the read-back alone.
+          const detail = r.message.startsWith('done') ? r.verified?.message : r.message;
+          process.stdout.write(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
+        }
         process.stdout.write(
           `health ${paint(report.before.health, report.before.health)} -> ${paint(report.after!.health, report.after!.health)}` +
             (report.after!.reachedExpected ? '' : ` (expected ${report.expected}; not reached within ${timeoutS}s: see shardeck status)`) +

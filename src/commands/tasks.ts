@@ -43,7 +43,7 @@ const tasks: CommandModule = {
       } catch (e) {
         if (!(e instanceof ConnError && e.status === 404)) throw e;
         // The task died with its node: the audit record of the delete still has the query.
-        const record = readAudit().records.find((r) => r.outcome.task === id);
+        const record = readAudit().records.find((r) => r.outcome?.task === id);
         const sent = record ? recordedDelete(record) : null;
         if (!sent) {
           const message = `the node knows no task ${id} and the audit log has no delete with that task: check the id (shardeck audit)`;

@@ -33,6 +33,17 @@ export interface MutationPlan extends MutationRequest {
   /** What the operator types to confirm a destructive plan, when not the target's name (delete-by-query: the document count). */
   confirmText?: string;
   verify?: VerifyCheck;
+  /**
+   * The concrete indices the preview showed for the operator's expression (pinIndices). The path
+   * names exactly these; right before sending, the guard resolves the expression again and refuses
+   * when it matches another set, so an index created after the preview is never touched.
+   */
+  resolved?: ResolvedTarget;
+}
+
+export interface ResolvedTarget {
+  expression: string;
+  indices: string[];
 }
 
 export interface PreviewConnection {
@@ -51,7 +62,7 @@ export interface Preview {
   risk: Risk;
   target: string;
   summary: string;
-  /** The same request for the node's own tools, credentials elided. */
+  /** The same request for the node's own tools; curl asks for the password itself. */
   curl: string;
 }
 
@@ -66,8 +77,8 @@ export function pathWithQuery(req: Pick<MutationRequest, 'path' | 'querystring'>
 
 export function curlLine(req: Omit<MutationRequest, 'method'> & { method: MutationMethod | 'GET' }, conn: PreviewConnection): string {
   const parts = ['curl', '-X', req.method, shellQuote(conn.url.replace(/\/$/, '') + pathWithQuery(req))];
-  // The password never appears: the operator fills it in (or curl asks for it).
-  if (conn.user !== undefined) parts.push('-u', shellQuote(`${conn.user}:***`));
+  // -u with the user alone: curl asks for the password, so the line runs as shown and the password never appears.
+  if (conn.user !== undefined) parts.push('-u', shellQuote(conn.user));
   if (conn.caFile) parts.push('--cacert', shellQuote(conn.caFile));
   if (conn.insecure) parts.push('-k');
   if (req.body !== undefined) parts.push('-H', shellQuote('Content-Type: application/json'), '-d', shellQuote(JSON.stringify(req.body)));
@@ -174,6 +185,58 @@ export function describeMatch(indices: string[], max = 5): string {
   return `${indices.length} ${indices.length === 1 ? 'index' : 'indices'}: ${head}${more}`;
 }
 
+/** The first path segment: the index expression of an index API (`/<expr>/_settings`). */
+function firstSegment(path: string): string {
+  return path.replace(/^\//, '').split('/')[0] ?? '';
+}
+
+function withFirstSegment(path: string, segment: string): string {
+  return '/' + [segment, ...path.replace(/^\//, '').split('/').slice(1)].join('/');
+}
+
+/**
+ * The plan sent to the indices the preview showed, not to the expression: its path (and its
+ * read-back's, when it names the same expression) names them as a comma list, and the plan keeps
+ * the expression so the guard can check, right before sending, that it still matches this set.
+ */
+export function pinIndices(plan: MutationPlan, expression: string, indices: string[]): MutationPlan {
+  const names = [...indices].sort();
+  const segment = names.map(encodeURIComponent).join(',');
+  const from = firstSegment(plan.path);
+  const pinned: MutationPlan = { ...plan, path: withFirstSegment(plan.path, segment), resolved: { expression, indices: names } };
+  if (plan.verify && firstSegment(plan.verify.path) === from) pinned.verify = { ...plan.verify, path: withFirstSegment(plan.verify.path, segment) };
+  return pinned;
+}
+
+/**
+ * Null when the expression still matches what the preview showed; else one sentence naming the
+ * indices that appeared or went away since. `now` is null when Elasticsearch says no such index.
+ */
+export function compareResolution(previewed: ResolvedTarget, now: string[] | null): string | null {
+  const was = new Set(previewed.indices);
+  const is = new Set(now ?? []);
+  const added = [...is].filter((i) => !was.has(i)).sort();
+  const gone = [...was].filter((i) => !is.has(i)).sort();
+  if (!added.length && !gone.length) return null;
+  const list = (xs: string[]) => xs.slice(0, 5).join(', ') + (xs.length > 5 ? `, ... (${xs.length - 5} more)` : '');
+  const parts = [
+    ...(added.length ? [`now also matches ${added.length} ${added.length === 1 ? 'index' : 'indices'} the preview did not show (${list(added)})`] : []),
+    ...(gone.length ? [`no longer matches ${gone.length} previewed ${gone.length === 1 ? 'index' : 'indices'} (${list(gone)})`] : []),
+  ];
+  return `"${previewed.expression}" ${parts.join(' and ')}: nothing was sent; preview again and confirm what it matches now`;
+}
+
+/** Elasticsearch refuses a request line longer than http.max_initial_line_length (4 KB by default). */
+export const MAX_REQUEST_LINE = 4096;
+
+/** The request line ("PUT /a,b/_settings?x=y HTTP/1.1") must fit Elasticsearch's limit; else one sentence. */
+export function checkRequestLine(req: MutationRequest & { resolved?: ResolvedTarget }): string | null {
+  const line = `${req.method} ${pathWithQuery(req)} HTTP/1.1`;
+  if (line.length <= MAX_REQUEST_LINE) return null;
+  const what = req.resolved ? `naming the ${req.resolved.indices.length} indices "${req.resolved.expression}" matches` : 'this request';
+  return `${what} takes a ${line.length}-byte request line, over Elasticsearch's ${MAX_REQUEST_LINE}-byte limit: narrow the pattern (e.g. service_v9_a*) and run it in parts; nothing was sent`;
+}
+
 /**
  * The seed's request that lifts the flood-stage block on every index. It is the one mutation
  * allowed to target all indices (`*`), and only with exactly this body.
@@ -198,16 +261,44 @@ export function isUnblockAllRequest(req: MutationRequest): boolean {
  * Last line of defence in the guard: the index expression in a plan's path (first segment unless
  * it is an API like _cluster) must pass checkIndexExpression, except the unblock request.
  */
-export function checkPlanPath(req: MutationRequest, opts: TargetOptions = {}): string | null {
+export function checkPlanPath(req: MutationRequest & { resolved?: ResolvedTarget }, opts: TargetOptions = {}): string | null {
   if (isUnblockAllRequest(req)) return null;
-  const first = decodeURIComponent(req.path.replace(/^\//, '').split('/')[0] ?? '');
+  const tooLong = checkRequestLine(req);
+  if (tooLong) return tooLong;
+  const first = decodeURIComponent(firstSegment(req.path));
   if (first.startsWith('_') && first !== '_all') return null;
   return checkIndexExpression(first, opts);
 }
 
 // --- audit ------------------------------------------------------------------------------------
+//
+// Two lines per mutation: a "sending" record written BEFORE the request (or host command) goes out,
+// and an outcome line written after, naming the first by its id. A process killed in between (a
+// dropped SSH session) leaves the sending record alone: shown as "outcome unknown". Logs written
+// before this format have one line per mutation with its outcome; they are read as they are.
+
+/**
+ * What happened on the cluster: yes (it answered success, or the read-back shows the change),
+ * no (it refused, or the read-back shows no change), unknown (no answer and no way to check).
+ */
+export type Applied = 'yes' | 'no' | 'unknown';
+
+export interface AuditOutcome {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  durationMs: number;
+  /** The id a wait_for_completion=false request answered with, to re-attach (shardeck tasks). */
+  task?: string;
+  /** Absent in records written before it was recorded (they were sent and answered: ok says it). */
+  applied?: Applied;
+  /** Present when the answer did not tell (no answer, a server error): what reading the cluster back said. */
+  readBack?: string;
+}
 
 export interface AuditRecord {
+  /** Links the sending record and its outcome line (absent in the old one-line format). */
+  id?: string;
   time: string;
   profile: string;
   /** The platform user when the profile is signed in. */
@@ -222,28 +313,94 @@ export interface AuditRecord {
   target: string;
   summary: string;
   confirmedBy: Confirmation['by'];
-  /** task: the id a wait_for_completion=false request answered with, to re-attach (shardeck tasks). */
-  outcome: { ok: boolean; status?: number; error?: string; durationMs: number; task?: string };
+  /** Absent while (or when) no answer was recorded: the process may have died mid-request. */
+  outcome?: AuditOutcome;
+  /** When the outcome was recorded. */
+  outcomeTime?: string;
 }
 
+/** The line written before sending: everything but the outcome. */
+export type AuditSending = Omit<AuditRecord, 'outcome' | 'outcomeTime'> & { id: string; phase: 'sending' };
+
+/** The line written after: the outcome of the sending record `of`. */
+export interface AuditOutcomeLine {
+  of: string;
+  time: string;
+  outcome: AuditOutcome;
+}
+
+export function auditOutcomeLine(sending: AuditSending, time: string, outcome: AuditOutcome): AuditOutcomeLine {
+  return { of: sending.id, time, outcome };
+}
+
+/**
+ * The log as one record per mutation: a sending record with its outcome line joined onto it (or
+ * without an outcome when none was written), old one-line records as they are. An outcome line
+ * whose sending record is missing, or a line that is not JSON, is counted as unreadable.
+ */
 export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number } {
   const records: AuditRecord[] = [];
+  const byId = new Map<string, AuditRecord>();
   let unreadable = 0;
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
+    let parsed: any;
     try {
-      records.push(JSON.parse(line) as AuditRecord);
+      parsed = JSON.parse(line);
     } catch {
       unreadable++;
+      continue;
     }
+    if (typeof parsed?.of === 'string' && parsed.outcome) {
+      const sent = byId.get(parsed.of);
+      if (!sent || sent.outcome) unreadable++;
+      else Object.assign(sent, { outcome: parsed.outcome, outcomeTime: parsed.time });
+      continue;
+    }
+    const { phase: _phase, ...record } = parsed as AuditRecord & { phase?: string };
+    records.push(record);
+    if (typeof record.id === 'string') byId.set(record.id, record);
   }
   return { records, unreadable };
 }
 
+const APPLIED_WORDS: Record<Applied, string> = { yes: 'applied', no: 'not applied', unknown: 'applied or not: unknown' };
+
 export function formatAuditRecord(r: AuditRecord): string {
-  const outcome = r.outcome.ok ? `ok ${r.outcome.status ?? ''}${r.outcome.task ? ` task ${r.outcome.task}` : ''}`.trim() : `FAILED ${r.outcome.status ?? ''} ${r.outcome.error ?? ''}`.trim();
+  const o = r.outcome;
+  const outcome = !o
+    ? 'outcome unknown (no answer recorded)'
+    : o.ok
+      ? `ok ${o.status ?? ''}${o.task ? ` task ${o.task}` : ''}`.trim()
+      : o.readBack !== undefined
+        ? `${o.status === undefined ? `no answer (${o.error ?? 'no response'})` : `FAILED ${o.status} ${o.error ?? ''}`.trim()}; read back: ${APPLIED_WORDS[o.applied ?? 'unknown']}`
+        : `FAILED ${o.status ?? ''} ${o.error ?? ''}`.trim();
   const who = r.platformUser ? `${r.profile}/${r.platformUser}` : r.profile;
   if (!r.request) return `${r.time} ${who} $ ${r.command ?? '?'} -> ${outcome}`;
   const body = r.request.body === undefined ? '' : ` ${JSON.stringify(r.request.body)}`;
   return `${r.time} ${who} ${r.request.method} ${pathWithQuery(r.request)}${body} -> ${outcome}`;
+}
+
+/** One sentence for the operator: what the cluster did, whatever the answer was. */
+export function describeOutcome(out: {
+  ok: boolean;
+  applied: Applied;
+  status?: number;
+  error?: { message: string };
+  verified?: { ok: boolean; message: string };
+  auditWarning?: string;
+}): string {
+  const warn = out.auditWarning ? ` (warning: ${out.auditWarning})` : '';
+  if (out.ok) return `done (${out.status})${warn}`;
+  const why = out.error?.message ?? 'failed';
+  // Refused by the node, or never connected: nothing to read back.
+  if (out.applied === 'no' && out.verified === undefined) return `${why}: nothing was retried${warn}`;
+  const readBack = out.verified ? ` (${out.verified.message})` : '';
+  const what =
+    out.applied === 'yes'
+      ? `but the cluster read back shows it applied${readBack}`
+      : out.applied === 'no'
+        ? `and the cluster read back shows it NOT applied${readBack}; it may still arrive if the node is slow: check before running it again`
+        : `and whether it was applied is unknown${readBack}: check the cluster (shardeck status, shardeck tasks) before running it again`;
+  return `${out.status === undefined ? `no answer (${why})` : why}, ${what}; it was not resent${warn}`;
 }

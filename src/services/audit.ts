@@ -1,14 +1,15 @@
-// The audit log: one JSON line per mutation sent, in <configDir>/audit.log (0600).
+// The audit log, <configDir>/audit.log (0600): per mutation a "sending" JSON line written before
+// it goes out and an outcome line after (domain/mutation.ts parseAuditLog joins them).
 import fs from 'node:fs';
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
-import { parseAuditLog, type AuditRecord } from '../domain/mutation';
+import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation';
 
 export function auditFile(): string {
   return path.join(configDir(), 'audit.log');
 }
 
-export function appendAudit(record: AuditRecord, file = auditFile()): void {
+export function appendAudit(record: AuditSending | AuditOutcomeLine, file = auditFile()): void {
   appendPrivateLine(file, JSON.stringify(record));
 }
 

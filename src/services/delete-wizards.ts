@@ -3,7 +3,7 @@
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
 import { taskIdOf } from '../domain/delete-by-query';
-import type { TargetOptions } from '../domain/mutation';
+import { describeOutcome, type TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../domain/wizards/forcemerge';
 import { countMatching, followTask, mergeFacts, previewDelete, refreshIndex, retainingShards, waitForLeases } from './delete-by-query';
@@ -27,7 +27,8 @@ async function startTask(guard: Guard, effect: { plan: Parameters<Guard['execute
     const out = await guard.execute(effect.plan, effect.confirmation, opts);
     const task = out.ok ? taskIdOf(out.body) : null;
     if (task) return { task };
-    return { message: `the ${what} was not accepted: ${out.error?.message ?? 'no task id in the answer'} (not retried; see shardeck audit)` };
+    if (!out.ok) return { message: `the ${what}: ${describeOutcome(out)}` };
+    return { message: `the ${what} was not accepted: no task id in the answer (not retried; see shardeck audit)` };
   } catch (e) {
     if (e instanceof GuardRefusal) return { message: e.message };
     throw e;

@@ -1,18 +1,27 @@
 // The one guarded path every request that changes the cluster goes through:
-//   preview -> confirmation (proportional to risk) -> send once -> audit record -> read back.
+//   preview -> confirmation (proportional to risk) -> the previewed indices still the ones matched
+//   -> audit "sending" record -> send once -> audit outcome line -> read back.
+// No answer (a timeout, a dropped connection) is not a failure: the read-back says applied / not
+// applied / unknown.
 // Read-only mode makes it impossible: the guard refuses before anything is sent. Nothing here
 // retries: the client has maxRetries 0 and a failed mutation is reported, never resent.
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
 import { resolveIndices, sendMutation } from '../cluster/admin';
-import { ConnError, read, redactUrl } from '../cluster/connection';
+import { read, redactUrl } from '../cluster/connection';
 import {
+  auditOutcomeLine,
   buildPreview,
   checkIndexExpression,
   checkPlanPath,
+  compareResolution,
   confirmationNeeded,
   confirmationSatisfies,
   judgeResolution,
+  type Applied,
+  type AuditOutcome,
   type AuditRecord,
+  type AuditSending,
   type Confirmation,
   type MutationPlan,
   type Preview,
@@ -21,7 +30,7 @@ import {
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation';
-import { appendAudit } from './audit';
+import { appendAudit, auditFile } from './audit';
 
 export interface GuardContext {
   client: Client;
@@ -33,7 +42,8 @@ export interface GuardContext {
   auditFile?: string;
 }
 
-export type RefusalKind = 'read-only' | 'target' | 'unconfirmed';
+/** audit: the "sending" record could not be written, so nothing was sent (fail closed). */
+export type RefusalKind = 'read-only' | 'target' | 'unconfirmed' | 'audit';
 
 /** The guard said no; nothing was sent. */
 export class GuardRefusal extends Error {
@@ -47,12 +57,20 @@ export const READ_ONLY_MESSAGE = 'read-only mode (--read-only or the profile\'s 
 
 export interface MutationOutcome {
   preview: Preview;
+  /** The node answered success. */
   ok: boolean;
+  /**
+   * What happened on the cluster. Without an answer (a timeout, a dropped connection) the plan's
+   * read-back decides: yes / no, or unknown when the plan has none or it failed. Never resent.
+   */
+  applied: Applied;
   status?: number;
   body?: unknown;
   error?: { kind: string; message: string };
-  /** The cluster read back after the mutation; absent when the plan has no check or it failed. */
+  /** The cluster read back after the mutation; absent when the plan has no check. */
   verified?: { ok: boolean; message: string };
+  /** The change went out but its outcome could not be written to the audit log (it was applied all the same). */
+  auditWarning?: string;
 }
 
 export class Guard {
@@ -108,33 +126,60 @@ export class Guard {
         need.kind === 'type' ? `this cannot be undone: type "${need.expected}" to confirm (nothing was sent)` : 'not confirmed: nothing was sent',
       );
     }
-    const started = Date.now();
-    const outcome: MutationOutcome = { preview, ok: false };
-    try {
-      const res = await sendMutation(this.ctx.client, this.ctx.conn.url, plan);
-      Object.assign(outcome, { ok: true, status: res.status, body: res.body });
-    } catch (e) {
-      const err = e instanceof ConnError ? e : new ConnError('unknown', (e as Error).message);
-      Object.assign(outcome, { status: err.status, error: { kind: err.kind, message: err.message } });
+    // The set the preview showed must still be what the expression matches: else an index created
+    // (or removed) since would silently change what the operator confirmed.
+    if (plan.resolved) {
+      const changed = compareResolution(plan.resolved, await resolveIndices(this.ctx.client, this.ctx.conn.url, plan.resolved.expression));
+      if (changed) throw new GuardRefusal('target', changed);
     }
-    const record: AuditRecord = {
-      ...this.recordHead(started),
+    const started = Date.now();
+    const sending = this.writeSending(started, {
       request: { method: plan.method, path: plan.path, querystring: plan.querystring, ...(plan.body !== undefined ? { body: plan.body } : {}) },
       risk: plan.risk,
       target: plan.target,
       summary: plan.summary,
       confirmedBy: confirmation.by,
-      outcome: { ok: outcome.ok, status: outcome.status, error: outcome.error?.message, durationMs: Date.now() - started, ...taskField(outcome.body) },
-    };
-    appendAudit(record, this.ctx.auditFile);
-    if (outcome.ok && plan.verify) outcome.verified = await this.verify(plan);
+    });
+    const res = await sendMutation(this.ctx.client, this.ctx.conn.url, plan);
+    const outcome: MutationOutcome = res.ok
+      ? { preview, ok: true, applied: 'yes', status: res.status, body: res.body }
+      : { preview, ok: false, applied: 'no', status: res.error.status, error: { kind: res.error.kind, message: res.error.message } };
+    // A client error answered by Elasticsearch was not applied; a connection never made sent nothing.
+    // Without an answer (or with a server error) only reading the cluster back tells.
+    const uncertain = !res.ok && res.maybeSent && (!res.answered || (res.error.status ?? 0) >= 500);
+    let readBack: string | undefined;
+    if (uncertain) {
+      if (plan.verify) {
+        const v = await this.verify(plan);
+        outcome.verified = { ok: v.ok, message: v.message };
+        outcome.applied = v.read ? (v.ok ? 'yes' : 'no') : 'unknown';
+        readBack = v.message;
+      } else {
+        outcome.applied = 'unknown';
+        readBack = 'this request has no read-back check';
+      }
+    }
+    outcome.auditWarning = this.writeOutcome(sending, {
+      ok: outcome.ok,
+      status: outcome.status,
+      error: outcome.error?.message,
+      durationMs: Date.now() - started,
+      ...taskField(outcome.body),
+      applied: outcome.applied,
+      ...(readBack !== undefined ? { readBack } : {}),
+    });
+    if (outcome.ok && plan.verify) {
+      const v = await this.verify(plan);
+      outcome.verified = { ok: v.ok, message: v.message };
+    }
     return outcome;
   }
 
   /**
    * Runs a command on the node's host (the corruption checklist's stop, backup, repair, start)
    * under the same rules as a request: refused in read-only mode, only when confirmed, never
-   * retried, one audit record with its outcome.
+   * retried, a "sending" audit record before it runs (none written: it does not run) and its
+   * outcome after (a failure to write that is returned as auditWarning, not thrown).
    */
   async runHostCommand<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
     step: { command: string; risk: Risk; target: string; summary: string },
@@ -144,25 +189,47 @@ export class Guard {
     this.assertWritable();
     if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
     const started = Date.now();
-    const result = await run();
-    appendAudit(
-      {
-        ...this.recordHead(started),
-        command: step.command,
-        risk: step.risk,
-        target: step.target,
-        summary: step.summary,
-        confirmedBy: confirmation.by,
-        outcome: {
-          ok: result.ok,
-          ...(result.exitCode != null ? { status: result.exitCode } : {}),
-          ...(result.error ? { error: result.error } : {}),
-          durationMs: Date.now() - started,
-        },
-      },
-      this.ctx.auditFile,
+    const sending = this.writeSending(
+      started,
+      { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by },
+      `"${step.summary}" was not run`,
     );
-    return result;
+    const result = await run();
+    const auditWarning = this.writeOutcome(sending, {
+      ok: result.ok,
+      ...(result.exitCode != null ? { status: result.exitCode } : {}),
+      ...(result.error ? { error: result.error } : {}),
+      durationMs: Date.now() - started,
+    });
+    return auditWarning ? { ...result, auditWarning } : result;
+  }
+
+  private get auditPath(): string {
+    return this.ctx.auditFile ?? auditFile();
+  }
+
+  /** The record written before anything is sent; if it cannot be written nothing is sent. */
+  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url'>, notDone = 'nothing was sent'): AuditSending {
+    const record: AuditSending = { id: randomUUID(), phase: 'sending', ...this.recordHead(started), ...what };
+    try {
+      appendAudit(record, this.auditPath);
+    } catch (e) {
+      throw new GuardRefusal(
+        'audit',
+        `cannot write the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): ${notDone}; make it writable and run again`,
+      );
+    }
+    return record;
+  }
+
+  /** The outcome line; a failure to write it must not turn a change that went out into a failure. Returns the warning. */
+  private writeOutcome(sending: AuditSending, outcome: AuditOutcome): string | undefined {
+    try {
+      appendAudit(auditOutcomeLine(sending, new Date().toISOString(), outcome), this.auditPath);
+      return undefined;
+    } catch (e) {
+      return `its outcome could not be written to the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the log keeps only its "sending" record ${sending.id}`;
+    }
   }
 
   private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url'> {
@@ -170,13 +237,14 @@ export class Guard {
     return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), url: redactUrl(this.ctx.conn.url) };
   }
 
-  private async verify(plan: MutationPlan): Promise<{ ok: boolean; message: string }> {
+  /** read: false when the cluster could not be read back (then nothing is known). */
+  private async verify(plan: MutationPlan): Promise<{ read: boolean; ok: boolean; message: string }> {
     const v = plan.verify!;
     try {
       const { body } = await read(this.ctx.client, this.ctx.conn.url, { method: 'GET', path: v.path, querystring: v.querystring });
-      return v.check(body);
+      return { read: true, ...v.check(body) };
     } catch (e) {
-      return { ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
+      return { read: false, ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
     }
   }
 }

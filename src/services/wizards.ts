@@ -9,7 +9,7 @@ import type { Machine, MutateEffect, PlanResult } from '../domain/wizards/machin
 import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../domain/wizards/replicas';
 import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } from '../domain/wizards/scroll';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../domain/wizards/unblock';
-import type { MutationPlan, Preview, TargetOptions } from '../domain/mutation';
+import { describeOutcome, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
 import { GuardRefusal, type Guard } from './guard';
 import { deleteSession, forcemergeSession, type DeleteTuning } from './delete-wizards';
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../domain/wizards/delete';
@@ -87,9 +87,11 @@ export async function performMutations(guard: Guard, effect: MutateEffect, opts:
       const out = await guard.execute(plan, effect.confirmation, opts);
       results.push({
         summary: plan.summary,
-        ok: out.ok,
-        message: out.ok ? `done (${out.status})` : `${out.error?.message ?? 'failed'}: nothing was retried`,
+        ok: out.applied === 'yes',
+        applied: out.applied,
+        message: describeOutcome(out),
         verified: out.verified,
+        ...(out.auditWarning ? { auditWarning: out.auditWarning } : {}),
       });
     } catch (e) {
       if (!(e instanceof GuardRefusal)) throw e;

@@ -144,6 +144,15 @@ describe('delete wizard: preview and confirmation', () => {
     expect(confirmationSatisfies(start.plan, start.confirmation)).toBe(true);
   });
 
+  it('a pattern deletes only from the indices its preview counted (also after toggling conflicts)', () => {
+    const events: DeleteEvent[] = [toReview[0], toReview[1], { type: 'previewed', indices: ['service_v9_b', 'service_v9_a'], preview }];
+    const { state } = drive(deleteMachine({ target: 'service_v9_*' }), [...events, { type: 'toggleConflicts' }]);
+    expect(state).toMatchObject({
+      phase: 'review',
+      plan: { path: '/service_v9_a,service_v9_b/_delete_by_query', target: 'service_v9_*', resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] } },
+    });
+  });
+
   it('conflicts=proceed reaches the plan; Backspace back to the form keeps it', () => {
     const { state } = drive(deleteMachine({ target: 'service_v9_alpha' }), [...toReview, { type: 'toggleConflicts' }]);
     expect(state).toMatchObject({ phase: 'review', form: { conflicts: 'proceed' }, plan: { querystring: { conflicts: 'proceed' } } });
@@ -264,6 +273,19 @@ describe('force-merge wizard', () => {
     if (state.phase !== 'done') throw new Error('not done');
     expect(mergeIndexLines(state.before, state.after)).toEqual([{ text: 'service_v9_alpha: deleted docs 1,200 -> 0, store 9.77kb -> 5.86kb', tone: 'green' }]);
     expect(mergeDiskLines(state.before)[0]).toMatchObject({ text: expect.stringMatching(/^node n1: disk 50% used, 954mb before high \(90%\)$/), tone: 'green' });
+  });
+
+  it('a pattern merges (and flushes) only the indices it showed', () => {
+    const two: MergeFacts = { indices: [idx('service_v9_a', 5, 100), idx('service_v9_b', 5, 100)], disks: facts.disks };
+    const { effects } = drive(forcemergeMachine('service_v9_*'), [
+      { type: 'submit' },
+      { type: 'inspected', indices: ['service_v9_a', 'service_v9_b'], facts: two, retaining: 0 },
+      { type: 'confirm', confirmation: { by: 'key' } },
+    ]);
+    expect(effects[1]).toMatchObject({
+      flush: { path: '/service_v9_a,service_v9_b/_flush', resolved: { expression: 'service_v9_*' } },
+      plan: { path: '/service_v9_a,service_v9_b/_forcemerge', resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] } },
+    });
   });
 
   it('refuses past the high watermark: no key sends it', () => {

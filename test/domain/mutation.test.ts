@@ -3,10 +3,14 @@ import {
   buildPreview,
   checkIndexExpression,
   checkPlanPath,
+  checkRequestLine,
+  compareResolution,
   confirmationSatisfies,
+  describeOutcome,
   formatAuditRecord,
   judgeResolution,
   parseAuditLog,
+  pinIndices,
   UNBLOCK_ALL_REQUEST,
   type MutationPlan,
 } from '../../src/domain/mutation';
@@ -22,11 +26,12 @@ const plan: MutationPlan = {
 };
 
 describe('preview', () => {
-  it('gives the curl line with the password elided, the CA and the body quoted for the shell', () => {
+  it('gives a curl line that runs as shown: -u with the user alone (curl asks for the password), the CA, the body quoted for the shell', () => {
     const p = buildPreview({ ...plan, body: { q: "it's" } }, { url: 'https://host:9200/', user: 'elastic', caFile: '/etc/ca.crt' });
     expect(p.curl).toBe(
-      `curl -X PUT 'https://host:9200/x/_settings' -u 'elastic:***' --cacert '/etc/ca.crt' -H 'Content-Type: application/json' -d '{"q":"it'\\''s"}'`,
+      `curl -X PUT 'https://host:9200/x/_settings' -u 'elastic' --cacert '/etc/ca.crt' -H 'Content-Type: application/json' -d '{"q":"it'\\''s"}'`,
     );
+    expect(p.curl).not.toContain('***');
     expect(p.curl).not.toMatch(/changeme/);
   });
   it('adds the query string and -k when TLS verification is off', () => {
@@ -101,5 +106,108 @@ describe('audit log', () => {
     const { records, unreadable } = parseAuditLog(`${JSON.stringify(rec)}\nnot json\n\n`);
     expect(unreadable).toBe(1);
     expect(formatAuditRecord(records[0])).toBe('2026-11-22T07:00:00.000Z prod/ann PUT /x/_settings {"a":1} -> FAILED 400 bad value');
+  });
+});
+
+describe('the previewed indices, not the pattern', () => {
+  const verify = { path: '/service_v9_*/_settings/index.number_of_replicas', querystring: {}, check: () => ({ ok: true, message: '' }) };
+  const pat: MutationPlan = { ...plan, path: '/service_v9_*/_settings', target: 'service_v9_*', verify };
+
+  it('pinIndices names the resolved indices in the path and the read-back, and keeps the expression', () => {
+    const p = pinIndices(pat, 'service_v9_*', ['service_v9_b', 'service_v9_a']);
+    expect(p.path).toBe('/service_v9_a,service_v9_b/_settings');
+    expect(p.verify?.path).toBe('/service_v9_a,service_v9_b/_settings/index.number_of_replicas');
+    expect(p.resolved).toEqual({ expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] });
+    expect(p.target).toBe('service_v9_*');
+    expect(checkPlanPath(p)).toBeNull();
+  });
+
+  it('compareResolution names indices that appeared or went away since the preview', () => {
+    const was = { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] };
+    expect(compareResolution(was, ['service_v9_b', 'service_v9_a'])).toBeNull();
+    expect(compareResolution(was, ['service_v9_a', 'service_v9_b', 'service_v9_new'])).toBe(
+      '"service_v9_*" now also matches 1 index the preview did not show (service_v9_new): nothing was sent; preview again and confirm what it matches now',
+    );
+    expect(compareResolution(was, ['service_v9_a'])).toMatch(/no longer matches 1 previewed index \(service_v9_b\)/);
+    expect(compareResolution(was, null)).toMatch(/no longer matches 2 previewed indices \(service_v9_a, service_v9_b\)/);
+  });
+
+  it('refuses a request line over 4 KB instead of sending the pattern', () => {
+    const many = Array.from({ length: 300 }, (_, i) => `service_v9_project_${String(i).padStart(4, '0')}`);
+    const p = pinIndices(pat, 'service_v9_*', many);
+    expect(checkRequestLine(p)).toMatch(/^naming the 300 indices "service_v9_\*" matches takes a \d+-byte request line, over Elasticsearch's 4096-byte limit: narrow the pattern/);
+    expect(checkPlanPath(p)).toMatch(/4096-byte limit/);
+    expect(checkRequestLine(pinIndices(pat, 'service_v9_*', many.slice(0, 50)))).toBeNull();
+  });
+});
+
+describe('audit log: a sending record before, an outcome line after', () => {
+  const sending = {
+    id: 'r1',
+    phase: 'sending',
+    time: '2026-11-22T07:00:00.000Z',
+    profile: 'prod',
+    url: 'https://h:9200',
+    request: { method: 'PUT', path: '/x/_settings', querystring: {}, body: { a: 1 } },
+    risk: 'reversible',
+    target: 'x',
+    summary: 's',
+    confirmedBy: 'key',
+  };
+  const line = (o: unknown) => JSON.stringify(o);
+
+  it('joins an outcome line onto its sending record (one record, one formatted line)', () => {
+    const text = [line(sending), line({ of: 'r1', time: '2026-11-22T07:00:01.000Z', outcome: { ok: true, status: 200, durationMs: 5, applied: 'yes' } })].join('\n');
+    const { records, unreadable } = parseAuditLog(text);
+    expect(unreadable).toBe(0);
+    expect(records).toHaveLength(1);
+    expect(records[0]).toMatchObject({ id: 'r1', outcomeTime: '2026-11-22T07:00:01.000Z', outcome: { ok: true, applied: 'yes' } });
+    expect(records[0]).not.toHaveProperty('phase');
+    expect(formatAuditRecord(records[0])).toBe('2026-11-22T07:00:00.000Z prod PUT /x/_settings {"a":1} -> ok 200');
+  });
+
+  it('a sending record without an outcome (the process died mid-request) reads "outcome unknown"', () => {
+    const { records } = parseAuditLog(line(sending) + '\n');
+    expect(records[0].outcome).toBeUndefined();
+    expect(formatAuditRecord(records[0])).toBe('2026-11-22T07:00:00.000Z prod PUT /x/_settings {"a":1} -> outcome unknown (no answer recorded)');
+    const host = { ...sending, request: undefined, command: 'systemctl stop elasticsearch' };
+    expect(formatAuditRecord(parseAuditLog(line(host)).records[0])).toBe('2026-11-22T07:00:00.000Z prod $ systemctl stop elasticsearch -> outcome unknown (no answer recorded)');
+  });
+
+  it('no answer: the read-back says applied, not applied or unknown', () => {
+    const out = (applied: string) =>
+      formatAuditRecord(parseAuditLog([line(sending), line({ of: 'r1', time: 't', outcome: { ok: false, error: 'timed out', durationMs: 9, applied, readBack: 'r' } })].join('\n')).records[0]);
+    expect(out('yes')).toMatch(/-> no answer \(timed out\); read back: applied$/);
+    expect(out('no')).toMatch(/-> no answer \(timed out\); read back: not applied$/);
+    expect(out('unknown')).toMatch(/-> no answer \(timed out\); read back: applied or not: unknown$/);
+  });
+
+  it('keeps old one-line records as they are; an outcome without its sending record is unreadable', () => {
+    const old = { ...sending, id: undefined, phase: undefined, outcome: { ok: true, status: 200, durationMs: 3 } };
+    const { records, unreadable } = parseAuditLog([line(old), line({ of: 'nope', time: 't', outcome: { ok: true, durationMs: 1 } })].join('\n'));
+    expect(records).toHaveLength(1);
+    expect(unreadable).toBe(1);
+    expect(formatAuditRecord(records[0])).toMatch(/-> ok 200$/);
+  });
+});
+
+describe('what the operator is told after sending', () => {
+  const noAnswer = { ok: false, error: { message: 'http://h:9200 did not answer in time' } };
+  it('an answer is reported as it is; a refusal or a connection never made was not read back', () => {
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200 })).toBe('done (200)');
+    expect(describeOutcome({ ok: false, applied: 'no', status: 400, error: { message: 'bad value' } })).toBe('bad value: nothing was retried');
+    expect(describeOutcome({ ok: false, applied: 'no', error: { message: 'connection refused' } })).toBe('connection refused: nothing was retried');
+  });
+  it('no answer: applied / not applied / unknown from the read-back, never resent', () => {
+    expect(describeOutcome({ ...noAnswer, applied: 'yes', verified: { ok: true, message: 'every matched index now has 0 replicas' } })).toBe(
+      'no answer (http://h:9200 did not answer in time), but the cluster read back shows it applied (every matched index now has 0 replicas); it was not resent',
+    );
+    expect(describeOutcome({ ...noAnswer, applied: 'no', verified: { ok: false, message: 'still not 1 replicas: a' } })).toMatch(
+      /^no answer \(.*\), and the cluster read back shows it NOT applied \(still not 1 replicas: a\); it may still arrive .*; it was not resent$/,
+    );
+    expect(describeOutcome({ ...noAnswer, applied: 'unknown' })).toMatch(/^no answer \(.*\), and whether it was applied is unknown: check the cluster .*; it was not resent$/);
+  });
+  it('an applied change whose outcome could not be recorded says so, and is still done', () => {
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'its outcome could not be written' })).toBe('done (200) (warning: its outcome could not be written)');
   });
 });

@@ -59,7 +59,10 @@ describe('replicas', () => {
     ]);
     expect(effects.map((f) => f.type)).toEqual(['inspect', 'mutate', 'watch']);
     const mutate = effects[1] as Extract<(typeof effects)[number], { type: 'mutate' }>;
-    expect(mutate.plans.map((p) => `${p.method} ${p.path}`)).toEqual(['PUT /service_v9_*/_settings', 'PUT /_index_template/service_v9']);
+    // The pattern's previewed indices, not the pattern: an index created after the review is not changed.
+    expect(mutate.plans.map((p) => `${p.method} ${p.path}`)).toEqual([`PUT /${facts.indices.join(',')}/_settings`, 'PUT /_index_template/service_v9']);
+    expect(mutate.plans[0].resolved).toEqual({ expression: 'service_v9_*', indices: facts.indices });
+    expect(mutate.plans[0].verify?.path).toBe(`/${facts.indices.join(',')}/_settings/index.number_of_replicas`);
     expect(effects[2]).toMatchObject({ expected: 'green', replicas: 0 });
     expect(state).toMatchObject({ phase: 'done', report: { before: { health: 'yellow' }, after: { health: 'green', reachedExpected: true } } });
   });

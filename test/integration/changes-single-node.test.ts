@@ -72,7 +72,8 @@ describe('replicas on a single node', () => {
     const r = await cli(['replicas', 'set', 'service_v9_*', '0', '--template', 'service_v9', '--yes', '--timeout', '30', '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual(['PUT /service_v9_*/_settings?expand_wildcards=all', 'PUT /_index_template/service_v9']);
+    // Sent to the indices matched at the preview, named one by one, not to the pattern.
+    expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual(['PUT /service_v9_alpha,service_v9_beta/_settings?expand_wildcards=all', 'PUT /_index_template/service_v9']);
     expect(out.platformSettings).toEqual({ service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: [] } });
     expect(out.report.after).toMatchObject({ health: 'green', reachedExpected: true });
     expect(out.report.results.every((x: any) => x.ok && x.verified.ok)).toBe(true);

@@ -13,6 +13,7 @@ import { countMatching, followTask, previewDelete } from '../../src/services/del
 import { Guard } from '../../src/services/guard';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { readAudit } from '../../src/services/audit';
 
 const INDEX = 'service_v9_dbq';
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -115,7 +116,7 @@ describe('delete exactly what was previewed', () => {
     expect(left.size).toBe(10_000 - matching.size);
     for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
     // One audit line, with the task id to re-attach to.
-    const audit = auditLines().map((l) => JSON.parse(l));
+    const audit = readAudit(auditPath()).records;
     expect(audit).toHaveLength(1);
     expect(audit[0]).toMatchObject({ risk: 'destructive', confirmedBy: 'yes-flag', request: { body: { max_docs: matching.size } }, outcome: { ok: true, task: out.task } });
     // The other index is untouched.
@@ -181,7 +182,7 @@ describe('force merge gets the disk back', () => {
     const [after] = out.after.indices;
     expect(after.docsDeleted).toBeLessThan(before.docsDeleted * 0.1);
     expect(after.storeBytes).toBeLessThan(before.storeBytes);
-    const audit = auditLines().map((l) => JSON.parse(l));
+    const audit = readAudit(auditPath()).records;
     expect(audit.at(-2)).toMatchObject({ request: { path: `/${INDEX}/_flush` }, outcome: { ok: true } });
     expect(audit.at(-1)).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { ok: true, task: out.task } });
   }, 120_000);

@@ -220,7 +220,7 @@ it('x cancels a throttled delete through the guard: the final status says cancel
   const audit = readAudit(auditFile).records;
   expect(audit.map((r) => `${r.request?.method} ${r.request?.path} ${r.confirmedBy}`)).toEqual([
     `POST /${INDEX}/_delete_by_query typed`,
-    `POST /_tasks/${encodeURIComponent(audit[0].outcome.task!)}/_cancel key`,
+    `POST /_tasks/${encodeURIComponent(audit[0].outcome!.task!)}/_cancel key`,
   ]);
   app.unmount();
 }, 120_000);
@@ -251,7 +251,7 @@ it('t rethrottles a throttled delete to no throttle through the guard; it then d
   const audit = readAudit(auditFile).records;
   expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring)}`)).toEqual([
     `POST /${INDEX}/_delete_by_query?wait_for_completion=false&requests_per_second=100&refresh=true`,
-    `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome.task!)}/_rethrottle?requests_per_second=-1`,
+    `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome!.task!)}/_rethrottle?requests_per_second=-1`,
   ]);
   app.unmount();
 }, 120_000);

@@ -22,6 +22,7 @@ import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { readAudit } from '../../src/services/audit';
 import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -192,8 +193,8 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(archiveListing(r5.archive)).toEqual(before);
 
   // Every step that ran has its audit record; none holds a secret.
-  const audit = auditLinesIn(cfg).map((l) => JSON.parse(l));
-  expect(audit.filter((a) => a.outcome.ok === false).map((a) => a.summary)).toEqual([
+  const audit = readAudit(path.join(cfg, 'audit.log')).records;
+  expect(audit.filter((a) => a.outcome?.ok === false).map((a) => a.summary)).toEqual([
     expect.stringMatching(/step 1: Stop the engine/),
     expect.stringMatching(/step 2: Back up/),
     expect.stringMatching(/step 4: Check the index/),
@@ -213,9 +214,7 @@ it('checklist with elasticsearch-shard: its reroute is used, accepting the loss,
   expect(out.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });
   expect(DOCS + LATE - after).toBe(segmentDocs);
   expect(out.steps.reroute.status).toBe('done');
-  const reroute = auditLinesIn(cfg)
-    .map((l) => JSON.parse(l))
-    .find((a) => a.request?.path === '/_cluster/reroute' && a.target === index);
+  const reroute: any = readAudit(path.join(cfg, 'audit.log')).records.find((a) => a.request?.path === '/_cluster/reroute' && a.target === index);
   expect(reroute.request.body.commands[0].allocate_stale_primary).toMatchObject({ index, shard: 0, accept_data_loss: true });
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
   expect(fs.existsSync(out.archive)).toBe(true);

@@ -19,7 +19,7 @@ import {
   type SampleDoc,
   type TaskProgress,
 } from '../delete-by-query';
-import { checkIndexExpression, type Confirmation, type MutationPlan } from '../mutation';
+import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import { go, stay, type CommonEvent, type Machine, type PlanResult, type Step } from './machine';
 
@@ -88,9 +88,12 @@ export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
   return { ok: true, value: { query: body.value.query, described: `the query of ${path}${ignored}` } };
 }
 
-/** The wizard's delete: the CLI's plan, refreshed afterwards so the count that follows sees it. */
-export function wizardDeletePlan(target: string, query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
-  const plan = deleteByQueryPlan(target, query, previewed, conflicts, requestsPerSecond);
+/**
+ * The wizard's delete: the CLI's plan, sent only to the previewed indices, refreshed afterwards so
+ * the count that follows sees it.
+ */
+export function wizardDeletePlan(target: string, indices: string[], query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
+  const plan = pinIndices(deleteByQueryPlan(target, query, previewed, conflicts, requestsPerSecond), target, indices);
   plan.querystring.refresh = 'true';
   // max_docs first, so the cap is the part of the body a narrow screen still shows.
   plan.body = { max_docs: previewed, query };
@@ -277,7 +280,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           if (e.type === 'previewed') {
             if (e.preview.matching === 0) return stay({ phase: 'nothing', form: s.form, choice: s.choice, indices: e.indices, indexTotal: e.preview.indexTotal });
             const review: DeleteReview = { form: s.form, choice: s.choice, indices: e.indices, preview: e.preview, from: 0 };
-            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), s.choice.query, e.preview.matching, s.form.conflicts, rateOf(s.form)) });
+            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), e.indices, s.choice.query, e.preview.matching, s.form.conflicts, rateOf(s.form)) });
           }
           return stay(s);
         case 'review': {
@@ -294,7 +297,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           if (e.type === 'toggleConflicts') {
             const conflicts: ConflictsPolicy = s.form.conflicts === 'abort' ? 'proceed' : 'abort';
             const f = { ...s.form, conflicts };
-            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.choice.query, s.preview.matching, conflicts, rateOf(f)) });
+            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.indices, s.choice.query, s.preview.matching, conflicts, rateOf(f)) });
           }
           if (e.type === 'back') return stay({ phase: 'input', form: s.form });
           if (e.type === 'confirm') {

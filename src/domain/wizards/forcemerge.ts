@@ -5,7 +5,7 @@
 import { forcemergePlan, judgeMergeSpace } from '../delete-by-query';
 import type { DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
-import { checkIndexExpression, type Confirmation, type MutationPlan } from '../mutation';
+import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import type { IndexRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type Step } from './machine';
 
@@ -80,9 +80,10 @@ export function buildMergeReview(target: string, indices: string[], before: Merg
   const warnings = [...space.warnings];
   if (!before.indices.some((i) => i.docsDeleted > 0)) warnings.push('no deleted documents in these indices: a merge would reclaim nothing');
   if (retaining > 0) warnings.push(LEASES_NOTE(retaining));
-  const plan = forcemergePlan(target);
+  // Sent to the indices shown, not to the pattern (an index created meanwhile is not merged).
+  const plan = pinIndices(forcemergePlan(target), target, indices);
   const deleted = before.indices.some((i) => i.docsDeleted > 0);
-  return { target, indices, before, retaining, refuse: space.refuse, warnings, plans: deleted ? [flushPlan(target), plan] : [plan], plan };
+  return { target, indices, before, retaining, refuse: space.refuse, warnings, plans: deleted ? [pinIndices(flushPlan(target), target, indices), plan] : [plan], plan };
 }
 
 export interface FactLine {

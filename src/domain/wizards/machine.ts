@@ -1,7 +1,7 @@
 // A wizard is a pure machine: (state, event) -> state + effects. Runners in services/wizards/
 // perform the effects with real calls and send the results back as events; Ink components only
 // render the state and send the operator's events. The CLI twins drive the same machines.
-import type { Confirmation, MutationPlan } from '../mutation';
+import type { Applied, Confirmation, MutationPlan } from '../mutation';
 
 export interface Step<S, F> {
   state: S;
@@ -39,9 +39,14 @@ export interface MutateEffect {
 /** What one plan did, as a wizard reports it. */
 export interface PlanResult {
   summary: string;
+  /** The change is on the cluster (answered success, or read back after no answer). */
   ok: boolean;
+  /** yes / no / unknown: what the cluster did, also when it did not answer (absent: refused, nothing sent). */
+  applied?: Applied;
   message: string;
   verified?: { ok: boolean; message: string };
+  /** The change went out but its outcome is missing from the audit log (the guard's warning). */
+  auditWarning?: string;
 }
 
 export function stay<S, F>(state: S): Step<S, F> {

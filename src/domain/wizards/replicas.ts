@@ -1,7 +1,7 @@
 // Replicas wizard: set number_of_replicas on an index or pattern, optionally on the index template
 // too (so future indices are created right), show the platform configuration that keeps it so,
 // then watch health until the expected state.
-import { describeMatch, type Confirmation, type MutationPlan } from '../mutation';
+import { describeMatch, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import type { HealthStatus } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
@@ -35,8 +35,9 @@ export function replicaWarnings(replicas: number, dataNodes: number): string[] {
   return w;
 }
 
+/** Sent to the indices the review showed (pinIndices), not to the pattern. */
 export function replicasPlan(target: string, replicas: number, indices: string[]): MutationPlan {
-  return {
+  return pinIndices({
     method: 'PUT',
     path: `/${encodeURIComponent(target)}/_settings`,
     querystring: { expand_wildcards: 'all' },
@@ -56,7 +57,7 @@ export function replicasPlan(target: string, replicas: number, indices: string[]
           : { ok: true, message: `every matched index now has ${replicas} replica${replicas === 1 ? '' : 's'}` };
       },
     },
-  };
+  }, target, indices);
 }
 
 type Json = Record<string, any>;

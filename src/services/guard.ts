@@ -43,7 +43,8 @@ export interface GuardContext {
 }
 
 /** audit: the "sending" record could not be written, so nothing was sent (fail closed). */
-export type RefusalKind = 'read-only' | 'target' | 'unconfirmed' | 'audit';
+/** target: the expression itself is not allowed (bad input); changed: it matches other indices than the preview showed. */
+export type RefusalKind = 'read-only' | 'target' | 'changed' | 'unconfirmed' | 'audit';
 
 /** The guard said no; nothing was sent. */
 export class GuardRefusal extends Error {
@@ -130,7 +131,7 @@ export class Guard {
     // (or removed) since would silently change what the operator confirmed.
     if (plan.resolved) {
       const changed = compareResolution(plan.resolved, await resolveIndices(this.ctx.client, this.ctx.conn.url, plan.resolved.expression));
-      if (changed) throw new GuardRefusal('target', changed);
+      if (changed) throw new GuardRefusal('changed', changed);
     }
     const started = Date.now();
     const sending = this.writeSending(started, {

@@ -13,7 +13,9 @@ import {
   parseOlderThan,
   parseQueryBody,
   progressLine,
+  refreshPlan,
   sourceQuery,
+  AFTER_DELETE,
   taskIdOf,
   type ConflictsPolicy,
   type Query,
@@ -21,7 +23,7 @@ import {
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
-import { countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
+import { countLagNote, countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
@@ -142,7 +144,9 @@ const deleteByQuery: CommandModule = {
       const plan = deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate);
       // refresh=true so the count afterwards sees what the delete did.
       plan.querystring.refresh = 'true';
-      const requests = previews(guard, [plan], { includeSystem });
+      // The refresh after the task ends (the delete's own refresh=true is skipped when its task is
+      // cancelled or fails) is a write too: previewed here, sent through the guard with this confirmation.
+      const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
       if (!json) {
         process.stdout.write(`${CONFLICTS_LINE[conflicts]}\n`);
         printPreviews(requests);
@@ -184,8 +188,8 @@ const deleteByQuery: CommandModule = {
       }
       // From sending the delete until its task was seen complete: what curl's synchronous request takes.
       const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
-      // The delete's own refresh=true is skipped when its task was cancelled or failed.
-      await refreshIndex(guard, target);
+      const notRefreshed = await refreshIndex(guard, target, AFTER_DELETE, confirmation, { includeSystem });
+      if (notRefreshed && !json) process.stdout.write(`  ${await countLagNote(guard, target, notRefreshed)}\n`);
       const stillMatching = await countMatching(guard, target, choice.query);
       const report = deleteReport(preview.matching, followed.progress, stillMatching);
       if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report, timing });

@@ -210,6 +210,25 @@ export function forcemergePlan(expr: string): MutationPlan {
   };
 }
 
+/** The refresh's reason in the CLI's and the wizard's delete (previewed and sent with the same summary). */
+export const AFTER_DELETE = 'after the delete';
+
+/**
+ * Makes recent deletes visible to the next count. It changes no document, but it is a write to
+ * the index (it opens new segments), so it goes through the guard like any other change: shown,
+ * audited, refused in read-only mode. `why` names the workflow it belongs to (the audit says it).
+ */
+export function refreshPlan(expr: string, why: string = AFTER_DELETE): MutationPlan {
+  return {
+    method: 'POST',
+    path: `/${encodeURIComponent(expr)}/_refresh`,
+    querystring: { expand_wildcards: 'all' },
+    risk: 'reversible',
+    target: expr,
+    summary: `refresh ${expr} so the count ${why} sees what was deleted`,
+  };
+}
+
 /** The task id a wait_for_completion=false request answered with ("node:123"), or null. */
 export function taskIdOf(body: unknown): string | null {
   const t = (body as { task?: unknown } | null)?.task;

@@ -3,7 +3,7 @@
 // index template, allocation explain, per-index replica counts).
 import type { Client } from '@elastic/elasticsearch';
 import type { MutationRequest } from '../domain/mutation';
-import { classifyError, ConnError, read } from './connection';
+import { classifyError, ConnError, errorText, read, redactUrl } from './connection';
 
 export interface MutationResponse {
   status: number;
@@ -19,7 +19,15 @@ export async function sendMutation(client: Client, url: string, req: MutationReq
     );
     return { status: res.statusCode ?? 200, body: res.body };
   } catch (e) {
-    throw classifyError(e, url);
+    const err = classifyError(e, url);
+    // The connection broke after the request went out: it may have been applied. Say that, not a
+    // guessed cause (over http:// a closed connection is read as "the node speaks HTTPS").
+    if (err.status === undefined && /other side closed|socket hang up|ECONNRESET/i.test(errorText(e)))
+      throw new ConnError(
+        'unknown',
+        `${redactUrl(url)} closed the connection after the request was sent: whether it was applied is unknown; read the cluster back before sending it again`,
+      );
+    throw err;
   }
 }
 

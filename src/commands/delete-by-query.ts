@@ -16,6 +16,7 @@ import {
   refreshPlan,
   sourceQuery,
   AFTER_DELETE,
+  deleteSkippedItsRefresh,
   taskIdOf,
   type ConflictsPolicy,
   type Query,
@@ -144,8 +145,8 @@ const deleteByQuery: CommandModule = {
       const plan = deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate);
       // refresh=true so the count afterwards sees what the delete did.
       plan.querystring.refresh = 'true';
-      // The refresh after the task ends (the delete's own refresh=true is skipped when its task is
-      // cancelled or fails) is a write too: previewed here, sent through the guard with this confirmation.
+      // The refresh after a cancelled or failed task (whose own refresh=true is skipped) is a write
+      // too: previewed here, sent (only then) through the guard with this confirmation.
       const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
       if (!json) {
         process.stdout.write(`${CONFLICTS_LINE[conflicts]}\n`);
@@ -188,7 +189,7 @@ const deleteByQuery: CommandModule = {
       }
       // From sending the delete until its task was seen complete: what curl's synchronous request takes.
       const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
-      const notRefreshed = await refreshIndex(guard, target, AFTER_DELETE, confirmation, { includeSystem });
+      const notRefreshed = deleteSkippedItsRefresh(followed.progress) ? await refreshIndex(guard, target, AFTER_DELETE, confirmation, { includeSystem }) : null;
       if (notRefreshed && !json) process.stdout.write(`  ${await countLagNote(guard, target, notRefreshed)}\n`);
       const stillMatching = await countMatching(guard, target, choice.query);
       const report = deleteReport(preview.matching, followed.progress, stillMatching);

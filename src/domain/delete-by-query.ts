@@ -211,7 +211,15 @@ export function forcemergePlan(expr: string): MutationPlan {
 }
 
 /** The refresh's reason in the CLI's and the wizard's delete (previewed and sent with the same summary). */
-export const AFTER_DELETE = 'after the delete';
+export const AFTER_DELETE = 'after a cancelled or failed delete';
+
+/**
+ * A delete sent with refresh=true refreshes when its task ends, except when it was cancelled or
+ * failed: only then does the count afterwards need a refresh of its own (failures too, to be safe).
+ */
+export function deleteSkippedItsRefresh(p: Pick<TaskProgress, 'cancelled' | 'failures'>): boolean {
+  return p.cancelled || p.failures.length > 0;
+}
 
 /**
  * Makes recent deletes visible to the next count. It changes no document, but it is a write to

@@ -72,10 +72,10 @@ export function deleteSession(guard: Guard, initial: Partial<DeleteForm> = {}, t
         return send({ type: 'controlled', result });
       }
       case 'count':
-        // refresh=true of the delete is skipped when the task is cancelled or fails: refresh
+        // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
         // (through the guard, with the delete's confirmation) so the count sees what was deleted.
         // A failed refresh is audited and not retried; the count is read all the same.
-        await refreshIndex(guard, f.target, AFTER_DELETE, f.confirmation, tuning);
+        if (f.refresh) await refreshIndex(guard, f.target, AFTER_DELETE, f.confirmation, tuning);
         return send({ type: 'counted', stillMatching: await countMatching(guard, f.target, f.query) });
     }
   });

@@ -4,6 +4,7 @@
 // cancel -> the query counted again -> report, and the force merge offered.
 // The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
 import {
+  deleteSkippedItsRefresh,
   CONFLICTS_LINE,
   deleteByQueryPlan,
   deleteReport,
@@ -201,7 +202,7 @@ export type DeleteEffect =
   | { type: 'follow'; task: string }
   | { type: 'control'; plan: MutationPlan; confirmation: Confirmation }
   /** Refresh (guarded, carrying the delete's confirmation) and count the query again. */
-  | { type: 'count'; target: string; query: Query; confirmation: Confirmation };
+  | { type: 'count'; target: string; query: Query; refresh: boolean; confirmation: Confirmation };
 
 /** Phases where a request or a task is under way: Esc does not end the wizard there. */
 const BUSY = new Set(['reading', 'previewing', 'starting', 'running', 'counting']);
@@ -329,6 +330,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
               type: 'count',
               target: s.form.target.trim(),
               query: s.choice.query,
+              refresh: deleteSkippedItsRefresh(e.progress),
               // What the operator typed to confirm the delete (confirm accepts only the previewed count).
               confirmation: { by: 'typed', text: String(s.preview.matching) },
             });

@@ -1,7 +1,8 @@
 // shardeck tasks [TASK_ID] [--json]
 // Re-attach to a delete-by-query or force merge after the TUI or the SSH session was closed:
 // without an id, the running ones; with an id, its status (finished tasks are read from the
-// node's task results).
+// node's task results). A delete whose task is gone is counted from its audit record, after a
+// guarded refresh; in read-only mode without one (the output says the count may lag).
 import { isTaskId, lostDeleteReport, progressLine, recordedDelete, type TaskProgress } from '../domain/delete-by-query';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';

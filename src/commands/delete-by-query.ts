@@ -4,9 +4,11 @@
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 import fs from 'node:fs';
 import {
+  AFTER_DELETE,
   CONFLICTS_LINE,
   deleteByQueryPlan,
   deleteReport,
+  deleteSkippedItsRefresh,
   matchShare,
   olderThanQuery,
   parseExpected,
@@ -15,8 +17,6 @@ import {
   progressLine,
   refreshPlan,
   sourceQuery,
-  AFTER_DELETE,
-  deleteSkippedItsRefresh,
   taskIdOf,
   type ConflictsPolicy,
   type Query,

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
@@ -50,6 +50,8 @@ beforeEach(() => {
   proxy.clearTraps();
   proxy.reset();
 });
+
+afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 /** Requests the proxy saw that `match` selects, after waiting long enough for a retry to show. */
 async function seen(match: (m: string, p: string) => boolean): Promise<string[]> {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
@@ -42,6 +42,8 @@ beforeEach(() => {
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-refresh-'));
   proxy.reset();
 });
+
+afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 /** Each changing request the proxy saw, and each request the audit log recorded, as "METHOD /path". */
 const changingAtProxy = () => proxy.changing().map((r) => `${r.method} ${r.path.split('?')[0]}`);

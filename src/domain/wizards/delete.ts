@@ -4,10 +4,10 @@
 // cancel -> the query counted again -> report, and the force merge offered.
 // The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
 import {
-  deleteSkippedItsRefresh,
   CONFLICTS_LINE,
   deleteByQueryPlan,
   deleteReport,
+  deleteSkippedItsRefresh,
   olderThanQuery,
   parseOlderThan,
   parseQueryBody,

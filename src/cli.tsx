@@ -1,29 +1,8 @@
-// Entry point: parse argv, pick the TUI or a subcommand. Subcommands are loaded lazily so the
-// bundle's start-up only pays for what runs.
+// Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/table.ts).
 import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
-import { EXIT, GLOBAL_OPTIONS, type CommandContext, type CommandModule } from './commands/common';
-
-/** The command table. `tui` is the default when no command is given. */
-const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  tui: () => import('./commands/tui').then((m) => m.default),
-  status: () => import('./commands/status').then((m) => m.default),
-  login: () => import('./commands/login').then((m) => m.default),
-  logout: () => import('./commands/logout').then((m) => m.default),
-  whoami: () => import('./commands/whoami').then((m) => m.default),
-  projects: () => import('./commands/projects').then((m) => m.default),
-  profiles: () => import('./commands/profiles').then((m) => m.default),
-  replicas: () => import('./commands/replicas').then((m) => m.default),
-  unblock: () => import('./commands/unblock').then((m) => m.default),
-  'scroll-limit': () => import('./commands/scroll-limit').then((m) => m.default),
-  explain: () => import('./commands/explain').then((m) => m.default),
-  reroute: () => import('./commands/reroute').then((m) => m.default),
-  audit: () => import('./commands/audit').then((m) => m.default),
-  'recover-corrupt': () => import('./commands/recover-corrupt').then((m) => m.default),
-  'delete-by-query': () => import('./commands/delete-by-query').then((m) => m.default),
-  forcemerge: () => import('./commands/forcemerge').then((m) => m.default),
-  tasks: () => import('./commands/tasks').then((m) => m.default),
-};
+import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
+import { COMMANDS } from './commands/table';
 
 function globalUsage(): string {
   return [

@@ -3,7 +3,7 @@
 // index template, allocation explain, per-index replica counts).
 import { errors, type Client } from '@elastic/elasticsearch';
 import type { MutationRequest } from '../domain/mutation';
-import { classifyError, ConnError, read, redactUrl } from './connection';
+import { classifyError, ConnError, errorText, read, redactUrl } from './connection';
 
 export type MutationResponse =
   | { ok: true; status: number; body: unknown }
@@ -34,7 +34,7 @@ export async function sendMutation(client: Client, url: string, req: MutationReq
     const dropped = error.kind === 'tls-mismatch' && /other side closed|socket hang up|ECONNRESET/i.test(text);
     return {
       ok: false,
-      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection before answering`) : error,
+      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection after the request was sent: whether it was applied is unknown; read the cluster back before sending it again`) : error,
       answered: false,
       maybeSent: !NOT_CONNECTED.test(text),
     };

@@ -133,7 +133,7 @@ function causeCode(e: unknown): string | undefined {
   return undefined;
 }
 
-function errorText(e: unknown): string {
+export function errorText(e: unknown): string {
   let cur: any = e;
   const parts: string[] = [];
   for (let i = 0; cur && i < 5; i++) {

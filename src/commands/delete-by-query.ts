@@ -4,15 +4,18 @@
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 import fs from 'node:fs';
 import {
+  AFTER_DELETE,
   CONFLICTS_LINE,
   deleteByQueryPlan,
   deleteReport,
+  deleteSkippedItsRefresh,
   matchShare,
   olderThanQuery,
   parseExpected,
   parseOlderThan,
   parseQueryBody,
   progressLine,
+  refreshPlan,
   sourceQuery,
   taskIdOf,
   type ConflictsPolicy,
@@ -21,7 +24,7 @@ import {
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
-import { countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
+import { countLagNote, countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
@@ -143,7 +146,9 @@ const deleteByQuery: CommandModule = {
       const plan = pinIndices(deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate), target, resolution.indices);
       // refresh=true so the count afterwards sees what the delete did.
       plan.querystring.refresh = 'true';
-      const requests = previews(guard, [plan], { includeSystem });
+      // The refresh after a cancelled or failed task (whose own refresh=true is skipped) is a write
+      // too: previewed here, sent (only then) through the guard with this confirmation.
+      const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
       if (!json) {
         process.stdout.write(`${CONFLICTS_LINE[conflicts]}\n`);
         printPreviews(requests);
@@ -186,8 +191,8 @@ const deleteByQuery: CommandModule = {
       }
       // From sending the delete until its task was seen complete: what curl's synchronous request takes.
       const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
-      // The delete's own refresh=true is skipped when its task was cancelled or failed.
-      await refreshIndex(guard, target);
+      const notRefreshed = deleteSkippedItsRefresh(followed.progress) ? await refreshIndex(guard, target, AFTER_DELETE, confirmation, { includeSystem }) : null;
+      if (notRefreshed && !json) process.stdout.write(`  ${await countLagNote(guard, target, notRefreshed)}\n`);
       const stillMatching = await countMatching(guard, target, choice.query);
       const report = deleteReport(preview.matching, followed.progress, stillMatching);
       if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report, timing });

@@ -1,11 +1,13 @@
 // shardeck tasks [TASK_ID] [--json]
 // Re-attach to a delete-by-query or force merge after the TUI or the SSH session was closed:
 // without an id, the running ones; with an id, its status (finished tasks are read from the
-// node's task results).
+// node's task results). A delete whose task is gone is counted from its audit record, after a
+// guarded refresh; in read-only mode without one (the output says the count may lag).
 import { isTaskId, lostDeleteReport, progressLine, recordedDelete, type TaskProgress } from '../domain/delete-by-query';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
-import { countMatching, listTasks, readTask, refreshIndex } from '../services/delete-by-query';
+import { countLagNote, countMatching, listTasks, readTask, refreshIndex } from '../services/delete-by-query';
+import type { AuditRecord, Confirmation } from '../domain/mutation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 
@@ -17,6 +19,12 @@ function describe(p: TaskProgress): string {
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
   for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${f}`);
   return lines.join('\n') + '\n';
+}
+
+/** The refresh belongs to the delete the operator confirmed (typed its count, --yes, or a key): it carries that confirmation. */
+function carriedConfirmation(by: AuditRecord['confirmedBy'], previewed: number): Confirmation {
+  if (by === 'typed') return { by: 'typed', text: String(previewed) };
+  return by === 'yes-flag' ? { by: 'yes-flag' } : { by: 'key' };
 }
 
 const tasks: CommandModule = {
@@ -49,10 +57,16 @@ const tasks: CommandModule = {
           const message = `the node knows no task ${id} and the audit log has no delete with that task: check the id (shardeck audit)`;
           return usageError(NAME, message, json);
         }
-        await refreshIndex(guard, sent.index);
+        // The refresh is a write: through the guard, carrying the delete's confirmation; in
+        // read-only mode nothing is sent and the count is read as the index shows it now.
+        const notRefreshed = guard.readOnly
+          ? 'read-only mode: not refreshed'
+          : await refreshIndex(guard, sent.index, `after the lost delete task ${id}`, carriedConfirmation(record!.confirmedBy, sent.previewed), { includeSystem: true });
+        const lag = notRefreshed ? await countLagNote(guard, sent.index, notRefreshed) : null;
         const report = lostDeleteReport(sent, await countMatching(guard, sent.index, sent.query));
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report });
-        else process.stdout.write(`${id} is gone\n${report.lines.map((l) => `  ${l}`).join('\n')}\n`);
+        const lines = lag ? [...report.lines, lag] : report.lines;
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report, lines, refreshed: !notRefreshed, ...(lag ? { countMayLag: lag } : {}) });
+        else process.stdout.write(`${id} is gone\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
         return EXIT.ok;
       }
     } catch (e) {

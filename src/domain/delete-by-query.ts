@@ -232,6 +232,33 @@ export function forcemergePlan(expr: string): MutationPlan {
   };
 }
 
+/** The refresh's reason in the CLI's and the wizard's delete (previewed and sent with the same summary). */
+export const AFTER_DELETE = 'after a cancelled or failed delete';
+
+/**
+ * A delete sent with refresh=true refreshes when its task ends, except when it was cancelled or
+ * failed: only then does the count afterwards need a refresh of its own (failures too, to be safe).
+ */
+export function deleteSkippedItsRefresh(p: Pick<TaskProgress, 'cancelled' | 'failures'>): boolean {
+  return p.cancelled || p.failures.length > 0;
+}
+
+/**
+ * Makes recent deletes visible to the next count. It changes no document, but it is a write to
+ * the index (it opens new segments), so it goes through the guard like any other change: shown,
+ * audited, refused in read-only mode. `why` names the workflow it belongs to (the audit says it).
+ */
+export function refreshPlan(expr: string, why: string = AFTER_DELETE): MutationPlan {
+  return {
+    method: 'POST',
+    path: `/${encodeURIComponent(expr)}/_refresh`,
+    querystring: { expand_wildcards: 'all' },
+    risk: 'reversible',
+    target: expr,
+    summary: `refresh ${expr} so the count ${why} sees what was deleted`,
+  };
+}
+
 /** The task id a wait_for_completion=false request answered with ("node:123"), or null. */
 export function taskIdOf(body: unknown): string | null {
   const t = (body as { task?: unknown } | null)?.task;

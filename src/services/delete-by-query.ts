@@ -3,9 +3,10 @@
 // request that changes something goes through the Guard (commands/delete-by-query.ts, forcemerge.ts).
 import { getJson } from '../cluster/admin';
 import { ConnError } from '../cluster/connection';
-import { postRead } from '../cluster/query-reads';
+import { postRead, refreshIntervalOf } from '../cluster/query-reads';
 import { diskRows, type DiskRow } from '../domain/disk';
-import { MODIFIED_AT, parseTask, shardsRetainingDeletes, SOURCES, type DeletePreview, type Query, type SampleDoc, type TaskProgress } from '../domain/delete-by-query';
+import { MODIFIED_AT, parseTask, refreshPlan, shardsRetainingDeletes, SOURCES, type DeletePreview, type Query, type SampleDoc, type TaskProgress } from '../domain/delete-by-query';
+import type { Confirmation, TargetOptions } from '../domain/mutation';
 import type { IndexRow } from '../domain/types';
 import type { Guard } from './guard';
 import { readResource } from './reads';
@@ -15,9 +16,20 @@ function path(expr: string, api: string): string {
   return `/${encodeURIComponent(expr)}/${api}`;
 }
 
-/** Makes recent deletes visible to the next count (a read-side operation: no document changes). */
-export async function refreshIndex(guard: Guard, expr: string): Promise<void> {
-  await postRead(guard.client, guard.url, `/${encodeURIComponent(expr)}/_refresh`, undefined, { expand_wildcards: 'all' });
+/**
+ * Refreshes through the guard (preview, audit, refused in read-only mode, never retried) with the
+ * confirmation of the workflow it is part of. Null when refreshed; otherwise why not, for the
+ * caller to say that the count which follows may lag by the index's refresh interval.
+ */
+export async function refreshIndex(guard: Guard, expr: string, why: string, confirmation: Confirmation, opts: TargetOptions = {}): Promise<string | null> {
+  const outcome = await guard.execute(refreshPlan(expr, why), confirmation, opts);
+  return outcome.ok ? null : `the refresh failed (${outcome.error?.message ?? 'no answer'}; not retried)`;
+}
+
+/** What a count read without a refresh may miss, in the operator's words. */
+export async function countLagNote(guard: Guard, expr: string, reason: string): Promise<string> {
+  const interval = await refreshIntervalOf(guard.client, guard.url, expr).catch(() => null);
+  return `${reason}: the count may lag by the index's refresh interval (${interval ?? 'index.refresh_interval, 1s by default'})`;
 }
 
 export async function countMatching(guard: Guard, expr: string, query: Query): Promise<number> {

@@ -2,7 +2,7 @@
 // the reads of services/delete-by-query.ts, the query file read from disk, and every request that
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
-import { taskIdOf } from '../domain/delete-by-query';
+import { AFTER_DELETE, taskIdOf } from '../domain/delete-by-query';
 import { describeOutcome, type TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../domain/wizards/forcemerge';
@@ -73,9 +73,10 @@ export function deleteSession(guard: Guard, initial: Partial<DeleteForm> = {}, t
         return send({ type: 'controlled', result });
       }
       case 'count':
-        // refresh=true of the delete is skipped when the task is cancelled or fails: refresh (a
-        // read-side operation, no data changes) so the count sees what was deleted.
-        await refreshIndex(guard, f.target);
+        // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
+        // (through the guard, with the delete's confirmation) so the count sees what was deleted.
+        // A failed refresh is audited and not retried; the count is read all the same.
+        if (f.refresh) await refreshIndex(guard, f.target, AFTER_DELETE, f.confirmation, tuning);
         return send({ type: 'counted', stillMatching: await countMatching(guard, f.target, f.query) });
     }
   });

@@ -21,6 +21,7 @@ import {
   type StepRecord,
 } from '../domain/corruption';
 import { confirmationNeeded, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
+import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
 
 export interface RunnerIO {
@@ -120,7 +121,7 @@ async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: R
     if (!outcome.ok) return { ok: false, message: `${outcome.status ?? ''} ${outcome.error?.message ?? 'failed'}`.trim() };
     return { ok: true, message: `accepted (${outcome.status})` };
   }
-  if (step.kind === 'read') return read(guard, p, step, io, opts);
+  if (step.kind === 'read') return read(guard, p, step, io, opts, confirmation);
   const r = await runShell(step.command!, io.output);
   switch (step.id) {
     case 'backup':
@@ -163,7 +164,7 @@ async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: R
 }
 
 /** The steps shardeck does itself with the profile's credentials (shown as their curl equivalents). */
-async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>): Promise<StepOutcome> {
+async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
   const ref = { index: p.index, shard: p.shard, primary: true };
   if (step.id === 'wait') {
     const deadline = Date.now() + opts.waitTimeoutMs;
@@ -201,7 +202,8 @@ async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: Runne
     timeout: `${Math.round(opts.shardTimeoutMs / 1000)}s`,
   });
   if (h.timed_out) return { ok: false, message: `${p.index} is still ${h.status}` };
-  await getJson(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_refresh`).catch(() => undefined);
+  // A refresh is a write: through the guard with this step's confirmation (audited, never retried).
+  await refreshIndex(guard, p.index, `after recovering ${p.index}`, confirmation, { includeSystem: true }).catch(() => undefined);
   const c = await getJson<{ count: number }>(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_count`);
   const loss = lossReport({ ...p, docsAfter: c.count });
   return {

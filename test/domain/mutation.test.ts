@@ -1,4 +1,11 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createClient } from '../../src/cluster/connection';
+import { resolveConnection } from '../../src/config/connection';
+import { Guard } from '../../src/services/guard';
 import {
   buildPreview,
   checkIndexExpression,
@@ -27,12 +34,15 @@ const plan: MutationPlan = {
 
 describe('preview', () => {
   it('gives a curl line that runs as shown: -u with the user alone (curl asks for the password), the CA, the body quoted for the shell', () => {
-    const p = buildPreview({ ...plan, body: { q: "it's" } }, { url: 'https://host:9200/', user: 'elastic', caFile: '/etc/ca.crt' });
+    // The connection as a session holds it, password included: the preview must not take it.
+    const conn = { url: 'https://host:9200/', user: 'elastic', password: 'changeme-7Qx', caFile: '/etc/ca.crt' };
+    const p = buildPreview({ ...plan, body: { q: "it's" } }, conn);
     expect(p.curl).toBe(
       `curl -X PUT 'https://host:9200/x/_settings' -u 'elastic' --cacert '/etc/ca.crt' -H 'Content-Type: application/json' -d '{"q":"it'\\''s"}'`,
     );
     expect(p.curl).not.toContain('***');
     expect(p.curl).not.toMatch(/changeme/);
+    expect(JSON.stringify(p)).not.toContain('changeme-7Qx');
   });
   it('adds the query string and -k when TLS verification is off', () => {
     const p = buildPreview({ ...plan, method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' }, body: undefined }, { url: 'https://h:9200', insecure: true });
@@ -209,5 +219,38 @@ describe('what the operator is told after sending', () => {
   });
   it('an applied change whose outcome could not be recorded says so, and is still done', () => {
     expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'its outcome could not be written' })).toBe('done (200) (warning: its outcome could not be written)');
+  });
+});
+
+describe('a real password never reaches the preview, the curl line or the audit record', () => {
+  /** A loopback port nothing listens on: the send fails at once, and the guard still records it. */
+  const closedPort = () =>
+    new Promise<number>((resolve) => {
+      const srv = net.createServer().listen(0, '127.0.0.1', () => {
+        const { port } = srv.address() as net.AddressInfo;
+        srv.close(() => resolve(port));
+      });
+    });
+
+  it('through the path a session takes: --user and --password-env -> connection -> client -> Guard', async () => {
+    const PASSWORD = 'pw-Zq81!x-never-shown';
+    process.env.SHARDECK_TEST_ES_PASSWORD = PASSWORD;
+    const conn = await resolveConnection({ url: `http://127.0.0.1:${await closedPort()}`, user: 'ops-admin', 'password-env': 'SHARDECK_TEST_ES_PASSWORD' }, undefined);
+    expect(conn.password).toBe(PASSWORD); // it really travels with the connection the guard is given
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-mutation-'));
+    const auditFile = path.join(dir, 'audit.log');
+    const guard = new Guard({ client: createClient(conn), conn, profile: 'ops', auditFile });
+    const forms = [PASSWORD, encodeURIComponent(PASSWORD), Buffer.from(`ops-admin:${PASSWORD}`).toString('base64')];
+
+    const preview = guard.preview(plan);
+    expect(preview.curl).toContain(`-u 'ops-admin' `);
+    const out = await guard.execute(plan, { by: 'key' });
+    expect(out.ok).toBe(false); // nothing listens: refused, and recorded
+    const record = fs.readFileSync(auditFile, 'utf8');
+    expect(parseAuditLog(record).records).toMatchObject([{ profile: 'ops', request: { method: 'PUT', path: '/x/_settings' }, outcome: { ok: false } }]);
+    for (const text of [JSON.stringify(preview), preview.curl, JSON.stringify(out), record])
+      for (const f of forms) expect(text).not.toContain(f);
+    fs.rmSync(dir, { recursive: true, force: true });
+    delete process.env.SHARDECK_TEST_ES_PASSWORD;
   });
 });

@@ -221,6 +221,8 @@ it('x cancels a throttled delete through the guard: the final status says cancel
   expect(audit.map((r) => `${r.request?.method} ${r.request?.path} ${r.confirmedBy}`)).toEqual([
     `POST /${INDEX}/_delete_by_query typed`,
     `POST /_tasks/${encodeURIComponent(audit[0].outcome!.task!)}/_cancel key`,
+    // A cancelled task skips the delete's own refresh=true: the count's refresh is guarded too.
+    `POST /${INDEX}/_refresh typed`,
   ]);
   app.unmount();
 }, 120_000);

@@ -1,6 +1,6 @@
 // The guarded path against a real node: bad input and read-only mode send nothing (checked in the
 // audit file AND on the cluster), a sent mutation leaves exactly one 0600 audit line, a failed
-// one is recorded once and never retried, and destructive plans need the typed name.
+// one is recorded once (never retried: no-retry.test.ts), and destructive plans need the typed name.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -142,7 +142,9 @@ describe('the guard itself', () => {
     fs.rmSync(auditPath());
   });
 
-  it('records a failed mutation once, with the error, and does not retry it', async () => {
+  // A 400 is never retried by any client, so this only shows the record of a failure; that nothing
+  // is resent on a 503 or a reset connection (what a client would retry) is no-retry.test.ts.
+  it('records a failed (400) mutation once, with the error', async () => {
     const guard = guardFor();
     const out = await guard.execute(
       { method: 'PUT', path: `/${INDEX}/_settings`, querystring: {}, body: { index: { number_of_replicas: 'lots' } }, risk: 'reversible', target: INDEX, summary: 'bad value' },

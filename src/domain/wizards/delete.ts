@@ -7,6 +7,7 @@ import {
   CONFLICTS_LINE,
   deleteByQueryPlan,
   deleteReport,
+  deleteSkippedItsRefresh,
   olderThanQuery,
   parseOlderThan,
   parseQueryBody,
@@ -208,7 +209,8 @@ export type DeleteEffect =
   | { type: 'start'; plan: MutationPlan; confirmation: Confirmation }
   | { type: 'follow'; task: string }
   | { type: 'control'; plan: MutationPlan; confirmation: Confirmation }
-  | { type: 'count'; target: string; query: Query };
+  /** Refresh (guarded, carrying the delete's confirmation) and count the query again. */
+  | { type: 'count'; target: string; query: Query; refresh: boolean; confirmation: Confirmation };
 
 /** Phases where a request or a task is under way: Esc does not end the wizard there. */
 const BUSY = new Set(['reading', 'previewing', 'starting', 'running', 'counting']);
@@ -332,7 +334,14 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           }
           if (e.type === 'controlled') return stay({ ...s, control: { ok: e.result.ok, message: e.result.ok ? `${e.result.summary}: ${e.result.message}` : e.result.message } });
           if (e.type === 'finished')
-            return go({ phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: e.progress, final: e.progress }, { type: 'count', target: s.form.target.trim(), query: s.choice.query });
+            return go({ phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: e.progress, final: e.progress }, {
+              type: 'count',
+              target: s.form.target.trim(),
+              query: s.choice.query,
+              refresh: deleteSkippedItsRefresh(e.progress),
+              // What the operator typed to confirm the delete (confirm accepts only the previewed count).
+              confirmation: { by: 'typed', text: String(s.preview.matching) },
+            });
           if (e.type === 'lost')
             return stay({
               phase: 'failed',

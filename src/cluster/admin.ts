@@ -28,24 +28,17 @@ export async function sendMutation(client: Client, url: string, req: MutationReq
   } catch (e) {
     const error = classifyError(e, url);
     if (e instanceof errors.ResponseError) return { ok: false, error, answered: true, maybeSent: true };
-    const text = errorChain(e);
+    const text = errorText(e);
     // classifyError reads a hang-up on http:// as "the node speaks HTTPS" (right at first contact);
     // a mutation is sent after reads on the same URL worked, so here it is a dropped connection.
     const dropped = error.kind === 'tls-mismatch' && /other side closed|socket hang up|ECONNRESET/i.test(text);
     return {
       ok: false,
-      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection after the request was sent: whether it was applied is unknown; read the cluster back before sending it again`) : error,
+      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection before answering`) : error,
       answered: false,
       maybeSent: !NOT_CONNECTED.test(text),
     };
   }
-}
-
-function errorChain(e: unknown): string {
-  const parts: string[] = [];
-  let cur: any = e;
-  for (let i = 0; cur && i < 5; i++, cur = cur.cause) parts.push(`${cur.code ?? ''} ${cur.message ?? ''}`);
-  return parts.join(' / ');
 }
 
 export async function getJson<T = any>(client: Client, url: string, path: string, querystring: Record<string, string> = {}): Promise<T> {

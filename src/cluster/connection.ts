@@ -133,11 +133,13 @@ function causeCode(e: unknown): string | undefined {
   return undefined;
 }
 
+/** The codes and messages of an error and its causes, for matching what went wrong. */
 export function errorText(e: unknown): string {
   let cur: any = e;
   const parts: string[] = [];
   for (let i = 0; cur && i < 5; i++) {
-    if (cur.message) parts.push(String(cur.message));
+    const part = [cur.code, cur.message].filter((x) => typeof x === 'string' && x).join(' ');
+    if (part) parts.push(part);
     cur = cur.cause;
   }
   return parts.join(' / ');

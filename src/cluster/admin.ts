@@ -94,3 +94,25 @@ export async function allocationExplain(client: Client, url: string, shard?: Sha
     throw err;
   }
 }
+
+/**
+ * GET _cluster/health/<index> asking Elasticsearch to wait (wait_for_status, timeout): the
+ * client waits `requestTimeoutMs` for that answer instead of its default, which would cut a
+ * longer wait short. A wait that runs out answers 408 with the health body (timed_out: true).
+ */
+export async function waitForIndexHealth(
+  client: Client,
+  url: string,
+  index: string,
+  wait: { querystring: Record<string, string>; requestTimeoutMs: number },
+): Promise<{ status: string; timed_out: boolean }> {
+  try {
+    const res = await client.transport.request(
+      { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: wait.querystring },
+      { meta: true, requestTimeout: wait.requestTimeoutMs, ignore: [408] },
+    );
+    return res.body as { status: string; timed_out: boolean };
+  } catch (e) {
+    throw classifyError(e, url);
+  }
+}

@@ -2,6 +2,7 @@
 // calls it) and the reads the wizards need beyond the live panes (what a pattern matches, an
 // index template, allocation explain, per-index replica counts).
 import type { Client } from '@elastic/elasticsearch';
+import { healthWaitQuery } from '../domain/corruption';
 import type { MutationRequest } from '../domain/mutation';
 import { classifyError, ConnError, read } from './connection';
 
@@ -96,23 +97,24 @@ export async function allocationExplain(client: Client, url: string, shard?: Sha
 }
 
 /**
- * GET _cluster/health/<index> asking Elasticsearch to wait (wait_for_status, timeout): the
- * client waits `requestTimeoutMs` for that answer instead of its default, which would cut a
- * longer wait short. A wait that runs out answers 408 with the health body (timed_out: true).
+ * GET _cluster/health/<index> until it is yellow or `waitMs` is over, each request asking
+ * Elasticsearch to wait a few seconds (healthWaitQuery): one long wait_for_status would outlast
+ * the client's request timeout, which a single request cannot raise. A wait that runs out
+ * answers 408 with the health body (timed_out: true); the last one is returned.
  */
-export async function waitForIndexHealth(
-  client: Client,
-  url: string,
-  index: string,
-  wait: { querystring: Record<string, string>; requestTimeoutMs: number },
-): Promise<{ status: string; timed_out: boolean }> {
-  try {
-    const res = await client.transport.request(
-      { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: wait.querystring },
-      { meta: true, requestTimeout: wait.requestTimeoutMs, ignore: [408] },
-    );
-    return res.body as { status: string; timed_out: boolean };
-  } catch (e) {
-    throw classifyError(e, url);
+export async function waitForIndexHealth(client: Client, url: string, index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let body: { status: string; timed_out: boolean };
+    try {
+      const res = await client.transport.request(
+        { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: healthWaitQuery(deadline - Date.now()) },
+        { meta: true, ignore: [408] },
+      );
+      body = res.body as { status: string; timed_out: boolean };
+    } catch (e) {
+      throw classifyError(e, url);
+    }
+    if (!body.timed_out || Date.now() >= deadline) return body;
   }
 }

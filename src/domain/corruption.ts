@@ -199,16 +199,18 @@ export function isElasticsearchCmdline(cmdline: string): boolean {
 
 // --- how long the last step waits ----------------------------------------------------------------
 
-/** Margin of the client's request timeout over the wait Elasticsearch is asked for. */
-export const HEALTH_WAIT_MARGIN_MS = 15_000;
-
 /**
- * The health request of the last step: Elasticsearch waits up to `waitS` for the index to be
- * yellow, so the client must wait longer than that for the answer, or it cuts the wait short.
+ * The longest wait one health request asks of Elasticsearch. The client's request timeout (15 s
+ * by default) cannot be raised for one request: the connection pool enforces the client's own
+ * (undici headersTimeout), so a 120 s wait_for_status in one request is cut at 15 s. The last
+ * step asks again and again, each wait well inside that timeout, until its whole wait is over.
  */
-export function indexHealthWait(waitS: number): { querystring: Record<string, string>; requestTimeoutMs: number } {
-  const s = Math.max(1, Math.round(waitS));
-  return { querystring: { wait_for_status: 'yellow', timeout: `${s}s` }, requestTimeoutMs: s * 1000 + HEALTH_WAIT_MARGIN_MS };
+export const HEALTH_WAIT_STEP_S = 5;
+
+/** The querystring of one health request of the last step, `remainingMs` before its deadline. */
+export function healthWaitQuery(remainingMs: number): Record<string, string> {
+  const s = Math.min(HEALTH_WAIT_STEP_S, Math.max(1, Math.ceil(remainingMs / 1000)));
+  return { wait_for_status: 'yellow', timeout: `${s}s` };
 }
 
 /** How long the shard may take to come back after the restart, by default (s). */
@@ -378,7 +380,7 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
       id: 'verify',
       kind: 'read',
       title: 'Health and document count afterwards',
-      command: `${get('/_cluster/health/' + f.index, indexHealthWait(DEFAULT_SHARD_WAIT_S).querystring)} && ${get('/_cat/shards/' + f.index, { v: 'true', h: 'index,shard,prirep,state,docs,node' })}`,
+      command: `${get('/_cluster/health/' + f.index, { wait_for_status: 'yellow', timeout: `${DEFAULT_SHARD_WAIT_S}s` })} && ${get('/_cat/shards/' + f.index, { v: 'true', h: 'index,shard,prirep,state,docs,node' })}`,
       note: 'documents lost = the count CheckIndex reported before minus the count now',
     },
   ];

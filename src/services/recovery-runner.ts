@@ -10,7 +10,6 @@ import { configDir, lockHolder, tryLock, writePrivateFileAtomic } from '../confi
 import {
   DEFAULT_SHARD_WAIT_S,
   failureAdvice,
-  indexHealthWait,
   lossReport,
   nextStep,
   parseCheckIndex,
@@ -214,8 +213,8 @@ async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: Runne
       await sleep(2000);
     }
   }
-  // verify: the index's health (the client waits as long as Elasticsearch was asked to), then its document count against what CheckIndex counted.
-  const h = await waitForIndexHealth(guard.client, guard.url, p.index, indexHealthWait(opts.shardTimeoutMs / 1000));
+  // verify: the index's health (asked in short waits, as long as the whole wait lasts), then its document count against what CheckIndex counted.
+  const h = await waitForIndexHealth(guard.client, guard.url, p.index, opts.shardTimeoutMs);
   if (h.timed_out) return { ok: false, message: `${p.index} is still ${h.status}` };
   await getJson(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_refresh`).catch(() => undefined);
   const c = await getJson<{ count: number }>(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_count`);

@@ -7,7 +7,8 @@ import {
   elsewhereRefusal,
   failureAdvice,
   findCorruption,
-  indexHealthWait,
+  healthWaitQuery,
+  HEALTH_WAIT_STEP_S,
   isElasticsearchCmdline,
   judgeLocality,
   newestSegmentsFile,
@@ -282,16 +283,20 @@ describe('is the shard\'s node the Elasticsearch of this host', () => {
 });
 
 describe('the last step waits as long as it asked Elasticsearch to', () => {
-  it('gives the client more time than the wait it asks for, for every wait', () => {
-    for (const s of [1, 14, 15, 30, 60, DEFAULT_SHARD_WAIT_S, 600]) {
-      const w = indexHealthWait(s);
-      expect(w.querystring).toEqual({ wait_for_status: 'yellow', timeout: `${s}s` });
-      // The client's default request timeout is 15 s: a 120 s wait must not be cut at 15 s.
-      expect(w.requestTimeoutMs).toBeGreaterThan(s * 1000);
+  it('asks each request for a wait the client outlasts, for every remaining time', () => {
+    for (const ms of [1, 999, 1000, 4_200, 14_000, 15_000, 60_000, DEFAULT_SHARD_WAIT_S * 1000, 600_000]) {
+      const q = healthWaitQuery(ms);
+      expect(q.wait_for_status).toBe('yellow');
+      const asked = Number(/^(\d+)s$/.exec(q.timeout)![1]);
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(asked * 1000).toBeLessThan(Math.max(ms, 1000) + 1000); // whole seconds, rounded up
+      // createClient's request timeout is 15 s; a request asking for longer would be cut short.
+      expect(asked * 1000).toBeLessThan(15_000);
     }
+    expect(HEALTH_WAIT_STEP_S).toBe(5);
   });
 
-  it('the plan shows the wait the run asks for', () => {
+  it('the plan shows the whole wait', () => {
     const verify = recoveryPlan(facts).steps.find((st) => st.id === 'verify')!;
     expect(verify.command).toContain(`timeout=${DEFAULT_SHARD_WAIT_S}s`);
   });

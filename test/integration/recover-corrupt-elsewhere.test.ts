@@ -21,6 +21,11 @@ import { ES_USER, freePort, startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { Guard } from '../../src/services/guard';
 import { recoverySession } from '../../src/services/recovery-wizard';
+import { createWizardServices } from '../../src/services/wizards';
+import { setSnapshot } from '../../src/store/console';
+import { createUiStore } from '../../src/ui/state';
+import { makeStore, renderApp, tick } from '../ui/harness';
+import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
@@ -79,6 +84,14 @@ beforeAll(async () => {
     },
     INDEX,
   );
+  // Red comes before Elasticsearch gives up allocating the corrupt copy (see recover-corrupt.test.tsx).
+  for (let i = 0; ; i++) {
+    const e = await es('POST', '/_cluster/allocation/explain', { index: INDEX, shard: 0, primary: true });
+    const gaveUp = e.body.current_state === 'unassigned' && ['no', 'no_valid_shard_copy'].includes(e.body.can_allocate);
+    if (gaveUp && /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e.body))) break;
+    if (i > 240) throw new Error(`${INDEX}: allocation never failed on the corruption`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
   // A leftover folder of the shard under the local node's P, as a stale copy would leave.
   const uuid = (await es('GET', `/_cat/indices/${INDEX}?h=uuid&format=json`)).body[0].uuid;
   const stale = path.join(dataDir, 'indices', uuid, '0', 'index');
@@ -145,4 +158,29 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
   s = await session.idle();
   expect(s.phase).toBe('options');
   expect(fs.existsSync(marker)).toBe(false);
+
+  // On screen (C on the red primary, 80x24): why not here and where to go; c does nothing.
+  process.env.NO_COLOR = '1';
+  try {
+    const store = makeStore();
+    setSnapshot(store, 'shards', {
+      data: [{ index: INDEX, shard: 0, primary: true, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'ALLOCATION_FAILED', unassignedDetails: null }],
+      fetchedAt: Date.now(),
+      failures: 0,
+    });
+    store.setState({ pane: 'shards' });
+    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['recovery'], createWizardServices(guard, { serviceStop: stopCmd })), ui: createUiStore() });
+    await until(app, new RegExp(INDEX));
+    await app.press('C');
+    const f = await until(app, /offline repair not offered here/);
+    expectFits(f);
+    expect(f.replace(/\s+/g, ' ')).toMatch(/run shardeck recover-corrupt on 127\.0\.0\.1, the host of node remote/);
+    expect(f).not.toMatch(/c offline repair with CheckIndex/);
+    await app.press('c');
+    await tick(500);
+    expect(fs.existsSync(marker)).toBe(false);
+    app.unmount();
+  } finally {
+    delete process.env.NO_COLOR;
+  }
 }, 180_000);

@@ -16,7 +16,6 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { waitForIndexHealth } from '../../src/cluster/admin';
 import { createClient } from '../../src/cluster/connection';
-import { indexHealthWait } from '../../src/domain/corruption';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
@@ -44,7 +43,23 @@ async function corruptIndex(index: string, beforeStop?: () => Promise<void>): Pr
   const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeStop });
   node = made.node;
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
+  await untilAllocationFailed(index);
   return made;
+}
+
+/**
+ * Red comes first with the primary unassigned after the restart (CLUSTER_RECOVERED); then
+ * Elasticsearch retries the allocation (the primary flips to initializing and back) until it
+ * gives up (max_retry). Detection is asked once it has: on a loaded machine that takes a while.
+ */
+async function untilAllocationFailed(index: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    const e = await es('POST', '/_cluster/allocation/explain', { index, shard: 0, primary: true });
+    const gaveUp = e.body.current_state === 'unassigned' && ['no', 'no_valid_shard_copy'].includes(e.body.can_allocate);
+    if (gaveUp && /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e.body))) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${index}: allocation never failed on the corruption`);
 }
 
 /** Every file under dir as "relative-path size", sorted: what the archive must hold. */
@@ -129,12 +144,12 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(text.stdout).toMatch(/first, what loses nothing:\n  - snapshot nightly\/before-corruption/);
   // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
   expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
-  // The last step's health wait: a client whose own timeout (2 s here, 15 s by default) is shorter
-  // than the wait asked of Elasticsearch still gets the answer, timed out after the whole wait.
+  // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
+  // default), which one request cannot raise: it asks in short waits until the whole wait is over.
   const waitStarted = Date.now();
-  const waited = await waitForIndexHealth(createClient({ url: node.url, requestTimeoutMs: 2000 }), node.url, index, indexHealthWait(4));
+  const waited = await waitForIndexHealth(createClient({ url: node.url, requestTimeoutMs: 8000 }), node.url, index, 10_000);
   expect(waited).toMatchObject({ status: 'red', timed_out: true });
-  expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(3900);
+  expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(9900);
 
   const planned = await cli(['recover-corrupt', index, '0', '--plan']);
   expect(planned.code).toBe(0);

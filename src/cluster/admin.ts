@@ -2,6 +2,7 @@
 // calls it) and the reads the wizards need beyond the live panes (what a pattern matches, an
 // index template, allocation explain, per-index replica counts).
 import { errors, type Client } from '@elastic/elasticsearch';
+import { healthWaitQuery } from '../domain/corruption';
 import type { MutationRequest } from '../domain/mutation';
 import { classifyError, ConnError, errorText, read, redactUrl } from './connection';
 
@@ -110,5 +111,28 @@ export async function allocationExplain(client: Client, url: string, shard?: Sha
     const err = classifyError(e, url);
     if (!shard && err.status === 400 && /there are no unassigned shards/i.test(err.esReason ?? err.message)) return null;
     throw err;
+  }
+}
+
+/**
+ * GET _cluster/health/<index> until it is yellow or `waitMs` is over, each request asking
+ * Elasticsearch to wait a few seconds (healthWaitQuery): one long wait_for_status would outlast
+ * the client's request timeout, which a single request cannot raise. A wait that runs out
+ * answers 408 with the health body (timed_out: true); the last one is returned.
+ */
+export async function waitForIndexHealth(client: Client, url: string, index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    let body: { status: string; timed_out: boolean };
+    try {
+      const res = await client.transport.request(
+        { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: healthWaitQuery(deadline - Date.now()) },
+        { meta: true, ignore: [408] },
+      );
+      body = res.body as { status: string; timed_out: boolean };
+    } catch (e) {
+      throw classifyError(e, url);
+    }
+    if (!body.timed_out || Date.now() >= deadline) return body;
   }
 }

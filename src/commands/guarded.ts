@@ -6,7 +6,7 @@ import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan,
 import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
 import type { Profile } from '../config/profiles';
-import { EXIT, openSession, type CommandContext } from './common';
+import { EXIT, openSession, type CommandContext, type Session } from './common';
 import { paint } from './paint';
 
 /** Flags of every mutating command. */
@@ -17,10 +17,10 @@ export const MUTATION_OPTIONS = {
 
 export const JSON_SCHEMA = 1;
 
-export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; close(): Promise<void> }> {
+export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; conn: Session['conn']; close(): Promise<void> }> {
   const s = await openSession(values);
   const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
-  return { guard, profile: s.profile, close: () => closeClient(s.client) };
+  return { guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }
 
 /** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */

@@ -2,8 +2,10 @@
 //   is corrupt, where their folders are, and what recovers them without loss.
 // shardeck recover-corrupt INDEX SHARD --plan: the offline repair checklist as the exact commands
 //   for this node, run by no one (the operator runs them where shardeck may not).
-// shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes]: runs the checklist,
-//   each step shown and confirmed; progress is saved after every step.
+// shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes] [--accept-data-loss INDEX]:
+//   runs the checklist, each step shown and confirmed; progress is saved after every step. It
+//   starts only on the host whose Elasticsearch holds the corrupt copy. --yes never confirms a
+//   step that loses documents: that takes the index's name, typed or given to --accept-data-loss.
 // shardeck recover-corrupt --resume [INDEX SHARD]: goes on at the step where it stopped.
 import path from 'node:path';
 import readline from 'node:readline/promises';
@@ -11,7 +13,8 @@ import { newProgress, planLines, recoveryPlan, stepCommandLines, type PlanFacts,
 import type { Confirmation, ConfirmationNeed, PreviewConnection } from '../domain/mutation';
 import type { Profile } from '../config/profiles';
 import type { Guard } from '../services/guard';
-import { detectCorruption, findingFactLines, planFacts, type CorruptShardReport } from '../services/corruption';
+import { connectionSecrets } from '../domain/host-env';
+import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
@@ -83,10 +86,11 @@ async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Co
 
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
   const resume = Boolean(values.resume);
-  const { guard, profile, close } = await openGuard(values as never);
+  const { guard, profile, conn, close } = await openGuard(values as never);
   try {
     guard.assertWritable();
     let progress: RecoveryProgress;
+    const acceptLoss = values['accept-data-loss'] === undefined ? undefined : String(values['accept-data-loss']);
     if (resume) {
       const found = positionals.length === 2 ? loadProgress(positionals[0], Number(positionals[1])) : unfinishedProgress()[0] ?? null;
       if (!found || found.finished)
@@ -104,20 +108,36 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
-      if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
       if (!json) process.stdout.write([...findingLines(c), ''].join('\n') + '\n');
+      const elsewhere = startRefusal(c);
+      if (elsewhere) return failed(elsewhere, json);
+      if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
       progress = newProgress(method, facts, new Date().toISOString());
     }
+    // A name that can never match is refused before the engine is stopped, not at the step that needs it.
+    if (acceptLoss !== undefined && acceptLoss !== progress.index)
+      return failed(`--accept-data-loss names "${acceptLoss}" but this checklist repairs ${progress.index}: give that index name exactly; nothing was run`, json);
     // Under --json stdout holds only the result: the steps and their live output go to stderr.
     const say = (s: string) => (json ? process.stderr : process.stdout).write(s);
     const io: RunnerIO = {
       announce: (step, n, total) => say(stepLines(step, n, total, guard.previewConnection).join('\n') + '\n'),
-      confirm: (step, need) => (values.yes ? Promise.resolve({ by: 'yes-flag' }) : askOnTerminal(step, need)),
+      // --accept-data-loss INDEX is the index name typed ahead for the steps that lose documents;
+      // --yes answers the others (and, given for one of those, is refused by the runner).
+      confirm: (step, need) =>
+        need.kind === 'type' && acceptLoss !== undefined
+          ? Promise.resolve({ by: 'typed', text: acceptLoss })
+          : values.yes
+            ? Promise.resolve({ by: 'yes-flag' })
+            : askOnTerminal(step, need),
       output: (chunk) => say(paint('dim', chunk)),
       info: (line) => say(`  ${line}\n`),
     };
     const waitS = values['wait-timeout'] === undefined ? undefined : Number(values['wait-timeout']);
-    const end = await runChecklist(guard, progress, io, waitS === undefined ? {} : { waitTimeoutMs: waitS * 1000, shardTimeoutMs: Math.max(waitS, 30) * 1000 });
+    const hostSecrets = connectionSecrets(conn);
+    const end = await runChecklist(guard, progress, io, {
+      hostSecrets,
+      ...(waitS === undefined ? {} : { waitTimeoutMs: waitS * 1000, shardTimeoutMs: Math.max(waitS, 30) * 1000 }),
+    });
     const file = progressFile(progress.index, progress.shard);
     if (json)
       printJson({
@@ -136,11 +156,15 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
           ? { loss: end.loss }
           : end.status === 'busy'
             ? { error: runEndLines(end)[0], holderPid: end.pid }
-            : { stoppedAt: end.step.id, ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : {}) }),
+            : {
+                stoppedAt: end.step.id,
+                ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : end.status === 'refused' ? { error: end.message } : {}),
+              }),
       });
     else {
       const [first, ...rest] = runEndLines(end);
       process.stdout.write([paint(end.status === 'finished' ? 'green' : end.status === 'declined' ? 'bold' : 'red', first), ...rest].join('\n') + '\n');
+      if (end.status === 'refused') process.stderr.write(`shardeck ${NAME}: ${end.message}\n`);
     }
     return end.status === 'finished' ? EXIT.ok : EXIT.failed;
   } catch (e) {
@@ -161,13 +185,14 @@ const recoverCorrupt: CommandModule = {
   usage: [
     'usage: shardeck recover-corrupt [--detect] [--json] [connection flags]',
     '       shardeck recover-corrupt INDEX SHARD --plan [--method M] [flags below] [--json]',
-    '       shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes] [flags below] [--json]',
-    '       shardeck recover-corrupt --resume [INDEX SHARD] [--yes] [flags below] [--json]',
+    '       shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes] [--accept-data-loss INDEX] [flags below] [--json]',
+    '       shardeck recover-corrupt --resume [INDEX SHARD] [--yes] [--accept-data-loss INDEX] [flags below] [--json]',
     'flags: --backup-dir DIR  --es-user NAME  --conf-dir DIR  --java PATH  --stop-cmd CMD  --start-cmd CMD  --wait-timeout SECONDS',
     'exit 0: nothing corrupt (detect), plan printed, or checklist finished; 2: a corrupt primary was found (detect);',
-    '5: a step failed or was not confirmed (resume with --resume); 4: read-only mode.',
+    '5: a step failed or was not confirmed (resume with --resume), or this host does not run the node holding the shard; 4: read-only mode.',
     "the profile's serviceStop/serviceStart replace systemctl stop/start elasticsearch; --stop-cmd/--start-cmd replace both.",
     'every step is shown with its exact command and runs only once confirmed (y, or the index name for a step that loses documents).',
+    '--yes confirms every step except those that lose documents (CheckIndex -exorcise, elasticsearch-shard, allocate_stale_primary): they need --accept-data-loss INDEX.',
   ].join('\n'),
   options: {
     ...MUTATION_OPTIONS,
@@ -182,6 +207,7 @@ const recoverCorrupt: CommandModule = {
     'stop-cmd': { type: 'string' },
     'start-cmd': { type: 'string' },
     'wait-timeout': { type: 'string' },
+    'accept-data-loss': { type: 'string' },
   },
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -212,8 +238,13 @@ const recoverCorrupt: CommandModule = {
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const p = recoveryPlan(facts);
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p });
-      else process.stdout.write([...findingLines(c), '', ...planLines(p, facts.conn)].join('\n') + '\n');
+      // The plan is printed wherever shardeck runs, saying where it may be run.
+      const elsewhere = startRefusal(c);
+      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p, runsHere: !elsewhere, ...(elsewhere ? { notHere: elsewhere } : {}) });
+      else
+        process.stdout.write(
+          [...findingLines(c), '', ...(elsewhere ? [paint('red', `not on this host: ${elsewhere.replace(/; nothing was run$/, '')}`), ''] : []), ...planLines(p, facts.conn)].join('\n') + '\n',
+        );
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

@@ -9,6 +9,7 @@ import { App } from '../ui/app/App';
 import { WizardServicesProvider } from '../ui/wizards/services';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
+import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSession } from '../services/platform-session';
 import { EXIT, openSession, type CommandModule } from './common';
 
@@ -49,7 +50,7 @@ const tui: CommandModule = {
     const platform = startPlatformSession(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
-    const wizardServices = createWizardServices(guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart });
+    const wizardServices = createWizardServices(guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;

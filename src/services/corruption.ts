@@ -7,12 +7,19 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { allocationExplain, getJson } from '../cluster/admin';
 import {
+  elsewhereRefusal,
   findCorruption,
+  isElasticsearchCmdline,
+  judgeLocality,
   losslessOptions,
+  newestSegmentsFile,
+  parseStateNodeId,
   parseNodeFacts,
   shardFolder,
   snapshotsHolding,
   type CorruptFinding,
+  type HostView,
+  type Locality,
   type NodeFacts,
   type PlanFacts,
   type SnapshotHolding,
@@ -44,6 +51,10 @@ export interface CorruptShardReport extends CorruptFinding {
   confDir: string | null;
   /** The node's log lines that name the index with a corruption, last ones, when the log is readable here. */
   logEvidence: string[];
+  /** Whether the node holding the copy is the Elasticsearch of this host (the checklist runs only then), and why not. */
+  local: Locality;
+  /** The node that runs on this host, when one of the cluster's does. */
+  localNode: string | null;
 }
 
 export interface CorruptionReport {
@@ -67,6 +78,68 @@ async function snapshotsOf(guard: Guard, index: string): Promise<SnapshotHolding
     ),
   );
   return all.flat();
+}
+
+/** /proc/<pid> on this host is an Elasticsearch JVM (true), another process (false), or none / unreadable (null). */
+function pidIsElasticsearch(pid: number): boolean | null {
+  try {
+    return isElasticsearchCmdline(fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+  } catch {
+    return null;
+  }
+}
+
+/** An Elasticsearch process with this pid runs on this host. */
+export function elasticsearchRunsAs(pid: number): boolean {
+  return pidIsElasticsearch(pid) === true;
+}
+
+/** The files process `pid` has open, or null when /proc/<pid>/fd cannot be read. */
+function openFiles(pid: number): Set<string> | null {
+  try {
+    const dir = `/proc/${pid}/fd`;
+    const out = new Set<string>();
+    for (const fd of fs.readdirSync(dir)) {
+      try {
+        out.add(fs.readlinkSync(`${dir}/${fd}`));
+      } catch {
+        /* closed meanwhile */
+      }
+    }
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+/** The node id written under <dataPath>/_state on this host (newest Lucene commit, else node-N.st). */
+function stateNodeId(dataPath: string): string | null {
+  const dir = path.join(dataPath, '_state');
+  try {
+    const names = fs.readdirSync(dir);
+    const files = [newestSegmentsFile(names), ...names.filter((n) => /^node-\d+\.st$/.test(n))].filter((n): n is string => Boolean(n));
+    for (const f of files) {
+      const id = parseStateNodeId(fs.readFileSync(path.join(dir, f), 'latin1'));
+      if (id) return id;
+    }
+  } catch {
+    /* not on this host, or not readable */
+  }
+  return null;
+}
+
+/** What this host shows of a node and the shard's folder under its data paths. */
+function hostView(n: NodeFacts, uuid: string | null, shard: number): HostView {
+  const files = n.pid === undefined ? null : openFiles(n.pid);
+  return {
+    pidIsElasticsearch: n.pid === undefined ? null : pidIsElasticsearch(n.pid),
+    dataPaths: n.dataPaths.map((p) => ({
+      path: p,
+      nodeId: stateNodeId(p),
+      shardFolderExists: uuid !== null && fs.existsSync(shardFolder(p, uuid, shard)),
+      lockedByPid: files === null ? null : files.has(path.join(p, 'node.lock')),
+    })),
+  };
 }
 
 /** The name of a uid from /etc/passwd (no getent needed). */
@@ -134,6 +207,14 @@ export function corruptionLogLines(logFile: string, index: string, shard: number
 async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null, clusterName: string): Promise<CorruptShardReport> {
   const facts = nodes.find((n) => n.id === f.node?.id) ?? (nodes.length === 1 ? nodes[0] : undefined) ?? null;
   const uuid = uuids.get(f.index) ?? null;
+  const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
+  // Which node runs here (its pid is an Elasticsearch JVM holding its own data's lock), to name it in a refusal.
+  const localNode =
+    nodes.find((n) => {
+      if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
+      const files = openFiles(n.pid);
+      return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
+    })?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
   const onHost = candidates.find((c) => fs.existsSync(c));
   const snapshots = await snapshotsOf(guard, f.index);
@@ -151,6 +232,8 @@ async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uui
     dataOwner: onHost ? userName(fs.statSync(onHost).uid) : null,
     confDir: onHost ? confDirOfPid(facts?.pid) : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
+    local,
+    localNode,
   };
 }
 
@@ -175,7 +258,7 @@ export async function detectCorruption(guard: Guard, only?: { index: string; sha
   if (findings.length === 0) return report;
   const [nodesBody, indices] = await Promise.all([
     getJson(guard.client, guard.url, '/_nodes/settings,jvm,process', {
-      filter_path: 'nodes.*.name,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
+      filter_path: 'nodes.*.name,nodes.*.host,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
     }),
     readResource(guard.client, guard.url, 'indices'),
   ]);
@@ -211,8 +294,17 @@ export function planFacts(
     stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
     conn,
     hasShardTool: c.hasShardTool,
+    ...(c.local.ok && c.nodeFacts?.pid !== undefined ? { pid: c.nodeFacts.pid } : {}),
     ...overrides,
   };
+}
+
+/**
+ * Why the checklist must not start on this host (one sentence), or null: it stops this host's
+ * engine and rewrites a folder here, so the corrupt copy's node must be the one running here.
+ */
+export function startRefusal(c: CorruptShardReport): string | null {
+  return c.local.ok ? null : elsewhereRefusal(c.index, c.shard, c.nodeFacts, c.local.reason, c.localNode ?? undefined);
 }
 
 
@@ -224,6 +316,7 @@ export function findingFactLines(c: CorruptShardReport): string[] {
     ...(c.file ? [`  file:   ${c.file}`] : []),
     `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
     `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)'}`,
+    c.local.ok ? '  this host: runs the node holding the copy (the checklist may run here)' : `  this host: NOT the node holding the copy: ${c.local.reason}`,
     ...(c.logEvidence.length ? ['  the node\'s log:', ...c.logEvidence.map((l) => `    ${l}`)] : []),
   ];
 }

@@ -5,9 +5,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allocationExplain, getJson } from '../cluster/admin';
+import { allocationExplain, getJson, waitForIndexHealth } from '../cluster/admin';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import {
+  DEFAULT_SHARD_WAIT_S,
   failureAdvice,
   lossReport,
   nextStep,
@@ -20,7 +21,9 @@ import {
   type RecoveryProgress,
   type StepRecord,
 } from '../domain/corruption';
-import { confirmationNeeded, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
+import { hostCommandEnv, type HostSecrets } from '../domain/host-env';
+import { confirmationNeeded, describeOutcome, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
+import { elasticsearchRunsAs } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
 
@@ -40,12 +43,16 @@ export interface RunOptions {
   waitTimeoutMs?: number;
   /** How long the shard may take to come back after the restart (default 120 s). */
   shardTimeoutMs?: number;
+  /** What is secret in shardeck's environment: kept out of every host command's (the name pattern applies always). */
+  hostSecrets?: HostSecrets;
 }
 
 export type RunEnd =
   | { status: 'finished'; progress: RecoveryProgress; loss: ReturnType<typeof lossReport> }
   | { status: 'failed'; progress: RecoveryProgress; step: PlanStep; message: string; advice: string }
   | { status: 'declined'; progress: RecoveryProgress; step: PlanStep }
+  /** A step that loses documents was confirmed by less than the index's name (--yes): it was not run. */
+  | { status: 'refused'; progress: RecoveryProgress; step: PlanStep; message: string }
   /** Another shardeck process runs this checklist now (two operators on one node): nothing was run. */
   | { status: 'busy'; progress: RecoveryProgress; pid: number | null };
 
@@ -91,10 +98,14 @@ interface ShellResult {
   error?: string;
 }
 
-/** Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing. */
-function runShell(command: string, onOutput: (s: string) => void): Promise<ShellResult> {
+/**
+ * Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing.
+ * Its environment is shardeck's without the secrets (runuser, java and the service commands
+ * inherit it from bash).
+ */
+function runShell(command: string, onOutput: (s: string) => void, secrets: HostSecrets): Promise<ShellResult> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: hostCommandEnv(process.env, secrets) });
     let output = '';
     const take = (b: Buffer) => {
       const s = b.toString('utf8');
@@ -118,12 +129,19 @@ type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; pat
 async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
   if (step.kind === 'request') {
     const outcome = await guard.execute(step.request as MutationPlan, confirmation);
-    if (!outcome.ok) return { ok: false, message: `${outcome.status ?? ''} ${outcome.error?.message ?? 'failed'}`.trim() };
-    return { ok: true, message: `accepted (${outcome.status})` };
+    // No answer but read back as applied counts as done (never resent); unknown stops the checklist.
+    return { ok: outcome.applied === 'yes', message: outcome.ok ? `accepted (${outcome.status})` : describeOutcome(outcome) };
   }
   if (step.kind === 'read') return read(guard, p, step, io, opts, confirmation);
-  const r = await runShell(step.command!, io.output);
+  const r = await runShell(step.command!, io.output, opts.hostSecrets);
   switch (step.id) {
+    case 'stop': {
+      // A stop command that stopped another node (or nothing) must not let the folder be rewritten under a running node.
+      const pid = p.facts.pid;
+      if (r.ok && pid !== undefined && elasticsearchRunsAs(pid))
+        return { ok: false, exitCode: r.exitCode, message: `the stop command succeeded but node ${p.facts.node.name} (pid ${pid}) still runs: it stopped something else` };
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
+    }
     case 'backup':
       if (!r.ok) fs.rmSync(recoveryPlan(p.facts).archive, { force: true });
       return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? `archive ${recoveryPlan(p.facts).archive}` : `${r.error}: the partial archive was removed` };
@@ -196,11 +214,8 @@ async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: Runne
       await sleep(2000);
     }
   }
-  // verify: the index's health, then its document count against what CheckIndex counted.
-  const h = await getJson<{ status: string; timed_out: boolean }>(guard.client, guard.url, `/_cluster/health/${encodeURIComponent(p.index)}`, {
-    wait_for_status: 'yellow',
-    timeout: `${Math.round(opts.shardTimeoutMs / 1000)}s`,
-  });
+  // verify: the index's health (asked in short waits, as long as the whole wait lasts), then its document count against what CheckIndex counted.
+  const h = await waitForIndexHealth(guard.client, guard.url, p.index, opts.shardTimeoutMs);
   if (h.timed_out) return { ok: false, message: `${p.index} is still ${h.status}` };
   // A refresh is a write: through the guard with this step's confirmation (audited, never retried).
   await refreshIndex(guard, p.index, `after recovering ${p.index}`, confirmation, { includeSystem: true }).catch(() => undefined);
@@ -236,7 +251,11 @@ export async function runChecklist(guard: Guard, start: RecoveryProgress, io: Ru
 }
 
 async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions): Promise<RunEnd> {
-  const opts: Required<RunOptions> = { waitTimeoutMs: options.waitTimeoutMs ?? 180_000, shardTimeoutMs: options.shardTimeoutMs ?? 120_000 };
+  const opts: Required<RunOptions> = {
+    waitTimeoutMs: options.waitTimeoutMs ?? 180_000,
+    shardTimeoutMs: options.shardTimeoutMs ?? DEFAULT_SHARD_WAIT_S * 1000,
+    hostSecrets: options.hostSecrets ?? { envNames: [], values: [] },
+  };
   let p = start;
   saveProgress(p);
   const total = progressSteps(p).length;
@@ -246,6 +265,15 @@ async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, op
     io.announce(step, n, total, need);
     const confirmation = await io.confirm(step, need);
     if (!confirmation) return { status: 'declined', progress: p, step };
+    // --yes answers the other steps; one that loses documents needs the index's name itself (the
+    // guard accepts --yes for anything, so this is decided here, before the guard is asked).
+    if (need.kind === 'type' && !(confirmation.by === 'typed' && confirmation.text === need.expected))
+      return {
+        status: 'refused',
+        progress: p,
+        step,
+        message: `step ${n} "${step.title}" loses documents and --yes does not confirm it: add --accept-data-loss ${need.expected} (the index name) to run it; nothing of it was run`,
+      };
     const current = step;
     const summary = `recover-corrupt ${p.index}/${p.shard} step ${n}: ${current.title}`;
     const risk = need.kind === 'type' ? 'destructive' : 'reversible';
@@ -291,5 +319,7 @@ export function runEndLines(end: RunEnd): string[] {
     ];
   if (end.status === 'declined')
     return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
+  if (end.status === 'refused')
+    return [end.message, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard} --yes --accept-data-loss ${end.progress.index}`, where];
   return [`step "${end.step.title}" failed: ${end.message}`, `next: ${end.advice}`, where];
 }

@@ -3,7 +3,7 @@
 import { newProgress, stepCommandLines, type PlanFacts, type RecoveryProgress } from '../domain/corruption';
 import type { Confirmation } from '../domain/mutation';
 import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../domain/wizards/recovery';
-import { detectCorruption, findingFactLines, planFacts } from './corruption';
+import { detectCorruption, findingFactLines, planFacts, startRefusal } from './corruption';
 import type { Guard } from './guard';
 import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from './recovery-runner';
 import { WizardSession } from './wizards';
@@ -43,10 +43,19 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
         return send({ type: 'detected', finding: null, resumeAt, message: `no corrupt primary in ${where} (cluster ${report.status}, ${report.unassignedPrimaries} unassigned primaries): nothing to repair` });
       }
       const planned = planFacts(c, { serviceStop: tuning.serviceStop, serviceStart: tuning.serviceStart }, guard.previewConnection);
-      facts = typeof planned === 'string' ? null : planned;
+      // Not this host's node: the findings and lossless options are shown, the checklist is not offered.
+      const elsewhere = startRefusal(c);
+      facts = typeof planned === 'string' || elsewhere ? null : planned;
       return send({
         type: 'detected',
-        finding: { index: c.index, shard: c.shard, lines: findingFactLines(c), options: c.options, shardTool: c.hasShardTool !== false && facts !== null },
+        finding: {
+          index: c.index,
+          shard: c.shard,
+          lines: findingFactLines(c),
+          options: c.options,
+          shardTool: c.hasShardTool !== false && facts !== null,
+          ...(elsewhere ? { elsewhere } : {}),
+        },
         resumeAt,
         message: typeof planned === 'string' ? planned : undefined,
       });
@@ -69,6 +78,6 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
       },
       tuning,
     );
-    send({ type: 'ended', status: end.status === 'busy' ? 'failed' : end.status, lines: runEndLines(end) });
+    send({ type: 'ended', status: end.status === 'busy' || end.status === 'refused' ? 'failed' : end.status, lines: runEndLines(end) });
   });
 }

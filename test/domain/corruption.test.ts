@@ -3,8 +3,16 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  DEFAULT_SHARD_WAIT_S,
+  elsewhereRefusal,
   failureAdvice,
   findCorruption,
+  healthWaitQuery,
+  HEALTH_WAIT_STEP_S,
+  isElasticsearchCmdline,
+  judgeLocality,
+  newestSegmentsFile,
+  parseStateNodeId,
   losslessOptions,
   lossReport,
   newProgress,
@@ -21,6 +29,7 @@ import {
 import { recoveryClosable, recoveryMachine } from '../../src/domain/wizards/recovery';
 
 const fixture = (name: string) => fs.readFileSync(new URL(`../fixtures/corrupt/${name}`, import.meta.url), 'utf8');
+const binaryFixture = (name: string) => fs.readFileSync(new URL(`../fixtures/corrupt/${name}`, import.meta.url), 'latin1');
 
 const facts: PlanFacts = {
   index: 'service_v9_abc',
@@ -184,6 +193,14 @@ describe('the wizard machine', () => {
     expect(m.step(s, { type: 'choose', method: 'checkindex' }).effects).toEqual([{ type: 'run', method: 'checkindex' }]);
   });
 
+  it('a shard held by a node of another host is shown, its lossless options too, but the checklist is not offered', () => {
+    const m = recoveryMachine();
+    const s = m.step(m.init().state, { type: 'detected', finding: { ...finding, shardTool: true, elsewhere: 'the corrupt copy ... is on node es-a on host storage-a' } }).state;
+    expect(s.phase).toBe('options');
+    expect(m.step(s, { type: 'choose', method: 'checkindex' }).effects).toEqual([]);
+    expect(m.step(s, { type: 'choose', method: 'shard-tool' }).effects).toEqual([]);
+  });
+
   it('with a checklist under way, offers only to resume it (also when the node is down)', () => {
     const m = recoveryMachine();
     const s = m.step(m.init().state, { type: 'detected', finding: null, resumeAt: 'x shard 0: Start the engine', message: 'the node does not answer' }).state;
@@ -213,5 +230,74 @@ describe('the wizard machine', () => {
     s = m.step(s, { type: 'ended', status: 'failed', lines: ['step "Stop the engine" failed: exit status 1', 'next: ...'] }).state;
     expect(s.phase).toBe('failed');
     expect(recoveryClosable(s)).toBe(true);
+  });
+});
+
+describe('is the shard\'s node the Elasticsearch of this host', () => {
+  // Recorded from a real 8.19.21 node whose id is z5wDUmkVS0aqSGs91RB3pQ: <path.data>/_state/segments_a and node-0.st.
+  it('reads the node id Elasticsearch writes under path.data/_state (Lucene commit and node-N.st)', () => {
+    expect(parseStateNodeId(binaryFixture('state-segments'))).toBe('z5wDUmkVS0aqSGs91RB3pQ');
+    expect(parseStateNodeId(binaryFixture('state-node-0.st'))).toBe('z5wDUmkVS0aqSGs91RB3pQ');
+    expect(parseStateNodeId('no id here')).toBeNull();
+    expect(newestSegmentsFile(['_6.cfs', 'segments_9', 'segments_a', 'segments_2', 'write.lock'])).toBe('segments_a');
+    expect(newestSegmentsFile(['segments_z', 'segments_10'])).toBe('segments_10');
+  });
+
+  it('knows an Elasticsearch server JVM by its main module', () => {
+    const es = ['/usr/lib/jvm/java-17-openjdk-amd64/bin/java', '-Xms512m', '-m', 'org.elasticsearch.server/org.elasticsearch.bootstrap.Elasticsearch', ''].join('\0');
+    expect(isElasticsearchCmdline(es)).toBe(true);
+    // The CLI launcher that starts the server is not it; neither is a shell that names it in a string.
+    expect(isElasticsearchCmdline(['java', '-cp', 'lib/*', 'org.elasticsearch.launcher.CliToolLauncher'].join('\0'))).toBe(false);
+    expect(isElasticsearchCmdline(['bash', '-c', 'echo org.elasticsearch.bootstrap.Elasticsearch is'].join('\0'))).toBe(false);
+  });
+
+  const holder = { id: 'HOLDERxxxxxxxxxxxxxxxx', name: 'es-a', dataPaths: ['/var/lib/elasticsearch'], pid: 4242, host: 'storage-a' };
+  const here = { path: '/var/lib/elasticsearch', nodeId: holder.id, shardFolderExists: true, lockedByPid: true };
+
+  it('runs only when the folder, the node id under path.data and the running process all point at the holder', () => {
+    expect(judgeLocality(holder, { pidIsElasticsearch: true, dataPaths: [here] })).toEqual({ ok: true, dataPath: '/var/lib/elasticsearch' });
+    const no = (view: Parameters<typeof judgeLocality>[1]) => {
+      const l = judgeLocality(holder, view);
+      return l.ok ? 'ok' : l.reason;
+    };
+    // Another storage node with the same layout: its own data, its own node id.
+    expect(no({ pidIsElasticsearch: true, dataPaths: [{ ...here, nodeId: 'OTHERyyyyyyyyyyyyyyyyy' }] })).toMatch(/belongs to node id OTHERyyyyyyyyyyyyyyyyy, not to node es-a/);
+    expect(no({ pidIsElasticsearch: true, dataPaths: [{ ...here, shardFolderExists: false }] })).toMatch(/does not exist on this host/);
+    expect(no({ pidIsElasticsearch: true, dataPaths: [{ ...here, nodeId: null }] })).toMatch(/names no node id/);
+    // The reported pid is from another host (or pid namespace): here it is nothing, or something else.
+    expect(no({ pidIsElasticsearch: null, dataPaths: [here] })).toMatch(/no process 4242 runs on this host/);
+    expect(no({ pidIsElasticsearch: false, dataPaths: [here] })).toMatch(/process 4242 on this host is not Elasticsearch/);
+    // An Elasticsearch with that pid here, but another one: it does not hold this data's lock.
+    expect(no({ pidIsElasticsearch: true, dataPaths: [{ ...here, lockedByPid: false }] })).toMatch(/does not hold \/var\/lib\/elasticsearch\/node.lock/);
+    expect(no({ pidIsElasticsearch: true, dataPaths: [{ ...here, lockedByPid: null }] })).toMatch(/run shardeck as root/);
+    expect(judgeLocality(null, null).ok).toBe(false);
+    expect(judgeLocality({ ...holder, pid: undefined }, { pidIsElasticsearch: null, dataPaths: [here] }).ok).toBe(false);
+  });
+
+  it('says which node and host hold the shard and where to run shardeck instead', () => {
+    const text = elsewhereRefusal('service_v9_abc', 0, holder, 'no process 4242 runs on this host', 'es-b');
+    expect(text).toBe(
+      "the corrupt copy of service_v9_abc shard 0 is on node es-a on host storage-a, not on this host's Elasticsearch (node es-b): no process 4242 runs on this host; run shardeck recover-corrupt on storage-a, the host of node es-a, as root; nothing was run",
+    );
+  });
+});
+
+describe('the last step waits as long as it asked Elasticsearch to', () => {
+  it('asks each request for a wait the client outlasts, for every remaining time', () => {
+    for (const ms of [1, 999, 1000, 4_200, 14_000, 15_000, 60_000, DEFAULT_SHARD_WAIT_S * 1000, 600_000]) {
+      const q = healthWaitQuery(ms);
+      expect(q.wait_for_status).toBe('yellow');
+      const asked = Number(/^(\d+)s$/.exec(q.timeout)![1]);
+      expect(asked).toBeGreaterThanOrEqual(1);
+      expect(asked * 1000).toBeLessThan(Math.max(ms, 1000) + 1000); // whole seconds, rounded up
+      // createClient's request timeout is 15 s; a request asking for longer would be cut short.
+      expect(asked * 1000).toBeLessThan(15_000);
+    }
+    expect(HEALTH_WAIT_STEP_S).toBe(5);
+  });
+
+  it('the plan shows the whole wait', () => {
+    const verify = recoveryPlan(facts).steps.find((st) => st.id === 'verify')!;
+    expect(verify.command).toContain(`timeout=${DEFAULT_SHARD_WAIT_S}s`);
   });
 });

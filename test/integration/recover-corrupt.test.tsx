@@ -1,16 +1,20 @@
 // Corruption recovery end to end on a real 8.19.21 node: documents indexed and flushed, the node
 // stopped, one byte of a segment file changed, the node started -> red. shardeck names the shard,
-// then runs the checklist with --yes and the harness's service commands (dev/es-service.mjs) in
-// place of systemctl. The checklist is made to fail at each dangerous point on the way (stop
+// then runs the checklist with --yes (and --accept-data-loss INDEX for the steps that lose
+// documents: --yes alone stops before them) and the harness's service commands
+// (dev/es-service.mjs) in place of systemctl. The checklist is made to fail at each dangerous point on the way (stop
 // command fails, backup place full, CheckIndex exits non-zero, node does not come back); each
 // failure stops it with the data as it was, and --resume goes on. The loss shardeck reports must
 // equal the real difference in document count, and the backup archive must hold every file.
+// The host commands run without the password: the shard-tool run passes --user/--password-env
+// (the plain node ignores credentials) and service commands that dump their environment.
 // Last, the console's wizard (C on the Shards pane) walks the same checklist by keys at 80x24.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { waitForIndexHealth } from '../../src/cluster/admin';
 import { createClient } from '../../src/cluster/connection';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
@@ -20,7 +24,7 @@ import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
-import { ensureBuilt } from '../helpers/run-cli';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { readAudit } from '../../src/services/audit';
 import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
@@ -40,7 +44,23 @@ async function corruptIndex(index: string, beforeStop?: () => Promise<void>): Pr
   const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeStop });
   node = made.node;
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
+  await untilAllocationFailed(index);
   return made;
+}
+
+/**
+ * Red comes first with the primary unassigned after the restart (CLUSTER_RECOVERED); then
+ * Elasticsearch retries the allocation (the primary flips to initializing and back) until it
+ * gives up (max_retry). Detection is asked once it has: on a loaded machine that takes a while.
+ */
+async function untilAllocationFailed(index: string): Promise<void> {
+  for (let i = 0; i < 240; i++) {
+    const e = await es('POST', '/_cluster/allocation/explain', { index, shard: 0, primary: true });
+    const gaveUp = e.body.current_state === 'unassigned' && ['no', 'no_valid_shard_copy'].includes(e.body.can_allocate);
+    if (gaveUp && /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e.body))) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error(`${index}: allocation never failed on the corruption`);
 }
 
 /** Every file under dir as "relative-path size", sorted: what the archive must hold. */
@@ -83,8 +103,9 @@ beforeAll(async () => {
   // A snapshot repository the node may write (path.repo), to show what recovers without loss.
   const repo = path.join(work, 'repo');
   fs.mkdirSync(repo);
-  execFileSync('chown', [ES_USER, repo]);
   node = await startNode({ name: 'corrupt', anyStatus: true, settings: { 'path.repo': repo } });
+  // After startNode: it makes the shardeck-es user when missing.
+  execFileSync('chown', [ES_USER, repo]);
   await es('PUT', '/_snapshot/nightly', { type: 'fs', settings: { location: repo } });
   // A backup place with 64 KB: full before the shard folder fits.
   fullDir = path.join(work, 'full');
@@ -93,9 +114,16 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  if (fullDir) execFileSync('umount', [fullDir]);
-  await node?.stop();
-  for (const d of [cfg, work, node?.baseDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  // Each clean-up runs even when one before it fails (a busy tmpfs must not leave the node running).
+  try {
+    if (fullDir) execFileSync('umount', [fullDir]);
+  } finally {
+    try {
+      await node?.stop();
+    } finally {
+      for (const d of [cfg, work, node?.baseDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
+    }
+  }
 });
 
 it('checklist with CheckIndex: every failure stops it with the data as it was, --resume goes on, and the loss is counted right', async () => {
@@ -117,6 +145,13 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(text.stdout).toMatch(/first, what loses nothing:\n  - snapshot nightly\/before-corruption/);
   // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
   expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
+  // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
+  // default), which one request cannot raise: it asks in short waits until the whole wait is over.
+  const waitStarted = Date.now();
+  const waited = await waitForIndexHealth(createClient({ url: node.url, requestTimeoutMs: 8000 }), node.url, index, 10_000);
+  expect(waited).toMatchObject({ status: 'red', timed_out: true });
+  expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(9900);
+
   const planned = await cli(['recover-corrupt', index, '0', '--plan']);
   expect(planned.code).toBe(0);
   expect(planned.stdout).toMatch(/CheckIndex '.*\/index' -exorcise/);
@@ -145,6 +180,11 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // A lock left by a process that is gone is taken over.
   fs.writeFileSync(lock, '2147483646');
 
+  // 0. A stop command that succeeds without stopping the node (it stops something else) fails the step.
+  const stopsNothing = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'true']);
+  expect(stopsNothing.code).toBe(5);
+  expect(JSON.parse(stopsNothing.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'stop', error: expect.stringMatching(/succeeded but node corrupt \(pid \d+\) still runs/) });
+
   // 1. The stop command fails: nothing changed, the node still answers.
   const stopFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'false']);
   expect(stopFails.code).toBe(5);
@@ -171,8 +211,27 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(listing(folder)).toEqual(before);
   expect(archiveListing(r3.archive)).toEqual(before);
 
+  // --yes alone runs the read-only check but not -exorcise, which loses documents: refused, the folder untouched.
+  const java = path.join(javaHome(), 'bin', 'java');
+  const yesOnly = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--java', java]);
+  expect(yesOnly.code).toBe(5);
+  expect(JSON.parse(yesOnly.stdout)).toMatchObject({
+    status: 'refused',
+    stoppedAt: 'exorcise',
+    steps: { check: { status: 'done' } },
+    error: 'step 5 "Remove the broken segments (CheckIndex -exorcise)" loses documents and --yes does not confirm it: add --accept-data-loss service_v9_broken (the index name) to run it; nothing of it was run',
+  });
+  expect(JSON.parse(yesOnly.stdout).steps.exorcise).toBeUndefined();
+  expect(listing(folder)).toEqual(before);
+  expect(auditLinesIn(cfg).some((l) => /-exorcise/.test(l))).toBe(false);
+  // Another name is refused before anything runs.
+  const otherName = await cli(['recover-corrupt', '--resume', '--yes', '--accept-data-loss', 'service_v9_brokenx', '--json']);
+  expect(otherName.code).toBe(5);
+  expect(JSON.parse(otherName.stdout).error).toBe('--accept-data-loss names "service_v9_brokenx" but this checklist repairs service_v9_broken: give that index name exactly; nothing was run');
+  expect(listing(folder)).toEqual(before);
+
   // 4. The repair runs, but the node does not come back (a start command that starts nothing).
-  const noNode = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--java', path.join(javaHome(), 'bin', 'java'), '--start-cmd', 'true', '--wait-timeout', '5']);
+  const noNode = await cli(['recover-corrupt', '--resume', '--yes', '--accept-data-loss', index, '--json', '--java', java, '--start-cmd', 'true', '--wait-timeout', '5']);
   expect(noNode.code).toBe(5);
   const r4 = JSON.parse(noNode.stdout);
   expect(r4).toMatchObject({ status: 'failed', stoppedAt: 'wait', check: { totalDocs: DOCS + LATE, brokenSegments: 1, lostDocs: segmentDocs } });
@@ -180,7 +239,7 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(listing(folder).some((l) => /\/corrupted_/.test(l))).toBe(false);
 
   // 5. Resumed with the real start command: started, allocated, verified, loss counted.
-  const done = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--start-cmd', service('start')]);
+  const done = await cli(['recover-corrupt', '--resume', '--yes', '--accept-data-loss', index, '--json', '--start-cmd', service('start')]);
   expect(done.code, done.stderr).toBe(0);
   const r5 = JSON.parse(done.stdout);
   const after = await docCount(index);
@@ -196,19 +255,41 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   const audit = readAudit(path.join(cfg, 'audit.log')).records;
   expect(audit.filter((a) => a.outcome?.ok === false).map((a) => a.summary)).toEqual([
     expect.stringMatching(/step 1: Stop the engine/),
+    expect.stringMatching(/step 1: Stop the engine/),
     expect.stringMatching(/step 2: Back up/),
     expect.stringMatching(/step 4: Check the index/),
     expect.stringMatching(/step 8: Wait for the node/),
   ]);
-  expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({ risk: 'destructive', confirmedBy: 'yes-flag', command: expect.stringMatching(/-exorcise$/) });
+  expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({ risk: 'destructive', confirmedBy: 'typed', command: expect.stringMatching(/-exorcise$/) });
 }, 420_000);
 
-it('checklist with elasticsearch-shard: its reroute is used, accepting the loss, and the count matches', async () => {
+it('checklist with elasticsearch-shard: its reroute is used, accepting the loss, and the count matches; no host command sees the password', async () => {
   const index = 'service_v9_broken2';
   const { segmentDocs } = await corruptIndex(index);
   const backupDir = path.join(work, 'backups2');
-  const r = await cli(['recover-corrupt', index, '0', '--method', 'shard-tool', '--yes', '--json', '--stop-cmd', service('stop'), '--start-cmd', service('start'), '--backup-dir', backupDir]);
+  // The service commands write their environment, and that of a child they start, where the test reads it.
+  const dumps = path.join(work, 'env-dumps');
+  fs.mkdirSync(dumps);
+  const dumping = (verb: 'stop' | 'start') => `env > ${dumps}/${verb}.env && bash -c 'cat /proc/$$/environ' > ${dumps}/${verb}.child-environ && ${service(verb)}`;
+  const PASSWORD = 'pw-of-the-elastic-user-7f3a9c';
+  const r = await runCli(
+    [
+      'recover-corrupt', '--url', node.url, '--user', 'elastic', '--password-env', 'OPS_ES_PW',
+      index, '0', '--method', 'shard-tool', '--yes', '--accept-data-loss', index, '--json',
+      '--stop-cmd', dumping('stop'), '--start-cmd', dumping('start'), '--backup-dir', backupDir,
+    ],
+    { env: { SHARDECK_CONFIG_DIR: cfg, OPS_ES_PW: PASSWORD, COPY_OF_PW: PASSWORD, SHARDECK_PLATFORM_TOKEN: 'platform-token-1b2c3d4e' } },
+  );
   expect(r.code, r.stderr).toBe(0);
+  for (const f of ['stop.env', 'stop.child-environ', 'start.env', 'start.child-environ']) {
+    const text = fs.readFileSync(path.join(dumps, f), 'utf8');
+    expect(text, f).toMatch(/PATH=/); // the dump is real
+    expect(text, f).not.toContain(PASSWORD);
+    expect(text, f).not.toContain('OPS_ES_PW');
+    expect(text, f).not.toContain('platform-token-1b2c3d4e');
+  }
+  expect(r.stdout + r.stderr).not.toContain(PASSWORD);
+  expect(auditLinesIn(cfg).join('\n')).not.toContain(PASSWORD);
   const out = JSON.parse(r.stdout);
   const after = await docCount(index);
   expect(out.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });

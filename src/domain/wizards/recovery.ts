@@ -15,6 +15,8 @@ export interface RecoveryFinding {
   /** What loses nothing, best first. */
   options: string[];
   shardTool: boolean;
+  /** Why the checklist may not run from this host (another node holds the copy): then it is not offered. */
+  elsewhere?: string;
 }
 
 export interface AnnouncedStep {
@@ -80,7 +82,7 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
           if (s.phase !== 'options') return stay(s);
           if (e.method === 'resume' && !s.resumeAt) return stay(s);
           if (e.method === 'shard-tool' && !s.finding?.shardTool) return stay(s);
-          if (e.method !== 'resume' && (!s.finding || s.resumeAt)) return stay(s);
+          if (e.method !== 'resume' && (!s.finding || s.resumeAt || s.finding.elsewhere)) return stay(s);
           return { state: { ...s, phase: 'running', message: undefined }, effects: [{ type: 'run', method: e.method }] };
         }
         case 'announced':

@@ -87,7 +87,8 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
     );
   if (s.phase === 'options') {
     const f = s.finding;
-    const keys = [f && !s.resumeAt ? 'c offline repair with CheckIndex' : '', f?.shardTool && !s.resumeAt ? 't with elasticsearch-shard' : '', s.resumeAt ? 'r resume the checklist' : '', 'Esc close'];
+    const offer = f && !s.resumeAt && !f.elsewhere;
+    const keys = [offer ? 'c offline repair with CheckIndex' : '', offer && f?.shardTool ? 't with elasticsearch-shard' : '', s.resumeAt ? 'r resume the checklist' : '', 'Esc close'];
     return (
       <>
         {f ? <Text color={colourOf('red')} wrap="truncate-end">{f.lines[0]}</Text> : null}
@@ -96,7 +97,9 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
         {f ? <Lines lines={f.options.map((o) => `- ${o}`)} /> : null}
         {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
         {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
-        {f && !s.resumeAt ? <Text dimColor wrap="truncate-end">the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies</Text> : null}
+        {/* Wrapped whole: it says which host to go to. */}
+        {f?.elsewhere ? <Text color={colourOf('red')}>{`offline repair not offered here: ${f.elsewhere.replace(/; nothing was run$/, '')}`}</Text> : null}
+        {offer ? <Text dimColor wrap="truncate-end">the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies</Text> : null}
         <Hint>{keys.filter(Boolean).join(' · ')}</Hint>
       </>
     );

@@ -1,0 +1,37 @@
+// The environment of every command shardeck runs on the host (the corruption checklist's bash,
+// and through it runuser, java, elasticsearch-shard and the operator's --stop-cmd/--start-cmd).
+// A child inherits its parent's environment, and anything it runs inherits it again and may log
+// it (/proc/<pid>/environ is readable by the process's user): so no secret goes along.
+
+/** What shardeck knows to be secret in its own environment. */
+export interface HostSecrets {
+  /** Variables that hold a secret by name: --password-env / the profile's passwordEnv. */
+  envNames: string[];
+  /** Secret values (the Elasticsearch password, platform tokens), wherever they appear. */
+  values: string[];
+}
+
+/** Names that say they hold a secret (ELASTIC_PASSWORD, SHARDECK_PLATFORM_TOKEN, AWS_SECRET_ACCESS_KEY, ...). */
+const SECRET_NAME = /PASSW(OR)?D|PASSPHRASE|SECRET|TOKEN|API_?KEY|CREDENTIAL|PRIVATE_?KEY|AUTH/i;
+
+/** A value this short is not searched for inside others (it would strip PATH for a password "a"). */
+const MIN_SEARCHED = 8;
+
+/** The child's environment: `base` without every variable that holds a secret. */
+export function hostCommandEnv(base: Record<string, string | undefined>, secrets: HostSecrets): Record<string, string> {
+  const names = new Set(secrets.envNames);
+  const values = secrets.values.filter((v) => v.length > 0);
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined || names.has(k) || SECRET_NAME.test(k)) continue;
+    if (values.some((s) => v === s || (s.length >= MIN_SEARCHED && v.includes(s)))) continue;
+    out[k] = v;
+  }
+  return out;
+}
+
+/** The secrets of a resolved connection: the password and the variable it came from. */
+export function connectionSecrets(conn: { password?: string; passwordSource?: string }, extra: string[] = []): HostSecrets {
+  const fromEnv = conn.passwordSource?.startsWith('$') ? [conn.passwordSource.slice(1)] : [];
+  return { envNames: fromEnv, values: [...(conn.password ? [conn.password] : []), ...extra] };
+}

@@ -164,7 +164,7 @@ const deleteByQuery: CommandModule = {
         process.stderr.write(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
-      const confirmation = await confirmOnTerminal(NAME, [plan], values);
+      const confirmation = await confirmOnTerminal(NAME, [plan], values, expect === undefined ? undefined : String(expect));
       if (!confirmation) return EXIT.failed;
       const deleteStart = performance.now();
       const outcome = await guard.execute(plan, confirmation, { includeSystem });

@@ -61,9 +61,10 @@ export function printPreviews(ps: Preview[]): void {
 /**
  * How the operator says yes: --yes, else a question on the terminal (y for a reversible change,
  * the target's name for a destructive one). Null when declined or when there is no terminal.
+ * `typedAhead` is what a flag gave for a destructive plan (--expect N): --yes alone does not do.
  */
-export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values']): Promise<Confirmation | null> {
-  if (values.yes) return { by: 'yes-flag' };
+export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values'], typedAhead?: string): Promise<Confirmation | null> {
+  if (values.yes) return typedAhead === undefined ? { by: 'yes-flag' } : { by: 'yes-flag', text: typedAhead };
   if (!process.stdin.isTTY) {
     process.stderr.write(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
     return null;

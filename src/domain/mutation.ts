@@ -109,19 +109,25 @@ export function previewLines(p: Preview): string[] {
 
 export type ConfirmationNeed = { kind: 'key' } | { kind: 'type'; expected: string };
 
-/** How the operator said yes: --yes in a script, a keypress, or the typed target name. */
-export type Confirmation = { by: 'yes-flag' } | { by: 'key' } | { by: 'typed'; text: string };
+/**
+ * How the operator said yes: --yes in a script, a keypress, or the typed target name. With --yes,
+ * `text` is what a flag typed ahead for a destructive plan (--expect N, --accept-data-loss INDEX).
+ */
+export type Confirmation = { by: 'yes-flag'; text?: string } | { by: 'key' } | { by: 'typed'; text: string };
 
 export function confirmationNeeded(plan: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>): ConfirmationNeed {
   return plan.risk === 'destructive' ? { kind: 'type', expected: plan.confirmText ?? plan.target } : { kind: 'key' };
 }
 
-/** A keypress is not enough for a destructive plan; typed text must be the target's name exactly. */
+/**
+ * A keypress or --yes confirms a reversible plan. A destructive one needs its text exactly (the
+ * target's name, or the document count), typed or given by a flag along with --yes: --yes alone
+ * never confirms data loss.
+ */
 export function confirmationSatisfies(plan: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>, c: Confirmation): boolean {
-  if (c.by === 'yes-flag') return true;
   const need = confirmationNeeded(plan);
   if (need.kind === 'key') return true;
-  return c.by === 'typed' && c.text === need.expected;
+  return c.by !== 'key' && c.text === need.expected;
 }
 
 // --- targets ----------------------------------------------------------------------------------

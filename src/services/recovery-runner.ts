@@ -265,8 +265,8 @@ async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, op
     io.announce(step, n, total, need);
     const confirmation = await io.confirm(step, need);
     if (!confirmation) return { status: 'declined', progress: p, step };
-    // --yes answers the other steps; one that loses documents needs the index's name itself (the
-    // guard accepts --yes for anything, so this is decided here, before the guard is asked).
+    // --yes answers the other steps; one that loses documents needs the index's name itself. The
+    // guard refuses it too; asked here first, the operator is told the flag that is missing.
     if (need.kind === 'type' && !(confirmation.by === 'typed' && confirmation.text === need.expected))
       return {
         status: 'refused',

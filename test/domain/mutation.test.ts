@@ -58,7 +58,16 @@ describe('confirmation proportional to risk', () => {
     expect(confirmationSatisfies(del, { by: 'key' })).toBe(false);
     expect(confirmationSatisfies(del, { by: 'typed', text: 'service_v9_ol' })).toBe(false);
     expect(confirmationSatisfies(del, { by: 'typed', text: 'service_v9_old' })).toBe(true);
-    expect(confirmationSatisfies(del, { by: 'yes-flag' })).toBe(true);
+  });
+  it('--yes confirms a reversible change; a destructive one only with its text given ahead (--expect N, --accept-data-loss INDEX)', () => {
+    expect(confirmationSatisfies(plan, { by: 'yes-flag' })).toBe(true);
+    const del = { ...plan, risk: 'destructive' as const, target: 'service_v9_old' };
+    expect(confirmationSatisfies(del, { by: 'yes-flag' })).toBe(false);
+    expect(confirmationSatisfies(del, { by: 'yes-flag', text: 'service_v9_other' })).toBe(false);
+    expect(confirmationSatisfies(del, { by: 'yes-flag', text: 'service_v9_old' })).toBe(true);
+    const count = { ...del, confirmText: '1234' };
+    expect(confirmationSatisfies(count, { by: 'yes-flag', text: '1234' })).toBe(true);
+    expect(confirmationSatisfies(count, { by: 'yes-flag', text: 'service_v9_old' })).toBe(false);
   });
 });
 

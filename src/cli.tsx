@@ -62,12 +62,23 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+let settled = false;
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (e) => {
+    settled = true;
     process.stderr.write(`shardeck: ${(e as Error)?.message ?? e}\n`);
     process.exitCode = 70;
   },
 );
+// A command whose work was left hanging on a promise nothing will settle (seen: a client close
+// after a failed TLS handshake) would otherwise end with exit 0, as if it had succeeded.
+process.on('beforeExit', () => {
+  if (settled) return;
+  settled = true;
+  process.stderr.write('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
+  process.exitCode = 70;
+});

@@ -5,8 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { es } from './demo-data.mjs';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+import { waitUntil } from './lib/wait.mjs';
 
 /**
  * Returns { node (the restarted handle), folder (the shard folder), segmentDocs (documents in the
@@ -37,8 +36,11 @@ export async function corruptShard(node, index, { docs = 2000, late = 37, before
   bytes[8] = (bytes[8] + 1) & 0xff;
   fs.writeFileSync(file, bytes);
   const restarted = await node.restart();
-  const status = async () => (await es(node.url, 'GET', `/_cluster/health/${index}`)).status;
-  for (let i = 0; i < 60 && (await status()) !== 'red'; i++) await sleep(1000);
-  if ((await status()) !== 'red') throw new Error(`${index} did not turn red after the corruption`);
+  await waitUntil(
+    `${index} to turn red after the corruption`,
+    async () => (await es(node.url, 'GET', `/_cluster/health/${index}`)).status,
+    (status) => status === 'red',
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
   return { node: restarted, folder, segmentDocs: seg.num_docs, docs: docs + late };
 }

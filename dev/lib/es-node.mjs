@@ -190,7 +190,8 @@ function killStartup(child, baseDir) {
  * Starts one node. Options:
  *   name, clusterName, dataDir (kept across restarts when given), httpPort, transportPort,
  *   seedHosts (transport addresses of other nodes), initialMasters (names), secure (TLS + password),
- *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red).
+ *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red),
+ *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry).
  * When it picked the ports itself and the node could not bind one, it tries again with new ports
  * (up to 3 times). When the node does not come up it is killed (and its new folder removed) before
  * the error is thrown.
@@ -215,108 +216,110 @@ async function startNodeOnce(opts) {
   const owned = !opts.baseDir;
   const baseDir = opts.baseDir || fs.mkdtempSync(path.join(ensureDir(nodesRoot()), `${name}-`));
   if (!started.has(baseDir)) started.set(baseDir, { owned });
-  const confDir = path.join(baseDir, 'config');
-  const dataDir = opts.dataDir || path.join(baseDir, 'data');
-  const logsDir = path.join(baseDir, 'logs');
-  const tmpDir = path.join(baseDir, 'tmp');
-  for (const d of [dataDir, logsDir, tmpDir]) ensureDir(d);
-  const httpPort = opts.httpPort || (await freePort());
-  const transportPort = opts.transportPort || (await freePort());
-  const clusterName = opts.clusterName || `shardeck-${name}-${httpPort}`;
+  let child;
+  try {
+    const confDir = path.join(baseDir, 'config');
+    const dataDir = opts.dataDir || path.join(baseDir, 'data');
+    const logsDir = path.join(baseDir, 'logs');
+    const tmpDir = path.join(baseDir, 'tmp');
+    for (const d of [dataDir, logsDir, tmpDir]) ensureDir(d);
+    const pickPort = opts.pickPort || freePort;
+    const httpPort = opts.httpPort || (await pickPort());
+    const transportPort = opts.transportPort || (await pickPort());
+    const clusterName = opts.clusterName || `shardeck-${name}-${httpPort}`;
 
-  // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
-  if (!fs.existsSync(confDir)) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
-  const settings = {
-    'cluster.name': clusterName,
-    'node.name': name,
-    'path.data': dataDir,
-    'path.logs': logsDir,
-    'network.host': '127.0.0.1',
-    'http.port': String(httpPort),
-    'transport.port': String(transportPort),
-    'xpack.security.enabled': opts.secure ? 'true' : 'false',
-    ...(opts.seedHosts ? { 'discovery.seed_hosts': opts.seedHosts.join(',') } : { 'discovery.type': 'single-node' }),
-    ...(opts.initialMasters ? { 'cluster.initial_master_nodes': opts.initialMasters.join(',') } : {}),
-    ...(opts.settings || {}),
-  };
-  let tls;
-  const password = opts.secure ? opts.password || 'changeme-' + Math.random().toString(36).slice(2, 10) : undefined;
-  if (opts.secure) {
-    tls = makeTlsMaterial(path.join(confDir, 'tls'));
-    Object.assign(settings, {
-      'xpack.security.http.ssl.enabled': 'true',
-      'xpack.security.http.ssl.certificate': 'tls/node.crt',
-      'xpack.security.http.ssl.key': 'tls/node.key',
-      'xpack.security.http.ssl.certificate_authorities': 'tls/ca.crt',
-      'xpack.security.transport.ssl.enabled': 'false',
-    });
-  }
-  const yml = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n';
-  fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), yml);
-  // Handed to the node's user whole (whatever the umask made of the modes): it owns its folders.
-  chownToEsUser(baseDir);
-  if (opts.dataDir) chownToEsUser(dataDir);
+    // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
+    if (!fs.existsSync(confDir)) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    const settings = {
+      'cluster.name': clusterName,
+      'node.name': name,
+      'path.data': dataDir,
+      'path.logs': logsDir,
+      'network.host': '127.0.0.1',
+      'http.port': String(httpPort),
+      'transport.port': String(transportPort),
+      'xpack.security.enabled': opts.secure ? 'true' : 'false',
+      ...(opts.seedHosts ? { 'discovery.seed_hosts': opts.seedHosts.join(',') } : { 'discovery.type': 'single-node' }),
+      ...(opts.initialMasters ? { 'cluster.initial_master_nodes': opts.initialMasters.join(',') } : {}),
+      ...(opts.settings || {}),
+    };
+    let tls;
+    const password = opts.secure ? opts.password || 'changeme-' + Math.random().toString(36).slice(2, 10) : undefined;
+    if (opts.secure) {
+      tls = makeTlsMaterial(path.join(confDir, 'tls'));
+      Object.assign(settings, {
+        'xpack.security.http.ssl.enabled': 'true',
+        'xpack.security.http.ssl.certificate': 'tls/node.crt',
+        'xpack.security.http.ssl.key': 'tls/node.key',
+        'xpack.security.http.ssl.certificate_authorities': 'tls/ca.crt',
+        'xpack.security.transport.ssl.enabled': 'false',
+      });
+    }
+    const yml = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n';
+    fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), yml);
+    // Handed to the node's user whole (whatever the umask made of the modes): it owns its folders.
+    chownToEsUser(baseDir);
+    if (opts.dataDir) chownToEsUser(dataDir);
 
-  const env = {
-    ...process.env,
-    ES_JAVA_HOME: javaHome(),
-    ES_PATH_CONF: confDir,
-    ES_TMPDIR: tmpDir,
-    ES_JAVA_OPTS: `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
-  };
-  if (opts.secure) {
-    // The elastic user's password comes from the keystore's bootstrap.password (read from stdin).
-    const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);
-    execFileSync(ks.cmd, ks.args, { env: ks.env, input: password, stdio: ['pipe', 'ignore', 'inherit'] });
-  }
-  // What es-service.mjs needs to start this node again like a system service would (no secrets).
-  if (!opts.secure)
-    fs.writeFileSync(
-      path.join(baseDir, 'node.json'),
-      JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
-    );
-  const pidFile = path.join(baseDir, 'es.pid');
-  fs.rmSync(pidFile, { force: true });
-  const logFile = path.join(baseDir, 'stdout.log');
-  const out = fs.openSync(logFile, 'a');
-  const { cmd, args, env: runEnv } = asEsUser([path.join(home, 'bin', 'elasticsearch'), '-p', pidFile], env);
-  // Its own process group, so a failed start-up can be killed whole.
-  const child = spawn(cmd, args, { env: runEnv, detached: true, stdio: ['ignore', out, out] });
-  child.unref();
-  fs.closeSync(out);
-  const exited = () => child.exitCode !== null || child.signalCode !== null;
+    const env = {
+      ...process.env,
+      ES_JAVA_HOME: javaHome(),
+      ES_PATH_CONF: confDir,
+      ES_TMPDIR: tmpDir,
+      ES_JAVA_OPTS: `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
+    };
+    if (opts.secure) {
+      // The elastic user's password comes from the keystore's bootstrap.password (read from stdin).
+      const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);
+      execFileSync(ks.cmd, ks.args, { env: ks.env, input: password, stdio: ['pipe', 'ignore', 'inherit'] });
+    }
+    // What es-service.mjs needs to start this node again like a system service would (no secrets).
+    if (!opts.secure)
+      fs.writeFileSync(
+        path.join(baseDir, 'node.json'),
+        JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
+      );
+    const pidFile = path.join(baseDir, 'es.pid');
+    fs.rmSync(pidFile, { force: true });
+    const logFile = path.join(baseDir, 'stdout.log');
+    const out = fs.openSync(logFile, 'a');
+    const { cmd, args, env: runEnv } = asEsUser([path.join(home, 'bin', 'elasticsearch'), '-p', pidFile], env);
+    // Its own process group, so a failed start-up can be killed whole.
+    child = spawn(cmd, args, { env: runEnv, detached: true, stdio: ['ignore', out, out] });
+    child.unref();
+    fs.closeSync(out);
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
 
-  const scheme = opts.secure ? 'https' : 'http';
-  const url = `${scheme}://127.0.0.1:${httpPort}`;
-  const handle = {
-    url,
-    name,
-    home,
-    version: ES_VERSION,
-    baseDir,
-    dataDir,
-    logFile,
-    logsDir,
-    httpPort,
-    transportPort,
-    clusterName,
-    ca: tls?.ca,
-    user: opts.secure ? 'elastic' : undefined,
-    password,
-    get pid() {
-      return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : child.pid;
-    },
-    /** Stops this node's JVM if it still runs (the pid is checked to still be this node's). */
-    stop: () => stopNodeIn(baseDir),
-    restart: () => startNode({ ...opts, name, baseDir, dataDir, httpPort, transportPort, clusterName, password }),
-    /** For startCluster: kills a node that never became ready. */
-    abort: async () => {
-      killStartup(child, baseDir);
-      await stopNodeIn(baseDir);
-    },
-  };
-  if (!opts.noWait) {
-    try {
+    const scheme = opts.secure ? 'https' : 'http';
+    const url = `${scheme}://127.0.0.1:${httpPort}`;
+    const handle = {
+      url,
+      name,
+      home,
+      version: ES_VERSION,
+      baseDir,
+      dataDir,
+      logFile,
+      logsDir,
+      httpPort,
+      transportPort,
+      clusterName,
+      ca: tls?.ca,
+      user: opts.secure ? 'elastic' : undefined,
+      password,
+      get pid() {
+        return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : child.pid;
+      },
+      /** Stops this node's JVM if it still runs (the pid is checked to still be this node's). */
+      stop: () => stopNodeIn(baseDir),
+      restart: () => startNode({ ...opts, name, baseDir, dataDir, httpPort, transportPort, clusterName, password }),
+      /** For startCluster: kills a node that never became ready. */
+      abort: async () => {
+        killStartup(child, baseDir);
+        await stopNodeIn(baseDir);
+      },
+    };
+    if (!opts.noWait) {
       await waitForHttp(url, {
         timeoutMs: opts.timeoutMs || 120_000,
         ca: tls?.ca,
@@ -326,17 +329,19 @@ async function startNodeOnce(opts) {
         logFile,
         anyStatus: opts.anyStatus,
       });
-    } catch (e) {
-      // Never leave a half-started JVM behind (it would hold its ports and memory for the rest of the run).
-      await handle.abort();
-      if (owned) {
-        started.delete(baseDir);
-        fs.rmSync(baseDir, { recursive: true, force: true });
-      }
-      throw e;
     }
+    return handle;
+  } catch (e) {
+    // Never leave a half-started JVM (it would hold its ports and memory for the rest of the run)
+    // nor the folder made for it.
+    if (child) killStartup(child, baseDir);
+    await stopNodeIn(baseDir);
+    if (owned) {
+      started.delete(baseDir);
+      fs.rmSync(baseDir, { recursive: true, force: true });
+    }
+    throw e;
   }
-  return handle;
 }
 
 /** Stops a process and waits for it to exit (SIGTERM, then SIGKILL after 30 s). */

@@ -142,12 +142,17 @@ async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile,
   throw new NodeStartError(`Elasticsearch at ${url} did not become ready (${last}${bindFailed ? '; a port was taken' : ''})\n${logFile ? logTail(logFile) : ''}`, bindFailed);
 }
 
+/** Whether `pid` runs (a zombie, exited but not yet reaped by its parent, does not). */
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc: kill(0) is all we know
   }
 }
 
@@ -360,7 +365,8 @@ export async function stopPid(pid) {
     } catch {
       /* already gone */
     }
-    while (isAlive(pid)) await sleep(50);
+    const killDeadline = Date.now() + 10_000;
+    while (isAlive(pid) && Date.now() < killDeadline) await sleep(50);
   }
 }
 

@@ -53,14 +53,24 @@ describe('umask 077', () => {
 describe('startNode', () => {
   it('kills the JVM and removes its folder when start-up times out', async () => {
     const before = fs.readdirSync(nodesRoot());
-    const err = await startNode({ name: 'too-slow', timeoutMs: 3000 }).catch((e: Error) => e);
+    // A node that runs but never answers health without a password: its start-up times out with
+    // the JVM fully up (its folder lists the JVM's pid file by then).
+    let jvmSeen = false;
+    const watch = setInterval(() => {
+      const dir = fs.readdirSync(nodesRoot()).find((d) => d.startsWith('never-ready-'));
+      if (dir && fs.existsSync(path.join(nodesRoot(), dir, 'es.pid'))) jvmSeen = true;
+    }, 200);
+    const err = await startNode({ name: 'never-ready', timeoutMs: 45_000, settings: { 'xpack.security.enabled': 'true' } })
+      .catch((e: Error) => e)
+      .finally(() => clearInterval(watch));
     expect(err).toBeInstanceOf(Error);
-    expect((err as Error).message).toMatch(/did not become ready/);
+    expect((err as Error).message).toMatch(/did not become ready \(HTTP 401\)/);
+    expect(jvmSeen).toBe(true);
     const made = fs.readdirSync(nodesRoot()).filter((d) => !before.includes(d));
     expect(made).toEqual([]); // its folder is gone...
-    // ...and nothing runs from it any more (the JVM may have been mid-start: give the kill a moment).
-    await waitUntil('no process of the timed-out node', () => processesOf(`${nodesRoot()}/too-slow-`), (p) => p.length === 0, { timeoutMs: 10_000 });
-  }, 60_000);
+    // ...and nothing runs from it any more.
+    await waitUntil('no process of the timed-out node', () => processesOf(`${nodesRoot()}/never-ready-`), (p) => p.length === 0, { timeoutMs: 10_000 });
+  }, 120_000);
 
   it('a port taken between freePort() and the bind: the node tries again with new ports and comes up', async () => {
     // A listener holds the first port handed out, as another process would.

@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ES_USER, freePort, isAlive, startNode } from '../../dev/lib/es-node.mjs';
+import { disposeStartedNodes, ES_USER, freePort, isAlive, startNode } from '../../dev/lib/es-node.mjs';
 import { cacheRoot, ensureDir, isRoot, nodesRoot } from '../../dev/lib/paths.mjs';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -91,6 +91,17 @@ describe('startNode', () => {
     } finally {
       squatter.close();
     }
+  }, 240_000);
+});
+
+describe('after every file', () => {
+  it('a node the file never stopped (its set-up failed halfway): stopped and its folder removed', async () => {
+    const node = await startNode({ name: 'forgotten' });
+    const pid = node.pid;
+    expect(isAlive(pid)).toBe(true);
+    await disposeStartedNodes(); // what test/setup/nodes.ts runs after each file
+    expect(isAlive(pid)).toBe(false);
+    expect(fs.existsSync(node.baseDir)).toBe(false);
   }, 240_000);
 });
 

@@ -88,6 +88,8 @@ try {
   log(`cloning ${head.slice(0, 12)} into ${clone}`);
   execFileSync('git', ['clone', '-q', '--no-checkout', root, clone], { stdio: 'inherit' });
   execFileSync('git', ['checkout', '-q', head], { cwd: clone, stdio: 'inherit' });
+  // Fresh means no installed packages, even if a link to some were ever committed.
+  fs.rmSync(path.join(clone, 'node_modules'), { force: true, recursive: false });
 
   // The README's command; the JSON reporter beside the default one gives the counts.
   const testCmd = `npm test -- --reporter=default --reporter=json --outputFile.json=${report}`;

@@ -89,7 +89,11 @@ try {
   execFileSync('git', ['clone', '-q', '--no-checkout', root, clone], { stdio: 'inherit' });
   execFileSync('git', ['checkout', '-q', head], { cwd: clone, stdio: 'inherit' });
   // Fresh means no installed packages, even if a link to some were ever committed.
-  fs.rmSync(path.join(clone, 'node_modules'), { force: true, recursive: false });
+  // (A link is unlinked, never followed: what it points to belongs to another checkout.)
+  const cloned = path.join(clone, 'node_modules');
+  const st = fs.lstatSync(cloned, { throwIfNoEntry: false });
+  if (st?.isSymbolicLink()) fs.unlinkSync(cloned);
+  else if (st) fs.rmSync(cloned, { recursive: true, force: true });
 
   // The README's command; the JSON reporter beside the default one gives the counts.
   const testCmd = `npm test -- --reporter=default --reporter=json --outputFile.json=${report}`;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { stopPid } from './lib/es-node.mjs';
-import { ES_USER, isRoot } from './lib/paths.mjs';
+import { cacheRoot, ES_USER, isRoot } from './lib/paths.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
@@ -30,7 +30,7 @@ const log = (m) => process.stderr.write(`[test:fresh] ${m}\n`);
 /** Pids of every process of `user` (none when the user does not exist). */
 function processesOfUser(user) {
   try {
-    return execFileSync('ps', ['-u', user, '-o', 'pid='], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+    return execFileSync('ps', ['-u', user, '-o', 'pid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').map(Number).filter(Boolean);
   } catch {
     return [];
   }
@@ -82,7 +82,7 @@ let failed = [];
 try {
   await removeEsUser();
   // The default cache's node folders belong to the user just removed (their JVMs were stopped).
-  if (isRoot && ES_USER === 'shardeck-es') fs.rmSync('/var/cache/shardeck-dev/nodes', { recursive: true, force: true });
+  if (isRoot && ES_USER === 'shardeck-es') fs.rmSync(path.join(cacheRoot, 'nodes'), { recursive: true, force: true });
   fs.mkdirSync(cache);
   const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
   log(`cloning ${head.slice(0, 12)} into ${clone}`);
@@ -126,6 +126,8 @@ try {
 } finally {
   if (keep) log(`kept ${work}`);
   else fs.rmSync(work, { recursive: true, force: true });
+  // A user made only for this check goes too; the default one stays for the runs that follow.
+  if (isRoot && ES_USER !== 'shardeck-es') await removeEsUser().catch((e) => failed.push(e.message));
 }
 if (failed.length) {
   console.error(`test:fresh FAILED: ${failed.join('; ')}`);

@@ -48,11 +48,13 @@ function javaCandidates() {
 
 /**
  * A Java home of version 17 or newer (checked by running it, not by its name), with javac when
- * `jdk` is asked for; undefined when there is none. An explicit ES_JAVA_HOME is used as given.
+ * `jdk` is asked for; undefined when there is none.
  */
 export function findJava({ jdk = false } = {}) {
-  if (process.env.ES_JAVA_HOME) return process.env.ES_JAVA_HOME;
-  return javaCandidates().find((h) => javaMajor(h) >= MIN_JAVA && (!jdk || fs.existsSync(path.join(h, 'bin', 'javac'))));
+  const ok = (h) => javaMajor(h) >= MIN_JAVA && (!jdk || fs.existsSync(path.join(h, 'bin', 'javac')));
+  // An explicit ES_JAVA_HOME is the operator's choice: used if good enough, never silently replaced.
+  if (process.env.ES_JAVA_HOME) return ok(process.env.ES_JAVA_HOME) ? process.env.ES_JAVA_HOME : undefined;
+  return javaCandidates().find(ok);
 }
 
 export function javaHome() {

@@ -29,6 +29,9 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
           fileParallelism: false,
+          // Users, packages, the distribution: made once, before any file (not by whichever runs first).
+          globalSetup: ['test/setup/global.ts'],
+          setupFiles: ['test/setup/nodes.ts'],
           testTimeout: 120_000,
           hookTimeout: 240_000,
         },

@@ -1,12 +1,12 @@
 // Makes a corrupt primary on a real test node, as Elasticsearch's own tests do: an index of one
 // shard with two segments (docs, then `late` more documents), flushed; the node stopped; +1 on a
 // byte of the smaller segment's compound file header (its codec name); the node started again,
-// until the index is red. For the corruption tests and the recovery screenshots.
+// until the index is red and Elasticsearch has given up allocating its primary. For the
+// corruption tests and the recovery screenshots.
 import fs from 'node:fs';
 import path from 'node:path';
 import { es } from './demo-data.mjs';
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+import { waitUntil } from './lib/wait.mjs';
 
 /**
  * Returns { node (the restarted handle), folder (the shard folder), segmentDocs (documents in the
@@ -37,8 +37,17 @@ export async function corruptShard(node, index, { docs = 2000, late = 37, before
   bytes[8] = (bytes[8] + 1) & 0xff;
   fs.writeFileSync(file, bytes);
   const restarted = await node.restart();
-  const status = async () => (await es(node.url, 'GET', `/_cluster/health/${index}`)).status;
-  for (let i = 0; i < 60 && (await status()) !== 'red'; i++) await sleep(1000);
-  if ((await status()) !== 'red') throw new Error(`${index} did not turn red after the corruption`);
+  // Red comes first, while Elasticsearch still retries the primary (INITIALIZING); what the
+  // recovery works from is the settled state: the primary unassigned and no more retries.
+  await waitUntil(
+    `${index} to turn red with its primary unassigned for good after the corruption`,
+    async () => {
+      const health = (await es(node.url, 'GET', `/_cluster/health/${index}`)).status;
+      const explain = await es(node.url, 'POST', '/_cluster/allocation/explain', { index, shard: 0, primary: true });
+      return { health, state: explain.current_state, canAllocate: explain.can_allocate };
+    },
+    (s) => s.health === 'red' && s.state === 'unassigned' && s.canAllocate === 'no',
+    { timeoutMs: 90_000, intervalMs: 500 },
+  );
   return { node: restarted, folder, segmentDocs: seg.num_docs, docs: docs + late };
 }

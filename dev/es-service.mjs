@@ -7,28 +7,29 @@
 // (unsecured) nodes only: a secured node's password is not kept on disk.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isAlive, startNode, stopPid } from './lib/es-node.mjs';
+import { nodePid, startNode, stopPid } from './lib/es-node.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const [cmd, baseDir] = process.argv.slice(2);
 if (!['stop', 'start', 'status'].includes(cmd) || !baseDir) {
   console.error('usage: node dev/es-service.mjs stop|start|status BASEDIR');
   process.exit(64);
 }
-const pidFile = path.join(baseDir, 'es.pid');
-const pid = fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : 0;
+// The pid file's pid counts only while it is this node's JVM (checked against its folder).
+const pid = nodePid(baseDir);
 if (cmd === 'status') {
-  console.log(pid && isAlive(pid) ? `running (pid ${pid})` : 'stopped');
-  process.exit(pid && isAlive(pid) ? 0 : 3);
+  console.log(pid ? `running (pid ${pid})` : 'stopped');
+  process.exit(pid ? 0 : 3);
 }
 if (cmd === 'stop') {
   await stopPid(pid);
   console.log('stopped');
-} else if (pid && isAlive(pid)) {
+} else if (pid) {
   console.log(`already running (pid ${pid})`);
 } else {
   const saved = JSON.parse(fs.readFileSync(path.join(baseDir, 'node.json'), 'utf8'));
   const node = await startNode({ ...saved, baseDir, noWait: true });
   // The pid file appears once the JVM is up; a service manager reports the process it started.
-  for (let i = 0; i < 100 && !fs.existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
-  console.log(`started (pid ${node.pid})`);
+  const started = await waitUntil('the node to write its pid file', () => nodePid(baseDir), Boolean, { timeoutMs: 60_000, intervalMs: 100 }).catch(() => node.pid);
+  console.log(`started (pid ${started})`);
 }

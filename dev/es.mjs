@@ -4,7 +4,7 @@
 // and prints ES_URL=... as the last line.
 import fs from 'node:fs';
 import path from 'node:path';
-import { startNode, isAlive, stopPid } from './lib/es-node.mjs';
+import { nodePid, startNode, stopPid } from './lib/es-node.mjs';
 import { runDir, ensureDir } from './lib/paths.mjs';
 
 const stateFile = path.join(runDir, 'es-default.json');
@@ -19,8 +19,11 @@ function readState() {
 
 export async function esStart({ secure = false, quiet = false } = {}) {
   const state = readState();
-  if (state && isAlive(state.pid) && state.secure === secure) return state;
-  if (state && isAlive(state.pid)) await stopPid(state.pid);
+  // A bare pid may since belong to another process: only the JVM running from the node's folder counts.
+  const running = state?.baseDir ? nodePid(state.baseDir) : 0;
+  if (running && state.secure === secure) return { ...state, pid: running };
+  if (running) await stopPid(running);
+  if (state?.baseDir) fs.rmSync(state.baseDir, { recursive: true, force: true });
   const node = await startNode({ name: 'shardeck-dev', secure });
   const next = { url: node.url, pid: node.pid, baseDir: node.baseDir, secure, ca: node.ca, user: node.user, version: node.version };
   ensureDir(runDir, 0o700);
@@ -37,7 +40,7 @@ export async function esStart({ secure = false, quiet = false } = {}) {
 
 export async function esStop() {
   const state = readState();
-  if (state) await stopPid(state.pid);
+  if (state?.baseDir) await stopPid(nodePid(state.baseDir));
   fs.rmSync(stateFile, { force: true });
   if (state?.baseDir) fs.rmSync(state.baseDir, { recursive: true, force: true });
   return state;

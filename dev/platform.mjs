@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { isAlive, stopPid } from './lib/es-node.mjs';
+import { isAlive, isProcessOf, stopPid } from './lib/es-node.mjs';
 import { ensureDir, runDir } from './lib/paths.mjs';
+import { waitUntil } from './lib/wait.mjs';
 
 const stateFile = path.join(runDir, 'platform.json');
 const serverScript = path.join(path.dirname(fileURLToPath(import.meta.url)), 'platform-server.mjs');
@@ -21,10 +22,16 @@ function readState() {
   }
 }
 
+/** The pid in the state file, if it is still our server (a bare pid may since be anyone's). */
+function serverPid(state) {
+  return state && isProcessOf(state.pid, serverScript) && isProcessOf(state.pid, stateFile) ? state.pid : 0;
+}
+
 export async function platformStart({ tokenTtl = 600, rotate = false } = {}) {
   const state = readState();
-  if (state && isAlive(state.pid) && state.ttl === tokenTtl && Boolean(state.rotate) === rotate) return state;
-  if (state && isAlive(state.pid)) await stopPid(state.pid);
+  const running = serverPid(state);
+  if (running && state.ttl === tokenTtl && Boolean(state.rotate) === rotate) return state;
+  if (running) await stopPid(running);
   ensureDir(runDir, 0o700);
   fs.rmSync(stateFile, { force: true });
   const log = fs.openSync(path.join(runDir, 'platform.log'), 'a');
@@ -32,23 +39,23 @@ export async function platformStart({ tokenTtl = 600, rotate = false } = {}) {
   const child = spawn(process.execPath, args, { detached: true, stdio: ['ignore', log, log] });
   child.unref();
   fs.closeSync(log);
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const s = readState();
-    if (s?.pid === child.pid) {
-      s.rotate = rotate;
-      fs.writeFileSync(stateFile, JSON.stringify(s), { mode: 0o600 });
-      return s;
-    }
-    if (!isAlive(child.pid)) break;
-    await new Promise((r) => setTimeout(r, 50));
+  // The server writes the state file once it listens.
+  let s;
+  try {
+    s = await waitUntil('the reference platform server to listen', () => readState(), (st) => st?.pid === child.pid || !isAlive(child.pid), { timeoutMs: 10_000, intervalMs: 50 });
+  } catch (e) {
+    await stopPid(child.pid);
+    throw new Error(`the reference platform server did not start (${e.message}): see ${path.join(runDir, 'platform.log')}`);
   }
-  throw new Error(`the reference platform server did not start: see ${path.join(runDir, 'platform.log')}`);
+  if (s?.pid !== child.pid) throw new Error(`the reference platform server exited at start: see ${path.join(runDir, 'platform.log')}`);
+  s.rotate = rotate;
+  fs.writeFileSync(stateFile, JSON.stringify(s), { mode: 0o600 });
+  return s;
 }
 
 export async function platformStop() {
   const state = readState();
-  if (state) await stopPid(state.pid);
+  await stopPid(serverPid(state));
   fs.rmSync(stateFile, { force: true });
   return state;
 }

@@ -2,19 +2,65 @@
 // Source: Maven Central's integ-test-zip, fetched with mvn, the registry client these machines have.
 import fs from 'node:fs';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { cacheRoot, ensureDir, isRoot } from './paths.mjs';
+import { cacheRoot, ensureDir, isRoot, makeTraversable } from './paths.mjs';
 
 /** The newest 8.x integ-test-zip on Maven Central when this was written (2026-11). */
 export const ES_VERSION = process.env.SHARDECK_ES_VERSION || '8.19.21';
 
+/** Elasticsearch 8 runs on Java 17 or newer. */
+export const MIN_JAVA = 17;
+
+/** The major version of `<home>/bin/java` (`1.8.0_x` is 8), or 0 when it does not run. */
+export function javaMajor(home) {
+  // `java -version` writes to stderr.
+  const r = spawnSync(path.join(home, 'bin', 'java'), ['-version'], { encoding: 'utf8' });
+  return r.status === 0 ? parseJavaMajor(`${r.stderr}${r.stdout}`) : 0;
+}
+
+function parseJavaMajor(text) {
+  const m = /version "(\d+)(?:\.(\d+))?/.exec(text);
+  if (!m) return 0;
+  return m[1] === '1' ? Number(m[2] || 0) : Number(m[1]);
+}
+
+/**
+ * Java homes worth trying, best first: ES_JAVA_HOME / JAVA_HOME as given, the java on PATH, then
+ * every JVM under /usr/lib/jvm (Debian's packages land there even when PATH points elsewhere).
+ */
+function javaCandidates() {
+  const out = [];
+  for (const v of [process.env.ES_JAVA_HOME, process.env.JAVA_HOME]) if (v) out.push(v);
+  try {
+    const java = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' }).trim();
+    if (java) out.push(path.dirname(path.dirname(java)));
+  } catch {
+    /* no java on PATH */
+  }
+  try {
+    for (const d of fs.readdirSync('/usr/lib/jvm').sort().reverse()) out.push(path.join('/usr/lib/jvm', d));
+  } catch {
+    /* no /usr/lib/jvm */
+  }
+  return [...new Set(out)];
+}
+
+/**
+ * A Java home of version 17 or newer (checked by running it, not by its name), with javac when
+ * `jdk` is asked for; undefined when there is none.
+ */
+export function findJava({ jdk = false } = {}) {
+  const ok = (h) => javaMajor(h) >= MIN_JAVA && (!jdk || fs.existsSync(path.join(h, 'bin', 'javac')));
+  // An explicit ES_JAVA_HOME is the operator's choice: used if good enough, never silently replaced.
+  if (process.env.ES_JAVA_HOME) return ok(process.env.ES_JAVA_HOME) ? process.env.ES_JAVA_HOME : undefined;
+  return javaCandidates().find(ok);
+}
+
 export function javaHome() {
-  if (process.env.ES_JAVA_HOME) return process.env.ES_JAVA_HOME;
-  if (process.env.JAVA_HOME) return process.env.JAVA_HOME;
-  const java = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"'], { encoding: 'utf8' }).trim();
-  if (!java) throw new Error('no java on PATH: Elasticsearch 8 needs Java 17 or newer (apt-get install openjdk-17-jre-headless)');
-  return path.dirname(path.dirname(java));
+  const home = findJava();
+  if (!home) throw new Error(`no Java ${MIN_JAVA} or newer found (ES_JAVA_HOME, JAVA_HOME, PATH, /usr/lib/jvm): Elasticsearch 8 needs it; run npm run setup, or apt-get install openjdk-17-jdk-headless`);
+  return home;
 }
 
 function log(msg) {
@@ -26,6 +72,10 @@ export function ensureDistribution(version = ES_VERSION) {
   const home = path.join(cacheRoot, `elasticsearch-${version}`);
   // Bumped whenever what gets installed changes, so existing caches are completed (-2: reindex module).
   const marker = path.join(home, '.shardeck-ready-2');
+  ensureDir(cacheRoot);
+  // The node's user must get through the cache to the distribution and its folders, whatever
+  // made the cache (a mkdtemp, a run under umask 077).
+  if (isRoot) makeTraversable(cacheRoot);
   if (fs.existsSync(marker)) return home;
   if (fs.existsSync(path.join(home, '.shardeck-ready'))) {
     // Unpacked by an older harness: add what it lacks in place (nodes of others may be running from it).
@@ -35,7 +85,6 @@ export function ensureDistribution(version = ES_VERSION) {
     return home;
   }
 
-  ensureDir(cacheRoot);
   const downloads = ensureDir(path.join(cacheRoot, 'downloads'));
   const zip = path.join(downloads, `elasticsearch-${version}.zip`);
   if (!fs.existsSync(zip)) {
@@ -69,17 +118,11 @@ const REINDEX_SOURCES = [
 
 const REINDEX_PATCH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'reindex', 'reindex-8.19-port.patch');
 
-/** javac/jar of the JDK the node runs on, else of the PATH. */
+/** javac/jar of a JDK 17+ (the JDK the node runs on when it has them). */
 function jdkTool(name) {
-  const candidates = [process.env.ES_JAVA_HOME, process.env.JAVA_HOME].filter(Boolean).map((h) => path.join(h, 'bin', name));
-  const found = candidates.find((c) => fs.existsSync(c));
-  if (found) return found;
-  try {
-    execFileSync('sh', ['-c', `command -v ${name}`], { stdio: 'ignore' });
-    return name;
-  } catch {
-    throw new Error(`no ${name}: building the test node's reindex module needs a JDK 17 (apt-get install openjdk-17-jdk-headless)`);
-  }
+  const home = findJava({ jdk: true });
+  if (home && fs.existsSync(path.join(home, 'bin', name))) return path.join(home, 'bin', name);
+  throw new Error(`no ${name} of a JDK ${MIN_JAVA}+: building the test node's reindex module needs one; run npm run setup, or apt-get install openjdk-17-jdk-headless`);
 }
 
 /**

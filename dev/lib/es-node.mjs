@@ -5,10 +5,15 @@ import net from 'node:net';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { ensureDistribution, javaHome, ES_VERSION } from './es-dist.mjs';
-import { cacheRoot, ensureDir, isRoot } from './paths.mjs';
+import { ensureDir, ES_USER, isRoot, nodesRoot } from './paths.mjs';
+import { sleep, waitUntil } from './wait.mjs';
 
-export const ES_USER = 'shardeck-es';
+export { ES_USER };
 
+/**
+ * A loopback port free right now. The listener is closed before the node binds it, so another
+ * process may take it meanwhile: startNode retries with new ports when the node fails to bind.
+ */
 export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -21,7 +26,8 @@ export function freePort() {
   });
 }
 
-function ensureEsUser() {
+/** Creates the system user the nodes run as (root only; ours otherwise). Idempotent. */
+export function ensureEsUser() {
   if (!isRoot) return;
   try {
     execFileSync('id', ['-u', ES_USER], { stdio: 'ignore' });
@@ -43,8 +49,28 @@ function chownToEsUser(p) {
   if (isRoot) execFileSync('chown', ['-R', `${ES_USER}:`, p]);
 }
 
-function sleep(ms) {
-  return new Promise((r) => setTimeout(r, ms));
+/**
+ * Whether `pid` is still the process we think it is: its command line contains `marker` (a node's
+ * base folder, a server's script path). A bare pid from a state file may since belong to anyone.
+ * Without /proc (not Linux) the best we can do is that the pid is alive.
+ */
+export function isProcessOf(pid, marker) {
+  if (!pid || !isAlive(pid)) return false;
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.includes(marker));
+  } catch {
+    return !fs.existsSync('/proc/self');
+  }
+}
+
+/** The node's JVM pid from its pid file, if that pid is still this node's JVM. */
+export function nodePid(baseDir) {
+  try {
+    const pid = Number(fs.readFileSync(path.join(baseDir, 'es.pid'), 'utf8'));
+    return isProcessOf(pid, baseDir) ? pid : 0;
+  } catch {
+    return 0;
+  }
 }
 
 /**
@@ -61,7 +87,37 @@ export function makeTlsMaterial(dir) {
   return { ca: path.join(dir, 'ca.crt'), cert: path.join(dir, 'node.crt'), key: path.join(dir, 'node.key') };
 }
 
-async function waitForHttp(url, { timeoutMs, ca, auth, pidFile, logFile, anyStatus }) {
+/** Thrown when a node did not come up; `bindFailed` when its log says a port was taken. */
+class NodeStartError extends Error {
+  constructor(message, bindFailed) {
+    super(message);
+    this.bindFailed = bindFailed;
+  }
+}
+
+const BIND_FAILURE = /BindException|BindHttpException|BindTransportException|Address already in use|Failed to bind/i;
+
+function logTail(file, lines = 30) {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+/** Whether any log of the node (stdout and the server logs) says it could not bind its ports. */
+function bindFailedIn(baseDir) {
+  const files = [path.join(baseDir, 'stdout.log')];
+  try {
+    for (const f of fs.readdirSync(path.join(baseDir, 'logs'))) if (f.endsWith('.log')) files.push(path.join(baseDir, 'logs', f));
+  } catch {
+    /* no logs yet */
+  }
+  return files.some((f) => BIND_FAILURE.test(logTail(f, 400)));
+}
+
+/** Waits for the node's health endpoint; gives up early when the process is gone. */
+async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile, anyStatus }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < deadline) {
@@ -76,142 +132,224 @@ async function waitForHttp(url, { timeoutMs, ca, auth, pidFile, logFile, anyStat
     } catch (e) {
       last = String(e.message).split('\n')[0];
     }
-    if (pidFile && fs.existsSync(pidFile)) {
-      const pid = Number(fs.readFileSync(pidFile, 'utf8'));
-      if (pid && !isAlive(pid)) break;
+    if (exited?.()) {
+      last = 'the node process exited';
+      break;
     }
     await sleep(250);
   }
-  const tail = logFile && fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n') : '';
-  throw new Error(`Elasticsearch at ${url} did not become ready (${last})\n${tail}`);
+  const bindFailed = baseDir ? bindFailedIn(baseDir) : false;
+  throw new NodeStartError(`Elasticsearch at ${url} did not become ready (${last}${bindFailed ? '; a port was taken' : ''})\n${logFile ? logTail(logFile) : ''}`, bindFailed);
 }
 
+/** Whether `pid` runs (a zombie, exited but not yet reaped by its parent, does not). */
 export function isAlive(pid) {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
   }
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return true; // no /proc: kill(0) is all we know
+  }
+}
+
+/** Nodes this process started, by base folder: disposeStartedNodes() stops them and removes what we made. */
+const started = new Map();
+
+/**
+ * Stops every node this process started that still runs and removes the folders startNode made
+ * (a caller's own dataDir/baseDir is left alone). The integration project runs it after each
+ * file (test/setup/nodes.ts), so a file whose set-up failed halfway leaves nothing behind.
+ */
+export async function disposeStartedNodes() {
+  const all = [...started.entries()];
+  started.clear();
+  await Promise.all(all.map(([baseDir, { owned }]) => stopNodeIn(baseDir).then(() => owned && fs.rmSync(baseDir, { recursive: true, force: true }))));
+}
+
+/** Stops the node whose folder is `baseDir`, if its JVM (checked by pid AND command line) still runs. */
+export async function stopNodeIn(baseDir) {
+  await stopPid(nodePid(baseDir));
+}
+
+/** Kills a start-up that failed: the whole process group (runuser, launcher, JVM), then the JVM by pid file. */
+function killStartup(child, baseDir) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  const pid = nodePid(baseDir);
+  if (pid)
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
 }
 
 /**
  * Starts one node. Options:
  *   name, clusterName, dataDir (kept across restarts when given), httpPort, transportPort,
  *   seedHosts (transport addresses of other nodes), initialMasters (names), secure (TLS + password),
- *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red).
+ *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red),
+ *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry).
+ * When it picked the ports itself and the node could not bind one, it tries again with new ports
+ * (up to 3 times). When the node does not come up it is killed (and its new folder removed) before
+ * the error is thrown.
  * Returns a handle: { url, name, pid, home, baseDir, dataDir, logFile, ca?, user?, password?, stop(), restart() }.
  */
 export async function startNode(opts = {}) {
+  const ownPorts = !opts.httpPort && !opts.transportPort;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startNodeOnce(opts);
+    } catch (e) {
+      if (!(ownPorts && e.bindFailed && attempt < 3)) throw e;
+      process.stderr.write(`[es-node] ${opts.name || 'node-1'}: a port was taken before the node bound it; trying again with new ports\n`);
+    }
+  }
+}
+
+async function startNodeOnce(opts) {
   const home = ensureDistribution();
   ensureEsUser();
   const name = opts.name || 'node-1';
-  const baseDir = opts.baseDir || fs.mkdtempSync(path.join(ensureDir(path.join(cacheRoot, 'nodes')), `${name}-`));
-  const confDir = path.join(baseDir, 'config');
-  const dataDir = opts.dataDir || path.join(baseDir, 'data');
-  const logsDir = path.join(baseDir, 'logs');
-  const tmpDir = path.join(baseDir, 'tmp');
-  for (const d of [dataDir, logsDir, tmpDir]) ensureDir(d);
-  const httpPort = opts.httpPort || (await freePort());
-  const transportPort = opts.transportPort || (await freePort());
-  const clusterName = opts.clusterName || `shardeck-${name}-${httpPort}`;
+  const owned = !opts.baseDir;
+  const baseDir = opts.baseDir || fs.mkdtempSync(path.join(ensureDir(nodesRoot()), `${name}-`));
+  if (!started.has(baseDir)) started.set(baseDir, { owned });
+  let child;
+  try {
+    const confDir = path.join(baseDir, 'config');
+    const dataDir = opts.dataDir || path.join(baseDir, 'data');
+    const logsDir = path.join(baseDir, 'logs');
+    const tmpDir = path.join(baseDir, 'tmp');
+    for (const d of [dataDir, logsDir, tmpDir]) ensureDir(d);
+    const pickPort = opts.pickPort || freePort;
+    const httpPort = opts.httpPort || (await pickPort());
+    const transportPort = opts.transportPort || (await pickPort());
+    const clusterName = opts.clusterName || `shardeck-${name}-${httpPort}`;
 
-  // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
-  if (!fs.existsSync(confDir)) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
-  const settings = {
-    'cluster.name': clusterName,
-    'node.name': name,
-    'path.data': dataDir,
-    'path.logs': logsDir,
-    'network.host': '127.0.0.1',
-    'http.port': String(httpPort),
-    'transport.port': String(transportPort),
-    'xpack.security.enabled': opts.secure ? 'true' : 'false',
-    ...(opts.seedHosts ? { 'discovery.seed_hosts': opts.seedHosts.join(',') } : { 'discovery.type': 'single-node' }),
-    ...(opts.initialMasters ? { 'cluster.initial_master_nodes': opts.initialMasters.join(',') } : {}),
-    ...(opts.settings || {}),
-  };
-  let tls;
-  const password = opts.secure ? opts.password || 'changeme-' + Math.random().toString(36).slice(2, 10) : undefined;
-  if (opts.secure) {
-    tls = makeTlsMaterial(path.join(confDir, 'tls'));
-    Object.assign(settings, {
-      'xpack.security.http.ssl.enabled': 'true',
-      'xpack.security.http.ssl.certificate': 'tls/node.crt',
-      'xpack.security.http.ssl.key': 'tls/node.key',
-      'xpack.security.http.ssl.certificate_authorities': 'tls/ca.crt',
-      'xpack.security.transport.ssl.enabled': 'false',
-    });
-  }
-  const yml = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n';
-  fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), yml);
-  chownToEsUser(baseDir);
-  if (opts.dataDir) chownToEsUser(dataDir);
+    // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
+    if (!fs.existsSync(confDir)) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    const settings = {
+      'cluster.name': clusterName,
+      'node.name': name,
+      'path.data': dataDir,
+      'path.logs': logsDir,
+      'network.host': '127.0.0.1',
+      'http.port': String(httpPort),
+      'transport.port': String(transportPort),
+      'xpack.security.enabled': opts.secure ? 'true' : 'false',
+      ...(opts.seedHosts ? { 'discovery.seed_hosts': opts.seedHosts.join(',') } : { 'discovery.type': 'single-node' }),
+      ...(opts.initialMasters ? { 'cluster.initial_master_nodes': opts.initialMasters.join(',') } : {}),
+      ...(opts.settings || {}),
+    };
+    let tls;
+    const password = opts.secure ? opts.password || 'changeme-' + Math.random().toString(36).slice(2, 10) : undefined;
+    if (opts.secure) {
+      tls = makeTlsMaterial(path.join(confDir, 'tls'));
+      Object.assign(settings, {
+        'xpack.security.http.ssl.enabled': 'true',
+        'xpack.security.http.ssl.certificate': 'tls/node.crt',
+        'xpack.security.http.ssl.key': 'tls/node.key',
+        'xpack.security.http.ssl.certificate_authorities': 'tls/ca.crt',
+        'xpack.security.transport.ssl.enabled': 'false',
+      });
+    }
+    const yml = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n';
+    fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), yml);
+    // Handed to the node's user whole (whatever the umask made of the modes): it owns its folders.
+    chownToEsUser(baseDir);
+    if (opts.dataDir) chownToEsUser(dataDir);
 
-  const env = {
-    ...process.env,
-    ES_JAVA_HOME: javaHome(),
-    ES_PATH_CONF: confDir,
-    ES_TMPDIR: tmpDir,
-    ES_JAVA_OPTS: `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
-  };
-  if (opts.secure) {
-    // The elastic user's password comes from the keystore's bootstrap.password (read from stdin).
-    const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);
-    execFileSync(ks.cmd, ks.args, { env: ks.env, input: password, stdio: ['pipe', 'ignore', 'inherit'] });
-  }
-  // What es-service.mjs needs to start this node again like a system service would (no secrets).
-  if (!opts.secure)
-    fs.writeFileSync(
-      path.join(baseDir, 'node.json'),
-      JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
-    );
-  const pidFile = path.join(baseDir, 'es.pid');
-  fs.rmSync(pidFile, { force: true });
-  const logFile = path.join(baseDir, 'stdout.log');
-  const out = fs.openSync(logFile, 'a');
-  const { cmd, args, env: runEnv } = asEsUser([path.join(home, 'bin', 'elasticsearch'), '-p', pidFile], env);
-  const child = spawn(cmd, args, { env: runEnv, detached: true, stdio: ['ignore', out, out] });
-  child.unref();
-  fs.closeSync(out);
+    const env = {
+      ...process.env,
+      ES_JAVA_HOME: javaHome(),
+      ES_PATH_CONF: confDir,
+      ES_TMPDIR: tmpDir,
+      ES_JAVA_OPTS: `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
+    };
+    if (opts.secure) {
+      // The elastic user's password comes from the keystore's bootstrap.password (read from stdin).
+      const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);
+      execFileSync(ks.cmd, ks.args, { env: ks.env, input: password, stdio: ['pipe', 'ignore', 'inherit'] });
+    }
+    // What es-service.mjs needs to start this node again like a system service would (no secrets).
+    if (!opts.secure)
+      fs.writeFileSync(
+        path.join(baseDir, 'node.json'),
+        JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
+      );
+    const pidFile = path.join(baseDir, 'es.pid');
+    fs.rmSync(pidFile, { force: true });
+    const logFile = path.join(baseDir, 'stdout.log');
+    const out = fs.openSync(logFile, 'a');
+    const { cmd, args, env: runEnv } = asEsUser([path.join(home, 'bin', 'elasticsearch'), '-p', pidFile], env);
+    // Its own process group, so a failed start-up can be killed whole.
+    child = spawn(cmd, args, { env: runEnv, detached: true, stdio: ['ignore', out, out] });
+    child.unref();
+    fs.closeSync(out);
+    const exited = () => child.exitCode !== null || child.signalCode !== null;
 
-  const scheme = opts.secure ? 'https' : 'http';
-  const url = `${scheme}://127.0.0.1:${httpPort}`;
-  const handle = {
-    url,
-    name,
-    home,
-    version: ES_VERSION,
-    baseDir,
-    dataDir,
-    logFile,
-    logsDir,
-    httpPort,
-    transportPort,
-    clusterName,
-    ca: tls?.ca,
-    user: opts.secure ? 'elastic' : undefined,
-    password,
-    get pid() {
-      return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : child.pid;
-    },
-    stop: () => stopPid(handle.pid),
-    restart: () => startNode({ ...opts, name, baseDir, dataDir, httpPort, transportPort, clusterName, password }),
-  };
-  if (!opts.noWait) {
-    await waitForHttp(url, {
-      timeoutMs: opts.timeoutMs || 120_000,
-      ca: tls?.ca,
-      auth: opts.secure ? `elastic:${password}` : undefined,
-      pidFile,
+    const scheme = opts.secure ? 'https' : 'http';
+    const url = `${scheme}://127.0.0.1:${httpPort}`;
+    const handle = {
+      url,
+      name,
+      home,
+      version: ES_VERSION,
+      baseDir,
+      dataDir,
       logFile,
-      anyStatus: opts.anyStatus,
-    });
+      logsDir,
+      httpPort,
+      transportPort,
+      clusterName,
+      ca: tls?.ca,
+      user: opts.secure ? 'elastic' : undefined,
+      password,
+      get pid() {
+        return fs.existsSync(pidFile) ? Number(fs.readFileSync(pidFile, 'utf8')) : child.pid;
+      },
+      /** Stops this node's JVM if it still runs (the pid is checked to still be this node's). */
+      stop: () => stopNodeIn(baseDir),
+      restart: () => startNode({ ...opts, name, baseDir, dataDir, httpPort, transportPort, clusterName, password }),
+      /** For startCluster: kills a node that never became ready. */
+      abort: async () => {
+        killStartup(child, baseDir);
+        await stopNodeIn(baseDir);
+      },
+    };
+    if (!opts.noWait) {
+      await waitForHttp(url, {
+        timeoutMs: opts.timeoutMs || 120_000,
+        ca: tls?.ca,
+        auth: opts.secure ? `elastic:${password}` : undefined,
+        exited,
+        baseDir,
+        logFile,
+        anyStatus: opts.anyStatus,
+      });
+    }
+    return handle;
+  } catch (e) {
+    // Never leave a half-started JVM (it would hold its ports and memory for the rest of the run)
+    // nor the folder made for it.
+    if (child) killStartup(child, baseDir);
+    await stopNodeIn(baseDir);
+    if (owned) {
+      started.delete(baseDir);
+      fs.rmSync(baseDir, { recursive: true, force: true });
+    }
+    throw e;
   }
-  return handle;
 }
 
-/** Stops a node and waits for the process to exit (SIGTERM, then SIGKILL after 30 s). */
+/** Stops a process and waits for it to exit (SIGTERM, then SIGKILL after 30 s). */
 export async function stopPid(pid) {
   if (!pid || !isAlive(pid)) return;
   try {
@@ -227,11 +365,28 @@ export async function stopPid(pid) {
     } catch {
       /* already gone */
     }
+    const killDeadline = Date.now() + 10_000;
+    while (isAlive(pid) && Date.now() < killDeadline) await sleep(50);
   }
 }
 
-/** Starts `count` nodes forming one cluster (for replica placement tests). */
+/**
+ * Starts `count` nodes forming one cluster (for replica placement tests). Fails (with every node
+ * stopped) unless all of them have joined within the deadline; retries with new ports when a
+ * node could not bind one.
+ */
 export async function startCluster({ count = 2, ...opts } = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startClusterOnce(count, opts);
+    } catch (e) {
+      if (!(e.bindFailed && attempt < 3)) throw e;
+      process.stderr.write('[es-node] cluster: a port was taken before a node bound it; trying again with new ports\n');
+    }
+  }
+}
+
+async function startClusterOnce(count, opts) {
   const names = Array.from({ length: count }, (_, i) => `node-${i + 1}`);
   const transportPorts = await Promise.all(names.map(() => freePort()));
   const clusterName = `shardeck-cluster-${transportPorts[0]}`;
@@ -241,12 +396,29 @@ export async function startCluster({ count = 2, ...opts } = {}) {
       startNode({ ...opts, name, clusterName, transportPort: transportPorts[i], seedHosts, initialMasters: names, noWait: true }),
     ),
   );
-  await waitForHttp(nodes[0].url, { timeoutMs: 180_000, logFile: nodes[0].logFile });
-  // Wait until every node has joined before handing the cluster out.
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    const out = execFileSync('curl', ['-s', '-m', '5', `${nodes[0].url}/_cluster/health?wait_for_nodes=${count}&timeout=2s`], { encoding: 'utf8' });
-    if (JSON.parse(out).number_of_nodes === count) break;
+  const fail = async (e) => {
+    const bindFailed = e.bindFailed || nodes.some((n) => bindFailedIn(n.baseDir));
+    await Promise.all(nodes.map((n) => n.abort()));
+    for (const n of nodes) {
+      started.delete(n.baseDir);
+      fs.rmSync(n.baseDir, { recursive: true, force: true });
+    }
+    throw new NodeStartError(e.message, bindFailed);
+  };
+  try {
+    await waitForHttp(nodes[0].url, { timeoutMs: 180_000, baseDir: nodes[0].baseDir, logFile: nodes[0].logFile });
+    // Every node must have joined before the cluster is handed out; a half-joined one is an error.
+    await waitUntil(
+      `all ${count} nodes of ${clusterName} to join`,
+      async () => {
+        const res = await fetch(`${nodes[0].url}/_cluster/health?wait_for_nodes=${count}&timeout=2s`);
+        return (await res.json()).number_of_nodes;
+      },
+      (n) => n === count,
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+  } catch (e) {
+    await fail(e);
   }
   return { url: nodes[0].url, nodes, stop: () => Promise.all(nodes.map((n) => n.stop())) };
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startNode } from '../../dev/lib/es-node.mjs';
+import { waitUntil } from '../helpers/wait-until';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOCKET = `shardeck-e2e-${process.pid}`;
@@ -26,16 +27,8 @@ function screen(session: string, ansi = false): string {
   return tmux('capture-pane', '-p', ...(ansi ? ['-e'] : []), '-t', session);
 }
 
-async function waitFor(session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  let last = '';
-  while (Date.now() < deadline) {
-    last = screen(session);
-    if (test(last)) return last;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${last}`);
-}
+const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
+  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
 
 function keys(session: string, ...k: string[]): void {
   tmux('send-keys', '-t', session, ...k);
@@ -92,8 +85,7 @@ describe('shardeck console in tmux at 80x24', () => {
     const port = await freePort();
     launch('down', `--url http://127.0.0.1:${port} --interval 1`);
     await waitFor('down', (s) => s.includes(`nothing listens at http://127.0.0.1:${port} (connection refused)`), 'the error');
-    await new Promise((r) => setTimeout(r, 3000));
-    const later = screen('down');
+    const later = await waitFor('down', (s) => s.includes('STALE') && /retrying every/.test(s), 'the stale mark and the retry line');
     expect(later).toContain('STALE');
     expect(later).toMatch(/retrying every \d+s/);
     expect(later).not.toContain('EXIT=');

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
@@ -14,14 +15,10 @@ let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 
 const cli = cliAgainst(() => node.url, () => cfg);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
+/** Waits until `ok()`; returns how long it took. */
 async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 90_000): Promise<number> {
   const start = Date.now();
-  while (!(await ok())) {
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await sleep(500);
-  }
+  await waitUntil(what, ok, Boolean, { timeoutMs, intervalMs: 500 });
   return Date.now() - start;
 }
 
@@ -164,12 +161,39 @@ describe('flood stage', () => {
   const setWatermarks = (low: string | null, high: string | null, flood: string | null) =>
     es('PUT', '/_cluster/settings', { transient: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood, 'cluster.info.update.interval': '10s' } });
 
+  /**
+   * Waits until Elasticsearch has taken `rounds` new disk readings (cluster info, every 10 s): each
+   * poll grows a scratch file on the node's disk, so each round reads a free space not seen before.
+   */
+  async function diskInfoRounds(rounds: number): Promise<void> {
+    const scratch = path.join(node.baseDir, 'disk-info-probe');
+    const seen = new Set<number>();
+    try {
+      await waitUntil(
+        `${rounds} new disk-info rounds`,
+        async () => {
+          fs.appendFileSync(scratch, Buffer.alloc(1 << 20));
+          const explain = await es('POST', '/_cluster/allocation/explain?include_disk_info=true', { index: 'flood_idx', shard: 0, primary: true });
+          const nodes = Object.values(explain.body.cluster_info.nodes) as { least_available: { free_bytes: number } }[];
+          seen.add(nodes[0].least_available.free_bytes);
+          return [...seen];
+        },
+        (values) => values.length > rounds, // the reading we started from, then `rounds` new ones
+        { timeoutMs: 60_000, intervalMs: 1000 },
+      );
+    } finally {
+      fs.rmSync(scratch, { force: true });
+    }
+  }
+
   it('past flood stage: blocked and refused; between high and flood: cleared by shardeck; below high: ES lifts it itself', async () => {
     await es('PUT', '/flood_idx', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
-    const used = Number((await es('GET', '/_cat/allocation?format=json&h=disk.percent')).body[0]['disk.percent']);
-    expect(used).toBeGreaterThan(3);
-    // Percentages below the current usage put the node past every watermark.
-    await setWatermarks('1%', '2%', '3%');
+    // Relative to this disk, whatever its usage: absolute watermarks are free space that must remain,
+    // so asking for the disk's whole size puts the node past them; flood stage at 1 byte is never reached.
+    const total = Number((await es('GET', '/_cat/allocation?format=json&bytes=b&h=disk.total')).body[0]['disk.total']);
+    expect(total).toBeGreaterThan(0);
+    const pastAll = `${total}b`;
+    await setWatermarks(pastAll, pastAll, pastAll);
     await waitFor('the flood-stage block', () => isBlocked('flood_idx'));
     const write = await es('POST', '/flood_idx/_doc', { a: 1 });
     expect(write.status).toBe(429);
@@ -185,8 +209,8 @@ describe('flood stage', () => {
     expect(await isBlocked('flood_idx')).toBe(true);
 
     // Below flood stage but still above high: Elasticsearch keeps the block; shardeck may clear it.
-    await setWatermarks('1%', '2%', '99%');
-    await sleep(25_000); // two disk-info rounds: ES would have lifted it by now if it ever did above high
+    await setWatermarks(pastAll, pastAll, '1b');
+    await diskInfoRounds(2); // ES would have lifted it by now if it ever did above high
     expect(await isBlocked('flood_idx')).toBe(true);
     const cleared = await cli(['unblock', '--yes', '--json']);
     const r2 = JSON.parse(cleared.stdout);
@@ -199,7 +223,7 @@ describe('flood stage', () => {
     expect((await es('POST', '/flood_idx/_doc', { a: 2 })).status).toBe(201);
 
     // Past flood stage again, then all watermarks restored: Elasticsearch 8.19 lifts the block itself.
-    await setWatermarks('1%', '2%', '3%');
+    await setWatermarks(pastAll, pastAll, pastAll);
     await waitFor('the flood-stage block again', () => isBlocked('flood_idx'));
     await setWatermarks(null, null, null);
     const tookMs = await waitFor('Elasticsearch to lift the block by itself', async () => !(await isBlocked('flood_idx')));

@@ -14,6 +14,7 @@ import { Guard } from '../../src/services/guard';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { readAudit } from '../../src/services/audit';
+import { waitUntil } from '../helpers/wait-until';
 
 const INDEX = 'service_v9_dbq';
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -28,6 +29,19 @@ const docCount = async (index = INDEX) => {
   await es('POST', `/${index}/_refresh`);
   return (await es('GET', `/${index}/_count`)).body.count as number;
 };
+
+/** The store size the node reports now (cached per shard for index.store.stats_refresh_interval, 10 s). */
+const reportedStoreBytes = async () => (await es('GET', `/${INDEX}/_stats/store`)).body.indices[INDEX].primaries.store.size_in_bytes as number;
+
+/** What the index's files take on disk right now (what the store size counts: the shards' index/ folders). */
+async function storeBytesOnDisk(): Promise<number> {
+  const uuid = (await es('GET', `/_cat/indices/${INDEX}?h=uuid&format=json`)).body[0].uuid as string;
+  const dir = path.join(node.dataDir, 'indices', uuid);
+  let total = 0;
+  for (const shard of fs.readdirSync(dir).filter((d) => /^\d+$/.test(d)))
+    for (const f of fs.readdirSync(path.join(dir, shard, 'index'))) total += fs.statSync(path.join(dir, shard, 'index', f)).size;
+  return total;
+}
 
 /** The ids a query matches (the index never holds more than 10,000 documents, one search window). */
 async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
@@ -167,9 +181,14 @@ describe('delete exactly what was previewed', () => {
 describe('force merge gets the disk back', () => {
   it('shows deleted docs, merges with only_expunge_deletes as a task, deleted docs ~0 and store smaller', async () => {
     // No flush here: the command flushes before it merges (right after a delete it must).
-    // Store sizes are cached per shard for index.store.stats_refresh_interval (10 s): the reading
-    // taken while the data was loaded would otherwise be the "before".
-    await new Promise((r) => setTimeout(r, 11_000));
+    // Store sizes are cached per shard for 10 s: wait until the node's figure is today's (equals the
+    // files on disk), else the reading taken while the data was loaded would be the "before".
+    await waitUntil(
+      'the reported store size to match the files on disk',
+      async () => ({ reported: await reportedStoreBytes(), onDisk: await storeBytesOnDisk() }),
+      (s) => s.reported === s.onDisk,
+      { timeoutMs: 30_000, intervalMs: 500 },
+    );
     const dry = await cli(['forcemerge', INDEX, '--expunge-deletes', '--dry-run', '--json']);
     const d = JSON.parse(dry.stdout);
     expect(d.before.indices[0].docsDeleted).toBeGreaterThan(1000);
@@ -181,7 +200,14 @@ describe('force merge gets the disk back', () => {
     const [before] = out.before.indices;
     const [after] = out.after.indices;
     expect(after.docsDeleted).toBeLessThan(before.docsDeleted * 0.1);
-    expect(after.storeBytes).toBeLessThan(before.storeBytes);
+    // The space comes back once the merged-away files are released and the 10 s stats cache has
+    // caught up; the command's own "after" may be read before that, so the node is asked until then.
+    await waitUntil(
+      `the store of ${INDEX} to drop below its ${before.storeBytes} bytes before the merge`,
+      async () => ({ reported: await reportedStoreBytes(), onDisk: await storeBytesOnDisk() }),
+      (s) => s.reported < before.storeBytes && s.onDisk < before.storeBytes,
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
     const audit = readAudit(auditPath()).records;
     expect(audit.at(-2)).toMatchObject({ request: { path: `/${INDEX}/_flush` }, outcome: { ok: true } });
     expect(audit.at(-1)).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { ok: true, task: out.task } });

@@ -12,6 +12,7 @@ import { loadDemoData } from '../../dev/demo-data.mjs';
 import { CLI, ensureBuilt, type CliResult } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { readAudit } from '../../src/services/audit';
+import { waitUntil } from '../helpers/wait-until';
 
 const INDEX = 'service_v9_lost';
 const QUERY = { term: { 'assoc:sources': 'src-crm' } };
@@ -19,7 +20,6 @@ let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 const cli = cliAgainst(() => node.url, () => cfg);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const count = async (query: unknown = { match_all: {} }) => {
   await es('POST', `/${INDEX}/_refresh`);
   return (await es('POST', `/${INDEX}/_count`, { query })).body.count as number;
@@ -62,12 +62,17 @@ it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tel
   expect(previewed).toBeGreaterThan(1000);
   // 1,000 documents a batch at 100 per second: the first batch goes at once, the next waits ~10 s.
   const running = startCli(['delete-by-query', INDEX, '--source', 'src-crm', '--yes', '--expect', String(previewed), '--requests-per-second', '100', '--json']);
-  let deleted = 0;
-  for (let i = 0; i < 100 && deleted === 0; i++) {
-    await sleep(100);
-    const tasks = (await es('GET', '/_tasks?actions=*byquery&detailed=true')).body;
-    for (const n of Object.values<any>(tasks.nodes ?? {})) for (const t of Object.values<any>(n.tasks)) deleted = t.status?.deleted ?? 0;
-  }
+  const deleted = await waitUntil(
+    'the delete task to report its first batch deleted',
+    async () => {
+      const tasks = (await es('GET', '/_tasks?actions=*byquery&detailed=true')).body;
+      let n = 0;
+      for (const node of Object.values<any>(tasks.nodes ?? {})) for (const t of Object.values<any>(node.tasks)) n = t.status?.deleted ?? 0;
+      return n;
+    },
+    (n) => n > 0,
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
   expect(deleted).toBeGreaterThan(0);
   await node.stop();
   const r = await running;

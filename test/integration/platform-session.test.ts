@@ -242,10 +242,18 @@ describe('network errors', () => {
         retryDelayMs: 100,
         readRetries: 3,
       });
-      session.onStatus((s) => states.push(s));
+      // The network comes back once the session has shown that it is retrying (not after a fixed time).
+      let comeBackOnRetry = false;
+      session.onStatus((s) => {
+        states.push(s);
+        if (comeBackOnRetry && s.state === 'error' && /retrying in/.test(s.message ?? '')) {
+          comeBackOnRetry = false;
+          setUp(true);
+        }
+      });
       await session.signIn();
       setUp(false);
-      setTimeout(() => setUp(true), 250);
+      comeBackOnRetry = true;
       const body = await session.getJson(tenantPath);
       expect(Array.isArray(body)).toBe(true);
       expect(dropped).toBeGreaterThanOrEqual(1);

@@ -9,6 +9,7 @@ import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { saveRefreshToken } from '../../src/config/secrets';
 import { startPlatformSession } from '../../src/services/platform-session';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
+import { waitUntil } from '../helpers/wait-until';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
 let dir: string;
@@ -27,12 +28,11 @@ function newStore(): ConsoleStore {
   return createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'p', insecure: false, readOnly: false } });
 }
 
+/** Waits until the store satisfies `pred`; a timeout shows the platform state last seen. */
 async function until(store: ConsoleStore, pred: (s: ReturnType<ConsoleStore['getState']>) => boolean, ms = 5000) {
-  const deadline = Date.now() + ms;
-  while (!pred(store.getState())) {
-    if (Date.now() > deadline) throw new Error(`timed out; platform state: ${JSON.stringify(store.getState().platform)}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await waitUntil('the platform state asked for', () => store.getState(), pred, { timeoutMs: ms, intervalMs: 10 }).catch((e: Error) => {
+    throw new Error(`${e.message.split('; last seen')[0]}; platform state: ${JSON.stringify(store.getState().platform)}`);
+  });
 }
 
 describe('startPlatformSession', () => {
@@ -95,14 +95,16 @@ describe('startPlatformSession', () => {
     const url = `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`;
     saveRefreshToken('down', 'rt_whatever');
     const store = newStore();
+    const started = Date.now();
     const handle = startPlatformSession(store, 'down', { url: 'http://127.0.0.1:9200', platformUrl: url }, { retryBaseMs: 40 });
     try {
       await until(store, (s) => s.platform.state === 'error');
       expect(store.getState().platform.message).toMatch(/^cannot reach the platform at http:\/\/127\.0\.0\.1:\d+ \(/);
-      await new Promise((r) => setTimeout(r, 700));
-      // Delays 40, 80, 160, 320 ms: about five attempts in 0.7 s, not one per tick of a tight loop.
-      expect(attempts).toBeGreaterThanOrEqual(3);
-      expect(attempts).toBeLessThanOrEqual(7);
+      await waitUntil('five attempts', () => attempts, (n) => n >= 5, { timeoutMs: 10_000, intervalMs: 5 });
+      const tookMs = Date.now() - started;
+      // Delays 40, 80, 160, 320 ms: five attempts take at least 600 ms (timers never fire early),
+      // not the 160 ms of a tight loop at the base delay; a slow machine only makes it longer.
+      expect(tookMs).toBeGreaterThanOrEqual(600 - 5);
     } finally {
       handle.stop();
       dead.close();

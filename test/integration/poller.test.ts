@@ -5,16 +5,15 @@ import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
+import { waitUntil } from '../helpers/wait-until';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(cond: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await sleep(20);
-  }
-}
+/** Waits for a condition on the poller or its store (they change on their own; nothing to read). */
+const until = (what: string, cond: () => boolean, timeoutMs = 10_000) => waitUntil(what, cond, Boolean, { timeoutMs, intervalMs: 20 });
+
+/** Requests the poller has sent and not yet seen answered. */
+const inFlight = (poller: Poller) => (poller as unknown as { inFlight: Set<ResourceName> }).inFlight.size;
 
 function fetched(store: ConsoleStore): ResourceName[] {
   const s = store.getState().snapshots;
@@ -39,12 +38,14 @@ describe('poller on a real node', () => {
     const { store, poller } = make();
     poller.start();
     try {
-      await until(() => fetched(store).length === PANE_RESOURCES.disk.length);
-      await sleep(300);
+      await until('every disk resource fetched', () => fetched(store).length === PANE_RESOURCES.disk.length);
+      // Another round of the disk pane's polls, and still nothing else was asked for.
+      const round = poller.stats.requests;
+      await until('another round of polls', () => poller.stats.requests >= round + PANE_RESOURCES.disk.length);
       expect(fetched(store)).toEqual([...PANE_RESOURCES.disk].sort());
       expect(store.getState().snapshots.indices.fetchedAt).toBeUndefined();
       store.setState({ pane: 'indices' });
-      await until(() => store.getState().snapshots.indices.fetchedAt !== undefined, 2000);
+      await until('the indices pane polled', () => store.getState().snapshots.indices.fetchedAt !== undefined, 2000);
     } finally {
       poller.stop();
     }
@@ -55,7 +56,7 @@ describe('poller on a real node', () => {
     store.setState({ pane: 'health' });
     poller.start();
     try {
-      await until(() => store.getState().snapshots.settings.fetchedAt !== undefined);
+      await until('settings fetched', () => store.getState().snapshots.settings.fetchedAt !== undefined);
       const settings = store.getState().snapshots.settings;
       const first = settings.fetchedAt!;
       expect(settings.periodMs).toBe(200 * 6);
@@ -63,7 +64,7 @@ describe('poller on a real node', () => {
       const off = store.subscribe((s, prev) => {
         if (s.snapshots.settings !== prev.snapshots.settings) notified++;
       });
-      await until(() => store.getState().snapshots.settings.fetchedAt! > first, 5000);
+      await until('settings fetched again', () => store.getState().snapshots.settings.fetchedAt! > first, 5000);
       off();
       // The same object, its time moved on, and nobody was told.
       expect(store.getState().snapshots.settings).toBe(settings);
@@ -84,14 +85,14 @@ describe('poller on a real node', () => {
     const { store, poller } = make();
     poller.start();
     try {
-      await until(() => store.getState().snapshots.health.fetchedAt !== undefined);
+      await until('health fetched', () => store.getState().snapshots.health.fetchedAt !== undefined);
       store.setState({ paused: true });
-      await sleep(250); // let a request already in flight land
+      await until('the requests already in flight to land', () => inFlight(poller) === 0); // these may still count
       const before = poller.stats.requests;
-      await sleep(800); // four intervals
+      await sleep(800); // four intervals of watching: nothing may be sent
       expect(poller.stats.requests).toBe(before);
       store.setState({ paused: false });
-      await until(() => poller.stats.requests > before, 2000);
+      await until('a poll after resuming', () => poller.stats.requests > before, 2000);
     } finally {
       poller.stop();
     }
@@ -101,14 +102,16 @@ describe('poller on a real node', () => {
     const { store, poller } = make('http://127.0.0.1:1', 100);
     store.setState({ pane: 'health' });
     poller.start();
+    const started = Date.now();
     try {
-      await sleep(2000);
+      await until('four failed tries', () => store.getState().snapshots.health.failures >= 4, 20_000);
+      const tookMs = Date.now() - started;
       const health = store.getState().snapshots.health;
       expect(health.error?.kind).toBe('unreachable');
       expect(health.error?.message).toMatch(/connection refused/);
-      // 20 intervals passed; with doubling backoff (200, 400, 800 ms...) only a handful of tries.
-      expect(health.failures).toBeGreaterThanOrEqual(2);
-      expect(health.failures).toBeLessThanOrEqual(5);
+      // Every 100 ms, four tries would take 300 ms; with doubling backoff the waits alone are
+      // 200 + 400 + 800 ms (timers never fire early, so a slow machine only makes it longer).
+      expect(tookMs).toBeGreaterThanOrEqual(1400 - 5);
     } finally {
       poller.stop();
     }

@@ -13,6 +13,7 @@ import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
 import { KeyRouter } from '../../src/ui/input/router';
 import { ReplicasView } from '../../src/ui/wizards/ReplicasWizard';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let dir: string;
@@ -29,14 +30,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function until(frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> {
-  const start = Date.now();
-  while (!re.test(frame() ?? '')) {
-    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${frame()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return frame()!;
-}
+const until = (frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> =>
+  waitUntil(`a frame matching ${re}`, () => frame() ?? '', (f) => re.test(f), { timeoutMs, intervalMs: 50 });
 
 it('types the count, shows the request and its curl line, sends on y, and reports yellow -> green', async () => {
   const auditFile = path.join(dir, 'audit.log');
@@ -69,7 +64,7 @@ it('types the count, shows the request and its curl line, sends on y, and report
   expect(health.status).toBe('green');
 
   app.stdin.write(' ');
-  await new Promise((r) => setTimeout(r, 50));
+  await waitUntil('the wizard to close', () => closed);
   expect(closed).toBe(true);
   app.unmount();
 });

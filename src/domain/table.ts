@@ -1,6 +1,7 @@
 // Table math for the live panes, pure so it is tested with plain values: filter and sort once per
 // snapshot, then slice the result to the rows that fit on screen (a 20,000-row table costs the
 // renderer what a 20-row one does), and fit cell text to fixed column widths.
+import type { Tone } from './format';
 
 export type SortValue = string | number;
 
@@ -10,6 +11,16 @@ export interface TableView {
   /** Index into the table's sort keys. */
   sortKey: number;
   descending: boolean;
+}
+
+/** One column of a table pane: its title, width and how a row becomes its text and tone. */
+export interface Column<T> {
+  title: string;
+  /** Fixed width in columns; null for the one elastic column that takes the rest. */
+  width: number | null;
+  align?: 'left' | 'right';
+  text: (row: T) => string;
+  tone?: (row: T) => Tone | undefined;
 }
 
 export interface SortKey<T> {

@@ -3,9 +3,8 @@
 import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
-import { formatCount, formatPercent, statusTone, type Tone } from '../../domain/format';
+import { diagnosisHint, indicatorLines, reportHeading, summaryLines, wrapLine } from '../../domain/panes/health';
 import { fitText } from '../../domain/table';
-import type { HealthDiagnosis, HealthReport } from '../../domain/types';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
@@ -13,29 +12,6 @@ import { useKeymap } from '../app/keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { moveCursor } from '../state';
-
-interface Line {
-  text: string;
-  tone?: Tone;
-  bold?: boolean;
-  dim?: boolean;
-}
-
-/** The indicators as lines: one per indicator, its impacts indented under the ones not green. */
-export function indicatorLines(report: HealthReport, width: number, diagnoses: Record<string, HealthDiagnosis[]> = {}): Line[] {
-  const lines: Line[] = [];
-  for (const ind of report.indicators) {
-    const head = `${fitText(ind.status.toUpperCase(), 7)} ${fitText(ind.name, 20)} ${ind.symptom}`;
-    lines.push({ text: fitText(head, width), tone: statusTone(ind.status), bold: ind.status !== 'green' });
-    if (ind.status === 'green') continue;
-    for (const imp of ind.impacts) lines.push({ text: fitText(`        impact: ${imp.description}`, width), dim: true });
-    for (const d of diagnoses[ind.name] ?? ind.diagnoses) {
-      lines.push({ text: fitText(`        cause: ${d.cause}`, width) });
-      lines.push({ text: fitText(`        do: ${d.action}`, width), tone: 'yellow' });
-    }
-  }
-  return lines;
-}
 
 export function HealthPane({ width, height }: { width: number; height: number }) {
   const { ui, poller } = useConsoleContext();
@@ -74,21 +50,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   }, [h, s.allocation?.data, s.settings?.data, s.blocks?.data, s.shards?.data]);
   const version = s.version;
   const snaps = [s.health, s.report];
-  const top: Line[] = h
-    ? [
-        {
-          text: `${h.clusterName}  ${h.status.toUpperCase()}${version ? `  Elasticsearch ${version}` : ''}`,
-          tone: statusTone(h.status),
-          bold: true,
-        },
-        ...(why ? [{ text: why, tone: statusTone(h.status) }] : []),
-        { text: `nodes ${h.numberOfNodes} (data ${h.numberOfDataNodes})   pending tasks ${formatCount(h.pendingTasks)}   active shards ${formatPercent(h.activeShardsPercent, 1)}` },
-        {
-          text: `shards  active ${formatCount(h.activeShards)} (pri ${formatCount(h.activePrimaryShards)})  initializing ${h.initializingShards}  relocating ${h.relocatingShards}  unassigned ${h.unassignedShards} (pri ${h.unassignedPrimaryShards})`,
-          tone: h.unassignedPrimaryShards > 0 ? 'red' : h.unassignedShards > 0 ? 'yellow' : undefined,
-        },
-      ]
-    : [];
+  const top = h ? summaryLines(h, version, why) : [];
   const wrapped = top.flatMap((l) => wrapLine(l, width));
   const indicators = s.report.data ? indicatorLines(s.report.data, width, diagnoses?.byIndicator) : [];
   const notGreen = s.report.data?.indicators.some((i) => i.status !== 'green') ?? false;
@@ -117,20 +79,11 @@ export function HealthPane({ width, height }: { width: number; height: number })
           </Text>
         ))}
         <Text> </Text>
-        <Text bold>{fitText(`health report (worst first)${indicators.length > room ? `  ${start + 1}-${start + shown.length} of ${indicators.length} ↑↓` : ''}`, width)}</Text>
+        <Text bold>{fitText(reportHeading(indicators.length, start, shown.length, room), width)}</Text>
         {s.report.data ? null : <Text dimColor>{s.report.error ? 'health report unavailable' : 'loading…'}</Text>}
         {notGreen ? (
           <Text dimColor>
-            {fitText(
-              diagnoses?.inFlight
-                ? 'diagnosing…'
-                : diagnoses?.error
-                  ? `diagnosis failed: ${diagnoses.error}`
-                  : diagnoses?.fetchedAt
-                    ? 'diagnosis below (d: again)'
-                    : 'd: diagnose (verbose health report)',
-              width,
-            )}
+            {fitText(diagnosisHint(diagnoses), width)}
           </Text>
         ) : null}
         {shown.map((l, i) => (
@@ -141,18 +94,4 @@ export function HealthPane({ width, height }: { width: number; height: number })
       </Box>
     </PaneFrame>
   );
-}
-
-/** Splits a long line at spaces so the "why" sentence is read whole at 80 columns. */
-function wrapLine(l: Line, width: number): Line[] {
-  const out: Line[] = [];
-  let cur = '';
-  for (const word of l.text.split(' ')) {
-    if (cur && cur.length + 1 + word.length > width) {
-      out.push({ ...l, text: cur });
-      cur = word;
-    } else cur = cur ? `${cur} ${word}` : word;
-  }
-  out.push({ ...l, text: cur });
-  return out;
 }

@@ -1,6 +1,8 @@
-// The console's state: what the poller last saw of the cluster (each with its age and last error)
-// and what the operator is looking at. A zustand vanilla store, so the poller (no React) writes it
-// and the panes read it through narrow selectors.
+// The console's state, shared beyond the screen: what the poller last saw of the cluster (each
+// read with its age and last error), which pane is open (the poller reads only what it needs), the
+// connection, the platform sign-in and its projects. A zustand vanilla store, so the poller and the
+// services (no React) write it and the panes read it through narrow selectors. What only the
+// screen needs (cursors, filters, the open dialog) is in ui/state.ts; the panes are in ./panes.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type {
@@ -46,8 +48,8 @@ export interface Snapshots {
 
 export type ResourceName = keyof Snapshots;
 
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'] as const;
-export type PaneId = (typeof PANES)[number];
+export { PANES, type PaneId } from './panes';
+import type { PaneId } from './panes';
 
 export interface ConnectionInfo {
   url: string;

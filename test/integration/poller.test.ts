@@ -133,4 +133,31 @@ describe('poller on a real node', () => {
     expect(d.byIndicator.disk[0].action).toMatch(/disk/i);
     expect(d.byIndicator.disk[0].affectedIndices).toContain('poller_blocked');
   });
+
+  it('the health pane reads the shard list only while the cluster is not green; other panes never', async () => {
+    const { store, poller } = make(node.url, 200);
+    store.setState({ pane: 'health' });
+    poller.start();
+    try {
+      await until(() => store.getState().snapshots.health.data?.status === 'green');
+      await sleep(600);
+      expect(store.getState().snapshots.shards.fetchedAt).toBeUndefined();
+      // One node cannot hold a replica: the cluster turns yellow.
+      await fetch(`${node.url}/poller_yellow`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"settings":{"number_of_shards":1,"number_of_replicas":1}}' });
+      await until(() => store.getState().snapshots.shards.fetchedAt !== undefined);
+      expect(store.getState().snapshots.health.data?.status).toBe('yellow');
+    } finally {
+      poller.stop();
+    }
+    const other = make(node.url, 200);
+    other.poller.start();
+    try {
+      await until(() => other.store.getState().snapshots.health.data?.status === 'yellow');
+      await sleep(600);
+      expect(other.store.getState().snapshots.shards.fetchedAt).toBeUndefined(); // the disk pane
+    } finally {
+      other.poller.stop();
+      await fetch(`${node.url}/poller_yellow`, { method: 'DELETE' });
+    }
+  });
 });

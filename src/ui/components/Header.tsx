@@ -5,11 +5,9 @@ import { Box, Text } from 'ink';
 import { statusTone } from '../../domain/format';
 import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
-import { PANES, type PaneId } from '../../store/console';
+import { PANES, PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
-
-const TITLES: Record<PaneId, string> = { health: 'Health', indices: 'Indices', shards: 'Shards', disk: 'Disk', nodes: 'Nodes' };
 
 export function Header({ width }: { width: number }) {
   const s = useConsole((st) => ({
@@ -52,7 +50,7 @@ export function Header({ width }: { width: number }) {
       <Text wrap="truncate">
         {PANES.map((p, i) => (
           <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
-            {` ${i + 1} ${TITLES[p]} `}
+            {` ${i + 1} ${PANE_SPECS[p].title} `}
           </Text>
         ))}
         <Text dimColor>{'  ? help'}</Text>

@@ -7,6 +7,7 @@ import { diskRows, type DiskRow } from '../../domain/disk';
 import { diskLevelTone, formatPercent } from '../../domain/format';
 import { diskLayout, diskUsageText, readOnlyHeading, readOnlyIndices, readOnlyLine, watermarkLine } from '../../domain/panes/disk';
 import { fitText } from '../../domain/table';
+import { PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { Bar } from '../components/Bar';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
@@ -51,7 +52,7 @@ export function DiskPane({ width, height }: { width: number; height: number }) {
   const shownNodes = rows.slice(0, layout.nodes);
   const shownBlocks = readOnly.slice(0, Math.max(0, layout.blockLines - 1));
   return (
-    <PaneFrame title="Disk" info={`${rows.length} data nodes`} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.disk.title} info={`${rows.length} data nodes`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <Text>{fitText(settings.data ? watermarkLine(settings.data.watermarks) : '', width)}</Text>
         <Text> </Text>

@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
 import { diagnosisHint, indicatorLines, reportHeading, summaryLines, wrapLine } from '../../domain/panes/health';
 import { fitText } from '../../domain/table';
+import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
@@ -35,7 +36,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const offset = useUi((u) => u.tables.health.offset);
   const h = s.health.data;
   const why = useMemo(() => {
-    // Settings arrive in the same first round as health (see the poller's PANE_RESOURCES).
+    // Settings arrive in the same first round as health (both are among its resources in store/panes.ts).
     if (!h || h.status === 'green' || !s.settings?.data) return null;
     // The same explanation `shardeck status` prints; it names reasons when shards are known.
     return explainNotGreen(
@@ -57,7 +58,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const room = Math.max(1, bodyHeight(height, snaps) - wrapped.length - 2);
   const maxOffset = Math.max(0, indicators.length - room);
   useKeyLayer('pane', (name) => {
-    const cmd = commandFor(name, ['health', 'table'], keymap);
+    const cmd = commandFor(name, PANE_SPECS.health.keyScopes, keymap);
     const delta: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -room, 'row.pageDown': room, 'row.first': -Infinity, 'row.last': Infinity };
     if (cmd?.id === 'health.diagnose') {
       void poller?.diagnose?.();
@@ -71,7 +72,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const start = Math.min(offset, maxOffset);
   const shown = indicators.slice(start, start + room);
   return (
-    <PaneFrame title="Health" snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.health.title} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         {wrapped.map((l, i) => (
           <Text key={`t${i}`} color={colourOf(l.tone)} bold={l.bold}>

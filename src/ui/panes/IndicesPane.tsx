@@ -4,6 +4,7 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { indexColumns, indexLines, indicesInfo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
@@ -32,7 +33,7 @@ export function IndicesPane({ width, height }: { width: number; height: number }
   useSelected('indices', selected ? { index: selected.name } : undefined);
   const info = indicesInfo(model.rows.length, indices.data?.length ?? 0, hidden, showSystem, withoutIndex);
   return (
-    <PaneFrame title="Indices" info={info} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.indices.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
           <FilterLine pane="indices" width={width} />
           <DataTable

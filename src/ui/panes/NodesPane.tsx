@@ -4,6 +4,7 @@ import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { fitText } from '../../domain/table';
 import { nodeLines, nodeVerdict, NODE_COLUMNS, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
+import { PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
@@ -24,7 +25,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
   return (
-    <PaneFrame title="Nodes" info={`${model.rows.length} nodes · * master`} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.nodes.title} info={`${model.rows.length} nodes · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <DataTable
           {...model}

@@ -3,6 +3,7 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { shardLines, shardsInfo, SHARD_COLUMNS, SHARD_SORT_KEYS, shardSearchText } from '../../domain/panes/shards';
+import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
@@ -20,7 +21,7 @@ export function ShardsPane({ width, height }: { width: number; height: number })
   useSelected('shards', sel ? { index: sel.index, shard: sel.shard, primary: sel.primary, node: sel.node } : undefined);
   const info = shardsInfo(model.rows.length, problemsOnly, shards.data);
   return (
-    <PaneFrame title="Shards" info={info} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.shards.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <FilterLine pane="shards" width={width} />
         <DataTable

@@ -3,6 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { statusTone } from '../../domain/format';
+import { modeMarkers, platformWho, statusBadge } from '../../domain/panes/bars';
 import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
 import { PANES, PANE_SPECS } from '../../store/panes';
@@ -22,14 +23,9 @@ export function Header({ width }: { width: number }) {
     pane: st.pane,
   }));
   const version = s.version;
-  const who =
-    s.platform.state === 'signed-in' || s.platform.state === 'refreshing'
-      ? `${s.platform.user ?? '?'}@${s.platform.tenant ?? '?'}`
-      : s.platform.state === 'error'
-        ? 'platform: sign-in failed'
-        : '';
-  const status = s.status ? ` ${s.status.toUpperCase()}${s.stale ? '?' : ''} ` : ' ... ';
-  const markers = [s.paused ? 'PAUSED' : '', s.readOnly ? 'READ-ONLY' : ''].filter(Boolean).join(' ');
+  const who = platformWho(s.platform);
+  const status = statusBadge(s.status, s.stale);
+  const markers = modeMarkers(s.paused, s.readOnly);
   const left = `shardeck ${s.cluster ?? '(connecting)'} `;
   const rest = ` ${version}${who ? `  ${who}` : ''}`;
   const room = Math.max(0, width - left.length - status.length - markers.length - 1);

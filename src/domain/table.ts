@@ -28,6 +28,11 @@ export interface SortKey<T> {
   value: (row: T) => SortValue;
 }
 
+/** The filter line: typing it (Enter keeps, Esc clears), or the filter kept. */
+export function filterPrompt(typing: boolean, filter: string): string {
+  return typing ? `/${filter}█  (Enter keep, Esc clear)` : `filter: ${filter}  (/ edit, Esc clear)`;
+}
+
 /** Rows sorted stably by one key. Once per snapshot or sort change: a filter keystroke does not sort. */
 export function sortRows<T>(rows: readonly T[], keys: readonly SortKey<T>[], sortKey: number, descending: boolean): T[] {
   const key = keys[sortKey % Math.max(1, keys.length)];

@@ -7,7 +7,7 @@ describe('header and status bar text', () => {
   it('the header names the platform user while signed in, the status with a ? when its read failed, and the modes', () => {
     expect(platformWho({ state: 'signed-in', user: 'alice', tenant: 'acme' })).toBe('alice@acme');
     expect(platformWho({ state: 'refreshing' })).toBe('?@?');
-    expect(platformWho({ state: 'error', message: 'x' })).toBe('platform: sign-in failed');
+    expect(platformWho({ state: 'error' })).toBe('platform: sign-in failed');
     expect(platformWho({ state: 'signed-out' })).toBe('');
     expect(statusBadge(scenario('red').health.status, false)).toBe(' RED ');
     expect(statusBadge('yellow', true)).toBe(' YELLOW? ');

@@ -2,7 +2,7 @@
 // calls it) and the reads the wizards need beyond the live panes (what a pattern matches, an
 // index template, allocation explain, per-index replica counts).
 import { errors, type Client } from '@elastic/elasticsearch';
-import { healthWaitQuery } from '../domain/corruption';
+import { healthWaitQuery } from '../domain/corruption/plan';
 import type { MutationRequest } from '../domain/mutation';
 import { classifyError, ConnError, errorText, read, redactUrl } from './connection';
 

@@ -36,7 +36,7 @@ export const GLOBAL_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
 /** Exit codes shared by every command (status follows monitoring-check conventions). */
 export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64 } as const;
 
-export interface Session {
+export interface CommandConnection {
   profileName: string;
   profile: Profile | undefined;
   conn: ResolvedConnection;
@@ -46,7 +46,7 @@ export interface Session {
 }
 
 /** Resolves the profile and connection from the flags and builds the client. */
-export async function openSession(values: CommandContext['values']): Promise<Session> {
+export async function openConnection(values: CommandContext['values']): Promise<CommandConnection> {
   const conf = openConfig();
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);

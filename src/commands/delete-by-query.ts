@@ -3,24 +3,10 @@
 // capped at that count (max_docs), confirmed by typing the count (or --yes with --expect equal to
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 import fs from 'node:fs';
-import {
-  AFTER_DELETE,
-  CONFLICTS_LINE,
-  deleteByQueryPlan,
-  deleteReport,
-  deleteSkippedItsRefresh,
-  matchShare,
-  olderThanQuery,
-  parseExpected,
-  parseOlderThan,
-  parseQueryBody,
-  progressLine,
-  refreshPlan,
-  sourceQuery,
-  taskIdOf,
-  type ConflictsPolicy,
-  type Query,
-} from '../domain/delete-by-query';
+import { AFTER_DELETE, CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
+import { olderThanQuery, parseExpected, parseOlderThan, parseQueryBody, sourceQuery, type Query } from '../domain/delete/query';
+import { deleteReport } from '../domain/delete/report';
+import { progressLine, taskIdOf } from '../domain/delete/task';
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';

@@ -2,7 +2,8 @@
 // Gets the disk back after deletes: shows deleted documents and store size per index and each
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
-import { forcemergePlan, judgeMergeSpace, taskIdOf } from '../domain/delete-by-query';
+import { taskIdOf } from '../domain/delete/task';
+import { forcemergePlan, judgeMergeSpace } from '../domain/merge';
 import { flushPlan } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';

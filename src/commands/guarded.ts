@@ -1,4 +1,4 @@
-// What the mutating subcommands share: a Guard for the session, the preview printed before
+// What the mutating subcommands share: a Guard for the connection, the preview printed before
 // anything is sent, the confirmation on the terminal (or --yes), --dry-run, and exit codes.
 import readline from 'node:readline/promises';
 import type { PlanResult } from '../domain/wizards/machine';
@@ -6,7 +6,7 @@ import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan,
 import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
 import type { Profile } from '../config/profiles';
-import { EXIT, openSession, type CommandContext, type Session } from './common';
+import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 
 /** Flags of every mutating command. */
@@ -17,8 +17,8 @@ export const MUTATION_OPTIONS = {
 
 export const JSON_SCHEMA = 1;
 
-export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; conn: Session['conn']; close(): Promise<void> }> {
-  const s = await openSession(values);
+export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
+  const s = await openConnection(values);
   const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
   return { guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }

@@ -3,8 +3,8 @@
 import { promptHidden, UsageError } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, saveProfile } from '../config/profiles';
 import { saveRefreshToken, secretsFile } from '../config/secrets';
-import { PlatformError, platformUrlProblem, TokenSession } from '../platform/session';
-import { loginCommandFor } from '../services/platform-session';
+import { PlatformError, platformUrlProblem, PlatformSignIn } from '../platform/sign-in';
+import { loginCommandFor } from '../services/platform-sign-in';
 import type { CommandModule } from './common';
 import { readSecretFromStdin, reportPlatformError } from './platform-common';
 
@@ -33,9 +33,9 @@ const login: CommandModule = {
     if (!platformUrl) throw new UsageError('give the platform address with --platform URL (e.g. --platform https://platform.example.com)');
     const bad = platformUrlProblem(platformUrl, { insecureHttp: Boolean(values['insecure-http']) });
     if (bad) throw new UsageError(bad);
-    let session: TokenSession;
+    let platform: PlatformSignIn;
     try {
-      session = new TokenSession({
+      platform = new PlatformSignIn({
         baseUrl: platformUrl,
         refreshToken: await readRefreshTokenInput(),
         // Stored only once an exchange proved it works (or the rotated one the server issued).
@@ -49,17 +49,17 @@ const login: CommandModule = {
     }
     let info;
     try {
-      info = await session.signIn();
+      info = await platform.signIn();
     } catch (e) {
       return reportPlatformError('login', e, Boolean(values.json));
     }
-    saveProfile(profileName, { platformUrl: session.baseUrl, platformUser: info.user_id }, conf);
+    saveProfile(profileName, { platformUrl: platform.baseUrl, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);
-    const out = { profile: profileName, platformUrl: session.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
+    const out = { profile: profileName, platformUrl: platform.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
     process.stdout.write(
       values.json
         ? JSON.stringify(out, null, 2) + '\n'
-        : `signed in to ${session.baseUrl} as ${info.user_id}@${info.tenant} (role ${info.role}); the refresh token is stored for profile "${profileName}" in ${secretsFile()} (mode 0600)\n`,
+        : `signed in to ${platform.baseUrl} as ${info.user_id}@${info.tenant} (role ${info.role}); the refresh token is stored for profile "${profileName}" in ${secretsFile()} (mode 0600)\n`,
     );
     return 0;
   },

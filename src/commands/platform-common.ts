@@ -2,16 +2,16 @@
 // and which exit code it gives.
 import { getProfile, openConfig, pickProfileName, type Profile } from '../config/profiles';
 import { LockBusyError } from '../config/files';
-import { PlatformError, type TokenSession } from '../platform/session';
-import { openProfileSession } from '../services/platform-session';
+import { PlatformError, type PlatformSignIn } from '../platform/sign-in';
+import { openProfileSignIn } from '../services/platform-sign-in';
 import { EXIT, type CommandContext } from './common';
 
-/** The platform session of the profile the flags pick (--profile, else the last used). */
-export function sessionOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; session: TokenSession } {
+/** The platform sign-in of the profile the flags pick (--profile, else the last used). */
+export function signInOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; platform: PlatformSignIn } {
   const conf = openConfig();
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);
-  return { profileName, profile, session: openProfileSession(profileName, profile) };
+  return { profileName, profile, platform: openProfileSignIn(profileName, profile) };
 }
 
 /**

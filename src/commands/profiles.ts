@@ -2,7 +2,7 @@
 // default when --profile is not given.
 import { UsageError } from '../config/connection';
 import { nodeUrlProblem, urlForMessage } from '../domain/urls';
-import { platformUrlProblem } from '../platform/session';
+import { platformUrlProblem } from '../platform/sign-in';
 import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';
 import type { CommandContext, CommandModule } from './common';

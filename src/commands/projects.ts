@@ -5,17 +5,17 @@ import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { readResource } from '../services/reads';
-import { openSession } from './common';
+import { openConnection } from './common';
 import type { CommandModule } from './common';
 import { paint } from './paint';
-import { reportPlatformError, sessionOfFlags } from './platform-common';
+import { reportPlatformError, signInOfFlags } from './platform-common';
 
 type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 
 /** The node's index names, or why they could not be read (the project list stands on its own). */
 async function readIndices(values: Record<string, unknown>): Promise<{ storage: Storage; indices?: IndexName[] }> {
   try {
-    const { client, conn, where } = await openSession(values as never);
+    const { client, conn, where } = await openConnection(values as never);
     try {
       const { data } = await readResource(client, conn.url, 'indices');
       return { storage: { reachable: true, url: where }, indices: data };
@@ -53,14 +53,14 @@ const projects: CommandModule = {
   summary: "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
   usage: 'usage: shardeck projects [--json] [--profile NAME] [connection flags]',
   async run({ values }) {
-    const { profile, session } = sessionOfFlags(values);
+    const { profile, platform } = signInOfFlags(values);
     let list: PlatformProject[];
     try {
-      list = await fetchProjects(session);
+      list = await fetchProjects(platform);
     } catch (e) {
       return reportPlatformError('projects', e, Boolean(values.json));
     }
-    const tenant = session.info!.tenant;
+    const tenant = platform.info!.tenant;
     const templateVersion = profile?.templateVersion ?? DEFAULT_TEMPLATE_VERSION;
     const { storage, indices } = await readIndices(values);
     const report = indices ? matchProjectsToIndices(list, indices, templateVersion) : undefined;

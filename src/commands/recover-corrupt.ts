@@ -9,7 +9,8 @@
 // shardeck recover-corrupt --resume [INDEX SHARD]: goes on at the step where it stopped.
 import path from 'node:path';
 import readline from 'node:readline/promises';
-import { newProgress, planLines, recoveryPlan, stepCommandLines, type PlanFacts, type PlanStep, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption';
+import { planLines, recoveryPlan, stepCommandLines, type PlanFacts, type PlanStep } from '../domain/corruption/plan';
+import { newProgress, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption/progress';
 import type { Confirmation, ConfirmationNeed, PreviewConnection } from '../domain/mutation';
 import type { Profile } from '../config/profiles';
 import type { Guard } from '../services/guard';

@@ -11,9 +11,9 @@ import {
   type UnreachableReport,
 } from '../domain/status';
 import { readResource } from '../services/reads';
-import { EXIT, openSession, type CommandModule, type Session } from './common';
+import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
 
-async function collect({ client, conn }: Session): Promise<StatusReport | UnreachableReport> {
+async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   const r = <K extends Parameters<typeof readResource>[2]>(name: K) => readResource(client, conn.url, name).then((x) => x.data);
   try {
     // Health first: if it fails, the node is unreachable or refuses us, and nothing else will work.
@@ -77,10 +77,10 @@ const status: CommandModule = {
   usage: 'usage: shardeck status [--json] [connection flags]',
   async run({ values }) {
     // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
-    const session = await openSession(values);
+    const connection = await openConnection(values);
     let report;
     try {
-      report = await collect(session);
+      report = await collect(connection);
     } catch (e) {
       // The node answered health but failed a later read: say which, exit as "unknown".
       process.stderr.write(`shardeck status: ${(e as Error).message}\n`);

@@ -3,7 +3,8 @@
 // without an id, the running ones; with an id, its status (finished tasks are read from the
 // node's task results). A delete whose task is gone is counted from its audit record, after a
 // guarded refresh; in read-only mode without one (the output says the count may lag).
-import { isTaskId, lostDeleteReport, progressLine, recordedDelete, type TaskProgress } from '../domain/delete-by-query';
+import { lostDeleteReport, recordedDelete } from '../domain/delete/report';
+import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
 import { countLagNote, countMatching, listTasks, readTask, refreshIndex } from '../services/delete-by-query';

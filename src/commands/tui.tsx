@@ -10,8 +10,8 @@ import { WizardServicesProvider } from '../ui/wizards/services';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
-import { startPlatformSession } from '../services/platform-session';
-import { EXIT, openSession, type CommandModule } from './common';
+import { startPlatformSignIn } from '../services/platform-sign-in';
+import { EXIT, openConnection, type CommandModule } from './common';
 
 // The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
 const ENTER_ALT_SCREEN = '\u001b[?1049h';
@@ -39,7 +39,7 @@ const tui: CommandModule = {
       process.stderr.write('shardeck: the console needs a terminal; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
-    const { client, conn, where, profileName, profile } = await openSession(values);
+    const { client, conn, where, profileName, profile } = await openConnection(values);
     const store = createConsoleStore({
       connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
       ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
@@ -47,7 +47,7 @@ const tui: CommandModule = {
     });
     const poller = new Poller(client, conn.url, store);
     // Signs in to the platform when the profile has one (header user@tenant, project names).
-    const platform = startPlatformSession(store, profileName, profile);
+    const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
     const wizardServices = createWizardServices(guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });

@@ -1,19 +1,19 @@
 // shardeck whoami [--json]: who the stored refresh token signs in as. Never prints a token.
 import type { CommandModule } from './common';
-import { reportPlatformError, sessionOfFlags } from './platform-common';
+import { reportPlatformError, signInOfFlags } from './platform-common';
 
 const whoami: CommandModule = {
   summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',
   usage: 'usage: shardeck whoami [--json] [--profile NAME]',
   async run({ values }) {
-    const { profileName, session } = sessionOfFlags(values);
+    const { profileName, platform } = signInOfFlags(values);
     let info;
     try {
-      info = await session.signIn();
+      info = await platform.signIn();
     } catch (e) {
       return reportPlatformError('whoami', e, Boolean(values.json));
     }
-    const out = { profile: profileName, platformUrl: session.baseUrl, ...info };
+    const out = { profile: profileName, platformUrl: platform.baseUrl, ...info };
     if (values.json) {
       process.stdout.write(JSON.stringify(out, null, 2) + '\n');
       return 0;
@@ -25,7 +25,7 @@ const whoami: CommandModule = {
       ['role_permissions', info.role_permissions.join(', ') || '(none)'],
       ['project_permissions', info.project_permissions.join(', ') || '(none)'],
       ['session_id', info.session_id],
-      ['platform', `${session.baseUrl} (profile ${profileName})`],
+      ['platform', `${platform.baseUrl} (profile ${profileName})`],
     ];
     process.stdout.write(rows.map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n') + '\n');
     return 0;

@@ -1,6 +1,7 @@
 // Table math for the live panes, pure so it is tested with plain values: filter and sort once per
 // snapshot, then slice the result to the rows that fit on screen (a 20,000-row table costs the
 // renderer what a 20-row one does), and fit cell text to fixed column widths.
+import type { Tone } from './format';
 
 export type SortValue = string | number;
 
@@ -12,9 +13,24 @@ export interface TableView {
   descending: boolean;
 }
 
+/** One column of a table pane: its title, width and how a row becomes its text and tone. */
+export interface Column<T> {
+  title: string;
+  /** Fixed width in columns; null for the one elastic column that takes the rest. */
+  width: number | null;
+  align?: 'left' | 'right';
+  text: (row: T) => string;
+  tone?: (row: T) => Tone | undefined;
+}
+
 export interface SortKey<T> {
   title: string;
   value: (row: T) => SortValue;
+}
+
+/** The filter line: typing it (Enter keeps, Esc clears), or the filter kept. */
+export function filterPrompt(typing: boolean, filter: string): string {
+  return typing ? `/${filter}█  (Enter keep, Esc clear)` : `filter: ${filter}  (/ edit, Esc clear)`;
 }
 
 /** Rows sorted stably by one key. Once per snapshot or sort change: a filter keystroke does not sort. */

@@ -6,24 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { allocationExplain, getJson } from '../cluster/admin';
-import {
-  elsewhereRefusal,
-  findCorruption,
-  isElasticsearchCmdline,
-  judgeLocality,
-  losslessOptions,
-  newestSegmentsFile,
-  parseStateNodeId,
-  parseNodeFacts,
-  shardFolder,
-  snapshotsHolding,
-  type CorruptFinding,
-  type HostView,
-  type Locality,
-  type NodeFacts,
-  type PlanFacts,
-  type SnapshotHolding,
-} from '../domain/corruption';
+import { findCorruption, losslessOptions, snapshotsHolding, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
+import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, parseNodeFacts, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
+import { type PlanFacts } from '../domain/corruption/plan';
 import type { PreviewConnection } from '../domain/mutation';
 import type { HealthStatus } from '../domain/types';
 import type { Guard } from './guard';

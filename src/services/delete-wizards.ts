@@ -2,7 +2,8 @@
 // the reads of services/delete-by-query.ts, the query file read from disk, and every request that
 // changes something (the delete, rethrottle, cancel, the merge) through the Guard, once, never retried.
 import fs from 'node:fs';
-import { AFTER_DELETE, taskIdOf } from '../domain/delete-by-query';
+import { AFTER_DELETE } from '../domain/delete/plan';
+import { taskIdOf } from '../domain/delete/task';
 import { describeOutcome, type TargetOptions } from '../domain/mutation';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../domain/wizards/delete';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../domain/wizards/forcemerge';

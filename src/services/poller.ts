@@ -7,20 +7,12 @@ import { read, type ConnError } from '../cluster/connection';
 import { healthReportIndicatorRequest } from '../cluster/requests';
 import { parseHealthReport } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
-import { setSnapshot, touchSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
+import { setSnapshot, touchSnapshot, type ConsoleStore, type ResourceName } from '../store/console';
+import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 import { readResource, RESOURCES } from './reads';
 
-/**
- * What each pane needs. The header (health) is always on screen; the status bar's read-only
- * flag needs blocks. Indices shows blocks beside each index.
- */
-export const PANE_RESOURCES: Record<PaneId, ResourceName[]> = {
-  health: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
-  indices: ['health', 'indices', 'blocks'],
-  shards: ['health', 'shards'],
-  disk: ['health', 'allocation', 'settings', 'blocks', 'nodes'],
-  nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
-};
+/** What each pane needs: store/panes.ts, the one table of panes. */
+export { PANE_RESOURCES };
 
 export const MAX_BACKOFF_MS = 60_000;
 
@@ -53,10 +45,9 @@ export class Poller {
   private needed(): Set<ResourceName> {
     const s = this.store.getState();
     const set = new Set(this.wanted ?? PANE_RESOURCES[s.pane]);
-    // The Health pane explains a yellow/red cluster by its unassigned shards. The shard list grows
-    // with the cluster, so it is polled there only while the cluster is not green.
+    // Some reads grow with the cluster (the shard list): a pane gets them only while the cluster is not green.
     const status = s.snapshots.health.data?.status;
-    if (!this.wanted && s.pane === 'health' && status && status !== 'green') set.add('shards');
+    if (!this.wanted && status && status !== 'green') for (const r of PANE_SPECS[s.pane].whileNotGreen ?? []) set.add(r);
     return set;
   }
 

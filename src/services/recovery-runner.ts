@@ -7,20 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { allocationExplain, getJson, waitForIndexHealth } from '../cluster/admin';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
-import {
-  DEFAULT_SHARD_WAIT_S,
-  failureAdvice,
-  lossReport,
-  nextStep,
-  parseCheckIndex,
-  parseShardToolReroute,
-  progressSteps,
-  recordStep,
-  recoveryPlan,
-  type PlanStep,
-  type RecoveryProgress,
-  type StepRecord,
-} from '../domain/corruption';
+import { DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
+import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
+import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import { hostCommandEnv, type HostSecrets } from '../domain/host-env';
 import { confirmationNeeded, describeOutcome, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
 import { elasticsearchRunsAs } from './corruption';

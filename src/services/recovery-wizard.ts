@@ -1,6 +1,7 @@
 // The corruption recovery wizard's runner: detection for the TUI, then the same checklist runner
 // as `shardeck recover-corrupt`, its questions answered by the operator's keys in the wizard.
-import { newProgress, stepCommandLines, type PlanFacts, type RecoveryProgress } from '../domain/corruption';
+import { stepCommandLines, type PlanFacts } from '../domain/corruption/plan';
+import { newProgress, type RecoveryProgress } from '../domain/corruption/progress';
 import type { Confirmation } from '../domain/mutation';
 import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../domain/wizards/recovery';
 import { detectCorruption, findingFactLines, planFacts, startRefusal } from './corruption';

@@ -1,8 +1,11 @@
-// The console's state: what the poller last saw of the cluster (each with its age and last error)
-// and what the operator is looking at. A zustand vanilla store, so the poller (no React) writes it
-// and the panes read it through narrow selectors.
+// The console's state, shared beyond the screen: what the poller last saw of the cluster (each
+// read with its age and last error), which pane is open (the poller reads only what it needs), the
+// connection, the platform sign-in and its projects. A zustand vanilla store, so the poller and the
+// services (no React) write it and the panes read it through narrow selectors. What only the
+// screen needs (cursors, filters, the open dialog) is in ui/state.ts; the panes are in ./panes.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
+import type { Snapshot } from '../domain/snapshot';
 import type {
   HealthDiagnosis,
   ClusterHealth,
@@ -16,21 +19,7 @@ import type {
   ShardRow,
 } from '../domain/types';
 
-export interface SnapshotError {
-  kind: string;
-  message: string;
-}
-
-export interface Snapshot<T> {
-  data?: T;
-  /** Epoch ms of the last successful fetch. */
-  fetchedAt?: number;
-  /** Set while the last attempt failed; cleared by the next success. */
-  error?: SnapshotError;
-  failures: number;
-  /** How often the poller fetches it (some reads run every few intervals); the interval when unset. */
-  periodMs?: number;
-}
+export type { Snapshot, SnapshotError } from '../domain/snapshot';
 
 export interface Snapshots {
   health: Snapshot<ClusterHealth>;
@@ -46,8 +35,8 @@ export interface Snapshots {
 
 export type ResourceName = keyof Snapshots;
 
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'] as const;
-export type PaneId = (typeof PANES)[number];
+export { PANES, type PaneId } from './panes';
+import type { PaneId } from './panes';
 
 export interface ConnectionInfo {
   url: string;
@@ -128,10 +117,4 @@ export function setSnapshot<K extends ResourceName>(store: ConsoleStore, name: K
  */
 export function touchSnapshot(store: ConsoleStore, name: ResourceName, fetchedAt: number): void {
   (store.getState().snapshots[name] as Snapshot<unknown>).fetchedAt = fetchedAt;
-}
-
-/** A snapshot is stale when its last attempt failed or it is older than three of its polling periods. */
-export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
-  if (snap.error) return true;
-  return snap.fetchedAt !== undefined && now - snap.fetchedAt > (snap.periodMs ?? intervalMs) * 3;
 }

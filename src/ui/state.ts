@@ -1,12 +1,13 @@
-// What the operator is doing on screen, apart from what the cluster looks like (store/console.ts):
-// per-pane table views (cursor, sort, filter, toggles), the selected row of each pane (which
-// wizards read), and the one modal layer (help or a wizard). A zustand vanilla store so the key
-// router, the panes and the wizards share it without prop drilling.
+// The screen's own state, which nothing below ui/ reads: per-pane table views (cursor, sort,
+// filter, toggles), the selected row of each pane (which wizards read), and the one modal layer
+// (help or a wizard). What the cluster looks like and which pane is open, which the poller needs,
+// are in store/console.ts. A zustand vanilla store so the key router, the panes and the wizards
+// share it without prop drilling.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { clampViewport, type TableView, type Viewport } from '../domain/table';
-import type { PaneId } from '../store/console';
+import { PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
-export type TablePane = 'indices' | 'shards' | 'nodes' | 'health';
+export type { TablePane };
 
 export interface TableState extends TableView, Viewport {}
 
@@ -73,5 +74,5 @@ export function setSelection<K extends keyof Selection>(ui: UiStore, pane: K, va
 }
 
 export function isTablePane(pane: PaneId): pane is TablePane {
-  return pane === 'indices' || pane === 'shards' || pane === 'nodes' || pane === 'health';
+  return PANE_SPECS[pane].keyScopes.includes('table');
 }

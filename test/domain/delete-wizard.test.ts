@@ -1,6 +1,6 @@
 // The delete and force-merge wizard machines, driven event by event without rendering or a cluster.
 import { describe, expect, it } from 'vitest';
-import { parseTask, type TaskProgress } from '../../src/domain/delete-by-query';
+import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
 import type { DiskRow } from '../../src/domain/disk';
 import { confirmationSatisfies } from '../../src/domain/mutation';
 import type { IndexRow } from '../../src/domain/types';

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
+import { readAudit } from '../../src/services/audit';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
@@ -230,8 +231,8 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
   it('a CLI mutation after login names the signed-in platform user in its audit record', async () => {
     const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--yes', '--json', '--profile', 'default', '--url', node.url]);
     expect(r.code, r.stderr).toBe(0);
-    const lines = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').trim().split('\n');
-    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ profile: 'default', platformUser: 'alice', request: { method: 'PUT', path: '/service_v9_alpha/_settings' } });
+    const { records } = readAudit(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'));
+    expect(records.at(-1)).toMatchObject({ profile: 'default', platformUser: 'alice', request: { method: 'PUT', path: '/service_v9_alpha/_settings' }, outcome: { ok: true } });
   });
 
   it('logout forgets the token; whoami then says how to sign in', async () => {

@@ -136,4 +136,34 @@ describe('poller on a real node', () => {
     expect(d.byIndicator.disk[0].action).toMatch(/disk/i);
     expect(d.byIndicator.disk[0].affectedIndices).toContain('poller_blocked');
   });
+
+  it('the health pane reads the shard list only while the cluster is not green; other panes never', async () => {
+    const { store, poller } = make(node.url, 200);
+    store.setState({ pane: 'health' });
+    poller.start();
+    try {
+      await until('the cluster to read green', () => store.getState().snapshots.health.data?.status === 'green');
+      // Several more poll cycles (not a fixed time): the shard list is still never read.
+      const polled = poller.stats.requests;
+      await until('three more poll cycles', () => poller.stats.requests >= polled + 3 * PANE_RESOURCES.health.length);
+      expect(store.getState().snapshots.shards.fetchedAt).toBeUndefined();
+      // One node cannot hold a replica: the cluster turns yellow.
+      await fetch(`${node.url}/poller_yellow`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"settings":{"number_of_shards":1,"number_of_replicas":1}}' });
+      await until('the health pane to read the shard list', () => store.getState().snapshots.shards.fetchedAt !== undefined);
+      expect(store.getState().snapshots.health.data?.status).toBe('yellow');
+    } finally {
+      poller.stop();
+    }
+    const other = make(node.url, 200);
+    other.poller.start();
+    try {
+      await until('the cluster to read yellow', () => other.store.getState().snapshots.health.data?.status === 'yellow');
+      const polled = other.poller.stats.requests;
+      await until('three more poll cycles', () => other.poller.stats.requests >= polled + 3 * PANE_RESOURCES.disk.length);
+      expect(other.store.getState().snapshots.shards.fetchedAt).toBeUndefined(); // the disk pane
+    } finally {
+      other.poller.stop();
+      await fetch(`${node.url}/poller_yellow`, { method: 'DELETE' });
+    }
+  });
 });

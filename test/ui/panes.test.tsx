@@ -3,6 +3,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { KEYMAP } from '../../src/keys/keymap';
 import { setSnapshot } from '../../src/store/console';
+import { waitUntil } from '../helpers/wait-until';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
 
 failOnConsoleError();
@@ -147,10 +148,9 @@ describe('Indices', () => {
     const app = await open('indices');
     await app.press('/');
     await app.press('bravo\r');
-    await new Promise((r) => setTimeout(r, 50));
-    const rows = app.lines().filter((l) => /service_v9_/.test(l));
-    expect(rows).toHaveLength(1);
-    expect(app.ui.getState().filtering).toBe(false);
+    // The pasted characters are queued one by one: wait for the last (Enter) to be handled.
+    await waitUntil('the filter prompt to close', () => app.ui.getState().filtering, (f) => f === false, { timeoutMs: 5000, intervalMs: 10 });
+    await waitUntil('the table to show the filtered rows', () => app.lines().filter((l) => /service_v9_/.test(l)).length, (n) => n === 1, { timeoutMs: 5000, intervalMs: 10 });
   });
 
   it('sorts by the next column with s and reverses with S', async () => {

@@ -1,6 +1,6 @@
 // domain/table.ts and the bar of domain/format.ts with plain values.
 import { describe, expect, it } from 'vitest';
-import { clampViewport, elasticWidths, fitText, viewRows, visibleRange } from '../../src/domain/table';
+import { clampViewport, elasticWidths, filterPrompt, fitText, viewRows, visibleRange } from '../../src/domain/table';
 import { barText, formatAgo, heapSizeTone } from '../../src/domain/format';
 import { commandFor, keyName } from '../../src/ui/input/keys';
 import { KEYMAP } from '../../src/keys/keymap';
@@ -26,6 +26,13 @@ describe('viewRows', () => {
   it('does not reorder the input', () => {
     viewRows(rows, { filter: '', sortKey: 0, descending: false }, (r) => r.n, keys);
     expect(rows.map((r) => r.n)).toEqual(['b', 'a', 'c']);
+  });
+});
+
+describe('filter line', () => {
+  it('shows the filter being typed with a cursor, or the one kept with how to change it', () => {
+    expect(filterPrompt(true, 'ord')).toBe('/ord█  (Enter keep, Esc clear)');
+    expect(filterPrompt(false, 'ord')).toBe('filter: ord  (/ edit, Esc clear)');
   });
 });
 

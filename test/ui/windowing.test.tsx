@@ -3,7 +3,8 @@
 import React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render } from 'ink-testing-library';
-import { DataTable, type Column } from '../../src/ui/components/DataTable';
+import { DataTable } from '../../src/ui/components/DataTable';
+import type { Column } from '../../src/domain/table';
 import { setSnapshot } from '../../src/store/console';
 import type { IndexRow } from '../../src/domain/types';
 import { failOnConsoleError, loadScenario, makeStore, renderApp, type Rendered } from './harness';

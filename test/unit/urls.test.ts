@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { classifyError, ConnError, redactUrl } from '../../src/cluster/connection';
 import { resolveConnection, UsageError } from '../../src/config/connection';
 import { nodeUrlProblem, urlForMessage, urlHasCredentials } from '../../src/domain/urls';
-import { isLoopbackHost, platformUrlProblem, TokenSession } from '../../src/platform/session';
+import { isLoopbackHost, platformUrlProblem, PlatformSignIn } from '../../src/platform/sign-in';
 
 const SECRET = 's3cr3tPW';
 const USER = 'opsuser';
@@ -37,7 +37,7 @@ describe('credentials in URLs', () => {
     const platform = platformUrlProblem(url, { insecureHttp: true })!;
     expect(platform).toMatch(/holds credentials/);
     expect(platform).not.toContain(SECRET);
-    expect(() => new TokenSession({ baseUrl: url, refreshToken: 't', stored: false, tokens: { save() {} } })).toThrow(/holds credentials/);
+    expect(() => new PlatformSignIn({ baseUrl: url, refreshToken: 't', stored: false, tokens: { save() {} } })).toThrow(/holds credentials/);
   });
 
   it('a URL without credentials passes, and is shown as given', () => {

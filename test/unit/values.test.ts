@@ -1,7 +1,7 @@
 // Values Elasticsearch cannot take, or that overflow a date, are refused in words by the domain
 // parsers (no throw: the console's delete wizard resolves the older-than field on every key).
 import { describe, expect, it } from 'vitest';
-import { parseExpected, parseOlderThan } from '../../src/domain/delete-by-query';
+import { parseExpected, parseOlderThan } from '../../src/domain/delete/query';
 import { parseTimeoutSeconds } from '../../src/domain/values';
 import { choiceOf, deleteMachine, parseRequestsPerSecond } from '../../src/domain/wizards/delete';
 import { parseReplicaCount } from '../../src/domain/wizards/replicas';

@@ -3,23 +3,10 @@
 // count -> the delete runs as a task capped at that count (max_docs) -> progress, rethrottle,
 // cancel -> the query counted again -> report, and the force merge offered.
 // The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
-import {
-  CONFLICTS_LINE,
-  deleteByQueryPlan,
-  deleteReport,
-  deleteSkippedItsRefresh,
-  olderThanQuery,
-  parseOlderThan,
-  parseQueryBody,
-  sourceQuery,
-  type ConflictsPolicy,
-  type DeletePreview,
-  type DeleteReport,
-  type Parsed,
-  type Query,
-  type SampleDoc,
-  type TaskProgress,
-} from '../delete-by-query';
+import { CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, type ConflictsPolicy, type DeletePreview, type SampleDoc } from '../delete/plan';
+import { olderThanQuery, parseOlderThan, parseQueryBody, sourceQuery, type Parsed, type Query } from '../delete/query';
+import { deleteReport, type DeleteReport } from '../delete/report';
+import { type TaskProgress } from '../delete/task';
 import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import { go, stay, type CommonEvent, type Machine, type PlanResult, type Step } from './machine';

@@ -2,7 +2,7 @@
 // index, each node's headroom before the high watermark, a warning or a refusal (judgeMergeSpace),
 // a keypress, the merge (only_expunge_deletes) as a task, and before -> after.
 // The CLI twin is commands/forcemerge.ts.
-import { forcemergePlan, judgeMergeSpace } from '../delete-by-query';
+import { forcemergePlan, judgeMergeSpace } from '../merge';
 import type { DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
 import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';

@@ -3,18 +3,15 @@
 import React, { useMemo } from 'react';
 import { Box, Text, useApp } from 'ink';
 import type { KeyCommand, Scope } from '../../keys/keymap';
-import { PANES, type ConsoleStore, type PaneId } from '../../store/console';
+import type { ConsoleStore } from '../../store/console';
+import { PANES, type PaneId } from '../../store/panes';
 import { HelpOverlay } from '../components/HelpOverlay';
 import { Header } from '../components/Header';
 import { KeyHints } from '../components/KeyHints';
 import { StatusBar } from '../components/StatusBar';
 import { commandFor } from '../input/keys';
 import { KeyRouter, useKeyLayer } from '../input/router';
-import { DiskPane } from '../panes/DiskPane';
-import { HealthPane } from '../panes/HealthPane';
-import { IndicesPane } from '../panes/IndicesPane';
-import { NodesPane } from '../panes/NodesPane';
-import { ShardsPane } from '../panes/ShardsPane';
+import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
@@ -97,24 +94,13 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
 }
 
 function PaneView({ pane, width, height }: { pane: PaneId; width: number; height: number }) {
-  switch (pane) {
-    case 'health':
-      return <HealthPane width={width} height={height} />;
-    case 'indices':
-      return <IndicesPane width={width} height={height} />;
-    case 'shards':
-      return <ShardsPane width={width} height={height} />;
-    case 'disk':
-      return <DiskPane width={width} height={height} />;
-    case 'nodes':
-      return <NodesPane width={width} height={height} />;
-  }
+  const Pane = PANE_REGISTRY[pane].component;
+  return <Pane width={width} height={height} />;
 }
 
 /** Scopes whose keys work now, most specific first (for hints and key resolution). */
 export function scopesFor(pane: PaneId): Scope[] {
-  const table: Scope[] = pane === 'disk' ? [] : ['table'];
-  return [pane, ...table, 'global'];
+  return [...PANE_REGISTRY[pane].keyScopes, 'global'];
 }
 
 function Footer({ width }: { width: number }) {

@@ -3,18 +3,8 @@
 // frame depends on the terminal's height, not on the number of rows.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { elasticWidths, fitText, visibleRange } from '../../domain/table';
-import type { Tone } from '../../domain/format';
+import { elasticWidths, fitText, visibleRange, type Column } from '../../domain/table';
 import { colourOf } from '../theme';
-
-export interface Column<T> {
-  title: string;
-  /** Fixed width in columns; null for the one elastic column that takes the rest. */
-  width: number | null;
-  align?: 'left' | 'right';
-  text: (row: T) => string;
-  tone?: (row: T) => Tone | undefined;
-}
 
 export interface DataTableProps<T> {
   columns: Column<T>[];

@@ -3,13 +3,12 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { statusTone } from '../../domain/format';
+import { modeMarkers, platformWho, statusBadge } from '../../domain/panes/bars';
 import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
-import { PANES, type PaneId } from '../../store/console';
+import { PANES, PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
-
-const TITLES: Record<PaneId, string> = { health: 'Health', indices: 'Indices', shards: 'Shards', disk: 'Disk', nodes: 'Nodes' };
 
 export function Header({ width }: { width: number }) {
   const s = useConsole((st) => ({
@@ -24,14 +23,9 @@ export function Header({ width }: { width: number }) {
     pane: st.pane,
   }));
   const version = s.version;
-  const who =
-    s.platform.state === 'signed-in' || s.platform.state === 'refreshing'
-      ? `${s.platform.user ?? '?'}@${s.platform.tenant ?? '?'}`
-      : s.platform.state === 'error'
-        ? 'platform: sign-in failed'
-        : '';
-  const status = s.status ? ` ${s.status.toUpperCase()}${s.stale ? '?' : ''} ` : ' ... ';
-  const markers = [s.paused ? 'PAUSED' : '', s.readOnly ? 'READ-ONLY' : ''].filter(Boolean).join(' ');
+  const who = platformWho(s.platform);
+  const status = statusBadge(s.status, s.stale);
+  const markers = modeMarkers(s.paused, s.readOnly);
   const left = `shardeck ${s.cluster ?? '(connecting)'} `;
   const rest = ` ${version}${who ? `  ${who}` : ''}`;
   const room = Math.max(0, width - left.length - status.length - markers.length - 1);
@@ -52,7 +46,7 @@ export function Header({ width }: { width: number }) {
       <Text wrap="truncate">
         {PANES.map((p, i) => (
           <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
-            {` ${i + 1} ${TITLES[p]} `}
+            {` ${i + 1} ${PANE_SPECS[p].title} `}
           </Text>
         ))}
         <Text dimColor>{'  ? help'}</Text>

@@ -2,7 +2,7 @@
 // visible while they hold (--insecure, the node not answering).
 import React from 'react';
 import { Text } from 'ink';
-import { formatAge } from '../../domain/format';
+import { connectionLine, INSECURE_WARNING } from '../../domain/panes/bars';
 import { fitText } from '../../domain/table';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
@@ -15,10 +15,8 @@ export function StatusBar({ width }: { width: number }) {
     paused: st.paused,
     error: st.snapshots.health.error?.kind,
   }));
-  const warn = s.insecure ? ' INSECURE: TLS certificate not verified (--insecure) ' : '';
-  const conn = s.error ? ` · ${s.error === 'unreachable' ? 'node not answering' : s.error}, retrying` : '';
-  const poll = s.paused ? 'paused' : `every ${formatAge(s.intervalMs)}`;
-  const left = fitText(`${s.url} · ${poll}${conn}`, Math.max(10, width - warn.length));
+  const warn = s.insecure ? INSECURE_WARNING : '';
+  const left = fitText(connectionLine(s.url, s.intervalMs, s.paused, s.error), Math.max(10, width - warn.length));
   return (
     <Text>
       <Text dimColor={!s.error} color={colourOf(s.error ? 'red' : undefined)}>

@@ -3,7 +3,7 @@
 import React, { useEffect, useMemo } from 'react';
 import { Text } from 'ink';
 import type { Scope } from '../../keys/keymap';
-import { clampViewport, filterRows, fitText, searchTexts, sortRows, type SortKey } from '../../domain/table';
+import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRows, type SortKey } from '../../domain/table';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/keymap';
 import { commandFor } from '../input/keys';
@@ -116,8 +116,7 @@ export function FilterLine({ pane, width }: { pane: TablePane; width: number }) 
     filtering,
   );
   if (!filtering && !filter) return null;
-  const text = filtering ? `/${filter}█  (Enter keep, Esc clear)` : `filter: ${filter}  (/ edit, Esc clear)`;
-  return <Text inverse={filtering}>{fitText(text, width)}</Text>;
+  return <Text inverse={filtering}>{fitText(filterPrompt(filtering, filter), width)}</Text>;
 }
 
 /** Lines the filter line takes. */

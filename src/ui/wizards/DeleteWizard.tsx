@@ -4,7 +4,8 @@
 // Laid out for 80x24 (18 lines under the title): one line per fact, long lines truncated.
 import React from 'react';
 import { Box, Text } from 'ink';
-import { matchShare, progressLine, type TaskProgress } from '../../domain/delete-by-query';
+import { matchShare } from '../../domain/delete/plan';
+import { progressLine, type TaskProgress } from '../../domain/delete/task';
 import { formatCount, formatPercent, type Tone } from '../../domain/format';
 import { describeMatch, previewLines, type Preview } from '../../domain/mutation';
 import {

@@ -1,30 +1,30 @@
-// Glue between a profile, its stored refresh token and the platform session: the subcommands
-// open a session with it, and the TUI keeps store.platform (who, which tenant, the session state)
+// Glue between a profile, its stored refresh token and the platform sign-in: the subcommands
+// sign in with it, and the TUI keeps store.platform (who, which tenant, the sign-in state)
 // and store.projects (names by lowercase project id) current, refreshing the token invisibly.
 import { UsageError } from '../config/connection';
 import type { Profile } from '../config/profiles';
 import { readRefreshToken, saveRefreshToken, withRefreshLock } from '../config/secrets';
 import { projectNamesById } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
-import { PlatformError, TokenSession, type TokenSessionOptions } from '../platform/session';
+import { PlatformError, PlatformSignIn, type PlatformSignInOptions } from '../platform/sign-in';
 import type { ConsoleStore } from '../store/console';
 import { backoffMs } from './poller';
 
-/** Session options tests (and only tests) tune: lifetimes, retry delays. */
-export type SessionTuning = Partial<Omit<TokenSessionOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored'>>;
+/** Sign-in options tests (and only tests) tune: lifetimes, retry delays. */
+export type SignInTuning = Partial<Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored'>>;
 
 export function loginCommandFor(profileName: string): string {
   return `shardeck login --profile ${profileName}`;
 }
 
-/** The platform session of a profile, from its platform URL and its stored refresh token. */
-export function openProfileSession(profileName: string, profile: Profile | undefined, tuning: SessionTuning = {}): TokenSession {
+/** The platform sign-in of a profile, from its platform URL and its stored refresh token. */
+export function openProfileSignIn(profileName: string, profile: Profile | undefined, tuning: SignInTuning = {}): PlatformSignIn {
   if (!profile?.platformUrl) {
     throw new UsageError(`profile "${profileName}" has no platform URL: run ${loginCommandFor(profileName)} --platform URL`);
   }
   const refreshToken = readRefreshToken(profileName);
   if (!refreshToken) throw new UsageError(`profile "${profileName}" is not signed in to the platform: run ${loginCommandFor(profileName)}`);
-  return new TokenSession({
+  return new PlatformSignIn({
     loginCommand: loginCommandFor(profileName),
     ...tuning,
     baseUrl: profile.platformUrl,
@@ -34,12 +34,12 @@ export function openProfileSession(profileName: string, profile: Profile | undef
   });
 }
 
-export interface PlatformSessionOptions {
+export interface StartPlatformSignInOptions {
   /** How often the project list is fetched again (it also keeps the access token fresh). */
   projectsIntervalMs?: number;
   /** First delay after a failure; doubles per failure up to a minute. */
   retryBaseMs?: number;
-  tuning?: SessionTuning;
+  tuning?: SignInTuning;
 }
 
 /**
@@ -47,11 +47,11 @@ export interface PlatformSessionOptions {
  * Never throws: every failure becomes store.platform = { state: 'error', message }, and the TUI
  * stays up. After a 404/410 nothing is sent until a new `shardeck login` stores another token.
  */
-export function startPlatformSession(
+export function startPlatformSignIn(
   store: ConsoleStore,
   profileName: string,
   profile: Profile | undefined,
-  opts: PlatformSessionOptions = {},
+  opts: StartPlatformSignInOptions = {},
 ): { stop(): void } {
   const interval = opts.projectsIntervalMs ?? 60_000;
   const retryBase = opts.retryBaseMs ?? 5_000;
@@ -60,9 +60,9 @@ export function startPlatformSession(
     store.setState({ platform: { state: 'signed-out' } });
     return { stop() {} };
   }
-  let session: TokenSession;
+  let platform: PlatformSignIn;
   try {
-    session = openProfileSession(profileName, profile, opts.tuning);
+    platform = openProfileSignIn(profileName, profile, opts.tuning);
   } catch (e) {
     store.setState({ platform: { state: 'signed-out', message: (e as Error).message } });
     return { stop() {} };
@@ -71,17 +71,17 @@ export function startPlatformSession(
   let timer: ReturnType<typeof setTimeout> | undefined;
   let failures = 0;
 
-  const show = (state: TokenSession['status']) => {
+  const show = (state: PlatformSignIn['status']) => {
     if (stopped) return;
-    const info = session.info;
+    const info = platform.info;
     store.setState({ platform: { ...state, user: info?.user_id, tenant: info?.tenant } });
   };
-  const unsubscribe = session.onStatus(show);
+  const unsubscribe = platform.onStatus(show);
   show({ state: 'signing-in' });
 
   const tick = async () => {
     try {
-      const projects = await fetchProjects(session);
+      const projects = await fetchProjects(platform);
       if (stopped) return;
       store.setState({ projects: projectNamesById(projects) });
       failures = 0;

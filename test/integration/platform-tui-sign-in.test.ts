@@ -1,4 +1,4 @@
-// startPlatformSession keeps store.platform and store.projects current for the TUI, against the
+// startPlatformSignIn keeps store.platform and store.projects current for the TUI, against the
 // reference platform server over real HTTP.
 import fs from 'node:fs';
 import net from 'node:net';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { saveRefreshToken } from '../../src/config/secrets';
-import { startPlatformSession } from '../../src/services/platform-session';
+import { startPlatformSignIn } from '../../src/services/platform-sign-in';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -35,14 +35,14 @@ async function until(store: ConsoleStore, pred: (s: ReturnType<ConsoleStore['get
   });
 }
 
-describe('startPlatformSession', () => {
+describe('startPlatformSignIn', () => {
   it('signs in, fills user@tenant and the project names, survives expiry, shows a 410 and recovers after a login', async () => {
     const token = server.addUser();
     saveRefreshToken('p', token);
     const store = newStore();
     const seen: string[] = [];
     store.subscribe((s) => seen.push(s.platform.state));
-    const handle = startPlatformSession(store, 'p', { url: 'http://127.0.0.1:9200', platformUrl: server.url }, { projectsIntervalMs: 50, retryBaseMs: 50 });
+    const handle = startPlatformSignIn(store, 'p', { url: 'http://127.0.0.1:9200', platformUrl: server.url }, { projectsIntervalMs: 50, retryBaseMs: 50 });
     try {
       await until(store, (s) => s.projects !== undefined);
       expect(store.getState().platform).toEqual({ state: 'signed-in', user: 'alice', tenant: 'acme' });
@@ -77,10 +77,10 @@ describe('startPlatformSession', () => {
 
   it('says what to do when the profile is not signed in', () => {
     const store = newStore();
-    startPlatformSession(store, 'nobody', { url: 'http://127.0.0.1:9200', platformUrl: server.url }).stop();
+    startPlatformSignIn(store, 'nobody', { url: 'http://127.0.0.1:9200', platformUrl: server.url }).stop();
     expect(store.getState().platform).toEqual({ state: 'signed-out', message: 'profile "nobody" is not signed in to the platform: run shardeck login --profile nobody' });
     // A profile without a platform is simply signed out, with nothing to nag about.
-    startPlatformSession(store, 'nourl', { url: 'http://127.0.0.1:9200' }).stop();
+    startPlatformSignIn(store, 'nourl', { url: 'http://127.0.0.1:9200' }).stop();
     expect(store.getState().platform).toEqual({ state: 'signed-out' });
   });
 
@@ -96,7 +96,7 @@ describe('startPlatformSession', () => {
     saveRefreshToken('down', 'rt_whatever');
     const store = newStore();
     const started = Date.now();
-    const handle = startPlatformSession(store, 'down', { url: 'http://127.0.0.1:9200', platformUrl: url }, { retryBaseMs: 40 });
+    const handle = startPlatformSignIn(store, 'down', { url: 'http://127.0.0.1:9200', platformUrl: url }, { retryBaseMs: 40 });
     try {
       await until(store, (s) => s.platform.state === 'error');
       expect(store.getState().platform.message).toMatch(/^cannot reach the platform at http:\/\/127\.0\.0\.1:\d+ \(/);

@@ -1,4 +1,4 @@
-// The token session against the reference platform server over real HTTP on loopback.
+// The platform sign-in (token exchange and refresh) against the reference platform server over real HTTP on loopback.
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,8 +7,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { readRefreshToken, saveRefreshToken, secretsFile } from '../../src/config/secrets';
 import { fetchProjects, projectsPath } from '../../src/platform/projects';
-import { PlatformError, TokenSession, type SessionStatus } from '../../src/platform/session';
-import { openProfileSession } from '../../src/services/platform-session';
+import { PlatformError, PlatformSignIn, type SignInStatus } from '../../src/platform/sign-in';
+import { openProfileSignIn } from '../../src/services/platform-sign-in';
 
 type Server = Awaited<ReturnType<typeof startPlatformServer>>;
 
@@ -34,28 +34,28 @@ afterEach(() => {
   fs.rmSync(configDir, { recursive: true, force: true });
 });
 
-/** A session for a fresh user whose token is stored as profile `name`. */
-function sessionFor(name: string, tuning: Partial<ConstructorParameters<typeof TokenSession>[0]> = {}) {
+/** A sign-in for a fresh user whose token is stored as profile `name`. */
+function signInFor(name: string, tuning: Partial<ConstructorParameters<typeof PlatformSignIn>[0]> = {}) {
   const token = server.addUser();
   saveRefreshToken(name, token);
-  const session = openProfileSession(name, { url: 'http://127.0.0.1:9', platformUrl: server.url }, tuning);
-  return { token, session };
+  const platform = openProfileSignIn(name, { url: 'http://127.0.0.1:9', platformUrl: server.url }, tuning);
+  return { token, platform };
 }
 
 const tenantPath = projectsPath('acme');
 
 describe('sign-in', () => {
-  it('returns the session record without any token', async () => {
-    const { session } = sessionFor('p');
-    const info = await session.signIn();
+  it('returns the platform record without any token', async () => {
+    const { platform } = signInFor('p');
+    const info = await platform.signIn();
     expect(Object.keys(info).sort()).toEqual(['project_permissions', 'role', 'role_permissions', 'session_id', 'tenant', 'user_id']);
     expect(info).toMatchObject({ user_id: 'alice', tenant: 'acme', role: 'admin', project_permissions: ['*', 'frontend.user'] });
-    expect(session.status.state).toBe('signed-in');
-    expect(await fetchProjects(session)).toContainEqual({ id: 'Kb', name: 'Knowledge Base' });
+    expect(platform.status.state).toBe('signed-in');
+    expect(await fetchProjects(platform)).toContainEqual({ id: 'Kb', name: 'Knowledge Base' });
   });
 
   it('explains an unknown refresh token (404) and sends nothing more', async () => {
-    const session = new TokenSession({
+    const platform = new PlatformSignIn({
       baseUrl: server.url,
       refreshToken: 'rt_not-a-token',
       stored: true,
@@ -63,53 +63,53 @@ describe('sign-in', () => {
       loginCommand: 'shardeck login',
     });
     const before = server.exchanges;
-    await expect(session.signIn()).rejects.toThrow(
+    await expect(platform.signIn()).rejects.toThrow(
       'the refresh token is invalid: generate a new one under API Access in the platform settings, then run shardeck login',
     );
-    await expect(session.getJson(tenantPath)).rejects.toMatchObject({ kind: 'invalid-token', status: 404 });
+    await expect(platform.getJson(tenantPath)).rejects.toMatchObject({ kind: 'invalid-token', status: 404 });
     expect(server.exchanges - before).toBe(1);
   });
 
   it('never shows a token when inspected', async () => {
-    const { token, session } = sessionFor('p');
-    await session.signIn();
+    const { token, platform } = signInFor('p');
+    await platform.signIn();
     const { inspect } = await import('node:util');
-    expect(inspect(session, { depth: 5, showHidden: true })).not.toContain(token);
+    expect(inspect(platform, { depth: 5, showHidden: true })).not.toContain(token);
   });
 });
 
-describe('expiry mid-session', () => {
+describe('expiry while signed in', () => {
   it('20 concurrent requests after the platform ended the access token: one exchange, all succeed', async () => {
-    const { session } = sessionFor('p');
-    await session.signIn();
+    const { platform } = signInFor('p');
+    await platform.signIn();
     const before = server.exchanges;
     server.expireAccessTokens();
-    const results = await Promise.all(Array.from({ length: 20 }, () => session.getJson(tenantPath)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => platform.getJson(tenantPath)));
     expect(results).toHaveLength(20);
     for (const r of results) expect(r).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
     expect(server.exchanges - before).toBe(1);
-    expect(session.status.state).toBe('signed-in');
+    expect(platform.status.state).toBe('signed-in');
   });
 
   it('refreshes ahead of expiry from the local receive time: one exchange, no request sent with an expired token', async () => {
     server.setTokenTtl(1);
-    const { session } = sessionFor('p', { lifetimeMs: 1000 });
-    await session.signIn();
+    const { platform } = signInFor('p', { lifetimeMs: 1000 });
+    await platform.signIn();
     const before = { exchanges: server.exchanges, unauthorized: server.counters.unauthorized };
     await new Promise((r) => setTimeout(r, 1100));
-    const results = await Promise.all(Array.from({ length: 20 }, () => session.getJson(tenantPath)));
+    const results = await Promise.all(Array.from({ length: 20 }, () => platform.getJson(tenantPath)));
     expect(results.every(Array.isArray)).toBe(true);
     expect(server.exchanges - before.exchanges).toBe(1);
     expect(server.counters.unauthorized - before.unauthorized).toBe(0);
   });
 
   it('on a 401 refreshes once and retries once, then gives up with a clear error', async () => {
-    const { session } = sessionFor('p');
-    await session.signIn();
+    const { platform } = signInFor('p');
+    await platform.signIn();
     server.setTokenTtl(0); // every new access token is born expired: the retry also gets 401
     server.expireAccessTokens();
     const before = { exchanges: server.exchanges, requests: server.counters.projectRequests };
-    const err = (await session.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
+    const err = (await platform.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
     expect(err).toBeInstanceOf(PlatformError);
     expect(err.kind).toBe('unauthorized');
     expect(server.exchanges - before.exchanges).toBe(1);
@@ -117,15 +117,15 @@ describe('expiry mid-session', () => {
   });
 });
 
-describe('410 mid-session', () => {
+describe('410 while signed in', () => {
   it('gives a clear message, no crash and no retry storm; a new login brings it back', async () => {
-    const { token, session } = sessionFor('p');
-    const states: SessionStatus[] = [];
-    session.onStatus((s) => states.push(s));
-    await session.signIn();
+    const { token, platform } = signInFor('p');
+    const states: SignInStatus[] = [];
+    platform.onStatus((s) => states.push(s));
+    await platform.signIn();
     server.revoke(token);
     const before = { exchanges: server.exchanges, requests: server.counters.projectRequests };
-    const results = await Promise.allSettled(Array.from({ length: 20 }, () => session.getJson(tenantPath)));
+    const results = await Promise.allSettled(Array.from({ length: 20 }, () => platform.getJson(tenantPath)));
     for (const r of results) {
       expect(r.status).toBe('rejected');
       const e = (r as PromiseRejectedResult).reason as PlatformError;
@@ -137,26 +137,26 @@ describe('410 mid-session', () => {
     expect(server.exchanges - before.exchanges).toBe(1);
     expect(server.counters.projectRequests - before.requests).toBe(20);
     // Fifty more calls (a TUI polling on) send nothing at all.
-    for (let i = 0; i < 50; i++) await expect(session.getJson(tenantPath)).rejects.toMatchObject({ kind: 'expired-token' });
+    for (let i = 0; i < 50; i++) await expect(platform.getJson(tenantPath)).rejects.toMatchObject({ kind: 'expired-token' });
     expect(server.exchanges - before.exchanges).toBe(1);
     expect(server.counters.projectRequests - before.requests).toBe(20);
-    expect(session.status.state).toBe('error');
+    expect(platform.status.state).toBe('error');
     expect(states.at(-1)?.message).toMatch(/security reason/);
 
     // The operator runs shardeck login (here: a new token lands in the secrets file).
     saveRefreshToken('p', server.addUser());
-    expect(await session.getJson(tenantPath)).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
-    expect(session.status.state).toBe('signed-in');
+    expect(await platform.getJson(tenantPath)).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
+    expect(platform.status.state).toBe('signed-in');
   });
 });
 
 describe('rotated refresh tokens', () => {
   it('stores the new token atomically in the 0600 secrets file inside the 0700 config dir', async () => {
-    const { token, session } = sessionFor('rot');
-    await session.signIn();
+    const { token, platform } = signInFor('rot');
+    await platform.signIn();
     server.setRotate(true);
     server.expireAccessTokens();
-    const body = await session.getJson(tenantPath);
+    const body = await platform.getJson(tenantPath);
     expect(Array.isArray(body)).toBe(true);
     const stored = readRefreshToken('rot');
     expect(stored).not.toBe(token);
@@ -173,7 +173,7 @@ describe('rotated refresh tokens', () => {
   it('the save happens before the new access token is used', async () => {
     const token = server.addUser();
     const order: string[] = [];
-    const session = new TokenSession({
+    const platform = new PlatformSignIn({
       baseUrl: server.url,
       refreshToken: token,
       stored: true,
@@ -184,19 +184,19 @@ describe('rotated refresh tokens', () => {
         },
       },
     });
-    await session.signIn();
+    await platform.signIn();
     server.setRotate(true);
     server.expireAccessTokens();
     const before = server.counters.projectRequests;
-    await session.getJson(tenantPath);
+    await platform.getJson(tenantPath);
     expect(order).toEqual([`save requests=${before + 1}`]);
     expect(server.counters.projectRequests).toBe(before + 2);
   });
 
   it('a second shardeck on the same profile picks up the token the first one rotated', async () => {
     server.setRotate(true);
-    const { session: first } = sessionFor('shared');
-    const second = openProfileSession('shared', { url: 'http://127.0.0.1:9', platformUrl: server.url });
+    const { platform: first } = signInFor('shared');
+    const second = openProfileSignIn('shared', { url: 'http://127.0.0.1:9', platformUrl: server.url });
     await first.signIn(); // rotates: the token the second one read at start is now unknown
     const info = await second.signIn();
     expect(info.user_id).toBe('alice');
@@ -233,8 +233,8 @@ describe('network errors', () => {
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as net.AddressInfo).port}`;
     try {
       const token = server.addUser();
-      const states: SessionStatus[] = [];
-      const session = new TokenSession({
+      const states: SignInStatus[] = [];
+      const platform = new PlatformSignIn({
         baseUrl: proxyUrl,
         refreshToken: token,
         stored: true,
@@ -242,28 +242,28 @@ describe('network errors', () => {
         retryDelayMs: 100,
         readRetries: 3,
       });
-      // The network comes back once the session has shown that it is retrying (not after a fixed time).
+      // The network comes back once the sign-in has shown that it is retrying (not after a fixed time).
       let comeBackOnRetry = false;
-      session.onStatus((s) => {
+      platform.onStatus((s) => {
         states.push(s);
         if (comeBackOnRetry && s.state === 'error' && /retrying in/.test(s.message ?? '')) {
           comeBackOnRetry = false;
           setUp(true);
         }
       });
-      await session.signIn();
+      await platform.signIn();
       setUp(false);
       comeBackOnRetry = true;
-      const body = await session.getJson(tenantPath);
+      const body = await platform.getJson(tenantPath);
       expect(Array.isArray(body)).toBe(true);
       expect(dropped).toBeGreaterThanOrEqual(1);
       expect(states.some((s) => s.state === 'error' && /cannot reach the platform .*retrying in/.test(s.message ?? ''))).toBe(true);
-      expect(session.status.state).toBe('signed-in');
+      expect(platform.status.state).toBe('signed-in');
 
       // Down for good: the read fails after its retries with one sentence, not final.
       setUp(false);
       const d0 = dropped;
-      const err = (await session.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
+      const err = (await platform.getJson(tenantPath).catch((e: unknown) => e)) as PlatformError;
       expect(err).toMatchObject({ kind: 'unreachable' });
       expect(err.final).toBe(false);
       expect(dropped - d0).toBe(4);

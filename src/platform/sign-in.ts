@@ -1,4 +1,4 @@
-// The platform token session (seed: "Authentication", "Create access token", "Errors"; OPERATIONS.md
+// Signing in to the platform (seed: "Authentication", "Create access token", "Errors"; OPERATIONS.md
 // "Platform API"). A long-lived refresh token is exchanged for a short-lived access token, which
 // lives in memory only and is sent as a bearer token.
 //
@@ -10,7 +10,9 @@
 // - 404/410 from the token operation are final: no request goes out until a new token appears
 //   (shardeck login, possibly in another terminal), so a revoked token causes no retry storm.
 // - Network errors on reads are retried with backoff; the state says so meanwhile.
-// Tokens live in #private fields, so even util.inspect of a session cannot print them.
+// Tokens live in #private fields, so even util.inspect of a PlatformSignIn cannot print them.
+// ("Session" in this code base means one wizard run; the platform's own session record, with its
+// session_id, is SignInInfo here.)
 
 import { urlForMessage, urlHasCredentials } from '../domain/urls';
 
@@ -46,8 +48,8 @@ export class PlatformError extends Error {
   }
 }
 
-/** The session record without its tokens: what whoami and the header may show. */
-export interface SessionInfo {
+/** The platform's session record (its word) without its tokens: what whoami and the header may show. */
+export interface SignInInfo {
   user_id: string;
   session_id: string;
   role: string;
@@ -56,10 +58,10 @@ export interface SessionInfo {
   tenant: string;
 }
 
-export type SessionState = 'signed-out' | 'signing-in' | 'signed-in' | 'refreshing' | 'error';
+export type SignInState = 'signed-out' | 'signing-in' | 'signed-in' | 'refreshing' | 'error';
 
-export interface SessionStatus {
-  state: SessionState;
+export interface SignInStatus {
+  state: SignInState;
   message?: string;
 }
 
@@ -73,7 +75,7 @@ export interface RefreshTokenStore {
   exclusive?<T>(fn: () => Promise<T>): Promise<T>;
 }
 
-export interface TokenSessionOptions {
+export interface PlatformSignInOptions {
   baseUrl: string;
   refreshToken: string;
   tokens: RefreshTokenStore;
@@ -134,7 +136,7 @@ export function platformUrlProblem(url: string, opts: { insecureHttp?: boolean }
   return null;
 }
 
-export class TokenSession {
+export class PlatformSignIn {
   readonly baseUrl: string;
   #refreshToken: string;
   /** The refresh token known to be in the store. */
@@ -142,17 +144,17 @@ export class TokenSession {
   #access: { token: string; refreshAt: number; expiresAt: number } | undefined;
   #inFlight: Promise<string> | undefined;
   #final: PlatformError | undefined;
-  #info: SessionInfo | undefined;
-  #status: SessionStatus = { state: 'signed-out' };
-  readonly #listeners = new Set<(s: SessionStatus) => void>();
-  readonly #opts: Required<Omit<TokenSessionOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs'>> & {
+  #info: SignInInfo | undefined;
+  #status: SignInStatus = { state: 'signed-out' };
+  readonly #listeners = new Set<(s: SignInStatus) => void>();
+  readonly #opts: Required<Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs'>> & {
     refreshMarginMs: number;
     tokens: RefreshTokenStore;
   };
-  /** Exchanges this session made (tests and the benchmark read it). */
+  /** Exchanges this sign-in made (tests and the benchmark read it). */
   exchanges = 0;
 
-  constructor(opts: TokenSessionOptions) {
+  constructor(opts: PlatformSignInOptions) {
     // Plain http was allowed (or refused) by whoever chose the URL: login asks for --insecure-http.
     const bad = platformUrlProblem(opts.baseUrl, { insecureHttp: true });
     if (bad) throw new PlatformError('http', bad);
@@ -172,28 +174,28 @@ export class TokenSession {
     };
   }
 
-  get status(): SessionStatus {
+  get status(): SignInStatus {
     return this.#status;
   }
 
   /** Who is signed in (after the first exchange). */
-  get info(): SessionInfo | undefined {
+  get info(): SignInInfo | undefined {
     return this.#info;
   }
 
-  onStatus(listener: (s: SessionStatus) => void): () => void {
+  onStatus(listener: (s: SignInStatus) => void): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
   }
 
-  #setStatus(state: SessionState, message?: string): void {
+  #setStatus(state: SignInState, message?: string): void {
     if (this.#status.state === state && this.#status.message === message) return;
     this.#status = message === undefined ? { state } : { state, message };
     for (const l of this.#listeners) l(this.#status);
   }
 
   /** Exchanges the refresh token now (sign-in, and the proof that a token works at login). */
-  async signIn(): Promise<SessionInfo> {
+  async signIn(): Promise<SignInInfo> {
     await this.#refresh(undefined, true);
     return this.#info!;
   }
@@ -332,7 +334,7 @@ export class TokenSession {
     return accessToken;
   }
 
-  #readRecord(rec: Record<string, unknown>): SessionInfo {
+  #readRecord(rec: Record<string, unknown>): SignInInfo {
     const str = (k: string) => (typeof rec[k] === 'string' ? (rec[k] as string) : null);
     const fields = {
       user_id: str('user_id'),
@@ -348,7 +350,7 @@ export class TokenSession {
       throw this.#fail(new PlatformError('bad-response', `the platform's session record lacks ${missing.join(', ')}: check the platform URL (${this.baseUrl})`));
     }
     const { access_token: _drop, ...info } = fields;
-    return info as SessionInfo;
+    return info as SignInInfo;
   }
 
   async #sendRead(path: string, token: string): Promise<Response> {

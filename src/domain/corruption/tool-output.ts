@@ -1,0 +1,65 @@
+// What the repair tools print: Lucene CheckIndex's verdict and elasticsearch-shard's reroute.
+
+export interface CheckIndexSegment {
+  name: string;
+  maxDoc: number;
+  broken: boolean;
+}
+
+export interface CheckIndexResult {
+  /** Live documents in the commit CheckIndex opened (before anything was removed). */
+  totalDocs: number;
+  segments: CheckIndexSegment[];
+  brokenSegments: number;
+  /** Documents in the broken segments: lost by the repair, and not identified. */
+  lostDocs: number;
+  /** -exorcise (or elasticsearch-shard) wrote a commit without the broken segments. */
+  wroteNewSegments: boolean;
+}
+
+/**
+ * The verdict of Lucene CheckIndex (also embedded in elasticsearch-shard's output; the first
+ * report counts), or null when the output holds none: the tool failed before it could check.
+ */
+export function parseCheckIndex(text: string): CheckIndexResult | null {
+  const total = /^\S+% total deletions; (\d+) documents; \d+ deletions/m.exec(text);
+  const broken = /WARNING: (\d+) broken segments \(containing (\d+) documents\) detected/.exec(text);
+  const clean = /No problems were detected with this index/.test(text);
+  if (!total || (!broken && !clean)) return null;
+  // Segment blocks of the first report only (elasticsearch-shard checks twice).
+  const firstReport = text.slice(total.index, broken ? broken.index : undefined);
+  const segments: CheckIndexSegment[] = [];
+  const blocks = firstReport.split(/^(?=\d+ of \d+: name=)/m).slice(1);
+  for (const b of blocks) {
+    const m = /^\d+ of \d+: name=(\S+) maxDoc=(\d+)/.exec(b);
+    if (m) segments.push({ name: m[1], maxDoc: Number(m[2]), broken: /\.\.\.FAILED|FAILED\n|exorciseIndex\(\) would remove/.test(b) });
+  }
+  return {
+    totalDocs: Number(total[1]),
+    segments,
+    brokenSegments: broken ? Number(broken[1]) : 0,
+    lostDocs: broken ? Number(broken[2]) : 0,
+    wroteNewSegments: /Wrote new segments file/.test(text),
+  };
+}
+
+/** The allocate_stale_primary that elasticsearch-shard prints after its repair, or null. */
+export function parseShardToolReroute(text: string): { index: string; shard: number; node: string } | null {
+  const at = text.indexOf('POST /_cluster/reroute');
+  if (at < 0) return null;
+  const open = text.indexOf('{', at);
+  let depth = 0;
+  for (let i = open; i >= 0 && i < text.length; i++) {
+    if (text[i] === '{') depth++;
+    else if (text[i] === '}' && --depth === 0) {
+      try {
+        const cmd = JSON.parse(text.slice(open, i + 1))?.commands?.[0]?.allocate_stale_primary;
+        if (cmd && typeof cmd.index === 'string' && typeof cmd.node === 'string') return { index: cmd.index, shard: Number(cmd.shard), node: cmd.node };
+      } catch {
+        /* not the JSON we expect */
+      }
+      return null;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,26 @@
+// The text of the header (cluster, status, who is signed in, markers) and of the status bar
+// (where shardeck is connected, how often it polls, the warnings that must stay visible).
+import { formatAge } from '../format';
+
+/** The platform user as user@tenant while signed in; a word when signing in failed; else nothing. */
+export function platformWho(p: { state: string; user?: string; tenant?: string }): string {
+  return p.state === 'signed-in' || p.state === 'refreshing' ? `${p.user ?? '?'}@${p.tenant ?? '?'}` : p.state === 'error' ? 'platform: sign-in failed' : '';
+}
+
+/** The status in the header's badge; a '?' when the last health read failed, dots before the first. */
+export function statusBadge(status: string | undefined, stale: boolean): string {
+  return status ? ` ${status.toUpperCase()}${stale ? '?' : ''} ` : ' ... ';
+}
+
+export function modeMarkers(paused: boolean, readOnly: boolean): string {
+  return [paused ? 'PAUSED' : '', readOnly ? 'READ-ONLY' : ''].filter(Boolean).join(' ');
+}
+
+export const INSECURE_WARNING = ' INSECURE: TLS certificate not verified (--insecure) ';
+
+/** "<url> · every 5s", with the connection's trouble while the node does not answer. */
+export function connectionLine(url: string, intervalMs: number, paused: boolean, errorKind: string | undefined): string {
+  const conn = errorKind ? ` · ${errorKind === 'unreachable' ? 'node not answering' : errorKind}, retrying` : '';
+  const poll = paused ? 'paused' : `every ${formatAge(intervalMs)}`;
+  return `${url} · ${poll}${conn}`;
+}

@@ -1,0 +1,45 @@
+// The Shards pane's rows: every copy of _cat/shards, or only those not STARTED; how they sort,
+// filter and show, and the tone that says what an unassigned copy costs.
+import { formatBytes, type Tone } from '../format';
+import type { Column, SortKey } from '../table';
+import type { ShardRow } from '../types';
+
+export function shardTone(s: ShardRow): Tone {
+  if (s.state === 'STARTED') return 'green';
+  // A missing primary loses data access (red); a missing replica loses redundancy (yellow).
+  if (s.state === 'UNASSIGNED') return s.primary ? 'red' : 'yellow';
+  return 'yellow';
+}
+
+/** The copies shown: all, or (u) only those not STARTED. */
+export function shardLines(rows: ShardRow[] | undefined, problemsOnly: boolean): ShardRow[] | undefined {
+  return problemsOnly ? rows?.filter((s) => s.state !== 'STARTED') : rows;
+}
+
+/** The title line's counts. */
+export function shardsInfo(shown: number, problemsOnly: boolean, rows: ShardRow[] | undefined): string {
+  const unassigned = rows?.filter((s) => s.state === 'UNASSIGNED').length ?? 0;
+  return `${shown} shards${problemsOnly ? ' (problems only: u)' : ''} · ${unassigned} unassigned`;
+}
+
+const STATE_ORDER: Record<string, number> = { UNASSIGNED: 0, INITIALIZING: 1, RELOCATING: 2, STARTED: 3 };
+
+export const SHARD_SORT_KEYS: SortKey<ShardRow>[] = [
+  { title: 'index', value: (r) => `${r.index}\u0000${String(r.shard).padStart(6, '0')}${r.primary ? 'p' : 'r'}` },
+  { title: 'state', value: (r) => STATE_ORDER[r.state] ?? 1 },
+  { title: 'node', value: (r) => r.node ?? '' },
+  { title: 'size', value: (r) => r.storeBytes ?? 0 },
+];
+
+/** What the filter searches in. */
+export const shardSearchText = (r: ShardRow) => `${r.index} ${r.state} ${r.node ?? ''} ${r.unassignedReason ?? ''}`;
+
+export const SHARD_COLUMNS: Column<ShardRow>[] = [
+  { title: 'index', width: null, text: (r) => r.index },
+  { title: 'shard', width: 5, align: 'right', text: (r) => String(r.shard) },
+  { title: 'p/r', width: 3, text: (r) => (r.primary ? 'p' : 'r') },
+  { title: 'state', width: 12, text: (r) => r.state, tone: shardTone },
+  { title: 'node', width: 12, text: (r) => r.node ?? '-' },
+  { title: 'size', width: 8, align: 'right', text: (r) => formatBytes(r.storeBytes) },
+  { title: 'reason', width: 16, text: (r) => r.unassignedReason ?? '' },
+];

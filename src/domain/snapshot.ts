@@ -1,0 +1,58 @@
+// One read of the cluster as the console keeps it (data, when it arrived, the last error), and how
+// fresh what a pane shows is: as old as its oldest read, as broken as any.
+import { formatAgo } from './format';
+
+export interface SnapshotError {
+  kind: string;
+  message: string;
+}
+
+export interface Snapshot<T> {
+  data?: T;
+  /** Epoch ms of the last successful fetch. */
+  fetchedAt?: number;
+  /** Set while the last attempt failed; cleared by the next success. */
+  error?: SnapshotError;
+  failures: number;
+  /** How often the poller fetches it (some reads run every few intervals); the interval when unset. */
+  periodMs?: number;
+}
+
+/** A snapshot is stale when its last attempt failed or it is older than three of its polling periods. */
+export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
+  if (snap.error) return true;
+  return snap.fetchedAt !== undefined && now - snap.fetchedAt > (snap.periodMs ?? intervalMs) * 3;
+}
+
+export interface Freshness {
+  /** Age of the oldest data shown, or undefined before the first answer. */
+  ageMs?: number;
+  /** Some data is older than its own polling period (a poll is late). */
+  late: boolean;
+  stale: boolean;
+  error?: string;
+  failures: number;
+  loading: boolean;
+}
+
+/** Sums up the snapshots a pane draws from: it is as old as its oldest, as broken as any. */
+export function freshness(snaps: readonly Snapshot<unknown>[], now: number, intervalMs: number): Freshness {
+  const times = snaps.map((s) => s.fetchedAt);
+  const broken = snaps.find((s) => s.error);
+  const missing = times.some((t) => t === undefined);
+  return {
+    ageMs: missing ? undefined : now - Math.min(...(times as number[])),
+    late: snaps.some((s) => s.fetchedAt !== undefined && now - s.fetchedAt >= (s.periodMs ?? intervalMs)),
+    stale: snaps.some((s) => isStale(s, now, intervalMs)),
+    error: broken?.error?.message,
+    failures: Math.max(0, ...snaps.map((s) => s.failures)),
+    loading: missing && !broken,
+  };
+}
+
+/** Data from the latest poll is "just now"; the seconds count only once a poll is late or failing. */
+export function ageText(f: Freshness): string {
+  const age =
+    f.ageMs === undefined ? (f.loading ? 'loading…' : 'no data yet') : !f.late && !f.stale && !f.failures ? 'just now' : formatAgo(f.ageMs);
+  return `${f.stale ? 'STALE ' : ''}${age}`;
+}

@@ -1,0 +1,24 @@
+// Every pane of the console: the table of store/panes.ts (title, key scopes, the resources polled
+// for it) joined with the component that draws it. App.tsx draws the current pane from here.
+import type { ComponentType } from 'react';
+import { PANES, PANE_SPECS, type PaneId, type PaneSpec } from '../../store/panes';
+import { DiskPane } from './DiskPane';
+import { HealthPane } from './HealthPane';
+import { IndicesPane } from './IndicesPane';
+import { NodesPane } from './NodesPane';
+import { ShardsPane } from './ShardsPane';
+
+export interface PaneEntry extends PaneSpec {
+  id: PaneId;
+  component: ComponentType<{ width: number; height: number }>;
+}
+
+const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
+  health: HealthPane,
+  indices: IndicesPane,
+  shards: ShardsPane,
+  disk: DiskPane,
+  nodes: NodesPane,
+};
+
+export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<PaneId, PaneEntry>;

@@ -1,0 +1,33 @@
+// The one table of panes (store/panes.ts + ui/panes/registry.ts): what each pane polls, which
+// keys work on it, its title and component, and that every pane has its number key.
+import { describe, expect, it } from 'vitest';
+import { KEYMAP } from '../../src/keys/keymap';
+import { PANE_RESOURCES, PANE_SPECS, PANES } from '../../src/store/panes';
+import { scopesFor } from '../../src/ui/app/App';
+import { PANE_REGISTRY } from '../../src/ui/panes/registry';
+import { isTablePane } from '../../src/ui/state';
+
+describe('pane registry', () => {
+  it('each pane polls what it draws from; only Health adds the shard list, and only while not green', () => {
+    expect(PANE_RESOURCES).toEqual({
+      health: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
+      indices: ['health', 'indices', 'blocks'],
+      shards: ['health', 'shards'],
+      disk: ['health', 'allocation', 'settings', 'blocks', 'nodes'],
+      nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
+    });
+    expect(PANES.filter((p) => PANE_SPECS[p].whileNotGreen).map((p) => [p, PANE_SPECS[p].whileNotGreen])).toEqual([['health', ['shards']]]);
+  });
+
+  it('the table keys work on every pane but Disk; tabs in order, each with its number key and component', () => {
+    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes']);
+    expect(scopesFor('disk')).toEqual(['disk', 'global']);
+    expect(scopesFor('indices')).toEqual(['indices', 'table', 'global']);
+    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes']);
+    for (const [i, p] of PANES.entries()) {
+      expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([String(i + 1)]);
+      expect(PANE_REGISTRY[p]).toMatchObject({ id: p, title: PANE_SPECS[p].title });
+      expect(typeof PANE_REGISTRY[p].component).toBe('function');
+    }
+  });
+});

@@ -2,25 +2,21 @@
 // next poll of that resource instead of piling up), exponential backoff on failure, AbortSignal
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
-import type { Client } from '@elastic/elasticsearch';
-import { read, type ConnError } from '../cluster/connection';
-import { healthReportIndicatorRequest } from '../cluster/requests';
-import { parseHealthReport } from '../domain/parse';
+import type { ResourceRead } from '../cluster/api';
+import type { ConnError } from '../cluster/connection';
+import { RESOURCES, resourcesOfPane, type ResourceName } from '../cluster/resources';
+import { PANES, type PaneId } from '../domain/panes';
 import type { HealthDiagnosis } from '../domain/types';
-import { setSnapshot, touchSnapshot, type ConsoleStore, type PaneId, type ResourceName } from '../store/console';
-import { readResource, RESOURCES } from './reads';
+import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 
-/**
- * What each pane needs. The header (health) is always on screen; the status bar's read-only
- * flag needs blocks. Indices shows blocks beside each index.
- */
-export const PANE_RESOURCES: Record<PaneId, ResourceName[]> = {
-  health: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
-  indices: ['health', 'indices', 'blocks'],
-  shards: ['health', 'shards'],
-  disk: ['health', 'allocation', 'settings', 'blocks', 'nodes'],
-  nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
-};
+/** What each pane needs (the panes of each entry of cluster/resources.ts). */
+export const PANE_RESOURCES = Object.fromEntries(PANES.map((p) => [p, resourcesOfPane(p)])) as Record<PaneId, ResourceName[]>;
+
+/** How the poller reads: one resource, and (on the operator's request) one health indicator's diagnoses. */
+export interface PollReads {
+  resource: ResourceRead;
+  healthDiagnoses: (indicator: string, signal?: AbortSignal) => Promise<Record<string, HealthDiagnosis[]>>;
+}
 
 export const MAX_BACKOFF_MS = 60_000;
 
@@ -43,8 +39,8 @@ export class Poller {
   private stopped = false;
 
   constructor(
-    private readonly client: Client,
-    private readonly url: string,
+    /** The facade (cluster/api.ts), or anything that reads the same way (tests with fake timers). */
+    private readonly reads: PollReads,
     private readonly store: ConsoleStore,
     /** Overrides which resources are wanted (the status command wants a fixed set). */
     private readonly wanted?: ResourceName[],
@@ -101,9 +97,8 @@ export class Poller {
     try {
       const byIndicator: Record<string, HealthDiagnosis[]> = {};
       for (const name of names) {
-        const { body } = await read(this.client, this.url, healthReportIndicatorRequest(name), this.abort.signal);
+        Object.assign(byIndicator, await this.reads.healthDiagnoses(name, this.abort.signal));
         this.stats.requests++;
-        for (const ind of parseHealthReport(body as never).indicators) byIndicator[ind.name] = ind.diagnoses;
       }
       this.store.setState({ diagnoses: { byIndicator, fetchedAt: Date.now(), inFlight: false } });
     } catch (e) {
@@ -148,7 +143,7 @@ export class Poller {
     }
     this.inFlight.add(name);
     try {
-      const { data, bytes } = await readResource(this.client, this.url, name, this.abort.signal);
+      const { data, bytes } = await this.reads.resource(name, this.abort.signal);
       this.stats.requests++;
       this.stats.bytes += bytes;
       const prev = this.store.getState().snapshots[name];
@@ -167,7 +162,7 @@ export class Poller {
   }
 }
 
-/** How often a resource is read: some only every few intervals (RESOURCES[name].every). */
+/** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
 function periodOf(name: ResourceName, intervalMs: number): number {
   return intervalMs * RESOURCES[name].every;
 }

@@ -2,19 +2,13 @@
 // and what the operator is looking at. A zustand vanilla store, so the poller (no React) writes it
 // and the panes read it through narrow selectors.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { RESOURCE_NAMES, type ResourceData, type ResourceName } from '../cluster/resources';
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
-import type {
-  HealthDiagnosis,
-  ClusterHealth,
-  ClusterSettingsView,
-  HealthReport,
-  IndexBlocks,
-  IndexRow,
-  NodeDisk,
-  NodeInfo,
-  NodeSearchStats,
-  ShardRow,
-} from '../domain/types';
+import type { PaneId } from '../domain/panes';
+import type { HealthDiagnosis } from '../domain/types';
+
+export type { ResourceName };
+export { PANES, type PaneId } from '../domain/panes';
 
 export interface SnapshotError {
   kind: string;
@@ -32,22 +26,8 @@ export interface Snapshot<T> {
   periodMs?: number;
 }
 
-export interface Snapshots {
-  health: Snapshot<ClusterHealth>;
-  healthReport: Snapshot<HealthReport>;
-  indices: Snapshot<IndexRow[]>;
-  shards: Snapshot<ShardRow[]>;
-  allocation: Snapshot<NodeDisk[]>;
-  settings: Snapshot<ClusterSettingsView>;
-  blocks: Snapshot<IndexBlocks[]>;
-  nodes: Snapshot<NodeInfo[]>;
-  nodeSearch: Snapshot<NodeSearchStats[]>;
-}
-
-export type ResourceName = keyof Snapshots;
-
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'] as const;
-export type PaneId = (typeof PANES)[number];
+/** One snapshot per resource of cluster/resources.ts, holding what its parser returns. */
+export type Snapshots = { [K in ResourceName]: Snapshot<ResourceData<K>> };
 
 export interface ConnectionInfo {
   url: string;
@@ -88,17 +68,7 @@ export function emptySnapshot<T>(): Snapshot<T> {
 }
 
 export function emptySnapshots(): Snapshots {
-  return {
-    health: emptySnapshot(),
-    healthReport: emptySnapshot(),
-    indices: emptySnapshot(),
-    shards: emptySnapshot(),
-    allocation: emptySnapshot(),
-    settings: emptySnapshot(),
-    blocks: emptySnapshot(),
-    nodes: emptySnapshot(),
-    nodeSearch: emptySnapshot(),
-  };
+  return Object.fromEntries(RESOURCE_NAMES.map((name) => [name, emptySnapshot()])) as Snapshots;
 }
 
 export type ConsoleStore = StoreApi<ConsoleState>;

@@ -1,12 +1,11 @@
 // The floor for the first data frame: a bare node process that fetches what the Health pane reads
-// (the same requests, from cluster/requests.ts), in parallel, prints a marker and exits. No client
+// (the same requests, from cluster/resources.ts), in parallel, prints a marker and exits. No client
 // library, no React: what any program must at least spend to show these numbers.
-import { READS } from '../src/cluster/requests';
+import { RESOURCES } from '../src/cluster/resources';
 import { PANE_RESOURCES } from '../src/services/poller';
-import { RESOURCES } from '../src/services/reads';
 
 const url = process.argv[2];
-const reads = PANE_RESOURCES.health.map((name) => READS[RESOURCES[name].read]);
+const reads = PANE_RESOURCES.health.map((name) => RESOURCES[name].request);
 const bodies = await Promise.all(
   reads.map(async (r) => {
     const res = await fetch(`${url}${r.path}?${new URLSearchParams(r.querystring)}`);

@@ -4,6 +4,7 @@
 // its timer, healthReport and blocks are read every 2nd and settings every 6th interval).
 // With watchSeconds the Poller also runs on its own timers at a 1 s interval for that long, to
 // check that no poll of a resource starts while the previous one is in flight.
+import { createEsApi } from '../src/cluster/api';
 import { createClient } from '../src/cluster/connection';
 import { Poller } from '../src/services/poller';
 import { createConsoleStore, type PaneId } from '../src/store/console';
@@ -18,7 +19,7 @@ const median = (xs: number[]) => {
 
 const client = createClient({ url });
 const store = createConsoleStore({ connection: { url, profile: 'bench', insecure: false, readOnly: false }, pane: pane as PaneId });
-const poller = new Poller(client, url, store);
+const poller = new Poller(createEsApi(client, url), store);
 // Twice first: the health status decides whether the Health pane also needs the shard list.
 await poller.refreshNow();
 await poller.refreshNow();

@@ -11,7 +11,7 @@ import { render } from 'ink';
 import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
-import { RESOURCES } from '../src/services/reads';
+import { RESOURCES } from '../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
 
 // Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
@@ -77,7 +77,7 @@ async function main() {
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
     if (name === 'indices' || name === 'shards') continue;
     const r = RESOURCES[name];
-    setSnapshot(store, name, { data: r.parse(fixture(r.read)) as never, fetchedAt: Date.now(), failures: 0 });
+    setSnapshot(store, name, { data: r.parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
   }
   const rawIndices = catIndices(N);
   const rawShards = catShards(N);

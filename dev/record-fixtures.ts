@@ -1,4 +1,4 @@
-// Records the raw responses of every read shardeck polls (cluster/requests.ts) from a real node,
+// Records the raw responses of every read shardeck polls (cluster/resources.ts) from a real node,
 // into test/fixtures/<scenario>/<read>.json, for the parser and UI tests. Run: npx tsx dev/record-fixtures.ts
 // Scenarios: "yellow" (demo data: a replica that cannot be placed on one node, one read-only
 // block) and "red" (the same plus an index whose primaries cannot be allocated anywhere).
@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { loadDemoData } from './demo-data.mjs';
-import { READS } from '../src/cluster/requests';
+import { RESOURCES } from '../src/cluster/resources';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -25,8 +25,8 @@ async function put(url: string, p: string, body: unknown) {
 async function record(url: string, scenario: string) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
-  for (const [name, req] of Object.entries(READS)) {
-    const { body } = await get(url, req.path, req.querystring);
+  for (const [name, { request }] of Object.entries(RESOURCES)) {
+    const { body } = await get(url, request.path, request.querystring);
     fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
   }
   const explain = await get(url, '/_cluster/allocation/explain');

@@ -3,7 +3,6 @@
 import fs from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
-import type { ReadRequest } from './requests';
 
 export interface ConnectionOptions {
   url: string;
@@ -210,6 +209,19 @@ export function classifyError(e: unknown, url: string): ConnError {
   return new ConnError('unknown', `unexpected error talking to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
 }
 
+/** One read request: the paths of src/cluster/ only. */
+export interface ReadRequest {
+  method: 'GET';
+  path: string;
+  querystring: Record<string, string>;
+}
+
+/** The client and the URL it talks to (the URL only for messages): what every request of cluster/ needs. */
+export interface EsTransport {
+  client: Client;
+  url: string;
+}
+
 export interface ReadResult<T> {
   body: T;
   bytes: number;
@@ -219,7 +231,7 @@ export interface ReadResult<T> {
  * Sends one read request. Resolves with the parsed body and the size of the payload received
  * (for the benchmark); rejects with a ConnError.
  */
-export async function read<T = unknown>(client: Client, url: string, req: ReadRequest, signal?: AbortSignal): Promise<ReadResult<T>> {
+export async function read<T = unknown>({ client, url }: EsTransport, req: ReadRequest, signal?: AbortSignal): Promise<ReadResult<T>> {
   try {
     const res = await client.transport.request(
       { method: req.method, path: req.path, querystring: req.querystring },
@@ -227,6 +239,23 @@ export async function read<T = unknown>(client: Client, url: string, req: ReadRe
     );
     const len = Number(res.headers?.['content-length'] ?? 0) || JSON.stringify(res.body ?? '').length;
     return { body: res.body as T, bytes: len };
+  } catch (e) {
+    throw classifyError(e, url);
+  }
+}
+
+export async function getJson<T = any>(es: EsTransport, path: string, querystring: Record<string, string> = {}, signal?: AbortSignal): Promise<T> {
+  return (await read<T>(es, { method: 'GET', path, querystring }, signal)).body;
+}
+
+/**
+ * A read that carries a query body (_count, _search, allocation explain): POST, because a GET body
+ * is dropped by some proxies. It changes nothing, so it does not go through the guard.
+ */
+export async function postJson<T = any>({ client, url }: EsTransport, path: string, body: unknown, querystring: Record<string, string> = {}): Promise<T> {
+  try {
+    const res = await client.transport.request({ method: 'POST', path, querystring, body: body as Record<string, unknown> }, { meta: true });
+    return res.body as T;
   } catch (e) {
     throw classifyError(e, url);
   }

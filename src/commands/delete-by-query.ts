@@ -2,37 +2,44 @@
 // Query before delete (seed, rule 1): the same query is counted and sampled first; the delete is
 // capped at that count (max_docs), confirmed by typing the count (or --yes with --expect equal to
 // it), sent once through the guard as a task, followed, and counted again afterwards.
+// The CLI twin of the delete wizard: drives the same session (services/delete-wizards.ts).
 import fs from 'node:fs';
-import { AFTER_DELETE, CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
-import { olderThanQuery, parseExpected, parseOlderThan, parseQueryBody, sourceQuery, type Query } from '../domain/delete/query';
-import { deleteReport } from '../domain/delete/report';
-import { progressLine, taskIdOf } from '../domain/delete/task';
-import { parseRequestsPerSecond } from '../domain/wizards/delete';
+import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
+import { olderThanQuery, parseExpected, parseOlderThan, sourceQuery } from '../domain/delete/query';
+import { progressLine } from '../domain/delete/task';
+import { choiceOfFile, parseRequestsPerSecond, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch, describeOutcome, pinIndices } from '../domain/mutation';
-import { countLagNote, countMatching, followTask, previewDelete, refreshIndex } from '../services/delete-by-query';
+import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { deleteSession } from '../services/delete-wizards';
+import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
 
 const NAME = 'delete-by-query';
 
-type QueryChoice = { query: Query; described: string; resolvedOlderThan?: string };
+/** Samples the preview prints (the wizard shows a page of 4). */
+const CLI_SAMPLES = 10;
 
-/** The one query the flags name, checked before connecting; a string is the usage error. */
-function chooseQuery(values: Record<string, unknown>, now: number): QueryChoice | string {
+/**
+ * The one query the flags name, checked before connecting (a string is the usage error), and the
+ * wizard form's kind and text that name it.
+ */
+function chooseQuery(values: Record<string, unknown>, now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
   const given = (['older-than', 'source', 'query-file'] as const).filter((k) => values[k] !== undefined);
   if (given.length !== 1)
     return `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --source ID or --query-file FILE to say which documents to delete`;
   if (values['older-than'] !== undefined) {
-    const at = parseOlderThan(String(values['older-than']), now);
+    const value = String(values['older-than']);
+    const at = parseOlderThan(value, now);
     if (!at.ok) return at.error;
-    return { query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value };
+    return { kind: 'olderThan', value, query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value };
   }
   if (values.source !== undefined) {
-    const q = sourceQuery(String(values.source));
+    const value = String(values.source);
+    const q = sourceQuery(value);
     if (!q.ok) return q.error;
-    return { query: q.value, described: `documents of source ${values.source}` };
+    return { kind: 'source', value, query: q.value, described: `documents of source ${value}` };
   }
   const file = String(values['query-file']);
   let text: string;
@@ -41,10 +48,8 @@ function chooseQuery(values: Record<string, unknown>, now: number): QueryChoice 
   } catch (e) {
     return `cannot read --query-file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`;
   }
-  const body = parseQueryBody(text, file);
-  if (!body.ok) return body.error;
-  const ignored = body.value.ignored.length ? ` (only "query" is used; ignored: ${body.value.ignored.join(', ')})` : '';
-  return { query: body.value.query, described: `the query of ${file}${ignored}` };
+  const c = choiceOfFile(file, text);
+  return c.ok ? { kind: 'file', value: file, ...c.value } : c.error;
 }
 
 const deleteByQuery: CommandModule = {
@@ -70,7 +75,8 @@ const deleteByQuery: CommandModule = {
     // Every input check runs before connecting: bad input sends nothing.
     const syntax = checkIndexExpression(target, { includeSystem });
     if (syntax) return usageError(NAME, syntax, json);
-    const choice = chooseQuery(values, Date.now());
+    const now = Date.now();
+    const choice = chooseQuery(values, now);
     if (typeof choice === 'string') return usageError(NAME, choice, json);
     const conflictsRaw = values.conflicts ?? 'abort';
     if (conflictsRaw !== 'abort' && conflictsRaw !== 'proceed')
@@ -91,19 +97,27 @@ const deleteByQuery: CommandModule = {
     if (values.yes && expect === undefined && !values['dry-run'])
       return usageError(NAME, '--yes needs --expect N, the number of documents the preview showed (run with --dry-run first to see it); nothing was sent', json);
 
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
-      const resolution = await guard.resolveTarget(target, { includeSystem });
-      if (!resolution.ok) return usageError(NAME, resolution.error, json);
+      const session = deleteSession(es, guard, { target, kind: choice.kind, value: choice.value, conflicts, rate: String(rate) }, {
+        includeSystem,
+        samplePage: CLI_SAMPLES,
+        onAuditWarning: warnAudit,
+      });
       const previewStart = performance.now();
-      const preview = await previewDelete(guard, target, choice.query);
+      session.send({ type: 'submit', now });
+      let state: DeleteState = await session.idle();
       const previewMs = Math.round(performance.now() - previewStart);
+      if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
+      if (state.phase !== 'review' && state.phase !== 'nothing') return reportFailure(NAME, session.failure(state.phase === 'failed' ? state.message : `stopped (${state.phase})`), json);
+      const preview = state.phase === 'review' ? state.preview : { matching: 0, indexTotal: state.indexTotal, samples: [] };
+      const matched = state.indices;
       const head = {
         schema: JSON_SCHEMA,
         command: NAME,
         target,
-        matched: resolution.indices,
+        matched,
         query: choice.query,
         ...(choice.resolvedOlderThan ? { olderThan: choice.resolvedOlderThan } : {}),
         matching: preview.matching,
@@ -112,7 +126,7 @@ const deleteByQuery: CommandModule = {
         conflicts,
       };
       if (!json) {
-        process.stdout.write(`${target} matches ${describeMatch(resolution.indices)}\n`);
+        process.stdout.write(`${target} matches ${describeMatch(matched)}\n`);
         process.stdout.write(`which documents: ${choice.described}\nquery: ${JSON.stringify(choice.query)}\n`);
         process.stdout.write(
           `${paint('bold', formatCount(preview.matching))} of ${formatCount(preview.indexTotal)} documents match (${formatPercent(matchShare(preview.matching, preview.indexTotal), 1)})\n`,
@@ -123,15 +137,13 @@ const deleteByQuery: CommandModule = {
             process.stdout.write(`  ${s.id}  ${s.modifiedAt ?? '-'}  ${s.sources.join(',') || '-'}${s.title ? `  ${s.title}` : ''}\n`);
         }
       }
-      if (preview.matching === 0) {
+      if (state.phase === 'nothing') {
         if (json) printJson({ ...head, ok: true, nothingToDo: true, sent: false });
         else process.stdout.write('nothing to do: no document matches; nothing was sent\n');
         return EXIT.ok;
       }
-      // Documents are deleted only from the indices previewed, not from whatever the pattern matches later.
-      const plan = pinIndices(deleteByQueryPlan(target, choice.query, preview.matching, conflicts, rate), target, resolution.indices);
-      // refresh=true so the count afterwards sees what the delete did.
-      plan.querystring.refresh = 'true';
+      // The session's plan: only the indices previewed, capped at the count, refresh=true.
+      const { plan } = state;
       // The refresh after a cancelled or failed task (whose own refresh=true is skipped) is a write
       // too: previewed here, sent (only then) through the guard with this confirmation.
       const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
@@ -144,44 +156,48 @@ const deleteByQuery: CommandModule = {
         else process.stdout.write(`dry run: nothing was sent (to delete these ${preview.matching}: --yes --expect ${preview.matching})\n`);
         return EXIT.ok;
       }
-      if (expect !== undefined && expect !== preview.matching) {
-        const message = `the query matches ${preview.matching} documents now, not the ${expect} given with --expect: look at the preview again; nothing was sent`;
-        if (json) printJson({ ...head, ok: false, sent: false, error: message });
+      const fail = (message: string, extra: object) => {
+        if (json) printJson({ ...head, ok: false, ...extra, error: message });
         process.stderr.write(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
-      }
+      };
+      if (expect !== undefined && expect !== preview.matching)
+        return fail(`the query matches ${preview.matching} documents now, not the ${expect} given with --expect: look at the preview again; nothing was sent`, { sent: false });
       const confirmation = await confirmOnTerminal(NAME, [plan], values, expect === undefined ? undefined : String(expect));
       if (!confirmation) return EXIT.failed;
+      let deleteMs = 0;
       const deleteStart = performance.now();
-      const outcome = await guard.execute(plan, confirmation, { includeSystem });
-      warnAudit(outcome.auditWarning);
-      const task = outcome.ok ? taskIdOf(outcome.body) : null;
-      if (!outcome.ok || !task) {
-        const message = outcome.ok ? 'the delete was not accepted: no task id in the answer (not retried; see shardeck audit)' : `the delete: ${describeOutcome(outcome)}`;
-        if (json) printJson({ ...head, ok: false, sent: true, requests, applied: outcome.applied, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
-        return EXIT.failed;
-      }
-      if (!json) process.stdout.write(`task ${task} started (re-attach with: shardeck tasks ${task})\n`);
+      let task: string | undefined;
       let shown = '';
-      const followed = await followTask(guard, task, (p) => {
-        const line = progressLine(p);
-        if (!json && line !== shown) process.stdout.write(`  ${line}\n`);
+      session.subscribe(() => {
+        const s = session.getState();
+        if (s.phase !== 'running') {
+          // From sending the delete until its task was seen complete: what curl's synchronous request takes.
+          if (s.phase === 'counting' && !deleteMs) deleteMs = Math.round(performance.now() - deleteStart);
+          return;
+        }
+        if (json) return;
+        if (s.task !== task) process.stdout.write(`task ${s.task} started (re-attach with: shardeck tasks ${s.task})\n`);
+        task = s.task;
+        const line = s.progress ? progressLine(s.progress) : shown;
+        if (line !== shown) process.stdout.write(`  ${line}\n`);
         shown = line;
       });
-      if (!followed.ok) {
-        const message = `lost task ${task}: its status could not be read (${followed.lost}); it was not retried. When the node answers again: shardeck tasks ${task}`;
-        if (json) printJson({ ...head, ok: false, sent: true, requests, task, lost: true, last: followed.last ?? null, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
-        return EXIT.failed;
+      session.send({ type: 'typeCount', text: 'text' in confirmation ? (confirmation.text ?? '') : '' });
+      session.send({ type: 'confirm', by: confirmation.by === 'yes-flag' ? 'yes-flag' : 'typed' });
+      state = await session.idle();
+      if (state.phase === 'review') return fail(state.error ?? 'not confirmed: nothing was sent', { sent: false });
+      if (state.phase === 'failed') {
+        if (state.refused) return reportFailure(NAME, new GuardRefusal(state.refused as RefusalKind, state.message), json);
+        if (state.lostTask) return fail(state.message, { sent: true, requests, task: state.lostTask, lost: true, last: state.last ?? null });
+        if (state.applied) return fail(state.message, { sent: true, requests, applied: state.applied });
+        return reportFailure(NAME, session.failure(state.message), json);
       }
-      // From sending the delete until its task was seen complete: what curl's synchronous request takes.
-      const timing = { preview_ms: previewMs, delete_ms: Math.round(performance.now() - deleteStart) };
-      const notRefreshed = deleteSkippedItsRefresh(followed.progress) ? await refreshIndex(guard, target, AFTER_DELETE, confirmation, { includeSystem }) : null;
-      if (notRefreshed && !json) process.stdout.write(`  ${await countLagNote(guard, target, notRefreshed)}\n`);
-      const stillMatching = await countMatching(guard, target, choice.query);
-      const report = deleteReport(preview.matching, followed.progress, stillMatching);
-      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task, progress: followed.progress, report, timing });
+      if (state.phase !== 'done') return fail(`stopped (${state.phase})`, { sent: true, requests });
+      const timing = { preview_ms: previewMs, delete_ms: deleteMs };
+      if (state.countLag && !json) process.stdout.write(`  ${state.countLag}\n`);
+      const { report } = state;
+      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, progress: state.final, report, timing });
       else for (const [i, l] of report.lines.entries()) process.stdout.write(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
       return report.ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

@@ -22,9 +22,9 @@ const explain: CommandModule = {
     const json = Boolean(values.json);
     const args = parseShardArgs(positionals);
     if (!args.ok) return usageError(NAME, args.error, json);
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
-      const session = allocationSession(guard, args.shard);
+      const session = allocationSession(es, guard, args.shard);
       const state = await session.idle();
       if (state.phase === 'failed') throw session.failure(state.message);
       if (state.phase !== 'explained') throw new Error(`stopped (${state.phase})`);

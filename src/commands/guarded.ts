@@ -3,6 +3,7 @@
 import readline from 'node:readline/promises';
 import type { PlanResult } from '../domain/wizards/machine';
 import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
+import { createEsApi, type EsApi } from '../cluster/api';
 import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
 import { Guard, GuardRefusal } from '../services/guard';
 import type { Profile } from '../config/profiles';
@@ -17,10 +18,11 @@ export const MUTATION_OPTIONS = {
 
 export const JSON_SCHEMA = 1;
 
-export async function openGuard(values: CommandContext['values']): Promise<{ guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
+/** The facade for reads and the Guard for changes, over one client. */
+export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
   const s = await openConnection(values);
   const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
-  return { guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
+  return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }
 
 /** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */

@@ -4,7 +4,7 @@
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
-import { readResource } from '../services/reads';
+import { createEsApi } from '../cluster/api';
 import { openConnection } from './common';
 import type { CommandModule } from './common';
 import { paint } from './paint';
@@ -17,7 +17,7 @@ async function readIndices(values: Record<string, unknown>): Promise<{ storage: 
   try {
     const { client, conn, where } = await openConnection(values as never);
     try {
-      const { data } = await readResource(client, conn.url, 'indices');
+      const data = await createEsApi(client, conn.url).data('indices');
       return { storage: { reachable: true, url: where }, indices: data };
     } finally {
       await client.close();

@@ -13,6 +13,7 @@ import { planLines, recoveryPlan, stepCommandLines, type PlanFacts, type PlanSte
 import { newProgress, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption/progress';
 import type { Confirmation, ConfirmationNeed, PreviewConnection } from '../domain/mutation';
 import type { Profile } from '../config/profiles';
+import type { EsApi } from '../cluster/api';
 import type { Guard } from '../services/guard';
 import { connectionSecrets } from '../domain/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
@@ -57,8 +58,8 @@ function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnec
 }
 
 /** Detection of one shard and the facts of its plan; a string says why there is nothing to plan. */
-async function planFor(guard: Guard, target: { index: string; shard: number }, profile: Profile | undefined, values: Values): Promise<{ c: CorruptShardReport; facts: PlanFacts } | string> {
-  const c = (await detectCorruption(guard, target)).corrupt[0];
+async function planFor(es: EsApi, guard: Guard, target: { index: string; shard: number }, profile: Profile | undefined, values: Values): Promise<{ c: CorruptShardReport; facts: PlanFacts } | string> {
+  const c = (await detectCorruption(es, target)).corrupt[0];
   if (!c) return `${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`;
   const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
   return typeof facts === 'string' ? facts : { c, facts };
@@ -87,7 +88,7 @@ async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Co
 
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
   const resume = Boolean(values.resume);
-  const { guard, profile, conn, close } = await openGuard(values as never);
+  const { es, guard, profile, conn, close } = await openGuard(values as never);
   try {
     guard.assertWritable();
     let progress: RecoveryProgress;
@@ -105,7 +106,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       const existing = loadProgress(target.index, target.shard);
       if (existing && !existing.finished)
         return usageError(NAME, `a checklist for ${target.index} shard ${target.shard} is under way (${progressFile(target.index, target.shard)}): continue it with --resume, or remove that file to start over`, json);
-      const planned = await planFor(guard, target, profile, values);
+      const planned = await planFor(es, guard, target, profile, values);
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
@@ -135,7 +136,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
     };
     const waitS = values['wait-timeout'] === undefined ? undefined : Number(values['wait-timeout']);
     const hostSecrets = connectionSecrets(conn);
-    const end = await runChecklist(guard, progress, io, {
+    const end = await runChecklist(es, guard, progress, io, {
       hostSecrets,
       ...(waitS === undefined ? {} : { waitTimeoutMs: waitS * 1000, shardTimeoutMs: Math.max(waitS, 30) * 1000 }),
     });
@@ -224,10 +225,10 @@ const recoverCorrupt: CommandModule = {
     if (plan && !hasTarget) return usageError(NAME, 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
     if (values.detect && hasTarget) return usageError(NAME, 'use either --detect or INDEX SHARD, not both', json);
     if (values.resume || (hasTarget && !plan)) return runOrResume(values, positionals, json);
-    const { guard, profile, close } = await openGuard(values);
+    const { es, guard, profile, close } = await openGuard(values);
     try {
       if (!hasTarget) {
-        const report = await detectCorruption(guard);
+        const report = await detectCorruption(es);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report });
         else {
           const head = `cluster is ${report.status}: ${report.unassignedPrimaries} unassigned primar${report.unassignedPrimaries === 1 ? 'y' : 'ies'}, ${report.corrupt.length} with corrupt copies`;
@@ -235,7 +236,7 @@ const recoverCorrupt: CommandModule = {
         }
         return report.corrupt.length ? EXIT.red : EXIT.ok;
       }
-      const planned = await planFor(guard, { index: positionals[0], shard: Number(positionals[1]) }, profile, values);
+      const planned = await planFor(es, guard, { index: positionals[0], shard: Number(positionals[1]) }, profile, values);
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const p = recoveryPlan(facts);

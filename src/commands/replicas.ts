@@ -31,11 +31,12 @@ const replicas: CommandModule = {
     if (!timeout.ok) return usageError(NAME, timeout.error, json);
     const timeoutS = timeout.value;
 
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
       const template = values.template as string | undefined;
       const session = replicasSession(
+        es,
         guard,
         { target, replicas: n, template: template ?? '', withTemplate: template !== undefined },
         { includeSystem, watchTimeoutMs: timeoutS * 1000 },

@@ -17,10 +17,10 @@ const reroute: CommandModule = {
     const timeout = values.timeout === undefined ? { ok: true as const, value: 30 } : parseTimeoutSeconds(String(values.timeout), 60);
     if (!timeout.ok) return usageError(NAME, timeout.error, json);
     const timeoutS = timeout.value;
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
-      const session = allocationSession(guard, undefined, { watchTimeoutMs: timeoutS * 1000 });
+      const session = allocationSession(es, guard, undefined, { watchTimeoutMs: timeoutS * 1000 });
       await session.idle();
       session.send({ type: 'retry' });
       const state = session.getState();

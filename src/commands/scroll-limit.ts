@@ -20,10 +20,10 @@ const scrollLimit: CommandModule = {
       const n = parseScrollLimit(input);
       if (!n.ok) return usageError(NAME, n.error, json);
     }
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       if (input !== undefined) guard.assertWritable();
-      const session = scrollSession(guard, input ?? '');
+      const session = scrollSession(es, guard, input ?? '');
       let state: ScrollState = await session.idle();
       if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const rows = scrollRows(state.facts);

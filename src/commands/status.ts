@@ -1,4 +1,5 @@
 // shardeck status [--json]: the Health and Disk panes' facts, once, with a monitoring-check exit code.
+import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
@@ -10,11 +11,10 @@ import {
   type StatusReport,
   type UnreachableReport,
 } from '../domain/status';
-import { readResource } from '../services/reads';
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
-  const r = <K extends Parameters<typeof readResource>[2]>(name: K) => readResource(client, conn.url, name).then((x) => x.data);
+  const r = createEsApi(client, conn.url).data;
   try {
     // Health first: if it fails, the node is unreachable or refuses us, and nothing else will work.
     let health;

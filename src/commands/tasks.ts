@@ -7,7 +7,7 @@ import { lostDeleteReport, recordedDelete } from '../domain/delete/report';
 import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
-import { countLagNote, countMatching, listTasks, readTask, refreshIndex } from '../services/delete-by-query';
+import { countLagNote, refreshIndex } from '../services/delete-by-query';
 import type { AuditRecord, Confirmation } from '../domain/mutation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
@@ -36,16 +36,16 @@ const tasks: CommandModule = {
     const [id, ...extra] = positionals;
     if (extra.length || (id !== undefined && !isTaskId(id)))
       return usageError(NAME, `"${positionals.join(' ')}" is not a task id: give it as node:number, as delete-by-query printed it (or none to list running tasks)`, json);
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       if (id === undefined) {
-        const running = await listTasks(guard);
+        const running = await es.runningTasks();
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, tasks: running });
         else process.stdout.write(running.length ? running.map(describe).join('') : 'no delete-by-query or force-merge task is running\n');
         return EXIT.ok;
       }
       try {
-        const p = await readTask(guard, id);
+        const p = await es.task(id);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: p });
         else process.stdout.write(describe(p));
         return EXIT.ok;
@@ -63,8 +63,8 @@ const tasks: CommandModule = {
         const notRefreshed = guard.readOnly
           ? 'read-only mode: not refreshed'
           : await refreshIndex(guard, sent.index, `after the lost delete task ${id}`, carriedConfirmation(record!.confirmedBy, sent.previewed), { includeSystem: true });
-        const lag = notRefreshed ? await countLagNote(guard, sent.index, notRefreshed) : null;
-        const report = lostDeleteReport(sent, await countMatching(guard, sent.index, sent.query));
+        const lag = notRefreshed ? await countLagNote(es, sent.index, notRefreshed) : null;
+        const report = lostDeleteReport(sent, await es.count(sent.index, sent.query));
         const lines = lag ? [...report.lines, lag] : report.lines;
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report, lines, refreshed: !notRefreshed, ...(lag ? { countMayLag: lag } : {}) });
         else process.stdout.write(`${id} is gone\n${lines.map((l) => `  ${l}`).join('\n')}\n`);

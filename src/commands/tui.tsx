@@ -7,6 +7,7 @@ import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { App } from '../ui/app/App';
 import { WizardServicesProvider } from '../ui/wizards/services';
+import { createEsApi } from '../cluster/api';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
@@ -45,12 +46,13 @@ const tui: CommandModule = {
       ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
       ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
     });
-    const poller = new Poller(client, conn.url, store);
+    const es = createEsApi(client, conn.url);
+    const poller = new Poller(es, store);
     // Signs in to the platform when the profile has one (header user@tenant, project names).
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
-    const wizardServices = createWizardServices(guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
+    const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;

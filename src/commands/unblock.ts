@@ -17,10 +17,10 @@ const unblock: CommandModule = {
       process.stderr.write(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
       return EXIT.usage;
     }
-    const { guard, close } = await openGuard(values);
+    const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
-      const session = unblockSession(guard);
+      const session = unblockSession(es, guard);
       const state = await session.idle();
       if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const { review } = state;

@@ -1,4 +1,4 @@
-// Turns Elasticsearch responses (as requested by cluster/, see cluster/requests.ts) into domain
+// Turns Elasticsearch responses (as requested by cluster/, see cluster/resources.ts) into domain
 // types. Pure: tested against responses recorded from a real node in test/fixtures/.
 import type {
   ClusterHealth,

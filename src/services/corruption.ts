@@ -5,14 +5,12 @@
 // elasticsearch-shard); from another host they answer "not seen from here".
 import fs from 'node:fs';
 import path from 'node:path';
-import { allocationExplain, getJson } from '../cluster/admin';
-import { findCorruption, losslessOptions, snapshotsHolding, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
-import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, parseNodeFacts, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
+import type { EsApi } from '../cluster/api';
+import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
+import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
 import type { PreviewConnection } from '../domain/mutation';
 import type { HealthStatus } from '../domain/types';
-import type { Guard } from './guard';
-import { readResource } from './reads';
 
 export interface CorruptShardReport extends CorruptFinding {
   indexUuid: string | null;
@@ -46,23 +44,6 @@ export interface CorruptionReport {
   status: HealthStatus;
   unassignedPrimaries: number;
   corrupt: CorruptShardReport[];
-}
-
-/** The snapshots of every registered repository that hold `index`. */
-async function snapshotsOf(guard: Guard, index: string): Promise<SnapshotHolding[]> {
-  const repos = Object.keys(await getJson<Record<string, unknown>>(guard.client, guard.url, '/_snapshot'));
-  const all = await Promise.all(
-    repos.map(async (repo) =>
-      snapshotsHolding(
-        index,
-        repo,
-        await getJson(guard.client, guard.url, `/_snapshot/${encodeURIComponent(repo)}/_all`, {
-          filter_path: 'snapshots.snapshot,snapshots.indices,snapshots.state,snapshots.end_time',
-        }),
-      ),
-    ),
-  );
-  return all.flat();
 }
 
 /** /proc/<pid> on this host is an Elasticsearch JVM (true), another process (false), or none / unreadable (null). */
@@ -189,7 +170,7 @@ export function corruptionLogLines(logFile: string, index: string, shard: number
   return found.slice(-2 * max);
 }
 
-async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null, clusterName: string): Promise<CorruptShardReport> {
+async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null, clusterName: string): Promise<CorruptShardReport> {
   const facts = nodes.find((n) => n.id === f.node?.id) ?? (nodes.length === 1 ? nodes[0] : undefined) ?? null;
   const uuid = uuids.get(f.index) ?? null;
   const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
@@ -202,7 +183,7 @@ async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uui
     })?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
   const onHost = candidates.find((c) => fs.existsSync(c));
-  const snapshots = await snapshotsOf(guard, f.index);
+  const snapshots = await es.snapshotsHolding(f.index);
   return {
     ...f,
     indexUuid: uuid,
@@ -226,30 +207,24 @@ async function describe(guard: Guard, f: CorruptFinding, nodes: NodeFacts[], uui
  * The corrupt primaries of the cluster, or of one shard when `only` is given (then it is looked
  * at even when health is not red, and reported only if corrupt).
  */
-export async function detectCorruption(guard: Guard, only?: { index: string; shard: number }): Promise<CorruptionReport> {
-  const [health, shards] = await Promise.all([readResource(guard.client, guard.url, 'health'), readResource(guard.client, guard.url, 'shards')]);
-  const primaries = shards.data.filter(
+export async function detectCorruption(es: EsApi, only?: { index: string; shard: number }): Promise<CorruptionReport> {
+  const [health, shards] = await Promise.all([es.data('health'), es.data('shards')]);
+  const primaries = shards.filter(
     (s) => s.primary && s.state === 'UNASSIGNED' && (!only || (s.index === only.index && s.shard === only.shard)),
   );
-  const status = health.data.status;
+  const status = health.status;
   const report: CorruptionReport = { status, unassignedPrimaries: primaries.length, corrupt: [] };
   if (primaries.length === 0 || (!only && status !== 'red')) return report;
   const findings: { finding: CorruptFinding; docs: number | null }[] = [];
   for (const p of primaries) {
-    const body = await allocationExplain(guard.client, guard.url, { index: p.index, shard: p.shard, primary: true });
+    const body = await es.allocationExplain({ index: p.index, shard: p.shard, primary: true });
     const finding = body ? findCorruption(body) : null;
     if (finding) findings.push({ finding, docs: p.docs });
   }
   if (findings.length === 0) return report;
-  const [nodesBody, indices] = await Promise.all([
-    getJson(guard.client, guard.url, '/_nodes/settings,jvm,process', {
-      filter_path: 'nodes.*.name,nodes.*.host,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
-    }),
-    readResource(guard.client, guard.url, 'indices'),
-  ]);
-  const nodes = parseNodeFacts(nodesBody);
-  const uuids = new Map(indices.data.map((i) => [i.name, i.uuid]));
-  for (const { finding, docs } of findings) report.corrupt.push(await describe(guard, finding, nodes, uuids, docs, health.data.clusterName));
+  const [nodes, indices] = await Promise.all([es.nodeFacts(), es.data('indices')]);
+  const uuids = new Map(indices.map((i) => [i.name, i.uuid]));
+  for (const { finding, docs } of findings) report.corrupt.push(await describe(es, finding, nodes, uuids, docs, health.clusterName));
   return report;
 }
 

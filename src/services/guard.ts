@@ -7,8 +7,9 @@
 // retries: the client has maxRetries 0 and a failed mutation is reported, never resent.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@elastic/elasticsearch';
-import { resolveIndices, sendMutation } from '../cluster/admin';
-import { read, redactUrl } from '../cluster/connection';
+import { createEsApi, type EsApi } from '../cluster/api';
+import { redactUrl } from '../cluster/connection';
+import { sendMutation } from '../cluster/mutations';
 import {
   auditOutcomeLine,
   buildPreview,
@@ -74,19 +75,19 @@ export interface MutationOutcome {
   auditWarning?: string;
 }
 
+/**
+ * Changes only: reads are the facade's (cluster/api.ts), which the guard itself uses for what it
+ * checks before sending (the indices an expression matches) and for the read-back after.
+ */
 export class Guard {
-  constructor(private readonly ctx: GuardContext) {}
+  private readonly es: EsApi;
+
+  constructor(private readonly ctx: GuardContext) {
+    this.es = createEsApi(ctx.client, ctx.conn.url);
+  }
 
   get readOnly(): boolean {
     return this.ctx.conn.readOnly;
-  }
-
-  get client(): Client {
-    return this.ctx.client;
-  }
-
-  get url(): string {
-    return this.ctx.conn.url;
   }
 
   /** Throws the read-only refusal; commands call it before they even read, so the exit is quick and certain. */
@@ -101,7 +102,7 @@ export class Guard {
   async resolveTarget(expr: string, opts: TargetOptions = {}): Promise<TargetResolution> {
     const syntax = checkIndexExpression(expr, opts);
     if (syntax) return { ok: false, error: syntax };
-    return judgeResolution(expr, await resolveIndices(this.ctx.client, this.ctx.conn.url, expr), opts);
+    return judgeResolution(expr, await this.es.resolveIndices(expr), opts);
   }
 
   /** The connection as previews show it (no credentials); also in read-only mode, for printed plans. */
@@ -130,7 +131,7 @@ export class Guard {
     // The set the preview showed must still be what the expression matches: else an index created
     // (or removed) since would silently change what the operator confirmed.
     if (plan.resolved) {
-      const changed = compareResolution(plan.resolved, await resolveIndices(this.ctx.client, this.ctx.conn.url, plan.resolved.expression));
+      const changed = compareResolution(plan.resolved, await this.es.resolveIndices(plan.resolved.expression));
       if (changed) throw new GuardRefusal('changed', changed);
     }
     const started = Date.now();
@@ -141,7 +142,7 @@ export class Guard {
       summary: plan.summary,
       confirmedBy: confirmation.by,
     });
-    const res = await sendMutation(this.ctx.client, this.ctx.conn.url, plan);
+    const res = await sendMutation({ client: this.ctx.client, url: this.ctx.conn.url }, plan);
     const outcome: MutationOutcome = res.ok
       ? { preview, ok: true, applied: 'yes', status: res.status, body: res.body }
       : { preview, ok: false, applied: 'no', status: res.error.status, error: { kind: res.error.kind, message: res.error.message } };
@@ -242,8 +243,7 @@ export class Guard {
   private async verify(plan: MutationPlan): Promise<{ read: boolean; ok: boolean; message: string }> {
     const v = plan.verify!;
     try {
-      const { body } = await read(this.ctx.client, this.ctx.conn.url, { method: 'GET', path: v.path, querystring: v.querystring });
-      return { read: true, ...v.check(body) };
+      return { read: true, ...v.check(await this.es.readBack(v.path, v.querystring)) };
     } catch (e) {
       return { read: false, ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
     }

@@ -2,17 +2,21 @@
 // next poll of that resource instead of piling up), exponential backoff on failure, AbortSignal
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
-import type { Client } from '@elastic/elasticsearch';
-import { read, type ConnError } from '../cluster/connection';
-import { healthReportIndicatorRequest } from '../cluster/requests';
-import { parseHealthReport } from '../domain/parse';
+import type { ResourceRead } from '../cluster/api';
+import type { ConnError } from '../cluster/connection';
+import { RESOURCES, type ResourceName } from '../cluster/resources';
 import type { HealthDiagnosis } from '../domain/types';
-import { setSnapshot, touchSnapshot, type ConsoleStore, type ResourceName } from '../store/console';
+import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
-import { readResource, RESOURCES } from './reads';
 
-/** What each pane needs: store/panes.ts, the one table of panes. */
+/** What each pane needs: store/panes.ts, the one table of panes (from the panes of each resource). */
 export { PANE_RESOURCES };
+
+/** How the poller reads: one resource, and (on the operator's request) one health indicator's diagnoses. */
+export interface PollReads {
+  resource: ResourceRead;
+  healthDiagnoses: (indicator: string, signal?: AbortSignal) => Promise<Record<string, HealthDiagnosis[]>>;
+}
 
 export const MAX_BACKOFF_MS = 60_000;
 
@@ -35,8 +39,8 @@ export class Poller {
   private stopped = false;
 
   constructor(
-    private readonly client: Client,
-    private readonly url: string,
+    /** The facade (cluster/api.ts), or anything that reads the same way (tests with fake timers). */
+    private readonly reads: PollReads,
     private readonly store: ConsoleStore,
     /** Overrides which resources are wanted (the status command wants a fixed set). */
     private readonly wanted?: ResourceName[],
@@ -45,8 +49,7 @@ export class Poller {
   private needed(): Set<ResourceName> {
     const s = this.store.getState();
     const set = new Set(this.wanted ?? PANE_RESOURCES[s.pane]);
-    // Some reads grow with the cluster (the shard list): a pane gets them only while the cluster is not green.
-    const status = s.snapshots.health.data?.status;
+    // A list that grows with the cluster (Health's shard list) is read only while it explains a yellow/red cluster.
     if (!this.wanted && status && status !== 'green') for (const r of PANE_SPECS[s.pane].whileNotGreen ?? []) set.add(r);
     return set;
   }
@@ -92,9 +95,8 @@ export class Poller {
     try {
       const byIndicator: Record<string, HealthDiagnosis[]> = {};
       for (const name of names) {
-        const { body } = await read(this.client, this.url, healthReportIndicatorRequest(name), this.abort.signal);
+        Object.assign(byIndicator, await this.reads.healthDiagnoses(name, this.abort.signal));
         this.stats.requests++;
-        for (const ind of parseHealthReport(body as never).indicators) byIndicator[ind.name] = ind.diagnoses;
       }
       this.store.setState({ diagnoses: { byIndicator, fetchedAt: Date.now(), inFlight: false } });
     } catch (e) {
@@ -139,7 +141,7 @@ export class Poller {
     }
     this.inFlight.add(name);
     try {
-      const { data, bytes } = await readResource(this.client, this.url, name, this.abort.signal);
+      const { data, bytes } = await this.reads.resource(name, this.abort.signal);
       this.stats.requests++;
       this.stats.bytes += bytes;
       const prev = this.store.getState().snapshots[name];
@@ -158,7 +160,7 @@ export class Poller {
   }
 }
 
-/** How often a resource is read: some only every few intervals (RESOURCES[name].every). */
+/** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
 function periodOf(name: ResourceName, intervalMs: number): number {
   return intervalMs * RESOURCES[name].every;
 }

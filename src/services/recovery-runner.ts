@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { allocationExplain, getJson, waitForIndexHealth } from '../cluster/admin';
+import type { EsApi } from '../cluster/api';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import { DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
@@ -15,6 +15,7 @@ import { confirmationNeeded, describeOutcome, type Confirmation, type Confirmati
 import { elasticsearchRunsAs } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
+import { waitUntil } from './wait';
 
 export interface RunnerIO {
   /** A step is about to be asked for: its number, and how it will be confirmed. */
@@ -110,18 +111,16 @@ function runShell(command: string, onOutput: (s: string) => void, secrets: HostS
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
 
 /** What the step's own command or read says, judged step by step. */
-async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
+async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
   if (step.kind === 'request') {
     const outcome = await guard.execute(step.request as MutationPlan, confirmation);
     // No answer but read back as applied counts as done (never resent); unknown stops the checklist.
     return { ok: outcome.applied === 'yes', message: outcome.ok ? `accepted (${outcome.status})` : describeOutcome(outcome) };
   }
-  if (step.kind === 'read') return read(guard, p, step, io, opts, confirmation);
+  if (step.kind === 'read') return read(es, guard, p, step, io, opts, confirmation);
   const r = await runShell(step.command!, io.output, opts.hostSecrets);
   switch (step.id) {
     case 'stop': {
@@ -170,50 +169,52 @@ async function carryOut(guard: Guard, p: RecoveryProgress, step: PlanStep, io: R
   }
 }
 
+/**
+ * The index's health once it is yellow, or after `waitMs` (then timed_out: true). Asked in short
+ * waits, each as long as the node may wait: one long wait_for_status would outlast the client's
+ * request timeout, which a single request cannot raise.
+ */
+export async function waitForIndexHealth(es: EsApi, index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
+  return (await waitUntil((left) => es.indexHealthWithin(index, left), (h) => !h.timed_out, { timeoutMs: waitMs, intervalMs: 0 })).value;
+}
+
 /** The steps shardeck does itself with the profile's credentials (shown as their curl equivalents). */
-async function read(guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
+async function read(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
   const ref = { index: p.index, shard: p.shard, primary: true };
   if (step.id === 'wait') {
-    const deadline = Date.now() + opts.waitTimeoutMs;
-    let last = '';
-    while (Date.now() < deadline) {
-      try {
-        const h = await getJson<{ status: string }>(guard.client, guard.url, '/_cluster/health', { timeout: '2s' });
-        return { ok: true, message: `the node answers (cluster ${h.status})` };
-      } catch (e) {
-        last = (e as Error).message;
-        await sleep(1000);
-      }
-    }
-    return { ok: false, message: `no answer within ${Math.round(opts.waitTimeoutMs / 1000)} s (${last})` };
+    // Until the node answers at all: a failed read is a "not yet".
+    const answer = (): Promise<{ status?: string; error?: string }> => es.healthStatus().then((status) => ({ status }), (e) => ({ error: (e as Error).message }));
+    const { value, met } = await waitUntil(answer, (a) => a.status !== undefined, { timeoutMs: opts.waitTimeoutMs, intervalMs: 1000 });
+    return met ? { ok: true, message: `the node answers (cluster ${value.status})` } : { ok: false, message: `no answer within ${Math.round(opts.waitTimeoutMs / 1000)} s (${value.error})` };
   }
   if (step.id === 'allocation') {
     // Right after a restart the primary may still be fetching its store: wait for a verdict.
-    const deadline = Date.now() + opts.shardTimeoutMs;
-    for (;;) {
-      const e = (await allocationExplain(guard.client, guard.url, ref)) as Record<string, any> | null;
+    const verdict = (e: Record<string, any> | null) => {
       const state = String(e?.current_state ?? 'unknown');
       const can = String(e?.can_allocate ?? '');
-      if (state === 'started' || state === 'initializing')
-        return { ok: true, message: `the primary is ${state} on ${e?.current_node?.name ?? 'its node'}: no reroute needed`, skip: ['reroute'] };
-      if (can === 'no_valid_shard_copy' || can === 'no')
-        return { ok: true, message: `still unassigned (${can}): ${e?.allocate_explanation ?? 'Elasticsearch does not trust the repaired copy'}; the next step allocates it` };
-      if (Date.now() > deadline) return { ok: false, message: `no allocation verdict within ${Math.round(opts.shardTimeoutMs / 1000)} s (state ${state}, ${can || 'no decision'})` };
-      io.info(`  waiting for the allocation decision (state ${state}${can ? `, ${can}` : ''})`);
-      await sleep(2000);
-    }
+      return { e, state, can, decided: state === 'started' || state === 'initializing' || can === 'no_valid_shard_copy' || can === 'no' };
+    };
+    const { value: v, met } = await waitUntil(async () => verdict(await es.allocationExplain(ref)), (v) => v.decided, {
+      timeoutMs: opts.shardTimeoutMs,
+      intervalMs: 2000,
+      onPending: (v) => io.info(`  waiting for the allocation decision (state ${v.state}${v.can ? `, ${v.can}` : ''})`),
+    });
+    if (!met) return { ok: false, message: `no allocation verdict within ${Math.round(opts.shardTimeoutMs / 1000)} s (state ${v.state}, ${v.can || 'no decision'})` };
+    if (v.state === 'started' || v.state === 'initializing')
+      return { ok: true, message: `the primary is ${v.state} on ${v.e?.current_node?.name ?? 'its node'}: no reroute needed`, skip: ['reroute'] };
+    return { ok: true, message: `still unassigned (${v.can}): ${v.e?.allocate_explanation ?? 'Elasticsearch does not trust the repaired copy'}; the next step allocates it` };
   }
-  // verify: the index's health (asked in short waits, as long as the whole wait lasts), then its document count against what CheckIndex counted.
-  const h = await waitForIndexHealth(guard.client, guard.url, p.index, opts.shardTimeoutMs);
+  // verify: the index's health, then its document count against what CheckIndex counted.
+  const h = await waitForIndexHealth(es, p.index, opts.shardTimeoutMs);
   if (h.timed_out) return { ok: false, message: `${p.index} is still ${h.status}` };
   // A refresh is a write: through the guard with this step's confirmation (audited, never retried).
   await refreshIndex(guard, p.index, `after recovering ${p.index}`, confirmation, { includeSystem: true }).catch(() => undefined);
-  const c = await getJson<{ count: number }>(guard.client, guard.url, `/${encodeURIComponent(p.index)}/_count`);
-  const loss = lossReport({ ...p, docsAfter: c.count });
+  const count = await es.count(p.index);
+  const loss = lossReport({ ...p, docsAfter: count });
   return {
     ok: true,
-    message: `${p.index} is ${h.status}; documents ${loss.docsBefore ?? '?'} before -> ${c.count} after (${loss.lost ?? '?'} lost; CheckIndex said ${loss.predictedLost ?? '?'})`,
-    patch: { docsAfter: c.count },
+    message: `${p.index} is ${h.status}; documents ${loss.docsBefore ?? '?'} before -> ${count} after (${loss.lost ?? '?'} lost; CheckIndex said ${loss.predictedLost ?? '?'})`,
+    patch: { docsAfter: count },
   };
 }
 
@@ -228,18 +229,18 @@ export function nextStepTitle(p: RecoveryProgress): string {
 }
 
 /** Runs the checklist from its first open step until it ends, fails or is declined. */
-export async function runChecklist(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
+export async function runChecklist(es: EsApi, guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
   guard.assertWritable();
   const lock = progressFile(start.index, start.shard).replace(/\.json$/, '.lock');
   if (!tryLock(lock)) return { status: 'busy', progress: start, pid: lockHolder(lock) };
   try {
-    return await runLocked(guard, start, io, options);
+    return await runLocked(es, guard, start, io, options);
   } finally {
     releaseLock(lock);
   }
 }
 
-async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions): Promise<RunEnd> {
+async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions): Promise<RunEnd> {
   const opts: Required<RunOptions> = {
     waitTimeoutMs: options.waitTimeoutMs ?? 180_000,
     shardTimeoutMs: options.shardTimeoutMs ?? DEFAULT_SHARD_WAIT_S * 1000,
@@ -268,10 +269,10 @@ async function runLocked(guard: Guard, start: RecoveryProgress, io: RunnerIO, op
     const risk = need.kind === 'type' ? 'destructive' : 'reversible';
     const outcome =
       current.kind === 'request'
-        ? await carryOut(guard, p, current, io, opts, confirmation) // the guard audits the request itself
+        ? await carryOut(es, guard, p, current, io, opts, confirmation) // the guard audits the request itself
         : await guard.runHostCommand({ command: current.command ?? current.title, risk, target: p.index, summary }, confirmation, async () => {
             try {
-              return await carryOut(guard, p, current, io, opts, confirmation);
+              return await carryOut(es, guard, p, current, io, opts, confirmation);
             } catch (e) {
               return { ok: false, message: (e as Error).message };
             }

@@ -1,5 +1,6 @@
 // The corruption recovery wizard's runner: detection for the TUI, then the same checklist runner
 // as `shardeck recover-corrupt`, its questions answered by the operator's keys in the wizard.
+import type { EsApi } from '../cluster/api';
 import { stepCommandLines, type PlanFacts } from '../domain/corruption/plan';
 import { newProgress, type RecoveryProgress } from '../domain/corruption/progress';
 import type { Confirmation } from '../domain/mutation';
@@ -15,7 +16,7 @@ export interface RecoveryTuning extends RunOptions {
   serviceStart?: string;
 }
 
-export function recoverySession(guard: Guard, shard: { index: string; shard: number } | undefined, tuning: RecoveryTuning = {}) {
+export function recoverySession(es: EsApi, guard: Guard, shard: { index: string; shard: number } | undefined, tuning: RecoveryTuning = {}) {
   let facts: PlanFacts | null = null;
   let underWay: RecoveryProgress | null = null;
   let answer: ((c: Confirmation | null) => void) | null = null;
@@ -32,7 +33,7 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
       const resumeAt = underWay ? `${underWay.index} shard ${underWay.shard}: ${nextStepTitle(underWay)}` : undefined;
       let report;
       try {
-        report = await detectCorruption(guard, shard);
+        report = await detectCorruption(es, shard);
       } catch (e) {
         // The node may be down because a checklist stopped it: resuming needs no detection.
         if (underWay) return send({ type: 'detected', finding: null, resumeAt, message: `the node does not answer (${(e as Error).message})` });
@@ -64,6 +65,7 @@ export function recoverySession(guard: Guard, shard: { index: string; shard: num
     const progress = f.method === 'resume' ? underWay : facts ? newProgress(f.method, facts, new Date().toISOString()) : null;
     if (!progress) return send({ type: 'error', message: 'nothing to run: the plan could not be made (see above)' });
     const end = await runChecklist(
+      es,
       guard,
       progress,
       {

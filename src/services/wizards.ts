@@ -1,9 +1,8 @@
 // Runners of the wizard machines (domain/wizards/): a session holds a machine's state, performs
 // its effects with real calls (reads through cluster/, mutations only through the Guard) and
 // sends the results back as events. The TUI's wizard components and the CLI twins both use them.
-import { allocationExplain, getIndexTemplate, getJson, replicasOf } from '../cluster/admin';
+import type { EsApi } from '../cluster/api';
 import { diskRows } from '../domain/disk';
-import type { HealthStatus } from '../domain/types';
 import { explainAllocation, type AllocationEffect, type AllocationEvent, type AllocationState, allocationMachine, diffShards, type ShardRef } from '../domain/wizards/allocation';
 import type { Machine, MutateEffect, PlanResult } from '../domain/wizards/machine';
 import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../domain/wizards/replicas';
@@ -14,7 +13,7 @@ import { GuardRefusal, type Guard } from './guard';
 import { deleteSession, forcemergeSession, type DeleteTuning } from './delete-wizards';
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../domain/wizards/delete';
 import type { MergeEffect, MergeEvent, MergeState } from '../domain/wizards/forcemerge';
-import { readResource } from './reads';
+import { waitUntil } from './wait';
 import { recoverySession, type RecoveryTuning } from './recovery-wizard';
 
 type Listener = () => void;
@@ -102,52 +101,41 @@ export async function performMutations(guard: Guard, effect: MutateEffect, opts:
   return results;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 export interface RunnerTuning extends TargetOptions, DeleteTuning {
   /** How long the replicas wizard watches health (ms). */
   watchTimeoutMs?: number;
   pollMs?: number;
 }
 
-async function healthOf(guard: Guard, target?: string): Promise<{ status: HealthStatus; moving: number; dataNodes: number; unassigned: number }> {
-  const path = target ? `/_cluster/health/${encodeURIComponent(target)}` : '/_cluster/health';
-  const h = await getJson(guard.client, guard.url, path, target ? { expand_wildcards: 'all' } : {});
-  return { status: h.status, moving: h.initializing_shards + h.relocating_shards, dataNodes: h.number_of_data_nodes, unassigned: h.unassigned_shards };
-}
-
-export function replicasSession(guard: Guard, initial: Partial<ReplicasForm> = {}, tuning: RunnerTuning = {}) {
+export function replicasSession(es: EsApi, guard: Guard, initial: Partial<ReplicasForm> = {}, tuning: RunnerTuning = {}) {
   return new WizardSession<ReplicasState, ReplicasEvent, ReplicasEffect>(replicasMachine(initial), async (f, send) => {
     if (f.type === 'inspect') {
       const res = await guard.resolveTarget(f.target, tuning);
       if (!res.ok) return send({ type: 'rejected', message: res.error });
       const [before, health, template] = await Promise.all([
-        replicasOf(guard.client, guard.url, f.target),
-        healthOf(guard, f.target),
-        f.template ? getIndexTemplate(guard.client, guard.url, f.template) : Promise.resolve(undefined),
+        es.replicasOf(f.target),
+        es.health(f.target),
+        f.template ? es.indexTemplate(f.template) : Promise.resolve(undefined),
       ]);
       send({ type: 'inspected', facts: { indices: res.indices, before, dataNodes: health.dataNodes, healthBefore: health.status, template } });
     } else if (f.type === 'mutate') {
       send({ type: 'applied', results: await performMutations(guard, f, tuning) });
     } else {
       // Watch the target's health until it settles at what it can reach, or the time is up.
-      const deadline = Date.now() + (tuning.watchTimeoutMs ?? 60_000);
-      let h = await healthOf(guard, f.target);
-      while (!(h.status === f.expected && h.moving === 0) && Date.now() < deadline) {
-        await sleep(tuning.pollMs ?? 1000);
-        h = await healthOf(guard, f.target);
-      }
-      const replicas = await replicasOf(guard.client, guard.url, f.target);
-      send({ type: 'watched', health: h.status, replicas, timedOut: !(h.status === f.expected && h.moving === 0) });
+      const { value: h, met } = await waitUntil(() => es.health(f.target), (h) => h.status === f.expected && h.moving === 0, {
+        timeoutMs: tuning.watchTimeoutMs ?? 60_000,
+        intervalMs: tuning.pollMs ?? 1000,
+      });
+      const replicas = await es.replicasOf(f.target);
+      send({ type: 'watched', health: h.status, replicas, timedOut: !met });
     }
   });
 }
 
-export function unblockSession(guard: Guard) {
+export function unblockSession(es: EsApi, guard: Guard) {
   return new WizardSession<UnblockState, UnblockEvent, UnblockEffect>(unblockMachine(), async (f, send) => {
     if (f.type === 'load') {
-      const r = <K extends 'blocks' | 'allocation' | 'settings'>(name: K) => readResource(guard.client, guard.url, name).then((x) => x.data);
-      const [blocks, allocation, settings] = await Promise.all([r('blocks'), r('allocation'), r('settings')]);
+      const [blocks, allocation, settings] = await Promise.all([es.data('blocks'), es.data('allocation'), es.data('settings')]);
       send({ type: 'loaded', facts: { blocked: blockedIndices(blocks), disks: diskRows(allocation, settings.watermarks) } });
     } else {
       send({ type: 'applied', results: await performMutations(guard, f) });
@@ -155,34 +143,28 @@ export function unblockSession(guard: Guard) {
   });
 }
 
-export function scrollSession(guard: Guard, initialInput = '') {
+export function scrollSession(es: EsApi, guard: Guard, initialInput = '') {
   return new WizardSession<ScrollState, ScrollEvent, ScrollEffect>(scrollMachine(initialInput), async (f, send) => {
     if (f.type === 'load') {
-      const [nodes, settings] = await Promise.all([readResource(guard.client, guard.url, 'nodeSearch'), readResource(guard.client, guard.url, 'settings')]);
-      send({ type: 'loaded', facts: { nodes: nodes.data, limit: settings.data.maxOpenScrollContext } });
+      const [nodes, settings] = await Promise.all([es.data('nodeSearch'), es.data('settings')]);
+      send({ type: 'loaded', facts: { nodes, limit: settings.maxOpenScrollContext } });
     } else {
       send({ type: 'applied', results: await performMutations(guard, f) });
     }
   });
 }
 
-export function allocationSession(guard: Guard, shard?: ShardRef, tuning: RunnerTuning = {}) {
+export function allocationSession(es: EsApi, guard: Guard, shard?: ShardRef, tuning: RunnerTuning = {}) {
   return new WizardSession<AllocationState, AllocationEvent, AllocationEffect>(allocationMachine(shard), async (f, send) => {
     if (f.type === 'explain') {
-      const [body, health] = await Promise.all([allocationExplain(guard.client, guard.url, f.shard), healthOf(guard)]);
+      const [body, health] = await Promise.all([es.allocationExplain(f.shard), es.health()]);
       send({ type: 'explained', explanation: body ? explainAllocation(body) : null, unassigned: health.unassigned });
     } else {
-      const shards = () => readResource(guard.client, guard.url, 'shards').then((x) => x.data);
-      const before = await shards();
+      const before = await es.data('shards');
       const results = await performMutations(guard, f);
       // Give the allocator time to start what it retried, then compare.
-      const deadline = Date.now() + (tuning.watchTimeoutMs ?? 30_000);
-      let h = await healthOf(guard);
-      while (results[0]?.ok && h.moving > 0 && Date.now() < deadline) {
-        await sleep(tuning.pollMs ?? 1000);
-        h = await healthOf(guard);
-      }
-      const after = await shards();
+      await waitUntil(() => es.health(), (h) => !results[0]?.ok || h.moving === 0, { timeoutMs: tuning.watchTimeoutMs ?? 30_000, intervalMs: tuning.pollMs ?? 1000 });
+      const after = await es.data('shards');
       send({ type: 'applied', results, moves: diffShards(before, after), stillUnassigned: after.filter((s) => s.state === 'UNASSIGNED').length });
     }
   });
@@ -204,15 +186,16 @@ export interface WizardServices {
   preview(plan: MutationPlan): Preview;
 }
 
-export function createWizardServices(guard: Guard, tuning: RunnerTuning & RecoveryTuning = {}): WizardServices {
+/** `es` for every read, `guard` for every change. */
+export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuning & RecoveryTuning = {}): WizardServices {
   return {
-    replicas: (initial) => replicasSession(guard, initial, tuning),
-    unblock: () => unblockSession(guard),
-    scroll: () => scrollSession(guard),
-    allocation: (shard) => allocationSession(guard, shard, tuning),
-    deleteByQuery: (initial) => deleteSession(guard, initial, tuning),
-    forcemerge: (target, start) => forcemergeSession(guard, target, start, tuning),
-    recovery: (shard) => recoverySession(guard, shard, tuning),
+    replicas: (initial) => replicasSession(es, guard, initial, tuning),
+    unblock: () => unblockSession(es, guard),
+    scroll: () => scrollSession(es, guard),
+    allocation: (shard) => allocationSession(es, guard, shard, tuning),
+    deleteByQuery: (initial) => deleteSession(es, guard, initial, tuning),
+    forcemerge: (target, start) => forcemergeSession(es, guard, target, start, tuning),
+    recovery: (shard) => recoverySession(es, guard, shard, tuning),
     preview: (plan) => guard.preview(plan, tuning),
   };
 }

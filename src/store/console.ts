@@ -4,39 +4,19 @@
 // services (no React) write it and the panes read it through narrow selectors. What only the
 // screen needs (cursors, filters, the open dialog) is in ui/state.ts; the panes are in ./panes.ts.
 import { createStore, type StoreApi } from 'zustand/vanilla';
+import { RESOURCE_NAMES, type ResourceData, type ResourceName } from '../cluster/resources';
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type { Snapshot } from '../domain/snapshot';
-import type {
-  HealthDiagnosis,
-  ClusterHealth,
-  ClusterSettingsView,
-  HealthReport,
-  IndexBlocks,
-  IndexRow,
-  NodeDisk,
-  NodeInfo,
-  NodeSearchStats,
-  ShardRow,
-} from '../domain/types';
+import type { PaneId } from '../domain/panes';
+import type { HealthDiagnosis } from '../domain/types';
+
+export type { ResourceName };
+export { PANES, type PaneId } from '../domain/panes';
 
 export type { Snapshot, SnapshotError } from '../domain/snapshot';
 
-export interface Snapshots {
-  health: Snapshot<ClusterHealth>;
-  healthReport: Snapshot<HealthReport>;
-  indices: Snapshot<IndexRow[]>;
-  shards: Snapshot<ShardRow[]>;
-  allocation: Snapshot<NodeDisk[]>;
-  settings: Snapshot<ClusterSettingsView>;
-  blocks: Snapshot<IndexBlocks[]>;
-  nodes: Snapshot<NodeInfo[]>;
-  nodeSearch: Snapshot<NodeSearchStats[]>;
-}
-
-export type ResourceName = keyof Snapshots;
-
-export { PANES, type PaneId } from './panes';
-import type { PaneId } from './panes';
+/** One snapshot per resource of cluster/resources.ts, holding what its parser returns. */
+export type Snapshots = { [K in ResourceName]: Snapshot<ResourceData<K>> };
 
 export interface ConnectionInfo {
   url: string;
@@ -77,17 +57,7 @@ export function emptySnapshot<T>(): Snapshot<T> {
 }
 
 export function emptySnapshots(): Snapshots {
-  return {
-    health: emptySnapshot(),
-    healthReport: emptySnapshot(),
-    indices: emptySnapshot(),
-    shards: emptySnapshot(),
-    allocation: emptySnapshot(),
-    settings: emptySnapshot(),
-    blocks: emptySnapshot(),
-    nodes: emptySnapshot(),
-    nodeSearch: emptySnapshot(),
-  };
+  return Object.fromEntries(RESOURCE_NAMES.map((name) => [name, emptySnapshot()])) as Snapshots;
 }
 
 export type ConsoleStore = StoreApi<ConsoleState>;

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { deleteByQueryPlan } from '../../src/domain/delete/plan';
 import { olderThanQuery, sourceQuery } from '../../src/domain/delete/query';
 import { deleteReport } from '../../src/domain/delete/report';
-import { countMatching, followTask, previewDelete } from '../../src/services/delete-by-query';
+import { followTask, previewDelete } from '../../src/services/delete-by-query';
 import { Guard } from '../../src/services/guard';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
@@ -161,22 +162,24 @@ describe('delete exactly what was previewed', () => {
   }, 60_000);
 
   it('a matching document written after the preview is not deleted beyond max_docs, and the report says it still matches', async () => {
-    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
+    const client = createClient({ url: node.url });
+    const api = createEsApi(client, node.url);
+    const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
     const query = sourceQuery('src-ftp');
     if (!query.ok) throw new Error(query.error);
-    const preview = await previewDelete(guard, INDEX, query.value);
+    const preview = await previewDelete(api, INDEX, query.value);
     const before = await docCount();
     await es('PUT', `/${INDEX}/_doc/late-arrival?refresh=true`, { title: 'late', modified_at: '2026-11-01T00:00:00Z', 'assoc:sources': ['src-ftp'] });
     const outcome = await guard.execute(deleteByQueryPlan(INDEX, query.value, preview.matching, 'abort'), { by: 'typed', text: String(preview.matching) });
     expect(outcome.ok).toBe(true);
-    const followed = await followTask(guard, (outcome.body as { task: string }).task, () => {});
+    const followed = await followTask(api, (outcome.body as { task: string }).task, () => {});
     if (!followed.ok) throw new Error(followed.lost);
     await es('POST', `/${INDEX}/_refresh`);
-    const report = deleteReport(preview.matching, followed.progress, await countMatching(guard, INDEX, query.value));
+    const report = deleteReport(preview.matching, followed.progress, await api.count(INDEX, query.value));
     expect(report).toMatchObject({ previewed: preview.matching, deleted: preview.matching, stillMatching: 1, ok: true });
     expect(report.lines.join('\n')).toMatch(/1 matching documents were not deleted: max_docs capped/);
     expect(await docCount()).toBe(before + 1 - preview.matching);
-    await guard.client.close();
+    await client.close();
   }, 60_000);
 });
 

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import type { IndexRow } from '../../src/domain/types';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
@@ -45,8 +46,9 @@ function bytes(text: string): number {
 
 /** The console at 80x24 on the Indices pane with INDEX selected, the delete wizard wired to a real Guard. */
 async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
-  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
-  const services = createWizardServices(guard, { followIntervalMs: 200 });
+  const client = createClient({ url: node.url });
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  const services = createWizardServices(createEsApi(client, node.url), guard, { followIntervalMs: 200 });
   const store = makeStore();
   const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });

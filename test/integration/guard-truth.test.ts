@@ -16,6 +16,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
 import { replicasSession } from '../../src/services/wizards';
@@ -236,8 +237,9 @@ describe('a change goes to the indices the preview showed', () => {
   it('replicas wizard: an index created between review and confirmation is refused; nothing changes on either', async () => {
     await makeIndex('gt_a');
     await makeIndex('gt_b');
-    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
-    const session = replicasSession(guard, { target: 'gt_*', replicas: '1' }, { watchTimeoutMs: 2000 });
+    const client = createClient({ url: node.url });
+    const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
+    const session = replicasSession(createEsApi(client, node.url), guard, { target: 'gt_*', replicas: '1' }, { watchTimeoutMs: 2000 });
     session.send({ type: 'submit' });
     const review = await session.idle();
     expect(review).toMatchObject({ phase: 'review', review: { facts: { indices: ['gt_a', 'gt_b'] } } });

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
@@ -31,7 +32,7 @@ describe('poller on a real node', () => {
 
   const make = (url = node.url, intervalMs = 200) => {
     const store = createConsoleStore({ connection: { url, profile: 'test', insecure: false, readOnly: false }, intervalMs, pane: 'disk' });
-    return { store, poller: new Poller(createClient({ url }), url, store) };
+    return { store, poller: new Poller(createEsApi(createClient({ url }), url), store) };
   };
 
   it('polls only what the visible pane needs, and starts the next pane at once', async () => {

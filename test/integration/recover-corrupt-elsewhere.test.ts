@@ -19,6 +19,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, freePort, startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { Guard } from '../../src/services/guard';
 import { recoverySession } from '../../src/services/recovery-wizard';
 import { createWizardServices } from '../../src/services/wizards';
@@ -149,8 +150,10 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
   expect((await es('GET', '/_cluster/health')).status).toBe(200);
 
   // The console wizard shows the finding and the lossless options, and does not offer the checklist.
-  const guard = new Guard({ client: createClient({ url: local!.url }), conn: { url: local!.url, readOnly: false }, profile: 'ui', auditFile: path.join(cfg, 'audit.log') });
-  const session = recoverySession(guard, { index: INDEX, shard: 0 }, { serviceStop: stopCmd });
+  const client = createClient({ url: local!.url });
+  const api = createEsApi(client, local!.url);
+  const guard = new Guard({ client, conn: { url: local!.url, readOnly: false }, profile: 'ui', auditFile: path.join(cfg, 'audit.log') });
+  const session = recoverySession(api, guard, { index: INDEX, shard: 0 }, { serviceStop: stopCmd });
   let s = await session.idle();
   expect(s.phase).toBe('options');
   expect(s.finding?.elsewhere).toMatch(/is on node remote on host 127\.0\.0\.1/);
@@ -169,7 +172,7 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
       failures: 0,
     });
     store.setState({ pane: 'shards' });
-    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['recovery'], createWizardServices(guard, { serviceStop: stopCmd })), ui: createUiStore() });
+    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['recovery'], createWizardServices(api, guard, { serviceStop: stopCmd })), ui: createUiStore() });
     await until(app, new RegExp(INDEX));
     await app.press('C');
     const f = await until(app, /offline repair not offered here/);

@@ -14,9 +14,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { waitForIndexHealth } from '../../src/cluster/admin';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { Guard } from '../../src/services/guard';
+import { waitForIndexHealth } from '../../src/services/recovery-runner';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
@@ -148,7 +149,7 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
   // default), which one request cannot raise: it asks in short waits until the whole wait is over.
   const waitStarted = Date.now();
-  const waited = await waitForIndexHealth(createClient({ url: node.url, requestTimeoutMs: 8000 }), node.url, index, 10_000);
+  const waited = await waitForIndexHealth(createEsApi(createClient({ url: node.url, requestTimeoutMs: 8000 }), node.url), index, 10_000);
   expect(waited).toMatchObject({ status: 'red', timed_out: true });
   expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(9900);
 
@@ -312,8 +313,9 @@ it('the console wizard: C on the red primary, lossless options first, c starts t
   process.env.SHARDECK_CONFIG_DIR = uiCfg;
   process.env.NO_COLOR = '1';
   try {
-    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(uiCfg, 'audit.log') });
-    const services = createWizardServices(guard, { serviceStop: service('stop'), serviceStart: service('start') });
+    const client = createClient({ url: node.url });
+    const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(uiCfg, 'audit.log') });
+    const services = createWizardServices(createEsApi(client, node.url), guard, { serviceStop: service('stop'), serviceStart: service('start') });
     const store = makeStore();
     setSnapshot(store, 'shards', {
       data: [{ index, shard: 0, primary: true, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'ALLOCATION_FAILED', unassignedDetails: null }],

@@ -8,6 +8,7 @@ import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
@@ -35,11 +36,12 @@ const until = (frame: () => string | undefined, re: RegExp, timeoutMs = 20_000):
 
 it('types the count, shows the request and its curl line, sends on y, and reports yellow -> green', async () => {
   const auditFile = path.join(dir, 'audit.log');
-  const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  const client = createClient({ url: node.url });
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
   let closed = false;
   const app = render(
     <KeyRouter onInterrupt={() => {}}>
-      <ReplicasView services={createWizardServices(guard, { pollMs: 200 })} initial={{ target: INDEX }} onClose={() => (closed = true)} />
+      <ReplicasView services={createWizardServices(createEsApi(client, node.url), guard, { pollMs: 200 })} initial={{ target: INDEX }} onClose={() => (closed = true)} />
     </KeyRouter>,
   );
   await until(app.lastFrame, /replicas/);

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, expect, vi } from 'vitest';
 import { App } from '../../src/ui/app/App';
 import { createUiStore, type UiStore } from '../../src/ui/state';
 import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
-import { RESOURCES } from '../../src/services/reads';
+import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 
@@ -27,7 +27,7 @@ export function fixture(scenario: string, read: string): unknown {
 export function loadScenario(store: ConsoleStore, scenario: string, ageMs = 3000): void {
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
     const r = RESOURCES[name];
-    setSnapshot(store, name, { data: r.parse(fixture(scenario, r.read) as never) as never, fetchedAt: NOW - ageMs, failures: 0 });
+    setSnapshot(store, name, { data: r.parse(fixture(scenario, name) as never) as never, fetchedAt: NOW - ageMs, failures: 0 });
   }
 }
 

@@ -9,12 +9,14 @@ import { isTablePane } from '../../src/ui/state';
 
 describe('pane registry', () => {
   it('each pane polls what it draws from; only Health adds the shard list, and only while not green', () => {
-    expect(PANE_RESOURCES).toEqual({
-      health: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
-      indices: ['health', 'indices', 'blocks'],
+    // The set each pane polls (the order is the registry's, of no consequence).
+    const sorted = Object.fromEntries(Object.entries(PANE_RESOURCES).map(([p, rs]) => [p, [...rs].sort()]));
+    expect(sorted).toEqual({
+      health: ['allocation', 'blocks', 'health', 'healthReport', 'nodes', 'settings'],
+      indices: ['blocks', 'health', 'indices'],
       shards: ['health', 'shards'],
-      disk: ['health', 'allocation', 'settings', 'blocks', 'nodes'],
-      nodes: ['health', 'nodes', 'nodeSearch', 'settings'],
+      disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
+      nodes: ['health', 'nodeSearch', 'nodes', 'settings'],
     });
     expect(PANES.filter((p) => PANE_SPECS[p].whileNotGreen).map((p) => [p, PANE_SPECS[p].whileNotGreen])).toEqual([['health', ['shards']]]);
   });

@@ -7,7 +7,7 @@ import { CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, type Confli
 import { olderThanQuery, parseOlderThan, parseQueryBody, sourceQuery, type Parsed, type Query } from '../delete/query';
 import { deleteReport, type DeleteReport } from '../delete/report';
 import { type TaskProgress } from '../delete/task';
-import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
+import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import { go, stay, type CommonEvent, type Machine, type PlanResult, type Step } from './machine';
 
@@ -149,6 +149,8 @@ export interface RunningTask {
   /** What the last rethrottle or cancel did (or why it failed). */
   control?: { ok: boolean; message: string };
   cancelRequested: boolean;
+  /** How the delete was confirmed: a refresh it needs afterwards carries the same confirmation. */
+  confirmation: Confirmation;
 }
 
 export type DeleteState =
@@ -157,11 +159,22 @@ export type DeleteState =
   | { phase: 'previewing'; form: DeleteForm; choice: QueryChoice }
   | { phase: 'nothing'; form: DeleteForm; choice: QueryChoice; indices: string[]; indexTotal: number }
   | ({ phase: 'review'; typed: string; error?: string; plan: MutationPlan; /** A sample page asked for and not yet shown. */ pending?: number } & DeleteReview)
-  | ({ phase: 'starting'; plan: MutationPlan } & DeleteReview)
+  | ({ phase: 'starting'; plan: MutationPlan; confirmation: Confirmation } & DeleteReview)
   | ({ phase: 'running'; plan: MutationPlan } & DeleteReview & RunningTask)
   | ({ phase: 'counting'; final: TaskProgress } & DeleteReview & RunningTask)
-  | ({ phase: 'done'; report: DeleteReport; final: TaskProgress; offerMerge: boolean } & DeleteReview & RunningTask)
-  | { phase: 'failed'; message: string; review?: DeleteReview; last?: TaskProgress }
+  | ({ phase: 'done'; report: DeleteReport; final: TaskProgress; offerMerge: boolean; /** Why the count may lag (its refresh failed). */ countLag?: string } & DeleteReview & RunningTask)
+  | {
+      phase: 'failed';
+      message: string;
+      review?: DeleteReview;
+      last?: TaskProgress;
+      /** The delete was sent and this is what the cluster did (absent: nothing was sent). */
+      applied?: Applied;
+      /** The guard refused it (its RefusalKind): nothing was sent. */
+      refused?: string;
+      /** The task whose status could no longer be read. */
+      lostTask?: string;
+    }
   | { phase: 'cancelled' };
 
 export type DeleteEvent =
@@ -177,9 +190,10 @@ export type DeleteEvent =
   | { type: 'samples'; from: number; samples: SampleDoc[] }
   | { type: 'typeCount'; text: string }
   | { type: 'back' }
-  | { type: 'confirm' }
+  /** The typed count confirms; `by` says how it was given (a flag ahead on the CLI). */
+  | { type: 'confirm'; by?: 'typed' | 'yes-flag' }
   | { type: 'started'; task: string }
-  | { type: 'notStarted'; message: string }
+  | { type: 'notStarted'; message: string; applied?: Applied; refused?: string }
   | { type: 'progress'; progress: TaskProgress }
   | { type: 'editRate'; text: string | undefined }
   | { type: 'rethrottle' }
@@ -187,7 +201,7 @@ export type DeleteEvent =
   | { type: 'controlled'; result: PlanResult }
   | { type: 'finished'; progress: TaskProgress }
   | { type: 'lost'; message: string; last?: TaskProgress }
-  | { type: 'counted'; stillMatching: number };
+  | { type: 'counted'; stillMatching: number; countLag?: string };
 
 export type DeleteEffect =
   | { type: 'readFile'; path: string }
@@ -207,7 +221,7 @@ function reviewOf(s: DeleteReview): DeleteReview {
 }
 
 function runningOf(s: RunningTask): RunningTask {
-  return { task: s.task, progress: s.progress, rate: s.rate, control: s.control, cancelRequested: s.cancelRequested };
+  return { task: s.task, progress: s.progress, rate: s.rate, control: s.control, cancelRequested: s.cancelRequested, confirmation: s.confirmation };
 }
 
 /** The one-line explanation of the conflicts policy the delete is sent with. */
@@ -221,7 +235,8 @@ export function pageFrom(from: number, delta: number, matching: number, pageSize
   return Math.max(0, Math.min(last, from + delta * pageSize));
 }
 
-export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
+/** pageSize: samples per page (the CLI prints more than the wizard's screen holds); target: what the target may name (--include-system). */
+export function deleteMachine(initial: Partial<DeleteForm> = {}, { pageSize = SAMPLE_PAGE, target = {} }: { pageSize?: number; target?: TargetOptions } = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
   const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', rate: '', ...initial };
   /** The starting throttle of a form that passed submit's check. */
   const rateOf = (f: DeleteForm): number => {
@@ -229,7 +244,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
     return r?.ok ? r.value : -1;
   };
   const toPreview = (f: DeleteForm, choice: QueryChoice): Step<DeleteState, DeleteEffect> =>
-    go({ phase: 'previewing', form: f, choice }, { type: 'preview', target: f.target.trim(), query: choice.query, pageSize: SAMPLE_PAGE });
+    go({ phase: 'previewing', form: f, choice }, { type: 'preview', target: f.target.trim(), query: choice.query, pageSize });
   return {
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<DeleteState, DeleteEffect> {
@@ -245,7 +260,7 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
           if (e.type === 'toggleConflicts') return stay({ phase: 'input', form: { ...s.form, conflicts: s.form.conflicts === 'abort' ? 'proceed' : 'abort' } });
           if (e.type === 'submit') {
             // The guard's own syntax check first: `*`, `_all`, dot names never get as far as a request.
-            const bad = checkIndexExpression(s.form.target.trim());
+            const bad = checkIndexExpression(s.form.target.trim(), target);
             if (bad) return stay({ ...s, error: bad });
             const rate = s.form.rate.trim() ? parseRequestsPerSecond(s.form.rate) : null;
             if (rate && !rate.ok) return stay({ ...s, error: `throttle ${rate.error}; leave it empty for no throttle` });
@@ -275,9 +290,9 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
         case 'review': {
           if (e.type === 'page') {
             // From the page asked for last (or shown), so quick presses step on.
-            const from = pageFrom(s.pending ?? s.from, e.delta, s.preview.matching);
+            const from = pageFrom(s.pending ?? s.from, e.delta, s.preview.matching, pageSize);
             if (from === (s.pending ?? s.from)) return stay(s);
-            return go({ ...s, pending: from }, { type: 'samples', target: s.form.target.trim(), query: s.choice.query, from, pageSize: SAMPLE_PAGE });
+            return go({ ...s, pending: from }, { type: 'samples', target: s.form.target.trim(), query: s.choice.query, from, pageSize });
           }
           // The page and its offset change together, when its samples arrive; an older answer is dropped.
           if (e.type === 'samples')
@@ -297,14 +312,16 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
                 typed: '',
                 error: `typed "${s.typed}", but the preview counted ${expected} documents: nothing was sent; type the count exactly`,
               });
-            return go({ phase: 'starting', ...reviewOf(s), plan: s.plan }, { type: 'start', plan: s.plan, confirmation: { by: 'typed', text: s.typed } });
+            const confirmation: Confirmation = { by: e.by ?? 'typed', text: s.typed };
+            return go({ phase: 'starting', ...reviewOf(s), plan: s.plan, confirmation }, { type: 'start', plan: s.plan, confirmation });
           }
           return stay(s);
         }
         case 'starting':
-          if (e.type === 'notStarted') return stay({ phase: 'failed', message: e.message, review: reviewOf(s) });
+          if (e.type === 'notStarted')
+            return stay({ phase: 'failed', message: e.message, review: reviewOf(s), ...(e.applied ? { applied: e.applied } : {}), ...(e.refused ? { refused: e.refused } : {}) });
           if (e.type === 'started')
-            return go({ phase: 'running', ...reviewOf(s), plan: s.plan, task: e.task, cancelRequested: false }, { type: 'follow', task: e.task });
+            return go({ phase: 'running', ...reviewOf(s), plan: s.plan, task: e.task, cancelRequested: false, confirmation: s.confirmation }, { type: 'follow', task: e.task });
           return stay(s);
         case 'running': {
           if (e.type === 'progress') return stay({ ...s, progress: e.progress });
@@ -326,8 +343,8 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
               target: s.form.target.trim(),
               query: s.choice.query,
               refresh: deleteSkippedItsRefresh(e.progress),
-              // What the operator typed to confirm the delete (confirm accepts only the previewed count).
-              confirmation: { by: 'typed', text: String(s.preview.matching) },
+              // How the operator confirmed the delete (confirm accepts only the previewed count).
+              confirmation: s.confirmation,
             });
           if (e.type === 'lost')
             return stay({
@@ -335,13 +352,14 @@ export function deleteMachine(initial: Partial<DeleteForm> = {}): Machine<Delete
               message: `lost task ${s.task}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task}`,
               review: reviewOf(s),
               last: e.last ?? s.progress,
+              lostTask: s.task,
             });
           return stay(s);
         }
         case 'counting':
           if (e.type === 'counted') {
             const report = deleteReport(s.preview.matching, s.final, e.stillMatching);
-            return stay({ ...s, phase: 'done', report, offerMerge: s.final.deleted > 0 });
+            return stay({ ...s, phase: 'done', report, offerMerge: s.final.deleted > 0, ...(e.countLag ? { countLag: e.countLag } : {}) });
           }
           return stay(s);
         default:

@@ -5,11 +5,11 @@
 import { forcemergePlan, judgeMergeSpace } from '../merge';
 import type { DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
-import { checkIndexExpression, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
+import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
 import type { IndexRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type Step } from './machine';
 
-/** The same shape as services/delete-by-query.ts's MergeFacts. */
+/** What a merge is judged on: docs.deleted and store size per index, each node's disk against the watermarks. */
 export interface MergeFacts {
   indices: IndexRow[];
   disks: DiskRow[];
@@ -34,7 +34,15 @@ export type MergeState =
   | ({ phase: 'review' } & MergeReview)
   | ({ phase: 'applying'; task?: string; waitingLeases: boolean } & MergeReview)
   | ({ phase: 'done'; task: string; after: MergeFacts; failures: string[] } & MergeReview)
-  | (Ended & { review?: MergeReview });
+  | (Ended & {
+      review?: MergeReview;
+      /** A plan was sent and this is what the cluster did (absent: nothing was sent). */
+      applied?: Applied;
+      /** The guard refused it (its RefusalKind): nothing was sent. */
+      refused?: string;
+      /** The merge task whose status could no longer be read. */
+      lostTask?: string;
+    });
 
 export type MergeEvent =
   | CommonEvent
@@ -45,7 +53,7 @@ export type MergeEvent =
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'leasesCleared'; cleared: boolean }
   | { type: 'started'; task: string }
-  | { type: 'notStarted'; message: string }
+  | { type: 'notStarted'; message: string; applied?: Applied; refused?: string }
   | { type: 'lost'; message: string }
   | { type: 'merged'; after: MergeFacts; failures: string[] };
 
@@ -117,10 +125,11 @@ export function mergeDiskLines(before: MergeFacts, after?: MergeFacts): FactLine
   });
 }
 
-export function forcemergeMachine(initialTarget = '', start = false): Machine<MergeState, MergeEvent, MergeEffect> {
+/** targetOptions: what the target may name (--include-system). */
+export function forcemergeMachine(initialTarget = '', start = false, targetOptions: TargetOptions = {}): Machine<MergeState, MergeEvent, MergeEffect> {
   return {
     init: () =>
-      start && !checkIndexExpression(initialTarget)
+      start && !checkIndexExpression(initialTarget, targetOptions)
         ? go({ phase: 'inspecting', target: initialTarget }, { type: 'inspect', target: initialTarget })
         : stay({ phase: 'input', target: initialTarget }),
     step(s, e): Step<MergeState, MergeEffect> {
@@ -133,7 +142,7 @@ export function forcemergeMachine(initialTarget = '', start = false): Machine<Me
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', target: e.value });
           if (e.type === 'submit') {
-            const bad = checkIndexExpression(s.target.trim());
+            const bad = checkIndexExpression(s.target.trim(), targetOptions);
             if (bad) return stay({ ...s, error: bad });
             return go({ phase: 'inspecting', target: s.target.trim() }, { type: 'inspect', target: s.target.trim() });
           }
@@ -162,12 +171,14 @@ export function forcemergeMachine(initialTarget = '', start = false): Machine<Me
           if (e.type === 'leasesCleared')
             return stay({ ...s, waitingLeases: false, warnings: e.cleared ? s.warnings : [...s.warnings, 'leases still retain deleted documents: the merge may reclaim only part of them'] });
           if (e.type === 'started') return stay({ ...s, task: e.task, waitingLeases: false });
-          if (e.type === 'notStarted') return stay({ phase: 'failed', message: e.message, review: reviewOf(s) });
+          if (e.type === 'notStarted')
+            return stay({ phase: 'failed', message: e.message, review: reviewOf(s), ...(e.applied ? { applied: e.applied } : {}), ...(e.refused ? { refused: e.refused } : {}) });
           if (e.type === 'lost')
             return stay({
               phase: 'failed',
               message: `lost task ${s.task ?? '?'}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task ?? ''}`.trim(),
               review: reviewOf(s),
+              ...(s.task ? { lostTask: s.task } : {}),
             });
           if (e.type === 'merged') return stay({ ...reviewOf(s), phase: 'done', task: s.task ?? '', after: e.after, failures: e.failures });
           return stay(s);
@@ -178,6 +189,6 @@ export function forcemergeMachine(initialTarget = '', start = false): Machine<Me
   };
 }
 
-function reviewOf(s: MergeReview): MergeReview {
+export function reviewOf(s: MergeReview): MergeReview {
   return { target: s.target, indices: s.indices, before: s.before, retaining: s.retaining, refuse: s.refuse, warnings: s.warnings, plans: s.plans, plan: s.plan };
 }

@@ -1,0 +1,61 @@
+// The typed facade of Elasticsearch: one method per API the product reads, returning domain
+// values. Services get an EsApi for every read; changes go only through services/guard.ts, which
+// sends them with cluster/mutations.ts. Nothing outside src/cluster/ builds a request path.
+import type { Client } from '@elastic/elasticsearch';
+import { parseHealthReport } from '../domain/parse';
+import type { HealthDiagnosis } from '../domain/types';
+import { allocationApi } from './allocation';
+import { getJson, read, type EsTransport } from './connection';
+import { healthApi } from './health';
+import { indicesApi } from './indices';
+import { nodesApi } from './nodes';
+import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type ResourceName } from './resources';
+import { snapshotsApi } from './snapshots';
+import { tasksApi } from './tasks';
+
+/** One polled resource, parsed, and the size of its answer (for the benchmark). */
+export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal) => Promise<{ data: ResourceData<K>; bytes: number }>;
+
+function resourcesApi(es: EsTransport) {
+  const resource: ResourceRead = async (name, signal) => {
+    const { body, bytes } = await read(es, RESOURCES[name].request, signal);
+    return { data: RESOURCES[name].parse(body) as never, bytes };
+  };
+  return {
+    resource,
+    /** Only the parsed data of one resource. */
+    async data<K extends ResourceName>(name: K): Promise<ResourceData<K>> {
+      return (await resource(name)).data;
+    },
+    /** The verbose health report of one indicator: its diagnoses. */
+    async healthDiagnoses(indicator: string, signal?: AbortSignal): Promise<Record<string, HealthDiagnosis[]>> {
+      const { body } = await read(es, healthReportIndicatorRequest(indicator), signal);
+      return Object.fromEntries(parseHealthReport(body as never).indicators.map((i) => [i.name, i.diagnoses]));
+    },
+    /** GET of a plan's read-back path (MutationPlan.verify, built in domain/ with the plan). */
+    readBack(path: string, querystring: Record<string, string>): Promise<unknown> {
+      return getJson(es, path, querystring);
+    },
+  };
+}
+
+export type EsApi = ReturnType<typeof resourcesApi> &
+  ReturnType<typeof healthApi> &
+  ReturnType<typeof indicesApi> &
+  ReturnType<typeof tasksApi> &
+  ReturnType<typeof allocationApi> &
+  ReturnType<typeof nodesApi> &
+  ReturnType<typeof snapshotsApi>;
+
+export function createEsApi(client: Client, url: string): EsApi {
+  const es = { client, url };
+  return {
+    ...resourcesApi(es),
+    ...healthApi(es),
+    ...indicesApi(es),
+    ...tasksApi(es),
+    ...allocationApi(es),
+    ...nodesApi(es),
+    ...snapshotsApi(es),
+  };
+}

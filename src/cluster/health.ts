@@ -1,0 +1,45 @@
+// Cluster and index health beyond the polled snapshot: the counts the wizards watch, a quick
+// "does the node answer", and one bounded wait for an index's health.
+import { healthWaitQuery } from '../domain/corruption/plan';
+import type { HealthStatus } from '../domain/types';
+import { classifyError, getJson, type EsTransport } from './connection';
+
+export interface HealthSummary {
+  status: HealthStatus;
+  /** Shards initializing or relocating. */
+  moving: number;
+  dataNodes: number;
+  unassigned: number;
+}
+
+export function healthApi(es: EsTransport) {
+  return {
+    /** Health of the cluster, or of the indices an expression matches. */
+    async health(target?: string): Promise<HealthSummary> {
+      const h = await getJson(es, target ? `/_cluster/health/${encodeURIComponent(target)}` : '/_cluster/health', target ? { expand_wildcards: 'all' } : {});
+      return { status: h.status, moving: h.initializing_shards + h.relocating_shards, dataNodes: h.number_of_data_nodes, unassigned: h.unassigned_shards };
+    },
+
+    /** The cluster's status, asked with a short master timeout (after a restart: does the node answer yet). */
+    async healthStatus(): Promise<string> {
+      return (await getJson<{ status: string }>(es, '/_cluster/health', { timeout: '2s' })).status;
+    },
+
+    /**
+     * GET _cluster/health/<index>, asking Elasticsearch to wait up to `waitMs` (a few seconds at most,
+     * healthWaitQuery: one long wait_for_status would outlast the client's request timeout) until it
+     * is yellow. A wait that runs out answers 408 with the health body (timed_out: true).
+     */
+    async indexHealthWithin(index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
+      try {
+        const res = await es.client.transport.request(
+          { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: healthWaitQuery(waitMs) },
+          { meta: true, ignore: [408] },
+        );
+        return res.body as { status: string; timed_out: boolean };
+      } catch (e) {
+        throw classifyError(e, es.url);
+      }
+    },
+  };
+}

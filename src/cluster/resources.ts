@@ -1,0 +1,109 @@
+// The reads behind the live panes, one entry per resource: the request (asking only for the columns
+// shown: `h=`, `bytes=b`, `filter_path`, so a poll costs the node as little as possible), the parser
+// that turns its answer into domain types, how often it is polled, and the panes that need it.
+// The store's snapshots, the poller and the subcommands all take the list from here.
+// dev/record-fixtures.ts replays exactly these requests against a real node to record test fixtures.
+import {
+  parseCatAllocation,
+  parseCatIndices,
+  parseCatNodes,
+  parseCatShards,
+  parseClusterHealth,
+  parseClusterSettings,
+  parseHealthReport,
+  parseIndexBlocks,
+  parseNodeSearchStats,
+} from '../domain/parse';
+import type { PaneId } from '../domain/panes';
+import type { ReadRequest } from './connection';
+
+function cat(path: string, h: string[], extra: Record<string, string> = {}): ReadRequest {
+  return { method: 'GET', path, querystring: { format: 'json', bytes: 'b', h: h.join(','), ...extra } };
+}
+
+interface Resource<T> {
+  request: ReadRequest;
+  parse: (body: any) => T;
+  /** Multiple of the base poll interval; settings change rarely. */
+  every: number;
+  /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
+  panes: readonly PaneId[];
+}
+
+const resource = <T>(r: Resource<T>): Resource<T> => r;
+
+export const RESOURCES = {
+  health: resource({ request: { method: 'GET', path: '/_cluster/health', querystring: {} }, parse: parseClusterHealth, every: 1, panes: ['health', 'indices', 'shards', 'disk', 'nodes'] }),
+  // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
+  healthReport: resource({ request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } }, parse: parseHealthReport, every: 2, panes: ['health'] }),
+  indices: resource({
+    request: cat('/_cat/indices', ['health', 'status', 'index', 'uuid', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'], {
+      expand_wildcards: 'all',
+    }),
+    parse: parseCatIndices,
+    every: 1,
+    panes: ['indices'],
+  }),
+  shards: resource({
+    request: cat('/_cat/shards', ['index', 'shard', 'prirep', 'state', 'node', 'docs', 'store', 'unassigned.reason', 'unassigned.details']),
+    parse: parseCatShards,
+    every: 1,
+    panes: ['shards'],
+  }),
+  allocation: resource({
+    request: cat('/_cat/allocation', ['node', 'host', 'ip', 'shards', 'disk.indices', 'disk.used', 'disk.avail', 'disk.total']),
+    parse: parseCatAllocation,
+    every: 1,
+    panes: ['health', 'disk'],
+  }),
+  // Nested (not flat_settings): filter_path cannot match dotted flat keys, the real node returns {}.
+  settings: resource({
+    request: {
+      method: 'GET',
+      path: '/_cluster/settings',
+      querystring: {
+        include_defaults: 'true',
+        filter_path: '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context',
+      },
+    },
+    parse: parseClusterSettings,
+    every: 6,
+    panes: ['health', 'disk', 'nodes'],
+  }),
+  // Only indices that carry a block appear, so this does not grow with the number of indices.
+  blocks: resource({
+    request: { method: 'GET', path: '/_all/_settings/index.blocks.*', querystring: { filter_path: '*.settings.index.blocks', expand_wildcards: 'all' } },
+    parse: parseIndexBlocks,
+    every: 2,
+    panes: ['health', 'indices', 'disk'],
+  }),
+  nodes: resource({
+    request: cat('/_cat/nodes', ['id', 'name', 'ip', 'version', 'node.role', 'master', 'heap.current', 'heap.max', 'ram.max', 'cpu', 'load_1m'], { full_id: 'true' }),
+    parse: parseCatNodes,
+    every: 1,
+    panes: ['health', 'disk', 'nodes'],
+  }),
+  nodeSearch: resource({
+    request: {
+      method: 'GET',
+      path: '/_nodes/stats/indices/search',
+      querystring: { filter_path: 'nodes.*.name,nodes.*.indices.search.open_contexts,nodes.*.indices.search.scroll_current' },
+    },
+    parse: parseNodeSearchStats,
+    every: 1,
+    panes: ['nodes'],
+  }),
+};
+
+export type ResourceName = keyof typeof RESOURCES;
+export type ResourceData<K extends ResourceName> = ReturnType<(typeof RESOURCES)[K]['parse']>;
+export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
+
+/** The resources a pane needs, in the registry's order. */
+export function resourcesOfPane(pane: PaneId): ResourceName[] {
+  return RESOURCE_NAMES.filter((name) => RESOURCES[name].panes.includes(pane));
+}
+
+export function healthReportIndicatorRequest(indicator: string): ReadRequest {
+  return { method: 'GET', path: `/_health_report/${encodeURIComponent(indicator)}`, querystring: { verbose: 'true' } };
+}

@@ -1,0 +1,31 @@
+// The task API: one task's status (finished ones from the node's task results), a wait for its
+// end, and the running delete-by-query and force-merge tasks.
+import { parseTask, type TaskProgress } from '../domain/delete/task';
+import { ConnError, getJson, type EsTransport } from './connection';
+
+const taskPath = (id: string) => `/_tasks/${encodeURIComponent(id)}`;
+
+export function tasksApi(es: EsTransport) {
+  return {
+    async task(id: string): Promise<TaskProgress> {
+      return parseTask(id, await getJson(es, taskPath(id)));
+    },
+
+    /** Waits up to `ms` for the task to end: its final status, or null while it still runs. */
+    async taskEnd(id: string, ms: number): Promise<TaskProgress | null> {
+      try {
+        return parseTask(id, await getJson(es, taskPath(id), { wait_for_completion: 'true', timeout: `${ms}ms` }));
+      } catch (e) {
+        // 8.19 answers a wait that ran out with a 500 timeout_exception: the task is still running.
+        if (e instanceof ConnError && e.esType === 'timeout_exception') return null;
+        throw e;
+      }
+    },
+
+    /** Running delete-by-query and force-merge tasks, to re-attach to. */
+    async runningTasks(): Promise<TaskProgress[]> {
+      const body = await getJson<any>(es, '/_tasks', { actions: '*byquery,*forcemerge*', detailed: 'true', group_by: 'none' });
+      return (body.tasks ?? []).map((t: any) => parseTask(`${t.node}:${t.id}`, { task: t, completed: false }));
+    },
+  };
+}

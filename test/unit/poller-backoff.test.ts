@@ -1,0 +1,81 @@
+// The poller's timing with fake timers: it is given its reads, so a node that fails (or answers)
+// on cue needs no network. A failing resource backs off exponentially up to MAX_BACKOFF_MS; an
+// answer brings it back to its own period; a slow read is never overlapped.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConnError } from '../../src/cluster/connection';
+import type { ResourceName } from '../../src/cluster/resources';
+import { backoffMs, MAX_BACKOFF_MS, Poller, type PollReads } from '../../src/services/poller';
+import { createConsoleStore } from '../../src/store/console';
+
+const INTERVAL = 1000;
+const HEALTH = { status: 'green', clusterName: 'c', numberOfNodes: 1, numberOfDataNodes: 1, activePrimaryShards: 0, activeShards: 0, relocatingShards: 0, initializingShards: 0, unassignedShards: 0, pendingTasks: 0 };
+
+/** Reads that fail while `down` is true, counting the calls per resource. */
+function fakeReads() {
+  const calls: Record<string, number[]> = {};
+  const state = { down: true, delayMs: 0 };
+  const reads: PollReads = {
+    resource: (async (name: ResourceName) => {
+      (calls[name] ??= []).push(Date.now());
+      if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
+      if (state.down) throw new ConnError('unreachable', 'nothing listens (connection refused)');
+      return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+    }) as PollReads['resource'],
+    healthDiagnoses: async () => ({}),
+  };
+  return { reads, calls, state };
+}
+
+describe('poller backoff (fake timers)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('waits twice as long after each failure, up to the cap, and returns to its period after an answer', async () => {
+    const { reads, calls, state } = fakeReads();
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'shards' });
+    const poller = new Poller(reads, store, ['health']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      // Each failure doubles the wait: 2 s, 4 s, 8 s, ... until 60 s.
+      const expected = [0];
+      for (let failures = 1; failures <= 8; failures++) expected.push(expected.at(-1)! + backoffMs(INTERVAL, failures));
+      await vi.advanceTimersByTimeAsync(expected.at(-1)!);
+      expect(calls.health).toEqual(expected);
+      expect(expected.at(-1)! - expected.at(-2)!).toBe(MAX_BACKOFF_MS);
+      expect(store.getState().snapshots.health).toMatchObject({ failures: 9, error: { kind: 'unreachable' } });
+      // A waited-out read one millisecond early sends nothing.
+      await vi.advanceTimersByTimeAsync(MAX_BACKOFF_MS - 1);
+      expect(calls.health).toHaveLength(9);
+      // The node answers: the error clears and the next read comes one interval later.
+      state.down = false;
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls.health).toHaveLength(10);
+      expect(store.getState().snapshots.health).toMatchObject({ failures: 0, error: undefined, data: HEALTH });
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      expect(calls.health).toHaveLength(11);
+      expect(calls.health.at(-1)! - calls.health.at(-2)!).toBe(INTERVAL);
+    } finally {
+      poller.stop();
+    }
+  });
+
+  it('never has two reads of one resource in flight: a slow answer delays the next poll', async () => {
+    const { reads, calls, state } = fakeReads();
+    state.down = false;
+    state.delayMs = 3 * INTERVAL;
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'shards' });
+    const poller = new Poller(reads, store, ['health']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      await poller.refreshNow(); // the refresh key while the first read is out: skipped, counted
+      expect(poller.stats.overlaps).toBe(1);
+      await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+      // Read at 0, answered at 3 s, next at 4 s, answered at 7 s, next at 8 s.
+      expect(calls.health).toEqual([0, 4 * INTERVAL, 8 * INTERVAL]);
+    } finally {
+      poller.stop();
+    }
+  });
+});

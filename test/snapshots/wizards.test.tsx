@@ -68,13 +68,25 @@ interface Ctx {
   store: ReturnType<typeof makeStore>;
 }
 
+type WalkStep = [string, (c: Ctx) => unknown];
+
 interface Walk {
-  name: string;
   wizard: string;
-  scenario: string;
-  pane: PaneId;
-  steps: [string, (c: Ctx) => unknown][];
+  steps: WalkStep[];
 }
+
+const walk = (wizard: string, ...steps: WalkStep[]): Walk => ({ wizard, steps });
+
+/** Where each wizard is opened: the recorded scenario and the pane its key works on. */
+const WHERE: Record<string, { scenario: string; pane: PaneId }> = {
+  replicas: { scenario: 'yellow', pane: 'indices' },
+  delete: { scenario: 'yellow', pane: 'indices' },
+  forcemerge: { scenario: 'yellow', pane: 'indices' },
+  unblock: { scenario: 'yellow', pane: 'disk' },
+  scroll: { scenario: 'yellow', pane: 'nodes' },
+  allocation: { scenario: 'yellow', pane: 'shards' },
+  recovery: { scenario: 'red', pane: 'shards' },
+};
 
 function keyOf(commandId: string): string {
   return KEYMAP.find((k) => k.id === commandId)!.keys[0];
@@ -164,429 +176,291 @@ const REPAIR_STEP: AnnouncedStep = {
   losesData: true,
 };
 
+/** Recovery: the finding, c, and the first step asked for. */
+async function toFirstStep(c: Ctx): Promise<void> {
+  c.send({ type: 'detected', finding: corruptFinding() });
+  await tick();
+  await c.app.press('c');
+  c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } });
+  await tick();
+}
+
+/** Force merge: Enter on the selected index, and what inspection read. */
+async function toMergeReview(c: Ctx): Promise<void> {
+  await c.app.press(KEYS.enter);
+  c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 });
+  await tick();
+}
+
 // --- the walks --------------------------------------------------------------------------------------
 
 const WALKS: Walk[] = [
-  {
-    name: 'replicas',
-    wizard: 'replicas',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      ['form', () => undefined],
-      ['form-error', (c) => c.app.press(KEYS.enter)],
-      [
-        'form-filled',
-        async (c) => {
-          await c.app.type('0');
-          await c.app.press(KEYS.tab);
-          await c.app.press(' ');
-        },
-      ],
-      ['inspecting', (c) => c.app.press(KEYS.enter)],
-      [
-        'review',
-        (c) =>
-          c.send({
-            type: 'inspected',
-            facts: {
-              indices: [selectedIndex(c)],
-              before: { [selectedIndex(c)]: 1 },
-              dataNodes: 1,
-              healthBefore: 'yellow',
-              template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } } },
-            },
+  walk('replicas',
+    ['form', () => undefined],
+    ['form-error', (c) => c.app.press(KEYS.enter)],
+    [
+      'form-filled',
+      async (c) => {
+        await c.app.type('0');
+        await c.app.press(KEYS.tab);
+        await c.app.press(' ');
+      },
+    ],
+    ['inspecting', (c) => c.app.press(KEYS.enter)],
+    [
+      'review',
+      (c) =>
+        c.send({
+          type: 'inspected',
+          facts: {
+            indices: [selectedIndex(c)],
+            before: { [selectedIndex(c)]: 1 },
+            dataNodes: 1,
+            healthBefore: 'yellow',
+            template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } } },
+          },
+        }),
+    ],
+    ['applying', (c) => c.app.press('y')],
+    ['watching', (c) => c.send({ type: 'applied', results: c.state.review.plans.map((p: { summary: string }) => ok(p.summary, 'every matched index now has 0 replicas')) })],
+    ['done', (c) => c.send({ type: 'watched', health: 'green', replicas: { [selectedIndex(c)]: 0 }, timedOut: false })],
+  ),
+  walk('replicas',
+    [
+      'failed',
+      async (c) => {
+        await c.app.type('0');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'inspected', facts: { indices: [selectedIndex(c)], before: { [selectedIndex(c)]: 1 }, dataNodes: 1, healthBefore: 'yellow' } });
+        await tick();
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
+      },
+    ],
+  ),
+  walk('delete',
+    ['form', () => undefined],
+    ['form-filled', (c) => c.app.type('90d')],
+    ['previewing', (c) => c.app.press(KEYS.enter)],
+    ['review', (c) => c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } })],
+    ['review-typing', (c) => c.app.type('12')],
+    ['review-mismatch', (c) => c.app.press(KEYS.enter)],
+    [
+      'starting',
+      async (c) => {
+        await c.app.type('1234');
+        await c.app.press(KEYS.enter);
+      },
+    ],
+    ['running-waiting', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2188' })],
+    ['running', (c) => c.send({ type: 'progress', progress: progress(617) })],
+    ['rethrottle', (c) => c.app.type('t500')],
+    ['counting', (c) => c.send({ type: 'finished', progress: progress(1234, true) })],
+    ['done', (c) => c.send({ type: 'counted', stillMatching: 0 })],
+  ),
+  walk('delete',
+    [
+      'nothing',
+      async (c) => {
+        await c.app.type('90d');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 0, indexTotal: 5210, samples: [] } });
+      },
+    ],
+  ),
+  walk('delete',
+    [
+      'failed',
+      async (c) => {
+        await c.app.type('90d');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 3, indexTotal: 5210, samples: SAMPLES.slice(0, 3) } });
+        await tick();
+        await c.app.type('3');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    ['form', () => undefined],
+    ['inspecting', (c) => c.app.press(KEYS.enter)],
+    ['review', (c) => c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 })],
+    ['applying', (c) => c.app.press('y')],
+    ['applying-task', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2301' })],
+    [
+      'done',
+      (c) => {
+        const after = mergeFacts(c, c.state.target);
+        after.indices = after.indices.map((i) => ({ ...i, docsDeleted: 0 }));
+        c.send({ type: 'merged', after, failures: [] });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    [
+      'refused',
+      async (c) => {
+        await c.app.press(KEYS.enter);
+        const facts = mergeFacts(c, c.state.target);
+        // The same disk past the high watermark: a merge needs extra room while it runs.
+        facts.disks = facts.disks.map((d) => ({ ...d, usedPercent: 92.4, level: 'high', headroomToHighBytes: 0 }));
+        c.send({ type: 'inspected', indices: [c.state.target], facts, retaining: 0 });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    [
+      'failed',
+      async (c) => {
+        await toMergeReview(c);
+        await c.app.press('y');
+        c.send({ type: 'notStarted', message: 'not sent: the node answered HTTP 503 (master_not_discovered_exception); nothing was merged' });
+      },
+    ],
+  ),
+  walk('unblock',
+    ['loading', () => undefined],
+    ['review', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders', 'service_v9_bravo'], disks: disksOf(c) } })],
+    ['applying', (c) => c.app.press('y')],
+    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plan.summary, 'no index carries index.blocks.read_only_allow_delete')] })],
+  ),
+  walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),
+  walk('unblock',
+    ['refused', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c).map((d) => ({ ...d, usedPercent: 96, level: 'flood' })) } })],
+  ),
+  walk('unblock',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
+        await tick();
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plan.summary)] });
+      },
+    ],
+  ),
+  walk('scroll',
+    ['loading', () => undefined],
+    ['form', (c) => c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext } })],
+    ['form-error', (c) => c.app.press(KEYS.enter)],
+    ['form-filled', (c) => c.app.type('1000')],
+    ['review', (c) => c.app.press(KEYS.enter)],
+    ['applying', (c) => c.app.press('y')],
+    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.plan.summary, 'search.max_open_scroll_context is 1000 on every node')] })],
+  ),
+  walk('scroll',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
+        await tick();
+        await c.app.type('1000');
+        await c.app.press(KEYS.enter);
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [{ summary: c.state.plan.summary, ok: false, applied: 'unknown', message: 'unknown: the node closed the connection before answering; read back: not applied' }] });
+      },
+    ],
+  ),
+  walk('allocation',
+    ['explaining', () => undefined],
+    ['explained', (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 })],
+    ['retry-review', (c) => c.app.press('R')],
+    ['applying', (c) => c.app.press('y')],
+    [
+      'done',
+      (c) =>
+        c.send({
+          type: 'applied',
+          results: [ok(c.state.plan.summary, 'the cluster accepted the reroute')],
+          moves: [{ index: 'service_v9_orders', shard: 2, primary: false, from: 'UNASSIGNED', to: 'INITIALIZING', node: 'node-0' }],
+          stillUnassigned: 5,
+        }),
+    ],
+  ),
+  walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0 })]),
+  walk('allocation',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
+        await tick();
+        await c.app.press('R');
+        await c.app.press('y');
+        c.send({ type: 'error', message: 'the node did not answer within 30 s (timeout); the retry may or may not have been applied: look at the Shards pane' });
+      },
+    ],
+  ),
+  walk('recovery',
+    ['detecting', () => undefined],
+    ['options', (c) => c.send({ type: 'detected', finding: corruptFinding() })],
+    ['running', (c) => c.app.press('c')],
+    ['asking-key', (c) => c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } })],
+    [
+      'running-output',
+      async (c) => {
+        await c.app.press('y');
+        c.send({ type: 'output', chunk: 'Stopping elasticsearch.service...\nStopped elasticsearch.service.\n' });
+        c.send({ type: 'info', line: 'ok: step 1 Stop the engine (exit 0)' });
+      },
+    ],
+    ['asking-typed', (c) => c.send({ type: 'announced', step: REPAIR_STEP, need: { kind: 'type', expected: 'service_v9_orders' } })],
+    ['asking-typing', (c) => c.app.type('service_v9')],
+    [
+      'finished',
+      async (c) => {
+        await c.app.type('_orders');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'info', line: 'ok: step 5 Repair (exit 0)' });
+        c.send({ type: 'ended', status: 'finished', lines: ['service_v9_orders shard 0 is assigned again (cluster yellow)', 'documents: 5210 before, 5197 after: 13 lost (CheckIndex predicted 13)'] });
+      },
+    ],
+  ),
+  walk('recovery',
+    [
+      'declined',
+      async (c) => {
+        await toFirstStep(c);
+        await c.app.press('n');
+        c.send({ type: 'ended', status: 'declined', lines: ['stopped before step 1 (Stop the engine): nothing was run', 'resume with r here, or: shardeck recover-corrupt service_v9_orders 0 --resume'] });
+      },
+    ],
+  ),
+  walk('recovery',
+    [
+      'failed',
+      async (c) => {
+        await toFirstStep(c);
+        await c.app.press('y');
+        c.send({ type: 'output', chunk: 'Failed to stop elasticsearch.service: Access denied\n' });
+        c.send({ type: 'info', line: 'FAILED: step 1 Stop the engine (exit 4)' });
+        c.send({ type: 'ended', status: 'failed', lines: ['step 1 failed: the engine still runs; nothing else was done', 'run it as root, then resume with r'] });
+      },
+    ],
+  ),
+  walk('recovery', ['none', (c) => c.send({ type: 'detected', finding: null, message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair' })]),
+  walk('recovery',
+    [
+      'options-elsewhere',
+      (c) =>
+        c.send({
+          type: 'detected',
+          finding: corruptFinding({
+            shardTool: false,
+            elsewhere: 'the corrupt copy is on node node-1, not on this host (node-0): run shardeck recover-corrupt on the host of node-1; nothing was run',
           }),
-      ],
-      ['applying', (c) => c.app.press('y')],
-      ['watching', (c) => c.send({ type: 'applied', results: c.state.review.plans.map((p: { summary: string }) => ok(p.summary, 'every matched index now has 0 replicas')) })],
-      ['done', (c) => c.send({ type: 'watched', health: 'green', replicas: { [selectedIndex(c)]: 0 }, timedOut: false })],
+        }),
     ],
-  },
-  {
-    name: 'replicas',
-    wizard: 'replicas',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          await c.app.type('0');
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'inspected', facts: { indices: [selectedIndex(c)], before: { [selectedIndex(c)]: 1 }, dataNodes: 1, healthBefore: 'yellow' } });
-          await tick();
-          await c.app.press('y');
-          c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'delete',
-    wizard: 'delete',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      ['form', () => undefined],
-      ['form-filled', (c) => c.app.type('90d')],
-      ['previewing', (c) => c.app.press(KEYS.enter)],
-      ['review', (c) => c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } })],
-      ['review-typing', (c) => c.app.type('12')],
-      ['review-mismatch', (c) => c.app.press(KEYS.enter)],
-      [
-        'starting',
-        async (c) => {
-          await c.app.type('1234');
-          await c.app.press(KEYS.enter);
-        },
-      ],
-      ['running-waiting', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2188' })],
-      ['running', (c) => c.send({ type: 'progress', progress: progress(617) })],
-      ['rethrottle', (c) => c.app.type('t500')],
-      ['counting', (c) => c.send({ type: 'finished', progress: progress(1234, true) })],
-      ['done', (c) => c.send({ type: 'counted', stillMatching: 0 })],
-    ],
-  },
-  {
-    name: 'delete',
-    wizard: 'delete',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      [
-        'nothing',
-        async (c) => {
-          await c.app.type('90d');
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 0, indexTotal: 5210, samples: [] } });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'delete',
-    wizard: 'delete',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          await c.app.type('90d');
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 3, indexTotal: 5210, samples: SAMPLES.slice(0, 3) } });
-          await tick();
-          await c.app.type('3');
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'forcemerge',
-    wizard: 'forcemerge',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      ['form', () => undefined],
-      ['inspecting', (c) => c.app.press(KEYS.enter)],
-      ['review', (c) => c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 })],
-      ['applying', (c) => c.app.press('y')],
-      ['applying-task', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2301' })],
-      [
-        'done',
-        (c) => {
-          const after = mergeFacts(c, c.state.target);
-          after.indices = after.indices.map((i) => ({ ...i, docsDeleted: 0 }));
-          c.send({ type: 'merged', after, failures: [] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'forcemerge',
-    wizard: 'forcemerge',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      [
-        'refused',
-        async (c) => {
-          await c.app.press(KEYS.enter);
-          const facts = mergeFacts(c, c.state.target);
-          // The same disk past the high watermark: a merge needs extra room while it runs.
-          facts.disks = facts.disks.map((d) => ({ ...d, usedPercent: 92.4, level: 'high', headroomToHighBytes: 0 }));
-          c.send({ type: 'inspected', indices: [c.state.target], facts, retaining: 0 });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'forcemerge',
-    wizard: 'forcemerge',
-    scenario: 'yellow',
-    pane: 'indices',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 });
-          await tick();
-          await c.app.press('y');
-          c.send({ type: 'notStarted', message: 'not sent: the node answered HTTP 503 (master_not_discovered_exception); nothing was merged' });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'unblock',
-    wizard: 'unblock',
-    scenario: 'yellow',
-    pane: 'disk',
-    steps: [
-      ['loading', () => undefined],
-      ['review', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders', 'service_v9_bravo'], disks: disksOf(c) } })],
-      ['applying', (c) => c.app.press('y')],
-      ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plan.summary, 'no index carries index.blocks.read_only_allow_delete')] })],
-    ],
-  },
-  {
-    name: 'unblock',
-    wizard: 'unblock',
-    scenario: 'yellow',
-    pane: 'disk',
-    steps: [['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]],
-  },
-  {
-    name: 'unblock',
-    wizard: 'unblock',
-    scenario: 'yellow',
-    pane: 'disk',
-    steps: [
-      ['refused', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c).map((d) => ({ ...d, usedPercent: 96, level: 'flood' })) } })],
-    ],
-  },
-  {
-    name: 'unblock',
-    wizard: 'unblock',
-    scenario: 'yellow',
-    pane: 'disk',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
-          await tick();
-          await c.app.press('y');
-          c.send({ type: 'applied', results: [refusedByNode(c.state.review.plan.summary)] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'scroll',
-    wizard: 'scroll',
-    scenario: 'yellow',
-    pane: 'nodes',
-    steps: [
-      ['loading', () => undefined],
-      ['form', (c) => c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext } })],
-      ['form-error', (c) => c.app.press(KEYS.enter)],
-      ['form-filled', (c) => c.app.type('1000')],
-      ['review', (c) => c.app.press(KEYS.enter)],
-      ['applying', (c) => c.app.press('y')],
-      ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.plan.summary, 'search.max_open_scroll_context is 1000 on every node')] })],
-    ],
-  },
-  {
-    name: 'scroll',
-    wizard: 'scroll',
-    scenario: 'yellow',
-    pane: 'nodes',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
-          await tick();
-          await c.app.type('1000');
-          await c.app.press(KEYS.enter);
-          await c.app.press('y');
-          c.send({ type: 'applied', results: [{ summary: c.state.plan.summary, ok: false, applied: 'unknown', message: 'unknown: the node closed the connection before answering; read back: not applied' }] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'allocation',
-    wizard: 'allocation',
-    scenario: 'yellow',
-    pane: 'shards',
-    steps: [
-      ['explaining', () => undefined],
-      ['explained', (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 })],
-      ['retry-review', (c) => c.app.press('R')],
-      ['applying', (c) => c.app.press('y')],
-      [
-        'done',
-        (c) =>
-          c.send({
-            type: 'applied',
-            results: [ok(c.state.plan.summary, 'the cluster accepted the reroute')],
-            moves: [{ index: 'service_v9_orders', shard: 2, primary: false, from: 'UNASSIGNED', to: 'INITIALIZING', node: 'node-0' }],
-            stillUnassigned: 5,
-          }),
-      ],
-    ],
-  },
-  {
-    name: 'allocation',
-    wizard: 'allocation',
-    scenario: 'yellow',
-    pane: 'shards',
-    steps: [['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0 })]],
-  },
-  {
-    name: 'allocation',
-    wizard: 'allocation',
-    scenario: 'yellow',
-    pane: 'shards',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
-          await tick();
-          await c.app.press('R');
-          await c.app.press('y');
-          c.send({ type: 'error', message: 'the node did not answer within 30 s (timeout); the retry may or may not have been applied: look at the Shards pane' });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [
-      ['detecting', () => undefined],
-      ['options', (c) => c.send({ type: 'detected', finding: corruptFinding() })],
-      ['running', (c) => c.app.press('c')],
-      ['asking-key', (c) => c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } })],
-      [
-        'running-output',
-        async (c) => {
-          await c.app.press('y');
-          c.send({ type: 'output', chunk: 'Stopping elasticsearch.service...\nStopped elasticsearch.service.\n' });
-          c.send({ type: 'info', line: 'ok: step 1 Stop the engine (exit 0)' });
-        },
-      ],
-      ['asking-typed', (c) => c.send({ type: 'announced', step: REPAIR_STEP, need: { kind: 'type', expected: 'service_v9_orders' } })],
-      ['asking-typing', (c) => c.app.type('service_v9')],
-      [
-        'finished',
-        async (c) => {
-          await c.app.type('_orders');
-          await c.app.press(KEYS.enter);
-          c.send({ type: 'info', line: 'ok: step 5 Repair (exit 0)' });
-          c.send({ type: 'ended', status: 'finished', lines: ['service_v9_orders shard 0 is assigned again (cluster yellow)', 'documents: 5210 before, 5197 after: 13 lost (CheckIndex predicted 13)'] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [
-      [
-        'declined',
-        async (c) => {
-          c.send({ type: 'detected', finding: corruptFinding() });
-          await tick();
-          await c.app.press('c');
-          c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } });
-          await tick();
-          await c.app.press('n');
-          c.send({ type: 'ended', status: 'declined', lines: ['stopped before step 1 (Stop the engine): nothing was run', 'resume with r here, or: shardeck recover-corrupt service_v9_orders 0 --resume'] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [
-      [
-        'failed',
-        async (c) => {
-          c.send({ type: 'detected', finding: corruptFinding() });
-          await tick();
-          await c.app.press('c');
-          c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } });
-          await tick();
-          await c.app.press('y');
-          c.send({ type: 'output', chunk: 'Failed to stop elasticsearch.service: Access denied\n' });
-          c.send({ type: 'info', line: 'FAILED: step 1 Stop the engine (exit 4)' });
-          c.send({ type: 'ended', status: 'failed', lines: ['step 1 failed: the engine still runs; nothing else was done', 'run it as root, then resume with r'] });
-        },
-      ],
-    ],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [['none', (c) => c.send({ type: 'detected', finding: null, message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair' })]],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [
-      [
-        'options-elsewhere',
-        (c) =>
-          c.send({
-            type: 'detected',
-            finding: corruptFinding({
-              shardTool: false,
-              elsewhere: 'the corrupt copy is on node node-1, not on this host (node-0): run shardeck recover-corrupt on the host of node-1; nothing was run',
-            }),
-          }),
-      ],
-    ],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [['options-resume', (c) => c.send({ type: 'detected', finding: null, resumeAt: 'service_v9_orders shard 0: Start the engine', message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)' })]],
-  },
-  {
-    name: 'recovery',
-    wizard: 'recovery',
-    scenario: 'red',
-    pane: 'shards',
-    steps: [['error', (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' })]],
-  },
+  ),
+  walk('recovery', ['options-resume', (c) => c.send({ type: 'detected', finding: null, resumeAt: 'service_v9_orders shard 0: Start the engine', message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)' })]),
+  walk('recovery', ['error', (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' })]),
 ];
 
-async function walk(w: Walk, columns: number, rows: number): Promise<void> {
+async function run(w: Walk, columns: number, rows: number): Promise<void> {
   const { services, sessions } = recordedServices();
   const store = makeStore();
-  loadScenario(store, w.scenario);
-  store.setState({ pane: w.pane });
+  loadScenario(store, WHERE[w.wizard].scenario);
+  store.setState({ pane: WHERE[w.wizard].pane });
   r = await renderApp(store, { columns, rows, wizards: wizardsWith([w.wizard], services) });
   await r.press(keyOf(COMMANDS[w.wizard]));
   const session = sessions[w.wizard];
@@ -603,10 +477,10 @@ async function walk(w: Walk, columns: number, rows: number): Promise<void> {
   for (const [step, act] of w.steps) {
     await act(ctx);
     await tick(20);
-    await expect(withColourMarkers(r.frame())).toMatchFileSnapshot(`__screens__/wizard-${w.name}-${step}-${columns}x${rows}.txt`);
+    await expect(withColourMarkers(r.frame())).toMatchFileSnapshot(`__screens__/wizard-${w.wizard}-${step}-${columns}x${rows}.txt`);
   }
 }
 
 describe.each(SIZES)('wizards at %ix%i', (columns, rows) => {
-  for (const w of WALKS) it(`${w.name}: ${w.steps.map(([s]) => s).join(', ')}`, () => walk(w, columns, rows));
+  for (const w of WALKS) it(`${w.wizard}: ${w.steps.map(([s]) => s).join(', ')}`, () => run(w, columns, rows));
 });

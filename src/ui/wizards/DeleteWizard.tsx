@@ -15,7 +15,7 @@ import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar } from '../components/RequestPreview';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
+import { formKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { ForceMergeView } from './ForceMergeWizard';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
@@ -47,16 +47,7 @@ function DeleteSteps({ services, initial, onClose, onMerge }: { services: Wizard
         onMerge(state.form.target.trim());
         return true;
       case 'input':
-        if (key.is('dialog.submit')) send({ type: 'submit', now: Date.now() });
-        else if (key.is('dialog.nextField')) send({ type: 'focus', by: 1 });
-        else if (key.is('dialog.prevField')) send({ type: 'focus', by: -1 });
-        else if (key.is('dialog.close')) return false;
-        else {
-          // The machine takes what fits the focused field: a choice changes, text goes in a text field.
-          if (key.is('dialog.change')) send({ type: 'change' });
-          if (key.edit) send({ type: 'line', edit: key.edit });
-        }
-        return true;
+        return formKeys(key, send, () => send({ type: 'submit', now: Date.now() }));
       case 'review':
         if (key.is('dialog.submit')) send({ type: 'confirm' });
         else if (key.is('delete.samplesNext')) send({ type: 'page', delta: 1 });

@@ -9,7 +9,7 @@ import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar } from '../components/RequestPreview';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint } from './dialog-keys';
+import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { TargetLine } from './TargetLine';
 import { CLOSES, Hint, Notes } from './wizard-text';
@@ -35,12 +35,7 @@ function Facts({ lines }: { lines: FactLine[] }) {
 export function ForceMergeView({ services, target, start = false, onClose }: { services: WizardServices; target: string; start?: boolean; onClose: () => void }) {
   const [state, session] = useSession(() => services.forcemerge(target, start));
   useDialogKeys(session, onClose, (key) => {
-    if (state.phase === 'input') {
-      if (key.is('dialog.submit')) session.send({ type: 'submit' });
-      else if (key.edit) session.send({ type: 'line', edit: key.edit });
-      else return false;
-      return true;
-    }
+    if (state.phase === 'input') return lineKeys(key, session.send);
     if (state.phase === 'review' && key.is('dialog.confirm') && !state.refuse) {
       session.send({ type: 'confirm', confirmation: { by: 'key' } });
       return true;

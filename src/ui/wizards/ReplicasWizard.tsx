@@ -9,7 +9,7 @@ import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint } from './dialog-keys';
+import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Notes, Results } from './wizard-text';
@@ -24,17 +24,9 @@ export const ReplicasWizard = withServices(function ReplicasFromSelection({ onCl
 export function ReplicasView({ services, initial, onClose }: { services: WizardServices; initial: Partial<ReplicasForm>; onClose: () => void }) {
   const [state, session] = useSession(() => services.replicas(initial));
   useDialogKeys(session, onClose, (key) => {
-    if (state.phase === 'review' && key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
-    else if (state.phase !== 'input') return false;
-    else if (key.is('dialog.submit')) session.send({ type: 'submit' });
-    else if (key.is('dialog.nextField')) session.send({ type: 'focus', by: 1 });
-    else if (key.is('dialog.prevField')) session.send({ type: 'focus', by: -1 });
-    else if (key.is('dialog.close')) return false;
-    else {
-      // The machine takes what fits the focused field: Space toggles a choice, text goes in a text field.
-      if (key.is('dialog.change')) session.send({ type: 'change' });
-      if (key.edit) session.send({ type: 'line', edit: key.edit });
-    }
+    if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
+    if (state.phase !== 'review' || !key.is('dialog.confirm')) return false;
+    session.send({ type: 'confirm', confirmation: { by: 'key' } });
     return true;
   });
   return <ReplicasScreen state={state} services={services} />;

@@ -6,7 +6,7 @@ import type { WizardServices } from '../../services/wizards';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint } from './dialog-keys';
+import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { Hint, Notes, Results, Waiting } from './wizard-text';
 
@@ -16,12 +16,7 @@ function ScrollView({ onClose, services }: { onClose: () => void; services: Wiza
   const [state, session] = useSession(() => services.scroll());
   const hint = useHint();
   useDialogKeys(session, onClose, (key) => {
-    if (state.phase === 'review') {
-      if (key.is('dialog.submit')) session.send({ type: 'submit' });
-      else if (key.edit) session.send({ type: 'line', edit: key.edit });
-      else return false;
-      return true;
-    }
+    if (state.phase === 'review') return lineKeys(key, session.send);
     if (state.phase === 'confirming') {
       if (key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
       else if (key.is('dialog.erase')) session.send({ type: 'back' });

@@ -2,7 +2,7 @@
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
 import type { LineEdit } from '../../domain/line-edit';
-import { isEnded } from '../../domain/wizards/machine';
+import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
 import { keyLabel, type CommandId } from '../../keys/keymap';
 import { useKeymap } from '../app/use-keymap';
 import { lineEditOf } from '../input/keys';
@@ -37,6 +37,32 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
     }
     return true;
   });
+}
+
+/** A line being typed: Enter submits it, a character or Backspace edits it; false for any other key. */
+export function lineKeys(key: DialogKey, send: (e: { type: 'submit' } | { type: 'line'; edit: LineEdit }) => void): boolean {
+  if (key.is('dialog.submit')) send({ type: 'submit' });
+  else if (key.edit) send({ type: 'line', edit: key.edit });
+  else return false;
+  return true;
+}
+
+type FormEvent = FocusEvent | { type: 'change' } | { type: 'line'; edit: LineEdit };
+
+/**
+ * A form: Enter submits, Tab and the arrows move the focus, and the machine takes what fits the
+ * focused field (Space or an arrow changes a choice, typing edits text). False for Esc.
+ */
+export function formKeys(key: DialogKey, send: (e: FormEvent) => void, submit: () => void): boolean {
+  if (key.is('dialog.submit')) submit();
+  else if (key.is('dialog.nextField')) send({ type: 'focus', by: 1 });
+  else if (key.is('dialog.prevField')) send({ type: 'focus', by: -1 });
+  else if (key.is('dialog.close')) return false;
+  else {
+    if (key.is('dialog.change')) send({ type: 'change' });
+    if (key.edit) send({ type: 'line', edit: key.edit });
+  }
+  return true;
 }
 
 /** One part of a key hint: plain text, or a command (or several, "n or Esc") and what it does. */

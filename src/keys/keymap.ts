@@ -2,12 +2,26 @@
 // key table are generated from it; tests press keys by command id; read-only mode removes every
 // `dangerous` command here, in one place.
 
-export type Scope = 'global' | 'table' | 'indices' | 'shards' | 'health' | 'disk' | 'nodes' | 'dialog';
+export type Scope =
+  | 'global'
+  | 'table'
+  | 'indices'
+  | 'shards'
+  | 'health'
+  | 'disk'
+  | 'nodes'
+  /** Every wizard: confirm, decline, forms and typed lines. */
+  | 'dialog'
+  /** One wizard's own keys, besides the dialog keys. */
+  | 'delete'
+  | 'unblock'
+  | 'allocation'
+  | 'recovery';
 
-export interface KeyCommand {
-  id: string;
-  /** Key names as Ink reports them: a character, or 'up' 'down' 'pageup' 'pagedown' 'home' 'end' 'tab' 'escape' 'return'. */
-  keys: string[];
+export interface KeyCommand<Id extends string = CommandId> {
+  id: Id;
+  /** Key names as Ink reports them (ui/input/keys.ts keyName): a character, or 'up' 'down' 'left' 'right' 'pageup' 'pagedown' 'home' 'end' 'tab' 'shift-tab' 'escape' 'return' 'backspace'. */
+  keys: readonly string[];
   description: string;
   scope: Scope;
   /** Changes the cluster: hidden and refused in read-only mode. */
@@ -16,7 +30,9 @@ export interface KeyCommand {
   hint?: boolean;
 }
 
-export const KEYMAP: KeyCommand[] = [
+// `as const`: the ids become the CommandId type, so a command id misspelt in the wizard registry,
+// a `case` or a key check fails the typecheck.
+const COMMANDS = [
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true },
   { id: 'help', keys: ['?'], description: 'show / hide this help', scope: 'global', hint: true },
   { id: 'pane.health', keys: ['1'], description: 'Health pane', scope: 'global' },
@@ -46,14 +62,42 @@ export const KEYMAP: KeyCommand[] = [
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
   { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
   { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
-];
+  // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
+  // confirmation (a key or the typed count or name) is what sends; these only move through it.
+  // A finished wizard closes on any key.
+  { id: 'dialog.confirm', keys: ['y'], description: 'yes: send what the preview shows / run the step shown', scope: 'dialog' },
+  { id: 'dialog.decline', keys: ['n'], description: 'no: stop before the step shown (resumable)', scope: 'dialog' },
+  { id: 'dialog.submit', keys: ['return'], description: 'check the form; send a typed confirmation', scope: 'dialog' },
+  { id: 'dialog.close', keys: ['escape'], description: 'close; what was not sent is cancelled', scope: 'dialog' },
+  { id: 'dialog.nextField', keys: ['tab', 'down'], description: 'next field of a form', scope: 'dialog' },
+  { id: 'dialog.prevField', keys: ['shift-tab', 'up'], description: 'previous field of a form', scope: 'dialog' },
+  { id: 'dialog.change', keys: [' ', 'left', 'right'], description: 'change the choice of a field (a toggle or a list)', scope: 'dialog' },
+  { id: 'dialog.erase', keys: ['backspace'], description: 'erase the last character; on a review, back to the form', scope: 'dialog' },
+  { id: 'delete.samplesNext', keys: ['right', 'pagedown'], description: 'next page of sample documents', scope: 'delete' },
+  { id: 'delete.samplesPrev', keys: ['left', 'pageup'], description: 'previous page of sample documents', scope: 'delete' },
+  { id: 'delete.conflicts', keys: ['c'], description: 'switch the conflicts policy (abort / proceed) before sending', scope: 'delete' },
+  { id: 'delete.rethrottle', keys: ['t'], description: 'change the throttle of the running delete', scope: 'delete' },
+  { id: 'delete.cancelTask', keys: ['x'], description: 'cancel the running delete task (what was deleted stays deleted)', scope: 'delete' },
+  { id: 'delete.mergeNow', keys: ['m'], description: 'after a delete: force merge the same target to free the disk', scope: 'delete' },
+  { id: 'unblock.recheck', keys: ['r'], description: 're-read the blocks and the disks', scope: 'unblock' },
+  { id: 'allocation.retry', keys: ['R'], description: 'retry failed allocations (the request is shown first)', scope: 'allocation' },
+  { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
+  { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
+  { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },
+] as const satisfies readonly KeyCommand<string>[];
+
+export type CommandId = (typeof COMMANDS)[number]['id'];
+
+/** Mutable: a test adds a row of its own (and removes it). */
+export const KEYMAP: KeyCommand[] = [...COMMANDS];
 
 /** The keymap with dangerous commands removed when read-only. */
-export function activeKeymap(readOnly: boolean, keymap: KeyCommand[] = KEYMAP): KeyCommand[] {
-  return readOnly ? keymap.filter((k) => !k.dangerous) : keymap;
+export function activeKeymap(readOnly: boolean, keymap: readonly KeyCommand[] = KEYMAP): KeyCommand[] {
+  return readOnly ? keymap.filter((k) => !k.dangerous) : [...keymap];
 }
 
-export function keysOf(id: string, keymap: KeyCommand[] = KEYMAP): string[] {
+/** Takes any string (tests build ids such as `pane.${scope}`); an unknown id throws. */
+export function keysOf(id: string, keymap: readonly KeyCommand[] = KEYMAP): readonly string[] {
   const cmd = keymap.find((k) => k.id === id);
   if (!cmd) throw new Error(`unknown key command ${id}`);
   return cmd.keys;
@@ -64,6 +108,8 @@ export function keyLabel(name: string): string {
   const labels: Record<string, string> = {
     up: '↑',
     down: '↓',
+    left: '←',
+    right: '→',
     pageup: 'PgUp',
     pagedown: 'PgDn',
     home: 'Home',
@@ -72,6 +118,7 @@ export function keyLabel(name: string): string {
     return: 'Enter',
     tab: 'Tab',
     'shift-tab': 'S-Tab',
+    backspace: 'Backspace',
     ' ': 'Space',
   };
   return labels[name] ?? name;
@@ -85,11 +132,15 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
-  dialog: 'in a dialog',
+  dialog: 'in a wizard',
+  delete: 'delete wizard',
+  unblock: 'unblock wizard',
+  allocation: 'allocation wizard',
+  recovery: 'recovery wizard',
 };
 
 /** The README's key table (npm run readme:keys writes it; a test checks it matches). */
-export function keymapMarkdown(keymap: KeyCommand[] = KEYMAP): string {
+export function keymapMarkdown(keymap: readonly KeyCommand[] = KEYMAP): string {
   const rows = keymap.map(
     (k) =>
       `| ${k.keys.map((x) => '`' + keyLabel(x) + '`').join(' ')} | ${SCOPE_TITLES[k.scope]} | ${k.description}${k.dangerous ? ' (changes the cluster; absent in read-only mode)' : ''} |`,

@@ -2,7 +2,7 @@
 import React from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Text } from 'ink';
-import { KEYMAP } from '../../src/keys/keymap';
+import { KEYMAP, type CommandId } from '../../src/keys/keymap';
 import { useUi } from '../../src/ui/app/context';
 import { useKeyLayer } from '../../src/ui/input/router';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
@@ -24,11 +24,13 @@ function ProbeWizard({ onClose }: { onClose: () => void }) {
   return <Text>{`wizard for ${sel?.index ?? 'nothing'}`}</Text>;
 }
 
-const PROBE: WizardEntry = { id: 'probe', title: 'Probe wizard', commandId: 'test.probe', scope: 'indices', component: ProbeWizard };
+// Not a command of the product: the keymap row below is added for this test only.
+const PROBE_ID = 'test.probe' as CommandId;
+const PROBE: WizardEntry = { id: 'probe', title: 'Probe wizard', commandId: PROBE_ID, component: ProbeWizard };
 
 beforeEach(() => {
-  KEYMAP.push({ id: 'test.probe', keys: ['W'], description: 'probe wizard (test)', scope: 'indices', dangerous: true });
-  return () => void KEYMAP.splice(KEYMAP.findIndex((k) => k.id === 'test.probe'), 1);
+  KEYMAP.push({ id: PROBE_ID, keys: ['W'], description: 'probe wizard (test)', scope: 'indices', dangerous: true });
+  return () => void KEYMAP.splice(KEYMAP.findIndex((k) => k.id === PROBE_ID), 1);
 });
 
 async function open(readOnly: boolean) {

@@ -9,7 +9,8 @@ import { deleteReport, type DeleteReport } from '../delete/report';
 import { type TaskProgress } from '../delete/task';
 import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
-import { go, stay, type CommonEvent, type Machine, type PlanResult, type Step } from './machine';
+import { DIGITS, editLine, type LineEdit } from '../line-edit';
+import { go, stay, withFocus, type CommonEvent, type Focus, type FocusEvent, type Machine, type PlanResult, type Step } from './machine';
 
 /** Samples shown per page of the preview (the wizard must fit 80x24). */
 export const SAMPLE_PAGE = 4;
@@ -153,7 +154,11 @@ export interface RunningTask {
   confirmation: Confirmation;
 }
 
-export type DeleteState =
+/** The form's fields in the order Tab visits them. */
+export const DELETE_FIELDS = ['target', 'kind', 'value', 'conflicts', 'rate'] as const;
+export type DeleteField = (typeof DELETE_FIELDS)[number];
+
+type DeletePhase =
   | { phase: 'input'; form: DeleteForm; error?: string }
   | { phase: 'reading'; form: DeleteForm }
   | { phase: 'previewing'; form: DeleteForm; choice: QueryChoice }
@@ -177,8 +182,15 @@ export type DeleteState =
     }
   | { phase: 'cancelled' };
 
+export type DeleteState = DeletePhase & Focus<DeleteField>;
+
 export type DeleteEvent =
   | CommonEvent
+  | FocusEvent
+  /** A key typed: into the focused field, the count on the review, or the rethrottle prompt. */
+  | { type: 'line'; edit: LineEdit; field?: DeleteField }
+  /** Space or an arrow on the focused choice (which documents, conflicts policy). */
+  | { type: 'change'; field?: DeleteField }
   | { type: 'edit'; field: 'target' | 'value' | 'rate'; value: string }
   | { type: 'nextKind' }
   | { type: 'toggleConflicts' }
@@ -235,19 +247,51 @@ export function pageFrom(from: number, delta: number, matching: number, pageSize
   return Math.max(0, Math.min(last, from + delta * pageSize));
 }
 
-/** pageSize: samples per page (the CLI prints more than the wizard's screen holds); target: what the target may name (--include-system). */
-export function deleteMachine(initial: Partial<DeleteForm> = {}, { pageSize = SAMPLE_PAGE, target = {} }: { pageSize?: number; target?: TargetOptions } = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
+/**
+ * A typed key or a changed choice as the event the phase already takes (null: nothing to do).
+ * Backspace on an empty count goes back to the form; the count takes digits only.
+ */
+function keyEvent(s: DeletePhase, e: Extract<DeleteEvent, { type: 'line' | 'change' }>): DeleteEvent | null {
+  if (e.type === 'change') {
+    if (s.phase !== 'input') return null;
+    return e.field === 'kind' ? { type: 'nextKind' } : e.field === 'conflicts' ? { type: 'toggleConflicts' } : null;
+  }
+  if (s.phase === 'input') return e.field === 'target' || e.field === 'value' || e.field === 'rate' ? { type: 'edit', field: e.field, value: editLine(s.form[e.field], e.edit) } : null;
+  if (s.phase === 'review') {
+    if (e.edit.type === 'erase' && !s.typed) return { type: 'back' };
+    const typed = editLine(s.typed, e.edit, DIGITS);
+    return typed === s.typed && e.edit.type === 'insert' ? null : { type: 'typeCount', text: typed };
+  }
+  if (s.phase === 'running' && s.rate !== undefined) return { type: 'editRate', text: editLine(s.rate, e.edit) };
+  return null;
+}
+
+export interface DeleteOptions {
+  /** Samples per page (the CLI prints more than the wizard's screen holds). */
+  pageSize?: number;
+  /** What the target may name (--include-system). */
+  target?: TargetOptions;
+}
+
+/** The form opens on the value when the target came from the selected row. */
+export function deleteMachine(initial: Partial<DeleteForm> = {}, opts: DeleteOptions = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
+  return withFocus(deletePhases(initial, opts), DELETE_FIELDS, initial.target ? 'value' : 'target');
+}
+
+function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, target = {} }: DeleteOptions): Machine<DeletePhase, DeleteEvent, DeleteEffect> {
   const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', rate: '', ...initial };
   /** The starting throttle of a form that passed submit's check. */
   const rateOf = (f: DeleteForm): number => {
     const r = f.rate.trim() ? parseRequestsPerSecond(f.rate) : null;
     return r?.ok ? r.value : -1;
   };
-  const toPreview = (f: DeleteForm, choice: QueryChoice): Step<DeleteState, DeleteEffect> =>
+  const toPreview = (f: DeleteForm, choice: QueryChoice): Step<DeletePhase, DeleteEffect> =>
     go({ phase: 'previewing', form: f, choice }, { type: 'preview', target: f.target.trim(), query: choice.query, pageSize });
   return {
     init: () => stay({ phase: 'input', form }),
-    step(s, e): Step<DeleteState, DeleteEffect> {
+    step(s, event): Step<DeletePhase, DeleteEffect> {
+      const e = event.type === 'line' || event.type === 'change' ? keyEvent(s, event) : event;
+      if (!e) return stay(s);
       if (e.type === 'error') return stay({ phase: 'failed', message: e.message, ...('choice' in s && 'indices' in s && 'preview' in s ? { review: reviewOf(s) } : {}) });
       if (e.type === 'cancel') return stay(BUSY.has(s.phase) ? s : { phase: 'cancelled' });
       switch (s.phase) {

@@ -2,6 +2,7 @@
 // index, each node's headroom before the high watermark, a warning or a refusal (judgeMergeSpace),
 // a keypress, the merge (only_expunge_deletes) as a task, and before -> after.
 // The CLI twin is commands/forcemerge.ts.
+import { editLine, type LineEdit } from '../line-edit';
 import { forcemergePlan, judgeMergeSpace } from '../merge';
 import type { DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
@@ -47,6 +48,8 @@ export type MergeState =
 export type MergeEvent =
   | CommonEvent
   | { type: 'edit'; value: string }
+  /** A key typed into the target. */
+  | { type: 'line'; edit: LineEdit }
   | { type: 'submit' }
   | { type: 'rejected'; message: string }
   | { type: 'inspected'; indices: string[]; facts: MergeFacts; retaining: number }
@@ -141,6 +144,7 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', target: e.value });
+          if (e.type === 'line') return stay({ phase: 'input', target: editLine(s.target, e.edit) });
           if (e.type === 'submit') {
             const bad = checkIndexExpression(s.target.trim(), targetOptions);
             if (bad) return stay({ ...s, error: bad });

@@ -56,3 +56,43 @@ export function stay<S, F>(state: S): Step<S, F> {
 export function go<S, F>(state: S, ...effects: F[]): Step<S, F> {
   return { state, effects };
 }
+
+/** Moves the cursor of a form to the next (1) or previous (-1) field. */
+export type FocusEvent = { type: 'focus'; by: 1 | -1 };
+
+/** The focused field of a form, kept on every state that carries the form (a form shown again after a refusal keeps it). */
+export interface Focus<Field extends string> {
+  focus?: Field;
+}
+
+/**
+ * A form machine with field focus: focus events move it round `fields`; `line` and `change`
+ * events (editing text, changing a choice) reach `m` with the focused field filled in.
+ */
+export function withFocus<S extends object, E extends { type: string }, F, Field extends string>(
+  m: Machine<S, E, F>,
+  fields: readonly Field[],
+  first: Field,
+): Machine<S & Focus<Field>, E | FocusEvent, F> {
+  const keep = (focus: Field, next: Step<S, F>): Step<S & Focus<Field>, F> => ({ state: 'form' in next.state ? { ...next.state, focus } : next.state, effects: next.effects });
+  return {
+    init: () => keep(first, m.init()),
+    step(s, e) {
+      const focus = s.focus ?? first;
+      if (e.type === 'focus') {
+        const n = fields.length;
+        const by = (e as FocusEvent).by;
+        return stay({ ...s, focus: fields[(fields.indexOf(focus) + by + n) % n] });
+      }
+      const event = e.type === 'line' || e.type === 'change' ? ({ ...e, field: focus } as E) : (e as E);
+      return keep(focus, m.step(s, event));
+    },
+  };
+}
+
+/** Phases a wizard ends in (any key closes it then), whichever machine it is. */
+const ENDED = new Set(['done', 'failed', 'cancelled', 'nothing', 'finished', 'declined', 'none', 'error']);
+
+export function isEnded(phase: string): boolean {
+  return ENDED.has(phase);
+}

@@ -3,6 +3,7 @@
 // (c: CheckIndex, t: elasticsearch-shard, r: resume a checklist under way). The checklist itself
 // is run by services/recovery-runner.ts, which reports each step (announced), its live output and
 // its end as events; the machine asks the operator and answers with a confirmation or a refusal.
+import { editLine, type LineEdit } from '../line-edit';
 import type { Confirmation, ConfirmationNeed } from '../mutation';
 import type { RecoveryMethod } from '../corruption/progress';
 import { stay, type Machine, type Step } from './machine';
@@ -52,6 +53,8 @@ export type RecoveryWizardEvent =
   | { type: 'choose'; method: RecoveryMethod | 'resume' }
   | { type: 'announced'; step: AnnouncedStep; need: ConfirmationNeed }
   | { type: 'type'; text: string }
+  /** A key typed into the confirmation (the name asked for). */
+  | { type: 'line'; edit: LineEdit }
   | { type: 'confirm' }
   | { type: 'decline' }
   | { type: 'output'; chunk: string }
@@ -89,6 +92,8 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
           return stay({ ...s, phase: 'asking', step: e.step, need: e.need, typed: '', output: [] });
         case 'type':
           return stay(s.phase === 'asking' && s.need?.kind === 'type' ? { ...s, typed: e.text } : s);
+        case 'line':
+          return stay(s.phase === 'asking' && s.need?.kind === 'type' ? { ...s, typed: editLine(s.typed, e.edit) } : s);
         case 'confirm': {
           if (s.phase !== 'asking' || !s.need) return stay(s);
           if (s.need.kind === 'key') return { state: { ...s, phase: 'running' }, effects: [{ type: 'answer', confirmation: { by: 'key' } }] };

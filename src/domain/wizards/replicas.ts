@@ -3,7 +3,8 @@
 // then watch health until the expected state.
 import { describeMatch, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import type { HealthStatus } from '../types';
-import { commonStep, go, stay, type CommonEvent, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { editLine, type LineEdit } from '../line-edit';
+import { commonStep, go, stay, withFocus, type CommonEvent, type FocusEvent, type Focus, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 export const DEFAULT_TEMPLATE = 'service_v9';
 
@@ -152,7 +153,11 @@ export interface ReplicasReport {
   platformJson?: Json;
 }
 
-export type ReplicasState =
+/** The form's fields in the order Tab visits them. */
+export const REPLICAS_FIELDS = ['target', 'replicas', 'withTemplate', 'template'] as const;
+export type ReplicasField = (typeof REPLICAS_FIELDS)[number];
+
+type ReplicasPhase =
   | { phase: 'input'; form: ReplicasForm; error?: string }
   | { phase: 'inspecting'; form: ReplicasForm }
   | { phase: 'review'; form: ReplicasForm; review: ReplicasReview }
@@ -162,9 +167,16 @@ export type ReplicasState =
   | { phase: 'failed'; message: string; report?: ReplicasReport }
   | { phase: 'cancelled' };
 
+export type ReplicasState = ReplicasPhase & Focus<ReplicasField>;
+
 export type ReplicasEvent =
   | CommonEvent
+  | FocusEvent
   | { type: 'edit'; field: 'target' | 'replicas' | 'template'; value: string }
+  /** A key typed into the focused text field (the focus is filled in by withFocus). */
+  | { type: 'line'; edit: LineEdit; field?: ReplicasField }
+  /** Space on the focused choice: toggles the template. */
+  | { type: 'change'; field?: ReplicasField }
   | { type: 'toggleTemplate' }
   | { type: 'submit' }
   | { type: 'rejected'; message: string }
@@ -208,17 +220,25 @@ function reportOf(form: ReplicasForm, review: ReplicasReview, results: PlanResul
   };
 }
 
+/** The form opens on the replicas when the target came from the selected row. */
 export function replicasMachine(initial: Partial<ReplicasForm> = {}): Machine<ReplicasState, ReplicasEvent, ReplicasEffect> {
+  return withFocus(replicasPhases(initial), REPLICAS_FIELDS, initial.target ? 'replicas' : 'target');
+}
+
+function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, ReplicasEvent, ReplicasEffect> {
   const form: ReplicasForm = { target: '', replicas: '', template: DEFAULT_TEMPLATE, withTemplate: false, ...initial };
   return {
     init: () => stay({ phase: 'input', form }),
-    step(s, e): Step<ReplicasState, ReplicasEffect> {
-      const common = commonStep<ReplicasState, ReplicasEffect>(s, e);
-      if (common) return common as Step<ReplicasState, ReplicasEffect>;
+    step(s, e): Step<ReplicasPhase, ReplicasEffect> {
+      const common = commonStep<ReplicasPhase, ReplicasEffect>(s, e);
+      if (common) return common as Step<ReplicasPhase, ReplicasEffect>;
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
-          if (e.type === 'toggleTemplate') return stay({ phase: 'input', form: { ...s.form, withTemplate: !s.form.withTemplate } });
+          if (e.type === 'line' && e.field && e.field !== 'withTemplate')
+            return stay({ phase: 'input', form: { ...s.form, [e.field]: editLine(s.form[e.field], e.edit) } });
+          if (e.type === 'toggleTemplate' || (e.type === 'change' && e.field === 'withTemplate'))
+            return stay({ phase: 'input', form: { ...s.form, withTemplate: !s.form.withTemplate } });
           if (e.type === 'submit') {
             const n = parseReplicaCount(s.form.replicas);
             if (!n.ok) return stay({ ...s, error: n.error });

@@ -1,5 +1,6 @@
 // Scroll-context wizard: open scroll contexts per node against search.max_open_scroll_context,
 // and the seed's request that raises the limit (persistent and transient).
+import { DIGITS, editLine, type LineEdit } from '../line-edit';
 import type { Confirmation, MutationPlan } from '../mutation';
 import type { NodeSearchStats } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
@@ -76,6 +77,8 @@ export type ScrollEvent =
   | CommonEvent
   | { type: 'loaded'; facts: ScrollFacts }
   | { type: 'edit'; value: string }
+  /** A key typed into the limit (digits only); Backspace on the review goes back to it. */
+  | { type: 'line'; edit: LineEdit }
   | { type: 'submit' }
   | { type: 'back' }
   | { type: 'confirm'; confirmation: Confirmation }
@@ -94,6 +97,10 @@ export function scrollMachine(initialInput = ''): Machine<ScrollState, ScrollEve
           return e.type === 'loaded' ? stay({ phase: 'review', facts: e.facts, input: s.input }) : stay(s);
         case 'review':
           if (e.type === 'edit') return stay({ ...s, input: e.value, error: undefined });
+          if (e.type === 'line') {
+            const input = editLine(s.input, e.edit, DIGITS);
+            return input === s.input && e.edit.type === 'insert' ? stay(s) : stay({ ...s, input, error: undefined });
+          }
           if (e.type === 'submit') {
             const n = parseScrollLimit(s.input);
             if (!n.ok) return stay({ ...s, error: n.error });
@@ -101,7 +108,7 @@ export function scrollMachine(initialInput = ''): Machine<ScrollState, ScrollEve
           }
           return stay(s);
         case 'confirming':
-          if (e.type === 'back') return stay({ phase: 'review', facts: s.facts, input: s.input });
+          if (e.type === 'back' || (e.type === 'line' && e.edit.type === 'erase')) return stay({ phase: 'review', facts: s.facts, input: s.input });
           if (e.type === 'confirm') return go({ phase: 'applying', facts: s.facts, plan: s.plan }, { type: 'mutate', plans: [s.plan], confirmation: e.confirmation });
           return stay(s);
         case 'applying':

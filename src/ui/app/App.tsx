@@ -2,7 +2,7 @@
 // Global keys live here; panes add their own layer; dialogs (help, wizards) sit on top.
 import React, { useMemo } from 'react';
 import { Box, Text, useApp } from 'ink';
-import type { KeyCommand, Scope } from '../../keys/keymap';
+import type { CommandId, KeyCommand, Scope } from '../../keys/keymap';
 import type { ConsoleStore } from '../../store/console';
 import { PANES, type PaneId } from '../../store/panes';
 import { HelpOverlay } from '../components/HelpOverlay';
@@ -15,7 +15,7 @@ import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
-import { useKeymap } from './keymap';
+import { useKeymap } from './use-keymap';
 import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
 export interface AppProps {
@@ -120,16 +120,18 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
   useKeyLayer(
     'dialog',
     (name) => {
-      if (name === 'escape' || (dialog?.kind === 'help' && (name === '?' || name === 'q'))) {
+      const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
+      if (closing === 'dialog.close' || (dialog?.kind === 'help' && (closing === 'help' || closing === 'quit'))) {
         ui.setState({ dialog: undefined, helpOffset: 0 });
         return true;
       }
       if (dialog?.kind === 'help') {
         const cmd = commandFor(name, ['table'], keymap);
         const cur = ui.getState().helpOffset;
-        const step: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -10, 'row.pageDown': 10, 'row.first': -1e9, 'row.last': 1e9 };
+        const step: Partial<Record<CommandId, number>> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -10, 'row.pageDown': 10, 'row.first': -1e9, 'row.last': 1e9 };
+        const by = cmd && step[cmd.id];
         // HelpOverlay clamps the offset to its lines.
-        if (cmd && cmd.id in step) ui.setState({ helpOffset: Math.max(0, Math.min(1000, cur + step[cmd.id])) });
+        if (by) ui.setState({ helpOffset: Math.max(0, Math.min(1000, cur + by)) });
         return true;
       }
       return false;
@@ -139,9 +141,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
 
   useKeyLayer('global', (name) => {
     const pane = store.getState().pane;
+    // Resolved within the pane's scopes: a wizard's key works where its keymap row says.
     const cmd = commandFor(name, scopesFor(pane), keymap);
     if (!cmd) return false;
-    const wizard = wizards.find((w) => w.commandId === cmd.id && (w.scope === 'global' || w.scope === pane || w.scope === 'table'));
+    const wizard = wizards.find((w) => w.commandId === cmd.id);
     if (wizard) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;

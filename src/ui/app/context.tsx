@@ -33,6 +33,11 @@ export function useConsoleContext(): ConsoleContextValue {
   return v;
 }
 
+/** The console, or null for a part mounted on its own (a wizard in its own test). */
+export function useOptionalConsoleContext(): ConsoleContextValue | null {
+  return useContext(Ctx);
+}
+
 /** Narrow, shallow-compared selection from the console store (cluster snapshots, pane, paused). */
 export function useConsole<T>(selector: (s: ConsoleState) => T): T {
   return useStore(useConsoleContext().store, useShallow(selector));

@@ -14,7 +14,11 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
-  dialog: 'Dialogs',
+  dialog: 'In a wizard (any key closes a finished one)',
+  delete: 'Delete wizard',
+  unblock: 'Unblock wizard',
+  allocation: 'Allocation wizard',
+  recovery: 'Recovery wizard',
 };
 
 export interface HelpLine {

@@ -1,5 +1,6 @@
 // Turns Ink's (input, key) pair into the key names the keymap uses, and key names into command ids.
 import type { Key } from 'ink';
+import type { LineEdit } from '../../domain/line-edit';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 
 /** 'q', 'G', '/', 'up', 'pagedown', 'escape', 'return', 'tab', 'shift-tab', 'backspace', 'ctrl-c'. */
@@ -37,4 +38,11 @@ export function charName(ch: string): string {
   if (ch === '\t') return 'tab';
   if (ch === '\u007f' || ch === '\b') return 'backspace';
   return ch;
+}
+
+/** A key as an edit of a line being typed: a printable character, or Backspace; else undefined. */
+export function lineEditOf(name: string, input: string): LineEdit | undefined {
+  if (name === 'backspace') return { type: 'erase' };
+  if (name === input && input.length === 1 && input >= ' ') return { type: 'insert', text: input };
+  return undefined;
 }

@@ -9,7 +9,7 @@ import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
-import { useKeymap } from '../app/keymap';
+import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { moveCursor } from '../state';

@@ -5,7 +5,7 @@ import { Text } from 'ink';
 import type { Scope } from '../../keys/keymap';
 import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRows, type SortKey } from '../../domain/table';
 import { useConsoleContext, useUi } from '../app/context';
-import { useKeymap } from '../app/keymap';
+import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { moveCursor, patchTable, setSelection, type Selection, type TablePane } from '../state';

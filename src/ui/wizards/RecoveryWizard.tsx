@@ -9,10 +9,11 @@ import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards
 import type { WizardServices } from '../../services/wizards';
 import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
-import { useKeyLayer } from '../input/router';
+import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { Hint } from './parts';
+import { useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
+import { CLOSES, Hint } from './wizard-text';
 
 export const RecoveryWizard = withServices(function RecoveryFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const sel = useUi((s) => s.selection.shards);
@@ -30,32 +31,29 @@ export function RecoveryView({ services, shard, onClose }: { services: WizardSer
   useEffect(() => {
     if (state.phase !== 'detecting') void poller?.refreshNow().catch(() => undefined);
   }, [state.step?.n, state.phase, poller]);
-  useKeyLayer('dialog', (name, input) => {
+  useDialogKeys(session, onClose, (key) => {
     const s = state;
-    if (s.phase === 'finished' || s.phase === 'failed' || s.phase === 'declined' || s.phase === 'none' || s.phase === 'error') {
-      onClose();
+    if (key.is('dialog.close')) {
+      // A running step cannot be called back; while asking, the machine takes Esc as "stop here".
+      if (recoveryClosable(s)) onClose();
+      else send({ type: 'cancel' });
       return true;
     }
     if (s.phase === 'options') {
-      if (name === 'escape') onClose();
-      else if (input === 'c') send({ type: 'choose', method: 'checkindex' });
-      else if (input === 't') send({ type: 'choose', method: 'shard-tool' });
-      else if (input === 'r') send({ type: 'choose', method: 'resume' });
+      if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
+      else if (key.is('recovery.shardTool')) send({ type: 'choose', method: 'shard-tool' });
+      else if (key.is('recovery.resume')) send({ type: 'choose', method: 'resume' });
       return true;
     }
     if (s.phase === 'asking') {
-      if (name === 'escape') send({ type: 'decline' });
-      else if (s.need?.kind === 'key') {
-        if (input === 'y') send({ type: 'confirm' });
-        else if (input === 'n') send({ type: 'decline' });
-      } else if (name === 'return') send({ type: 'confirm' });
-      else if (name === 'backspace') send({ type: 'type', text: s.typed.slice(0, -1) });
-      else if (input.length === 1 && input >= ' ') send({ type: 'type', text: s.typed + input });
+      if (s.need?.kind === 'key') {
+        if (key.is('dialog.confirm')) send({ type: 'confirm' });
+        else if (key.is('dialog.decline')) send({ type: 'decline' });
+      } else if (key.is('dialog.submit')) send({ type: 'confirm' });
+      else if (key.edit) send({ type: 'line', edit: key.edit });
       return true;
     }
-    // detecting or running: a running step cannot be called back; Esc is held.
-    if (name === 'escape' && recoveryClosable(s)) onClose();
-    return true;
+    return false;
   });
   return (
     <Box flexDirection="column">
@@ -77,18 +75,24 @@ function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?:
 }
 
 function Body({ state: s }: { state: RecoveryWizardState }) {
+  const hint = useHint();
   if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
   if (s.phase === 'none' || s.phase === 'error')
     return (
       <>
         <Lines lines={s.message ?? []} colour={s.phase === 'error' ? colourOf('red') : undefined} />
-        <Hint>any key closes</Hint>
+        <Hint>{CLOSES}</Hint>
       </>
     );
   if (s.phase === 'options') {
     const f = s.finding;
     const offer = f && !s.resumeAt && !f.elsewhere;
-    const keys = [offer ? 'c offline repair with CheckIndex' : '', offer && f?.shardTool ? 't with elasticsearch-shard' : '', s.resumeAt ? 'r resume the checklist' : '', 'Esc close'];
+    const keys = hint(
+      offer ? ['recovery.checkIndex', 'offline repair with CheckIndex'] : '',
+      offer && f?.shardTool ? ['recovery.shardTool', 'with elasticsearch-shard'] : '',
+      s.resumeAt ? ['recovery.resume', 'resume the checklist'] : '',
+      ['dialog.close', 'close'],
+    );
     return (
       <>
         {f ? <Text color={colourOf('red')} wrap="truncate-end">{f.lines[0]}</Text> : null}
@@ -100,7 +104,7 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
         {/* Wrapped whole: it says which host to go to. */}
         {f?.elsewhere ? <Text color={colourOf('red')}>{`offline repair not offered here: ${f.elsewhere.replace(/; nothing was run$/, '')}`}</Text> : null}
         {offer ? <Text dimColor wrap="truncate-end">the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies</Text> : null}
-        <Hint>{keys.filter(Boolean).join(' · ')}</Hint>
+        <Hint>{keys}</Hint>
       </>
     );
   }
@@ -133,17 +137,16 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
 }
 
 function Prompt({ state: s }: { state: RecoveryWizardState }) {
+  const hint = useHint();
+  const label = useKeyLabel();
   if (s.phase === 'running') return <Hint>running… (a running step cannot be called back)</Hint>;
   if (s.phase === 'asking' && s.need?.kind === 'type')
     return (
       <>
-        <Text>
-          {`loses documents: type ${s.need.expected} and Enter: `}
-          <Text bold color={colourOf('red')}>{s.typed}</Text>
-        </Text>
-        <Hint>Esc stops here (resumable)</Hint>
+        <TypedConfirm prompt={`loses documents: type ${s.need.expected} and ${label('dialog.submit')}: `} typed={s.typed} />
+        <Hint>{hint(['dialog.close', 'stops here (resumable)'])}</Hint>
       </>
     );
-  if (s.phase === 'asking') return <Hint>y run this step · n or Esc stop here (resumable)</Hint>;
-  return <Hint>any key closes</Hint>;
+  if (s.phase === 'asking') return <Hint>{hint(['dialog.confirm', 'run this step'], [['dialog.decline', 'dialog.close'], 'stop here (resumable)'])}</Hint>;
+  return <Hint>{CLOSES}</Hint>;
 }

@@ -3,15 +3,17 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { describeMatch } from '../../domain/mutation';
-import type { ReplicasEvent, ReplicasForm, ReplicasState } from '../../domain/wizards/replicas';
+import { REPLICAS_FIELDS, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';
-import { useKeyLayer } from '../input/router';
+import { LineInput } from '../components/LineInput';
+import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
-import { Hint, Notes, PreviewBox, Results } from './parts';
+import { formKeys, useDialogKeys, useHint } from './dialog-keys';
+import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
+import { CLOSES, Hint, Notes, Results } from './wizard-text';
 
-const FIELDS: (keyof ReplicasForm)[] = ['target', 'replicas', 'withTemplate', 'template'];
 const LABELS: Record<keyof ReplicasForm, string> = { target: 'index or pattern', replicas: 'replicas', withTemplate: 'also the template', template: 'template name' };
 
 export const ReplicasWizard = withServices(function ReplicasFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
@@ -21,50 +23,31 @@ export const ReplicasWizard = withServices(function ReplicasFromSelection({ onCl
 
 export function ReplicasView({ services, initial, onClose }: { services: WizardServices; initial: Partial<ReplicasForm>; onClose: () => void }) {
   const [state, session] = useSession(() => services.replicas(initial));
-  const [field, setField] = React.useState(initial.target ? 1 : 0);
-  const send = (e: ReplicasEvent) => session.send(e);
-
-  useKeyLayer('dialog', (name, input) => {
-    if (state.phase === 'done' || state.phase === 'failed' || state.phase === 'cancelled') {
-      onClose();
-      return true;
-    }
-    if (name === 'escape') {
-      send({ type: 'cancel' });
-      if (state.phase !== 'applying' && state.phase !== 'watching') onClose();
-      return true;
-    }
-    if (state.phase === 'review' && input === 'y') {
-      send({ type: 'confirm', confirmation: { by: 'key' } });
-      return true;
-    }
-    if (state.phase !== 'input') return true;
-    const f = FIELDS[field];
-    if (name === 'return') send({ type: 'submit' });
-    else if (name === 'tab' || name === 'down') setField((field + 1) % FIELDS.length);
-    else if (name === 'shift-tab' || name === 'up') setField((field + FIELDS.length - 1) % FIELDS.length);
-    else if (f === 'withTemplate') {
-      if (input === ' ') send({ type: 'toggleTemplate' });
-    } else if (name === 'backspace') send({ type: 'edit', field: f, value: String(state.form[f]).slice(0, -1) });
-    else if (input.length === 1 && input >= ' ') send({ type: 'edit', field: f, value: String(state.form[f]) + input });
+  useDialogKeys(session, onClose, (key) => {
+    if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
+    if (state.phase !== 'review' || !key.is('dialog.confirm')) return false;
+    session.send({ type: 'confirm', confirmation: { by: 'key' } });
     return true;
   });
-
-  return <ReplicasScreen state={state} field={field} services={services} />;
+  return <ReplicasScreen state={state} services={services} />;
 }
 
-export function ReplicasScreen({ state, field, services }: { state: ReplicasState; field: number; services: WizardServices }) {
+export function ReplicasScreen({ state, services }: { state: ReplicasState; services: WizardServices }) {
+  const hint = useHint();
   switch (state.phase) {
     case 'input':
       return (
         <Box flexDirection="column">
-          {FIELDS.map((f, i) => {
+          {REPLICAS_FIELDS.map((f) => {
             const v = state.form[f];
-            const shown = typeof v === 'boolean' ? (v ? '[x]' : '[ ]') : v || '…';
-            return <Text key={f} inverse={i === field}>{`${LABELS[f].padEnd(18)} ${shown}`}</Text>;
+            return (
+              <FormRow key={f} label={LABELS[f]} width={18} focused={f === state.focus}>
+                {typeof v === 'boolean' ? (v ? '[x]' : '[ ]') : <LineInput value={v} placeholder="…" />}
+              </FormRow>
+            );
           })}
           {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
-          <Hint>type to edit · Tab next field · Space toggles · Enter check · Esc close</Hint>
+          <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.change', 'toggles'], ['dialog.submit', 'check'], ['dialog.close', 'close'])}</Hint>
         </Box>
       );
     case 'inspecting':
@@ -79,8 +62,8 @@ export function ReplicasScreen({ state, field, services }: { state: ReplicasStat
           <Text>{`health now ${r.facts.healthBefore}, expected after: ${r.expected}`}</Text>
           <Notes warnings={r.warnings} notes={r.notes} />
           {r.platformJson ? <Text>{`topic.elasticsearch.index-templates-settings: ${JSON.stringify(r.platformJson)}`}</Text> : null}
-          <PreviewBox previews={r.plans.map((p) => services.preview(p))} />
-          {state.phase === 'review' ? <Hint>y send · Esc cancel</Hint> : <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>}
+          <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
+          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.close', 'cancel'])}</Hint> : <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>}
         </Box>
       );
     }
@@ -90,7 +73,7 @@ export function ReplicasScreen({ state, field, services }: { state: ReplicasStat
         <Box flexDirection="column">
           <Results results={report.results} />
           <Text color={colourOf(report.after!.health)}>{`health ${report.before.health} -> ${report.after!.health}${report.after!.reachedExpected ? '' : ` (expected ${report.expected}: not reached yet)`}`}</Text>
-          <Hint>any key closes</Hint>
+          <Hint>{CLOSES}</Hint>
         </Box>
       );
     }
@@ -99,7 +82,7 @@ export function ReplicasScreen({ state, field, services }: { state: ReplicasStat
         <Box flexDirection="column">
           {state.report ? <Results results={state.report.results} /> : null}
           <Text color={colourOf('red')}>{state.message}</Text>
-          <Hint>any key closes</Hint>
+          <Hint>{CLOSES}</Hint>
         </Box>
       );
     case 'cancelled':

@@ -1,17 +1,9 @@
-// Pieces every wizard shows: the request preview, warnings, and the result of each plan.
+// Lines every wizard shows: its warnings and notes, the result of each plan sent, the key hint,
+// and the one line of a wizard that is reading, sending, failed or cancelled.
 import React from 'react';
-import { Box, Text } from 'ink';
-import { previewLines, type Preview } from '../../domain/mutation';
+import { Text } from 'ink';
 import type { PlanResult } from '../../domain/wizards/machine';
 import { colourOf } from '../theme';
-
-export function PreviewBox({ previews }: { previews: Preview[] }) {
-  return (
-    <Box flexDirection="column" borderStyle="single" paddingX={1}>
-      {previews.flatMap((p, i) => previewLines(p).map((l, j) => <Text key={`${i}-${j}`} bold={j === 0} wrap="truncate-end">{l}</Text>))}
-    </Box>
-  );
-}
 
 export function Notes({ warnings = [], notes = [] }: { warnings?: string[]; notes?: string[] }) {
   return (
@@ -40,4 +32,14 @@ export function Results({ results }: { results: PlanResult[] }) {
 
 export function Hint({ children }: { children: string }) {
   return <Text dimColor>{children}</Text>;
+}
+
+/** Any key closes a finished wizard (ui/wizards/dialog-keys.ts). */
+export const CLOSES = 'any key closes';
+
+/** A wizard waiting for the cluster, or ended without a screen of its own. */
+export function Waiting({ phase, message }: { phase: string; message?: string }) {
+  if (phase === 'failed') return <Text color={colourOf('red')}>{message}</Text>;
+  if (phase === 'cancelled') return <Text>cancelled: nothing was sent</Text>;
+  return <Text>{phase === 'applying' ? 'sending…' : 'reading the cluster…'}</Text>;
 }

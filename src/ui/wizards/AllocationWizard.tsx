@@ -1,0 +1,54 @@
+// The unassigned-shard wizard: explains the selected shard (domain/wizards/allocation.ts), offers
+// the retry of failed allocations, sends keys as events.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { explanationLines, NO_UNASSIGNED } from '../../domain/wizards/allocation';
+import type { WizardServices } from '../../services/wizards';
+import { useUi } from '../app/context';
+import { RequestPreview } from '../components/RequestPreview';
+import { useDialogKeys, useHint } from './dialog-keys';
+import { useSession, withServices } from './services';
+import { CLOSES, Hint, Results, Waiting } from './wizard-text';
+
+export const AllocationWizard = withServices(AllocationView);
+
+function AllocationView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+  const sel = useUi((s) => s.selection.shards);
+  const [state, session] = useSession(() => services.allocation(sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined));
+  const hint = useHint();
+  useDialogKeys(session, onClose, (key) => {
+    if (state.phase === 'explained' && key.is('allocation.retry')) session.send({ type: 'retry' });
+    else if (state.phase === 'retryReview' && key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
+    else return false;
+    return true;
+  });
+  switch (state.phase) {
+    case 'explained':
+      return (
+        <Box flexDirection="column">
+          {(state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).map((l, i) => (
+            <Text key={i} wrap="truncate-end">{l}</Text>
+          ))}
+          <Hint>{hint(['allocation.retry', `retry failed allocations (${state.unassigned} unassigned)`], ['dialog.close', 'close'])}</Hint>
+        </Box>
+      );
+    case 'retryReview':
+      return (
+        <Box flexDirection="column">
+          <RequestPreview previews={[services.preview(state.plan)]} />
+          <Hint>{hint(['dialog.confirm', 'send'], ['dialog.close', 'close'])}</Hint>
+        </Box>
+      );
+    case 'done':
+      return (
+        <Box flexDirection="column">
+          <Results results={[state.result]} />
+          {state.moves.length ? state.moves.map((m) => <Text key={`${m.index}/${m.shard}/${m.primary}/${m.node}`}>{`${m.index} ${m.shard} ${m.primary ? 'p' : 'r'}: ${m.from} -> ${m.to}`}</Text>) : <Text>nothing moved</Text>}
+          <Text>{`${state.stillUnassigned} still unassigned`}</Text>
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
+    default:
+      return <Waiting phase={state.phase} message={state.phase === 'failed' ? state.message : undefined} />;
+  }
+}

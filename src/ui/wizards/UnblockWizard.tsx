@@ -1,0 +1,40 @@
+// The read-only (flood-stage) block wizard: renders domain/wizards/unblock.ts, sends keys as events.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { formatPercent } from '../../domain/format';
+import type { WizardServices } from '../../services/wizards';
+import { RequestPreview } from '../components/RequestPreview';
+import { colourOf } from '../theme';
+import { useDialogKeys, useHint } from './dialog-keys';
+import { useSession, withServices } from './services';
+import { CLOSES, Hint, Notes, Results, Waiting } from './wizard-text';
+
+export const UnblockWizard = withServices(UnblockView);
+
+function UnblockView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+  const [state, session] = useSession(() => services.unblock());
+  const hint = useHint();
+  useDialogKeys(session, onClose, (key) => {
+    if (state.phase !== 'review') return false;
+    if (key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
+    else if (key.is('unblock.recheck')) session.send({ type: 'reload' });
+    else return false;
+    return true;
+  });
+  if (state.phase !== 'review' && state.phase !== 'done') return <Waiting phase={state.phase} message={state.phase === 'failed' ? state.message : undefined} />;
+  const { facts, refusal, plan, notes } = state.review;
+  return (
+    <Box flexDirection="column">
+      <Text>{facts.blocked.length ? `blocked: ${facts.blocked.join(', ')}` : 'no index is blocked'}</Text>
+      {facts.disks.map((d) => (
+        <Text key={d.node} color={colourOf(d.level === 'ok' ? 'green' : d.level === 'low' ? 'yellow' : 'red')}>
+          {`${d.node}: ${d.level} ${formatPercent(d.usedPercent, 1)} used (high ${formatPercent(d.marks.high, 1)}, flood ${formatPercent(d.marks.flood, 1)})`}
+        </Text>
+      ))}
+      <Notes notes={notes} />
+      {refusal ? <Text color={colourOf('red')}>{`refused: ${refusal}`}</Text> : null}
+      {state.phase === 'done' ? <Results results={[state.result]} /> : plan ? <RequestPreview previews={[services.preview(plan)]} /> : null}
+      <Hint>{state.phase === 'done' ? CLOSES : hint(plan ? ['dialog.confirm', 'send'] : '', ['unblock.recheck', 're-check'], ['dialog.close', 'close'])}</Hint>
+    </Box>
+  );
+}

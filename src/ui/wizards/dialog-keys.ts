@@ -1,0 +1,94 @@
+// A wizard's keys: its one key layer, the keys asked by command id from the keymap in force
+// (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
+// its machine, and the key hints built from the same rows, so help, the README and the screen agree.
+import type { LineEdit } from '../../domain/line-edit';
+import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
+import { keyLabel, type CommandId } from '../../keys/keymap';
+import { useKeymap } from '../app/use-keymap';
+import { lineEditOf } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+
+export interface DialogKey {
+  /** Whether the key is one of this command's keys. */
+  is(id: CommandId): boolean;
+  /** The key as an edit of a line being typed (a printable character, Backspace). */
+  edit?: LineEdit;
+}
+
+interface Cancellable {
+  getState(): { phase: string };
+  send(e: { type: 'cancel' }): void;
+}
+
+/**
+ * The wizard's key layer (modal: every key stops here). `handle` gets each key first and returns
+ * true when it took it. Then a finished wizard closes on any key; Esc cancels, and closes the
+ * wizard once its machine has cancelled (not while a request is out: it cannot be called back).
+ */
+export function useDialogKeys(session: Cancellable, onClose: () => void, handle: (key: DialogKey) => boolean | void): void {
+  const keymap = useKeymap();
+  useKeyLayer('dialog', (name, input) => {
+    const key: DialogKey = { is: (id) => keymap.some((k) => k.id === id && k.keys.includes(name)), edit: lineEditOf(name, input) };
+    if (handle(key)) return true;
+    if (isEnded(session.getState().phase)) onClose();
+    else if (key.is('dialog.close')) {
+      session.send({ type: 'cancel' });
+      if (session.getState().phase === 'cancelled') onClose();
+    }
+    return true;
+  });
+}
+
+/** A line being typed: Enter submits it, a character or Backspace edits it; false for any other key. */
+export function lineKeys(key: DialogKey, send: (e: { type: 'submit' } | { type: 'line'; edit: LineEdit }) => void): boolean {
+  if (key.is('dialog.submit')) send({ type: 'submit' });
+  else if (key.edit) send({ type: 'line', edit: key.edit });
+  else return false;
+  return true;
+}
+
+type FormEvent = FocusEvent | { type: 'change' } | { type: 'line'; edit: LineEdit };
+
+/**
+ * A form: Enter submits, Tab and the arrows move the focus, and the machine takes what fits the
+ * focused field (Space or an arrow changes a choice, typing edits text). False for Esc.
+ */
+export function formKeys(key: DialogKey, send: (e: FormEvent) => void, submit: () => void): boolean {
+  if (key.is('dialog.submit')) submit();
+  else if (key.is('dialog.nextField')) send({ type: 'focus', by: 1 });
+  else if (key.is('dialog.prevField')) send({ type: 'focus', by: -1 });
+  else if (key.is('dialog.close')) return false;
+  else {
+    if (key.is('dialog.change')) send({ type: 'change' });
+    if (key.edit) send({ type: 'line', edit: key.edit });
+  }
+  return true;
+}
+
+/** One part of a key hint: plain text, or a command (or several, "n or Esc") and what it does. */
+export type HintPart = string | readonly [CommandId | readonly CommandId[], string];
+
+/** Builds "y send · Esc close" from the keymap in force; a command it lacks is left out. */
+export function useHint(): (...parts: HintPart[]) => string {
+  const keymap = useKeymap();
+  const label = (id: CommandId) => {
+    const k = keymap.find((c) => c.id === id)?.keys[0];
+    return k === undefined ? undefined : keyLabel(k);
+  };
+  return (...parts) =>
+    parts
+      .map((p) => {
+        if (typeof p === 'string') return p;
+        const [ids, what] = p;
+        const keys = (typeof ids === 'string' ? [ids] : ids).map(label).filter(Boolean);
+        return keys.length ? `${keys.join(' or ')} ${what}` : '';
+      })
+      .filter(Boolean)
+      .join(' · ');
+}
+
+/** The first key of a command as written in hints ('←'), for text that names a key inline. */
+export function useKeyLabel(): (id: CommandId) => string {
+  const keymap = useKeymap();
+  return (id) => keyLabel(keymap.find((c) => c.id === id)?.keys[0] ?? '');
+}

@@ -1,0 +1,486 @@
+// Every step of every wizard as the operator sees it, at 80x24 and at 120x40: the form, the review
+// with its request preview, the typed confirmation, progress, done, failed and refused. Each
+// wizard is opened on its key in the console over a recorded scenario (test/fixtures/*) and driven
+// by its real machine: the session's effects are not performed, the test answers them with the
+// events a runner would send, built from the same recorded data. Colour is kept as visible markers
+// (test/ui/markers.ts), one file per screen in __screens__/.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { diskRows } from '../../src/domain/disk';
+import { findCorruption } from '../../src/domain/corruption/explain';
+import { buildPreview } from '../../src/domain/mutation';
+import type { PlanResult } from '../../src/domain/wizards/machine';
+import { allocationMachine, explainAllocation } from '../../src/domain/wizards/allocation';
+import { deleteMachine, type DeleteForm } from '../../src/domain/wizards/delete';
+import { forcemergeMachine, type MergeFacts } from '../../src/domain/wizards/forcemerge';
+import { recoveryMachine, type AnnouncedStep, type RecoveryFinding } from '../../src/domain/wizards/recovery';
+import { replicasMachine, type ReplicasForm } from '../../src/domain/wizards/replicas';
+import { scrollMachine } from '../../src/domain/wizards/scroll';
+import { unblockMachine } from '../../src/domain/wizards/unblock';
+import type { TaskProgress } from '../../src/domain/delete/task';
+import { KEYMAP } from '../../src/keys/keymap';
+import { WizardSession, type WizardServices } from '../../src/services/wizards';
+import type { PaneId } from '../../src/store/console';
+import { wizardsWith } from '../helpers/wizard-ui';
+import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { withColourMarkers } from '../ui/markers';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => r?.unmount());
+// The delete form resolves an age against the clock: pinned, so the screen is the same every run.
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  return () => void vi.useRealTimers();
+});
+
+const SIZES = [
+  [80, 24],
+  [120, 40],
+] as const;
+
+type AnySession = WizardSession<any, any, any>;
+
+/** Services whose sessions run the real machines and leave every effect to the test. */
+function recordedServices() {
+  const sessions: Record<string, AnySession> = {};
+  const open = (name: string, s: AnySession) => (sessions[name] = s);
+  const noEffects = async () => undefined;
+  const services = {
+    replicas: (initial?: Partial<ReplicasForm>) => open('replicas', new WizardSession(replicasMachine(initial), noEffects)),
+    unblock: () => open('unblock', new WizardSession(unblockMachine(), noEffects)),
+    scroll: () => open('scroll', new WizardSession(scrollMachine(), noEffects)),
+    allocation: (shard?: never) => open('allocation', new WizardSession(allocationMachine(shard), noEffects)),
+    deleteByQuery: (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects)),
+    forcemerge: (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
+    recovery: () => open('recovery', new WizardSession(recoveryMachine(), noEffects)),
+    preview: (plan) => buildPreview(plan, { url: 'http://127.0.0.1:9200', user: 'elastic' }),
+  } as WizardServices;
+  return { services, sessions };
+}
+
+interface Ctx {
+  app: Rendered;
+  /** The session the wizard opened. */
+  session: AnySession;
+  state: any;
+  send(e: object): void;
+  store: ReturnType<typeof makeStore>;
+}
+
+type WalkStep = [string, (c: Ctx) => unknown];
+
+interface Walk {
+  wizard: string;
+  steps: WalkStep[];
+}
+
+const walk = (wizard: string, ...steps: WalkStep[]): Walk => ({ wizard, steps });
+
+/** Where each wizard is opened: the recorded scenario and the pane its key works on. */
+const WHERE: Record<string, { scenario: string; pane: PaneId }> = {
+  replicas: { scenario: 'yellow', pane: 'indices' },
+  delete: { scenario: 'yellow', pane: 'indices' },
+  forcemerge: { scenario: 'yellow', pane: 'indices' },
+  unblock: { scenario: 'yellow', pane: 'disk' },
+  scroll: { scenario: 'yellow', pane: 'nodes' },
+  allocation: { scenario: 'yellow', pane: 'shards' },
+  recovery: { scenario: 'red', pane: 'shards' },
+};
+
+function keyOf(commandId: string): string {
+  return KEYMAP.find((k) => k.id === commandId)!.keys[0];
+}
+
+const COMMANDS: Record<string, string> = {
+  replicas: 'wizard.replicas',
+  delete: 'wizard.deleteByQuery',
+  forcemerge: 'wizard.forcemerge',
+  unblock: 'wizard.unblock',
+  scroll: 'wizard.scroll',
+  allocation: 'wizard.allocation',
+  recovery: 'wizard.recoverCorrupt',
+};
+
+const ok = (summary: string, verified: string): PlanResult => ({ summary, ok: true, applied: 'yes', message: 'applied (HTTP 200)', verified: { ok: true, message: verified } });
+const refusedByNode = (summary: string): PlanResult => ({
+  summary,
+  ok: false,
+  applied: 'no',
+  message: 'not applied: HTTP 403 cluster_block_exception: index [service_v9_orders] blocked by: [FORBIDDEN/12/index read-only / allow delete (api)]',
+});
+
+// --- recorded facts -------------------------------------------------------------------------------
+
+const selectedIndex = (c: Ctx) => c.app.ui.getState().selection.indices?.index ?? 'service_v9_orders';
+const disksOf = (c: Ctx) => diskRows(c.store.getState().snapshots.allocation.data!, c.store.getState().snapshots.settings.data!.watermarks);
+function mergeFacts(c: Ctx, index: string): MergeFacts {
+  return { indices: c.store.getState().snapshots.indices.data!.filter((i) => i.name === index), disks: disksOf(c) };
+}
+function progress(deleted: number, completed = false): TaskProgress {
+  return {
+    id: 'oTUltX4IQMOUUVeiohTt8A:2188',
+    action: 'indices:data/write/delete/byquery',
+    description: 'delete-by-query [service_v9_orders]',
+    completed,
+    cancelled: false,
+    total: 1234,
+    deleted,
+    batches: Math.ceil(deleted / 1000),
+    versionConflicts: 0,
+    throttledMillis: 0,
+    requestsPerSecond: -1,
+    runningMillis: 4200,
+    failures: [],
+  };
+}
+const SAMPLES = [
+  { index: 'service_v9_orders', id: 'doc-000017', modifiedAt: '2025-06-02T08:14:55.000Z', sources: ['src-crm'], title: 'Order 17 (archived)' },
+  { index: 'service_v9_orders', id: 'doc-000018', modifiedAt: '2025-06-02T08:15:02.000Z', sources: ['src-crm'], title: 'Order 18 (archived)' },
+  { index: 'service_v9_orders', id: 'doc-000214', modifiedAt: '2025-07-11T16:40:31.000Z', sources: ['src-crm', 'src-erp'], title: 'Order 214' },
+  { index: 'service_v9_orders', id: 'doc-000215', modifiedAt: '2025-07-11T16:41:09.000Z', sources: ['src-erp'], title: null },
+  { index: 'service_v9_orders', id: 'doc-001002', modifiedAt: null, sources: [], title: 'Order 1002' },
+];
+
+/** The corrupt primary recorded from a real node (test/fixtures/corrupt), as detection reports it. */
+function corruptFinding(extra: Partial<RecoveryFinding> = {}): RecoveryFinding {
+  const f = findCorruption(fixture('corrupt', 'explain-primary') as never)!;
+  return {
+    index: f.index,
+    shard: f.shard,
+    lines: [
+      `${f.index} shard ${f.shard} primary${f.node ? ` on node ${f.node.name}` : ''}: ${f.canAllocate}${f.corrupt ? ' (corrupt)' : ''}`,
+      `  reason: ${f.reason}`,
+      ...(f.file ? [`  file:   ${f.file}`] : []),
+      `  folder: /var/lib/elasticsearch/indices/Qe6s1d3bQ0yG2Yy0pK8cVg/${f.shard}`,
+      '  documents last seen: unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)',
+      '  this host: runs the node holding the copy (the checklist may run here)',
+    ],
+    options: [
+      'restore the index from snapshot repository backups (snapshot nightly-2026.11.21 holds it)',
+      'reindex it from its source system (the platform re-sends every document of the project)',
+    ],
+    shardTool: true,
+    ...extra,
+  };
+}
+const STOP_STEP: AnnouncedStep = { n: 1, total: 9, title: 'Stop the engine', commandLines: ['systemctl stop elasticsearch'], note: 'nothing may write to the shard folder while it is repaired', losesData: false };
+const REPAIR_STEP: AnnouncedStep = {
+  n: 5,
+  total: 9,
+  title: 'Repair: drop the broken segments (CheckIndex -exorcise)',
+  commandLines: [
+    "runuser -u elasticsearch -- \"$ES_JAVA_HOME/bin/java\" -cp '/usr/share/elasticsearch/lib/*' org.apache.lucene.index.CheckIndex '/var/lib/elasticsearch/indices/Qe6s1d3bQ0yG2Yy0pK8cVg/0/index' -exorcise",
+  ],
+  note: 'the documents of the broken segments are gone for good (the archive of step 2 keeps them)',
+  losesData: true,
+};
+
+/** Recovery: the finding, c, and the first step asked for. */
+async function toFirstStep(c: Ctx): Promise<void> {
+  c.send({ type: 'detected', finding: corruptFinding() });
+  await tick();
+  await c.app.press('c');
+  c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } });
+  await tick();
+}
+
+/** Force merge: Enter on the selected index, and what inspection read. */
+async function toMergeReview(c: Ctx): Promise<void> {
+  await c.app.press(KEYS.enter);
+  c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 });
+  await tick();
+}
+
+// --- the walks --------------------------------------------------------------------------------------
+
+const WALKS: Walk[] = [
+  walk('replicas',
+    ['form', () => undefined],
+    ['form-error', (c) => c.app.press(KEYS.enter)],
+    [
+      'form-filled',
+      async (c) => {
+        await c.app.type('0');
+        await c.app.press(KEYS.tab);
+        await c.app.press(' ');
+      },
+    ],
+    ['inspecting', (c) => c.app.press(KEYS.enter)],
+    [
+      'review',
+      (c) =>
+        c.send({
+          type: 'inspected',
+          facts: {
+            indices: [selectedIndex(c)],
+            before: { [selectedIndex(c)]: 1 },
+            dataNodes: 1,
+            healthBefore: 'yellow',
+            template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } } },
+          },
+        }),
+    ],
+    ['applying', (c) => c.app.press('y')],
+    ['watching', (c) => c.send({ type: 'applied', results: c.state.review.plans.map((p: { summary: string }) => ok(p.summary, 'every matched index now has 0 replicas')) })],
+    ['done', (c) => c.send({ type: 'watched', health: 'green', replicas: { [selectedIndex(c)]: 0 }, timedOut: false })],
+  ),
+  walk('replicas',
+    [
+      'failed',
+      async (c) => {
+        await c.app.type('0');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'inspected', facts: { indices: [selectedIndex(c)], before: { [selectedIndex(c)]: 1 }, dataNodes: 1, healthBefore: 'yellow' } });
+        await tick();
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
+      },
+    ],
+  ),
+  walk('delete',
+    ['form', () => undefined],
+    ['form-filled', (c) => c.app.type('90d')],
+    ['previewing', (c) => c.app.press(KEYS.enter)],
+    ['review', (c) => c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } })],
+    ['review-typing', (c) => c.app.type('12')],
+    ['review-mismatch', (c) => c.app.press(KEYS.enter)],
+    [
+      'starting',
+      async (c) => {
+        await c.app.type('1234');
+        await c.app.press(KEYS.enter);
+      },
+    ],
+    ['running-waiting', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2188' })],
+    ['running', (c) => c.send({ type: 'progress', progress: progress(617) })],
+    ['rethrottle', (c) => c.app.type('t500')],
+    ['counting', (c) => c.send({ type: 'finished', progress: progress(1234, true) })],
+    ['done', (c) => c.send({ type: 'counted', stillMatching: 0 })],
+  ),
+  walk('delete',
+    [
+      'nothing',
+      async (c) => {
+        await c.app.type('90d');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 0, indexTotal: 5210, samples: [] } });
+      },
+    ],
+  ),
+  walk('delete',
+    [
+      'failed',
+      async (c) => {
+        await c.app.type('90d');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 3, indexTotal: 5210, samples: SAMPLES.slice(0, 3) } });
+        await tick();
+        await c.app.type('3');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    ['form', () => undefined],
+    ['inspecting', (c) => c.app.press(KEYS.enter)],
+    ['review', (c) => c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 })],
+    ['applying', (c) => c.app.press('y')],
+    ['applying-task', (c) => c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2301' })],
+    [
+      'done',
+      (c) => {
+        const after = mergeFacts(c, c.state.target);
+        after.indices = after.indices.map((i) => ({ ...i, docsDeleted: 0 }));
+        c.send({ type: 'merged', after, failures: [] });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    [
+      'refused',
+      async (c) => {
+        await c.app.press(KEYS.enter);
+        const facts = mergeFacts(c, c.state.target);
+        // The same disk past the high watermark: a merge needs extra room while it runs.
+        facts.disks = facts.disks.map((d) => ({ ...d, usedPercent: 92.4, level: 'high', headroomToHighBytes: 0 }));
+        c.send({ type: 'inspected', indices: [c.state.target], facts, retaining: 0 });
+      },
+    ],
+  ),
+  walk('forcemerge',
+    [
+      'failed',
+      async (c) => {
+        await toMergeReview(c);
+        await c.app.press('y');
+        c.send({ type: 'notStarted', message: 'not sent: the node answered HTTP 503 (master_not_discovered_exception); nothing was merged' });
+      },
+    ],
+  ),
+  walk('unblock',
+    ['loading', () => undefined],
+    ['review', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders', 'service_v9_bravo'], disks: disksOf(c) } })],
+    ['applying', (c) => c.app.press('y')],
+    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plan.summary, 'no index carries index.blocks.read_only_allow_delete')] })],
+  ),
+  walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),
+  walk('unblock',
+    ['refused', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c).map((d) => ({ ...d, usedPercent: 96, level: 'flood' })) } })],
+  ),
+  walk('unblock',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
+        await tick();
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plan.summary)] });
+      },
+    ],
+  ),
+  walk('scroll',
+    ['loading', () => undefined],
+    ['form', (c) => c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext } })],
+    ['form-error', (c) => c.app.press(KEYS.enter)],
+    ['form-filled', (c) => c.app.type('1000')],
+    ['review', (c) => c.app.press(KEYS.enter)],
+    ['applying', (c) => c.app.press('y')],
+    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.plan.summary, 'search.max_open_scroll_context is 1000 on every node')] })],
+  ),
+  walk('scroll',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
+        await tick();
+        await c.app.type('1000');
+        await c.app.press(KEYS.enter);
+        await c.app.press('y');
+        c.send({ type: 'applied', results: [{ summary: c.state.plan.summary, ok: false, applied: 'unknown', message: 'unknown: the node closed the connection before answering; read back: not applied' }] });
+      },
+    ],
+  ),
+  walk('allocation',
+    ['explaining', () => undefined],
+    ['explained', (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 })],
+    ['retry-review', (c) => c.app.press('R')],
+    ['applying', (c) => c.app.press('y')],
+    [
+      'done',
+      (c) =>
+        c.send({
+          type: 'applied',
+          results: [ok(c.state.plan.summary, 'the cluster accepted the reroute')],
+          moves: [{ index: 'service_v9_orders', shard: 2, primary: false, from: 'UNASSIGNED', to: 'INITIALIZING', node: 'node-0' }],
+          stillUnassigned: 5,
+        }),
+    ],
+  ),
+  walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0 })]),
+  walk('allocation',
+    [
+      'failed',
+      async (c) => {
+        c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
+        await tick();
+        await c.app.press('R');
+        await c.app.press('y');
+        c.send({ type: 'error', message: 'the node did not answer within 30 s (timeout); the retry may or may not have been applied: look at the Shards pane' });
+      },
+    ],
+  ),
+  walk('recovery',
+    ['detecting', () => undefined],
+    ['options', (c) => c.send({ type: 'detected', finding: corruptFinding() })],
+    ['running', (c) => c.app.press('c')],
+    ['asking-key', (c) => c.send({ type: 'announced', step: STOP_STEP, need: { kind: 'key' } })],
+    [
+      'running-output',
+      async (c) => {
+        await c.app.press('y');
+        c.send({ type: 'output', chunk: 'Stopping elasticsearch.service...\nStopped elasticsearch.service.\n' });
+        c.send({ type: 'info', line: 'ok: step 1 Stop the engine (exit 0)' });
+      },
+    ],
+    ['asking-typed', (c) => c.send({ type: 'announced', step: REPAIR_STEP, need: { kind: 'type', expected: 'service_v9_orders' } })],
+    ['asking-typing', (c) => c.app.type('service_v9')],
+    [
+      'finished',
+      async (c) => {
+        await c.app.type('_orders');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'info', line: 'ok: step 5 Repair (exit 0)' });
+        c.send({ type: 'ended', status: 'finished', lines: ['service_v9_orders shard 0 is assigned again (cluster yellow)', 'documents: 5210 before, 5197 after: 13 lost (CheckIndex predicted 13)'] });
+      },
+    ],
+  ),
+  walk('recovery',
+    [
+      'declined',
+      async (c) => {
+        await toFirstStep(c);
+        await c.app.press('n');
+        c.send({ type: 'ended', status: 'declined', lines: ['stopped before step 1 (Stop the engine): nothing was run', 'resume with r here, or: shardeck recover-corrupt service_v9_orders 0 --resume'] });
+      },
+    ],
+  ),
+  walk('recovery',
+    [
+      'failed',
+      async (c) => {
+        await toFirstStep(c);
+        await c.app.press('y');
+        c.send({ type: 'output', chunk: 'Failed to stop elasticsearch.service: Access denied\n' });
+        c.send({ type: 'info', line: 'FAILED: step 1 Stop the engine (exit 4)' });
+        c.send({ type: 'ended', status: 'failed', lines: ['step 1 failed: the engine still runs; nothing else was done', 'run it as root, then resume with r'] });
+      },
+    ],
+  ),
+  walk('recovery', ['none', (c) => c.send({ type: 'detected', finding: null, message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair' })]),
+  walk('recovery',
+    [
+      'options-elsewhere',
+      (c) =>
+        c.send({
+          type: 'detected',
+          finding: corruptFinding({
+            shardTool: false,
+            elsewhere: 'the corrupt copy is on node node-1, not on this host (node-0): run shardeck recover-corrupt on the host of node-1; nothing was run',
+          }),
+        }),
+    ],
+  ),
+  walk('recovery', ['options-resume', (c) => c.send({ type: 'detected', finding: null, resumeAt: 'service_v9_orders shard 0: Start the engine', message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)' })]),
+  walk('recovery', ['error', (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' })]),
+];
+
+async function run(w: Walk, columns: number, rows: number): Promise<void> {
+  const { services, sessions } = recordedServices();
+  const store = makeStore();
+  loadScenario(store, WHERE[w.wizard].scenario);
+  store.setState({ pane: WHERE[w.wizard].pane });
+  r = await renderApp(store, { columns, rows, wizards: wizardsWith([w.wizard], services) });
+  await r.press(keyOf(COMMANDS[w.wizard]));
+  const session = sessions[w.wizard];
+  expect(session, `${w.wizard} did not open`).toBeDefined();
+  const ctx: Ctx = {
+    app: r,
+    session,
+    get state() {
+      return session.getState();
+    },
+    send: (e) => session.send(e),
+    store,
+  };
+  for (const [step, act] of w.steps) {
+    await act(ctx);
+    await tick(20);
+    await expect(withColourMarkers(r.frame())).toMatchFileSnapshot(`__screens__/wizard-${w.wizard}-${step}-${columns}x${rows}.txt`);
+  }
+}
+
+describe.each(SIZES)('wizards at %ix%i', (columns, rows) => {
+  for (const w of WALKS) it(`${w.wizard}: ${w.steps.map(([s]) => s).join(', ')}`, () => run(w, columns, rows));
+});

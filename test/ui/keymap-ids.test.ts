@@ -1,0 +1,32 @@
+// Command ids are checked by the compiler (keys/keymap.ts `as const`): a misspelt id in the wizard
+// registry, a `case` or a key check fails `npm run typecheck` (the @ts-expect-error lines below
+// fail it if a misspelling were ever accepted). Every wizard's keys are keymap rows, so help and
+// the README list them.
+import { describe, expect, it } from 'vitest';
+import { KEYMAP, type CommandId } from '../../src/keys/keymap';
+import { helpLines } from '../../src/ui/components/HelpOverlay';
+import { WIZARDS, type WizardEntry } from '../../src/ui/wizards/registry';
+
+describe('command ids', () => {
+  it('a misspelt id is a type error', () => {
+    // @ts-expect-error 'wizard.replica' is not a command
+    const misspelt: CommandId = 'wizard.replica';
+    // @ts-expect-error a registry entry names its command by a CommandId
+    const entry: WizardEntry = { id: 'x', title: 'x', commandId: 'wizard.delete', component: () => null };
+    expect([misspelt, entry.commandId]).toHaveLength(2);
+  });
+
+  it('every wizard opens on a dangerous keymap row, and its scope is that row\'s', () => {
+    for (const w of WIZARDS) expect(KEYMAP.find((k) => k.id === w.commandId)?.dangerous, w.id).toBe(true);
+  });
+
+  it('help lists the dialog keys and each wizard\'s own keys', () => {
+    const text = helpLines(KEYMAP).map((l) => l.text).join('\n');
+    expect(text).toMatch(/In a wizard/);
+    expect(text).toMatch(/ y +yes: send what the preview shows/);
+    expect(text).toMatch(/ Esc +close; what was not sent is cancelled/);
+    expect(text).toMatch(/ Tab ↓ +next field of a form/);
+    expect(text).toMatch(/Delete wizard\n(.*\n)* +t +change the throttle of the running delete/);
+    expect(text).toMatch(/Recovery wizard\n(.*\n)* +c +offline repair with CheckIndex/);
+  });
+});

@@ -78,7 +78,7 @@ export function ForceMergeScreen({ state, services }: { state: MergeState; servi
           {state.phase === 'review' ? (
             <Hint>{hint(state.refuse ? '' : ['dialog.confirm', 'merge'], ['dialog.close', 'close'])}</Hint>
           ) : (
-            <Text>{state.waitingLeases ? 'waiting (reading only) for the retention leases…' : state.task ? `merging, task ${state.task} (cannot be cancelled); sizes are read 10 s after…` : 'sending…'}</Text>
+            <Text>{state.waitingLeases ? 'waiting (reading only) for the retention leases…' : state.task ? `merging, task ${state.task} (cannot be cancelled); sizes follow within ~10 s…` : 'sending…'}</Text>
           )}
         </Box>
       );

@@ -2,7 +2,7 @@
 // Query before delete (seed, rule 1): the same query is counted and sampled first; the delete is
 // capped at that count (max_docs), confirmed by typing the count (or --yes with --expect equal to
 // it), sent once through the guard as a task, followed, and counted again afterwards.
-// The CLI twin of the delete wizard: drives the same session (services/delete-wizards.ts).
+// The CLI twin of the delete wizard: drives the same session (services/wizards/delete.ts).
 import fs from 'node:fs';
 import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
 import { olderThanQuery, parseExpected, parseOlderThan, sourceQuery } from '../domain/delete/query';
@@ -10,7 +10,7 @@ import { progressLine } from '../domain/delete/task';
 import { choiceOfFile, parseRequestsPerSecond, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
-import { deleteSession } from '../services/delete-wizards';
+import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';

@@ -1,7 +1,7 @@
 // shardeck explain [index shard primary|replica] [--json]: why a shard is (un)assigned, in plain
 // words. Without arguments: the first unassigned shard Elasticsearch picks. Reads only.
 import { explanationLines, NO_UNASSIGNED, type ShardRef } from '../domain/wizards/allocation';
-import { allocationSession } from '../services/wizards';
+import { allocationSession } from '../services/wizards/allocation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 

@@ -2,11 +2,11 @@
 // Gets the disk back after deletes: shows deleted documents and store size per index and each
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
-// The CLI twin of the force-merge wizard: drives the same session (services/delete-wizards.ts).
+// The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
-import { forcemergeSession } from '../services/delete-wizards';
+import { forcemergeSession } from '../services/wizards/forcemerge';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';

@@ -3,7 +3,7 @@
 import { isConnectionFailure } from '../cluster/connection';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
-import { replicasSession } from '../services/wizards';
+import { replicasSession } from '../services/wizards/replicas';
 import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';

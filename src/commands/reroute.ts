@@ -1,6 +1,6 @@
 // shardeck reroute --retry-failed [--yes] [--dry-run] [--json]: retry shard allocations that
 // failed too often, and report what moved (shard states before and after).
-import { allocationSession } from '../services/wizards';
+import { allocationSession } from '../services/wizards/allocation';
 import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';

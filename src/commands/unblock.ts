@@ -1,6 +1,6 @@
 // shardeck unblock [--yes] [--dry-run] [--json]: the CLI twin of the read-only block wizard.
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
-import { unblockSession } from '../services/wizards';
+import { unblockSession } from '../services/wizards/unblock';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './guarded';
 import { paint } from './paint';

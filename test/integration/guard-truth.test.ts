@@ -19,7 +19,7 @@ import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
-import { replicasSession } from '../../src/services/wizards';
+import { replicasSession } from '../../src/services/wizards/replicas';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 

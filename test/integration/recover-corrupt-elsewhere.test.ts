@@ -21,7 +21,7 @@ import { ES_USER, freePort, startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { Guard } from '../../src/services/guard';
-import { recoverySession } from '../../src/services/recovery-wizard';
+import { recoverySession } from '../../src/services/wizards/recovery';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';

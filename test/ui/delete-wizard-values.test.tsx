@@ -3,7 +3,8 @@
 // error in the form and nothing is asked of the node.
 import { afterEach, describe, expect, it } from 'vitest';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../src/domain/wizards/delete';
-import { WizardSession, type WizardServices } from '../../src/services/wizards';
+import type { WizardServices } from '../../src/services/wizards';
+import { WizardSession } from '../../src/services/wizards/session';
 import { plain, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
 

@@ -1,5 +1,5 @@
 // How wizards reach the cluster without importing it: the TUI provides WizardServices (built on
-// the Guard in services/wizards.ts) here; a wizard creates its session once and re-renders on
+// the Guard in services/wizards/index.ts) here; a wizard creates its session once and re-renders on
 // every state change of it.
 import React, { createContext, useContext, useState, useSyncExternalStore } from 'react';
 import { Text } from 'ink';

@@ -1,14 +1,14 @@
 // The corruption recovery wizard's runner: detection for the TUI, then the same checklist runner
 // as `shardeck recover-corrupt`, its questions answered by the operator's keys in the wizard.
-import type { EsApi } from '../cluster/api';
-import { stepCommandLines, type PlanFacts } from '../domain/corruption/plan';
-import { newProgress, type RecoveryProgress } from '../domain/corruption/progress';
-import type { Confirmation } from '../domain/mutation';
-import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../domain/wizards/recovery';
-import { detectCorruption, findingFactLines, planFacts, startRefusal } from './corruption';
-import type { Guard } from './guard';
-import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from './recovery-runner';
-import { WizardSession } from './wizards';
+import type { EsApi } from '../../cluster/api';
+import { stepCommandLines, type PlanFacts } from '../../domain/corruption/plan';
+import { newProgress, type RecoveryProgress } from '../../domain/corruption/progress';
+import type { Confirmation } from '../../domain/mutation';
+import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../../domain/wizards/recovery';
+import { detectCorruption, findingFactLines, planFacts, startRefusal } from '../corruption';
+import type { Guard } from '../guard';
+import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from '../recovery-runner';
+import { WizardSession } from './session';
 
 export interface RecoveryTuning extends RunOptions {
   /** The profile's service commands (systemctl stop/start elasticsearch when absent). */

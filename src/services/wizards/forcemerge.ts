@@ -1,0 +1,39 @@
+// The force-merge wizard's session (domain/wizards/forcemerge.ts), driven by the console's wizard and
+// by commands/forcemerge.ts alike: facts and space judged, the flush, the leases waited out, the
+// merge sent once as a task through the Guard, followed, and the sizes read back.
+import type { EsApi } from '../../cluster/api';
+import { describeOutcome } from '../../domain/mutation';
+import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../../domain/wizards/forcemerge';
+import { followTask, mergeFacts, mergeFactsAfter, waitForLeases } from '../delete-by-query';
+import type { Guard } from '../guard';
+import { sendOne, startTask, WizardSession } from './session';
+import type { DeleteTuning } from './delete';
+
+export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', start = false, tuning: DeleteTuning = {}) {
+  return new WizardSession<MergeState, MergeEvent, MergeEffect>(forcemergeMachine(initialTarget, start, tuning), async (f, send) => {
+    if (f.type === 'inspect') {
+      const res = await guard.resolveTarget(f.target, tuning);
+      if (!res.ok) return send({ type: 'rejected', message: res.error });
+      const facts = await mergeFacts(es, res.indices);
+      const retaining = facts.indices.some((i) => i.docsDeleted > 0) ? await es.retainingShards(f.target) : 0;
+      return send({ type: 'inspected', indices: res.indices, facts, retaining });
+    }
+    // The flush (commits the deletes), then reading only until the leases let them go, then the merge.
+    if (f.flush) {
+      const flushed = await sendOne(guard, f.flush, f.confirmation, tuning);
+      if ('refusal' in flushed) return send({ type: 'notStarted', ...flushed.refusal });
+      if (flushed.out.applied !== 'yes')
+        return send({ type: 'notStarted', message: `the flush before the merge: ${describeOutcome(flushed.out)}; nothing was merged (see shardeck audit)`, applied: flushed.out.applied });
+    }
+    if (f.waitForLeases) send({ type: 'leasesCleared', cleared: await waitForLeases(es, f.target, tuning.leasesTimeoutMs ?? 60_000) });
+    // The sizes right before the merge (the flush changed them a little): the ones "after" must differ from.
+    const baseline = f.flush ? await mergeFacts(es, f.before.indices.map((i) => i.name)) : f.before;
+    const r = await startTask(guard, f, tuning, 'merge');
+    if (!('task' in r)) return send({ type: 'notStarted', ...r });
+    send({ type: 'started', task: r.task });
+    const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs });
+    if (!done.ok) return send({ type: 'lost', message: done.lost });
+    const after = await mergeFactsAfter(es, baseline, f.before.indices.map((i) => i.name), tuning.storeStatsMs);
+    send({ type: 'merged', after, failures: done.progress.failures });
+  });
+}

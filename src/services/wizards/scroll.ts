@@ -1,0 +1,16 @@
+// The scroll-context wizard's session: open contexts per node against the limit, then raising it.
+import type { EsApi } from '../../cluster/api';
+import { scrollMachine, type ScrollEffect, type ScrollEvent, type ScrollState } from '../../domain/wizards/scroll';
+import type { Guard } from '../guard';
+import { performMutations, WizardSession } from './session';
+
+export function scrollSession(es: EsApi, guard: Guard, initialInput = '') {
+  return new WizardSession<ScrollState, ScrollEvent, ScrollEffect>(scrollMachine(initialInput), async (f, send) => {
+    if (f.type === 'load') {
+      const [nodes, settings] = await Promise.all([es.data('nodeSearch'), es.data('settings')]);
+      send({ type: 'loaded', facts: { nodes, limit: settings.maxOpenScrollContext } });
+    } else {
+      send({ type: 'applied', results: await performMutations(guard, f) });
+    }
+  });
+}

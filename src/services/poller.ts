@@ -50,6 +50,7 @@ export class Poller {
     const s = this.store.getState();
     const set = new Set(this.wanted ?? PANE_RESOURCES[s.pane]);
     // A list that grows with the cluster (Health's shard list) is read only while it explains a yellow/red cluster.
+    const status = s.snapshots.health.data?.status;
     if (!this.wanted && status && status !== 'green') for (const r of PANE_SPECS[s.pane].whileNotGreen ?? []) set.add(r);
     return set;
   }

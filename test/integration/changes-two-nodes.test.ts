@@ -40,7 +40,7 @@ it('0 replicas on two nodes is warned about; replicas 1 turns green', async () =
   expect(out.warnings).toEqual([]);
   expect(out.expected).toBe('green');
   expect(out.report.after).toMatchObject({ health: 'green', replicas: { service_v9_pair: 1 }, reachedExpected: true });
-  const shards = await (await fetch(`${cluster.url}/_cat/shards/service_v9_pair?format=json&h=prirep,state,node`)).json();
+  const shards = (await (await fetch(`${cluster.url}/_cat/shards/service_v9_pair?format=json&h=prirep,state,node`)).json()) as any[];
   expect(shards.filter((s: any) => s.state === 'STARTED')).toHaveLength(4);
   expect(new Set(shards.map((s: any) => s.node)).size).toBe(2);
 });

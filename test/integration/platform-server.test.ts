@@ -27,7 +27,7 @@ describe('token operation', () => {
   it('returns the session record with exactly the eight documented fields', async () => {
     const res = await exchange(server.refreshToken);
     expect(res.status).toBe(200);
-    const rec = await res.json();
+    const rec = (await res.json()) as any;
     expect(Object.keys(rec).sort()).toEqual(
       ['access_token', 'project_permissions', 'refresh_token', 'role', 'role_permissions', 'session_id', 'tenant', 'user_id'],
     );
@@ -53,7 +53,7 @@ describe('token operation', () => {
     const t = server.addUser();
     server.setRotate(true);
     try {
-      const rec = await (await exchange(t)).json();
+      const rec = (await (await exchange(t)).json()) as any;
       expect(rec.refresh_token).not.toBe(t);
       expect((await exchange(t)).status).toBe(404);
       expect((await exchange(rec.refresh_token)).status).toBe(200);
@@ -68,7 +68,7 @@ describe('projects', () => {
     expect((await projects()).status).toBe(401);
     expect((await projects('Bearer at_unknown')).status).toBe(401);
     const t = server.addUser();
-    const { access_token } = await (await exchange(t)).json();
+    const { access_token } = (await (await exchange(t)).json()) as any;
     const ok = await projects(`Bearer ${access_token}`);
     expect(ok.status).toBe(200);
     expect(await ok.json()).toContainEqual({ id: 'Alpha', name: 'Alpha Logistics' });
@@ -81,7 +81,7 @@ describe('projects', () => {
   });
 
   it('serves the list a test sets', async () => {
-    const { access_token } = await (await exchange(server.addUser())).json();
+    const { access_token } = (await (await exchange(server.addUser())).json()) as any;
     server.setProjects([{ id: 'Solo', name: 'Only one' }]);
     expect(await (await projects(`Bearer ${access_token}`)).json()).toEqual([{ id: 'Solo', name: 'Only one' }]);
   });

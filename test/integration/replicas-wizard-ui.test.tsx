@@ -62,7 +62,7 @@ it('types the count, shows the request and its curl line, sends on y, and report
   const done = await until(app.lastFrame, /health yellow -> green/);
   expect(done).toMatch(/ok: every matched index now has 0 replicas/);
   expect(readAudit(auditFile).records).toHaveLength(1);
-  const health = await (await fetch(`${node.url}/_cluster/health/${INDEX}`)).json();
+  const health = (await (await fetch(`${node.url}/_cluster/health/${INDEX}`)).json()) as any;
   expect(health.status).toBe('green');
 
   app.stdin.write(' ');

@@ -13,13 +13,13 @@ const HEALTH = { status: 'green', clusterName: 'c', numberOfNodes: 1, numberOfDa
 /** Reads that fail while `down` is true, counting the calls per resource. */
 function fakeReads() {
   const calls: Record<string, number[]> = {};
-  const state = { down: true, delayMs: 0 };
+  const state = { down: true, delayMs: 0, status: 'green' };
   const reads: PollReads = {
     resource: (async (name: ResourceName) => {
       (calls[name] ??= []).push(Date.now());
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.down) throw new ConnError('unreachable', 'nothing listens (connection refused)');
-      return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+      return { data: name === 'health' ? { ...HEALTH, status: state.status } : [], bytes: 10 };
     }) as PollReads['resource'],
     healthDiagnoses: async () => ({}),
   };
@@ -74,6 +74,28 @@ describe('poller backoff (fake timers)', () => {
       await vi.advanceTimersByTimeAsync(10 * INTERVAL);
       // Read at 0, answered at 3 s, next at 4 s, answered at 7 s, next at 8 s.
       expect(calls.health).toEqual([0, 4 * INTERVAL, 8 * INTERVAL]);
+    } finally {
+      poller.stop();
+    }
+  });
+});
+
+describe('what the poller reads (fake reads)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it("the Health pane adds the shard list while the cluster is not green, and only then", async () => {
+    const { reads, calls, state } = fakeReads();
+    state.down = false;
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const poller = new Poller(reads, store);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      expect(calls.shards).toBeUndefined(); // green
+      state.status = 'yellow';
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      expect(calls.shards?.length ?? 0).toBeGreaterThan(0);
     } finally {
       poller.stop();
     }

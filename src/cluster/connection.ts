@@ -44,11 +44,6 @@ export class ConnError extends Error {
   }
 }
 
-/** Removes user:password@ (every userinfo shape) from a URL before it is shown anywhere. */
-export function redactUrl(url: string): string {
-  return urlForMessage(url);
-}
-
 /** The kinds that mean "cannot talk to the node at all" (exit 3, like status's unreachable). */
 export function isConnectionFailure(e: unknown): e is ConnError {
   return e instanceof ConnError && ['unreachable', 'timeout', 'unauthorized', 'tls', 'tls-name', 'tls-mismatch', 'not-elasticsearch'].includes(e.kind);
@@ -89,7 +84,7 @@ export function createClient(opts: ConnectionOptions): Client {
   try {
     node = new URL(opts.url);
   } catch {
-    throw new ConnError('bad-request', `"${redactUrl(opts.url)}" is not a URL: give --url like https://127.0.0.1:9200`);
+    throw new ConnError('bad-request', `"${urlForMessage(opts.url)}" is not a URL: give --url like https://127.0.0.1:9200`);
   }
   const auth =
     opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
@@ -147,7 +142,7 @@ export function errorText(e: unknown): string {
 /** Maps anything the client throws to one clear sentence. `url` is shown without credentials. */
 export function classifyError(e: unknown, url: string): ConnError {
   if (e instanceof ConnError) return e;
-  const where = redactUrl(url);
+  const where = urlForMessage(url);
   if (e instanceof errors.RequestAbortedError || (e as Error)?.name === 'AbortError') {
     return new ConnError('aborted', 'request cancelled');
   }

@@ -1,8 +1,9 @@
 // The one function that sends a change to the cluster. Only services/guard.ts calls it, after the
 // preview, the confirmation and the audit record; the guard's read-back goes through the facade.
 import { errors } from '@elastic/elasticsearch';
+import { urlForMessage } from '../domain/urls';
 import type { MutationRequest } from '../domain/mutation';
-import { classifyError, ConnError, errorText, redactUrl, type EsTransport } from './connection';
+import { classifyError, ConnError, errorText, type EsTransport } from './connection';
 
 export type MutationResponse =
   | { ok: true; status: number; body: unknown }
@@ -33,7 +34,7 @@ export async function sendMutation({ client, url }: EsTransport, req: MutationRe
     const dropped = error.kind === 'tls-mismatch' && /other side closed|socket hang up|ECONNRESET/i.test(text);
     return {
       ok: false,
-      error: dropped ? new ConnError('unreachable', `${redactUrl(url)} closed the connection before answering`) : error,
+      error: dropped ? new ConnError('unreachable', `${urlForMessage(url)} closed the connection before answering`) : error,
       answered: false,
       maybeSent: !NOT_CONNECTED.test(text),
     };

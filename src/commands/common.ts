@@ -1,8 +1,9 @@
 // What every subcommand shares: its shape, the global flags, exit codes, and turning flags into
 // a connection to the storage node.
 import type { ParseArgsConfig } from 'node:util';
+import { urlForMessage } from '../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
-import { createClient, redactUrl } from '../cluster/connection';
+import { createClient } from '../cluster/connection';
 import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
 
@@ -55,5 +56,5 @@ export async function openConnection(values: CommandContext['values']): Promise<
   }
   const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);
-  return { profileName, profile, conn, client: createClient(conn), where: redactUrl(conn.url) };
+  return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };
 }

@@ -47,7 +47,7 @@ export interface ResolvedTarget {
 }
 
 export interface PreviewConnection {
-  /** Already without credentials (cluster/connection.ts redactUrl). */
+  /** Already without credentials (domain/urls.ts urlForMessage). */
   url: string;
   user?: string;
   caFile?: string;

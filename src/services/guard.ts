@@ -6,9 +6,9 @@
 // Read-only mode makes it impossible: the guard refuses before anything is sent. Nothing here
 // retries: the client has maxRetries 0 and a failed mutation is reported, never resent.
 import { randomUUID } from 'node:crypto';
+import { urlForMessage } from '../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
 import { createEsApi, type EsApi } from '../cluster/api';
-import { redactUrl } from '../cluster/connection';
 import { sendMutation } from '../cluster/mutations';
 import {
   auditOutcomeLine,
@@ -108,7 +108,7 @@ export class Guard {
   /** The connection as previews show it (no credentials); also in read-only mode, for printed plans. */
   get previewConnection(): PreviewConnection {
     const { url, user, caFile, insecure } = this.ctx.conn;
-    return { url: redactUrl(url), user, caFile, insecure };
+    return { url: urlForMessage(url), user, caFile, insecure };
   }
 
   preview(plan: MutationPlan, opts: TargetOptions = {}): Preview {
@@ -236,7 +236,7 @@ export class Guard {
 
   private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url'> {
     const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
-    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), url: redactUrl(this.ctx.conn.url) };
+    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), url: urlForMessage(this.ctx.conn.url) };
   }
 
   /** read: false when the cluster could not be read back (then nothing is known). */

@@ -7,11 +7,20 @@ import { createClient } from '../cluster/connection';
 import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
 
+/** How `shardeck help` groups the commands. */
+export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
+
 export interface CommandModule {
   /** Flags of this command beyond the global ones. */
   options?: ParseArgsConfig['options'];
   usage: string;
   summary: string;
+  /** Where help lists it (help, the man page and the completions are generated from the command table). */
+  group?: CommandGroup;
+  /** The meaning of each of this command's own flags, with its default where it has one. */
+  flagHelp?: Record<string, string>;
+  /** Two or three real command lines. */
+  examples?: readonly string[];
   run(ctx: CommandContext): Promise<number>;
 }
 

@@ -31,7 +31,8 @@ export function templatesApi(es: EsTransport) {
         const body = await postJson<Json>(es, `/_index_template/_simulate/${encodeURIComponent(name)}`, undefined, { filter_path: 'template.settings,template.mappings' });
         return { settings: body?.template?.settings ?? {}, mappings: body?.template?.mappings ?? {} };
       } catch (e) {
-        if (e instanceof ConnError && e.status === 404) return null;
+        // 8.19 answers 400 "unable to simulate template [x] that does not exist".
+        if (e instanceof ConnError && (e.status === 404 || (e.status === 400 && /does not exist/.test(e.message)))) return null;
         throw e;
       }
     },

@@ -35,7 +35,7 @@ const nodes: CommandModule = {
             heap: { usedBytes: n.heapUsedBytes, maxBytes: n.heapMaxBytes, xms: n.jvm?.xms ?? null, xmx: n.jvm?.xmx ?? null, xmsBytes: n.jvm?.xmsBytes ?? null, xmxBytes: n.jvm?.xmxBytes ?? null },
             gc: n.stats?.gc ?? [],
             fielddata: n.stats ? { bytes: n.stats.fielddataBytes, evictions: n.stats.fielddataEvictions } : null,
-            ram: { totalBytes: n.ramTotalBytes, usedBytes: n.stats?.ramUsedBytes ?? null },
+            ram: { totalBytes: n.stats?.ramTotalBytes || n.ramTotalBytes, usedBytes: n.stats?.ramUsedBytes ?? null },
             cpuPercent: n.cpuPercent,
             load: n.stats ? { '1m': n.stats.load1m, '5m': n.stats.load5m, '15m': n.stats.load15m } : { '1m': n.load1m },
             dataPaths: n.stats?.dataPaths ?? [],

@@ -17,6 +17,7 @@ import {
   templateWithComponent,
 } from '../../src/domain/templates';
 import { buildComponentReview, checkNewIndexMapping, componentMachine } from '../../src/domain/wizards/component-template';
+import { platformTemplateSettings } from '../../src/domain/wizards/replicas';
 import { templateDetails, templateLines, TEMPLATE_COLUMNS } from '../../src/domain/panes/templates';
 
 const FIX = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'yellow');
@@ -54,6 +55,14 @@ describe('templates view', () => {
     });
     const lines = platformJsonLines(platformTemplatesSettings(view));
     expect(JSON.parse(lines.join('\n'))).toEqual(platformTemplatesSettings(view));
+  });
+
+  it('the replicas wizard\'s platform value keeps the components the template is composed of', () => {
+    const t = raw('indexTemplates').index_templates.find((x: any) => x.name === 'service_v9_filter').index_template;
+    expect(platformTemplateSettings('service_v9_filter', t, 1).service_v9_filter).toMatchObject({
+      number_of_replicas: 1,
+      additional_components: ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body'],
+    });
   });
 
   it('finds the template of an index by pattern and priority', () => {

@@ -21,6 +21,9 @@ type Json = Record<string, any>;
 
 export const DEFAULT_COMPOSE_TEMPLATE = 'service_v9';
 
+/** The platform re-applies its own templates on restart: its configuration must list the component. */
+export const PLATFORM_NOTE = 'the platform re-applies its own templates on restart: set topic.elasticsearch.index-templates-settings to the value below, then restart the platform services';
+
 export interface ComponentForm {
   name: string;
   field: string;
@@ -72,7 +75,7 @@ export function buildComponentReview(form: ComponentForm, facts: ComponentFacts)
   }
   const composed = ((facts.template.composed_of ?? []) as string[]).includes(form.name);
   const plans = [componentTemplatePlan(form.name, form.field, form.type, facts.existing !== null)];
-  const notes: string[] = ['existing indices keep their mappings: only indices created from the template from now on stop indexing the field (its value stays in _source)'];
+  const notes: string[] = ['existing indices keep their mappings; indices created from the template from now on keep the field in _source, not indexed'];
   const warnings: string[] = [];
   if (facts.existing) {
     const users = facts.view.components.find((c) => c.name === form.name)?.usedBy ?? [];
@@ -86,7 +89,7 @@ export function buildComponentReview(form: ComponentForm, facts: ComponentFacts)
   const entry = facts.view.index.find((t) => t.name === form.template)!;
   const components = [...entry.composedOf.filter((c) => c !== form.name), form.name];
   platform[form.template] = { number_of_shards: entry.shards, number_of_replicas: entry.replicas, additional_components: components };
-  notes.push(`the platform re-applies its own templates on restart: set topic.elasticsearch.index-templates-settings to the value below, then restart the platform services`);
+  notes.push(PLATFORM_NOTE);
   return { ok: true, review: { form, plans, templateBefore: facts.template, notes, warnings, platformJson: platform } };
 }
 

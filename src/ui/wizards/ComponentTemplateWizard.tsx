@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box, Text } from 'ink';
 import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
-import { COMPONENT_FIELDS, DEFAULT_COMPOSE_TEMPLATE, type ComponentForm, type ComponentState } from '../../domain/wizards/component-template';
+import { COMPONENT_FIELDS, DEFAULT_COMPOSE_TEMPLATE, PLATFORM_NOTE, type ComponentForm, type ComponentState } from '../../domain/wizards/component-template';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
@@ -69,9 +69,10 @@ export function ComponentTemplateScreen({ state, services }: { state: ComponentS
       const r = state.review;
       return (
         <Box flexDirection="column">
-          <Notes warnings={r.warnings} notes={r.notes} />
+          <Notes warnings={r.warnings} notes={r.notes.filter((n) => n !== PLATFORM_NOTE)} />
           <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
-          <PlatformValue value={r.platformJson} title={`${PLATFORM_TEMPLATES_KEY} after this:`} />
+          {/* The target's entry only (the whole value is printed when done): the review fits 80x24. */}
+          <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>
           {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint> : <Text>sending…</Text>}
         </Box>
       );

@@ -276,7 +276,7 @@ describe('keys', () => {
     await app.press('?');
     const seen = new Set<string>();
     // Scroll through the whole overlay and collect what it says.
-    for (let i = 0; i < 120; i++) {
+    for (let i = 0; i < 80; i++) {
       app.lines().forEach((l) => seen.add(l.trim()));
       await app.press(KEYS.down);
     }

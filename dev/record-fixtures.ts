@@ -2,6 +2,8 @@
 // into test/fixtures/<scenario>/<read>.json, for the parser and UI tests. Run: npx tsx dev/record-fixtures.ts
 // Scenarios: "yellow" (demo data: a replica that cannot be placed on one node, one read-only
 // block) and "red" (the same plus an index whose primaries cannot be allocated anywhere).
+// `--only name,name`: records only those reads (a new resource) into yellow, red and full, so the
+// fixtures already recorded stay as they are.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,17 +28,37 @@ async function record(url: string, scenario: string) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
   for (const [name, { request }] of Object.entries(RESOURCES)) {
+    if (only && !only.includes(name)) continue;
     const { body } = await get(url, request.path, request.querystring);
     fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
+  }
+  if (only) {
+    // full is the yellow scenario with a richer health report: the new reads are yellow's.
+    if (scenario === 'yellow') for (const name of only) fs.copyFileSync(path.join(dir, `${name}.json`), path.join(root, 'test/fixtures/full', `${name}.json`));
+    process.stderr.write(`recorded ${only.join(', ')} of ${scenario}\n`);
+    return;
   }
   const explain = await get(url, '/_cluster/allocation/explain');
   fs.writeFileSync(path.join(dir, 'allocationExplain.json'), JSON.stringify(explain.body, null, 1) + '\n');
   process.stderr.write(`recorded ${scenario}\n`);
 }
 
+const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : null;
+
 const node = await startNode({ name: 'fixtures' });
 try {
   await loadDemoData(node.url, { docsPerIndex: 500 });
+  // The platform's second template (service_v9_filter), composed of a component that sets shards
+  // and replicas and of the seed's component that disables a field.
+  await put(node.url, '/_component_template/service_v9_filter_settings', { template: { settings: { number_of_shards: 2, number_of_replicas: 1 } } });
+  await put(node.url, '/_component_template/service_v9_no_body', { template: { mappings: { properties: { body: { type: 'object', enabled: false } } } } });
+  await put(node.url, '/_index_template/service_v9_filter', {
+    index_patterns: ['service_v9_filter_*'],
+    composed_of: ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body'],
+    template: { settings: { number_of_replicas: 0 } },
+    priority: 200,
+  });
   await put(node.url, '/service_v9_bravo/_settings', { 'index.blocks.read_only_allow_delete': true });
   await new Promise((r) => setTimeout(r, 1500));
   await record(node.url, 'yellow');

@@ -106,6 +106,9 @@ try {
     tmux('send-keys', '-t', s, '5');
     await waitFor(s, /max_open_scroll_context/, 'nodes');
     shoot(s, 'nodes', columns, rows);
+    tmux('send-keys', '-t', s, '6');
+    await waitFor(s, /index template service_v9\b.*patterns/, 'templates');
+    shoot(s, 'templates', columns, rows);
     tmux('send-keys', '-t', s, '?');
     await waitFor(s, /Esc or \? closes/, 'help');
     shoot(s, 'help', columns, rows);

@@ -12,6 +12,7 @@ import { nodesApi } from './nodes';
 import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type ResourceName } from './resources';
 import { snapshotsApi } from './snapshots';
 import { tasksApi } from './tasks';
+import { templatesApi } from './templates';
 
 /** One polled resource, parsed, and the size of its answer (for the benchmark). */
 export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal) => Promise<{ data: ResourceData<K>; bytes: number }>;
@@ -45,7 +46,8 @@ export type EsApi = ReturnType<typeof resourcesApi> &
   ReturnType<typeof tasksApi> &
   ReturnType<typeof allocationApi> &
   ReturnType<typeof nodesApi> &
-  ReturnType<typeof snapshotsApi>;
+  ReturnType<typeof snapshotsApi> &
+  ReturnType<typeof templatesApi>;
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
@@ -57,5 +59,6 @@ export function createEsApi(client: Client, url: string): EsApi {
     ...allocationApi(es),
     ...nodesApi(es),
     ...snapshotsApi(es),
+    ...templatesApi(es),
   };
 }

@@ -14,6 +14,7 @@ import {
   parseIndexBlocks,
   parseNodeSearchStats,
 } from '../domain/parse';
+import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
 import type { PaneId } from '../domain/panes';
 import type { ReadRequest } from './connection';
 
@@ -29,6 +30,26 @@ interface Resource<T> {
   /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
   panes: readonly PaneId[];
 }
+
+export const NODE_STATS_FILTER = [
+  'nodes.*.name',
+  'nodes.*.jvm.mem.heap_used_in_bytes',
+  'nodes.*.jvm.mem.heap_max_in_bytes',
+  'nodes.*.jvm.gc.collectors',
+  'nodes.*.indices.fielddata.memory_size_in_bytes',
+  'nodes.*.indices.fielddata.evictions',
+  'nodes.*.os.mem.total_in_bytes',
+  'nodes.*.os.mem.used_in_bytes',
+  'nodes.*.os.cpu.percent',
+  'nodes.*.os.cpu.load_average',
+  'nodes.*.fs.data.path',
+  'nodes.*.fs.data.mount',
+  'nodes.*.fs.data.total_in_bytes',
+  'nodes.*.fs.data.available_in_bytes',
+].join(',');
+
+/** Kept as answered: domain/templates.ts parseTemplates joins the two template reads. */
+const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
 
 const resource = <T>(r: Resource<T>): Resource<T> => r;
 
@@ -93,6 +114,26 @@ export const RESOURCES = {
     every: 1,
     panes: ['nodes'],
   }),
+  // The Nodes pane's statistics: only the fields shown travel (a data path's watermark fields do not).
+  nodeStats: resource({
+    request: {
+      method: 'GET',
+      path: '/_nodes/stats/jvm,os,fs,indices/fielddata',
+      querystring: { filter_path: NODE_STATS_FILTER },
+    },
+    parse: parseNodeStats,
+    every: 1,
+    panes: ['nodes'],
+  }),
+  // -Xms/-Xmx change only with a restart: read rarely.
+  nodeJvm: resource({
+    request: { method: 'GET', path: '/_nodes/jvm', querystring: { filter_path: 'nodes.*.name,nodes.*.jvm.input_arguments' } },
+    parse: parseNodeJvm,
+    every: 30,
+    panes: ['nodes'],
+  }),
+  indexTemplates: resource({ request: { method: 'GET', path: '/_index_template', querystring: {} }, parse: asJson, every: 5, panes: ['templates'] }),
+  componentTemplates: resource({ request: { method: 'GET', path: '/_component_template', querystring: {} }, parse: asJson, every: 5, panes: ['templates'] }),
 };
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -22,4 +22,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'delete-by-query': () => import('./delete-by-query').then((m) => m.default),
   forcemerge: () => import('./forcemerge').then((m) => m.default),
   tasks: () => import('./tasks').then((m) => m.default),
+  templates: () => import('./templates').then((m) => m.default),
+  nodes: () => import('./nodes').then((m) => m.default),
+  'component-template': () => import('./component-template').then((m) => m.default),
 };

@@ -10,6 +10,7 @@ export type Scope =
   | 'health'
   | 'disk'
   | 'nodes'
+  | 'templates'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -40,6 +41,7 @@ const COMMANDS = [
   { id: 'pane.shards', keys: ['3'], description: 'Shards pane', scope: 'global' },
   { id: 'pane.disk', keys: ['4'], description: 'Disk pane', scope: 'global' },
   { id: 'pane.nodes', keys: ['5'], description: 'Nodes pane', scope: 'global' },
+  { id: 'pane.templates', keys: ['6'], description: 'Templates pane', scope: 'global' },
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
@@ -59,6 +61,10 @@ const COMMANDS = [
   { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },
   { id: 'wizard.forcemerge', keys: ['M'], description: 'force merge: free the disk deleted documents take', scope: 'indices', dangerous: true },
   { id: 'wizard.unblock', keys: ['U'], description: 'clear the flood-stage read-only block', scope: 'disk', dangerous: true },
+  { id: 'templates.platformJson', keys: ['P'], description: 'show / hide the platform JSON (index-templates-settings)', scope: 'templates' },
+  { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
+  { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
+  { id: 'wizard.componentTemplate', keys: ['X'], description: 'disable a field: component template, added to the template', scope: 'templates', dangerous: true },
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
   { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
   { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
@@ -132,6 +138,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
+  templates: 'Templates pane',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

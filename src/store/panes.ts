@@ -4,7 +4,7 @@
 // the panes of each); the component that draws a pane is added in ui/panes/registry.ts (ui/ sits
 // above this layer).
 import type { Scope } from '../keys/keymap';
-import { resourcesOfPane, type ResourceName } from '../cluster/resources';
+import { RESOURCES, resourcesOfPane, type ResourceName } from '../cluster/resources';
 import { PANES, type PaneId } from '../domain/panes';
 
 export { PANES, type PaneId };
@@ -24,6 +24,7 @@ const SPECS = {
   shards: { title: 'Shards', keyScopes: ['shards', 'table'] },
   disk: { title: 'Disk', keyScopes: ['disk'] },
   nodes: { title: 'Nodes', keyScopes: ['nodes', 'table'] },
+  templates: { title: 'Templates', keyScopes: ['templates', 'table'] },
 } as const satisfies Record<PaneId, PaneSpec>;
 
 export const PANE_SPECS: Record<PaneId, PaneSpec> = SPECS;
@@ -33,3 +34,9 @@ export const PANE_RESOURCES = Object.fromEntries(PANES.map((p) => [p, resourcesO
 
 /** The panes whose rows have a cursor kept in the UI store (those with the table keys). */
 export type TablePane = { [K in PaneId]: (typeof SPECS)[K]['keyScopes'] extends readonly [unknown, 'table'] ? K : never }[PaneId];
+
+/** The GET behind a polled resource (method, path, query string), for the panes' curl lines. */
+export function readRequestOf(name: ResourceName): { method: 'GET'; path: string; querystring: Record<string, string> } {
+  const r = RESOURCES[name].request;
+  return { method: 'GET', path: r.path, querystring: { ...r.querystring } };
+}

@@ -19,6 +19,7 @@ export interface Selection {
   indices?: { index: string };
   shards?: { index: string; shard: number; primary: boolean; node: string | null };
   nodes?: { node: string };
+  templates?: { template: string; kind: 'index' | 'component' };
   health?: { indicator: string };
 }
 
@@ -33,6 +34,10 @@ export interface UiState {
   showSystem: boolean;
   /** Shards pane shows only unassigned/initializing/relocating shards. */
   problemsOnly: boolean;
+  /** Nodes and Templates panes: the requests behind the pane as curl lines. */
+  showCurl: boolean;
+  /** Templates pane: the platform's index-templates-settings value instead of the details. */
+  showPlatformJson: boolean;
   dialog?: Dialog;
   /** First line of the help overlay on screen. */
   helpOffset: number;
@@ -46,11 +51,13 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    tables: { indices: table(), shards: table(), nodes: table(), health: table() },
+    tables: { indices: table(), shards: table(), nodes: table(), health: table(), templates: table() },
     selection: {},
     filtering: false,
     showSystem: false,
     problemsOnly: false,
+    showCurl: false,
+    showPlatformJson: false,
     helpOffset: 0,
     ...init,
   }));

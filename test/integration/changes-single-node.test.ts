@@ -71,7 +71,8 @@ describe('replicas on a single node', () => {
     const out = JSON.parse(r.stdout);
     // Sent to the indices matched at the preview, named one by one, not to the pattern.
     expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual(['PUT /service_v9_alpha,service_v9_beta/_settings?expand_wildcards=all', 'PUT /_index_template/service_v9']);
-    expect(out.platformSettings).toEqual({ service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: [] } });
+    // additional_components: what the template is really composed of (the platform would drop a component left out).
+    expect(out.platformSettings).toEqual({ service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: ['service_v9_mappings'] } });
     expect(out.report.after).toMatchObject({ health: 'green', reachedExpected: true });
     expect(out.report.results.every((x: any) => x.ok && x.verified.ok)).toBe(true);
     expect(await indexHealth('service_v9_*')).toBe('green');

@@ -139,6 +139,12 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
   ],
   forcemerge: [{ args: ['forcemerge', INDEX, '--expunge-deletes', '--yes'], exit: 4 }],
+  templates: [
+    { args: ['templates'], exit: 0, reads: true },
+    { args: ['templates', '--platform-json'], exit: 0, reads: true },
+  ],
+  nodes: [{ args: ['nodes'], exit: 0, reads: true }],
+  'component-template': [{ args: ['component-template', 'put', 'ro_no_body', '--disable-field', 'body', '--yes'], exit: 4 }],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
     { args: ['tasks', '@finished'], exit: 0, reads: true },

@@ -12,7 +12,7 @@ failOnConsoleError();
 let r: Rendered | undefined;
 afterEach(() => r?.unmount());
 
-const PANES: PaneId[] = ['health', 'indices', 'shards', 'disk', 'nodes'];
+const PANES: PaneId[] = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates'];
 const SIZES = [
   [80, 24],
   [120, 40],

@@ -15,6 +15,8 @@ import { forcemergeMachine, type MergeFacts } from '../../src/domain/wizards/for
 import { recoveryMachine, type AnnouncedStep, type RecoveryFinding } from '../../src/domain/wizards/recovery';
 import { replicasMachine, type ReplicasForm } from '../../src/domain/wizards/replicas';
 import { scrollMachine } from '../../src/domain/wizards/scroll';
+import { componentMachine, type ComponentForm } from '../../src/domain/wizards/component-template';
+import { parseTemplates, platformTemplatesSettings } from '../../src/domain/templates';
 import { unblockMachine } from '../../src/domain/wizards/unblock';
 import type { TaskProgress } from '../../src/domain/delete/task';
 import { KEYMAP } from '../../src/keys/keymap';
@@ -55,6 +57,7 @@ function recordedServices() {
     deleteByQuery: (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects)),
     forcemerge: (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
     recovery: () => open('recovery', new WizardSession(recoveryMachine(), noEffects)),
+    componentTemplate: (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
     preview: (plan) => buildPreview(plan, { url: 'http://127.0.0.1:9200', user: 'elastic' }),
   } as WizardServices;
   return { services, sessions };
@@ -87,6 +90,7 @@ const WHERE: Record<string, { scenario: string; pane: PaneId }> = {
   scroll: { scenario: 'yellow', pane: 'nodes' },
   allocation: { scenario: 'yellow', pane: 'shards' },
   recovery: { scenario: 'red', pane: 'shards' },
+  componentTemplate: { scenario: 'yellow', pane: 'templates' },
 };
 
 function keyOf(commandId: string): string {
@@ -101,6 +105,7 @@ const COMMANDS: Record<string, string> = {
   scroll: 'wizard.scroll',
   allocation: 'wizard.allocation',
   recovery: 'wizard.recoverCorrupt',
+  componentTemplate: 'wizard.componentTemplate',
 };
 
 const ok = (summary: string, verified: string): PlanResult => ({ summary, ok: true, applied: 'yes', message: 'applied (HTTP 200)', verified: { ok: true, message: verified } });
@@ -456,6 +461,76 @@ const WALKS: Walk[] = [
   walk('recovery', ['options-resume', (c) => c.send({ type: 'detected', finding: null, resumeAt: 'service_v9_orders shard 0: Start the engine', message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)' })]),
   walk('recovery', ['error', (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' })]),
 ];
+
+/** The recorded templates (test/fixtures/yellow), and the index template the review is built from. */
+function templateFacts(c: Ctx, name = 'service_v9') {
+  const s = c.store.getState().snapshots;
+  const view = parseTemplates(s.indexTemplates.data!, s.componentTemplates.data!);
+  return { template: view.index.find((t) => t.name === name)!.body, existing: null, view };
+}
+
+WALKS.push(
+  walk('componentTemplate',
+    ['form', () => undefined],
+    ['form-error', (c) => c.app.press(KEYS.enter)],
+    [
+      'form-filled',
+      async (c) => {
+        await c.app.type('service_v9_no_raw');
+        await c.app.press(KEYS.tab);
+        await c.app.type('raw');
+      },
+    ],
+    ['inspecting', (c) => c.app.press(KEYS.enter)],
+    ['review', (c) => c.send({ type: 'inspected', facts: templateFacts(c) })],
+    ['applying', (c) => c.app.press('y')],
+    [
+      'done',
+      (c) => {
+        const plans = c.state.review.plans;
+        const view = templateFacts(c).view;
+        const json = platformTemplatesSettings(view);
+        json.service_v9.additional_components = [...json.service_v9.additional_components, 'service_v9_no_raw'];
+        c.send({
+          type: 'applied',
+          report: {
+            results: [
+              ok(plans[0].summary, 'component template service_v9_no_raw maps raw as object with enabled: false'),
+              ok(plans[1].summary, 'index template service_v9 is composed of service_v9_mappings + service_v9_no_raw'),
+            ],
+            newIndex: { ok: true, message: 'a new index from service_v9 maps raw as object with enabled: false' },
+            platformJson: json,
+          },
+        });
+      },
+    ],
+  ),
+  walk('componentTemplate',
+    [
+      'changed',
+      async (c) => {
+        await c.app.type('service_v9_no_raw');
+        await c.app.press(KEYS.tab);
+        await c.app.type('raw');
+        await c.app.press(KEYS.enter);
+        c.send({ type: 'inspected', facts: templateFacts(c) });
+        await tick();
+        await c.app.press('y');
+        const plans = c.state.review.plans;
+        c.send({
+          type: 'applied',
+          report: {
+            results: [
+              ok(plans[0].summary, 'component template service_v9_no_raw maps raw as object with enabled: false'),
+              { summary: plans[1].summary, ok: false, message: 'index template service_v9 changed since the preview: not sent (the component template is in place); run again to see it as it is now' },
+            ],
+            platformJson: c.state.review.platformJson,
+          },
+        });
+      },
+    ],
+  ),
+);
 
 async function run(w: Walk, columns: number, rows: number): Promise<void> {
   const { services, sessions } = recordedServices();

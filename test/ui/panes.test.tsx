@@ -232,7 +232,11 @@ describe('Disk', () => {
 describe('Nodes', () => {
   it('shows heap used/max, heap vs RAM and scroll contexts against the limit', async () => {
     const app = await open('nodes');
-    expect(app.frame()).toMatch(/\*fixtures +\d+% [█·]{10} +[\d.]+mb\/512mb +[\d.]+gb +2% +0\/500/);
+    // At 80 columns: heap, Xms/Xmx, GC, CPU, load; RAM and the rest are in the selected node's lines.
+    expect(app.frame()).toMatch(/\*fixtures +\d+% [█·]{10} +[\d.]+mb\/512mb +512m\/512m +\d+ [\d.]+m?s +\d+% +[\d.]+/);
+    expect(app.frame()).toContain('-Xms512m = -Xmx512m');
+    expect(app.frame()).toMatch(/RAM [\d.]+gb used of 23\.5gb · load [\d.]+ [\d.]+ [\d.]+ · cpu \d+%/);
+    expect(app.frame()).toMatch(/data \d+% used, [\d.]+gb free of [\d.]+gb: \//);
     expect(app.frame()).toContain('heap max 512mb = 2% of RAM (limit 50%, never above 32gb)');
   });
 

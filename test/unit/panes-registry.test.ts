@@ -16,16 +16,17 @@ describe('pane registry', () => {
       indices: ['blocks', 'health', 'indices'],
       shards: ['health', 'shards'],
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
-      nodes: ['health', 'nodeSearch', 'nodes', 'settings'],
+      nodes: ['health', 'nodeJvm', 'nodeSearch', 'nodeStats', 'nodes', 'settings'],
+      templates: ['componentTemplates', 'indexTemplates'],
     });
     expect(PANES.filter((p) => PANE_SPECS[p].whileNotGreen).map((p) => [p, PANE_SPECS[p].whileNotGreen])).toEqual([['health', ['shards']]]);
   });
 
   it('the table keys work on every pane but Disk; tabs in order, each with its number key and component', () => {
-    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes']);
+    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates']);
     expect(scopesFor('disk')).toEqual(['disk', 'global']);
     expect(scopesFor('indices')).toEqual(['indices', 'table', 'global']);
-    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes']);
+    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes', 'templates']);
     for (const [i, p] of PANES.entries()) {
       expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([String(i + 1)]);
       expect(PANE_REGISTRY[p]).toMatchObject({ id: p, title: PANE_SPECS[p].title });

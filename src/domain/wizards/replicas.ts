@@ -110,7 +110,8 @@ export function templatePlan(name: string, template: Json, replicas: number): Mu
  */
 export function platformTemplateSettings(name: string, template: Json | null, replicas: number): Json {
   const shards = Number(template?.template?.settings?.index?.number_of_shards ?? template?.template?.settings?.number_of_shards ?? 6);
-  return { [name]: { number_of_shards: shards, number_of_replicas: replicas, additional_components: [] } };
+  // additional_components as the template is really composed (domain/templates.ts, the Templates pane's value).
+  return { [name]: { number_of_shards: shards, number_of_replicas: replicas, additional_components: ((template?.composed_of ?? []) as unknown[]).map(String) } };
 }
 
 // --- the machine ------------------------------------------------------------------------------
@@ -199,7 +200,7 @@ export function buildReplicasReview(form: ReplicasForm, replicas: number, facts:
       plans.push(templatePlan(form.template, facts.template, replicas));
       platformJson = platformTemplateSettings(form.template, facts.template, replicas);
       notes.push(
-        'keep the platform in line: set topic.elasticsearch.index-templates-settings as below (keep any additional_components you already list), then restart the platform services, or it re-applies its own value',
+        'keep the platform in line: set topic.elasticsearch.index-templates-settings as below (additional_components as the template is composed now), then restart the platform services, or it re-applies its own value',
       );
     } else {
       notes.push(`index template "${form.template}" does not exist: only the indices are changed (give --template NAME to name another)`);

@@ -6,10 +6,12 @@ import type { AllocationEffect, AllocationEvent, AllocationState, ShardRef } fro
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../../domain/wizards/delete';
 import type { MergeEffect, MergeEvent, MergeState } from '../../domain/wizards/forcemerge';
 import type { ReplicasEffect, ReplicasEvent, ReplicasForm, ReplicasState } from '../../domain/wizards/replicas';
+import type { ComponentForm } from '../../domain/wizards/component-template';
 import type { ScrollEffect, ScrollEvent, ScrollState } from '../../domain/wizards/scroll';
 import type { UnblockEffect, UnblockEvent, UnblockState } from '../../domain/wizards/unblock';
 import type { Guard } from '../guard';
 import { allocationSession } from './allocation';
+import { componentTemplateSession } from './component-template';
 import { deleteSession, type DeleteTuning } from './delete';
 import { forcemergeSession } from './forcemerge';
 import { recoverySession, type RecoveryTuning } from './recovery';
@@ -32,6 +34,8 @@ export interface WizardServices {
   forcemerge(target?: string, start?: boolean): WizardSession<MergeState, MergeEvent, MergeEffect>;
   /** Corruption recovery: detection, lossless options, then the offline checklist (services/wizards/recovery.ts). */
   recovery(shard?: { index: string; shard: number }): ReturnType<typeof recoverySession>;
+  /** Component template that disables a field, composed into an index template. */
+  componentTemplate(initial?: Partial<ComponentForm>): ReturnType<typeof componentTemplateSession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
 }
@@ -46,6 +50,7 @@ export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuni
     deleteByQuery: (initial) => deleteSession(es, guard, initial, tuning),
     forcemerge: (target, start) => forcemergeSession(es, guard, target, start, tuning),
     recovery: (shard) => recoverySession(es, guard, shard, tuning),
+    componentTemplate: (initial) => componentTemplateSession(es, guard, initial),
     preview: (plan) => guard.preview(plan, tuning),
   };
 }

@@ -1,45 +1,67 @@
-// Nodes: heap used/max with a bar, heap max against the machine's RAM (seed, Limits: at most 50% of
-// RAM, never above 32 GB) and open scroll contexts against search.max_open_scroll_context.
+// Nodes: heap used/max with a bar, -Xms against -Xmx, GC, CPU, load, the fullest data path, and (as
+// wide as the terminal allows) fielddata, RAM, heap max against RAM (seed, Limits: at most 50% of
+// RAM, never above 32 GB) and open scroll contexts against search.max_open_scroll_context. Under
+// the table: the selected node's verdict and statistics; `c` shows the requests as curl lines.
 import React, { useMemo } from 'react';
 import { Box, Text } from 'ink';
 import { fitText } from '../../domain/table';
-import { nodeLines, nodeVerdict, NODE_COLUMNS, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
+import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
 import { PANE_SPECS } from '../../store/panes';
-import { useConsole } from '../app/context';
+import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
+import { useCurlLines } from './curl';
+import type { Tone } from '../../domain/format';
+import type { ResourceName } from '../../store/console';
+
+const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
 import { useSelected, useTableKeys, useTableModel } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings } = useConsole((s) => ({ nodes: s.snapshots.nodes, search: s.snapshots.nodeSearch, settings: s.snapshots.settings }));
+  const { nodes, search, settings, stats, jvm } = useConsole((s) => ({
+    nodes: s.snapshots.nodes,
+    search: s.snapshots.nodeSearch,
+    settings: s.snapshots.settings,
+    stats: s.snapshots.nodeStats,
+    jvm: s.snapshots.nodeJvm,
+  }));
+  const showCurl = useUi((s) => s.showCurl);
   const lines = useMemo(
-    () => (nodes.data ? nodeLines(nodes.data, search.data, settings.data?.maxOpenScrollContext ?? null) : undefined),
-    [nodes.data, search.data, settings.data],
+    () => (nodes.data ? nodeLines(nodes.data, search.data, settings.data?.maxOpenScrollContext ?? null, stats.data, jvm.data) : undefined),
+    [nodes.data, search.data, settings.data, stats.data, jvm.data],
   );
-  const snaps = [nodes, search, settings];
-  // Under the table: two lines on the selected node.
-  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - 1 - 3);
+  const snaps = [nodes, search, settings, stats, jvm];
+  const curl = useCurlLines(NODE_READS);
+  const body = bodyHeight(height, snaps);
+  // Under the table, after a blank line: the selected node's verdict and statistics (or the curl
+  // lines), as many as leave room for a few rows.
+  const minRows = Math.max(1, Math.min(lines?.length ?? 1, Math.floor(body / 2)));
+  const room = Math.max(0, Math.min(10, body - 2 - minRows));
+  const rowsHigh = Math.max(1, body - 1 - (room ? room + 1 : 0));
   const model = useTableModel('nodes', lines, NODE_SORT_KEYS, nodeSearchText, rowsHigh);
-  useTableKeys('nodes', 'nodes', model.rows.length, rowsHigh, NODE_SORT_KEYS.length);
+  useTableKeys('nodes', 'nodes', model.rows.length, rowsHigh, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl' });
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
+  const below: { text: string; tone?: Tone }[] = sel
+      ? [...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })), ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` }))]
+      : [];
+  const shown = below.slice(0, room);
   return (
     <PaneFrame title={PANE_SPECS.nodes.title} info={`${model.rows.length} nodes · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
-        <DataTable
-          {...model}
-          columns={NODE_COLUMNS}
-          height={rowsHigh}
-          width={width}
-          rowKey={(r) => r.id}
-          empty={nodes.data ? 'no nodes' : ''}
-        />
-        {sel ? (
+        <DataTable {...model} columns={nodeColumnsFor(width)} height={rowsHigh} width={width} rowKey={(r) => r.id} empty={nodes.data ? 'no nodes' : ''} />
+        {showCurl && room ? (
+          <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
+            {curl.map((l) => (
+              <Text key={l}>{l}</Text>
+            ))}
+          </Box>
+        ) : shown.length ? (
           <Box flexDirection="column" marginTop={1}>
-            {nodeVerdict(sel).map((l) => (
-              <Text key={l.text} color={colourOf(l.tone)}>
-                {fitText(`${sel.name}: ${l.text}`, width)}
+            {shown.map((l, i) => (
+              <Text key={i} color={colourOf(l.tone)}>
+                {fitText(l.text, width)}
               </Text>
             ))}
           </Box>

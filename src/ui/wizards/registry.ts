@@ -9,6 +9,7 @@
 //     selection.shards  -> { index, shard, primary, node }
 //     selection.nodes   -> { node }
 //     selection.health  -> { indicator }
+//     selection.templates -> { template, kind: 'index' | 'component' }
 //   (undefined when that pane had no row under the cursor);
 // - the cluster snapshots and connection: useConsole((s) => s.snapshots.indices.data), s.connection;
 // - keys: useDialogKeys (ui/wizards/dialog-keys.ts): keys by command id from the keymap ('dialog'
@@ -17,6 +18,7 @@
 import type React from 'react';
 import type { CommandId } from '../../keys/keymap';
 import { AllocationWizard } from './AllocationWizard';
+import { ComponentTemplateWizard } from './ComponentTemplateWizard';
 import { DeleteWizard } from './DeleteWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
@@ -39,5 +41,6 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
+  { id: 'componentTemplate', title: 'Component template that disables a field', commandId: 'wizard.componentTemplate', component: ComponentTemplateWizard },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
 ];

@@ -1,0 +1,102 @@
+// Component template that disables a field: renders domain/wizards/component-template.ts and sends
+// the operator's keys to it. The index template is prefilled from the Templates pane's selected row.
+import React from 'react';
+import { Box, Text } from 'ink';
+import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
+import { COMPONENT_FIELDS, DEFAULT_COMPOSE_TEMPLATE, PLATFORM_NOTE, type ComponentForm, type ComponentState } from '../../domain/wizards/component-template';
+import type { WizardServices } from '../../services/wizards';
+import { useUi } from '../app/context';
+import { LineInput } from '../components/LineInput';
+import { RequestPreview } from '../components/RequestPreview';
+import { colourOf } from '../theme';
+import { formKeys, useDialogKeys, useHint } from './dialog-keys';
+import { FormRow } from './FormRow';
+import { useSession, withServices } from './services';
+import { CLOSES, Hint, Notes, Results } from './wizard-text';
+
+const LABELS: Record<keyof ComponentForm, string> = { name: 'component name', field: 'field to disable', type: 'field type', template: 'index template' };
+
+export const ComponentTemplateWizard = withServices(function FromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+  const sel = useUi((s) => s.selection.templates);
+  const template = sel?.kind === 'index' ? sel.template : DEFAULT_COMPOSE_TEMPLATE;
+  return <ComponentTemplateView services={services} initial={{ template }} onClose={onClose} />;
+});
+
+export function ComponentTemplateView({ services, initial, onClose }: { services: WizardServices; initial: Partial<ComponentForm>; onClose: () => void }) {
+  const [state, session] = useSession(() => services.componentTemplate(initial));
+  useDialogKeys(session, onClose, (key) => {
+    if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
+    if (state.phase !== 'review') return false;
+    if (key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
+    else if (key.is('dialog.erase')) session.send({ type: 'back' });
+    else return false;
+    return true;
+  });
+  return <ComponentTemplateScreen state={state} services={services} />;
+}
+
+function PlatformValue({ value, title }: { value: Record<string, unknown>; title: string }) {
+  return (
+    <Box flexDirection="column">
+      <Text>{title}</Text>
+      {platformJsonLines(value as never).map((l, i) => (
+        <Text key={i}>{l}</Text>
+      ))}
+    </Box>
+  );
+}
+
+export function ComponentTemplateScreen({ state, services }: { state: ComponentState; services: WizardServices }) {
+  const hint = useHint();
+  switch (state.phase) {
+    case 'input':
+      return (
+        <Box flexDirection="column">
+          {COMPONENT_FIELDS.map((f) => (
+            <FormRow key={f} label={LABELS[f]} width={18} focused={f === state.focus}>
+              <LineInput value={state.form[f]} placeholder="…" />
+            </FormRow>
+          ))}
+          <Text dimColor>new indices keep the field in _source but do not index it (enabled: false)</Text>
+          {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
+          <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.submit', 'check'], ['dialog.close', 'close'])}</Hint>
+        </Box>
+      );
+    case 'inspecting':
+      return <Text>{`reading index template ${state.form.template} and component ${state.form.name}…`}</Text>;
+    case 'review':
+    case 'applying': {
+      const r = state.review;
+      return (
+        <Box flexDirection="column">
+          <Notes warnings={r.warnings} notes={r.notes.filter((n) => n !== PLATFORM_NOTE)} />
+          <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
+          {/* The target's entry only (the whole value is printed when done): the review fits 80x24. */}
+          <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>
+          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint> : <Text>sending…</Text>}
+        </Box>
+      );
+    }
+    case 'done': {
+      const { report } = state;
+      return (
+        <Box flexDirection="column">
+          <Results results={report.results} />
+          {report.newIndex ? <Text color={colourOf(report.newIndex.ok ? 'green' : 'red')}>{`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}`}</Text> : null}
+          <PlatformValue value={report.platformJson} title={`set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:`} />
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
+    }
+    case 'failed':
+      return (
+        <Box flexDirection="column">
+          {state.report ? <Results results={state.report.results} /> : null}
+          <Text color={colourOf('red')}>{state.message}</Text>
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
+    case 'cancelled':
+      return <Text>cancelled: nothing was sent</Text>;
+  }
+}

@@ -8,6 +8,7 @@ import { allocationApi } from './allocation';
 import { getJson, read, type EsTransport } from './connection';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
+import { inspectApi } from './inspect';
 import { nodesApi } from './nodes';
 import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type ResourceName } from './resources';
 import { snapshotsApi } from './snapshots';
@@ -45,7 +46,8 @@ export type EsApi = ReturnType<typeof resourcesApi> &
   ReturnType<typeof tasksApi> &
   ReturnType<typeof allocationApi> &
   ReturnType<typeof nodesApi> &
-  ReturnType<typeof snapshotsApi>;
+  ReturnType<typeof snapshotsApi> &
+  ReturnType<typeof inspectApi>;
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
@@ -57,5 +59,6 @@ export function createEsApi(client: Client, url: string): EsApi {
     ...allocationApi(es),
     ...nodesApi(es),
     ...snapshotsApi(es),
+    ...inspectApi(es),
   };
 }

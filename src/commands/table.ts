@@ -22,4 +22,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'delete-by-query': () => import('./delete-by-query').then((m) => m.default),
   forcemerge: () => import('./forcemerge').then((m) => m.default),
   tasks: () => import('./tasks').then((m) => m.default),
+  mappings: () => import('./mappings').then((m) => m.default),
+  settings: () => import('./settings').then((m) => m.default),
+  stats: () => import('./stats').then((m) => m.default),
+  cat: () => import('./cat').then((m) => m.default),
 };

@@ -1,24 +1,12 @@
 // shardeck stats [INDEX] [--json]: documents, deleted documents, store, segments, merges, indexing
 // and search totals of one index (or pattern), or of the whole node with one line per index.
 import { formatBytes, formatCount } from '../domain/format';
-import type { IndexStats } from '../domain/inspect';
+import { statsLines } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, reportFailure, usageError } from './guarded';
 import { notFound, openReads } from './inspect-common';
 
 const NAME = 'stats';
-
-/** The stats of one index (or of all) as the lines the command and the index detail share. */
-export function statsLines(s: IndexStats): string[] {
-  return [
-    `docs ${formatCount(s.docs)}, deleted ${formatCount(s.deleted)}`,
-    `store ${formatBytes(s.storeBytes)} (primaries ${formatBytes(s.priStoreBytes)}), segments ${formatCount(s.segments)}`,
-    `merges: ${s.merges.current} running, ${formatCount(s.merges.total)} done (${formatBytes(s.merges.bytes)} in ${(s.merges.timeMs / 1000).toFixed(1)} s)`,
-    `indexing: ${formatCount(s.indexing.total)} indexed, ${formatCount(s.indexing.deletes)} deleted, ${formatCount(s.indexing.failed)} failed (${(s.indexing.timeMs / 1000).toFixed(1)} s)`,
-    `search: ${formatCount(s.search.queries)} queries (${(s.search.queryTimeMs / 1000).toFixed(1)} s), ${formatCount(s.search.fetches)} fetches, ${formatCount(s.search.scrolls)} scrolls, ${s.search.openContexts} open contexts`,
-    `refreshes ${formatCount(s.refreshes)}, flushes ${formatCount(s.flushes)}`,
-  ];
-}
 
 const stats: CommandModule = {
   summary: 'Index stats: docs, deleted, store, segments, merges, indexing and search totals (of one index or pattern, or the whole node).',

@@ -2,6 +2,7 @@
 // index template, the _cat commands): parsers from the raw answers of Elasticsearch into plain
 // values, and the math the index detail and the inspect commands share (a mapping as a foldable
 // tree, identical mappings collapsed, rates between two stats reads). No await.
+import { formatBytes, formatCount } from './format';
 import { num } from './parse';
 
 /** Settings as `flat_settings=true` gives them: dotted keys, values as text (lists as JSON). */
@@ -241,6 +242,18 @@ export function parseIndexStats(body: any): StatsReport {
     indices[name] = { ...statsOf(v), health: v.health, status: v.status };
   }
   return { all: statsOf(body?._all), indices };
+}
+
+/** The stats of one index (or of all) as the lines the command and the index detail share. */
+export function statsLines(s: IndexStats): string[] {
+  return [
+    `docs ${formatCount(s.docs)}, deleted ${formatCount(s.deleted)}`,
+    `store ${formatBytes(s.storeBytes)} (primaries ${formatBytes(s.priStoreBytes)}), segments ${formatCount(s.segments)}`,
+    `merges: ${s.merges.current} running, ${formatCount(s.merges.total)} done (${formatBytes(s.merges.bytes)} in ${(s.merges.timeMs / 1000).toFixed(1)} s)`,
+    `indexing: ${formatCount(s.indexing.total)} indexed, ${formatCount(s.indexing.deletes)} deleted, ${formatCount(s.indexing.failed)} failed (${(s.indexing.timeMs / 1000).toFixed(1)} s)`,
+    `search: ${formatCount(s.search.queries)} queries (${(s.search.queryTimeMs / 1000).toFixed(1)} s), ${formatCount(s.search.fetches)} fetches, ${formatCount(s.search.scrolls)} scrolls, ${s.search.openContexts} open contexts`,
+    `refreshes ${formatCount(s.refreshes)}, flushes ${formatCount(s.flushes)}`,
+  ];
 }
 
 export interface StatRates {

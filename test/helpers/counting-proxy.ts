@@ -16,7 +16,7 @@ export interface SeenRequest {
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
-const READ_POSTS = [/\/_search(\/scroll)?$/, /\/_count$/, /^\/_cluster\/allocation\/explain$/, /\/_mget$/, /\/_msearch$/, /\/_field_caps$/];
+const READ_POSTS = [/^\/_index_template\/_simulate_index\//, /\/_search(\/scroll)?$/, /\/_count$/, /^\/_cluster\/allocation\/explain$/, /\/_mget$/, /\/_msearch$/, /\/_field_caps$/];
 /** Endpoints that write whatever the method: Elasticsearch also serves GET /<index>/_refresh and _flush. */
 const WRITE_ENDPOINTS = /(^|\/)(_refresh|_flush|_forcemerge|_cache\/clear)(\/|$)/;
 

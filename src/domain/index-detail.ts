@@ -79,7 +79,7 @@ export interface DetailLine {
 export function projectText(index: string, projects: Record<string, string> | undefined, templateVersion: string): string {
   const id = projectIdOfIndex(index, templateVersion);
   if (id === null) return `not a project index (service_${templateVersion}_<project>)`;
-  if (!projects) return `${id} (sign in to the platform for its name)`;
+  if (!projects) return `${id} (not signed in to the platform)`;
   return projects[id] ? `${projects[id]} (${id})` : `${id}: no such project on the platform`;
 }
 

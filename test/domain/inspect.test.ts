@@ -86,7 +86,7 @@ describe('mappings', () => {
     expect(lines.find((l) => l.key === 'group00')?.text).toBe('▸ group00  object  (49 fields folded)');
     expect(lines.find((l) => l.key === 'raw_payload')).toMatchObject({ text: '  raw_payload  object  enabled: false', tone: 'yellow' });
     const search = mappingSectionLines(wide, fields, new Set(), 'raw');
-    expect(search.slice(1).map((l) => l.key)).toEqual(['title.raw', 'raw_payload']);
+    expect(search.slice(1).map((l) => l.key)).toEqual(['raw_payload', 'title.raw']);
   });
 });
 
@@ -150,7 +150,7 @@ describe('shards and project', () => {
 
   it('the project as the Indices pane knows it', () => {
     expect(projectText('service_v9_alpha', { alpha: 'Alpha Team' }, 'v9')).toBe('Alpha Team (alpha)');
-    expect(projectText('service_v9_alpha', undefined, 'v9')).toBe('alpha (sign in to the platform for its name)');
+    expect(projectText('service_v9_alpha', undefined, 'v9')).toBe('alpha (not signed in to the platform)');
     expect(projectText('logs', {}, 'v9')).toMatch(/not a project index/);
     expect(nextSection('template', 1)).toBe('stats');
     expect(nextSection('stats', -1)).toBe('template');

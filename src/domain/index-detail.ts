@@ -117,7 +117,8 @@ export function settingsSectionLines(d: IndexDetail, filter: string): DetailLine
   const s = d.settings.data;
   if (!s) return [];
   const rows = settingRows(s);
-  const width = Math.min(60, Math.max(0, ...rows.map((r) => r.key.length)));
+  // Keys padded to a column, but not so wide that values fall off an 80-column screen.
+  const width = Math.min(44, Math.max(0, ...rows.map((r) => r.key.length)));
   return filtered(
     rows.map((r) => ({ key: r.key, text: `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`, dim: r.isDefault })),
     filter,

@@ -131,20 +131,35 @@ export function mappingSectionLines(mapping: unknown, fields: readonly MappingFi
   const head: DetailLine[] = [{ key: '#head', text: `${fields.length} fields${mappingParameters(mapping).length ? `; ${mappingParameters(mapping).join(', ')}` : ''}`, dim: true }];
   if (f) {
     const hits = fields.filter((x) => lower(x.path).includes(f) || lower(x.type).includes(f));
-    return [...head, ...hits.map((x) => fieldLine(x, x.path, false))];
+    return [...head, ...hits.map((x) => new FieldLine(x, x.path, false))];
   }
-  return [...head, ...unfoldedFields(fields, folded).map((x) => fieldLine(x, `${'  '.repeat(x.depth)}${x.multi ? '+' : ''}${x.name}`, folded.has(x.path)))];
+  return [...head, ...unfoldedFields(fields, folded).map((x) => new FieldLine(x, undefined, folded.size > 0 && folded.has(x.path)))];
 }
 
-function fieldLine(x: MappingField, label: string, isFolded: boolean): DetailLine {
-  const marker = x.children ? (isFolded ? '▸ ' : '▾ ') : '  ';
-  const extra = [...x.notes, x.children && isFolded ? `${x.children} fields folded` : ''].filter(Boolean);
-  return {
-    key: x.path,
-    text: `${marker}${label}  ${x.type}${x.disabled ? '  enabled: false' : ''}${extra.length ? `  (${extra.join(', ')})` : ''}`,
-    tone: x.disabled ? 'yellow' : undefined,
-    fold: x.children ? x.path : undefined,
-  };
+/**
+ * One field as a line. Its text is built only when read: the view reads the lines on screen, so
+ * opening a mapping of thousands of fields builds a screenful of strings, not thousands.
+ */
+class FieldLine implements DetailLine {
+  readonly key: string;
+  readonly tone: Tone | undefined;
+  readonly fold: string | undefined;
+  constructor(
+    private readonly x: MappingField,
+    private readonly label: string | undefined,
+    private readonly isFolded: boolean,
+  ) {
+    this.key = x.path;
+    this.tone = x.disabled ? 'yellow' : undefined;
+    this.fold = x.children ? x.path : undefined;
+  }
+  get text(): string {
+    const x = this.x;
+    const label = this.label ?? `${'  '.repeat(x.depth)}${x.multi ? '+' : ''}${x.name}`;
+    const marker = x.children ? (this.isFolded ? '▸ ' : '▾ ') : '  ';
+    const extra = [...x.notes, x.children && this.isFolded ? `${x.children} fields folded` : ''].filter(Boolean);
+    return `${marker}${label}  ${x.type}${x.disabled ? '  enabled: false' : ''}${extra.length ? `  (${extra.join(', ')})` : ''}`;
+  }
 }
 
 export function shardsSectionLines(d: IndexDetail): DetailLine[] {

@@ -1,6 +1,7 @@
-// Reads the index detail outside React while it is open: settings (with defaults), the mapping and
-// the matching template once when it opens; stats and shards every poll interval (the rates come
-// from two stats reads), with the poller's backoff on failure. Nothing is read while the detail is
+// Reads the index detail outside React while it is open: stats and shards every poll interval (the
+// rates come from two stats reads), settings (with defaults), the mapping and the matching template
+// when it opens and then every SLOW_EVERY intervals (they change rarely; the Settings resource of
+// cluster/resources.ts is read as seldom), with the poller's backoff on failure. Nothing is read while the detail is
 // closed, the console is paused, or another pane is on screen; leaving aborts what is in flight.
 import type { EsApi } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
@@ -15,6 +16,9 @@ export type DetailReads = Pick<EsApi, 'indexSettings' | 'indexMappings' | 'templ
 
 type SnapKey = 'settings' | 'mappings' | 'template' | 'shards' | 'stats';
 
+/** Settings, mapping and template are read again every this many poll intervals. */
+export const SLOW_EVERY = 6;
+
 export class IndexDetailPoller {
   /** Requests sent, for tests and the benchmark. */
   readonly stats = { requests: 0 };
@@ -23,6 +27,8 @@ export class IndexDetailPoller {
   private timer?: ReturnType<typeof setTimeout>;
   private unsubscribe?: () => void;
   private polling = false;
+  /** Polls since the slow reads were last made. */
+  private sinceSlow = 0;
 
   constructor(
     private readonly reads: DetailReads,
@@ -56,6 +62,7 @@ export class IndexDetailPoller {
     if (index !== this.current) {
       this.leave();
       this.current = index;
+      this.sinceSlow = 0;
       if (index === undefined) return;
       patchIndexDetail(this.store, index, () => ({ requests: detailRequests(index) }));
       void this.loadOnce(index);
@@ -84,6 +91,10 @@ export class IndexDetailPoller {
 
   private async tick(index: string): Promise<void> {
     if (this.current !== index || !this.active()) return;
+    if (++this.sinceSlow >= SLOW_EVERY) {
+      this.sinceSlow = 0;
+      void this.loadOnce(index);
+    }
     await this.poll(index);
     if (this.current !== index || !this.active()) return;
     const s = this.store.getState();
@@ -125,7 +136,7 @@ export class IndexDetailPoller {
       }
       patchIndexDetail(this.store, index, (d) => ({
         ...(key === 'stats' && d.stats.data && d.stats.fetchedAt !== undefined ? { previousStats: { data: d.stats.data, fetchedAt: d.stats.fetchedAt } } : {}),
-        [key]: { data, fetchedAt: now, failures: 0, periodMs: key === 'stats' || key === 'shards' ? undefined : Number.POSITIVE_INFINITY },
+        [key]: { data, fetchedAt: now, failures: 0, periodMs: key === 'stats' || key === 'shards' ? undefined : this.store.getState().intervalMs * SLOW_EVERY },
       }));
     } catch (e) {
       this.stats.requests++;

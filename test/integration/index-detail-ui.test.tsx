@@ -125,7 +125,22 @@ describe('index detail on a real node', () => {
     await until(app, /▾ group00  object\n\s+f00/);
   });
 
+  it('settings are read again every few intervals while the detail is open', async () => {
+    await app.press(KEYS.escape);
+    await app.press(KEYS.escape);
+    await open('service_v9_bravo');
+    await app.press(KEYS.tab);
+    await app.press('/');
+    await app.type('refresh_int');
+    await app.press(KEYS.enter);
+    await until(app, /index\.refresh_interval +1s {2}\(default\)/);
+    await esCall(node.url, 'PUT', '/service_v9_bravo/_settings', { index: { refresh_interval: '30s' } });
+    await until(app, /^index\.refresh_interval +30s *$/m);
+  });
+
   it('an index deleted while its detail is open: one sentence, the console keeps running', async () => {
+    // The detail's search, the detail, the Indices filter.
+    await app.press(KEYS.escape);
     await app.press(KEYS.escape);
     await app.press(KEYS.escape);
     await open('service_v9_doomed');

@@ -3,8 +3,8 @@
 // what the node says it has (an unknown column would otherwise come back as empty rows).
 import { catTable, splitColumns, unknownColumns } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, reportFailure, usageError } from './guarded';
-import { notFound, openReads } from './inspect-common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { notFound, withReads } from './inspect-common';
 
 const NAME = 'cat';
 
@@ -23,8 +23,7 @@ const cat: CommandModule = {
     const columns = columnsRaw === undefined ? undefined : splitColumns(columnsRaw);
     if (columns && (columns.some((c) => c === '') || name === undefined))
       return usageError(NAME, name === undefined ? '--columns needs a command, e.g. shardeck cat indices --columns index,health' : `--columns "${columnsRaw}" has an empty name: give names separated by commas, e.g. index,health`, json);
-    const { es, close } = await openReads(values);
-    try {
+    return withReads(NAME, values, json, async (es) => {
       const commands = await es.catCommands();
       if (name === undefined) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, commands });
@@ -45,11 +44,7 @@ const cat: CommandModule = {
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, name: command.name, ...(target ? { target } : {}), rows });
       else process.stdout.write(rows.length ? catTable(rows, columns).join('\n') + '\n' : `_cat/${command.name}: no rows\n`);
       return EXIT.ok;
-    } catch (e) {
-      return reportFailure(NAME, e, json);
-    } finally {
-      await close();
-    }
+    });
   },
 };
 

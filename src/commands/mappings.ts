@@ -3,8 +3,8 @@
 // checked, so a pattern matching thousands of indices does not pull thousands of mappings.
 import { fieldDefinition, mappingFields, mappingParameters, namesText, type MappingField } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, reportFailure, usageError } from './guarded';
-import { notFound, openReads } from './inspect-common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { notFound, withReads } from './inspect-common';
 
 const NAME = 'mappings';
 export const DEFAULT_MAX_INDICES = 100;
@@ -35,8 +35,7 @@ const mappings: CommandModule = {
     const maxRaw = values.max as string | undefined;
     const max = maxRaw === undefined ? DEFAULT_MAX_INDICES : Number(maxRaw);
     if (!Number.isInteger(max) || max < 1) return usageError(NAME, `--max "${maxRaw}" is not a count: give a whole number of indices, 1 or more`, json);
-    const { es, close } = await openReads(values);
-    try {
+    return withReads(NAME, values, json, async (es) => {
       // Resolve first: the count decides whether the mappings are read at all.
       const indices = await es.resolveIndices(pattern);
       if (!indices || indices.length === 0) return notFound(NAME, `no index matches "${pattern}": see the names with shardeck cat indices`, json, { pattern });
@@ -73,11 +72,7 @@ const mappings: CommandModule = {
         process.stdout.write(out.join('\n') + '\n');
       }
       return EXIT.ok;
-    } catch (e) {
-      return reportFailure(NAME, e, json);
-    } finally {
-      await close();
-    }
+    });
   },
 };
 

@@ -2,8 +2,8 @@
 // --all also Elasticsearch's defaults it does not override. Reads only.
 import { isSingleIndex, settingRows } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, reportFailure, usageError } from './guarded';
-import { notFound, openReads } from './inspect-common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { notFound, withReads } from './inspect-common';
 
 const NAME = 'settings';
 
@@ -20,8 +20,7 @@ const settings: CommandModule = {
     if (index === undefined || extra.length) return usageError(NAME, 'give exactly one index name, e.g. shardeck settings service_v9_abc', json);
     if (!isSingleIndex(index)) return usageError(NAME, `"${index}" is a pattern or a list: settings shows one index; see the names with shardeck cat indices`, json);
     const all = Boolean(values.all);
-    const { es, close } = await openReads(values);
-    try {
+    return withReads(NAME, values, json, async (es) => {
       const found = await es.indexSettings(index, all);
       const s = found?.find((x) => x.index === index) ?? found?.[0];
       if (!s) return notFound(NAME, `no index named "${index}": see the names with shardeck cat indices`, json, { index });
@@ -32,11 +31,7 @@ const settings: CommandModule = {
         process.stdout.write(rows.map((r) => `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`).join('\n') + '\n');
       }
       return EXIT.ok;
-    } catch (e) {
-      return reportFailure(NAME, e, json);
-    } finally {
-      await close();
-    }
+    });
   },
 };
 

@@ -3,8 +3,8 @@
 import { formatBytes, formatCount } from '../domain/format';
 import { statsLines } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, reportFailure, usageError } from './guarded';
-import { notFound, openReads } from './inspect-common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { notFound, withReads } from './inspect-common';
 
 const NAME = 'stats';
 
@@ -18,8 +18,7 @@ const stats: CommandModule = {
     const json = Boolean(values.json);
     const [expr, ...extra] = positionals;
     if (extra.length || expr?.trim() === '') return usageError(NAME, 'give at most one index name or pattern, e.g. shardeck stats service_v9_abc (none: the whole node)', json);
-    const { es, close } = await openReads(values);
-    try {
+    return withReads(NAME, values, json, async (es) => {
       const report = await es.indexStats(expr);
       const names = Object.keys(report?.indices ?? {});
       if (expr !== undefined && (!report || names.length === 0)) return notFound(NAME, `no index matches "${expr}": see the names with shardeck cat indices`, json, { index: expr });
@@ -41,11 +40,7 @@ const stats: CommandModule = {
         process.stdout.write(out.join('\n') + '\n');
       }
       return EXIT.ok;
-    } catch (e) {
-      return reportFailure(NAME, e, json);
-    } finally {
-      await close();
-    }
+    });
   },
 };
 

@@ -8,6 +8,7 @@ import { allocationApi } from './allocation';
 import { getJson, read, type EsTransport } from './connection';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
+import { inspectApi } from './inspect';
 import { nodesApi } from './nodes';
 import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type ResourceName } from './resources';
 import { snapshotsApi } from './snapshots';
@@ -47,7 +48,8 @@ export type EsApi = ReturnType<typeof resourcesApi> &
   ReturnType<typeof allocationApi> &
   ReturnType<typeof nodesApi> &
   ReturnType<typeof snapshotsApi> &
-  ReturnType<typeof templatesApi>;
+  ReturnType<typeof templatesApi> &
+  ReturnType<typeof inspectApi>;
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
@@ -60,5 +62,6 @@ export function createEsApi(client: Client, url: string): EsApi {
     ...nodesApi(es),
     ...snapshotsApi(es),
     ...templatesApi(es),
+    ...inspectApi(es),
   };
 }

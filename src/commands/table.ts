@@ -25,4 +25,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   templates: () => import('./templates').then((m) => m.default),
   nodes: () => import('./nodes').then((m) => m.default),
   'component-template': () => import('./component-template').then((m) => m.default),
+  mappings: () => import('./mappings').then((m) => m.default),
+  settings: () => import('./settings').then((m) => m.default),
+  stats: () => import('./stats').then((m) => m.default),
+  cat: () => import('./cat').then((m) => m.default),
 };

@@ -5,6 +5,7 @@ import { render } from 'ink';
 import { UsageError } from '../config/connection';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
+import { IndexDetailPoller } from '../services/index-detail';
 import { App } from '../ui/app/App';
 import { WizardServicesProvider } from '../ui/wizards/services';
 import { createEsApi } from '../cluster/api';
@@ -48,6 +49,10 @@ const tui: CommandModule = {
     });
     const es = createEsApi(client, conn.url);
     const poller = new Poller(es, store);
+    // The index detail's reads, only while it is open (Enter on an Indices row).
+    const detail = new IndexDetailPoller(es, store);
+    // The refresh key reads the open index detail again too.
+    const pollControl = { refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined), diagnose: () => poller.diagnose() };
     // Signs in to the platform when the profile has one (header user@tenant, project names).
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
@@ -60,6 +65,7 @@ const tui: CommandModule = {
       if (restored) return;
       restored = true;
       poller.stop();
+      detail.stop();
       platform.stop();
       instance.unmount();
       process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
@@ -80,7 +86,7 @@ const tui: CommandModule = {
 
     const instance = render(
       <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={poller} />
+        <App store={store} poller={pollControl} />
       </WizardServicesProvider>,
       {
       exitOnCtrlC: false,
@@ -90,6 +96,7 @@ const tui: CommandModule = {
       },
     );
     poller.start();
+    detail.start();
     try {
       await instance.waitUntilExit();
     } finally {

@@ -11,6 +11,8 @@ export type Scope =
   | 'disk'
   | 'nodes'
   | 'templates'
+  /** The index detail (Enter on an Indices row). */
+  | 'detail'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -55,6 +57,15 @@ const COMMANDS = [
   { id: 'table.sort', keys: ['s'], description: 'next sort column', scope: 'table' },
   { id: 'table.sortReverse', keys: ['S'], description: 'reverse sort', scope: 'table' },
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
+  { id: 'indices.detail', keys: ['return'], description: 'index detail: stats, settings, mappings, shards, template', scope: 'indices', hint: true },
+  { id: 'detail.back', keys: ['escape'], description: 'back to the Indices pane', scope: 'detail', hint: true },
+  { id: 'detail.nextSection', keys: ['tab', 'right'], description: 'next section (stats, settings, mappings, shards, template)', scope: 'detail', hint: true },
+  { id: 'detail.prevSection', keys: ['shift-tab', 'left'], description: 'previous section', scope: 'detail' },
+  { id: 'detail.search', keys: ['/'], description: 'search the settings or the mapping fields', scope: 'detail', hint: true },
+  { id: 'detail.fold', keys: ['return'], description: 'fold / unfold the object field under the cursor (mappings)', scope: 'detail' },
+  { id: 'detail.foldAll', keys: ['z'], description: 'fold every object field, or unfold them all (mappings)', scope: 'detail' },
+  { id: 'detail.curl', keys: ['c'], description: "show / hide the section's request as a curl line", scope: 'detail', hint: true },
+  { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
@@ -139,6 +150,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   disk: 'Disk pane',
   nodes: 'Nodes pane',
   templates: 'Templates pane',
+  detail: 'index detail',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

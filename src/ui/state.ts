@@ -5,6 +5,7 @@
 // share it without prop drilling.
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { clampViewport, type TableView, type Viewport } from '../domain/table';
+import type { DetailSection } from '../domain/index-detail';
 import { PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
@@ -21,6 +22,24 @@ export interface Selection {
   nodes?: { node: string };
   templates?: { template: string; kind: 'index' | 'component' };
   health?: { indicator: string };
+}
+
+/** What the index detail shows (the data itself is in the console store's indexDetail). */
+export interface DetailView extends Viewport {
+  section: DetailSection;
+  /** The search of the settings or mappings, and whether its prompt takes keys. */
+  filter: string;
+  searching: boolean;
+  /** Paths of the folded mapping fields. */
+  folded: string[];
+  /** The section's request is shown as a curl line. */
+  curl: boolean;
+  /** One line of feedback (e.g. what `v` could not open). */
+  note?: string;
+}
+
+export function emptyDetailView(): DetailView {
+  return { section: 'stats', filter: '', searching: false, folded: [], curl: false, cursor: 0, offset: 0 };
 }
 
 export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string };
@@ -41,6 +60,7 @@ export interface UiState {
   dialog?: Dialog;
   /** First line of the help overlay on screen. */
   helpOffset: number;
+  detail: DetailView;
 }
 
 export type UiStore = StoreApi<UiState>;
@@ -59,6 +79,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     showCurl: false,
     showPlatformJson: false,
     helpOffset: 0,
+    detail: emptyDetailView(),
     ...init,
   }));
 }

@@ -160,6 +160,16 @@ const WALK: Record<string, Run[] | 'console'> = {
     },
     { args: ['tasks', LOST_TASK], exit: 0, reads: true, check: (r) => expect(r.stdout).toMatch(/may lag by the index's refresh interval \(30s\)/) },
   ],
+  mappings: [{ args: ['mappings', INDEX, '--field', 'modified_at'], exit: 0, reads: true }],
+  settings: [{ args: ['settings', INDEX, '--all'], exit: 0, reads: true }],
+  stats: [
+    { args: ['stats'], exit: 0, reads: true },
+    { args: ['stats', INDEX], exit: 0, reads: true },
+  ],
+  cat: [
+    { args: ['cat'], exit: 0, reads: true },
+    { args: ['cat', 'shards', INDEX, '--columns', 'index,shard,prirep,state'], exit: 0, reads: true },
+  ],
 };
 
 function fill(a: string): string {

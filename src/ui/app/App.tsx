@@ -105,8 +105,10 @@ export function scopesFor(pane: PaneId): Scope[] {
 
 function Footer({ width }: { width: number }) {
   const pane = useConsole((s) => s.pane);
+  // The index detail over the Indices pane has keys of its own.
+  const detail = useConsole((s) => s.pane === 'indices' && s.indexDetail !== undefined);
   const keymap = useKeymap();
-  return <KeyHints keymap={keymap} scopes={scopesFor(pane)} width={width} />;
+  return <KeyHints keymap={keymap} scopes={detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {

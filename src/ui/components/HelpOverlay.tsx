@@ -15,6 +15,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   disk: 'Disk pane',
   nodes: 'Nodes pane',
   templates: 'Templates pane',
+  detail: 'Index detail (Enter on an index)',
   dialog: 'In a wizard (any key closes a finished one)',
   delete: 'Delete wizard',
   unblock: 'Unblock wizard',

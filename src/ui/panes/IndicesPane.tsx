@@ -1,16 +1,30 @@
 // Indices: health, status, docs, deleted docs, size, primaries/replicas, blocks and, when signed in
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
-// indices hidden until '.' is pressed.
+// indices hidden until '.' is pressed. Enter opens the index detail of the row (IndexDetailView),
+// drawn here in place of the table until Esc.
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { indexColumns, indexLines, indicesInfo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import { PANE_SPECS } from '../../store/panes';
-import { useConsole, useUi } from '../app/context';
+import { openIndexDetail } from '../../store/index-detail';
+import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { useKeymap } from '../app/use-keymap';
+import { commandFor } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+import { emptyDetailView } from '../state';
+import { IndexDetailView } from './IndexDetailView';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
+  const detailOpen = useConsole((s) => s.indexDetail !== undefined);
+  return detailOpen ? <IndexDetailView width={width} height={height} /> : <IndicesTable width={width} height={height} />;
+}
+
+function IndicesTable({ width, height }: { width: number; height: number }) {
+  const { store, ui } = useConsoleContext();
+  const keymap = useKeymap();
   const { indices, blocks, projects, templateVersion } = useConsole((s) => ({
     indices: s.snapshots.indices,
     blocks: s.snapshots.blocks,
@@ -31,6 +45,12 @@ export function IndicesPane({ width, height }: { width: number; height: number }
   useTableKeys('indices', 'indices', model.rows.length, rowsHigh, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
   useSelected('indices', selected ? { index: selected.name } : undefined);
+  useKeyLayer('pane', (name) => {
+    if (commandFor(name, ['indices'], keymap)?.id !== 'indices.detail' || !selected) return false;
+    ui.setState({ detail: emptyDetailView() });
+    openIndexDetail(store, selected.name);
+    return true;
+  });
   const info = indicesInfo(model.rows.length, indices.data?.length ?? 0, hidden, showSystem, withoutIndex);
   return (
     <PaneFrame title={PANE_SPECS.indices.title} info={info} snaps={snaps} width={width} height={height}>

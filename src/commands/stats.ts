@@ -1,0 +1,47 @@
+// shardeck stats [INDEX] [--json]: documents, deleted documents, store, segments, merges, indexing
+// and search totals of one index (or pattern), or of the whole node with one line per index.
+import { formatBytes, formatCount } from '../domain/format';
+import { statsLines } from '../domain/inspect';
+import { EXIT, type CommandModule } from './common';
+import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { notFound, withReads } from './inspect-common';
+
+const NAME = 'stats';
+
+const stats: CommandModule = {
+  summary: 'Index stats: docs, deleted, store, segments, merges, indexing and search totals (of one index or pattern, or the whole node).',
+  usage: 'usage: shardeck stats [INDEX] [--json] [connection flags]',
+  group: 'inspect',
+  flagHelp: {},
+  examples: ['shardeck stats', 'shardeck stats service_v9_abc', "shardeck stats 'service_v9_*' --json"],
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    const [expr, ...extra] = positionals;
+    if (extra.length || expr?.trim() === '') return usageError(NAME, 'give at most one index name or pattern, e.g. shardeck stats service_v9_abc (none: the whole node)', json);
+    return withReads(NAME, values, json, async (es) => {
+      const report = await es.indexStats(expr);
+      const names = Object.keys(report?.indices ?? {});
+      if (expr !== undefined && (!report || names.length === 0)) return notFound(NAME, `no index matches "${expr}": see the names with shardeck cat indices`, json, { index: expr });
+      const r = report!;
+      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...(expr !== undefined ? { index: expr } : {}), total: r.all, indices: r.indices });
+      else {
+        const out: string[] = [];
+        if (expr === undefined || names.length > 1) {
+          out.push(`${expr === undefined ? 'all indices' : `"${expr}"`}: ${names.length} ${names.length === 1 ? 'index' : 'indices'}`, ...statsLines(r.all).map((l) => `  ${l}`));
+          const width = Math.max(...names.map((n) => n.length));
+          for (const n of names) {
+            const s = r.indices[n];
+            out.push(`${n.padEnd(width)}  ${s.health ?? ''} docs ${formatCount(s.docs)} deleted ${formatCount(s.deleted)} store ${formatBytes(s.storeBytes)} segments ${s.segments}`);
+          }
+        } else {
+          const s = r.indices[names[0]];
+          out.push(`${names[0]}  ${s.health ?? ''} ${s.status ?? ''}`.trimEnd(), ...statsLines(s).map((l) => `  ${l}`));
+        }
+        process.stdout.write(out.join('\n') + '\n');
+      }
+      return EXIT.ok;
+    });
+  },
+};
+
+export default stats;

@@ -1,0 +1,179 @@
+// The index detail, over the Indices pane (Enter on a row, Esc back): its platform project, then
+// one section at a time (Tab / ← →): stats with rates between polls, every setting flattened
+// (searchable), the mapping as a foldable tree (searchable), its shards, and the index template
+// that matches it. The data is read outside React (services/index-detail.ts); this only windows
+// the section's lines, so a mapping of thousands of fields costs a frame what the screen shows.
+import React, { useMemo } from 'react';
+import { Box, Text } from 'ink';
+import {
+  DETAIL_SECTIONS,
+  mappingSectionLines,
+  nextSection,
+  projectText,
+  SECTION_TITLES,
+  sectionSearchable,
+  sectionSnapshots,
+  settingsSectionLines,
+  shardsSectionLines,
+  statsSectionLines,
+  templateSectionLines,
+  type DetailLine,
+  type IndexDetail,
+} from '../../domain/index-detail';
+import { foldablePaths, mappingFields } from '../../domain/inspect';
+import { curlLine } from '../../domain/mutation';
+import { clampViewport, filterPrompt, fitText, visibleRange } from '../../domain/table';
+import { closeIndexDetail } from '../../store/index-detail';
+import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { useKeymap } from '../app/use-keymap';
+import { bodyHeight, PaneFrame } from '../components/PaneFrame';
+import { commandFor } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+import { emptyDetailView, type DetailView } from '../state';
+import { colourOf } from '../theme';
+import { openDocumentsView } from './documents-hook';
+
+const CURL_LINES = 3;
+
+/** The lines of the section on screen (the mapping's rows are built once per mapping by the caller). */
+export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnType<typeof mappingFields>, folded: ReadonlySet<string>): DetailLine[] {
+  switch (view.section) {
+    case 'stats':
+      return statsSectionLines(d);
+    case 'settings':
+      return settingsSectionLines(d, view.filter);
+    case 'mappings':
+      return d.mappings.data === undefined ? [] : mappingSectionLines(d.mappings.data, fields, folded, view.filter);
+    case 'shards':
+      return shardsSectionLines(d);
+    case 'template':
+      return templateSectionLines(d);
+  }
+}
+
+/** Text cut into lines of `width` (the curl line is long; it is shown whole up to CURL_LINES lines). */
+function wrapText(text: string, width: number, max: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < text.length && out.length < max; i += width) out.push(text.slice(i, i + width));
+  return out;
+}
+
+export function IndexDetailView({ width, height }: { width: number; height: number }) {
+  const ctx = useConsoleContext();
+  const { store, ui } = ctx;
+  const keymap = useKeymap();
+  const { detail, projects, templateVersion, connection } = useConsole((s) => ({
+    detail: s.indexDetail!,
+    projects: s.projects,
+    templateVersion: s.templateVersion,
+    connection: s.connection,
+  }));
+  const view = useUi((s) => s.detail);
+  const fields = useMemo(() => mappingFields(detail.mappings.data), [detail.mappings.data]);
+  const folded = useMemo(() => new Set(view.folded), [view.folded]);
+  const lines = useMemo(() => sectionLines(detail, view, fields, folded), [detail, view.section, view.filter, fields, folded]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const snaps = sectionSnapshots(detail, view.section);
+  const request = detail.requests?.[view.section];
+  const curl = view.curl && request ? wrapText(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
+  const searchShown = view.searching || view.filter !== '';
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - 1 - (searchShown ? 1 : 0) - curl.length - (view.note ? 1 : 0));
+  const vp = clampViewport(view.cursor, view.offset, lines.length, rowsHigh);
+  const { start, end } = visibleRange(vp, lines.length, rowsHigh);
+
+  const patch = (p: Partial<DetailView>) => ui.setState((s) => ({ detail: { ...s.detail, ...p } }));
+  const move = (delta: number) => patch(clampViewport(delta === Infinity ? lines.length - 1 : delta === -Infinity ? 0 : vp.cursor + delta, vp.offset, lines.length, rowsHigh));
+
+  useKeyLayer('pane', (name) => {
+    const cmd = commandFor(name, ['detail', 'table'], keymap);
+    if (!cmd) return false;
+    const page = Math.max(1, rowsHigh - 1);
+    switch (cmd.id) {
+      case 'detail.back':
+        if (view.filter) patch({ filter: '', cursor: 0, offset: 0 });
+        else {
+          closeIndexDetail(store);
+          ui.setState({ detail: emptyDetailView() });
+        }
+        return true;
+      case 'detail.nextSection':
+      case 'detail.prevSection':
+        patch({ section: nextSection(view.section, cmd.id === 'detail.nextSection' ? 1 : -1), cursor: 0, offset: 0, filter: '', note: undefined });
+        return true;
+      case 'detail.search':
+        if (sectionSearchable(view.section)) patch({ searching: true, note: undefined });
+        else patch({ note: 'search works in Settings and Mappings (Tab to them)' });
+        return true;
+      case 'detail.fold': {
+        const path = lines[vp.cursor]?.fold;
+        if (view.section !== 'mappings' || !path) return true;
+        patch({ folded: folded.has(path) ? view.folded.filter((p) => p !== path) : [...view.folded, path] });
+        return true;
+      }
+      case 'detail.foldAll':
+        if (view.section === 'mappings') patch({ folded: view.folded.length ? [] : foldablePaths(fields), cursor: 0, offset: 0 });
+        return true;
+      case 'detail.curl':
+        patch({ curl: !view.curl });
+        return true;
+      case 'detail.documents':
+        patch({ note: openDocumentsView(ctx, detail.index) });
+        return true;
+      case 'row.up':
+        return move(-1), true;
+      case 'row.down':
+        return move(1), true;
+      case 'row.pageUp':
+        return move(-page), true;
+      case 'row.pageDown':
+        return move(page), true;
+      case 'row.first':
+        return move(-Infinity), true;
+      case 'row.last':
+        return move(Infinity), true;
+      default:
+        return false;
+    }
+  });
+
+  // The search prompt takes every key while open: Enter keeps the search, Esc clears it.
+  useKeyLayer(
+    'filter',
+    (name, input) => {
+      const cur = ui.getState().detail.filter;
+      if (name === 'return') patch({ searching: false });
+      else if (name === 'escape') patch({ searching: false, filter: '', cursor: 0, offset: 0 });
+      else if (name === 'backspace') patch({ filter: cur.slice(0, -1), cursor: 0, offset: 0 });
+      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patch({ filter: cur + input, cursor: 0, offset: 0 });
+      return true;
+    },
+    view.searching,
+  );
+
+  const loading = snaps.every((s) => s.data === undefined) && !snaps.some((s) => s.error);
+  const tabs = DETAIL_SECTIONS.map((s) => (s === view.section ? `[${SECTION_TITLES[s]}]` : ` ${SECTION_TITLES[s]} `)).join(' ');
+  const info = `project: ${projectText(detail.index, projects, templateVersion)}`;
+  return (
+    <PaneFrame title={`Index ${detail.index}`} info={info} snaps={snaps} width={width} height={height}>
+      <Box flexDirection="column">
+        <Text bold>{fitText(tabs, width)}</Text>
+        {searchShown ? <Text inverse={view.searching}>{fitText(filterPrompt(view.searching, view.filter), width)}</Text> : null}
+        {lines.length === 0 ? (
+          <Text dimColor>{loading ? 'loading…' : view.filter ? `nothing matches "${view.filter}"` : 'nothing to show'}</Text>
+        ) : (
+          lines.slice(start, end).map((l, i) => (
+            <Text key={l.key} inverse={start + i === vp.cursor} dimColor={l.dim} color={colourOf(l.tone)} wrap="truncate">
+              {fitText(l.text, width)}
+            </Text>
+          ))
+        )}
+        {curl.map((c, i) => (
+          <Text key={`curl${i}`} color={colourOf('gray')}>
+            {c}
+          </Text>
+        ))}
+        {view.note ? <Text color={colourOf('yellow')}>{fitText(view.note, width)}</Text> : null}
+      </Box>
+    </PaneFrame>
+  );
+}

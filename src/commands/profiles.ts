@@ -53,6 +53,9 @@ const profiles: CommandModule = {
     '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
   ].join('\n'),
   options: { platform: { type: 'string' }, 'template-version': { type: 'string' }, interval: { type: 'string' } },
+  group: 'config',
+  flagHelp: {platform: "with save: the platform's base URL", "template-version": "with save: the index template version of the platform (e.g. v9)", interval: "with save: the console's poll interval in seconds (default 5)"},
+  examples: ["shardeck profiles", "shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt", "shardeck profiles save lab --url http://127.0.0.1:9200 --read-only"],
   async run(ctx) {
     const { values, positionals } = ctx;
     if (positionals[0] === 'save') return save(ctx);

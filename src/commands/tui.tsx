@@ -34,10 +34,19 @@ const tui: CommandModule = {
   summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
   usage: 'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS]',
   options: { interval: { type: 'string' } },
+  group: 'watch',
+  flagHelp: {interval: "seconds between polls (default: the profile's, else 5; 1 or more)"},
+  examples: ["shardeck", "shardeck --profile prod --read-only", "shardeck --url https://127.0.0.1:9200 --ca /etc/elasticsearch/certs/http_ca.crt --user elastic --password-file ~/.es-pw"],
   async run({ values }) {
     const intervalMs = parseInterval(values.interval as string | undefined);
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write('shardeck: the console needs a terminal; for scripts and checks use `shardeck status` (with --json)\n');
+    if (!process.stdout.isTTY) {
+      // A pipe or cron: the status text (and its exit code) is what such a caller can use.
+      process.stderr.write('shardeck: the console needs a terminal; printing `shardeck status` instead (use it with --json in scripts)\n');
+      const { default: status } = await import('./status');
+      return status.run({ values, positionals: [] });
+    }
+    if (!process.stdin.isTTY) {
+      process.stderr.write('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
     const { client, conn, where, profileName, profile } = await openConnection(values);

@@ -5,7 +5,14 @@ import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
 import { COMMANDS } from './commands/table';
 
 function globalUsage(): string {
-  return ['usage: shardeck [command] [flags]', `commands: ${Object.keys(COMMANDS).join(', ')}`, 'shardeck help: every command, the global flags, exit codes and where config lives'].join('\n');
+  return [
+    'usage: shardeck [command] [flags]',
+    '',
+    'commands (default: tui):',
+    ...Object.keys(COMMANDS).map((c) => `  ${c}`),
+    '',
+    'shardeck help: what each command does, the global flags, exit codes and where config lives',
+  ].join('\n');
 }
 
 // The bundle's build defines it from package.json (dev/build.mjs, dev/package.mjs).

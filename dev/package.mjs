@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
@@ -81,9 +82,55 @@ function executable() {
   }
 }
 
+/** The executable's own output (its man page, its completions): generated from its command table. */
+function fromExe(...args) {
+  return execFileSync(EXE, args, { env: { PATH: '/usr/bin:/bin', HOME: work }, maxBuffer: 16 << 20 });
+}
+
+function deb() {
+  const stage = path.join(work, 'deb');
+  fs.rmSync(stage, { recursive: true, force: true });
+  const put = (rel, content, mode = 0o644) => {
+    const file = path.join(stage, rel);
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    fs.writeFileSync(file, content, { mode });
+    fs.chmodSync(file, mode);
+  };
+  put('usr/bin/shardeck', fs.readFileSync(EXE), 0o755);
+  put('usr/share/man/man1/shardeck.1.gz', gzipSync(fromExe('help', '--man'), { level: 9 }));
+  put('usr/share/bash-completion/completions/shardeck', fromExe('help', '--completion', 'bash'));
+  put('usr/share/zsh/vendor-completions/_shardeck', fromExe('help', '--completion', 'zsh'));
+  put('usr/share/doc/shardeck/copyright', `shardeck ${pkg.version}\nLicense: ${pkg.license}\n`);
+  const sizeKb = Math.ceil(fs.statSync(EXE).size / 1024) + 64;
+  put(
+    'DEBIAN/control',
+    [
+      'Package: shardeck',
+      `Version: ${pkg.version}`,
+      'Architecture: amd64',
+      'Maintainer: shardeck maintainers <shardeck@localhost>',
+      // The executable carries Node; it needs only the C and C++ runtimes every Debian has.
+      'Depends: libc6 (>= 2.28), libstdc++6',
+      'Section: admin',
+      'Priority: optional',
+      `Installed-Size: ${sizeKb}`,
+      `Description: ${pkg.description.replace(/\.$/, '')}`,
+      ' One executable with its runtime inside (no Node.js needed), a man page and bash/zsh completions.',
+      ' The operator\'s config (~/.config/shardeck) is never part of the package: removing it leaves it alone.',
+      '',
+    ].join('\n'),
+  );
+  fs.rmSync(DEB, { force: true });
+  // -Zgzip: every dpkg reads it; --root-owner-group: root:root files whoever builds it.
+  execFileSync('dpkg-deb', ['--root-owner-group', '-Zgzip', '--build', stage, DEB], { stdio: ['ignore', 'ignore', 'inherit'] });
+  fs.rmSync(stage, { recursive: true, force: true });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const t0 = Date.now();
   await bundleCjs();
   executable();
+  deb();
+  log(`${path.relative(root, DEB)} ${(fs.statSync(DEB).size / 2 ** 20).toFixed(1)} MiB`);
   log(`${path.relative(root, EXE)} ${(fs.statSync(EXE).size / 2 ** 20).toFixed(1)} MiB in ${((Date.now() - t0) / 1000).toFixed(1)}s`);
 }

@@ -3,6 +3,7 @@
 import React from 'react';
 import { render } from 'ink';
 import { UsageError } from '../config/connection';
+import { saveIndexNames } from '../config/completion-cache';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { App } from '../ui/app/App';
@@ -20,6 +21,24 @@ const LEAVE_ALT_SCREEN = '\u001b[?1049l';
 const SHOW_CURSOR = '\u001b[?25h';
 
 export const MIN_INTERVAL_S = 1;
+
+/** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
+function cacheIndexNames(store: ReturnType<typeof createConsoleStore>): () => void {
+  let last = '';
+  return store.subscribe((s) => {
+    const rows = s.snapshots.indices.data;
+    if (!rows) return;
+    const names = rows.map((r) => r.name).sort();
+    const key = names.join('\n');
+    if (key === last) return;
+    last = key;
+    try {
+      saveIndexNames(names);
+    } catch {
+      // A config folder we may not write (shown elsewhere): completion only loses its index names.
+    }
+  });
+}
 
 export function parseInterval(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
@@ -99,10 +118,12 @@ const tui: CommandModule = {
       },
     );
     poller.start();
+    const stopIndexCache = cacheIndexNames(store);
     try {
       await instance.waitUntilExit();
     } finally {
       restore();
+      stopIndexCache();
       void client.close();
       process.off('uncaughtException', crash);
       process.off('unhandledRejection', crash);

@@ -58,9 +58,11 @@ const tui: CommandModule = {
   examples: ["shardeck", "shardeck --profile prod --read-only", "shardeck --url https://127.0.0.1:9200 --ca /etc/elasticsearch/certs/http_ca.crt --user elastic --password-file ~/.es-pw"],
   async run({ values }) {
     const intervalMs = parseInterval(values.interval as string | undefined);
-    if (!process.stdout.isTTY) {
-      // A pipe or cron: the status text (and its exit code) is what such a caller can use.
-      process.stderr.write('shardeck: the console needs a terminal; printing `shardeck status` instead (use it with --json in scripts)\n');
+    if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
+      // A pipe, cron, or a terminal that cannot move the cursor: the status text (and its exit code) is what it can use.
+      process.stderr.write(
+        `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
+      );
       const { default: status } = await import('./status');
       return status.run({ values, positionals: [] });
     }

@@ -39,6 +39,7 @@ export const GLOBAL_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   insecure: { type: 'boolean' },
   profile: { type: 'string' },
   'read-only': { type: 'boolean' },
+  via: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
@@ -53,6 +54,7 @@ export const GLOBAL_FLAG_HELP: Record<string, string> = {
   insecure: 'do not verify the TLS certificate (off by default; say so only for a test node)',
   profile: 'use this saved profile (default: the last used one); see shardeck profiles',
   'read-only': 'refuse every change: nothing that changes the cluster or the host can be sent (exit 4)',
+  via: "search_curl: send every request through the node's search_curl wrapper, which brings the credentials and CA (no password in shardeck)",
   json: 'machine-readable output (one JSON document on stdout)',
   help: 'this command\'s usage, flags and examples',
 };

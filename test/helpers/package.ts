@@ -2,24 +2,16 @@
 // way a storage node would run it: in a mount namespace where every node/npm of this machine is
 // hidden (an empty file or folder bind-mounted over it), the executable's folder read-only, and an
 // empty environment (env -i). Needs root (unshare -m, mount).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { newestMtime, runProcess } from './run-cli';
 
 export const EXE = path.resolve('dist/shardeck-linux-x64');
 const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
 export const DEB = path.resolve(`dist/shardeck_${VERSION}_amd64.deb`);
 export const isRoot = process.getuid?.() === 0;
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
-  }
-  return newest;
-}
 
 /** `npm run package` unless both files are newer than every source (src/, the package script). */
 export function ensurePackaged(): void {
@@ -68,21 +60,4 @@ export function hiddenNodeArgv(command: string[], env: Record<string, string>, r
   return ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
 }
 
-export interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-export function run(argv: string[], input = ''): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
-}
+export const run = (argv: string[], input = '') => runProcess(argv, { input });

@@ -33,10 +33,26 @@ function flagName(name: string, spec: { type: string; short?: string }): string 
   return `${spec.short ? `-${spec.short}, ` : ''}--${name}${value}`;
 }
 
+/** Help is read at 80 columns: `label` then `text` wrapped under itself (a hanging indent). */
+export function hanging(label: string, text: string, width = 80): string {
+  if (label.trim() && !label.endsWith(' ')) label += ' ';
+  const indent = Math.min(label.length, 40);
+  const lines: string[] = [];
+  let line = label.padEnd(indent);
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (line.length > indent && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = ' '.repeat(indent) + word;
+    } else line += (line.length > indent || label.length > indent ? ' ' : '') + word;
+  }
+  lines.push(line);
+  return lines.map((l) => l.trimEnd()).join('\n');
+}
+
 function flagRows(options: CommandModule['options'], help: Record<string, string>): string[] {
   const entries = Object.entries(options ?? {});
   const width = Math.min(28, Math.max(0, ...entries.map(([n, s]) => flagName(n, s).length)));
-  return entries.map(([n, s]) => `  ${flagName(n, s).padEnd(width)}  ${help[n] ?? ''}`);
+  return entries.map(([n, s]) => hanging(`  ${flagName(n, s).padEnd(width)} `, help[n] ?? ''));
 }
 
 export function globalHelp(table: Table, version: string): string {
@@ -46,13 +62,13 @@ export function globalHelp(table: Table, version: string): string {
     const rows = table.filter(([, m]) => m.group === group.name);
     if (!rows.length) continue;
     out.push(`${group.title}:`);
-    for (const [name, m] of rows) out.push(`  ${name.padEnd(width)}  ${firstSentence(m.summary)}`);
+    for (const [name, m] of rows) out.push(hanging(`  ${name.padEnd(width)} `, m.summary));
     out.push('');
   }
   out.push('global flags (every command):', ...flagRows(GLOBAL_OPTIONS, GLOBAL_FLAG_HELP), '');
   out.push('exit codes:', ...EXIT_HELP.map(([c, m]) => `  ${String(c).padStart(2)}  ${m}`), '');
-  out.push('config:', ...CONFIG_HELP.map((l) => `  ${l}`), '');
-  out.push('shardeck help COMMAND (or shardeck COMMAND --help): its flags and examples; man shardeck: all of it.');
+  out.push('config:', hanging('  ', CONFIG_HELP.join(' ')), '');
+  out.push(hanging('', 'shardeck help COMMAND (or shardeck COMMAND --help): its flags and examples; man shardeck: all of it.'));
   return out.join('\n') + '\n';
 }
 
@@ -61,10 +77,10 @@ function firstSentence(s: string): string {
 }
 
 export function commandHelp(name: string, m: CommandModule): string {
-  const out = [`shardeck ${name}: ${m.summary}`, '', m.usage, ''];
+  const out = [hanging('', `shardeck ${name}: ${m.summary}`), '', m.usage, ''];
   if (Object.keys(m.options ?? {}).length) out.push('flags:', ...flagRows(m.options, m.flagHelp), '');
   out.push('examples:', ...m.examples.map((e) => `  ${e}`), '');
-  out.push('global flags: --url --user --password-env --password-file --ca --insecure --profile --read-only --json (shardeck help)');
+  out.push(hanging('', `global flags: ${Object.keys(GLOBAL_OPTIONS).map((f) => `--${f}`).join(' ')} (shardeck help)`));
   return out.join('\n') + '\n';
 }
 

@@ -126,12 +126,13 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js', () => {
       }
     });
 
-    for (const [label, env] of [
-      ['xterm-256color', { TERM: 'xterm-256color' }],
-      ['NO_COLOR', { TERM: 'xterm-256color', NO_COLOR: '1' }],
+    for (const [label, env, which] of [
+      ['xterm-256color', { TERM: 'xterm-256color' }, 'TLS node'],
+      ['NO_COLOR', { TERM: 'xterm-256color', NO_COLOR: '1' }, 'plain node'],
     ] as const) {
-      it(`draws the panes, switches on a key and quits on q (${label}, TLS node)`, async () => {
-        const argv = hiddenNodeArgv([EXE, '--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile, '--interval', '1'], { ...baseEnv, ...env });
+      it(`draws the panes, switches on a key and quits on q (${label}, ${which})`, async () => {
+        const connect = which === 'TLS node' ? ['--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile] : ['--url', plain.url];
+        const argv = hiddenNodeArgv([EXE, ...connect, '--interval', '1'], { ...baseEnv, ...env });
         const cmd = `${argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}; echo EXIT=$?; sleep 600`;
         tmux('new-session', '-d', '-s', 'pkg', '-x', '80', '-y', '24', cmd);
         try {
@@ -150,6 +151,14 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js', () => {
           await waitFor((s) => /EXIT=0/.test(s), 'exit 0 after q');
         } finally {
           tmux('kill-session', '-t', 'pkg');
+        }
+        if (which === 'plain node') {
+          // The poll left the index names for the shell completion: names only, 0600.
+          const cache = path.join(dir, 'conf', 'completion-indices');
+          expect(fs.statSync(cache).mode & 0o777).toBe(0o600);
+          expect(fs.readFileSync(cache, 'utf8')).toBe(`${INDEX}\n`);
+          const words = await exe(['help', '--complete', 'indices']);
+          expect(words).toMatchObject({ code: 0, stdout: `${INDEX}\n` });
         }
       });
     }

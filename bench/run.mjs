@@ -85,7 +85,7 @@ const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
  * output stream is read as it arrives, so the time is exact to the event loop, not to a polling
  * interval (tmux capture-pane polling would add its own period and the cost of each capture).
  */
-function timeMarkers(command, markers, timeoutMs = 20_000) {
+export function timeMarkers(command, markers, timeoutMs = 20_000) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn('script', ['-qfec', `stty rows 24 cols 80; exec ${command}`, '/dev/null'], {

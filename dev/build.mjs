@@ -7,7 +7,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+// The bundle and its chunks go; what npm run package made (dist/shardeck*) stays until it rebuilds them.
+fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+for (const f of fs.readdirSync(path.join(root, 'dist'))) {
+  if (!f.startsWith('shardeck') && f !== 'sea') fs.rmSync(path.join(root, 'dist', f), { recursive: true, force: true });
+}
 await build({
   entryPoints: { cli: path.join(root, 'src/cli.tsx') },
   outdir: path.join(root, 'dist'),
@@ -18,7 +23,7 @@ await build({
   target: 'node20',
   minifySyntax: true,
   legalComments: 'none',
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
   // Ink imports react-devtools-core only when DEV is set; the stub keeps it out of the bundle.
   alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
   banner: {

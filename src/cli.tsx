@@ -11,15 +11,17 @@ function globalUsage(): string {
     'commands (default: tui):',
     ...Object.keys(COMMANDS).map((c) => `  ${c}`),
     '',
-    'connection flags: --url URL --user NAME (--password-env VAR | --password-file FILE) --ca FILE --insecure --profile NAME --read-only',
-    'run `shardeck <command> --help` for a command',
+    'shardeck help: what each command does, the global flags, exit codes and where config lives',
   ].join('\n');
 }
+
+// The bundle's build defines it from package.json (dev/build.mjs, dev/package.mjs).
+const VERSION = process.env.SHARDECK_VERSION ?? '0.1.0';
 
 async function main(argv: string[]): Promise<number> {
   const first = argv[0];
   if (first === '--version' || first === '-V') {
-    process.stdout.write(`shardeck ${process.env.SHARDECK_VERSION ?? '0.1.0'}\n`);
+    process.stdout.write(`shardeck ${VERSION}\n`);
     return 0;
   }
   const name = first && !first.startsWith('-') ? first : 'tui';
@@ -48,7 +50,9 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   if (parsed.values.help) {
-    process.stdout.write(`${mod.summary}\n\n${mod.usage}\n`);
+    const help = await import('./commands/help');
+    // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
+    process.stdout.write(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {

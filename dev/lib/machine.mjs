@@ -19,7 +19,8 @@ function have(cmd) {
 }
 
 /** Tools the harness and the end-to-end tests run, by Debian package. Java is checked apart, by version. */
-const TOOLS = { patch: 'patch', mvn: 'maven', unzip: 'unzip', curl: 'curl', openssl: 'openssl', tmux: 'tmux' };
+// man, zsh and dpkg-deb: the package tests (the .deb's man page, the completion scripts).
+const TOOLS = { patch: 'patch', mvn: 'maven', unzip: 'unzip', curl: 'curl', openssl: 'openssl', tmux: 'tmux', man: 'man-db', zsh: 'zsh', 'dpkg-deb': 'dpkg' };
 const JDK_PACKAGE = `openjdk-${MIN_JAVA}-jdk-headless`;
 
 function missingPackages() {

@@ -3,6 +3,8 @@
 import fs from 'node:fs';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
+import type { SearchCurl } from '../domain/mutation';
+import { searchCurlConnection } from './search-curl';
 
 export interface ConnectionOptions {
   url: string;
@@ -13,6 +15,8 @@ export interface ConnectionOptions {
   /** Turns TLS verification off. Shown as a warning wherever shardeck runs. */
   insecure?: boolean;
   requestTimeoutMs?: number;
+  /** Send every request through the node's search_curl wrapper (it brings the credentials). */
+  via?: SearchCurl;
 }
 
 export type ConnErrorKind =
@@ -90,6 +94,7 @@ export function createClient(opts: ConnectionOptions): Client {
     opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
   return new Client({
     node: node.toString(),
+    ...(opts.via ? { Connection: searchCurlConnection(opts.via) } : {}),
     auth,
     tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
     maxRetries: 0,

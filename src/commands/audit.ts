@@ -10,6 +10,9 @@ const audit: CommandModule = {
   summary: 'Every mutation shardeck sent (time, profile, request, outcome), from the audit log.',
   usage: 'usage: shardeck audit [--json] [--last N]',
   options: { last: { type: 'string' } },
+  group: 'inspect',
+  flagHelp: {last: "show only the last N records (default: all)"},
+  examples: ["shardeck audit --last 20", "shardeck audit --json"],
   async run({ values }) {
     const json = Boolean(values.json);
     const last = values.last === undefined ? Infinity : Number(values.last);

@@ -16,11 +16,11 @@ export interface CommandModule {
   usage: string;
   summary: string;
   /** Where help lists it (help, the man page and the completions are generated from the command table). */
-  group?: CommandGroup;
-  /** The meaning of each of this command's own flags, with its default where it has one. */
-  flagHelp?: Record<string, string>;
+  group: CommandGroup;
+  /** The meaning of each of this command's own flags, with its default where it has one (a test checks every flag has one). */
+  flagHelp: Record<string, string>;
   /** Two or three real command lines. */
-  examples?: readonly string[];
+  examples: readonly string[];
   run(ctx: CommandContext): Promise<number>;
 }
 
@@ -39,9 +39,35 @@ export const GLOBAL_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   insecure: { type: 'boolean' },
   profile: { type: 'string' },
   'read-only': { type: 'boolean' },
+  via: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
+
+/** The meaning of each global flag (help, man page, zsh completion). */
+export const GLOBAL_FLAG_HELP: Record<string, string> = {
+  url: "the storage node's URL (default: the profile's, else http://localhost:9200)",
+  user: 'basic-auth user (elastic on a secured node); the password comes from --password-env or --password-file, or a hidden prompt',
+  'password-env': 'name of the environment variable that holds the password (never the password itself)',
+  'password-file': 'file holding the password (keep it 0600)',
+  ca: "CA certificate file (PEM) the node's certificate is checked against",
+  insecure: 'do not verify the TLS certificate (off by default; say so only for a test node)',
+  profile: 'use this saved profile (default: the last used one); see shardeck profiles',
+  'read-only': 'refuse every change: nothing that changes the cluster or the host can be sent (exit 4)',
+  via: "search_curl: send every request through the node's search_curl wrapper, which brings the credentials and CA (no password in shardeck)",
+  json: 'machine-readable output (one JSON document on stdout)',
+  help: 'this command\'s usage, flags and examples',
+};
+
+/** The groups of `shardeck help`, in order. */
+export const GROUPS: { name: CommandGroup; title: string }[] = [
+  { name: 'watch', title: 'watch' },
+  { name: 'inspect', title: 'inspect' },
+  { name: 'change', title: 'change (guarded: preview, confirm, audit, verify)' },
+  { name: 'recover', title: 'recover' },
+  { name: 'platform', title: 'platform' },
+  { name: 'config', title: 'config and help' },
+];
 
 /** Exit codes shared by every command (status follows monitoring-check conventions). */
 export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64 } as const;

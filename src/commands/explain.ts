@@ -18,6 +18,9 @@ export function parseShardArgs(args: string[]): { ok: true; shard?: ShardRef } |
 const explain: CommandModule = {
   summary: 'Allocation explain in plain words: why a shard is unassigned and what to do.',
   usage: 'usage: shardeck explain [INDEX SHARD primary|replica] [--json] [connection flags]',
+  group: 'inspect',
+  flagHelp: {},
+  examples: ["shardeck explain", "shardeck explain service_v9_alpha 0 primary", "shardeck explain --json"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const args = parseShardArgs(positionals);

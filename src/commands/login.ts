@@ -22,6 +22,9 @@ const login: CommandModule = {
     'usage: shardeck login [--platform URL] [--insecure-http] [--profile NAME]   (refresh token from a hidden prompt, or stdin when piped)\n' +
     '  --insecure-http  allow a plain http:// platform on another machine (the token then crosses the network unencrypted)',
   options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' } },
+  group: 'platform',
+  flagHelp: {platform: "the platform's base URL (default: the profile's)", "insecure-http": "allow a plain http:// platform on another machine (the token then crosses the network unencrypted)"},
+  examples: ["shardeck login --platform https://platform.example:8443 < refresh-token", "shardeck login --profile prod"],
   async run({ values, positionals }) {
     if (positionals.length) {
       // Never echo it: a token on the command line is already in the shell history and ps.

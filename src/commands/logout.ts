@@ -6,6 +6,9 @@ import type { CommandModule } from './common';
 const logout: CommandModule = {
   summary: "Forget the profile's stored platform refresh token.",
   usage: 'usage: shardeck logout [--profile NAME]',
+  group: 'platform',
+  flagHelp: {},
+  examples: ["shardeck logout", "shardeck logout --profile prod"],
   async run({ values }) {
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);

@@ -1,4 +1,4 @@
-// Colour for the text output of subcommands: only on a terminal, never with NO_COLOR (no-color.org).
+// Colour for the text output of subcommands: only on a terminal that is not TERM=dumb, never with NO_COLOR (no-color.org).
 
 export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'dim' | 'bold' | 'unknown' | 'unavailable';
 
@@ -16,6 +16,8 @@ const CODES: Record<Colour, [number, number]> = {
 export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  // A dumb terminal (Emacs shell, some serial consoles) prints escape codes as garbage.
+  if (process.env.TERM === 'dumb') return false;
   return Boolean(stream.isTTY);
 }
 

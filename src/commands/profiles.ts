@@ -5,7 +5,12 @@ import { nodeUrlProblem, urlForMessage } from '../domain/urls';
 import { platformUrlProblem } from '../platform/sign-in';
 import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';
+import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
 import type { CommandContext, CommandModule } from './common';
+
+function badVia(via: string): never {
+  throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);
+}
 
 /**
  * `profiles save NAME`: stores how to reach a node (never a password: only where it comes from)
@@ -38,6 +43,9 @@ function save({ values, positionals }: CommandContext): number {
     platformUrl: flag('platform'),
     templateVersion: flag('template-version'),
     intervalMs,
+    searchCurl: flag('search-curl'),
+    searchCurlForm: flag('search-curl-form') === undefined ? undefined : parseSearchCurlForm(flag('search-curl-form'), '--search-curl-form'),
+    via: flag('via') === undefined ? undefined : flag('via') === SEARCH_CURL ? SEARCH_CURL : badVia(flag('via')!),
   };
   const stored = saveProfile(name, patch);
   markLastUsed(name);
@@ -51,8 +59,12 @@ const profiles: CommandModule = {
     'usage: shardeck profiles [--json]',
     '       shardeck profiles save NAME [--url URL] [--user NAME] [--password-env VAR | --password-file FILE] [--ca FILE]',
     '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
+    '                                   [--search-curl PATH] [--search-curl-form curl|path] [--via search_curl]',
   ].join('\n'),
-  options: { platform: { type: 'string' }, 'template-version': { type: 'string' }, interval: { type: 'string' } },
+  options: { platform: { type: 'string' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
+  group: 'config',
+  flagHelp: {platform: "with save: the platform's base URL", "template-version": "with save: the index template version of the platform (e.g. v9)", interval: "with save: the console's poll interval in seconds (default 5)", "search-curl": "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)", "search-curl-form": "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)"},
+  examples: ["shardeck profiles", "shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt", "shardeck profiles save lab --url http://127.0.0.1:9200 --read-only"],
   async run(ctx) {
     const { values, positionals } = ctx;
     if (positionals[0] === 'save') return save(ctx);

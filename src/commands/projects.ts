@@ -52,6 +52,9 @@ function renderText(tenant: string, projects: PlatformProject[], storage: Storag
 const projects: CommandModule = {
   summary: "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
   usage: 'usage: shardeck projects [--json] [--profile NAME] [connection flags]',
+  group: 'platform',
+  flagHelp: {},
+  examples: ["shardeck projects", "shardeck projects --json"],
   async run({ values }) {
     const { profile, platform } = signInOfFlags(values);
     let list: PlatformProject[];

@@ -12,6 +12,9 @@ const scrollLimit: CommandModule = {
   summary: `Open scroll contexts per node against ${SCROLL_SETTING}; with a number, set the limit.`,
   usage: 'usage: shardeck scroll-limit [n] [--yes] [--dry-run] [--json] [connection flags]',
   options: { ...MUTATION_OPTIONS },
+  group: 'change',
+  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing"},
+  examples: ["shardeck scroll-limit", "shardeck scroll-limit 1000 --dry-run", "shardeck scroll-limit 1000 --yes"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length > 1) return usageError(NAME, 'give at most one number: shardeck scroll-limit 1000', json);

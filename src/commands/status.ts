@@ -75,6 +75,9 @@ function renderText(r: StatusReport | UnreachableReport): string {
 const status: CommandModule = {
   summary: 'Cluster health, unassigned shards and disk against the watermarks; exit 0 green, 1 yellow, 2 red, 3 unreachable.',
   usage: 'usage: shardeck status [--json] [connection flags]',
+  group: 'watch',
+  flagHelp: {},
+  examples: ["shardeck status", "shardeck status --json | jq .status", "shardeck status --profile prod || echo \"not green: $?\""],
   async run({ values }) {
     // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
     const connection = await openConnection(values);

@@ -29,4 +29,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   settings: () => import('./settings').then((m) => m.default),
   stats: () => import('./stats').then((m) => m.default),
   cat: () => import('./cat').then((m) => m.default),
+  help: () => import('./help').then((m) => m.default),
 };

@@ -31,6 +31,9 @@ function carriedConfirmation(by: AuditRecord['confirmedBy'], previewed: number):
 const tasks: CommandModule = {
   summary: 'Show running delete-by-query and force-merge tasks, or the status of one (re-attach after the session was closed).',
   usage: 'usage: shardeck tasks [TASK_ID] [--json]   (TASK_ID as printed by delete-by-query, e.g. abc123:4567)',
+  group: 'inspect',
+  flagHelp: {},
+  examples: ["shardeck tasks", "shardeck tasks abc123:4567", "shardeck tasks abc123:4567 --json"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [id, ...extra] = positionals;

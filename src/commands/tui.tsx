@@ -3,6 +3,7 @@
 import React from 'react';
 import { render } from 'ink';
 import { UsageError } from '../config/connection';
+import { saveIndexNames } from '../config/completion-cache';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { IndexDetailPoller } from '../services/index-detail';
@@ -22,6 +23,24 @@ const SHOW_CURSOR = '\u001b[?25h';
 
 export const MIN_INTERVAL_S = 1;
 
+/** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
+function cacheIndexNames(store: ReturnType<typeof createConsoleStore>): () => void {
+  let last = '';
+  return store.subscribe((s) => {
+    const rows = s.snapshots.indices.data;
+    if (!rows) return;
+    const names = rows.map((r) => r.name).sort();
+    const key = names.join('\n');
+    if (key === last) return;
+    last = key;
+    try {
+      saveIndexNames(names);
+    } catch {
+      // A config folder we may not write (shown elsewhere): completion only loses its index names.
+    }
+  });
+}
+
 export function parseInterval(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;
   const s = Number(raw);
@@ -35,10 +54,21 @@ const tui: CommandModule = {
   summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
   usage: 'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS]',
   options: { interval: { type: 'string' } },
+  group: 'watch',
+  flagHelp: {interval: "seconds between polls (default: the profile's, else 5; 1 or more)"},
+  examples: ["shardeck", "shardeck --profile prod --read-only", "shardeck --url https://127.0.0.1:9200 --ca /etc/elasticsearch/certs/http_ca.crt --user elastic --password-file ~/.es-pw"],
   async run({ values }) {
     const intervalMs = parseInterval(values.interval as string | undefined);
-    if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      process.stderr.write('shardeck: the console needs a terminal; for scripts and checks use `shardeck status` (with --json)\n');
+    if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
+      // A pipe, cron, or a terminal that cannot move the cursor: the status text (and its exit code) is what it can use.
+      process.stderr.write(
+        `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
+      );
+      const { default: status } = await import('./status');
+      return status.run({ values, positionals: [] });
+    }
+    if (!process.stdin.isTTY) {
+      process.stderr.write('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
     const { client, conn, where, profileName, profile } = await openConnection(values);
@@ -97,10 +127,12 @@ const tui: CommandModule = {
     );
     poller.start();
     detail.start();
+    const stopIndexCache = cacheIndexNames(store);
     try {
       await instance.waitUntilExit();
     } finally {
       restore();
+      stopIndexCache();
       void client.close();
       process.off('uncaughtException', crash);
       process.off('unhandledRejection', crash);

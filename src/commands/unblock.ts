@@ -11,6 +11,9 @@ const unblock: CommandModule = {
   summary: 'List indices blocked at flood stage and each node\'s disk; clear the read-only block once no node is past flood stage.',
   usage: 'usage: shardeck unblock [--yes] [--dry-run] [--json] [connection flags]',
   options: { ...MUTATION_OPTIONS },
+  group: 'change',
+  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing"},
+  examples: ["shardeck unblock --dry-run", "shardeck unblock", "shardeck unblock --yes --json"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) {

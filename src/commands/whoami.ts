@@ -5,6 +5,9 @@ import { reportPlatformError, signInOfFlags } from './platform-common';
 const whoami: CommandModule = {
   summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',
   usage: 'usage: shardeck whoami [--json] [--profile NAME]',
+  group: 'platform',
+  flagHelp: {},
+  examples: ["shardeck whoami", "shardeck whoami --profile prod --json"],
   async run({ values }) {
     const { profileName, platform } = signInOfFlags(values);
     let info;

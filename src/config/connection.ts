@@ -5,6 +5,8 @@ import type { ConnectionOptions } from '../cluster/connection';
 import { nodeUrlProblem, urlForMessage } from '../domain/urls';
 import { assertPrivateFile, UsageError } from './files';
 import { DEFAULT_URL, type Profile } from './profiles';
+import { findSearchCurl, SEARCH_CURL } from './search-curl';
+import type { SearchCurl } from '../domain/mutation';
 
 export { UsageError };
 
@@ -16,10 +18,13 @@ export interface ConnectionFlags {
   ca?: string;
   insecure?: boolean;
   'read-only'?: boolean;
+  via?: string;
 }
 
 export interface ResolvedConnection extends ConnectionOptions {
   readOnly: boolean;
+  /** The node's search_curl wrapper, when found: previews show it (and `via` sends through it). */
+  searchCurl?: SearchCurl;
   /** Where the password came from, for messages (never the password). */
   passwordSource?: string;
 }
@@ -34,6 +39,16 @@ export async function resolveConnection(
   const url = flags.url ?? profile?.url ?? DEFAULT_URL;
   const bad = nodeUrlProblem(url, flags.url !== undefined ? '--url' : 'the URL of the profile');
   if (bad) throw new UsageError(bad);
+  const searchCurl = findSearchCurl(profile);
+  const via = flags.via ?? profile?.via;
+  if (via !== undefined) {
+    if (via !== SEARCH_CURL) throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);
+    if (!searchCurl) throw new UsageError('--via search_curl: no search_curl on PATH; name it in the profile (shardeck profiles save NAME --search-curl PATH)');
+    if (flags.user !== undefined || flags['password-env'] !== undefined || flags['password-file'] !== undefined || flags.ca !== undefined || flags.insecure)
+      throw new UsageError('--via search_curl brings its own credentials and CA: drop --user, --password-env, --password-file, --ca and --insecure');
+    // The wrapper authenticates; shardeck holds no password and no CA.
+    return { url, searchCurl, via: searchCurl, readOnly: Boolean(flags['read-only'] ?? profile?.readOnly) };
+  }
   const user = flags.user ?? profile?.user;
   const passwordEnv = flags['password-env'] ?? profile?.passwordEnv;
   const passwordFile = flags['password-file'] ?? profile?.passwordFile;
@@ -67,6 +82,7 @@ export async function resolveConnection(
     caFile: ca,
     insecure: Boolean(flags.insecure ?? profile?.insecure),
     readOnly: Boolean(flags['read-only'] ?? profile?.readOnly),
+    searchCurl,
   };
 }
 

@@ -24,6 +24,12 @@ export interface Profile {
   /** Commands the corruption checklist runs to stop/start the engine on this node. */
   serviceStop?: string;
   serviceStart?: string;
+  /** The node's search_curl wrapper (path or name), when it is not `search_curl` on PATH. */
+  searchCurl?: string;
+  /** Its argument form: curl (default, curl's arguments and the full URL) or path. */
+  searchCurlForm?: 'curl' | 'path';
+  /** Connect through search_curl (no password in shardeck). */
+  via?: 'search_curl';
 }
 
 interface ConfigSchema {

@@ -52,7 +52,21 @@ export interface PreviewConnection {
   user?: string;
   caFile?: string;
   insecure?: boolean;
+  /** The node's search_curl wrapper, when it has one: previews show it instead of curl. */
+  searchCurl?: SearchCurl;
 }
+
+/**
+ * The wrapper that nodes upgraded with the deployment tooling carry (it supplies the credentials
+ * and CA itself). Its argument form is not documented: `curl` (default) passes curl's own
+ * arguments with the full URL; `path` passes the path (with its query) instead of the URL.
+ */
+export interface SearchCurl {
+  command: string;
+  form: SearchCurlForm;
+}
+export type SearchCurlForm = 'curl' | 'path';
+export const SEARCH_CURL_FORMS: readonly SearchCurlForm[] = ['curl', 'path'];
 
 export interface Preview {
   method: MutationMethod;
@@ -75,7 +89,26 @@ export function pathWithQuery(req: Pick<MutationRequest, 'path' | 'querystring'>
   return qs ? `${req.path}?${qs}` : req.path;
 }
 
-export function curlLine(req: Omit<MutationRequest, 'method'> & { method: MutationMethod | 'GET' }, conn: PreviewConnection): string {
+type AnyRequest = Omit<MutationRequest, 'method'> & { method: MutationMethod | 'GET' | 'HEAD' };
+
+/**
+ * The argv of one request through search_curl: the ONE place its argument form lives (previews
+ * print it, cluster/search-curl.ts runs it). `body`: 'inline' (-d JSON, for a line to copy) or
+ * 'stdin' (--data-binary @-, for running it).
+ */
+export function searchCurlArgv(req: AnyRequest, url: string, sc: SearchCurl, body: 'inline' | 'stdin' = 'inline'): string[] {
+  const target = sc.form === 'path' ? pathWithQuery(req) : url.replace(/\/$/, '') + pathWithQuery(req);
+  const argv = [sc.command, '-X', req.method, target];
+  if (req.body !== undefined) argv.push('-H', 'Content-Type: application/json', ...(body === 'stdin' ? ['--data-binary', '@-'] : ['-d', JSON.stringify(req.body)]));
+  return argv;
+}
+
+export function curlLine(req: AnyRequest, conn: PreviewConnection): string {
+  if (conn.searchCurl) {
+    // The wrapper brings the credentials: no -u, --cacert or -k.
+    const [command, ...args] = searchCurlArgv(req, conn.url, conn.searchCurl);
+    return [/^[\w./-]+$/.test(command!) ? command : shellQuote(command!), ...args.map((a) => (/^-/.test(a) || /^[A-Z]+$/.test(a) ? a : shellQuote(a)))].join(' ');
+  }
   const parts = ['curl', '-X', req.method, shellQuote(conn.url.replace(/\/$/, '') + pathWithQuery(req))];
   // -u with the user alone: curl asks for the password, so the line runs as shown and the password never appears.
   if (conn.user !== undefined) parts.push('-u', shellQuote(conn.user));

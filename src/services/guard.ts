@@ -27,6 +27,7 @@ import {
   type MutationPlan,
   type Preview,
   type PreviewConnection,
+  type SearchCurl,
   type Risk,
   type TargetOptions,
   type TargetResolution,
@@ -35,7 +36,7 @@ import { appendAudit, auditFile } from './audit';
 
 export interface GuardContext {
   client: Client;
-  conn: { url: string; user?: string; caFile?: string; insecure?: boolean; readOnly: boolean };
+  conn: { url: string; user?: string; caFile?: string; insecure?: boolean; readOnly: boolean; searchCurl?: SearchCurl };
   profile: string;
   /** The platform user when the profile is signed in (recorded in the audit log); the TUI passes a getter, as sign-in completes later. */
   platformUser?: string | (() => string | undefined);
@@ -107,8 +108,8 @@ export class Guard {
 
   /** The connection as previews show it (no credentials); also in read-only mode, for printed plans. */
   get previewConnection(): PreviewConnection {
-    const { url, user, caFile, insecure } = this.ctx.conn;
-    return { url: urlForMessage(url), user, caFile, insecure };
+    const { url, user, caFile, insecure, searchCurl } = this.ctx.conn;
+    return { url: urlForMessage(url), user, caFile, insecure, searchCurl };
   }
 
   preview(plan: MutationPlan, opts: TargetOptions = {}): Preview {

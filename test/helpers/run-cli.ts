@@ -6,7 +6,7 @@ import path from 'node:path';
 
 export const CLI = process.env.SHARDECK_CLI ?? path.resolve('dist/cli.js');
 
-function newestMtime(dir: string): number {
+export function newestMtime(dir: string): number {
   let newest = 0;
   for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
@@ -30,11 +30,13 @@ export interface CliResult {
 }
 
 export function runCli(args: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return runProcess([process.execPath, CLI, ...args], { env: { ...process.env, NO_COLOR: '1', ...opts.env }, input: opts.input });
+}
+
+/** Runs argv to its end with exactly `env` (default: this process's), stdin from `input`. */
+export function runProcess(argv: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { ...process.env, NO_COLOR: '1', ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(argv[0]!, argv.slice(1), { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -28,7 +28,8 @@ const ARGS: Record<string, string[][]> = {
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */
 const EXCEPTIONS: Record<string, string> = {
-  tui: 'the console needs a terminal (it exits 64 without one); when the node is unreachable it stays up and says so in its status bar (test/e2e)',
+  tui: "without a terminal it prints status's text and exit code (test/integration/package.test.ts); when the node is unreachable the console stays up and says so in its status bar (test/e2e)",
+  help: 'only prints text generated from the command table (test/unit/help.test.ts)',
   profiles: 'only reads and writes the local config file',
   audit: 'only reads the local audit log',
   logout: 'only forgets the locally stored refresh token',

@@ -129,6 +129,10 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   reroute: [{ args: ['reroute', '--retry-failed', '--yes'], exit: 4 }],
   audit: [{ args: ['audit'], exit: 0 }],
+  help: [
+    { args: ['help'], exit: 0 },
+    { args: ['help', '--complete', 'indices'], exit: 0 },
+  ],
   'recover-corrupt': [
     { args: ['recover-corrupt', CORRUPT, '0', '--yes', '--stop-cmd', `touch @stopped`, '--start-cmd', `touch @started`, '--backup-dir', '@backup'], exit: 4 },
     { args: ['recover-corrupt', '--resume', CORRUPT, '0', '--yes', '--stop-cmd', `touch @stopped`, '--start-cmd', `touch @started`], exit: 4 },

@@ -13,6 +13,12 @@ import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSignIn } from '../services/platform-sign-in';
 import { EXIT, openConnection, type CommandModule } from './common';
+import { createUiStore } from '../ui/state';
+import { GuardRefusal, hostUser, type Approver } from '../services/guard';
+import { ShareServer, type FocusSource } from '../services/share-server';
+import { TimelineRecorder } from '../services/timeline';
+import { describeHolder } from '../config/cluster-lock';
+import type { ShareControl } from '../ui/app/context';
 
 // The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
 const ENTER_ALT_SCREEN = '\u001b[?1049h';
@@ -32,8 +38,15 @@ export function parseInterval(raw: string | undefined): number | undefined {
 
 const tui: CommandModule = {
   summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
-  usage: 'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS]',
-  options: { interval: { type: 'string' } },
+  usage:
+    'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS] [--share [--share-group GROUP]] [--require-approval]',
+  options: { interval: { type: 'string' }, share: { type: 'boolean' }, 'share-group': { type: 'string' }, 'require-approval': { type: 'boolean' } },
+  flagHelp: {
+    interval: 'seconds between polls (default 5, or the profile\'s)',
+    share: 'share this console from the start on a Unix socket (0600; s toggles it in the console); followers run shardeck follow',
+    'share-group': 'let this group follow too (socket 0660, folder 0710); default: only your own user',
+    'require-approval': 'four eyes: every change waits for a follower to approve the same preview (or the profile\'s requireApproval)',
+  },
   async run({ values }) {
     const intervalMs = parseInterval(values.interval as string | undefined);
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -48,10 +61,73 @@ const tui: CommandModule = {
     });
     const es = createEsApi(client, conn.url);
     const poller = new Poller(es, store);
+    const ui = createUiStore();
+    // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
+    const recorder = new TimelineRecorder(store, where);
+    const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
+    const shareGroup = values['share-group'] as string | undefined;
+    let server: ShareServer | undefined;
+    const focus: FocusSource = {
+      get: () => {
+        const u = ui.getState();
+        return { pane: store.getState().pane, tables: u.tables, showSystem: u.showSystem, problemsOnly: u.problemsOnly };
+      },
+      subscribe: (cb) => {
+        let pane = store.getState().pane;
+        const a = store.subscribe((st) => {
+          if (st.pane !== pane) {
+            pane = st.pane;
+            cb();
+          }
+        });
+        let u = ui.getState();
+        const b = ui.subscribe((next) => {
+          if (next.tables !== u.tables || next.showSystem !== u.showSystem || next.problemsOnly !== u.problemsOnly) cb();
+          u = next;
+        });
+        return () => {
+          a();
+          b();
+        };
+      },
+    };
+    const startSharing = async () => {
+      if (server) return;
+      server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text) });
+      try {
+        await server.start();
+      } catch (e) {
+        server = undefined;
+        store.setState({ notice: `cannot share: ${(e as Error).message}` });
+      }
+    };
+    const stopSharing = async () => {
+      const s = server;
+      server = undefined;
+      await s?.stop();
+    };
+    const approver: Approver = {
+      required: requireApproval,
+      approve: (req) =>
+        server
+          ? server.approve(req)
+          : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
+    };
+    const share: ShareControl = {
+      toggleShare: () => void (server ? stopSharing() : startSharing()),
+      addNote: (text) => recorder.addNote(hostUser(), text),
+    };
     // Signs in to the platform when the profile has one (header user@tenant, project names).
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
-    const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
+    const guard = new Guard({
+      client,
+      conn,
+      profile: profileName,
+      platformUser: () => store.getState().platform.user,
+      approver,
+      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+    });
     const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
     process.stdout.write(ENTER_ALT_SCREEN);
@@ -61,6 +137,8 @@ const tui: CommandModule = {
       restored = true;
       poller.stop();
       platform.stop();
+      recorder.stop();
+      void server?.stop('the leader quit');
       instance.unmount();
       process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
     };
@@ -80,7 +158,7 @@ const tui: CommandModule = {
 
     const instance = render(
       <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={poller} />
+        <App store={store} poller={poller} ui={ui} share={share} />
       </WizardServicesProvider>,
       {
       exitOnCtrlC: false,
@@ -90,6 +168,8 @@ const tui: CommandModule = {
       },
     );
     poller.start();
+    recorder.start();
+    if (values.share || shareGroup) await startSharing();
     try {
       await instance.waitUntilExit();
     } finally {

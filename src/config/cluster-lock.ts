@@ -49,7 +49,8 @@ export async function withClusterLock<T>(
   url: string,
   what: string,
   fn: () => Promise<T>,
-  opts: { waitMs?: number; onWait?: (holder: ClusterLockHolder) => void } = {},
+  /** onWait: told once who holds it while this waits, then null once this process has it. */
+  opts: { waitMs?: number; onWait?: (holder: ClusterLockHolder | null) => void } = {},
 ): Promise<T> {
   const file = clusterLockFile(url);
   const waitMs = opts.waitMs ?? 120_000;
@@ -59,17 +60,27 @@ export async function withClusterLock<T>(
   } catch {
     // no passwd entry: the uid says it
   }
+  let waited = false;
   try {
-    return await withFileLock(file, fn, {
+    return await withFileLock(file, () => {
+      if (waited) opts.onWait?.(null);
+      return fn();
+    }, {
       waitMs,
       // A live holder keeps it as long as its change runs (a delete may take minutes): only a dead one is taken over.
       staleMs: Infinity,
       shared: true,
       info: `${user}: ${what}`,
-      onWait: (pid, info) => opts.onWait?.({ pid, info }),
+      onWait: (pid, info) => {
+        waited = true;
+        opts.onWait?.({ pid, info });
+      },
     });
   } catch (e) {
-    if (e instanceof LockBusyError) throw new ClusterBusyError({ pid: e.pid, info: lockInfo(file) }, waitMs);
+    if (e instanceof LockBusyError) {
+      opts.onWait?.(null);
+      throw new ClusterBusyError({ pid: e.pid, info: lockInfo(file) }, waitMs);
+    }
     throw e;
   }
 }

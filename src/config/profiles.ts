@@ -24,6 +24,8 @@ export interface Profile {
   /** Commands the corruption checklist runs to stop/start the engine on this node. */
   serviceStop?: string;
   serviceStart?: string;
+  /** Four eyes: every change waits for a follower of the shared console to approve it (--require-approval). */
+  requireApproval?: boolean;
 }
 
 interface ConfigSchema {

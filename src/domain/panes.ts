@@ -1,3 +1,3 @@
 // The console's panes, in the order the header shows them (and the number keys pick them).
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'] as const;
+export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'timeline'] as const;
 export type PaneId = (typeof PANES)[number];

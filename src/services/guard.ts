@@ -46,8 +46,8 @@ export interface GuardContext {
   auditFile?: string;
   /** Four eyes: when required, a follower approves each change before it is sent (services/share-server.ts). */
   approver?: Approver;
-  /** Told once when another process holds the cluster's change lock (who, pid, what); the change waits up to lockWaitMs. */
-  onLockWait?: (holder: ClusterLockHolder) => void;
+  /** Told once when another process holds the cluster's change lock (who, pid, what), then null when this one has it or gave up; the change waits up to lockWaitMs. */
+  onLockWait?: (holder: ClusterLockHolder | null) => void;
   lockWaitMs?: number;
 }
 

@@ -14,21 +14,24 @@ import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
-import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
+import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl, type ShareControl } from './context';
+import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { useKeymap } from './use-keymap';
 import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
 export interface AppProps {
   store: ConsoleStore;
   poller?: PollControl;
+  /** Share, follow, notes and approvals (the tui and follow commands). */
+  share?: ShareControl;
   /** Tests pass their own to look at selection and views. */
   ui?: UiStore;
   clock?: () => number;
   wizards?: WizardEntry[];
 }
 
-export function App({ store, poller, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
-  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, clock }), [store, ui, poller, clock]);
+export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
+  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, share, clock }), [store, ui, poller, share, clock]);
   const { exit } = useApp();
   return (
     <ConsoleProvider value={value}>
@@ -51,6 +54,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
   return (
     <>
       <GlobalKeys wizards={wizards} />
+      <ShareKeys />
       {small ? (
         <Box flexDirection="column">
           <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
@@ -77,6 +81,8 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
   const helpOffset = useUi((s) => s.helpOffset);
+  const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
+  if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
@@ -106,11 +112,13 @@ export function scopesFor(pane: PaneId): Scope[] {
 function Footer({ width }: { width: number }) {
   const pane = useConsole((s) => s.pane);
   const keymap = useKeymap();
+  const noting = useUi((s) => s.note !== undefined);
+  if (noting) return <NoteLine width={width} />;
   return <KeyHints keymap={keymap} scopes={scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
-  const { store, ui, poller } = useConsoleContext();
+  const { store, ui, poller, share } = useConsoleContext();
   const { exit } = useApp();
   const keymap = useKeymap();
   const dialog = useUi((s) => s.dialog);
@@ -149,14 +157,14 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;
     }
-    return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui });
+    return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui, share });
   });
   return null;
 }
 
 function runGlobal(
   cmd: KeyCommand,
-  ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore },
+  ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore; share?: ShareControl },
 ): boolean {
   const { store } = ctx;
   if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next') {
@@ -183,6 +191,18 @@ function runGlobal(
       return true;
     case 'poll.refresh':
       void ctx.poller?.refreshNow();
+      return true;
+    case 'share.toggle':
+      if (!ctx.share?.toggleShare) return false;
+      ctx.share.toggleShare();
+      return true;
+    case 'follow.toggle':
+      if (!ctx.share?.toggleFollow) return false;
+      ctx.share.toggleFollow();
+      return true;
+    case 'timeline.note':
+      if (!ctx.share?.addNote) return false;
+      ctx.ui.setState({ note: '' });
       return true;
     default:
       return false;

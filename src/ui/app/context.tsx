@@ -13,10 +13,24 @@ export interface PollControl {
   diagnose?(): Promise<void>;
 }
 
+/** Sharing and following (services/share-server.ts, follow-client.ts), as the keys use them. */
+export interface ShareControl {
+  /** Leader: s starts or stops sharing. */
+  toggleShare?(): void;
+  /** Follower: f follows the leader's pane and selection, or not. */
+  toggleFollow?(): void;
+  /** n: a note on the incident timeline (a follower's goes to the leader, who records it with its author). */
+  addNote?(text: string): void;
+  /** Follower, four eyes: approve the change shown (with the typed confirmation it needs) or decline it. */
+  approve?(id: string, text?: string): void;
+  decline?(id: string): void;
+}
+
 export interface ConsoleContextValue {
   store: ConsoleStore;
   ui: UiStore;
   poller?: PollControl;
+  share?: ShareControl;
   /** Epoch ms; tests pin it so ages ("3s ago") are deterministic. */
   clock: () => number;
 }

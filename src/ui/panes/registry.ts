@@ -7,6 +7,7 @@ import { HealthPane } from './HealthPane';
 import { IndicesPane } from './IndicesPane';
 import { NodesPane } from './NodesPane';
 import { ShardsPane } from './ShardsPane';
+import { TimelinePane } from './TimelinePane';
 
 export interface PaneEntry extends PaneSpec {
   id: PaneId;
@@ -19,6 +20,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   shards: ShardsPane,
   disk: DiskPane,
   nodes: NodesPane,
+  timeline: TimelinePane,
 };
 
 export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<PaneId, PaneEntry>;

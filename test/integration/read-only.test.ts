@@ -154,6 +154,13 @@ const WALK: Record<string, Run[] | 'console'> = {
     },
     { args: ['tasks', LOST_TASK], exit: 0, reads: true, check: (r) => expect(r.stdout).toMatch(/may lag by the index's refresh interval \(30s\)/) },
   ],
+  // Never talks to the cluster: nobody shares on this socket.
+  follow: [{ args: ['follow', '@backup.sock'], exit: 5, check: (r) => expect(r.stderr).toMatch(/nobody shares on/) }],
+  // Reads the config folder's timeline and audit log only.
+  incident: [
+    { args: ['incident', '--json'], exit: 0, check: (r) => expect(JSON.parse(r.stdout)).toMatchObject({ command: 'incident', entries: expect.any(Array) }) },
+    { args: ['incident', 'export', '--md'], exit: 0, check: (r) => expect(r.stdout).toMatch(/^# Incident timeline/) },
+  ],
 };
 
 function fill(a: string): string {
@@ -162,7 +169,7 @@ function fill(a: string): string {
     .replace('@token', platform.refreshToken)
     .replace('@matching', String(matching))
     .replace('@finished', finishedTask)
-    .replace(/@(stopped|started|backup|query\.json)/, (_, f) => marker(f));
+    .replace(/@(stopped|started|backup\.sock|backup|query\.json)/, (_, f) => marker(f));
 }
 
 describe('every CLI command with --read-only sends nothing that changes the cluster', () => {

@@ -64,6 +64,8 @@ const FLUSH_MS = 50;
 export class ShareServer implements Approver {
   private server?: net.Server;
   private peers = new Set<Peer>();
+  /** Every accepted connection, joined or not, so stop() ends them all. */
+  private conns = new Set<net.Socket>();
   private nextId = 1;
   private lastSent?: SharedState;
   private unsubscribe: (() => void)[] = [];
@@ -140,6 +142,8 @@ export class ShareServer implements Approver {
       p.socket.destroySoon();
     }
     this.peers.clear();
+    for (const c of this.conns) c.destroySoon();
+    this.conns.clear();
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server = undefined;
     try {
@@ -180,8 +184,9 @@ export class ShareServer implements Approver {
   }
 
   private async accept(socket: net.Socket): Promise<void> {
-    socket.setNoDelay(true);
     socket.on('error', () => undefined);
+    this.conns.add(socket);
+    socket.on('close', () => this.conns.delete(socket));
     const joinedCount = [...this.peers].filter((p) => p.joined).length;
     if (joinedCount >= MAX_FOLLOWERS) {
       this.refuse(socket, 'a follower', `this console already has ${MAX_FOLLOWERS} followers`);
@@ -221,6 +226,7 @@ export class ShareServer implements Approver {
 
   private refuse(socket: net.Socket, who: string, why: string): void {
     socket.end(JSON.stringify({ t: 'refused', reason: why } satisfies LeaderMessage) + '\n');
+    socket.destroySoon();
     const view = this.store.getState().share;
     this.patchView({ refused: [...(view?.refused ?? []), `${new Date().toISOString().slice(11, 19)} ${who}: ${why}`].slice(-5) });
   }

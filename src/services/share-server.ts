@@ -122,7 +122,7 @@ export class ShareServer implements Approver {
     } else fs.chmodSync(file, 0o600);
     this.server = server;
     this.socketPath = file;
-    this.patchView({ role: 'leader', socket: file, followers: [], refused: [], requireApproval: this.required, joinHint: `shardeck follow ${file}` });
+    this.patchView({ role: 'leader', socket: file, followers: [], refused: [], requireApproval: this.required, joinHint: `shardeck follow ${file}`, token: this.token });
     this.unsubscribe.push(this.store.subscribe(() => this.scheduleFlush()));
     if (this.opts.focus) this.unsubscribe.push(this.opts.focus.subscribe(() => this.broadcast({ t: 'focus', focus: this.opts.focus!.get() })));
     // A poll that brought the same data moves only its time (touchSnapshot, no store event).
@@ -241,7 +241,10 @@ export class ShareServer implements Approver {
         this.refuse(peer.socket, 'a peer whose user could not be read', 'the join token is missing or wrong');
         return;
       }
-      if (peer.via === 'token') this.token = crypto.randomBytes(12).toString('base64url'); // one-time
+      if (peer.via === 'token') {
+        this.token = crypto.randomBytes(12).toString('base64url'); // one-time
+        this.patchView({ token: this.token });
+      }
       peer.joined = true;
       this.send(peer, { t: 'hello', leader: `${hostUser()} pid ${process.pid}`, you: peer.user });
       this.send(peer, { t: 'state', state: sharedState(this.store.getState()) });

@@ -66,6 +66,8 @@ export interface ShareView {
   socket?: string;
   /** Leader: where a follower whose uid cannot be read gives the one-time join token. */
   joinHint?: string;
+  /** Leader: the one-time join token (shown on the leader's screen only; never sent on the socket). */
+  token?: string;
   followers: SharePeer[];
   /** Leader: the last connections refused (a stranger), newest last. */
   refused: string[];

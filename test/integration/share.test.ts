@@ -31,6 +31,7 @@ let socketPath = '';
 let strangerMade = false;
 /** Everything the leader sent to a raw follower of the test's own. */
 let captured = '';
+const joinTokens: string[] = [];
 let raw: net.Socket | undefined;
 
 function tmux(...args: string[]): string {
@@ -93,6 +94,8 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     launch('leader', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --require-approval`);
     const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
     socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
+    // The one-time join token is on the leader's screen only.
+    joinTokens.push(/token (\S{16})/.exec(lead)![1]!);
     // The status line may be cut: the socket is the only one in the share folder.
     if (!socketPath.endsWith('.sock')) {
       const d = path.join(env.XDG_RUNTIME_DIR!, `shardeck-${process.getuid!()}`);
@@ -221,7 +224,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
   it('nothing secret crossed the socket: no password, no refresh or access token', () => {
     expect(captured.length).toBeGreaterThan(1000);
     expect(captured).toContain('"t":"state"');
-    const secrets = [node.password!, ...platform.issuedTokens()];
+    const secrets = [node.password!, ...platform.issuedTokens(), ...joinTokens];
     expect(platform.issuedTokens().length).toBeGreaterThanOrEqual(2); // a refresh and an access token were issued
     for (const s of secrets) expect(captured.includes(s), 'a secret in the socket traffic').toBe(false);
   });

@@ -37,6 +37,7 @@ export function shareLine(v: {
   approval?: { summary: string };
   requireApproval?: boolean;
   message?: string;
+  token?: string;
 }): { text: string; alert: boolean } {
   if (v.role === 'follower') {
     if (v.leaderGone) return { text: `LEADER GONE · ${v.message ?? 'the data shown is stale'}`, alert: true };
@@ -47,7 +48,7 @@ export function shareLine(v: {
   const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';
   const who = v.followers.length ? v.followers.map((f) => f.user).join(', ') : 'nobody yet';
   return {
-    text: `SHARED (${v.followers.length}: ${who})${v.requireApproval ? ' · four eyes' : ''} · shardeck follow ${v.socket ?? ''}${refused}${v.message ? ` · ${v.message}` : ''}`,
+    text: `SHARED (${v.followers.length}: ${who})${v.requireApproval ? ' · four eyes' : ''}${refused}${v.message ? ` · ${v.message}` : ''}${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`,
     alert: Boolean(refused),
   };
 }

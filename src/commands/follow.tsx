@@ -11,12 +11,10 @@ import { createConsoleStore, PANES, type PaneId } from '../store/console';
 import { App } from '../ui/app/App';
 import type { ShareControl } from '../ui/app/context';
 import { createUiStore, type UiState } from '../ui/state';
+import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
 import { EXIT, type CommandModule } from './common';
 import { printJson } from './guarded';
 
-const ENTER_ALT_SCREEN = '\u001b[?1049h';
-const LEAVE_ALT_SCREEN = '\u001b[?1049l';
-const SHOW_CURSOR = '\u001b[?25h';
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {
   const env = values['token-env'] as string | undefined;

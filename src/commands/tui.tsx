@@ -12,6 +12,7 @@ import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSignIn } from '../services/platform-sign-in';
+import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
 import { EXIT, openConnection, type CommandModule } from './common';
 import { createUiStore } from '../ui/state';
 import { GuardRefusal, hostUser, type Approver } from '../services/guard';
@@ -20,10 +21,6 @@ import { TimelineRecorder } from '../services/timeline';
 import { describeHolder } from '../config/cluster-lock';
 import type { ShareControl } from '../ui/app/context';
 
-// The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
-const ENTER_ALT_SCREEN = '\u001b[?1049h';
-const LEAVE_ALT_SCREEN = '\u001b[?1049l';
-const SHOW_CURSOR = '\u001b[?25h';
 
 export const MIN_INTERVAL_S = 1;
 

@@ -10,6 +10,7 @@ import type { Snapshot } from '../domain/snapshot';
 import type { PaneId } from '../domain/panes';
 import type { HealthDiagnosis } from '../domain/types';
 import type { TimelineEntry } from '../domain/timeline';
+import type { ApprovalMessage } from '../domain/share';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -45,19 +46,7 @@ export interface SharePeer {
 }
 
 /** What a change waiting for a follower's approval shows (four eyes); no credentials. */
-export interface ApprovalView {
-  id: string;
-  summary: string;
-  target: string;
-  risk: string;
-  method?: string;
-  path?: string;
-  body?: unknown;
-  curl?: string;
-  command?: string;
-  need: { kind: 'key' } | { kind: 'type'; expected: string };
-  proposedBy: string;
-}
+export type ApprovalView = ApprovalMessage;
 
 /** Sharing (leader) or following (follower) this console; see services/share-server.ts and follow-client.ts. */
 export interface ShareView {

@@ -25,28 +25,20 @@ export function StatusBar({ width }: { width: number }) {
     );
   }
   const warn = s.insecure ? INSECURE_WARNING : '';
-  if (s.share) {
-    // Sharing or following: who and what needs attention replace the connection line (not the TLS warning).
-    const line = shareLine(s.share);
-    return (
-      <Text>
-        <Text bold={line.alert} color={colourOf(line.alert ? 'red' : undefined)}>
-          {fitText(line.text, Math.max(10, width - warn.length))}
-        </Text>
-        {warn ? (
-          <Text inverse color={colourOf('yellow')} bold>
-            {warn}
-          </Text>
-        ) : null}
-      </Text>
-    );
-  }
-  const left = fitText(connectionLine(s.url, s.intervalMs, s.paused, s.error), Math.max(10, width - warn.length));
+  const room = Math.max(10, width - warn.length);
+  // Sharing or following: who and what needs attention replace the connection line (not the TLS warning).
+  const line = s.share ? shareLine(s.share) : undefined;
   return (
     <Text>
-      <Text dimColor={!s.error} color={colourOf(s.error ? 'red' : undefined)}>
-        {left}
-      </Text>
+      {line ? (
+        <Text bold={line.alert} color={colourOf(line.alert ? 'red' : undefined)}>
+          {fitText(line.text, room)}
+        </Text>
+      ) : (
+        <Text dimColor={!s.error} color={colourOf(s.error ? 'red' : undefined)}>
+          {fitText(connectionLine(s.url, s.intervalMs, s.paused, s.error), room)}
+        </Text>
+      )}
       {warn ? (
         <Text inverse color={colourOf('yellow')} bold>
           {warn}

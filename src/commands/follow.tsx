@@ -81,6 +81,7 @@ const follow: CommandModule = {
       addNote: (text) => client.note(text),
       approve: (id, text) => client.approve(id, text),
       decline: (id) => client.decline(id),
+      propose: (wizard, selection) => client.propose(wizard, selection),
     };
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;

@@ -20,6 +20,8 @@ import { ShareServer, type FocusSource } from '../services/share-server';
 import { TimelineRecorder } from '../services/timeline';
 import { describeHolder } from '../config/cluster-lock';
 import type { ShareControl } from '../ui/app/context';
+import type { ProposedSelection } from '../domain/share';
+import { WIZARDS } from '../ui/wizards/registry';
 
 
 export const MIN_INTERVAL_S = 1;
@@ -64,6 +66,21 @@ const tui: CommandModule = {
     const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
     const shareGroup = values['share-group'] as string | undefined;
     let server: ShareServer | undefined;
+    // A follower's proposal opens its wizard here for review; the audit names the follower while it is open.
+    let proposer: string | undefined;
+    ui.subscribe((u) => {
+      if (!u.dialog && proposer) proposer = undefined;
+    });
+    const onPropose = (author: string, wizard: string, selection: ProposedSelection) => {
+      const entry = WIZARDS.find((w) => w.id === wizard);
+      const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
+      if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
+      if (conn.readOnly) return say(`${author} proposed: ${entry.title}; this console is read-only`);
+      if (ui.getState().dialog) return say(`${author} proposed: ${entry.title}; finish what is open first, then ask again`);
+      proposer = author;
+      ui.setState((u) => ({ selection: { ...u.selection, ...selection }, dialog: { kind: 'wizard', id: entry.id }, filtering: false }));
+      say(`${author} proposes: ${entry.title}; review it (Esc closes)`);
+    };
     const focus: FocusSource = {
       get: () => {
         const u = ui.getState();
@@ -90,7 +107,7 @@ const tui: CommandModule = {
     };
     const startSharing = async () => {
       if (server) return;
-      server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text) });
+      server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
       try {
         await server.start();
       } catch (e) {
@@ -123,6 +140,7 @@ const tui: CommandModule = {
       profile: profileName,
       platformUser: () => store.getState().platform.user,
       approver,
+      proposedBy: () => proposer,
       onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
     });
     const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });

@@ -61,7 +61,16 @@ export type FollowerMessage =
   | { t: 'hello'; token?: string }
   | { t: 'note'; text: string }
   | { t: 'approve'; id: string; text?: string }
-  | { t: 'decline'; id: string };
+  | { t: 'decline'; id: string }
+  /** A change the follower proposes: the leader's console opens that wizard on this row for review. */
+  | { t: 'propose'; wizard: string; selection: ProposedSelection };
+
+/** The row a proposal is about (the wizards read it as the leader's selection). */
+export interface ProposedSelection {
+  indices?: { index: string };
+  shards?: { index: string; shard: number; primary: boolean; node: string | null };
+  nodes?: { node: string };
+}
 
 /** The whitelisted fields of the console state (a structural subset; no secrets by construction). */
 export function sharedState(s: {
@@ -148,9 +157,23 @@ export function parseFollowerMessage(line: string): FollowerMessage | null {
       return typeof o.id === 'string' ? { t: 'approve', id: o.id, ...(typeof o.text === 'string' ? { text: o.text } : {}) } : null;
     case 'decline':
       return typeof o.id === 'string' ? { t: 'decline', id: o.id } : null;
+    case 'propose':
+      return typeof o.wizard === 'string' && /^[a-z]+$/.test(o.wizard) ? { t: 'propose', wizard: o.wizard, selection: proposedSelection(o.selection) } : null;
     default:
       return null;
   }
+}
+
+/** Only the known fields of a proposal's row, with their types: anything else is dropped. */
+function proposedSelection(raw: unknown): ProposedSelection {
+  const r = (raw ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const out: ProposedSelection = {};
+  if (typeof r.indices?.index === 'string') out.indices = { index: r.indices.index };
+  const s = r.shards;
+  if (s && typeof s.index === 'string' && typeof s.shard === 'number' && typeof s.primary === 'boolean')
+    out.shards = { index: s.index, shard: s.shard, primary: s.primary, node: typeof s.node === 'string' ? s.node : null };
+  if (typeof r.nodes?.node === 'string') out.nodes = { node: r.nodes.node };
+  return out;
 }
 
 /** Whether a follower's answer gives the confirmation the change needs (the same the leader typed). */

@@ -3,7 +3,7 @@
 // render at the follower's own size. When the leader goes, the last data stays on screen, marked
 // stale, and the follower says so.
 import net from 'node:net';
-import { LineSplitter, type ApprovalMessage, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
+import { LineSplitter, type ProposedSelection, type ApprovalMessage, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
 import type { ResourceName } from '../cluster/resources';
 import { touchSnapshot, type ConsoleStore, type ShareView, type Snapshots } from '../store/console';
 
@@ -94,6 +94,12 @@ export class FollowClient {
 
   decline(id: string): void {
     this.send({ t: 'decline', id });
+  }
+
+  /** Proposes a change: the leader's console opens this wizard on this row for the leader to review. */
+  propose(wizard: string, selection: ProposedSelection): void {
+    this.send({ t: 'propose', wizard, selection });
+    this.patchView({ message: `proposed to the leader: ${wizard}${selection.indices ? ` of ${selection.indices.index}` : selection.shards ? ` of ${selection.shards.index}[${selection.shards.shard}]` : ''}` });
   }
 
   /** f: follow the leader's pane and selection again (applied at once), or look around alone. */

@@ -49,6 +49,8 @@ export interface GuardContext {
   /** Told once when another process holds the cluster's change lock (who, pid, what), then null when this one has it or gave up; the change waits up to lockWaitMs. */
   onLockWait?: (holder: ClusterLockHolder | null) => void;
   lockWaitMs?: number;
+  /** A follower who proposed the change now on screen (the audit's proposedBy); this process's user otherwise. */
+  proposedBy?: () => string | undefined;
 }
 
 /** What a follower sees to approve a change: the same preview and the same confirmation the leader gave. */
@@ -177,8 +179,9 @@ export class Guard {
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */
   private async fourEyes(preview: ApprovalPreview, step: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>): Promise<Pick<AuditRecord, 'proposedBy' | 'approvedBy'>> {
     const approver = this.ctx.approver;
-    if (!approver?.required) return {};
-    const proposedBy = hostUser();
+    const proposer = this.ctx.proposedBy?.();
+    if (!approver?.required) return proposer ? { proposedBy: proposer } : {};
+    const proposedBy = proposer ?? hostUser();
     const { approvedBy } = await approver.approve({ id: randomUUID(), preview, need: confirmationNeeded(step), proposedBy });
     return { proposedBy, approvedBy };
   }

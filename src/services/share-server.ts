@@ -22,6 +22,7 @@ import {
   type ApprovalMessage,
   type Focus,
   type LeaderMessage,
+  type ProposedSelection,
   type SharedState,
 } from '../domain/share';
 import type { ConsoleStore, SharePeer, ShareView } from '../store/console';
@@ -41,6 +42,8 @@ export interface ShareOptions {
   focus?: FocusSource;
   /** A note a follower sends, with its author. */
   onNote?: (author: string, text: string) => void;
+  /** A change a follower proposes: the leader's console opens the wizard for review. */
+  onPropose?: (author: string, wizard: string, selection: ProposedSelection) => void;
   /** Where the socket goes; a fresh one in the share folder by default. */
   socketPath?: string;
   /** How long a change waits for a follower's approval. */
@@ -256,6 +259,9 @@ export class ShareServer implements Approver {
     switch (m.t) {
       case 'note':
         this.opts.onNote?.(peer.user, m.text);
+        return;
+      case 'propose':
+        this.opts.onPropose?.(peer.user, m.wizard, m.selection);
         return;
       case 'approve': {
         const p = this.pending;

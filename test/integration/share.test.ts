@@ -181,6 +181,17 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it('a follower proposes a change: the leader\'s console opens that wizard on that row for review', async () => {
+    keys('follower', '2'); // on its own since f
+    await waitFor('follower', (s) => s.includes(INDEX) && s.includes('Indices'), 'the follower on Indices');
+    keys('follower', 'R');
+    await waitFor('follower', (s) => s.includes(`proposed to the leader: replicas of ${INDEX}`), 'the proposal sent');
+    const review = await waitFor('leader', (s) => s.includes('Replicas of an index') && s.includes('root proposes'), 'the wizard open on the leader');
+    expect(review).toContain(INDEX);
+    keys('leader', 'Escape');
+    await waitFor('leader', (s) => !s.includes('Replicas of an index'), 'the wizard closed, nothing sent');
+  });
+
   it('a user without permission on the socket is refused', async () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);

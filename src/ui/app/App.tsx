@@ -153,6 +153,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     const cmd = commandFor(name, scopesFor(pane), keymap);
     if (!cmd) return false;
     const wizard = wizards.find((w) => w.commandId === cmd.id);
+    if (wizard && share?.propose) {
+      share.propose(wizard.id, ui.getState().selection);
+      return true;
+    }
     if (wizard) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;

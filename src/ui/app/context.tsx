@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleState, ConsoleStore } from '../../store/console';
 import type { UiState, UiStore } from '../state';
+import type { ProposedSelection } from '../../domain/share';
 
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {
@@ -24,6 +25,8 @@ export interface ShareControl {
   /** Follower, four eyes: approve the change shown (with the typed confirmation it needs) or decline it. */
   approve?(id: string, text?: string): void;
   decline?(id: string): void;
+  /** Follower: a wizard's key proposes that change to the leader (whose console opens the wizard) instead of opening it here. */
+  propose?(wizard: string, selection: ProposedSelection): void;
 }
 
 export interface ConsoleContextValue {

@@ -69,7 +69,9 @@ const tui: CommandModule = {
     // A follower's proposal opens its wizard here for review; the audit names the follower while it is open.
     let proposer: string | undefined;
     ui.subscribe((u) => {
-      if (!u.dialog && proposer) proposer = undefined;
+      if (u.dialog || !proposer) return;
+      store.setState((s) => ({ share: s.share ? { ...s.share, message: `${proposer}'s proposal closed` } : s.share }));
+      proposer = undefined;
     });
     const onPropose = (author: string, wizard: string, selection: ProposedSelection) => {
       const entry = WIZARDS.find((w) => w.id === wizard);

@@ -185,11 +185,11 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     keys('follower', '2'); // on its own since f
     await waitFor('follower', (s) => s.includes(INDEX) && s.includes('Indices'), 'the follower on Indices');
     keys('follower', 'R');
-    await waitFor('follower', (s) => s.includes(`proposed to the leader: replicas of ${INDEX}`), 'the proposal sent');
+    await waitFor('follower', (s) => s.includes(`proposed to the leader: replicas of ${INDEX.slice(0, 10)}`), 'the proposal sent');
     const review = await waitFor('leader', (s) => s.includes('Replicas of an index') && s.includes('root proposes'), 'the wizard open on the leader');
     expect(review).toContain(INDEX);
     keys('leader', 'Escape');
-    await waitFor('leader', (s) => !s.includes('Replicas of an index'), 'the wizard closed, nothing sent');
+    await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
   });
 
   it('a user without permission on the socket is refused', async () => {

@@ -42,7 +42,7 @@ export function shareLine(v: {
   if (v.role === 'follower') {
     if (v.leaderGone) return { text: `LEADER GONE · ${v.message ?? 'the data shown is stale'}`, alert: true };
     if (v.approval) return { text: `approval asked: ${v.approval.summary}`, alert: true };
-    return { text: `following ${v.leader ?? 'the leader'} · ${v.following ? 'f: on your own' : 'on your own · f: follow the leader'} · n note${v.message ? ` · ${v.message}` : ''}`, alert: false };
+    return { text: `following ${v.leader ?? 'the leader'}${v.message ? ` · ${v.message}` : ''} · ${v.following ? 'f: on your own' : 'on your own · f: follow the leader'} · n note`, alert: false };
   }
   if (v.approval) return { text: `waiting for a follower to approve: ${v.approval.summary}`, alert: true };
   const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';

@@ -58,7 +58,9 @@ export function primaryGid(uid: number): number | null {
  */
 export function shareDir(group?: { gid: number }): string {
   const uid = process.getuid?.() ?? 0;
-  const dir = path.join(baseDir(), group ? `shardeck-${uid}-g${group.gid}` : `shardeck-${uid}`);
+  // The user's runtime folder (/run/user/<uid>) is 0700: a group's members could not reach a socket
+  // inside it, so a group share lives in the temp folder (sticky), in a folder only we own.
+  const dir = group ? path.join(os.tmpdir(), `shardeck-${uid}-g${group.gid}`) : path.join(baseDir(), `shardeck-${uid}`);
   const mode = group ? 0o710 : 0o700;
   if (!fs.existsSync(dir)) fs.mkdirSync(dir, { mode });
   const st = fs.lstatSync(dir);
@@ -71,13 +73,12 @@ export function shareDir(group?: { gid: number }): string {
 /** This user's share sockets, newest first (what `shardeck follow` without a path joins). */
 export function listShareSockets(): string[] {
   const uid = process.getuid?.() ?? 0;
-  const base = baseDir();
   const out: { file: string; mtime: number }[] = [];
-  for (const d of fs.readdirSync(base)) {
-    if (d !== `shardeck-${uid}` && !d.startsWith(`shardeck-${uid}-g`)) continue;
+  const dirs = [path.join(baseDir(), `shardeck-${uid}`), ...fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`shardeck-${uid}-g`)).map((d) => path.join(os.tmpdir(), d))];
+  for (const d of dirs) {
     try {
-      for (const f of fs.readdirSync(path.join(base, d))) {
-        const file = path.join(base, d, f);
+      for (const f of fs.readdirSync(d)) {
+        const file = path.join(d, f);
         const st = fs.statSync(file);
         if (st.isSocket()) out.push({ file, mtime: st.mtimeMs });
       }

@@ -29,6 +29,7 @@ let env: Record<string, string>;
 let passwordFile: string;
 let socketPath = '';
 let strangerMade = false;
+let groupDir = '';
 /** Everything the leader sent to a raw follower of the test's own. */
 let captured = '';
 const joinTokens: string[] = [];
@@ -85,6 +86,7 @@ afterAll(async () => {
     // no session left
   }
   if (strangerMade) spawnSync('userdel', [STRANGER]);
+  if (groupDir) fs.rmSync(groupDir, { recursive: true, force: true });
   await Promise.all([node?.stop(), platform?.close()]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -200,6 +202,21 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(r.status).toBe(5);
     expect(r.stderr).toMatch(/permission denied on .*\.sock: the leader shares only with its own user/);
     expect(screen('leader')).not.toContain(STRANGER);
+  });
+
+  it('with --share-group, a member of that group follows: socket 0660 in a 0710 folder of that group', async () => {
+    const gid = Number(execFileSync('getent', ['group', STRANGER], { encoding: 'utf8' }).split(':')[2]);
+    groupDir = path.join(os.tmpdir(), `shardeck-${process.getuid!()}-g${gid}`);
+    launch('leader2', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --share-group ${STRANGER}`);
+    await waitFor('leader2', (s) => s.includes('SHARED'), 'the second leader, shared with the group');
+    const sock = path.join(groupDir, fs.readdirSync(groupDir).find((f) => f.endsWith('.sock'))!);
+    expect(fs.statSync(sock).mode & 0o777).toBe(0o660);
+    expect(fs.statSync(sock).gid).toBe(gid);
+    expect(fs.statSync(groupDir).mode & 0o777).toBe(0o710);
+    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, CLI, 'follow', sock, '--json'], { encoding: 'utf8', cwd: '/' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(/^root pid \d+$/), health: { status: 'green' } });
+    tmux('kill-session', '-t', 'leader2');
   });
 
   it('two processes racing for a change to one cluster take turns: the second waits and says who holds it', async () => {

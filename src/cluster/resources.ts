@@ -54,7 +54,7 @@ const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
 const resource = <T>(r: Resource<T>): Resource<T> => r;
 
 export const RESOURCES = {
-  health: resource({ request: { method: 'GET', path: '/_cluster/health', querystring: {} }, parse: parseClusterHealth, every: 1, panes: ['health', 'indices', 'shards', 'disk', 'nodes'] }),
+  health: resource({ request: { method: 'GET', path: '/_cluster/health', querystring: {} }, parse: parseClusterHealth, every: 1, panes: ['health', 'indices', 'shards', 'disk', 'nodes', 'timeline'] }),
   // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
   healthReport: resource({ request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } }, parse: parseHealthReport, every: 2, panes: ['health'] }),
   indices: resource({

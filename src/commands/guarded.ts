@@ -5,7 +5,16 @@ import type { PlanResult } from '../domain/wizards/machine';
 import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
-import { Guard, GuardRefusal } from '../services/guard';
+import { Guard, GuardRefusal, type Approver } from '../services/guard';
+import { describeHolder } from '../config/cluster-lock';
+
+const NO_FOLLOWER: Approver = {
+  required: true,
+  approve: () =>
+    Promise.reject(
+      new GuardRefusal('unapproved', 'this profile requires a follower\'s approval for every change (requireApproval): nothing was sent; make the change from a shared console (shardeck --share) that a second operator follows'),
+    ),
+};
 import type { Profile } from '../config/profiles';
 import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
@@ -21,7 +30,18 @@ export const JSON_SCHEMA = 1;
 /** The facade for reads and the Guard for changes, over one client. */
 export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
   const s = await openConnection(values);
-  const guard = new Guard({ client: s.client, conn: s.conn, profile: s.profileName, platformUser: s.profile?.platformUser });
+  const guard = new Guard({
+    client: s.client,
+    conn: s.conn,
+    profile: s.profileName,
+    platformUser: s.profile?.platformUser,
+    // One change at a time per cluster: say who holds it while this waits.
+    onLockWait: (h) => {
+      if (h) process.stderr.write(`shardeck: waiting for another change to this cluster to finish: ${describeHolder(h)}\n`);
+    },
+    // A subcommand has no followers: a profile that requires approval sends changes from a shared console only.
+    ...(s.profile?.requireApproval ? { approver: NO_FOLLOWER } : {}),
+  });
   return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }
 

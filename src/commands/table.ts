@@ -30,4 +30,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   stats: () => import('./stats').then((m) => m.default),
   cat: () => import('./cat').then((m) => m.default),
   help: () => import('./help').then((m) => m.default),
+  follow: () => import('./follow').then((m) => m.default),
+  incident: () => import('./incident').then((m) => m.default),
 };

@@ -14,12 +14,17 @@ import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSignIn } from '../services/platform-sign-in';
+import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
 import { EXIT, openConnection, type CommandModule } from './common';
+import { createUiStore } from '../ui/state';
+import { GuardRefusal, hostUser, type Approver } from '../services/guard';
+import { ShareServer, type FocusSource } from '../services/share-server';
+import { TimelineRecorder } from '../services/timeline';
+import { describeHolder } from '../config/cluster-lock';
+import type { ShareControl } from '../ui/app/context';
+import type { ProposedSelection } from '../domain/share';
+import { WIZARDS } from '../ui/wizards/registry';
 
-// The alternate screen: the console draws on its own page and the shell's screen comes back on exit.
-const ENTER_ALT_SCREEN = '\u001b[?1049h';
-const LEAVE_ALT_SCREEN = '\u001b[?1049l';
-const SHOW_CURSOR = '\u001b[?25h';
 
 export const MIN_INTERVAL_S = 1;
 
@@ -52,11 +57,17 @@ export function parseInterval(raw: string | undefined): number | undefined {
 
 const tui: CommandModule = {
   summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
-  usage: 'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS]',
-  options: { interval: { type: 'string' } },
+  usage:
+    'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS] [--share [--share-group GROUP]] [--require-approval]',
+  options: { interval: { type: 'string' }, share: { type: 'boolean' }, 'share-group': { type: 'string' }, 'require-approval': { type: 'boolean' } },
   group: 'watch',
-  flagHelp: {interval: "seconds between polls (default: the profile's, else 5; 1 or more)"},
-  examples: ["shardeck", "shardeck --profile prod --read-only", "shardeck --url https://127.0.0.1:9200 --ca /etc/elasticsearch/certs/http_ca.crt --user elastic --password-file ~/.es-pw"],
+  flagHelp: {
+    interval: "seconds between polls (default: the profile's, else 5; 1 or more)",
+    share: 'share this console from the start on a Unix socket (0600; s toggles it in the console); followers run shardeck follow',
+    'share-group': 'let this group follow too (socket 0660, folder 0710); default: only your own user',
+    'require-approval': "four eyes: every change waits for a follower to approve the same preview (or the profile's requireApproval)",
+  },
+  examples: ['shardeck', 'shardeck --profile prod --read-only', 'shardeck --share --share-group elasticsearch --require-approval'],
   async run({ values }) {
     const intervalMs = parseInterval(values.interval as string | undefined);
     if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
@@ -83,10 +94,91 @@ const tui: CommandModule = {
     const detail = new IndexDetailPoller(es, store);
     // The refresh key reads the open index detail again too.
     const pollControl = { refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined), diagnose: () => poller.diagnose() };
+    const ui = createUiStore();
+    // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
+    const recorder = new TimelineRecorder(store, where);
+    const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
+    const shareGroup = values['share-group'] as string | undefined;
+    let server: ShareServer | undefined;
+    // A follower's proposal opens its wizard here for review; the audit names the follower while it is open.
+    let proposer: string | undefined;
+    ui.subscribe((u) => {
+      if (u.dialog || !proposer) return;
+      store.setState((s) => ({ share: s.share ? { ...s.share, message: `${proposer}'s proposal closed` } : s.share }));
+      proposer = undefined;
+    });
+    const onPropose = (author: string, wizard: string, selection: ProposedSelection) => {
+      const entry = WIZARDS.find((w) => w.id === wizard);
+      const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
+      if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
+      if (conn.readOnly) return say(`${author} proposed: ${entry.title}; this console is read-only`);
+      if (ui.getState().dialog) return say(`${author} proposed: ${entry.title}; finish what is open first, then ask again`);
+      proposer = author;
+      ui.setState((u) => ({ selection: { ...u.selection, ...selection }, dialog: { kind: 'wizard', id: entry.id }, filtering: false }));
+      say(`${author} proposes: ${entry.title}; review it (Esc closes)`);
+    };
+    const focus: FocusSource = {
+      get: () => {
+        const u = ui.getState();
+        return { pane: store.getState().pane, tables: u.tables, showSystem: u.showSystem, problemsOnly: u.problemsOnly };
+      },
+      subscribe: (cb) => {
+        let pane = store.getState().pane;
+        const a = store.subscribe((st) => {
+          if (st.pane !== pane) {
+            pane = st.pane;
+            cb();
+          }
+        });
+        let u = ui.getState();
+        const b = ui.subscribe((next) => {
+          if (next.tables !== u.tables || next.showSystem !== u.showSystem || next.problemsOnly !== u.problemsOnly) cb();
+          u = next;
+        });
+        return () => {
+          a();
+          b();
+        };
+      },
+    };
+    const startSharing = async () => {
+      if (server) return;
+      server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
+      try {
+        await server.start();
+      } catch (e) {
+        server = undefined;
+        store.setState({ notice: `cannot share: ${(e as Error).message}` });
+      }
+    };
+    const stopSharing = async () => {
+      const s = server;
+      server = undefined;
+      await s?.stop();
+    };
+    const approver: Approver = {
+      required: requireApproval,
+      approve: (req) =>
+        server
+          ? server.approve(req)
+          : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
+    };
+    const share: ShareControl = {
+      toggleShare: () => void (server ? stopSharing() : startSharing()),
+      addNote: (text) => recorder.addNote(hostUser(), text),
+    };
     // Signs in to the platform when the profile has one (header user@tenant, project names).
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
-    const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
+    const guard = new Guard({
+      client,
+      conn,
+      profile: profileName,
+      platformUser: () => store.getState().platform.user,
+      approver,
+      proposedBy: () => proposer,
+      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+    });
     const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
     process.stdout.write(ENTER_ALT_SCREEN);
@@ -97,6 +189,8 @@ const tui: CommandModule = {
       poller.stop();
       detail.stop();
       platform.stop();
+      recorder.stop();
+      void server?.stop('the leader quit');
       instance.unmount();
       process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
     };
@@ -116,7 +210,7 @@ const tui: CommandModule = {
 
     const instance = render(
       <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={pollControl} />
+        <App store={store} poller={pollControl} ui={ui} share={share} />
       </WizardServicesProvider>,
       {
       exitOnCtrlC: false,
@@ -128,6 +222,8 @@ const tui: CommandModule = {
     poller.start();
     detail.start();
     const stopIndexCache = cacheIndexNames(store);
+    recorder.start();
+    if (values.share || shareGroup) await startSharing();
     try {
       await instance.waitUntilExit();
     } finally {

@@ -207,6 +207,22 @@ function takeOver(file: string, stale: LockContent, mine: string, staleMs: numbe
   }
 }
 
+export interface LockOptions {
+  /** A line written after the pid (who holds it and what for), shown to whoever waits. */
+  info?: string;
+  /** The lock lives in a folder shared by every user (sticky, 1777): not checked as private, readable by all. */
+  shared?: boolean;
+}
+
+/** The text of a lock file after its first line (the holder's info), when it can be read. */
+export function lockInfo(lockFile: string): string | null {
+  try {
+    return readLock(lockFile)?.text.split('\n')[1]?.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
 /** What this process wrote in each lock it holds, so release removes only its own. */
 const heldLocks = new Map<string, string>();
 
@@ -214,18 +230,19 @@ const heldLocks = new Map<string, string>();
  * Takes an exclusive lock between processes once. A lock whose owner is gone, or (with staleMs)
  * older than staleMs, is taken over by exactly one contender. False when held by someone else.
  */
-export function tryLock(lockFile: string, staleMs = Infinity): boolean {
-  ensurePrivateDir(path.dirname(lockFile));
-  const mine = myLockText();
+export function tryLock(lockFile: string, staleMs = Infinity, opts: LockOptions = {}): boolean {
+  if (!opts.shared) ensurePrivateDir(path.dirname(lockFile));
+  // A shared lock (one cluster, every user on the host) is readable by all, so others see who holds it.
+  const mine = myLockText() + (opts.info ? opts.info.replace(/\n/g, ' ') + '\n' : '');
   try {
-    fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: 0o600 });
+    fs.writeFileSync(lockFile, mine, { flag: 'wx', mode: opts.shared ? 0o644 : 0o600 });
     heldLocks.set(lockFile, mine);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
   }
   const held = readLock(lockFile);
-  if (held === null) return tryLock(lockFile, staleMs); // released meanwhile
+  if (held === null) return tryLock(lockFile, staleMs, opts); // released meanwhile
   if (!isStale(lockFile, held, staleMs)) return false;
   if (!takeOver(lockFile, held, mine, staleMs)) return false;
   heldLocks.set(lockFile, mine);
@@ -272,11 +289,20 @@ export class LockBusyError extends Error {
  * Runs fn while holding the lock (tryLock). Never runs fn without it: after waitMs it fails with
  * LockBusyError. While fn runs the lock's mtime is refreshed, so staleMs catches only a stuck holder.
  */
-export async function withFileLock<T>(lockFile: string, fn: () => Promise<T>, opts: { waitMs?: number; staleMs?: number } = {}): Promise<T> {
+export async function withFileLock<T>(
+  lockFile: string,
+  fn: () => Promise<T>,
+  opts: { waitMs?: number; staleMs?: number; onWait?: (holderPid: number | null, holderInfo: string | null) => void } & LockOptions = {},
+): Promise<T> {
   const waitMs = opts.waitMs ?? 20_000;
   const staleMs = opts.staleMs ?? 30_000;
   const deadline = Date.now() + waitMs;
-  while (!tryLock(lockFile, staleMs)) {
+  let told = false;
+  while (!tryLock(lockFile, staleMs, opts)) {
+    if (!told) {
+      told = true;
+      opts.onWait?.(lockHolder(lockFile), lockInfo(lockFile));
+    }
     if (Date.now() >= deadline) throw new LockBusyError(lockFile, lockHolder(lockFile), waitMs);
     await new Promise((r) => setTimeout(r, 25 + Math.random() * 50));
   }

@@ -30,6 +30,8 @@ export interface Profile {
   searchCurlForm?: 'curl' | 'path';
   /** Connect through search_curl (no password in shardeck). */
   via?: 'search_curl';
+  /** Four eyes: every change waits for a follower of the shared console to approve it (--require-approval). */
+  requireApproval?: boolean;
 }
 
 interface ConfigSchema {

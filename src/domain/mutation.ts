@@ -342,6 +342,12 @@ export interface AuditRecord {
   profile: string;
   /** The platform user when the profile is signed in. */
   platformUser?: string;
+  /** The host user and process that sent it (absent in older records). */
+  osUser?: string;
+  pid?: number;
+  /** Four eyes (--require-approval): who proposed the change and the follower who approved it. */
+  proposedBy?: string;
+  approvedBy?: string;
   /** The node, without credentials. */
   url: string;
   /** The request sent to the node; absent for a command run on the node's host (below). */

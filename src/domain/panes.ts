@@ -1,3 +1,3 @@
 // The console's panes, in the order the header shows them (and the number keys pick them).
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates'] as const;
+export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'timeline'] as const;
 export type PaneId = (typeof PANES)[number];

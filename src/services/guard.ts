@@ -6,6 +6,8 @@
 // Read-only mode makes it impossible: the guard refuses before anything is sent. Nothing here
 // retries: the client has maxRetries 0 and a failed mutation is reported, never resent.
 import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { ClusterBusyError, withClusterLock, type ClusterLockHolder } from '../config/cluster-lock';
 import { urlForMessage } from '../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
 import { createEsApi, type EsApi } from '../cluster/api';
@@ -24,6 +26,7 @@ import {
   type AuditRecord,
   type AuditSending,
   type Confirmation,
+  type ConfirmationNeed,
   type MutationPlan,
   type Preview,
   type PreviewConnection,
@@ -42,11 +45,46 @@ export interface GuardContext {
   platformUser?: string | (() => string | undefined);
   /** Defaults to <configDir>/audit.log. */
   auditFile?: string;
+  /** Four eyes: when required, a follower approves each change before it is sent (services/share-server.ts). */
+  approver?: Approver;
+  /** Told once when another process holds the cluster's change lock (who, pid, what), then null when this one has it or gave up; the change waits up to lockWaitMs. */
+  onLockWait?: (holder: ClusterLockHolder | null) => void;
+  lockWaitMs?: number;
+  /** A follower who proposed the change now on screen (the audit's proposedBy); this process's user otherwise. */
+  proposedBy?: () => string | undefined;
+}
+
+/** What a follower sees to approve a change: the same preview and the same confirmation the leader gave. */
+export interface ApprovalRequest {
+  id: string;
+  /** A request's preview, or a host command's (command instead of method/path/curl). */
+  preview: ApprovalPreview;
+  need: ConfirmationNeed;
+  proposedBy: string;
+}
+
+export type ApprovalPreview = Pick<Preview, 'risk' | 'target' | 'summary'> & Partial<Pick<Preview, 'method' | 'path' | 'body' | 'curl'>> & { command?: string };
+
+export interface Approver {
+  /** --require-approval (flag or profile): every change waits for a follower. */
+  readonly required: boolean;
+  /** Resolves with the approving follower's user; rejects with a GuardRefusal('unapproved') (no follower, declined, gone). */
+  approve(req: ApprovalRequest): Promise<{ approvedBy: string }>;
+}
+
+/** The host user of this process (the audit's osUser, "proposed by"). */
+export function hostUser(): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return `uid ${process.getuid?.() ?? '?'}`;
+  }
 }
 
 /** audit: the "sending" record could not be written, so nothing was sent (fail closed). */
 /** target: the expression itself is not allowed (bad input); changed: it matches other indices than the preview showed. */
-export type RefusalKind = 'read-only' | 'target' | 'changed' | 'unconfirmed' | 'audit';
+/** busy: another process held the cluster's change lock too long; unapproved: four eyes, no follower approved. */
+export type RefusalKind = 'read-only' | 'target' | 'changed' | 'unconfirmed' | 'audit' | 'busy' | 'unapproved';
 
 /** The guard said no; nothing was sent. */
 export class GuardRefusal extends Error {
@@ -135,6 +173,31 @@ export class Guard {
       const changed = compareResolution(plan.resolved, await this.es.resolveIndices(plan.resolved.expression));
       if (changed) throw new GuardRefusal('changed', changed);
     }
+    const four = await this.fourEyes(preview, plan);
+    return this.oneAtATime(plan.summary, () => this.send(plan, confirmation, preview, four));
+  }
+
+  /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */
+  private async fourEyes(preview: ApprovalPreview, step: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>): Promise<Pick<AuditRecord, 'proposedBy' | 'approvedBy'>> {
+    const approver = this.ctx.approver;
+    const proposer = this.ctx.proposedBy?.();
+    if (!approver?.required) return proposer ? { proposedBy: proposer } : {};
+    const proposedBy = proposer ?? hostUser();
+    const { approvedBy } = await approver.approve({ id: randomUUID(), preview, need: confirmationNeeded(step), proposedBy });
+    return { proposedBy, approvedBy };
+  }
+
+  /** Holds the cluster's change lock (every shardeck on the host) while fn runs; waits for another holder, then refuses. */
+  private async oneAtATime<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await withClusterLock(urlForMessage(this.ctx.conn.url), what, fn, { waitMs: this.ctx.lockWaitMs, onWait: this.ctx.onLockWait });
+    } catch (e) {
+      if (e instanceof ClusterBusyError) throw new GuardRefusal('busy', e.message);
+      throw e;
+    }
+  }
+
+  private async send(plan: MutationPlan, confirmation: Confirmation, preview: Preview, four: Pick<AuditRecord, 'proposedBy' | 'approvedBy'>): Promise<MutationOutcome> {
     const started = Date.now();
     const sending = this.writeSending(started, {
       request: { method: plan.method, path: plan.path, querystring: plan.querystring, ...(plan.body !== undefined ? { body: plan.body } : {}) },
@@ -142,6 +205,7 @@ export class Guard {
       target: plan.target,
       summary: plan.summary,
       confirmedBy: confirmation.by,
+      ...four,
     });
     const res = await sendMutation({ client: this.ctx.client, url: this.ctx.conn.url }, plan);
     const outcome: MutationOutcome = res.ok
@@ -191,10 +255,23 @@ export class Guard {
   ): Promise<T> {
     this.assertWritable();
     if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
+    const four = await this.fourEyes(
+      { command: step.command, risk: step.risk, target: step.target, summary: step.summary },
+      step,
+    );
+    return this.oneAtATime(step.summary, () => this.runOnHost(step, confirmation, run, four));
+  }
+
+  private async runOnHost<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
+    step: { command: string; risk: Risk; target: string; summary: string },
+    confirmation: Confirmation,
+    run: () => Promise<T>,
+    four: Pick<AuditRecord, 'proposedBy' | 'approvedBy'>,
+  ): Promise<T> {
     const started = Date.now();
     const sending = this.writeSending(
       started,
-      { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by },
+      { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by, ...four },
       `"${step.summary}" was not run`,
     );
     const result = await run();
@@ -212,7 +289,7 @@ export class Guard {
   }
 
   /** The record written before anything is sent; if it cannot be written nothing is sent. */
-  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url'>, notDone = 'nothing was sent'): AuditSending {
+  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url' | 'osUser' | 'pid'>, notDone = 'nothing was sent'): AuditSending {
     const record: AuditSending = { id: randomUUID(), phase: 'sending', ...this.recordHead(started), ...what };
     try {
       appendAudit(record, this.auditPath);
@@ -235,9 +312,9 @@ export class Guard {
     }
   }
 
-  private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url'> {
+  private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url' | 'osUser' | 'pid'> {
     const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
-    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), url: urlForMessage(this.ctx.conn.url) };
+    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), osUser: hostUser(), pid: process.pid, url: urlForMessage(this.ctx.conn.url) };
   }
 
   /** read: false when the cluster could not be read back (then nothing is known). */

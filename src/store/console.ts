@@ -10,6 +10,8 @@ import type { Snapshot } from '../domain/snapshot';
 import type { PaneId } from '../domain/panes';
 import type { HealthDiagnosis } from '../domain/types';
 import type { IndexDetail } from '../domain/index-detail';
+import type { TimelineEntry } from '../domain/timeline';
+import type { ApprovalMessage } from '../domain/share';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -35,6 +37,43 @@ export interface PlatformView {
   message?: string;
 }
 
+/** A peer of a shared console, as the leader shows it. */
+export interface SharePeer {
+  id: number;
+  user: string;
+  pid?: number;
+  /** How the peer was identified: its socket's owner (uid via /proc) or the join token. */
+  via: 'uid' | 'token';
+}
+
+/** What a change waiting for a follower's approval shows (four eyes); no credentials. */
+export type ApprovalView = ApprovalMessage;
+
+/** Sharing (leader) or following (follower) this console; see services/share-server.ts and follow-client.ts. */
+export interface ShareView {
+  role: 'leader' | 'follower';
+  /** Leader: the socket followers join. Follower: the socket it follows. */
+  socket?: string;
+  /** Leader: where a follower whose uid cannot be read gives the one-time join token. */
+  joinHint?: string;
+  /** Leader: the one-time join token (shown on the leader's screen only; never sent on the socket). */
+  token?: string;
+  followers: SharePeer[];
+  /** Leader: the last connections refused (a stranger), newest last. */
+  refused: string[];
+  /** Follower: the leader (user@host pid). */
+  leader?: string;
+  /** Follower: the leader is gone; the data on screen is the last it sent. */
+  leaderGone?: boolean;
+  /** Follower: follows the leader's pane and selection (f toggles). */
+  following?: boolean;
+  /** Four eyes: leader waits for an approval; follower is asked for one. */
+  approval?: ApprovalView;
+  requireApproval?: boolean;
+  /** One line for the status bar (a lock held by another process, an approval refused...). */
+  message?: string;
+}
+
 export interface ConsoleState {
   connection: ConnectionInfo;
   snapshots: Snapshots;
@@ -53,6 +92,11 @@ export interface ConsoleState {
   diagnoses?: { byIndicator: Record<string, HealthDiagnosis[]>; fetchedAt?: number; inFlight: boolean; error?: string };
   /** The index detail open over the Indices pane (store/index-detail.ts; read by services/index-detail.ts). */
   indexDetail?: IndexDetail;
+  /** The incident timeline of this cluster, oldest first (services/timeline.ts; a follower gets the leader's). */
+  timeline?: TimelineEntry[];
+  share?: ShareView;
+  /** A passing notice for the status bar (a change waiting for another process's to finish). */
+  notice?: string;
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {

@@ -25,6 +25,8 @@ const SPECS = {
   disk: { title: 'Disk', keyScopes: ['disk'] },
   nodes: { title: 'Nodes', keyScopes: ['nodes', 'table'] },
   templates: { title: 'Templates', keyScopes: ['templates', 'table'] },
+  // Its entries are not polled: the timeline service appends them (health transitions name the problem shards).
+  timeline: { title: 'Timeline', keyScopes: [], whileNotGreen: ['shards'] },
 } as const satisfies Record<PaneId, PaneSpec>;
 
 export const PANE_SPECS: Record<PaneId, PaneSpec> = SPECS;

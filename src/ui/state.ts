@@ -61,6 +61,10 @@ export interface UiState {
   /** First line of the help overlay on screen. */
   helpOffset: number;
   detail: DetailView;
+  /** A note for the timeline being typed (n); undefined when the prompt is closed. */
+  note?: string;
+  /** Follower, four eyes: the confirmation typed for the change shown. */
+  approvalTyped?: string;
 }
 
 export type UiStore = StoreApi<UiState>;

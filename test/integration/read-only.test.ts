@@ -174,6 +174,13 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['cat'], exit: 0, reads: true },
     { args: ['cat', 'shards', INDEX, '--columns', 'index,shard,prirep,state'], exit: 0, reads: true },
   ],
+  // Never talks to the cluster: nobody shares on this socket.
+  follow: [{ args: ['follow', '@backup.sock'], exit: 5, check: (r) => expect(r.stderr).toMatch(/nobody shares on/) }],
+  // Reads the config folder's timeline and audit log only.
+  incident: [
+    { args: ['incident', '--json'], exit: 0, check: (r) => expect(JSON.parse(r.stdout)).toMatchObject({ command: 'incident', entries: expect.any(Array) }) },
+    { args: ['incident', 'export', '--md'], exit: 0, check: (r) => expect(r.stdout).toMatch(/^# Incident timeline/) },
+  ],
 };
 
 function fill(a: string): string {
@@ -182,7 +189,7 @@ function fill(a: string): string {
     .replace('@token', platform.refreshToken)
     .replace('@matching', String(matching))
     .replace('@finished', finishedTask)
-    .replace(/@(stopped|started|backup|query\.json)/, (_, f) => marker(f));
+    .replace(/@(stopped|started|backup\.sock|backup|query\.json)/, (_, f) => marker(f));
 }
 
 describe('every CLI command with --read-only sends nothing that changes the cluster', () => {

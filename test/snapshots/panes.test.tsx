@@ -49,3 +49,67 @@ describe('Health pane with the verbose diagnoses fetched (d)', () => {
       await expect(text).toMatchFileSnapshot(`__screens__/full-health-diagnosed-${columns}x${rows}.txt`);
     });
 });
+
+describe('sharing and the incident timeline', () => {
+  const timeline = [
+    { kind: 'health' as const, time: '2026-11-24T00:01:00.000Z', from: null, to: 'green' as const, unassigned: 0, unassignedPrimaries: 0, shards: [] },
+    { kind: 'health' as const, time: '2026-11-24T00:02:00.000Z', from: 'green' as const, to: 'yellow' as const, unassigned: 2, unassignedPrimaries: 0, shards: ['logs[0] r UNASSIGNED INDEX_CREATED', 'logs[1] r UNASSIGNED INDEX_CREATED'] },
+    { kind: 'note' as const, time: '2026-11-24T00:02:30.000Z', author: 'bob', text: 'replicas on a one-node cluster, setting 0' },
+    { kind: 'change' as const, time: '2026-11-24T00:03:00.000Z', who: 'alice', summary: 'set number_of_replicas of logs to 0', target: 'logs', result: 'ok (200)', approvedBy: 'bob' },
+    { kind: 'health' as const, time: '2026-11-24T00:03:05.000Z', from: 'yellow' as const, to: 'green' as const, unassigned: 0, unassignedPrimaries: 0, shards: [] },
+  ];
+  for (const [columns, rows] of SIZES)
+    it(`Timeline pane of a leader sharing with two followers at ${columns}x${rows}`, async () => {
+      const text = await screen('yellow', 'timeline', columns, rows, (app) =>
+        app.store.setState({
+          timeline,
+          share: { role: 'leader', socket: '/run/user/1000/shardeck-1000/console-4242.sock', followers: [{ id: 1, user: 'bob', via: 'uid' }, { id: 2, user: 'carol', via: 'uid' }], refused: [], requireApproval: true },
+        }),
+      );
+      expect(text).toContain('note by bob');
+      await expect(text).toMatchFileSnapshot(`__screens__/share-leader-timeline-${columns}x${rows}.txt`);
+    });
+
+  it('a follower whose leader is gone keeps the last data, marked stale', async () => {
+    const message = 'the leader is gone: the data shown is the last it sent (00:03:05 UTC), stale';
+    const text = await screen('yellow', 'health', 80, 24, (app) => {
+      const s = app.store.getState();
+      app.store.setState({
+        connection: { ...s.connection, readOnly: true },
+        paused: true,
+        snapshots: Object.fromEntries(Object.entries(s.snapshots).map(([k, v]) => [k, { ...v, error: { kind: 'leader-gone', message } }])) as never,
+        share: { role: 'follower', leader: 'alice pid 4242', followers: [], refused: [], leaderGone: true, following: true, message },
+      });
+    });
+    expect(text).toContain('LEADER GONE');
+    await expect(text).toMatchFileSnapshot('__screens__/share-follower-leader-gone-80x24.txt');
+  });
+
+  it('a follower asked to approve a change sees the same preview and confirmation', async () => {
+    const text = await screen('yellow', 'indices', 80, 24, (app) =>
+      app.store.setState({
+        share: {
+          role: 'follower',
+          leader: 'alice pid 4242',
+          followers: [],
+          refused: [],
+          following: true,
+          approval: {
+            id: 'a1',
+            summary: 'set number_of_replicas of logs to 0',
+            target: 'logs',
+            risk: 'reversible',
+            method: 'PUT',
+            path: '/logs/_settings',
+            body: { index: { number_of_replicas: 0 } },
+            curl: "curl -X PUT 'http://127.0.0.1:9200/logs/_settings' -H 'content-type: application/json' -d '{\"index\":{\"number_of_replicas\":0}}'",
+            need: { kind: 'key' },
+            proposedBy: 'alice',
+          },
+        },
+      }),
+    );
+    expect(text).toContain('y approves');
+    await expect(text).toMatchFileSnapshot('__screens__/share-follower-approval-80x24.txt');
+  });
+});

@@ -1,7 +1,7 @@
 // The panes on data recorded from a real Elasticsearch 8.19 node (test/fixtures/yellow: demo
 // data, one index with a replica on a single node, one read-only block), at 80x24.
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEYMAP } from '../../src/keys/keymap';
+import { KEYMAP, keysOf } from '../../src/keys/keymap';
 import { setSnapshot } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
@@ -153,14 +153,14 @@ describe('Indices', () => {
     await waitUntil('the table to show the filtered rows', () => app.lines().filter((l) => /service_v9_/.test(l)).length, (n) => n === 1, { timeoutMs: 5000, intervalMs: 10 });
   });
 
-  it('sorts by the next column with s and reverses with S', async () => {
+  it('orders by the next column with o and reverses with O', async () => {
     const app = await open('indices');
     const names = () => app.lines().filter((l) => /service_v9_/.test(l)).map((l) => /service_v9_\w+/.exec(l)![0]);
     expect(names()).toEqual([...names()].sort());
-    await app.press('s'); // health: yellow before green
+    await app.press(keysOf('table.sort')[0]); // health: yellow before green
     expect(names()[0]).toBe('service_v9_orders');
     expect(app.frame()).toContain('health↑');
-    await app.press('S');
+    await app.press(keysOf('table.sortReverse')[0]);
     expect(names().at(-1)).toBe('service_v9_orders');
     expect(app.frame()).toContain('health↓');
   });

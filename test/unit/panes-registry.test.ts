@@ -18,17 +18,24 @@ describe('pane registry', () => {
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
       nodes: ['health', 'nodeJvm', 'nodeSearch', 'nodeStats', 'nodes', 'settings'],
       templates: ['componentTemplates', 'indexTemplates'],
+      timeline: ['health'],
     });
-    expect(PANES.filter((p) => PANE_SPECS[p].whileNotGreen).map((p) => [p, PANE_SPECS[p].whileNotGreen])).toEqual([['health', ['shards']]]);
+    // Timeline: a health transition names the shards that caused it.
+    expect(PANES.filter((p) => PANE_SPECS[p].whileNotGreen).map((p) => [p, PANE_SPECS[p].whileNotGreen])).toEqual([
+      ['health', ['shards']],
+      ['timeline', ['shards']],
+    ]);
   });
 
   it('the table keys work on every pane but Disk; tabs in order, each with its number key and component', () => {
-    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates']);
+    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'timeline']);
     expect(scopesFor('disk')).toEqual(['disk', 'global']);
     expect(scopesFor('indices')).toEqual(['indices', 'table', 'global']);
     expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes', 'templates']);
-    for (const [i, p] of PANES.entries()) {
-      expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([String(i + 1)]);
+    // Pane numbers are fixed (6 Templates, 7 Doctor, 8 Timeline), not the tab position.
+    const numbers: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', timeline: '8' };
+    for (const p of PANES) {
+      expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([numbers[p]]);
       expect(PANE_REGISTRY[p]).toMatchObject({ id: p, title: PANE_SPECS[p].title });
       expect(typeof PANE_REGISTRY[p].component).toBe('function');
     }

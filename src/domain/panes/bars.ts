@@ -24,3 +24,31 @@ export function connectionLine(url: string, intervalMs: number, paused: boolean,
   const poll = paused ? 'paused' : `every ${formatAge(intervalMs)}`;
   return `${url} · ${poll}${conn}`;
 }
+
+/** The status bar's line while sharing or following: who, how many, and what needs attention. */
+export function shareLine(v: {
+  role: 'leader' | 'follower';
+  socket?: string;
+  followers: readonly { user: string }[];
+  refused: readonly string[];
+  leader?: string;
+  leaderGone?: boolean;
+  following?: boolean;
+  approval?: { summary: string };
+  requireApproval?: boolean;
+  message?: string;
+  token?: string;
+}): { text: string; alert: boolean } {
+  if (v.role === 'follower') {
+    if (v.leaderGone) return { text: `LEADER GONE · ${v.message ?? 'the data shown is stale'}`, alert: true };
+    if (v.approval) return { text: `approval asked: ${v.approval.summary}`, alert: true };
+    return { text: `following ${v.leader ?? 'the leader'}${v.message ? ` · ${v.message}` : ''} · ${v.following ? 'f: on your own' : 'on your own · f: follow the leader'} · n note`, alert: false };
+  }
+  if (v.approval) return { text: `waiting for a follower to approve: ${v.approval.summary}`, alert: true };
+  const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';
+  const who = v.followers.length ? v.followers.map((f) => f.user).join(', ') : 'nobody yet';
+  return {
+    text: `SHARED (${v.followers.length}: ${who})${v.requireApproval ? ' · four eyes' : ''}${refused}${v.message ? ` · ${v.message}` : ''}${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`,
+    alert: Boolean(refused),
+  };
+}

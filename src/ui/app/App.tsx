@@ -14,21 +14,24 @@ import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
-import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
+import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl, type ShareControl } from './context';
+import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { useKeymap } from './use-keymap';
 import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
 export interface AppProps {
   store: ConsoleStore;
   poller?: PollControl;
+  /** Share, follow, notes and approvals (the tui and follow commands). */
+  share?: ShareControl;
   /** Tests pass their own to look at selection and views. */
   ui?: UiStore;
   clock?: () => number;
   wizards?: WizardEntry[];
 }
 
-export function App({ store, poller, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
-  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, clock }), [store, ui, poller, clock]);
+export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
+  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, share, clock }), [store, ui, poller, share, clock]);
   const { exit } = useApp();
   return (
     <ConsoleProvider value={value}>
@@ -51,6 +54,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
   return (
     <>
       <GlobalKeys wizards={wizards} />
+      <ShareKeys />
       {small ? (
         <Box flexDirection="column">
           <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
@@ -77,6 +81,8 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
   const helpOffset = useUi((s) => s.helpOffset);
+  const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
+  if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
@@ -108,11 +114,13 @@ function Footer({ width }: { width: number }) {
   // The index detail over the Indices pane has keys of its own.
   const detail = useConsole((s) => s.pane === 'indices' && s.indexDetail !== undefined);
   const keymap = useKeymap();
+  const noting = useUi((s) => s.note !== undefined);
+  if (noting) return <NoteLine width={width} />;
   return <KeyHints keymap={keymap} scopes={detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
-  const { store, ui, poller } = useConsoleContext();
+  const { store, ui, poller, share } = useConsoleContext();
   const { exit } = useApp();
   const keymap = useKeymap();
   const dialog = useUi((s) => s.dialog);
@@ -147,18 +155,22 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     const cmd = commandFor(name, scopesFor(pane), keymap);
     if (!cmd) return false;
     const wizard = wizards.find((w) => w.commandId === cmd.id);
+    if (wizard && share?.propose) {
+      share.propose(wizard.id, ui.getState().selection);
+      return true;
+    }
     if (wizard) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;
     }
-    return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui });
+    return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui, share });
   });
   return null;
 }
 
 function runGlobal(
   cmd: KeyCommand,
-  ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore },
+  ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore; share?: ShareControl },
 ): boolean {
   const { store } = ctx;
   if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next') {
@@ -185,6 +197,18 @@ function runGlobal(
       return true;
     case 'poll.refresh':
       void ctx.poller?.refreshNow();
+      return true;
+    case 'share.toggle':
+      if (!ctx.share?.toggleShare) return false;
+      ctx.share.toggleShare();
+      return true;
+    case 'follow.toggle':
+      if (!ctx.share?.toggleFollow) return false;
+      ctx.share.toggleFollow();
+      return true;
+    case 'timeline.note':
+      if (!ctx.share?.addNote) return false;
+      ctx.ui.setState({ note: '' });
       return true;
     default:
       return false;

@@ -5,6 +5,7 @@ import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleState, ConsoleStore } from '../../store/console';
 import type { UiState, UiStore } from '../state';
+import type { ProposedSelection } from '../../domain/share';
 
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {
@@ -13,10 +14,26 @@ export interface PollControl {
   diagnose?(): Promise<void>;
 }
 
+/** Sharing and following (services/share-server.ts, follow-client.ts), as the keys use them. */
+export interface ShareControl {
+  /** Leader: s starts or stops sharing. */
+  toggleShare?(): void;
+  /** Follower: f follows the leader's pane and selection, or not. */
+  toggleFollow?(): void;
+  /** n: a note on the incident timeline (a follower's goes to the leader, who records it with its author). */
+  addNote?(text: string): void;
+  /** Follower, four eyes: approve the change shown (with the typed confirmation it needs) or decline it. */
+  approve?(id: string, text?: string): void;
+  decline?(id: string): void;
+  /** Follower: a wizard's key proposes that change to the leader (whose console opens the wizard) instead of opening it here. */
+  propose?(wizard: string, selection: ProposedSelection): void;
+}
+
 export interface ConsoleContextValue {
   store: ConsoleStore;
   ui: UiStore;
   poller?: PollControl;
+  share?: ShareControl;
   /** Epoch ms; tests pin it so ages ("3s ago") are deterministic. */
   clock: () => number;
 }

@@ -2,7 +2,7 @@
 // visible while they hold (--insecure, the node not answering).
 import React from 'react';
 import { Text } from 'ink';
-import { connectionLine, INSECURE_WARNING } from '../../domain/panes/bars';
+import { connectionLine, INSECURE_WARNING, shareLine } from '../../domain/panes/bars';
 import { fitText } from '../../domain/table';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
@@ -14,14 +14,31 @@ export function StatusBar({ width }: { width: number }) {
     intervalMs: st.intervalMs,
     paused: st.paused,
     error: st.snapshots.health.error?.kind,
+    share: st.share,
+    notice: st.notice,
   }));
+  if (s.notice) {
+    return (
+      <Text bold color={colourOf('yellow')}>
+        {fitText(s.notice, width)}
+      </Text>
+    );
+  }
   const warn = s.insecure ? INSECURE_WARNING : '';
-  const left = fitText(connectionLine(s.url, s.intervalMs, s.paused, s.error), Math.max(10, width - warn.length));
+  const room = Math.max(10, width - warn.length);
+  // Sharing or following: who and what needs attention replace the connection line (not the TLS warning).
+  const line = s.share ? shareLine(s.share) : undefined;
   return (
     <Text>
-      <Text dimColor={!s.error} color={colourOf(s.error ? 'red' : undefined)}>
-        {left}
-      </Text>
+      {line ? (
+        <Text bold={line.alert} color={colourOf(line.alert ? 'red' : undefined)}>
+          {fitText(line.text, room)}
+        </Text>
+      ) : (
+        <Text dimColor={!s.error} color={colourOf(s.error ? 'red' : undefined)}>
+          {fitText(connectionLine(s.url, s.intervalMs, s.paused, s.error), room)}
+        </Text>
+      )}
       {warn ? (
         <Text inverse color={colourOf('yellow')} bold>
           {warn}

@@ -8,6 +8,7 @@ import { IndicesPane } from './IndicesPane';
 import { NodesPane } from './NodesPane';
 import { ShardsPane } from './ShardsPane';
 import { TemplatesPane } from './TemplatesPane';
+import { TimelinePane } from './TimelinePane';
 
 export interface PaneEntry extends PaneSpec {
   id: PaneId;
@@ -21,6 +22,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   disk: DiskPane,
   nodes: NodesPane,
   templates: TemplatesPane,
+  timeline: TimelinePane,
 };
 
 export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<PaneId, PaneEntry>;

@@ -1,0 +1,182 @@
+// What crosses a shared console's socket, as plain values: newline-delimited JSON messages. The
+// leader sends what it already fetched (snapshots, timeline, pane and selection); the state sent is
+// a WHITELIST of the console's fields, so a credential or token added to the store later does not
+// cross by accident (the platform view's free-text message is left out for the same reason).
+import type { Snapshot } from './snapshot';
+import type { TimelineEntry } from './timeline';
+
+/** At most this many followers; the ninth is refused. */
+export const MAX_FOLLOWERS = 8;
+/** A follower whose unread bytes pile up past this stopped reading: it is dropped, never waited for. */
+export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
+/** The longest line a follower may send (a note, an approval): longer is a protocol error. */
+export const MAX_FOLLOWER_LINE = 8 * 1024;
+
+/** The console's fields a follower gets. */
+export interface SharedState {
+  snapshots?: Record<string, Snapshot<unknown>>;
+  intervalMs?: number;
+  paused?: boolean;
+  connection?: { url: string; profile: string; user?: string; insecure: boolean; readOnly: boolean };
+  platform?: { state: string; user?: string; tenant?: string };
+  projects?: Record<string, string>;
+  templateVersion?: string;
+  timeline?: TimelineEntry[];
+  requireApproval?: boolean;
+}
+
+/** The leader's pane and table views (cursor, order, filter), which a following follower takes. */
+export interface Focus {
+  pane: string;
+  tables?: unknown;
+  showSystem?: boolean;
+  problemsOnly?: boolean;
+}
+
+export interface ApprovalMessage {
+  id: string;
+  summary: string;
+  target: string;
+  risk: string;
+  method?: string;
+  path?: string;
+  body?: unknown;
+  curl?: string;
+  command?: string;
+  need: { kind: 'key' } | { kind: 'type'; expected: string };
+  proposedBy: string;
+}
+
+export type LeaderMessage =
+  | { t: 'hello'; leader: string; you: string }
+  | { t: 'state'; state: SharedState }
+  /** fetchedAt of each snapshot: a poll that brought the same data moves only its time. */
+  | { t: 'ages'; fetchedAt: Record<string, number> }
+  | { t: 'focus'; focus: Focus }
+  | { t: 'approval'; request: ApprovalMessage | null }
+  | { t: 'refused'; reason: string }
+  | { t: 'bye'; reason: string };
+
+export type FollowerMessage =
+  | { t: 'hello'; token?: string }
+  | { t: 'note'; text: string }
+  | { t: 'approve'; id: string; text?: string }
+  | { t: 'decline'; id: string }
+  /** A change the follower proposes: the leader's console opens that wizard on this row for review. */
+  | { t: 'propose'; wizard: string; selection: ProposedSelection };
+
+/** The row a proposal is about (the wizards read it as the leader's selection). */
+export interface ProposedSelection {
+  indices?: { index: string };
+  shards?: { index: string; shard: number; primary: boolean; node: string | null };
+  nodes?: { node: string };
+}
+
+/** The whitelisted fields of the console state (a structural subset; no secrets by construction). */
+export function sharedState(s: {
+  snapshots: Record<string, Snapshot<unknown>>;
+  intervalMs: number;
+  paused: boolean;
+  connection: { url: string; profile: string; user?: string; insecure: boolean; readOnly: boolean };
+  platform: { state: string; user?: string; tenant?: string };
+  projects?: Record<string, string>;
+  templateVersion: string;
+  timeline?: TimelineEntry[];
+  share?: { requireApproval?: boolean };
+}): SharedState {
+  const { url, profile, user, insecure, readOnly } = s.connection;
+  return {
+    snapshots: { ...s.snapshots } as SharedState['snapshots'],
+    intervalMs: s.intervalMs,
+    paused: s.paused,
+    connection: { url, profile, ...(user ? { user } : {}), insecure, readOnly },
+    platform: { state: s.platform.state, ...(s.platform.user ? { user: s.platform.user } : {}), ...(s.platform.tenant ? { tenant: s.platform.tenant } : {}) },
+    ...(s.projects ? { projects: s.projects } : {}),
+    templateVersion: s.templateVersion,
+    timeline: s.timeline ?? [],
+    requireApproval: Boolean(s.share?.requireApproval),
+  };
+}
+
+/**
+ * What changed since the last state sent, by reference (the store replaces what changes), so an
+ * idle leader sends nothing; snapshots per resource. Null when nothing changed.
+ */
+export function stateDiff(prev: SharedState | undefined, next: SharedState): SharedState | null {
+  if (!prev) return next;
+  const out: SharedState = {};
+  let any = false;
+  for (const key of Object.keys(next) as (keyof SharedState)[]) {
+    if (key === 'snapshots') {
+      const snaps: Record<string, Snapshot<unknown>> = {};
+      for (const [name, snap] of Object.entries(next.snapshots ?? {})) {
+        if (prev.snapshots?.[name] !== snap) snaps[name] = snap as Snapshot<unknown>;
+      }
+      if (Object.keys(snaps).length) {
+        out.snapshots = snaps as SharedState['snapshots'];
+        any = true;
+      }
+    } else if (JSON.stringify(prev[key]) !== JSON.stringify(next[key])) {
+      (out as Record<string, unknown>)[key] = next[key];
+      any = true;
+    }
+  }
+  return any ? out : null;
+}
+
+/** Splits a byte stream into lines; a line longer than maxLine is an error (the caller drops the peer). */
+export class LineSplitter {
+  private buf = '';
+  constructor(private readonly maxLine = Infinity) {}
+
+  push(chunk: string): string[] {
+    this.buf += chunk;
+    const parts = this.buf.split('\n');
+    this.buf = parts.pop() ?? '';
+    if (this.buf.length > this.maxLine) throw new Error(`a line longer than ${this.maxLine} bytes`);
+    return parts.filter((l) => l.length > 0);
+  }
+}
+
+/** Parses one follower line; null when it is not a message a follower may send. */
+export function parseFollowerMessage(line: string): FollowerMessage | null {
+  let m: unknown;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const o = m as Record<string, unknown>;
+  if (!o || typeof o !== 'object') return null;
+  switch (o.t) {
+    case 'hello':
+      return { t: 'hello', ...(typeof o.token === 'string' ? { token: o.token } : {}) };
+    case 'note':
+      return typeof o.text === 'string' ? { t: 'note', text: o.text } : null;
+    case 'approve':
+      return typeof o.id === 'string' ? { t: 'approve', id: o.id, ...(typeof o.text === 'string' ? { text: o.text } : {}) } : null;
+    case 'decline':
+      return typeof o.id === 'string' ? { t: 'decline', id: o.id } : null;
+    case 'propose':
+      return typeof o.wizard === 'string' && /^[a-z]+$/.test(o.wizard) ? { t: 'propose', wizard: o.wizard, selection: proposedSelection(o.selection) } : null;
+    default:
+      return null;
+  }
+}
+
+/** Only the known fields of a proposal's row, with their types: anything else is dropped. */
+function proposedSelection(raw: unknown): ProposedSelection {
+  const r = (raw ?? {}) as Record<string, Record<string, unknown> | undefined>;
+  const out: ProposedSelection = {};
+  if (typeof r.indices?.index === 'string') out.indices = { index: r.indices.index };
+  const s = r.shards;
+  if (s && typeof s.index === 'string' && typeof s.shard === 'number' && typeof s.primary === 'boolean')
+    out.shards = { index: s.index, shard: s.shard, primary: s.primary, node: typeof s.node === 'string' ? s.node : null };
+  if (typeof r.nodes?.node === 'string') out.nodes = { node: r.nodes.node };
+  return out;
+}
+
+/** Whether a follower's answer gives the confirmation the change needs (the same the leader typed). */
+export function approvalSatisfied(need: ApprovalMessage['need'], text: string | undefined): boolean {
+  return need.kind === 'key' || text === need.expected;
+}

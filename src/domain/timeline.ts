@@ -1,0 +1,187 @@
+// The incident timeline, as plain values: what happened to one cluster, in order. Health
+// transitions (with the shards that caused them) and notes are appended to a file per cluster
+// (services/timeline.ts); changes and recovery steps come from the audit records; the console,
+// `shardeck incident` and its Markdown export all read the same entries from here.
+import type { AuditRecord } from './mutation';
+import type { ClusterHealth, HealthStatus, ShardRow } from './types';
+
+export type TimelineEntry =
+  | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
+  | { kind: 'note'; time: string; author: string; text: string }
+  | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string }
+  | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string };
+
+/** A file name for a cluster's timeline, from its URL without credentials. */
+export function clusterKey(url: string): string {
+  return url.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^_+|_+$/g, '') || 'cluster';
+}
+
+const MAX_SHARDS_NAMED = 20;
+
+/** The problem shards of a health change ("index[0] r UNASSIGNED NODE_LEFT"), at most 20. */
+export function problemShards(shards: readonly ShardRow[] | undefined): string[] {
+  return (shards ?? [])
+    .filter((s) => s.state !== 'STARTED')
+    .slice(0, MAX_SHARDS_NAMED)
+    .map((s) => `${s.index}[${s.shard}] ${s.primary ? 'p' : 'r'} ${s.state}${s.unassignedReason ? ` ${s.unassignedReason}` : ''}`);
+}
+
+/** A transition entry when the status changed (the first status seen is one too: the start). */
+export function healthTransition(
+  prev: HealthStatus | null | undefined,
+  next: ClusterHealth | undefined,
+  shards: readonly ShardRow[] | undefined,
+  at: Date,
+): Extract<TimelineEntry, { kind: 'health' }> | null {
+  if (!next || prev === next.status) return null;
+  return {
+    kind: 'health',
+    time: at.toISOString(),
+    from: prev ?? null,
+    to: next.status,
+    unassigned: next.unassignedShards,
+    unassignedPrimaries: next.unassignedPrimaryShards,
+    shards: next.status === 'green' ? [] : problemShards(shards),
+  };
+}
+
+/** The status last recorded in a timeline (so a restarted console does not record the same one again). */
+export function lastHealth(entries: readonly TimelineEntry[]): HealthStatus | null {
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
+    if (e.kind === 'health') return e.to;
+  }
+  return null;
+}
+
+/** Audit records of one cluster as timeline entries: each change with who, what and the result. */
+export function changesFromAudit(records: readonly AuditRecord[], url: string): TimelineEntry[] {
+  const out: TimelineEntry[] = [];
+  for (const r of records) {
+    if (r.url !== url) continue;
+    const o = r.outcome;
+    const result = !o ? 'no outcome recorded' : o.ok ? `ok${o.status ? ` (${o.status})` : ''}` : `failed${o.status ? ` (${o.status})` : ''}: ${o.error ?? 'error'}${o.applied ? `, applied: ${o.applied}` : ''}`;
+    const who = [r.osUser, r.platformUser ? `platform ${r.platformUser}` : undefined].filter(Boolean).join(', ') || r.profile;
+    out.push({
+      kind: 'change',
+      time: r.time,
+      who: r.proposedBy && r.proposedBy !== r.osUser ? `${who} (proposed by ${r.proposedBy})` : who,
+      summary: r.summary,
+      target: r.target,
+      ...(r.request ? { request: `${r.request.method} ${r.request.path}${Object.keys(r.request.querystring ?? {}).length ? '?' + new URLSearchParams(r.request.querystring).toString() : ''}${r.request.body !== undefined ? ' ' + JSON.stringify(r.request.body) : ''}` } : {}),
+      ...(r.command ? { command: r.command } : {}),
+      result,
+      ...(r.id ? { id: r.id } : {}),
+      ...(o?.task ? { task: o.task } : {}),
+      ...(r.approvedBy ? { approvedBy: r.approvedBy } : {}),
+    });
+    if (o?.task) out.push({ kind: 'task', time: r.outcomeTime ?? r.time, phase: 'start', task: o.task, summary: r.summary });
+  }
+  return out;
+}
+
+/**
+ * One ordered list: file entries and audit changes, oldest first. Two consoles watching the same
+ * cluster both record a transition: the same from -> to within 30 s is kept once.
+ */
+export function mergeTimeline(fileEntries: readonly TimelineEntry[], changes: readonly TimelineEntry[], sinceMs?: number): TimelineEntry[] {
+  const all = [...fileEntries, ...changes].filter((e) => sinceMs === undefined || Date.parse(e.time) >= sinceMs);
+  all.sort((a, b) => Date.parse(a.time) - Date.parse(b.time));
+  const out: TimelineEntry[] = [];
+  let prev: Extract<TimelineEntry, { kind: 'health' }> | undefined;
+  for (const e of all) {
+    if (e.kind === 'health') {
+      if (prev && prev.to === e.to && Date.parse(e.time) - Date.parse(prev.time) < 30_000) continue;
+      prev = e;
+    }
+    out.push(e);
+  }
+  return out;
+}
+
+/** Parses "2h", "30m", "45s", "1d" into milliseconds; null when it is none of these. */
+export function parseSince(raw: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(s|m|h|d)$/.exec(raw.trim());
+  if (!m) return null;
+  return Number(m[1]) * { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[m[2] as 's' | 'm' | 'h' | 'd'];
+}
+
+/** Reads the JSON lines of a timeline file; a torn last line (a crash mid-write) is skipped. */
+export function parseTimeline(text: string): TimelineEntry[] {
+  const out: TimelineEntry[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const e = JSON.parse(line) as TimelineEntry;
+      if (e && typeof e.time === 'string' && typeof e.kind === 'string') out.push(e);
+    } catch {
+      // torn line
+    }
+  }
+  return out;
+}
+
+/** One line of text per entry (the pane and `shardeck incident`). */
+export function entryText(e: TimelineEntry): string {
+  switch (e.kind) {
+    case 'health':
+      return `health ${e.from ? `${e.from} -> ` : ''}${e.to}${e.to !== 'green' ? ` (${e.unassigned} unassigned, ${e.unassignedPrimaries} primaries)` : ''}${e.shards.length ? `: ${e.shards.slice(0, 3).join(', ')}${e.shards.length > 3 ? ` +${e.shards.length - 3}` : ''}` : ''}`;
+    case 'note':
+      return `note by ${e.author}: ${e.text}`;
+    case 'change':
+      return `change by ${e.who}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
+    case 'task':
+      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}`;
+  }
+}
+
+/** The tone of an entry on screen. */
+export function entryTone(e: TimelineEntry): HealthStatus | 'note' | 'change' {
+  if (e.kind === 'health') return e.to;
+  if (e.kind === 'change') return e.result.startsWith('ok') ? 'change' : 'red';
+  return e.kind === 'note' ? 'note' : 'change';
+}
+
+/** HH:MM:SS in UTC. */
+export function utcClock(time: string): string {
+  return new Date(time).toISOString().slice(11, 19);
+}
+
+function duration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m ${s % 60}s`;
+  return `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+}
+
+/** "2026-11-24 01:02:03 UTC (02:02:03 local)"; the local offset is the caller's (a pure function takes it). */
+function bothTimes(time: string, offsetMinutes: number): string {
+  const d = new Date(time);
+  const local = new Date(d.getTime() - offsetMinutes * 60_000).toISOString().slice(11, 19);
+  return `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC (${local} local)`;
+}
+
+/**
+ * The postmortem's timeline in Markdown: times in UTC and local, how long each health state lasted,
+ * each change with its request. offsetMinutes is Date#getTimezoneOffset() of the reader's zone.
+ */
+export function timelineMarkdown(cluster: string, entries: readonly TimelineEntry[], now: Date, offsetMinutes: number): string {
+  const lines = [`# Incident timeline: ${cluster}`, '', `Exported ${bothTimes(now.toISOString(), offsetMinutes)}; ${entries.length} entries.`, ''];
+  const transitions = entries.filter((e): e is Extract<TimelineEntry, { kind: 'health' }> => e.kind === 'health');
+  if (transitions.length) {
+    lines.push('## Health', '', '| from | to | at | lasted |', '| --- | --- | --- | --- |');
+    transitions.forEach((t, i) => {
+      const end = transitions[i + 1] ? Date.parse(transitions[i + 1]!.time) : now.getTime();
+      lines.push(`| ${t.from ?? '(start)'} | ${t.to} | ${bothTimes(t.time, offsetMinutes)} | ${duration(end - Date.parse(t.time))}${transitions[i + 1] ? '' : ' (so far)'} |`);
+    });
+    lines.push('');
+  }
+  lines.push('## Events', '');
+  for (const e of entries) {
+    lines.push(`- **${bothTimes(e.time, offsetMinutes)}** ${entryText(e).replace(/\|/g, '\\|')}`);
+    if (e.kind === 'health' && e.shards.length) for (const s of e.shards) lines.push(`  - ${s}`);
+    if (e.kind === 'change' && e.request) lines.push(`  - request: \`${e.request}\``);
+    if (e.kind === 'change' && e.command) lines.push(`  - command: \`${e.command}\``);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,124 @@
+// The incident timeline of one cluster, kept in <configDir>/timeline/<cluster>.jsonl (0600) and
+// appended as it happens (a crash or a dropped SSH session loses nothing): health transitions
+// seen by a watching console, and notes. Changes, recovery steps and task starts come from the
+// audit log (every shardeck of this user on the host writes it) and are merged when read.
+import fs from 'node:fs';
+import path from 'node:path';
+import { appendPrivateLine, configDir, ensurePrivateDir } from '../config/files';
+import { changesFromAudit, clusterKey, healthTransition, lastHealth, mergeTimeline, parseTimeline, type TimelineEntry } from '../domain/timeline';
+import type { HealthStatus } from '../domain/types';
+import type { ConsoleStore } from '../store/console';
+import { auditFile, readAudit } from './audit';
+
+export function timelineFile(url: string): string {
+  return path.join(configDir(), 'timeline', `${clusterKey(url)}.jsonl`);
+}
+
+export function appendTimeline(url: string, entry: TimelineEntry): void {
+  const file = timelineFile(url);
+  ensurePrivateDir(path.dirname(file));
+  appendPrivateLine(file, JSON.stringify(entry));
+}
+
+function readFileEntries(url: string): TimelineEntry[] {
+  try {
+    return parseTimeline(fs.readFileSync(timelineFile(url), 'utf8'));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+}
+
+/** The whole timeline of a cluster (URL without credentials), oldest first; since: epoch ms. */
+export function readTimeline(url: string, sinceMs?: number): TimelineEntry[] {
+  return mergeTimeline(readFileEntries(url), changesFromAudit(readAudit().records, url), sinceMs);
+}
+
+/**
+ * The console's recorder: appends each health transition it sees (with the problem shards then
+ * known) and keeps the store's timeline up to date when the audit log or the timeline file change
+ * (another shardeck's change, a note from another console), through inotify, not polling.
+ */
+export class TimelineRecorder {
+  private unsubscribe?: () => void;
+  private watcher?: fs.FSWatcher;
+  private reloadTimer?: ReturnType<typeof setTimeout>;
+  private last: HealthStatus | null = null;
+
+  constructor(
+    private readonly store: ConsoleStore,
+    /** The cluster's URL without credentials (the audit records' url). */
+    private readonly url: string,
+  ) {}
+
+  start(): void {
+    const fileEntries = readFileEntries(this.url);
+    this.last = lastHealth(fileEntries);
+    this.reload();
+    let health = this.store.getState().snapshots.health.data;
+    this.unsubscribe = this.store.subscribe((s) => {
+      const next = s.snapshots.health.data;
+      if (next === health) return;
+      health = next;
+      const entry = healthTransition(this.last, next, s.snapshots.shards.data, new Date());
+      if (!entry) return;
+      this.last = entry.to;
+      this.append(entry);
+    });
+    try {
+      const dir = configDir();
+      ensurePrivateDir(path.join(dir, 'timeline'));
+      const names = new Set([path.basename(auditFile()), 'timeline']);
+      this.watcher = fs.watch(dir, { recursive: false }, (_ev, name) => {
+        if (name && names.has(String(name))) this.scheduleReload();
+      });
+      const timelineWatch = fs.watch(path.dirname(timelineFile(this.url)), () => this.scheduleReload());
+      const prevClose = this.watcher.close.bind(this.watcher);
+      this.watcher.close = () => {
+        timelineWatch.close();
+        prevClose();
+      };
+    } catch {
+      // no inotify: the timeline still shows what this console records
+    }
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.watcher?.close();
+    clearTimeout(this.reloadTimer);
+  }
+
+  /** A note, from this operator or a follower (the author as the leader identified it). */
+  addNote(author: string, text: string): void {
+    const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 500);
+    if (!clean) return;
+    this.append({ kind: 'note', time: new Date().toISOString(), author, text: clean });
+  }
+
+  private append(entry: TimelineEntry): void {
+    try {
+      appendTimeline(this.url, entry);
+    } catch {
+      // the config folder refused: the entry still shows in this console
+    }
+    this.reload([entry]);
+  }
+
+  private scheduleReload(): void {
+    clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => this.reload(), 30);
+  }
+
+  private reload(extra: TimelineEntry[] = []): void {
+    let entries: TimelineEntry[];
+    try {
+      entries = readTimeline(this.url);
+    } catch {
+      entries = mergeTimeline([...(this.store.getState().timeline ?? []), ...extra], []);
+    }
+    const prev = this.store.getState().timeline;
+    if (prev && JSON.stringify(prev) === JSON.stringify(entries)) return;
+    this.store.setState({ timeline: entries });
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { approvalSatisfied, LineSplitter, parseFollowerMessage, sharedState, stateDiff } from '../../src/domain/share';
+
+const base = () => ({
+  snapshots: { health: { failures: 0, data: { status: 'yellow' } }, indices: { failures: 0 } },
+  intervalMs: 1000,
+  paused: false,
+  // Fields a store could grow that must never cross: only the whitelist does.
+  connection: { url: 'https://n:9200', profile: 'p', user: 'elastic', insecure: false, readOnly: false, password: 'hunter2' } as never,
+  platform: { state: 'signed-in', user: 'alice', tenant: 'acme', message: 'token rt_secret expired', accessToken: 'at_secret' } as never,
+  templateVersion: 'v9',
+});
+
+describe('what crosses a shared console\'s socket', () => {
+  it('is a whitelist of the console state: no field it does not name', () => {
+    const text = JSON.stringify(sharedState(base()));
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('rt_secret');
+    expect(text).not.toContain('at_secret');
+    expect(JSON.parse(text).connection).toEqual({ url: 'https://n:9200', profile: 'p', user: 'elastic', insecure: false, readOnly: false });
+  });
+
+  it('sends only what changed, by snapshot, and nothing while idle', () => {
+    const s = base();
+    const first = sharedState(s);
+    expect(stateDiff(undefined, first)).toBe(first);
+    expect(stateDiff(first, sharedState(s))).toBeNull();
+    const health = { failures: 0, data: { status: 'green' } };
+    const next = sharedState({ ...s, snapshots: { ...s.snapshots, health } });
+    expect(stateDiff(first, next)).toEqual({ snapshots: { health } });
+  });
+
+  it('splits lines across chunks and refuses an endless line', () => {
+    const l = new LineSplitter(10);
+    expect(l.push('{"a":1}\n{"b"')).toEqual(['{"a":1}']);
+    expect(l.push(':2}\n')).toEqual(['{"b":2}']);
+    expect(() => l.push('x'.repeat(11))).toThrow(/longer than 10/);
+  });
+
+  it('takes from a follower only the messages a follower may send; approval needs the same typed text', () => {
+    expect(parseFollowerMessage('{"t":"state","state":{}}')).toBeNull();
+    expect(parseFollowerMessage('nope')).toBeNull();
+    expect(parseFollowerMessage('{"t":"note","text":"hi"}')).toEqual({ t: 'note', text: 'hi' });
+    expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'log')).toBe(false);
+    expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'logs')).toBe(true);
+    expect(approvalSatisfied({ kind: 'key' }, undefined)).toBe(true);
+  });
+});

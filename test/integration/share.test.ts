@@ -1,0 +1,269 @@
+// Two operators, one incident, with real processes: the built CLI's console as leader and
+// `shardeck follow` as follower, each in its own tmux terminal, against a real secured node and the
+// dev platform server (so the leader holds a password and platform tokens). The follower shows the
+// leader's health; a replicas change on the leader waits for the follower's approval (four eyes)
+// and both then show green and the timeline entry; a user without permission on the socket is
+// refused; two processes racing for a change take turns; the leader killed leaves the follower up,
+// saying so; and nothing secret crossed the socket.
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { startPlatformServer } from '../../dev/platform-server.mjs';
+import { withClusterLock } from '../../src/config/cluster-lock';
+import { urlForMessage } from '../../src/domain/urls';
+import { ensureBuilt, CLI, runCli } from '../helpers/run-cli';
+import { waitUntil } from '../helpers/wait-until';
+
+const TMUX = `shardeck-share-${process.pid}`;
+const INDEX = 'service_v9_pair';
+const STRANGER = `shardeck-stranger-${process.pid % 100000}`;
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let platform: Awaited<ReturnType<typeof startPlatformServer>>;
+let dir: string;
+let env: Record<string, string>;
+let passwordFile: string;
+let socketPath = '';
+let strangerMade = false;
+let groupDir = '';
+/** Everything the leader sent to a raw follower of the test's own. */
+let captured = '';
+const joinTokens: string[] = [];
+let raw: net.Socket | undefined;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', TMUX, ...args], { encoding: 'utf8' });
+}
+
+function launch(session: string, cmd: string, columns = 100, rows = 30): void {
+  tmux('new-session', '-d', '-s', session, '-x', String(columns), '-y', String(rows), `${cmd}; echo EXIT=$?; sleep 600`);
+}
+
+const screen = (session: string): string => tmux('capture-pane', '-p', '-t', session);
+const keys = (session: string, ...k: string[]): void => void tmux('send-keys', '-t', session, ...k);
+const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> =>
+  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 100 }).catch((e) => {
+    // The whole screen, not the one line the timeout quotes.
+    throw new Error(`${(e as Error).message}\n--- ${session} ---\n${screen(session)}`);
+  });
+
+function envLine(extra: Record<string, string> = {}): string {
+  return Object.entries({ ...env, ...extra })
+    .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+    .join(' ');
+}
+
+const leaderArgs = () => ['--url', node.url, '--user', node.user!, '--ca', node.ca!, '--password-file', passwordFile];
+
+beforeAll(async () => {
+  ensureBuilt();
+  [platform, node] = await Promise.all([startPlatformServer(), startNode({ name: 'share', secure: true })]);
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-share-'));
+  const runtime = path.join(dir, 'run');
+  fs.mkdirSync(runtime, { mode: 0o700 });
+  env = { SHARDECK_CONFIG_DIR: path.join(dir, 'conf'), XDG_RUNTIME_DIR: runtime, SHARDECK_LOCK_DIR: path.join(dir, 'locks'), TERM: 'xterm-256color', PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  passwordFile = path.join(dir, 'es.password');
+  fs.writeFileSync(passwordFile, `${node.password}\n`, { mode: 0o600 });
+  // One replica on one node: yellow until the change.
+  const { Client } = await import('@elastic/elasticsearch');
+  const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+  await es.indices.create({ index: INDEX, settings: { number_of_shards: 1, number_of_replicas: 1 } });
+  await es.close();
+  // The leader is signed in to the platform: it holds a refresh and an access token.
+  const login = await runCli(['login', '--platform', platform.url], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR }, input: platform.refreshToken });
+  expect(login.code).toBe(0);
+});
+
+afterAll(async () => {
+  raw?.destroy();
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
+  if (strangerMade) spawnSync('userdel', [STRANGER]);
+  if (groupDir) fs.rmSync(groupDir, { recursive: true, force: true });
+  await Promise.all([node?.stop(), platform?.close()]);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('two operators, one incident (built CLI in tmux, real node)', () => {
+  it('the follower shows the leader\'s live panes, with no credential and no connection of its own', async () => {
+    launch('leader', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --require-approval`);
+    const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
+    socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
+    // The one-time join token is on the leader's screen only.
+    joinTokens.push(/token (\S{16})/.exec(lead)![1]!);
+    // The status line may be cut: the socket is the only one in the share folder.
+    if (!socketPath.endsWith('.sock')) {
+      const d = path.join(env.XDG_RUNTIME_DIR!, `shardeck-${process.getuid!()}`);
+      socketPath = path.join(d, fs.readdirSync(d).find((f) => f.endsWith('.sock'))!);
+    }
+    expect(fs.statSync(socketPath).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
+
+    // The raw follower of this test: records every byte the leader sends, for the secret grep.
+    raw = net.createConnection(socketPath);
+    raw.setEncoding('utf8');
+    raw.on('data', (d: string) => (captured += d));
+    raw.write(JSON.stringify({ t: 'hello' }) + '\n');
+
+    // The follower's environment has no password, no config folder, no token: only PATH and TERM.
+    launch('follower', `env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${CLI} follow ${socketPath}`, 80, 24);
+    const f = await waitFor('follower', (s) => s.includes('YELLOW') && s.includes('following'), 'the follower, showing the leader\'s yellow health');
+    expect(f).toMatch(/unassigned 1 \(pri 0\)/);
+    await waitFor('leader', (s) => /SHARED \(2: root, root\)/.test(s), 'the leader listing its two followers');
+  });
+
+  it('a change on the leader waits for the follower\'s approval; both show green and the timeline entry within 2 s', async () => {
+    // Without approval nothing is sent: the leader's wizard waits while the follower sees the preview.
+    keys('leader', '2');
+    await waitFor('leader', (s) => s.includes(INDEX), 'the Indices pane with the index');
+    await waitFor('follower', (s) => s.includes(INDEX), 'the follower following the leader to Indices');
+    keys('leader', 'R');
+    await waitFor('leader', (s) => /replicas/.test(s), 'the replicas wizard');
+    keys('leader', 'BSpace', 'BSpace', '0');
+    keys('leader', 'Enter');
+    await waitFor('leader', (s) => /y send/.test(s), 'the review');
+    keys('leader', 'y');
+    const asked = await waitFor('follower', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the follower');
+    expect(asked).toContain(`PUT /${INDEX}/_settings`);
+    await waitFor('leader', (s) => s.includes('waiting for a follower to approve'), 'the leader waiting');
+    expect(await (await fetchHealth()).status).toBe('yellow'); // nothing sent yet
+    // The follower goes to the Timeline pane on its own, then approves.
+    keys('follower', 'y');
+    let leaderGreenAt = 0;
+    let followerGreenAt = 0;
+    await waitUntil(
+      'both consoles green with the change on the follower\'s timeline',
+      () => {
+        const l = screen('leader');
+        const f = screen('follower');
+        if (!leaderGreenAt && l.includes(' GREEN ')) leaderGreenAt = Date.now();
+        if (!followerGreenAt && f.includes(' GREEN ')) followerGreenAt = Date.now();
+        return { l, f };
+      },
+      () => leaderGreenAt > 0 && followerGreenAt > 0,
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
+    expect(followerGreenAt - leaderGreenAt).toBeLessThan(2000);
+    keys('follower', 'f', '8');
+    const tl = await waitFor('follower', (s) => /change by root.*approved by root/.test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
+    expect(tl).toContain('Timeline');
+    // The audit record names who proposed and who approved.
+    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const sent = audit.find((r) => r.phase === 'sending');
+    expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: 'root', osUser: 'root', summary: expect.stringContaining('replicas') });
+    // Esc and a key sent together read as Alt-key: apart.
+    keys('leader', 'Escape');
+    await new Promise((r) => setTimeout(r, 300));
+    keys('leader', '8');
+    await waitFor('leader', (s) => s.includes('entries (UTC)'), 'the leader on its Timeline pane');
+  });
+
+  it('a note from the follower lands on the leader\'s timeline with its author, and in shardeck incident', async () => {
+    keys('follower', 'n');
+    await waitFor('follower', (s) => s.includes('note:'), 'the note prompt');
+    keys('follower', '-l', 'replicas were one too many on one node');
+    keys('follower', 'Enter');
+    await waitFor('leader', (s) => s.includes('note by root: replicas were one too many'), 'the note on the leader');
+    const out = await runCli(['incident', '--url', node.url, '--since', '1h', '--json'], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR } });
+    expect(out.code).toBe(0);
+    const kinds = JSON.parse(out.stdout).entries.map((e: { kind: string }) => e.kind);
+    expect(kinds).toEqual(expect.arrayContaining(['health', 'change', 'note']));
+    const md = await runCli(['incident', 'export', '--md', '--url', node.url], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR } });
+    expect(md.code).toBe(0);
+    expect(md.stdout).toMatch(/\| yellow \| green \| .* UTC \(.* local\) \|/);
+    expect(md.stdout).toContain(`request: \`PUT /${INDEX}/_settings`);
+    const file = path.join(env.SHARDECK_CONFIG_DIR!, 'timeline', fs.readdirSync(path.join(env.SHARDECK_CONFIG_DIR!, 'timeline'))[0]!);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('a follower proposes a change: the leader\'s console opens that wizard on that row for review', async () => {
+    keys('follower', '2'); // on its own since f
+    await waitFor('follower', (s) => s.includes(INDEX) && s.includes('Indices'), 'the follower on Indices');
+    keys('follower', 'R');
+    await waitFor('follower', (s) => s.includes(`proposed to the leader: replicas of ${INDEX.slice(0, 10)}`), 'the proposal sent');
+    const review = await waitFor('leader', (s) => s.includes('Replicas of an index') && s.includes('root proposes'), 'the wizard open on the leader');
+    expect(review).toContain(INDEX);
+    keys('leader', 'Escape');
+    await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
+  });
+
+  it('a user without permission on the socket is refused', async () => {
+    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    strangerMade = true;
+    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, CLI, 'follow', socketPath, '--json'], { encoding: 'utf8', cwd: '/' });
+    expect(r.status).toBe(5);
+    expect(r.stderr).toMatch(/permission denied on .*\.sock: the leader shares only with its own user/);
+    expect(screen('leader')).not.toContain(STRANGER);
+  });
+
+  it('with --share-group, a member of that group follows: socket 0660 in a 0710 folder of that group', async () => {
+    const gid = Number(execFileSync('getent', ['group', STRANGER], { encoding: 'utf8' }).split(':')[2]);
+    groupDir = path.join(os.tmpdir(), `shardeck-${process.getuid!()}-g${gid}`);
+    launch('leader2', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --share-group ${STRANGER}`);
+    await waitFor('leader2', (s) => s.includes('SHARED'), 'the second leader, shared with the group');
+    const sock = path.join(groupDir, fs.readdirSync(groupDir).find((f) => f.endsWith('.sock'))!);
+    expect(fs.statSync(sock).mode & 0o777).toBe(0o660);
+    expect(fs.statSync(sock).gid).toBe(gid);
+    expect(fs.statSync(groupDir).mode & 0o777).toBe(0o710);
+    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, CLI, 'follow', sock, '--json'], { encoding: 'utf8', cwd: '/' });
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(/^root pid \d+$/), health: { status: 'green' } });
+    tmux('kill-session', '-t', 'leader2');
+  });
+
+  it('two processes racing for a change to one cluster take turns: the second waits and says who holds it', async () => {
+    let cliDone = 0;
+    // This process takes the lock the way the CLI does: the same folder.
+    process.env.SHARDECK_LOCK_DIR = env.SHARDECK_LOCK_DIR;
+    const held = withClusterLock(urlForMessage(node.url), 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
+    const started = Date.now();
+    const cli = runCli(['replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR } }).then((r) => {
+      cliDone = Date.now();
+      return r;
+    });
+    await held;
+    const heldUntil = Date.now();
+    const r = await cli;
+    expect(r.stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+\)/);
+    expect(r.code).toBe(0);
+    expect(cliDone).toBeGreaterThanOrEqual(heldUntil);
+    expect(heldUntil - started).toBeGreaterThanOrEqual(2900);
+  });
+
+  it('the leader killed: the follower stays up and says so, keeping the last data marked stale', async () => {
+    const pid = Number(/console-(\d+)\.sock$/.exec(socketPath)![1]);
+    process.kill(pid, 'SIGKILL');
+    const gone = await waitFor('follower', (s) => s.includes('LEADER GONE'), 'the follower saying the leader is gone', 10_000);
+    expect(gone).toContain('STALE');
+    await new Promise((r) => setTimeout(r, 1500));
+    const later = screen('follower');
+    expect(later).not.toContain('EXIT=');
+    expect(later).toContain('LEADER GONE');
+  });
+
+  it('nothing secret crossed the socket: no password, no refresh or access token', () => {
+    expect(captured.length).toBeGreaterThan(1000);
+    expect(captured).toContain('"t":"state"');
+    const secrets = [node.password!, ...platform.issuedTokens(), ...joinTokens];
+    expect(platform.issuedTokens().length).toBeGreaterThanOrEqual(2); // a refresh and an access token were issued
+    for (const s of secrets) expect(captured.includes(s), 'a secret in the socket traffic').toBe(false);
+  });
+});
+
+async function fetchHealth(): Promise<{ status: string }> {
+  const { Client } = await import('@elastic/elasticsearch');
+  const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+  try {
+    return (await es.cluster.health({ index: INDEX })) as { status: string };
+  } finally {
+    await es.close();
+  }
+}

@@ -6,6 +6,7 @@ import { parseHealthReport } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
 import { getJson, read, type EsTransport } from './connection';
+import { documentsApi } from './documents';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
 import { nodesApi } from './nodes';
@@ -45,7 +46,8 @@ export type EsApi = ReturnType<typeof resourcesApi> &
   ReturnType<typeof tasksApi> &
   ReturnType<typeof allocationApi> &
   ReturnType<typeof nodesApi> &
-  ReturnType<typeof snapshotsApi>;
+  ReturnType<typeof snapshotsApi> &
+  ReturnType<typeof documentsApi>;
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
@@ -57,5 +59,6 @@ export function createEsApi(client: Client, url: string): EsApi {
     ...allocationApi(es),
     ...nodesApi(es),
     ...snapshotsApi(es),
+    ...documentsApi(es),
   };
 }

@@ -22,4 +22,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'delete-by-query': () => import('./delete-by-query').then((m) => m.default),
   forcemerge: () => import('./forcemerge').then((m) => m.default),
   tasks: () => import('./tasks').then((m) => m.default),
+  get: () => import('./get').then((m) => m.default),
+  search: () => import('./search').then((m) => m.default),
 };

@@ -137,6 +137,12 @@ const WALK: Record<string, Run[] | 'console'> = {
   'delete-by-query': [
     { args: ['delete-by-query', INDEX, '--source', 'src-crm', '--expect', '@matching', '--yes'], exit: 4 },
     { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
+    { args: ['delete-by-query', INDEX, '--until', '2026-10-01', '--expect', '@matching', '--yes'], exit: 4 },
+  ],
+  get: [{ args: ['get', INDEX, `${INDEX}-1`], exit: 0, reads: true }],
+  search: [
+    { args: ['search', INDEX, '--source', 'src-crm'], exit: 0, reads: true },
+    { args: ['search', INDEX, '--query-file', '@query.json', '--until', '2026-10-01'], exit: 64 },
   ],
   forcemerge: [{ args: ['forcemerge', INDEX, '--expunge-deletes', '--yes'], exit: 4 }],
   tasks: [

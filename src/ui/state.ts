@@ -22,7 +22,8 @@ export interface Selection {
   health?: { indicator: string };
 }
 
-export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string };
+/** A view opens over the pane for the row it was opened on (Esc goes back). */
+export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'view'; id: string; index: string };
 
 export interface UiState {
   tables: Record<TablePane, TableState>;

@@ -143,9 +143,12 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
           if (s.doc) return stay({ ...s, open: 'doc' });
           return s.hits && e.at >= 0 && e.at < s.hits.hits.length ? stay({ ...s, open: e.at }) : stay(s);
         case 'back':
-          if (s.open !== undefined && s.open !== 'doc' && s.hits) return stay({ ...s, open: undefined });
+          // JSON of a hit -> the hits; JSON of a looked-up document -> the query line; the query
+          // line -> what it had found (the view closes when there is nothing behind it).
+          if (s.open !== undefined && s.open !== 'doc') return stay({ ...s, open: undefined });
           if (s.open === 'doc') return stay({ ...s, open: undefined, editing: true });
-          return stay({ ...s, editing: true });
+          if (s.editing && (s.hits || s.doc) && !s.busy) return stay({ ...s, editing: false, error: undefined, errorKind: undefined });
+          return stay(s);
         case 'found':
           return stay({ ...s, busy: false, doc: e.doc, request: e.request, open: 'doc' });
         case 'missing':

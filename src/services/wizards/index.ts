@@ -8,6 +8,8 @@ import type { MergeEffect, MergeEvent, MergeState } from '../../domain/wizards/f
 import type { ReplicasEffect, ReplicasEvent, ReplicasForm, ReplicasState } from '../../domain/wizards/replicas';
 import type { ScrollEffect, ScrollEvent, ScrollState } from '../../domain/wizards/scroll';
 import type { UnblockEffect, UnblockEvent, UnblockState } from '../../domain/wizards/unblock';
+import { requestLines, type ShownRequest } from '../../domain/documents';
+import { documentsSession, type DocumentsSession } from '../documents';
 import type { Guard } from '../guard';
 import { allocationSession } from './allocation';
 import { deleteSession, type DeleteTuning } from './delete';
@@ -34,6 +36,10 @@ export interface WizardServices {
   recovery(shard?: { index: string; shard: number }): ReturnType<typeof recoverySession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
+  /** The Documents view of one index: lookups and searches, reads only (services/documents.ts). */
+  documents(index: string): DocumentsSession;
+  /** A read as it was sent, and the equivalent curl line (without the password). */
+  curlOf(request: ShownRequest): { request: string; curl: string };
 }
 
 /** `es` for every read, `guard` for every change. */
@@ -47,5 +53,7 @@ export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuni
     forcemerge: (target, start) => forcemergeSession(es, guard, target, start, tuning),
     recovery: (shard) => recoverySession(es, guard, shard, tuning),
     preview: (plan) => guard.preview(plan, tuning),
+    documents: (index) => documentsSession(es, index),
+    curlOf: (request) => requestLines(request, guard.previewConnection),
   };
 }

@@ -27,23 +27,38 @@ const COLUMNS: Column<HitRow>[] = [
   { title: 'fields', width: null, text: (r) => r.fields },
 ];
 
-/** Lines above the body: the query line, the status or error line, the curl line when shown. */
-const HEAD_LINES = 3;
+/** Lines above the body: the query line and the status or error line; the curl line (wrapped) adds CURL_LINES. */
+const HEAD_LINES = 2;
+const CURL_LINES = 3;
+
+/** What a key does, in the few words the hint line has room for. */
+const HINT_WORDS: Partial<Record<CommandId, string>> = {
+  'documents.find': 'find',
+  'documents.kind': 'kind',
+  'documents.curl': 'curl',
+  'documents.back': 'back',
+  'json.toggle': 'fold',
+  'json.foldAll': 'fold all',
+  'json.unfoldAll': 'unfold all',
+};
 
 type Session = ReturnType<WizardServices['documents']>;
 
 export function DocumentsView({ services, index, width, height, onClose }: { services: WizardServices; index: string; width: number; height: number; onClose: () => void }) {
   const [state, session] = useSession(() => services.documents(index));
   const [showCurl, setShowCurl] = useState(false);
-  const bodyHigh = Math.max(1, height - HEAD_LINES - 1);
+  const curl = showCurl && state.request ? services.curlOf(state.request).curl : undefined;
+  const bodyHigh = Math.max(1, height - HEAD_LINES - (curl ? CURL_LINES : 0));
   const opened = state.open === 'doc' ? state.doc : state.open !== undefined ? state.hits?.hits[state.open] : undefined;
   return (
     <Box flexDirection="column" width={width} height={height}>
       <QueryLine state={state} width={width} />
       <StatusLine state={state} width={width} />
-      <Text wrap="truncate-end" dimColor>
-        {showCurl && state.request ? fitText(services.curlOf(state.request).curl, width) : ' '}
-      </Text>
+      {curl ? (
+        <Box height={CURL_LINES} width={width} overflow="hidden">
+          <Text dimColor>{curl}</Text>
+        </Box>
+      ) : null}
       {opened ? (
         <JsonPart key={`${state.open}-${opened._id}`} value={opened} session={session} width={width} height={bodyHigh} onCurl={() => setShowCurl((v) => !v)} />
       ) : (
@@ -144,7 +159,7 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
           <DataTable columns={COLUMNS} rows={rows} {...vp} height={tableHigh} width={width} rowKey={(r) => r.id} empty={state.busy ? '' : 'no document matches'} />
         ) : null}
       </Box>
-      <Hints width={width} ids={state.editing ? ['documents.open', 'documents.kind', 'documents.back'] : ['documents.open', 'documents.find', 'documents.curl', 'documents.back']} />
+      <Hints width={width} ids={state.editing ? ['documents.open', 'documents.kind', 'documents.back'] : ['documents.open', 'documents.find', 'documents.curl', 'documents.back']} open={state.editing ? 'send' : 'open'} />
     </Box>
   );
 }
@@ -168,12 +183,12 @@ function JsonPart({ value, session, width, height, onCurl }: { value: unknown; s
   );
 }
 
-function Hints({ ids, width, extra }: { ids: CommandId[]; width: number; extra?: string }) {
+function Hints({ ids, width, extra, open }: { ids: CommandId[]; width: number; extra?: string; open?: string }) {
   const keymap = useKeymap();
   const text = ids
     .map((id) => keymap.find((k) => k.id === id))
     .filter((k) => k !== undefined)
-    .map((k) => `${k!.keys.map(keyLabel).join('/')} ${k!.description.split(/[:;(]/)[0].trim()}`)
+    .map((k) => `${k!.keys.map(keyLabel).join('/')} ${k!.id === 'documents.open' ? (open ?? 'open') : (HINT_WORDS[k!.id] ?? k!.description)}`)
     .join('  ');
   return <Text dimColor>{fitText(extra ? `${extra}  ${text}` : text, width)}</Text>;
 }

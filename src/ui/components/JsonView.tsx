@@ -28,7 +28,12 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
   const visible = useMemo(() => visibleLines(lines, folded), [lines, folded]);
   const [view, setView] = useState({ cursor: 0, offset: 0 });
   const vp = clampViewport(view.cursor, view.offset, visible.length, height);
-  const move = (target: number) => setView((v) => clampViewport(target, v.offset, visible.length, height));
+  // From the cursor as it is now, not as the last render saw it: keys may come faster than frames.
+  const move = (by: (cursor: number) => number) =>
+    setView((v) => {
+      const cur = clampViewport(v.cursor, v.offset, visible.length, height);
+      return clampViewport(by(cur.cursor), cur.offset, visible.length, height);
+    });
   /** Folds or unfolds a container, keeping the cursor on its opening line. */
   const setFold = (open: number, fold: boolean) => {
     const next = new Set(folded);
@@ -44,17 +49,17 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
     const l = lines[line];
     switch (id) {
       case 'row.up':
-        return move(vp.cursor - 1), true;
+        return move((c) => c - 1), true;
       case 'row.down':
-        return move(vp.cursor + 1), true;
+        return move((c) => c + 1), true;
       case 'row.pageUp':
-        return move(vp.cursor - page), true;
+        return move((c) => c - page), true;
       case 'row.pageDown':
-        return move(vp.cursor + page), true;
+        return move((c) => c + page), true;
       case 'row.first':
-        return move(0), true;
+        return move(() => 0), true;
       case 'row.last':
-        return move(visible.length - 1), true;
+        return move(() => visible.length - 1), true;
       case 'json.toggle':
         if (l?.kind === 'open' && (l.members ?? 0) > 0) setFold(line, !folded.has(line));
         return true;

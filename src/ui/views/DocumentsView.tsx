@@ -3,7 +3,7 @@
 // with their total (read a page at a time as the cursor reaches the end), a hit or a document as
 // foldable JSON, and the request as the curl line on a key. Reads only, so it works read-only too.
 // The session is the one shardeck get / search drive (services/documents.ts).
-import React, { useMemo, useState } from 'react';
+import React, { useMemo, useRef, useState } from 'react';
 import { Box, Text } from 'ink';
 import { hitRow, pageText, type HitRow } from '../../domain/documents';
 import type { Column } from '../../domain/table';
@@ -102,8 +102,13 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
   const [view, setView] = useState({ cursor: 0, offset: 0 });
   const tableHigh = Math.max(1, height - 2);
   const vp = clampViewport(view.cursor, view.offset, rows.length, tableHigh);
-  const move = (target: number) => {
-    const next = clampViewport(target, vp.offset, rows.length, tableHigh);
+  // From the cursor as it is now, not as the last render saw it: keys may come faster than frames.
+  const cursorNow = useRef(vp);
+  cursorNow.current = vp;
+  const move = (by: (cursor: number) => number) => {
+    const cur = cursorNow.current;
+    const next = clampViewport(by(cur.cursor), cur.offset, rows.length, tableHigh);
+    cursorNow.current = next;
     setView(next);
     // The next page is read as the cursor comes near the end of what was read.
     if (next.cursor >= rows.length - tableHigh) session.send({ type: 'more' });
@@ -131,23 +136,23 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
         onCurl();
         return true;
       case 'documents.open':
-        session.send({ type: 'open', at: vp.cursor });
+        session.send({ type: 'open', at: cursorNow.current.cursor });
         return true;
       case 'documents.back':
         onClose();
         return true;
       case 'row.up':
-        return move(vp.cursor - 1), true;
+        return move((c) => c - 1), true;
       case 'row.down':
-        return move(vp.cursor + 1), true;
+        return move((c) => c + 1), true;
       case 'row.pageUp':
-        return move(vp.cursor - page), true;
+        return move((c) => c - page), true;
       case 'row.pageDown':
-        return move(vp.cursor + page), true;
+        return move((c) => c + page), true;
       case 'row.first':
-        return move(0), true;
+        return move(() => 0), true;
       case 'row.last':
-        return move(rows.length - 1), true;
+        return move(() => rows.length - 1), true;
       default:
         return true;
     }

@@ -48,7 +48,8 @@ export function DocumentsView({ services, index, width, height, onClose }: { ser
   const [state, session] = useSession(() => services.documents(index));
   const [showCurl, setShowCurl] = useState(false);
   const curl = showCurl && state.request ? services.curlOf(state.request).curl : undefined;
-  const bodyHigh = Math.max(1, height - HEAD_LINES - (curl ? CURL_LINES : 0));
+  // An error gets a second line: the sentence that says what to do must not be cut short.
+  const bodyHigh = Math.max(1, height - HEAD_LINES - (state.error ? 1 : 0) - (curl ? CURL_LINES : 0));
   const opened = state.open === 'doc' ? state.doc : state.open !== undefined ? state.hits?.hits[state.open] : undefined;
   return (
     <Box flexDirection="column" width={width} height={height}>
@@ -82,7 +83,12 @@ function QueryLine({ state, width }: { state: DocsState; width: number }) {
 }
 
 function StatusLine({ state, width }: { state: DocsState; width: number }) {
-  if (state.error) return <Text color={colourOf(state.errorKind === 'not-found' ? 'yellow' : 'red')}>{fitText(state.error, width)}</Text>;
+  if (state.error)
+    return (
+      <Box height={2} width={width} overflow="hidden">
+        <Text color={colourOf(state.errorKind === 'not-found' ? 'yellow' : 'red')}>{state.error}</Text>
+      </Box>
+    );
   if (state.busy) return <Text dimColor>{fitText('reading…', width)}</Text>;
   if (state.doc) return <Text>{fitText(`${state.doc._index} / ${state.doc._id}: found`, width)}</Text>;
   if (state.hits) return <Text>{fitText(`${state.hits.described}: ${pageText(state.hits.from, state.hits.hits.length, state.hits.total)} read (oldest first)`, width)}</Text>;

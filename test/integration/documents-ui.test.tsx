@@ -29,7 +29,7 @@ beforeAll(async () => {
   await loadDemoData(node.url, { docsPerIndex: 500, indices: [INDEX], yellowIndex: '' });
   await esCall(node.url, 'PUT', `/${INDEX}/_doc/at-boundary?refresh=true`, { title: 'at the boundary', modified_at: BOUNDARY, 'assoc:sources': ['src-edge'], nested: { a: { b: [1, 2, 3] } } });
   proxy = await startCountingProxy(node.url);
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await proxy?.close();

@@ -27,7 +27,7 @@ let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 const cli = cliAgainst(() => proxy.url, () => cfg);
 const count = async (query: unknown) => (await es('POST', `/${INDEX}/_count`, { query })).body.count as number;
-const searches = () => proxy.requests.filter((r) => /_search|_doc/.test(r.path));
+const searches = () => proxy.requests.filter((r) => /\/_search|\/_doc\//.test(r.path));
 
 beforeAll(async () => {
   ensureBuilt();

@@ -108,3 +108,14 @@ describe('the Documents machine', () => {
     expect(m.step({ ...back, editing: true }, { type: 'back' }).state.editing).toBe(false);
   });
 });
+
+describe('the delete wizard\'s until', () => {
+  it('resolves to the inclusive instant and the seed\'s lte, shown before anything runs', async () => {
+    const { choiceOf } = await import('../../src/domain/wizards/delete');
+    expect(choiceOf({ target: 'a', kind: 'until', value: '2026-01-31', conflicts: 'abort', rate: '' }, NOW)).toEqual({
+      ok: true,
+      value: { query: { range: { modified_at: { lte: '2026-01-31T23:59:59.999Z' } } }, described: 'modified_at up to and including 2026-01-31T23:59:59.999Z', resolvedUntil: '2026-01-31T23:59:59.999Z' },
+    });
+    expect(choiceOf({ target: 'a', kind: 'until', value: 'soon', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^until "soon" is not an ISO timestamp/) });
+  });
+});

@@ -125,8 +125,9 @@ it('looks a document up by id, folds its JSON, shows the curl line, searches unt
   await app.press(KEYS.enter);
   f = await until(app, /"assoc:source", which the mapping/);
   expect(proxy.requests.filter((r) => r.path.includes('_search'))).toEqual([]);
-  for (let i = 0; i < 17; i++) await app.press(KEYS.backspace);
-  await app.type('{"assoc:sources": "src-edge"}}}');
+  const body = '{"query": {"term": {"assoc:sources": "src-edge"}}}';
+  for (let i = 0; i < 60; i++) await app.press(KEYS.backspace);
+  await app.type(body);
   await until(app, /"src-edge"\}\}\}_/);
   await app.press(KEYS.enter);
   f = await until(app, /the query of the typed body: 1-1 of 1/);

@@ -8,9 +8,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { startNode } from '../dev/lib/es-node.mjs';
 import { loadDemoData } from '../dev/demo-data.mjs';
+import { bundle } from './run.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench/out');
@@ -25,21 +25,7 @@ const round = (x, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
 const log = (m) => process.stderr.write(`bench: ${m}\n`);
 
 async function frames() {
-  fs.mkdirSync(out, { recursive: true });
-  await build({
-    entryPoints: { 'documents-render': 'bench/documents-render.tsx' },
-    absWorkingDir: root,
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  await bundle({ 'documents-render': 'bench/documents-render.tsx' });
   const text = execFileSync(process.execPath, [path.join(out, 'documents-render.mjs'), '30'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
   return JSON.parse(text.trim().split('\n').at(-1));
 }

@@ -8,6 +8,7 @@ import { Box, Text } from 'ink';
 import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/json-view';
 import { clampViewport, visibleRange } from '../../domain/table';
 import type { CommandId } from '../../keys/keymap';
+import { rowDelta } from '../input/keys';
 import { colourOf } from '../theme';
 
 /** Beyond this many lines a document opens as an outline (everything below the top folded). */
@@ -45,21 +46,11 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
   };
   const page = Math.max(1, height - 1);
   const command = (id: CommandId): boolean => {
+    const delta = rowDelta(id, page);
+    if (delta !== undefined) return move((c) => c + delta), true;
     const line = visible[vp.cursor];
     const l = lines[line];
     switch (id) {
-      case 'row.up':
-        return move((c) => c - 1), true;
-      case 'row.down':
-        return move((c) => c + 1), true;
-      case 'row.pageUp':
-        return move((c) => c - page), true;
-      case 'row.pageDown':
-        return move((c) => c + page), true;
-      case 'row.first':
-        return move(() => 0), true;
-      case 'row.last':
-        return move(() => visible.length - 1), true;
       case 'json.toggle':
         if (l?.kind === 'open' && (l.members ?? 0) > 0) setFold(line, !folded.has(line));
         return true;

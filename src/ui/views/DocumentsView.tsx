@@ -15,7 +15,7 @@ import { useKeymap } from '../app/use-keymap';
 import { DataTable } from '../components/DataTable';
 import { JsonView, useJsonView } from '../components/JsonView';
 import { LineInput } from '../components/LineInput';
-import { commandFor, lineEditOf } from '../input/keys';
+import { commandFor, lineEditOf, rowDelta } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { colourOf } from '../theme';
 import { useSession } from '../wizards/services';
@@ -134,6 +134,8 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
       if (edit) return session.send({ type: 'line', edit }), true;
       return true;
     }
+    const delta = rowDelta(id, page);
+    if (delta !== undefined) return move((c) => c + delta), true;
     switch (id) {
       case 'documents.find':
         session.send({ type: 'edit' });
@@ -147,18 +149,6 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
       case 'documents.back':
         onClose();
         return true;
-      case 'row.up':
-        return move((c) => c - 1), true;
-      case 'row.down':
-        return move((c) => c + 1), true;
-      case 'row.pageUp':
-        return move((c) => c - page), true;
-      case 'row.pageDown':
-        return move((c) => c + page), true;
-      case 'row.first':
-        return move(() => 0), true;
-      case 'row.last':
-        return move(() => rows.length - 1), true;
       default:
         return true;
     }

@@ -50,14 +50,17 @@ async function getVsCurl() {
     const id = `${INDEX}-1`;
     const shardeck = [];
     const curl = [];
+    // The floor under any Node command: a bare `node -e 0`.
+    const bare = [];
     // Alternating, after one warm-up of each, so both see the same machine load.
     timed(process.execPath, [CLI, 'get', INDEX, id, '--url', url]);
     timed('curl', ['-sf', `${url}/${INDEX}/_doc/${id}?pretty`]);
     for (let i = 0; i < RUNS; i++) {
       shardeck.push(timed(process.execPath, [CLI, 'get', INDEX, id, '--url', url]));
       curl.push(timed('curl', ['-sf', `${url}/${INDEX}/_doc/${id}?pretty`]));
+      bare.push(timed(process.execPath, ['-e', '0']));
     }
-    return { runs: RUNS, shardeck_get_ms: round(median(shardeck)), curl_ms: round(median(curl)), ratio: round(median(shardeck) / median(curl), 2) };
+    return { runs: RUNS, shardeck_get_ms: round(median(shardeck)), curl_ms: round(median(curl)), ratio: round(median(shardeck) / median(curl), 2), bare_node_ms: round(median(bare)), bare_node_ratio: round(median(bare) / median(curl), 2) };
   } finally {
     await node?.stop();
   }
@@ -68,11 +71,13 @@ const g = await getVsCurl();
 const result = { measured_at: new Date().toISOString(), frames: f, get: g };
 fs.writeFileSync(path.join(root, 'bench/documents-results.json'), JSON.stringify(result, null, 2) + '\n');
 const rows = [
+  ['yardstick: Indices pane, 10,000 indices, page down (median)', `${round(f.indices_pane_page_frame_ms)}`, 'same load'],
   ['10,000 hits: page down (median / max ms per frame)', `${round(f.hits_page_frame_ms)} / ${round(f.hits_page_frame_max_ms)}`, '< 16'],
   ['10,000 hits: line down (median / max ms per frame)', `${round(f.hits_line_frame_ms)} / ${round(f.hits_line_frame_max_ms)}`, '< 16'],
   [`${(f.doc_bytes / 2 ** 20).toFixed(1)} MB document (${f.doc_lines} lines): page down (median / max)`, `${round(f.doc_page_frame_ms)} / ${round(f.doc_page_frame_max_ms)}`, '< 16'],
   ['  line down (median / max)', `${round(f.doc_line_frame_ms)} / ${round(f.doc_line_frame_max_ms)}`, '< 16'],
   ['  open (flatten + first frame) / unfold all', `${round(f.doc_open_ms)} / ${round(f.doc_unfold_all_ms)}`, 'once'],
   ['shardeck get vs curl (median ms of whole processes)', `${g.shardeck_get_ms} vs ${g.curl_ms} = ${g.ratio}x`, '<= 1.5x'],
+  ['  floor: a bare `node -e 0` vs the same curl', `${g.bare_node_ms} vs ${g.curl_ms} = ${g.bare_node_ratio}x`, ''],
 ];
 for (const [what, value, goal] of rows) process.stdout.write(`${what.padEnd(62)} ${String(value).padEnd(22)} ${goal}\n`);

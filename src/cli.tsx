@@ -45,6 +45,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
     parsed.positionals = parsed.positionals.map((p) => negatives.get(p) ?? p);
+    // A flag's value too (--from -3), so the command can say what is wrong with it.
+    for (const [k, v] of Object.entries(parsed.values)) if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
   } catch (e) {
     process.stderr.write(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
     return EXIT.usage;

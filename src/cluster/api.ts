@@ -6,6 +6,7 @@ import { parseHealthReport } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
 import { getJson, read, type EsTransport } from './connection';
+import { documentsApi } from './documents';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
 import { inspectApi } from './inspect';
@@ -49,7 +50,8 @@ export type EsApi = ReturnType<typeof resourcesApi> &
   ReturnType<typeof nodesApi> &
   ReturnType<typeof snapshotsApi> &
   ReturnType<typeof templatesApi> &
-  ReturnType<typeof inspectApi>;
+  ReturnType<typeof inspectApi> &
+  ReturnType<typeof documentsApi>;
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
@@ -63,5 +65,6 @@ export function createEsApi(client: Client, url: string): EsApi {
     ...snapshotsApi(es),
     ...templatesApi(es),
     ...inspectApi(es),
+    ...documentsApi(es),
   };
 }

@@ -5,9 +5,9 @@
 // The CLI twin of the delete wizard: drives the same session (services/wizards/delete.ts).
 import fs from 'node:fs';
 import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
-import { olderThanQuery, parseExpected, parseOlderThan, sourceQuery } from '../domain/delete/query';
+import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery } from '../domain/delete/query';
 import { progressLine } from '../domain/delete/task';
-import { choiceOfFile, parseRequestsPerSecond, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
+import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { deleteSession } from '../services/wizards/delete';
@@ -26,14 +26,20 @@ const CLI_SAMPLES = 10;
  * wizard form's kind and text that name it.
  */
 function chooseQuery(values: Record<string, unknown>, now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
-  const given = (['older-than', 'source', 'query-file'] as const).filter((k) => values[k] !== undefined);
+  const given = (['older-than', 'until', 'source', 'query-file'] as const).filter((k) => values[k] !== undefined);
   if (given.length !== 1)
-    return `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --source ID or --query-file FILE to say which documents to delete`;
+    return `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP (inclusive), --source ID or --query-file FILE to say which documents to delete`;
   if (values['older-than'] !== undefined) {
     const value = String(values['older-than']);
     const at = parseOlderThan(value, now);
     if (!at.ok) return at.error;
     return { kind: 'olderThan', value, query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value };
+  }
+  if (values.until !== undefined) {
+    const value = String(values.until);
+    const at = parseUntil(value, now);
+    if (!at.ok) return at.error;
+    return { kind: 'until', value, ...untilChoice(at.value) };
   }
   if (values.source !== undefined) {
     const value = String(values.source);
@@ -55,11 +61,12 @@ function chooseQuery(values: Record<string, unknown>, now: number): (QueryChoice
 const deleteByQuery: CommandModule = {
   summary: 'Delete exactly the documents a query matched in the preview (capped by max_docs), then report what still matches.',
   usage:
-    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]\n' +
+    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --until 2026-01-31T12:00:00Z | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]\n' +
     'a task whose status cannot be read for 15 s (the node went away) is reported lost, exit 5, never retried; shardeck tasks ID tells what it deleted once the node is back',
   options: {
     ...MUTATION_OPTIONS,
     'older-than': { type: 'string' },
+    until: { type: 'string' },
     source: { type: 'string' },
     'query-file': { type: 'string' },
     expect: { type: 'string' },
@@ -68,7 +75,7 @@ const deleteByQuery: CommandModule = {
     'include-system': { type: 'boolean' },
   },
   group: 'change',
-  flagHelp: {yes: "confirm without asking; needs --expect with the count the preview matched", "dry-run": "run the query as a search and show the preview; delete nothing", "older-than": "documents older than an age (90d, 12w, 1y) or a date (2026-01-31)", source: "documents of one source id", "query-file": "a file holding the query (JSON, the \"query\" object)", expect: "the number of documents the preview matched; the delete is capped at it (max_docs)", conflicts: "abort (default) or proceed on version conflicts", "requests-per-second": "throttle the delete (default: unthrottled)", "include-system": "let a pattern match system and hidden indices (default: excluded)"},
+  flagHelp: {yes: "confirm without asking; needs --expect with the count the preview matched", "dry-run": "run the query as a search and show the preview; delete nothing", "older-than": "documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt", until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte", source: "documents of one source id", "query-file": "a file holding the query (JSON, the \"query\" object)", expect: "the number of documents the preview matched; the delete is capped at it (max_docs)", conflicts: "abort (default) or proceed on version conflicts", "requests-per-second": "throttle the delete (default: unthrottled)", "include-system": "let a pattern match system and hidden indices (default: excluded)"},
   examples: ["shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run", "shardeck delete-by-query service_v9_alpha --source src-crm --expect 1200 --yes", "shardeck delete-by-query service_v9_alpha --query-file old.json --requests-per-second 500"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -123,6 +130,7 @@ const deleteByQuery: CommandModule = {
         matched,
         query: choice.query,
         ...(choice.resolvedOlderThan ? { olderThan: choice.resolvedOlderThan } : {}),
+        ...(choice.resolvedUntil ? { until: choice.resolvedUntil } : {}),
         matching: preview.matching,
         indexTotal: preview.indexTotal,
         samples: preview.samples,

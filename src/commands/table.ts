@@ -32,4 +32,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   help: () => import('./help').then((m) => m.default),
   follow: () => import('./follow').then((m) => m.default),
   incident: () => import('./incident').then((m) => m.default),
+  get: () => import('./get').then((m) => m.default),
+  search: () => import('./search').then((m) => m.default),
 };

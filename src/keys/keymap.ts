@@ -19,7 +19,11 @@ export type Scope =
   | 'delete'
   | 'unblock'
   | 'allocation'
-  | 'recovery';
+  | 'recovery'
+  /** The Documents view of an index (opened with v on an Indices row). */
+  | 'documents'
+  /** A JSON document open in the viewer. */
+  | 'json';
 
 export interface KeyCommand<Id extends string = CommandId> {
   id: Id;
@@ -72,6 +76,7 @@ const COMMANDS = [
   { id: 'detail.curl', keys: ['c'], description: "show / hide the section's request as a curl line", scope: 'detail', hint: true },
   { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
+  { id: 'indices.documents', keys: ['v'], description: 'documents: look up by id, search, open as JSON', scope: 'indices', hint: true },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
   { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },
@@ -106,6 +111,16 @@ const COMMANDS = [
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },
+  { id: 'documents.find', keys: ['f'], description: 'new lookup or search: id, age, until, source, JSON, file', scope: 'documents' },
+  { id: 'documents.kind', keys: ['tab', 'shift-tab'], description: 'while typing: next / previous kind of lookup or search', scope: 'documents' },
+  { id: 'documents.open', keys: ['return'], description: 'send what is typed; on a hit: open it as JSON', scope: 'documents' },
+  { id: 'documents.curl', keys: ['c'], description: 'show / hide the request as the equivalent curl line', scope: 'documents' },
+  { id: 'documents.back', keys: ['escape'], description: 'back: JSON -> hits -> the query line -> close', scope: 'documents' },
+  { id: 'json.toggle', keys: ['return'], description: 'fold / unfold the object or array under the cursor', scope: 'json' },
+  { id: 'json.fold', keys: ['left'], description: 'fold the object or array the cursor is in', scope: 'json' },
+  { id: 'json.unfold', keys: ['right'], description: 'unfold the object or array under the cursor', scope: 'json' },
+  { id: 'json.foldAll', keys: ['z'], description: 'fold everything below the top (an outline)', scope: 'json' },
+  { id: 'json.unfoldAll', keys: ['Z'], description: 'unfold everything', scope: 'json' },
 ] as const satisfies readonly KeyCommand<string>[];
 
 export type CommandId = (typeof COMMANDS)[number]['id'];
@@ -161,6 +176,8 @@ const SCOPE_TITLES: Record<Scope, string> = {
   unblock: 'unblock wizard',
   allocation: 'allocation wizard',
   recovery: 'recovery wizard',
+  documents: 'Documents view',
+  json: 'JSON viewer',
 };
 
 /** The README's key table (npm run readme:keys writes it; a test checks it matches). */

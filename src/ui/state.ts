@@ -42,7 +42,8 @@ export function emptyDetailView(): DetailView {
   return { section: 'stats', filter: '', searching: false, folded: [], curl: false, cursor: 0, offset: 0 };
 }
 
-export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string };
+/** A view opens over the pane for the row it was opened on (Esc goes back). */
+export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'view'; id: string; index: string };
 
 export interface UiState {
   tables: Record<TablePane, TableState>;

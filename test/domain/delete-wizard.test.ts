@@ -87,9 +87,9 @@ describe('delete wizard: choosing the documents', () => {
     expect(none.state.plan.querystring).not.toHaveProperty('requests_per_second');
   });
 
-  it('cycles the query kinds (clearing the value) and the conflicts policy', () => {
+  it('cycles the query kinds (older than -> until, clearing the value) and the conflicts policy', () => {
     const { state } = drive(deleteMachine({ target: 'a', value: '90d' }), [{ type: 'nextKind' }, { type: 'toggleConflicts' }]);
-    expect(state).toMatchObject({ phase: 'input', form: { kind: 'source', value: '', conflicts: 'proceed' } });
+    expect(state).toMatchObject({ phase: 'input', form: { kind: 'until', value: '', conflicts: 'proceed' } });
   });
 
   it('names the platform project of the target when known', () => {

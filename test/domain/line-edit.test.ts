@@ -50,7 +50,7 @@ describe('delete form and review', () => {
 
   it('a choice changes on Space, text goes to the focused field', () => {
     const { state } = drive(deleteMachine({ target: 'a' }), [{ type: 'focus', by: -1 }, { type: 'change' }, ...typed('z'), { type: 'focus', by: 1 }, ...typed('src-crm')]);
-    expect(state).toMatchObject({ phase: 'input', form: { kind: 'source', value: 'src-crm', target: 'a' }, focus: 'value' });
+    expect(state).toMatchObject({ phase: 'input', form: { kind: 'until', value: 'src-crm', target: 'a' }, focus: 'value' });
   });
 
   it('the count takes digits only; Backspace on an empty count goes back to the form', () => {

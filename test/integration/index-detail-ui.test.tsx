@@ -8,7 +8,9 @@ import { loadDemoData } from '../../dev/demo-data.mjs';
 import { wideMapping, WIDE_SETTINGS } from '../../dev/wide-mapping.mjs';
 import { createEsApi } from '../../src/cluster/api';
 import { closeClient, createClient } from '../../src/cluster/connection';
+import { Guard } from '../../src/services/guard';
 import { IndexDetailPoller } from '../../src/services/index-detail';
+import { createWizardServices } from '../../src/services/wizards';
 import { Poller } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
 import { KEYS, renderApp, tick, type Rendered } from '../ui/harness';
@@ -34,7 +36,9 @@ beforeAll(async () => {
   detail = new IndexDetailPoller(es, store);
   poller.start();
   detail.start();
-  app = await renderApp(store, { columns: 80, rows: 24 });
+  // The services the TUI gives its wizards and views: `v` opens the Documents view through them.
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'test' });
+  app = await renderApp(store, { columns: 80, rows: 24, services: createWizardServices(es, guard) });
 }, 300_000);
 
 afterAll(async () => {
@@ -90,8 +94,11 @@ describe('index detail on a real node', () => {
     await app.press('c');
     const curl = (await until(app, /curl -X POST/)).replace(/\n/g, '');
     expect(curl).toContain(`curl -X POST '${node.url}/_index_template/_simulate_index/service_v9_alpha'`);
+    // v opens the index's documents over the detail; Esc comes back to the detail.
     await app.press('v');
-    await until(app, /documents: not available in this build/);
+    await until(app, /Documents of service_v9_alpha/);
+    await app.press(KEYS.escape);
+    await until(app, /Index service_v9_alpha/);
   });
 
   it('Esc goes back to the Indices pane, and the detail is read no more', async () => {

@@ -34,6 +34,8 @@ let dir: string;
 let cfg: string;
 let finishedTask: string;
 let matching: number;
+/** A document id the setup's deletes left in place (get reads it). */
+let existingDoc: string;
 const es = async (method: string, p: string, body?: unknown) => (await esCall(node.url, method, p, body)).body;
 const marker = (name: string) => path.join(dir, name);
 
@@ -74,6 +76,7 @@ beforeAll(async () => {
   await es('GET', `/_tasks/${finishedTask}?wait_for_completion=true&timeout=30s`);
   await es('POST', `/${INDEX}/_refresh`); // nothing pending: a scheduled refresh changes nothing during the walk
   matching = (await es('POST', `/${INDEX}/_count`, { query: QUERY })).count;
+  existingDoc = (await es('POST', `/${INDEX}/_search`, { query: QUERY, size: 1 })).hits.hits[0]._id;
   // A delete whose task died with its node, as the audit log keeps it: `tasks` would refresh and count.
   fs.mkdirSync(cfg, { recursive: true, mode: 0o700 });
   const lost = {
@@ -141,6 +144,12 @@ const WALK: Record<string, Run[] | 'console'> = {
   'delete-by-query': [
     { args: ['delete-by-query', INDEX, '--source', 'src-crm', '--expect', '@matching', '--yes'], exit: 4 },
     { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
+    { args: ['delete-by-query', INDEX, '--until', '2026-10-01', '--expect', '@matching', '--yes'], exit: 4 },
+  ],
+  get: [{ args: ['get', INDEX, '@doc'], exit: 0, reads: true }],
+  search: [
+    { args: ['search', INDEX, '--source', 'src-crm'], exit: 0, reads: true },
+    { args: ['search', INDEX, '--query-file', '@query.json', '--until', '2026-10-01'], exit: 64 },
   ],
   forcemerge: [{ args: ['forcemerge', INDEX, '--expunge-deletes', '--yes'], exit: 4 }],
   templates: [
@@ -189,6 +198,7 @@ function fill(a: string): string {
     .replace('@token', platform.refreshToken)
     .replace('@matching', String(matching))
     .replace('@finished', finishedTask)
+    .replace('@doc', existingDoc)
     .replace(/@(stopped|started|backup\.sock|backup|query\.json)/, (_, f) => marker(f));
 }
 

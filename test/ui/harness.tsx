@@ -12,6 +12,8 @@ import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName }
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
+import type { WizardServices } from '../../src/services/wizards';
+import { WizardServicesProvider } from '../../src/ui/wizards/services';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -58,7 +60,7 @@ export function tick(ms = 0): Promise<void> {
 /** Mounts the App on a terminal of columns x rows and waits a tick so input handlers are registered. */
 export async function renderApp(
   store: ConsoleStore,
-  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore() } = {},
+  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), services = undefined as WizardServices | undefined } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
@@ -74,7 +76,9 @@ export async function renderApp(
       result.diagnoses++;
     },
   };
-  const instance = render(<App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />, {
+  const app = <App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />;
+  // Views (ui/views/) reach the cluster through the services, as the TUI provides them.
+  const instance = render(services ? <WizardServicesProvider value={services}>{app}</WizardServicesProvider> : app, {
     stdout: stdout as never,
     stdin: stdin as never,
     stderr: new FakeStdout(columns, rows) as never,

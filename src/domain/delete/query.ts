@@ -40,16 +40,47 @@ export function parseOlderThan(input: string, now: number): Parsed<string> {
     }
     return { ok: true, value: new Date(ms).toISOString() };
   }
-  // Date-only is midnight UTC; a time without a zone would depend on this machine's zone, so it must carry one.
+  const d = parseIsoInstant(t);
+  if (d === 'not-iso')
+    return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
+  if (d === 'not-a-day')
+    return { ok: false, error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
+  if (d.ms > now) return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };
+  return { ok: true, value: new Date(d.ms).toISOString() };
+}
+
+/**
+ * An ISO date ("2026-01-31", midnight UTC) or a time with its zone ("2026-01-31T12:00:00Z"): a
+ * time without a zone would depend on this machine's zone, so it must carry one.
+ */
+function parseIsoInstant(t: string): { ms: number; dateOnly: boolean } | 'not-iso' | 'not-a-day' {
   const day = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/i.exec(t);
   const iso = !day ? null : day[4] === undefined ? `${t}T00:00:00Z` : /^T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(day[4]) ? t : null;
   const ms = iso === null ? NaN : Date.parse(iso);
-  if (Number.isNaN(ms))
-    return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
-  if (!isCalendarDay(Number(day![1]), Number(day![2]), Number(day![3])))
-    return { ok: false, error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
-  if (ms > now) return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };
+  if (Number.isNaN(ms)) return 'not-iso';
+  if (!isCalendarDay(Number(day![1]), Number(day![2]), Number(day![3]))) return 'not-a-day';
+  return { ms, dateOnly: day![4] === undefined };
+}
+
+/**
+ * The seed's inclusive bound ("range on modified_at with lte <timestamp>"): an ISO time with its
+ * zone, or a date, which means up to and including the last millisecond of that day (UTC), the
+ * way Elasticsearch itself rounds a date given to lte. Resolved to the instant that is sent and shown.
+ */
+export function parseUntil(input: string, now: number): Parsed<string> {
+  const d = parseIsoInstant(input.trim());
+  if (d === 'not-iso')
+    return { ok: false, error: `--until "${input}" is not an ISO timestamp: give one with its zone such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31 (up to its end)` };
+  if (d === 'not-a-day')
+    return { ok: false, error: `--until "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
+  const ms = d.dateOnly ? d.ms + 86_400_000 - 1 : d.ms;
+  if (ms >= now) return { ok: false, error: `--until "${input}" is not in the past, so it would match every document: give a past timestamp` };
   return { ok: true, value: new Date(ms).toISOString() };
+}
+
+/** modified_at up to and including the instant (lte), as the seed writes it. */
+export function untilQuery(isoInstant: string): Query {
+  return { range: { [MODIFIED_AT]: { lte: isoInstant } } };
 }
 
 export function olderThanQuery(isoInstant: string): Query {
@@ -78,7 +109,7 @@ export function jsonErrorOffset(text: string): { offset: number; message: string
     JSON.parse(text);
     return null;
   } catch (e) {
-    const message = (e as Error).message.replace(/,? ".*" is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    const message = (e as Error).message.replace(/,? (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
     const pos = /at position (\d+)/.exec((e as Error).message);
     if (pos) return { offset: Number(pos[1]), message };
     if (/end of JSON input/.test(message)) return { offset: text.length, message };

@@ -4,7 +4,7 @@
 // cancel -> the query counted again -> report, and the force merge offered.
 // The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
 import { CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, type ConflictsPolicy, type DeletePreview, type SampleDoc } from '../delete/plan';
-import { olderThanQuery, parseOlderThan, parseQueryBody, sourceQuery, type Parsed, type Query } from '../delete/query';
+import { olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, sourceQuery, untilQuery, type Parsed, type Query } from '../delete/query';
 import { deleteReport, type DeleteReport } from '../delete/report';
 import { type TaskProgress } from '../delete/task';
 import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
@@ -15,10 +15,11 @@ import { go, stay, withFocus, type CommonEvent, type Focus, type FocusEvent, typ
 /** Samples shown per page of the preview (the wizard must fit 80x24). */
 export const SAMPLE_PAGE = 4;
 
-export type QueryKind = 'olderThan' | 'source' | 'file';
-export const QUERY_KINDS: QueryKind[] = ['olderThan', 'source', 'file'];
+export type QueryKind = 'olderThan' | 'until' | 'source' | 'file';
+export const QUERY_KINDS: QueryKind[] = ['olderThan', 'until', 'source', 'file'];
 export const QUERY_KIND_LABELS: Record<QueryKind, string> = {
   olderThan: 'modified_at older than',
+  until: 'modified_at up to and including',
   source: 'documents of source',
   file: 'JSON body from file',
 };
@@ -38,6 +39,8 @@ export interface QueryChoice {
   described: string;
   /** The absolute instant an older-than input resolved to, shown before anything runs. */
   resolvedOlderThan?: string;
+  /** The absolute instant an until input resolved to (inclusive), shown before anything runs. */
+  resolvedUntil?: string;
 }
 
 export type PreviewFacts = DeletePreview;
@@ -60,6 +63,11 @@ export function choiceOf(form: DeleteForm, now: number): Parsed<QueryChoice> | {
     if (!at.ok) return { ok: false, error: at.error.replace('--older-than', 'older than') };
     return { ok: true, value: { query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value } };
   }
+  if (form.kind === 'until') {
+    const at = parseUntil(form.value, now);
+    if (!at.ok) return { ok: false, error: at.error.replace('--until', 'until') };
+    return { ok: true, value: untilChoice(at.value) };
+  }
   if (form.kind === 'source') {
     const q = sourceQuery(form.value.trim());
     if (!q.ok) return { ok: false, error: 'no source given: type a source id such as src-crm' };
@@ -67,6 +75,11 @@ export function choiceOf(form: DeleteForm, now: number): Parsed<QueryChoice> | {
   }
   if (form.value.trim() === '') return { ok: false, error: 'no file given: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)' };
   return { ok: 'file', path: form.value.trim() };
+}
+
+/** modified_at up to and including an instant (the seed's lte). */
+export function untilChoice(iso: string): QueryChoice {
+  return { query: untilQuery(iso), described: `modified_at up to and including ${iso}`, resolvedUntil: iso };
 }
 
 /** The body of a file as the query to run (only "query" is used; other keys are named). */

@@ -9,6 +9,8 @@ import type { ReplicasEffect, ReplicasEvent, ReplicasForm, ReplicasState } from 
 import type { ComponentForm } from '../../domain/wizards/component-template';
 import type { ScrollEffect, ScrollEvent, ScrollState } from '../../domain/wizards/scroll';
 import type { UnblockEffect, UnblockEvent, UnblockState } from '../../domain/wizards/unblock';
+import { requestLines, type ShownRequest } from '../../domain/documents';
+import { documentsSession, type DocumentsSession } from '../documents';
 import type { Guard } from '../guard';
 import { allocationSession } from './allocation';
 import { componentTemplateSession } from './component-template';
@@ -38,6 +40,10 @@ export interface WizardServices {
   componentTemplate(initial?: Partial<ComponentForm>): ReturnType<typeof componentTemplateSession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
+  /** The Documents view of one index: lookups and searches, reads only (services/documents.ts). */
+  documents(index: string): DocumentsSession;
+  /** A read as it was sent, and the equivalent curl line (without the password). */
+  curlOf(request: ShownRequest): { request: string; curl: string };
 }
 
 /** `es` for every read, `guard` for every change. */
@@ -52,5 +58,7 @@ export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuni
     recovery: (shard) => recoverySession(es, guard, shard, tuning),
     componentTemplate: (initial) => componentTemplateSession(es, guard, initial),
     preview: (plan) => guard.preview(plan, tuning),
+    documents: (index) => documentsSession(es, index),
+    curlOf: (request) => requestLines(request, guard.previewConnection),
   };
 }

@@ -13,6 +13,7 @@ import { commandFor } from '../input/keys';
 import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
+import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl, type ShareControl } from './context';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
@@ -96,6 +97,18 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
       );
     }
   }
+  if (dialog?.kind === 'view') {
+    const entry = VIEWS.find((v) => v.id === dialog.id);
+    if (entry) {
+      const View = entry.component;
+      return (
+        <Box flexDirection="column" width={width} height={height}>
+          <Text bold>{entry.title(dialog.index)}</Text>
+          <View index={dialog.index} width={width} height={height - 1} onClose={() => ui.setState({ dialog: undefined })} />
+        </Box>
+      );
+    }
+  }
   return <PaneView pane={pane} width={width} height={height} />;
 }
 
@@ -161,6 +174,13 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     }
     if (wizard) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
+      return true;
+    }
+    const view = VIEWS.find((v) => v.commandId === cmd.id);
+    if (view) {
+      const index = ui.getState().selection.indices?.index;
+      if (!index) return false;
+      ui.setState({ dialog: { kind: 'view', id: view.id, index }, filtering: false });
       return true;
     }
     return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui, share });

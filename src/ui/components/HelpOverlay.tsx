@@ -21,6 +21,8 @@ const SCOPE_TITLES: Record<Scope, string> = {
   unblock: 'Unblock wizard',
   allocation: 'Allocation wizard',
   recovery: 'Recovery wizard',
+  documents: 'Documents view (v on an index)',
+  json: 'JSON viewer (a hit or document opened)',
 };
 
 export interface HelpLine {

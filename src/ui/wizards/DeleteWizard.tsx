@@ -23,8 +23,13 @@ import { useSession, withServices } from './services';
 import { ProjectNote, TargetLine } from './TargetLine';
 import { CLOSES, Hint } from './wizard-text';
 
-const VALUE_LABEL: Record<DeleteForm['kind'], string> = { olderThan: 'age or date', source: 'source id', file: 'file path' };
-const VALUE_HINT: Record<DeleteForm['kind'], string> = { olderThan: '90d, 12w, 36h or 2025-01-31', source: 'e.g. src-crm', file: 'a JSON body with "query"' };
+const VALUE_LABEL: Record<DeleteForm['kind'], string> = { olderThan: 'age or date', until: 'timestamp', source: 'source id', file: 'file path' };
+const VALUE_HINT: Record<DeleteForm['kind'], string> = {
+  olderThan: '90d, 12w, 36h or 2025-01-31',
+  until: '2025-01-31T12:00:00Z or 2025-01-31 (inclusive)',
+  source: 'e.g. src-crm',
+  file: 'a JSON body with "query"',
+};
 
 export const DeleteWizard = withServices(function DeleteFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const selected = useUi((s) => s.selection.indices?.index);
@@ -117,7 +122,12 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
     case 'input': {
       const f = state.form;
       const c = f.value.trim() ? choiceOf(f, Date.now()) : null;
-      const resolved = c && c.ok === true && c.value.resolvedOlderThan ? `= modified_at before ${c.value.resolvedOlderThan}` : '';
+      const resolved =
+        c && c.ok === true && c.value.resolvedOlderThan
+          ? `= modified_at before ${c.value.resolvedOlderThan}`
+          : c && c.ok === true && c.value.resolvedUntil
+            ? `= modified_at up to ${c.value.resolvedUntil}`
+            : '';
       const rows: Record<DeleteField, [string, React.ReactNode]> = {
         target: ['index', <LineInput value={f.target} placeholder="…" />],
         kind: ['which documents', `< ${QUERY_KIND_LABELS[f.kind]} >`],

@@ -1,0 +1,31 @@
+// Views opened over a pane for the row under the cursor (Esc goes back): reads only, so unlike
+// the wizards they open on a keymap row that is not `dangerous` and work in read-only mode.
+// App opens one when its key is pressed where the row's scope says, for the selected index.
+import React from 'react';
+import { Text } from 'ink';
+import type { CommandId } from '../../keys/keymap';
+import { useWizardServices } from '../wizards/services';
+import { DocumentsView } from './DocumentsView';
+
+export interface ViewProps {
+  index: string;
+  width: number;
+  height: number;
+  onClose: () => void;
+}
+
+export interface ViewEntry {
+  id: string;
+  title: (index: string) => string;
+  /** The keymap command that opens it on the Indices pane's selected row. */
+  commandId: CommandId;
+  component: React.ComponentType<ViewProps>;
+}
+
+function Documents(p: ViewProps) {
+  const services = useWizardServices();
+  if (!services) return <Text>documents cannot be read here (no connection to the cluster was given to the console)</Text>;
+  return <DocumentsView services={services} {...p} />;
+}
+
+export const VIEWS: ViewEntry[] = [{ id: 'documents', title: (index) => `Documents of ${index}`, commandId: 'indices.documents', component: Documents }];

@@ -12,7 +12,7 @@ const get: CommandModule = {
   summary: 'Fetch one document by its id (GET /INDEX/_doc/ID): is it indexed, and what does it hold?',
   usage: 'usage: shardeck get INDEX ID [--json] [connection flags]   (exit 0 found, 5 not found, 3 unreachable, 64 bad input)',
   group: 'inspect',
-  flagHelp: { json: 'print the whole answer (_index, _id, _version, _source) and the request as JSON' },
+  flagHelp: {},
   examples: ['shardeck get service_v9_alpha alpha-42', 'shardeck get service_v9_alpha alpha-42 --json | jq ._source'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

@@ -42,7 +42,6 @@ const search: CommandModule = {
     'query-file': 'a JSON body with a top-level "query" (a logged query saved as-is); - reads standard input',
     size: `hits per page (default ${DEFAULT_SIZE}); from + size may not pass index.max_result_window (10000 by default)`,
     from: 'hits to skip before the page (default 0)',
-    json: 'print the total, the hits (whole, with _source) and the request as JSON',
   },
   examples: [
     'shardeck search service_v9_alpha --until 2026-01-31T23:59:59Z --size 20',

@@ -11,6 +11,7 @@ import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
+import { keysOf } from '../../src/keys/keymap';
 import { Guard } from '../../src/services/guard';
 import { Poller } from '../../src/services/poller';
 import { createWizardServices } from '../../src/services/wizards';
@@ -256,7 +257,7 @@ describe('panes on the real node (80x24, real poller)', () => {
       expect(f).toMatch(/data \d+% used, [\d.]+[kmgt]?b free of [\d.]+[kmgt]?b: \//);
       await app.resize(120, 40);
       f = await until(app, /fielddata +RAM +max\/RAM/);
-      for (let i = 0; i < 6; i++) await app.press('s');
+      for (let i = 0; i < 6; i++) await app.press(keysOf('table.sort')[0]);
       f = await until(app, /disk↑/);
       await app.press('c');
       f = await until(app, /curl -X GET/);

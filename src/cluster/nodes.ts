@@ -1,5 +1,7 @@
 // The nodes' own facts (paths, JVM, process id) that the corruption checklist is planned from.
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
+import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
+import type { Certificate } from '../domain/doctor/versions';
 import { getJson, type EsTransport } from './connection';
 
 export function nodesApi(es: EsTransport) {
@@ -11,6 +13,22 @@ export function nodesApi(es: EsTransport) {
             'nodes.*.name,nodes.*.host,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
         }),
       );
+    },
+    /** What the doctor checks of each node: version, paths, heap, JVM arguments, HTTP TLS, and RAM. */
+    async doctorNodes(): Promise<DoctorNode[]> {
+      const [info, os] = await Promise.all([
+        getJson(es, '/_nodes/settings,jvm,process', { filter_path: DOCTOR_NODE_FILTER }),
+        getJson(es, '/_nodes/stats/os', { filter_path: 'nodes.*.os.mem.total_in_bytes' }),
+      ]);
+      return parseDoctorNodes(info, os);
+    },
+    /** The node's TLS certificates and their expiry; null when it has no such API (security off). */
+    async sslCertificates(): Promise<Certificate[] | null> {
+      try {
+        return parseCertificates(await getJson(es, '/_ssl/certificates'));
+      } catch {
+        return null;
+      }
     },
   };
 }

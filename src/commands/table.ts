@@ -22,4 +22,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'delete-by-query': () => import('./delete-by-query').then((m) => m.default),
   forcemerge: () => import('./forcemerge').then((m) => m.default),
   tasks: () => import('./tasks').then((m) => m.default),
+  doctor: () => import('./doctor').then((m) => m.default),
 };

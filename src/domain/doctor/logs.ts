@@ -49,7 +49,9 @@ export const LOG_RULES: readonly LogRule[] = [
   {
     id: 'jna',
     message: 'Unable to load JNA native support library, native methods will be disabled',
-    match: /Unable to load JNA native support library/,
+    // Elasticsearch 8.19 words it "Unable to load native provider. Native methods will be disabled."
+    // (o.e.n.NativeAccess, with "failed to map segment from shared object" in its stack trace).
+    match: /Unable to load JNA native support library|Unable to load native provider\. Native methods will be disabled/,
     cause: 'the temporary folder is mounted noexec or has no execution rights for the service user',
     remedy: 'set ES_TMPDIR in the sysconfig file to a folder owned by the search-engine user and group, then restart (shardeck service restart)',
     severity: 'warn',

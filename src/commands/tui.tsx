@@ -5,6 +5,7 @@ import { render } from 'ink';
 import { UsageError } from '../config/connection';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
+import { platformOnHost, runDoctorInto } from '../services/doctor';
 import { App } from '../ui/app/App';
 import { WizardServicesProvider } from '../ui/wizards/services';
 import { createEsApi } from '../cluster/api';
@@ -48,6 +49,13 @@ const tui: CommandModule = {
     });
     const es = createEsApi(client, conn.url);
     const poller = new Poller(es, store);
+    // What the panes may ask beyond the poll: the refresh key, the verbose health report, the doctor's checks.
+    const control = {
+      refreshNow: () => poller.refreshNow(),
+      diagnose: () => poller.diagnose(),
+      doctor: () =>
+        runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+    };
     // Signs in to the platform when the profile has one (header user@tenant, project names).
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
@@ -80,7 +88,7 @@ const tui: CommandModule = {
 
     const instance = render(
       <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={poller} />
+        <App store={store} poller={control} />
       </WizardServicesProvider>,
       {
       exitOnCtrlC: false,

@@ -10,6 +10,7 @@ export type Scope =
   | 'health'
   | 'disk'
   | 'nodes'
+  | 'doctor'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -40,6 +41,7 @@ const COMMANDS = [
   { id: 'pane.shards', keys: ['3'], description: 'Shards pane', scope: 'global' },
   { id: 'pane.disk', keys: ['4'], description: 'Disk pane', scope: 'global' },
   { id: 'pane.nodes', keys: ['5'], description: 'Nodes pane', scope: 'global' },
+  { id: 'pane.doctor', keys: ['7'], description: 'Doctor pane: the runbook checked on the node', scope: 'global' },
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
@@ -54,6 +56,8 @@ const COMMANDS = [
   { id: 'table.sortReverse', keys: ['S'], description: 'reverse sort', scope: 'table' },
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
+  { id: 'doctor.run', keys: ['c'], description: 'run the checks again', scope: 'doctor' },
+  { id: 'doctor.apply', keys: ['return'], description: 'open the wizard that fixes the selected finding', scope: 'doctor', dangerous: true },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
   { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },
@@ -132,6 +136,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
+  doctor: 'Doctor pane',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

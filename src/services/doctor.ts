@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
 import type { DiskSample } from '../domain/doctor/forecast';
@@ -215,4 +216,24 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     diskSamples: o.diskSamples,
     now: o.now ?? Date.now(),
   });
+}
+
+/**
+ * The console's doctor run: the report into the store (one run at a time), with the disk samples
+ * the poller kept. Failures are shown on the pane; the previous report stays.
+ */
+export async function runDoctorInto(
+  store: ConsoleStore,
+  es: EsApi,
+  o: Omit<DoctorOptions, 'diskSamples'>,
+): Promise<void> {
+  const cur = store.getState().doctor;
+  if (cur?.inFlight) return;
+  store.setState({ doctor: { ...cur, inFlight: true, error: undefined } });
+  try {
+    const report = await runDoctor(es, { ...o, diskSamples: store.getState().diskSamples });
+    store.setState({ doctor: { report, fetchedAt: Date.now(), inFlight: false } });
+  } catch (e) {
+    store.setState({ doctor: { ...store.getState().doctor, inFlight: false, error: (e as Error).message } });
+  }
 }

@@ -24,6 +24,8 @@ const SPECS = {
   shards: { title: 'Shards', keyScopes: ['shards', 'table'] },
   disk: { title: 'Disk', keyScopes: ['disk'] },
   nodes: { title: 'Nodes', keyScopes: ['nodes', 'table'] },
+  // The doctor's findings; its checks run when the pane opens and on its own key, not in the poll.
+  doctor: { title: 'Doctor', keyScopes: ['doctor', 'table'] },
 } as const satisfies Record<PaneId, PaneSpec>;
 
 export const PANE_SPECS: Record<PaneId, PaneSpec> = SPECS;

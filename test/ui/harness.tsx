@@ -49,6 +49,8 @@ export interface Rendered {
   refreshes: number;
   /** How often the UI asked the poller for diagnoses (the d key). */
   diagnoses: number;
+  /** How often the UI asked for the doctor's checks (Doctor pane opened, c). */
+  doctors: number;
 }
 
 export function tick(ms = 0): Promise<void> {
@@ -65,6 +67,7 @@ export async function renderApp(
   const result = {
     refreshes: 0,
     diagnoses: 0,
+    doctors: 0,
   } as Rendered;
   const poller = {
     refreshNow: async () => {
@@ -72,6 +75,9 @@ export async function renderApp(
     },
     diagnose: async () => {
       result.diagnoses++;
+    },
+    doctor: async () => {
+      result.doctors++;
     },
   };
   const instance = render(<App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />, {

@@ -11,6 +11,8 @@ export interface PollControl {
   refreshNow(): Promise<void>;
   /** Fetches the verbose (expensive) health report of the indicators that are not green. */
   diagnose?(): Promise<void>;
+  /** Runs the doctor's checks (Doctor pane) into the store's `doctor`. */
+  doctor?(): Promise<void>;
 }
 
 export interface ConsoleContextValue {

@@ -6,6 +6,7 @@ import { statusTone } from '../../domain/format';
 import { modeMarkers, platformWho, statusBadge } from '../../domain/panes/bars';
 import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
+import { keysOf } from '../../keys/keymap';
 import { PANES, PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
@@ -44,9 +45,10 @@ export function Header({ width }: { width: number }) {
         ) : null}
       </Text>
       <Text wrap="truncate">
-        {PANES.map((p, i) => (
+        {PANES.map((p) => (
           <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
-            {` ${i + 1} ${PANE_SPECS[p].title} `}
+            {/* The pane's own number key (pre-assigned: 7 is Doctor even without a pane 6). */}
+            {` ${keysOf(`pane.${p}`)[0]} ${PANE_SPECS[p].title} `}
           </Text>
         ))}
         <Text dimColor>{'  ? help'}</Text>

@@ -14,6 +14,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
+  doctor: 'Doctor pane',
   dialog: 'In a wizard (any key closes a finished one)',
   delete: 'Delete wizard',
   unblock: 'Unblock wizard',

@@ -139,6 +139,8 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
   ],
   forcemerge: [{ args: ['forcemerge', INDEX, '--expunge-deletes', '--yes'], exit: 4 }],
+  // Reads only (allocation explains are POST reads): exit 2 for the corrupt primary.
+  doctor: [{ args: ['doctor'], exit: 2, reads: true }],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
     { args: ['tasks', '@finished'], exit: 0, reads: true },

@@ -10,6 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
+import { diskSamplesFromLog } from '../../src/domain/doctor/forecast';
+import { parseLog } from '../../src/domain/doctor/logs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -142,7 +144,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     await es('DELETE', '/service_v9_nowhere,service_v9_rep');
   });
 
-  it('a disk past the high watermark warns; past flood stage it is critical with the read-only block', async () => {
+  it('a disk past the high watermark warns (and the log's warning carries the free space); past flood stage it is critical with the read-only block', async () => {
     const WM = 'cluster.routing.allocation.disk.watermark';
     const set = (low: string | null, high: string | null, flood: string | null) =>
       es('PUT', '/_cluster/settings', { persistent: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood } });
@@ -156,6 +158,14 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
       expect(r.byId['disk.watermark.doctor-heap'].evidence[1]).toMatch(new RegExp(`^watermarks low ${total}b, high ${total}b, flood stage 1b`));
       await set(`${total}b`, `${total}b`, `${total}b`);
       await waitUntil('the flood-stage block', () => es('GET', '/service_v9_disk/_settings'), (s) => s.service_v9_disk?.settings?.index?.blocks?.read_only_allow_delete === 'true', { timeoutMs: 90_000 });
+      // The history the forecast falls back on: Elasticsearch logs the free space with each warning.
+      const logged = await waitUntil(
+        'a watermark warning in the node log',
+        () => diskSamplesFromLog(parseLog(fs.readFileSync(path.join(node.logsDir, `${node.clusterName}.log`), 'utf8')))['doctor-heap'] ?? [],
+        (x) => x.length > 0,
+        { timeoutMs: 90_000, intervalMs: 1000 },
+      );
+      expect(Math.abs(logged[0].totalBytes - total) / total).toBeLessThan(0.01);
       r = await doctor(['--url', node.url]);
       expect(r.code).toBe(2);
       expect(r.byId['disk.watermark.doctor-heap']).toMatchObject({ severity: 'critical', fix: { key: 'U', command: 'shardeck unblock' } });

@@ -14,7 +14,7 @@ import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
 import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
-import { runsOnThisHost, userName } from './corruption';
+import { elasticsearchRunsAs, runsOnThisHost, userName } from './corruption';
 
 /** The log is read from its end, at most this much (a log of years is not read whole). */
 export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
@@ -104,7 +104,12 @@ function tmpView(pid: number, dir: string): TmpView | null {
 export function hostNodeView(n: DoctorNode): HostNodeView {
   if (n.pid === undefined) return { here: false, reason: `node ${n.name} did not report its process id` };
   if (!runsOnThisHost({ id: n.id, pid: n.pid, dataPaths: n.dataPaths }))
-    return { here: false, reason: `node ${n.name}${n.host ? ` (host ${n.host})` : ''} does not run on this host (no Elasticsearch process ${n.pid} holding its data here; run as root on the node)` };
+    return {
+      here: false,
+      reason: elasticsearchRunsAs(n.pid)
+        ? `process ${n.pid} here is an Elasticsearch, but its open files do not show node ${n.name}'s data lock (run shardeck as root to read them)`
+        : `node ${n.name}${n.host ? ` (host ${n.host})` : ''} does not run on this host (no Elasticsearch process ${n.pid} here)`,
+    };
   const confDir = envOfPid(n.pid, 'ES_PATH_CONF') || (n.home ? path.join(n.home, 'config') : null);
   return {
     here: true,

@@ -144,7 +144,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     await es('DELETE', '/service_v9_nowhere,service_v9_rep');
   });
 
-  it('a disk past the high watermark warns (and the log's warning carries the free space); past flood stage it is critical with the read-only block', async () => {
+  it("a disk past the high watermark warns (and the log's warning carries the free space); past flood stage it is critical with the read-only block", async () => {
     const WM = 'cluster.routing.allocation.disk.watermark';
     const set = (low: string | null, high: string | null, flood: string | null) =>
       es('PUT', '/_cluster/settings', { persistent: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood } });

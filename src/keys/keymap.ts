@@ -57,7 +57,9 @@ const COMMANDS = [
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   { id: 'doctor.run', keys: ['c'], description: 'run the checks again', scope: 'doctor' },
-  { id: 'doctor.apply', keys: ['return'], description: 'open the wizard that fixes the selected finding', scope: 'doctor', dangerous: true },
+  // Not `dangerous` itself: it opens the finding's own wizard only while that wizard's key is in the
+  // keymap, so read-only mode (which removes those keys) leaves it nothing to open.
+  { id: 'doctor.apply', keys: ['return'], description: 'open the wizard that fixes the selected finding', scope: 'doctor' },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
   { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },

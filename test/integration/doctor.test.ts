@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { diskSamplesFromLog } from '../../src/domain/doctor/forecast';
 import { parseLog } from '../../src/domain/doctor/logs';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-doctor-'));
@@ -114,6 +114,25 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     expect(lines.slice(firstOk).some((l) => l.startsWith('WARN '))).toBe(false);
     expect(r.stdout).toMatch(/WARN heap minimum 256mb differs from maximum 384mb: the JVM resizes the heap under load {2}\[doctor-heap\] {2}\(heap.xms-xmx.doctor-heap\)\n {7}node reports heap_init/);
     expect(r.stdout).toMatch(/ {7}apply: shardeck service restart/);
+  });
+
+  it('the console: 7 opens the Doctor pane, which runs the checks on this node and shows the worst first', async () => {
+    const SOCKET = `shardeck-doctor-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+    const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${configDir} node ${CLI} --url ${node.url} --interval 1; sleep 600`;
+    tmux('new-session', '-d', '-s', 'doc', '-x', '80', '-y', '24', cmd);
+    try {
+      const screen = () => tmux('capture-pane', '-p', '-t', 'doc');
+      await waitUntil('the console', screen, (t) => /7 Doctor/.test(t));
+      tmux('send-keys', '-t', 'doc', '7');
+      const shown = await waitUntil('the checks on the Doctor pane', screen, (t) => /checked \S+ ago/.test(t) && /remedy:/.test(t));
+      const rows = shown.split('\n').filter((l) => /^(CRIT|WARN|ok  |----) /.test(l));
+      expect(rows[0]).toMatch(/^WARN heap\s+doctor-heap\s+heap minimum 256mb differs from maximum/);
+      expect(shown).toMatch(/remedy: set -Xms and -Xmx to the same value in/);
+      expect(shown).toMatch(/apply: shardeck service restart/);
+    } finally {
+      tmux('kill-server');
+    }
   });
 
   it('a replica on one node: yellow, grouped under same_shard, fixed by the replicas wizard', async () => {

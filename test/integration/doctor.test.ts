@@ -37,12 +37,13 @@ async function doctor(args: string[]) {
 describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a noexec temp folder', () => {
   let node: Awaited<ReturnType<typeof startNode>>;
   let es: (method: string, p: string, body?: unknown) => Promise<any>;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-noexec-'));
+  let tmp = '';
   let mounted = false;
   const confOf = () => path.join(node.baseDir, 'config');
 
   beforeAll(async () => {
     ensureBuilt();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-noexec-'));
     // A real noexec mount (we run as root), owned by the engine's user: only exec is missing.
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'noexec,size=64m', 'tmpfs', tmp]);
     mounted = true;
@@ -66,7 +67,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
   afterAll(async () => {
     await node?.stop();
     if (mounted) execFileSync('umount', [tmp]);
-    fs.rmSync(tmp, { recursive: true, force: true });
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
   it('says which file sets the heap (jvm.options.d wins) and that Xms differs from Xmx', async () => {
@@ -225,6 +226,32 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     const u = await doctor(['--url', 'http://127.0.0.1:1']);
     expect(u.code).toBe(3);
     expect(u.report).toMatchObject({ schema: 1, reachable: false, error: { kind: 'unreachable' } });
+  });
+});
+
+describe("doctor on a node whose temp folder belongs to root (the engine's user cannot write in it)", () => {
+  let node: Awaited<ReturnType<typeof startNode>>;
+  let tmp = '';
+  beforeAll(async () => {
+    ensureBuilt();
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-roottmp-'));
+    fs.chmodSync(tmp, 0o755);
+    node = await startNode({ name: 'doctor-owner', tmpDir: tmp });
+  });
+  afterAll(async () => {
+    await node?.stop();
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it('names the owner against the engine user, and the log line says native methods are off', async () => {
+    const { code, byId } = await doctor(['--url', node.url]);
+    expect(code).toBe(1);
+    expect(byId['tmp.folder.doctor-owner']).toMatchObject({
+      severity: 'warn',
+      finding: `${tmp} is owned by root, not by the engine's user ${ES_USER} (who cannot write in it): JNA native methods are disabled`,
+    });
+    expect(byId['tmp.folder.doctor-owner'].evidence).toContain(`owner root:root mode 755; engine runs as ${ES_USER}:${ES_USER}`);
+    expect(byId['log.jna'].severity).toBe('warn');
   });
 });
 

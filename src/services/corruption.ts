@@ -125,14 +125,18 @@ export function userName(uid: number): string | null {
   }
 }
 
-function confDirOfPid(pid: number | undefined): string | null {
-  if (!pid) return null;
+/** One variable of a process's environment (/proc/<pid>/environ: root or the same user), or undefined. */
+export function envOfPid(pid: number, name: string): string | undefined {
   try {
-    const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    return env.find((e) => e.startsWith('ES_PATH_CONF='))?.slice('ES_PATH_CONF='.length) || null;
+    const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
+    return e?.slice(name.length + 1);
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+function confDirOfPid(pid: number | undefined): string | null {
+  return (pid && envOfPid(pid, 'ES_PATH_CONF')) || null;
 }
 
 function javaOfPid(pid: number | undefined): string | null {

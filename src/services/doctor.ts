@@ -14,20 +14,10 @@ import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
 import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
-import { elasticsearchRunsAs, runsOnThisHost, userName } from './corruption';
+import { elasticsearchRunsAs, envOfPid, runsOnThisHost, userName } from './corruption';
 
 /** The log is read from its end, at most this much (a log of years is not read whole). */
 export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
-
-/** One variable of a process's environment (/proc/<pid>/environ; root or the same user), or undefined. */
-function envOfPid(pid: number, name: string): string | undefined {
-  try {
-    const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
-    return e?.slice(name.length + 1);
-  } catch {
-    return undefined;
-  }
-}
 
 function groupName(gid: number): string | null {
   try {

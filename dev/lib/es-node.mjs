@@ -199,7 +199,8 @@ function killStartup(child, baseDir) {
  *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry),
  *   javaOpts (ES_JAVA_OPTS instead of -Xms/-Xmx of `heap`; '' leaves heap to the config files),
  *   configFiles ({ 'jvm.options.d/x.options': text, ... } written into the node's config dir;
- *   a key ending in '+' appends to that file instead), tmpDir (ES_TMPDIR; default <baseDir>/tmp).
+ *   a key ending in '+' appends to that file instead), tmpDir (the temp folder; ES_TMPDIR is
+ *   <baseDir>/tmp, a symlink to it, so the node can still be told apart and stopped).
  * When it picked the ports itself and the node could not bind one, it tries again with new ports
  * (up to 3 times). When the node does not come up it is killed (and its new folder removed) before
  * the error is thrown.
@@ -229,8 +230,14 @@ async function startNodeOnce(opts) {
     const confDir = path.join(baseDir, 'config');
     const dataDir = opts.dataDir || path.join(baseDir, 'data');
     const logsDir = path.join(baseDir, 'logs');
-    const tmpDir = opts.tmpDir || path.join(baseDir, 'tmp');
-    for (const d of [dataDir, logsDir, ...(opts.tmpDir ? [] : [tmpDir])]) ensureDir(d);
+    // The node's JVM is told from others by its folder in its command line (-Djava.io.tmpdir), so a
+    // temp folder elsewhere (opts.tmpDir) is reached through <baseDir>/tmp, a symlink to it.
+    const tmpDir = path.join(baseDir, 'tmp');
+    for (const d of [dataDir, logsDir]) ensureDir(d);
+    if (opts.tmpDir) {
+      fs.rmSync(tmpDir, { recursive: true, force: true });
+      fs.symlinkSync(opts.tmpDir, tmpDir);
+    } else ensureDir(tmpDir);
     const pickPort = opts.pickPort || freePort;
     const httpPort = opts.httpPort || (await pickPort());
     const transportPort = opts.transportPort || (await pickPort());

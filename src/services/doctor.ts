@@ -80,6 +80,12 @@ function tmpView(pid: number, dir: string): TmpView | null {
   }
   let owner: TmpView['owner'] = null;
   let exists = false;
+  let real = dir;
+  try {
+    real = fs.realpathSync(dir);
+  } catch {
+    /* missing: said below */
+  }
   try {
     const st = fs.statSync(dir);
     exists = st.isDirectory();
@@ -87,7 +93,7 @@ function tmpView(pid: number, dir: string): TmpView | null {
   } catch {
     /* missing */
   }
-  return { path: dir, exists, mount: mountOf(mounts, dir), owner, engine: { ...ids, user: userName(ids.uid), group: groupName(ids.gid) } };
+  return { path: dir, ...(real !== dir ? { realPath: real } : {}), exists, mount: mountOf(mounts, real), owner, engine: { ...ids, user: userName(ids.uid), group: groupName(ids.gid) } };
 }
 
 /** What this host shows of one node. */

@@ -40,6 +40,8 @@ export function mountOf(mounts: readonly Mount[], p: string): Mount | null {
 /** The temp folder as this host shows it. */
 export interface TmpView {
   path: string;
+  /** The folder the path resolves to, when a symlink leads elsewhere (its mount is the one that counts). */
+  realPath?: string;
   exists: boolean;
   mount: Mount | null;
   owner: { uid: number; gid: number; user: string | null; group: string | null; mode: number } | null;
@@ -62,22 +64,23 @@ export function tmpFindings(i: TmpInputs): Finding[] {
   if ('notHere' in i.view) return [{ id, family: 'tmp', severity: 'unknown', node: i.node, finding: `temp folder not on this host: ${i.view.notHere}`, evidence: i.tmpDir ? [`java.io.tmpdir=${i.tmpDir}`] : [] }];
   const v = i.view;
   const engine = `${v.engine.user ?? `uid ${v.engine.uid}`}:${v.engine.group ?? `gid ${v.engine.gid}`}`;
-  const ev = [`java.io.tmpdir=${v.path}`];
+  const where = v.realPath && v.realPath !== v.path ? `${v.path} (-> ${v.realPath})` : v.path;
+  const ev = [`java.io.tmpdir=${where}`];
   if (v.mount) ev.push(`mounted at ${v.mount.mountPoint} (${v.mount.fsType}) with ${v.mount.options.filter(Boolean).join(',')}`);
   if (v.owner) ev.push(`owner ${v.owner.user ?? v.owner.uid}:${v.owner.group ?? v.owner.gid} mode ${(v.owner.mode & 0o7777).toString(8)}; engine runs as ${engine}`);
   const problems: string[] = [];
-  if (!v.exists) problems.push(`${v.path} does not exist`);
-  if (v.mount?.options.includes('noexec')) problems.push(`${v.path} is on a noexec mount (${v.mount.mountPoint})`);
+  if (!v.exists) problems.push(`${where} does not exist`);
+  if (v.mount?.options.includes('noexec')) problems.push(`${where} is on a noexec mount (${v.mount.mountPoint})`);
   if (v.owner && v.owner.uid !== v.engine.uid && v.engine.uid !== 0) {
     // Another owner is fine only when the engine's user may still write and enter it.
     const o = v.owner;
     const viaGroup = o.gid === v.engine.gid && (o.mode & 0o030) === 0o030;
     const viaOther = (o.mode & 0o003) === 0o003;
     problems.push(
-      `${v.path} is owned by ${o.user ?? o.uid}, not by the engine's user ${v.engine.user ?? v.engine.uid}${viaGroup || viaOther ? '' : ' (who cannot write in it)'}`,
+      `${where} is owned by ${o.user ?? o.uid}, not by the engine's user ${v.engine.user ?? v.engine.uid}${viaGroup || viaOther ? '' : ' (who cannot write in it)'}`,
     );
   }
-  if (problems.length === 0) return [{ id, family: 'tmp', severity: 'ok', node: i.node, finding: `temp folder ${v.path} is usable by the engine (exec allowed)`, evidence: ev }];
+  if (problems.length === 0) return [{ id, family: 'tmp', severity: 'ok', node: i.node, finding: `temp folder ${where} is usable by the engine (exec allowed)`, evidence: ev }];
   return [
     {
       id,

@@ -41,3 +41,11 @@ describe('temp folder', () => {
     expect(tmpFindings({ node: 'n1', tmpDir: '/srv/t', view: { notHere: 'elsewhere' } })[0]).toMatchObject({ severity: 'unknown', finding: 'temp folder not on this host: elsewhere' });
   });
 });
+
+describe('temp folder behind a symlink', () => {
+  it('names both, and the mount of the target counts', () => {
+    const v = { ...view('/tmp/es'), path: '/var/lib/es/tmp', realPath: '/tmp/es' };
+    const [f] = tmpFindings({ node: 'n1', tmpDir: '/var/lib/es/tmp', view: v });
+    expect(f.finding).toBe('/var/lib/es/tmp (-> /tmp/es) is on a noexec mount (/tmp): JNA native methods are disabled');
+  });
+});

@@ -196,7 +196,11 @@ function killStartup(child, baseDir) {
  *   name, clusterName, dataDir (kept across restarts when given), httpPort, transportPort,
  *   seedHosts (transport addresses of other nodes), initialMasters (names), secure (TLS + password),
  *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red),
- *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry).
+ *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry),
+ *   javaOpts (ES_JAVA_OPTS instead of -Xms/-Xmx of `heap`; '' leaves heap to the config files),
+ *   configFiles ({ 'jvm.options.d/x.options': text, ... } written into the node's config dir;
+ *   a key ending in '+' appends to that file instead), tmpDir (the temp folder; ES_TMPDIR is
+ *   <baseDir>/tmp, a symlink to it, so the node can still be told apart and stopped).
  * When it picked the ports itself and the node could not bind one, it tries again with new ports
  * (up to 3 times). When the node does not come up it is killed (and its new folder removed) before
  * the error is thrown.
@@ -226,15 +230,29 @@ async function startNodeOnce(opts) {
     const confDir = path.join(baseDir, 'config');
     const dataDir = opts.dataDir || path.join(baseDir, 'data');
     const logsDir = path.join(baseDir, 'logs');
+    // The node's JVM is told from others by its folder in its command line (-Djava.io.tmpdir), so a
+    // temp folder elsewhere (opts.tmpDir) is reached through <baseDir>/tmp, a symlink to it.
     const tmpDir = path.join(baseDir, 'tmp');
-    for (const d of [dataDir, logsDir, tmpDir]) ensureDir(d);
+    for (const d of [dataDir, logsDir]) ensureDir(d);
+    if (opts.tmpDir) {
+      fs.rmSync(tmpDir, { recursive: true, force: true });
+      fs.symlinkSync(opts.tmpDir, tmpDir);
+    } else ensureDir(tmpDir);
     const pickPort = opts.pickPort || freePort;
     const httpPort = opts.httpPort || (await pickPort());
     const transportPort = opts.transportPort || (await pickPort());
     const clusterName = opts.clusterName || `shardeck-${name}-${httpPort}`;
 
     // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
-    if (!fs.existsSync(confDir)) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    const freshConf = !fs.existsSync(confDir);
+    if (freshConf) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    // Once, with the config dir (a restart keeps what was written).
+    for (const [rel, text] of Object.entries(freshConf ? opts.configFiles || {} : {})) {
+      const file = path.join(confDir, rel.replace(/\+$/, ''));
+      ensureDir(path.dirname(file));
+      if (rel.endsWith('+')) fs.appendFileSync(file, text);
+      else fs.writeFileSync(file, text);
+    }
     const settings = {
       'cluster.name': clusterName,
       'node.name': name,
@@ -271,8 +289,9 @@ async function startNodeOnce(opts) {
       ES_JAVA_HOME: javaHome(),
       ES_PATH_CONF: confDir,
       ES_TMPDIR: tmpDir,
-      ES_JAVA_OPTS: `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
+      ES_JAVA_OPTS: opts.javaOpts ?? `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'}`,
     };
+    if (env.ES_JAVA_OPTS === '') delete env.ES_JAVA_OPTS;
     if (opts.secure) {
       // The elastic user's password comes from the keystore's bootstrap.password (read from stdin).
       const ks = asEsUser([path.join(home, 'bin', 'elasticsearch-keystore'), 'add', '-x', '-f', 'bootstrap.password'], env);

@@ -2,6 +2,8 @@
 // the node statistics of the Nodes pane and `shardeck nodes`.
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
 import type { NodeJvmArgs, NodeStats } from '../domain/node-stats';
+import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
+import type { Certificate } from '../domain/doctor/versions';
 import { getJson, read, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 
@@ -22,6 +24,22 @@ export function nodesApi(es: EsTransport) {
     /** -Xms / -Xmx of every node, from its JVM input arguments. */
     async nodeJvmArgs(): Promise<NodeJvmArgs[]> {
       return RESOURCES.nodeJvm.parse((await read(es, RESOURCES.nodeJvm.request)).body);
+    },
+    /** What the doctor checks of each node: version, paths, heap, JVM arguments, HTTP TLS, and RAM. */
+    async doctorNodes(): Promise<DoctorNode[]> {
+      const [info, os] = await Promise.all([
+        getJson(es, '/_nodes/settings,jvm,process', { filter_path: DOCTOR_NODE_FILTER }),
+        getJson(es, '/_nodes/stats/os', { filter_path: 'nodes.*.os.mem.total_in_bytes' }),
+      ]);
+      return parseDoctorNodes(info, os);
+    },
+    /** The node's TLS certificates and their expiry; null when it has no such API (security off). */
+    async sslCertificates(): Promise<Certificate[] | null> {
+      try {
+        return parseCertificates(await getJson(es, '/_ssl/certificates'));
+      } catch {
+        return null;
+      }
     },
   };
 }

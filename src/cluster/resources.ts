@@ -54,7 +54,7 @@ const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
 const resource = <T>(r: Resource<T>): Resource<T> => r;
 
 export const RESOURCES = {
-  health: resource({ request: { method: 'GET', path: '/_cluster/health', querystring: {} }, parse: parseClusterHealth, every: 1, panes: ['health', 'indices', 'shards', 'disk', 'nodes', 'timeline'] }),
+  health: resource({ request: { method: 'GET', path: '/_cluster/health', querystring: {} }, parse: parseClusterHealth, every: 1, panes: ['health', 'indices', 'shards', 'disk', 'nodes', 'doctor', 'timeline'] }),
   // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
   healthReport: resource({ request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } }, parse: parseHealthReport, every: 2, panes: ['health'] }),
   indices: resource({
@@ -75,7 +75,8 @@ export const RESOURCES = {
     request: cat('/_cat/allocation', ['node', 'host', 'ip', 'shards', 'disk.indices', 'disk.used', 'disk.avail', 'disk.total']),
     parse: parseCatAllocation,
     every: 1,
-    panes: ['health', 'disk'],
+    // Doctor: its disk forecast grows from these samples while the console runs.
+    panes: ['health', 'disk', 'doctor'],
   }),
   // Nested (not flat_settings): filter_path cannot match dotted flat keys, the real node returns {}.
   settings: resource({

@@ -34,4 +34,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   incident: () => import('./incident').then((m) => m.default),
   get: () => import('./get').then((m) => m.default),
   search: () => import('./search').then((m) => m.default),
+  doctor: () => import('./doctor').then((m) => m.default),
 };

@@ -7,6 +7,7 @@ import { saveIndexNames } from '../config/completion-cache';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { IndexDetailPoller } from '../services/index-detail';
+import { platformOnHost, runDoctorInto } from '../services/doctor';
 import { App } from '../ui/app/App';
 import { WizardServicesProvider } from '../ui/wizards/services';
 import { createEsApi } from '../cluster/api';
@@ -93,7 +94,12 @@ const tui: CommandModule = {
     // The index detail's reads, only while it is open (Enter on an Indices row).
     const detail = new IndexDetailPoller(es, store);
     // The refresh key reads the open index detail again too.
-    const pollControl = { refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined), diagnose: () => poller.diagnose() };
+    // What the panes may ask beyond the poll: the refresh key (the open index detail too), the verbose health report, the doctor's checks.
+    const pollControl = {
+      refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
+      diagnose: () => poller.diagnose(),
+      doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+    };
     const ui = createUiStore();
     // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
     const recorder = new TimelineRecorder(store, where);

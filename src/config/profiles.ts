@@ -16,6 +16,8 @@ export interface Profile {
   insecure?: boolean;
   readOnly?: boolean;
   platformUrl?: string;
+  /** The platform's cluster node runs on this storage node's machine (the heap rule is then 30% of RAM); unset: detected from platformUrl. */
+  platformOnHost?: boolean;
   /** user_id of the last successful platform sign-in (not a secret): audit records of CLI mutations name it. */
   platformUser?: string;
   /** Template version in index names: service_<templateVersion>_<project>. */

@@ -1,3 +1,4 @@
 // The console's panes, in the order the header shows them (and the number keys pick them).
-export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'timeline'] as const;
+// Number keys are pre-assigned (keys/keymap.ts): 6 Templates, 7 Doctor, 8 Timeline.
+export const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'doctor', 'timeline'] as const;
 export type PaneId = (typeof PANES)[number];

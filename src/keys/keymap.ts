@@ -13,6 +13,7 @@ export type Scope =
   | 'templates'
   /** The index detail (Enter on an Indices row). */
   | 'detail'
+  | 'doctor'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -49,6 +50,7 @@ const COMMANDS = [
   { id: 'pane.nodes', keys: ['5'], description: 'Nodes pane', scope: 'global' },
   { id: 'pane.templates', keys: ['6'], description: 'Templates pane', scope: 'global' },
   { id: 'pane.timeline', keys: ['8'], description: 'Timeline pane', scope: 'global' },
+  { id: 'pane.doctor', keys: ['7'], description: 'Doctor pane: the runbook checked on the node', scope: 'global' },
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
@@ -77,6 +79,10 @@ const COMMANDS = [
   { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   { id: 'indices.documents', keys: ['v'], description: 'documents: look up by id, search, open as JSON', scope: 'indices', hint: true },
+  { id: 'doctor.run', keys: ['c'], description: 'run the checks again', scope: 'doctor' },
+  // Not `dangerous` itself: it opens the finding's own wizard only while that wizard's key is in the
+  // keymap, so read-only mode (which removes those keys) leaves it nothing to open.
+  { id: 'doctor.apply', keys: ['return'], description: 'open the wizard that fixes the selected finding', scope: 'doctor' },
   { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
   { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },
@@ -171,6 +177,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   nodes: 'Nodes pane',
   templates: 'Templates pane',
   detail: 'index detail',
+  doctor: 'Doctor pane',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

@@ -108,8 +108,15 @@ function hostView(n: NodeFacts, uuid: string | null, shard: number): HostView {
   };
 }
 
+/** The node runs on this host: its pid is an Elasticsearch JVM here holding its own data's lock. */
+export function runsOnThisHost(n: { id: string; pid?: number; dataPaths: string[] }): boolean {
+  if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
+  const files = openFiles(n.pid);
+  return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
+}
+
 /** The name of a uid from /etc/passwd (no getent needed). */
-function userName(uid: number): string | null {
+export function userName(uid: number): string | null {
   try {
     const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
     return line ? line.split(':')[0] : null;
@@ -118,14 +125,18 @@ function userName(uid: number): string | null {
   }
 }
 
-function confDirOfPid(pid: number | undefined): string | null {
-  if (!pid) return null;
+/** One variable of a process's environment (/proc/<pid>/environ: root or the same user), or undefined. */
+export function envOfPid(pid: number, name: string): string | undefined {
   try {
-    const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
-    return env.find((e) => e.startsWith('ES_PATH_CONF='))?.slice('ES_PATH_CONF='.length) || null;
+    const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
+    return e?.slice(name.length + 1);
   } catch {
-    return null;
+    return undefined;
   }
+}
+
+function confDirOfPid(pid: number | undefined): string | null {
+  return (pid && envOfPid(pid, 'ES_PATH_CONF')) || null;
 }
 
 function javaOfPid(pid: number | undefined): string | null {
@@ -175,12 +186,7 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
   const uuid = uuids.get(f.index) ?? null;
   const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
   // Which node runs here (its pid is an Elasticsearch JVM holding its own data's lock), to name it in a refusal.
-  const localNode =
-    nodes.find((n) => {
-      if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
-      const files = openFiles(n.pid);
-      return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
-    })?.name ?? null;
+  const localNode = nodes.find(runsOnThisHost)?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
   const onHost = candidates.find((c) => fs.existsSync(c));
   const snapshots = await es.snapshotsHolding(f.index);

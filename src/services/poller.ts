@@ -4,9 +4,9 @@
 // whatever the number of indices).
 import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
-import { RESOURCES, type ResourceName } from '../cluster/resources';
+import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/resources';
 import type { HealthDiagnosis } from '../domain/types';
-import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
+import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
 /** What each pane needs: store/panes.ts, the one table of panes (from the panes of each resource). */
@@ -147,7 +147,11 @@ export class Poller {
       this.stats.bytes += bytes;
       const prev = this.store.getState().snapshots[name];
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
-      else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
+      else {
+        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
+        // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
+        if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
+      }
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;

@@ -8,10 +8,12 @@ import { RESOURCE_NAMES, type ResourceData, type ResourceName } from '../cluster
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type { Snapshot } from '../domain/snapshot';
 import type { PaneId } from '../domain/panes';
-import type { HealthDiagnosis } from '../domain/types';
+import type { HealthDiagnosis, NodeDisk } from '../domain/types';
 import type { IndexDetail } from '../domain/index-detail';
 import type { TimelineEntry } from '../domain/timeline';
 import type { ApprovalMessage } from '../domain/share';
+import type { DiskSample } from '../domain/doctor/forecast';
+import type { DoctorReport } from '../domain/doctor/report';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -97,6 +99,10 @@ export interface ConsoleState {
   share?: ShareView;
   /** A passing notice for the status bar (a change waiting for another process's to finish). */
   notice?: string;
+  /** The doctor's last report (run when its pane opens and on its key; not polled: it reads files and explains). */
+  doctor?: { report?: DoctorReport; fetchedAt?: number; inFlight: boolean; error?: string };
+  /** Disk per node as the console saw it change, for the doctor's forecast (bounded, oldest dropped). */
+  diskSamples?: Record<string, DiskSample[]>;
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {
@@ -134,4 +140,19 @@ export function setSnapshot<K extends ResourceName>(store: ConsoleStore, name: K
  */
 export function touchSnapshot(store: ConsoleStore, name: ResourceName, fetchedAt: number): void {
   (store.getState().snapshots[name] as Snapshot<unknown>).fetchedAt = fetchedAt;
+}
+
+/** Samples kept per node: at a 5 s poll, a changed disk every poll keeps about 3 hours. */
+export const MAX_DISK_SAMPLES = 2000;
+
+/** Adds what _cat/allocation said now to each node's disk samples (the forecast's series). */
+export function recordDiskSamples(store: ConsoleStore, disks: readonly NodeDisk[], at: number): void {
+  store.setState((s) => {
+    const next: Record<string, DiskSample[]> = { ...(s.diskSamples ?? {}) };
+    for (const d of disks) {
+      const prev = next[d.node] ?? [];
+      next[d.node] = [...prev.slice(Math.max(0, prev.length - MAX_DISK_SAMPLES + 1)), { t: at, availBytes: d.availBytes, totalBytes: d.totalBytes }];
+    }
+    return { diskSamples: next };
+  });
 }

@@ -27,6 +27,8 @@ const SPECS = {
   templates: { title: 'Templates', keyScopes: ['templates', 'table'] },
   // Its entries are not polled: the timeline service appends them (health transitions name the problem shards).
   timeline: { title: 'Timeline', keyScopes: [], whileNotGreen: ['shards'] },
+  // The doctor's findings; its checks run when the pane opens and on its own key, not in the poll.
+  doctor: { title: 'Doctor', keyScopes: ['doctor', 'table'] },
 } as const satisfies Record<PaneId, PaneSpec>;
 
 export const PANE_SPECS: Record<PaneId, PaneSpec> = SPECS;

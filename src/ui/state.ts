@@ -76,7 +76,7 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    tables: { indices: table(), shards: table(), nodes: table(), health: table(), templates: table() },
+    tables: { indices: table(), shards: table(), nodes: table(), health: table(), templates: table(), doctor: table() },
     selection: {},
     filtering: false,
     showSystem: false,

@@ -158,6 +158,8 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   nodes: [{ args: ['nodes'], exit: 0, reads: true }],
   'component-template': [{ args: ['component-template', 'put', 'ro_no_body', '--disable-field', 'body', '--yes'], exit: 4 }],
+  // Reads only (allocation explains are POST reads): exit 2 for the corrupt primary.
+  doctor: [{ args: ['doctor'], exit: 2, reads: true }],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
     { args: ['tasks', '@finished'], exit: 0, reads: true },

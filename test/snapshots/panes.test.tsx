@@ -3,9 +3,11 @@
 // and written as visible markers (test/ui/markers.ts), one file per screen in __screens__/, so a
 // change in what the operator sees is a readable diff in the commit.
 import { afterEach, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseHealthReport } from '../../src/domain/parse';
 import type { PaneId } from '../../src/store/console';
-import { failOnConsoleError, fixture, loadScenario, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 
 failOnConsoleError();
@@ -112,4 +114,18 @@ describe('sharing and the incident timeline', () => {
     expect(text).toContain('y approves');
     await expect(text).toMatchFileSnapshot('__screens__/share-follower-approval-80x24.txt');
   });
+});
+
+// A report `shardeck doctor --json` made on a real node with findings (test/fixtures/doctor/report-red.json).
+describe('Doctor pane', () => {
+  const report = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'doctor', 'report-red.json'), 'utf8'));
+  for (const [columns, rows] of SIZES)
+    it(`findings of a red node at ${columns}x${rows}, the second one selected`, async () => {
+      const text = await screen('red', 'doctor', columns, rows, (app) => {
+        app.store.setState({ doctor: { report, fetchedAt: NOW - 5000, inFlight: false } });
+        app.ui.setState((s) => ({ tables: { ...s.tables, doctor: { ...s.tables.doctor, cursor: 1 } } }));
+      });
+      expect(text).toContain('remedy: remove or correct the allocation filter');
+      await expect(text).toMatchFileSnapshot(`__screens__/red-doctor-${columns}x${rows}.txt`);
+    });
 });

@@ -51,6 +51,8 @@ export interface Rendered {
   refreshes: number;
   /** How often the UI asked the poller for diagnoses (the d key). */
   diagnoses: number;
+  /** How often the UI asked for the doctor's checks (Doctor pane opened, c). */
+  doctors: number;
 }
 
 export function tick(ms = 0): Promise<void> {
@@ -67,6 +69,7 @@ export async function renderApp(
   const result = {
     refreshes: 0,
     diagnoses: 0,
+    doctors: 0,
   } as Rendered;
   const poller = {
     refreshNow: async () => {
@@ -74,6 +77,9 @@ export async function renderApp(
     },
     diagnose: async () => {
       result.diagnoses++;
+    },
+    doctor: async () => {
+      result.doctors++;
     },
   };
   const app = <App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />;

@@ -275,8 +275,8 @@ describe('keys', () => {
     const app = await open('health', {});
     await app.press('?');
     const seen = new Set<string>();
-    // Scroll through the whole overlay and collect what it says.
-    for (let i = 0; i < 80; i++) {
+    // Scroll through the whole overlay and collect what it says (a line a press; as many presses as it has rows).
+    for (let i = 0; i < KEYMAP.length + 40; i++) {
       app.lines().forEach((l) => seen.add(l.trim()));
       await app.press(KEYS.down);
     }

@@ -18,6 +18,8 @@ describe('pane registry', () => {
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
       nodes: ['health', 'nodeJvm', 'nodeSearch', 'nodeStats', 'nodes', 'settings'],
       templates: ['componentTemplates', 'indexTemplates'],
+      // Its checks are not polled; the disks are, for the forecast's samples.
+      doctor: ['allocation', 'health'],
       timeline: ['health'],
     });
     // Timeline: a health transition names the shards that caused it.
@@ -27,15 +29,15 @@ describe('pane registry', () => {
     ]);
   });
 
-  it('the table keys work on every pane but Disk; tabs in order, each with its number key and component', () => {
-    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'timeline']);
+  it('the table keys work on every pane but Disk; tabs in order, each with its pre-assigned number key and component', () => {
+    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'doctor', 'timeline']);
     expect(scopesFor('disk')).toEqual(['disk', 'global']);
     expect(scopesFor('indices')).toEqual(['indices', 'table', 'global']);
-    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes', 'templates']);
-    // Pane numbers are fixed (6 Templates, 7 Doctor, 8 Timeline), not the tab position.
-    const numbers: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', timeline: '8' };
+    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes', 'templates', 'doctor']);
+    // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline.
+    const NUMBER: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8' };
     for (const p of PANES) {
-      expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([numbers[p]]);
+      expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([NUMBER[p]]);
       expect(PANE_REGISTRY[p]).toMatchObject({ id: p, title: PANE_SPECS[p].title });
       expect(typeof PANE_REGISTRY[p].component).toBe('function');
     }

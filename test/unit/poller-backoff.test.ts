@@ -101,3 +101,32 @@ describe('what the poller reads (fake reads)', () => {
     }
   });
 });
+
+describe('disk samples for the doctor forecast (fake reads)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('keeps a sample per node each time the disks changed, on the Doctor pane too', async () => {
+    let avail = 1000;
+    const reads: PollReads = {
+      resource: (async (name: ResourceName) => ({
+        data: name === 'health' ? HEALTH : name === 'allocation' ? [{ node: 'n1', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 2000 - avail, availBytes: avail, totalBytes: 2000 }] : [],
+        bytes: 10,
+      })) as PollReads['resource'],
+      healthDiagnoses: async () => ({}),
+    };
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'doctor' });
+    const poller = new Poller(reads, store);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(10);
+      await vi.advanceTimersByTimeAsync(2 * INTERVAL); // unchanged: no new sample
+      expect(store.getState().diskSamples?.n1).toEqual([{ t: expect.any(Number), availBytes: 1000, totalBytes: 2000 }]);
+      avail = 900;
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      expect(store.getState().diskSamples?.n1.map((s) => s.availBytes)).toEqual([1000, 900]);
+    } finally {
+      poller.stop();
+    }
+  });
+});

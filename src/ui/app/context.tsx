@@ -12,6 +12,8 @@ export interface PollControl {
   refreshNow(): Promise<void>;
   /** Fetches the verbose (expensive) health report of the indicators that are not green. */
   diagnose?(): Promise<void>;
+  /** Runs the doctor's checks (Doctor pane) into the store's `doctor`. */
+  doctor?(): Promise<void>;
 }
 
 /** Sharing and following (services/share-server.ts, follow-client.ts), as the keys use them. */

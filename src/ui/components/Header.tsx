@@ -47,6 +47,7 @@ export function Header({ width }: { width: number }) {
       <Text wrap="truncate">
         {PANES.map((p) => (
           <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
+            {/* The pane's own number key (pre-assigned: 6 Templates, 7 Doctor, 8 Timeline). */}
             {` ${keysOf(`pane.${p}`)[0]} ${PANE_SPECS[p].title} `}
           </Text>
         ))}

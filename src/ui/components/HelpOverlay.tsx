@@ -16,6 +16,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   nodes: 'Nodes pane',
   templates: 'Templates pane',
   detail: 'Index detail (Enter on an index)',
+  doctor: 'Doctor pane',
   dialog: 'In a wizard (any key closes a finished one)',
   delete: 'Delete wizard',
   unblock: 'Unblock wizard',

@@ -3,6 +3,7 @@
 import type { ComponentType } from 'react';
 import { PANES, PANE_SPECS, type PaneId, type PaneSpec } from '../../store/panes';
 import { DiskPane } from './DiskPane';
+import { DoctorPane } from './DoctorPane';
 import { HealthPane } from './HealthPane';
 import { IndicesPane } from './IndicesPane';
 import { NodesPane } from './NodesPane';
@@ -23,6 +24,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   nodes: NodesPane,
   templates: TemplatesPane,
   timeline: TimelinePane,
+  doctor: DoctorPane,
 };
 
 export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<PaneId, PaneEntry>;

@@ -1,0 +1,91 @@
+// shardeck doctor [--json] [--log FILE]: the seed's runbook checked on the node (heap, temp folder,
+// disk and its forecast, shards, scroll contexts, versions and transport, the log's error messages),
+// each finding with its evidence, remedy and the key or command that applies it. Reads only.
+// Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
+import fs from 'node:fs';
+import { createEsApi } from '../cluster/api';
+import { closeClient, type ConnError } from '../cluster/connection';
+import type { Finding, Severity } from '../domain/doctor/finding';
+import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
+import { platformOnHost, runDoctor } from '../services/doctor';
+import { EXIT, openConnection, type CommandModule } from './common';
+import { usageError } from './guarded';
+import { paint } from './paint';
+
+const NAME = 'doctor';
+
+const TAG: Record<Severity, [string, string]> = { critical: ['CRIT', 'red'], warn: ['WARN', 'yellow'], unknown: ['----', 'gray'], ok: ['ok  ', 'green'] };
+
+const PANE_NAMES: Record<string, string> = { indices: 'Indices', disk: 'Disk', nodes: 'Nodes', shards: 'Shards' };
+
+export function fixText(f: Finding): string | null {
+  if (!f.fix) return null;
+  const key = f.fix.key ? `key ${f.fix.key} on the ${PANE_NAMES[f.fix.pane ?? ''] ?? f.fix.pane} pane (or Enter on the Doctor pane), or ` : '';
+  return `${key}${f.fix.command}`;
+}
+
+function renderText(r: DoctorReport): string {
+  const out: string[] = [];
+  const c = r.counts;
+  out.push(
+    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${r.cluster.nodes} node(s): ` +
+      `${c.critical} critical, ${c.warn} warning(s), ${c.ok} ok${c.unknown ? `, ${c.unknown} not checked here` : ''}`,
+  );
+  for (const f of r.findings) {
+    const [tag, colour] = TAG[f.severity];
+    out.push(`${paint(colour, tag)} ${f.finding}${f.node ? `  [${f.node}]` : ''}  (${f.id})`);
+    if (f.severity === 'ok') continue;
+    for (const e of f.evidence) out.push(`       ${paint('dim', e)}`);
+    if (f.remedy) out.push(`       remedy: ${f.remedy}`);
+    const fix = fixText(f);
+    if (fix) out.push(`       apply: ${fix}`);
+  }
+  return out.join('\n') + '\n';
+}
+
+const doctor: CommandModule = {
+  summary: "The node's own runbook checked: heap, temp folder, disk and its forecast, shards, scroll contexts, versions, the log; exit 0 ok, 1 warning, 2 critical, 3 unreachable.",
+  usage: 'usage: shardeck doctor [--json] [--log FILE] [--platform-on-host yes|no] [connection flags]',
+  group: 'inspect',
+  options: { log: { type: 'string' }, 'platform-on-host': { type: 'string' } },
+  flagHelp: {
+    log: "read this log file instead of the node's own (<path.logs>/<cluster.name>.log, found when the node runs on this host)",
+    'platform-on-host': "whether the platform's cluster node runs on this machine (heap at most 30% of RAM instead of 50%); default: the profile's platformOnHost, else detected from its platform URL",
+  },
+  examples: ['shardeck doctor', 'shardeck doctor --json | jq \'.findings[] | select(.severity != "ok")\'', 'shardeck doctor --log /var/log/elasticsearch/elasticsearch.log'],
+  async run({ values }) {
+    const json = Boolean(values.json);
+    const logFile = values.log as string | undefined;
+    if (logFile !== undefined && !fs.existsSync(logFile)) return usageError(NAME, `the log file ${logFile} does not exist: give the node's log with --log FILE`, json);
+    const poh = values['platform-on-host'] as string | undefined;
+    if (poh !== undefined && poh !== 'yes' && poh !== 'no') return usageError(NAME, `--platform-on-host takes yes or no, not "${poh}"`, json);
+    const { client, conn, profile } = await openConnection(values);
+    let report: DoctorReport | DoctorUnreachable;
+    try {
+      const es = createEsApi(client, conn.url);
+      try {
+        await es.data('health');
+      } catch (e) {
+        const err = e as ConnError;
+        report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };
+        process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
+        return EXIT.unreachable;
+      }
+      report = await runDoctor(es, {
+        logFile,
+        scheme: conn.url.startsWith('https:') ? 'https' : 'http',
+        platformOnHost: platformOnHost(profile, poh === undefined ? undefined : poh === 'yes'),
+      });
+    } catch (e) {
+      // Health answered but a later read failed: say which, exit as "unknown".
+      process.stderr.write(`shardeck doctor: ${(e as Error).message}\n`);
+      return EXIT.unreachable;
+    } finally {
+      await closeClient(client);
+    }
+    process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
+    return doctorReportExit(report);
+  },
+};
+
+export default doctor;

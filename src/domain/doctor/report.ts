@@ -1,0 +1,103 @@
+// The doctor's report: every check family run on what the node and this host said, findings worst
+// first, and the exit code of a monitoring check. Pure: services/doctor.ts gathers the inputs.
+import type { ClusterHealth, ClusterSettingsView, IndexBlocks, IndexRow, NodeDisk, NodeSearchStats } from '../types';
+import { diskFindings, forecastFindings } from './disk';
+import { doctorExitCode, sortFindings, worstSeverity, type Finding, type Severity } from './finding';
+import { diskSamplesFromLog, forecastDisk, type DiskForecast, type DiskSample } from './forecast';
+import { heapFindings, type OptionsFile } from './heap';
+import { logFindings, type LogEntry } from './logs';
+import { javaMajor, type DoctorNode } from './node';
+import { scrollFindings } from './scroll';
+import { shardFindings, type ExplainedCase } from './shards';
+import { tmpFindings, type TmpView } from './tmp';
+import { versionFindings, type Certificate } from './versions';
+
+export const DOCTOR_SCHEMA = 1;
+
+/** What this host shows of one node: its options files and temp folder, or why it is not here. */
+export type HostNodeView =
+  | { here: true; jvmFiles: OptionsFile[]; esJavaOpts?: string; tmp: TmpView | null }
+  | { here: false; reason: string };
+
+export type DoctorLog = { file: string; entries: LogEntry[]; readFrom?: string } | { file: string | null; notHere: string };
+
+export interface DoctorInputs {
+  health: ClusterHealth;
+  nodes: DoctorNode[];
+  allocation: NodeDisk[];
+  settings: ClusterSettingsView;
+  blocks: IndexBlocks[];
+  indices: IndexRow[];
+  search: NodeSearchStats[];
+  explained: ExplainedCase[];
+  unexplained: number;
+  scheme: 'http' | 'https';
+  certificates: Certificate[] | null;
+  hosts: Record<string, HostNodeView>;
+  platformOnHost: { value: boolean | null; source: string };
+  log: DoctorLog;
+  /** Disk samples the console took while it ran, per node. */
+  diskSamples?: Record<string, DiskSample[]>;
+  now: number;
+}
+
+export interface DoctorReport {
+  schema: typeof DOCTOR_SCHEMA;
+  reachable: true;
+  cluster: { name: string; status: string; nodes: number; dataNodes: number };
+  worst: Severity;
+  counts: Record<Severity, number>;
+  findings: Finding[];
+}
+
+export interface DoctorUnreachable {
+  schema: typeof DOCTOR_SCHEMA;
+  reachable: false;
+  error: { kind: string; message: string };
+}
+
+export function forecasts(i: Pick<DoctorInputs, 'allocation' | 'settings' | 'log' | 'diskSamples' | 'now'>): Record<string, DiskForecast | null> {
+  const fromLog = 'entries' in i.log ? diskSamplesFromLog(i.log.entries) : {};
+  return Object.fromEntries(
+    i.allocation.map((d) => {
+      const seen = forecastDisk(d.node, i.diskSamples?.[d.node] ?? [], i.settings.watermarks, i.now, 'console');
+      return [d.node, seen ?? forecastDisk(d.node, fromLog[d.node] ?? [], i.settings.watermarks, i.now, 'log')];
+    }),
+  );
+}
+
+export function buildDoctorReport(i: DoctorInputs): DoctorReport {
+  const findings: Finding[] = [];
+  for (const n of i.nodes) {
+    const host = i.hosts[n.name] ?? { here: false, reason: 'not looked at' };
+    findings.push(
+      ...heapFindings({
+        heap: { node: n.name, heapInitBytes: n.heapInitBytes, heapMaxBytes: n.heapMaxBytes, compressedOops: n.compressedOops, ramBytes: n.ramBytes },
+        options: host.here ? { files: host.jvmFiles, esJavaOpts: host.esJavaOpts, javaMajor: javaMajor(n.javaVersion) } : { notHere: host.reason },
+        platformOnHost: i.platformOnHost,
+      }),
+      ...tmpFindings({ node: n.name, tmpDir: n.tmpDir, view: host.here && host.tmp ? host.tmp : { notHere: host.here ? 'the node does not name its temp folder' : host.reason } }),
+    );
+  }
+  findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
+  findings.push(...forecastFindings(i.allocation.map((d) => d.node), forecasts(i)));
+  findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
+  findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
+  findings.push(...versionFindings(i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })), i.scheme, i.certificates, i.now));
+  findings.push(...logFindings(i.log));
+  const sorted = sortFindings(findings);
+  const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };
+  for (const f of sorted) counts[f.severity]++;
+  return {
+    schema: DOCTOR_SCHEMA,
+    reachable: true,
+    cluster: { name: i.health.clusterName, status: i.health.status, nodes: i.health.numberOfNodes, dataNodes: i.health.numberOfDataNodes },
+    worst: worstSeverity(sorted),
+    counts,
+    findings: sorted,
+  };
+}
+
+export function doctorReportExit(r: DoctorReport | DoctorUnreachable): number {
+  return r.reachable ? doctorExitCode(r.findings) : 3;
+}

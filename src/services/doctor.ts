@@ -1,0 +1,240 @@
+// The doctor's inputs: the node's own facts through the facade (EsApi), and what this host shows of
+// each node that runs here (jvm.options and jvm.options.d, ES_JAVA_OPTS of the running process, the
+// temp folder's mount and owner, the log). A node whose process is not on this host gets "not on
+// this host" and no guess. Reads only.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { EsApi } from '../cluster/api';
+import type { ConsoleStore } from '../store/console';
+import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
+import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
+import type { DiskSample } from '../domain/doctor/forecast';
+import { parseLog } from '../domain/doctor/logs';
+import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
+import type { OptionsFile } from '../domain/doctor/heap';
+import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
+import { elasticsearchRunsAs, envOfPid, runsOnThisHost, userName } from './corruption';
+
+/** The log is read from its end, at most this much (a log of years is not read whole). */
+export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
+
+function groupName(gid: number): string | null {
+  try {
+    const line = fs.readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.split(':')[2] === String(gid));
+    return line ? line.split(':')[0] : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The real uid and gid of a process (/proc/<pid>/status), or null. */
+function idsOfPid(pid: number): { uid: number; gid: number } | null {
+  try {
+    const st = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const uid = /^Uid:\s+(\d+)/m.exec(st)?.[1];
+    const gid = /^Gid:\s+(\d+)/m.exec(st)?.[1];
+    return uid && gid ? { uid: Number(uid), gid: Number(gid) } : null;
+  } catch {
+    return null;
+  }
+}
+
+function readLines(file: string): string[] | null {
+  try {
+    return fs.readFileSync(file, 'utf8').split('\n');
+  } catch {
+    return null;
+  }
+}
+
+/** jvm.options, then jvm.options.d/*.options in name order: the order Elasticsearch reads them. */
+export function jvmOptionFiles(confDir: string): OptionsFile[] {
+  const out: OptionsFile[] = [];
+  const main = path.join(confDir, 'jvm.options');
+  const lines = readLines(main);
+  if (lines) out.push({ path: main, lines });
+  const dir = path.join(confDir, 'jvm.options.d');
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.options')).sort();
+  } catch {
+    /* no override folder */
+  }
+  for (const n of names) {
+    const l = readLines(path.join(dir, n));
+    if (l) out.push({ path: path.join(dir, n), lines: l });
+  }
+  return out;
+}
+
+function tmpView(pid: number, dir: string): TmpView | null {
+  const ids = idsOfPid(pid);
+  if (!ids) return null;
+  let mounts;
+  try {
+    // The node's own mount namespace.
+    mounts = parseMountInfo(fs.readFileSync(`/proc/${pid}/mountinfo`, 'utf8'));
+  } catch {
+    return null;
+  }
+  let owner: TmpView['owner'] = null;
+  let exists = false;
+  let real = dir;
+  try {
+    real = fs.realpathSync(dir);
+  } catch {
+    /* missing: said below */
+  }
+  try {
+    const st = fs.statSync(dir);
+    exists = st.isDirectory();
+    owner = { uid: st.uid, gid: st.gid, user: userName(st.uid), group: groupName(st.gid), mode: st.mode };
+  } catch {
+    /* missing */
+  }
+  return { path: dir, ...(real !== dir ? { realPath: real } : {}), exists, mount: mountOf(mounts, real), owner, engine: { ...ids, user: userName(ids.uid), group: groupName(ids.gid) } };
+}
+
+/** What this host shows of one node. */
+export function hostNodeView(n: DoctorNode): HostNodeView {
+  if (n.pid === undefined) return { here: false, reason: `node ${n.name} did not report its process id` };
+  if (!runsOnThisHost({ id: n.id, pid: n.pid, dataPaths: n.dataPaths }))
+    return {
+      here: false,
+      reason: elasticsearchRunsAs(n.pid)
+        ? `process ${n.pid} here is an Elasticsearch, but its open files do not show node ${n.name}'s data lock (run shardeck as root to read them)`
+        : `node ${n.name}${n.host ? ` (host ${n.host})` : ''} does not run on this host (no Elasticsearch process ${n.pid} here)`,
+    };
+  const confDir = envOfPid(n.pid, 'ES_PATH_CONF') || (n.home ? path.join(n.home, 'config') : null);
+  return {
+    here: true,
+    jvmFiles: confDir ? jvmOptionFiles(confDir) : [],
+    esJavaOpts: envOfPid(n.pid, 'ES_JAVA_OPTS'),
+    tmp: n.tmpDir ? tmpView(n.pid, n.tmpDir) : null,
+  };
+}
+
+/** The end of a log file as entries, or why it cannot be read. */
+export function readLog(file: string): DoctorLog {
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const len = Math.min(size, LOG_TAIL_BYTES);
+      const buf = Buffer.alloc(len);
+      fs.readSync(fd, buf, 0, len, size - len);
+      let text = buf.toString('utf8');
+      // Started mid-line: drop the partial first line.
+      if (len < size) text = text.slice(text.indexOf('\n') + 1);
+      return { file, entries: parseLog(text), ...(len < size ? { readFrom: `its last ${Math.round(len / 1024 / 1024)} MB` } : {}) };
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return { file, notHere: code === 'ENOENT' ? `${file} is not on this host` : code === 'EACCES' ? `${file} cannot be read (run as root or the engine's user)` : `${file}: ${(e as Error).message}` };
+  }
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+
+/** Whether the platform's cluster node shares this machine: the profile says so, or its platform URL points here. */
+export function platformOnHost(profile: { platformOnHost?: boolean; platformUrl?: string } | undefined, flag?: boolean): { value: boolean | null; source: string } {
+  if (flag !== undefined) return { value: flag, source: '--platform-on-host' };
+  if (profile?.platformOnHost !== undefined) return { value: profile.platformOnHost, source: 'profile platformOnHost' };
+  if (profile?.platformUrl) {
+    try {
+      const host = new URL(profile.platformUrl).hostname.toLowerCase();
+      const here = LOOPBACK.has(host) || host === os.hostname().toLowerCase();
+      return { value: here, source: `detected from the platform URL's host ${host}` };
+    } catch {
+      /* a bad URL says nothing */
+    }
+  }
+  return { value: null, source: 'unknown: no platform URL in the profile (--platform-on-host yes|no)' };
+}
+
+export interface DoctorOptions {
+  /** --log FILE: read this log instead of the node's own. */
+  logFile?: string;
+  scheme: 'http' | 'https';
+  platformOnHost: { value: boolean | null; source: string };
+  diskSamples?: Record<string, DiskSample[]>;
+  now?: number;
+}
+
+/** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
+export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
+  const [health, allocation, settings, blocks, indices, search, nodes] = await Promise.all([
+    es.data('health'),
+    es.data('allocation'),
+    es.data('settings'),
+    es.data('blocks'),
+    es.data('indices'),
+    es.data('nodeSearch'),
+    es.doctorNodes(),
+  ]);
+  const explained: ExplainedCase[] = [];
+  let unexplained = 0;
+  if (health.status !== 'green' || health.unassignedShards > 0) {
+    const { cases, unexplained: rest } = unassignedCases(await es.data('shards'), MAX_EXPLAINS);
+    unexplained = rest;
+    // One after the other: a red cluster's master is busy enough.
+    for (const c of cases) {
+      const s = c.shards[0];
+      try {
+        explained.push({ ...c, explain: await es.allocationExplain({ index: s.index, shard: s.shard, primary: s.primary }) });
+      } catch (e) {
+        explained.push({ ...c, explain: null, error: (e as Error).message });
+      }
+    }
+  }
+  const certificates = o.scheme === 'https' ? await es.sslCertificates() : null;
+  const hosts = Object.fromEntries(nodes.map((n) => [n.name, hostNodeView(n)]));
+  const local = nodes.find((n) => hosts[n.name].here);
+  let log: DoctorLog;
+  if (o.logFile) log = readLog(o.logFile);
+  else if (local) {
+    const file = nodeLogFile(local);
+    log = file ? readLog(file) : { file: null, notHere: `node ${local.name} did not report path.logs and cluster.name` };
+  } else log = { file: null, notHere: 'no node of this cluster runs on this host (give the log with --log FILE)' };
+  return buildDoctorReport({
+    health,
+    nodes,
+    allocation,
+    settings,
+    blocks,
+    indices,
+    search,
+    explained,
+    unexplained,
+    scheme: o.scheme,
+    certificates,
+    hosts,
+    platformOnHost: o.platformOnHost,
+    log,
+    diskSamples: o.diskSamples,
+    now: o.now ?? Date.now(),
+  });
+}
+
+/**
+ * The console's doctor run: the report into the store (one run at a time), with the disk samples
+ * the poller kept. Failures are shown on the pane; the previous report stays.
+ */
+export async function runDoctorInto(
+  store: ConsoleStore,
+  es: EsApi,
+  o: Omit<DoctorOptions, 'diskSamples'>,
+): Promise<void> {
+  const cur = store.getState().doctor;
+  if (cur?.inFlight) return;
+  store.setState({ doctor: { ...cur, inFlight: true, error: undefined } });
+  try {
+    const report = await runDoctor(es, { ...o, diskSamples: store.getState().diskSamples });
+    store.setState({ doctor: { report, fetchedAt: Date.now(), inFlight: false } });
+  } catch (e) {
+    store.setState({ doctor: { ...store.getState().doctor, inFlight: false, error: (e as Error).message } });
+  }
+}

@@ -317,93 +317,139 @@ function table(r) {
   return [line(['row', 'measured', 'target', '']), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
 
+/**
+ * The scenarios, each runnable alone: `npm run bench -- --only memory,startup`. Without --only every
+ * scenario runs; with it, bench/results.json keeps the other rows of its last run.
+ */
+export const SCENARIOS = ['render', 'memory', 'tables', 'startup', 'delete', 'delete_large', 'poll'];
+
+function onlyArg(argv) {
+  const i = argv.indexOf('--only');
+  const value = i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+  if (value === undefined) return null;
+  const names = value.split(',').filter(Boolean);
+  const unknown = names.filter((n) => !SCENARIOS.includes(n));
+  if (unknown.length || !names.length) {
+    process.stderr.write(`bench: unknown scenario ${unknown.join(', ') || '(none)'}: choose from ${SCENARIOS.join(', ')}\n`);
+    process.exit(64);
+  }
+  return new Set(names);
+}
+
+function renderRow(x) {
+  return {
+    rebuild_ms: round(x.indices.rebuild_ms),
+    scroll_frame_ms: round(x.indices.scroll_frame_ms),
+    filter_key_ms: round(x.indices.filter_key_ms),
+    peak_rss_mb: round(x.peak_rss_mb, 0),
+    parse_ms: round(x.parse_ms),
+    shards: { rebuild_ms: round(x.shards.rebuild_ms), scroll_frame_ms: round(x.shards.scroll_frame_ms), filter_key_ms: round(x.shards.filter_key_ms) },
+    max: { rebuild_ms: round(x.indices.rebuild_max_ms), scroll_frame_ms: round(x.indices.scroll_frame_max_ms), filter_key_ms: round(x.indices.filter_key_max_ms) },
+  };
+}
+
 async function main() {
-  const results = { machine: '', date: new Date().toISOString(), loadavg_start: os.loadavg().map((x) => round(x, 2)), machine_info: machine() };
+  const only = onlyArg(process.argv.slice(2));
+  const wants = (name) => !only || only.has(name);
+  const resultsFile = path.join(root, 'bench/results.json');
+  const previous = only && fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : {};
+  const results = { ...previous, machine: previous.machine ?? '', date: new Date().toISOString(), loadavg_start: os.loadavg().map((x) => round(x, 2)), machine_info: { ...previous.machine_info, ...machine() } };
+  if (only) results.only = [...only];
+  else delete results.only;
   log('building the TUI (npm run build) and the measuring scripts');
   execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
   await bundle();
 
-  log(`render cost at ${SIZES.join(', ')} rows`);
-  results.render = {};
-  for (const n of SIZES) {
-    const x = renderAt(n);
-    results.render[n] = {
-      rebuild_ms: round(x.indices.rebuild_ms),
-      scroll_frame_ms: round(x.indices.scroll_frame_ms),
-      filter_key_ms: round(x.indices.filter_key_ms),
-      peak_rss_mb: round(x.peak_rss_mb, 0),
-      parse_ms: round(x.parse_ms),
-      shards: { rebuild_ms: round(x.shards.rebuild_ms), scroll_frame_ms: round(x.shards.scroll_frame_ms), filter_key_ms: round(x.shards.filter_key_ms) },
-      max: { rebuild_ms: round(x.indices.rebuild_max_ms), scroll_frame_ms: round(x.indices.scroll_frame_max_ms), filter_key_ms: round(x.indices.filter_key_max_ms) },
-    };
+  const sizes = wants('render') ? SIZES : wants('memory') ? [100000] : [];
+  if (sizes.length) log(`render cost at ${sizes.join(', ')} rows`);
+  results.render = { ...previous.render };
+  for (const n of sizes) {
+    results.render[n] = renderRow(renderAt(n));
     log(`  ${n}: ${JSON.stringify(results.render[n])}`);
   }
 
-  log('table components: DataTable vs ink-table');
-  results.tables = tableLibraries();
-  log(`  ${JSON.stringify(results.tables)}`);
-
-  log('starting a real Elasticsearch node with demo data');
-  const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
-  try {
-    await loadDemoData(node.url);
-    // The test distribution has no rest-root (GET / is 405): the version comes from _cat/nodes.
-    results.machine_info.elasticsearch = (await es(node.url, 'GET', '/_cat/nodes?format=json&h=version'))[0].version;
-    const m = results.machine_info;
-    results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
-
-    log('cold start vs floor');
-    results.startup = await startup(node.url);
-    log(`  ${JSON.stringify(results.startup)}`);
-
-    log('delete by query vs curl');
-    results.delete = await deleteByQuery(node.url);
-    log(`  ${JSON.stringify(results.delete)}`);
-
-    // Green from here: on a yellow cluster the Health pane adds the shard list (by design, to name
-    // the unassigned shards), which grows with the indices; the flat-payload target is for green.
-    await es(node.url, 'PUT', `/${DEMO_YELLOW_INDEX}/_settings`, { index: { number_of_replicas: 0 } });
-    const count = async () => (await es(node.url, 'GET', '/_cat/indices?format=json&h=index&expand_wildcards=all')).length;
-    const existing = await count();
-    log(`growing to ${SMALL_INDICES} indices`);
-    await growIndices(node.url, 0, SMALL_INDICES - existing);
-    const small = pollPanes(node.url, await count());
-    log(`growing to ${POLL_INDICES} indices`);
-    await growIndices(node.url, SMALL_INDICES - existing, POLL_INDICES - existing);
-    const total = await count();
-    const big = pollPanes(node.url, total);
-    log('poll overlaps: the Indices pane on its own timers at 1 s for 20 s');
-    const watched = runJson('poll.mjs', [node.url, 'indices', 1, 20]);
-    log(`idle CPU of the built console over ${IDLE_SECONDS} s`);
-    const idle = await idleCpu(node.url);
-    const growth = (a, b) => b / a;
-    results.poll = {
-      indices: total,
-      requests: big.indices.requests,
-      bytes: big.indices.bytes,
-      ms: round(big.indices.ms),
-      cpu_s_per_min: idle.cpu_s_per_min,
-      overlaps: watched.overlaps + big.health.overlaps + big.disk.overlaps + big.indices.overlaps,
-      panes: Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: big[p].requests, bytes: big[p].bytes, ms: round(big[p].ms) }])),
-      at_small: { indices: small.indices, ...Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: small[p].requests, bytes: small[p].bytes, ms: round(small[p].ms) }])) },
-      flat: {
-        health_bytes: [small.health.bytes, big.health.bytes],
-        disk_bytes: [small.disk.bytes, big.disk.bytes],
-        // Allocation's disk numbers and the node's heap vary a little between reads; 5% is "flat".
-        pass: growth(small.health.bytes, big.health.bytes) < 1.05 && growth(small.disk.bytes, big.disk.bytes) < 1.05,
-      },
-      watch: watched.watch,
-      idle,
-      errors: [...small.health.errors, ...big.health.errors, ...big.indices.errors],
-    };
-    log(`  ${JSON.stringify(results.poll)}`);
-  } finally {
-    await node.stop();
+  if (wants('tables')) {
+    log('table components: DataTable vs ink-table');
+    results.tables = tableLibraries();
+    log(`  ${JSON.stringify(results.tables)}`);
   }
+
+  const needsNode = ['startup', 'delete', 'delete_large', 'poll'].some(wants);
+  if (needsNode) {
+    log('starting a real Elasticsearch node with demo data');
+    const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
+    try {
+      await loadDemoData(node.url);
+      // The test distribution has no rest-root (GET / is 405): the version comes from _cat/nodes.
+      results.machine_info.elasticsearch = (await es(node.url, 'GET', '/_cat/nodes?format=json&h=version'))[0].version;
+      if (wants('startup')) {
+        log('cold start vs floor');
+        results.startup = await startup(node.url);
+        log(`  ${JSON.stringify(results.startup)}`);
+      }
+      if (wants('delete')) {
+        log('delete by query vs curl');
+        results.delete = await deleteByQuery(node.url);
+        log(`  ${JSON.stringify(results.delete)}`);
+      }
+      if (wants('delete_large')) {
+        log(`delete by query at scale (${DELETE_LARGE_DOCS} documents) vs curl`);
+        results.delete_large = await deleteLarge(node.url);
+        log(`  ${JSON.stringify(results.delete_large)}`);
+      }
+      if (wants('poll')) results.poll = await pollScenario(node.url);
+    } finally {
+      await node.stop();
+    }
+  }
+  const m = results.machine_info;
+  if (m.elasticsearch) results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
   results.loadavg_end = os.loadavg().map((x) => round(x, 2));
-  fs.writeFileSync(path.join(root, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(`shardeck benchmark, ${results.date}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);
+  fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(`shardeck benchmark, ${results.date}${only ? ` (only ${[...only].join(', ')}; other rows from earlier runs)` : ''}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);
   process.stdout.write(table(results) + '\n\nwritten: bench/results.json\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) await main();
+/** Poll cycles at 100 and 2,000 indices, overlaps, idle CPU (the node is left with those indices). */
+async function pollScenario(url) {
+  // Green from here: on a yellow cluster the Health pane adds the shard list (by design, to name
+  // the unassigned shards), which grows with the indices; the flat-payload target is for green.
+  await es(url, 'PUT', `/${DEMO_YELLOW_INDEX}/_settings`, { index: { number_of_replicas: 0 } });
+  const count = async () => (await es(url, 'GET', '/_cat/indices?format=json&h=index&expand_wildcards=all')).length;
+  const existing = await count();
+  log(`growing to ${SMALL_INDICES} indices`);
+  await growIndices(url, 0, SMALL_INDICES - existing);
+  const small = pollPanes(url, await count());
+  log(`growing to ${POLL_INDICES} indices`);
+  await growIndices(url, SMALL_INDICES - existing, POLL_INDICES - existing);
+  const total = await count();
+  const big = pollPanes(url, total);
+  log('poll overlaps: the Indices pane on its own timers at 1 s for 20 s');
+  const watched = runJson('poll.mjs', [url, 'indices', 1, 20]);
+  log(`idle CPU of the built console over ${IDLE_SECONDS} s`);
+  const idle = await idleCpu(url);
+  const growth = (a, b) => b / a;
+  const poll = {
+    indices: total,
+    requests: big.indices.requests,
+    bytes: big.indices.bytes,
+    ms: round(big.indices.ms),
+    cpu_s_per_min: idle.cpu_s_per_min,
+    overlaps: watched.overlaps + big.health.overlaps + big.disk.overlaps + big.indices.overlaps,
+    panes: Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: big[p].requests, bytes: big[p].bytes, ms: round(big[p].ms) }])),
+    at_small: { indices: small.indices, ...Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: small[p].requests, bytes: small[p].bytes, ms: round(small[p].ms) }])) },
+    flat: {
+      health_bytes: [small.health.bytes, big.health.bytes],
+      disk_bytes: [small.disk.bytes, big.disk.bytes],
+      // Allocation's disk numbers and the node's heap vary a little between reads; 5% is "flat".
+      pass: growth(small.health.bytes, big.health.bytes) < 1.05 && growth(small.disk.bytes, big.disk.bytes) < 1.05,
+    },
+    watch: watched.watch,
+    idle,
+    errors: [...small.health.errors, ...big.health.errors, ...big.indices.errors],
+  };
+  log(`  ${JSON.stringify(poll)}`);
+  return poll;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

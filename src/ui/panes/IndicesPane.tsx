@@ -1,14 +1,17 @@
 // Indices: health, status, docs, deleted docs, size, primaries/replicas, blocks and, when signed in
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
 // indices hidden until '.' is pressed.
-import React, { useMemo } from 'react';
+import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
-import { indexColumns, indexLines, indicesInfo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
+
+const NO_BLOCKS: IndexBlocks[] = [];
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
   const { indices, blocks, projects, templateVersion } = useConsole((s) => ({
@@ -18,10 +21,13 @@ export function IndicesPane({ width, height }: { width: number; height: number }
     templateVersion: s.templateVersion,
   }));
   const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
-  const lines = useMemo(
-    () => (indices.data ? indexLines(indices.data, blocks.data ?? [], projects, showSystem, templateVersion) : undefined),
-    [indices.data, blocks.data, projects, showSystem, templateVersion],
-  );
+  // The last snapshot's lines: rows the new one repeats keep theirs.
+  const last = useRef<IndexLinesMemo | undefined>(undefined);
+  const lines = useMemo(() => {
+    if (!indices.data) return undefined;
+    last.current = indexLinesAgain(indices.data, blocks.data ?? NO_BLOCKS, projects, showSystem, templateVersion, last.current);
+    return last.current.lines;
+  }, [indices.data, blocks.data, projects, showSystem, templateVersion]);
   const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];

@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleAliases } from './lib/bundle-aliases.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
@@ -19,8 +20,8 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"' },
-  // Ink imports react-devtools-core only when DEV is set; the stub keeps it out of the bundle.
-  alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
+  // Stubs and narrower entry points for what the console never runs (dev/lib/bundle-aliases.mjs).
+  alias: bundleAliases(root),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

@@ -341,6 +341,8 @@ export async function deleteLarge(url) {
     shardeck_delete_s: round(median(phase), 3),
     curl_s: round(median(curl), 3),
     delete_ratio: round(median(phase) / median(curl), 3),
+    // Each run's shardeck/curl pair ran back to back: their ratio is less at the mercy of the load.
+    paired_ratio_median: round(median(phase.map((x, i) => x / curl[i])), 3),
     shardeck_s: round(median(shardeck), 3),
     fixed_overhead_s: round(median(shardeck.map((x, i) => x - phase[i])), 3),
     runs: DELETE_LARGE_RUNS,

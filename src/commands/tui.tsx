@@ -1,12 +1,8 @@
 // The live console (the default command): polls the node outside React and renders the panes.
 // The terminal is always given back: on q, on Ctrl-C, on SIGTERM/SIGHUP and on a crash.
-import React from 'react';
-import { render } from 'ink';
 import { UsageError } from '../config/connection';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
-import { App } from '../ui/app/App';
-import { WizardServicesProvider } from '../ui/wizards/services';
 import { createEsApi } from '../cluster/api';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
@@ -54,15 +50,19 @@ const tui: CommandModule = {
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
     const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
-    process.stdout.write(ENTER_ALT_SCREEN);
+    // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
+    // is compiled while the node answers, so the first frame can already show live data.
+    poller.start();
+    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
     let restored = false;
+    let onAltScreen = false;
     const restore = () => {
       if (restored) return;
       restored = true;
       poller.stop();
       platform.stop();
-      instance.unmount();
-      process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+      instance?.unmount();
+      if (onAltScreen) process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
     };
     const crash = (e: unknown) => {
       restore();
@@ -78,18 +78,10 @@ const tui: CommandModule = {
     process.on('SIGTERM', signal);
     process.on('SIGHUP', signal);
 
-    const instance = render(
-      <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={poller} />
-      </WizardServicesProvider>,
-      {
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 20,
-      incrementalRendering: false,
-      },
-    );
-    poller.start();
+    const { mountConsole } = await import('../ui/app/mount');
+    process.stdout.write(ENTER_ALT_SCREEN);
+    onAltScreen = true;
+    instance = mountConsole(store, poller, wizardServices);
     try {
       await instance.waitUntilExit();
     } finally {

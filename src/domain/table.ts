@@ -66,16 +66,23 @@ export function sortRowsAgain<T>(rows: readonly T[], keys: readonly SortKey<T>[]
   let order: number[];
   if (last && last.sortKey === sortKey && last.descending === descending) {
     const slots: number[] = new Array(last.output.length).fill(-1);
-    const fresh: number[] = [];
-    // Rows that moved in the input (a row added or removed before them) are found by identity.
-    let rankOf: Map<T, number> | undefined;
+    let fresh: number[] = [];
     for (let i = 0; i < n; i++) {
-      let k: number | undefined;
-      if (i < last.input.length && last.input[i] === rows[i]) k = last.rank[i];
-      else k = (rankOf ??= new Map(last.input.map((r, j) => [r, last.rank[j]]))).get(rows[i]);
-      // A row given twice takes its old place once.
-      if (k !== undefined && slots[k] < 0) slots[k] = i;
+      if (i < last.input.length && last.input[i] === rows[i] && slots[last.rank[i]] < 0) slots[last.rank[i]] = i;
       else fresh.push(i);
+    }
+    // Many misses: rows moved in the input (one added or removed before them), not changed; they
+    // are found by identity (building that map costs more than a few changed rows would).
+    if (fresh.length > n / 16) {
+      const rankOf = new Map(last.input.map((r, j) => [r, last.rank[j]]));
+      const moved = fresh;
+      fresh = [];
+      for (const i of moved) {
+        const k = rankOf.get(rows[i]);
+        // A row given twice takes its old place once.
+        if (k !== undefined && slots[k] < 0) slots[k] = i;
+        else fresh.push(i);
+      }
     }
     order = [];
     for (const i of slots) if (i >= 0) order.push(i);

@@ -90,6 +90,22 @@ describe('derived rows and sorts start from the last snapshot', () => {
     }
   });
 
+  it('a poll that changed a few rows in place: a new line for each, the rest kept, the same order as a fresh sort', () => {
+    const blocks: never[] = [];
+    const raw = synthetic(3000, 0);
+    const rows = parseCatIndices(raw);
+    const memo = indexLinesAgain(rows, blocks, undefined, false, 'v9');
+    const sorts = INDEX_SORT_KEYS.map((_, k) => sortRowsAgain(memo.lines, INDEX_SORT_KEYS, k, true));
+    const changed = raw.map((r, i) => (i % 500 === 1 ? { ...r, 'docs.count': String(10_000 + i), 'store.size': '7' } : r));
+    const rows2 = parseCatIndices(changed, rows);
+    expect(rows2.filter((r, i) => r !== rows[i]).length).toBe(6);
+    const memo2 = indexLinesAgain(rows2, blocks, undefined, false, 'v9', memo);
+    expect(memo2.lines).toEqual(indexLines(rows2, blocks, undefined, false, 'v9'));
+    // One of them is a dot index, hidden.
+    expect(memo2.lines.filter((l, i) => l !== memo.lines[i]).length).toBe(rows2.filter((r, i) => r !== rows[i] && !r.system).length);
+    INDEX_SORT_KEYS.forEach((_, k) => expect(sortRowsAgain(memo2.lines, INDEX_SORT_KEYS, k, true, sorts[k]).output).toEqual(sortRows(memo2.lines, INDEX_SORT_KEYS, k, true)));
+  });
+
   it('the shards index key compares like its value', () => {
     const rows = parseCatShards(fx('shards'));
     const byValue = SHARD_SORT_KEYS.map((k) => ({ ...k, compare: undefined }));

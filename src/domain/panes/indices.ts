@@ -64,7 +64,10 @@ export function indexLinesAgain(
       at[i] = null;
       continue;
     }
-    let line = reuse ? (reuse.rows[i] === r ? reuse.at[i] : (lineOf ??= linesByRow(reuse)).get(r)) : null;
+    // A row changed in place (same index, new values) needs a new line; only a row that moved
+    // (an index created or deleted before it) is looked up by identity.
+    const was = reuse?.rows[i];
+    let line = !reuse ? null : was === r ? reuse.at[i] : was?.name === r.name ? null : (lineOf ??= linesByRow(reuse)).get(r);
     if (!line) {
       byIndex ??= new Map(blocks.map((b) => [b.index, b]));
       const id = projects ? projectIdOfIndex(r.name, templateVersion) : null;

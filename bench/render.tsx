@@ -16,6 +16,10 @@ import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from 
 import { RESOURCES } from '../src/cluster/resources';
 import { jsonRows } from '../src/cluster/connection';
 import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
+import { applyV8Flags } from '../src/config/runtime';
+
+// The console's own V8 settings, as the launcher applies them (src/cli.tsx).
+applyV8Flags();
 
 // Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
 const root = process.cwd();

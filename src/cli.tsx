@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
 import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
 import { COMMANDS } from './commands/table';
+import { applyV8Flags } from './config/runtime';
+
+// Before anything big is allocated (config/runtime.ts says why).
+applyV8Flags();
 
 function globalUsage(): string {
   return [

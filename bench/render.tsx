@@ -1,9 +1,11 @@
 // Render cost at one size, in its own process (so peak RSS belongs to that size alone):
 //   tsx bench/render.tsx <rows> <repeats>   -> one JSON line on stdout.
-// Synthetic `_cat/indices` and `_cat/shards` rows with the keys and value shapes of the recorded
-// fixtures go through the real parsers into a real store, and the real App renders them to a fake
+// Synthetic `_cat/indices` and `_cat/shards` answers with the keys and value shapes of the recorded
+// fixtures arrive as a poll's do (JSON text, parsed as the client does, then by the real parser
+// with the previous snapshot), go into a real store, and the real App renders them to a fake
 // 80x24 terminal (Ink in debug mode: every render is written at once, no frame-rate throttle, so a
-// frame's time is its cost, not the throttle's wait).
+// frame's time is its cost, not the throttle's wait). Nothing of an answer is kept by the
+// benchmark after it is parsed: peak RSS is what the console itself holds.
 import fs from 'node:fs';
 import path from 'node:path';
 import React from 'react';
@@ -12,7 +14,12 @@ import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
 import { RESOURCES } from '../src/cluster/resources';
+import { jsonRows } from '../src/cluster/connection';
 import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
+import { applyV8Flags } from '../src/config/v8-flags';
+
+// The console's own V8 settings, as the launcher applies them (src/cli.tsx).
+applyV8Flags();
 
 // Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
 const root = process.cwd();
@@ -27,9 +34,28 @@ function indexName(i: number): string {
   return i % 3 === 0 ? `logs-app-${String(i).padStart(6, '0')}` : `service_v9_project${i}`;
 }
 
-function catIndices(n: number): Record<string, string>[] {
+/**
+ * The bytes of an answer as the client receives them (chunks of ~64 KB, joined once), made one row
+ * at a time so no array of raw rows or whole JSON string is kept. `changed(i)`: the rows this poll
+ * changes (their document counts move on by `poll`), as writes do between polls.
+ */
+function answerBytes<T>(n: number, row: (i: number) => T): Buffer {
+  const chunks: Buffer[] = [Buffer.from('[')];
+  let part: string[] = [];
+  for (let i = 0; i < n; i++) {
+    part.push(JSON.stringify(row(i)));
+    if (part.length === 300 || i === n - 1) {
+      chunks.push(Buffer.from((i + 1 > part.length ? ',' : '') + part.join(',')));
+      part = [];
+    }
+  }
+  chunks.push(Buffer.from(']'));
+  return Buffer.concat(chunks);
+}
+
+function catIndicesBytes(n: number, poll: number, changed: (i: number) => boolean): Buffer {
   const template = fixture('indices')[0];
-  return Array.from({ length: n }, (_, i) => ({
+  return answerBytes(n, (i) => ({
     ...template,
     health: i % 50 === 0 ? 'yellow' : 'green',
     status: 'open',
@@ -37,16 +63,16 @@ function catIndices(n: number): Record<string, string>[] {
     uuid: `u${i.toString(36).padStart(21, 'x')}`,
     pri: String(1 + (i % 6)),
     rep: String(i % 2),
-    'docs.count': String((i * 7919) % 5_000_000),
+    'docs.count': String(((i * 7919) % 5_000_000) + (changed(i) ? poll : 0)),
     'docs.deleted': String((i * 31) % 1000),
     'store.size': String((i * 104_729) % 9_000_000_000),
     'pri.store.size': String((i * 52_361) % 4_500_000_000),
   }));
 }
 
-function catShards(n: number): Record<string, string | null>[] {
+function catShardsBytes(n: number, poll: number, changed: (i: number) => boolean): Buffer {
   const template = fixture('shards')[0];
-  return Array.from({ length: n }, (_, i) => {
+  return answerBytes(n, (i) => {
     const unassigned = i % 40 === 39;
     return {
       ...template,
@@ -55,7 +81,7 @@ function catShards(n: number): Record<string, string | null>[] {
       prirep: unassigned ? 'r' : 'p',
       state: unassigned ? 'UNASSIGNED' : 'STARTED',
       node: unassigned ? null : 'storage-1',
-      docs: unassigned ? null : String((i * 13) % 100_000),
+      docs: unassigned ? null : String(((i * 13) % 100_000) + (changed(i) ? poll : 0)),
       store: unassigned ? null : String((i * 977) % 900_000_000),
       'unassigned.reason': unassigned ? 'INDEX_CREATED' : null,
       'unassigned.details': null,
@@ -72,19 +98,40 @@ const median = (xs: number[]) => {
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
 };
 
+/** With BENCH_MEM=1 (and node --expose-gc): the live heap after each stage, on stderr. */
+function stage(name: string) {
+  if (!process.env.BENCH_MEM) return;
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  const mb = (x: number) => (x / 2 ** 20).toFixed(0);
+  process.stderr.write(`${name}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} external ${mb(m.external)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)}\n`);
+}
+
 async function main() {
+  stage('loaded');
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
     if (name === 'indices' || name === 'shards') continue;
     const r = RESOURCES[name];
     setSnapshot(store, name, { data: r.parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
   }
-  const rawIndices = catIndices(N);
-  const rawShards = catShards(N);
-  const parseStart = performance.now();
-  const indices = RESOURCES.indices.parse(rawIndices);
-  const shards = RESOURCES.shards.parse(rawShards);
-  const parseMs = performance.now() - parseStart;
+  stage('fixtures');
+  const answer = (pane: 'indices' | 'shards', poll: number, changed: (i: number) => boolean) =>
+    pane === 'indices' ? catIndicesBytes(N, poll, changed) : catShardsBytes(N, poll, changed);
+  /** One poll's answer parsed as the poller does (cluster/api.ts): bytes -> rows a slice at a time, keeping the rows the last snapshot repeats. */
+  const parsePoll = (pane: 'indices' | 'shards', poll: number, changed: (i: number) => boolean) => {
+    const body = answer(pane, poll, changed);
+    const t0 = performance.now();
+    const data = (RESOURCES[pane].parse as (b: unknown, p?: unknown) => unknown)(jsonRows(body), store.getState().snapshots[pane].data);
+    return { data, ms: performance.now() - t0 };
+  };
+  const none = () => false;
+  const firstIndices = parsePoll('indices', 0, none);
+  const firstShards = parsePoll('shards', 0, none);
+  const parseMs = firstIndices.ms + firstShards.ms;
+  setSnapshot(store, 'indices', { data: firstIndices.data as never, fetchedAt: Date.now(), failures: 0 });
+  setSnapshot(store, 'shards', { data: firstShards.data as never, fetchedAt: Date.now(), failures: 0 });
+  stage('parsed');
 
   const stdout = new FakeStdout(80, 24, 'last');
   const stdin = new FakeStdin();
@@ -98,6 +145,7 @@ async function main() {
     patchConsole: false,
   });
   await tick();
+  stage('first frame');
 
   /** Time from `act` until the first frame is written (then lets follow-up renders settle). */
   async function frameAfter(act: () => void): Promise<number> {
@@ -119,12 +167,21 @@ async function main() {
     store.setState({ pane });
     await tick();
     // A new snapshot arriving (as after each poll): the pane rebuilds its rows (join, filter, sort)
-    // and draws. Fresh arrays each time so nothing is memoised across repeats.
+    // and draws. A poll changes 1% of the rows (writes to some indices); a few polls change every row.
     const rebuild: number[] = [];
-    for (let i = 0; i < REPEATS; i++) {
-      const data = pane === 'indices' ? indices.slice() : shards.slice();
-      rebuild.push(await frameAfter(() => setSnapshot(store, pane, { data: data as never, fetchedAt: Date.now(), failures: 0 })));
+    const pollParse: number[] = [];
+    const rebuildAll: number[] = [];
+    let poll = 1;
+    for (let i = 0; i < REPEATS; i++, poll++) {
+      const p = parsePoll(pane, poll, (row) => row % 100 === poll % 100);
+      pollParse.push(p.ms);
+      rebuild.push(await frameAfter(() => setSnapshot(store, pane, { data: p.data as never, fetchedAt: Date.now(), failures: 0 })));
     }
+    for (let i = 0; i < 3; i++, poll++) {
+      const p = parsePoll(pane, poll, () => true);
+      rebuildAll.push(await frameAfter(() => setSnapshot(store, pane, { data: p.data as never, fetchedAt: Date.now(), failures: 0 })));
+    }
+    stage(`${pane} rebuilt`);
     if (!stdout.last.includes(pane === 'indices' ? 'logs-app-' : 'STARTED')) throw new Error(`the ${pane} pane did not draw its rows:\n${stdout.last}`);
     // Scrolling one page: page-down from the top, back to the top every 20 pages.
     const scroll: number[] = [];
@@ -142,8 +199,11 @@ async function main() {
       for (let k = 0; k < word.length; k++) filterKey.push(await frameAfter(() => stdin.write(BACKSPACE)));
     }
     await frameAfter(() => stdin.write('\u001b'));
+    stage(`${pane} scrolled and filtered`);
     out[pane] = {
       rebuild_ms: median(rebuild),
+      rebuild_all_changed_ms: median(rebuildAll),
+      poll_parse_ms: median(pollParse),
       scroll_frame_ms: median(scroll),
       filter_key_ms: median(filterKey),
       rebuild_max_ms: Math.max(...rebuild),

@@ -5,6 +5,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { bundleAliases } from './lib/bundle-aliases.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -24,8 +25,8 @@ await build({
   minifySyntax: true,
   legalComments: 'none',
   define: { 'process.env.NODE_ENV': '"production"', 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
-  // Ink imports react-devtools-core only when DEV is set; the stub keeps it out of the bundle.
-  alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
+  // Stubs and narrower entry points for what the console never runs (dev/lib/bundle-aliases.mjs).
+  alias: bundleAliases(root),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { bundleAliases } from './lib/bundle-aliases.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dist = path.join(root, 'dist');
@@ -49,10 +50,8 @@ async function bundleCjs() {
     minifySyntax: true,
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"', 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
-    alias: {
-      'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs'),
-      'supports-color': path.join(root, 'dev/sea/supports-color.cjs'),
-    },
+    // The same stubs as the bundle (dev/lib/bundle-aliases.mjs), and supports-color for the SEA.
+    alias: { ...bundleAliases(root), 'supports-color': path.join(root, 'dev/sea/supports-color.cjs') },
     plugins: [seaBridges],
     logLevel: 'error',
   });

@@ -3,6 +3,10 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
 import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
 import { COMMANDS } from './commands/table';
+import { applyV8Flags } from './config/v8-flags';
+
+// Before anything big is allocated (config/v8-flags.ts says why).
+applyV8Flags();
 
 function globalUsage(): string {
   return [

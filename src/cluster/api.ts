@@ -5,7 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { parseHealthReport } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
-import { getJson, read, type EsTransport } from './connection';
+import { getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
 import { documentsApi } from './documents';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
@@ -16,13 +16,18 @@ import { snapshotsApi } from './snapshots';
 import { tasksApi } from './tasks';
 import { templatesApi } from './templates';
 
-/** One polled resource, parsed, and the size of its answer (for the benchmark). */
-export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal) => Promise<{ data: ResourceData<K>; bytes: number }>;
+/** One polled resource, parsed (keeping the rows of `prev` it repeats), and the size of its answer (for the benchmark). */
+export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal, prev?: ResourceData<K>) => Promise<{ data: ResourceData<K>; bytes: number }>;
 
 function resourcesApi(es: EsTransport) {
-  const resource: ResourceRead = async (name, signal) => {
-    const { body, bytes } = await read(es, RESOURCES[name].request, signal);
-    return { data: RESOURCES[name].parse(body) as never, bytes };
+  const resource: ResourceRead = async (name, signal, prev) => {
+    const r = RESOURCES[name] as unknown as { request: ReadRequest; parse: (body: unknown, prev?: unknown) => unknown; rows?: boolean };
+    if (r.rows) {
+      const { body, bytes } = await readRows(es, r.request, (rows) => r.parse(rows, prev), signal);
+      return { data: body as never, bytes };
+    }
+    const { body, bytes } = await read(es, r.request, signal);
+    return { data: r.parse(body, prev) as never, bytes };
   };
   return {
     resource,

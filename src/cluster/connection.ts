@@ -1,6 +1,7 @@
 // The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
 // never be resent automatically, and the poller does its own backoff for reads.
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation';
@@ -241,6 +242,77 @@ export async function read<T = unknown>({ client, url }: EsTransport, req: ReadR
     return { body: res.body as T, bytes: len };
   } catch (e) {
     throw classifyError(e, url);
+  }
+}
+
+/**
+ * Sends one read of a big `_cat` table (an array of flat rows) and hands its rows to `parse` as
+ * they are decoded, a slice of the answer at a time: at 100,000 indices the answer is ~20 MB of
+ * JSON, and parsed whole it would make 100,000 raw objects that outlive several young-generation
+ * collections before the parser turns them into rows (the heap then grows to several times what
+ * the console keeps). Sliced, each raw object dies young. Errors are those of read().
+ */
+export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest, parse: (rows: Iterable<Record<string, unknown>>) => T, signal?: AbortSignal): Promise<ReadResult<T>> {
+  try {
+    const res = await client.transport.request(
+      { method: req.method, path: req.path, querystring: req.querystring },
+      { signal, meta: true, asStream: true },
+    );
+    const chunks: Buffer[] = [];
+    for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) chunks.push(chunk);
+    let buf = Buffer.concat(chunks);
+    chunks.length = 0;
+    const encoding = String(res.headers?.['content-encoding'] ?? '').toLowerCase();
+    const bytes = Number(res.headers?.['content-length'] ?? 0) || buf.length;
+    if (encoding.includes('gzip')) buf = zlib.gunzipSync(buf);
+    else if (encoding.includes('deflate')) buf = zlib.inflateSync(buf);
+    if (res.statusCode !== null && res.statusCode >= 400) {
+      // As the client would have thrown it (asStream leaves the status to the caller).
+      const text = buf.toString('utf8');
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: a proxy's page; classifyError names it
+      }
+      throw new errors.ResponseError({ ...res, body, warnings: res.warnings ?? null } as never);
+    }
+    return { body: parse(jsonRows(buf)), bytes };
+  } catch (e) {
+    throw classifyError(e, url);
+  }
+}
+
+const ROW_SEPARATOR = Buffer.from('},{');
+/** Bytes of JSON decoded at once: big enough that JSON.parse dominates, small enough to die young. */
+const SLICE_BYTES = 256 * 1024;
+
+/**
+ * The rows of a JSON array of objects, decoded a slice at a time. A slice ends at a `},{` between
+ * two rows; one found inside a string value leaves that slice an unterminated string, which fails
+ * to parse, and then the rest of the answer is parsed in one piece (slower, never wrong).
+ */
+export function* jsonRows(buf: Buffer): Generator<Record<string, unknown>> {
+  const open = buf.indexOf(0x5b); // '['
+  const close = buf.lastIndexOf(0x5d); // ']'
+  if (open < 0 || close < open) {
+    yield* JSON.parse(buf.toString('utf8')) as Record<string, unknown>[]; // throws the parser's own error
+    return;
+  }
+  let start = open + 1;
+  while (start < close) {
+    const sep = close - start > SLICE_BYTES ? buf.indexOf(ROW_SEPARATOR, start + SLICE_BYTES) : -1;
+    const end = sep >= 0 && sep < close ? sep + 1 : close;
+    let rows: Record<string, unknown>[];
+    try {
+      rows = JSON.parse(`[${buf.toString('utf8', start, end)}]`);
+    } catch (e) {
+      if (end === close) throw e;
+      yield* JSON.parse(`[${buf.toString('utf8', start, close)}]`) as Record<string, unknown>[];
+      return;
+    }
+    yield* rows;
+    start = end + 1; // past the ',' between the rows
   }
 }
 

@@ -24,9 +24,12 @@ function cat(path: string, h: string[], extra: Record<string, string> = {}): Rea
 
 interface Resource<T> {
   request: ReadRequest;
-  parse: (body: any) => T;
+  /** `prev`, the data of the last poll: the big tables keep the rows it repeats (domain/parse.ts). */
+  parse: (body: any, prev?: T) => T;
   /** Multiple of the base poll interval; settings change rarely. */
   every: number;
+  /** A `_cat` table that grows with the cluster: read a slice at a time (connection.ts readRows). */
+  rows?: boolean;
   /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
   panes: readonly PaneId[];
 }
@@ -62,12 +65,14 @@ export const RESOURCES = {
       expand_wildcards: 'all',
     }),
     parse: parseCatIndices,
+    rows: true,
     every: 1,
     panes: ['indices'],
   }),
   shards: resource({
     request: cat('/_cat/shards', ['index', 'shard', 'prirep', 'state', 'node', 'docs', 'store', 'unassigned.reason', 'unassigned.details']),
     parse: parseCatShards,
+    rows: true,
     every: 1,
     panes: ['shards'],
   }),

@@ -1,15 +1,11 @@
 // The live console (the default command): polls the node outside React and renders the panes.
 // The terminal is always given back: on q, on Ctrl-C, on SIGTERM/SIGHUP and on a crash.
-import React from 'react';
-import { render } from 'ink';
 import { UsageError } from '../config/connection';
 import { saveIndexNames } from '../config/completion-cache';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { IndexDetailPoller } from '../services/index-detail';
 import { platformOnHost, runDoctorInto } from '../services/doctor';
-import { App } from '../ui/app/App';
-import { WizardServicesProvider } from '../ui/wizards/services';
 import { createEsApi } from '../cluster/api';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
@@ -24,7 +20,6 @@ import { TimelineRecorder } from '../services/timeline';
 import { describeHolder } from '../config/cluster-lock';
 import type { ShareControl } from '../ui/app/context';
 import type { ProposedSelection } from '../domain/share';
-import { WIZARDS } from '../ui/wizards/registry';
 
 
 export const MIN_INTERVAL_S = 1;
@@ -113,7 +108,9 @@ const tui: CommandModule = {
       store.setState((s) => ({ share: s.share ? { ...s.share, message: `${proposer}'s proposal closed` } : s.share }));
       proposer = undefined;
     });
-    const onPropose = (author: string, wizard: string, selection: ProposedSelection) => {
+    const onPropose = async (author: string, wizard: string, selection: ProposedSelection) => {
+      // The wizards' registry is UI code, loaded with the console after the first polls went out.
+      const { WIZARDS } = await import('../ui/wizards/registry');
       const entry = WIZARDS.find((w) => w.id === wizard);
       const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
       if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
@@ -187,8 +184,12 @@ const tui: CommandModule = {
     });
     const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
 
-    process.stdout.write(ENTER_ALT_SCREEN);
+    // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
+    // is compiled while the node answers, so the first frame can already show live data.
+    poller.start();
+    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
     let restored = false;
+    let onAltScreen = false;
     const restore = () => {
       if (restored) return;
       restored = true;
@@ -197,8 +198,8 @@ const tui: CommandModule = {
       platform.stop();
       recorder.stop();
       void server?.stop('the leader quit');
-      instance.unmount();
-      process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+      instance?.unmount();
+      if (onAltScreen) process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
     };
     const crash = (e: unknown) => {
       restore();
@@ -214,21 +215,13 @@ const tui: CommandModule = {
     process.on('SIGTERM', signal);
     process.on('SIGHUP', signal);
 
-    const instance = render(
-      <WizardServicesProvider value={wizardServices}>
-        <App store={store} poller={pollControl} ui={ui} share={share} />
-      </WizardServicesProvider>,
-      {
-      exitOnCtrlC: false,
-      patchConsole: false,
-      maxFps: 20,
-      incrementalRendering: false,
-      },
-    );
-    poller.start();
     detail.start();
     const stopIndexCache = cacheIndexNames(store);
     recorder.start();
+    const { mountConsole } = await import('../ui/app/mount');
+    process.stdout.write(ENTER_ALT_SCREEN);
+    onAltScreen = true;
+    instance = mountConsole(store, { poller: pollControl, ui, share }, wizardServices);
     if (values.share || shareGroup) await startSharing();
     try {
       await instance.waitUntilExit();

@@ -91,37 +91,93 @@ export function isSystemIndex(name: string): boolean {
   return name.startsWith('.');
 }
 
-export function parseCatIndices(rows: Json[]): IndexRow[] {
-  return rows.map((r) => {
-    const name = str(r.index);
-    return {
-      name,
-      health: health(r.health),
-      status: str(r.status),
-      uuid: str(r.uuid),
-      primaries: num(r.pri),
-      replicas: num(r.rep),
-      docsCount: num(r['docs.count']),
-      docsDeleted: num(r['docs.deleted']),
-      storeBytes: num(r['store.size']),
-      priStoreBytes: num(r['pri.store.size']),
-      system: isSystemIndex(name),
-    };
-  });
+/**
+ * Rows of the previous snapshot that a new answer repeats are kept, not copied: at 100,000 indices
+ * a poll then allocates only the rows that changed (memory), the store sees an unchanged table by
+ * identity (services/poller.ts: no redraw), and the panes reuse what they derived from a row. A row
+ * is looked for at its old position first (Elasticsearch answers in a stable order), then by key.
+ */
+function byKeyOf<T>(prev: readonly T[] | undefined, keyOf: (row: T) => string): (key: string) => T | undefined {
+  let byKey: Map<string, T> | undefined;
+  return (key) => {
+    if (!prev) return undefined;
+    if (!byKey) {
+      byKey = new Map();
+      for (const r of prev) byKey.set(keyOf(r), r);
+    }
+    const old = byKey.get(key);
+    byKey.delete(key); // a key the answer repeats (unassigned copies) finds a row once
+    return old;
+  };
 }
 
-export function parseCatShards(rows: Json[]): ShardRow[] {
-  return rows.map((r) => ({
-    index: str(r.index),
-    shard: num(r.shard),
-    primary: r.prirep === 'p',
-    state: str(r.state),
-    node: r.node ? str(r.node) : null,
-    docs: numOrNull(r.docs),
-    storeBytes: numOrNull(r.store),
-    unassignedReason: r['unassigned.reason'] ? str(r['unassigned.reason']) : null,
-    unassignedDetails: r['unassigned.details'] ? str(r['unassigned.details']) : null,
-  }));
+/** `rows`: an array, or the rows of an answer as they are decoded (cluster/connection.ts readRows). */
+export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]): IndexRow[] {
+  const find = byKeyOf(prev, (r) => r.name);
+  const out: IndexRow[] = [];
+  let i = 0;
+  for (const r of rows) {
+    const name = str(r.index);
+    const h = health(r.health);
+    const status = str(r.status);
+    const uuid = str(r.uuid);
+    const primaries = num(r.pri);
+    const replicas = num(r.rep);
+    const docsCount = num(r['docs.count']);
+    const docsDeleted = num(r['docs.deleted']);
+    const storeBytes = num(r['store.size']);
+    const priStoreBytes = num(r['pri.store.size']);
+    const at = prev?.[i];
+    const o = at !== undefined && at.name === name ? at : find(name);
+    out[i] =
+      o !== undefined &&
+      o.health === h &&
+      o.status === status &&
+      o.uuid === uuid &&
+      o.primaries === primaries &&
+      o.replicas === replicas &&
+      o.docsCount === docsCount &&
+      o.docsDeleted === docsDeleted &&
+      o.storeBytes === storeBytes &&
+      o.priStoreBytes === priStoreBytes
+        ? o
+        : { name, health: h, status, uuid, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: isSystemIndex(name) };
+    i++;
+  }
+  return out;
+}
+
+const shardKey = (index: string, shard: number, primary: boolean, node: string | null) => `${index}/${shard}/${primary ? 'p' : 'r'}/${node ?? ''}`;
+
+export function parseCatShards(rows: Iterable<Json>, prev?: readonly ShardRow[]): ShardRow[] {
+  const find = byKeyOf(prev, (r) => shardKey(r.index, r.shard, r.primary, r.node));
+  const out: ShardRow[] = [];
+  let i = 0;
+  for (const r of rows) {
+    const index = str(r.index);
+    const shard = num(r.shard);
+    const primary = r.prirep === 'p';
+    const state = str(r.state);
+    const node = r.node ? str(r.node) : null;
+    const docs = numOrNull(r.docs);
+    const storeBytes = numOrNull(r.store);
+    const unassignedReason = r['unassigned.reason'] ? str(r['unassigned.reason']) : null;
+    const unassignedDetails = r['unassigned.details'] ? str(r['unassigned.details']) : null;
+    const at = prev?.[i];
+    // Most rows of a poll are where they were: the key string is built only for those that moved.
+    const o = at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node ? at : prev && find(shardKey(index, shard, primary, node));
+    out[i] =
+      o !== undefined &&
+      o.state === state &&
+      o.docs === docs &&
+      o.storeBytes === storeBytes &&
+      o.unassignedReason === unassignedReason &&
+      o.unassignedDetails === unassignedDetails
+        ? o
+        : { index, shard, primary, state, node, docs, storeBytes, unassignedReason, unassignedDetails };
+    i++;
+  }
+  return out;
 }
 
 /** _cat/allocation; the pseudo-node "UNASSIGNED" (shards without a node) is not a disk. */

@@ -142,10 +142,10 @@ export class Poller {
     }
     this.inFlight.add(name);
     try {
-      const { data, bytes } = await this.reads.resource(name, this.abort.signal);
+      const prev = this.store.getState().snapshots[name];
+      const { data, bytes } = await this.reads.resource(name, this.abort.signal, prev.data as never);
       this.stats.requests++;
       this.stats.bytes += bytes;
-      const prev = this.store.getState().snapshots[name];
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
       else {
         setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
@@ -171,10 +171,13 @@ function periodOf(name: ResourceName, intervalMs: number): number {
 }
 
 /**
- * Whether a poll brought the same data: compared as JSON for the small reads the idle panes make;
- * big tables (thousands of rows) count as changed, as comparing them would cost more than a render.
+ * Whether a poll brought the same data. The big tables' parsers keep the rows a poll repeats
+ * (domain/parse.ts), so an unchanged table of any size is the same rows by identity; the small
+ * reads the idle panes make are compared as JSON; a big table with a changed row counts as
+ * changed, as comparing it as JSON would cost more than a render.
  */
-function sameData(a: unknown, b: unknown): boolean {
+export function sameData(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => x === b[i])) return true;
   if (Array.isArray(b) && b.length > 2000) return false;
   return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -2,7 +2,9 @@
 // requests in flight for one resource, stops asking while paused, and backs off from a dead node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
-import { createClient } from '../../src/cluster/connection';
+import { createClient, readRows } from '../../src/cluster/connection';
+import { RESOURCES } from '../../src/cluster/resources';
+import { parseCatIndices } from '../../src/domain/parse';
 import { createEsApi } from '../../src/cluster/api';
 import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
@@ -73,6 +75,43 @@ describe('poller on a real node', () => {
     } finally {
       poller.stop();
     }
+  });
+
+  it('the big tables: read a slice at a time, the same rows as a plain JSON read; an unchanged table is the same rows; a write makes one new row', async () => {
+    const put = (path: string, body: unknown) =>
+      fetch(`${node.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    for (let i = 0; i < 30; i++) expect((await put(`/poller_rows_${i}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).ok).toBe(true);
+    await fetch(`${node.url}/_cluster/health?wait_for_status=green&timeout=30s`);
+    const { store, poller } = make();
+    store.setState({ pane: 'indices' });
+    await poller.refreshNow();
+    const first = store.getState().snapshots.indices;
+    const req = RESOURCES.indices.request;
+    const plain = (await (await fetch(`${node.url}${req.path}?${new URLSearchParams(req.querystring)}`)).json()) as Record<string, unknown>[];
+    expect([...first.data!].sort((a, b) => a.name.localeCompare(b.name))).toEqual(parseCatIndices(plain).sort((a, b) => a.name.localeCompare(b.name)));
+    expect(first.data!.filter((r) => r.name.startsWith('poller_rows_'))).toHaveLength(30);
+    let notified = 0;
+    const off = store.subscribe((s, prev) => {
+      if (s.snapshots.indices !== prev.snapshots.indices) notified++;
+    });
+    await poller.refreshNow();
+    expect(store.getState().snapshots.indices).toBe(first);
+    expect(notified).toBe(0);
+    // One document in one index: that row is new, every other row is the one of the last poll.
+    await fetch(`${node.url}/poller_rows_7/_doc/1?refresh=true`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    await poller.refreshNow();
+    off();
+    const next = store.getState().snapshots.indices.data!;
+    expect(notified).toBe(1);
+    const changed = next.filter((r) => !first.data!.includes(r));
+    expect(changed.map((r) => r.name)).toEqual(['poller_rows_7']);
+    expect(changed[0].docsCount).toBe(1);
+  });
+
+  it('a big table read that the node refuses is a clear error, as any other read', async () => {
+    const es = { client: createClient({ url: node.url }), url: node.url };
+    await expect(readRows(es, { method: 'GET', path: '/_cat/indices/no_such_index_here', querystring: { format: 'json' } }, (rows) => [...rows])).rejects.toMatchObject({ kind: 'not-found' });
+    await es.client.close();
   });
 
   it('keeps one request in flight per resource', async () => {

@@ -1,7 +1,7 @@
 // The Shards pane's rows: every copy of _cat/shards, or only those not STARTED; how they sort,
 // filter and show, and the tone that says what an unassigned copy costs.
 import { formatBytes, type Tone } from '../format';
-import type { Column, SortKey } from '../table';
+import { compareValues, type Column, type SortKey } from '../table';
 import type { ShardRow } from '../types';
 
 export function shardTone(s: ShardRow): Tone {
@@ -25,7 +25,12 @@ export function shardsInfo(shown: number, problemsOnly: boolean, rows: ShardRow[
 const STATE_ORDER: Record<string, number> = { UNASSIGNED: 0, INITIALIZING: 1, RELOCATING: 2, STARTED: 3 };
 
 export const SHARD_SORT_KEYS: SortKey<ShardRow>[] = [
-  { title: 'index', value: (r) => `${r.index}\u0000${String(r.shard).padStart(6, '0')}${r.primary ? 'p' : 'r'}` },
+  {
+    title: 'index',
+    value: (r) => `${r.index}\u0000${String(r.shard).padStart(6, '0')}${r.primary ? 'p' : 'r'}`,
+    // The same order without a string per row: index, shard number, primary first.
+    compare: (a, b) => compareValues(a.index, b.index) || a.shard - b.shard || (a.primary === b.primary ? 0 : a.primary ? -1 : 1),
+  },
   { title: 'state', value: (r) => STATE_ORDER[r.state] ?? 1 },
   { title: 'node', value: (r) => r.node ?? '' },
   { title: 'size', value: (r) => r.storeBytes ?? 0 },

@@ -2,9 +2,10 @@
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
 // indices hidden until '.' is pressed. Enter opens the index detail of the row (IndexDetailView),
 // drawn here in place of the table until Esc.
-import React, { useMemo } from 'react';
+import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
-import { indexColumns, indexLines, indicesInfo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
 import { openIndexDetail } from '../../store/index-detail';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
@@ -16,6 +17,8 @@ import { IndexDetailView } from './IndexDetailView';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
+
+const NO_BLOCKS: IndexBlocks[] = [];
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
   const detailOpen = useConsole((s) => s.indexDetail !== undefined);
@@ -32,10 +35,13 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
     templateVersion: s.templateVersion,
   }));
   const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
-  const lines = useMemo(
-    () => (indices.data ? indexLines(indices.data, blocks.data ?? [], projects, showSystem, templateVersion) : undefined),
-    [indices.data, blocks.data, projects, showSystem, templateVersion],
-  );
+  // The last snapshot's lines: rows the new one repeats keep theirs.
+  const last = useRef<IndexLinesMemo | undefined>(undefined);
+  const lines = useMemo(() => {
+    if (!indices.data) return undefined;
+    last.current = indexLinesAgain(indices.data, blocks.data ?? NO_BLOCKS, projects, showSystem, templateVersion, last.current);
+    return last.current.lines;
+  }, [indices.data, blocks.data, projects, showSystem, templateVersion]);
   const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];

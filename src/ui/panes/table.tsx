@@ -1,9 +1,9 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
 // per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
-import React, { useEffect, useMemo } from 'react';
+import React, { useEffect, useMemo, useRef } from 'react';
 import { Text } from 'ink';
 import type { Scope } from '../../keys/keymap';
-import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRows, type SortKey } from '../../domain/table';
+import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRowsAgain, type SortedRows, type SortKey } from '../../domain/table';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
@@ -32,9 +32,14 @@ export function useTableModel<T>(
   height: number,
 ): TableModel<T> {
   const t = useUi((s) => s.tables[pane]);
-  // textOf and keys are module constants of each pane.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
-  const sorted = useMemo(() => sortRows(rows ?? [], keys, t.sortKey, t.descending), [rows, t.sortKey, t.descending]);
+  // The last sort: the next snapshot's sort starts from its order (nearly sorted already).
+  const last = useRef<SortedRows<T> | undefined>(undefined);
+  const sorted = useMemo(() => {
+    // textOf and keys are module constants of each pane.
+    last.current = sortRowsAgain(rows ?? [], keys, t.sortKey, t.descending, last.current);
+    return last.current.output;
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [rows, t.sortKey, t.descending]);
   const filtering = t.filter.trim() !== '';
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const texts = useMemo(() => (filtering ? searchTexts(sorted, textOf) : []), [sorted, filtering]);

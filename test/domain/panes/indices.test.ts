@@ -9,7 +9,7 @@ const y = scenario('yellow');
 describe('indices pane rows', () => {
   it('hides dot indices until asked, marks the read-only block, names the platform project', () => {
     const lines = indexLines(y.indices, y.blocks, { orders: 'Orders' }, false);
-    expect(lines.map((l) => [l.name, l.block, l.project])).toEqual([
+    expect(lines.map((l) => [l.name, l.block ?? '', l.project])).toEqual([
       ['service_v9_orders', '', 'Orders'],
       ['service_v9_bravo', 'ro/del', '? bravo'],
       ['service_v9_legacy', '', '? legacy'],

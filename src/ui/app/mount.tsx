@@ -1,0 +1,25 @@
+// Draws the console into the terminal: the App with the wizards' services, rendered by Ink. Its
+// own module so that the console's command (commands/tui.tsx) loads React, Ink and the panes
+// (~0.9 MB of code) while its first polls are already on the wire.
+import React from 'react';
+import { render } from 'ink';
+import type { ConsoleStore } from '../../store/console';
+import type { WizardServices } from '../../services/wizards';
+import { App } from './App';
+import type { PollControl, ShareControl } from './context';
+import type { UiStore } from '../state';
+import { WizardServicesProvider } from '../wizards/services';
+
+export function mountConsole(store: ConsoleStore, props: { poller: PollControl; ui?: UiStore; share?: ShareControl }, services: WizardServices) {
+  return render(
+    <WizardServicesProvider value={services}>
+      <App store={store} {...props} />
+    </WizardServicesProvider>,
+    {
+      exitOnCtrlC: false,
+      patchConsole: false,
+      maxFps: 20,
+      incrementalRendering: false,
+    },
+  );
+}

@@ -140,7 +140,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js', () => {
           const lines = first.split('\n');
           expect(lines.length).toBeLessThanOrEqual(25);
           for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-          expect(first).toMatch(/1 Health  2 Indices/);
+          expect(first).toMatch(/1 Health  2 Indi/);
           tmux('send-keys', '-t', 'pkg', '2');
           await waitFor((s) => /Indices/.test(s) && /index/.test(s), 'the Indices pane');
           // Colour as the terminal receives it: present unless NO_COLOR.

@@ -11,6 +11,24 @@ import { PANES, PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { colourOf } from '../theme';
 
+const HELP_TAB = '  ? help';
+
+/**
+ * One tab per pane with its own number key (pre-assigned: 6 Templates, 7 Doctor, 8 Timeline). When
+ * all titles do not fit (eight panes at 80 columns), the other panes' titles are cut to four letters,
+ * the current one stays whole, so every tab and its number stay on screen.
+ */
+function paneTabs(current: string, width: number): { pane: string; text: string }[] {
+  const tabs = (cut: boolean) =>
+    PANES.map((p) => {
+      const title = PANE_SPECS[p].title;
+      return { pane: p, text: ` ${keysOf(`pane.${p}`)[0]} ${cut && p !== current ? title.slice(0, 4) : title} ` };
+    });
+  const full = tabs(false);
+  const length = full.reduce((n, t) => n + t.text.length, HELP_TAB.length);
+  return length <= width ? full : tabs(true);
+}
+
 export function Header({ width }: { width: number }) {
   const s = useConsole((st) => ({
     cluster: st.snapshots.health.data?.clusterName,
@@ -45,13 +63,12 @@ export function Header({ width }: { width: number }) {
         ) : null}
       </Text>
       <Text wrap="truncate">
-        {PANES.map((p) => (
-          <Text key={p} inverse={p === s.pane} bold={p === s.pane}>
-            {/* The pane's own number key (pre-assigned: 6 Templates, 7 Doctor, 8 Timeline). */}
-            {` ${keysOf(`pane.${p}`)[0]} ${PANE_SPECS[p].title} `}
+        {paneTabs(s.pane, width).map(({ pane, text }) => (
+          <Text key={pane} inverse={pane === s.pane} bold={pane === s.pane}>
+            {text}
           </Text>
         ))}
-        <Text dimColor>{'  ? help'}</Text>
+        <Text dimColor>{HELP_TAB}</Text>
       </Text>
     </Box>
   );

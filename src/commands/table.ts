@@ -22,4 +22,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'delete-by-query': () => import('./delete-by-query').then((m) => m.default),
   forcemerge: () => import('./forcemerge').then((m) => m.default),
   tasks: () => import('./tasks').then((m) => m.default),
+  service: () => import('./service').then((m) => m.default),
+  plugin: () => import('./plugin').then((m) => m.default),
 };

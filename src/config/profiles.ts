@@ -24,6 +24,14 @@ export interface Profile {
   /** Commands the corruption checklist runs to stop/start the engine on this node. */
   serviceStop?: string;
   serviceStart?: string;
+  /** shardeck service: restart and status commands (systemctl restart / is-active elasticsearch when absent). */
+  serviceRestart?: string;
+  serviceStatus?: string;
+  /** The engine's home, the user its plugin tool runs as, its ES_PATH_CONF and java (read from the running node when absent). */
+  esHome?: string;
+  esUser?: string;
+  confDir?: string;
+  javaHome?: string;
 }
 
 interface ConfigSchema {

@@ -60,6 +60,15 @@ export function elasticsearchRunsAs(pid: number): boolean {
   return pidIsElasticsearch(pid) === true;
 }
 
+/** The node of the cluster that runs on this host: its pid is an Elasticsearch JVM here holding its own data's lock. */
+export function localNodeOf(nodes: NodeFacts[]): NodeFacts | undefined {
+  return nodes.find((n) => {
+    if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
+    const files = openFiles(n.pid);
+    return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
+  });
+}
+
 /** The files process `pid` has open, or null when /proc/<pid>/fd cannot be read. */
 function openFiles(pid: number): Set<string> | null {
   try {
@@ -109,7 +118,7 @@ function hostView(n: NodeFacts, uuid: string | null, shard: number): HostView {
 }
 
 /** The name of a uid from /etc/passwd (no getent needed). */
-function userName(uid: number): string | null {
+export function userName(uid: number): string | null {
   try {
     const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
     return line ? line.split(':')[0] : null;
@@ -118,7 +127,7 @@ function userName(uid: number): string | null {
   }
 }
 
-function confDirOfPid(pid: number | undefined): string | null {
+export function confDirOfPid(pid: number | undefined): string | null {
   if (!pid) return null;
   try {
     const env = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0');
@@ -128,7 +137,7 @@ function confDirOfPid(pid: number | undefined): string | null {
   }
 }
 
-function javaOfPid(pid: number | undefined): string | null {
+export function javaOfPid(pid: number | undefined): string | null {
   if (!pid) return null;
   try {
     return fs.readlinkSync(`/proc/${pid}/exe`);
@@ -175,12 +184,7 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
   const uuid = uuids.get(f.index) ?? null;
   const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
   // Which node runs here (its pid is an Elasticsearch JVM holding its own data's lock), to name it in a refusal.
-  const localNode =
-    nodes.find((n) => {
-      if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
-      const files = openFiles(n.pid);
-      return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
-    })?.name ?? null;
+  const localNode = localNodeOf(nodes)?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
   const onHost = candidates.find((c) => fs.existsSync(c));
   const snapshots = await es.snapshotsHolding(f.index);

@@ -293,19 +293,22 @@ export async function listPlugins(facts: EngineFacts, tuning: EngineTuning = {})
   return r.ok ? { ok: true, plugins: parsePluginList(r.output), command } : { ok: false, plugins: [], command, error: `${r.error}: ${r.output.trim().split('\n').slice(-3).join(' ')}` };
 }
 
-/** What `install ARG` / `remove NAME` will run, or one sentence saying why not. */
-export function pluginChange(verb: Exclude<PluginVerb, 'list'>, arg: string, facts: EngineFacts): { command: string; target: string } | string {
+/** Why a plugin change cannot run: the operator's input, or this host (no tool, no home). */
+export type PluginChangeRefusal = { refusal: string; kind: 'input' | 'host' };
+
+/** What `install ARG` / `remove NAME` will run, or why not. */
+export function pluginChange(verb: Exclude<PluginVerb, 'list'>, arg: string, facts: EngineFacts): { command: string; target: string } | PluginChangeRefusal {
+  const bad = (refusal: string): PluginChangeRefusal => ({ refusal, kind: 'input' });
+  const src = verb === 'install' ? parsePluginSource(arg) : null;
+  if (typeof src === 'string') return bad(src);
+  const badName = verb === 'remove' ? checkPluginName(arg) : null;
+  if (badName) return bad(badName);
+  if (src?.kind === 'zip' && !fs.existsSync(path.resolve(src.value))) return bad(`${path.resolve(src.value)} does not exist: give the plugin's zip file on this host`);
   const refusal = pluginToolRefusal(facts);
-  if (refusal) return refusal;
-  if (verb === 'remove') {
-    const bad = checkPluginName(arg);
-    return bad ?? { command: pluginCommand(facts.home!, 'remove', arg), target: arg };
-  }
-  const src = parsePluginSource(arg);
-  if (typeof src === 'string') return src;
+  if (refusal) return { refusal, kind: 'host' };
+  if (verb === 'remove' || !src) return { command: pluginCommand(facts.home!, 'remove', arg), target: arg };
   if (src.kind === 'zip') {
     const abs = path.resolve(src.value);
-    if (!fs.existsSync(abs)) return `${abs} does not exist: give the plugin's zip file on this host`;
     return { command: pluginCommand(facts.home!, 'install', zipUrl(abs)), target: path.basename(abs) };
   }
   return { command: pluginCommand(facts.home!, 'install', src.value), target: src.value };
@@ -323,7 +326,7 @@ export async function changePlugin(
 ): Promise<HostRun> {
   guard.assertWritable();
   const change = pluginChange(verb, arg, facts);
-  if (typeof change === 'string') return { ok: false, lines: [change] };
+  if ('refusal' in change) return { ok: false, lines: [change.refusal] };
   const before = await listPlugins(facts, tuning);
   const secrets = tuning.hostSecrets ?? { envNames: [], values: [] };
   const r = await guard.runHostCommand(

@@ -139,6 +139,16 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
   ],
   forcemerge: [{ args: ['forcemerge', INDEX, '--expunge-deletes', '--yes'], exit: 4 }],
+  service: [
+    { args: ['service', 'stop', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped'], exit: 4 },
+    { args: ['service', 'restart', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped', '--start-cmd', 'touch @started'], exit: 4 },
+    { args: ['service', 'start', '--yes', '--start-cmd', 'touch @started'], exit: 4 },
+    { args: ['service', 'status', '--status-cmd', 'true'], exit: 0, reads: true },
+  ],
+  plugin: [
+    { args: ['plugin', 'install', 'analysis-icu', '--yes'], exit: 4 },
+    { args: ['plugin', 'remove', 'analysis-icu', '--yes'], exit: 4 },
+  ],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
     { args: ['tasks', '@finished'], exit: 0, reads: true },

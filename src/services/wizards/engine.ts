@@ -85,7 +85,7 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
         return send({ type: 'planned', action: a, commands: p.commands, summary: serviceSummary(a.verb, p.nodeName), need: serviceConfirmation(a.verb, p.nodeName) });
       }
       const change = pluginChange(a.verb as 'install' | 'remove', a.arg ?? '', facts);
-      if (typeof change === 'string') return send({ type: 'finished', result: refusal([change], /does not exist on this host: give the plugin|not a plugin name|not a \.zip|plain http/.test(change) ? 'input' : 'host') });
+      if ('refusal' in change) return send({ type: 'finished', result: refusal([change.refusal], change.kind) });
       return send({ type: 'planned', action: a, commands: [change.command], summary: `${a.verb} plugin ${change.target} on node ${facts.node?.name ?? 'of this host'}`, need: { kind: 'key' } });
     }
     const a = f.action;

@@ -52,7 +52,13 @@ const tui: CommandModule = {
     const platform = startPlatformSignIn(store, profileName, profile);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({ client, conn, profile: profileName, platformUser: () => store.getState().platform.user });
-    const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
+    const wizardServices = createWizardServices(es, guard, {
+      serviceStop: profile?.serviceStop,
+      serviceStart: profile?.serviceStart,
+      hostSecrets: connectionSecrets(conn),
+      engineUrl: conn.url,
+      engineOverrides: profile,
+    });
 
     process.stdout.write(ENTER_ALT_SCREEN);
     let restored = false;

@@ -16,7 +16,8 @@ export type Scope =
   | 'delete'
   | 'unblock'
   | 'allocation'
-  | 'recovery';
+  | 'recovery'
+  | 'engine';
 
 export interface KeyCommand<Id extends string = CommandId> {
   id: Id;
@@ -62,6 +63,7 @@ const COMMANDS = [
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
   { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
   { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
+  { id: 'wizard.engine', keys: ['E'], description: "this host's engine: service start / stop / restart, plugins", scope: 'nodes', dangerous: true },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
   // A finished wizard closes on any key.
@@ -84,6 +86,11 @@ const COMMANDS = [
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },
+  { id: 'engine.restart', keys: ['r'], description: 'restart the engine (name typed); offered after a plugin change', scope: 'engine' },
+  { id: 'engine.stop', keys: ['x'], description: "stop the engine (type the node's name)", scope: 'engine' },
+  { id: 'engine.start', keys: ['s'], description: 'start the engine', scope: 'engine' },
+  { id: 'engine.install', keys: ['i'], description: 'install a plugin (a zip on this host, a name or an https URL)', scope: 'engine' },
+  { id: 'engine.remove', keys: ['d'], description: 'remove a plugin', scope: 'engine' },
 ] as const satisfies readonly KeyCommand<string>[];
 
 export type CommandId = (typeof COMMANDS)[number]['id'];
@@ -137,6 +144,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   unblock: 'unblock wizard',
   allocation: 'allocation wizard',
   recovery: 'recovery wizard',
+  engine: 'engine wizard',
 };
 
 /** The README's key table (npm run readme:keys writes it; a test checks it matches). */

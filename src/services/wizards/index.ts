@@ -11,6 +11,8 @@ import type { UnblockEffect, UnblockEvent, UnblockState } from '../../domain/wiz
 import type { Guard } from '../guard';
 import { allocationSession } from './allocation';
 import { deleteSession, type DeleteTuning } from './delete';
+import { engineSession } from './engine';
+import type { EngineOverrides, EngineTuning } from '../engine';
 import { forcemergeSession } from './forcemerge';
 import { recoverySession, type RecoveryTuning } from './recovery';
 import { replicasSession } from './replicas';
@@ -18,7 +20,13 @@ import { scrollSession } from './scroll';
 import type { WatchTuning, WizardSession } from './session';
 import { unblockSession } from './unblock';
 
-export type RunnerTuning = WatchTuning & DeleteTuning & RecoveryTuning;
+/** The engine wizard's: the node's URL (its remembered facts) and the profile's service commands and home. */
+export interface EngineWizardTuning extends EngineTuning {
+  engineUrl?: string;
+  engineOverrides?: EngineOverrides;
+}
+
+export type RunnerTuning = WatchTuning & DeleteTuning & RecoveryTuning & EngineWizardTuning;
 
 /** What the TUI's wizards get (through ui/wizards/services.tsx): sessions and previews, no client. */
 export interface WizardServices {
@@ -32,6 +40,8 @@ export interface WizardServices {
   forcemerge(target?: string, start?: boolean): WizardSession<MergeState, MergeEvent, MergeEffect>;
   /** Corruption recovery: detection, lossless options, then the offline checklist (services/wizards/recovery.ts). */
   recovery(shard?: { index: string; shard: number }): ReturnType<typeof recoverySession>;
+  /** This host's engine: service and plugins (services/wizards/engine.ts), the same session as `shardeck service` / `shardeck plugin`. */
+  engine(): ReturnType<typeof engineSession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
 }
@@ -46,6 +56,7 @@ export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuni
     deleteByQuery: (initial) => deleteSession(es, guard, initial, tuning),
     forcemerge: (target, start) => forcemergeSession(es, guard, target, start, tuning),
     recovery: (shard) => recoverySession(es, guard, shard, tuning),
+    engine: () => engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides }),
     preview: (plan) => guard.preview(plan, tuning),
   };
 }

@@ -19,6 +19,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   unblock: 'Unblock wizard',
   allocation: 'Allocation wizard',
   recovery: 'Recovery wizard',
+  engine: 'Engine wizard',
 };
 
 export interface HelpLine {

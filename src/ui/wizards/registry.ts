@@ -18,6 +18,7 @@ import type React from 'react';
 import type { CommandId } from '../../keys/keymap';
 import { AllocationWizard } from './AllocationWizard';
 import { DeleteWizard } from './DeleteWizard';
+import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
@@ -40,4 +41,5 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
+  { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
 ];

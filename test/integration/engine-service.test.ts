@@ -13,7 +13,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { buildTestPlugin, privateHome, TEST_PLUGIN } from '../../dev/test-plugin.mjs';
+import { createEsApi } from '../../src/cluster/api';
+import { createClient } from '../../src/cluster/connection';
 import { newProgress } from '../../src/domain/corruption/progress';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { createUiStore } from '../../src/ui/state';
+import { KEYS, makeStore, renderApp } from '../ui/harness';
+import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 import { auditLinesIn, esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 
@@ -204,6 +211,86 @@ it('plugins: a zip built by the harness installed as the engine user, loaded aft
     `plugin remove ${TEST_PLUGIN} on node engine`,
   ]);
 }, 400_000);
+
+it('the console wizard (E on the Nodes pane) at 80x24: install the zip by y, the offered restart by the typed name, remove', async () => {
+  const uiCfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-engine-ui-'));
+  const previousCfg = process.env.SHARDECK_CONFIG_DIR;
+  process.env.SHARDECK_CONFIG_DIR = uiCfg;
+  process.env.NO_COLOR = '1';
+  const auditFile = path.join(uiCfg, 'audit.log');
+  try {
+    const client = createClient({ url: node.url });
+    const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+    const [, stop, , start, , status] = serviceFlags();
+    const services = createWizardServices(createEsApi(client, node.url), guard, {
+      engineUrl: node.url,
+      engineOverrides: { serviceStop: stop, serviceStart: start, serviceStatus: status },
+    });
+    const store = makeStore();
+    store.setState({ pane: 'nodes' });
+    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['engine'], services), ui: createUiStore() });
+    const before = (await answers())!.pid;
+
+    await app.press('E');
+    let f = await until(app, /plugins: none/, 60_000);
+    expectFits(f);
+    expect(f).toMatch(new RegExp(`node engine \\(pid ${before}\\): answers, cluster (green|yellow)`));
+    expect(f).toMatch(/service: running/);
+    expect(f).toContain("This host's engine: service and plugins"); // the title, gone once closed below
+
+    await app.press('i');
+    await until(app, /plugin zip \(path on this host\), name or https URL:/);
+    await app.type(zip);
+    await app.press(KEYS.enter);
+    f = await until(app, /y run it/, 60_000);
+    expectFits(f);
+    expect(f.replace(/\n/g, '')).toContain('elasticsearch-plugin\' install --batch');
+    await app.press('y');
+    f = await until(app, new RegExp(`verified: ${TEST_PLUGIN} installed`), 120_000);
+    expectFits(f);
+    expect(f).toMatch(/r restart the engine now/);
+
+    // The restart offered: the node's name typed; a wrong one does nothing.
+    await app.press('r');
+    await until(app, /type engine and Enter:/, 60_000);
+    await app.type('engin');
+    await app.press(KEYS.enter);
+    expect(plain(app.frame())).toMatch(/type engine and Enter: engin/);
+    await app.type('e');
+    await app.press(KEYS.enter);
+    f = await until(app, /verified: node engine answers \(pid \d+, was \d+\)|FAILED|does not answer/, 240_000);
+    expect(f).toMatch(new RegExp(`verified: node engine answers \\(pid \\d+, was ${before}\\)`));
+    expectFits(f);
+    const plugins = (await esCall(node.url, 'GET', '/_cat/plugins?format=json&h=component')).body.map((p: { component: string }) => p.component);
+    expect(plugins).toEqual([TEST_PLUGIN]);
+    await app.press('q'); // any key closes a finished wizard
+    await until(app, /^(?![\s\S]*service and plugins)/);
+
+    await app.press('E');
+    await until(app, new RegExp(`plugins: ${TEST_PLUGIN}`), 60_000);
+    await app.press('d');
+    await until(app, /plugin to remove:/);
+    await app.type(TEST_PLUGIN);
+    await app.press(KEYS.enter);
+    await until(app, /y run it/, 60_000);
+    await app.press('y');
+    await until(app, new RegExp(`verified: ${TEST_PLUGIN} is no longer installed`), 120_000);
+    app.unmount();
+
+    const sent = fs.readFileSync(auditFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((a) => a.phase === 'sending');
+    expect(sent.map((a) => [a.confirmedBy, a.risk])).toEqual([
+      ['key', 'reversible'],
+      ['typed', 'destructive'],
+      ['typed', 'destructive'],
+      ['key', 'reversible'],
+    ]);
+    await client.close();
+  } finally {
+    if (previousCfg === undefined) delete process.env.SHARDECK_CONFIG_DIR;
+    else process.env.SHARDECK_CONFIG_DIR = previousCfg;
+    fs.rmSync(uiCfg, { recursive: true, force: true });
+  }
+}, 600_000);
 
 it('no host command got the password: not in any environment the service commands dumped, nor the audit log', () => {
   const dumped = fs.readFileSync(dump(), 'utf8');

@@ -10,9 +10,9 @@ import { useConsoleContext } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
+import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint } from './wizard-text';
+import { CLOSES, Hint, Lines } from './wizard-text';
 
 export const EngineWizard = withServices(function EngineFromNodes({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const [state, session] = useSession(() => services.engine());
@@ -42,14 +42,7 @@ export const EngineWizard = withServices(function EngineFromNodes({ onClose, ser
       else if (key.edit) send({ type: 'line', edit: key.edit });
       return true;
     }
-    if (s.phase === 'asking') {
-      if (s.need?.kind === 'key') {
-        if (key.is('dialog.confirm')) send({ type: 'confirm' });
-        else if (key.is('dialog.decline')) send({ type: 'cancel' });
-      } else if (key.is('dialog.submit')) send({ type: 'confirm' });
-      else if (key.edit) send({ type: 'line', edit: key.edit });
-      return true;
-    }
+    if (s.phase === 'asking') return askKeys(key, s.need, send, () => send({ type: 'cancel' }));
     if (s.phase === 'done' && s.result?.restartNeeded && key.is('engine.restart')) {
       send({ type: 'choose', action: RESTART });
       return true;
@@ -58,18 +51,6 @@ export const EngineWizard = withServices(function EngineFromNodes({ onClose, ser
   });
   return <Body state={state} />;
 });
-
-function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?: boolean }) {
-  return (
-    <>
-      {lines.map((l, i) => (
-        <Text key={i} color={colour} dimColor={dim} wrap="truncate-end">
-          {l}
-        </Text>
-      ))}
-    </>
-  );
-}
 
 function Body({ state: s }: { state: EngineWizardState }) {
   const hint = useHint();

@@ -12,7 +12,7 @@ import {
   zipUrl,
 } from '../../src/domain/engine';
 import { confirmationSatisfies } from '../../src/domain/mutation';
-import { engineMachine, RESTART, type EngineWizardEvent, type EngineWizardState } from '../../src/domain/wizards/engine';
+import { engineClosesOnEsc, engineMachine, RESTART, type EngineWizardEvent, type EngineWizardState } from '../../src/domain/wizards/engine';
 
 describe('service commands', () => {
   it('systemctl by default, restart as one command', () => {
@@ -102,6 +102,16 @@ describe('the engine wizard machine', () => {
     expect(r.effects.at(-1)).toEqual({ type: 'run', action: { kind: 'service', verb: 'stop' }, confirmation: { by: 'typed', text: 'n1' } });
     r = run([loaded, { type: 'choose', action: { kind: 'service', verb: 'stop' } }, asked, { type: 'cancel' }]);
     expect(r.state.phase).toBe('menu');
+  });
+
+  it('Esc closes while the engine is read (the menu not there yet), never while a command runs', () => {
+    const m = engineMachine();
+    const loading = m.init().state;
+    expect(engineClosesOnEsc(loading)).toBe(true);
+    expect(m.step(loading, { type: 'cancel' }).state.phase).toBe('cancelled');
+    const running = { ...loading, phase: 'running' as const };
+    expect(engineClosesOnEsc(running)).toBe(false);
+    expect(m.step(running, { type: 'cancel' }).state.phase).toBe('running');
   });
 
   it('install asks for the zip, then offers the restart once the change is verified (and only then)', () => {

@@ -116,7 +116,8 @@ export function engineMachine(initial?: EngineAction): Machine<EngineWizardState
           return stay({ ...s, output: [...s.output, ...e.chunk.replace(/\n$/, '').split('\n')].slice(-OUTPUT_LINES) });
         case 'cancel':
           // A running command cannot be called back; a question or a typed name goes back to the menu (console) or ends (CLI).
-          if (s.phase === 'running' || s.phase === 'loading') return stay(s);
+          // While reading (never a change: the run is 'running') Esc ends the wizard.
+          if (s.phase === 'running') return stay(s);
           if ((s.phase === 'asking' || s.phase === 'input' || s.phase === 'done') && !initial) return stay({ ...s, phase: 'menu', action: undefined, result: undefined, typed: '', input: '' });
           return stay({ ...s, phase: 'cancelled' });
         case 'error':
@@ -126,7 +127,7 @@ export function engineMachine(initial?: EngineAction): Machine<EngineWizardState
   };
 }
 
-/** Esc may close the wizard (never while a command runs). */
-export function engineClosable(s: EngineWizardState): boolean {
-  return s.phase !== 'running' && s.phase !== 'loading';
+/** Esc closes the wizard now (the menu, a read under way, an end); else it goes back or waits. */
+export function engineClosesOnEsc(s: EngineWizardState): boolean {
+  return s.phase === 'menu' || s.phase === 'loading' || s.phase === 'failed' || s.phase === 'cancelled';
 }

@@ -4,7 +4,7 @@
 // the restart is offered (r). The session is the one `shardeck service` / `shardeck plugin` drive.
 import React, { useEffect } from 'react';
 import { Text } from 'ink';
-import { actionLabel, engineClosable, RESTART, type EngineWizardState } from '../../domain/wizards/engine';
+import { actionLabel, engineClosesOnEsc, RESTART, type EngineWizardState } from '../../domain/wizards/engine';
 import type { WizardServices } from '../../services/wizards';
 import { useConsoleContext } from '../app/context';
 import { LineInput } from '../components/LineInput';
@@ -25,8 +25,9 @@ export const EngineWizard = withServices(function EngineFromNodes({ onClose, ser
   useDialogKeys(session, onClose, (key) => {
     const s = state;
     if (key.is('dialog.close')) {
-      if (s.phase === 'menu' || s.phase === 'failed' || s.phase === 'cancelled') onClose();
-      else if (engineClosable(s)) send({ type: 'cancel' });
+      // A running command cannot be called back; a question or a typed line goes back to the menu.
+      if (engineClosesOnEsc(s)) onClose();
+      else send({ type: 'cancel' });
       return true;
     }
     if (s.phase === 'menu') {

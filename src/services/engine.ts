@@ -133,6 +133,9 @@ export async function readEngine(es: EsApi, url: string, o: EngineOverrides = {}
     };
   }
   const local = localNodeOf(nodes);
+  // The cluster answers (through another node) without the node last seen on this host: that one is down here.
+  if (!local && cached?.node && !nodes.some((n) => n.id === cached.node!.id))
+    return { node: cached.node, home: homeOf(undefined, o, cached.home), answers: false, health, seen: cached.seenAt };
   if (!local) {
     const names = nodes.map((n) => `${n.name}${n.host ? ` on ${n.host}` : ''}`).join(', ');
     return { node: null, home: homeOf(undefined, o, null), answers: true, health, seen: 'now', elsewhere: `no node of the cluster (${names}) runs on this host: run shardeck service on the node's own host, as root` };

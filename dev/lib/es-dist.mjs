@@ -119,7 +119,7 @@ const REINDEX_SOURCES = [
 const REINDEX_PATCH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'reindex', 'reindex-8.19-port.patch');
 
 /** javac/jar of a JDK 17+ (the JDK the node runs on when it has them). */
-function jdkTool(name) {
+export function jdkTool(name) {
   const home = findJava({ jdk: true });
   if (home && fs.existsSync(path.join(home, 'bin', name))) return path.join(home, 'bin', name);
   throw new Error(`no ${name} of a JDK ${MIN_JAVA}+: building the test node's reindex module needs one; run npm run setup, or apt-get install openjdk-17-jdk-headless`);

@@ -219,7 +219,8 @@ export async function startNode(opts = {}) {
 }
 
 async function startNodeOnce(opts) {
-  const home = ensureDistribution();
+  // opts.home: a private copy of the distribution (a test that installs plugins), else the shared one.
+  const home = opts.home || ensureDistribution();
   ensureEsUser();
   const name = opts.name || 'node-1';
   const owned = !opts.baseDir;
@@ -301,7 +302,7 @@ async function startNodeOnce(opts) {
     if (!opts.secure)
       fs.writeFileSync(
         path.join(baseDir, 'node.json'),
-        JSON.stringify({ name, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
+        JSON.stringify({ name, home: opts.home, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
       );
     const pidFile = path.join(baseDir, 'es.pid');
     fs.rmSync(pidFile, { force: true });

@@ -35,4 +35,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   get: () => import('./get').then((m) => m.default),
   search: () => import('./search').then((m) => m.default),
   doctor: () => import('./doctor').then((m) => m.default),
+  service: () => import('./service').then((m) => m.default),
+  plugin: () => import('./plugin').then((m) => m.default),
 };

@@ -182,7 +182,13 @@ const tui: CommandModule = {
       proposedBy: () => proposer,
       onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
     });
-    const wizardServices = createWizardServices(es, guard, { serviceStop: profile?.serviceStop, serviceStart: profile?.serviceStart, hostSecrets: connectionSecrets(conn) });
+    const wizardServices = createWizardServices(es, guard, {
+      serviceStop: profile?.serviceStop,
+      serviceStart: profile?.serviceStart,
+      hostSecrets: connectionSecrets(conn),
+      engineUrl: conn.url,
+      engineOverrides: profile,
+    });
 
     // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
     // is compiled while the node answers, so the first frame can already show live data.

@@ -34,6 +34,14 @@ export interface Profile {
   via?: 'search_curl';
   /** Four eyes: every change waits for a follower of the shared console to approve it (--require-approval). */
   requireApproval?: boolean;
+  /** shardeck service: restart and status commands (systemctl restart / is-active elasticsearch when absent). */
+  serviceRestart?: string;
+  serviceStatus?: string;
+  /** The engine's home, the user its plugin tool runs as, its ES_PATH_CONF and java (read from the running node when absent). */
+  esHome?: string;
+  esUser?: string;
+  confDir?: string;
+  javaHome?: string;
 }
 
 interface ConfigSchema {

@@ -24,7 +24,8 @@ export type Scope =
   /** The Documents view of an index (opened with v on an Indices row). */
   | 'documents'
   /** A JSON document open in the viewer. */
-  | 'json';
+  | 'json'
+  | 'engine';
 
 export interface KeyCommand<Id extends string = CommandId> {
   id: Id;
@@ -95,6 +96,7 @@ const COMMANDS = [
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
   { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
   { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
+  { id: 'wizard.engine', keys: ['E'], description: "this host's engine: service start / stop / restart, plugins", scope: 'nodes', dangerous: true },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
   // A finished wizard closes on any key.
@@ -127,6 +129,11 @@ const COMMANDS = [
   { id: 'json.unfold', keys: ['right'], description: 'unfold the object or array under the cursor', scope: 'json' },
   { id: 'json.foldAll', keys: ['z'], description: 'fold everything below the top (an outline)', scope: 'json' },
   { id: 'json.unfoldAll', keys: ['Z'], description: 'unfold everything', scope: 'json' },
+  { id: 'engine.restart', keys: ['r'], description: 'restart the engine (name typed); offered after a plugin change', scope: 'engine' },
+  { id: 'engine.stop', keys: ['x'], description: "stop the engine (type the node's name)", scope: 'engine' },
+  { id: 'engine.start', keys: ['s'], description: 'start the engine', scope: 'engine' },
+  { id: 'engine.install', keys: ['i'], description: 'install a plugin (a zip on this host, a name or an https URL)', scope: 'engine' },
+  { id: 'engine.remove', keys: ['d'], description: 'remove a plugin', scope: 'engine' },
 ] as const satisfies readonly KeyCommand<string>[];
 
 export type CommandId = (typeof COMMANDS)[number]['id'];
@@ -185,6 +192,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   recovery: 'recovery wizard',
   documents: 'Documents view',
   json: 'JSON viewer',
+  engine: 'engine wizard',
 };
 
 /** The README's key table (npm run readme:keys writes it; a test checks it matches). */

@@ -60,6 +60,15 @@ export function elasticsearchRunsAs(pid: number): boolean {
   return pidIsElasticsearch(pid) === true;
 }
 
+/** The node of the cluster that runs on this host: its pid is an Elasticsearch JVM here holding its own data's lock. */
+export function localNodeOf(nodes: NodeFacts[]): NodeFacts | undefined {
+  return nodes.find((n) => {
+    if (n.pid === undefined || !elasticsearchRunsAs(n.pid)) return false;
+    const files = openFiles(n.pid);
+    return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
+  });
+}
+
 /** The files process `pid` has open, or null when /proc/<pid>/fd cannot be read. */
 function openFiles(pid: number): Set<string> | null {
   try {
@@ -135,11 +144,11 @@ export function envOfPid(pid: number, name: string): string | undefined {
   }
 }
 
-function confDirOfPid(pid: number | undefined): string | null {
+export function confDirOfPid(pid: number | undefined): string | null {
   return (pid && envOfPid(pid, 'ES_PATH_CONF')) || null;
 }
 
-function javaOfPid(pid: number | undefined): string | null {
+export function javaOfPid(pid: number | undefined): string | null {
   if (!pid) return null;
   try {
     return fs.readlinkSync(`/proc/${pid}/exe`);
@@ -186,7 +195,7 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
   const uuid = uuids.get(f.index) ?? null;
   const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
   // Which node runs here (its pid is an Elasticsearch JVM holding its own data's lock), to name it in a refusal.
-  const localNode = nodes.find(runsOnThisHost)?.name ?? null;
+  const localNode = localNodeOf(nodes)?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
   const onHost = candidates.find((c) => fs.existsSync(c));
   const snapshots = await es.snapshotsHolding(f.index);

@@ -2,7 +2,6 @@
 // record, read-only refusal), its result recorded in a progress file saved after every step, so
 // a dropped SSH session resumes at the right step. A failure stops the checklist where it is;
 // nothing is retried. The CLI and the TUI both drive it through RunnerIO.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
@@ -10,11 +9,12 @@ import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } f
 import { DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
-import { hostCommandEnv, type HostSecrets } from '../domain/host-env';
+import type { HostSecrets } from '../domain/host-env';
 import { confirmationNeeded, describeOutcome, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
 import { elasticsearchRunsAs } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
+import { runShell } from './host-shell';
 import { waitUntil } from './wait';
 
 export interface RunnerIO {
@@ -79,36 +79,6 @@ export function unfinishedProgress(): RecoveryProgress[] {
     .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
     .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as RecoveryProgress)
     .filter((p) => !p.finished);
-}
-
-interface ShellResult {
-  ok: boolean;
-  exitCode: number | null;
-  output: string;
-  error?: string;
-}
-
-/**
- * Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing.
- * Its environment is shardeck's without the secrets (runuser, java and the service commands
- * inherit it from bash).
- */
-function runShell(command: string, onOutput: (s: string) => void, secrets: HostSecrets): Promise<ShellResult> {
-  return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: hostCommandEnv(process.env, secrets) });
-    let output = '';
-    const take = (b: Buffer) => {
-      const s = b.toString('utf8');
-      output = (output + s).slice(-4_000_000);
-      onOutput(s);
-    };
-    child.stdout.on('data', take);
-    child.stderr.on('data', take);
-    child.on('error', (e) => resolve({ ok: false, exitCode: null, output, error: e.message }));
-    child.on('close', (code, signal) =>
-      resolve({ ok: code === 0, exitCode: code, output, ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `exit status ${code}` }) }),
-    );
-  });
 }
 
 type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };

@@ -160,6 +160,16 @@ const WALK: Record<string, Run[] | 'console'> = {
   'component-template': [{ args: ['component-template', 'put', 'ro_no_body', '--disable-field', 'body', '--yes'], exit: 4 }],
   // Reads only (allocation explains are POST reads): exit 2 for the corrupt primary.
   doctor: [{ args: ['doctor'], exit: 2, reads: true }],
+  service: [
+    { args: ['service', 'stop', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped'], exit: 4 },
+    { args: ['service', 'restart', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped', '--start-cmd', 'touch @started'], exit: 4 },
+    { args: ['service', 'start', '--yes', '--start-cmd', 'touch @started'], exit: 4 },
+    { args: ['service', 'status', '--status-cmd', 'true'], exit: 0, reads: true },
+  ],
+  plugin: [
+    { args: ['plugin', 'install', 'analysis-icu', '--yes'], exit: 4 },
+    { args: ['plugin', 'remove', 'analysis-icu', '--yes'], exit: 4 },
+  ],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
     { args: ['tasks', '@finished'], exit: 0, reads: true },

@@ -1,5 +1,6 @@
 // The offline checklist as the exact commands for this node and shard: stop, back up, repair
 // (CheckIndex or elasticsearch-shard), start, reroute, verify. Nothing here runs anything.
+import { DEFAULT_SERVICE_START, DEFAULT_SERVICE_STOP } from '../engine';
 import { buildPreview, curlLine, previewLines, shellQuote, type MutationPlan, type PreviewConnection } from '../mutation';
 
 // --- how long the last step waits ----------------------------------------------------------------
@@ -77,8 +78,6 @@ export interface RecoveryPlan {
   alternative: PlanStep[] | null;
 }
 
-export const DEFAULT_SERVICE_STOP = 'systemctl stop elasticsearch';
-export const DEFAULT_SERVICE_START = 'systemctl start elasticsearch';
 
 function parentOf(p: string): { dir: string; base: string } {
   const i = p.replace(/\/+$/, '').lastIndexOf('/');

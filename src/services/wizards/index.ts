@@ -15,6 +15,8 @@ import type { Guard } from '../guard';
 import { allocationSession } from './allocation';
 import { componentTemplateSession } from './component-template';
 import { deleteSession, type DeleteTuning } from './delete';
+import { engineSession } from './engine';
+import type { EngineOverrides, EngineTuning } from '../engine';
 import { forcemergeSession } from './forcemerge';
 import { recoverySession, type RecoveryTuning } from './recovery';
 import { replicasSession } from './replicas';
@@ -22,7 +24,13 @@ import { scrollSession } from './scroll';
 import type { WatchTuning, WizardSession } from './session';
 import { unblockSession } from './unblock';
 
-export type RunnerTuning = WatchTuning & DeleteTuning & RecoveryTuning;
+/** The engine wizard's: the node's URL (its remembered facts) and the profile's service commands and home. */
+export interface EngineWizardTuning extends EngineTuning {
+  engineUrl?: string;
+  engineOverrides?: EngineOverrides;
+}
+
+export type RunnerTuning = WatchTuning & DeleteTuning & RecoveryTuning & EngineWizardTuning;
 
 /** What the TUI's wizards get (through ui/wizards/services.tsx): sessions and previews, no client. */
 export interface WizardServices {
@@ -38,6 +46,8 @@ export interface WizardServices {
   recovery(shard?: { index: string; shard: number }): ReturnType<typeof recoverySession>;
   /** Component template that disables a field, composed into an index template. */
   componentTemplate(initial?: Partial<ComponentForm>): ReturnType<typeof componentTemplateSession>;
+  /** This host's engine: service and plugins (services/wizards/engine.ts), the same session as `shardeck service` / `shardeck plugin`. */
+  engine(): ReturnType<typeof engineSession>;
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview(plan: MutationPlan): Preview;
   /** The Documents view of one index: lookups and searches, reads only (services/documents.ts). */
@@ -57,6 +67,7 @@ export function createWizardServices(es: EsApi, guard: Guard, tuning: RunnerTuni
     forcemerge: (target, start) => forcemergeSession(es, guard, target, start, tuning),
     recovery: (shard) => recoverySession(es, guard, shard, tuning),
     componentTemplate: (initial) => componentTemplateSession(es, guard, initial),
+    engine: () => engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides }),
     preview: (plan) => guard.preview(plan, tuning),
     documents: (index) => documentsSession(es, index),
     curlOf: (request) => requestLines(request, guard.previewConnection),

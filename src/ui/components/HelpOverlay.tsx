@@ -24,6 +24,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   recovery: 'Recovery wizard',
   documents: 'Documents view (v on an index)',
   json: 'JSON viewer (a hit or document opened)',
+  engine: 'Engine wizard',
 };
 
 export interface HelpLine {

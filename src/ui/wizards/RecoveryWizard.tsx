@@ -11,9 +11,9 @@ import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
+import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint } from './wizard-text';
+import { CLOSES, Hint, Lines } from './wizard-text';
 
 export const RecoveryWizard = withServices(function RecoveryFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const sel = useUi((s) => s.selection.shards);
@@ -45,32 +45,13 @@ export function RecoveryView({ services, shard, onClose }: { services: WizardSer
       else if (key.is('recovery.resume')) send({ type: 'choose', method: 'resume' });
       return true;
     }
-    if (s.phase === 'asking') {
-      if (s.need?.kind === 'key') {
-        if (key.is('dialog.confirm')) send({ type: 'confirm' });
-        else if (key.is('dialog.decline')) send({ type: 'decline' });
-      } else if (key.is('dialog.submit')) send({ type: 'confirm' });
-      else if (key.edit) send({ type: 'line', edit: key.edit });
-      return true;
-    }
+    if (s.phase === 'asking') return askKeys(key, s.need, send, () => send({ type: 'decline' }));
     return false;
   });
   return (
     <Box flexDirection="column">
       <Body state={state} />
     </Box>
-  );
-}
-
-function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?: boolean }) {
-  return (
-    <>
-      {lines.map((l, i) => (
-        <Text key={i} color={colour} dimColor={dim} wrap="truncate-end">
-          {l}
-        </Text>
-      ))}
-    </>
   );
 }
 

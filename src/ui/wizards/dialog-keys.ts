@@ -2,6 +2,7 @@
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
 import type { LineEdit } from '../../domain/line-edit';
+import type { ConfirmationNeed } from '../../domain/mutation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
 import { keyLabel, type CommandId } from '../../keys/keymap';
 import { useKeymap } from '../app/use-keymap';
@@ -91,4 +92,17 @@ export function useHint(): (...parts: HintPart[]) => string {
 export function useKeyLabel(): (id: CommandId) => string {
   const keymap = useKeymap();
   return (id) => keyLabel(keymap.find((c) => c.id === id)?.keys[0] ?? '');
+}
+
+/**
+ * A question before something runs: y (or n / `decline`) when a key confirms it; the asked name
+ * typed and Enter otherwise. Takes every key (the question is modal).
+ */
+export function askKeys(key: DialogKey, need: ConfirmationNeed | undefined, send: (e: { type: 'confirm' } | { type: 'line'; edit: LineEdit }) => void, decline: () => void): true {
+  if (need?.kind === 'key') {
+    if (key.is('dialog.confirm')) send({ type: 'confirm' });
+    else if (key.is('dialog.decline')) decline();
+  } else if (key.is('dialog.submit')) send({ type: 'confirm' });
+  else if (key.edit) send({ type: 'line', edit: key.edit });
+  return true;
 }

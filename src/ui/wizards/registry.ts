@@ -20,6 +20,7 @@ import type { CommandId } from '../../keys/keymap';
 import { AllocationWizard } from './AllocationWizard';
 import { ComponentTemplateWizard } from './ComponentTemplateWizard';
 import { DeleteWizard } from './DeleteWizard';
+import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
@@ -43,4 +44,5 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
   { id: 'componentTemplate', title: 'Component template that disables a field', commandId: 'wizard.componentTemplate', component: ComponentTemplateWizard },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
+  { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
 ];

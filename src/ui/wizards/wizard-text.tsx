@@ -30,6 +30,19 @@ export function Results({ results }: { results: PlanResult[] }) {
   );
 }
 
+/** Lines cut at the terminal's width (findings, output tails, results). */
+export function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?: boolean }) {
+  return (
+    <>
+      {lines.map((l, i) => (
+        <Text key={i} color={colour} dimColor={dim} wrap="truncate-end">
+          {l}
+        </Text>
+      ))}
+    </>
+  );
+}
+
 export function Hint({ children }: { children: string }) {
   return <Text dimColor>{children}</Text>;
 }

@@ -1,0 +1,35 @@
+// Commands on the node's host (the corruption checklist's steps, the engine's service commands,
+// its plugin tool): bash with pipefail, output streamed, an environment without secrets.
+import { spawn } from 'node:child_process';
+import { hostCommandEnv, type HostSecrets } from '../domain/host-env';
+
+export interface ShellResult {
+  ok: boolean;
+  exitCode: number | null;
+  output: string;
+  error?: string;
+}
+
+/**
+ * Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing.
+ * Its environment is shardeck's without the secrets (runuser, java and the service commands
+ * inherit it from bash).
+ */
+export function runShell(command: string, onOutput: (s: string) => void, secrets: HostSecrets): Promise<ShellResult> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: hostCommandEnv(process.env, secrets) });
+    let output = '';
+    const take = (b: Buffer) => {
+      const s = b.toString('utf8');
+      output = (output + s).slice(-4_000_000);
+      onOutput(s);
+    };
+    child.stdout.on('data', take);
+    child.stderr.on('data', take);
+    child.on('error', (e) => resolve({ ok: false, exitCode: null, output, error: e.message }));
+    child.on('close', (code, signal) =>
+      resolve({ ok: code === 0, exitCode: code, output, ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `exit status ${code}` }) }),
+    );
+  });
+}
+

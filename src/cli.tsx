@@ -37,10 +37,11 @@ async function main(argv: string[]): Promise<number> {
   }
   const mod = await load();
   // parseArgs reads "-1" as an option; a negative number is a value (e.g. replicas set x -1),
-  // and must reach the command so it can say what is wrong with it.
+  // and must reach the command so it can say what is wrong with it. So is a task id whose node id
+  // starts with '-' (node ids are random base64url: "-Xy3...:1234").
   const negatives = new Map<string, string>();
   const args = rest.map((a, i) => {
-    if (!/^-\d+(\.\d+)?$/.test(a)) return a;
+    if (!/^-\d+(\.\d+)?$/.test(a) && !/^-[\w-]+:\d+$/.test(a)) return a;
     const key = `\u0000neg${i}`;
     negatives.set(key, a);
     return key;

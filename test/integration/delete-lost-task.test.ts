@@ -56,6 +56,13 @@ it('a bad --requests-per-second is refused before anything is sent', async () =>
   expect(auditLinesIn(cfg)).toEqual([]);
 });
 
+// Node ids are random base64url: one in 64 starts with '-', and its task id must not be read as a flag.
+it('a task id whose node id starts with a dash reaches the command (asked of the node, not refused as an option)', async () => {
+  const r = await cli(['tasks', '-Xy3Qq8TRbWkC2lJ1n0aZw:12345']);
+  expect(r.stderr).not.toMatch(/Unknown option/);
+  expect(r.stderr).toContain('the node knows no task -Xy3Qq8TRbWkC2lJ1n0aZw:12345');
+});
+
 it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tells what was deleted', async () => {
   const before = await count();
   const previewed = await count(QUERY);

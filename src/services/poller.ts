@@ -6,6 +6,7 @@ import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceName } from '../cluster/resources';
 import type { HealthDiagnosis } from '../domain/types';
+import { nodeNames, watchNodes } from '../domain/node-watch';
 import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
@@ -58,6 +59,8 @@ export class Poller {
   start(): void {
     this.stopped = false;
     for (const name of this.needed()) this.schedule(name, 0);
+    // The node names, once, so a node that leaves later can be named whatever pane is on screen.
+    if (!this.wanted && !this.needed().has('nodes')) void this.pollOnce('nodes');
     // When the operator switches panes, start what the new pane needs at once; timers of
     // resources no longer needed simply do not reschedule.
     let pane = this.store.getState().pane;
@@ -134,6 +137,26 @@ export class Poller {
     this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs));
   }
 
+  /**
+   * Tracks nodes leaving (domain/node-watch.ts): health's node count on every pane, names from the
+   * node list. When the count drops and no visible pane polls the node list, it is read once, so
+   * the header can name who left.
+   */
+  private watchNodes(name: 'health' | 'nodes'): void {
+    const s = this.store.getState();
+    const health = s.snapshots.health.data;
+    const nodes = s.snapshots.nodes;
+    // The node list counts only when it is as new as health (else it would undo a drop health saw).
+    const fresh = name === 'nodes' || (nodes.fetchedAt !== undefined && nodes.fetchedAt >= (s.snapshots.health.fetchedAt ?? 0));
+    const names = fresh ? nodeNames(nodes.data) : undefined;
+    const count = name === 'nodes' ? names?.length : health?.numberOfNodes;
+    const next = watchNodes(s.nodeWatch, count, names, Date.now());
+    const before = s.nodeWatch;
+    if (JSON.stringify(next) !== JSON.stringify(before)) this.store.setState({ nodeWatch: next });
+    const dropped = next.left && (!before?.left || next.left.count > before.left.count);
+    if (dropped && name === 'health' && !this.needed().has('nodes')) void this.pollOnce('nodes');
+  }
+
   /** One request for one resource, unless one is already in flight. */
   async pollOnce(name: ResourceName): Promise<void> {
     if (this.inFlight.has(name)) {
@@ -148,6 +171,7 @@ export class Poller {
       const prev = this.store.getState().snapshots[name];
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
       else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
+      if (name === 'health' || name === 'nodes') this.watchNodes(name);
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;

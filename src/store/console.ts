@@ -9,6 +9,7 @@ import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type { Snapshot } from '../domain/snapshot';
 import type { PaneId } from '../domain/panes';
 import type { HealthDiagnosis } from '../domain/types';
+import type { NodeWatch } from '../domain/node-watch';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -50,6 +51,8 @@ export interface ConsoleState {
    * verbose=true (the poll itself uses verbose=false: the analysis is expensive).
    */
   diagnoses?: { byIndicator: Record<string, HealthDiagnosis[]>; fetchedAt?: number; inFlight: boolean; error?: string };
+  /** Nodes seen in this session and those that left (domain/node-watch.ts), updated by the poller. */
+  nodeWatch?: NodeWatch;
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {

@@ -12,6 +12,7 @@ import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName }
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
+import type { PollControl } from '../../src/ui/app/context';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -58,7 +59,8 @@ export function tick(ms = 0): Promise<void> {
 /** Mounts the App on a terminal of columns x rows and waits a tick so input handlers are registered. */
 export async function renderApp(
   store: ConsoleStore,
-  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore() } = {},
+  // A real Poller and the real clock: the real-node tests (test/integration/node-dies.test.tsx).
+  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), poller: realPoller = undefined as PollControl | undefined, clock = () => NOW } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
@@ -66,7 +68,7 @@ export async function renderApp(
     refreshes: 0,
     diagnoses: 0,
   } as Rendered;
-  const poller = {
+  const poller = realPoller ?? {
     refreshNow: async () => {
       result.refreshes++;
     },
@@ -74,7 +76,7 @@ export async function renderApp(
       result.diagnoses++;
     },
   };
-  const instance = render(<App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />, {
+  const instance = render(<App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} />, {
     stdout: stdout as never,
     stdin: stdin as never,
     stderr: new FakeStdout(columns, rows) as never,

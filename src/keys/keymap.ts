@@ -10,6 +10,8 @@ export type Scope =
   | 'health'
   | 'disk'
   | 'nodes'
+  /** The Fleet view (F): every saved profile's cluster. */
+  | 'fleet'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -43,6 +45,8 @@ const COMMANDS = [
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
+  { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global' },
+  { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
   { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'table' },
   { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'table' },
   { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'table' },
@@ -132,6 +136,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
+  fleet: 'Fleet view',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

@@ -22,7 +22,7 @@ export interface Selection {
   health?: { indicator: string };
 }
 
-export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string };
+export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'fleet' };
 
 export interface UiState {
   tables: Record<TablePane, TableState>;

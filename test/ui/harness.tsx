@@ -12,7 +12,7 @@ import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName }
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
-import type { PollControl } from '../../src/ui/app/context';
+import type { FleetControl, PollControl } from '../../src/ui/app/context';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -60,7 +60,7 @@ export function tick(ms = 0): Promise<void> {
 export async function renderApp(
   store: ConsoleStore,
   // A real Poller and the real clock: the real-node tests (test/integration/node-dies.test.tsx).
-  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), poller: realPoller = undefined as PollControl | undefined, clock = () => NOW } = {},
+  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), poller: realPoller = undefined as PollControl | undefined, clock = () => NOW, fleet = undefined as FleetControl | undefined } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
@@ -76,7 +76,7 @@ export async function renderApp(
       result.diagnoses++;
     },
   };
-  const instance = render(<App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} />, {
+  const instance = render(<App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} fleet={fleet} />, {
     stdout: stdout as never,
     stdin: stdin as never,
     stderr: new FakeStdout(columns, rows) as never,

@@ -14,7 +14,8 @@ import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
-import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl } from './context';
+import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl } from './context';
+import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
 import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
@@ -25,10 +26,12 @@ export interface AppProps {
   ui?: UiStore;
   clock?: () => number;
   wizards?: WizardEntry[];
+  /** The Fleet view's reads and the switch to another profile (the tui command gives them). */
+  fleet?: FleetControl;
 }
 
-export function App({ store, poller, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
-  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, clock }), [store, ui, poller, clock]);
+export function App({ store, poller, ui, clock = Date.now, wizards = WIZARDS, fleet }: AppProps) {
+  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, clock, fleet }), [store, ui, poller, clock, fleet]);
   const { exit } = useApp();
   return (
     <ConsoleProvider value={value}>
@@ -77,6 +80,7 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
   const helpOffset = useUi((s) => s.helpOffset);
+  if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
@@ -105,8 +109,9 @@ export function scopesFor(pane: PaneId): Scope[] {
 
 function Footer({ width }: { width: number }) {
   const pane = useConsole((s) => s.pane);
+  const fleetOpen = useUi((s) => s.dialog?.kind === 'fleet');
   const keymap = useKeymap();
-  return <KeyHints keymap={keymap} scopes={scopesFor(pane)} width={width} />;
+  return <KeyHints keymap={keymap} scopes={fleetOpen ? ['fleet', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
@@ -121,7 +126,8 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     'dialog',
     (name) => {
       const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
-      if (closing === 'dialog.close' || (dialog?.kind === 'help' && (closing === 'help' || closing === 'quit'))) {
+      const closesView = dialog?.kind === 'help' ? closing === 'help' || closing === 'quit' : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
+      if (closing === 'dialog.close' || closesView) {
         ui.setState({ dialog: undefined, helpOffset: 0 });
         return true;
       }
@@ -183,6 +189,9 @@ function runGlobal(
       return true;
     case 'poll.refresh':
       void ctx.poller?.refreshNow();
+      return true;
+    case 'fleet.show':
+      ctx.ui.setState({ dialog: { kind: 'fleet' }, filtering: false });
       return true;
     default:
       return false;

@@ -14,6 +14,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   shards: 'Shards pane',
   disk: 'Disk pane',
   nodes: 'Nodes pane',
+  fleet: 'Fleet view (F; Esc or F back)',
   dialog: 'In a wizard (any key closes a finished one)',
   delete: 'Delete wizard',
   unblock: 'Unblock wizard',

@@ -26,6 +26,8 @@ interface Resource<T> {
   parse: (body: any) => T;
   /** Multiple of the base poll interval; settings change rarely. */
   every: number;
+  /** Grows with the cluster (one row per index or shard): read less often when a read costs the node much (services/poller.ts). */
+  grows?: boolean;
   /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
   panes: readonly PaneId[];
 }
@@ -42,12 +44,14 @@ export const RESOURCES = {
     }),
     parse: parseCatIndices,
     every: 1,
+    grows: true,
     panes: ['indices'],
   }),
   shards: resource({
     request: cat('/_cat/shards', ['index', 'shard', 'prirep', 'state', 'node', 'docs', 'store', 'unassigned.reason', 'unassigned.details']),
     parse: parseCatShards,
     every: 1,
+    grows: true,
     panes: ['shards'],
   }),
   allocation: resource({

@@ -6,6 +6,7 @@ import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceName } from '../cluster/resources';
 import type { HealthDiagnosis } from '../domain/types';
+import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
 import { nodeNames, watchNodes } from '../domain/node-watch';
 import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
@@ -134,7 +135,7 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
-    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs));
+    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap));
   }
 
   /**
@@ -165,12 +166,20 @@ export class Poller {
     }
     this.inFlight.add(name);
     try {
+      const t0 = performance.now();
       const { data, bytes } = await this.reads.resource(name, this.abort.signal);
+      const took = performance.now() - t0;
       this.stats.requests++;
       this.stats.bytes += bytes;
       const prev = this.store.getState().snapshots[name];
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
-      else setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
+      else {
+        const intervalMs = this.store.getState().intervalMs;
+        const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
+        const periodMs = periodOf(name, intervalMs, { costMs });
+        const slowed = periodMs > intervalMs * RESOURCES[name].every;
+        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs, costMs, slowed });
+      }
       if (name === 'health' || name === 'nodes') this.watchNodes(name);
     } catch (e) {
       const err = e as ConnError;
@@ -186,8 +195,10 @@ export class Poller {
 }
 
 /** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
-function periodOf(name: ResourceName, intervalMs: number): number {
-  return intervalMs * RESOURCES[name].every;
+function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs'>): number {
+  const base = intervalMs * RESOURCES[name].every;
+  // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
+  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs) : base;
 }
 
 /**

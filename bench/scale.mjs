@@ -1,0 +1,154 @@
+// Issue 18's rows at scale, each runnable alone (npm run bench -- --only cluster3 | fleet):
+//   cluster3: a real 3-node cluster with >= 5,000 real indices (dev/lib/cluster3.mjs; cached as a
+//             tarball of its data folders): one poll cycle of every pane (requests, bytes, ms) and
+//             the node time the console's polling costs per minute with the Indices pane visible
+//             at the default interval (response times summed by the counting proxy).
+//   fleet:    20 profiles (real nodes and unreachable ones mixed): time to the first full table
+//             and the CPU of watching it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { startCluster3 } from '../dev/lib/cluster3.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const out = path.join(root, 'bench/out');
+const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'];
+const INDICES = Number(process.env.BENCH_CLUSTER3_INDICES ?? 5000);
+const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 120);
+const FLEET_WATCH_S = Number(process.env.BENCH_FLEET_WATCH_S ?? 60);
+const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
+
+async function bundleScale() {
+  fs.mkdirSync(out, { recursive: true });
+  await build({
+    entryPoints: { poll: 'bench/poll.ts', 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' },
+    absWorkingDir: root,
+    outdir: out,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+    logLevel: 'warning',
+  });
+}
+
+function runJson(file, args, env = {}) {
+  const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
+  return JSON.parse(text.trim().split('\n').at(-1));
+}
+
+/** The cluster3 row; `keep` leaves the cluster running for the fleet row (it is stopped by the caller). */
+export async function cluster3({ keep = false } = {}) {
+  await bundleScale();
+  log(`cluster3: 3 nodes with ${INDICES} indices (dev/lib/cluster3.mjs)`);
+  const c = await startCluster3({ indices: INDICES });
+  try {
+    const count = JSON.parse(execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], { encoding: 'utf8', maxBuffer: 1 << 26 })).length;
+    log(`  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`);
+    const poll = {};
+    for (const pane of PANES) {
+      const r = runJson('poll.mjs', [c.url, pane, 5]);
+      poll[pane] = { requests: r.requests, bytes: r.bytes, ms: Math.round(r.ms * 10) / 10 };
+      log(`  poll cycle ${pane}: ${JSON.stringify(poll[pane])}`);
+    }
+    log(`  the Indices pane watched for ${WATCH_S} s at the default interval through the counting proxy`);
+    const watch = runJson('cluster-watch.mjs', [c.url, 'indices', WATCH_S]);
+    log(`  ${JSON.stringify(watch)}`);
+    const row = {
+      nodes: 3,
+      indices: count,
+      setup_s: Math.round(c.setupMs / 1000),
+      setup_cached: c.cached,
+      poll,
+      node_ms_per_min: watch.node_ms_per_min,
+      node_pct_of_minute: Math.round((watch.node_ms_per_min / 60_000) * 10000) / 100,
+      indices_period_s: watch.indices_period_ms / 1000,
+      watch,
+    };
+    return keep ? { row, cluster: c } : { row };
+  } finally {
+    if (!keep) await c.stop();
+  }
+}
+
+/** A server that accepts connections and never answers (the worst unreachable: no refusal). */
+function silentServer() {
+  return new Promise((resolve) => {
+    const srv = net.createServer(() => {});
+    srv.listen(0, '127.0.0.1', () => resolve(srv));
+  });
+}
+
+export async function fleet(realUrls) {
+  await bundleScale();
+  const silent = await Promise.all([0, 1, 2, 3].map(() => silentServer()));
+  try {
+    // 20 profiles: the real nodes repeated to 12, 4 that never answer, 4 where nothing listens.
+    const urls = [];
+    for (let i = 0; i < 12; i++) urls.push(realUrls[i % realUrls.length]);
+    for (const s of silent) urls.push(`http://127.0.0.1:${s.address().port}`);
+    for (let i = 0; i < 4; i++) urls.push(`http://127.0.0.1:${9 + i}`); // discard/closed low ports
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-bench-fleet-'));
+    try {
+      const r = runJson('fleet-watch.mjs', [FLEET_WATCH_S, ...urls], { SHARDECK_CONFIG_DIR: path.join(dir, 'conf') });
+      log(`  fleet: ${JSON.stringify(r)}`);
+      return { profiles: r.profiles, first_table_ms: r.first_table_ms, cpu_s_per_min: r.cpu_s_per_min, statuses: r.statuses, watch_s: FLEET_WATCH_S };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    for (const s of silent) s.close();
+  }
+}
+
+/** `--only cluster3|fleet`: runs those rows alone and merges them into bench/results.json. */
+export async function runOnly(which) {
+  const file = path.join(root, 'bench/results.json');
+  const results = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  const wanted = which.split(',');
+  let cluster;
+  try {
+    if (wanted.includes('cluster3')) {
+      const r = await cluster3({ keep: wanted.includes('fleet') });
+      results.cluster3 = r.row;
+      cluster = r.cluster;
+    }
+    if (wanted.includes('fleet')) {
+      let urls = cluster?.nodes.map((n) => n.url);
+      let own;
+      if (!urls) {
+        const { startNode } = await import('../dev/lib/es-node.mjs');
+        own = await Promise.all(['fleet-a', 'fleet-b'].map((name) => startNode({ name })));
+        urls = own.map((n) => n.url);
+      }
+      try {
+        results.fleet = await fleet(urls);
+      } finally {
+        if (own) await Promise.all(own.map((n) => n.stop()));
+      }
+    }
+  } finally {
+    await cluster?.stop();
+  }
+  results.scale_date = new Date().toISOString();
+  fs.writeFileSync(file, JSON.stringify(results, null, 2) + '\n');
+  process.stdout.write(JSON.stringify({ cluster3: results.cluster3, fleet: results.fleet }, null, 2) + '\n');
+}
+
+/** Both rows for the full benchmark (main of run.mjs): the fleet's real members are cluster3's nodes. */
+export async function scaleRows() {
+  const { row, cluster } = await cluster3({ keep: true });
+  try {
+    return { cluster3: row, fleet: await fleet(cluster.nodes.map((n) => n.url)) };
+  } finally {
+    await cluster.stop();
+  }
+}

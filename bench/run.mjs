@@ -47,10 +47,10 @@ function machine() {
 }
 
 /** The measuring scripts, bundled like the product (dev/build.mjs): production React, one file each. */
-export async function bundle() {
+export async function bundle(extraEntries = {}) {
   fs.mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx' },
+    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx', ...extraEntries },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },

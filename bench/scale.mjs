@@ -11,7 +11,6 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { startCluster3 } from '../dev/lib/cluster3.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,22 +21,10 @@ const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 120);
 const FLEET_WATCH_S = Number(process.env.BENCH_FLEET_WATCH_S ?? 60);
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
+/** The measuring scripts of these rows, bundled with the others (run.mjs bundle). */
 async function bundleScale() {
-  fs.mkdirSync(out, { recursive: true });
-  await build({
-    entryPoints: { poll: 'bench/poll.ts', 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' },
-    absWorkingDir: root,
-    outdir: out,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: { 'react-devtools-core': path.join(root, 'dev/stubs/react-devtools-core.mjs') },
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-    logLevel: 'warning',
-  });
+  const { bundle } = await import('./run.mjs');
+  await bundle({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' });
 }
 
 function runJson(file, args, env = {}) {

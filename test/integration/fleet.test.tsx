@@ -3,6 +3,7 @@
 // never answers: the table is worst first, the silent one costs only its own deadline (the others
 // answer long before it), the exit code is the worst status (3), no password is printed, and Enter
 // in the view asks to open the selected profile's console.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -14,7 +15,8 @@ import { createConsoleStore } from '../../src/store/console';
 import { createFleetStore } from '../../src/store/fleet';
 import type { FleetControl } from '../../src/ui/app/context';
 import { esCall } from '../helpers/real-node';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { waitUntil } from '../helpers/wait-until';
 import { expectFits, until } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, renderApp } from '../ui/harness';
 
@@ -52,7 +54,17 @@ beforeAll(async () => {
   await save('prod-silent', `http://127.0.0.1:${silentPort}`);
 });
 
+const SOCKET = `shardeck-fleet-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', 'fleet');
+const waitScreen = (test: (s: string) => boolean, what: string, timeoutMs = 30_000) => waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
+
 afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
   await Promise.all(nodes.map((n) => n.stop()));
   silent?.close();
   if (dir) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
@@ -109,7 +121,7 @@ it('the Fleet view (F): the table fills in worst first, Enter asks for the selec
   const app = await renderApp(store, { fleet, clock: Date.now });
   try {
     await app.press('F');
-    const full = await until(app, /first full table in \d+ ms/, 20_000);
+    const full = await until(app, /full in \d+ ms/, 20_000);
     expectFits(full);
     const rows = full.split('\n').filter((l) => /^prod-[a-z]+\s/.test(l));
     expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['prod-silent', 'prod-yellow', 'prod-ro', 'prod-green']);
@@ -127,4 +139,21 @@ it('the Fleet view (F): the table fills in worst first, Enter asks for the selec
     app.unmount();
     await watcher?.stop();
   }
+});
+
+it('the built console in tmux: F, the yellow profile, Enter: the same process now watches that cluster', async () => {
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${dir} FLEET_PW=${SECRET} node ${CLI} --profile prod-green --interval 1; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', 'fleet', '-x', '80', '-y', '24', cmd);
+  await waitScreen((s) => s.includes(nodes[2].clusterName) && s.includes('GREEN'), 'the console on prod-green');
+  tmux('send-keys', '-t', 'fleet', 'F');
+  const table = await waitScreen((s) => /full in \d+ ms/.test(s), 'the full fleet table');
+  expect(table).toMatch(/Fleet · on prod-green/);
+  expect(table).not.toContain(SECRET);
+  tmux('send-keys', '-t', 'fleet', 'Down');
+  await waitScreen((s) => /prod-yellow: http/.test(s), 'prod-yellow selected');
+  tmux('send-keys', '-t', 'fleet', 'Enter');
+  const yellow = await waitScreen((s) => s.includes(nodes[0].clusterName) && s.includes('YELLOW'), 'the console on prod-yellow');
+  expect(yellow).not.toContain('EXIT=');
+  tmux('send-keys', '-t', 'fleet', 'q');
+  await waitScreen((s) => s.includes('EXIT=0'), 'the console to quit');
 });

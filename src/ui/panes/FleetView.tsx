@@ -62,8 +62,8 @@ function FleetTable({ width, height }: { width: number; height: number }) {
   const cursor = Math.min(view.cursor, Math.max(0, rows.length - 1));
   const sel = rows[cursor];
   const waiting = rows.filter((r) => r.status === 'pending').length;
-  const first = fullAt && startedAt ? ` · first full table in ${fullAt - startedAt} ms` : waiting ? ` · ${waiting} not answered yet` : '';
-  const info = `Fleet  ${rows.length} clusters, worst first · every ${formatAge(intervalMs)}${first} · now on ${current}`;
+  const first = fullAt && startedAt ? ` · full in ${fullAt - startedAt} ms` : waiting ? ` · ${waiting} to answer` : '';
+  const info = `Fleet · on ${current} · ${rows.length} clusters worst first${first} · every ${formatAge(intervalMs)}`;
   return (
     <Box flexDirection="column" width={width}>
       <Text bold>{fitText(info, width)}</Text>

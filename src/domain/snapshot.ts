@@ -27,6 +27,11 @@ export interface Snapshot<T> {
  * of a pane, watching costs the node under 1% of its time (issue 18).
  */
 export const NODE_SHARE = 0.003;
+/**
+ * Below this many rows a read keeps its period whatever it took: a small answer that was slow says
+ * the machine or the node is busy, not that the cluster is large.
+ */
+export const LARGE_ROWS = 1000;
 /** However big the cluster, a read is never further apart than this. */
 export const MAX_ADAPTIVE_PERIOD_MS = 60_000;
 
@@ -34,8 +39,8 @@ export const MAX_ADAPTIVE_PERIOD_MS = 60_000;
  * How often to read what grows with the cluster: its base period, or, when one read takes the node
  * longer than NODE_SHARE of that, as far apart as keeps it at that share (whole intervals, capped).
  */
-export function adaptivePeriodMs(baseMs: number, intervalMs: number, costMs: number | undefined): number {
-  if (!costMs || costMs / NODE_SHARE <= baseMs) return baseMs;
+export function adaptivePeriodMs(baseMs: number, intervalMs: number, costMs: number | undefined, rows: number): number {
+  if (!costMs || rows < LARGE_ROWS || costMs / NODE_SHARE <= baseMs) return baseMs;
   return Math.min(MAX_ADAPTIVE_PERIOD_MS, Math.max(baseMs, Math.ceil(costMs / NODE_SHARE / intervalMs) * intervalMs));
 }
 

@@ -176,7 +176,7 @@ export class Poller {
       else {
         const intervalMs = this.store.getState().intervalMs;
         const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
-        const periodMs = periodOf(name, intervalMs, { costMs });
+        const periodMs = periodOf(name, intervalMs, { costMs, data });
         const slowed = periodMs > intervalMs * RESOURCES[name].every;
         setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs, costMs, slowed });
       }
@@ -195,10 +195,11 @@ export class Poller {
 }
 
 /** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
-function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs'>): number {
+function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>): number {
   const base = intervalMs * RESOURCES[name].every;
   // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
-  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs) : base;
+  const rows = Array.isArray(snap?.data) ? snap.data.length : 0;
+  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs, rows) : base;
 }
 
 /**

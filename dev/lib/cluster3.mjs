@@ -16,6 +16,7 @@ const CLUSTER = 'shardeck-cluster3';
 /** One shard per index; one index in five has a replica (so 1.2 copies per index). */
 const REPLICA_EVERY = 5;
 
+export { waitGreen };
 export const cluster3Tar = (indices) => path.join(cacheRoot, `cluster3-${ES_VERSION}-${indices}.tar`);
 
 const log = (msg) => process.stderr.write(`[cluster3] ${msg}\n`);
@@ -25,6 +26,22 @@ async function es(url, method, p, body, contentType = 'application/json') {
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;
+}
+
+/** Waits for green in steps of a minute (fetch gives up on an answer after 300 s). */
+async function waitGreen(url, timeoutMs = 900_000) {
+  await waitUntil(
+    'cluster3 to be green',
+    async () => {
+      try {
+        return (await es(url, 'GET', '/_cluster/health?wait_for_status=green&timeout=60s')).status;
+      } catch (e) {
+        return String(e.message);
+      }
+    },
+    (s) => s === 'green',
+    { timeoutMs, intervalMs: 1000 },
+  );
 }
 
 /** Index names: service_v9_c<number>, every REPLICA_EVERY-th as service_v9_r<number> (1 replica). */
@@ -106,7 +123,7 @@ export async function startCluster3({ indices = 5000 } = {}) {
     cluster = await startNodes(root, { bootstrap: true });
     const t0 = Date.now();
     await createIndices(cluster.url, indices);
-    await es(cluster.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=600s');
+    await waitGreen(cluster.url);
     log(`created ${indices} indices in ${Math.round((Date.now() - t0) / 1000)} s`);
     await es(cluster.url, 'POST', '/_flush');
     await cluster.stop();
@@ -116,7 +133,7 @@ export async function startCluster3({ indices = 5000 } = {}) {
     fs.renameSync(tmp, tar);
     cluster = await startNodes(root, { bootstrap: false });
   }
-  await es(cluster.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=600s');
+  await waitGreen(cluster.url);
   const setupMs = Date.now() - started;
   const stop = async () => {
     await cluster.stop();

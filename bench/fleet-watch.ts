@@ -32,6 +32,7 @@ process.stdout.write(
     rounds: store.getState().rounds,
     statuses,
     slowest_answer_ms: Math.max(...rows.map((r) => r.tookMs ?? 0)),
+    errors: [...new Set(rows.map((r) => r.error).filter(Boolean))].slice(0, 4),
   }) + '\n',
 );
 process.exit(0);

@@ -401,7 +401,7 @@ async function main() {
     await node.stop();
   }
   // Issue 18's rows at scale (bench/scale.mjs): a 3-node cluster with 5,000 indices, a fleet of 20.
-  Object.assign(results, await (await import('./scale.mjs')).scaleRows());
+  Object.assign(results, await (await import('./scale.mjs')).scaleRows(bundle));
   results.loadavg_end = os.loadavg().map((x) => round(x, 2));
   fs.writeFileSync(path.join(root, 'bench/results.json'), JSON.stringify(results, null, 2) + '\n');
   process.stdout.write(`shardeck benchmark, ${results.date}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);
@@ -411,6 +411,6 @@ async function main() {
 // `npm run bench -- --only cluster3,fleet`: issue 18's rows at scale alone (bench/scale.mjs), merged into results.json.
 const only = process.argv.indexOf('--only');
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  if (only > 0) await (await import('./scale.mjs')).runOnly(process.argv[only + 1] ?? 'cluster3,fleet');
+  if (only > 0) await (await import('./scale.mjs')).runOnly(process.argv[only + 1] ?? 'cluster3,fleet', bundle);
   else await main();
 }

@@ -21,11 +21,14 @@ const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 120);
 const FLEET_WATCH_S = Number(process.env.BENCH_FLEET_WATCH_S ?? 60);
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
-/** The measuring scripts of these rows, bundled with the others (run.mjs bundle). */
-async function bundleScale() {
-  const { bundle } = await import('./run.mjs');
-  await bundle({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' });
-}
+/**
+ * The measuring scripts of these rows, bundled with the others by run.mjs's bundle(), handed in by
+ * run.mjs (importing it from here would wait on its own top-level await: a deadlock).
+ */
+let bundleWith = async () => {
+  throw new Error('bench/scale.mjs runs from bench/run.mjs (npm run bench -- --only cluster3,fleet)');
+};
+const bundleScale = () => bundleWith({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' });
 
 function runJson(file, args, env = {}) {
   const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
@@ -97,7 +100,8 @@ export async function fleet(realUrls) {
 }
 
 /** `--only cluster3|fleet`: runs those rows alone and merges them into bench/results.json. */
-export async function runOnly(which) {
+export async function runOnly(which, bundle) {
+  bundleWith = bundle;
   const file = path.join(root, 'bench/results.json');
   const results = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
   const wanted = which.split(',');
@@ -131,7 +135,8 @@ export async function runOnly(which) {
 }
 
 /** Both rows for the full benchmark (main of run.mjs): the fleet's real members are cluster3's nodes. */
-export async function scaleRows() {
+export async function scaleRows(bundle) {
+  bundleWith = bundle;
   const { row, cluster } = await cluster3({ keep: true });
   try {
     return { cluster3: row, fleet: await fleet(cluster.nodes.map((n) => n.url)) };

@@ -74,11 +74,13 @@ export const RESOURCES = {
     every: 6,
     panes: ['health', 'disk', 'nodes'],
   }),
-  // Only indices that carry a block appear, so this does not grow with the number of indices.
+  // Only indices that carry a block appear in the answer, but the node still walks every index's
+  // settings to find them: its cost grows with the number of indices (measured on 5,000: ~180 ms).
   blocks: resource({
     request: { method: 'GET', path: '/_all/_settings/index.blocks.*', querystring: { filter_path: '*.settings.index.blocks', expand_wildcards: 'all' } },
     parse: parseIndexBlocks,
     every: 2,
+    grows: true,
     panes: ['health', 'indices', 'disk'],
   }),
   nodes: resource({

@@ -5,7 +5,7 @@
 import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceName } from '../cluster/resources';
-import type { HealthDiagnosis } from '../domain/types';
+import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
 import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
 import { nodeNames, watchNodes } from '../domain/node-watch';
 import { setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
@@ -135,7 +135,7 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
-    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap));
+    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
   }
 
   /**
@@ -176,7 +176,7 @@ export class Poller {
       else {
         const intervalMs = this.store.getState().intervalMs;
         const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
-        const periodMs = periodOf(name, intervalMs, { costMs, data });
+        const periodMs = periodOf(name, intervalMs, { costMs, data }, this.store.getState().snapshots.health.data);
         const slowed = periodMs > intervalMs * RESOURCES[name].every;
         setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs, costMs, slowed });
       }
@@ -195,10 +195,12 @@ export class Poller {
 }
 
 /** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
-function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>): number {
+function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>, health?: ClusterHealth): number {
   const base = intervalMs * RESOURCES[name].every;
   // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
-  const rows = Array.isArray(snap?.data) ? snap.data.length : 0;
+  // The cluster's size: the rows of this table, or its shards (blocks answers few rows but walks every index).
+  const shards = health ? health.activeShards + health.unassignedShards : 0;
+  const rows = Math.max(Array.isArray(snap?.data) ? snap.data.length : 0, shards);
   return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs, rows) : base;
 }
 

@@ -51,10 +51,10 @@ function machine() {
 }
 
 /** The measuring scripts, bundled like the product (dev/build.mjs): production React, one file each. */
-export async function bundle(entryPoints = { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx', detail: 'bench/detail.tsx' }) {
+export async function bundle(extraEntries = {}) {
   fs.mkdirSync(out, { recursive: true });
   await build({
-    entryPoints,
+    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx', detail: 'bench/detail.tsx', ...extraEntries },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },
@@ -441,7 +441,7 @@ async function detailOnly() {
  * The scenarios, each runnable alone: `npm run bench -- --only memory,startup`. Without --only every
  * scenario runs; with it, bench/results.json keeps the other rows of its last run.
  */
-export const SCENARIOS = ['render', 'memory', 'detail', 'tables', 'startup', 'delete', 'delete_large', 'poll'];
+export const SCENARIOS = ['render', 'memory', 'detail', 'tables', 'startup', 'delete', 'delete_large', 'poll', 'cluster3', 'fleet'];
 
 function onlyArg(argv) {
   const i = argv.indexOf('--only');
@@ -540,6 +540,8 @@ async function main() {
   }
   const m = results.machine_info;
   if (m.elasticsearch) results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
+  // Issue 18's rows at scale (bench/scale.mjs): a 3-node cluster with 5,000 indices, and a fleet of 20 profiles on it.
+  if (['cluster3', 'fleet'].some(wants)) Object.assign(results, await (await import('./scale.mjs')).scaleRows(bundle, wants));
   results.loadavg_end = os.loadavg().map((x) => round(x, 2));
   fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   process.stdout.write(`shardeck benchmark, ${results.date}${only ? ` (only ${[...only].join(', ')}; other rows from earlier runs)` : ''}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);

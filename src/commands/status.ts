@@ -1,39 +1,15 @@
 // shardeck status [--json]: the Health and Disk panes' facts, once, with a monitoring-check exit code.
 import { createEsApi } from '../cluster/api';
-import { closeClient, type ConnError } from '../cluster/connection';
+import { closeClient } from '../cluster/connection';
+import { readStatus } from '../services/status';
 import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
-import {
-  buildStatusReport,
-  explainNotGreen,
-  statusExitCode,
-  STATUS_SCHEMA,
-  type StatusReport,
-  type UnreachableReport,
-} from '../domain/status';
+import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
-  const r = createEsApi(client, conn.url).data;
   try {
-    // Health first: if it fails, the node is unreachable or refuses us, and nothing else will work.
-    let health;
-    try {
-      health = await r('health');
-    } catch (e) {
-      const err = e as ConnError;
-      return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };
-    }
-    const [healthReport, allocation, settings, blocks, nodes] = await Promise.all([
-      r('healthReport').catch(() => undefined), // 8.7+ only; its absence is not an outage
-      r('allocation'),
-      r('settings'),
-      r('blocks'),
-      r('nodes'),
-    ]);
-    // The shard list grows with the cluster; only fetch it when there is something to explain.
-    const shards = health.status === 'green' ? undefined : await r('shards');
-    return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards });
+    return await readStatus(createEsApi(client, conn.url));
   } finally {
     await closeClient(client);
   }
@@ -50,6 +26,13 @@ function renderText(r: StatusReport | UnreachableReport): string {
     `shards: ${s.active} active (${s.activePrimary} primary), ${s.initializing} initializing, ${s.relocating} relocating, ${s.unassigned} unassigned` +
       `${s.unassignedPrimary ? ` (${s.unassignedPrimary} primary)` : ''}; pending tasks ${r.pendingTasks}`,
   );
+  if (r.nodeLeft) {
+    const n = r.nodeLeft;
+    out.push(
+      `${paint('red', 'a node left')}${n.nodeIds.length ? ` (${n.nodeIds.join(', ')})` : ''}: ${n.shards} shard(s) unassigned NODE_LEFT` +
+        `${n.delayed ? `, ${n.delayed} waiting for it to return (delayed allocation)` : ''}`,
+    );
+  }
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
   for (const u of r.unassigned.slice(0, 10)) {

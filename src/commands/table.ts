@@ -7,6 +7,7 @@ import type { CommandModule } from './common';
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tui: () => import('./tui').then((m) => m.default),
   status: () => import('./status').then((m) => m.default),
+  fleet: () => import('./fleet').then((m) => m.default),
   login: () => import('./login').then((m) => m.default),
   logout: () => import('./logout').then((m) => m.default),
   whoami: () => import('./whoami').then((m) => m.default),

@@ -12,7 +12,10 @@ import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSignIn } from '../services/platform-sign-in';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
-import { EXIT, openConnection, type CommandModule } from './common';
+import { FleetReader, FleetWatcher, fleetTargets } from '../services/fleet';
+import { createFleetStore } from '../store/fleet';
+import type { FleetControl } from '../ui/app/context';
+import { EXIT, openConnection, type CommandModule, type CommandContext } from './common';
 import { createUiStore } from '../ui/state';
 import { GuardRefusal, hostUser, type Approver } from '../services/guard';
 import { ShareServer, type FocusSource } from '../services/share-server';
@@ -78,170 +81,201 @@ const tui: CommandModule = {
       process.stderr.write('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
-    const { client, conn, where, profileName, profile } = await openConnection(values);
-    const store = createConsoleStore({
-      connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
-      ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
-      ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
-    });
-    const es = createEsApi(client, conn.url);
-    const poller = new Poller(es, store);
-    // The index detail's reads, only while it is open (Enter on an Indices row).
-    const detail = new IndexDetailPoller(es, store);
-    // The refresh key reads the open index detail again too.
-    // What the panes may ask beyond the poll: the refresh key (the open index detail too), the verbose health report, the doctor's checks.
-    const pollControl = {
-      refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
-      diagnose: () => poller.diagnose(),
-      doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
-    };
-    const ui = createUiStore();
-    // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
-    const recorder = new TimelineRecorder(store, where);
-    const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
-    const shareGroup = values['share-group'] as string | undefined;
-    let server: ShareServer | undefined;
-    // A follower's proposal opens its wizard here for review; the audit names the follower while it is open.
-    let proposer: string | undefined;
-    ui.subscribe((u) => {
-      if (u.dialog || !proposer) return;
-      store.setState((s) => ({ share: s.share ? { ...s.share, message: `${proposer}'s proposal closed` } : s.share }));
-      proposer = undefined;
-    });
-    const onPropose = async (author: string, wizard: string, selection: ProposedSelection) => {
-      // The wizards' registry is UI code, loaded with the console after the first polls went out.
-      const { WIZARDS } = await import('../ui/wizards/registry');
-      const entry = WIZARDS.find((w) => w.id === wizard);
-      const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
-      if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
-      if (conn.readOnly) return say(`${author} proposed: ${entry.title}; this console is read-only`);
-      if (ui.getState().dialog) return say(`${author} proposed: ${entry.title}; finish what is open first, then ask again`);
-      proposer = author;
-      ui.setState((u) => ({ selection: { ...u.selection, ...selection }, dialog: { kind: 'wizard', id: entry.id }, filtering: false }));
-      say(`${author} proposes: ${entry.title}; review it (Esc closes)`);
-    };
-    const focus: FocusSource = {
-      get: () => {
-        const u = ui.getState();
-        return { pane: store.getState().pane, tables: u.tables, showSystem: u.showSystem, problemsOnly: u.problemsOnly };
-      },
-      subscribe: (cb) => {
-        let pane = store.getState().pane;
-        const a = store.subscribe((st) => {
-          if (st.pane !== pane) {
-            pane = st.pane;
-            cb();
-          }
-        });
-        let u = ui.getState();
-        const b = ui.subscribe((next) => {
-          if (next.tables !== u.tables || next.showSystem !== u.showSystem || next.problemsOnly !== u.problemsOnly) cb();
-          u = next;
-        });
-        return () => {
-          a();
-          b();
-        };
-      },
-    };
-    const startSharing = async () => {
-      if (server) return;
-      server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
-      try {
-        await server.start();
-      } catch (e) {
-        server = undefined;
-        store.setState({ notice: `cannot share: ${(e as Error).message}` });
-      }
-    };
-    const stopSharing = async () => {
-      const s = server;
-      server = undefined;
-      await s?.stop();
-    };
-    const approver: Approver = {
-      required: requireApproval,
-      approve: (req) =>
-        server
-          ? server.approve(req)
-          : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
-    };
-    const share: ShareControl = {
-      toggleShare: () => void (server ? stopSharing() : startSharing()),
-      addNote: (text) => recorder.addNote(hostUser(), text),
-    };
-    // Signs in to the platform when the profile has one (header user@tenant, project names).
-    const platform = startPlatformSignIn(store, profileName, profile);
-    // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
-    const guard = new Guard({
-      client,
-      conn,
-      profile: profileName,
-      platformUser: () => store.getState().platform.user,
-      approver,
-      proposedBy: () => proposer,
-      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
-    });
-    const wizardServices = createWizardServices(es, guard, {
-      serviceStop: profile?.serviceStop,
-      serviceStart: profile?.serviceStart,
-      hostSecrets: connectionSecrets(conn),
-      engineUrl: conn.url,
-      engineOverrides: profile,
-    });
-
-    // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
-    // is compiled while the node answers, so the first frame can already show live data.
-    poller.start();
-    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
-    let restored = false;
-    let onAltScreen = false;
-    const restore = () => {
-      if (restored) return;
-      restored = true;
-      poller.stop();
-      detail.stop();
-      platform.stop();
-      recorder.stop();
-      void server?.stop('the leader quit');
-      instance?.unmount();
-      if (onAltScreen) process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
-    };
-    const crash = (e: unknown) => {
-      restore();
-      process.stderr.write(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
-      process.exit(70);
-    };
-    const signal = () => {
-      restore();
-      process.exit(130);
-    };
-    process.on('uncaughtException', crash);
-    process.on('unhandledRejection', crash);
-    process.on('SIGTERM', signal);
-    process.on('SIGHUP', signal);
-
-    detail.start();
-    const stopIndexCache = cacheIndexNames(store);
-    recorder.start();
-    const { mountConsole } = await import('../ui/app/mount');
-    process.stdout.write(ENTER_ALT_SCREEN);
-    onAltScreen = true;
-    instance = mountConsole(store, { poller: pollControl, ui, share }, wizardServices);
-    if (values.share || shareGroup) await startSharing();
-    try {
-      await instance.waitUntilExit();
-    } finally {
-      restore();
-      stopIndexCache();
-      void client.close();
-      process.off('uncaughtException', crash);
-      process.off('unhandledRejection', crash);
-      process.off('SIGTERM', signal);
-      process.off('SIGHUP', signal);
-    }
+    // Enter in the Fleet view leaves this console for another profile's: the same process opens
+    // that profile's connection (its own password source, never the one of the profile before).
+    let next: CommandContext['values'] | undefined = values;
+    while (next) next = await runConsole(next, intervalMs);
     return EXIT.ok;
   },
 };
+
+/** One console on one connection; the flags of the next console when the operator switched profile. */
+async function runConsole(values: CommandContext['values'], intervalMs: number | undefined): Promise<CommandContext['values'] | undefined> {
+  const { client, conn, where, profileName, profile } = await openConnection(values);
+  const store = createConsoleStore({
+    connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
+    ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
+    ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
+  });
+  const es = createEsApi(client, conn.url);
+  const poller = new Poller(es, store);
+  // The index detail's reads, only while it is open (Enter on an Indices row).
+  const detail = new IndexDetailPoller(es, store);
+  // The refresh key reads the open index detail again too.
+  // What the panes may ask beyond the poll: the refresh key (the open index detail too), the verbose health report, the doctor's checks.
+  const pollControl = {
+    refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
+    diagnose: () => poller.diagnose(),
+    doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+  };
+  const ui = createUiStore();
+  // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
+  const recorder = new TimelineRecorder(store, where);
+  const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
+  const shareGroup = values['share-group'] as string | undefined;
+  let server: ShareServer | undefined;
+  // A follower's proposal opens its wizard here for review; the audit names the follower while it is open.
+  let proposer: string | undefined;
+  ui.subscribe((u) => {
+    if (u.dialog || !proposer) return;
+    store.setState((s) => ({ share: s.share ? { ...s.share, message: `${proposer}'s proposal closed` } : s.share }));
+    proposer = undefined;
+  });
+  const onPropose = async (author: string, wizard: string, selection: ProposedSelection) => {
+    // The wizards' registry is UI code, loaded with the console after the first polls went out.
+    const { WIZARDS } = await import('../ui/wizards/registry');
+    const entry = WIZARDS.find((w) => w.id === wizard);
+    const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
+    if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
+    if (conn.readOnly) return say(`${author} proposed: ${entry.title}; this console is read-only`);
+    if (ui.getState().dialog) return say(`${author} proposed: ${entry.title}; finish what is open first, then ask again`);
+    proposer = author;
+    ui.setState((u) => ({ selection: { ...u.selection, ...selection }, dialog: { kind: 'wizard', id: entry.id }, filtering: false }));
+    say(`${author} proposes: ${entry.title}; review it (Esc closes)`);
+  };
+  const focus: FocusSource = {
+    get: () => {
+      const u = ui.getState();
+      return { pane: store.getState().pane, tables: u.tables, showSystem: u.showSystem, problemsOnly: u.problemsOnly };
+    },
+    subscribe: (cb) => {
+      let pane = store.getState().pane;
+      const a = store.subscribe((st) => {
+        if (st.pane !== pane) {
+          pane = st.pane;
+          cb();
+        }
+      });
+      let u = ui.getState();
+      const b = ui.subscribe((next) => {
+        if (next.tables !== u.tables || next.showSystem !== u.showSystem || next.problemsOnly !== u.problemsOnly) cb();
+        u = next;
+      });
+      return () => {
+        a();
+        b();
+      };
+    },
+  };
+  const startSharing = async () => {
+    if (server) return;
+    server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
+    try {
+      await server.start();
+    } catch (e) {
+      server = undefined;
+      store.setState({ notice: `cannot share: ${(e as Error).message}` });
+    }
+  };
+  const stopSharing = async () => {
+    const s = server;
+    server = undefined;
+    await s?.stop();
+  };
+  const approver: Approver = {
+    required: requireApproval,
+    approve: (req) =>
+      server
+        ? server.approve(req)
+        : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
+  };
+  const share: ShareControl = {
+    toggleShare: () => void (server ? stopSharing() : startSharing()),
+    addNote: (text) => recorder.addNote(hostUser(), text),
+  };
+  // Signs in to the platform when the profile has one (header user@tenant, project names).
+  const platform = startPlatformSignIn(store, profileName, profile);
+  // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
+  const guard = new Guard({
+    client,
+    conn,
+    profile: profileName,
+    platformUser: () => store.getState().platform.user,
+    approver,
+    proposedBy: () => proposer,
+    onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+  });
+  const wizardServices = createWizardServices(es, guard, {
+    serviceStop: profile?.serviceStop,
+    serviceStart: profile?.serviceStart,
+    hostSecrets: connectionSecrets(conn),
+    engineUrl: conn.url,
+    engineOverrides: profile,
+  });
+
+  // The Fleet view (F): every saved profile's cluster, read only while the view is open.
+  let switchTo: string | undefined;
+  let watcher: FleetWatcher | undefined;
+  const fleetStore = createFleetStore();
+  const fleet: FleetControl = {
+    store: fleetStore,
+    start: () => {
+      watcher = new FleetWatcher(new FleetReader(fleetTargets()), fleetStore);
+      watcher.start();
+    },
+    stop: () => {
+      void watcher?.stop();
+      watcher = undefined;
+    },
+    open: (name) => {
+      switchTo = name;
+      instance?.unmount();
+    },
+  };
+
+  // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
+  // is compiled while the node answers, so the first frame can already show live data.
+  poller.start();
+  let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
+  let restored = false;
+  let onAltScreen = false;
+  const restore = () => {
+    if (restored) return;
+    restored = true;
+    poller.stop();
+    detail.stop();
+    platform.stop();
+    fleet.stop();
+    recorder.stop();
+    void server?.stop('the leader quit');
+    instance?.unmount();
+    if (onAltScreen) process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
+  };
+  const crash = (e: unknown) => {
+    restore();
+    process.stderr.write(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
+    process.exit(70);
+  };
+  const signal = () => {
+    restore();
+    process.exit(130);
+  };
+  process.on('uncaughtException', crash);
+  process.on('unhandledRejection', crash);
+  process.on('SIGTERM', signal);
+  process.on('SIGHUP', signal);
+
+  detail.start();
+  const stopIndexCache = cacheIndexNames(store);
+  recorder.start();
+  const { mountConsole } = await import('../ui/app/mount');
+  process.stdout.write(ENTER_ALT_SCREEN);
+  onAltScreen = true;
+  instance = mountConsole(store, { poller: pollControl, ui, share, fleet }, wizardServices);
+  if (values.share || shareGroup) await startSharing();
+  try {
+    await instance.waitUntilExit();
+  } finally {
+    restore();
+    stopIndexCache();
+    void client.close();
+    process.off('uncaughtException', crash);
+    process.off('unhandledRejection', crash);
+    process.off('SIGTERM', signal);
+    process.off('SIGHUP', signal);
+  }
+  return switchTo === undefined ? undefined : { profile: switchTo, 'read-only': values['read-only'], interval: values.interval };
+}
+
 
 export default tui;

@@ -16,6 +16,37 @@ export interface Snapshot<T> {
   failures: number;
   /** How often the poller fetches it (some reads run every few intervals); the interval when unset. */
   periodMs?: number;
+  /** A read that grows with the cluster: how long it takes the node (smoothed), ms. */
+  costMs?: number;
+  /** periodMs was stretched because the read costs the node too much (a large cluster): the pane says so. */
+  slowed?: boolean;
+}
+
+/**
+ * The share of the node's time one read that grows with the cluster may take: with the small reads
+ * of a pane, watching costs the node under 1% of its time (issue 18).
+ */
+export const NODE_SHARE = 0.003;
+/**
+ * Below this many rows a read keeps its period whatever it took: a small answer that was slow says
+ * the machine or the node is busy, not that the cluster is large.
+ */
+export const LARGE_ROWS = 1000;
+/** However big the cluster, a read is never further apart than this. */
+export const MAX_ADAPTIVE_PERIOD_MS = 60_000;
+
+/**
+ * How often to read what grows with the cluster: its base period, or, when one read takes the node
+ * longer than NODE_SHARE of that, as far apart as keeps it at that share (whole intervals, capped).
+ */
+export function adaptivePeriodMs(baseMs: number, intervalMs: number, costMs: number | undefined, rows: number): number {
+  if (!costMs || rows < LARGE_ROWS || costMs / NODE_SHARE <= baseMs) return baseMs;
+  return Math.min(MAX_ADAPTIVE_PERIOD_MS, Math.max(baseMs, Math.ceil(costMs / NODE_SHARE / intervalMs) * intervalMs));
+}
+
+/** Smooths the cost of a read (one slow answer does not slow the polling for long). */
+export function smoothCost(prev: number | undefined, ms: number): number {
+  return prev === undefined ? ms : Math.round(prev * 0.6 + ms * 0.4);
 }
 
 /** A snapshot is stale when its last attempt failed or it is older than three of its polling periods. */

@@ -2,6 +2,7 @@
 // `shardeck status` (text and --json) and monitoring checks. Pure.
 import { diskRows, type DiskRow } from './disk';
 import { formatBytes } from './format';
+import { nodeLeftShards } from './node-watch';
 import type {
   ClusterHealth,
   ClusterSettingsView,
@@ -49,6 +50,12 @@ export interface StatusReport {
     nodes: DiskRow[];
   };
   readOnlyIndices: string[];
+  /**
+   * A node left the cluster (shards unassigned with NODE_LEFT): how many shards, how many wait out
+   * the delayed allocation (index.unassigned.node_left.delayed_timeout), and the ids of the nodes
+   * that left, from the shards' details. null when no shard is unassigned for that reason.
+   */
+  nodeLeft: { shards: number; delayed: number; nodeIds: string[] } | null;
 }
 
 export interface UnreachableReport {
@@ -120,7 +127,14 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
       nodes: diskRows(i.allocation, i.settings.watermarks),
     },
     readOnlyIndices: i.blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly).map((b) => b.index),
+    nodeLeft: nodeLeftOf(i),
   };
+}
+
+function nodeLeftOf(i: StatusInputs): StatusReport['nodeLeft'] {
+  const left = nodeLeftShards(i.shards);
+  if (left.shards === 0 && i.health.delayedUnassignedShards === 0) return null;
+  return { shards: left.shards, delayed: i.health.delayedUnassignedShards, nodeIds: left.nodeIds };
 }
 
 /** Exit codes like a monitoring check: 0 green, 1 yellow, 2 red, 3 unreachable or unauthorized. */

@@ -14,6 +14,8 @@ export type Scope =
   /** The index detail (Enter on an Indices row). */
   | 'detail'
   | 'doctor'
+  /** The Fleet view (F): every saved profile's cluster. */
+  | 'fleet'
   /** Every wizard: confirm, decline, forms and typed lines. */
   | 'dialog'
   /** One wizard's own keys, besides the dialog keys. */
@@ -58,6 +60,8 @@ const COMMANDS = [
   { id: 'share.toggle', keys: ['s'], description: 'share this console (a socket) / stop', scope: 'global' },
   { id: 'follow.toggle', keys: ['f'], description: 'follower: follow the leader / look around', scope: 'global' },
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
+  { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global' },
+  { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
   { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'table' },
   { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'table' },
   { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'table' },
@@ -185,6 +189,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   templates: 'Templates pane',
   detail: 'index detail',
   doctor: 'Doctor pane',
+  fleet: 'Fleet view',
   dialog: 'in a wizard',
   delete: 'delete wizard',
   unblock: 'unblock wizard',

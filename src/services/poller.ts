@@ -5,7 +5,9 @@
 import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/resources';
-import type { HealthDiagnosis } from '../domain/types';
+import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
+import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
+import { nodeNames, watchNodes } from '../domain/node-watch';
 import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
@@ -58,6 +60,8 @@ export class Poller {
   start(): void {
     this.stopped = false;
     for (const name of this.needed()) this.schedule(name, 0);
+    // The node names, once, so a node that leaves later can be named whatever pane is on screen.
+    if (!this.wanted && !this.needed().has('nodes')) void this.pollOnce('nodes');
     // When the operator switches panes, start what the new pane needs at once; timers of
     // resources no longer needed simply do not reschedule.
     let pane = this.store.getState().pane;
@@ -131,7 +135,27 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
-    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs));
+    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
+  }
+
+  /**
+   * Tracks nodes leaving (domain/node-watch.ts): health's node count on every pane, names from the
+   * node list. When the count drops and no visible pane polls the node list, it is read once, so
+   * the header can name who left.
+   */
+  private watchNodes(name: 'health' | 'nodes'): void {
+    const s = this.store.getState();
+    const health = s.snapshots.health.data;
+    const nodes = s.snapshots.nodes;
+    // The node list counts only when it is as new as health (else it would undo a drop health saw).
+    const fresh = name === 'nodes' || (nodes.fetchedAt !== undefined && nodes.fetchedAt >= (s.snapshots.health.fetchedAt ?? 0));
+    const names = fresh ? nodeNames(nodes.data) : undefined;
+    const count = name === 'nodes' ? names?.length : health?.numberOfNodes;
+    const next = watchNodes(s.nodeWatch, count, names, Date.now());
+    const before = s.nodeWatch;
+    if (JSON.stringify(next) !== JSON.stringify(before)) this.store.setState({ nodeWatch: next });
+    const dropped = next.left && (!before?.left || next.left.count > before.left.count);
+    if (dropped && name === 'health' && !this.needed().has('nodes')) void this.pollOnce('nodes');
   }
 
   /** One request for one resource, unless one is already in flight. */
@@ -143,15 +167,22 @@ export class Poller {
     this.inFlight.add(name);
     try {
       const prev = this.store.getState().snapshots[name];
+      const t0 = performance.now();
       const { data, bytes } = await this.reads.resource(name, this.abort.signal, prev.data as never);
+      const took = performance.now() - t0;
       this.stats.requests++;
       this.stats.bytes += bytes;
       if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
       else {
-        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs: periodOf(name, this.store.getState().intervalMs) });
+        const intervalMs = this.store.getState().intervalMs;
+        const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
+        const periodMs = periodOf(name, intervalMs, { costMs, data }, this.store.getState().snapshots.health.data);
+        const slowed = periodMs > intervalMs * RESOURCES[name].every;
+        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs, costMs, slowed });
         // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
         if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
       }
+      if (name === 'health' || name === 'nodes') this.watchNodes(name);
     } catch (e) {
       const err = e as ConnError;
       this.stats.requests++;
@@ -166,8 +197,13 @@ export class Poller {
 }
 
 /** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
-function periodOf(name: ResourceName, intervalMs: number): number {
-  return intervalMs * RESOURCES[name].every;
+function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>, health?: ClusterHealth): number {
+  const base = intervalMs * RESOURCES[name].every;
+  // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
+  // The cluster's size: the rows of this table, or its shards (blocks answers few rows but walks every index).
+  const shards = health ? health.activeShards + health.unassignedShards : 0;
+  const rows = Math.max(Array.isArray(snap?.data) ? snap.data.length : 0, shards);
+  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs, rows) : base;
 }
 
 /**

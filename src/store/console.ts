@@ -14,6 +14,7 @@ import type { TimelineEntry } from '../domain/timeline';
 import type { ApprovalMessage } from '../domain/share';
 import type { DiskSample } from '../domain/doctor/forecast';
 import type { DoctorReport } from '../domain/doctor/report';
+import type { NodeWatch } from '../domain/node-watch';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -103,6 +104,8 @@ export interface ConsoleState {
   doctor?: { report?: DoctorReport; fetchedAt?: number; inFlight: boolean; error?: string };
   /** Disk per node as the console saw it change, for the doctor's forecast (bounded, oldest dropped). */
   diskSamples?: Record<string, DiskSample[]>;
+  /** Nodes seen in this session and those that left (domain/node-watch.ts), updated by the poller. */
+  nodeWatch?: NodeWatch;
 }
 
 export function emptySnapshot<T>(): Snapshot<T> {

@@ -43,7 +43,7 @@ export function emptyDetailView(): DetailView {
 }
 
 /** A view opens over the pane for the row it was opened on (Esc goes back). */
-export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'view'; id: string; index: string };
+export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'view'; id: string; index: string } | { kind: 'fleet' };
 
 export interface UiState {
   tables: Record<TablePane, TableState>;

@@ -13,6 +13,8 @@ export interface SeenRequest {
   changing: boolean;
   /** What the proxy did with it. */
   handled: 'forwarded' | 'answered' | 'reset';
+  /** Forwarded: ms from its arrival to the node's last byte (what the read cost the node, plus loopback). */
+  ms?: number;
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
@@ -51,6 +53,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const server = http.createServer((req, res) => {
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
+    const t0 = performance.now();
     const seen: SeenRequest = { method, path, changing: isChanging(method, path), handled: 'forwarded' };
     requests.push(seen);
     const trap = traps.find((t) => t.match(method, path));
@@ -73,6 +76,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     const out = http.request(
       { host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host } },
       (up) => {
+        up.on('end', () => (seen.ms = performance.now() - t0));
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       },

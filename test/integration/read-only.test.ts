@@ -115,6 +115,8 @@ interface Run {
 const WALK: Record<string, Run[] | 'console'> = {
   tui: 'console',
   status: [{ args: ['status'], exit: 2, reads: true }],
+  // The saved profiles (none here) and the --url node: red (the corrupt primary).
+  fleet: [{ args: ['fleet'], exit: 2, reads: true }],
   login: [{ args: ['login', '--platform', '@platform'], exit: 0, stdin: '@token\n' }],
   whoami: [{ args: ['whoami'], exit: 0 }],
   projects: [{ args: ['projects'], exit: 0, reads: true }],

@@ -14,6 +14,7 @@ import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
+import type { FleetControl, PollControl } from '../../src/ui/app/context';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -62,7 +63,8 @@ export function tick(ms = 0): Promise<void> {
 /** Mounts the App on a terminal of columns x rows and waits a tick so input handlers are registered. */
 export async function renderApp(
   store: ConsoleStore,
-  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), services = undefined as WizardServices | undefined } = {},
+  // A real Poller and the real clock: the real-node tests (test/integration/node-dies.test.tsx).
+  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), services = undefined as WizardServices | undefined, poller: realPoller = undefined as PollControl | undefined, clock = () => NOW, fleet = undefined as FleetControl | undefined } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
@@ -71,7 +73,7 @@ export async function renderApp(
     diagnoses: 0,
     doctors: 0,
   } as Rendered;
-  const poller = {
+  const poller = realPoller ?? {
     refreshNow: async () => {
       result.refreshes++;
     },
@@ -82,7 +84,7 @@ export async function renderApp(
       result.doctors++;
     },
   };
-  const app = <App store={store} poller={poller} ui={ui} clock={() => NOW} wizards={wizards} />;
+  const app = <App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} fleet={fleet} />;
   // Views (ui/views/) reach the cluster through the services, as the TUI provides them.
   const instance = render(services ? <WizardServicesProvider value={services}>{app}</WizardServicesProvider> : app, {
     stdout: stdout as never,

@@ -16,10 +16,18 @@ export function shardLines(rows: ShardRow[] | undefined, problemsOnly: boolean):
   return problemsOnly ? rows?.filter((s) => s.state !== 'STARTED') : rows;
 }
 
-/** The title line's counts. */
-export function shardsInfo(shown: number, problemsOnly: boolean, rows: ShardRow[] | undefined): string {
-  const unassigned = rows?.filter((s) => s.state === 'UNASSIGNED').length ?? 0;
-  return `${shown} shards${problemsOnly ? ' (problems only: u)' : ''} · ${unassigned} unassigned`;
+/**
+ * The title line's counts, with why shards are unassigned ("4 unassigned: 4 NODE_LEFT") and how many
+ * wait out index.unassigned.node_left.delayed_timeout before ES places them elsewhere (from health).
+ */
+export function shardsInfo(shown: number, problemsOnly: boolean, rows: ShardRow[] | undefined, delayed = 0): string {
+  const unassigned = rows?.filter((s) => s.state === 'UNASSIGNED') ?? [];
+  const byReason = new Map<string, number>();
+  for (const s of unassigned) byReason.set(s.unassignedReason ?? '?', (byReason.get(s.unassignedReason ?? '?') ?? 0) + 1);
+  const reasons = [...byReason].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${n} ${r}`);
+  const why = reasons.length ? `: ${reasons.join(', ')}` : '';
+  const wait = delayed > 0 ? ` · ${delayed} delayed (node left, allocation waits)` : '';
+  return `${shown} shards${problemsOnly ? ' (problems only: u)' : ''} · ${unassigned.length} unassigned${why}${wait}`;
 }
 
 const STATE_ORDER: Record<string, number> = { UNASSIGNED: 0, INITIALIZING: 1, RELOCATING: 2, STARTED: 3 };

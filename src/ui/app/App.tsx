@@ -15,8 +15,9 @@ import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, type UiStore } from '../state';
 import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
-import { ConsoleProvider, useConsole, useConsoleContext, useUi, type PollControl, type ShareControl } from './context';
+import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl, type ShareControl } from './context';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
+import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
 import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
@@ -29,10 +30,12 @@ export interface AppProps {
   ui?: UiStore;
   clock?: () => number;
   wizards?: WizardEntry[];
+  /** The Fleet view's reads and the switch to another profile (the tui command gives them). */
+  fleet?: FleetControl;
 }
 
-export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS }: AppProps) {
-  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, share, clock }), [store, ui, poller, share, clock]);
+export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS, fleet }: AppProps) {
+  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, share, clock, fleet }), [store, ui, poller, share, clock, fleet]);
   const { exit } = useApp();
   return (
     <ConsoleProvider value={value}>
@@ -82,6 +85,7 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
   const helpOffset = useUi((s) => s.helpOffset);
+  if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
   const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
   if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
@@ -124,12 +128,13 @@ export function scopesFor(pane: PaneId): Scope[] {
 
 function Footer({ width }: { width: number }) {
   const pane = useConsole((s) => s.pane);
-  // The index detail over the Indices pane has keys of its own.
+  // The index detail over the Indices pane has keys of its own; so has the Fleet view.
   const detail = useConsole((s) => s.pane === 'indices' && s.indexDetail !== undefined);
+  const fleetOpen = useUi((s) => s.dialog?.kind === 'fleet');
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
   if (noting) return <NoteLine width={width} />;
-  return <KeyHints keymap={keymap} scopes={detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
+  return <KeyHints keymap={keymap} scopes={fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
@@ -144,7 +149,8 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     'dialog',
     (name) => {
       const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
-      if (closing === 'dialog.close' || (dialog?.kind === 'help' && (closing === 'help' || closing === 'quit'))) {
+      const closesView = dialog?.kind === 'help' ? closing === 'help' || closing === 'quit' : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
+      if (closing === 'dialog.close' || closesView) {
         ui.setState({ dialog: undefined, helpOffset: 0 });
         return true;
       }
@@ -229,6 +235,9 @@ function runGlobal(
     case 'timeline.note':
       if (!ctx.share?.addNote) return false;
       ctx.ui.setState({ note: '' });
+      return true;
+    case 'fleet.show':
+      ctx.ui.setState({ dialog: { kind: 'fleet' }, filtering: false });
       return true;
     default:
       return false;

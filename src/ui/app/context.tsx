@@ -4,6 +4,7 @@ import React, { createContext, useContext, useEffect, useRef, useState } from 'r
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import type { ConsoleState, ConsoleStore } from '../../store/console';
+import type { FleetStore } from '../../store/fleet';
 import type { UiState, UiStore } from '../state';
 import type { ProposedSelection } from '../../domain/share';
 
@@ -31,11 +32,23 @@ export interface ShareControl {
   propose?(wizard: string, selection: ProposedSelection): void;
 }
 
+/** The Fleet view's reads (services/fleet.ts FleetWatcher) and switching the console to another profile. */
+export interface FleetControl {
+  store: FleetStore;
+  /** Starts reading every saved profile's cluster (the view opened). */
+  start(): void;
+  /** Stops reading (the view closed). */
+  stop(): void;
+  /** Leaves this console and opens the console of the profile (same process, its own connection). */
+  open(profile: string): void;
+}
+
 export interface ConsoleContextValue {
   store: ConsoleStore;
   ui: UiStore;
   poller?: PollControl;
   share?: ShareControl;
+  fleet?: FleetControl;
   /** Epoch ms; tests pin it so ages ("3s ago") are deterministic. */
   clock: () => number;
 }

@@ -6,11 +6,11 @@ import { render } from 'ink';
 import type { ConsoleStore } from '../../store/console';
 import type { WizardServices } from '../../services/wizards';
 import { App } from './App';
-import type { PollControl, ShareControl } from './context';
+import type { FleetControl, PollControl, ShareControl } from './context';
 import type { UiStore } from '../state';
 import { WizardServicesProvider } from '../wizards/services';
 
-export function mountConsole(store: ConsoleStore, props: { poller: PollControl; ui?: UiStore; share?: ShareControl }, services: WizardServices) {
+export function mountConsole(store: ConsoleStore, props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl }, services: WizardServices) {
   return render(
     <WizardServicesProvider value={services}>
       <App store={store} {...props} />

@@ -8,7 +8,8 @@ import { nodeVersions } from '../../domain/status';
 import { fitText } from '../../domain/table';
 import { keysOf } from '../../keys/keymap';
 import { PANES, PANE_SPECS } from '../../store/panes';
-import { useConsole } from '../app/context';
+import { nodeLeftText } from '../../domain/node-watch';
+import { useConsole, useNow } from '../app/context';
 import { colourOf } from '../theme';
 
 const HELP_TAB = '  ? help';
@@ -40,21 +41,32 @@ export function Header({ width }: { width: number }) {
     paused: st.paused,
     readOnly: st.connection.readOnly,
     pane: st.pane,
+    nodeWatch: st.nodeWatch,
+    health: st.snapshots.health.data,
   }));
+  // "1 node left (node-3) 40s ago": the age moves on by itself (useNow redraws only when it changes).
+  const now = useNow((t) => nodeLeftText(s.nodeWatch, s.health, t));
+  const left = nodeLeftText(s.nodeWatch, s.health, now);
+  const nodeLeft = left ? ` ${left} ` : '';
   const version = s.version;
   const who = platformWho(s.platform);
   const status = statusBadge(s.status, s.stale);
   const markers = modeMarkers(s.paused, s.readOnly);
-  const left = `shardeck ${s.cluster ?? '(connecting)'} `;
+  const title = `shardeck ${s.cluster ?? '(connecting)'} `;
   const rest = ` ${version}${who ? `  ${who}` : ''}`;
-  const room = Math.max(0, width - left.length - status.length - markers.length - 1);
+  const room = Math.max(0, width - title.length - status.length - nodeLeft.length - markers.length - 1);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
-        <Text bold>{left}</Text>
+        <Text bold>{title}</Text>
         <Text inverse bold color={colourOf(statusTone(s.status))}>
           {status}
         </Text>
+        {nodeLeft ? (
+          <Text bold color={colourOf('red')}>
+            {nodeLeft}
+          </Text>
+        ) : null}
         <Text>{fitText(rest, room)}</Text>
         {markers ? (
           <Text bold color={colourOf('yellow')}>

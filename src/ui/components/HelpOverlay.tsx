@@ -17,6 +17,7 @@ const SCOPE_TITLES: Record<Scope, string> = {
   templates: 'Templates pane',
   detail: 'Index detail (Enter on an index)',
   doctor: 'Doctor pane',
+  fleet: 'Fleet view (F; Esc or F back)',
   dialog: 'In a wizard (any key closes a finished one)',
   delete: 'Delete wizard',
   unblock: 'Unblock wizard',

@@ -24,7 +24,9 @@ export function PaneFrame({ title, snaps, width, height, info, children }: PaneF
   const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
   const now = useNow((t) => ageText(freshness(snaps, t, intervalMs)));
   const f = freshness(snaps, now, intervalMs);
-  const right = ageText(f);
+  // A read stretched because it costs a large cluster too much says how often it now comes.
+  const slowest = Math.max(0, ...snaps.map((x) => (x.slowed ? (x.periodMs ?? 0) : 0)));
+  const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const retry = paused ? 'polling paused' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
   const error = f.error ? `${f.error} (${retry})` : '';

@@ -11,6 +11,7 @@ import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } fro
 
 export function ShardsPane({ width, height }: { width: number; height: number }) {
   const shards = useConsole((s) => s.snapshots.shards);
+  const delayed = useConsole((s) => s.snapshots.health.data?.delayedUnassignedShards ?? 0);
   const { problemsOnly, filtering, filter } = useUi((s) => ({ problemsOnly: s.problemsOnly, filtering: s.filtering, filter: s.tables.shards.filter }));
   const rows = useMemo(() => shardLines(shards.data, problemsOnly), [shards.data, problemsOnly]);
   const snaps = [shards];
@@ -19,7 +20,7 @@ export function ShardsPane({ width, height }: { width: number; height: number })
   useTableKeys('shards', 'shards', model.rows.length, rowsHigh, SHARD_SORT_KEYS.length, { 'shards.toggleProblems': 'problemsOnly' });
   const sel = model.rows[model.cursor];
   useSelected('shards', sel ? { index: sel.index, shard: sel.shard, primary: sel.primary, node: sel.node } : undefined);
-  const info = shardsInfo(model.rows.length, problemsOnly, shards.data);
+  const info = shardsInfo(model.rows.length, problemsOnly, shards.data, delayed);
   return (
     <PaneFrame title={PANE_SPECS.shards.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">

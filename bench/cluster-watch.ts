@@ -1,0 +1,46 @@
+// The console's polling on one pane at the default interval, through the counting proxy, for a
+// while: what it costs the node per minute (the sum of the response times the proxy saw):
+//   node bench/out/cluster-watch.mjs <url> <pane> <seconds> [intervalMs]  -> one JSON line.
+import { createEsApi } from '../src/cluster/api';
+import { createClient } from '../src/cluster/connection';
+import { Poller } from '../src/services/poller';
+import { createConsoleStore, type PaneId } from '../src/store/console';
+import { startCountingProxy } from '../test/helpers/counting-proxy';
+
+const [url, pane, secondsArg, intervalArg] = process.argv.slice(2);
+const seconds = Number(secondsArg ?? 60);
+const proxy = await startCountingProxy(url);
+const client = createClient({ url: proxy.url });
+const store = createConsoleStore({
+  connection: { url: proxy.url, profile: 'bench', insecure: false, readOnly: true },
+  pane: pane as PaneId,
+  ...(intervalArg ? { intervalMs: Number(intervalArg) } : {}),
+});
+const poller = new Poller(createEsApi(client, proxy.url), store);
+poller.start();
+await new Promise((r) => setTimeout(r, seconds * 1000));
+poller.stop();
+const forwarded = proxy.requests.filter((q) => q.ms !== undefined);
+const nodeMs = forwarded.reduce((a, q) => a + (q.ms ?? 0), 0);
+const byPath: Record<string, { n: number; ms: number }> = {};
+for (const q of forwarded) {
+  const p = q.path.split('?')[0];
+  byPath[p] = { n: (byPath[p]?.n ?? 0) + 1, ms: Math.round((byPath[p]?.ms ?? 0) + (q.ms ?? 0)) };
+}
+const snaps = store.getState().snapshots;
+process.stdout.write(
+  JSON.stringify({
+    pane,
+    seconds,
+    interval_ms: store.getState().intervalMs,
+    requests: forwarded.length,
+    node_ms: Math.round(nodeMs),
+    node_ms_per_min: Math.round((nodeMs / seconds) * 60),
+    indices_period_ms: snaps.indices.periodMs,
+    indices_cost_ms: snaps.indices.costMs,
+    by_path: byPath,
+  }) + '\n',
+);
+await client.close();
+await proxy.close();
+process.exit(0);

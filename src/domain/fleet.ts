@@ -1,0 +1,125 @@
+// Every saved profile's cluster in one table (shardeck fleet, the console's Fleet view): one row per
+// profile from its status report, worst first, and the fleet's exit code (the worst status, like
+// `status`). Pure: services/fleet.ts reads the clusters.
+import { formatAgo, type Tone } from './format';
+import type { Column } from './table';
+import { statusExitCode, type StatusReport, type UnreachableReport } from './status';
+
+export type FleetStatus = 'green' | 'yellow' | 'red' | 'unreachable' | 'pending';
+export type DiskWorst = 'ok' | 'low' | 'high' | 'flood' | null;
+
+export interface FleetRow {
+  profile: string;
+  /** Without credentials (domain/urls.ts urlForMessage). */
+  url: string;
+  status: FleetStatus;
+  cluster: string | null;
+  nodes: number | null;
+  unassigned: number | null;
+  /** The worst disk level of any data node against the watermarks. */
+  disk: DiskWorst;
+  readOnlyIndices: number | null;
+  /** Epoch ms of the answer the row shows (undefined before the first). */
+  fetchedAt?: number;
+  /** How long the cluster took to answer, ms. */
+  tookMs?: number;
+  /** Why the row has no data (unreachable, timeout, a password not available...): one sentence. */
+  error?: string;
+}
+
+const DISK_ORDER: Record<string, number> = { flood: 3, high: 2, low: 1, ok: 0 };
+
+export function worstDisk(levels: readonly ('ok' | 'low' | 'high' | 'flood')[]): DiskWorst {
+  if (!levels.length) return null;
+  return levels.reduce((w, l) => (DISK_ORDER[l] > DISK_ORDER[w] ? l : w), 'ok' as 'ok' | 'low' | 'high' | 'flood');
+}
+
+/** A row from one cluster's status report (or from why it could not be read). */
+export function fleetRow(profile: string, url: string, report: StatusReport | UnreachableReport, fetchedAt: number, tookMs: number): FleetRow {
+  if (!report.reachable) {
+    return { profile, url, status: 'unreachable', cluster: null, nodes: null, unassigned: null, disk: null, readOnlyIndices: null, fetchedAt, tookMs, error: report.error.message };
+  }
+  return {
+    profile,
+    url,
+    status: report.status,
+    cluster: report.cluster.name,
+    nodes: report.cluster.nodes,
+    unassigned: report.shards.unassigned,
+    disk: worstDisk(report.disk.nodes.map((n) => n.level)),
+    readOnlyIndices: report.readOnlyIndices.length,
+    fetchedAt,
+    tookMs,
+  };
+}
+
+/** A row for a profile that could not even be tried (bad URL, missing password): exit 3 like unreachable. */
+export function fleetProblemRow(profile: string, url: string, message: string, at: number): FleetRow {
+  return fleetRow(profile, url, { schema: 1, reachable: false, status: 'unknown', error: { kind: 'config', message } }, at, 0);
+}
+
+export function pendingRow(profile: string, url: string): FleetRow {
+  return { profile, url, status: 'pending', cluster: null, nodes: null, unassigned: null, disk: null, readOnlyIndices: null };
+}
+
+const SEVERITY: Record<FleetStatus, number> = { unreachable: 4, red: 3, yellow: 2, pending: 1, green: 0 };
+
+/** Worst first: unreachable, red, yellow, (not answered yet), green; then more unassigned, worse disk, more read-only, name. */
+export function sortFleet(rows: readonly FleetRow[]): FleetRow[] {
+  return [...rows].sort(
+    (a, b) =>
+      SEVERITY[b.status] - SEVERITY[a.status] ||
+      (b.unassigned ?? 0) - (a.unassigned ?? 0) ||
+      DISK_ORDER[b.disk ?? 'ok'] - DISK_ORDER[a.disk ?? 'ok'] ||
+      (b.readOnlyIndices ?? 0) - (a.readOnlyIndices ?? 0) ||
+      a.profile.localeCompare(b.profile),
+  );
+}
+
+/** The worst status's exit code (0 green, 1 yellow, 2 red, 3 unreachable), like `status`; 0 for no profiles. */
+export function fleetExitCode(rows: readonly FleetRow[]): number {
+  let worst = 0;
+  for (const r of rows) {
+    const code =
+      r.status === 'unreachable' || r.status === 'pending'
+        ? 3
+        : statusExitCode({ reachable: true, status: r.status } as StatusReport);
+    worst = Math.max(worst, code);
+  }
+  return worst;
+}
+
+export function fleetTone(r: FleetRow): Tone {
+  return r.status === 'green' ? 'green' : r.status === 'yellow' ? 'yellow' : r.status === 'pending' ? 'gray' : 'red';
+}
+
+const diskTone = (r: FleetRow): Tone | undefined => (r.disk === null ? 'gray' : r.disk === 'ok' ? 'green' : r.disk === 'low' ? 'yellow' : 'red');
+const num = (n: number | null) => (n === null ? '-' : String(n));
+
+/** The table's columns; `now` for the age of each row's data. */
+export function fleetColumns(now: number): Column<FleetRow>[] {
+  return [
+    { title: 'profile', width: null, text: (r) => r.profile },
+    { title: 'status', width: 11, text: (r) => r.status, tone: fleetTone },
+    { title: 'nodes', width: 5, align: 'right', text: (r) => num(r.nodes) },
+    { title: 'unassign', width: 8, align: 'right', text: (r) => num(r.unassigned), tone: (r) => (r.unassigned ? 'yellow' : undefined) },
+    { title: 'disk', width: 5, text: (r) => r.disk ?? '-', tone: diskTone },
+    { title: 'ro idx', width: 6, align: 'right', text: (r) => num(r.readOnlyIndices), tone: (r) => (r.readOnlyIndices ? 'red' : undefined) },
+    { title: 'age', width: 9, align: 'right', text: (r) => (r.fetchedAt === undefined ? '-' : formatAgo(now - r.fetchedAt)) },
+  ];
+}
+
+/** The line under the table for the selected row: its URL and, when it failed, why. */
+export function fleetDetail(r: FleetRow): string {
+  return `${r.profile}: ${r.url}${r.cluster ? ` · cluster ${r.cluster}` : ''}${r.error ? ` · ${r.error}` : ''}`;
+}
+
+/** One line per row for `shardeck fleet` (text). */
+export function fleetTextLine(r: FleetRow, now: number): string {
+  const age = r.fetchedAt === undefined ? '' : ` (${formatAgo(now - r.fetchedAt)}, ${r.tookMs} ms)`;
+  if (r.status === 'unreachable' || r.status === 'pending') return `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
+  return (
+    `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.cluster ?? ''} nodes ${num(r.nodes)}, unassigned ${num(r.unassigned)}, ` +
+    `disk ${r.disk ?? '-'}, read-only indices ${num(r.readOnlyIndices)}${age}`
+  );
+}

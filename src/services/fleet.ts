@@ -1,0 +1,149 @@
+// Every saved profile's cluster at once (shardeck fleet, the console's Fleet view). Bounded
+// concurrency (a few clusters read at a time) and a deadline per cluster, so one that does not
+// answer costs its own slot and never delays the others. Credentials come from each profile as
+// for any command (password from its env var or file; never a prompt, never printed).
+import { createEsApi } from '../cluster/api';
+import { closeClient, createClient } from '../cluster/connection';
+import type { Client } from '@elastic/elasticsearch';
+import { resolveConnection } from '../config/connection';
+import { listProfiles, type Profile } from '../config/profiles';
+import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';
+import { urlForMessage } from '../domain/urls';
+import { putFleetRow, type FleetStore } from '../store/fleet';
+import { readStatus } from './status';
+
+export interface FleetOptions {
+  /** Clusters read at the same time. */
+  concurrency?: number;
+  /** How long one cluster may take to answer all its reads, ms. */
+  timeoutMs?: number;
+}
+
+export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000 } as const;
+
+export interface FleetTarget {
+  profile: string;
+  profileData: Profile;
+}
+
+/** Every saved profile, by name. */
+export function fleetTargets(): FleetTarget[] {
+  return listProfiles()
+    .map(({ name, profile }) => ({ profile: name, profileData: profile }))
+    .sort((a, b) => a.profile.localeCompare(b.profile));
+}
+
+/**
+ * Reads the clusters of a fleet, again and again if asked: keeps one client per profile (no new
+ * TLS handshake per round), at most `concurrency` clusters in flight, each bounded by `timeoutMs`.
+ */
+export class FleetReader {
+  private clients = new Map<string, Client | { problem: string }>();
+  private readonly concurrency: number;
+  private readonly timeoutMs: number;
+
+  constructor(
+    private readonly targets: readonly FleetTarget[],
+    opts: FleetOptions = {},
+  ) {
+    this.concurrency = Math.max(1, opts.concurrency ?? FLEET_DEFAULTS.concurrency);
+    this.timeoutMs = Math.max(100, opts.timeoutMs ?? FLEET_DEFAULTS.timeoutMs);
+  }
+
+  /** The rows before any answer. */
+  pending(): FleetRow[] {
+    return this.targets.map((t) => pendingRow(t.profile, urlForMessage(t.profileData.url)));
+  }
+
+  /** One round over every cluster; `onRow` hears each as it arrives (the view fills in as they answer). */
+  async round(onRow?: (row: FleetRow) => void): Promise<FleetRow[]> {
+    const rows: FleetRow[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < this.targets.length) {
+        const t = this.targets[next++];
+        const row = await this.readOne(t);
+        rows.push(row);
+        onRow?.(row);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, this.targets.length) }, worker));
+    return sortFleet(rows);
+  }
+
+  private async client(t: FleetTarget): Promise<Client | { problem: string }> {
+    let c = this.clients.get(t.profile);
+    if (!c) {
+      try {
+        // No prompt: a profile whose password is not available in this process is a row that says so.
+        const conn = await resolveConnection({}, t.profileData, undefined);
+        c = createClient({ ...conn, requestTimeoutMs: this.timeoutMs });
+      } catch (e) {
+        c = { problem: (e as Error).message };
+      }
+      this.clients.set(t.profile, c);
+    }
+    return c;
+  }
+
+  private async readOne(t: FleetTarget): Promise<FleetRow> {
+    const url = urlForMessage(t.profileData.url);
+    const c = await this.client(t);
+    const started = Date.now();
+    if ('problem' in c) return fleetProblemRow(t.profile, url, c.problem, started);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
+    });
+    try {
+      const report = await Promise.race([readStatus(createEsApi(c as Client, t.profileData.url)), deadline]);
+      return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
+    } catch (e) {
+      return fleetProblemRow(t.profile, url, (e as Error).message, Date.now());
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as Client, 500))));
+    this.clients.clear();
+  }
+}
+
+/**
+ * The console's Fleet view: reads the fleet once now and again every `intervalMs` after a round
+ * ends (a slow round delays the next, never overlaps it), rows landing in the store as they come.
+ */
+export class FleetWatcher {
+  private timer?: NodeJS.Timeout;
+  private stopped = true;
+
+  constructor(
+    private readonly reader: FleetReader,
+    private readonly store: FleetStore,
+  ) {}
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.store.setState({ rows: sortFleet(this.reader.pending()), startedAt: Date.now(), fullAt: undefined, rounds: 0 });
+    void this.loop();
+  }
+
+  private async loop(): Promise<void> {
+    if (this.stopped) return;
+    await this.reader.round((row) => {
+      if (!this.stopped) putFleetRow(this.store, row);
+    });
+    if (this.stopped) return;
+    this.store.setState((s) => ({ rounds: s.rounds + 1, fullAt: s.fullAt ?? Date.now() }));
+    this.timer = setTimeout(() => void this.loop(), this.store.getState().intervalMs);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.reader.close();
+  }
+}

@@ -1,0 +1,23 @@
+// What grows with the cluster is read less often when one read costs the node much.
+import { describe, expect, it } from 'vitest';
+import { adaptivePeriodMs, MAX_ADAPTIVE_PERIOD_MS, smoothCost } from '../../src/domain/snapshot';
+
+describe('adaptive polling period', () => {
+  it('a cheap read keeps its base period; a costly one is spread out to 0.3% of the node, in whole intervals, capped', () => {
+    expect(adaptivePeriodMs(5000, 5000, undefined, 5000)).toBe(5000);
+    expect(adaptivePeriodMs(5000, 5000, 10, 5000)).toBe(5000); // ~10 ms a read
+    expect(adaptivePeriodMs(5000, 5000, 60, 5000)).toBe(20_000); // 60 ms / 0.003 = 20 s
+    expect(adaptivePeriodMs(5000, 5000, 62, 5000)).toBe(25_000);
+    expect(adaptivePeriodMs(5000, 5000, 5000, 5000)).toBe(MAX_ADAPTIVE_PERIOD_MS);
+  });
+
+  it('a small table keeps its period however slow its answer (a busy machine, not a large cluster)', () => {
+    expect(adaptivePeriodMs(500, 500, 300, 6)).toBe(500);
+    expect(adaptivePeriodMs(500, 500, 300, 999)).toBe(500);
+  });
+
+  it('one slow answer moves the smoothed cost only part of the way', () => {
+    expect(smoothCost(undefined, 100)).toBe(100);
+    expect(smoothCost(100, 600)).toBe(300);
+  });
+});

@@ -1,0 +1,159 @@
+// shardeck fleet and the console's Fleet view against three real clusters (single nodes: one
+// yellow, one with a read-only index, one green) and a profile whose node accepts connections but
+// never answers: the table is worst first, the silent one costs only its own deadline (the others
+// answer long before it), the exit code is the worst status (3), no password is printed, and Enter
+// in the view asks to open the selected profile's console.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { FleetReader, FleetWatcher, fleetTargets } from '../../src/services/fleet';
+import { createConsoleStore } from '../../src/store/console';
+import { createFleetStore } from '../../src/store/fleet';
+import type { FleetControl } from '../../src/ui/app/context';
+import { esCall } from '../helpers/real-node';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { waitUntil } from '../helpers/wait-until';
+import { expectFits, until } from '../helpers/wizard-ui';
+import { failOnConsoleError, KEYS, renderApp } from '../ui/harness';
+
+type EsNode = Awaited<ReturnType<typeof startNode>>;
+let nodes: EsNode[] = [];
+let silent: net.Server;
+let silentPort: number;
+let dir: string;
+const SECRET = 'fleet-secret-never-printed';
+const env = () => ({ SHARDECK_CONFIG_DIR: dir, FLEET_PW: SECRET });
+const cli = (args: string[]) => runCli(args, { env: env() });
+
+failOnConsoleError();
+
+beforeAll(async () => {
+  ensureBuilt();
+  dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-fleet-')), 'conf');
+  nodes = await Promise.all(['fleet-yellow', 'fleet-ro', 'fleet-green'].map((name) => startNode({ name })));
+  const [yellow, ro] = nodes;
+  await esCall(yellow.url, 'PUT', '/service_v9_fleet_y', { settings: { number_of_shards: 1, number_of_replicas: 1 } });
+  await esCall(ro.url, 'PUT', '/service_v9_fleet_ro', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  await esCall(ro.url, 'PUT', '/service_v9_fleet_ro/_settings', { 'index.blocks.read_only': true });
+  // Accepts connections and never answers: the worst kind of unreachable (no refusal to act on).
+  silent = net.createServer(() => {});
+  await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+  silentPort = (silent.address() as net.AddressInfo).port;
+  const save = async (name: string, url: string, extra: string[] = []) => {
+    const r = await cli(['profiles', 'save', name, '--url', url, ...extra]);
+    expect(r.code, r.stderr).toBe(0);
+  };
+  await save('prod-yellow', yellow.url);
+  await save('prod-ro', ro.url);
+  // A password from an env var: used for the request (the plain node ignores it), never printed.
+  await save('prod-green', nodes[2].url, ['--user', 'ops', '--password-env', 'FLEET_PW']);
+  await save('prod-silent', `http://127.0.0.1:${silentPort}`);
+});
+
+const SOCKET = `shardeck-fleet-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-p', '-t', 'fleet');
+const waitScreen = (test: (s: string) => boolean, what: string, timeoutMs = 30_000) => waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
+
+afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
+  await Promise.all(nodes.map((n) => n.stop()));
+  silent?.close();
+  if (dir) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
+});
+
+it('shardeck fleet --json: every profile, worst first; the silent one times out alone; exit 3', async () => {
+  const started = Date.now();
+  const r = await cli(['fleet', '--json', '--timeout', '2']);
+  const took = Date.now() - started;
+  expect(r.code, r.stderr).toBe(3);
+  const out = JSON.parse(r.stdout);
+  expect(out.schema).toBe(1);
+  expect(out.worst).toBe('unreachable');
+  expect(out.clusters.map((c: { profile: string }) => c.profile)).toEqual(['prod-silent', 'prod-yellow', 'prod-ro', 'prod-green']);
+  const [s, y, ro, g] = out.clusters;
+  expect(s).toMatchObject({ status: 'unreachable', nodes: null, error: 'no answer within 2s' });
+  expect(y).toMatchObject({ status: 'yellow', nodes: 1, unassigned: 1, disk: expect.stringMatching(/ok|low|high|flood/), readOnlyIndices: 0 });
+  expect(ro).toMatchObject({ status: 'green', unassigned: 0, readOnlyIndices: 1 });
+  expect(g).toMatchObject({ status: 'green', unassigned: 0, readOnlyIndices: 0, cluster: nodes[2].clusterName });
+  // The silent cluster held one slot for its 2 s; the others did not wait for it.
+  for (const c of [y, ro, g]) expect(c.tookMs).toBeLessThan(2000);
+  expect(took).toBeLessThan(2000 + 4000); // its deadline plus the CLI's start-up, not 4 x 2 s
+  expect(r.stdout + r.stderr).not.toContain(SECRET);
+
+  const text = await cli(['fleet', '--timeout', '2']);
+  expect(text.code).toBe(3);
+  const lines = text.stdout.trim().split('\n');
+  expect(lines[0]).toBe('4 cluster(s), worst first');
+  expect(lines[1]).toMatch(/^prod-silent\s+UNREACHABLE .*no answer within 2s/);
+  expect(lines[2]).toMatch(/^prod-yellow\s+YELLOW .*unassigned 1/);
+  expect(text.stdout).not.toContain(SECRET);
+
+  const bad = await cli(['fleet', '--timeout', 'soon']);
+  expect(bad.code).toBe(64);
+  expect(bad.stderr).toMatch(/--timeout "soon" is not a number/);
+});
+
+it('the Fleet view (F): the table fills in worst first, Enter asks for the selected profile, Esc goes back', async () => {
+  process.env.SHARDECK_CONFIG_DIR = dir;
+  process.env.FLEET_PW = SECRET;
+  const fleetStore = createFleetStore(60_000);
+  let watcher: FleetWatcher | undefined;
+  const opened: string[] = [];
+  const fleet: FleetControl = {
+    store: fleetStore,
+    start: () => {
+      watcher = new FleetWatcher(new FleetReader(fleetTargets(), { timeoutMs: 2000 }), fleetStore);
+      watcher.start();
+    },
+    stop: () => void watcher?.stop(),
+    open: (p) => opened.push(p),
+  };
+  const store = createConsoleStore({ connection: { url: nodes[2].url, profile: 'prod-green', insecure: false, readOnly: true } });
+  const app = await renderApp(store, { fleet, clock: Date.now });
+  try {
+    await app.press('F');
+    const full = await until(app, /full in \d+ ms/, 20_000);
+    expectFits(full);
+    const rows = full.split('\n').filter((l) => /^prod-[a-z]+\s/.test(l));
+    expect(rows.map((l) => l.split(/\s+/)[0])).toEqual(['prod-silent', 'prod-yellow', 'prod-ro', 'prod-green']);
+    expect(rows[0]).toMatch(/unreachable/);
+    expect(rows[1]).toMatch(/yellow\s+1\s+1/);
+    expect(full).toMatch(/no answer within 2s/); // the selected (first) row's detail line
+    expect(full).not.toContain(SECRET);
+    await app.press(KEYS.down);
+    await app.press(KEYS.enter);
+    expect(opened).toEqual(['prod-yellow']);
+    await app.press(KEYS.escape);
+    await until(app, /1 Health/);
+    expect(app.ui.getState().dialog).toBeUndefined();
+  } finally {
+    app.unmount();
+    await watcher?.stop();
+  }
+});
+
+it('the built console in tmux: F, the yellow profile, Enter: the same process now watches that cluster', async () => {
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${dir} FLEET_PW=${SECRET} node ${CLI} --profile prod-green --interval 1; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', 'fleet', '-x', '80', '-y', '24', cmd);
+  await waitScreen((s) => s.includes(nodes[2].clusterName) && s.includes('GREEN'), 'the console on prod-green');
+  tmux('send-keys', '-t', 'fleet', 'F');
+  const table = await waitScreen((s) => /full in \d+ ms/.test(s), 'the full fleet table');
+  expect(table).toMatch(/Fleet · on prod-green/);
+  expect(table).not.toContain(SECRET);
+  tmux('send-keys', '-t', 'fleet', 'Down');
+  await waitScreen((s) => /prod-yellow: http/.test(s), 'prod-yellow selected');
+  tmux('send-keys', '-t', 'fleet', 'Enter');
+  const yellow = await waitScreen((s) => s.includes(nodes[0].clusterName) && s.includes('YELLOW'), 'the console on prod-yellow');
+  expect(yellow).not.toContain('EXIT=');
+  tmux('send-keys', '-t', 'fleet', 'q');
+  await waitScreen((s) => s.includes('EXIT=0'), 'the console to quit');
+});

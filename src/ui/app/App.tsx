@@ -85,9 +85,9 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
   const helpOffset = useUi((s) => s.helpOffset);
-  if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
   const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
   if (approval) return <ApprovalView request={approval} width={width} />;
+  if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);

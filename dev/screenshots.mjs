@@ -38,13 +38,26 @@ async function waitFor(session, re, what) {
   throw new Error(`screenshots: timed out waiting for ${what}:\n${tmux('capture-pane', '-p', '-t', session)}`);
 }
 
-function shoot(session, name, columns, rows) {
-  const ansi = tmux('capture-pane', '-e', '-p', '-t', session);
+function writePng(name, svgText) {
   const svg = path.join(outDir, `${name}.svg`);
-  fs.writeFileSync(svg, captureToSvg(ansi, { columns, rows }));
+  fs.writeFileSync(svg, svgText);
   execFileSync('rsvg-convert', ['-o', path.join(outDir, `${name}.png`), svg]);
   fs.rmSync(svg);
   process.stderr.write(`screenshots/${name}.png\n`);
+}
+
+function shoot(session, name, columns, rows) {
+  writePng(name, captureToSvg(tmux('capture-pane', '-e', '-p', '-t', session), { columns, rows }));
+}
+
+/** Two terminals of the same size side by side in one PNG: each captured as its own SVG, nested in one. */
+function shootSideBySide(left, right, name, columns, rows) {
+  const gap = 16;
+  const [a, b] = [left, right].map((session) => captureToSvg(tmux('capture-pane', '-e', '-p', '-t', session), { columns, rows }));
+  const width = Number(/width="(\d+)"/.exec(a)[1]);
+  const height = Number(/height="(\d+)"/.exec(a)[1]);
+  const place = (svg, x) => svg.replace('<svg ', `<svg x="${x}" y="0" `);
+  writePng(name, [`<svg xmlns="http://www.w3.org/2000/svg" width="${2 * width + gap}" height="${height}">`, place(a, 0), place(b, width + gap), '</svg>'].join('\n'));
 }
 
 async function putBlock(url) {
@@ -61,7 +74,8 @@ ensureRsvg();
 execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
 fs.mkdirSync(outDir, { recursive: true });
 // anyStatus: the recovery shots restart it red.
-let node = await startNode({ name: 'screenshots', anyStatus: true });
+// Xms != Xmx: a finding on the Doctor pane (the heap check), besides the demo's replicas on one node.
+let node = await startNode({ name: 'screenshots', anyStatus: true, javaOpts: '-Xms256m -Xmx512m' });
 // Signed in to the reference platform like the demo, so the header and the Indices pane show the
 // user and the projects; in a private config dir, and the server stopped after unless it was running.
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-'));
@@ -112,8 +126,11 @@ try {
     tmux('send-keys', '-t', s, '?');
     await waitFor(s, /Esc or \? closes/, 'help');
     shoot(s, 'help', columns, rows);
+    tmux('send-keys', '-t', s, 'Escape');
+    await inspectShots(s);
     tmux('kill-session', '-t', s);
   }
+  await shareShots();
   await recoveryShots();
 } finally {
   try {
@@ -124,6 +141,89 @@ try {
   await node.stop();
   if (!platformWasRunning) await platformStop();
   fs.rmSync(configDir, { recursive: true, force: true });
+}
+
+/** The index detail (Enter on an Indices row), the Documents view (v) with a search and a hit as JSON, the Doctor pane (7). */
+async function inspectShots(s) {
+  tmux('send-keys', '-t', s, '2', 'g');
+  await waitFor(s, /service_v9_alpha/, 'the indices');
+  tmux('send-keys', '-t', s, 'Enter');
+  await waitFor(s, /\[Stats\]/, 'the index detail');
+  tmux('send-keys', '-t', s, 'Tab', 'Tab');
+  await waitFor(s, /\[Mappings\][\s\S]*\d+ fields/, 'the mappings section');
+  shoot(s, 'index-mappings', 80, 24);
+  tmux('send-keys', '-t', s, 'Tab', 'Tab');
+  await waitFor(s, /\[Template\][\s\S]*what it gives a new index/, 'the template section');
+  shoot(s, 'index-template', 80, 24);
+  tmux('send-keys', '-t', s, 'Escape');
+  await waitFor(s, /Indices\s+\d+ of/, 'back on the indices');
+  tmux('send-keys', '-t', s, 'v');
+  await waitFor(s, /< document id >/, 'the documents view');
+  // Tab from "document id" past older-than and up-to to "documents of source", the search by the platform's sources.
+  tmux('send-keys', '-t', s, 'Tab', 'Tab', 'Tab');
+  await waitFor(s, /< documents of source >/, 'the search by source');
+  tmux('send-keys', '-t', s, '-l', 'src-crm');
+  tmux('send-keys', '-t', s, 'Enter');
+  await waitFor(s, /documents of source src-crm: 1-\d+ of \d+/, 'the hits');
+  shoot(s, 'documents', 80, 24);
+  // The second hit: the first with two sources.
+  tmux('send-keys', '-t', s, 'Down', 'Enter');
+  await waitFor(s, /"_source": \{/, 'a hit as JSON');
+  shoot(s, 'documents-json', 80, 24);
+  tmux('send-keys', '-t', s, 'Escape', 'Escape', 'Escape');
+  await waitFor(s, /Indices\s+\d+ of/, 'back on the indices');
+  tmux('send-keys', '-t', s, '7');
+  await waitFor(s, /checked \S+ ago[\s\S]*remedy:/, 'the doctor findings');
+  shoot(s, 'doctor', 80, 24);
+}
+
+/**
+ * Two operators: a leader shares its console (s), a follower (`shardeck follow SOCKET`, no
+ * credentials) beside it; the leader sets the replicas of the yellow index to 0, the follower adds
+ * a note, and both show it on the Timeline pane (8). The leader's share folder is a private
+ * XDG_RUNTIME_DIR, so the socket is the only one in it.
+ */
+async function shareShots() {
+  const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-run-'));
+  try {
+    const lead = 'leader';
+    tmux('new-session', '-d', '-s', lead, '-x', '80', '-y', '24', `env -u CI -u NO_COLOR TERM=xterm-256color XDG_RUNTIME_DIR=${runtime} SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
+    await waitFor(lead, /YELLOW/, 'the leader');
+    tmux('send-keys', '-t', lead, 's');
+    await waitFor(lead, /SHARED \(0/, 'the shared console');
+    const dir = path.join(runtime, `shardeck-${process.getuid()}`);
+    const sock = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.sock')));
+    const fol = 'follower';
+    tmux('new-session', '-d', '-s', fol, '-x', '80', '-y', '24', `env -i PATH=${JSON.stringify(process.env.PATH)} TERM=xterm-256color node ${root}/dist/cli.js follow ${sock}; sleep 60`);
+    await waitFor(fol, /following/, 'the follower');
+    await waitFor(lead, /SHARED \(1: /, 'the leader naming its follower');
+    tmux('send-keys', '-t', lead, '2');
+    await waitFor(lead, /yellow\s+service_v9_orders/, 'the yellow index');
+    tmux('send-keys', '-t', lead, 'G');
+    await sleep(500);
+    tmux('send-keys', '-t', lead, 'R');
+    await waitFor(lead, /index or pattern\s+service_v9_orders[\s\S]*replicas\s+…/, 'the replicas wizard on the yellow index');
+    tmux('send-keys', '-t', lead, '0', 'Enter');
+    await waitFor(lead, /y send/, 'the preview');
+    tmux('send-keys', '-t', lead, 'y');
+    await waitFor(lead, /ok: every matched index now has 0 replicas/, 'the change verified');
+    tmux('send-keys', '-t', lead, 'Escape');
+    await waitFor(lead, /Indices\s+\d+ of/, 'the wizard closed');
+    tmux('send-keys', '-t', lead, '8');
+    await waitFor(fol, /Timeline[\s\S]*change by/, 'the timeline on the follower');
+    tmux('send-keys', '-t', fol, 'n');
+    await waitFor(fol, /note:/, 'the note prompt');
+    tmux('send-keys', '-t', fol, '-l', 'orders had a replica on one node: set to 0');
+    tmux('send-keys', '-t', fol, 'Enter');
+    await waitFor(lead, /orders had a replica/, 'the note on the leader');
+    await waitFor(fol, /Timeline[\s\S]*orders had a replica/, 'the note on the follower');
+    shoot(lead, 'timeline', 80, 24);
+    shootSideBySide(lead, fol, 'follow', 80, 24);
+    tmux('kill-session', '-t', fol);
+    tmux('kill-session', '-t', lead);
+  } finally {
+    fs.rmSync(runtime, { recursive: true, force: true });
+  }
 }
 
 /**

@@ -14,10 +14,10 @@ afterEach(() => r?.unmount());
 
 const REPORT: DoctorReport = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'doctor', 'report-red.json'), 'utf8'));
 
-async function open(opts: { readOnly?: boolean; report?: boolean } = {}) {
+async function open(opts: { readOnly?: boolean; report?: boolean; ageMs?: number } = {}) {
   const store = makeStore({ readOnly: opts.readOnly });
   loadScenario(store, 'red');
-  store.setState({ pane: 'doctor', ...(opts.report === false ? {} : { doctor: { report: REPORT, fetchedAt: NOW - 5000, inFlight: false } }) });
+  store.setState({ pane: 'doctor', ...(opts.report === false ? {} : { doctor: { report: REPORT, fetchedAt: NOW - (opts.ageMs ?? 5000), inFlight: false } }) });
   r = await renderApp(store, { columns: 80, rows: 24 });
   return r;
 }
@@ -40,6 +40,12 @@ describe('Doctor pane', () => {
     await app.press(KEYS.down);
     expect(app.frame()).toMatch(/remedy: remove or correct the allocation filter/);
     expect(app.frame()).toMatch(/apply: Enter or e opens the wizard; or shardeck explain service_v9_nowhere 0\s+primary/);
+  });
+
+  it('checked under a second ago reads "checked just now" (the screenshot showed "checked now ago")', async () => {
+    const app = await open({ ageMs: 300 });
+    expect(app.frame()).toMatch(/1 not here {2}checked just now/);
+    expect(app.frame()).not.toMatch(/now ago/);
   });
 
   it('Enter opens the wizard of the finding on the shard it names', async () => {

@@ -71,7 +71,7 @@ export function DoctorPane({ width, height }: { width: number; height: number })
   const c = doctor?.report?.counts;
   const info = [
     c ? `${c.critical} critical · ${c.warn} warn · ${c.ok} ok${c.unknown ? ` · ${c.unknown} not here` : ''}` : '',
-    doctor?.inFlight ? 'checking…' : doctor?.fetchedAt ? `checked ${formatAge(now - doctor.fetchedAt)} ago (c: again)` : '',
+    doctor?.inFlight ? 'checking…' : doctor?.fetchedAt ? `checked ${checkedAgo(now - doctor.fetchedAt)} (c: again)` : '',
   ]
     .filter(Boolean)
     .join('  ');
@@ -99,4 +99,10 @@ export function DoctorPane({ width, height }: { width: number; height: number })
       </Box>
     </PaneFrame>
   );
+}
+
+/** formatAge says 'now' under a second: "checked just now", not "checked now ago". */
+function checkedAgo(ms: number): string {
+  const age = formatAge(ms);
+  return age === 'now' ? 'just now' : `${age} ago`;
 }

@@ -80,7 +80,7 @@ describe('every change from any shardeck process on the host reaches the timelin
     const fromOther = asOther(['incident', '--json', '--url', node.url]);
     expect(fromOther.status, fromOther.stderr).toBe(0);
     for (const changes of [changesOf(fromRoot.stdout), changesOf(fromOther.stdout)]) {
-      expect(changes.map((c) => [c.who, c.summary.replace(/\s+/g, ' '), c.result.slice(0, 2)])).toEqual([
+      expect(changes.map((c) => [c.who, c.summary!.replace(/\s+/g, ' '), c.result!.slice(0, 2)])).toEqual([
         ['root', `set number_of_replicas to 1 on 1 index: ${INDEX}`, 'ok'],
         [OTHER, `set number_of_replicas to 0 on 1 index: ${INDEX}`, 'ok'],
       ]);

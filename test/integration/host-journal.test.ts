@@ -3,8 +3,10 @@
 // `shardeck incident --json` of either shows both changes with the right user, while each user's
 // config folder and audit log stay 0600 and the shared journal holds no request body. And a
 // delete-by-query's task end reaches the timeline once, with its result and duration, also when
-// `shardeck tasks ID` reads the finished task again.
-import { spawnSync } from 'node:child_process';
+// `shardeck tasks ID` reads the finished task again. And the one-time join token: a leader run as
+// the unprivileged user cannot read a root follower's /proc/<pid>/fd, so the follower's user is
+// unknown to it: without the token it is refused, with it (--token-env) it follows, once.
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
+import { waitUntil } from '../helpers/wait-until';
 
 const OTHER = `shardeck-jrnl-${process.pid % 100000}`;
 const INDEX = 'service_v9_journal';
@@ -62,7 +65,16 @@ beforeAll(async () => {
   expect(r.status).toBe(200);
 }, 240_000);
 
+const TMUX = `shardeck-journal-${process.pid}`;
+const tmux = (...args: string[]): string => execFileSync('tmux', ['-L', TMUX, ...args], { encoding: 'utf8' });
+const screen = (session: string): string => tmux('capture-pane', '-p', '-t', session);
+
 afterAll(async () => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session was started
+  }
   if (otherMade) spawnSync('userdel', [OTHER]);
   await node?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -142,5 +154,49 @@ describe('task starts and ends', () => {
     expect((await tasksOf()).map((e) => e.phase)).toEqual(['start', 'end']);
     const text = await asRoot(['incident', '--url', node.url]);
     expect(text.stdout).toMatch(new RegExp(`task ended ${task}: .* -> ok, 500 deleted after \\d+s`));
+  });
+});
+
+describe('the one-time join token, where the leader cannot read the follower\'s user', () => {
+  it('a leader run by an unprivileged user: a root follower without the token is refused, with it follows, and the token works once', async () => {
+    const uid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
+    const runtime = path.join(dir, 'other-run');
+    fs.mkdirSync(runtime, { mode: 0o700 });
+    fs.chownSync(runtime, uid, uid);
+    const env = [`PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, `XDG_RUNTIME_DIR=${runtime}`];
+    tmux('new-session', '-d', '-s', 'leader', '-x', '100', '-y', '30', `runuser -u ${OTHER} -- env -i ${env.join(' ')} ${process.execPath} ${CLI} --url ${node.url} --interval 1 --share; echo EXIT=$?; sleep 600`);
+    const tokenOnScreen = async () =>
+      /token (\S{16})/.exec(
+        await waitUntil('the leader, shared, showing a join token', () => screen('leader'), (s) => s.includes('SHARED') && /token (\S{16})/.test(s), { timeoutMs: 30_000, intervalMs: 100 }).catch((e) => {
+          throw new Error(`${(e as Error).message}\n--- leader ---\n${screen('leader')}`);
+        }),
+      )![1]!;
+    const token = await tokenOnScreen();
+    const shareDir = path.join(runtime, `shardeck-${uid}`);
+    const sock = path.join(shareDir, fs.readdirSync(shareDir).find((f) => f.endsWith('.sock'))!);
+    expect(fs.statSync(sock).uid).toBe(uid);
+
+    // Root may connect to any socket, but the leader (not root) cannot read root's /proc/<pid>/fd.
+    const follow = (extraEnv: Record<string, string>, args: string[] = []) =>
+      spawnSync(process.execPath, [CLI, 'follow', sock, '--json', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', ...extraEnv } });
+    const without = follow({});
+    expect(without.status).toBe(5);
+    expect(without.stderr).toMatch(/the join token is missing or wrong/);
+
+    const wrong = follow({ JOIN: 'x'.repeat(16) }, ['--token-env', 'JOIN']);
+    expect(wrong.status).toBe(5);
+
+    const withToken = follow({ JOIN: token }, ['--token-env', 'JOIN']);
+    expect(withToken.status, withToken.stderr).toBe(0);
+    expect(JSON.parse(withToken.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(new RegExp(`^${OTHER} pid \\d+$`)), cluster: node.url });
+
+    // One-time: the same token again is refused; the leader shows a new one.
+    const reused = follow({ JOIN: token }, ['--token-env', 'JOIN']);
+    expect(reused.status).toBe(5);
+    expect(reused.stderr).toMatch(/the join token is missing or wrong/);
+    // The leader was told of each refusal (its status line names the last one).
+    expect(screen('leader')).toMatch(/REFUSED \d\d:\d\d:\d\d a peer whose user could not be read: the join token is/);
+    expect(screen('leader')).not.toContain('EXIT=');
+    tmux('kill-session', '-t', 'leader');
   });
 });

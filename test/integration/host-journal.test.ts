@@ -75,7 +75,8 @@ afterAll(async () => {
   } catch {
     // no session was started
   }
-  if (otherMade) spawnSync('userdel', [OTHER]);
+  // The leader run as that user ends a moment after its tmux server: userdel refuses a user still running.
+  if (otherMade) await waitUntil('the throwaway user removed', () => spawnSync('userdel', [OTHER]).status, (code) => code === 0 || code === 6, { timeoutMs: 10_000, intervalMs: 200 });
   await node?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });

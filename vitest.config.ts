@@ -1,3 +1,5 @@
+import os from 'node:os';
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: fast pure tests (domain, UI frames from recorded fixtures) and suites against
@@ -10,7 +12,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['test/domain/**/*.test.ts', 'test/ui/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
-          env: { FORCE_COLOR: '0', NO_COLOR: '1' },
+          // A guarded change in a unit test (to a closed port) still writes the host journal: not the machine's.
+          env: { FORCE_COLOR: '0', NO_COLOR: '1', SHARDECK_LOCK_DIR: path.join(os.tmpdir(), 'shardeck-unit-locks') },
           testTimeout: 10_000,
         },
       },

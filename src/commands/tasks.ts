@@ -8,6 +8,8 @@ import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
 import { countLagNote, refreshIndex } from '../services/delete-by-query';
+import { recordTaskEnd } from '../services/timeline';
+import { taskEndResult } from '../domain/timeline';
 import type { AuditRecord, Confirmation } from '../domain/mutation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
@@ -49,6 +51,8 @@ const tasks: CommandModule = {
       }
       try {
         const p = await es.task(id);
+        // Re-attached after the session that started it was gone: its end still reaches the timeline (once).
+        if (p.completed) recordTaskEnd(guard.previewConnection.url, id, taskEndResult(p), p.runningMillis);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: p });
         else process.stdout.write(describe(p));
         return EXIT.ok;
@@ -63,6 +67,7 @@ const tasks: CommandModule = {
         }
         // The refresh is a write: through the guard, carrying the delete's confirmation; in
         // read-only mode nothing is sent and the count is read as the index shows it now.
+        recordTaskEnd(guard.previewConnection.url, id, 'lost: the node knows the task no more (it died with its node)');
         const notRefreshed = guard.readOnly
           ? 'read-only mode: not refreshed'
           : await refreshIndex(guard, sent.index, `after the lost delete task ${id}`, carriedConfirmation(record!.confirmedBy, sent.previewed), { includeSystem: true });

@@ -2,6 +2,7 @@
 // transitions (with the shards that caused them) and notes are appended to a file per cluster
 // (services/timeline.ts); changes and recovery steps come from the audit records; the console,
 // `shardeck incident` and its Markdown export all read the same entries from here.
+import type { TaskProgress } from './delete/task';
 import type { AuditRecord } from './mutation';
 import type { ClusterHealth, HealthStatus, ShardRow } from './types';
 
@@ -9,7 +10,7 @@ export type TimelineEntry =
   | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
   | { kind: 'note'; time: string; author: string; text: string }
   | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string }
-  | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string };
+  | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number };
 
 /** A file name for a cluster's timeline, from its URL without credentials. */
 export function clusterKey(url: string): string {
@@ -131,14 +132,22 @@ export function entryText(e: TimelineEntry): string {
     case 'change':
       return `change by ${e.who}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
     case 'task':
-      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}`;
+      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}${e.result ? ` -> ${e.result}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
   }
+}
+
+/** A finished task's result as the timeline says it: ok, cancelled, or its first failure. */
+export function taskEndResult(p: Pick<TaskProgress, 'cancelled' | 'failures' | 'deleted' | 'action'>): string {
+  const deleted = /byquery/.test(p.action) ? `, ${p.deleted} deleted` : '';
+  if (p.cancelled) return `cancelled${deleted}`;
+  if (p.failures.length) return `failed${deleted}: ${p.failures[0]}${p.failures.length > 1 ? ` (+${p.failures.length - 1} more)` : ''}`;
+  return `ok${deleted}`;
 }
 
 /** The tone of an entry on screen. */
 export function entryTone(e: TimelineEntry): HealthStatus | 'note' | 'change' {
   if (e.kind === 'health') return e.to;
-  if (e.kind === 'change') return e.result.startsWith('ok') ? 'change' : 'red';
+  if (e.kind === 'change' || (e.kind === 'task' && e.result)) return e.result!.startsWith('ok') ? 'change' : 'red';
   return e.kind === 'note' ? 'note' : 'change';
 }
 

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
+import { appendHostJournal, readHostJournals } from '../config/host-journal';
 import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation';
 
 export function auditFile(): string {
@@ -22,4 +23,45 @@ export function readAudit(file = auditFile()): { records: AuditRecord[]; unreada
     throw e;
   }
   return parseAuditLog(text);
+}
+
+/**
+ * The same line, as the host journal keeps it (config/host-journal.ts: other users read it): the
+ * request's method and path only, no body or query string (a delete's query is the operator's own).
+ */
+function journalLine(record: AuditSending | AuditOutcomeLine): AuditSending | AuditOutcomeLine {
+  if (!('phase' in record) || !record.request) return record;
+  return { ...record, request: { method: record.request.method, path: record.request.path, querystring: {} } };
+}
+
+/**
+ * Copies an audit line to the host journal of its cluster (url: without credentials). Best effort:
+ * the audit log is the record that guards a change; a journal that cannot be written only keeps
+ * other users' timelines from showing it. Returns why it was not written, or undefined.
+ */
+export function appendJournal(record: AuditSending | AuditOutcomeLine, url: string): string | undefined {
+  try {
+    appendHostJournal(url, JSON.stringify(journalLine(record)));
+    return undefined;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+  }
+}
+
+/**
+ * The changes to one cluster from every user's shardeck on the host: this user's audit log, and
+ * the other users' journals (each record's user is the journal file's owner, not what it says).
+ */
+export function readHostChanges(url: string, file = auditFile()): AuditRecord[] {
+  const own = readAudit(file).records;
+  const seen = new Set(own.map((r) => r.id).filter(Boolean));
+  const others: AuditRecord[] = [];
+  for (const j of readHostJournals(url)) {
+    for (const r of parseAuditLog(j.text).records) {
+      if (!r.id || seen.has(r.id)) continue;
+      seen.add(r.id);
+      others.push({ ...r, osUser: j.user });
+    }
+  }
+  return [...own, ...others];
 }

@@ -8,7 +8,9 @@ import { type Query } from '../domain/delete/query';
 import { type TaskProgress } from '../domain/delete/task';
 import type { Confirmation, TargetOptions } from '../domain/mutation';
 import type { MergeFacts } from '../domain/wizards/forcemerge';
+import { taskEndResult } from '../domain/timeline';
 import type { Guard } from './guard';
+import { recordTaskEnd } from './timeline';
 import { waitUntil } from './wait';
 
 /**
@@ -39,7 +41,13 @@ type Followed = { ok: true; progress: TaskProgress } | { ok: false; lost: string
  * Polls a task until it completes, calling onProgress on each read. A failed read is not retried
  * blindly: after `lostAfterMs` without an answer the task is reported lost (the node may be down).
  */
-export async function followTask(es: EsApi, id: string, onProgress: (p: TaskProgress) => void, opts: { intervalMs?: number; lostAfterMs?: number } = {}): Promise<Followed> {
+export async function followTask(
+  es: EsApi,
+  id: string,
+  onProgress: (p: TaskProgress) => void,
+  /** timelineUrl: the cluster (no credentials) whose timeline gets the task's end, once. */
+  opts: { intervalMs?: number; lostAfterMs?: number; timelineUrl?: string } = {},
+): Promise<Followed> {
   const interval = opts.intervalMs ?? 500;
   const lostAfter = opts.lostAfterMs ?? 15_000;
   let last: TaskProgress | undefined;
@@ -63,7 +71,12 @@ export async function followTask(es: EsApi, id: string, onProgress: (p: TaskProg
   };
   // A read that failed waits an interval before the next; a running task was already waited on.
   const { value } = await waitUntil(step, (r) => r.end !== undefined, { timeoutMs: Infinity, intervalMs: (r) => (r.failed ? interval : 0) });
-  return value.end!;
+  const end = value.end!;
+  if (opts.timelineUrl) {
+    if (end.ok) recordTaskEnd(opts.timelineUrl, id, taskEndResult(end.progress), end.progress.runningMillis);
+    else recordTaskEnd(opts.timelineUrl, id, `lost: ${end.lost}`);
+  }
+  return end;
 }
 
 /** docs.deleted and store size of the matched indices, and each node's disk against the watermarks. */

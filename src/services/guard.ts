@@ -35,7 +35,7 @@ import {
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation';
-import { appendAudit, auditFile } from './audit';
+import { appendAudit, appendJournal, auditFile } from './audit';
 
 export interface GuardContext {
   client: Client;
@@ -299,13 +299,16 @@ export class Guard {
         `cannot write the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): ${notDone}; make it writable and run again`,
       );
     }
+    appendJournal(record, record.url);
     return record;
   }
 
   /** The outcome line; a failure to write it must not turn a change that went out into a failure. Returns the warning. */
   private writeOutcome(sending: AuditSending, outcome: AuditOutcome): string | undefined {
     try {
-      appendAudit(auditOutcomeLine(sending, new Date().toISOString(), outcome), this.auditPath);
+      const line = auditOutcomeLine(sending, new Date().toISOString(), outcome);
+      appendAudit(line, this.auditPath);
+      appendJournal(line, sending.url);
       return undefined;
     } catch (e) {
       return `its outcome could not be written to the audit log ${this.auditPath} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); the log keeps only its "sending" record ${sending.id}`;

@@ -1,14 +1,16 @@
 // The incident timeline of one cluster, kept in <configDir>/timeline/<cluster>.jsonl (0600) and
 // appended as it happens (a crash or a dropped SSH session loses nothing): health transitions
-// seen by a watching console, and notes. Changes, recovery steps and task starts come from the
-// audit log (every shardeck of this user on the host writes it) and are merged when read.
+// seen by a watching console, notes, and the ends of tasks shardeck started. Changes, recovery
+// steps and task starts come from the audit log (every shardeck of this user on the host writes
+// it) and the other users' host journals (config/host-journal.ts), merged when read.
 import fs from 'node:fs';
 import path from 'node:path';
+import { clusterLockDir } from '../config/cluster-lock';
 import { appendPrivateLine, configDir, ensurePrivateDir } from '../config/files';
 import { changesFromAudit, clusterKey, healthTransition, lastHealth, mergeTimeline, parseTimeline, type TimelineEntry } from '../domain/timeline';
 import type { HealthStatus } from '../domain/types';
 import type { ConsoleStore } from '../store/console';
-import { auditFile, readAudit } from './audit';
+import { auditFile, readHostChanges } from './audit';
 
 export function timelineFile(url: string): string {
   return path.join(configDir(), 'timeline', `${clusterKey(url)}.jsonl`);
@@ -31,7 +33,34 @@ function readFileEntries(url: string): TimelineEntry[] {
 
 /** The whole timeline of a cluster (URL without credentials), oldest first; since: epoch ms. */
 export function readTimeline(url: string, sinceMs?: number): TimelineEntry[] {
-  return mergeTimeline(readFileEntries(url), changesFromAudit(readAudit().records, url), sinceMs);
+  return mergeTimeline(readFileEntries(url), changesFromAudit(readHostChanges(url), url), sinceMs);
+}
+
+/**
+ * The end of a task shardeck started (its start is in an audit record), appended once: a second
+ * process (the wizard and `shardeck tasks ID`) seeing the same end adds nothing. url: without
+ * credentials; durationMs: the task's own running time when known, else since its start.
+ * Best effort: a timeline that cannot be read or written does not fail the caller. True when appended.
+ */
+export function recordTaskEnd(url: string, task: string, result: string, durationMs?: number): boolean {
+  try {
+    const entries = readTimeline(url);
+    const start = entries.find((e) => e.kind === 'task' && e.task === task && e.phase === 'start');
+    if (!start || entries.some((e) => e.kind === 'task' && e.task === task && e.phase === 'end')) return false;
+    const now = new Date();
+    appendTimeline(url, {
+      kind: 'task',
+      time: now.toISOString(),
+      phase: 'end',
+      task,
+      summary: (start as Extract<TimelineEntry, { kind: 'task' }>).summary,
+      result,
+      durationMs: Math.max(0, Math.round(durationMs ?? now.getTime() - Date.parse(start.time))),
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -73,8 +102,19 @@ export class TimelineRecorder {
         if (name && names.has(String(name))) this.scheduleReload();
       });
       const timelineWatch = fs.watch(path.dirname(timelineFile(this.url)), () => this.scheduleReload());
+      // Another user's change reaches this console through its journal in the shared folder.
+      const journalPrefix = `${clusterKey(this.url)}.changes.`;
+      let journalWatch: fs.FSWatcher | undefined;
+      try {
+        journalWatch = fs.watch(clusterLockDir(), (_ev, name) => {
+          if (name && String(name).startsWith(journalPrefix)) this.scheduleReload();
+        });
+      } catch {
+        // no shared folder: this user's own changes still show
+      }
       const prevClose = this.watcher.close.bind(this.watcher);
       this.watcher.close = () => {
+        journalWatch?.close();
         timelineWatch.close();
         prevClose();
       };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changesFromAudit, clusterKey, healthTransition, lastHealth, mergeTimeline, parseSince, parseTimeline, timelineMarkdown, type TimelineEntry } from '../../src/domain/timeline';
+import { changesFromAudit, clusterKey, entryText, entryTone, healthTransition, lastHealth, mergeTimeline, parseSince, parseTimeline, taskEndResult, timelineMarkdown, type TimelineEntry } from '../../src/domain/timeline';
 import type { AuditRecord } from '../../src/domain/mutation';
 import type { ClusterHealth, ShardRow } from '../../src/domain/types';
 
@@ -63,5 +63,16 @@ describe('incident timeline', () => {
     expect(parseSince('soon')).toBeNull();
     expect(parseTimeline('{"kind":"note","time":"2026-11-24T01:00:00Z","author":"a","text":"x"}\n{"kind":"no')).toHaveLength(1);
     expect(clusterKey('https://10.0.0.5:9200')).toBe('10.0.0.5_9200');
+  });
+
+  it('says how a task ended: its result and how long it ran; a failure is red', () => {
+    const dbq = { action: 'indices:data/write/delete/byquery', cancelled: false, failures: [] as string[], deleted: 500 };
+    expect(taskEndResult(dbq)).toBe('ok, 500 deleted');
+    expect(taskEndResult({ ...dbq, cancelled: true, deleted: 20 })).toBe('cancelled, 20 deleted');
+    expect(taskEndResult({ action: 'indices:admin/forcemerge', cancelled: false, failures: ['shard 0: disk', 'shard 1: disk'], deleted: 0 })).toBe('failed: shard 0: disk (+1 more)');
+    const end: TimelineEntry = { kind: 'task', time: '2026-11-24T01:00:00Z', phase: 'end', task: 'n:1', summary: 'delete from logs', result: 'failed: x', durationMs: 75_000 };
+    expect(entryText(end)).toBe('task ended n:1: delete from logs -> failed: x after 1m 15s');
+    expect(entryTone(end)).toBe('red');
+    expect(entryText({ ...end, phase: 'start', result: undefined, durationMs: undefined })).toBe('task started n:1: delete from logs');
   });
 });

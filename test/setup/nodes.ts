@@ -1,9 +1,13 @@
 // Runs before every integration test file: its nodes go in this run's folder (test/setup/global.ts),
 // and after the file every node it started is stopped and its folders removed, even when the
 // file's own beforeAll failed halfway (its afterAll may then have nothing to stop).
+import path from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { disposeStartedNodes } from '../../dev/lib/es-node.mjs';
 
 process.env.SHARDECK_NODES_DIR = inject('nodesDir');
+// The shared folder (change locks, the host journal of changes) of this run, not the machine's:
+// a journal left by an earlier run for the same port would show in this run's timelines.
+process.env.SHARDECK_LOCK_DIR ??= path.join(inject('nodesDir'), 'locks');
 
 afterAll(() => disposeStartedNodes(), 120_000);

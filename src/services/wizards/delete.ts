@@ -52,6 +52,7 @@ export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteFo
         const done = await followTask(es, f.task, (progress) => send({ type: 'progress', progress }), {
           intervalMs: tuning.followIntervalMs ?? 500,
           lostAfterMs: tuning.lostAfterMs,
+          timelineUrl: guard.previewConnection.url,
         });
         return send(done.ok ? { type: 'finished', progress: done.progress } : { type: 'lost', message: done.lost, last: done.last });
       }

@@ -31,7 +31,7 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
     const r = await startTask(guard, f, tuning, 'merge');
     if (!('task' in r)) return send({ type: 'notStarted', ...r });
     send({ type: 'started', task: r.task });
-    const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs });
+    const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs, timelineUrl: guard.previewConnection.url });
     if (!done.ok) return send({ type: 'lost', message: done.lost });
     const after = await mergeFactsAfter(es, baseline, f.before.indices.map((i) => i.name), tuning.storeStatsMs);
     send({ type: 'merged', after, failures: done.progress.failures });

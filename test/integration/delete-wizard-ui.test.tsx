@@ -11,6 +11,7 @@ import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import type { IndexRow } from '../../src/domain/types';
+import { QUERY_KIND_LABELS } from '../../src/domain/wizards/delete';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
@@ -68,7 +69,10 @@ async function startThrottledSourceDelete(app: Rendered, source: string, n: numb
   await app.press('D');
   await until(app, /which documents/);
   await app.press(KEYS.up); // "which documents"
-  await app.press(' '); // -> documents of source
+  // -> documents of one source (the kinds: older than, up to and including, source, file)
+  const sourceKind = new RegExp(`< ${QUERY_KIND_LABELS.source} >`);
+  for (let i = 0; i < Object.keys(QUERY_KIND_LABELS).length && !sourceKind.test(app.frame()); i++) await app.press(' ');
+  await until(app, sourceKind);
   await app.press(KEYS.down);
   await app.type(source);
   await app.press(KEYS.down);

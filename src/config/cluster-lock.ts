@@ -3,6 +3,7 @@
 // holder's pid, user and what it is doing, so a second operator is told who has it. The mechanism
 // is the one of the token exchange and the recovery checklist (files.ts tryLock: O_EXCL, a dead
 // holder's lock taken over by exactly one contender).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -45,6 +46,9 @@ export class ClusterBusyError extends Error {
  * Runs fn holding the cluster's lock. While another process holds it, onWait is told who (once)
  * and this waits up to waitMs, then fails with ClusterBusyError (fn never runs without the lock).
  */
+/** The cluster lock files the current async call chain holds (not the whole process: two changes of one process still take turns). */
+const heldHere = new AsyncLocalStorage<ReadonlySet<string>>();
+
 export async function withClusterLock<T>(
   url: string,
   what: string,
@@ -53,6 +57,10 @@ export async function withClusterLock<T>(
   opts: { waitMs?: number; onWait?: (holder: ClusterLockHolder | null) => void } = {},
 ): Promise<T> {
   const file = clusterLockFile(url);
+  // Already held by this call chain: a change made inside another (the recovery checklist's last
+  // step refreshes the index through the guard) goes on under it instead of waiting for itself.
+  const mine = heldHere.getStore();
+  if (mine?.has(file)) return fn();
   const waitMs = opts.waitMs ?? 120_000;
   let user = String(process.getuid?.() ?? '?');
   try {
@@ -64,7 +72,7 @@ export async function withClusterLock<T>(
   try {
     return await withFileLock(file, () => {
       if (waited) opts.onWait?.(null);
-      return fn();
+      return heldHere.run(new Set([...(mine ?? []), file]), fn);
     }, {
       waitMs,
       // A live holder keeps it as long as its change runs (a delete may take minutes): only a dead one is taken over.

@@ -33,6 +33,7 @@ const EXCEPTIONS: Record<string, string> = {
   profiles: 'only reads and writes the local config file',
   audit: 'only reads the local audit log',
   logout: 'only forgets the locally stored refresh token',
+  fleet: "reads every saved profile's cluster, not the connection flags: an unreachable one is a row, and exit 3 when it is the worst (test/integration/fleet.test.tsx)",
 };
 
 /** Commands whose --json output on failure is not { ok: false } yet, and what they print instead. */

@@ -24,6 +24,17 @@ const ARGS: Record<string, string[][]> = {
   whoami: [[]],
   projects: [[]],
   login: [['--platform', 'PLATFORM']],
+  // The reads of the inspect commands and the doctor.
+  get: [['service_v9_x', 'doc-1']],
+  search: [['service_v9_x', '--source', 'src-crm']],
+  mappings: [['service_v9_x']],
+  settings: [['service_v9_x']],
+  stats: [[]],
+  cat: [[]],
+  templates: [[]],
+  nodes: [[]],
+  doctor: [[]],
+  'component-template': [['put', 'no_body', '--disable-field', 'body', '--yes']],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */
@@ -33,6 +44,10 @@ const EXCEPTIONS: Record<string, string> = {
   profiles: 'only reads and writes the local config file',
   audit: 'only reads the local audit log',
   logout: 'only forgets the locally stored refresh token',
+  follow: "talks to a leader's socket, never to a node (test/integration/share.test.ts: leader gone, refused)",
+  incident: 'only reads the local timeline and the change journals',
+  service: "runs this host's service manager; a node that does not answer is its status exit 3 (test/integration/engine-service.test.ts)",
+  plugin: "runs the engine's own plugin tool on this host (test/integration/engine-service.test.ts)",
   fleet: "reads every saved profile's cluster, not the connection flags: an unreachable one is a row, and exit 3 when it is the worst (test/integration/fleet.test.tsx)",
 };
 
@@ -40,6 +55,8 @@ const EXCEPTIONS: Record<string, string> = {
 const JSON_SHAPES: Record<string, (out: any) => void> = {
   // status keeps its monitoring shape (schema, reachable, status, error): reachable:false is its "not ok".
   status: (out) => expect(out).toMatchObject({ reachable: false, status: 'unknown', error: { kind: 'unreachable' } }),
+  // doctor is a monitoring check like status (exit 3 unreachable), with the same shape.
+  doctor: (out) => expect(out).toMatchObject({ reachable: false, error: { kind: 'unreachable' } }),
 };
 
 let dir: string;
@@ -90,8 +107,8 @@ describe('a connection failure exits 3 in every command', () => {
           const label = `shardeck ${argv.join(' ')}`;
           if (r.code !== 3) failures.push(`${label}: exit ${r.code} (${r.stderr.trim()})`);
           const lines = r.stderr.trim().split('\n');
-          // status prints its verdict on stdout (UNREACHABLE ...) or as JSON, nothing on stderr.
-          if (c !== 'status' && (lines.length !== 1 || !lines[0].startsWith(`shardeck ${c}: `) || /\n\s+at /.test(r.stderr)))
+          // status and doctor print their verdict on stdout (UNREACHABLE ...) or as JSON, nothing on stderr.
+          if (c !== 'status' && c !== 'doctor' && (lines.length !== 1 || !lines[0].startsWith(`shardeck ${c}: `) || /\n\s+at /.test(r.stderr)))
             failures.push(`${label}: stderr is not one sentence: ${JSON.stringify(r.stderr)}`);
           if (/\b(cannot reach|nothing listens|connection refused)\b/.test(r.stderr + r.stdout) === false)
             failures.push(`${label}: does not say the node or platform cannot be reached: ${JSON.stringify(r.stderr + r.stdout)}`);

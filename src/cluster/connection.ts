@@ -1,6 +1,7 @@
 // The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
 // never be resent automatically, and the poller does its own backoff for reads.
 import fs from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import zlib from 'node:zlib';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
@@ -250,7 +251,9 @@ export async function read<T = unknown>({ client, url }: EsTransport, req: ReadR
  * they are decoded, a slice of the answer at a time: at 100,000 indices the answer is ~20 MB of
  * JSON, and parsed whole it would make 100,000 raw objects that outlive several young-generation
  * collections before the parser turns them into rows (the heap then grows to several times what
- * the console keeps). Sliced, each raw object dies young. Errors are those of read().
+ * the console keeps). Sliced, each raw object dies young. Kept in the chunks it arrived in, the
+ * answer is never copied into one 20 MB buffer (once freed, such a buffer's pages stayed with the
+ * process: peak RSS). Errors are those of read().
  */
 export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest, parse: (rows: Iterable<Record<string, unknown>>) => T, signal?: AbortSignal): Promise<ReadResult<T>> {
   try {
@@ -259,61 +262,80 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
       { signal, meta: true, asStream: true },
     );
     const chunks: Buffer[] = [];
-    for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) chunks.push(chunk);
-    let buf = Buffer.concat(chunks);
-    chunks.length = 0;
+    let received = 0;
+    for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+      received += chunk.length;
+    }
     const encoding = String(res.headers?.['content-encoding'] ?? '').toLowerCase();
-    const bytes = Number(res.headers?.['content-length'] ?? 0) || buf.length;
-    if (encoding.includes('gzip')) buf = zlib.gunzipSync(buf);
-    else if (encoding.includes('deflate')) buf = zlib.inflateSync(buf);
+    const bytes = Number(res.headers?.['content-length'] ?? 0) || received;
+    // Compressed (a proxy may do it): inflated whole; plain answers stay in their chunks.
+    let body: Buffer | Buffer[] = chunks;
+    if (encoding.includes('gzip')) body = zlib.gunzipSync(Buffer.concat(chunks));
+    else if (encoding.includes('deflate')) body = zlib.inflateSync(Buffer.concat(chunks));
     if (res.statusCode !== null && res.statusCode >= 400) {
       // As the client would have thrown it (asStream leaves the status to the caller).
-      const text = buf.toString('utf8');
-      let body: unknown = text;
+      const text = Array.isArray(body) ? Buffer.concat(body).toString('utf8') : body.toString('utf8');
+      let parsed: unknown = text;
       try {
-        body = JSON.parse(text);
+        parsed = JSON.parse(text);
       } catch {
         // not JSON: a proxy's page; classifyError names it
       }
-      throw new errors.ResponseError({ ...res, body, warnings: res.warnings ?? null } as never);
+      throw new errors.ResponseError({ ...res, body: parsed, warnings: res.warnings ?? null } as never);
     }
-    return { body: parse(jsonRows(buf)), bytes };
+    return { body: parse(jsonRows(body)), bytes };
   } catch (e) {
     throw classifyError(e, url);
   }
 }
 
-const ROW_SEPARATOR = Buffer.from('},{');
-/** Bytes of JSON decoded at once: big enough that JSON.parse dominates, small enough to die young. */
-const SLICE_BYTES = 256 * 1024;
+/** Characters of JSON decoded at once: big enough that JSON.parse dominates, small enough to die young. */
+const SLICE_CHARS = 256 * 1024;
 
 /**
- * The rows of a JSON array of objects, decoded a slice at a time. A slice ends at a `},{` between
- * two rows; one found inside a string value leaves that slice an unterminated string, which fails
- * to parse, and then the rest of the answer is parsed in one piece (slower, never wrong).
+ * The rows of a JSON array of objects, decoded a slice at a time. `body`: the whole answer, or the
+ * chunks it arrived in (taken over: each is dropped once decoded, so no 20 MB copy of the answer
+ * is made and the chunks die as the rows come out). A slice ends at a `},{` between two rows; one
+ * found inside a string value leaves that slice an unterminated string, which fails to parse, and
+ * then the rest of the answer is parsed in one piece (slower, never wrong).
  */
-export function* jsonRows(buf: Buffer): Generator<Record<string, unknown>> {
-  const open = buf.indexOf(0x5b); // '['
-  const close = buf.lastIndexOf(0x5d); // ']'
-  if (open < 0 || close < open) {
-    yield* JSON.parse(buf.toString('utf8')) as Record<string, unknown>[]; // throws the parser's own error
-    return;
-  }
-  let start = open + 1;
-  while (start < close) {
-    const sep = close - start > SLICE_BYTES ? buf.indexOf(ROW_SEPARATOR, start + SLICE_BYTES) : -1;
-    const end = sep >= 0 && sep < close ? sep + 1 : close;
+export function* jsonRows(body: Buffer | Buffer[]): Generator<Record<string, unknown>> {
+  const chunks = Array.isArray(body) ? body : [body];
+  const decoder = new StringDecoder('utf8');
+  let next = 0;
+  /** Decodes the next chunk (and drops it); undefined when every chunk has been read. */
+  const more = (): string | undefined => {
+    if (next >= chunks.length) return undefined;
+    const text = decoder.write(chunks[next]);
+    (chunks as (Buffer | undefined)[])[next++] = undefined;
+    return next === chunks.length ? text + decoder.end() : text;
+  };
+  let pending = '';
+  let opened = false;
+  for (let text = more(); text !== undefined; text = more()) {
+    pending += text;
+    if (!opened) {
+      const open = pending.search(/\S/);
+      if (open < 0) continue;
+      if (pending[open] !== '[') break; // not an array: parsed whole below (throws the parser's own error)
+      pending = pending.slice(open + 1);
+      opened = true;
+    }
+    if (pending.length < SLICE_CHARS) continue;
+    const sep = pending.lastIndexOf('},{');
+    if (sep < 0) continue;
     let rows: Record<string, unknown>[];
     try {
-      rows = JSON.parse(`[${buf.toString('utf8', start, end)}]`);
-    } catch (e) {
-      if (end === close) throw e;
-      yield* JSON.parse(`[${buf.toString('utf8', start, close)}]`) as Record<string, unknown>[];
-      return;
+      rows = JSON.parse(`[${pending.slice(0, sep + 1)}]`);
+    } catch {
+      break; // a separator inside a string: the rest in one piece
     }
+    pending = pending.slice(sep + 2); // past the ',' between the rows
     yield* rows;
-    start = end + 1; // past the ',' between the rows
   }
+  for (let text = more(); text !== undefined; text = more()) pending += text;
+  yield* JSON.parse(opened ? `[${pending}` : pending) as Record<string, unknown>[];
 }
 
 export async function getJson<T = any>(es: EsTransport, path: string, querystring: Record<string, string> = {}, signal?: AbortSignal): Promise<T> {

@@ -23,6 +23,20 @@ export function indicesApi(es: EsTransport) {
       }
     },
 
+    /**
+     * The uuid of each named index (where its shards live on disk: <path.data>/indices/<uuid>).
+     * Read when needed, not polled: the Indices pane does not show it.
+     */
+    async indexUuids(names: readonly string[]): Promise<Map<string, string>> {
+      if (names.length === 0) return new Map();
+      const rows = await getJson<{ index: string; uuid: string }[]>(es, `/_cat/indices/${names.map(encodeURIComponent).join(',')}`, {
+        format: 'json',
+        h: 'index,uuid',
+        expand_wildcards: 'all',
+      });
+      return new Map(rows.map((r) => [r.index, r.uuid]));
+    },
+
     /** number_of_replicas of each index an expression matches. */
     async replicasOf(expr: string): Promise<Record<string, number>> {
       const body = await getJson<Record<string, { settings: Record<string, string> }>>(es, at(expr, '_settings/index.number_of_replicas'), {

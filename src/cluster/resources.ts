@@ -63,7 +63,7 @@ export const RESOURCES = {
   // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
   healthReport: resource({ request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } }, parse: parseHealthReport, every: 2, panes: ['health'] }),
   indices: resource({
-    request: cat('/_cat/indices', ['health', 'status', 'index', 'uuid', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'], {
+    request: cat('/_cat/indices', ['health', 'status', 'index', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'], {
       expand_wildcards: 'all',
     }),
     parse: parseCatIndices,

@@ -120,7 +120,6 @@ export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]
     const name = str(r.index);
     const h = health(r.health);
     const status = str(r.status);
-    const uuid = str(r.uuid);
     const primaries = num(r.pri);
     const replicas = num(r.rep);
     const docsCount = num(r['docs.count']);
@@ -133,7 +132,6 @@ export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]
       o !== undefined &&
       o.health === h &&
       o.status === status &&
-      o.uuid === uuid &&
       o.primaries === primaries &&
       o.replicas === replicas &&
       o.docsCount === docsCount &&
@@ -141,7 +139,8 @@ export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]
       o.storeBytes === storeBytes &&
       o.priStoreBytes === priStoreBytes
         ? o
-        : { name, health: h, status, uuid, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: isSystemIndex(name) };
+        : // A changed row keeps the old row's name: the answer's copy then dies young (memory at 100,000 indices).
+          { name: o?.name ?? name, health: h, status, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: o?.system ?? isSystemIndex(name) };
     i++;
   }
   return out;
@@ -153,8 +152,11 @@ export function parseCatShards(rows: Iterable<Json>, prev?: readonly ShardRow[])
   const find = byKeyOf(prev, (r) => shardKey(r.index, r.shard, r.primary, r.node));
   const out: ShardRow[] = [];
   let i = 0;
+  let lastIndex = '';
   for (const r of rows) {
-    const index = str(r.index);
+    // The copies of one index arrive together: one name string for all of them, not one each.
+    const raw = str(r.index);
+    const index = raw === lastIndex ? lastIndex : (lastIndex = prev?.[i]?.index === raw ? prev[i].index : raw);
     const shard = num(r.shard);
     const primary = r.prirep === 'p';
     const state = str(r.state);
@@ -174,7 +176,7 @@ export function parseCatShards(rows: Iterable<Json>, prev?: readonly ShardRow[])
       o.unassignedReason === unassignedReason &&
       o.unassignedDetails === unassignedDetails
         ? o
-        : { index, shard, primary, state, node, docs, storeBytes, unassignedReason, unassignedDetails };
+        : { index, shard, primary, state, node: o?.node ?? node, docs, storeBytes, unassignedReason, unassignedDetails };
     i++;
   }
   return out;

@@ -50,7 +50,6 @@ export interface IndexRow {
   name: string;
   health: HealthStatus | 'unknown';
   status: 'open' | 'close' | string;
-  uuid: string;
   primaries: number;
   replicas: number;
   docsCount: number;

@@ -237,8 +237,7 @@ export async function detectCorruption(es: EsApi, only?: { index: string; shard:
     if (finding) findings.push({ finding, docs: p.docs });
   }
   if (findings.length === 0) return report;
-  const [nodes, indices] = await Promise.all([es.nodeFacts(), es.data('indices')]);
-  const uuids = new Map(indices.map((i) => [i.name, i.uuid]));
+  const [nodes, uuids] = await Promise.all([es.nodeFacts(), es.indexUuids([...new Set(findings.map((f) => f.finding.index))])]);
   for (const { finding, docs } of findings) report.corrupt.push(await describe(es, finding, nodes, uuids, docs, health.clusterName));
   return report;
 }

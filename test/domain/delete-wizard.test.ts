@@ -244,7 +244,7 @@ describe('delete wizard: the task', () => {
 });
 
 const idx = (name: string, docsDeleted: number, storeBytes: number): IndexRow => ({
-  name, health: 'green', status: 'open', uuid: name, primaries: 1, replicas: 0, docsCount: 10, docsDeleted, storeBytes, priStoreBytes: storeBytes, system: false,
+  name, health: 'green', status: 'open', primaries: 1, replicas: 0, docsCount: 10, docsDeleted, storeBytes, priStoreBytes: storeBytes, system: false,
 });
 const disk = (node: string, level: DiskRow['level'], headroomToHighBytes: number): DiskRow => ({
   node, usedPercent: 50, usedBytes: 500, totalBytes: 1000, availBytes: 500, level, marks: { low: 85, high: 90, flood: 95 }, headroomToHighBytes,

@@ -51,7 +51,7 @@ async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: Retu
   const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
   const services = createWizardServices(createEsApi(client, node.url), guard, { followIntervalMs: 200 });
   const store = makeStore();
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
   const wizards = wizardsWith(['delete'], services);

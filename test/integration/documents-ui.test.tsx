@@ -41,7 +41,7 @@ async function openConsole(readOnly: boolean): Promise<Rendered> {
   const guard = new Guard({ client, conn: { url: proxy.url, readOnly }, profile: 'ui' });
   const services = createWizardServices(createEsApi(client, proxy.url), guard);
   const store = makeStore({ readOnly });
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 501, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 501, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices' });
   const app = await renderApp(store, { columns: 80, rows: 24, services });

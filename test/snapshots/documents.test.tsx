@@ -33,7 +33,7 @@ async function openView(columns: number, rows: number): Promise<{ session: Wizar
     curlOf: (req) => requestLines(req, CONN),
   } as WizardServices;
   const store = makeStore();
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', uuid: 'u', primaries: 6, replicas: 0, docsCount: 2000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 2000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: NOW - 3000, failures: 0 });
   store.setState({ pane: 'indices' });
   r = await renderApp(store, { columns, rows, services });

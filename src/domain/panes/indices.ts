@@ -82,7 +82,6 @@ export function indexLinesAgain(
         name: r.name,
         health: r.health,
         status: r.status,
-        uuid: r.uuid,
         primaries: r.primaries,
         replicas: r.replicas,
         docsCount: r.docsCount,

@@ -24,6 +24,21 @@ describe('jsonRows', () => {
     expect([...jsonRows(Buffer.from(JSON.stringify(big, null, 2)))]).toEqual(big);
   });
 
+  it('an answer in the chunks it arrived in, cut anywhere (inside a row, a separator or a UTF-8 character): the same rows, each chunk dropped once read', () => {
+    const all = rows(20_000, (i) => (i % 3 ? null : `ünïcödé},{ ${i}`.slice(0, i % 2 ? 9 : 30)));
+    const bytes = Buffer.from(JSON.stringify(all));
+    for (const size of [1, 7, 4096, 65_536, 300_001]) {
+      const chunks: Buffer[] = [];
+      for (let at = 0; at < bytes.length; at += size) chunks.push(bytes.subarray(at, at + size));
+      if (size === 1) chunks.splice(1000); // byte by byte: only the start, every cut inside the first rows
+      const expected = size === 1 ? null : all;
+      if (expected) expect([...jsonRows(chunks)]).toEqual(expected);
+      else expect(() => [...jsonRows(chunks)]).toThrow(); // a cut-off answer is an error, never fewer rows
+      expect(chunks.every((c) => c === undefined)).toBe(true);
+    }
+    expect([...jsonRows([Buffer.from(' \n'), Buffer.from('[{"a":"é'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d, 0x5d])])]).toEqual([{ a: 'éé' }]);
+  });
+
   it('a body that is not a JSON array throws', () => {
     expect(() => [...jsonRows(Buffer.from('<html>proxy error</html>'))]).toThrow();
   });

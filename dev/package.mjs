@@ -37,6 +37,12 @@ const seaBridges = {
   },
 };
 
+/** The aliases but yoga-layout's: the executable's own stand-in (dev/sea/yoga.mjs) replaces it, by the plugin. */
+function withoutYoga(aliases) {
+  const { 'yoga-layout': _yoga, ...rest } = aliases;
+  return rest;
+}
+
 async function bundleCjs() {
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(work, { recursive: true });
@@ -51,7 +57,7 @@ async function bundleCjs() {
     legalComments: 'none',
     define: { 'process.env.NODE_ENV': '"production"', 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
     // The same stubs as the bundle (dev/lib/bundle-aliases.mjs), and supports-color for the SEA.
-    alias: { ...bundleAliases(root), 'supports-color': path.join(root, 'dev/sea/supports-color.cjs') },
+    alias: { ...withoutYoga(bundleAliases(root)), 'supports-color': path.join(root, 'dev/sea/supports-color.cjs') },
     plugins: [seaBridges],
     logLevel: 'error',
   });

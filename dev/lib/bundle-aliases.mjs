@@ -14,5 +14,7 @@ export function bundleAliases(root) {
     // conf validates with Ajv only when given a schema; shardeck's config has none (config/profiles.ts).
     'ajv/dist/2020.js': path.join(root, 'dev/stubs/ajv.cjs'),
     'ajv-formats': path.join(root, 'dev/stubs/ajv-formats.cjs'),
+    // yoga-layout's WebAssembly loaded without Node's fetch (dev/stubs/yoga-load.mjs): ~20 ms.
+    'yoga-layout': path.join(root, 'dev/stubs/yoga.mjs'),
   };
 }

@@ -1,0 +1,6 @@
+// The bundles' yoga-layout (dev/lib/bundle-aliases.mjs): its own entry, loaded without fetch (yoga-load.mjs).
+import { loadYoga } from './yoga-load.mjs';
+
+const Yoga = await loadYoga();
+export default Yoga;
+export * from './yoga-load.mjs';

@@ -101,10 +101,12 @@ export const RESOURCES = {
     every: 6,
     panes: ['health', 'disk', 'nodes'],
   }),
-  // Only indices that carry a block appear in the answer, but the node still walks every index's
-  // settings to find them: its cost grows with the number of indices (measured on 5,000: ~180 ms).
+  // The index blocks as the cluster state holds them (only indices that carry one appear). Not
+  // GET _all/_settings/index.blocks.*: that answer is as small, but the node walks every index's
+  // settings to make it (on 5,000 indices ~180 ms quiet, ~480 ms loaded, per read); the state's
+  // blocks are already kept apart, so this read costs the same at 100 and 5,000 indices.
   blocks: resource({
-    request: { method: 'GET', path: '/_all/_settings/index.blocks.*', querystring: { filter_path: '*.settings.index.blocks', expand_wildcards: 'all' } },
+    request: { method: 'GET', path: '/_cluster/state/blocks', querystring: { filter_path: 'blocks.indices' } },
     parse: parseIndexBlocks,
     every: 2,
     grows: true,

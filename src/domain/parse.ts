@@ -238,14 +238,19 @@ export function parseClusterSettings(r: Json): ClusterSettingsView {
   };
 }
 
-/** GET _settings/index.blocks.* filtered to the blocks: only indices with a block appear. */
+/**
+ * Block ids of an index in the cluster state (Elasticsearch's IndexMetadata, the same since 6.x):
+ * index.blocks.read_only is 5, index.blocks.write 8, index.blocks.read_only_allow_delete 12.
+ */
+const READ_ONLY_BLOCK = '5';
+const WRITE_BLOCK = '8';
+const READ_ONLY_ALLOW_DELETE_BLOCK = '12';
+
+/** GET _cluster/state/blocks filtered to the index blocks: only indices with a block appear. */
 export function parseIndexBlocks(r: Json): IndexBlocks[] {
-  return Object.entries(r)
-    .map(([index, v]) => {
-      const blocks = (((v as Json).settings as Json)?.index as Json)?.blocks as Json | undefined;
-      const on = (k: string) => str(blocks?.[k]) === 'true';
-      return { index, readOnlyAllowDelete: on('read_only_allow_delete'), readOnly: on('read_only'), write: on('write') };
-    })
+  const indices = ((r.blocks as Json | undefined)?.indices ?? {}) as Record<string, Json>;
+  return Object.entries(indices)
+    .map(([index, ids]) => ({ index, readOnlyAllowDelete: READ_ONLY_ALLOW_DELETE_BLOCK in ids, readOnly: READ_ONLY_BLOCK in ids, write: WRITE_BLOCK in ids }))
     .filter((b) => b.readOnlyAllowDelete || b.readOnly || b.write)
     .sort((a, b) => a.index.localeCompare(b.index));
 }

@@ -206,4 +206,29 @@ describe('poller on a real node', () => {
       await fetch(`${node.url}/poller_yellow`, { method: 'DELETE' });
     }
   });
+  it('reads each kind of index block from the cluster state, and none once they are lifted', async () => {
+    const es = createEsApi(createClient({ url: node.url }), node.url);
+    const put = async (p: string, body: unknown) => {
+      const res = await fetch(node.url + p, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      expect(res.status, await res.text()).toBe(200);
+    };
+    const blocks = { 'blk-ro': 'read_only', 'blk-write': 'write', 'blk-rodel': 'read_only_allow_delete' };
+    await put('/blk-none', {});
+    for (const [index, block] of Object.entries(blocks)) {
+      await put(`/${index}`, {});
+      await put(`/${index}/_settings`, { [`index.blocks.${block}`]: true });
+    }
+    // Only this test's indices (another test here leaves one of its own blocked).
+    const ours = async () => (await es.data('blocks')).filter((b) => b.index.startsWith('blk-'));
+    try {
+      expect(await ours()).toEqual([
+        { index: 'blk-ro', readOnly: true, readOnlyAllowDelete: false, write: false },
+        { index: 'blk-rodel', readOnly: false, readOnlyAllowDelete: true, write: false },
+        { index: 'blk-write', readOnly: false, readOnlyAllowDelete: false, write: true },
+      ]);
+    } finally {
+      for (const [index, block] of Object.entries(blocks)) await put(`/${index}/_settings`, { [`index.blocks.${block}`]: null });
+    }
+    expect(await ours()).toEqual([]);
+  });
 });

@@ -403,6 +403,18 @@ function table(r) {
       '<= 1.05x',
       L.shardeck_delete_s === null ? null : L.delete_ratio <= 1.05,
     );
+  const c3 = r.cluster3;
+  if (c3) {
+    for (const [pane, x] of Object.entries(c3.poll)) add(`${c3.nodes} nodes, ${c3.indices} indices: poll cycle, ${pane} pane`, `${x.requests} req, ${x.bytes} B, ${x.ms} ms`, '', null);
+    add(
+      `${c3.nodes} nodes, ${c3.indices} indices: node time of watching Indices`,
+      `${c3.node_ms_per_min} ms/min (${c3.node_pct_of_minute}%; every ${c3.indices_period_s}/${c3.health_period_s}/${c3.blocks_period_s} s: indices/health/blocks; ${c3.start_node_ms} ms at start)`,
+      '< 1% of a minute',
+      c3.node_pct_of_minute < 1,
+    );
+  }
+  const f = r.fleet;
+  if (f) add(`fleet of ${f.profiles} profiles: first full table / watching`, `${f.first_table_ms} ms / ${f.cpu_s_per_min} CPU s per minute`, '', null);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length));
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
   return [line(['row', 'measured', 'target', '']), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
@@ -486,6 +498,12 @@ function renderRow(x) {
 
 async function main() {
   if (process.argv[2] === 'detail') return detailOnly();
+  if (process.argv[2] === '--table') {
+    // The table of the last run(s), from bench/results.json (for the README), without measuring.
+    const r = JSON.parse(fs.readFileSync(path.join(root, 'bench/results.json'), 'utf8'));
+    process.stdout.write(`${r.machine}; ${r.date}\n\n${table(r)}\n`);
+    return;
+  }
   const only = onlyArg(process.argv.slice(2));
   const wants = (name) => !only || only.has(name);
   const resultsFile = path.join(root, 'bench/results.json');

@@ -17,7 +17,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench/out');
 const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'];
 const INDICES = Number(process.env.BENCH_CLUSTER3_INDICES ?? 5000);
-const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 120);
+// Long enough for the large cluster's stretched reads (up to every 2 min) to come more than once.
+const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 300);
 const FLEET_WATCH_S = Number(process.env.BENCH_FLEET_WATCH_S ?? 60);
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
@@ -60,7 +61,10 @@ export async function cluster3({ keep = false } = {}) {
       poll,
       node_ms_per_min: watch.node_ms_per_min,
       node_pct_of_minute: Math.round((watch.node_ms_per_min / 60_000) * 10000) / 100,
+      start_node_ms: watch.start_node_ms,
       indices_period_s: watch.indices_period_ms / 1000,
+      health_period_s: watch.health_period_ms / 1000,
+      blocks_period_s: watch.blocks_period_ms / 1000,
       watch,
     };
     return keep ? { row, cluster: c } : { row };

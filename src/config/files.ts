@@ -114,13 +114,18 @@ export function writePrivateFileAtomic(file: string, content: string): void {
   fs.renameSync(tmp, file);
 }
 
-/** Appends one line to a 0600 file (the audit log), tightening it if it was left wider. */
-export function appendPrivateLine(file: string, line: string): void {
+/**
+ * Appends one line to a 0600 file (the audit log, the timeline), tightening it if it was left
+ * wider. `durable`: on the disk before this returns (fsync), for a record that must survive a
+ * crash of the host between it and the request it announces (the audit record).
+ */
+export function appendPrivateLine(file: string, line: string, { durable = false }: { durable?: boolean } = {}): void {
   ensurePrivateDir(path.dirname(file));
   const fd = fs.openSync(file, 'a', 0o600);
   try {
     tightenOpenFile(fd);
     fs.writeSync(fd, line.endsWith('\n') ? line : line + '\n');
+    if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);
   }

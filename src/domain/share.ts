@@ -4,6 +4,7 @@
 // cross by accident (the platform view's free-text message is left out for the same reason).
 import type { Snapshot } from './snapshot';
 import type { TimelineEntry } from './timeline';
+import type { DoctorReport } from './doctor/report';
 
 /** At most this many followers; the ninth is refused. */
 export const MAX_FOLLOWERS = 8;
@@ -23,6 +24,16 @@ export interface SharedState {
   templateVersion?: string;
   timeline?: TimelineEntry[];
   requireApproval?: boolean;
+  /** The leader's last doctor run (the follower cannot run one: no credential, no node files of its own). */
+  doctor?: SharedDoctor;
+}
+
+/** The doctor's state as the Doctor pane shows it: findings and evidence (settings, file lines, log lines), never a credential. */
+export interface SharedDoctor {
+  report?: DoctorReport;
+  fetchedAt?: number;
+  inFlight: boolean;
+  error?: string;
 }
 
 /** The leader's pane and table views (cursor, order, filter), which a following follower takes. */
@@ -83,6 +94,7 @@ export function sharedState(s: {
   templateVersion: string;
   timeline?: TimelineEntry[];
   share?: { requireApproval?: boolean };
+  doctor?: SharedDoctor;
 }): SharedState {
   const { url, profile, user, insecure, readOnly } = s.connection;
   return {
@@ -95,6 +107,7 @@ export function sharedState(s: {
     templateVersion: s.templateVersion,
     timeline: s.timeline ?? [],
     requireApproval: Boolean(s.share?.requireApproval),
+    ...(s.doctor ? { doctor: s.doctor } : {}),
   };
 }
 
@@ -107,7 +120,13 @@ export function stateDiff(prev: SharedState | undefined, next: SharedState): Sha
   const out: SharedState = {};
   let any = false;
   for (const key of Object.keys(next) as (keyof SharedState)[]) {
-    if (key === 'snapshots') {
+    if (key === 'doctor') {
+      // By reference, like the snapshots: the store replaces it when a run starts or ends.
+      if (prev.doctor !== next.doctor) {
+        out.doctor = next.doctor;
+        any = true;
+      }
+    } else if (key === 'snapshots') {
       const snaps: Record<string, Snapshot<unknown>> = {};
       for (const [name, snap] of Object.entries(next.snapshots ?? {})) {
         if (prev.snapshots?.[name] !== snap) snaps[name] = snap as Snapshot<unknown>;

@@ -11,7 +11,7 @@ export function auditFile(): string {
 }
 
 export function appendAudit(record: AuditSending | AuditOutcomeLine, file = auditFile()): void {
-  appendPrivateLine(file, JSON.stringify(record));
+  appendPrivateLine(file, JSON.stringify(record), { durable: true });
 }
 
 export function readAudit(file = auditFile()): { records: AuditRecord[]; unreadable: number } {

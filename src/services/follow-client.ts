@@ -150,6 +150,7 @@ export class FollowClient {
     if (st.projects) patch.projects = st.projects;
     if (st.templateVersion) patch.templateVersion = st.templateVersion;
     if (st.timeline) patch.timeline = st.timeline;
+    if (st.doctor) patch.doctor = st.doctor;
     if (st.requireApproval !== undefined) patch.share = { ...(s.share as ShareView), requireApproval: st.requireApproval };
     this.store.setState(patch);
   }

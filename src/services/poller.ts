@@ -172,8 +172,12 @@ export class Poller {
       const took = performance.now() - t0;
       this.stats.requests++;
       this.stats.bytes += bytes;
-      if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) touchSnapshot(this.store, name, Date.now());
-      else {
+      if (!prev.error && prev.fetchedAt !== undefined && sameData(prev.data, data)) {
+        touchSnapshot(this.store, name, Date.now());
+        // An unchanged answer still says what the read costs: the period follows it (the first
+        // read of a cold node must not set it for good); the pane is told only when it changes.
+        if (RESOURCES[name].grows) this.recost(name, took);
+      } else {
         const intervalMs = this.store.getState().intervalMs;
         const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
         const periodMs = periodOf(name, intervalMs, { costMs, data }, this.store.getState().snapshots.health.data);
@@ -193,6 +197,19 @@ export class Poller {
     } finally {
       this.inFlight.delete(name);
     }
+  }
+
+  /** A grown read's cost after an unchanged answer: kept silently, unless its period moves. */
+  private recost(name: ResourceName, took: number): void {
+    const s = this.store.getState();
+    const snap = s.snapshots[name] as Snapshot<unknown>;
+    const costMs = smoothCost(snap.costMs, took);
+    const periodMs = periodOf(name, s.intervalMs, { costMs, data: snap.data }, s.snapshots.health.data);
+    if (periodMs === snap.periodMs) {
+      snap.costMs = costMs;
+      return;
+    }
+    setSnapshot(this.store, name, { costMs, periodMs, slowed: periodMs > s.intervalMs * RESOURCES[name].every });
   }
 }
 

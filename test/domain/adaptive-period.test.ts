@@ -3,12 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { adaptivePeriodMs, MAX_ADAPTIVE_PERIOD_MS, smoothCost } from '../../src/domain/snapshot';
 
 describe('adaptive polling period', () => {
-  it('a cheap read keeps its base period; a costly one is spread out to 0.3% of the node, in whole intervals, capped', () => {
+  it('a cheap read keeps its base period; a costly one is spread out to 0.25% of the node, in whole intervals, capped', () => {
     expect(adaptivePeriodMs(5000, 5000, undefined, 5000)).toBe(5000);
     expect(adaptivePeriodMs(5000, 5000, 10, 5000)).toBe(5000); // ~10 ms a read
-    expect(adaptivePeriodMs(5000, 5000, 60, 5000)).toBe(20_000); // 60 ms / 0.003 = 20 s
-    expect(adaptivePeriodMs(5000, 5000, 62, 5000)).toBe(25_000);
+    expect(adaptivePeriodMs(5000, 5000, 50, 5000)).toBe(20_000); // 50 ms / 0.0025 = 20 s
+    expect(adaptivePeriodMs(5000, 5000, 51, 5000)).toBe(25_000);
+    expect(adaptivePeriodMs(5000, 5000, 250, 5000)).toBe(100_000);
     expect(adaptivePeriodMs(5000, 5000, 5000, 5000)).toBe(MAX_ADAPTIVE_PERIOD_MS);
+    expect(MAX_ADAPTIVE_PERIOD_MS).toBe(120_000);
   });
 
   it('a small table keeps its period however slow its answer (a busy machine, not a large cluster)', () => {

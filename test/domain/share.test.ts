@@ -30,6 +30,18 @@ describe('what crosses a shared console\'s socket', () => {
     expect(stateDiff(first, next)).toEqual({ snapshots: { health } });
   });
 
+  it("the leader's doctor run crosses once when it starts and once when it ends (by reference)", () => {
+    const s = base();
+    const first = sharedState(s);
+    expect(first.doctor).toBeUndefined();
+    const running = { inFlight: true };
+    const withRun = sharedState({ ...s, doctor: running });
+    expect(stateDiff(first, withRun)).toEqual({ doctor: running });
+    expect(stateDiff(withRun, sharedState({ ...s, doctor: running }))).toBeNull();
+    const done = { inFlight: false, fetchedAt: 1, report: { findings: [{ id: 'heap.xms-xmx' }] } as never };
+    expect(stateDiff(withRun, sharedState({ ...s, doctor: done }))).toEqual({ doctor: done });
+  });
+
   it('splits lines across chunks and refuses an endless line', () => {
     const l = new LineSplitter(10);
     expect(l.push('{"a":1}\n{"b"')).toEqual(['{"a":1}']);

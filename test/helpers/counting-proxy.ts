@@ -15,6 +15,8 @@ export interface SeenRequest {
   handled: 'forwarded' | 'answered' | 'reset';
   /** Forwarded: ms from its arrival to the node's last byte (what the read cost the node, plus loopback). */
   ms?: number;
+  /** When it arrived (performance.now() of the proxy's process). */
+  at: number;
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
@@ -54,7 +56,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     const method = req.method ?? 'GET';
     const path = req.url ?? '/';
     const t0 = performance.now();
-    const seen: SeenRequest = { method, path, changing: isChanging(method, path), handled: 'forwarded' };
+    const seen: SeenRequest = { method, path, changing: isChanging(method, path), handled: 'forwarded', at: t0 };
     requests.push(seen);
     const trap = traps.find((t) => t.match(method, path));
     if (trap) {

@@ -117,6 +117,15 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const f = await waitFor('follower', (s) => s.includes('YELLOW') && s.includes('following'), 'the follower, showing the leader\'s yellow health');
     expect(f).toMatch(/unassigned 1 \(pri 0\)/);
     await waitFor('leader', (s) => /SHARED \(2: root, root\)/.test(s), 'the leader listing its two followers');
+
+    // The doctor runs on the leader (it reads the node and its files); its findings reach the
+    // follower's Doctor pane, which cannot run one itself.
+    keys('leader', '7');
+    await waitFor('leader', (s) => /checked /.test(s), "the leader's doctor run");
+    const doctor = await waitFor('follower', (s) => /checked /.test(s) && /replica/i.test(s), "the leader's findings on the follower's Doctor pane");
+    expect(doctor).not.toContain('checking the node');
+    keys('leader', '1');
+    await waitFor('follower', (s) => /Health/.test(s) && !/checked /.test(s), 'the follower back on Health with the leader');
   });
 
   it('a change on the leader waits for the follower\'s approval; both show green and the timeline entry within 2 s', async () => {

@@ -12,7 +12,7 @@ import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint, Notes, Results } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
 
 const LABELS: Record<keyof ComponentForm, string> = { name: 'component name', field: 'field to disable', type: 'field type', template: 'index template' };
 
@@ -89,14 +89,8 @@ export function ComponentTemplateScreen({ state, services }: { state: ComponentS
       );
     }
     case 'failed':
-      return (
-        <Box flexDirection="column">
-          {state.report ? <Results results={state.report.results} /> : null}
-          <Text color={colourOf('red')}>{state.message}</Text>
-          <Hint>{CLOSES}</Hint>
-        </Box>
-      );
+      return <Failed results={state.report?.results} message={state.message} />;
     case 'cancelled':
-      return <Text>cancelled: nothing was sent</Text>;
+      return <Cancelled />;
   }
 }

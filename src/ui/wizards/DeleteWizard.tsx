@@ -21,7 +21,7 @@ import { ForceMergeView } from './ForceMergeWizard';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { ProjectNote, TargetLine } from './TargetLine';
-import { CLOSES, Hint } from './wizard-text';
+import { Cancelled, CLOSES, Hint } from './wizard-text';
 
 const VALUE_LABEL: Record<DeleteForm['kind'], string> = { olderThan: 'age or date', until: 'timestamp', source: 'source id', file: 'file path' };
 const VALUE_HINT: Record<DeleteForm['kind'], string> = {
@@ -231,7 +231,7 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
         </Box>
       );
     case 'cancelled':
-      return <Text>cancelled: nothing was sent</Text>;
+      return <Cancelled />;
   }
 }
 

@@ -12,7 +12,7 @@ import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { TargetLine } from './TargetLine';
-import { CLOSES, Hint, Notes } from './wizard-text';
+import { Cancelled, CLOSES, Hint, Notes } from './wizard-text';
 
 export const ForceMergeWizard = withServices(function ForceMergeFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const selected = useUi((s) => s.selection.indices?.index);
@@ -102,6 +102,6 @@ export function ForceMergeScreen({ state, services }: { state: MergeState; servi
         </Box>
       );
     case 'cancelled':
-      return <Text>cancelled: nothing was sent</Text>;
+      return <Cancelled />;
   }
 }

@@ -12,7 +12,7 @@ import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint, Notes, Results } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
 
 const LABELS: Record<keyof ReplicasForm, string> = { target: 'index or pattern', replicas: 'replicas', withTemplate: 'also the template', template: 'template name' };
 
@@ -78,14 +78,8 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
       );
     }
     case 'failed':
-      return (
-        <Box flexDirection="column">
-          {state.report ? <Results results={state.report.results} /> : null}
-          <Text color={colourOf('red')}>{state.message}</Text>
-          <Hint>{CLOSES}</Hint>
-        </Box>
-      );
+      return <Failed results={state.report?.results} message={state.message} />;
     case 'cancelled':
-      return <Text>cancelled: nothing was sent</Text>;
+      return <Cancelled />;
   }
 }

@@ -1,7 +1,7 @@
 // Lines every wizard shows: its warnings and notes, the result of each plan sent, the key hint,
 // and the one line of a wizard that is reading, sending, failed or cancelled.
 import React from 'react';
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import type { PlanResult } from '../../domain/wizards/machine';
 import { colourOf } from '../theme';
 
@@ -50,9 +50,25 @@ export function Hint({ children }: { children: string }) {
 /** Any key closes a finished wizard (ui/wizards/dialog-keys.ts). */
 export const CLOSES = 'any key closes';
 
+/** A wizard the operator left before anything was sent. */
+export function Cancelled() {
+  return <Text>cancelled: nothing was sent</Text>;
+}
+
+/** A wizard that failed: what it had sent by then (if anything), why it stopped, and how to close. */
+export function Failed({ results, message }: { results?: PlanResult[]; message: string }) {
+  return (
+    <Box flexDirection="column">
+      {results ? <Results results={results} /> : null}
+      <Text color={colourOf('red')}>{message}</Text>
+      <Hint>{CLOSES}</Hint>
+    </Box>
+  );
+}
+
 /** A wizard waiting for the cluster, or ended without a screen of its own. */
 export function Waiting({ phase, message }: { phase: string; message?: string }) {
   if (phase === 'failed') return <Text color={colourOf('red')}>{message}</Text>;
-  if (phase === 'cancelled') return <Text>cancelled: nothing was sent</Text>;
+  if (phase === 'cancelled') return <Cancelled />;
   return <Text>{phase === 'applying' ? 'sending…' : 'reading the cluster…'}</Text>;
 }

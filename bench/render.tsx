@@ -14,7 +14,8 @@ import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
 import { RESOURCES } from '../src/cluster/resources';
-import { jsonRows } from '../src/cluster/connection';
+import { JsonRowsDecoder } from '../src/cluster/connection';
+import type { RowsParser } from '../src/domain/parse';
 import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
 import { applyV8Flags } from '../src/config/v8-flags';
 
@@ -35,25 +36,24 @@ function indexName(i: number): string {
 }
 
 /**
- * The bytes of an answer as the client receives them (chunks of ~64 KB, as the socket reads them),
- * made one row at a time so no array of raw rows or whole JSON string is kept. `changed(i)`: the rows this poll
- * changes (their document counts move on by `poll`), as writes do between polls.
+ * The bytes of an answer as the client receives them: chunks of ~64 KB, made one row at a time
+ * when asked for (as the socket delivers them), so no array of raw rows, whole JSON string or
+ * whole answer is kept.
  */
-function answerBytes<T>(n: number, row: (i: number) => T): Buffer[] {
-  const chunks: Buffer[] = [Buffer.from('[')];
+function* answerBytes<T>(n: number, row: (i: number) => T): Generator<Buffer> {
+  yield Buffer.from('[');
   let part: string[] = [];
   for (let i = 0; i < n; i++) {
     part.push(JSON.stringify(row(i)));
     if (part.length === 300 || i === n - 1) {
-      chunks.push(Buffer.from((i + 1 > part.length ? ',' : '') + part.join(',')));
+      yield Buffer.from((i + 1 > part.length ? ',' : '') + part.join(','));
       part = [];
     }
   }
-  chunks.push(Buffer.from(']'));
-  return chunks;
+  yield Buffer.from(']');
 }
 
-function catIndicesBytes(n: number, poll: number, changed: (i: number) => boolean): Buffer[] {
+function catIndicesBytes(n: number, poll: number, changed: (i: number) => boolean): Generator<Buffer> {
   // The columns the poll asks for (cluster/resources.ts): the recorded row without its uuid.
   const { uuid: _uuid, ...template } = fixture('indices')[0];
   return answerBytes(n, (i) => ({
@@ -70,7 +70,7 @@ function catIndicesBytes(n: number, poll: number, changed: (i: number) => boolea
   }));
 }
 
-function catShardsBytes(n: number, poll: number, changed: (i: number) => boolean): Buffer[] {
+function catShardsBytes(n: number, poll: number, changed: (i: number) => boolean): Generator<Buffer> {
   const template = fixture('shards')[0];
   return answerBytes(n, (i) => {
     const unassigned = i % 40 === 39;
@@ -123,12 +123,24 @@ async function main() {
   stage('fixtures');
   const answer = (pane: 'indices' | 'shards', poll: number, changed: (i: number) => boolean) =>
     pane === 'indices' ? catIndicesBytes(N, poll, changed) : catShardsBytes(N, poll, changed);
-  /** One poll's answer parsed as the poller does (cluster/api.ts): bytes -> rows a slice at a time, keeping the rows the last snapshot repeats. */
+  /**
+   * One poll's answer parsed as the poller does (cluster/connection.ts readRows): each chunk, as it
+   * arrives, decoded a slice at a time and its rows handed to the table's parser, which keeps the
+   * rows the last snapshot repeats. `ms`: decoding and parsing only (not making the answer).
+   */
   const parsePoll = (pane: 'indices' | 'shards', poll: number, changed: (i: number) => boolean) => {
-    const body = answer(pane, poll, changed);
+    const parser = (RESOURCES[pane].rowsParser as (prev?: unknown) => RowsParser<unknown>)(store.getState().snapshots[pane].data);
+    const decoder = new JsonRowsDecoder();
+    let ms = 0;
+    for (const chunk of answer(pane, poll, changed)) {
+      const t0 = performance.now();
+      for (const r of decoder.push(chunk)) parser.add(r);
+      ms += performance.now() - t0;
+    }
     const t0 = performance.now();
-    const data = (RESOURCES[pane].parse as (b: unknown, p?: unknown) => unknown)(jsonRows(body), store.getState().snapshots[pane].data);
-    return { data, ms: performance.now() - t0 };
+    for (const r of decoder.end()) parser.add(r);
+    const data = parser.done();
+    return { data, ms: ms + performance.now() - t0 };
   };
   const none = () => false;
   // The first polls' rows belong to the store alone once handed over (kept in a variable of

@@ -2,7 +2,7 @@
 // values. Services get an EsApi for every read; changes go only through services/guard.ts, which
 // sends them with cluster/mutations.ts. Nothing outside src/cluster/ builds a request path.
 import type { Client } from '@elastic/elasticsearch';
-import { parseHealthReport } from '../domain/parse';
+import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
 import { getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
@@ -21,9 +21,9 @@ export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSigna
 
 function resourcesApi(es: EsTransport) {
   const resource: ResourceRead = async (name, signal, prev) => {
-    const r = RESOURCES[name] as unknown as { request: ReadRequest; parse: (body: unknown, prev?: unknown) => unknown; rows?: boolean };
-    if (r.rows) {
-      const { body, bytes } = await readRows(es, r.request, (rows) => r.parse(rows, prev), signal);
+    const r = RESOURCES[name] as unknown as { request: ReadRequest; parse: (body: unknown, prev?: unknown) => unknown; rowsParser?: (prev?: unknown) => RowsParser<unknown> };
+    if (r.rowsParser) {
+      const { body, bytes } = await readRows(es, r.request, r.rowsParser(prev), signal);
       return { data: body as never, bytes };
     }
     const { body, bytes } = await read(es, r.request, signal);

@@ -7,6 +7,7 @@ import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation';
 import { searchCurlConnection } from './search-curl';
+import type { RowsParser } from '../domain/parse';
 
 export interface ConnectionOptions {
   url: string;
@@ -247,35 +248,41 @@ export async function read<T = unknown>({ client, url }: EsTransport, req: ReadR
 }
 
 /**
- * Sends one read of a big `_cat` table (an array of flat rows) and hands its rows to `parse` as
- * they are decoded, a slice of the answer at a time: at 100,000 indices the answer is ~20 MB of
- * JSON, and parsed whole it would make 100,000 raw objects that outlive several young-generation
- * collections before the parser turns them into rows (the heap then grows to several times what
- * the console keeps). Sliced, each raw object dies young. Kept in the chunks it arrived in, the
- * answer is never copied into one 20 MB buffer (once freed, such a buffer's pages stayed with the
- * process: peak RSS). Errors are those of read().
+ * Sends one read of a big `_cat` table (an array of flat rows) and hands its rows to `parser` as
+ * they arrive, a slice of the answer at a time: at 100,000 indices the answer is ~20 MB of JSON.
+ * Parsed whole it made 100,000 raw objects that outlived several young-generation collections
+ * (the heap grew to several times what the console keeps); kept until its last byte, its chunks
+ * were 20 MB held at the peak of every poll. Streamed, only the chunk in hand and one slice of raw
+ * rows are alive. Errors are those of read().
  */
-export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest, parse: (rows: Iterable<Record<string, unknown>>) => T, signal?: AbortSignal): Promise<ReadResult<T>> {
+export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest, parser: RowsParser<T>, signal?: AbortSignal): Promise<ReadResult<T>> {
   try {
     const res = await client.transport.request(
       { method: req.method, path: req.path, querystring: req.querystring },
       { signal, meta: true, asStream: true },
     );
+    const encoding = String(res.headers?.['content-encoding'] ?? '').toLowerCase();
+    // A plain answer is parsed as it streams; a compressed one (a proxy may do it) or a refusal whole.
+    const whole = encoding.includes('gzip') || encoding.includes('deflate') || (res.statusCode !== null && res.statusCode >= 400);
+    const decoder = new JsonRowsDecoder();
     const chunks: Buffer[] = [];
     let received = 0;
     for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) {
-      chunks.push(chunk);
       received += chunk.length;
+      if (whole) chunks.push(chunk);
+      else for (const r of decoder.push(chunk)) parser.add(r);
     }
-    const encoding = String(res.headers?.['content-encoding'] ?? '').toLowerCase();
     const bytes = Number(res.headers?.['content-length'] ?? 0) || received;
-    // Compressed (a proxy may do it): inflated whole; plain answers stay in their chunks.
-    let body: Buffer | Buffer[] = chunks;
-    if (encoding.includes('gzip')) body = zlib.gunzipSync(Buffer.concat(chunks));
-    else if (encoding.includes('deflate')) body = zlib.inflateSync(Buffer.concat(chunks));
+    if (!whole) {
+      for (const r of decoder.end()) parser.add(r);
+      return { body: parser.done(), bytes };
+    }
+    let body = Buffer.concat(chunks);
+    if (encoding.includes('gzip')) body = zlib.gunzipSync(body);
+    else if (encoding.includes('deflate')) body = zlib.inflateSync(body);
     if (res.statusCode !== null && res.statusCode >= 400) {
       // As the client would have thrown it (asStream leaves the status to the caller).
-      const text = Array.isArray(body) ? Buffer.concat(body).toString('utf8') : body.toString('utf8');
+      const text = body.toString('utf8');
       let parsed: unknown = text;
       try {
         parsed = JSON.parse(text);
@@ -284,7 +291,8 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
       }
       throw new errors.ResponseError({ ...res, body: parsed, warnings: res.warnings ?? null } as never);
     }
-    return { body: parse(jsonRows(body)), bytes };
+    for (const r of jsonRows(body)) parser.add(r);
+    return { body: parser.done(), bytes };
   } catch (e) {
     throw classifyError(e, url);
   }
@@ -294,48 +302,68 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
 const SLICE_CHARS = 256 * 1024;
 
 /**
- * The rows of a JSON array of objects, decoded a slice at a time. `body`: the whole answer, or the
- * chunks it arrived in (taken over: each is dropped once decoded, so no 20 MB copy of the answer
- * is made and the chunks die as the rows come out). A slice ends at a `},{` between two rows; one
- * found inside a string value leaves that slice an unterminated string, which fails to parse, and
- * then the rest of the answer is parsed in one piece (slower, never wrong).
+ * Decodes a JSON array of objects pushed in chunks (cut anywhere, a UTF-8 character included),
+ * giving its rows a slice at a time. A slice ends at a `},{` between two rows; one found inside a
+ * string value leaves that slice an unterminated string, which fails to parse, and then the rest
+ * of the answer is parsed in one piece at the end (slower, never wrong). Not an array: `end`
+ * throws the parser's own error.
  */
-export function* jsonRows(body: Buffer | Buffer[]): Generator<Record<string, unknown>> {
-  const chunks = Array.isArray(body) ? body : [body];
-  const decoder = new StringDecoder('utf8');
-  let next = 0;
-  /** Decodes the next chunk (and drops it); undefined when every chunk has been read. */
-  const more = (): string | undefined => {
-    if (next >= chunks.length) return undefined;
-    const text = decoder.write(chunks[next]);
-    (chunks as (Buffer | undefined)[])[next++] = undefined;
-    return next === chunks.length ? text + decoder.end() : text;
-  };
-  let pending = '';
-  let opened = false;
-  for (let text = more(); text !== undefined; text = more()) {
-    pending += text;
-    if (!opened) {
-      const open = pending.search(/\S/);
-      if (open < 0) continue;
-      if (pending[open] !== '[') break; // not an array: parsed whole below (throws the parser's own error)
-      pending = pending.slice(open + 1);
-      opened = true;
+export class JsonRowsDecoder {
+  private readonly utf8 = new StringDecoder('utf8');
+  private pending = '';
+  private opened = false;
+  /** Slicing stopped (a separator inside a string, or not an array): everything waits for end(). */
+  private whole = false;
+
+  push(chunk: Buffer): Record<string, unknown>[] {
+    this.pending += this.utf8.write(chunk);
+    if (this.whole) return [];
+    if (!this.opened) {
+      const open = this.pending.search(/\S/);
+      if (open < 0) return [];
+      if (this.pending[open] !== '[') {
+        this.whole = true;
+        return [];
+      }
+      this.pending = this.pending.slice(open + 1);
+      this.opened = true;
     }
-    if (pending.length < SLICE_CHARS) continue;
-    const sep = pending.lastIndexOf('},{');
-    if (sep < 0) continue;
+    if (this.pending.length < SLICE_CHARS) return [];
+    const sep = this.pending.lastIndexOf('},{');
+    if (sep < 0) return [];
     let rows: Record<string, unknown>[];
     try {
-      rows = JSON.parse(`[${pending.slice(0, sep + 1)}]`);
+      rows = JSON.parse(`[${this.pending.slice(0, sep + 1)}]`);
     } catch {
-      break; // a separator inside a string: the rest in one piece
+      this.whole = true; // a separator inside a string: the rest in one piece
+      return [];
     }
-    pending = pending.slice(sep + 2); // past the ',' between the rows
-    yield* rows;
+    this.pending = this.pending.slice(sep + 2); // past the ',' between the rows
+    return rows;
   }
-  for (let text = more(); text !== undefined; text = more()) pending += text;
-  yield* JSON.parse(opened ? `[${pending}` : pending) as Record<string, unknown>[];
+
+  end(): Record<string, unknown>[] {
+    const text = this.pending + this.utf8.end();
+    this.pending = '';
+    const rows: unknown = JSON.parse(this.opened ? `[${text}` : text);
+    if (!Array.isArray(rows)) throw new SyntaxError('the answer is not a JSON array of rows');
+    return rows as Record<string, unknown>[];
+  }
+}
+
+/**
+ * The rows of a JSON array of objects, decoded a slice at a time (JsonRowsDecoder). `body`: the
+ * whole answer, or the chunks it arrived in (taken over: each is dropped once decoded).
+ */
+export function* jsonRows(body: Buffer | Buffer[]): Generator<Record<string, unknown>> {
+  const chunks: (Buffer | undefined)[] = Array.isArray(body) ? body : [body];
+  const decoder = new JsonRowsDecoder();
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i]!;
+    chunks[i] = undefined;
+    yield* decoder.push(chunk);
+  }
+  yield* decoder.end();
 }
 
 export async function getJson<T = any>(es: EsTransport, path: string, querystring: Record<string, string> = {}, signal?: AbortSignal): Promise<T> {

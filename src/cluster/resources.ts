@@ -4,6 +4,8 @@
 // The store's snapshots, the poller and the subcommands all take the list from here.
 // dev/record-fixtures.ts replays exactly these requests against a real node to record test fixtures.
 import {
+  catIndicesParser,
+  catShardsParser,
   parseCatAllocation,
   parseCatIndices,
   parseCatNodes,
@@ -13,6 +15,7 @@ import {
   parseHealthReport,
   parseIndexBlocks,
   parseNodeSearchStats,
+  type RowsParser,
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
 import type { PaneId } from '../domain/panes';
@@ -28,8 +31,8 @@ interface Resource<T> {
   parse: (body: any, prev?: T) => T;
   /** Multiple of the base poll interval; settings change rarely. */
   every: number;
-  /** A `_cat` table that grows with the cluster: read a slice at a time (connection.ts readRows). */
-  rows?: boolean;
+  /** A `_cat` table that grows with the cluster: parsed a row at a time as its answer streams in (connection.ts readRows). */
+  rowsParser?: (prev?: T) => RowsParser<T>;
   /** Grows with the cluster (one row per index or shard): read less often when a read costs the node much (services/poller.ts). */
   grows?: boolean;
   /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
@@ -75,7 +78,7 @@ export const RESOURCES = {
       expand_wildcards: 'all',
     }),
     parse: parseCatIndices,
-    rows: true,
+    rowsParser: catIndicesParser,
     every: 1,
     grows: true,
     panes: ['indices'],
@@ -83,7 +86,7 @@ export const RESOURCES = {
   shards: resource({
     request: cat('/_cat/shards', ['index', 'shard', 'prirep', 'state', 'node', 'docs', 'store', 'unassigned.reason', 'unassigned.details']),
     parse: parseCatShards,
-    rows: true,
+    rowsParser: catShardsParser,
     every: 1,
     grows: true,
     panes: ['shards'],

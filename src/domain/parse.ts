@@ -111,75 +111,103 @@ function byKeyOf<T>(prev: readonly T[] | undefined, keyOf: (row: T) => string): 
   };
 }
 
-/** `rows`: an array, or the rows of an answer as they are decoded (cluster/connection.ts readRows). */
-export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]): IndexRow[] {
+/**
+ * A parser of a big table fed one raw row at a time, as the answer streams in (cluster/connection.ts
+ * readRows): only a slice of raw rows is alive at once, never the whole answer. `done` gives the table.
+ */
+export interface RowsParser<T> {
+  add(r: Json): void;
+  done(): T;
+}
+
+function parseAll<T>(parser: RowsParser<T>, rows: Iterable<Json>): T {
+  for (const r of rows) parser.add(r);
+  return parser.done();
+}
+
+/** _cat/indices, a row at a time (see RowsParser), keeping the rows of `prev` it repeats. */
+export function catIndicesParser(prev?: readonly IndexRow[]): RowsParser<IndexRow[]> {
   const find = byKeyOf(prev, (r) => r.name);
   const out: IndexRow[] = [];
-  let i = 0;
-  for (const r of rows) {
-    const name = str(r.index);
-    const h = health(r.health);
-    const status = str(r.status);
-    const primaries = num(r.pri);
-    const replicas = num(r.rep);
-    const docsCount = num(r['docs.count']);
-    const docsDeleted = num(r['docs.deleted']);
-    const storeBytes = num(r['store.size']);
-    const priStoreBytes = num(r['pri.store.size']);
-    const at = prev?.[i];
-    const o = at !== undefined && at.name === name ? at : find(name);
-    out[i] =
-      o !== undefined &&
-      o.health === h &&
-      o.status === status &&
-      o.primaries === primaries &&
-      o.replicas === replicas &&
-      o.docsCount === docsCount &&
-      o.docsDeleted === docsDeleted &&
-      o.storeBytes === storeBytes &&
-      o.priStoreBytes === priStoreBytes
-        ? o
-        : // A changed row keeps the old row's name: the answer's copy then dies young (memory at 100,000 indices).
-          { name: o?.name ?? name, health: h, status, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: o?.system ?? isSystemIndex(name) };
-    i++;
-  }
-  return out;
+  return {
+    add(r) {
+      const i = out.length;
+      const name = str(r.index);
+      const h = health(r.health);
+      const status = str(r.status);
+      const primaries = num(r.pri);
+      const replicas = num(r.rep);
+      const docsCount = num(r['docs.count']);
+      const docsDeleted = num(r['docs.deleted']);
+      const storeBytes = num(r['store.size']);
+      const priStoreBytes = num(r['pri.store.size']);
+      const at = prev?.[i];
+      const o = at !== undefined && at.name === name ? at : find(name);
+      out.push(
+        o !== undefined &&
+          o.health === h &&
+          o.status === status &&
+          o.primaries === primaries &&
+          o.replicas === replicas &&
+          o.docsCount === docsCount &&
+          o.docsDeleted === docsDeleted &&
+          o.storeBytes === storeBytes &&
+          o.priStoreBytes === priStoreBytes
+          ? o
+          : // A changed row keeps the old row's name: the answer's copy then dies young (memory at 100,000 indices).
+            { name: o?.name ?? name, health: h, status, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: o?.system ?? isSystemIndex(name) },
+      );
+    },
+    done: () => out,
+  };
+}
+
+/** `rows`: an array, or the rows of an answer as they are decoded. */
+export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]): IndexRow[] {
+  return parseAll(catIndicesParser(prev), rows);
 }
 
 const shardKey = (index: string, shard: number, primary: boolean, node: string | null) => `${index}/${shard}/${primary ? 'p' : 'r'}/${node ?? ''}`;
 
-export function parseCatShards(rows: Iterable<Json>, prev?: readonly ShardRow[]): ShardRow[] {
+/** _cat/shards, a row at a time (see RowsParser), keeping the rows of `prev` it repeats. */
+export function catShardsParser(prev?: readonly ShardRow[]): RowsParser<ShardRow[]> {
   const find = byKeyOf(prev, (r) => shardKey(r.index, r.shard, r.primary, r.node));
   const out: ShardRow[] = [];
-  let i = 0;
   let lastIndex = '';
-  for (const r of rows) {
-    // The copies of one index arrive together: one name string for all of them, not one each.
-    const raw = str(r.index);
-    const index = raw === lastIndex ? lastIndex : (lastIndex = prev?.[i]?.index === raw ? prev[i].index : raw);
-    const shard = num(r.shard);
-    const primary = r.prirep === 'p';
-    const state = str(r.state);
-    const node = r.node ? str(r.node) : null;
-    const docs = numOrNull(r.docs);
-    const storeBytes = numOrNull(r.store);
-    const unassignedReason = r['unassigned.reason'] ? str(r['unassigned.reason']) : null;
-    const unassignedDetails = r['unassigned.details'] ? str(r['unassigned.details']) : null;
-    const at = prev?.[i];
-    // Most rows of a poll are where they were: the key string is built only for those that moved.
-    const o = at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node ? at : prev && find(shardKey(index, shard, primary, node));
-    out[i] =
-      o !== undefined &&
-      o.state === state &&
-      o.docs === docs &&
-      o.storeBytes === storeBytes &&
-      o.unassignedReason === unassignedReason &&
-      o.unassignedDetails === unassignedDetails
-        ? o
-        : { index, shard, primary, state, node: o?.node ?? node, docs, storeBytes, unassignedReason, unassignedDetails };
-    i++;
-  }
-  return out;
+  return {
+    add(r) {
+      const i = out.length;
+      // The copies of one index arrive together: one name string for all of them, not one each.
+      const raw = str(r.index);
+      const index = raw === lastIndex ? lastIndex : (lastIndex = prev?.[i]?.index === raw ? prev[i].index : raw);
+      const shard = num(r.shard);
+      const primary = r.prirep === 'p';
+      const state = str(r.state);
+      const node = r.node ? str(r.node) : null;
+      const docs = numOrNull(r.docs);
+      const storeBytes = numOrNull(r.store);
+      const unassignedReason = r['unassigned.reason'] ? str(r['unassigned.reason']) : null;
+      const unassignedDetails = r['unassigned.details'] ? str(r['unassigned.details']) : null;
+      const at = prev?.[i];
+      // Most rows of a poll are where they were: the key string is built only for those that moved.
+      const o = at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node ? at : prev && find(shardKey(index, shard, primary, node));
+      out.push(
+        o !== undefined &&
+          o.state === state &&
+          o.docs === docs &&
+          o.storeBytes === storeBytes &&
+          o.unassignedReason === unassignedReason &&
+          o.unassignedDetails === unassignedDetails
+          ? o
+          : { index, shard, primary, state, node: o?.node ?? node, docs, storeBytes, unassignedReason, unassignedDetails },
+      );
+    },
+    done: () => out,
+  };
+}
+
+export function parseCatShards(rows: Iterable<Json>, prev?: readonly ShardRow[]): ShardRow[] {
+  return parseAll(catShardsParser(prev), rows);
 }
 
 /** _cat/allocation; the pseudo-node "UNASSIGNED" (shards without a node) is not a disk. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient, readRows } from '../../src/cluster/connection';
 import { RESOURCES } from '../../src/cluster/resources';
-import { parseCatIndices } from '../../src/domain/parse';
+import { catIndicesParser, parseCatIndices } from '../../src/domain/parse';
 import { createEsApi } from '../../src/cluster/api';
 import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
@@ -110,7 +110,7 @@ describe('poller on a real node', () => {
 
   it('a big table read that the node refuses is a clear error, as any other read', async () => {
     const es = { client: createClient({ url: node.url }), url: node.url };
-    await expect(readRows(es, { method: 'GET', path: '/_cat/indices/no_such_index_here', querystring: { format: 'json' } }, (rows) => [...rows])).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(readRows(es, { method: 'GET', path: '/_cat/indices/no_such_index_here', querystring: { format: 'json' } }, catIndicesParser())).rejects.toMatchObject({ kind: 'not-found' });
     await es.client.close();
   });
 

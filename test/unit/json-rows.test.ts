@@ -41,5 +41,6 @@ describe('jsonRows', () => {
 
   it('a body that is not a JSON array throws', () => {
     expect(() => [...jsonRows(Buffer.from('<html>proxy error</html>'))]).toThrow();
+    expect(() => [...jsonRows(Buffer.from('{"error":"not rows"}'))]).toThrow(/not a JSON array/);
   });
 });

@@ -8,7 +8,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import React from 'react';
-import { render } from 'ink';
 import { App } from '../src/ui/app/App';
 import { createUiStore, emptyDetailView } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type ResourceName } from '../src/store/console';
@@ -17,14 +16,13 @@ import { detailRequests } from '../src/cluster/inspect';
 import { parseCatShards } from '../src/domain/parse';
 import { parseIndexSettings, parseIndexStats, parseIndexTemplates, templateMatch } from '../src/domain/inspect';
 import type { DetailSection, IndexDetail } from '../src/domain/index-detail';
-import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
+import { mountOnFakeTerminal, tick } from './fake-screen';
 
 const root = process.cwd();
 const REPEATS = Number(process.argv[2] ?? 15);
 const INDEX = 'service_v9_wide';
 const raw = (name: string) => fs.readFileSync(path.join(root, 'test/fixtures/detail', name), 'utf8');
 const fixture = (read: string) => JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/yellow', `${read}.json`), 'utf8'));
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
@@ -50,17 +48,8 @@ async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
   for (const name of Object.keys(RESOURCES) as ResourceName[]) setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices' });
-  const stdout = new FakeStdout(80, 24, 'last');
   const ui = createUiStore();
-  const stdin = new FakeStdin();
-  const instance = render(<App store={store} ui={ui} poller={{ refreshNow: async () => {} }} />, {
-    stdout: stdout as never,
-    stdin: stdin as never,
-    stderr: new FakeStdout(80, 24, 'last') as never,
-    debug: true,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const { stdout, stdin, instance } = mountOnFakeTerminal(<App store={store} ui={ui} poller={{ refreshNow: async () => {} }} />);
   await tick();
 
   /** CPU time (user + system) of each measured frame: on a shared machine wall time also counts other processes' turns. */

@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import React from 'react';
-import { render } from 'ink';
 import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot } from '../src/store/console';
@@ -15,7 +14,7 @@ import { documentsMachine, type DocsEffect, type DocsEvent, type DocsState } fro
 import type { WizardServices } from '../src/services/wizards';
 import { WizardSession } from '../src/services/wizards/session';
 import { WizardServicesProvider } from '../src/ui/wizards/services';
-import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
+import { mountOnFakeTerminal, tick } from './fake-screen';
 
 const root = process.cwd();
 const REPEATS = Number(process.argv[2] ?? 30);
@@ -23,7 +22,6 @@ const HITS = 10_000;
 const INDEX = 'service_v9_alpha';
 const recorded = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/documents/search.json'), 'utf8')) as { total: SearchTotal; hits: RawHit[] };
 
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
@@ -59,36 +57,19 @@ async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: true } });
   // 10,000 indices too: the Indices pane scrolled in the same process is the yardstick for the
   // view's frames (this machine's load moves both alike).
-  const indexRow = (name: string, i: number) => ({ name, health: 'green', status: 'open', uuid: `u${i}`, primaries: 6, replicas: 0, docsCount: i, docsDeleted: 0, storeBytes: i, priStoreBytes: i, system: false });
+  const indexRow = (name: string, i: number) => ({ name, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: i, docsDeleted: 0, storeBytes: i, priStoreBytes: i, system: false });
   setSnapshot(store, 'indices', {
     data: [indexRow(INDEX, 0), ...Array.from({ length: HITS - 1 }, (_, i) => indexRow(`${INDEX}_${String(i).padStart(5, '0')}`, i + 1))] as never,
     fetchedAt: Date.now(),
     failures: 0,
   });
   store.setState({ pane: 'indices' });
-  const stdout = new FakeStdout(80, 24, 'last');
-  const stdin = new FakeStdin();
-  const instance = render(
+  const { stdout, stdin, instance, frameAfter } = mountOnFakeTerminal(
     <WizardServicesProvider value={services}>
       <App store={store} ui={createUiStore()} poller={{ refreshNow: async () => {} }} />
     </WizardServicesProvider>,
-    { stdout: stdout as never, stdin: stdin as never, stderr: new FakeStdout(80, 24, 'last') as never, debug: true, exitOnCtrlC: false, patchConsole: false },
   );
   await tick();
-
-  async function frameAfter(act: () => void): Promise<number> {
-    let done!: (t: number) => void;
-    const written = new Promise<number>((r) => (done = r));
-    stdout.onWrite = () => {
-      stdout.onWrite = undefined;
-      done(performance.now());
-    };
-    const t0 = performance.now();
-    act();
-    const t1 = await written;
-    await tick();
-    return t1 - t0;
-  }
 
   const paneScroll: number[] = [];
   for (let i = 0; i < REPEATS; i++) paneScroll.push(await frameAfter(() => stdin.write(KEYS.pageDown)));

@@ -9,14 +9,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import React from 'react';
-import { render } from 'ink';
 import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from '../src/store/console';
 import { RESOURCES } from '../src/cluster/resources';
 import { JsonRowsDecoder } from '../src/cluster/connection';
 import type { RowsParser } from '../src/domain/parse';
-import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
+import { mountOnFakeTerminal, tick } from './fake-screen';
 import { applyV8Flags } from '../src/config/v8-flags';
 
 // The console's own V8 settings, as the launcher applies them (src/cli.tsx).
@@ -92,7 +91,6 @@ function catShardsBytes(n: number, poll: number, changed: (i: number) => boolean
 const PAGE_DOWN = '\u001b[6~';
 const HOME = '\u001b[H';
 const BACKSPACE = '\u007f';
-const tick = () => new Promise((r) => setTimeout(r, 0));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
@@ -153,34 +151,10 @@ async function main() {
   const parseMs = firstPoll('indices') + firstPoll('shards');
   stage('parsed');
 
-  const stdout = new FakeStdout(80, 24, 'last');
-  const stdin = new FakeStdin();
   const ui = createUiStore();
-  const instance = render(<App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />, {
-    stdout: stdout as never,
-    stdin: stdin as never,
-    stderr: new FakeStdout(80, 24, 'last') as never,
-    debug: true,
-    exitOnCtrlC: false,
-    patchConsole: false,
-  });
+  const { stdout, stdin, instance, frameAfter } = mountOnFakeTerminal(<App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />);
   await tick();
   stage('first frame');
-
-  /** Time from `act` until the first frame is written (then lets follow-up renders settle). */
-  async function frameAfter(act: () => void): Promise<number> {
-    let done!: (t: number) => void;
-    const written = new Promise<number>((r) => (done = r));
-    stdout.onWrite = () => {
-      stdout.onWrite = undefined;
-      done(performance.now());
-    };
-    const t0 = performance.now();
-    act();
-    const t1 = await written;
-    await tick();
-    return t1 - t0;
-  }
 
   const out: Record<string, unknown> = { rows: N, parse_ms: parseMs };
   for (const pane of ['indices', 'shards'] as const satisfies readonly PaneId[]) {

@@ -178,11 +178,7 @@ export class Poller {
         // read of a cold node must not set it for good); the pane is told only when it changes.
         if (RESOURCES[name].grows) this.recost(name, took);
       } else {
-        const intervalMs = this.store.getState().intervalMs;
-        const costMs = RESOURCES[name].grows ? smoothCost(prev.costMs, took) : undefined;
-        const periodMs = periodOf(name, intervalMs, { costMs, data }, this.store.getState().snapshots.health.data);
-        const slowed = periodMs > intervalMs * RESOURCES[name].every;
-        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, periodMs, costMs, slowed });
+        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, ...this.timing(name, prev.costMs, took, data) });
         // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
         if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
       }
@@ -201,15 +197,18 @@ export class Poller {
 
   /** A grown read's cost after an unchanged answer: kept silently, unless its period moves. */
   private recost(name: ResourceName, took: number): void {
+    const snap = this.store.getState().snapshots[name] as Snapshot<unknown>;
+    const t = this.timing(name, snap.costMs, took, snap.data);
+    if (t.periodMs === snap.periodMs) snap.costMs = t.costMs;
+    else setSnapshot(this.store, name, t);
+  }
+
+  /** A read's smoothed cost (what grows with the cluster only), the period it gives, and whether that is stretched. */
+  private timing(name: ResourceName, prevCostMs: number | undefined, took: number, data: unknown): Pick<Snapshot<unknown>, 'costMs' | 'periodMs' | 'slowed'> {
     const s = this.store.getState();
-    const snap = s.snapshots[name] as Snapshot<unknown>;
-    const costMs = smoothCost(snap.costMs, took);
-    const periodMs = periodOf(name, s.intervalMs, { costMs, data: snap.data }, s.snapshots.health.data);
-    if (periodMs === snap.periodMs) {
-      snap.costMs = costMs;
-      return;
-    }
-    setSnapshot(this.store, name, { costMs, periodMs, slowed: periodMs > s.intervalMs * RESOURCES[name].every });
+    const costMs = RESOURCES[name].grows ? smoothCost(prevCostMs, took) : undefined;
+    const periodMs = periodOf(name, s.intervalMs, { costMs, data }, s.snapshots.health.data);
+    return { costMs, periodMs, slowed: periodMs > s.intervalMs * RESOURCES[name].every };
   }
 }
 

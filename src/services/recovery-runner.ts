@@ -81,7 +81,7 @@ export function unfinishedProgress(): RecoveryProgress[] {
     .filter((p) => !p.finished);
 }
 
-type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
+export type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
 
 /** What the step's own command or read says, judged step by step. */
 async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
@@ -91,7 +91,12 @@ async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: Plan
     return { ok: outcome.applied === 'yes', message: outcome.ok ? `accepted (${outcome.status})` : describeOutcome(outcome) };
   }
   if (step.kind === 'read') return read(es, guard, p, step, io, opts, confirmation);
-  const r = await runShell(step.command!, io.output, opts.hostSecrets);
+  return carryOutHostStep(p, step, io, opts.hostSecrets);
+}
+
+/** A step run on this host (kind 'shell'), judged by its own output. Called inside Guard.runHostCommand. */
+export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: Pick<RunnerIO, 'output'>, hostSecrets: HostSecrets): Promise<StepOutcome> {
+  const r = await runShell(step.command!, io.output, hostSecrets);
   switch (step.id) {
     case 'stop': {
       // A stop command that stopped another node (or nothing) must not let the folder be rewritten under a running node.

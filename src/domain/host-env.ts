@@ -35,3 +35,16 @@ export function connectionSecrets(conn: { password?: string; passwordSource?: st
   const fromEnv = conn.passwordSource?.startsWith('$') ? [conn.passwordSource.slice(1)] : [];
   return { envNames: fromEnv, values: [...(conn.password ? [conn.password] : []), ...extra] };
 }
+
+/** The PATH of every host command: system folders only, never the PATH shardeck inherited. */
+export const SYSTEM_PATH = '/usr/sbin:/usr/bin:/sbin:/bin';
+
+/** What a system tool shardeck runs itself (tar) keeps of shardeck's environment: the locale and time zone. */
+const TOOL_ALLOWED = ['LANG', 'LC_ALL', 'LC_CTYPE', 'LC_MESSAGES', 'TZ'];
+
+/** A system tool's environment: an allow-list of `base`, PATH the system's. */
+export function toolEnv(base: Record<string, string | undefined> = {}): Record<string, string> {
+  const out: Record<string, string> = { PATH: SYSTEM_PATH };
+  for (const k of TOOL_ALLOWED) if (base[k] !== undefined) out[k] = base[k]!;
+  return out;
+}

@@ -6,6 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { configDir } from '../config/files';
+import { ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
@@ -252,7 +254,6 @@ export function planFacts(
   const home = c.nodeFacts?.home;
   if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
   if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
-  const dataPath = c.folder.slice(0, c.folder.lastIndexOf('/indices/'));
   return {
     index: c.index,
     shard: c.shard,
@@ -264,13 +265,19 @@ export function planFacts(
     confDir: c.confDir ?? '/etc/elasticsearch',
     serviceStop: profile?.serviceStop,
     serviceStart: profile?.serviceStart,
-    backupDir: path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
+    // Never beside the data: the engine's user can write there and plant links at the archive's name.
+    backupDir: defaultBackupDir(),
     stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
     conn,
     hasShardTool: c.hasShardTool,
     ...(c.local.ok && c.nodeFacts?.pid !== undefined ? { pid: c.nodeFacts.pid } : {}),
     ...overrides,
   };
+}
+
+/** Root's backups in /var/backups/shardeck; another user's beside its config (both private, checked when written). */
+export function defaultBackupDir(): string {
+  return process.getuid?.() === 0 ? ROOT_BACKUP_DIR : path.join(configDir(), 'backups');
 }
 
 /**

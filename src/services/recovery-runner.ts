@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
-import { DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
+import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import type { HostSecrets } from '../domain/host-env';
@@ -14,6 +14,7 @@ import { confirmationNeeded, describeOutcome, type Confirmation, type Confirmati
 import { elasticsearchRunsAs } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
+import { writeBackup } from './host-files';
 import { runShell } from './host-shell';
 import { waitUntil } from './wait';
 
@@ -96,6 +97,12 @@ async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: Plan
 
 /** A step run on this host (kind 'shell'), judged by its own output. Called inside Guard.runHostCommand. */
 export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: Pick<RunnerIO, 'output'>, hostSecrets: HostSecrets): Promise<StepOutcome> {
+  if (step.id === 'backup') {
+    // Not the shown shell line: shardeck checks the folder and opens the archive itself (see writeBackup).
+    const { archive, indexDir, shardDir } = backupPaths(p.facts);
+    const b = await writeBackup(indexDir, shardDir, archive, io.output);
+    return { ok: b.ok, exitCode: b.exitCode, message: b.ok ? `archive ${archive}` : `${b.error}: nothing was written over, no partial archive is left` };
+  }
   const r = await runShell(step.command!, io.output, hostSecrets);
   switch (step.id) {
     case 'stop': {
@@ -105,9 +112,6 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
         return { ok: false, exitCode: r.exitCode, message: `the stop command succeeded but node ${p.facts.node.name} (pid ${pid}) still runs: it stopped something else` };
       return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
     }
-    case 'backup':
-      if (!r.ok) fs.rmSync(recoveryPlan(p.facts).archive, { force: true });
-      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? `archive ${recoveryPlan(p.facts).archive}` : `${r.error}: the partial archive was removed` };
     case 'check': {
       // CheckIndex exits 1 when it finds corruption: the verdict in its output is what counts.
       const check = parseCheckIndex(r.output);

@@ -64,3 +64,14 @@ export function isInside(root: string, p: string): boolean {
 
 /** Where root's backups go by default: a root-only folder outside anything the engine's user owns. */
 export const ROOT_BACKUP_DIR = '/var/backups/shardeck';
+
+/**
+ * The uid a process runs as, from its /proc/<pid>/status text: real, effective, saved and fs
+ * uids must agree (a process between two users is nobody to act as); null otherwise.
+ */
+export function processUidOf(statusText: string): number | null {
+  const m = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$/m.exec(statusText);
+  if (!m) return null;
+  const ids = m.slice(1, 5).map(Number);
+  return ids.every((x) => x === ids[0]) ? ids[0]! : null;
+}

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir } from '../config/files';
-import { ROOT_BACKUP_DIR } from '../domain/host-paths';
+import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
@@ -30,7 +30,7 @@ export interface CorruptShardReport extends CorruptFinding {
   java: string | null;
   /** Whether <path.home>/bin/elasticsearch-shard exists on this host; null when not looked at. */
   hasShardTool: boolean | null;
-  /** The user owning the shard folder (the file steps run as it), when seen from this host. */
+  /** The user the engine's process runs as (the file steps run as it), when it runs on this host. */
   dataOwner: string | null;
   /** ES_PATH_CONF of the running node (from /proc on this host), for elasticsearch-shard. */
   confDir: string | null;
@@ -136,6 +136,31 @@ export function userName(uid: number): string | null {
   }
 }
 
+/** The uid of a user name from /etc/passwd, or null. */
+export function uidOfUser(name: string): number | null {
+  try {
+    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === name);
+    return line ? Number(line.split(':')[2]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The uid process `pid` runs as (/proc/<pid>/status, every uid agreeing), or null. */
+export function processUid(pid: number): number | null {
+  try {
+    return processUidOf(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The user running process `pid`: the engine's user, read from the engine itself (never from a file's owner). */
+export function processUser(pid: number): string | null {
+  const uid = processUid(pid);
+  return uid === null ? null : userName(uid);
+}
+
 /** One variable of a process's environment (/proc/<pid>/environ: root or the same user), or undefined. */
 export function envOfPid(pid: number, name: string): string | undefined {
   try {
@@ -212,7 +237,8 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
     nodeFacts: facts,
     java: onHost ? javaOfPid(facts?.pid) : null,
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
-    dataOwner: onHost ? userName(fs.statSync(onHost).uid) : null,
+    // Who the engine runs as, from its process: a folder's owner (after links) could be anyone's, root's too.
+    dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
     confDir: onHost ? confDirOfPid(facts?.pid) : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
     local,

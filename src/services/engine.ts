@@ -24,7 +24,7 @@ import {
 } from '../domain/engine';
 import type { HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation';
-import { confDirOfPid, elasticsearchRunsAs, javaOfPid, localNodeOf, userName } from './corruption';
+import { confDirOfPid, elasticsearchRunsAs, javaOfPid, localNodeOf, processUser, userName } from './corruption';
 import type { Guard } from './guard';
 import { runShell } from './host-shell';
 import { progressFile, unfinishedProgress } from './recovery-runner';
@@ -68,16 +68,6 @@ const cacheFile = (url: string) => path.join(configDir(), 'engines', `${url.repl
 function readCache(url: string): Omit<EngineFacts, 'answers' | 'health' | 'seen'> & { seenAt: string } | null {
   try {
     return JSON.parse(fs.readFileSync(cacheFile(url), 'utf8'));
-  } catch {
-    return null;
-  }
-}
-
-/** The user running process `pid` (its real uid in /proc/<pid>/status). */
-function processUser(pid: number): string | null {
-  try {
-    const uid = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return uid === undefined ? null : userName(Number(uid));
   } catch {
     return null;
   }

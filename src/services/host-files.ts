@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host-paths';
+import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host-paths';
 import { toolEnv } from '../domain/host-env';
 
 /** A path root must not trust (a link, another user's folder): one sentence naming it. */
@@ -120,4 +120,50 @@ export async function writeBackup(indexDir: string, shardDir: string, archive: s
   }
   if (!r.ok) fs.rmSync(archive, { force: true });
   return r;
+}
+
+/**
+ * Why the folders from `dataPath` (exclusive) down to `folder` cannot be acted on as the engine's
+ * user `uid`, or null: each a real folder (no link: a link could lead root's tar or the user's
+ * tools anywhere) owned by that user, and the whole path resolving inside the data path.
+ */
+export function dataFolderRefusal(dataPath: string, folder: string, uid: number): string | null {
+  if (!isInside(dataPath, folder)) return `${folder} is not under the data path ${dataPath}`;
+  const below = pathPrefixes(folder).filter((p) => p.length > dataPath.replace(/\/+$/, '').length);
+  for (const p of below) {
+    const st = lstatOf(p);
+    if (!st) return null; // not there (yet): the step itself says so
+    if (st.isSymbolicLink) return `${p} is a symbolic link: shardeck does not follow links in the data folder; look at who made it before anything else`;
+    if (!st.isDirectory) return `${p} is not a folder`;
+    if (st.uid !== uid) return `${p} belongs to uid ${st.uid}, not the engine's user (uid ${uid}): shardeck acts there only as the engine's user`;
+  }
+  try {
+    if (!isInside(fs.realpathSync(dataPath), fs.realpathSync(folder))) return `${folder} resolves outside the data path ${dataPath}`;
+  } catch {
+    /* gone meanwhile: the step says so */
+  }
+  return null;
+}
+
+/**
+ * Why a program (java, elasticsearch-shard) may not be run as user `uid`, or null: the file it
+ * resolves to and every folder above it belong to root or to that user (running the user's own
+ * program as that user gives it nothing), and no one else can write them.
+ */
+export function programRefusal(program: string, uid: number): string | null {
+  let real: string;
+  try {
+    real = fs.realpathSync(program);
+  } catch {
+    return null; // missing: the step itself fails with the tool's own message
+  }
+  const st = lstatOf(real)!;
+  const owners = [0, uid];
+  const why =
+    (st.isFile ? null : `${real} is not a file`) ??
+    (owners.includes(st.uid) ? null : `${real} belongs to uid ${st.uid}`) ??
+    (st.mode & 0o022 ? `${real} can be written by others` : null) ??
+    pathPrefixes(path.dirname(real)).map((d) => untrustedFolder(d, lstatOf(d)!, owners)).find(Boolean) ??
+    null;
+  return why ? `${program}: ${why}, so another user could change what runs: give a program root owns` : null;
 }

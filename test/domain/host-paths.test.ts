@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../../src/domain/host-paths';
+import { isInside, notPrivateFolder, pathPrefixes, processUidOf, untrustedFolder, untrustedProgram, type PathStat } from '../../src/domain/host-paths';
 
 const dir = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: true, isFile: false, uid, mode });
 const file = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: false, isFile: true, uid, mode });
@@ -34,4 +34,11 @@ it('prefixes and insideness', () => {
   expect(isInside('/data/', '/data')).toBe(true);
   expect(isInside('/data', '/data2/x')).toBe(false);
   expect(isInside('/', '/etc')).toBe(true);
+});
+
+it('the engine\'s uid comes from its process status, all four uids agreeing', () => {
+  expect(processUidOf('Name:\tjava\nUid:\t999\t999\t999\t999\nGid:\t995\t995\t995\t995\n')).toBe(999);
+  expect(processUidOf('Uid:\t0\t0\t0\t0\n')).toBe(0);
+  expect(processUidOf('Uid:\t999\t0\t999\t0\n')).toBeNull();
+  expect(processUidOf('Name:\tjava\n')).toBeNull();
 });

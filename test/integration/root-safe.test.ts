@@ -3,7 +3,7 @@
 // user: it owns an Elasticsearch home with a data folder, as on a tarball install, and does what
 // it may do there (plant links, swap folders). No Elasticsearch node is needed: the host steps
 // are run the way the checklist runs them (carryOutHostStep), on real files with the real tools.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ES_USER } from '../../dev/lib/es-node.mjs';
 import { recoveryPlan, type PlanFacts } from '../../src/domain/corruption/plan';
 import { newProgress } from '../../src/domain/corruption/progress';
-import { planFacts, type CorruptShardReport } from '../../src/services/corruption';
+import { planFacts, processUser, type CorruptShardReport } from '../../src/services/corruption';
 import { carryOutHostStep } from '../../src/services/recovery-runner';
 
 let base: string;
@@ -49,9 +49,10 @@ function facts(over: Partial<PlanFacts> = {}): PlanFacts {
   return f;
 }
 
-async function runStep(f: PlanFacts, id: string) {
-  const p = newProgress('checkindex', f, new Date().toISOString());
-  const step = recoveryPlan(f).steps.find((s) => s.id === id)!;
+async function runStep(f: PlanFacts, id: string, method: 'checkindex' | 'shard-tool' = 'checkindex') {
+  const p = newProgress(method, f, new Date().toISOString());
+  const plan = recoveryPlan(f);
+  const step = (method === 'shard-tool' ? plan.alternative! : plan.steps).find((s) => s.id === id)!;
   let out = '';
   const r = await carryOutHostStep(p, step, { output: (s) => (out += s) }, noSecrets);
   return { ...r, out };
@@ -134,4 +135,74 @@ it('31.1: a backup folder that is a link, or that others can open, is refused (n
   const opened = await runStep(facts({ backupDir: open }), 'backup');
   expect(opened.message).toContain(`${open} can be opened by others (mode 0755`);
   expect(fs.statSync(open).mode & 0o777).toBe(0o755);
+});
+
+// --- 31.2: the engine's user ----------------------------------------------------------------------
+
+const esUid = () => Number(execFileSync('id', ['-u', ES_USER], { encoding: 'utf8' }).trim());
+const esGid = () => Number(execFileSync('id', ['-g', ES_USER], { encoding: 'utf8' }).trim());
+
+/** A java stand-in: writes the uid it ran as, and its arguments, where the test reads them. */
+function recordingJava(dir: string, name = 'java'): { java: string; ran: string } {
+  fs.mkdirSync(path.join(dir, 'out'), { recursive: true, mode: 0o755 });
+  execFileSync('chown', [ES_USER, path.join(dir, 'out')]);
+  const ran = path.join(dir, 'out', `${name}.ran`);
+  const java = path.join(dir, name);
+  fs.writeFileSync(java, `#!/bin/sh\nid -u >> ${ran}\necho "$@" >> ${ran}\n`, { mode: 0o755 });
+  return { java, ran };
+}
+
+let engine: ChildProcess | undefined;
+afterAll(() => {
+  engine?.kill();
+});
+
+it("31.2: the engine's user is read from its running process (/proc/<pid>/status), not from a folder's owner", async () => {
+  // A stand-in JVM of the engine's user: its command line names Elasticsearch's main class.
+  engine = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'org.elasticsearch.bootstrap.Elasticsearch'], { uid: esUid(), gid: esGid(), stdio: 'ignore' });
+  await new Promise((r) => engine!.once('spawn', r));
+  expect(processUser(engine.pid!)).toBe(ES_USER);
+  expect(processUser(process.pid)).toBe('root');
+  // Told another user than the one the engine runs as: refused before the engine is stopped.
+  const stop = await runStep(facts({ esUser: 'nobody', pid: engine.pid!, serviceStop: 'true' }), 'stop');
+  expect(stop.ok).toBe(false);
+  expect(stop.message).toContain(`the engine (pid ${engine.pid}) runs as uid ${esUid()}, not nobody`);
+});
+
+it("31.2: a shard folder reached through a link is refused, and root is never the engine's user: CheckIndex does not run", async () => {
+  const { java, ran } = recordingJava(path.join(base, 'tools'));
+  // The engine's user swaps indices/<uuid> for a link to a root-owned folder with a shard inside.
+  const rootOwned = path.join(base, 'root-owned-index');
+  fs.mkdirSync(path.join(rootOwned, '0', 'index'), { recursive: true });
+  const uuidDir = path.join(home, 'data', 'indices', 'uuid2');
+  asEngine('ln', '-s', rootOwned, uuidDir);
+  const linked = path.join(uuidDir, '0');
+  // Facts as the old code made them: the owner of the folder after following the link (root).
+  const asRoot = await runStep(facts({ folder: linked, esUser: 'root', java }), 'check');
+  expect(asRoot.ok).toBe(false);
+  expect(asRoot.message).toMatch(/^the engine's user would be root \(uid 0\)/);
+  const asEngineUser = await runStep(facts({ folder: linked, java }), 'check');
+  expect(asEngineUser.ok).toBe(false);
+  expect(asEngineUser.message).toContain(`${uuidDir} is a symbolic link`);
+  expect(fs.existsSync(ran)).toBe(false);
+  // The real folder, the engine's user's own: CheckIndex runs, as that user.
+  const ok = await runStep(facts({ java }), 'check');
+  expect(fs.readFileSync(ran, 'utf8').split('\n')[0]).toBe(String(esUid()));
+  expect(ok.message).toContain('CheckIndex gave no verdict'); // the stand-in prints none
+});
+
+it("31.2: java or elasticsearch-shard that a third user can change is refused with its reason", async () => {
+  const nobodyDir = path.join(base, 'nobody-tools');
+  const { java, ran } = recordingJava(nobodyDir);
+  execFileSync('chown', ['nobody', java]);
+  const r = await runStep(facts({ java }), 'check');
+  expect(r.ok).toBe(false);
+  expect(r.message).toContain(`${java}: ${java} belongs to uid 65534, so another user could change what runs`);
+  const tool = path.join(home, 'bin', 'elasticsearch-shard');
+  fs.mkdirSync(path.dirname(tool), { recursive: true });
+  fs.writeFileSync(tool, '#!/bin/sh\nexit 0\n', { mode: 0o777 });
+  fs.chmodSync(tool, 0o777);
+  const t = await runStep(facts(), 'shard-tool', 'shard-tool');
+  expect(t.message).toContain(`${tool} can be written by others`);
+  expect(fs.existsSync(ran)).toBe(false);
 });

@@ -8,6 +8,8 @@ import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir } from '../config/files';
 import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
+import { defaultConfDir } from '../domain/host-env';
+import { packageEsEnv } from './host-files';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
@@ -32,7 +34,7 @@ export interface CorruptShardReport extends CorruptFinding {
   hasShardTool: boolean | null;
   /** The user the engine's process runs as (the file steps run as it), when it runs on this host. */
   dataOwner: string | null;
-  /** ES_PATH_CONF of the running node (from /proc on this host), for elasticsearch-shard. */
+  /** The node's config folder (its package configuration's ES_PATH_CONF, else the default), for elasticsearch-shard. */
   confDir: string | null;
   /** The node's log lines that name the index with a corruption, last ones, when the log is readable here. */
   logEvidence: string[];
@@ -161,7 +163,10 @@ export function processUser(pid: number): string | null {
   return uid === null ? null : userName(uid);
 }
 
-/** One variable of a process's environment (/proc/<pid>/environ: root or the same user), or undefined. */
+/**
+ * One variable of a process's environment (/proc/<pid>/environ: root or the same user), or
+ * undefined. For what doctor shows only: the engine's user sets it, so nothing is run from it.
+ */
 export function envOfPid(pid: number, name: string): string | undefined {
   try {
     const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
@@ -169,10 +174,6 @@ export function envOfPid(pid: number, name: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function confDirOfPid(pid: number | undefined): string | null {
-  return (pid && envOfPid(pid, 'ES_PATH_CONF')) || null;
 }
 
 export function javaOfPid(pid: number | undefined): string | null {
@@ -239,7 +240,8 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
     // Who the engine runs as, from its process: a folder's owner (after links) could be anyone's, root's too.
     dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
-    confDir: onHost ? confDirOfPid(facts?.pid) : null,
+    // From the package configuration, never the running engine's environment (its user's to set).
+    confDir: onHost ? packageEsEnv().ES_PATH_CONF ?? defaultConfDir(facts?.home) : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
     local,
     localNode,

@@ -22,9 +22,10 @@ import {
   type ServiceConfig,
   type ServiceVerb,
 } from '../domain/engine';
-import type { HostSecrets } from '../domain/host-env';
+import { defaultConfDir, type HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation';
-import { confDirOfPid, elasticsearchRunsAs, javaOfPid, localNodeOf, processUser, userName } from './corruption';
+import { elasticsearchRunsAs, localNodeOf, processUser, uidOfUser, userName } from './corruption';
+import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
 import type { Guard } from './guard';
 import { runShell } from './host-shell';
 import { progressFile, unfinishedProgress } from './recovery-runner';
@@ -92,14 +93,16 @@ function toolUser(home: string, engineUser: string | null): string | null {
 function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome | null): EngineHome | null {
   const home = o.esHome ?? n?.home ?? cached?.home;
   if (!home) return null;
-  const java = n?.pid ? javaOfPid(n.pid) : null;
+  // The engine's settings from its package configuration, never from the running engine's environment (its user's to set).
+  const pkg = packageEsEnv();
   const user = o.esUser ?? toolUser(home, n?.pid ? processUser(n.pid) : null) ?? cached?.user;
   if (!user) return null;
   return {
     home,
     user,
-    confDir: o.confDir ?? (n?.pid ? confDirOfPid(n.pid) : null) ?? cached?.confDir ?? '/etc/elasticsearch',
-    javaHome: o.javaHome ?? (java ? java.replace(/\/bin\/java$/, '') : null) ?? cached?.javaHome ?? null,
+    confDir: o.confDir ?? pkg.ES_PATH_CONF ?? defaultConfDir(home),
+    // null: the tool uses the JDK bundled with the engine.
+    javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? null,
   };
 }
 
@@ -274,7 +277,9 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
   if (!facts.home) return `the engine's home is unknown (${facts.answers ? 'the node did not report path.home' : 'the node does not answer and was never seen from here'}): give --es-home DIR and --es-user NAME`;
   const tool = `${facts.home.home}/bin/elasticsearch-plugin`;
   if (!fs.existsSync(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
-  return null;
+  const uid = uidOfUser(facts.home.user);
+  if (uid === null) return `user ${facts.home.user} does not exist on this host: give the tool's user with --es-user`;
+  return linkedFolderRefusal(`${facts.home.home.replace(/\/+$/, '')}/plugins`) ?? programRefusal(tool, uid);
 }
 
 /** The installed plugins, from the tool (a read). */

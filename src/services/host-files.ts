@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host-paths';
-import { toolEnv } from '../domain/host-env';
+import { parseEnvFile, toolEnv } from '../domain/host-env';
 
 /** A path root must not trust (a link, another user's folder): one sentence naming it. */
 export class HostPathError extends Error {
@@ -166,4 +166,43 @@ export function programRefusal(program: string, uid: number): string | null {
     pathPrefixes(path.dirname(real)).map((d) => untrustedFolder(d, lstatOf(d)!, owners)).find(Boolean) ??
     null;
   return why ? `${program}: ${why}, so another user could change what runs: give a program root owns` : null;
+}
+
+/** Where the Elasticsearch packages keep the engine's environment (Debian, then RPM). */
+const PACKAGE_ENV_FILES = ['/etc/default/elasticsearch', '/etc/sysconfig/elasticsearch'];
+
+/**
+ * The engine's ES_* settings from its package configuration, read only from a root-owned file no
+ * one else can write (the running engine's own environment is its user's to set: never read).
+ * Empty on a tarball install.
+ */
+export function packageEsEnv(): Record<string, string> {
+  for (const file of PACKAGE_ENV_FILES) {
+    let fd: number;
+    try {
+      fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch {
+      continue;
+    }
+    try {
+      const st = fs.fstatSync(fd);
+      if (!st.isFile() || st.uid !== 0 || st.mode & 0o022 || st.size > 1_000_000) continue;
+      return Object.fromEntries(Object.entries(parseEnvFile(fs.readFileSync(fd, 'utf8'))).filter(([k]) => /^ES_[A-Z_]+$/.test(k)));
+    } finally {
+      fs.closeSync(fd);
+    }
+  }
+  return {};
+}
+
+/** Why a folder that root's tool works in (plugins/) cannot be trusted, or null: a link, or an entry in it that is one. */
+export function linkedFolderRefusal(dir: string): string | null {
+  const st = lstatOf(dir);
+  if (!st) return null;
+  if (st.isSymbolicLink) return `${dir} is a symbolic link: shardeck does not follow it (it could lead the tool anywhere)`;
+  for (const name of fs.readdirSync(dir)) {
+    const e = lstatOf(path.join(dir, name));
+    if (e?.isSymbolicLink) return `${dir}/${name} is a symbolic link: shardeck does not follow it (it could lead the tool anywhere)`;
+  }
+  return null;
 }

@@ -13,6 +13,9 @@ import { recoveryPlan, type PlanFacts } from '../../src/domain/corruption/plan';
 import { newProgress } from '../../src/domain/corruption/progress';
 import { planFacts, processUser, type CorruptShardReport } from '../../src/services/corruption';
 import { carryOutHostStep } from '../../src/services/recovery-runner';
+import { runShell } from '../../src/services/host-shell';
+import { pluginToolRefusal } from '../../src/services/engine';
+import { parsePluginSource } from '../../src/domain/engine';
 
 let base: string;
 let home: string;
@@ -205,4 +208,47 @@ it("31.2: java or elasticsearch-shard that a third user can change is refused wi
   const t = await runStep(facts(), 'shard-tool', 'shard-tool');
   expect(t.message).toContain(`${tool} can be written by others`);
   expect(fs.existsSync(ran)).toBe(false);
+});
+
+// --- 31.8 / 23.6: host commands' environment, the plugin tool ---------------------------------------
+
+it("31.8: a host command's environment is an allow-list: a proxy password, a DATABASE_URL, the engine's ES_PATH_CONF and the inherited PATH stay behind", async () => {
+  const keep = { ...process.env };
+  Object.assign(process.env, { https_proxy: 'http://op:proxy-pw-77@proxy:3128', DATABASE_URL: 'postgres://u:db-pw-77@db/x', ES_PATH_CONF: '/home/es/evil', PATH: `/tmp/evil-bin:${process.env.PATH}` });
+  try {
+    const r = await runShell('env; command -v bash', () => undefined, noSecrets);
+    expect(r.ok).toBe(true);
+    expect(r.output).not.toContain('proxy-pw-77');
+    expect(r.output).not.toContain('db-pw-77');
+    expect(r.output).not.toContain('/home/es/evil');
+    expect(r.output).toMatch(/^PATH=\/usr\/sbin:\/usr\/bin:\/sbin:\/bin$/m);
+  } finally {
+    for (const k of ['https_proxy', 'DATABASE_URL', 'ES_PATH_CONF']) delete process.env[k];
+    process.env.PATH = keep.PATH;
+  }
+});
+
+it('23.6: a plugin URL with credentials is refused before anything runs (it would show in ps, the audit log, the journal and the timeline)', () => {
+  expect(parsePluginSource('https://deploy:s3cret@repo.example.com/p.zip')).toMatch(/credentials/);
+  expect(parsePluginSource('https://deploy:s3cret@repo.example.com/p.zip')).not.toContain('s3cret');
+});
+
+it("23.6: a symlinked plugins folder (or plugin) is refused; the tool's folder must not be another user's to change", () => {
+  const esHome = path.join(base, 'plugin-home');
+  fs.mkdirSync(path.join(esHome, 'bin'), { recursive: true });
+  fs.writeFileSync(path.join(esHome, 'bin', 'elasticsearch-plugin'), '#!/bin/sh\n', { mode: 0o755 });
+  const elsewhere = path.join(base, 'elsewhere-plugins');
+  fs.mkdirSync(elsewhere);
+  fs.symlinkSync(elsewhere, path.join(esHome, 'plugins'));
+  const facts = { node: { name: 'n1', id: 'abc' }, home: { home: esHome, user: 'root', confDir: '/etc/elasticsearch', javaHome: null }, answers: true, seen: 'now' };
+  expect(pluginToolRefusal(facts)).toContain(`${esHome}/plugins is a symbolic link`);
+  fs.rmSync(path.join(esHome, 'plugins'));
+  fs.mkdirSync(path.join(esHome, 'plugins'));
+  fs.symlinkSync(elsewhere, path.join(esHome, 'plugins', 'sneaky'));
+  expect(pluginToolRefusal(facts)).toContain(`${esHome}/plugins/sneaky is a symbolic link`);
+  fs.rmSync(path.join(esHome, 'plugins', 'sneaky'));
+  expect(pluginToolRefusal(facts)).toBeNull();
+  // Run as root, the tool must be root's alone.
+  execFileSync('chown', [ES_USER, path.join(esHome, 'bin', 'elasticsearch-plugin')]);
+  expect(pluginToolRefusal(facts)).toContain(`belongs to uid ${esUid()}`);
 });

@@ -1,4 +1,5 @@
-// A cap on every answer read from the cluster: a node (or whatever answers at its address) could
+// What every answer from the cluster goes through: no redirect is followed or read as an answer,
+// and a cap on its size: a node (or whatever answers at its address) could
 // send a gzip bomb or a table that never ends, and shardeck often runs as root on a storage node
 // where the OOM killer would pick a neighbour. The cap counts the bytes received and, for a
 // compressed answer, the bytes it inflates to; past it the read stops with one sentence.
@@ -27,6 +28,16 @@ export class AnswerTooBigError extends Error {
   }
 }
 
+/** A 3xx from the node: shardeck sends its credentials only to the address it was given. */
+export class RedirectRefusedError extends Error {
+  constructor(readonly status: number, location: string, what: string) {
+    super(
+      `answered ${status} to ${what}, redirecting to ${location.replace(/(\/\/)[^@/]*@/, '$1') || 'nowhere'}: shardeck does not follow redirects (the credentials would go along); give the final address in --url`,
+    );
+    this.name = 'RedirectRefusedError';
+  }
+}
+
 /** Counts bytes against the cap; throws once past it. */
 export class AnswerMeter {
   private n = 0;
@@ -48,6 +59,12 @@ export function inflateCapped(body: Buffer, encoding: string, cap: number, what:
   }
 }
 
+/** Stops reading an answer: its stream destroyed, the abort that follows expected (not an unhandled error). */
+export function hangUp(body: { destroy(): void; on?: (ev: string, f: () => void) => void }): void {
+  body.on?.('error', () => undefined);
+  body.destroy();
+}
+
 /**
  * The client's connection with the cap: a whole answer is read here (raw bytes counted, a
  * compressed one inflated within the cap, handed on decoded); a streamed one is left to its
@@ -56,7 +73,12 @@ export function inflateCapped(body: Buffer, encoding: string, cap: number, what:
 export class CappedConnection extends UndiciConnection {
   // @ts-expect-error the overloads of request() are one implementation here, as in UndiciConnection
   async request(params: Parameters<UndiciConnection['request']>[0], options: Parameters<UndiciConnection['request']>[1]) {
-    const res = (await super.request(params, { ...options, asStream: true } as never)) as unknown as { statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): void } };
+    const res = (await super.request(params, { ...options, asStream: true } as never)) as unknown as { statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void } };
+    if (res.statusCode >= 300 && res.statusCode < 400) {
+      // Never followed (the credentials would go along), and never read as an empty answer either.
+      hangUp(res.body);
+      throw new RedirectRefusedError(res.statusCode, String(res.headers.location ?? ''), `${params.method} ${params.path}`);
+    }
     if ((options as { asStream?: boolean }).asStream) return res as never;
     const cap = answerCapBytes();
     const what = `${params.method} ${params.path}`;
@@ -68,7 +90,7 @@ export class CappedConnection extends UndiciConnection {
         chunks.push(chunk);
       }
     } catch (e) {
-      res.body.destroy();
+      hangUp(res.body);
       if (e instanceof AnswerTooBigError) throw e;
       throw new errors.ConnectionError((e as Error).message);
     }

@@ -5,7 +5,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation';
-import { AnswerMeter, AnswerTooBigError, answerCapBytes, CappedConnection, inflateCapped } from './answer-cap';
+import { AnswerMeter, AnswerTooBigError, answerCapBytes, CappedConnection, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlConnection } from './search-curl';
 import type { RowsParser } from '../domain/parse';
 
@@ -155,6 +155,7 @@ export function classifyError(e: unknown, url: string): ConnError {
   if (e instanceof ConnError) return e;
   if (e instanceof AnswerTooBigError) return new ConnError('too-big', e.message);
   const where = urlForMessage(url);
+  if (e instanceof RedirectRefusedError) return new ConnError('not-elasticsearch', `${where} ${e.message}`, e.status);
   if (e instanceof errors.RequestAbortedError || (e as Error)?.name === 'AbortError') {
     return new ConnError('aborted', 'request cancelled');
   }
@@ -274,7 +275,7 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
     const cap = answerCapBytes();
     const what = `${req.method} ${req.path}`;
     const meter = new AnswerMeter(cap, what);
-    const stream = res.body as unknown as AsyncIterable<Buffer> & { destroy(): void };
+    const stream = res.body as unknown as AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void };
     try {
       for await (const chunk of stream) {
         received += chunk.length;
@@ -283,7 +284,7 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
         else for (const r of decoder.push(chunk)) parser.add(r);
       }
     } catch (e) {
-      stream.destroy(); // hang up: a table that never ends is not read on
+      hangUp(stream); // a table that never ends is not read on
       throw e;
     }
     const bytes = Number(res.headers?.['content-length'] ?? 0) || received;

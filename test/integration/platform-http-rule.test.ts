@@ -8,6 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PlatformSignIn } from '../../src/platform/sign-in';
+import { createEsApi } from '../../src/cluster/api';
+import { closeClient, createClient } from '../../src/cluster/connection';
 import { openProfileSignIn } from '../../src/services/platform-sign-in';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 
@@ -66,6 +68,17 @@ it('a read carrying the bearer token does not follow a redirect either', async (
   const platform = new PlatformSignIn({ baseUrl: `${hostileUrl}/ok`, refreshToken: TOKEN, stored: true, tokens: { save: () => undefined }, readRetries: 0 });
   await platform.signIn();
   await expect(platform.getJson('/api/topic/v0/acme/projects')).rejects.toThrow(`redirected to ${catcherUrl}/steal-read`);
+  expect(caught).toEqual([]);
+});
+
+it('the Elasticsearch client does not follow a redirect with the password either', async () => {
+  const client = createClient({ url: hostileUrl, user: 'elastic', password: 'es-pw-redirect-31' });
+  try {
+    // Neither followed nor read as an (empty) answer: an error naming the target.
+    await expect(createEsApi(client, hostileUrl).data('health')).rejects.toThrow(`redirecting to ${catcherUrl}/steal-read: shardeck does not follow redirects`);
+  } finally {
+    await closeClient(client);
+  }
   expect(caught).toEqual([]);
 });
 

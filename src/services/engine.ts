@@ -24,7 +24,7 @@ import {
 } from '../domain/engine';
 import { defaultConfDir, type HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation';
-import { elasticsearchRunsAs, localNodeOf, processUser, uidOfUser, userName } from './corruption';
+import { elasticsearchRunsAs, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
 import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
 import type { Guard } from './guard';
 import { runShell } from './host-shell';
@@ -90,6 +90,12 @@ function toolUser(home: string, engineUser: string | null): string | null {
   }
 }
 
+/** The java home of the running engine's binary (what the kernel says it executes), or null. */
+function runningJavaHome(pid: number | undefined): string | null {
+  const java = pid ? javaOfPid(pid) : null;
+  return java ? java.replace(/\/bin\/java$/, '') : null;
+}
+
 function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome | null): EngineHome | null {
   const home = o.esHome ?? n?.home ?? cached?.home;
   if (!home) return null;
@@ -101,8 +107,8 @@ function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome
     home,
     user,
     confDir: o.confDir ?? pkg.ES_PATH_CONF ?? defaultConfDir(home),
-    // null: the tool uses the JDK bundled with the engine.
-    javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? null,
+    // null: the tool uses the JDK bundled with the engine; without one, the java the engine runs (/proc/<pid>/exe, not its environment).
+    javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ?? cached?.javaHome ?? null,
   };
 }
 
@@ -279,7 +285,8 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
   if (!fs.existsSync(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
   const uid = uidOfUser(facts.home.user);
   if (uid === null) return `user ${facts.home.user} does not exist on this host: give the tool's user with --es-user`;
-  return linkedFolderRefusal(`${facts.home.home.replace(/\/+$/, '')}/plugins`) ?? programRefusal(tool, uid);
+  const java = facts.home.javaHome ? programRefusal(`${facts.home.javaHome}/bin/java`, uid) : null;
+  return linkedFolderRefusal(`${facts.home.home.replace(/\/+$/, '')}/plugins`) ?? programRefusal(tool, uid) ?? java;
 }
 
 /** The installed plugins, from the tool (a read). */

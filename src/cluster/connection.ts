@@ -2,10 +2,10 @@
 // never be resent automatically, and the poller does its own backoff for reads.
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
-import zlib from 'node:zlib';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation';
+import { AnswerMeter, AnswerTooBigError, answerCapBytes, CappedConnection, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlConnection } from './search-curl';
 import type { RowsParser } from '../domain/parse';
 
@@ -35,6 +35,8 @@ export type ConnErrorKind =
   | 'bad-request'
   | 'server'
   | 'aborted'
+  /** The answer passed shardeck's size cap (SHARDECK_MAX_ANSWER_MB). */
+  | 'too-big'
   | 'unknown';
 
 /** A failure explained in one sentence with the likely fix. Never carries a secret. */
@@ -97,7 +99,8 @@ export function createClient(opts: ConnectionOptions): Client {
     opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
   return new Client({
     node: node.toString(),
-    ...(opts.via ? { Connection: searchCurlConnection(opts.via) } : {}),
+    // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too.
+    Connection: opts.via ? searchCurlConnection(opts.via) : CappedConnection,
     auth,
     tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
     maxRetries: 0,
@@ -150,7 +153,9 @@ export function errorText(e: unknown): string {
 /** Maps anything the client throws to one clear sentence. `url` is shown without credentials. */
 export function classifyError(e: unknown, url: string): ConnError {
   if (e instanceof ConnError) return e;
+  if (e instanceof AnswerTooBigError) return new ConnError('too-big', e.message);
   const where = urlForMessage(url);
+  if (e instanceof RedirectRefusedError) return new ConnError('not-elasticsearch', `${where} ${e.message}`, e.status);
   if (e instanceof errors.RequestAbortedError || (e as Error)?.name === 'AbortError') {
     return new ConnError('aborted', 'request cancelled');
   }
@@ -267,19 +272,28 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
     const decoder = new JsonRowsDecoder();
     const chunks: Buffer[] = [];
     let received = 0;
-    for await (const chunk of res.body as unknown as AsyncIterable<Buffer>) {
-      received += chunk.length;
-      if (whole) chunks.push(chunk);
-      else for (const r of decoder.push(chunk)) parser.add(r);
+    const cap = answerCapBytes();
+    const what = `${req.method} ${req.path}`;
+    const meter = new AnswerMeter(cap, what);
+    const stream = res.body as unknown as AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void };
+    try {
+      for await (const chunk of stream) {
+        received += chunk.length;
+        meter.add(chunk.length);
+        if (whole) chunks.push(chunk);
+        else for (const r of decoder.push(chunk)) parser.add(r);
+      }
+    } catch (e) {
+      hangUp(stream); // a table that never ends is not read on
+      throw e;
     }
     const bytes = Number(res.headers?.['content-length'] ?? 0) || received;
     if (!whole) {
       for (const r of decoder.end()) parser.add(r);
       return { body: parser.done(), bytes };
     }
-    let body = Buffer.concat(chunks);
-    if (encoding.includes('gzip')) body = zlib.gunzipSync(body);
-    else if (encoding.includes('deflate')) body = zlib.inflateSync(body);
+    let body: Buffer = Buffer.concat(chunks);
+    if (encoding.includes('gzip') || encoding.includes('deflate')) body = inflateCapped(body, encoding, cap, what);
     if (res.statusCode !== null && res.statusCode >= 400) {
       // As the client would have thrown it (asStream leaves the status to the caller).
       const text = body.toString('utf8');

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { BaseConnection, errors, type ConnectionRequestOptions, type ConnectionRequestParams, type ConnectionRequestResponse } from '@elastic/elasticsearch';
 import { hostCommandEnv } from '../domain/host-env';
+import { AnswerMeter, answerCapBytes, inflateCapped } from './answer-cap';
 import { searchCurlArgv, type SearchCurl } from '../domain/mutation';
 
 /** Splits curl -i output: skips 1xx heads, returns the final status, headers and body. */
@@ -65,7 +66,17 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
           finish(() => reject(new errors.RequestAbortedError('Request aborted')));
         };
         options.signal?.addEventListener('abort', abort);
-        child.stdout.on('data', (d: Buffer) => out.push(d));
+        // The answer's head and body within the size cap: a wrapper that never stops is killed.
+        const meter = new AnswerMeter(answerCapBytes(), `${params.method} ${params.path}`);
+        child.stdout.on('data', (d: Buffer) => {
+          try {
+            meter.add(d.length);
+            out.push(d);
+          } catch (e) {
+            child.kill('SIGKILL');
+            finish(() => reject(e));
+          }
+        });
         child.stderr.on('data', (d) => (err += d));
         child.on('error', (e) => finish(() => reject(new errors.ConnectionError(`${command} could not be run: ${e.message}`))));
         child.on('close', (code) => {
@@ -76,7 +87,14 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
           }
           try {
             const r = parseCurlResponse(Buffer.concat(out));
-            finish(() => resolve({ statusCode: r.statusCode, headers: r.headers, body: r.body.toString('utf8') }));
+            const encoding = String(r.headers['content-encoding'] ?? '').toLowerCase();
+            let answer = r.body;
+            if (encoding.includes('gzip') || encoding.includes('deflate')) {
+              // Inflated here within the cap; the transport must not inflate it again.
+              answer = inflateCapped(answer, encoding, answerCapBytes(), `${params.method} ${params.path}`);
+              delete r.headers['content-encoding'];
+            }
+            finish(() => resolve({ statusCode: r.statusCode, headers: r.headers, body: answer.toString('utf8') }));
           } catch (e) {
             finish(() => reject(new errors.ConnectionError((e as Error).message)));
           }

@@ -91,5 +91,27 @@ export async function openConnection(values: CommandContext['values']): Promise<
   }
   const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);
+  announceInsecure(conn);
   return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };
+}
+
+/** The https URL this run talks to without verifying its certificate (--insecure, flag or profile), or null. */
+let insecureUrl: string | null = null;
+
+/**
+ * Every command says it when TLS is not verified (the console shows it in its status bar): on
+ * stderr now, and as `insecureTls: true` in its --json output (withTlsWarning).
+ */
+export function announceInsecure(conn: { url: string; insecure?: boolean; via?: unknown }): void {
+  if (!conn.insecure || conn.via || !/^https:/i.test(conn.url)) return;
+  insecureUrl = urlForMessage(conn.url);
+  process.stderr.write(
+    `shardeck: WARNING: TLS verification is OFF for ${insecureUrl} (--insecure, given or in the profile): anyone on the network path can read and change what is sent, the password included; give the CA with --ca FILE instead\n`,
+  );
+}
+
+/** A --json object with `insecureTls: true` added when this run's connection does not verify TLS. */
+export function withTlsWarning<T>(value: T): T {
+  if (!insecureUrl || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  return { ...value, insecureTls: true };
 }

@@ -8,7 +8,7 @@ import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
 import { platformOnHost, runDoctor } from '../services/doctor';
-import { EXIT, openConnection, type CommandModule } from './common';
+import { EXIT, openConnection, withTlsWarning, type CommandModule } from './common';
 import { usageError } from './guarded';
 import { paint } from './paint';
 
@@ -68,7 +68,7 @@ const doctor: CommandModule = {
       } catch (e) {
         const err = e as ConnError;
         report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };
-        process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
+        process.stdout.write(json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
         return EXIT.unreachable;
       }
       report = await runDoctor(es, {
@@ -83,7 +83,7 @@ const doctor: CommandModule = {
     } finally {
       await closeClient(client);
     }
-    process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
+    process.stdout.write(json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : renderText(report));
     return doctorReportExit(report);
   },
 };

@@ -16,7 +16,7 @@ const NO_FOLLOWER: Approver = {
     ),
 };
 import type { Profile } from '../config/profiles';
-import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
+import { EXIT, openConnection, withTlsWarning, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 
 /** Flags of every mutating command. */
@@ -114,7 +114,7 @@ export function warnAudit(warning: string | undefined): void {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(value, null, 2) + '\n');
+  process.stdout.write(JSON.stringify(withTlsWarning(value), null, 2) + '\n');
 }
 
 /** The end states of a wizard that sends one plan. */

@@ -32,14 +32,18 @@ const login: CommandModule = {
     }
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);
-    const platformUrl = (values.platform as string | undefined) ?? getProfile(profileName, conf)?.platformUrl;
+    const saved = getProfile(profileName, conf);
+    const platformUrl = (values.platform as string | undefined) ?? saved?.platformUrl;
     if (!platformUrl) throw new UsageError('give the platform address with --platform URL (e.g. --platform https://platform.example.com)');
-    const bad = platformUrlProblem(platformUrl, { insecureHttp: Boolean(values['insecure-http']) });
+    // Accepted now by the flag, or before for this very URL (profiles save/login --insecure-http).
+    const insecureHttp = Boolean(values['insecure-http']) || (saved?.platformInsecureHttp === true && platformUrl === saved.platformUrl);
+    const bad = platformUrlProblem(platformUrl, { insecureHttp });
     if (bad) throw new UsageError(bad);
     let platform: PlatformSignIn;
     try {
       platform = new PlatformSignIn({
         baseUrl: platformUrl,
+        insecureHttp,
         refreshToken: await readRefreshTokenInput(),
         // Stored only once an exchange proved it works (or the rotated one the server issued).
         stored: false,
@@ -56,7 +60,7 @@ const login: CommandModule = {
     } catch (e) {
       return reportPlatformError('login', e, Boolean(values.json));
     }
-    saveProfile(profileName, { platformUrl: platform.baseUrl, platformUser: info.user_id }, conf);
+    saveProfile(profileName, { platformUrl: platform.baseUrl, platformInsecureHttp: insecureHttp && new URL(platform.baseUrl).protocol === 'http:' ? true : undefined, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);
     const out = { profile: profileName, platformUrl: platform.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
     process.stdout.write(

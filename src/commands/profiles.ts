@@ -29,8 +29,9 @@ function save({ values, positionals }: CommandContext): number {
   // Nothing with credentials is stored: config.json is no place for a password.
   const urlProblem = flag('url') === undefined ? null : nodeUrlProblem(flag('url')!, '--url');
   if (urlProblem) throw new UsageError(urlProblem);
-  // http to another machine is refused at login (--insecure-http); here only the URL's shape.
-  const platformProblem = flag('platform') === undefined ? null : platformUrlProblem(flag('platform')!, { insecureHttp: true });
+  // http to another machine is refused here as at login, unless --insecure-http accepts it (stored with the profile).
+  const insecureHttp = values['insecure-http'] === true;
+  const platformProblem = flag('platform') === undefined ? null : platformUrlProblem(flag('platform')!, { insecureHttp });
   if (platformProblem) throw new UsageError(platformProblem);
   const patch: Partial<Profile> = {
     url: flag('url'),
@@ -47,7 +48,11 @@ function save({ values, positionals }: CommandContext): number {
     searchCurlForm: flag('search-curl-form') === undefined ? undefined : parseSearchCurlForm(flag('search-curl-form'), '--search-curl-form'),
     via: flag('via') === undefined ? undefined : flag('via') === SEARCH_CURL ? SEARCH_CURL : badVia(flag('via')!),
   };
-  const stored = saveProfile(name, patch);
+  // A flag not given leaves the profile's value as it was (an undefined would delete it: the url too, then the message below had none).
+  const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<Profile>;
+  // A new platform URL drops an earlier acceptance of plain http, unless given again for it.
+  if (flag('platform') !== undefined) given.platformInsecureHttp = insecureHttp && new URL(flag('platform')!).protocol === 'http:' ? true : undefined;
+  const stored = saveProfile(name, given);
   markLastUsed(name);
   process.stdout.write(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`);
   return 0;
@@ -61,9 +66,9 @@ const profiles: CommandModule = {
     '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
     '                                   [--search-curl PATH] [--search-curl-form curl|path] [--via search_curl]',
   ].join('\n'),
-  options: { platform: { type: 'string' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
+  options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
   group: 'config',
-  flagHelp: {platform: "with save: the platform's base URL", "template-version": "with save: the index template version of the platform (e.g. v9)", interval: "with save: the console's poll interval in seconds (default 5)", "search-curl": "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)", "search-curl-form": "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)"},
+  flagHelp: {platform: "with save: the platform's base URL", "insecure-http": "with save: accept a plain http:// platform on another machine (the token then crosses the network unencrypted)", "template-version": "with save: the index template version of the platform (e.g. v9)", interval: "with save: the console's poll interval in seconds (default 5)", "search-curl": "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)", "search-curl-form": "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)"},
   examples: ["shardeck profiles", "shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt", "shardeck profiles save lab --url http://127.0.0.1:9200 --read-only"],
   async run(ctx) {
     const { values, positionals } = ctx;

@@ -5,7 +5,7 @@ import { readStatus } from '../services/status';
 import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
-import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
+import { EXIT, openConnection, withTlsWarning, type CommandModule, type CommandConnection } from './common';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {
@@ -72,7 +72,7 @@ const status: CommandModule = {
       process.stderr.write(`shardeck status: ${(e as Error).message}\n`);
       return EXIT.unreachable;
     }
-    process.stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
+    process.stdout.write(values.json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : renderText(report));
     return statusExitCode(report);
   },
 };

@@ -16,6 +16,8 @@ export interface Profile {
   insecure?: boolean;
   readOnly?: boolean;
   platformUrl?: string;
+  /** The operator accepted a plain-http platform on another machine (--insecure-http): the token crosses the network in clear. */
+  platformInsecureHttp?: boolean;
   /** The platform's cluster node runs on this storage node's machine (the heap rule is then 30% of RAM); unset: detected from platformUrl. */
   platformOnHost?: boolean;
   /** user_id of the last successful platform sign-in (not a secret): audit records of CLI mutations name it. */

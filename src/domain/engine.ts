@@ -86,6 +86,9 @@ export type PluginSource = { kind: 'name'; value: string } | { kind: 'zip'; valu
 export function parsePluginSource(arg: string): PluginSource | string {
   const a = arg.trim();
   if (!a) return 'give a plugin name (analysis-icu), a zip file on this host, or an https:// URL';
+  // Credentials in the URL would reach the tool's argv (ps), the audit log, the journal and the timeline.
+  if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(a))
+    return 'a plugin URL with credentials (user:password@) would show in ps, the audit log and the timeline: download the zip yourself and give its path';
   if (/^(https|file):\/\//i.test(a)) return { kind: 'url', value: a };
   if (/^http:\/\//i.test(a)) return `${a}: a plain http URL can be altered on the way; give an https:// URL or a downloaded zip`;
   if (a.endsWith('.zip') || a.includes('/')) return a.endsWith('.zip') ? { kind: 'zip', value: a } : `${a} is not a .zip file: give the plugin's zip or its name`;

@@ -362,6 +362,11 @@ export interface AuditRecord {
   outcome?: AuditOutcome;
   /** When the outcome was recorded. */
   outcomeTime?: string;
+  /**
+   * Read from this OS user's host journal (the file's owner), not from this user's audit log:
+   * every other field is that user's claim, unchecked (its id is scoped "<uid>:<id>").
+   */
+  journalOf?: string;
 }
 
 /** The line written before sending: everything but the outcome. */

@@ -9,7 +9,7 @@ import type { ClusterHealth, HealthStatus, ShardRow } from './types';
 export type TimelineEntry =
   | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
   | { kind: 'note'; time: string; author: string; text: string }
-  | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string }
+  | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string; claims?: string }
   | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number };
 
 /** A file name for a cluster's timeline, from its URL without credentials. */
@@ -63,10 +63,15 @@ export function changesFromAudit(records: readonly AuditRecord[], url: string): 
     const o = r.outcome;
     const result = !o ? 'no outcome recorded' : o.ok ? `ok${o.status ? ` (${o.status})` : ''}` : `failed${o.status ? ` (${o.status})` : ''}: ${o.error ?? 'error'}${o.applied ? `, applied: ${o.applied}` : ''}`;
     const who = [r.osUser, r.platformUser ? `platform ${r.platformUser}` : undefined].filter(Boolean).join(', ') || r.profile;
+    // Another OS user's journal: only its owner is known; who it names is that user's claim, never an approval.
+    const claimed = r.journalOf
+      ? [r.platformUser ? `platform ${r.platformUser}` : '', r.proposedBy ? `proposed by ${r.proposedBy}` : '', r.approvedBy ? `approved by ${r.approvedBy}` : ''].filter(Boolean).join(', ')
+      : '';
     out.push({
       kind: 'change',
       time: r.time,
-      who: r.proposedBy && r.proposedBy !== r.osUser ? `${who} (proposed by ${r.proposedBy})` : who,
+      who: r.journalOf ? r.journalOf : r.proposedBy && r.proposedBy !== r.osUser ? `${who} (proposed by ${r.proposedBy})` : who,
+      ...(r.journalOf ? { claims: claimed ? `unverified, its own journal claims: ${claimed}` : 'unverified: from its own journal' } : {}),
       summary: r.summary,
       target: r.target,
       ...(r.request ? { request: `${r.request.method} ${r.request.path}${Object.keys(r.request.querystring ?? {}).length ? '?' + new URLSearchParams(r.request.querystring).toString() : ''}${r.request.body !== undefined ? ' ' + JSON.stringify(r.request.body) : ''}` } : {}),
@@ -74,7 +79,7 @@ export function changesFromAudit(records: readonly AuditRecord[], url: string): 
       result,
       ...(r.id ? { id: r.id } : {}),
       ...(o?.task ? { task: o.task } : {}),
-      ...(r.approvedBy ? { approvedBy: r.approvedBy } : {}),
+      ...(r.approvedBy && !r.journalOf ? { approvedBy: r.approvedBy } : {}),
     });
     if (o?.task) out.push({ kind: 'task', time: r.outcomeTime ?? r.time, phase: 'start', task: o.task, summary: r.summary });
   }
@@ -130,7 +135,7 @@ export function entryText(e: TimelineEntry): string {
     case 'note':
       return `note by ${e.author}: ${e.text}`;
     case 'change':
-      return `change by ${e.who}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
+      return `change by ${e.who}${e.claims ? ` (${e.claims})` : ''}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
     case 'task':
       return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}${e.result ? ` -> ${e.result}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
   }

@@ -90,6 +90,8 @@ export interface PlatformSignInOptions {
   retryDelayMs?: number;
   /** How the operator signs in again, for messages ("shardeck login --profile x"). */
   loginCommand?: string;
+  /** Plain http to another machine was accepted (login/profiles save --insecure-http); else refused. */
+  insecureHttp?: boolean;
 }
 
 function describeNetworkError(e: unknown): string {
@@ -147,7 +149,7 @@ export class PlatformSignIn {
   #info: SignInInfo | undefined;
   #status: SignInStatus = { state: 'signed-out' };
   readonly #listeners = new Set<(s: SignInStatus) => void>();
-  readonly #opts: Required<Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs'>> & {
+  readonly #opts: Required<Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs' | 'insecureHttp'>> & {
     refreshMarginMs: number;
     tokens: RefreshTokenStore;
   };
@@ -155,8 +157,8 @@ export class PlatformSignIn {
   exchanges = 0;
 
   constructor(opts: PlatformSignInOptions) {
-    // Plain http was allowed (or refused) by whoever chose the URL: login asks for --insecure-http.
-    const bad = platformUrlProblem(opts.baseUrl, { insecureHttp: true });
+    // Checked where the URL is used, not only where it was set: a config edited by hand is refused too.
+    const bad = platformUrlProblem(opts.baseUrl, { insecureHttp: opts.insecureHttp });
     if (bad) throw new PlatformError('http', bad);
     const base = new URL(opts.baseUrl);
     this.baseUrl = base.toString().replace(/\/+$/, '');
@@ -285,10 +287,13 @@ export class PlatformSignIn {
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: this.#refreshToken }).toString(),
         signal: AbortSignal.timeout(this.#opts.requestTimeoutMs),
+        // A redirect would resend the token (307/308 keep the body) to wherever it points.
+        redirect: 'manual',
       });
     } catch (e) {
       throw this.#fail(this.#networkError(e));
     }
+    await this.#refuseRedirect(res, `POST ${TOKEN_PATH}`);
     if (res.status === 404 || res.status === 410) {
       await res.body?.cancel();
       this.#access = undefined;
@@ -359,7 +364,9 @@ export class PlatformSignIn {
         const res = await fetch(this.baseUrl + path, {
           headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
           signal: AbortSignal.timeout(this.#opts.requestTimeoutMs),
+          redirect: 'manual',
         });
+        await this.#refuseRedirect(res, `GET ${path}`);
         if (this.#status.state === 'error') this.#setStatus('signed-in');
         return res;
       } catch (e) {
@@ -370,6 +377,22 @@ export class PlatformSignIn {
         await sleep(delay);
       }
     }
+  }
+
+  /** A request carrying a token is never sent again elsewhere: a 3xx is an error naming its target. */
+  async #refuseRedirect(res: Response, what: string): Promise<void> {
+    if (res.status < 300 || res.status > 399) return;
+    await res.body?.cancel();
+    const to = res.headers.get('location');
+    let target = 'no Location';
+    try {
+      if (to) target = urlForMessage(new URL(to, this.baseUrl).toString());
+    } catch {
+      target = 'an unreadable Location';
+    }
+    throw this.#fail(
+      new PlatformError('http', `the platform answered ${res.status} to ${what}, redirected to ${target}: shardeck never follows a redirect with a token; set the platform URL to the platform's real address`, res.status),
+    );
   }
 
   #networkError(e: unknown): PlatformError {

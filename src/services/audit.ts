@@ -50,17 +50,24 @@ export function appendJournal(record: AuditSending | AuditOutcomeLine, url: stri
 
 /**
  * The changes to one cluster from every user's shardeck on the host: this user's audit log, and
- * the other users' journals (each record's user is the journal file's owner, not what it says).
+ * the other users' journals root may read (each record's user is the journal file's owner, not
+ * what it says; the rest of it is marked as that user's claim, journalOf).
  */
 export function readHostChanges(url: string, file = auditFile()): AuditRecord[] {
   const own = readAudit(file).records;
+  const me = process.getuid?.() ?? -1;
   const seen = new Set(own.map((r) => r.id).filter(Boolean));
   const others: AuditRecord[] = [];
   for (const j of readHostJournals(url)) {
+    // This user's own journal repeats its audit log (same ids); another's ids are scoped to its owner,
+    // so a reused id cannot hide a record of another file.
+    const mine = j.uid === me;
     for (const r of parseAuditLog(j.text).records) {
-      if (!r.id || seen.has(r.id)) continue;
-      seen.add(r.id);
-      others.push({ ...r, osUser: j.user });
+      if (!r.id) continue;
+      const id = mine ? r.id : `${j.uid}:${r.id}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      others.push(mine ? { ...r, osUser: j.user } : { ...r, id, osUser: j.user, journalOf: j.user });
     }
   }
   return [...own, ...others];

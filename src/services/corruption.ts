@@ -6,6 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { configDir } from '../config/files';
+import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
+import { defaultConfDir } from '../domain/host-env';
+import { packageEsEnv } from './host-files';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
@@ -28,9 +32,9 @@ export interface CorruptShardReport extends CorruptFinding {
   java: string | null;
   /** Whether <path.home>/bin/elasticsearch-shard exists on this host; null when not looked at. */
   hasShardTool: boolean | null;
-  /** The user owning the shard folder (the file steps run as it), when seen from this host. */
+  /** The user the engine's process runs as (the file steps run as it), when it runs on this host. */
   dataOwner: string | null;
-  /** ES_PATH_CONF of the running node (from /proc on this host), for elasticsearch-shard. */
+  /** The node's config folder (its package configuration's ES_PATH_CONF, else the default), for elasticsearch-shard. */
   confDir: string | null;
   /** The node's log lines that name the index with a corruption, last ones, when the log is readable here. */
   logEvidence: string[];
@@ -134,7 +138,35 @@ export function userName(uid: number): string | null {
   }
 }
 
-/** One variable of a process's environment (/proc/<pid>/environ: root or the same user), or undefined. */
+/** The uid of a user name from /etc/passwd, or null. */
+export function uidOfUser(name: string): number | null {
+  try {
+    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === name);
+    return line ? Number(line.split(':')[2]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The uid process `pid` runs as (/proc/<pid>/status, every uid agreeing), or null. */
+export function processUid(pid: number): number | null {
+  try {
+    return processUidOf(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** The user running process `pid`: the engine's user, read from the engine itself (never from a file's owner). */
+export function processUser(pid: number): string | null {
+  const uid = processUid(pid);
+  return uid === null ? null : userName(uid);
+}
+
+/**
+ * One variable of a process's environment (/proc/<pid>/environ: root or the same user), or
+ * undefined. For what doctor shows only: the engine's user sets it, so nothing is run from it.
+ */
 export function envOfPid(pid: number, name: string): string | undefined {
   try {
     const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
@@ -142,10 +174,6 @@ export function envOfPid(pid: number, name: string): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-export function confDirOfPid(pid: number | undefined): string | null {
-  return (pid && envOfPid(pid, 'ES_PATH_CONF')) || null;
 }
 
 export function javaOfPid(pid: number | undefined): string | null {
@@ -210,8 +238,10 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
     nodeFacts: facts,
     java: onHost ? javaOfPid(facts?.pid) : null,
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
-    dataOwner: onHost ? userName(fs.statSync(onHost).uid) : null,
-    confDir: onHost ? confDirOfPid(facts?.pid) : null,
+    // Who the engine runs as, from its process: a folder's owner (after links) could be anyone's, root's too.
+    dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
+    // From the package configuration, never the running engine's environment (its user's to set).
+    confDir: onHost ? packageEsEnv().ES_PATH_CONF ?? defaultConfDir(facts?.home) : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
     local,
     localNode,
@@ -252,7 +282,6 @@ export function planFacts(
   const home = c.nodeFacts?.home;
   if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
   if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
-  const dataPath = c.folder.slice(0, c.folder.lastIndexOf('/indices/'));
   return {
     index: c.index,
     shard: c.shard,
@@ -264,13 +293,19 @@ export function planFacts(
     confDir: c.confDir ?? '/etc/elasticsearch',
     serviceStop: profile?.serviceStop,
     serviceStart: profile?.serviceStart,
-    backupDir: path.posix.join(path.posix.dirname(dataPath), 'shardeck-backups'),
+    // Never beside the data: the engine's user can write there and plant links at the archive's name.
+    backupDir: defaultBackupDir(),
     stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
     conn,
     hasShardTool: c.hasShardTool,
     ...(c.local.ok && c.nodeFacts?.pid !== undefined ? { pid: c.nodeFacts.pid } : {}),
     ...overrides,
   };
+}
+
+/** Root's backups in /var/backups/shardeck; another user's beside its config (both private, checked when written). */
+export function defaultBackupDir(): string {
+  return process.getuid?.() === 0 ? ROOT_BACKUP_DIR : path.join(configDir(), 'backups');
 }
 
 /**

@@ -22,9 +22,10 @@ import {
   type ServiceConfig,
   type ServiceVerb,
 } from '../domain/engine';
-import type { HostSecrets } from '../domain/host-env';
+import { defaultConfDir, type HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation';
-import { confDirOfPid, elasticsearchRunsAs, javaOfPid, localNodeOf, userName } from './corruption';
+import { elasticsearchRunsAs, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
+import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
 import type { Guard } from './guard';
 import { runShell } from './host-shell';
 import { progressFile, unfinishedProgress } from './recovery-runner';
@@ -73,16 +74,6 @@ function readCache(url: string): Omit<EngineFacts, 'answers' | 'health' | 'seen'
   }
 }
 
-/** The user running process `pid` (its real uid in /proc/<pid>/status). */
-function processUser(pid: number): string | null {
-  try {
-    const uid = /^Uid:\s+(\d+)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return uid === undefined ? null : userName(Number(uid));
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Who runs the plugin tool: the engine's user, unless it cannot write <home>/plugins (a package
  * install keeps it root's, and Elastic runs the tool with sudo there): then that folder's owner.
@@ -99,17 +90,25 @@ function toolUser(home: string, engineUser: string | null): string | null {
   }
 }
 
+/** The java home of the running engine's binary (what the kernel says it executes), or null. */
+function runningJavaHome(pid: number | undefined): string | null {
+  const java = pid ? javaOfPid(pid) : null;
+  return java ? java.replace(/\/bin\/java$/, '') : null;
+}
+
 function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome | null): EngineHome | null {
   const home = o.esHome ?? n?.home ?? cached?.home;
   if (!home) return null;
-  const java = n?.pid ? javaOfPid(n.pid) : null;
+  // The engine's settings from its package configuration, never from the running engine's environment (its user's to set).
+  const pkg = packageEsEnv();
   const user = o.esUser ?? toolUser(home, n?.pid ? processUser(n.pid) : null) ?? cached?.user;
   if (!user) return null;
   return {
     home,
     user,
-    confDir: o.confDir ?? (n?.pid ? confDirOfPid(n.pid) : null) ?? cached?.confDir ?? '/etc/elasticsearch',
-    javaHome: o.javaHome ?? (java ? java.replace(/\/bin\/java$/, '') : null) ?? cached?.javaHome ?? null,
+    confDir: o.confDir ?? pkg.ES_PATH_CONF ?? defaultConfDir(home),
+    // null: the tool uses the JDK bundled with the engine; without one, the java the engine runs (/proc/<pid>/exe, not its environment).
+    javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ?? cached?.javaHome ?? null,
   };
 }
 
@@ -284,7 +283,10 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
   if (!facts.home) return `the engine's home is unknown (${facts.answers ? 'the node did not report path.home' : 'the node does not answer and was never seen from here'}): give --es-home DIR and --es-user NAME`;
   const tool = `${facts.home.home}/bin/elasticsearch-plugin`;
   if (!fs.existsSync(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
-  return null;
+  const uid = uidOfUser(facts.home.user);
+  if (uid === null) return `user ${facts.home.user} does not exist on this host: give the tool's user with --es-user`;
+  const java = facts.home.javaHome ? programRefusal(`${facts.home.javaHome}/bin/java`, uid) : null;
+  return linkedFolderRefusal(`${facts.home.home.replace(/\/+$/, '')}/plugins`) ?? programRefusal(tool, uid) ?? java;
 }
 
 /** The installed plugins, from the tool (a read). */

@@ -1,7 +1,8 @@
 // Commands on the node's host (the corruption checklist's steps, the engine's service commands,
 // its plugin tool): bash with pipefail, output streamed, an environment without secrets.
 import { spawn } from 'node:child_process';
-import { hostCommandEnv, type HostSecrets } from '../domain/host-env';
+import { hostEnv, type HostSecrets } from '../domain/host-env';
+import { hostTool, packageEsEnv } from './host-files';
 
 export interface ShellResult {
   ok: boolean;
@@ -11,13 +12,21 @@ export interface ShellResult {
 }
 
 /**
- * Runs one command with bash (pipefail), streaming its output; keeps the last 4 MB for parsing.
- * Its environment is shardeck's without the secrets (runuser, java and the service commands
- * inherit it from bash).
+ * Runs one command with bash (pipefail; root's own /usr/bin/bash, never one found through PATH),
+ * streaming its output; keeps the last 4 MB for parsing. Its environment is an allow-list
+ * (domain/host-env.ts hostEnv): runuser, java and the service commands inherit it from bash.
  */
 export function runShell(command: string, onOutput: (s: string) => void, secrets: HostSecrets): Promise<ShellResult> {
+  let bash: string;
+  let env: Record<string, string>;
+  try {
+    bash = hostTool('bash');
+    env = hostEnv(process.env, packageEsEnv(), secrets);
+  } catch (e) {
+    return Promise.resolve({ ok: false, exitCode: null, output: '', error: (e as Error).message });
+  }
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env: hostCommandEnv(process.env, secrets) });
+    const child = spawn(bash, ['-o', 'pipefail', '-c', command], { stdio: ['ignore', 'pipe', 'pipe'], env });
     let output = '';
     const take = (b: Buffer) => {
       const s = b.toString('utf8');

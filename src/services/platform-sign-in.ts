@@ -6,7 +6,7 @@ import type { Profile } from '../config/profiles';
 import { readRefreshToken, saveRefreshToken, withRefreshLock } from '../config/secrets';
 import { projectNamesById } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
-import { PlatformError, PlatformSignIn, type PlatformSignInOptions } from '../platform/sign-in';
+import { PlatformError, PlatformSignIn, platformUrlProblem, type PlatformSignInOptions } from '../platform/sign-in';
 import type { ConsoleStore } from '../store/console';
 import { backoffMs } from './poller';
 
@@ -22,12 +22,16 @@ export function openProfileSignIn(profileName: string, profile: Profile | undefi
   if (!profile?.platformUrl) {
     throw new UsageError(`profile "${profileName}" has no platform URL: run ${loginCommandFor(profileName)} --platform URL`);
   }
+  // Before the token is even read: a plain-http platform elsewhere that was never accepted is refused.
+  const bad = platformUrlProblem(profile.platformUrl, { insecureHttp: profile.platformInsecureHttp });
+  if (bad) throw new UsageError(`profile "${profileName}": ${bad}`);
   const refreshToken = readRefreshToken(profileName);
   if (!refreshToken) throw new UsageError(`profile "${profileName}" is not signed in to the platform: run ${loginCommandFor(profileName)}`);
   return new PlatformSignIn({
     loginCommand: loginCommandFor(profileName),
     ...tuning,
     baseUrl: profile.platformUrl,
+    insecureHttp: profile.platformInsecureHttp,
     refreshToken,
     stored: true,
     tokens: { load: () => readRefreshToken(profileName), save: (t) => saveRefreshToken(profileName, t), exclusive: withRefreshLock },

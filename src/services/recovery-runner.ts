@@ -6,14 +6,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
-import { DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
+import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import type { HostSecrets } from '../domain/host-env';
 import { confirmationNeeded, describeOutcome, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
-import { elasticsearchRunsAs } from './corruption';
+import { elasticsearchRunsAs, processUid, uidOfUser } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
+import { dataFolderRefusal, programRefusal, writeBackup } from './host-files';
 import { runShell } from './host-shell';
 import { waitUntil } from './wait';
 
@@ -81,7 +82,7 @@ export function unfinishedProgress(): RecoveryProgress[] {
     .filter((p) => !p.finished);
 }
 
-type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
+export type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
 
 /** What the step's own command or read says, judged step by step. */
 async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
@@ -91,7 +92,44 @@ async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: Plan
     return { ok: outcome.applied === 'yes', message: outcome.ok ? `accepted (${outcome.status})` : describeOutcome(outcome) };
   }
   if (step.kind === 'read') return read(es, guard, p, step, io, opts, confirmation);
-  const r = await runShell(step.command!, io.output, opts.hostSecrets);
+  return carryOutHostStep(p, step, io, opts.hostSecrets);
+}
+
+/** The steps that act on the shard folder as the engine's user (and the stop before them). */
+const FILE_STEPS = new Set(['stop', 'backup', 'verify-backup', 'check', 'exorcise', 'markers', 'shard-tool']);
+
+/**
+ * Why the facts a checklist saved no longer hold on this host, or null: the engine's user is not
+ * root, is the user the engine runs as (while it runs), the shard folder is that user's with no
+ * link out of the data path, and java and elasticsearch-shard cannot be changed by a third user.
+ */
+export function hostFactsRefusal(p: RecoveryProgress): string | null {
+  const f = p.facts;
+  const uid = uidOfUser(f.esUser);
+  if (uid === null) return `user ${f.esUser} does not exist on this host: give the engine's user with --es-user`;
+  if (uid === 0) return `the engine's user would be ${f.esUser} (uid 0): shardeck runs the file steps only as the engine's own, unprivileged user (give it with --es-user)`;
+  if (f.pid !== undefined && elasticsearchRunsAs(f.pid)) {
+    const running = processUid(f.pid);
+    if (running !== null && running !== uid) return `the engine (pid ${f.pid}) runs as uid ${running}, not ${f.esUser} (uid ${uid}): give its user with --es-user`;
+  }
+  const cut = f.folder.lastIndexOf('/indices/');
+  if (cut < 0) return `${f.folder} is not a shard folder (<path.data>/indices/<uuid>/<shard>)`;
+  const program = p.method === 'shard-tool' ? `${f.home}/bin/elasticsearch-shard` : f.java;
+  return dataFolderRefusal(f.folder.slice(0, cut), `${f.folder}/index`, uid) ?? (program ? programRefusal(program, uid) : null);
+}
+
+/** A step run on this host (kind 'shell'), judged by its own output. Called inside Guard.runHostCommand. */
+export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: Pick<RunnerIO, 'output'>, hostSecrets: HostSecrets): Promise<StepOutcome> {
+  // Every fact is checked again right before the step (a resumed checklist too): hours may have passed.
+  const refusal = FILE_STEPS.has(step.id) ? hostFactsRefusal(p) : null;
+  if (refusal) return { ok: false, message: `${refusal}; nothing was run` };
+  if (step.id === 'backup') {
+    // Not the shown shell line: shardeck checks the folder and opens the archive itself (see writeBackup).
+    const { archive, indexDir, shardDir } = backupPaths(p.facts);
+    const b = await writeBackup(indexDir, shardDir, archive, io.output);
+    return { ok: b.ok, exitCode: b.exitCode, message: b.ok ? `archive ${archive}` : `${b.error}: nothing was written over, no partial archive is left` };
+  }
+  const r = await runShell(step.command!, io.output, hostSecrets);
   switch (step.id) {
     case 'stop': {
       // A stop command that stopped another node (or nothing) must not let the folder be rewritten under a running node.
@@ -100,9 +138,6 @@ async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: Plan
         return { ok: false, exitCode: r.exitCode, message: `the stop command succeeded but node ${p.facts.node.name} (pid ${pid}) still runs: it stopped something else` };
       return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
     }
-    case 'backup':
-      if (!r.ok) fs.rmSync(recoveryPlan(p.facts).archive, { force: true });
-      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? `archive ${recoveryPlan(p.facts).archive}` : `${r.error}: the partial archive was removed` };
     case 'check': {
       // CheckIndex exits 1 when it finds corruption: the verdict in its output is what counts.
       const check = parseCheckIndex(r.output);

@@ -1,7 +1,8 @@
 // Issue 17's timeline across users and tasks, against a real node with the built CLI: two OS users
-// (root and a throwaway system user made here and removed after) each change the same node; the
-// `shardeck incident --json` of either shows both changes with the right user, while each user's
-// config folder and audit log stay 0600 and the shared journal holds no request body. And a
+// (root and a throwaway system user made here and removed after) each change the same node; root's
+// `shardeck incident --json` shows both changes with the right user, the other user's its own (the
+// journals are 0600: root reads all), while each user's config folder and audit log stay 0600 and
+// the shared journal holds no request body. And a
 // delete-by-query's task end reaches the timeline once, with its result and duration, also when
 // `shardeck tasks ID` reads the finished task again. And the one-time join token: a leader run as
 // the unprivileged user cannot read a root follower's /proc/<pid>/fd, so the follower's user is
@@ -92,15 +93,17 @@ describe('every change from any shardeck process on the host reaches the timelin
     expect(fromRoot.code, fromRoot.stderr).toBe(0);
     const fromOther = asOther(['incident', '--json', '--url', node.url]);
     expect(fromOther.status, fromOther.stderr).toBe(0);
-    for (const changes of [changesOf(fromRoot.stdout), changesOf(fromOther.stdout)]) {
-      expect(changes.map((c) => [c.who, c.summary!.replace(/\s+/g, ' '), c.result!.slice(0, 2)])).toEqual([
-        ['root', `set number_of_replicas to 1 on 1 index: ${INDEX}`, 'ok'],
-        [OTHER, `set number_of_replicas to 0 on 1 index: ${INDEX}`, 'ok'],
-      ]);
-      expect(changes[1]!.request).toMatch(new RegExp(`^PUT /${INDEX}/_settings`));
-    }
+    // Root reads every user's 0600 journal; the other user reads only its own (docs/THREATS.md).
+    const byBoth = [
+      ['root', `set number_of_replicas to 1 on 1 index: ${INDEX}`, 'ok'],
+      [OTHER, `set number_of_replicas to 0 on 1 index: ${INDEX}`, 'ok'],
+    ];
+    const rows = (changes: Entry[]) => changes.map((c) => [c.who, c.summary!.replace(/\s+/g, ' '), c.result!.slice(0, 2)]);
+    expect(rows(changesOf(fromRoot.stdout))).toEqual(byBoth);
+    expect(rows(changesOf(fromOther.stdout))).toEqual([byBoth[1]]);
+    expect(changesOf(fromRoot.stdout)[1]!.request).toMatch(new RegExp(`^PUT /${INDEX}/_settings`));
 
-    // Each user's own files stay private; the journals are the writer's, 0644, in the sticky folder.
+    // Each user's own files stay private; the journals are the writer's, 0600, in the sticky folder.
     for (const conf of [rootConf, otherConf]) {
       expect(fs.statSync(conf).mode & 0o777).toBe(0o700);
       expect(fs.statSync(path.join(conf, 'audit.log')).mode & 0o777).toBe(0o600);
@@ -110,7 +113,7 @@ describe('every change from any shardeck process on the host reaches the timelin
     expect(journals).toHaveLength(2);
     for (const f of journals) {
       const st = fs.statSync(path.join(lockDir, f));
-      expect(st.mode & 0o777).toBe(0o644);
+      expect(st.mode & 0o777).toBe(0o600);
       expect(f).toMatch(new RegExp(`\\.changes\\.${st.uid}\\.jsonl$`));
       // Method and path only: no request body crosses to other users.
       expect(fs.readFileSync(path.join(lockDir, f), 'utf8')).not.toContain('"body"');

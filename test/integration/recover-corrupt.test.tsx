@@ -111,7 +111,8 @@ beforeAll(async () => {
   // A backup place with 64 KB: full before the shard folder fits.
   fullDir = path.join(work, 'full');
   fs.mkdirSync(fullDir);
-  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', fullDir]);
+  // mode=0700: a backup folder must be root's alone (tmpfs is 1777 by default, refused as open to others).
+  execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0700', 'tmpfs', fullDir]);
 }, 180_000);
 
 afterAll(async () => {
@@ -196,7 +197,7 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // 2. The engine stops; the backup place is full: the partial archive is removed, the folder untouched.
   const full = await cli(['recover-corrupt', '--resume', index, '0', '--yes', '--json', '--stop-cmd', service('stop'), '--backup-dir', fullDir]);
   expect(full.code).toBe(5);
-  expect(JSON.parse(full.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'backup', steps: { stop: { status: 'done' } } });
+  expect(JSON.parse(full.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'backup', steps: { stop: { status: 'done' }, backup: { message: expect.stringMatching(/^tar exit status/) } } });
   expect(fs.readdirSync(fullDir)).toEqual([]);
   const before = listing(folder);
   expect(before.some((l) => /\.cfs /.test(l))).toBe(true);

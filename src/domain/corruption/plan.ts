@@ -97,12 +97,17 @@ export function stalePrimaryPlan(index: string, shard: number, node: string): Mu
   };
 }
 
+/** The archive of the backup step and what goes in it (tar -C indexDir shardDir). */
+export function backupPaths(f: PlanFacts): { archive: string; indexDir: string; shardDir: string } {
+  const { dir: indexDir, base: shardDir } = parentOf(f.folder);
+  return { archive: `${f.backupDir.replace(/\/+$/, '')}/${f.index}-${f.shard}-${f.stamp}.tar`, indexDir, shardDir };
+}
+
 export function recoveryPlan(f: PlanFacts): RecoveryPlan {
   const q = shellQuote;
   const as = `runuser -u ${q(f.esUser)} --`;
   const java = f.java ? q(f.java) : '"$ES_JAVA_HOME/bin/java"';
-  const { dir: indexDir, base: shardDir } = parentOf(f.folder);
-  const archive = `${f.backupDir.replace(/\/+$/, '')}/${f.index}-${f.shard}-${f.stamp}.tar`;
+  const { archive, indexDir, shardDir } = backupPaths(f);
   const checkIndex = `${as} ${java} -cp ${q(`${f.home}/lib/*`)} org.apache.lucene.index.CheckIndex ${q(`${f.folder}/index`)}`;
   const get = (path: string, querystring: Record<string, string> = {}) =>
     curlLine({ method: 'GET', path, querystring }, f.conn);
@@ -113,8 +118,9 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
       id: 'backup',
       kind: 'shell',
       title: 'Back up the shard folder',
-      command: `mkdir -p ${q(f.backupDir)} && tar -C ${q(indexDir)} -cf ${q(archive)} ${q(shardDir)}`,
-      note: 'the repair removes segments for good: this archive is the way back',
+      // What an operator would type; shardeck itself checks every folder of the path with lstat and opens the archive O_EXCL|O_NOFOLLOW.
+      command: `mkdir -p -m 700 ${q(f.backupDir)} && umask 077 && set -o noclobber && tar -C ${q(indexDir)} -cf - ${q(shardDir)} > ${q(archive)}`,
+      note: 'the repair removes segments for good: this archive is the way back (a new 0600 file in a folder only its owner can open; never written over)',
     },
     {
       id: 'verify-backup',

@@ -4,9 +4,11 @@ import { UsageError } from './config/connection';
 import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
 import { COMMANDS } from './commands/table';
 import { applyV8Flags } from './config/v8-flags';
+import { err, out, quietOnClosedPipe } from './commands/output';
 
 // Before anything big is allocated (config/v8-flags.ts says why).
 applyV8Flags();
+quietOnClosedPipe();
 
 function globalUsage(): string {
   return [
@@ -25,14 +27,14 @@ const VERSION = process.env.SHARDECK_VERSION ?? '0.1.0';
 async function main(argv: string[]): Promise<number> {
   const first = argv[0];
   if (first === '--version' || first === '-V') {
-    process.stdout.write(`shardeck ${VERSION}\n`);
+    out(`shardeck ${VERSION}\n`);
     return 0;
   }
   const name = first && !first.startsWith('-') ? first : 'tui';
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`shardeck: unknown command "${name}"\n\n${globalUsage()}\n`);
+    err(`shardeck: unknown command "${name}"\n\n${globalUsage()}\n`);
     return EXIT.usage;
   }
   const mod = await load();
@@ -53,20 +55,20 @@ async function main(argv: string[]): Promise<number> {
     // A flag's value too (--from -3), so the command can say what is wrong with it.
     for (const [k, v] of Object.entries(parsed.values)) if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
   } catch (e) {
-    process.stderr.write(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
+    err(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
     return EXIT.usage;
   }
   if (parsed.values.help) {
     const help = await import('./commands/help');
     // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
-    process.stdout.write(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
+    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {
     return await mod.run({ values: parsed.values as CommandContext['values'], positionals: parsed.positionals });
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`shardeck ${name}: ${e.message}\n`);
+      err(`shardeck ${name}: ${e.message}\n`);
       return EXIT.usage;
     }
     throw e;
@@ -81,7 +83,7 @@ main(process.argv.slice(2)).then(
   },
   (e) => {
     settled = true;
-    process.stderr.write(`shardeck: ${(e as Error)?.message ?? e}\n`);
+    err(`shardeck: ${(e as Error)?.message ?? e}\n`);
     process.exitCode = 70;
   },
 );
@@ -90,6 +92,6 @@ main(process.argv.slice(2)).then(
 process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
-  process.stderr.write('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
+  err('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
   process.exitCode = 70;
 });

@@ -11,6 +11,7 @@ import { platformOnHost, runDoctor } from '../services/doctor';
 import { EXIT, openConnection, type CommandModule } from './common';
 import { usageError } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'doctor';
 
@@ -68,7 +69,7 @@ const doctor: CommandModule = {
       } catch (e) {
         const err = e as ConnError;
         report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };
-        process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
+        out(json ? JSON.stringify(report, null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
         return EXIT.unreachable;
       }
       report = await runDoctor(es, {
@@ -78,12 +79,12 @@ const doctor: CommandModule = {
       });
     } catch (e) {
       // Health answered but a later read failed: say which, exit as "unknown".
-      process.stderr.write(`shardeck doctor: ${(e as Error).message}\n`);
+      err(`shardeck doctor: ${(e as Error).message}\n`);
       return EXIT.unreachable;
     } finally {
       await closeClient(client);
     }
-    process.stdout.write(json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
+    out(json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
     return doctorReportExit(report);
   },
 };

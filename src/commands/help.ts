@@ -4,6 +4,7 @@
 import { UsageError } from '../config/connection';
 import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandModule } from './common';
 import { COMMANDS } from './table';
+import { out, outWords } from './output';
 
 export type Table = [name: string, mod: CommandModule][];
 
@@ -222,21 +223,21 @@ const help: CommandModule = {
     const version = process.env.SHARDECK_VERSION ?? '0.1.0';
     if (values.complete !== undefined) {
       const { completionWords } = await import('../config/completion-cache');
-      process.stdout.write(completionWords(String(values.complete)).map((w) => `${w}\n`).join(''));
+      outWords(completionWords(String(values.complete)));
       return EXIT.ok;
     }
     const table = await loadTable();
-    if (values.man) process.stdout.write(manPage(table, version));
+    if (values.man) out(manPage(table, version));
     else if (values.completion !== undefined) {
-      if (values.completion === 'bash') process.stdout.write(bashCompletion(table));
-      else if (values.completion === 'zsh') process.stdout.write(zshCompletion(table));
+      if (values.completion === 'bash') out(bashCompletion(table));
+      else if (values.completion === 'zsh') out(zshCompletion(table));
       else throw new UsageError(`no completion for "${values.completion}": use --completion bash or --completion zsh`);
     } else if (positionals.length) {
       const [name] = positionals;
       const found = table.find(([n]) => n === name);
       if (!found || positionals.length > 1) throw new UsageError(`no command named "${positionals.join(' ')}": shardeck help lists them`);
-      process.stdout.write(commandHelp(name!, found[1]));
-    } else process.stdout.write(globalHelp(table, version));
+      out(commandHelp(name!, found[1]));
+    } else out(globalHelp(table, version));
     return EXIT.ok;
   },
 };

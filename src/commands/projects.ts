@@ -9,6 +9,7 @@ import { openConnection } from './common';
 import type { CommandModule } from './common';
 import { paint } from './paint';
 import { reportPlatformError, signInOfFlags } from './platform-common';
+import { out } from './output';
 
 type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 
@@ -69,9 +70,9 @@ const projects: CommandModule = {
     const report = indices ? matchProjectsToIndices(list, indices, templateVersion) : undefined;
     if (values.json) {
       const body = report ? { tenant, storage, ...report } : { tenant, storage, templateVersion, projects: list };
-      process.stdout.write(JSON.stringify(body, null, 2) + '\n');
+      out(JSON.stringify(body, null, 2) + '\n');
     } else {
-      process.stdout.write(renderText(tenant, list, storage, report));
+      out(renderText(tenant, list, storage, report));
     }
     return 0;
   },

@@ -11,6 +11,7 @@ import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'search';
 
@@ -86,7 +87,7 @@ const search: CommandModule = {
       if (state.errorKind === 'not-found' || !state.hits) {
         const message = state.error ?? 'no answer';
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, index, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
       const { hits, total } = state.hits;
@@ -94,16 +95,16 @@ const search: CommandModule = {
       if (json)
         printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: hits.length > 0, index, query: choice.value.query, described: choice.value.described, total, from: from.value, size: size.value, hits, request: shown.request, curl: shown.curl });
       else {
-        process.stdout.write(`${index}: ${choice.value.described}\n`);
-        process.stdout.write(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
+        out(`${index}: ${choice.value.described}\n`);
+        out(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
         const rows = hits.map(hitRow);
         const idWidth = Math.min(40, Math.max(3, ...rows.map((r) => r.id.length)));
-        for (const r of rows) process.stdout.write(`  ${r.id.padEnd(idWidth)}  ${r.modifiedAt.padEnd(24)}  ${r.sources}${r.fields ? `  ${r.fields}` : ''}\n`);
+        for (const r of rows) out(`  ${r.id.padEnd(idWidth)}  ${r.modifiedAt.padEnd(24)}  ${r.sources}${r.fields ? `  ${r.fields}` : ''}\n`);
         if (hits.length < total.value && from.value + hits.length < total.value)
-          process.stdout.write(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
+          out(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
       }
       if (hits.length === 0) {
-        if (!json) process.stderr.write(`shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`);
+        if (!json) err(`shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`);
         return EXIT.failed;
       }
       return EXIT.ok;

@@ -6,6 +6,7 @@ import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
+import { err, out } from './output';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {
@@ -69,10 +70,10 @@ const status: CommandModule = {
       report = await collect(connection);
     } catch (e) {
       // The node answered health but failed a later read: say which, exit as "unknown".
-      process.stderr.write(`shardeck status: ${(e as Error).message}\n`);
+      err(`shardeck status: ${(e as Error).message}\n`);
       return EXIT.unreachable;
     }
-    process.stdout.write(values.json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
+    out(values.json ? JSON.stringify(report, null, 2) + '\n' : renderText(report));
     return statusExitCode(report);
   },
 };

@@ -2,7 +2,8 @@
 // max_headroom applied: domain/disk.ts), the node's level, used/total, headroom to the high
 // watermark, and the indices that carry a read-only block.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { diskRows, type DiskRow } from '../../domain/disk';
 import { diskLevelTone, formatPercent } from '../../domain/format';
 import { diskLayout, diskUsageText, readOnlyHeading, readOnlyIndices, readOnlyLine, watermarkLine } from '../../domain/panes/disk';

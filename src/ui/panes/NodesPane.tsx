@@ -3,7 +3,8 @@
 // RAM, never above 32 GB) and open scroll contexts against search.max_open_scroll_context. Under
 // the table: the selected node's verdict and statistics; `c` shows the requests as curl lines.
 import React, { useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { fitText } from '../../domain/table';
 import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
 import { PANE_SPECS } from '../../store/panes';

@@ -37,7 +37,7 @@ const search: CommandModule = {
     from: { type: 'string' },
   },
   flagHelp: {
-    'older-than': 'modified_at before an age (90d, 12w, 36h) or an ISO date (exclusive, lt)',
+    'older-than': 'modified_at before an age (90d, 12w, 36h, 1y) or an ISO date (exclusive, lt)',
     until: 'modified_at up to and including a timestamp with its zone, or to the end of a date (the seed\'s lte)',
     source: 'documents whose assoc:sources holds this source id (term query)',
     'query-file': 'a JSON body with a top-level "query" (a logged query saved as-is); - reads standard input',

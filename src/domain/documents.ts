@@ -2,6 +2,7 @@
 // size and a body): what the operator asked for, checked before anything is sent (one index, a
 // page inside index.max_result_window, fields the mapping has), and the hits as rows.
 import { formatCount } from './format';
+import { NOT_IN_INDEX_NAMES } from './naming';
 import { curlLine, pathWithQuery, type PreviewConnection } from './mutation';
 import { MODIFIED_AT, olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, SOURCES, sourceQuery, untilQuery, type Parsed, type Query } from './delete/query';
 
@@ -55,7 +56,7 @@ export function checkOneIndex(name: string): string | null {
   if (/[*?]/.test(t) || t.includes(',') || t === '_all')
     return `"${t}" names several indices: give exactly one index (the Indices pane or shardeck status lists them)`;
   if (t.startsWith('-') || t.startsWith('_')) return `"${t}" is not an index name: give exactly one index such as service_v9_alpha`;
-  if (/[\s"\\/<>|#]/.test(t)) return `"${t}" contains a character index names cannot have: check the spelling`;
+  if (NOT_IN_INDEX_NAMES.test(t)) return `"${t}" contains a character index names cannot have: check the spelling`;
   return null;
 }
 

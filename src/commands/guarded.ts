@@ -18,7 +18,7 @@ const NO_FOLLOWER: Approver = {
 import type { Profile } from '../config/profiles';
 import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
-import { err, out, forTerminal } from './output';
+import { err, out, forTerminal, outJson } from './output';
 
 /** Flags of every mutating command. */
 export const MUTATION_OPTIONS = {
@@ -114,9 +114,8 @@ export function warnAudit(warning: string | undefined): void {
   if (warning) err(`${paint('yellow', 'warning:')} ${warning}\n`);
 }
 
-export function printJson(value: unknown): void {
-  out(JSON.stringify(value, null, 2) + '\n');
-}
+/** One JSON document (a failure gets its exit code: output.ts outJson). */
+export const printJson = outJson;
 
 /** The end states of a wizard that sends one plan. */
 type OnePlanState = { phase: string; result?: PlanResult; message?: string };

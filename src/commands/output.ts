@@ -43,9 +43,24 @@ export function outWords(words: readonly string[]): void {
   if (!readerGone) process.stdout.write(words.map((w) => `${w}\n`).join(''));
 }
 
-/** One JSON document on stdout. */
+/** A failure's JSON document, held until the exit code is known (flushJsonFailure). */
+let pendingFailure: Record<string, unknown> | undefined;
+
+/** One JSON document on stdout. A failure ({ ok: false }) is written when the command ends, with
+ *  its exit code added, so every failure under --json is one object of one shape:
+ *  { ok: false, error, code } (and whatever the command adds). */
 export function outJson(value: unknown): void {
-  out(JSON.stringify(value, null, 2) + '\n');
+  if (value && typeof value === 'object' && (value as { ok?: unknown }).ok === false) pendingFailure = value as Record<string, unknown>;
+  else out(JSON.stringify(value, null, 2) + '\n');
+}
+
+/** Called once by the entry point with the exit code: writes the failure held by outJson, or,
+ *  when the command failed before printing one (a usage error, a crash) and --json was asked
+ *  for, one of the same shape from `error`. */
+export function flushJsonFailure(code: number, json: boolean, error?: string): void {
+  const failure = pendingFailure ?? (json && code !== 0 && error !== undefined ? { ok: false, error } : undefined);
+  pendingFailure = undefined;
+  if (failure) out(JSON.stringify({ ...failure, ok: false, error: String(failure.error ?? error ?? 'failed'), code }, null, 2) + '\n');
 }
 
 /** A closed pipe is not an error: no `write EPIPE` stack trace. Installed once by the entry point. */

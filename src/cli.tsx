@@ -98,8 +98,8 @@ main(process.argv.slice(2)).then(
   (e) => {
     settled = true;
     err(`shardeck: ${(e as Error)?.message ?? e}\n`);
-    flushJsonFailure(70, json, `${(e as Error)?.message ?? e}`);
-    process.exitCode = 70;
+    flushJsonFailure(EXIT.internal, json, `${(e as Error)?.message ?? e}`);
+    process.exitCode = EXIT.internal;
   },
 );
 // A command whose work was left hanging on a promise nothing will settle (seen: a client close
@@ -108,5 +108,5 @@ process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
   err('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
-  process.exitCode = 70;
+  process.exitCode = EXIT.internal;
 });

@@ -70,7 +70,7 @@ export const GROUPS: { name: CommandGroup; title: string }[] = [
 ];
 
 /** Exit codes shared by every command (status follows monitoring-check conventions). */
-export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64 } as const;
+export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64, internal: 70 } as const;
 
 export interface CommandConnection {
   profileName: string;

@@ -21,7 +21,13 @@ export const EXIT_HELP: [code: number, meaning: string][] = [
   [EXIT.readOnly, 'read-only mode: the change was not sent'],
   [EXIT.failed, 'refused, declined, failed or not found'],
   [EXIT.usage, 'bad input (a flag, a value, a file): nothing was sent'],
+  [EXIT.internal, 'internal error: treat the outcome as unknown (shardeck audit shows what was sent)'],
 ];
+
+/** The README's exit-code table (test/domain/readme.test.ts keeps them equal). */
+export function exitCodesMarkdown(): string {
+  return ['| exit | meaning |', '| --- | --- |', ...EXIT_HELP.map(([c, m]) => `| ${c} | ${m} |`)].join('\n');
+}
 
 export const CONFIG_HELP = [
   'profiles, the audit log and stored refresh tokens live in $SHARDECK_CONFIG_DIR, else $XDG_CONFIG_HOME/shardeck,',

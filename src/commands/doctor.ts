@@ -3,6 +3,7 @@
 // each finding with its evidence, remedy and the key or command that applies it. Reads only.
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
 import fs from 'node:fs';
+import { countOf } from '../domain/format';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
@@ -29,7 +30,7 @@ function renderText(r: DoctorReport): string {
   const out: string[] = [];
   const c = r.counts;
   out.push(
-    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${r.cluster.nodes} node(s): ` +
+    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${countOf(r.cluster.nodes, 'node')}: ` +
       `${c.critical} critical, ${c.warn} warning(s), ${c.ok} ok${c.unknown ? `, ${c.unknown} not checked here` : ''}`,
   );
   for (const f of r.findings) {

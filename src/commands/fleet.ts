@@ -1,6 +1,7 @@
 // shardeck fleet [--json]: every saved profile's cluster in one table, worst first, read with
 // bounded concurrency and a deadline per cluster; the exit code is the worst status (like status).
 import { UsageError } from '../config/connection';
+import { countOf } from '../domain/format';
 import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
 import { paint } from './paint';
@@ -54,7 +55,7 @@ const fleet: CommandModule = {
       out(JSON.stringify({ schema: FLEET_SCHEMA, worst: rows[0]?.status ?? 'green', clusters: rows }, null, 2) + '\n');
     } else {
       const now = Date.now();
-      const lines = [`${rows.length} cluster(s), worst first`];
+      const lines = [`${countOf(rows.length, 'cluster')}, worst first`];
       for (const r of rows) lines.push(fleetTextLine(r, now).replace(r.status.toUpperCase(), (s) => paint(TONE[r.status], s)));
       out(lines.join('\n') + '\n');
     }

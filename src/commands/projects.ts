@@ -2,6 +2,7 @@
 // the index behind each (service_<template-version>_<lowercase id>), projects without an index and
 // project-like indices without a project.
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
+import { countOf } from '../domain/format';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { createEsApi } from '../cluster/api';
@@ -31,7 +32,7 @@ async function readIndices(values: Record<string, unknown>): Promise<{ storage: 
 function renderText(tenant: string, projects: PlatformProject[], storage: Storage, report?: ProjectIndexReport): string {
   const out: string[] = [];
   if (!report) {
-    out.push(`${projects.length} project(s) of tenant ${tenant}`);
+    out.push(`${countOf(projects.length, 'project')} of tenant ${tenant}`);
     const w = Math.max(2, ...projects.map((p) => p.id.length));
     for (const p of projects) out.push(`  ${p.id.padEnd(w)}  ${p.name}`);
     if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${storage.error}`));

@@ -77,10 +77,8 @@ const componentTemplate: CommandModule = {
         return EXIT.ok;
       }
       const confirmation = await confirmOnTerminal(NAME, review.plans, values);
-      if (!confirmation) {
-        if (json) printJson({ ...head, ok: false, dryRun: false, sent: false, error: 'not confirmed: nothing was sent' });
-        return EXIT.failed;
-      }
+      // With --json, confirmOnTerminal printed the plan that needs confirming.
+      if (!confirmation) return EXIT.failed;
       session.send({ type: 'confirm', confirmation });
       state = await session.idle();
       const report = state.phase === 'done' || state.phase === 'failed' ? state.report : undefined;

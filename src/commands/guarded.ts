@@ -88,6 +88,19 @@ export function printPreviews(ps: Preview[]): void {
  */
 export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values'], typedAhead?: string): Promise<Confirmation | null> {
   if (values.yes) return typedAhead === undefined ? { by: 'yes-flag' } : { by: 'yes-flag', text: typedAhead };
+  // A script asked for JSON: never a question on the terminal, the plan it would confirm instead.
+  if (values.json) {
+    const need = plans.find((p) => p.risk === 'destructive');
+    outJson({
+      schema: JSON_SCHEMA,
+      command,
+      ok: false,
+      confirmationNeeded: true,
+      error: `confirmation needed: add --yes${need ? ' (and what the preview asks for, e.g. --expect N)' : ''} to send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}; nothing was sent`,
+      plan: plans.map((p) => ({ summary: p.summary, risk: p.risk, method: p.method, path: p.path, ...(p.body === undefined ? {} : { body: p.body }) })),
+    });
+    return null;
+  }
   if (!process.stdin.isTTY) {
     err(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
     return null;

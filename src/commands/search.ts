@@ -5,7 +5,7 @@
 // Exit 0 hits found, 5 none (or no such index), 3 unreachable, 64 bad input. Reads only; drives
 // the Documents view's session.
 import fs from 'node:fs';
-import { formatCount } from '../domain/format';
+import { countOf, formatCount } from '../domain/format';
 import { checkOneIndex, DEFAULT_SIZE, docChoice, hitRow, pageText, parseCount, requestLines, type DocQueryKind } from '../domain/documents';
 import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './common';
@@ -41,7 +41,7 @@ const search: CommandModule = {
     until: 'modified_at up to and including a timestamp with its zone, or to the end of a date (the seed\'s lte)',
     source: 'documents whose assoc:sources holds this source id (term query)',
     'query-file': 'a JSON body with a top-level "query" (a logged query saved as-is); - reads standard input',
-    size: `hits per page (default ${DEFAULT_SIZE}); from + size may not pass index.max_result_window (10000 by default)`,
+    size: `hits per page (default ${DEFAULT_SIZE}; 0: only the count); from + size may not pass index.max_result_window (10000 by default)`,
     from: 'hits to skip before the page (default 0)',
   },
   examples: [
@@ -59,7 +59,7 @@ const search: CommandModule = {
     if (given.length !== 1)
       return usageError(NAME, `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP, --source ID or --query-file FILE to say which documents`, json);
     const [flag, kind] = given[0];
-    const size = values.size === undefined ? { ok: true as const, value: DEFAULT_SIZE } : parseCount(String(values.size), '--size', 1);
+    const size = values.size === undefined ? { ok: true as const, value: DEFAULT_SIZE } : parseCount(String(values.size), '--size', 0);
     if (!size.ok) return usageError(NAME, size.error, json);
     const from = values.from === undefined ? { ok: true as const, value: 0 } : parseCount(String(values.from), '--from', 0);
     if (!from.ok) return usageError(NAME, from.error, json);
@@ -92,6 +92,12 @@ const search: CommandModule = {
       }
       const { hits, total } = state.hits;
       const shown = requestLines(state.request!, guard.previewConnection);
+      // --size 0 is Elasticsearch's own idiom for "how many": the count, no page.
+      if (size.value === 0) {
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: total.value > 0, index, query: choice.value.query, described: choice.value.described, total, request: shown.request, curl: shown.curl });
+        else out(`${index}: ${choice.value.described}\n${countOf(total.value, 'document')} match\n`);
+        return total.value > 0 ? EXIT.ok : EXIT.failed;
+      }
       if (json)
         printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: hits.length > 0, index, query: choice.value.query, described: choice.value.described, total, from: from.value, size: size.value, hits, request: shown.request, curl: shown.curl });
       else {

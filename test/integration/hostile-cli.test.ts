@@ -71,6 +71,28 @@ describe('the hostile names on a real node, through every command that shows the
     expect(JSON.parse(one.stdout).document._index).toBe(HOSTILE_INDICES[4]);
   }, 60_000);
 
+  it('search --size 0 gives the count only (Elasticsearch\'s idiom), text and --json', async () => {
+    const name = HOSTILE_INDICES[4]!;
+    const r = await cli('search', name, '--older-than', '90d', '--size', '0');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('1 document match');
+    expect(r.stdout).not.toContain('d1');
+    const j = await cli('search', name, '--older-than', '90d', '--size', '0', '--json');
+    expect(JSON.parse(j.stdout)).toMatchObject({ ok: true, total: { value: 1 } });
+    expect(JSON.parse(j.stdout).hits).toBeUndefined();
+  }, 60_000);
+
+  it('a change with --json and without --yes prints the plan that needs confirming, sends nothing', async () => {
+    const name = HOSTILE_INDICES[5]!;
+    const before = await replicasOf(name);
+    const r = await cli('replicas', 'set', name, String(before + 1), '--json');
+    expect(r.code).toBe(5);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ ok: false, confirmationNeeded: true, code: 5, error: expect.stringContaining('--yes') });
+    expect(j.plan.map((p: { path: string }) => decodeURIComponent(p.path))).toEqual([`/${name}/_settings`]);
+    expect(await replicasOf(name)).toBe(before);
+  }, 60_000);
+
   it('an error about a missing hostile name is inert too', async () => {
     const r = await cli('settings', 'nope\u001b]0;pwned\u0007');
     expect(r.code).toBe(5);

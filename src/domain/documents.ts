@@ -54,7 +54,7 @@ export function checkOneIndex(name: string): string | null {
   const t = name.trim();
   if (t === '') return 'no index given: name one index such as service_v9_alpha';
   if (/[*?]/.test(t) || t.includes(',') || t === '_all')
-    return `"${t}" names several indices: give exactly one index (the Indices pane or shardeck status lists them)`;
+    return `"${t}" names several indices: give exactly one index (the Indices pane or shardeck cat indices lists them)`;
   if (t.startsWith('-') || t.startsWith('_')) return `"${t}" is not an index name: give exactly one index such as service_v9_alpha`;
   if (NOT_IN_INDEX_NAMES.test(t)) return `"${t}" contains a character index names cannot have: check the spelling`;
   return null;
@@ -62,7 +62,7 @@ export function checkOneIndex(name: string): string | null {
 
 /** The index an alias or name resolved to must be one: else which ones it named. */
 export function judgeOneIndex(name: string, matched: string[] | null): Parsed<string> {
-  if (matched === null || matched.length === 0) return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck status or the Indices pane lists them)` };
+  if (matched === null || matched.length === 0) return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck cat indices or the Indices pane lists them)` };
   if (matched.length > 1) return { ok: false, error: `"${name}" names ${matched.length} indices (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}): give exactly one of them` };
   return { ok: true, value: matched[0] };
 }

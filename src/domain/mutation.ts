@@ -208,7 +208,7 @@ export function isPattern(expr: string): boolean {
  * indices count). `matched` is null when Elasticsearch said an exact name does not exist.
  */
 export function judgeResolution(expr: string, matched: string[] | null, opts: TargetOptions = {}): TargetResolution {
-  if (matched === null) return { ok: false, error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck status or the Indices pane` };
+  if (matched === null) return { ok: false, error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck cat indices or the Indices pane` };
   if (matched.length === 0) return { ok: false, error: `the pattern "${expr}" matches no index: check it with the Indices pane (nothing was changed)` };
   const system = matched.filter((n) => n.startsWith('.'));
   if (system.length && !opts.includeSystem) {

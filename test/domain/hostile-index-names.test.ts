@@ -23,3 +23,14 @@ describe('hostile but valid index names pass the checks', () => {
     expect(isSingleIndex('a b')).toBe(false);
   });
 });
+
+describe('the advice in the messages is true', () => {
+  // shardeck status lists no indices; shardeck cat indices does.
+  it('a wrong index name points at a command that lists the indices', async () => {
+    const { judgeOneIndex } = await import('../../src/domain/documents');
+    for (const message of [checkOneIndex('logs-*'), (judgeOneIndex('nope', []) as { error: string }).error]) {
+      expect(message).toContain('shardeck cat indices');
+      expect(message).not.toContain('shardeck status');
+    }
+  });
+});

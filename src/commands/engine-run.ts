@@ -61,6 +61,8 @@ async function confirmation(command: string, need: ConfirmationNeed, values: Val
     err(`shardeck ${command}: this takes node ${need.expected} out of service and --yes does not confirm it: add --node-name ${need.expected}; nothing was run\n`);
     return null;
   }
+  // A script asked for JSON: never a question; the caller prints the commands that need confirming.
+  if (values.json) return null;
   if (!process.stdin.isTTY) {
     err(`shardeck ${command}: no terminal to confirm on: add --yes${need.kind === 'type' ? ` --node-name ${need.expected}` : ''} to confirm from a script; nothing was run\n`);
     return null;
@@ -107,7 +109,7 @@ export async function runEngineAction(command: string, action: EngineAction, val
       }
       const c = await confirmation(command, state.need, values);
       if (!c) {
-        if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, sent: false, action, commands: state.commands, error: 'not confirmed: nothing was run', refused: 'unconfirmed' });
+        if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, sent: false, action, commands: state.commands, confirmationNeeded: true, confirm: state.need, error: `confirmation needed: add --yes${state.need.kind === 'type' ? ` --node-name ${state.need.expected}` : ''}; nothing was run`, refused: 'unconfirmed' });
         return EXIT.failed;
       }
       session.subscribe(() => {

@@ -4,9 +4,12 @@ import { UsageError } from './config/connection';
 import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
 import { COMMANDS } from './commands/table';
 import { applyV8Flags } from './config/v8-flags';
+import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/output';
+import { didYouMean } from './domain/suggest';
 
 // Before anything big is allocated (config/v8-flags.ts says why).
 applyV8Flags();
+quietOnClosedPipe();
 
 function globalUsage(): string {
   return [
@@ -22,17 +25,22 @@ function globalUsage(): string {
 // The bundle's build defines it from package.json (dev/build.mjs, dev/package.mjs).
 const VERSION = process.env.SHARDECK_VERSION ?? '0.1.0';
 
+/** The one sentence of a failure the entry point itself reports (for --json: flushJsonFailure). */
+let failure: string | undefined;
+
 async function main(argv: string[]): Promise<number> {
   const first = argv[0];
-  if (first === '--version' || first === '-V') {
-    process.stdout.write(`shardeck ${VERSION}\n`);
+  if (first === '--version' || first === '-V' || first === '-v') {
+    out(`shardeck ${VERSION}\n`);
     return 0;
   }
   const name = first && !first.startsWith('-') ? first : 'tui';
   const rest = first && !first.startsWith('-') ? argv.slice(1) : argv;
   const load = COMMANDS[name];
   if (!load) {
-    process.stderr.write(`shardeck: unknown command "${name}"\n\n${globalUsage()}\n`);
+    const near = didYouMean(name, [...Object.keys(COMMANDS), 'help']);
+    failure = `unknown command "${name}"${near ? `: did you mean "${near}"?` : ''}`;
+    err(`shardeck: ${failure}\n\n${globalUsage()}\n`);
     return EXIT.usage;
   }
   const mod = await load();
@@ -53,20 +61,25 @@ async function main(argv: string[]): Promise<number> {
     // A flag's value too (--from -3), so the command can say what is wrong with it.
     for (const [k, v] of Object.entries(parsed.values)) if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
   } catch (e) {
-    process.stderr.write(`shardeck ${name}: ${(e as Error).message.replace(/\. To specify.*$/s, '')}\n${mod.usage}\n`);
+    failure = (e as Error).message.replace(/\. To specify.*$/s, '');
+    const unknown = /^Unknown option '(--?[^']+)'/.exec(failure);
+    const near = unknown && didYouMean(unknown[1]!, Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`));
+    if (near) failure += `: did you mean ${near}?`;
+    err(`shardeck ${name}: ${failure}\n${mod.usage}\n`);
     return EXIT.usage;
   }
   if (parsed.values.help) {
     const help = await import('./commands/help');
     // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
-    process.stdout.write(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
+    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {
     return await mod.run({ values: parsed.values as CommandContext['values'], positionals: parsed.positionals });
   } catch (e) {
     if (e instanceof UsageError) {
-      process.stderr.write(`shardeck ${name}: ${e.message}\n`);
+      failure = e.message;
+      err(`shardeck ${name}: ${e.message}\n`);
       return EXIT.usage;
     }
     throw e;
@@ -74,15 +87,19 @@ async function main(argv: string[]): Promise<number> {
 }
 
 let settled = false;
+// --json anywhere asks for JSON, failures included (one object: ok:false, error, code).
+const json = process.argv.slice(2).includes('--json');
 main(process.argv.slice(2)).then(
   (code) => {
     settled = true;
+    flushJsonFailure(code, json, failure);
     process.exitCode = code;
   },
   (e) => {
     settled = true;
-    process.stderr.write(`shardeck: ${(e as Error)?.message ?? e}\n`);
-    process.exitCode = 70;
+    err(`shardeck: ${(e as Error)?.message ?? e}\n`);
+    flushJsonFailure(EXIT.internal, json, `${(e as Error)?.message ?? e}`);
+    process.exitCode = EXIT.internal;
   },
 );
 // A command whose work was left hanging on a promise nothing will settle (seen: a client close
@@ -90,6 +107,6 @@ main(process.argv.slice(2)).then(
 process.on('beforeExit', () => {
   if (settled) return;
   settled = true;
-  process.stderr.write('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
-  process.exitCode = 70;
+  err('shardeck: the command ended without a result (internal error): treat its outcome as unknown\n');
+  process.exitCode = EXIT.internal;
 });

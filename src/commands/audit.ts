@@ -5,6 +5,7 @@ import { formatAuditRecord } from '../domain/mutation';
 import { auditFile, readAudit } from '../services/audit';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { err, out } from './output';
 
 const audit: CommandModule = {
   summary: 'Every mutation shardeck sent (time, profile, request, outcome), from the audit log.',
@@ -21,9 +22,9 @@ const audit: CommandModule = {
     const shown = records.slice(last === Infinity ? 0 : -last);
     if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });
     else {
-      if (!records.length) process.stdout.write(`no mutation recorded yet (${auditFile()})\n`);
-      for (const r of shown) process.stdout.write(formatAuditRecord(r) + '\n');
-      if (unreadable) process.stderr.write(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not JSON and were skipped\n`);
+      if (!records.length) out(`no mutation recorded yet (${auditFile()})\n`);
+      for (const r of shown) out(formatAuditRecord(r) + '\n');
+      if (unreadable) err(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not JSON and were skipped\n`);
     }
     return EXIT.ok;
   },

@@ -5,6 +5,7 @@ import { catTable, splitColumns, unknownColumns } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
 import { notFound, withReads } from './inspect-common';
+import { out } from './output';
 
 const NAME = 'cat';
 
@@ -27,7 +28,7 @@ const cat: CommandModule = {
       const commands = await es.catCommands();
       if (name === undefined) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, commands });
-        else process.stdout.write(commands.map((c) => `${c.name}${c.takesTarget ? ' [TARGET]' : ''}`).join('\n') + '\n');
+        else out(commands.map((c) => `${c.name}${c.takesTarget ? ' [TARGET]' : ''}`).join('\n') + '\n');
         return EXIT.ok;
       }
       const command = commands.find((c) => c.name === name.replace(/^\/?(_cat\/)?/, ''));
@@ -42,7 +43,7 @@ const cat: CommandModule = {
       const rows = await es.cat(command.name, target, columns);
       if (rows === null) return notFound(NAME, `no index matches "${target}": see the names with shardeck cat indices`, json, { name: command.name, target });
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, name: command.name, ...(target ? { target } : {}), rows });
-      else process.stdout.write(rows.length ? catTable(rows, columns).join('\n') + '\n' : `_cat/${command.name}: no rows\n`);
+      else out(rows.length ? catTable(rows, columns).join('\n') + '\n' : `_cat/${command.name}: no rows\n`);
       return EXIT.ok;
     });
   },

@@ -6,6 +6,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { createClient } from '../cluster/connection';
 import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
+import { err, markInsecureTls } from './output';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
@@ -70,7 +71,7 @@ export const GROUPS: { name: CommandGroup; title: string }[] = [
 ];
 
 /** Exit codes shared by every command (status follows monitoring-check conventions). */
-export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64 } as const;
+export const EXIT = { ok: 0, yellow: 1, red: 2, unreachable: 3, readOnly: 4, failed: 5, usage: 64, internal: 70 } as const;
 
 export interface CommandConnection {
   profileName: string;
@@ -95,23 +96,14 @@ export async function openConnection(values: CommandContext['values']): Promise<
   return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };
 }
 
-/** The https URL this run talks to without verifying its certificate (--insecure, flag or profile), or null. */
-let insecureUrl: string | null = null;
-
 /**
  * Every command says it when TLS is not verified (the console shows it in its status bar): on
- * stderr now, and as `insecureTls: true` in its --json output (withTlsWarning).
+ * stderr now, and as `insecureTls: true` in every --json object it prints (output.ts outJson).
  */
 export function announceInsecure(conn: { url: string; insecure?: boolean; via?: unknown }): void {
   if (!conn.insecure || conn.via || !/^https:/i.test(conn.url)) return;
-  insecureUrl = urlForMessage(conn.url);
-  process.stderr.write(
-    `shardeck: WARNING: TLS verification is OFF for ${insecureUrl} (--insecure, given or in the profile): anyone on the network path can read and change what is sent, the password included; give the CA with --ca FILE instead\n`,
+  markInsecureTls();
+  err(
+    `shardeck: WARNING: TLS verification is OFF for ${urlForMessage(conn.url)} (--insecure, given or in the profile): anyone on the network path can read and change what is sent, the password included; give the CA with --ca FILE instead\n`,
   );
-}
-
-/** A --json object with `insecureTls: true` added when this run's connection does not verify TLS. */
-export function withTlsWarning<T>(value: T): T {
-  if (!insecureUrl || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
-  return { ...value, insecureTls: true };
 }

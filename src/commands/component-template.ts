@@ -9,6 +9,7 @@ import { componentTemplateSession } from '../services/wizards/component-template
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'component-template';
 
@@ -57,7 +58,7 @@ const componentTemplate: CommandModule = {
       if (state.phase === 'input') {
         const message = state.error ?? 'invalid input';
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
       if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
@@ -65,21 +66,19 @@ const componentTemplate: CommandModule = {
       const requests = previews(guard, review.plans);
       const head = { schema: JSON_SCHEMA, command: NAME, component: name, field: form.field, type: form.type, template: form.template, warnings: review.warnings, notes: review.notes, requests };
       if (!json) {
-        for (const w of review.warnings) process.stdout.write(`${paint('yellow', 'warning:')} ${w}\n`);
-        for (const n of review.notes) process.stdout.write(`note: ${n}\n`);
+        for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
+        for (const n of review.notes) out(`note: ${n}\n`);
         printPreviews(requests);
-        process.stdout.write(`${PLATFORM_TEMPLATES_KEY} after this:\n${platformJsonLines(review.platformJson).join('\n')}\n`);
+        out(`${PLATFORM_TEMPLATES_KEY} after this:\n${platformJsonLines(review.platformJson).join('\n')}\n`);
       }
       if (values['dry-run']) {
         if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, platformSettings: { key: PLATFORM_TEMPLATES_KEY, value: review.platformJson } });
-        else process.stdout.write('dry run: nothing was sent\n');
+        else out('dry run: nothing was sent\n');
         return EXIT.ok;
       }
       const confirmation = await confirmOnTerminal(NAME, review.plans, values);
-      if (!confirmation) {
-        if (json) printJson({ ...head, ok: false, dryRun: false, sent: false, error: 'not confirmed: nothing was sent' });
-        return EXIT.failed;
-      }
+      // With --json, confirmOnTerminal printed the plan that needs confirming.
+      if (!confirmation) return EXIT.failed;
       session.send({ type: 'confirm', confirmation });
       state = await session.idle();
       const report = state.phase === 'done' || state.phase === 'failed' ? state.report : undefined;
@@ -89,11 +88,11 @@ const componentTemplate: CommandModule = {
       else {
         for (const r of report?.results ?? []) {
           const detail = r.message.startsWith('done') ? r.verified?.message : r.message;
-          process.stdout.write(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
+          out(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
         }
-        if (report?.newIndex) process.stdout.write(`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}\n`);
-        if (state.phase === 'failed') process.stderr.write(`shardeck ${NAME}: ${state.message}\n`);
-        if (report) process.stdout.write(`set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:\n${platformJsonLines(report.platformJson).join('\n')}\n`);
+        if (report?.newIndex) out(`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}\n`);
+        if (state.phase === 'failed') err(`shardeck ${NAME}: ${state.message}\n`);
+        if (report) out(`set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:\n${platformJsonLines(report.platformJson).join('\n')}\n`);
       }
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

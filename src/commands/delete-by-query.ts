@@ -15,6 +15,7 @@ import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'delete-by-query';
 
@@ -137,20 +138,20 @@ const deleteByQuery: CommandModule = {
         conflicts,
       };
       if (!json) {
-        process.stdout.write(`${target} matches ${describeMatch(matched)}\n`);
-        process.stdout.write(`which documents: ${choice.described}\nquery: ${JSON.stringify(choice.query)}\n`);
-        process.stdout.write(
+        out(`${target} matches ${describeMatch(matched)}\n`);
+        out(`which documents: ${choice.described}\nquery: ${JSON.stringify(choice.query)}\n`);
+        out(
           `${paint('bold', formatCount(preview.matching))} of ${formatCount(preview.indexTotal)} documents match (${formatPercent(matchShare(preview.matching, preview.indexTotal), 1)})\n`,
         );
         if (preview.samples.length) {
-          process.stdout.write(`first ${preview.samples.length} (oldest first):\n`);
+          out(`first ${preview.samples.length} (oldest first):\n`);
           for (const s of preview.samples)
-            process.stdout.write(`  ${s.id}  ${s.modifiedAt ?? '-'}  ${s.sources.join(',') || '-'}${s.title ? `  ${s.title}` : ''}\n`);
+            out(`  ${s.id}  ${s.modifiedAt ?? '-'}  ${s.sources.join(',') || '-'}${s.title ? `  ${s.title}` : ''}\n`);
         }
       }
       if (state.phase === 'nothing') {
         if (json) printJson({ ...head, ok: true, nothingToDo: true, sent: false });
-        else process.stdout.write('nothing to do: no document matches; nothing was sent\n');
+        else out('nothing to do: no document matches; nothing was sent\n');
         return EXIT.ok;
       }
       // The session's plan: only the indices previewed, capped at the count, refresh=true.
@@ -159,17 +160,17 @@ const deleteByQuery: CommandModule = {
       // too: previewed here, sent (only then) through the guard with this confirmation.
       const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
       if (!json) {
-        process.stdout.write(`${CONFLICTS_LINE[conflicts]}\n`);
+        out(`${CONFLICTS_LINE[conflicts]}\n`);
         printPreviews(requests);
       }
       if (values['dry-run']) {
         if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
-        else process.stdout.write(`dry run: nothing was sent (to delete these ${preview.matching}: --yes --expect ${preview.matching})\n`);
+        else out(`dry run: nothing was sent (to delete these ${preview.matching}: --yes --expect ${preview.matching})\n`);
         return EXIT.ok;
       }
       const fail = (message: string, extra: object) => {
         if (json) printJson({ ...head, ok: false, ...extra, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       };
       if (expect !== undefined && expect !== preview.matching)
@@ -188,10 +189,10 @@ const deleteByQuery: CommandModule = {
           return;
         }
         if (json) return;
-        if (s.task !== task) process.stdout.write(`task ${s.task} started (re-attach with: shardeck tasks ${s.task})\n`);
+        if (s.task !== task) out(`task ${s.task} started (re-attach with: shardeck tasks ${s.task})\n`);
         task = s.task;
         const line = s.progress ? progressLine(s.progress) : shown;
-        if (line !== shown) process.stdout.write(`  ${line}\n`);
+        if (line !== shown) out(`  ${line}\n`);
         shown = line;
       });
       session.send({ type: 'typeCount', text: 'text' in confirmation ? (confirmation.text ?? '') : '' });
@@ -206,10 +207,10 @@ const deleteByQuery: CommandModule = {
       }
       if (state.phase !== 'done') return fail(`stopped (${state.phase})`, { sent: true, requests });
       const timing = { preview_ms: previewMs, delete_ms: deleteMs };
-      if (state.countLag && !json) process.stdout.write(`  ${state.countLag}\n`);
+      if (state.countLag && !json) out(`  ${state.countLag}\n`);
       const { report } = state;
       if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, progress: state.final, report, timing });
-      else for (const [i, l] of report.lines.entries()) process.stdout.write(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
+      else for (const [i, l] of report.lines.entries()) out(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
       return report.ok ? EXIT.ok : EXIT.failed;
     } catch (e) {
       return reportFailure(NAME, e, json);

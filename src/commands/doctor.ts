@@ -3,14 +3,16 @@
 // each finding with its evidence, remedy and the key or command that applies it. Reads only.
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
 import fs from 'node:fs';
+import { countOf } from '../domain/format';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
 import { platformOnHost, runDoctor } from '../services/doctor';
-import { EXIT, openConnection, withTlsWarning, type CommandModule } from './common';
+import { EXIT, openConnection, type CommandModule } from './common';
 import { usageError } from './guarded';
 import { paint } from './paint';
+import { err, out, outJson } from './output';
 
 const NAME = 'doctor';
 
@@ -28,7 +30,7 @@ function renderText(r: DoctorReport): string {
   const out: string[] = [];
   const c = r.counts;
   out.push(
-    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${r.cluster.nodes} node(s): ` +
+    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${countOf(r.cluster.nodes, 'node')}: ` +
       `${c.critical} critical, ${c.warn} warning(s), ${c.ok} ok${c.unknown ? `, ${c.unknown} not checked here` : ''}`,
   );
   for (const f of r.findings) {
@@ -68,7 +70,8 @@ const doctor: CommandModule = {
       } catch (e) {
         const err = e as ConnError;
         report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };
-        process.stdout.write(json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : `${paint('red', 'UNREACHABLE')} ${err.message}\n`);
+        if (json) outJson(report);
+        else out(`${paint('red', 'UNREACHABLE')} ${err.message}\n`);
         return EXIT.unreachable;
       }
       report = await runDoctor(es, {
@@ -78,12 +81,13 @@ const doctor: CommandModule = {
       });
     } catch (e) {
       // Health answered but a later read failed: say which, exit as "unknown".
-      process.stderr.write(`shardeck doctor: ${(e as Error).message}\n`);
+      err(`shardeck doctor: ${(e as Error).message}\n`);
       return EXIT.unreachable;
     } finally {
       await closeClient(client);
     }
-    process.stdout.write(json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : renderText(report));
+    if (json) outJson(report);
+    else out(renderText(report));
     return doctorReportExit(report);
   },
 };

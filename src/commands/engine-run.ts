@@ -9,6 +9,7 @@ import { engineSession } from '../services/wizards/engine';
 import { EXIT, type CommandContext } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, warnAudit } from './guarded';
 import { paint } from './paint';
+import { err, out, forTerminal } from './output';
 
 /** Flags that say where the engine is and how its service is run (over the profile's). */
 export const ENGINE_OPTIONS = {
@@ -57,20 +58,22 @@ async function confirmation(command: string, need: ConfirmationNeed, values: Val
   if (need.kind === 'type' && values['node-name'] !== undefined) return { by: values.yes ? 'yes-flag' : 'typed', text: String(values['node-name']) };
   if (values.yes && need.kind === 'key') return { by: 'yes-flag' };
   if (values.yes && need.kind === 'type') {
-    process.stderr.write(`shardeck ${command}: this takes node ${need.expected} out of service and --yes does not confirm it: add --node-name ${need.expected}; nothing was run\n`);
+    err(`shardeck ${command}: this takes node ${need.expected} out of service and --yes does not confirm it: add --node-name ${need.expected}; nothing was run\n`);
     return null;
   }
+  // A script asked for JSON: never a question; the caller prints the commands that need confirming.
+  if (values.json) return null;
   if (!process.stdin.isTTY) {
-    process.stderr.write(`shardeck ${command}: no terminal to confirm on: add --yes${need.kind === 'type' ? ` --node-name ${need.expected}` : ''} to confirm from a script; nothing was run\n`);
+    err(`shardeck ${command}: no terminal to confirm on: add --yes${need.kind === 'type' ? ` --node-name ${need.expected}` : ''} to confirm from a script; nothing was run\n`);
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
     if (need.kind === 'type') {
-      const text = (await rl.question(`this takes the node out of service: type ${need.expected} to go on: `)).trim();
+      const text = (await rl.question(forTerminal(`this takes the node out of service: type ${need.expected} to go on: `))).trim();
       if (text === need.expected) return { by: 'typed', text };
     } else if (/^y(es)?$/i.test((await rl.question('run it? [y/N] ')).trim())) return { by: 'key' };
-    process.stderr.write('not confirmed: nothing was run\n');
+    err('not confirmed: nothing was run\n');
     return null;
   } finally {
     rl.close();
@@ -82,7 +85,7 @@ export async function runEngineAction(command: string, action: EngineAction, val
   const json = Boolean(values.json);
   const waitS = values['wait-timeout'] === undefined ? undefined : Number(values['wait-timeout']);
   const { es, guard, profile, conn, close } = await openGuard(values);
-  const say = (s: string) => (json ? process.stderr : process.stdout).write(s);
+  const say = (s: string) => (json ? err : out)(s);
   try {
     const session = engineSession(
       es,
@@ -101,12 +104,12 @@ export async function runEngineAction(command: string, action: EngineAction, val
       say([paint('bold', state.summary ?? ''), ...state.commands.map((c) => `  $ ${c}`)].join('\n') + '\n');
       if (values['dry-run']) {
         if (json) printJson({ schema: JSON_SCHEMA, command, ok: true, dryRun: true, sent: false, action, commands: state.commands, confirm: state.need });
-        else process.stdout.write('dry run: nothing was run\n');
+        else out('dry run: nothing was run\n');
         return EXIT.ok;
       }
       const c = await confirmation(command, state.need, values);
       if (!c) {
-        if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, sent: false, action, commands: state.commands, error: 'not confirmed: nothing was run', refused: 'unconfirmed' });
+        if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, sent: false, action, commands: state.commands, confirmationNeeded: true, confirm: state.need, error: `confirmation needed: add --yes${state.need.kind === 'type' ? ` --node-name ${state.need.expected}` : ''}; nothing was run`, refused: 'unconfirmed' });
         return EXIT.failed;
       }
       session.subscribe(() => {
@@ -124,10 +127,10 @@ export async function runEngineAction(command: string, action: EngineAction, val
     if (json) printJson({ schema: JSON_SCHEMA, command, ok: r.ok, action, sent, commands: state.commands, lines: r.lines, restartNeeded: Boolean(r.restartNeeded), ...(r.refused ? { refused: r.refused } : {}), ...r.data });
     else {
       const [first, ...rest] = r.lines;
-      process.stdout.write([paint(r.ok ? 'green' : 'red', first ?? ''), ...rest].join('\n') + '\n');
-      if (r.restartNeeded) process.stdout.write(`next: shardeck service restart (the change is used from the next start)\n`);
+      out([paint(r.ok ? 'green' : 'red', first ?? ''), ...rest].join('\n') + '\n');
+      if (r.restartNeeded) out(`next: shardeck service restart (the change is used from the next start)\n`);
     }
-    if (r.refused) process.stderr.write(`shardeck ${command}: ${r.lines[0]}\n`);
+    if (r.refused) err(`shardeck ${command}: ${r.lines[0]}\n`);
     const isStatus = action.kind === 'service' && action.verb === 'status';
     if (isStatus) return r.ok ? EXIT.ok : EXIT.unreachable;
     if (r.refused === 'read-only') return EXIT.readOnly;

@@ -4,6 +4,7 @@ import { explanationLines, NO_UNASSIGNED, type ShardRef } from '../domain/wizard
 import { allocationSession } from '../services/wizards/allocation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
+import { out } from './output';
 
 const NAME = 'explain';
 
@@ -32,7 +33,7 @@ const explain: CommandModule = {
       if (state.phase === 'failed') throw session.failure(state.message);
       if (state.phase !== 'explained') throw new Error(`stopped (${state.phase})`);
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, unassigned: state.unassigned, explanation: state.explanation });
-      else process.stdout.write((state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).join('\n') + '\n');
+      else out((state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).join('\n') + '\n');
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

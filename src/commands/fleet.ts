@@ -1,10 +1,12 @@
 // shardeck fleet [--json]: every saved profile's cluster in one table, worst first, read with
 // bounded concurrency and a deadline per cluster; the exit code is the worst status (like status).
 import { UsageError } from '../config/connection';
+import { countOf } from '../domain/format';
 import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
 import { paint } from './paint';
 import { type CommandModule } from './common';
+import { out } from './output';
 
 export const FLEET_SCHEMA = 1;
 
@@ -50,12 +52,12 @@ const fleet: CommandModule = {
     }
     const code = fleetExitCode(rows);
     if (values.json) {
-      process.stdout.write(JSON.stringify({ schema: FLEET_SCHEMA, worst: rows[0]?.status ?? 'green', clusters: rows }, null, 2) + '\n');
+      out(JSON.stringify({ schema: FLEET_SCHEMA, worst: rows[0]?.status ?? 'green', clusters: rows }, null, 2) + '\n');
     } else {
       const now = Date.now();
-      const out = [`${rows.length} cluster(s), worst first`];
-      for (const r of rows) out.push(fleetTextLine(r, now).replace(r.status.toUpperCase(), (s) => paint(TONE[r.status], s)));
-      process.stdout.write(out.join('\n') + '\n');
+      const lines = [`${countOf(rows.length, 'cluster')}, worst first`];
+      for (const r of rows) lines.push(fleetTextLine(r, now).replace(r.status.toUpperCase(), (s) => paint(TONE[r.status], s)));
+      out(lines.join('\n') + '\n');
     }
     return code;
   },

@@ -14,6 +14,7 @@ import { createUiStore, type UiState } from '../ui/state';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
 import { EXIT, type CommandModule } from './common';
 import { printJson } from './guarded';
+import { err } from './output';
 
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {
@@ -40,7 +41,7 @@ const follow: CommandModule = {
     if (!socket) {
       const msg = 'nobody of your user shares a console on this host: ask the leader for the socket path it shows (shardeck follow SOCKET)';
       if (json) printJson({ schema: 1, command: 'follow', ok: false, error: msg });
-      process.stderr.write(`shardeck follow: ${msg}\n`);
+      err(`shardeck follow: ${msg}\n`);
       return EXIT.failed;
     }
     const token = tokenFrom(values);
@@ -61,7 +62,7 @@ const follow: CommandModule = {
     } catch (e) {
       if (!(e instanceof FollowError)) throw e;
       if (json) printJson({ schema: 1, command: 'follow', ok: false, error: e.message });
-      process.stderr.write(`shardeck follow: ${e.message}\n`);
+      err(`shardeck follow: ${e.message}\n`);
       return EXIT.failed;
     }
 

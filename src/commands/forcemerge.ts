@@ -11,6 +11,7 @@ import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'forcemerge';
 
@@ -51,24 +52,24 @@ const forcemerge: CommandModule = {
       const { before, plans } = review;
       const head = { schema: JSON_SCHEMA, command: NAME, target, matched: review.indices, before, warnings: review.warnings };
       if (!json) {
-        process.stdout.write(`${target} matches ${describeMatch(review.indices)}\n${factsLines(before).join('\n')}\n`);
-        for (const w of review.warnings) process.stdout.write(`${paint('yellow', 'warning:')} ${w}\n`);
+        out(`${target} matches ${describeMatch(review.indices)}\n${factsLines(before).join('\n')}\n`);
+        for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
       }
       const fail = (message: string, extra: object) => {
         if (json) printJson({ ...head, ok: false, ...extra, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       };
       if (review.refuse) {
         if (json) printJson({ ...head, ok: false, sent: false, error: review.refuse });
-        process.stderr.write(`shardeck ${NAME}: ${review.refuse}; nothing was sent\n`);
+        err(`shardeck ${NAME}: ${review.refuse}; nothing was sent\n`);
         return EXIT.failed;
       }
       const requests = previews(guard, plans, { includeSystem });
       if (!json) printPreviews(requests);
       if (values['dry-run']) {
         if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
-        else process.stdout.write('dry run: nothing was sent\n');
+        else out('dry run: nothing was sent\n');
         return EXIT.ok;
       }
       const confirmation = await confirmOnTerminal(NAME, plans, values);
@@ -80,11 +81,11 @@ const forcemerge: CommandModule = {
         session.subscribe(() => {
           const s = session.getState();
           if (s.phase !== 'applying') return;
-          if (s.waitingLeases && !waiting) process.stdout.write('waiting (reading only, up to 60 s) until the retention leases let the deleted documents go...\n');
+          if (s.waitingLeases && !waiting) out('waiting (reading only, up to 60 s) until the retention leases let the deleted documents go...\n');
           waiting = s.waitingLeases;
-          for (const w of s.warnings.slice(warned)) process.stdout.write(`${paint('yellow', 'warning:')} ${w}\n`);
+          for (const w of s.warnings.slice(warned)) out(`${paint('yellow', 'warning:')} ${w}\n`);
           warned = s.warnings.length;
-          if (s.task && s.task !== task) process.stdout.write(`task ${s.task} started (it cannot be cancelled; re-attach with: shardeck tasks ${s.task})\n`);
+          if (s.task && s.task !== task) out(`task ${s.task} started (it cannot be cancelled; re-attach with: shardeck tasks ${s.task})\n`);
           task = s.task;
         });
       }
@@ -101,18 +102,18 @@ const forcemerge: CommandModule = {
       const ok = failures.length === 0;
       if (json) printJson({ ...head, ok, sent: true, requests, task, after, failures });
       else {
-        process.stdout.write(`${ok ? paint('green', 'ok') : paint('red', 'FAILED')}: merge finished; before -> after:\n`);
+        out(`${ok ? paint('green', 'ok') : paint('red', 'FAILED')}: merge finished; before -> after:\n`);
         for (const b of before.indices) {
           const a = after.indices.find((i) => i.name === b.name);
-          process.stdout.write(
+          out(
             `  ${b.name}: deleted docs ${formatCount(b.docsDeleted)} -> ${formatCount(a?.docsDeleted)}, store ${formatBytes(b.storeBytes)} -> ${formatBytes(a?.storeBytes)}\n`,
           );
         }
         for (const b of before.disks) {
           const a = after.disks.find((d) => d.node === b.node);
-          process.stdout.write(`  node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}\n`);
+          out(`  node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}\n`);
         }
-        for (const f of failures) process.stdout.write(`  failure: ${f}\n`);
+        for (const f of failures) out(`  failure: ${f}\n`);
       }
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

@@ -5,6 +5,7 @@ import { checkDocId, checkOneIndex, requestLines } from '../domain/documents';
 import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
+import { err, out } from './output';
 
 const NAME = 'get';
 
@@ -29,11 +30,11 @@ const get: CommandModule = {
       const shown = state.request ? requestLines(state.request, guard.previewConnection) : undefined;
       if (!state.doc) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, found: false, index, id, error: state.error, ...(shown ? { request: shown.request, curl: shown.curl } : {}) });
-        process.stderr.write(`shardeck ${NAME}: ${state.error}\n`);
+        err(`shardeck ${NAME}: ${state.error}\n`);
         return EXIT.failed;
       }
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: true, request: shown!.request, curl: shown!.curl, document: state.doc });
-      else process.stdout.write(JSON.stringify(state.doc, null, 2) + '\n');
+      else out(JSON.stringify(state.doc, null, 2) + '\n');
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

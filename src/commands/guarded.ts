@@ -16,8 +16,9 @@ const NO_FOLLOWER: Approver = {
     ),
 };
 import type { Profile } from '../config/profiles';
-import { EXIT, openConnection, withTlsWarning, type CommandContext, type CommandConnection } from './common';
+import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
+import { err, out, forTerminal, outJson } from './output';
 
 /** Flags of every mutating command. */
 export const MUTATION_OPTIONS = {
@@ -37,7 +38,7 @@ export async function openGuard(values: CommandContext['values']): Promise<{ es:
     platformUser: s.profile?.platformUser,
     // One change at a time per cluster: say who holds it while this waits.
     onLockWait: (h) => {
-      if (h) process.stderr.write(`shardeck: waiting for another change to this cluster to finish: ${describeHolder(h)}\n`);
+      if (h) err(`shardeck: waiting for another change to this cluster to finish: ${describeHolder(h)}\n`);
     },
     // A subcommand has no followers: a profile that requires approval sends changes from a shared console only.
     ...(s.profile?.requireApproval ? { approver: NO_FOLLOWER } : {}),
@@ -62,13 +63,13 @@ export function reportFailure(command: string, e: unknown, json: boolean): numbe
   if (code === undefined) throw e;
   const message = (e as Error).message;
   if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message, ...(e instanceof GuardRefusal ? { refused: e.kind } : {}) });
-  process.stderr.write(`shardeck ${command}: ${message}\n`);
+  err(`shardeck ${command}: ${message}\n`);
   return code;
 }
 
 export function usageError(command: string, message: string, json: boolean): number {
   if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message });
-  process.stderr.write(`shardeck ${command}: ${message}\n`);
+  err(`shardeck ${command}: ${message}\n`);
   return EXIT.usage;
 }
 
@@ -77,7 +78,7 @@ export function previews(guard: Guard, plans: MutationPlan[], opts: TargetOption
 }
 
 export function printPreviews(ps: Preview[]): void {
-  for (const p of ps) process.stdout.write(previewLines(p).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)).join('\n') + '\n');
+  for (const p of ps) out(previewLines(p).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)).join('\n') + '\n');
 }
 
 /**
@@ -87,8 +88,21 @@ export function printPreviews(ps: Preview[]): void {
  */
 export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values'], typedAhead?: string): Promise<Confirmation | null> {
   if (values.yes) return typedAhead === undefined ? { by: 'yes-flag' } : { by: 'yes-flag', text: typedAhead };
+  // A script asked for JSON: never a question on the terminal, the plan it would confirm instead.
+  if (values.json) {
+    const need = plans.find((p) => p.risk === 'destructive');
+    outJson({
+      schema: JSON_SCHEMA,
+      command,
+      ok: false,
+      confirmationNeeded: true,
+      error: `confirmation needed: add --yes${need ? ' (and what the preview asks for, e.g. --expect N)' : ''} to send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}; nothing was sent`,
+      plan: plans.map((p) => ({ summary: p.summary, risk: p.risk, method: p.method, path: p.path, ...(p.body === undefined ? {} : { body: p.body }) })),
+    });
+    return null;
+  }
   if (!process.stdin.isTTY) {
-    process.stderr.write(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
+    err(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
     return null;
   }
   const destructive = plans.find((p) => p.risk === 'destructive');
@@ -96,12 +110,12 @@ export async function confirmOnTerminal(command: string, plans: MutationPlan[], 
   try {
     if (destructive) {
       const need = confirmationNeeded(destructive);
-      const text = await rl.question(`this cannot be undone: type ${need.kind === 'type' ? need.expected : ''} to go on: `);
+      const text = await rl.question(forTerminal(`this cannot be undone: type ${need.kind === 'type' ? need.expected : ''} to go on: `));
       return { by: 'typed', text: text.trim() };
     }
     const answer = await rl.question(`send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}? [y/N] `);
     if (/^y(es)?$/i.test(answer.trim())) return { by: 'key' };
-    process.stderr.write('not confirmed: nothing was sent\n');
+    err('not confirmed: nothing was sent\n');
     return null;
   } finally {
     rl.close();
@@ -110,12 +124,11 @@ export async function confirmOnTerminal(command: string, plans: MutationPlan[], 
 
 /** The change went out but its outcome is not in the audit log: said on stderr, with or without --json. */
 export function warnAudit(warning: string | undefined): void {
-  if (warning) process.stderr.write(`${paint('yellow', 'warning:')} ${warning}\n`);
+  if (warning) err(`${paint('yellow', 'warning:')} ${warning}\n`);
 }
 
-export function printJson(value: unknown): void {
-  process.stdout.write(JSON.stringify(withTlsWarning(value), null, 2) + '\n');
-}
+/** One JSON document (a failure gets its exit code: output.ts outJson). */
+export const printJson = outJson;
 
 /** The end states of a wizard that sends one plan. */
 type OnePlanState = { phase: string; result?: PlanResult; message?: string };
@@ -137,7 +150,7 @@ export async function applyOnePlan(
   if (!json) printPreviews(requests);
   if (values['dry-run']) {
     if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
-    else process.stdout.write('dry run: nothing was sent\n');
+    else out('dry run: nothing was sent\n');
     return EXIT.ok;
   }
   const confirmation = await confirmOnTerminal(command, [plan], values);
@@ -149,6 +162,6 @@ export async function applyOnePlan(
   warnAudit(result.auditWarning);
   if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
   // An answered success reads best as its read-back; anything else (no answer, read back) says it all in its message.
-  else process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);
+  else out(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);
   return ok ? EXIT.ok : EXIT.failed;
 }

@@ -6,10 +6,12 @@ import { openConfig, getProfile, pickProfileName } from '../config/profiles';
 import fs from 'node:fs';
 import { UsageError } from '../config/files';
 import { entryText, parseSince, timelineMarkdown } from '../domain/timeline';
+import { displayBlock } from '../domain/display-text';
 import { urlForMessage } from '../domain/urls';
 import { readTimeline, timelineFile } from '../services/timeline';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
+import { err, out } from './output';
 
 const NAME = 'incident';
 
@@ -48,17 +50,17 @@ const incident: CommandModule = {
       const md = timelineMarkdown(url, entries, new Date(), new Date().getTimezoneOffset());
       if (values.out) {
         // Where the operator says (their working folder is not private): the file itself is 0600.
-        fs.writeFileSync(String(values.out), md, { mode: 0o600 });
+        fs.writeFileSync(String(values.out), displayBlock(md), { mode: 0o600 });
         fs.chmodSync(String(values.out), 0o600);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, file: values.out, entries: entries.length });
-        else process.stderr.write(`wrote ${entries.length} entries to ${values.out}\n`);
-      } else process.stdout.write(md);
+        else err(`wrote ${entries.length} entries to ${values.out}\n`);
+      } else out(md);
       return EXIT.ok;
     }
     if (json) printJson({ schema: JSON_SCHEMA, command: NAME, cluster: url, file: timelineFile(url), entries });
     else {
-      if (!entries.length) process.stdout.write(`nothing recorded for ${url}${values.since ? ` in the last ${values.since}` : ''} (${timelineFile(url)})\n`);
-      for (const e of entries) process.stdout.write(`${e.time.replace('T', ' ').slice(0, 19)} UTC  ${entryText(e)}\n`);
+      if (!entries.length) out(`nothing recorded for ${url}${values.since ? ` in the last ${values.since}` : ''} (${timelineFile(url)})\n`);
+      for (const e of entries) out(`${e.time.replace('T', ' ').slice(0, 19)} UTC  ${entryText(e)}\n`);
     }
     return EXIT.ok;
   },

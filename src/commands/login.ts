@@ -7,6 +7,7 @@ import { PlatformError, platformUrlProblem, PlatformSignIn } from '../platform/s
 import { loginCommandFor } from '../services/platform-sign-in';
 import type { CommandModule } from './common';
 import { readSecretFromStdin, reportPlatformError } from './platform-common';
+import { out } from './output';
 
 async function readRefreshTokenInput(): Promise<string> {
   const token = process.stdin.isTTY
@@ -62,10 +63,10 @@ const login: CommandModule = {
     }
     saveProfile(profileName, { platformUrl: platform.baseUrl, platformInsecureHttp: insecureHttp && new URL(platform.baseUrl).protocol === 'http:' ? true : undefined, platformUser: info.user_id }, conf);
     markLastUsed(profileName, conf);
-    const out = { profile: profileName, platformUrl: platform.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
-    process.stdout.write(
+    const who = { profile: profileName, platformUrl: platform.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
+    out(
       values.json
-        ? JSON.stringify(out, null, 2) + '\n'
+        ? JSON.stringify(who, null, 2) + '\n'
         : `signed in to ${platform.baseUrl} as ${info.user_id}@${info.tenant} (role ${info.role}); the refresh token is stored for profile "${profileName}" in ${secretsFile()} (mode 0600)\n`,
     );
     return 0;

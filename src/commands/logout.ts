@@ -2,6 +2,7 @@
 import { getProfile, openConfig, pickProfileName, saveProfile } from '../config/profiles';
 import { forgetRefreshToken } from '../config/secrets';
 import type { CommandModule } from './common';
+import { out } from './output';
 
 const logout: CommandModule = {
   summary: "Forget the profile's stored platform refresh token.",
@@ -17,7 +18,7 @@ const logout: CommandModule = {
     const text = had
       ? `forgot the refresh token of profile "${profileName}"; it still works on the platform until revoked there (API Access), so revoke it if it may have leaked\n`
       : `profile "${profileName}" had no stored refresh token\n`;
-    process.stdout.write(values.json ? JSON.stringify({ profile: profileName, forgotten: had }) + '\n' : text);
+    out(values.json ? JSON.stringify({ profile: profileName, forgotten: had }) + '\n' : text);
     return 0;
   },
 };

@@ -5,6 +5,7 @@ import { fieldDefinition, mappingFields, mappingParameters, namesText, type Mapp
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
 import { notFound, withReads } from './inspect-common';
+import { out } from './output';
 
 const NAME = 'mappings';
 export const DEFAULT_MAX_INDICES = 100;
@@ -49,15 +50,15 @@ const mappings: CommandModule = {
       if (field === undefined) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, pattern, matched: indices.length, groups });
         else {
-          const out: string[] = [];
+          const lines: string[] = [];
           for (const g of groups) {
             const fields = mappingFields(g.mapping);
-            out.push(`${namesText(g.indices)} (${g.indices.length} ${g.indices.length === 1 ? 'index' : 'indices'}): ${fields.length} fields`);
-            for (const p of mappingParameters(g.mapping)) out.push(`  ${p}`);
-            out.push(...fields.map(fieldLine));
+            lines.push(`${namesText(g.indices)} (${g.indices.length} ${g.indices.length === 1 ? 'index' : 'indices'}): ${fields.length} fields`);
+            for (const p of mappingParameters(g.mapping)) lines.push(`  ${p}`);
+            lines.push(...fields.map(fieldLine));
           }
-          if (groups.length > 1) out.push(`${indices.length} indices, ${groups.length} different mappings`);
-          process.stdout.write(out.join('\n') + '\n');
+          if (groups.length > 1) lines.push(`${indices.length} indices, ${groups.length} different mappings`);
+          out(lines.join('\n') + '\n');
         }
         return EXIT.ok;
       }
@@ -67,9 +68,9 @@ const mappings: CommandModule = {
         return notFound(NAME, `no index matching "${pattern}" maps the field "${field}" (${indices.length} ${indices.length === 1 ? 'index' : 'indices'} looked at)`, json, { pattern, field, missing });
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, pattern, matched: indices.length, field, found, missing });
       else {
-        const out = found.map((g) => `${field}: ${JSON.stringify(g.definition)}  in ${namesText(g.indices)}`);
-        if (missing.length) out.push(`not mapped in ${missing.length}: ${namesText(missing)}`);
-        process.stdout.write(out.join('\n') + '\n');
+        const lines = found.map((g) => `${field}: ${JSON.stringify(g.definition)}  in ${namesText(g.indices)}`);
+        if (missing.length) lines.push(`not mapped in ${missing.length}: ${namesText(missing)}`);
+        out(lines.join('\n') + '\n');
       }
       return EXIT.ok;
     });

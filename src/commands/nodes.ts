@@ -4,6 +4,7 @@ import { nodeDetails, nodeLines, nodeVerdict } from '../domain/panes/nodes';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { out } from './output';
 
 const NAME = 'nodes';
 
@@ -46,9 +47,9 @@ const nodes: CommandModule = {
         return EXIT.ok;
       }
       for (const n of lines) {
-        process.stdout.write(paint('bold', `${n.master ? '*' : ''}${n.name}`) + ` ${n.ip} ${n.version} ${n.roles}\n`);
-        for (const l of nodeVerdict(n)) process.stdout.write(`  ${paint(l.tone, l.text)}\n`);
-        for (const l of nodeDetails(n)) process.stdout.write(`  ${l.tone ? paint(l.tone, l.text) : l.text}\n`);
+        out(paint('bold', `${n.master ? '*' : ''}${n.name}`) + ` ${n.ip} ${n.version} ${n.roles}\n`);
+        for (const l of nodeVerdict(n)) out(`  ${paint(l.tone, l.text)}\n`);
+        for (const l of nodeDetails(n)) out(`  ${l.tone ? paint(l.tone, l.text) : l.text}\n`);
       }
       return EXIT.ok;
     } catch (e) {

@@ -1,4 +1,7 @@
 // Colour for the text output of subcommands: only on a terminal that is not TERM=dumb, never with NO_COLOR (no-color.org).
+// paint() marks where the colour changes; out()/err() (output.ts) turn the marks into escape
+// sequences after sanitising the text, so painted text must be printed through them.
+import { colourMark } from './output';
 
 export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'dim' | 'bold' | 'unknown' | 'unavailable';
 
@@ -24,5 +27,5 @@ export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): bool
 export function paint(colour: Colour | string, text: string): string {
   const code = CODES[colour as Colour];
   if (!code || !colourEnabled()) return text;
-  return `\u001b[${code[0]}m${text}\u001b[${code[1]}m`;
+  return `${colourMark(code[0])}${text}${colourMark(code[1])}`;
 }

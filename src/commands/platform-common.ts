@@ -5,6 +5,7 @@ import { LockBusyError } from '../config/files';
 import { PlatformError, type PlatformSignIn } from '../platform/sign-in';
 import { openProfileSignIn } from '../services/platform-sign-in';
 import { EXIT, type CommandContext } from './common';
+import { err, out, outJson } from './output';
 
 /** The platform sign-in of the profile the flags pick (--profile, else the last used). */
 export function signInOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; platform: PlatformSignIn } {
@@ -20,8 +21,8 @@ export function signInOfFlags(values: CommandContext['values']): { profileName: 
  */
 export function reportPlatformError(command: string, e: unknown, json = false): number {
   if (!(e instanceof LockBusyError) && !(e instanceof PlatformError)) throw e;
-  if (json) process.stdout.write(JSON.stringify({ command, ok: false, error: e.message }, null, 2) + '\n');
-  process.stderr.write(`shardeck ${command}: ${e.message}\n`);
+  if (json) outJson({ command, ok: false, error: e.message });
+  err(`shardeck ${command}: ${e.message}\n`);
   if (e instanceof LockBusyError) return EXIT.failed;
   return e.kind === 'unreachable' || e.kind === 'timeout' ? EXIT.unreachable : EXIT.failed;
 }

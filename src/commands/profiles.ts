@@ -7,6 +7,7 @@ import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config
 import { readRefreshToken } from '../config/secrets';
 import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
 import type { CommandContext, CommandModule } from './common';
+import { out } from './output';
 
 function badVia(via: string): never {
   throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);
@@ -54,7 +55,7 @@ function save({ values, positionals }: CommandContext): number {
   if (flag('platform') !== undefined) given.platformInsecureHttp = insecureHttp && new URL(flag('platform')!).protocol === 'http:' ? true : undefined;
   const stored = saveProfile(name, given);
   markLastUsed(name);
-  process.stdout.write(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`);
+  out(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`);
   return 0;
 }
 
@@ -85,11 +86,11 @@ const profiles: CommandModule = {
       signedIn: readRefreshToken(name) !== undefined,
     }));
     if (values.json) {
-      process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+      out(JSON.stringify(rows, null, 2) + '\n');
       return 0;
     }
     if (!rows.length) {
-      process.stdout.write('no profiles yet: shardeck login --platform URL [--profile NAME] creates one\n');
+      out('no profiles yet: shardeck login --platform URL [--profile NAME] creates one\n');
       return 0;
     }
     const wName = Math.max(4, ...rows.map((r) => r.name.length));
@@ -100,7 +101,7 @@ const profiles: CommandModule = {
       lines.push(`${r.last ? '*' : ' '} ${r.name.padEnd(wName)}  ${r.url.padEnd(wUrl)}  ${platform}`);
     }
     lines.push('* last used: the default when --profile is not given');
-    process.stdout.write(lines.join('\n') + '\n');
+    out(lines.join('\n') + '\n');
     return 0;
   },
 };

@@ -2,6 +2,7 @@
 // the index behind each (service_<template-version>_<lowercase id>), projects without an index and
 // project-like indices without a project.
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
+import { countOf } from '../domain/format';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { createEsApi } from '../cluster/api';
@@ -9,6 +10,7 @@ import { openConnection } from './common';
 import type { CommandModule } from './common';
 import { paint } from './paint';
 import { reportPlatformError, signInOfFlags } from './platform-common';
+import { out } from './output';
 
 type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 
@@ -30,7 +32,7 @@ async function readIndices(values: Record<string, unknown>): Promise<{ storage: 
 function renderText(tenant: string, projects: PlatformProject[], storage: Storage, report?: ProjectIndexReport): string {
   const out: string[] = [];
   if (!report) {
-    out.push(`${projects.length} project(s) of tenant ${tenant}`);
+    out.push(`${countOf(projects.length, 'project')} of tenant ${tenant}`);
     const w = Math.max(2, ...projects.map((p) => p.id.length));
     for (const p of projects) out.push(`  ${p.id.padEnd(w)}  ${p.name}`);
     if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${storage.error}`));
@@ -69,9 +71,9 @@ const projects: CommandModule = {
     const report = indices ? matchProjectsToIndices(list, indices, templateVersion) : undefined;
     if (values.json) {
       const body = report ? { tenant, storage, ...report } : { tenant, storage, templateVersion, projects: list };
-      process.stdout.write(JSON.stringify(body, null, 2) + '\n');
+      out(JSON.stringify(body, null, 2) + '\n');
     } else {
-      process.stdout.write(renderText(tenant, list, storage, report));
+      out(renderText(tenant, list, storage, report));
     }
     return 0;
   },

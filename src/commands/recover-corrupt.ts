@@ -21,6 +21,7 @@ import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgre
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { err, out, forTerminal } from './output';
 
 const NAME = 'recover-corrupt';
 
@@ -68,15 +69,15 @@ async function planFor(es: EsApi, guard: Guard, target: { index: string; shard: 
 /** Asks on the terminal: y for a step, the index's name for one that loses documents. */
 async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
   if (!process.stdin.isTTY) {
-    process.stderr.write(`shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`);
+    err(`shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`);
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
     if (need.kind === 'type') {
-      const text = (await rl.question(`this loses documents: type ${need.expected} to run this step: `)).trim();
+      const text = (await rl.question(forTerminal(`this loses documents: type ${need.expected} to run this step: `))).trim();
       if (text === need.expected) return { by: 'typed', text };
-      process.stderr.write('not confirmed: the step was not run\n');
+      err('not confirmed: the step was not run\n');
       return null;
     }
     if (/^y(es)?$/i.test((await rl.question('run this step? [y/N] ')).trim())) return { by: 'key' };
@@ -110,7 +111,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const method = (values.method as RecoveryMethod | undefined) ?? 'checkindex';
-      if (!json) process.stdout.write([...findingLines(c), ''].join('\n') + '\n');
+      if (!json) out([...findingLines(c), ''].join('\n') + '\n');
       const elsewhere = startRefusal(c);
       if (elsewhere) return failed(elsewhere, json);
       if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
@@ -120,7 +121,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
     if (acceptLoss !== undefined && acceptLoss !== progress.index)
       return failed(`--accept-data-loss names "${acceptLoss}" but this checklist repairs ${progress.index}: give that index name exactly; nothing was run`, json);
     // Under --json stdout holds only the result: the steps and their live output go to stderr.
-    const say = (s: string) => (json ? process.stderr : process.stdout).write(s);
+    const say = (s: string) => (json ? err : out)(s);
     const io: RunnerIO = {
       announce: (step, n, total) => say(stepLines(step, n, total, guard.previewConnection).join('\n') + '\n'),
       // --accept-data-loss INDEX is the index name typed ahead for the steps that lose documents;
@@ -165,8 +166,8 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       });
     else {
       const [first, ...rest] = runEndLines(end);
-      process.stdout.write([paint(end.status === 'finished' ? 'green' : end.status === 'declined' ? 'bold' : 'red', first), ...rest].join('\n') + '\n');
-      if (end.status === 'refused') process.stderr.write(`shardeck ${NAME}: ${end.message}\n`);
+      out([paint(end.status === 'finished' ? 'green' : end.status === 'declined' ? 'bold' : 'red', first), ...rest].join('\n') + '\n');
+      if (end.status === 'refused') err(`shardeck ${NAME}: ${end.message}\n`);
     }
     return end.status === 'finished' ? EXIT.ok : EXIT.failed;
   } catch (e) {
@@ -178,7 +179,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
 
 function failed(message: string, json: boolean): number {
   if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
-  process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+  err(`shardeck ${NAME}: ${message}\n`);
   return EXIT.failed;
 }
 
@@ -235,7 +236,7 @@ const recoverCorrupt: CommandModule = {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report });
         else {
           const head = `cluster is ${report.status}: ${report.unassignedPrimaries} unassigned primar${report.unassignedPrimaries === 1 ? 'y' : 'ies'}, ${report.corrupt.length} with corrupt copies`;
-          process.stdout.write([head, ...report.corrupt.flatMap(findingLines)].join('\n') + '\n');
+          out([head, ...report.corrupt.flatMap(findingLines)].join('\n') + '\n');
         }
         return report.corrupt.length ? EXIT.red : EXIT.ok;
       }
@@ -247,7 +248,7 @@ const recoverCorrupt: CommandModule = {
       const elsewhere = startRefusal(c);
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p, runsHere: !elsewhere, ...(elsewhere ? { notHere: elsewhere } : {}) });
       else
-        process.stdout.write(
+        out(
           [...findingLines(c), '', ...(elsewhere ? [paint('red', `not on this host: ${elsewhere.replace(/; nothing was run$/, '')}`), ''] : []), ...planLines(p, facts.conn)].join('\n') + '\n',
         );
       return EXIT.ok;

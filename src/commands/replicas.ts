@@ -8,6 +8,7 @@ import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'replicas';
 
@@ -66,22 +67,22 @@ const replicas: CommandModule = {
         platformSettings: review.platformJson ?? null,
       };
       if (!json) {
-        process.stdout.write(`${target} matches ${describeMatch(review.facts.indices)}\n`);
-        for (const w of review.warnings) process.stdout.write(`${paint('yellow', 'warning:')} ${w}\n`);
-        for (const note of review.notes) process.stdout.write(`note: ${note}\n`);
+        out(`${target} matches ${describeMatch(review.facts.indices)}\n`);
+        for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
+        for (const note of review.notes) out(`note: ${note}\n`);
         if (review.platformJson)
-          process.stdout.write(`topic.elasticsearch.index-templates-settings:\n${JSON.stringify(review.platformJson, null, 2)}\n`);
+          out(`topic.elasticsearch.index-templates-settings:\n${JSON.stringify(review.platformJson, null, 2)}\n`);
         printPreviews(requests);
       }
       if (values['dry-run']) {
         if (json) printJson({ ...head, dryRun: true, sent: false });
-        else process.stdout.write('dry run: nothing was sent\n');
+        else out('dry run: nothing was sent\n');
         return EXIT.ok;
       }
       const confirmation = await confirmOnTerminal(NAME, review.plans, values);
       if (!confirmation) return EXIT.failed;
       session.send({ type: 'confirm', confirmation });
-      if (!json) process.stdout.write(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
+      if (!json) out(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
       state = await session.idle();
       const results = state.phase === 'done' ? state.report.results : state.phase === 'failed' ? (state.report?.results ?? []) : [];
       for (const r of results) warnAudit(r.auditWarning);
@@ -93,9 +94,9 @@ const replicas: CommandModule = {
         for (const r of report.results) {
           // Without an answer the message says what the read-back found; an answered one shows the read-back alone.
           const detail = r.message.startsWith('done') ? r.verified?.message : r.message;
-          process.stdout.write(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
+          out(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
         }
-        process.stdout.write(
+        out(
           `health ${paint(report.before.health, report.before.health)} -> ${paint(report.after!.health, report.after!.health)}` +
             (report.after!.reachedExpected ? '' : ` (expected ${report.expected}; not reached within ${timeoutS}s: see shardeck status)`) +
             '\n',
@@ -113,7 +114,7 @@ const replicas: CommandModule = {
 function failed(state: ReplicasState, json: boolean, head: object = { schema: JSON_SCHEMA, command: NAME }): number {
   const message = state.phase === 'failed' ? state.message : `stopped (${state.phase})`;
   if (json) printJson({ ...head, ok: false, error: message, report: state.phase === 'failed' ? state.report : undefined });
-  process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+  err(`shardeck ${NAME}: ${message}\n`);
   return EXIT.failed;
 }
 

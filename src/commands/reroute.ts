@@ -4,6 +4,7 @@ import { allocationSession } from '../services/wizards/allocation';
 import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
+import { out } from './output';
 
 const NAME = 'reroute';
 
@@ -32,9 +33,9 @@ const reroute: CommandModule = {
       const code = await applyOnePlan(NAME, session, state.plan, guard, values, head);
       const done = session.getState();
       if (done.phase === 'done' && !json) {
-        if (done.moves.length === 0) process.stdout.write('nothing moved: no shard changed state\n');
-        for (const m of done.moves) process.stdout.write(`  ${m.index} shard ${m.shard} ${m.primary ? 'primary' : 'replica'}: ${m.from} -> ${m.to}${m.node ? ` on ${m.node}` : ''}\n`);
-        process.stdout.write(`${done.stillUnassigned} shard${done.stillUnassigned === 1 ? '' : 's'} still unassigned${done.stillUnassigned ? ' (shardeck explain says why)' : ''}\n`);
+        if (done.moves.length === 0) out('nothing moved: no shard changed state\n');
+        for (const m of done.moves) out(`  ${m.index} shard ${m.shard} ${m.primary ? 'primary' : 'replica'}: ${m.from} -> ${m.to}${m.node ? ` on ${m.node}` : ''}\n`);
+        out(`${done.stillUnassigned} shard${done.stillUnassigned === 1 ? '' : 's'} still unassigned${done.stillUnassigned ? ' (shardeck explain says why)' : ''}\n`);
       }
       return code;
     } catch (e) {

@@ -5,6 +5,7 @@ import { scrollSession } from '../services/wizards/scroll';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { out } from './output';
 
 const NAME = 'scroll-limit';
 
@@ -32,9 +33,9 @@ const scrollLimit: CommandModule = {
       const rows = scrollRows(state.facts);
       const head = { schema: JSON_SCHEMA, command: NAME, limit: state.facts.limit, nodes: rows, note: KEEP_ALIVE_NOTE };
       if (!json) {
-        process.stdout.write(`${SCROLL_SETTING}: ${state.facts.limit} per node\n`);
-        for (const r of rows) process.stdout.write(`  ${r.name}: ${paint(r.full ? 'red' : 'green', `${r.open} open`)} of ${r.limit} allowed${r.full ? ' (full: the next scroll fails)' : ''}\n`);
-        process.stdout.write(`note: ${KEEP_ALIVE_NOTE}\n`);
+        out(`${SCROLL_SETTING}: ${state.facts.limit} per node\n`);
+        for (const r of rows) out(`  ${r.name}: ${paint(r.full ? 'red' : 'green', `${r.open} open`)} of ${r.limit} allowed${r.full ? ' (full: the next scroll fails)' : ''}\n`);
+        out(`note: ${KEEP_ALIVE_NOTE}\n`);
       }
       if (input === undefined) {
         if (json) printJson({ ...head, ok: true });

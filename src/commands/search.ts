@@ -5,12 +5,13 @@
 // Exit 0 hits found, 5 none (or no such index), 3 unreachable, 64 bad input. Reads only; drives
 // the Documents view's session.
 import fs from 'node:fs';
-import { formatCount } from '../domain/format';
+import { countOf, formatCount } from '../domain/format';
 import { checkOneIndex, DEFAULT_SIZE, docChoice, hitRow, pageText, parseCount, requestLines, type DocQueryKind } from '../domain/documents';
 import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'search';
 
@@ -36,11 +37,11 @@ const search: CommandModule = {
     from: { type: 'string' },
   },
   flagHelp: {
-    'older-than': 'modified_at before an age (90d, 12w, 36h) or an ISO date (exclusive, lt)',
+    'older-than': 'modified_at before an age (90d, 12w, 36h, 1y) or an ISO date (exclusive, lt)',
     until: 'modified_at up to and including a timestamp with its zone, or to the end of a date (the seed\'s lte)',
     source: 'documents whose assoc:sources holds this source id (term query)',
     'query-file': 'a JSON body with a top-level "query" (a logged query saved as-is); - reads standard input',
-    size: `hits per page (default ${DEFAULT_SIZE}); from + size may not pass index.max_result_window (10000 by default)`,
+    size: `hits per page (default ${DEFAULT_SIZE}; 0: only the count); from + size may not pass index.max_result_window (10000 by default)`,
     from: 'hits to skip before the page (default 0)',
   },
   examples: [
@@ -58,7 +59,7 @@ const search: CommandModule = {
     if (given.length !== 1)
       return usageError(NAME, `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP, --source ID or --query-file FILE to say which documents`, json);
     const [flag, kind] = given[0];
-    const size = values.size === undefined ? { ok: true as const, value: DEFAULT_SIZE } : parseCount(String(values.size), '--size', 1);
+    const size = values.size === undefined ? { ok: true as const, value: DEFAULT_SIZE } : parseCount(String(values.size), '--size', 0);
     if (!size.ok) return usageError(NAME, size.error, json);
     const from = values.from === undefined ? { ok: true as const, value: 0 } : parseCount(String(values.from), '--from', 0);
     if (!from.ok) return usageError(NAME, from.error, json);
@@ -86,24 +87,30 @@ const search: CommandModule = {
       if (state.errorKind === 'not-found' || !state.hits) {
         const message = state.error ?? 'no answer';
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, index, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
       const { hits, total } = state.hits;
       const shown = requestLines(state.request!, guard.previewConnection);
+      // --size 0 is Elasticsearch's own idiom for "how many": the count, no page.
+      if (size.value === 0) {
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: total.value > 0, index, query: choice.value.query, described: choice.value.described, total, request: shown.request, curl: shown.curl });
+        else out(`${index}: ${choice.value.described}\n${countOf(total.value, 'document')} match\n`);
+        return total.value > 0 ? EXIT.ok : EXIT.failed;
+      }
       if (json)
         printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: hits.length > 0, index, query: choice.value.query, described: choice.value.described, total, from: from.value, size: size.value, hits, request: shown.request, curl: shown.curl });
       else {
-        process.stdout.write(`${index}: ${choice.value.described}\n`);
-        process.stdout.write(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
+        out(`${index}: ${choice.value.described}\n`);
+        out(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
         const rows = hits.map(hitRow);
         const idWidth = Math.min(40, Math.max(3, ...rows.map((r) => r.id.length)));
-        for (const r of rows) process.stdout.write(`  ${r.id.padEnd(idWidth)}  ${r.modifiedAt.padEnd(24)}  ${r.sources}${r.fields ? `  ${r.fields}` : ''}\n`);
+        for (const r of rows) out(`  ${r.id.padEnd(idWidth)}  ${r.modifiedAt.padEnd(24)}  ${r.sources}${r.fields ? `  ${r.fields}` : ''}\n`);
         if (hits.length < total.value && from.value + hits.length < total.value)
-          process.stdout.write(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
+          out(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
       }
       if (hits.length === 0) {
-        if (!json) process.stderr.write(`shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`);
+        if (!json) err(`shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`);
         return EXIT.failed;
       }
       return EXIT.ok;

@@ -4,6 +4,7 @@ import { isSingleIndex, settingRows } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
 import { notFound, withReads } from './inspect-common';
+import { out } from './output';
 
 const NAME = 'settings';
 
@@ -28,7 +29,7 @@ const settings: CommandModule = {
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, index: s.index, settings: s.settings, ...(all ? { defaults: s.defaults ?? {} } : {}) });
       else {
         const width = Math.max(...rows.map((r) => r.key.length));
-        process.stdout.write(rows.map((r) => `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`).join('\n') + '\n');
+        out(rows.map((r) => `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`).join('\n') + '\n');
       }
       return EXIT.ok;
     });

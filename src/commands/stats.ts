@@ -5,6 +5,7 @@ import { statsLines } from '../domain/inspect';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, printJson, usageError } from './guarded';
 import { notFound, withReads } from './inspect-common';
+import { out } from './output';
 
 const NAME = 'stats';
 
@@ -25,19 +26,19 @@ const stats: CommandModule = {
       const r = report!;
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...(expr !== undefined ? { index: expr } : {}), total: r.all, indices: r.indices });
       else {
-        const out: string[] = [];
+        const lines: string[] = [];
         if (expr === undefined || names.length > 1) {
-          out.push(`${expr === undefined ? 'all indices' : `"${expr}"`}: ${names.length} ${names.length === 1 ? 'index' : 'indices'}`, ...statsLines(r.all).map((l) => `  ${l}`));
+          lines.push(`${expr === undefined ? 'all indices' : `"${expr}"`}: ${names.length} ${names.length === 1 ? 'index' : 'indices'}`, ...statsLines(r.all).map((l) => `  ${l}`));
           const width = Math.max(...names.map((n) => n.length));
           for (const n of names) {
             const s = r.indices[n];
-            out.push(`${n.padEnd(width)}  ${s.health ?? ''} docs ${formatCount(s.docs)} deleted ${formatCount(s.deleted)} store ${formatBytes(s.storeBytes)} segments ${s.segments}`);
+            lines.push(`${n.padEnd(width)}  ${s.health ?? ''} docs ${formatCount(s.docs)} deleted ${formatCount(s.deleted)} store ${formatBytes(s.storeBytes)} segments ${s.segments}`);
           }
         } else {
           const s = r.indices[names[0]];
-          out.push(`${names[0]}  ${s.health ?? ''} ${s.status ?? ''}`.trimEnd(), ...statsLines(s).map((l) => `  ${l}`));
+          lines.push(`${names[0]}  ${s.health ?? ''} ${s.status ?? ''}`.trimEnd(), ...statsLines(s).map((l) => `  ${l}`));
         }
-        process.stdout.write(out.join('\n') + '\n');
+        out(lines.join('\n') + '\n');
       }
       return EXIT.ok;
     });

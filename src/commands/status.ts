@@ -5,7 +5,8 @@ import { readStatus } from '../services/status';
 import { paint } from './paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
-import { EXIT, openConnection, withTlsWarning, type CommandModule, type CommandConnection } from './common';
+import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
+import { err, out, outJson } from './output';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {
@@ -69,10 +70,11 @@ const status: CommandModule = {
       report = await collect(connection);
     } catch (e) {
       // The node answered health but failed a later read: say which, exit as "unknown".
-      process.stderr.write(`shardeck status: ${(e as Error).message}\n`);
+      err(`shardeck status: ${(e as Error).message}\n`);
       return EXIT.unreachable;
     }
-    process.stdout.write(values.json ? JSON.stringify(withTlsWarning(report), null, 2) + '\n' : renderText(report));
+    if (values.json) outJson(report);
+    else out(renderText(report));
     return statusExitCode(report);
   },
 };

@@ -13,6 +13,7 @@ import { taskEndResult } from '../domain/timeline';
 import type { AuditRecord, Confirmation } from '../domain/mutation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
+import { out } from './output';
 
 const NAME = 'tasks';
 
@@ -46,7 +47,7 @@ const tasks: CommandModule = {
       if (id === undefined) {
         const running = await es.runningTasks();
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, tasks: running });
-        else process.stdout.write(running.length ? running.map(describe).join('') : 'no delete-by-query or force-merge task is running\n');
+        else out(running.length ? running.map(describe).join('') : 'no delete-by-query or force-merge task is running\n');
         return EXIT.ok;
       }
       try {
@@ -54,7 +55,7 @@ const tasks: CommandModule = {
         // Re-attached after the session that started it was gone: its end still reaches the timeline (once).
         if (p.completed) recordTaskEnd(guard.previewConnection.url, id, taskEndResult(p), p.runningMillis);
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: p });
-        else process.stdout.write(describe(p));
+        else out(describe(p));
         return EXIT.ok;
       } catch (e) {
         if (!(e instanceof ConnError && e.status === 404)) throw e;
@@ -75,7 +76,7 @@ const tasks: CommandModule = {
         const report = lostDeleteReport(sent, await es.count(sent.index, sent.query));
         const lines = lag ? [...report.lines, lag] : report.lines;
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report, lines, refreshed: !notRefreshed, ...(lag ? { countMayLag: lag } : {}) });
-        else process.stdout.write(`${id} is gone\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
+        else out(`${id} is gone\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
         return EXIT.ok;
       }
     } catch (e) {

@@ -6,6 +6,7 @@ import { platformJsonLines, platformTemplatesSettings, PLATFORM_TEMPLATES_KEY, t
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'templates';
 
@@ -30,14 +31,14 @@ const templates: CommandModule = {
       const platform = platformTemplatesSettings(view);
       if (values['platform-json']) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, key: PLATFORM_TEMPLATES_KEY, value: platform });
-        else process.stdout.write(`${platformJsonLines(platform).join('\n')}\n`);
+        else out(`${platformJsonLines(platform).join('\n')}\n`);
         return EXIT.ok;
       }
       const lines = templateLines(view).filter((l) => wanted === undefined || l.name === wanted);
       if (wanted !== undefined && !lines.length) {
         const message = `no index or component template named "${wanted}": the index templates are ${view.index.map((t) => t.name).join(', ') || '(none)'}`;
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
-        process.stderr.write(`shardeck ${NAME}: ${message}\n`);
+        err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       }
       if (json) {
@@ -53,20 +54,20 @@ const templates: CommandModule = {
       }
       if (wanted !== undefined) {
         for (const l of lines) {
-          for (const d of templateDetails(l)) process.stdout.write(`${d.tone ? paint(d.tone, d.text) : d.text}\n`);
-          process.stdout.write(`${JSON.stringify(l.kind === 'index' ? l.t.body : l.c.body, null, 2)}\n`);
+          for (const d of templateDetails(l)) out(`${d.tone ? paint(d.tone, d.text) : d.text}\n`);
+          out(`${JSON.stringify(l.kind === 'index' ? l.t.body : l.c.body, null, 2)}\n`);
         }
         return EXIT.ok;
       }
-      process.stdout.write(paint('bold', `index templates (${view.index.length})`) + '\n');
-      for (const t of view.index) process.stdout.write(`  ${t.missing.length ? paint('red', templateLine(t)) : templateLine(t)}${t.missing.length ? paint('red', ` (missing: ${t.missing.join(', ')})`) : ''}\n`);
-      process.stdout.write(paint('bold', `component templates (${view.components.length})`) + '\n');
+      out(paint('bold', `index templates (${view.index.length})`) + '\n');
+      for (const t of view.index) out(`  ${t.missing.length ? paint('red', templateLine(t)) : templateLine(t)}${t.missing.length ? paint('red', ` (missing: ${t.missing.join(', ')})`) : ''}\n`);
+      out(paint('bold', `component templates (${view.components.length})`) + '\n');
       for (const c of view.components) {
         const disabled = c.fields.filter((f) => !f.enabled).map((f) => f.name);
         const sets = [c.shards === null ? '' : `${c.shards} shards`, c.replicas === null ? '' : `${c.replicas} replicas`].filter(Boolean).join(', ');
-        process.stdout.write(`  ${c.name} -> ${c.usedBy.join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`);
+        out(`  ${c.name} -> ${c.usedBy.join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`);
       }
-      process.stdout.write(`${PLATFORM_TEMPLATES_KEY} (from the live templates):\n${platformJsonLines(platform).join('\n')}\n`);
+      out(`${PLATFORM_TEMPLATES_KEY} (from the live templates):\n${platformJsonLines(platform).join('\n')}\n`);
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

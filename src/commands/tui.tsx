@@ -23,6 +23,7 @@ import { TimelineRecorder } from '../services/timeline';
 import { describeHolder } from '../config/cluster-lock';
 import type { ShareControl } from '../ui/app/context';
 import type { ProposedSelection } from '../domain/share';
+import { err } from './output';
 
 
 export const MIN_INTERVAL_S = 1;
@@ -71,14 +72,14 @@ const tui: CommandModule = {
     const intervalMs = parseInterval(values.interval as string | undefined);
     if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
       // A pipe, cron, or a terminal that cannot move the cursor: the status text (and its exit code) is what it can use.
-      process.stderr.write(
+      err(
         `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
       );
       const { default: status } = await import('./status');
       return status.run({ values, positionals: [] });
     }
     if (!process.stdin.isTTY) {
-      process.stderr.write('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
+      err('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
       return EXIT.usage;
     }
     // Enter in the Fleet view leaves this console for another profile's: the same process opens
@@ -243,7 +244,7 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   };
   const crash = (e: unknown) => {
     restore();
-    process.stderr.write(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
+    err(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
     process.exit(70);
   };
   const signal = () => {

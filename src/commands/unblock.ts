@@ -4,6 +4,7 @@ import { unblockSession } from '../services/wizards/unblock';
 import { EXIT, type CommandModule } from './common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './guarded';
 import { paint } from './paint';
+import { err, out } from './output';
 
 const NAME = 'unblock';
 
@@ -17,7 +18,7 @@ const unblock: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) {
-      process.stderr.write(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
+      err(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
       return EXIT.usage;
     }
     const { es, guard, close } = await openGuard(values);
@@ -29,16 +30,16 @@ const unblock: CommandModule = {
       const { review } = state;
       const head = { schema: JSON_SCHEMA, command: NAME, blocked: review.facts.blocked, disks: review.facts.disks, notes: review.notes, refusal: review.refusal ?? null };
       if (!json) {
-        process.stdout.write(review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n');
+        out(review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n');
         for (const d of review.facts.disks)
-          process.stdout.write(
+          out(
             `  ${d.node}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free; high at ${formatPercent(d.marks.high, 1)}, flood stage at ${formatPercent(d.marks.flood, 1)}\n`,
           );
-        for (const n of review.notes) process.stdout.write(`note: ${n}\n`);
+        for (const n of review.notes) out(`note: ${n}\n`);
       }
       if (review.refusal) {
         if (json) printJson({ ...head, ok: false, sent: false });
-        process.stderr.write(`shardeck ${NAME}: refused: ${review.refusal}\n`);
+        err(`shardeck ${NAME}: refused: ${review.refusal}\n`);
         return EXIT.failed;
       }
       if (!review.plan) {

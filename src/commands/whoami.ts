@@ -1,6 +1,7 @@
 // shardeck whoami [--json]: who the stored refresh token signs in as. Never prints a token.
 import type { CommandModule } from './common';
 import { reportPlatformError, signInOfFlags } from './platform-common';
+import { out } from './output';
 
 const whoami: CommandModule = {
   summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',
@@ -16,9 +17,9 @@ const whoami: CommandModule = {
     } catch (e) {
       return reportPlatformError('whoami', e, Boolean(values.json));
     }
-    const out = { profile: profileName, platformUrl: platform.baseUrl, ...info };
+    const who = { profile: profileName, platformUrl: platform.baseUrl, ...info };
     if (values.json) {
-      process.stdout.write(JSON.stringify(out, null, 2) + '\n');
+      out(JSON.stringify(who, null, 2) + '\n');
       return 0;
     }
     const rows: [string, string][] = [
@@ -30,7 +31,7 @@ const whoami: CommandModule = {
       ['session_id', info.session_id],
       ['platform', `${platform.baseUrl} (profile ${profileName})`],
     ];
-    process.stdout.write(rows.map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n') + '\n');
+    out(rows.map(([k, v]) => `${k.padEnd(20)} ${v}`).join('\n') + '\n');
     return 0;
   },
 };

@@ -12,9 +12,11 @@ export function indexCacheFile(): string {
   return path.join(configDir(), 'completion-indices');
 }
 
-/** Remembers the index names the console saw last (one per line). */
+/** Remembers the index names the console saw last (one per line). A name holding a line break
+ *  cannot be one line: it is left out (offered as two words it would complete to names that do
+ *  not exist). */
 export function saveIndexNames(names: readonly string[]): void {
-  writePrivateFileAtomic(indexCacheFile(), [...names].sort().slice(0, MAX_INDICES).map((n) => `${n}\n`).join(''));
+  writePrivateFileAtomic(indexCacheFile(), names.filter((n) => !/[\r\n]/.test(n)).sort().slice(0, MAX_INDICES).map((n) => `${n}\n`).join(''));
 }
 
 export function completionWords(kind: string): string[] {

@@ -2,6 +2,7 @@
 // size and a body): what the operator asked for, checked before anything is sent (one index, a
 // page inside index.max_result_window, fields the mapping has), and the hits as rows.
 import { formatCount } from './format';
+import { NOT_IN_INDEX_NAMES } from './naming';
 import { curlLine, pathWithQuery, type PreviewConnection } from './mutation';
 import { MODIFIED_AT, olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, SOURCES, sourceQuery, untilQuery, type Parsed, type Query } from './delete/query';
 
@@ -53,15 +54,15 @@ export function checkOneIndex(name: string): string | null {
   const t = name.trim();
   if (t === '') return 'no index given: name one index such as service_v9_alpha';
   if (/[*?]/.test(t) || t.includes(',') || t === '_all')
-    return `"${t}" names several indices: give exactly one index (the Indices pane or shardeck status lists them)`;
+    return `"${t}" names several indices: give exactly one index (the Indices pane or shardeck cat indices lists them)`;
   if (t.startsWith('-') || t.startsWith('_')) return `"${t}" is not an index name: give exactly one index such as service_v9_alpha`;
-  if (/[\s"\\/<>|#]/.test(t)) return `"${t}" contains a character index names cannot have: check the spelling`;
+  if (NOT_IN_INDEX_NAMES.test(t)) return `"${t}" contains a character index names cannot have: check the spelling`;
   return null;
 }
 
 /** The index an alias or name resolved to must be one: else which ones it named. */
 export function judgeOneIndex(name: string, matched: string[] | null): Parsed<string> {
-  if (matched === null || matched.length === 0) return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck status or the Indices pane lists them)` };
+  if (matched === null || matched.length === 0) return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck cat indices or the Indices pane lists them)` };
   if (matched.length > 1) return { ok: false, error: `"${name}" names ${matched.length} indices (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}): give exactly one of them` };
   return { ok: true, value: matched[0] };
 }

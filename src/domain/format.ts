@@ -30,6 +30,11 @@ export function formatPercent(p: number, digits = 0): string {
 }
 
 /** 12345 -> "12,345" (fixed locale so output and snapshots do not depend on the machine). */
+/** "1 node", "2 nodes", "1,200 indices": the count and its noun in the number it needs. */
+export function countOf(n: number, singular: string, plural = `${singular}s`): string {
+  return `${formatCount(n)} ${n === 1 ? singular : plural}`;
+}
+
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined) return '-';
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -421,5 +421,5 @@ export function catTable(rows: readonly Record<string, unknown>[], columns?: rea
 
 /** Whether an expression names exactly one index (no wildcard, no list, no exclusion). */
 export function isSingleIndex(expr: string): boolean {
-  return expr !== '' && !/[*?,\s]/.test(expr) && !expr.startsWith('-') && expr !== '_all';
+  return expr !== '' && !/[*?, ]/.test(expr) && !expr.startsWith('-') && expr !== '_all';
 }

@@ -1,6 +1,7 @@
 // The pure half of the guarded mutation path (services/guard.ts sends): what a mutation is, how
 // it is previewed (with the equivalent curl line), how much confirmation its risk asks for, which
 // index expressions it may target, and the audit record it leaves.
+import { NOT_IN_INDEX_NAMES } from './naming';
 
 export type MutationMethod = 'PUT' | 'POST' | 'DELETE';
 
@@ -187,7 +188,7 @@ export function checkIndexExpression(expr: string, opts: TargetOptions = {}): st
       return `"${part}" would match every index: name the indices or a narrower pattern such as service_v9_*`;
     if (part.startsWith('-')) return `"${part}" is an exclusion, which hides what is matched: name the indices to change instead`;
     if (part.startsWith('_')) return `"${part}" is not an index name (names cannot start with _): check the spelling`;
-    if (/[\s"\\/<>|?#]/.test(part)) return `"${part}" contains a character index names cannot have: check the spelling`;
+    if (NOT_IN_INDEX_NAMES.test(part) || part.includes('?')) return `"${part}" contains a character index names cannot have: check the spelling`;
     if (part.startsWith('.') && !opts.includeSystem)
       return `"${part}" names system (dot) indices: add --include-system if you really mean them`;
   }
@@ -207,7 +208,7 @@ export function isPattern(expr: string): boolean {
  * indices count). `matched` is null when Elasticsearch said an exact name does not exist.
  */
 export function judgeResolution(expr: string, matched: string[] | null, opts: TargetOptions = {}): TargetResolution {
-  if (matched === null) return { ok: false, error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck status or the Indices pane` };
+  if (matched === null) return { ok: false, error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck cat indices or the Indices pane` };
   if (matched.length === 0) return { ok: false, error: `the pattern "${expr}" matches no index: check it with the Indices pane (nothing was changed)` };
   const system = matched.filter((n) => n.startsWith('.'));
   if (system.length && !opts.includeSystem) {

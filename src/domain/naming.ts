@@ -14,3 +14,7 @@ export function projectIdOfIndex(index: string, templateVersion = DEFAULT_TEMPLA
 export function indexOfProject(projectId: string, templateVersion = DEFAULT_TEMPLATE_VERSION): string {
   return `service_${templateVersion}_${projectId.toLowerCase()}`;
 }
+
+/** Characters Elasticsearch refuses in an index name (a space, not every white space: a tab or a
+ *  line break is accepted by the node, so an index can hold one and must stay reachable). */
+export const NOT_IN_INDEX_NAMES = /[ "\\/<>|#]/;

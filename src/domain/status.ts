@@ -1,7 +1,7 @@
 // The status report: the facts of the Health and Disk panes in one stable shape, for
 // `shardeck status` (text and --json) and monitoring checks. Pure.
 import { diskRows, type DiskRow } from './disk';
-import { formatBytes } from './format';
+import { countOf, formatBytes } from './format';
 import { nodeLeftShards } from './node-watch';
 import type {
   ClusterHealth,
@@ -156,6 +156,6 @@ export function explainNotGreen(r: StatusReport): string | null {
     r.cluster.dataNodes === 1 && r.unassigned.length > 0 && r.unassigned.every((u) => !u.primary)
       ? ': replicas cannot be placed on a single-node cluster (set number_of_replicas to 0 on the index and its template)'
       : '';
-  if (parts.length === 0) return `${r.shards.unassigned} unassigned shard(s)`;
+  if (parts.length === 0) return countOf(r.shards.unassigned, 'unassigned shard');
   return `unassigned shards: ${parts.join(', ')}${singleNodeReplicas}`;
 }

@@ -24,7 +24,7 @@ export function documentsSession(es: EsApi, index: string, opts: { pageSize?: nu
         const r = await es.getDocument(f.index, f.id);
         if (r.found) return send({ type: 'found', doc: r.doc, request: r.request });
         const message = r.indexMissing
-          ? `no index "${f.index}" on this cluster: check the name (shardeck status or the Indices pane lists them)`
+          ? `no index "${f.index}" on this cluster: check the name (shardeck cat indices or the Indices pane lists them)`
           : `${f.index} has no document with _id "${f.id}": check the id (a search shows the ids it has)`;
         return send({ type: 'missing', message, request: r.request });
       }

@@ -87,12 +87,17 @@ describe('replicas on a single node', () => {
     expect(await indexHealth('service_v9_gamma')).toBe('green');
   });
 
-  it('an absent template is told plainly and only the indices change', async () => {
-    const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--template', 'service_v7', '--yes', '--json']);
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout);
-    expect(out.notes.join(' ')).toMatch(/index template "service_v7" does not exist: only the indices are changed/);
-    expect(out.requests).toHaveLength(1);
+  it('an absent template, or one whose patterns miss the index, is refused plainly (exit 64) and nothing changes', async () => {
+    const before = (await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings['index.number_of_replicas'];
+    const r = await cli(['replicas', 'set', 'service_v9_alpha', String(Number(before) + 1), '--template', 'service_v7', '--yes', '--json']);
+    expect(r.code).toBe(64);
+    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: 64, error: expect.stringMatching(/index template "service_v7" does not exist: nothing was sent/) });
+    expect((await es('PUT', '/_index_template/other_logs', { index_patterns: ['other-logs-*'], priority: 1 })).status).toBe(200);
+    const miss = await cli(['replicas', 'set', 'service_v9_alpha', String(Number(before) + 1), '--template', 'other_logs', '--yes']);
+    expect(miss.code).toBe(64);
+    expect(miss.stderr).toMatch(/index template "other_logs" \(index patterns other-logs-\*\) matches none of .*service_v9_alpha.*nothing was sent/);
+    expect((await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings['index.number_of_replicas']).toBe(before);
+    expect((await es('GET', '/_index_template/other_logs')).body.index_templates[0].index_template.template).toBeUndefined();
   });
 });
 

@@ -6,7 +6,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { spawn } from 'node:child_process';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 
 /** Arguments that get each command past its own flag checks, so that it has to reach the node. */
 const ARGS: Record<string, string[][]> = {
@@ -121,11 +122,62 @@ describe('a connection failure exits 3 in every command', () => {
               continue;
             }
             if (JSON_SHAPES[c]) JSON_SHAPES[c](out);
-            else if (out.ok !== false || typeof out.error !== 'string') failures.push(`${label}: JSON is not ok:false with an error: ${r.stdout}`);
+            else if (out.ok !== false || typeof out.error !== 'string' || out.code !== r.code) failures.push(`${label}: JSON is not { ok:false, error, code: ${r.code} }: ${r.stdout}`);
           }
         }
       }
       expect(failures).toEqual([]);
     });
   }
+});
+
+describe('the CLI as a new user meets it', () => {
+  // A reader that leaves after the first chunk (`| head -1`) of a long listing: 20,000 audit records.
+  const readFirstChunk = (args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string }> =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stdout.once('data', () => child.stdout.destroy());
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', reject);
+      child.on('close', (code, signal) => resolve({ code, signal, stderr }));
+    });
+
+  it('piping a long listing into head ends quietly (exit 0, no EPIPE stack trace), text and --json', async () => {
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      JSON.stringify({ id: `r${i}`, time: '2026-11-25T10:00:00.000Z', profile: 'p', url: 'http://127.0.0.1:1', request: { method: 'PUT', path: `/idx-${i}/_settings`, querystring: {} }, risk: 'low', target: `idx-${i}`, summary: `replicas of idx-${i}` }),
+    );
+    fs.writeFileSync(path.join(dir, 'conf', 'audit.log'), lines.join('\n') + '\n', { mode: 0o600 });
+    try {
+      for (const args of [['audit'], ['audit', '--json']]) {
+        const r = await readFirstChunk(args);
+        expect(r.stderr, args.join(' ')).not.toMatch(/EPIPE|\n\s+at /);
+        expect([0, 141].includes(r.code ?? -1) || r.signal === 'SIGPIPE', `${args.join(' ')}: exit ${r.code} ${r.signal}`).toBe(true);
+      }
+    } finally {
+      fs.rmSync(path.join(dir, 'conf', 'audit.log'));
+    }
+  });
+
+  it('a mistyped command or flag gets "did you mean" (exit 64), and with --json the same as one JSON failure', async () => {
+    const cmd = await runCli(['stauts'], { env });
+    expect(cmd.code).toBe(64);
+    expect(cmd.stderr).toContain('did you mean "status"?');
+    const flag = await runCli(['status', '--jsn'], { env });
+    expect(flag.code).toBe(64);
+    expect(flag.stderr).toContain('did you mean --json?');
+    const json = await runCli(['status', '--jsn', '--json'], { env });
+    expect(JSON.parse(json.stdout)).toEqual({ ok: false, error: expect.stringContaining('did you mean --json?'), code: 64 });
+    const usage = await runCli(['search', '--json'], { env });
+    expect(usage.code).toBe(64);
+    expect(JSON.parse(usage.stdout)).toMatchObject({ ok: false, error: expect.any(String), code: 64 });
+  });
+
+  it('-v, -V and --version print the version', async () => {
+    for (const f of ['-v', '-V', '--version']) {
+      const r = await runCli([f], { env });
+      expect(r.code, f).toBe(0);
+      expect(r.stdout, f).toMatch(/^shardeck \d+\.\d+\.\d+/);
+    }
+  });
 });

@@ -79,8 +79,10 @@ describe('the man page and completions cannot drift from the table', () => {
       const line = bash.split('\n').find((l) => l.trim().startsWith(`${name})`))!;
       for (const flag of [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})]) expect(line, `${name} --${flag}`).toContain(`--${flag}`);
     }
-    expect(bash).toContain('help --complete profiles');
-    expect(bash).toContain('help --complete indices');
+    expect(bash).toContain('_shardeck_words profiles');
+    expect(bash).toContain('_shardeck_words indices');
+    // Names are data: never given to compgen -W (test/unit/completion-shell.test.ts runs the script).
+    expect(bash).not.toMatch(/compgen -W "\$\(/);
     execFileSync('bash', ['-n'], { input: bash });
   });
 

@@ -17,6 +17,13 @@ describe('older than', () => {
     if (!r.ok) expect(r.error).toMatch(/^--older-than "/);
   });
 
+  it('1y, as the help documents, is one calendar year back (Elasticsearch\'s now-1y); too many years are refused', () => {
+    expect(parseOlderThan('1y', NOW)).toEqual({ ok: true, value: '2025-11-22T08:00:00.000Z' });
+    expect(parseOlderThan('2Y', Date.UTC(2028, 1, 29))).toEqual({ ok: true, value: '2026-03-01T00:00:00.000Z' });
+    expect(parseOlderThan('2026y', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/at most 2025y/) });
+    expect(parseOlderThan('99999999999y', NOW).ok).toBe(false);
+  });
+
   it('the largest age still reaching year 1 passes; one more is refused with the limit', () => {
     const limit = /at most (\d+)d/.exec((parseOlderThan('300000000d', NOW) as { error: string }).error)![1];
     expect(parseOlderThan(`${limit}d`, NOW)).toMatchObject({ ok: true, value: expect.stringMatching(/^0001-01-0\dT/) });

@@ -11,6 +11,12 @@ export const SOURCES = 'assoc:sources';
 
 const RELATIVE_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
+/** `now` moved back n calendar years (NaN when that leaves the dates Date can hold). */
+function yearsBack(now: number, n: number): number {
+  const d = new Date(now);
+  return n > 300_000 ? NaN : d.setUTCFullYear(d.getUTCFullYear() - n);
+}
+
 /** The earliest instant an older-than may name: 0001-01-01, the first four-digit ISO year (what Elasticsearch's date format reads). */
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
 
@@ -27,22 +33,24 @@ function isCalendarDay(y: number, m: number, d: number): boolean {
  */
 export function parseOlderThan(input: string, now: number): Parsed<string> {
   const t = input.trim();
-  const rel = /^(\d+)([hdw])$/i.exec(t);
+  const rel = /^(\d+)([hdwy])$/i.exec(t);
   if (rel) {
     const n = Number(rel[1]);
     if (n === 0) return { ok: false, error: `--older-than "${input}" would match every document: give a positive age such as 90d` };
     const unit = rel[2].toLowerCase();
-    const ms = now - n * RELATIVE_UNITS[unit];
+    // A year is a calendar year back (as Elasticsearch's now-1y), not 365 days: 1y on 1 March of a
+    // leap year reaches 1 March of the year before.
+    const ms = unit === 'y' ? yearsBack(now, n) : now - n * RELATIVE_UNITS[unit];
     // A huge age overflows Date (toISOString throws): refuse it in words, before anything renders or is sent.
     if (!Number.isFinite(ms) || ms < EARLIEST_MS) {
-      const max = Math.floor((now - EARLIEST_MS) / RELATIVE_UNITS[unit]);
+      const max = unit === 'y' ? new Date(now).getUTCFullYear() - 1 : Math.floor((now - EARLIEST_MS) / RELATIVE_UNITS[unit]);
       return { ok: false, error: `--older-than "${input}" reaches back before the year 1: give an age of at most ${max}${unit}` };
     }
     return { ok: true, value: new Date(ms).toISOString() };
   }
   const d = parseIsoInstant(t);
   if (d === 'not-iso')
-    return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
+    return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h, 1y) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
   if (d === 'not-a-day')
     return { ok: false, error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
   if (d.ms > now) return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };

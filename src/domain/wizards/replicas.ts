@@ -1,6 +1,7 @@
 // Replicas wizard: set number_of_replicas on an index or pattern, optionally on the index template
 // too (so future indices are created right), show the platform configuration that keeps it so,
 // then watch health until the expected state.
+import { globMatches } from '../inspect';
 import { describeMatch, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
 import type { HealthStatus } from '../types';
 import { editLine, type LineEdit } from '../line-edit';
@@ -191,6 +192,18 @@ export type ReplicasEffect =
   | MutateEffect
   | { type: 'watch'; target: string; expected: HealthStatus; replicas: number };
 
+/** Why the template asked for cannot go with this change, or null: it does not exist, or its
+ *  index patterns match none of the indices changed (changing it would not keep them in line). */
+export function templateProblem(form: ReplicasForm, facts: ReplicasFacts): string | null {
+  if (!form.withTemplate) return null;
+  if (!facts.template) return `index template "${form.template}" does not exist: nothing was sent (shardeck templates lists them; leave out --template to change only the indices)`;
+  const raw = facts.template.index_patterns;
+  const patterns = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
+  if (facts.indices.length && !facts.indices.some((i) => patterns.some((p) => globMatches(p, i))))
+    return `index template "${form.template}" (index patterns ${patterns.join(', ') || 'none'}) matches none of ${describeMatch(facts.indices)}: nothing was sent (name the template those indices come from)`;
+  return null;
+}
+
 export function buildReplicasReview(form: ReplicasForm, replicas: number, facts: ReplicasFacts): ReplicasReview {
   const plans = [replicasPlan(form.target, replicas, facts.indices)];
   const notes: string[] = [];
@@ -202,8 +215,6 @@ export function buildReplicasReview(form: ReplicasForm, replicas: number, facts:
       notes.push(
         'keep the platform in line: set topic.elasticsearch.index-templates-settings as below (additional_components as the template is composed now), then restart the platform services, or it re-applies its own value',
       );
-    } else {
-      notes.push(`index template "${form.template}" does not exist: only the indices are changed (give --template NAME to name another)`);
     }
   }
   return { replicas, facts, plans, warnings: replicaWarnings(replicas, facts.dataNodes), notes, platformJson, expected: expectedHealth(replicas, facts.dataNodes) };
@@ -253,6 +264,8 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
           if (e.type === 'inspected') {
             const n = parseReplicaCount(s.form.replicas);
             if (!n.ok) return stay({ phase: 'input', form: s.form, error: n.error });
+            const wrongTemplate = templateProblem(s.form, e.facts);
+            if (wrongTemplate) return stay({ phase: 'input', form: s.form, error: wrongTemplate });
             return stay({ phase: 'review', form: s.form, review: buildReplicasReview(s.form, n.value, e.facts) });
           }
           return stay(s);

@@ -1,7 +1,8 @@
 // The console: header, the active pane (or a dialog over it), key hints and the status bar.
 // Global keys live here; panes add their own layer; dialogs (help, wizards) sit on top.
 import React, { useMemo } from 'react';
-import { Box, Text, useApp } from 'ink';
+import { Box, useApp } from 'ink';
+import { Text } from '../components/Text';
 import type { CommandId, KeyCommand, Scope } from '../../keys/keymap';
 import type { ConsoleStore } from '../../store/console';
 import { PANES, type PaneId } from '../../store/panes';

@@ -1,6 +1,6 @@
 // A percentage bar with letter marks (e.g. disk watermarks L/H/F), coloured by meaning.
 import React from 'react';
-import { Text } from 'ink';
+import { Text } from './Text';
 import { barText, type Tone } from '../../domain/format';
 import { colourOf } from '../theme';
 

@@ -2,9 +2,12 @@
 // per snapshot); this renders the header and only the rows inside the viewport, so the cost of a
 // frame depends on the terminal's height, not on the number of rows.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { elasticWidths, fitText, visibleRange, type Column } from '../../domain/table';
 import { colourOf } from '../theme';
+// A cell is one line: its data's line breaks and controls are escaped before it is measured.
+import { displayText } from '../../domain/display-text';
 
 export interface DataTableProps<T> {
   columns: Column<T>[];
@@ -44,7 +47,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
         <Text key={p.rowKey(row)} inverse={start + i === p.cursor} wrap="truncate">
           {p.columns.map((c, ci) => (
             <Text key={c.title} color={colourOf(c.tone?.(row))}>
-              {(ci > 0 ? ' ' : '') + fitText(c.text(row), widths[ci], c.align)}
+              {(ci > 0 ? ' ' : '') + fitText(displayText(c.text(row)), widths[ci], c.align)}
             </Text>
           ))}
         </Text>

@@ -1,7 +1,8 @@
 // The top two lines: cluster, status in colour, version, platform user, markers for paused
 // polling and read-only mode; then the pane tabs.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { statusTone } from '../../domain/format';
 import { modeMarkers, platformWho, statusBadge } from '../../domain/panes/bars';
 import { nodeVersions } from '../../domain/status';

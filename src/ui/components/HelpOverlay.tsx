@@ -1,7 +1,8 @@
 // `?`: every key of the active keymap, grouped by where it works. Generated from the keymap, so
 // it cannot drift from what the keys do; read-only mode has already removed dangerous rows.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 import { fitText } from '../../domain/table';
 import { keyLabel } from '../input/keys';

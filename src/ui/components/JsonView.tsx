@@ -4,7 +4,8 @@
 // a library: the Ink 6 JSON viewers found render the whole tree every frame (see the README's
 // dependency notes). Keys: the table keys scroll, the json scope folds (keys/keymap.ts).
 import React, { useMemo, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/json-view';
 import { clampViewport, visibleRange } from '../../domain/table';
 import type { CommandId } from '../../keys/keymap';

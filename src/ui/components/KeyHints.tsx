@@ -1,6 +1,6 @@
 // The footer: the short list of keys for what is on screen, generated from the keymap.
 import React from 'react';
-import { Text } from 'ink';
+import { Text } from './Text';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 import { fitText } from '../../domain/table';
 import { keyLabel } from '../input/keys';

@@ -1,7 +1,8 @@
 // The title line every pane shares: what it shows, how old its data is, and, when polls fail,
 // a visible STALE marker with the one-sentence error and that shardeck keeps retrying.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { formatAge } from '../../domain/format';
 import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
 import { fitText } from '../../domain/table';

@@ -1,7 +1,8 @@
 // The request a wizard is about to send: method, path, body and the equivalent curl line
 // (domain/mutation.ts previewLines), shown before anything is sent.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { previewLines, type Preview } from '../../domain/mutation';
 
 /** Each request in a box, long lines cut. */

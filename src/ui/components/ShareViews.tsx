@@ -2,7 +2,8 @@
 // (four eyes: the same preview, the same confirmation), and their keys. The panes are the same
 // components for leader and follower; only where the store's data comes from differs.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from './Text';
 import { editLine } from '../../domain/line-edit';
 import { fitText } from '../../domain/table';
 import type { ApprovalView as Approval } from '../../store/console';

@@ -1,7 +1,7 @@
 // The bottom line: where shardeck is connected, how often it polls, and warnings that must stay
 // visible while they hold (--insecure, the node not answering).
 import React from 'react';
-import { Text } from 'ink';
+import { Text } from './Text';
 import { connectionLine, INSECURE_WARNING, shareLine } from '../../domain/panes/bars';
 import { fitText } from '../../domain/table';
 import { useConsole } from '../app/context';

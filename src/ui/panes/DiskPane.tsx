@@ -2,9 +2,10 @@
 // max_headroom applied: domain/disk.ts), the node's level, used/total, headroom to the high
 // watermark, and the indices that carry a read-only block.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { diskRows, type DiskRow } from '../../domain/disk';
-import { diskLevelTone, formatPercent } from '../../domain/format';
+import { countOf, diskLevelTone, formatPercent } from '../../domain/format';
 import { diskLayout, diskUsageText, readOnlyHeading, readOnlyIndices, readOnlyLine, watermarkLine } from '../../domain/panes/disk';
 import { fitText } from '../../domain/table';
 import { PANE_SPECS } from '../../store/panes';
@@ -52,7 +53,7 @@ export function DiskPane({ width, height }: { width: number; height: number }) {
   const shownNodes = rows.slice(0, layout.nodes);
   const shownBlocks = readOnly.slice(0, Math.max(0, layout.blockLines - 1));
   return (
-    <PaneFrame title={PANE_SPECS.disk.title} info={`${rows.length} data nodes`} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.disk.title} info={countOf(rows.length, 'data node')} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <Text>{fitText(settings.data ? watermarkLine(settings.data.watermarks) : '', width)}</Text>
         <Text> </Text>

@@ -3,7 +3,8 @@
 // opens the wizard that fixes it, on the index or shard the finding names. The checks run when the
 // pane first opens and on `c`; they are not polled (allocation explains, files of the host).
 import React, { useEffect, useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import type { Finding } from '../../domain/doctor/finding';
 import { formatAge } from '../../domain/format';
 import { DOCTOR_COLUMNS, DOCTOR_SORT_KEYS, doctorSearchText, findingDetail } from '../../domain/panes/doctor';

@@ -2,7 +2,8 @@
 // read in the background while the view is open (services/fleet.ts). Enter leaves this console
 // for the selected profile's; Esc or F goes back to the pane.
 import React, { useEffect, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { fleetColumns, fleetDetail } from '../../domain/fleet';

@@ -1,7 +1,8 @@
 // Health: the cluster's status in colour and why it is not green, its counts, and the
 // _health_report indicators worst first with symptom and impacts.
 import React, { useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
 import { diagnosisHint, indicatorLines, reportHeading, summaryLines, wrapLine } from '../../domain/panes/health';
 import { fitText } from '../../domain/table';

@@ -4,7 +4,8 @@
 // that matches it. The data is read outside React (services/index-detail.ts); this only windows
 // the section's lines, so a mapping of thousands of fields costs a frame what the screen shows.
 import React, { useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import {
   DETAIL_SECTIONS,
   mappingSectionLines,

@@ -3,7 +3,8 @@
 // RAM, never above 32 GB) and open scroll contexts against search.max_open_scroll_context. Under
 // the table: the selected node's verdict and statistics; `c` shows the requests as curl lines.
 import React, { useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { fitText } from '../../domain/table';
 import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
 import { PANE_SPECS } from '../../store/panes';
@@ -12,7 +13,7 @@ import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
-import type { Tone } from '../../domain/format';
+import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
 const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
@@ -48,7 +49,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
       : [];
   const shown = below.slice(0, room);
   return (
-    <PaneFrame title={PANE_SPECS.nodes.title} info={`${model.rows.length} nodes · * master`} snaps={snaps} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.nodes.title} info={`${countOf(model.rows.length, 'node')} · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <DataTable {...model} columns={nodeColumnsFor(width)} height={rowsHigh} width={width} rowKey={(r) => r.id} empty={nodes.data ? 'no nodes' : ''} />
         {showCurl && room ? (

@@ -3,7 +3,8 @@
 // topic.elasticsearch.index-templates-settings value derived from the live templates, `c` the
 // requests as curl lines; X (a wizard) adds a component template that disables a field.
 import React, { useMemo } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import type { Tone } from '../../domain/format';
 import { fitText } from '../../domain/table';
 import { templateDetails, templateLines, templateSearchText, TEMPLATE_COLUMNS, TEMPLATE_SORT_KEYS } from '../../domain/panes/templates';

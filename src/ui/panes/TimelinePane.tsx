@@ -2,7 +2,8 @@
 // caused them, changes from every shardeck on the host, recovery steps, tasks, notes). Only the
 // lines that fit are drawn. `n` adds a note (App.tsx), from the leader or a follower.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import type { Tone } from '../../domain/format';
 import { entryText, entryTone, utcClock, type TimelineEntry } from '../../domain/timeline';
 import { fitText } from '../../domain/table';

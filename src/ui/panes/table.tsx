@@ -1,7 +1,7 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
 // per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
 import React, { useEffect, useMemo, useRef } from 'react';
-import { Text } from 'ink';
+import { Text } from '../components/Text';
 import type { Scope } from '../../keys/keymap';
 import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRowsAgain, type SortedRows, type SortKey } from '../../domain/table';
 import { useConsoleContext, useUi } from '../app/context';

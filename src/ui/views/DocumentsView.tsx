@@ -4,7 +4,8 @@
 // foldable JSON, and the request as the curl line on a key. Reads only, so it works read-only too.
 // The session is the one shardeck get / search drive (services/documents.ts).
 import React, { useMemo, useRef, useState } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { hitRow, pageText, type HitRow } from '../../domain/documents';
 import type { Column } from '../../domain/table';
 import { clampViewport, fitText } from '../../domain/table';

@@ -2,7 +2,7 @@
 // the wizards they open on a keymap row that is not `dangerous` and work in read-only mode.
 // App opens one when its key is pressed where the row's scope says, for the selected index.
 import React from 'react';
-import { Text } from 'ink';
+import { Text } from '../components/Text';
 import type { CommandId } from '../../keys/keymap';
 import { useWizardServices } from '../wizards/services';
 import { DocumentsView } from './DocumentsView';

@@ -1,7 +1,8 @@
 // The unassigned-shard wizard: explains the selected shard (domain/wizards/allocation.ts), offers
 // the retry of failed allocations, sends keys as events.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { explanationLines, NO_UNASSIGNED } from '../../domain/wizards/allocation';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';

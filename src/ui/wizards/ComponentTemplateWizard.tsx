@@ -1,7 +1,8 @@
 // Component template that disables a field: renders domain/wizards/component-template.ts and sends
 // the operator's keys to it. The index template is prefilled from the Templates pane's selected row.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
 import { COMPONENT_FIELDS, DEFAULT_COMPOSE_TEMPLATE, PLATFORM_NOTE, type ComponentForm, type ComponentState } from '../../domain/wizards/component-template';
 import type { WizardServices } from '../../services/wizards';

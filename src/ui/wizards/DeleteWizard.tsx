@@ -4,7 +4,8 @@
 // to the force merge of the same target (ForceMergeWizard.tsx).
 // Laid out for 80x24 (18 lines under the title): one line per fact, long lines truncated.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { matchShare } from '../../domain/delete/plan';
 import { progressLine, type TaskProgress } from '../../domain/delete/task';
 import { formatCount, formatPercent, type Tone } from '../../domain/format';

@@ -3,7 +3,7 @@
 // node's name typed for stop and restart, y for start and plugin changes. After a plugin change
 // the restart is offered (r). The session is the one `shardeck service` / `shardeck plugin` drive.
 import React, { useEffect } from 'react';
-import { Text } from 'ink';
+import { Text } from '../components/Text';
 import { actionLabel, engineClosesOnEsc, RESTART, type EngineWizardState } from '../../domain/wizards/engine';
 import type { WizardServices } from '../../services/wizards';
 import { useConsoleContext } from '../app/context';

@@ -2,7 +2,8 @@
 // operator's keys to it. Opened on the Indices pane's selected row, or handed the target of a
 // delete that removed documents (DeleteWizard.tsx). Laid out for 80x24 like the delete wizard.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { mergeDiskLines, mergeIndexLines, type FactLine, type MergeState } from '../../domain/wizards/forcemerge';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';

@@ -4,7 +4,8 @@
 // name typed where documents are lost; n or Esc stops before it (resumable, also from the CLI).
 // Laid out for 80x24: long lines are truncated, output and findings keep their last lines.
 import React, { useEffect } from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import type { WizardServices } from '../../services/wizards';
 import { useConsoleContext, useUi } from '../app/context';

@@ -1,7 +1,8 @@
 // Replicas wizard: renders the machine of domain/wizards/replicas.ts and sends the operator's keys
 // to it. Target prefilled from the Indices pane's selected row.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { describeMatch } from '../../domain/mutation';
 import { REPLICAS_FIELDS, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';

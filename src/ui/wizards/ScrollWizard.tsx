@@ -1,6 +1,7 @@
 // The scroll-contexts wizard: renders domain/wizards/scroll.ts, sends keys as events.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { KEEP_ALIVE_NOTE, scrollRows, SCROLL_SETTING } from '../../domain/wizards/scroll';
 import type { WizardServices } from '../../services/wizards';
 import { LineInput } from '../components/LineInput';

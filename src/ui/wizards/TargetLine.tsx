@@ -1,7 +1,7 @@
 // The target of a delete or a force merge, with the platform project behind it when the console
 // knows the projects, and what a pattern matched.
 import React from 'react';
-import { Text } from 'ink';
+import { Text } from '../components/Text';
 import { describeMatch } from '../../domain/mutation';
 import { projectOfTarget } from '../../domain/wizards/delete';
 import { useConsole } from '../app/context';

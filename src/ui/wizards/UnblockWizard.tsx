@@ -1,6 +1,7 @@
 // The read-only (flood-stage) block wizard: renders domain/wizards/unblock.ts, sends keys as events.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import { formatPercent } from '../../domain/format';
 import type { WizardServices } from '../../services/wizards';
 import { RequestPreview } from '../components/RequestPreview';

@@ -2,7 +2,7 @@
 // the Guard in services/wizards/index.ts) here; a wizard creates its session once and re-renders on
 // every state change of it.
 import React, { createContext, useContext, useState, useSyncExternalStore } from 'react';
-import { Text } from 'ink';
+import { Text } from '../components/Text';
 import type { WizardServices } from '../../services/wizards';
 
 const Ctx = createContext<WizardServices | null>(null);

@@ -1,7 +1,8 @@
 // Lines every wizard shows: its warnings and notes, the result of each plan sent, the key hint,
 // and the one line of a wizard that is reading, sending, failed or cancelled.
 import React from 'react';
-import { Box, Text } from 'ink';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
 import type { PlanResult } from '../../domain/wizards/machine';
 import { colourOf } from '../theme';
 

@@ -1,0 +1,35 @@
+// The one sanitising step for text that leaves for a terminal. Names, reasons, log lines and a
+// peer's notes are data someone else controls: a raw ESC/BEL/CSI in them could set the title, move
+// the cursor, hide or overwrite text, and a right-to-left override reorders what the operator
+// reads. Every such character is shown as a visible `\uXXXX` escape instead.
+//
+// The escape is JSON's own notation on purpose: JSON text passed through here stays valid JSON
+// with exactly the same values (these characters only occur inside its strings, where `\uXXXX`
+// means the character itself), so one writer can serve text and --json output alike.
+
+/** C0 controls, DEL, C1 controls, and the bidirectional controls (embeddings, overrides,
+ *  isolates, the marks) that reorder what is shown. */
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+/** Same, but keeps the line break and the tab that lay out multi-line text. */
+const UNSAFE_KEEP_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
+function escape(c: string): string {
+  return `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** One value on one line (a name, a cell, a reason): every control, line breaks and tabs
+ *  included, shown escaped. */
+export function displayText(s: string): string {
+  return s.replace(UNSAFE, escape);
+}
+
+/** A block of text whose own line breaks and tabs are layout (a command's output, a preview, an
+ *  export): those are kept, every other control is shown escaped. */
+export function displayBlock(s: string): string {
+  return s.replace(UNSAFE_KEEP_LAYOUT, escape);
+}
+
+/** True when the text would reach a terminal unchanged. */
+export function isDisplaySafe(s: string): boolean {
+  return displayText(s) === s;
+}

@@ -70,6 +70,12 @@ export function shareDir(group?: { gid: number }): string {
   return dir;
 }
 
+/** A share folder `follow` trusts: a real folder (not a link) owned by this user, mode 0700 or 0710 (nobody else may add a file). */
+export function trustedShareDir(st: fs.Stats, uid: number): boolean {
+  const mode = st.mode & 0o7777;
+  return st.isDirectory() && st.uid === uid && (mode === 0o700 || mode === 0o710);
+}
+
 /** This user's share sockets, newest first (what `shardeck follow` without a path joins). */
 export function listShareSockets(): string[] {
   const uid = process.getuid?.() ?? 0;
@@ -77,10 +83,13 @@ export function listShareSockets(): string[] {
   const dirs = [path.join(baseDir(), `shardeck-${uid}`), ...fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`shardeck-${uid}-g`)).map((d) => path.join(os.tmpdir(), d))];
   for (const d of dirs) {
     try {
+      // Only a folder this user made as the leader does (0700, or 0710 for a group): a folder
+      // another user planted under our name would collect the join token a follower sends.
+      if (!trustedShareDir(fs.lstatSync(d), uid)) continue;
       for (const f of fs.readdirSync(d)) {
         const file = path.join(d, f);
-        const st = fs.statSync(file);
-        if (st.isSocket()) out.push({ file, mtime: st.mtimeMs });
+        const st = fs.lstatSync(file);
+        if (st.isSocket() && st.uid === uid) out.push({ file, mtime: st.mtimeMs });
       }
     } catch {
       // unreadable: skipped

@@ -65,6 +65,8 @@ export interface ApprovalMessage {
   command?: string;
   need: { kind: 'key' } | { kind: 'type'; expected: string };
   proposedBy: string;
+  /** Set for a follower that may not approve (four eyes: the leader's own user, or the proposer): it sees the change, and why. */
+  cannotApprove?: string;
 }
 
 export type LeaderMessage =

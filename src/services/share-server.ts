@@ -193,7 +193,7 @@ export class ShareServer implements Approver {
       const timer = setTimeout(() => this.settle(new GuardRefusal('unapproved', 'no follower approved within the time allowed: nothing was sent')), this.opts.approvalTimeoutMs ?? 600_000);
       this.pending = { request, resolve, reject, timer };
       this.patchView({ approval: request, message: `waiting for a follower to approve: ${request.summary}` });
-      this.broadcast({ t: 'approval', request });
+      for (const peer of joined) this.askApproval(peer, request);
     });
   }
 
@@ -298,7 +298,7 @@ export class ShareServer implements Approver {
       this.send(peer, { t: 'hello', leader: `${hostUser()} pid ${process.pid}`, you: peer.user });
       this.send(peer, { t: 'state', state: sharedState(this.store.getState()) });
       if (this.opts.focus) this.send(peer, { t: 'focus', focus: this.opts.focus.get() });
-      if (this.pending) this.send(peer, { t: 'approval', request: this.pending.request });
+      if (this.pending) this.askApproval(peer, this.pending.request);
       this.updatePeers();
       return;
     }
@@ -314,10 +314,10 @@ export class ShareServer implements Approver {
         const p = this.pending;
         if (!p || p.request.id !== m.id) return;
         if (!approvalSatisfied(p.request.need, m.text)) {
-          this.send(peer, { t: 'approval', request: p.request });
+          this.askApproval(peer, p.request);
           return;
         }
-        const refusal = approvalRefusal({ user: peer.user, ...(peer.uid !== undefined ? { uid: peer.uid } : {}) }, this.leader, p.request.proposedBy);
+        const refusal = this.refusalFor(peer, p.request);
         if (refusal) {
           // The request stays open for a second person; this follower is told why its y did nothing.
           this.patchView({ message: `not approved: ${refusal}; still waiting for another follower` });
@@ -333,6 +333,17 @@ export class ShareServer implements Approver {
       default:
         return;
     }
+  }
+
+  /** Why this follower may not approve the request (four eyes: another person), or null. */
+  private refusalFor(peer: Peer, request: ApprovalMessage): string | null {
+    return approvalRefusal({ user: peer.user, ...(peer.uid !== undefined ? { uid: peer.uid } : {}) }, this.leader, request.proposedBy);
+  }
+
+  /** Each follower sees the change; one that may not approve it is told so up front. */
+  private askApproval(peer: Peer, request: ApprovalMessage): void {
+    const refusal = this.refusalFor(peer, request);
+    this.send(peer, { t: 'approval', request: refusal ? { ...request, cannotApprove: refusal } : request });
   }
 
   private drop(peer: Peer, why?: string): void {

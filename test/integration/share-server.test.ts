@@ -291,6 +291,8 @@ s.on('data', (d) => {
     const step = { command: 'rm -rf /data/corrupt-segment', risk: 'destructive' as const, target: 'logs', summary: 'remove the corrupt segment' };
     const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, async () => ({ ok: true }));
     await waitUntil('the request on the same-user follower', () => same.getState().share?.approval?.need, (n) => n?.kind === 'type');
+    // It sees the change, told up front that it cannot approve; a y sent anyway is refused by the leader.
+    expect(same.getState().share?.approval?.cannotApprove).toMatch(/leader's own user .* second person/);
     sameClient.approve(same.getState().share!.approval!.id, 'logs');
     await waitUntil('the same-user follower told it cannot approve', () => same.getState().share?.message ?? '', (m) => /you cannot approve: .*four eyes needs a second person/.test(m));
     expect(store.getState().share?.message).toMatch(/not approved: .*still waiting for another follower/);

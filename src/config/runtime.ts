@@ -32,14 +32,7 @@ export function lookupGroup(name: string): { gid: number; members: string[] } {
   return { gid: Number(gid), members: (members ?? '').split(',').filter(Boolean) };
 }
 
-/** The user name of a uid (getent), or "uid N". */
-export function userName(uid: number): string {
-  try {
-    return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] || `uid ${uid}`;
-  } catch {
-    return `uid ${uid}`;
-  }
-}
+export { userName } from './files';
 
 /** The primary group id of a uid, or null. */
 export function primaryGid(uid: number): number | null {

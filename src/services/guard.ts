@@ -187,10 +187,25 @@ export class Guard {
     return { proposedBy, approvedBy };
   }
 
+  private uuid?: Promise<string>;
+
+  /**
+   * What the change lock is keyed by: the cluster's UUID (read once), so two URLs or profiles of one
+   * cluster take turns. A cluster that does not give it (no monitor privilege, unreachable) is
+   * keyed by its URL: the change then most likely fails anyway.
+   */
+  private lockKey(): Promise<string> {
+    this.uuid ??= this.es.clusterUuid().catch(() => {
+      this.uuid = undefined; // asked again next time
+      return `url ${urlForMessage(this.ctx.conn.url)}`;
+    });
+    return this.uuid;
+  }
+
   /** Holds the cluster's change lock (every shardeck on the host) while fn runs; waits for another holder, then refuses. */
   private async oneAtATime<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
-      return await withClusterLock(urlForMessage(this.ctx.conn.url), what, fn, { waitMs: this.ctx.lockWaitMs, onWait: this.ctx.onLockWait });
+      return await withClusterLock(await this.lockKey(), what, fn, { waitMs: this.ctx.lockWaitMs, onWait: this.ctx.onLockWait });
     } catch (e) {
       if (e instanceof ClusterBusyError) throw new GuardRefusal('busy', e.message);
       throw e;

@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { withClusterLock } from '../../src/config/cluster-lock';
-import { urlForMessage } from '../../src/domain/urls';
 import { ensureBuilt, CLI, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -248,7 +247,12 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     let cliDone = 0;
     // This process takes the lock the way the CLI does: the same folder.
     process.env.SHARDECK_LOCK_DIR = env.SHARDECK_LOCK_DIR;
-    const held = withClusterLock(urlForMessage(node.url), 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
+    // Keyed by the cluster's UUID, not by the URL: the CLI reaching the node by its URL waits for it.
+    const { Client } = await import('@elastic/elasticsearch');
+    const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+    const uuid = (await es.info()).cluster_uuid;
+    await es.close();
+    const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
     const started = Date.now();
     const cli = runCli(['replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR } }).then((r) => {
       cliDone = Date.now();
@@ -257,7 +261,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await held;
     const heldUntil = Date.now();
     const r = await cli;
-    expect(r.stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+\)/);
+    expect(r.stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/);
     expect(r.code).toBe(0);
     expect(cliDone).toBeGreaterThanOrEqual(heldUntil);
     expect(heldUntil - started).toBeGreaterThanOrEqual(2900);

@@ -22,8 +22,12 @@ export function healthApi(es: EsTransport) {
 
     /** The cluster's UUID (GET /): what the change lock is keyed by, however the cluster is reached. */
     async clusterUuid(): Promise<string> {
+      const valid = (u: unknown): u is string => typeof u === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(u) && u !== '_na_';
+      // The cluster state's metadata first (monitor privilege, as every other read here); GET / where that is refused.
+      const state = await getJson<{ metadata?: { cluster_uuid?: string } }>(es, '/_cluster/state/metadata', { filter_path: 'metadata.cluster_uuid' }).catch(() => null);
+      if (valid(state?.metadata?.cluster_uuid)) return state.metadata.cluster_uuid;
       const u = (await getJson<{ cluster_uuid?: string }>(es, '/')).cluster_uuid;
-      if (typeof u !== 'string' || !/^[A-Za-z0-9_-]{1,64}$/.test(u) || u === '_na_') throw new Error('the cluster did not give its UUID');
+      if (!valid(u)) throw new Error('the cluster did not give its UUID');
       return u;
     },
 

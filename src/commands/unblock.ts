@@ -17,7 +17,7 @@ const unblock: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) {
-      process.stderr.write(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
+      process.stderr.write(`shardeck ${NAME}: takes no arguments (it works on exactly the indices blocked at flood stage, by name)\n${unblock.usage}\n`);
       return EXIT.usage;
     }
     const { es, guard, close } = await openGuard(values);
@@ -41,11 +41,12 @@ const unblock: CommandModule = {
         process.stderr.write(`shardeck ${NAME}: refused: ${review.refusal}\n`);
         return EXIT.failed;
       }
-      if (!review.plan) {
+      if (!review.plans?.length) {
         if (json) printJson({ ...head, ok: true, sent: false });
         return EXIT.ok;
       }
-      return await applyOnePlan(NAME, session, review.plan, guard, values, head);
+      // Exactly the blocked indices, by name (several requests when the names would not fit one).
+      return await applyOnePlan(NAME, session, review.plans, guard, values, { ...head, indices: review.facts.blocked.length });
     } catch (e) {
       return reportFailure(NAME, e, json);
     } finally {

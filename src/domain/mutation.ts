@@ -277,31 +277,11 @@ export function checkRequestLine(req: MutationRequest & { resolved?: ResolvedTar
 }
 
 /**
- * The seed's request that lifts the flood-stage block on every index. It is the one mutation
- * allowed to target all indices (`*`), and only with exactly this body.
- */
-export const UNBLOCK_ALL_REQUEST: MutationRequest = {
-  method: 'PUT',
-  path: '/*/_settings',
-  querystring: {},
-  body: { 'index.blocks.read_only_allow_delete': null },
-};
-
-export function isUnblockAllRequest(req: MutationRequest): boolean {
-  return (
-    req.method === UNBLOCK_ALL_REQUEST.method &&
-    req.path === UNBLOCK_ALL_REQUEST.path &&
-    Object.keys(req.querystring).length === 0 &&
-    JSON.stringify(req.body) === JSON.stringify(UNBLOCK_ALL_REQUEST.body)
-  );
-}
-
-/**
  * Last line of defence in the guard: the index expression in a plan's path (first segment unless
- * it is an API like _cluster) must pass checkIndexExpression, except the unblock request.
+ * it is an API like _cluster) must pass checkIndexExpression: no request reaches `*` or `_all`,
+ * the flood-stage unblock included (it names the blocked indices).
  */
 export function checkPlanPath(req: MutationRequest & { resolved?: ResolvedTarget }, opts: TargetOptions = {}): string | null {
-  if (isUnblockAllRequest(req)) return null;
   const tooLong = checkRequestLine(req);
   if (tooLong) return tooLong;
   const first = decodeURIComponent(firstSegment(req.path));

@@ -18,7 +18,6 @@ import {
   judgeResolution,
   parseAuditLog,
   pinIndices,
-  UNBLOCK_ALL_REQUEST,
   type MutationPlan,
 } from '../../src/domain/mutation';
 
@@ -99,10 +98,11 @@ describe('targets', () => {
     expect(judgeResolution('*x*', ['bx', 'ax'])).toEqual({ ok: true, expression: '*x*', indices: ['ax', 'bx'], isPattern: true });
   });
 
-  it('only the unblock request may target every index, and only with its exact body', () => {
-    expect(checkPlanPath(UNBLOCK_ALL_REQUEST)).toBeNull();
-    expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, body: { 'index.blocks.read_only_allow_delete': false } })).toMatch(/every index/);
-    expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, method: 'DELETE', path: '/*' })).toMatch(/every index/);
+  it('no request may target every index: not even the flood-stage unblock', () => {
+    const unblockAll = { method: 'PUT' as const, path: '/*/_settings', querystring: {}, body: { 'index.blocks.read_only_allow_delete': null } };
+    expect(checkPlanPath(unblockAll)).toMatch(/every index/);
+    expect(checkPlanPath({ ...unblockAll, path: '/_all/_settings' })).toMatch(/every index/);
+    expect(checkPlanPath({ ...unblockAll, method: 'DELETE', path: '/*' })).toMatch(/every index/);
     expect(checkPlanPath({ method: 'PUT', path: '/_cluster/settings', querystring: {} })).toBeNull();
     expect(checkPlanPath({ method: 'DELETE', path: '/_all', querystring: {} })).toMatch(/every index/);
   });

@@ -250,7 +250,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     // Keyed by the cluster's UUID, not by the URL: the CLI reaching the node by its URL waits for it.
     const { Client } = await import('@elastic/elasticsearch');
     const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
-    const uuid = (await es.info()).cluster_uuid;
+    const uuid = ((await es.cluster.state({ metric: 'metadata', filter_path: 'metadata.cluster_uuid' })) as { metadata: { cluster_uuid: string } }).metadata.cluster_uuid;
     await es.close();
     const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
     const started = Date.now();

@@ -265,6 +265,19 @@ export function compareResolution(previewed: ResolvedTarget, now: string[] | nul
   return `"${previewed.expression}" ${parts.join(' and ')}: nothing was sent; preview again and confirm what it matches now`;
 }
 
+/**
+ * After a wait (a follower's approval, another change's lock): the same names must still be the
+ * same indices. An index deleted and re-created under its name meanwhile has a new UUID: refused.
+ */
+export function compareUuids(expression: string, before: ReadonlyMap<string, string>, now: ReadonlyMap<string, string> | null): string | null {
+  const names = [...before.keys()].sort();
+  const nowNames = [...(now?.keys() ?? [])].sort();
+  if (names.join(',') !== nowNames.join(',')) return compareResolution({ expression, indices: names }, nowNames);
+  const renewed = names.filter((n) => now!.get(n) !== before.get(n));
+  if (!renewed.length) return null;
+  return `"${expression}": ${renewed.slice(0, 5).join(', ')}${renewed.length > 5 ? ` and ${renewed.length - 5} more` : ''} ${renewed.length === 1 ? 'was' : 'were'} deleted and re-created since the preview (another index under the same name): nothing was sent; preview again and confirm what it matches now`;
+}
+
 /** Elasticsearch refuses a request line longer than http.max_initial_line_length (4 KB by default). */
 export const MAX_REQUEST_LINE = 4096;
 

@@ -18,6 +18,7 @@ import {
   checkIndexExpression,
   checkPlanPath,
   compareResolution,
+  compareUuids,
   confirmationNeeded,
   confirmationSatisfies,
   judgeResolution,
@@ -169,12 +170,21 @@ export class Guard {
     }
     // The set the preview showed must still be what the expression matches: else an index created
     // (or removed) since would silently change what the operator confirmed.
+    let uuids: Map<string, string> | null = null;
     if (plan.resolved) {
-      const changed = compareResolution(plan.resolved, await this.es.resolveIndices(plan.resolved.expression));
+      uuids = await this.es.resolveIndexUuids(plan.resolved.expression);
+      const changed = compareResolution(plan.resolved, uuids ? [...uuids.keys()] : null);
       if (changed) throw new GuardRefusal('changed', changed);
     }
     const four = await this.fourEyes(preview, plan);
-    return this.oneAtATime(plan.summary, () => this.send(plan, confirmation, preview, four));
+    return this.oneAtATime(plan.summary, async () => {
+      // After the approval wait and the lock wait (minutes, maybe): still the same indices, by UUID, right before sending.
+      if (plan.resolved && uuids) {
+        const changed = compareUuids(plan.resolved.expression, uuids, await this.es.resolveIndexUuids(plan.resolved.expression));
+        if (changed) throw new GuardRefusal('changed', changed);
+      }
+      return this.send(plan, confirmation, preview, four);
+    });
   }
 
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */

@@ -12,6 +12,7 @@ import {
   checkPlanPath,
   checkRequestLine,
   compareResolution,
+  compareUuids,
   confirmationSatisfies,
   describeOutcome,
   formatAuditRecord,
@@ -261,5 +262,13 @@ describe('a real password never reaches the preview, the curl line or the audit 
       for (const f of forms) expect(text).not.toContain(f);
     fs.rmSync(dir, { recursive: true, force: true });
     delete process.env.SHARDECK_TEST_ES_PASSWORD;
+  });
+
+  it('after a wait, the same names must still be the same indices (UUIDs)', () => {
+    const before = new Map([['a', 'u1'], ['b', 'u2']]);
+    expect(compareUuids('a,b', before, new Map([['b', 'u2'], ['a', 'u1']]))).toBeNull();
+    expect(compareUuids('a,b', before, new Map([['a', 'u1'], ['b', 'u9']]))).toMatch(/"a,b": b was deleted and re-created since the preview .*nothing was sent/);
+    expect(compareUuids('a,b', before, new Map([['a', 'u1']]))).toMatch(/no longer matches 1 previewed index \(b\)/);
+    expect(compareUuids('a,b', before, null)).toMatch(/no longer matches 2 previewed indices/);
   });
 });

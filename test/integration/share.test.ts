@@ -5,7 +5,7 @@
 // and both then show green and the timeline entry; a user without permission on the socket is
 // refused; two processes racing for a change take turns; the leader killed leaves the follower up,
 // saying so; and nothing secret crossed the socket.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -244,7 +244,6 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
   });
 
   it('two processes racing for a change to one cluster take turns: the second waits and says who holds it', async () => {
-    let cliDone = 0;
     // This process takes the lock the way the CLI does: the same folder.
     process.env.SHARDECK_LOCK_DIR = env.SHARDECK_LOCK_DIR;
     // Keyed by the cluster's UUID, not by the URL: the CLI reaching the node by its URL waits for it.
@@ -252,19 +251,25 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
     const uuid = ((await es.cluster.state({ metric: 'metadata', filter_path: 'metadata.cluster_uuid' })) as { metadata: { cluster_uuid: string } }).metadata.cluster_uuid;
     await es.close();
-    const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
-    const started = Date.now();
-    const cli = runCli(['replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR } }).then((r) => {
-      cliDone = Date.now();
-      return r;
+    // Held until the CLI says it waits (no guess at how long the CLI takes to get there).
+    let release!: () => void;
+    const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise<void>((r) => (release = r)));
+    let stderr = '';
+    let heldUntil = 0;
+    const child = spawn(process.execPath, [CLI, 'replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], {
+      env: { PATH: process.env.PATH, SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR, NO_COLOR: '1' },
     });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    await waitUntil('the CLI waiting for the lock', () => stderr, (e) => /waiting for another change/.test(e), { timeoutMs: 60_000, intervalMs: 50 });
+    heldUntil = Date.now();
+    release();
     await held;
-    const heldUntil = Date.now();
-    const r = await cli;
-    expect(r.stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/);
+    const r = await exited;
+    expect(stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/);
     expect(r.code).toBe(0);
-    expect(cliDone).toBeGreaterThanOrEqual(heldUntil);
-    expect(heldUntil - started).toBeGreaterThanOrEqual(2900);
+    // It went on only once the lock was released.
+    expect(r.at).toBeGreaterThanOrEqual(heldUntil);
   });
 
   it('the leader killed: the follower stays up and says so, keeping the last data marked stale', async () => {

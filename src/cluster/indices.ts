@@ -14,9 +14,15 @@ export function indicesApi(es: EsTransport) {
      * a named index does not exist.
      */
     async resolveIndices(expr: string): Promise<string[] | null> {
+      const m = await this.resolveIndexUuids(expr);
+      return m ? [...m.keys()] : null;
+    },
+
+    /** The same, with each index's UUID (a name deleted and re-created is another index); null as above. */
+    async resolveIndexUuids(expr: string): Promise<Map<string, string> | null> {
       try {
-        const rows = await getJson<{ index: string }[]>(es, `/_cat/indices/${encodeURIComponent(expr)}`, { format: 'json', h: 'index', expand_wildcards: 'all' });
-        return rows.map((r) => r.index);
+        const rows = await getJson<{ index: string; uuid: string }[]>(es, `/_cat/indices/${encodeURIComponent(expr)}`, { format: 'json', h: 'index,uuid', expand_wildcards: 'all' });
+        return new Map(rows.map((r) => [r.index, r.uuid]));
       } catch (e) {
         if (e instanceof ConnError && e.status === 404 && e.esType === 'index_not_found_exception') return null;
         throw e;

@@ -140,24 +140,26 @@ type OnePlanState = { phase: string; result?: PlanResult; message?: string };
 export async function applyOnePlan(
   command: string,
   session: { send(e: { type: 'confirm'; confirmation: Confirmation }): void; idle(): Promise<OnePlanState> },
-  plan: MutationPlan,
+  /** One plan, or the parts of one change (each previewed, one confirmation, sent in order). */
+  plan: MutationPlan | MutationPlan[],
   guard: Guard,
   values: CommandContext['values'],
   head: object,
 ): Promise<number> {
   const json = Boolean(values.json);
-  const requests = previews(guard, [plan]);
+  const plans = Array.isArray(plan) ? plan : [plan];
+  const requests = previews(guard, plans);
   if (!json) printPreviews(requests);
   if (values['dry-run']) {
     if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
     else out('dry run: nothing was sent\n');
     return EXIT.ok;
   }
-  const confirmation = await confirmOnTerminal(command, [plan], values);
+  const confirmation = await confirmOnTerminal(command, plans, values);
   if (!confirmation) return EXIT.failed;
   session.send({ type: 'confirm', confirmation });
   const state = await session.idle();
-  const result: PlanResult = state.result ?? { summary: plan.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
+  const result: PlanResult = state.result ?? { summary: plans[0]!.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
   warnAudit(result.auditWarning);
   if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });

@@ -3,8 +3,7 @@
 // that caused them, every change in the audit log, recovery steps, task starts, notes. It reads the
 // files of this config folder only: it needs no password and sends nothing to the cluster.
 import { openConfig, getProfile, pickProfileName } from '../config/profiles';
-import fs from 'node:fs';
-import { UsageError } from '../config/files';
+import { UsageError, writeOperatorFile } from '../config/files';
 import { entryText, parseSince, timelineMarkdown } from '../domain/timeline';
 import { displayBlock } from '../domain/display-text';
 import { urlForMessage } from '../domain/urls';
@@ -49,9 +48,8 @@ const incident: CommandModule = {
     if (verb === 'export') {
       const md = timelineMarkdown(url, entries, new Date(), new Date().getTimezoneOffset());
       if (values.out) {
-        // Where the operator says (their working folder is not private): the file itself is 0600.
-        fs.writeFileSync(String(values.out), displayBlock(md), { mode: 0o600 });
-        fs.chmodSync(String(values.out), 0o600);
+        // Where the operator says (their working folder is not private): the file itself is 0600, never through a link.
+        writeOperatorFile(String(values.out), displayBlock(md));
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, file: values.out, entries: entries.length });
         else err(`wrote ${entries.length} entries to ${values.out}\n`);
       } else out(md);

@@ -81,9 +81,17 @@ const replicas: CommandModule = {
       }
       const confirmation = await confirmOnTerminal(NAME, review.plans, values);
       if (!confirmation) return EXIT.failed;
+      // "sent" only once the guard let every request out and they were answered (the watching phase), never before it decided.
+      const unsubscribe = json
+        ? () => undefined
+        : session.subscribe(() => {
+            if (session.getState().phase !== 'watching') return;
+            unsubscribe();
+            out(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
+          });
       session.send({ type: 'confirm', confirmation });
-      if (!json) out(`sent; watching health until ${review.expected} (up to ${timeoutS}s)...\n`);
       state = await session.idle();
+      unsubscribe();
       const results = state.phase === 'done' ? state.report.results : state.phase === 'failed' ? (state.report?.results ?? []) : [];
       for (const r of results) warnAudit(r.auditWarning);
       if (state.phase !== 'done') return failed(state, json, head);

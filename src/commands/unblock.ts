@@ -18,7 +18,7 @@ const unblock: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) {
-      err(`shardeck ${NAME}: takes no arguments (it always works on every blocked index)\n${unblock.usage}\n`);
+      err(`shardeck ${NAME}: takes no arguments (it works on exactly the indices blocked at flood stage, by name)\n${unblock.usage}\n`);
       return EXIT.usage;
     }
     const { es, guard, close } = await openGuard(values);
@@ -42,11 +42,12 @@ const unblock: CommandModule = {
         err(`shardeck ${NAME}: refused: ${review.refusal}\n`);
         return EXIT.failed;
       }
-      if (!review.plan) {
+      if (!review.plans?.length) {
         if (json) printJson({ ...head, ok: true, sent: false });
         return EXIT.ok;
       }
-      return await applyOnePlan(NAME, session, review.plan, guard, values, head);
+      // Exactly the blocked indices, by name (several requests when the names would not fit one).
+      return await applyOnePlan(NAME, session, review.plans, guard, values, { ...head, indices: review.facts.blocked.length });
     } catch (e) {
       return reportFailure(NAME, e, json);
     } finally {

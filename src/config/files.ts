@@ -1,4 +1,5 @@
 // Where shardeck keeps its files, and the file modes that keep secrets private.
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -115,6 +116,33 @@ export function writePrivateFileAtomic(file: string, content: string): void {
 }
 
 /**
+ * Writes a file where the operator said (--out): 0600, never through a symbolic link (O_NOFOLLOW),
+ * never into a FIFO or device (O_NONBLOCK, a regular file only), never into a file with other
+ * names (a hard link planted to a file elsewhere). Refused with UsageError, nothing written.
+ */
+export function writeOperatorFile(file: string, content: string): void {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') throw new UsageError(`${file} is a symbolic link: nothing was written; give the path of a regular file`);
+    if (code === 'ENXIO') throw new UsageError(`${file} is a FIFO with nobody reading it: nothing was written; give the path of a regular file`);
+    throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`${file} is not a regular file: nothing was written`);
+    if (st.nlink > 1) throw new UsageError(`${file} has ${st.nlink} names (a hard link): nothing was written; remove it or give another path`);
+    tightenOpenFile(fd);
+    fs.ftruncateSync(fd, 0);
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
  * Appends one line to a 0600 file (the audit log, the timeline), tightening it if it was left
  * wider. `durable`: on the disk before this returns (fsync), for a record that must survive a
  * crash of the host between it and the request it announces (the audit record).
@@ -131,13 +159,49 @@ export function appendPrivateLine(file: string, line: string, { durable = false 
   }
 }
 
-function holderAlive(pid: number): boolean {
+/**
+ * Whether the process a lock names is alive AND belongs to the lock file's owner: a pid written by
+ * someone else (pid 1, another user's process: EPERM) does not keep a lock alive.
+ */
+function holderAlive(pid: number, owner?: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  if (owner === undefined) return true;
+  try {
+    return fs.statSync(`/proc/${pid}`).uid === owner;
+  } catch {
+    // No /proc (not Linux): the signal's answer stands.
+    return process.platform !== 'linux';
+  }
+}
+
+/** The most a lock file may hold (pid, nonce, a line of info): more is not a lock of ours. */
+const MAX_LOCK_BYTES = 4096;
+
+/** A lock path that holds something other than a lock file (a FIFO, a link, a folder, a huge file). */
+export class NotALockError extends Error {
+  constructor(readonly lockFile: string, readonly what: string, readonly owner: number | null) {
+    super(`${lockFile} is not a lock file (${what}${owner !== null ? `, owned by ${ownerName(owner)}` : ''}): nothing was sent; remove it${owner !== null && owner !== process.getuid?.() ? ' (as its owner or root)' : ''}, or point SHARDECK_LOCK_DIR at a folder of your own`);
+    this.name = 'NotALockError';
+  }
+}
+
+/** The user name of a uid (getent: local files, LDAP alike), or "uid N". */
+export function userName(uid: number): string {
+  try {
+    return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] || `uid ${uid}`;
+  } catch {
+    return `uid ${uid}`;
+  }
+}
+
+/** "alice (uid 1000)", or "uid 1000" without a passwd entry: who owns a file, as the file system says. */
+export function ownerName(uid: number): string {
+  const name = userName(uid);
+  return name === `uid ${uid}` ? name : `${name} (uid ${uid})`;
 }
 
 // ---- Locks between processes ----------------------------------------------------------------
@@ -154,20 +218,48 @@ function holderAlive(pid: number): boolean {
 interface LockContent {
   pid: number;
   text: string;
+  /** The file's owner, from the file system (not from its text). */
+  owner: number;
 }
 
+/**
+ * Reads a lock without ever blocking: O_NONBLOCK (a FIFO does not wait for a writer), O_NOFOLLOW
+ * (a link is not followed), a regular file only, at most MAX_LOCK_BYTES. Null when it is gone;
+ * NotALockError for anything else in its place; EACCES and the like are thrown as they are.
+ */
 function readLock(file: string): LockContent | null {
+  let fd: number;
   try {
-    const text = fs.readFileSync(file, 'utf8');
-    return { pid: Number(text.split(/\s+/)[0]) || 0, text };
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return null;
+    if (code === 'ELOOP') throw new NotALockError(file, 'a symbolic link', lstatOwner(file));
     throw e;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotALockError(file, st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a folder' : st.isSocket() ? 'a socket' : 'not a regular file', st.uid);
+    if (st.size > MAX_LOCK_BYTES) throw new NotALockError(file, `${st.size} bytes`, st.uid);
+    const buf = Buffer.alloc(MAX_LOCK_BYTES);
+    const n = fs.readSync(fd, buf, 0, MAX_LOCK_BYTES, 0);
+    const text = buf.subarray(0, n).toString('utf8');
+    return { pid: Number(text.split(/\s+/)[0]) || 0, text, owner: st.uid };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+function lstatOwner(file: string): number | null {
+  try {
+    return fs.lstatSync(file).uid;
+  } catch {
+    return null;
   }
 }
 
 function isStale(file: string, held: LockContent, staleMs: number): boolean {
-  if (held.pid > 0 && !holderAlive(held.pid)) return true;
+  if (held.pid > 0 && !holderAlive(held.pid, held.owner)) return true;
   // A half-written or foreign lock (no pid) and a live but stuck holder are judged by age.
   try {
     return Date.now() - fs.statSync(file).mtimeMs > (held.pid > 0 ? staleMs : Math.min(staleMs, 10_000));
@@ -184,7 +276,7 @@ function claimFileFor(file: string, held: LockContent): string {
 const myLockText = (): string => `${process.pid} ${crypto.randomBytes(8).toString('hex')}\n`;
 
 /** Replaces `file` (holding `stale`) with `mine`, if this process wins the claim on that generation. */
-function takeOver(file: string, stale: LockContent, mine: string, staleMs: number, depth = 0): boolean {
+function takeOver(file: string, stale: LockContent, mine: string, staleMs: number, depth = 0, shared = false): boolean {
   if (depth > 8) return false;
   const claim = claimFileFor(file, stale);
   const claimText = myLockText();
@@ -196,15 +288,22 @@ function takeOver(file: string, stale: LockContent, mine: string, staleMs: numbe
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     const other = readLock(claim);
     // Another contender is taking over right now (it wins); or it died mid-takeover: take its claim over.
-    if (other && isStale(claim, other, staleMs) && takeOver(claim, other, claimText, staleMs, depth + 1)) claimed = true;
+    if (other && isStale(claim, other, staleMs) && takeOver(claim, other, claimText, staleMs, depth + 1, shared)) claimed = true;
   }
   if (!claimed) return false;
   try {
     // Only the generation we claimed may be replaced; a slow contender finds a newer one and stops.
     if (readLock(file)?.text !== stale.text) return false;
     const tmp = `${file}.${uniqueSuffix()}.tmp`;
-    fs.writeFileSync(tmp, mine, { flag: 'wx', mode: 0o600 });
-    fs.renameSync(tmp, file);
+    fs.writeFileSync(tmp, mine, { flag: 'wx', mode: shared ? 0o644 : 0o600 });
+    try {
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      // A sticky folder: another user's stale lock may be replaced only by its owner or root.
+      if ((e as NodeJS.ErrnoException).code === 'EPERM' || (e as NodeJS.ErrnoException).code === 'EACCES') throw new ForeignLockError(file, stale, true);
+      throw e;
+    }
     return true;
   } finally {
     // After the rename the old generation is gone for good, so its claim can go too.
@@ -219,12 +318,27 @@ export interface LockOptions {
   shared?: boolean;
 }
 
-/** The text of a lock file after its first line (the holder's info), when it can be read. */
+/** The text of a lock file after its first line (the holder's info), when it can be read; control characters shown as spaces, at most 200. */
 export function lockInfo(lockFile: string): string | null {
   try {
-    return readLock(lockFile)?.text.split('\n')[1]?.trim() || null;
+    return readLock(lockFile)?.text.split('\n')[1]?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, 200) || null;
   } catch {
     return null;
+  }
+}
+
+/** The owner (uid, from the file system) of a lock file, when it is there. */
+export function lockOwner(lockFile: string): number | null {
+  return lstatOwner(lockFile);
+}
+
+/** A stale lock of another user that this process may not replace (a sticky folder): its owner or root removes it. */
+export class ForeignLockError extends Error {
+  constructor(readonly lockFile: string, held: { pid: number; owner: number }, stale: boolean) {
+    super(
+      `${lockFile} is held by ${ownerName(held.owner)}${held.pid ? ` for pid ${held.pid}` : ''}${stale ? ', which is no longer running' : ''}; only its owner or root may remove it: nothing was sent; ask them (or root) to run rm ${lockFile}, or point SHARDECK_LOCK_DIR at a folder of your own`,
+    );
+    this.name = 'ForeignLockError';
   }
 }
 
@@ -249,7 +363,7 @@ export function tryLock(lockFile: string, staleMs = Infinity, opts: LockOptions 
   const held = readLock(lockFile);
   if (held === null) return tryLock(lockFile, staleMs, opts); // released meanwhile
   if (!isStale(lockFile, held, staleMs)) return false;
-  if (!takeOver(lockFile, held, mine, staleMs)) return false;
+  if (!takeOver(lockFile, held, mine, staleMs, 0, opts.shared)) return false;
   heldLocks.set(lockFile, mine);
   return true;
 }
@@ -258,7 +372,11 @@ export function tryLock(lockFile: string, staleMs = Infinity, opts: LockOptions 
 export function releaseLock(lockFile: string): void {
   const mine = heldLocks.get(lockFile);
   heldLocks.delete(lockFile);
-  if (mine !== undefined && readLock(lockFile)?.text === mine) fs.rmSync(lockFile, { force: true });
+  try {
+    if (mine !== undefined && readLock(lockFile)?.text === mine) fs.rmSync(lockFile, { force: true });
+  } catch {
+    // replaced by something that is not our lock: not ours to remove
+  }
 }
 
 /** Marks a held lock as alive (its mtime), so an age-based staleMs only catches stuck holders. */

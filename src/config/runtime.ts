@@ -32,14 +32,7 @@ export function lookupGroup(name: string): { gid: number; members: string[] } {
   return { gid: Number(gid), members: (members ?? '').split(',').filter(Boolean) };
 }
 
-/** The user name of a uid (getent), or "uid N". */
-export function userName(uid: number): string {
-  try {
-    return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] || `uid ${uid}`;
-  } catch {
-    return `uid ${uid}`;
-  }
-}
+export { userName } from './files';
 
 /** The primary group id of a uid, or null. */
 export function primaryGid(uid: number): number | null {
@@ -70,6 +63,12 @@ export function shareDir(group?: { gid: number }): string {
   return dir;
 }
 
+/** A share folder `follow` trusts: a real folder (not a link) owned by this user, mode 0700 or 0710 (nobody else may add a file). */
+export function trustedShareDir(st: fs.Stats, uid: number): boolean {
+  const mode = st.mode & 0o7777;
+  return st.isDirectory() && st.uid === uid && (mode === 0o700 || mode === 0o710);
+}
+
 /** This user's share sockets, newest first (what `shardeck follow` without a path joins). */
 export function listShareSockets(): string[] {
   const uid = process.getuid?.() ?? 0;
@@ -77,10 +76,13 @@ export function listShareSockets(): string[] {
   const dirs = [path.join(baseDir(), `shardeck-${uid}`), ...fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`shardeck-${uid}-g`)).map((d) => path.join(os.tmpdir(), d))];
   for (const d of dirs) {
     try {
+      // Only a folder this user made as the leader does (0700, or 0710 for a group): a folder
+      // another user planted under our name would collect the join token a follower sends.
+      if (!trustedShareDir(fs.lstatSync(d), uid)) continue;
       for (const f of fs.readdirSync(d)) {
         const file = path.join(d, f);
-        const st = fs.statSync(file);
-        if (st.isSocket()) out.push({ file, mtime: st.mtimeMs });
+        const st = fs.lstatSync(file);
+        if (st.isSocket() && st.uid === uid) out.push({ file, mtime: st.mtimeMs });
       }
     } catch {
       // unreadable: skipped

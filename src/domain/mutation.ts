@@ -266,6 +266,19 @@ export function compareResolution(previewed: ResolvedTarget, now: string[] | nul
   return `"${previewed.expression}" ${parts.join(' and ')}: nothing was sent; preview again and confirm what it matches now`;
 }
 
+/**
+ * After a wait (a follower's approval, another change's lock): the same names must still be the
+ * same indices. An index deleted and re-created under its name meanwhile has a new UUID: refused.
+ */
+export function compareUuids(expression: string, before: ReadonlyMap<string, string>, now: ReadonlyMap<string, string> | null): string | null {
+  const names = [...before.keys()].sort();
+  const nowNames = [...(now?.keys() ?? [])].sort();
+  if (names.join(',') !== nowNames.join(',')) return compareResolution({ expression, indices: names }, nowNames);
+  const renewed = names.filter((n) => now!.get(n) !== before.get(n));
+  if (!renewed.length) return null;
+  return `"${expression}": ${renewed.slice(0, 5).join(', ')}${renewed.length > 5 ? ` and ${renewed.length - 5} more` : ''} ${renewed.length === 1 ? 'was' : 'were'} deleted and re-created since the preview (another index under the same name): nothing was sent; preview again and confirm what it matches now`;
+}
+
 /** Elasticsearch refuses a request line longer than http.max_initial_line_length (4 KB by default). */
 export const MAX_REQUEST_LINE = 4096;
 
@@ -278,31 +291,11 @@ export function checkRequestLine(req: MutationRequest & { resolved?: ResolvedTar
 }
 
 /**
- * The seed's request that lifts the flood-stage block on every index. It is the one mutation
- * allowed to target all indices (`*`), and only with exactly this body.
- */
-export const UNBLOCK_ALL_REQUEST: MutationRequest = {
-  method: 'PUT',
-  path: '/*/_settings',
-  querystring: {},
-  body: { 'index.blocks.read_only_allow_delete': null },
-};
-
-export function isUnblockAllRequest(req: MutationRequest): boolean {
-  return (
-    req.method === UNBLOCK_ALL_REQUEST.method &&
-    req.path === UNBLOCK_ALL_REQUEST.path &&
-    Object.keys(req.querystring).length === 0 &&
-    JSON.stringify(req.body) === JSON.stringify(UNBLOCK_ALL_REQUEST.body)
-  );
-}
-
-/**
  * Last line of defence in the guard: the index expression in a plan's path (first segment unless
- * it is an API like _cluster) must pass checkIndexExpression, except the unblock request.
+ * it is an API like _cluster) must pass checkIndexExpression: no request reaches `*` or `_all`,
+ * the flood-stage unblock included (it names the blocked indices).
  */
 export function checkPlanPath(req: MutationRequest & { resolved?: ResolvedTarget }, opts: TargetOptions = {}): string | null {
-  if (isUnblockAllRequest(req)) return null;
   const tooLong = checkRequestLine(req);
   if (tooLong) return tooLong;
   const first = decodeURIComponent(firstSegment(req.path));

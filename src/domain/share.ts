@@ -2,6 +2,7 @@
 // leader sends what it already fetched (snapshots, timeline, pane and selection); the state sent is
 // a WHITELIST of the console's fields, so a credential or token added to the store later does not
 // cross by accident (the platform view's free-text message is left out for the same reason).
+import crypto from 'node:crypto';
 import type { Snapshot } from './snapshot';
 import type { TimelineEntry } from './timeline';
 import type { DoctorReport } from './doctor/report';
@@ -10,8 +11,16 @@ import type { DoctorReport } from './doctor/report';
 export const MAX_FOLLOWERS = 8;
 /** A follower whose unread bytes pile up past this stopped reading: it is dropped, never waited for. */
 export const MAX_UNREAD_BYTES = 4 * 1024 * 1024;
-/** The longest line a follower may send (a note, an approval): longer is a protocol error. */
+/** The longest line a follower may send (a note, an approval), in bytes: longer is a protocol error. */
 export const MAX_FOLLOWER_LINE = 8 * 1024;
+/** A follower's messages: a burst of this many, then this many a second (a person types far fewer). */
+export const FOLLOWER_BURST = 20;
+export const FOLLOWER_PER_SECOND = 5;
+/** Notes land on the leader's timeline (a file and a screen): a burst of 5, then one every 2 s. */
+export const NOTE_BURST = 5;
+export const NOTES_PER_SECOND = 0.5;
+/** A follower that keeps sending past its limit this many times is dropped. */
+export const MAX_OVER_LIMIT = 200;
 
 /** The console's fields a follower gets. */
 export interface SharedState {
@@ -56,6 +65,8 @@ export interface ApprovalMessage {
   command?: string;
   need: { kind: 'key' } | { kind: 'type'; expected: string };
   proposedBy: string;
+  /** Set for a follower that may not approve (four eyes: the leader's own user, or the proposer): it sees the change, and why. */
+  cannotApprove?: string;
 }
 
 export type LeaderMessage =
@@ -66,6 +77,8 @@ export type LeaderMessage =
   | { t: 'focus'; focus: Focus }
   | { t: 'approval'; request: ApprovalMessage | null }
   | { t: 'refused'; reason: string }
+  /** A word to one follower (e.g. why its approval did not count). */
+  | { t: 'notice'; text: string }
   | { t: 'bye'; reason: string };
 
 export type FollowerMessage =
@@ -143,7 +156,10 @@ export function stateDiff(prev: SharedState | undefined, next: SharedState): Sha
   return any ? out : null;
 }
 
-/** Splits a byte stream into lines; a line longer than maxLine is an error (the caller drops the peer). */
+/**
+ * Splits a byte stream into lines; a line longer than maxLine bytes is an error (the caller drops
+ * the peer), whether it is still arriving or came whole inside one chunk.
+ */
 export class LineSplitter {
   private buf = '';
   constructor(private readonly maxLine = Infinity) {}
@@ -152,9 +168,62 @@ export class LineSplitter {
     this.buf += chunk;
     const parts = this.buf.split('\n');
     this.buf = parts.pop() ?? '';
-    if (this.buf.length > this.maxLine) throw new Error(`a line longer than ${this.maxLine} bytes`);
+    // Characters first (cheap); bytes only when a line could be near the cap (UTF-8: at most 4 per character... 3 for a UTF-16 unit).
+    const tooLong = (l: string) => l.length > this.maxLine || (l.length * 3 > this.maxLine && Buffer.byteLength(l) > this.maxLine);
+    if (tooLong(this.buf) || parts.some(tooLong)) throw new Error(`a line longer than ${this.maxLine} bytes`);
     return parts.filter((l) => l.length > 0);
   }
+}
+
+/**
+ * Whether a join token a peer sent is the leader's. Both sides are hashed first: the comparison
+ * is constant-time over equal-length digests whatever the peer sent (any length, any characters).
+ */
+export function tokenMatches(given: unknown, expected: string): boolean {
+  if (typeof given !== 'string' || given.length === 0 || expected.length === 0) return false;
+  const digest = (s: string) => crypto.createHash('sha256').update(s, 'utf8').digest();
+  return crypto.timingSafeEqual(digest(given), digest(expected));
+}
+
+/** A token bucket: up to `burst` at once, refilled at `perSecond`; times in ms, given by the caller. */
+export class RateBucket {
+  private tokens: number;
+  private last: number | undefined;
+  constructor(
+    private readonly burst: number,
+    private readonly perSecond: number,
+  ) {
+    this.tokens = burst;
+  }
+
+  /** Takes one token at time now; false when the bucket is empty (the message is over the limit). */
+  take(now: number): boolean {
+    if (this.last !== undefined) this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.perSecond);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+/** Who a follower is, as the leader established it: the uid from the kernel, or unknown (joined by token). */
+export interface PeerWho {
+  user: string;
+  uid?: number;
+}
+
+/**
+ * Four eyes means two people: null when this follower may approve a change, else why not. The
+ * approver must be a different OS user from the leader's process and from whoever proposed the
+ * change (the leader's user, or the follower whose proposal is open). A follower whose uid could
+ * not be read joined with the one-time token the leader handed over: it may approve unless it is
+ * also the proposer (by name: "unknown" never approves an "unknown" proposal).
+ */
+export function approvalRefusal(approver: PeerWho, leader: { uid: number; user: string }, proposedBy: string): string | null {
+  if (approver.uid !== undefined && approver.uid === leader.uid) return `${approver.user} runs as the leader's own user (uid ${leader.uid}): four eyes needs a second person`;
+  if (approver.user === leader.user) return `${approver.user} is the leader's own user: four eyes needs a second person`;
+  if (approver.user === proposedBy) return `${approver.user} proposed this change: another person approves it`;
+  return null;
 }
 
 /** Parses one follower line; null when it is not a message a follower may send. */

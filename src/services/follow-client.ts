@@ -133,6 +133,9 @@ export class FollowClient {
       case 'bye':
         this.patchView({ message: m.reason });
         return;
+      case 'notice':
+        this.patchView({ message: String(m.text) });
+        return;
       default:
         return;
     }

@@ -18,6 +18,7 @@ import {
   checkIndexExpression,
   checkPlanPath,
   compareResolution,
+  compareUuids,
   confirmationNeeded,
   confirmationSatisfies,
   judgeResolution,
@@ -169,12 +170,21 @@ export class Guard {
     }
     // The set the preview showed must still be what the expression matches: else an index created
     // (or removed) since would silently change what the operator confirmed.
+    let uuids: Map<string, string> | null = null;
     if (plan.resolved) {
-      const changed = compareResolution(plan.resolved, await this.es.resolveIndices(plan.resolved.expression));
+      uuids = await this.es.resolveIndexUuids(plan.resolved.expression);
+      const changed = compareResolution(plan.resolved, uuids ? [...uuids.keys()] : null);
       if (changed) throw new GuardRefusal('changed', changed);
     }
     const four = await this.fourEyes(preview, plan);
-    return this.oneAtATime(plan.summary, () => this.send(plan, confirmation, preview, four));
+    return this.oneAtATime(plan.summary, async () => {
+      // After the approval wait and the lock wait (minutes, maybe): still the same indices, by UUID, right before sending.
+      if (plan.resolved && uuids) {
+        const changed = compareUuids(plan.resolved.expression, uuids, await this.es.resolveIndexUuids(plan.resolved.expression));
+        if (changed) throw new GuardRefusal('changed', changed);
+      }
+      return this.send(plan, confirmation, preview, four);
+    });
   }
 
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */
@@ -187,10 +197,25 @@ export class Guard {
     return { proposedBy, approvedBy };
   }
 
+  private uuid?: Promise<string>;
+
+  /**
+   * What the change lock is keyed by: the cluster's UUID (read once), so two URLs or profiles of one
+   * cluster take turns. A cluster that does not give it (no monitor privilege, unreachable) is
+   * keyed by its URL: the change then most likely fails anyway.
+   */
+  private lockKey(): Promise<string> {
+    this.uuid ??= this.es.clusterUuid().catch(() => {
+      this.uuid = undefined; // asked again next time
+      return `url ${urlForMessage(this.ctx.conn.url)}`;
+    });
+    return this.uuid;
+  }
+
   /** Holds the cluster's change lock (every shardeck on the host) while fn runs; waits for another holder, then refuses. */
   private async oneAtATime<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
-      return await withClusterLock(urlForMessage(this.ctx.conn.url), what, fn, { waitMs: this.ctx.lockWaitMs, onWait: this.ctx.onLockWait });
+      return await withClusterLock(await this.lockKey(), what, fn, { waitMs: this.ctx.lockWaitMs, onWait: this.ctx.onLockWait });
     } catch (e) {
       if (e instanceof ClusterBusyError) throw new GuardRefusal('busy', e.message);
       throw e;

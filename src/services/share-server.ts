@@ -11,8 +11,16 @@ import net from 'node:net';
 import path from 'node:path';
 import { lookupGroup, primaryGid, shareDir, userName } from '../config/runtime';
 import {
+  approvalRefusal,
   approvalSatisfied,
+  FOLLOWER_BURST,
+  FOLLOWER_PER_SECOND,
   LineSplitter,
+  MAX_OVER_LIMIT,
+  NOTE_BURST,
+  NOTES_PER_SECOND,
+  RateBucket,
+  tokenMatches,
   MAX_FOLLOWER_LINE,
   MAX_FOLLOWERS,
   MAX_UNREAD_BYTES,
@@ -26,7 +34,7 @@ import {
   type SharedState,
 } from '../domain/share';
 import type { ConsoleStore, SharePeer, ShareView } from '../store/console';
-import { peerOf } from './peer';
+import { peerOf, type PeerIdentity } from './peer';
 import { GuardRefusal, hostUser, type ApprovalRequest, type Approver } from './guard';
 
 export interface FocusSource {
@@ -48,11 +56,23 @@ export interface ShareOptions {
   socketPath?: string;
   /** How long a change waits for a follower's approval. */
   approvalTimeoutMs?: number;
+  /**
+   * Who is at the other end of a socket (services/peer.ts: the kernel's answer). Tests that need a
+   * peer whose uid cannot be read (a non-root leader and another user's follower) pass one that
+   * answers null; nothing else does.
+   */
+  identify?: (socket: net.Socket) => Promise<PeerIdentity | null>;
 }
 
 interface Peer extends SharePeer {
   socket: net.Socket;
   joined: boolean;
+  /** From the kernel (services/peer.ts); absent for a peer that joined with the token. */
+  uid?: number;
+  /** Every message, and notes on their own (each lands on the timeline file and screen). */
+  rate: RateBucket;
+  notes: RateBucket;
+  overLimit: number;
 }
 
 interface Pending {
@@ -77,6 +97,8 @@ export class ShareServer implements Approver {
   private lastAges = '';
   private pending?: Pending;
   private token = crypto.randomBytes(12).toString('base64url');
+  /** The leader's own OS user: never the second pair of eyes. */
+  private readonly leader = { uid: process.getuid?.() ?? 0, user: hostUser() };
   private allowed: { uids: Set<number>; gid?: number; members: Set<string> } = { uids: new Set(), members: new Set() };
   /** Bytes written to followers (the benchmark and the secret-grep test read it). */
   readonly stats = { bytes: 0, messages: 0, dropped: 0 };
@@ -171,7 +193,7 @@ export class ShareServer implements Approver {
       const timer = setTimeout(() => this.settle(new GuardRefusal('unapproved', 'no follower approved within the time allowed: nothing was sent')), this.opts.approvalTimeoutMs ?? 600_000);
       this.pending = { request, resolve, reject, timer };
       this.patchView({ approval: request, message: `waiting for a follower to approve: ${request.summary}` });
-      this.broadcast({ t: 'approval', request });
+      for (const peer of joined) this.askApproval(peer, request);
     });
   }
 
@@ -195,8 +217,18 @@ export class ShareServer implements Approver {
       this.refuse(socket, 'a follower', `this console already has ${MAX_FOLLOWERS} followers`);
       return;
     }
-    const who = await peerOf(socket).catch(() => null);
-    const peer: Peer = { id: this.nextId++, user: who ? userName(who.uid) : 'unknown', ...(who ? { pid: who.pid } : {}), via: who ? 'uid' : 'token', socket, joined: false };
+    const who = await (this.opts.identify ?? peerOf)(socket).catch(() => null);
+    const peer: Peer = {
+      id: this.nextId++,
+      user: who ? userName(who.uid) : 'unknown',
+      ...(who ? { pid: who.pid, uid: who.uid } : {}),
+      via: who ? 'uid' : 'token',
+      socket,
+      joined: false,
+      rate: new RateBucket(FOLLOWER_BURST, FOLLOWER_PER_SECOND),
+      notes: new RateBucket(NOTE_BURST, NOTES_PER_SECOND),
+      overLimit: 0,
+    };
     if (who && !this.uidAllowed(who.uid)) {
       this.refuse(socket, `${peer.user} (uid ${who.uid}, pid ${who.pid})`, 'this user may not follow this console');
       return;
@@ -234,12 +266,26 @@ export class ShareServer implements Approver {
     this.patchView({ refused: [...(view?.refused ?? []), `${new Date().toISOString().slice(11, 19)} ${who}: ${why}`].slice(-5) });
   }
 
+  /** Past its rate a follower's message is ignored; one that keeps flooding is dropped. */
+  private overLimit(peer: Peer, bucket: RateBucket): boolean {
+    if (bucket.take(Date.now())) return false;
+    if (++peer.overLimit === 1) this.patchView({ message: `follower ${peer.user} sends too fast: its messages are ignored for now` });
+    if (peer.overLimit >= MAX_OVER_LIMIT) this.drop(peer, 'it sent too many messages');
+    return true;
+  }
+
   private onLine(peer: Peer, line: string): void {
+    if (!this.peers.has(peer) || this.overLimit(peer, peer.rate)) return;
     const m = parseFollowerMessage(line);
+    if (!peer.joined && m?.t !== 'hello') {
+      // Anything but a hello first (garbage, binary, another message) ends the connection, told why.
+      this.peers.delete(peer);
+      this.refuse(peer.socket, `${peer.user}${peer.pid ? ` (pid ${peer.pid})` : ''}`, 'the first message was not a hello');
+      return;
+    }
     if (!m) return;
-    if (!peer.joined) {
-      if (m.t !== 'hello') return;
-      if (peer.via === 'token' && !crypto.timingSafeEqual(Buffer.from(String(m.token ?? '').padEnd(64).slice(0, 64)), Buffer.from(this.token.padEnd(64).slice(0, 64)))) {
+    if (!peer.joined && m.t === 'hello') {
+      if (peer.via === 'token' && !tokenMatches(m.token, this.token)) {
         this.peers.delete(peer);
         this.refuse(peer.socket, 'a peer whose user could not be read', 'the join token is missing or wrong');
         return;
@@ -252,12 +298,13 @@ export class ShareServer implements Approver {
       this.send(peer, { t: 'hello', leader: `${hostUser()} pid ${process.pid}`, you: peer.user });
       this.send(peer, { t: 'state', state: sharedState(this.store.getState()) });
       if (this.opts.focus) this.send(peer, { t: 'focus', focus: this.opts.focus.get() });
-      if (this.pending) this.send(peer, { t: 'approval', request: this.pending.request });
+      if (this.pending) this.askApproval(peer, this.pending.request);
       this.updatePeers();
       return;
     }
     switch (m.t) {
       case 'note':
+        if (this.overLimit(peer, peer.notes)) return;
         this.opts.onNote?.(peer.user, m.text);
         return;
       case 'propose':
@@ -267,7 +314,14 @@ export class ShareServer implements Approver {
         const p = this.pending;
         if (!p || p.request.id !== m.id) return;
         if (!approvalSatisfied(p.request.need, m.text)) {
-          this.send(peer, { t: 'approval', request: p.request });
+          this.askApproval(peer, p.request);
+          return;
+        }
+        const refusal = this.refusalFor(peer, p.request);
+        if (refusal) {
+          // The request stays open for a second person; this follower is told why its y did nothing.
+          this.patchView({ message: `not approved: ${refusal}; still waiting for another follower` });
+          this.send(peer, { t: 'notice', text: `you cannot approve: ${refusal}` });
           return;
         }
         this.settle({ approvedBy: peer.user });
@@ -279,6 +333,17 @@ export class ShareServer implements Approver {
       default:
         return;
     }
+  }
+
+  /** Why this follower may not approve the request (four eyes: another person), or null. */
+  private refusalFor(peer: Peer, request: ApprovalMessage): string | null {
+    return approvalRefusal({ user: peer.user, ...(peer.uid !== undefined ? { uid: peer.uid } : {}) }, this.leader, request.proposedBy);
+  }
+
+  /** Each follower sees the change; one that may not approve it is told so up front. */
+  private askApproval(peer: Peer, request: ApprovalMessage): void {
+    const refusal = this.refusalFor(peer, request);
+    this.send(peer, { t: 'approval', request: refusal ? { ...request, cannotApprove: refusal } : request });
   }
 
   private drop(peer: Peer, why?: string): void {

@@ -12,13 +12,13 @@ import {
   checkPlanPath,
   checkRequestLine,
   compareResolution,
+  compareUuids,
   confirmationSatisfies,
   describeOutcome,
   formatAuditRecord,
   judgeResolution,
   parseAuditLog,
   pinIndices,
-  UNBLOCK_ALL_REQUEST,
   type MutationPlan,
 } from '../../src/domain/mutation';
 
@@ -99,10 +99,11 @@ describe('targets', () => {
     expect(judgeResolution('*x*', ['bx', 'ax'])).toEqual({ ok: true, expression: '*x*', indices: ['ax', 'bx'], isPattern: true });
   });
 
-  it('only the unblock request may target every index, and only with its exact body', () => {
-    expect(checkPlanPath(UNBLOCK_ALL_REQUEST)).toBeNull();
-    expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, body: { 'index.blocks.read_only_allow_delete': false } })).toMatch(/every index/);
-    expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, method: 'DELETE', path: '/*' })).toMatch(/every index/);
+  it('no request may target every index: not even the flood-stage unblock', () => {
+    const unblockAll = { method: 'PUT' as const, path: '/*/_settings', querystring: {}, body: { 'index.blocks.read_only_allow_delete': null } };
+    expect(checkPlanPath(unblockAll)).toMatch(/every index/);
+    expect(checkPlanPath({ ...unblockAll, path: '/_all/_settings' })).toMatch(/every index/);
+    expect(checkPlanPath({ ...unblockAll, method: 'DELETE', path: '/*' })).toMatch(/every index/);
     expect(checkPlanPath({ method: 'PUT', path: '/_cluster/settings', querystring: {} })).toBeNull();
     expect(checkPlanPath({ method: 'DELETE', path: '/_all', querystring: {} })).toMatch(/every index/);
   });
@@ -261,5 +262,13 @@ describe('a real password never reaches the preview, the curl line or the audit 
       for (const f of forms) expect(text).not.toContain(f);
     fs.rmSync(dir, { recursive: true, force: true });
     delete process.env.SHARDECK_TEST_ES_PASSWORD;
+  });
+
+  it('after a wait, the same names must still be the same indices (UUIDs)', () => {
+    const before = new Map([['a', 'u1'], ['b', 'u2']]);
+    expect(compareUuids('a,b', before, new Map([['b', 'u2'], ['a', 'u1']]))).toBeNull();
+    expect(compareUuids('a,b', before, new Map([['a', 'u1'], ['b', 'u9']]))).toMatch(/"a,b": b was deleted and re-created since the preview .*nothing was sent/);
+    expect(compareUuids('a,b', before, new Map([['a', 'u1']]))).toMatch(/no longer matches 1 previewed index \(b\)/);
+    expect(compareUuids('a,b', before, null)).toMatch(/no longer matches 2 previewed indices/);
   });
 });

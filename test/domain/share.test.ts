@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalSatisfied, LineSplitter, parseFollowerMessage, sharedState, stateDiff } from '../../src/domain/share';
+import { approvalRefusal, approvalSatisfied, LineSplitter, parseFollowerMessage, RateBucket, sharedState, stateDiff, tokenMatches } from '../../src/domain/share';
 
 const base = () => ({
   snapshots: { health: { failures: 0, data: { status: 'yellow' } }, indices: { failures: 0 } },
@@ -56,5 +56,42 @@ describe('what crosses a shared console\'s socket', () => {
     expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'log')).toBe(false);
     expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'logs')).toBe(true);
     expect(approvalSatisfied({ kind: 'key' }, undefined)).toBe(true);
+  });
+
+  it('a line over the cap is refused even when it arrives whole in one chunk, counted in bytes', () => {
+    expect(() => new LineSplitter(10).push('x'.repeat(11) + '\n')).toThrow(/longer than 10/);
+    // 4 characters, 12 bytes of UTF-8.
+    expect(() => new LineSplitter(10).push('€€€€\n')).toThrow(/longer than 10/);
+    expect(new LineSplitter(10).push('éé\n')).toEqual(['éé']);
+  });
+
+  it('a join token of any length or characters is compared without throwing', () => {
+    expect(tokenMatches('abcDEF123_-xyz', 'abcDEF123_-xyz')).toBe(true);
+    // Multibyte: the same number of characters, more bytes (this threw a RangeError in timingSafeEqual).
+    expect(tokenMatches('é'.repeat(16), 'abcdefghijklmnop')).toBe(false);
+    expect(tokenMatches('€'.repeat(64), 'abcdefghijklmnop')).toBe(false);
+    expect(tokenMatches('x'.repeat(100_000), 'abcdefghijklmnop')).toBe(false);
+    expect(tokenMatches('', 'abcdefghijklmnop')).toBe(false);
+    expect(tokenMatches(undefined, 'abcdefghijklmnop')).toBe(false);
+    expect(tokenMatches({ length: 16 }, 'abcdefghijklmnop')).toBe(false);
+  });
+
+  it('a rate bucket takes a burst, then refills at its rate', () => {
+    const b = new RateBucket(3, 2);
+    expect([b.take(0), b.take(0), b.take(0), b.take(0)]).toEqual([true, true, true, false]);
+    expect(b.take(400)).toBe(false); // 0.8 of a token
+    expect(b.take(500)).toBe(true); // 1 token after 0.5 s at 2/s
+    expect(b.take(10_000)).toBe(true);
+    expect([b.take(10_000), b.take(10_000), b.take(10_000)]).toEqual([true, true, false]); // never more than the burst
+  });
+
+  it('four eyes: the leader\'s own user, the proposer, or a follower of the leader\'s uid cannot approve', () => {
+    const leader = { uid: 0, user: 'root' };
+    expect(approvalRefusal({ user: 'root', uid: 0 }, leader, 'root')).toMatch(/leader's own user .* second person/);
+    expect(approvalRefusal({ user: 'alias-of-root', uid: 0 }, leader, 'root')).toMatch(/uid 0/);
+    expect(approvalRefusal({ user: 'bob', uid: 1001 }, leader, 'bob')).toMatch(/bob proposed this change/);
+    expect(approvalRefusal({ user: 'unknown' }, leader, 'unknown')).toMatch(/proposed this change/);
+    expect(approvalRefusal({ user: 'bob', uid: 1001 }, leader, 'root')).toBeNull();
+    expect(approvalRefusal({ user: 'unknown' }, leader, 'root')).toBeNull();
   });
 });

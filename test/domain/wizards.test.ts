@@ -6,7 +6,8 @@ import { allocationMachine, diffShards, explainAllocation } from '../../src/doma
 import { drive } from '../helpers/machines';
 import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
 import { scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
-import { buildUnblockReview, unblockMachine } from '../../src/domain/wizards/unblock';
+import { buildUnblockReview, unblockMachine, unblockPlans } from '../../src/domain/wizards/unblock';
+import { checkPlanPath, MAX_REQUEST_LINE } from '../../src/domain/mutation';
 
 
 const facts: ReplicasFacts = { indices: ['service_v9_a'], before: { service_v9_a: 1 }, dataNodes: 1, healthBefore: 'yellow', template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } }, priority: 100 } };
@@ -92,12 +93,13 @@ describe('unblock', () => {
   it('refuses past flood stage, offers the seed request below it, and has nothing to do without blocks', () => {
     const flood = buildUnblockReview({ blocked: ['a'], disks: [disk('flood')] });
     expect(flood.refusal).toMatch(/past flood stage \(97\.0% used, flood stage at 95\.0%\)/);
-    expect(flood.plan).toBeUndefined();
-    const high = buildUnblockReview({ blocked: ['a'], disks: [disk('high')] });
-    expect(high.plan).toMatchObject({ method: 'PUT', path: '/*/_settings', body: { 'index.blocks.read_only_allow_delete': null } });
+    expect(flood.plans).toBeUndefined();
+    const high = buildUnblockReview({ blocked: ['b', 'a'], disks: [disk('high')] });
+    expect(high.plans).toEqual([expect.objectContaining({ method: 'PUT', path: '/a,b/_settings', body: { 'index.blocks.read_only_allow_delete': null }, target: '2 blocked indices' })]);
+    expect(high.plans![0]!.verify!.path).toBe('/a,b/_settings/index.blocks.read_only_allow_delete');
     expect(high.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
     const none = buildUnblockReview({ blocked: [], disks: [disk('ok')] });
-    expect([none.plan, none.refusal]).toEqual([undefined, undefined]);
+    expect([none.plans, none.refusal]).toEqual([undefined, undefined]);
     expect(none.notes[0]).toMatch(/no index is blocked/);
   });
 
@@ -107,6 +109,21 @@ describe('unblock', () => {
     expect(refused.effects.map((f) => f.type)).toEqual(['load']);
     const ok = drive(unblockMachine(), [{ type: 'loaded', facts: { blocked: ['a'], disks: [disk('ok')] } }, { type: 'confirm', confirmation: { by: 'key' } }]);
     expect(ok.effects.map((f) => f.type)).toEqual(['load', 'mutate']);
+  });
+
+  it('names exactly the blocked indices, never * or _all, in as many requests as the request line needs', () => {
+    const names = Array.from({ length: 300 }, (_, i) => `logs-2026.11.${String(i).padStart(3, '0')}-with-a-long-suffix`);
+    const plans = unblockPlans([...names].reverse());
+    expect(plans.length).toBeGreaterThan(1);
+    for (const p of plans) {
+      expect(`PUT ${p.path} HTTP/1.1`.length).toBeLessThanOrEqual(MAX_REQUEST_LINE);
+      expect(checkPlanPath(p)).toBeNull();
+      expect(p.path).not.toMatch(/[*]|_all/);
+    }
+    expect(plans.flatMap((p) => p.path.slice(1, -'/_settings'.length).split(','))).toEqual(names);
+    expect(plans[0]!.summary).toMatch(new RegExp(`part 1 of ${plans.length}`));
+    // Odd but legal names are encoded, not cut: one name is one index.
+    expect(unblockPlans(['a+b', 'c%d'])[0]!.path).toBe('/a%2Bb,c%25d/_settings');
   });
 });
 

@@ -194,6 +194,9 @@ describe('flood stage', () => {
 
   it('past flood stage: blocked and refused; between high and flood: cleared by shardeck; below high: ES lifts it itself', async () => {
     await es('PUT', '/flood_idx', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await es('PUT', '/flood_idx2', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    // An operator's own block (no writes to this index, on purpose): unblock must leave it alone.
+    await es('PUT', '/kept_write_block', { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.blocks.write': true } });
     // Relative to this disk, whatever its usage: absolute watermarks are free space that must remain,
     // so asking for the disk's whole size puts the node past them; flood stage at 1 byte is never reached.
     const total = Number((await es('GET', '/_cat/allocation?format=json&bytes=b&h=disk.total')).body[0]['disk.total']);
@@ -222,11 +225,21 @@ describe('flood stage', () => {
     const r2 = JSON.parse(cleared.stdout);
     expect(r2.disks[0].level).toBe('high');
     expect(r2.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
-    expect(r2.requests[0]).toMatchObject({ method: 'PUT', path: '/*/_settings', body: { 'index.blocks.read_only_allow_delete': null } });
+    // Exactly the indices listed as blocked, by name: never * or _all.
+    expect(r2.blocked).toEqual(expect.arrayContaining(['flood_idx', 'flood_idx2']));
+    for (const req of r2.requests) {
+      expect(req).toMatchObject({ method: 'PUT', body: { 'index.blocks.read_only_allow_delete': null } });
+      expect(req.path).not.toMatch(/\*|_all/);
+    }
+    const named = (r2.requests as { path: string }[]).flatMap((q) => q.path.slice(1, -'/_settings'.length).split(',').map(decodeURIComponent));
+    expect(named.sort()).toEqual([...r2.blocked].sort());
     expect(r2.result.verified).toMatchObject({ ok: true });
     expect(cleared.code).toBe(0);
     expect(await isBlocked('flood_idx')).toBe(false);
+    expect(await isBlocked('flood_idx2')).toBe(false);
     expect((await es('POST', '/flood_idx/_doc', { a: 2 })).status).toBe(201);
+    // The operator's write block is still there.
+    expect((await es('GET', '/kept_write_block/_settings/index.blocks.write?flat_settings=true')).body.kept_write_block.settings['index.blocks.write']).toBe('true');
 
     // Past flood stage again, then all watermarks restored: Elasticsearch 8.19 lifts the block itself.
     await setWatermarks(pastAll, pastAll, pastAll);

@@ -142,6 +142,7 @@ describe('the audit record is written before sending, its outcome after', () => 
     const r = await cli(['replicas', 'set', 'gt_*', '0', '--yes', '--timeout', '20']);
     expect(r.stderr).toMatch(/warning: its outcome could not be written to the audit log .*audit\.log \(EISDIR\)/);
     expect(r.stdout).toMatch(/ok: set number_of_replicas to 0 on 2 indices: gt_a, gt_b/);
+    expect(r.stdout).toMatch(/sent; watching health until/);
     expect(r.code).toBe(0);
     // The sending record was written before the request and names the previewed indices.
     const lines = auditLines(moved);
@@ -156,6 +157,8 @@ describe('the audit record is written before sending, its outcome after', () => 
     fs.mkdirSync(auditPath());
     const r = await cli(['replicas', 'set', 'gt_a', '1', '--yes', '--timeout', '5']);
     expect(r.stderr).toMatch(/cannot write the audit log .*audit\.log \(EISDIR\): nothing was sent; make it writable and run again/);
+    // Nothing went out, so nothing says "sent" (it used to, before the guard had decided).
+    expect(r.stdout).not.toMatch(/\bsent\b/);
     expect(r.code).toBe(5);
     expect(puts()).toEqual([]);
     expect(await replicasOf('gt_a')).toBe(0);

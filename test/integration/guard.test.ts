@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
-import { Guard, GuardRefusal } from '../../src/services/guard';
-import type { MutationPlan } from '../../src/domain/mutation';
+import { Guard, GuardRefusal, type Approver } from '../../src/services/guard';
+import { pinIndices, type MutationPlan } from '../../src/domain/mutation';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
@@ -165,6 +165,34 @@ describe('the guard itself', () => {
     await expect(guard.execute(plan, { by: 'typed', text: `${INDEX}x` })).rejects.toBeInstanceOf(GuardRefusal);
     expect(auditLines()).toEqual([]);
     expect((await es('GET', `/${INDEX}`))[INDEX]).toBeDefined();
+  });
+
+  it('an index deleted and re-created under its name during the approval wait is another index: refused by UUID, nothing sent', async () => {
+    const name = 'guard_uuid_idx';
+    await es('PUT', `/${name}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const plan = pinIndices(
+      { method: 'PUT', path: `/${name}/_settings`, querystring: {}, body: { index: { number_of_replicas: 1 } }, risk: 'reversible', target: name, summary: 'replicas 1' },
+      name,
+      [name],
+    );
+    // The second person takes their time; meanwhile someone deletes the index and creates another under its name.
+    const approver: Approver = {
+      required: true,
+      async approve() {
+        await es('DELETE', `/${name}`);
+        await es('PUT', `/${name}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+        return { approvedBy: 'someone-else' };
+      },
+    };
+    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath(), approver });
+    const audited = fs.existsSync(auditPath()) ? auditLines().length : 0;
+    const err = await guard.execute(plan, { by: 'yes-flag' }).catch((e) => e);
+    expect(err).toBeInstanceOf(GuardRefusal);
+    expect(err).toMatchObject({ kind: 'changed' });
+    expect((err as Error).message).toMatch(/guard_uuid_idx was deleted and re-created since the preview .*nothing was sent/);
+    expect((await es('GET', `/${name}/_settings/index.number_of_replicas?flat_settings=true`))[name].settings['index.number_of_replicas']).toBe('0');
+    expect(fs.existsSync(auditPath()) ? auditLines().length : 0).toBe(audited);
+    await es('DELETE', `/${name}`);
   });
 
   it('refuses a plan whose path targets every index, and anything in read-only mode', async () => {

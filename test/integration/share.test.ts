@@ -5,7 +5,7 @@
 // and both then show green and the timeline entry; a user without permission on the socket is
 // refused; two processes racing for a change take turns; the leader killed leaves the follower up,
 // saying so; and nothing secret crossed the socket.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -14,13 +14,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { withClusterLock } from '../../src/config/cluster-lock';
-import { urlForMessage } from '../../src/domain/urls';
 import { ensureBuilt, CLI, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
 const TMUX = `shardeck-share-${process.pid}`;
 const INDEX = 'service_v9_pair';
 const STRANGER = `shardeck-stranger-${process.pid % 100000}`;
+/** The second pair of eyes: another OS user, in the group the leader shares with (short: it shows on screens). */
+const EYES = `eyes${process.pid % 10000}`;
+let eyesDir = '';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let platform: Awaited<ReturnType<typeof startPlatformServer>>;
@@ -29,6 +31,7 @@ let env: Record<string, string>;
 let passwordFile: string;
 let socketPath = '';
 let strangerMade = false;
+let eyesMade = false;
 let groupDir = '';
 /** Everything the leader sent to a raw follower of the test's own. */
 let captured = '';
@@ -61,6 +64,10 @@ const leaderArgs = () => ['--url', node.url, '--user', node.user!, '--ca', node.
 
 beforeAll(async () => {
   ensureBuilt();
+  const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', EYES], { encoding: 'utf8' });
+  expect(made.status, made.stderr).toBe(0);
+  eyesMade = true;
+  eyesDir = path.join(os.tmpdir(), `shardeck-${process.getuid!()}-g${Number(execFileSync('getent', ['group', EYES], { encoding: 'utf8' }).split(':')[2])}`);
   [platform, node] = await Promise.all([startPlatformServer(), startNode({ name: 'share', secure: true })]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-share-'));
   const runtime = path.join(dir, 'run');
@@ -86,6 +93,8 @@ afterAll(async () => {
     // no session left
   }
   if (strangerMade) spawnSync('userdel', [STRANGER]);
+  if (eyesMade) spawnSync('userdel', [EYES]);
+  if (eyesDir) fs.rmSync(eyesDir, { recursive: true, force: true });
   if (groupDir) fs.rmSync(groupDir, { recursive: true, force: true });
   await Promise.all([node?.stop(), platform?.close()]);
   fs.rmSync(dir, { recursive: true, force: true });
@@ -93,18 +102,16 @@ afterAll(async () => {
 
 describe('two operators, one incident (built CLI in tmux, real node)', () => {
   it('the follower shows the leader\'s live panes, with no credential and no connection of its own', async () => {
-    launch('leader', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --require-approval`);
+    launch('leader', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --share-group ${EYES} --require-approval`);
     const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
     socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
     // The one-time join token is on the leader's screen only.
     joinTokens.push(/token (\S{16})/.exec(lead)![1]!);
-    // The status line may be cut: the socket is the only one in the share folder.
-    if (!socketPath.endsWith('.sock')) {
-      const d = path.join(env.XDG_RUNTIME_DIR!, `shardeck-${process.getuid!()}`);
-      socketPath = path.join(d, fs.readdirSync(d).find((f) => f.endsWith('.sock'))!);
-    }
-    expect(fs.statSync(socketPath).mode & 0o777).toBe(0o600);
-    expect(fs.statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o700);
+    // The status line may be cut: the socket is the only one in the group's share folder.
+    if (!socketPath.endsWith('.sock')) socketPath = path.join(eyesDir, fs.readdirSync(eyesDir).find((f) => f.endsWith('.sock'))!);
+    // Shared with EYES's group (the second pair of eyes must be another OS user).
+    expect(fs.statSync(socketPath).mode & 0o777).toBe(0o660);
+    expect(fs.statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o710);
 
     // The raw follower of this test: records every byte the leader sends, for the secret grep.
     raw = net.createConnection(socketPath);
@@ -144,7 +151,15 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await waitFor('leader', (s) => s.includes('waiting for a follower to approve'), 'the leader waiting');
     expect(await (await fetchHealth()).status).toBe('yellow'); // nothing sent yet
     // The follower goes to the Timeline pane on its own, then approves.
+    // Four eyes is two people: the follower running as the leader's own user (root) sees the change
+    // and is told it cannot approve it; its y sends nothing.
+    await waitFor('follower', (s) => s.includes('you cannot approve this: root'), 'the same-user follower told it cannot approve');
     keys('follower', 'y');
+    expect(await (await fetchHealth()).status).toBe('yellow');
+    // Another OS user, in the group the leader shares with, approves.
+    launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${CLI} follow ${socketPath}`, 80, 24);
+    await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the second person\'s follower');
+    keys('eyes', 'y');
     let leaderGreenAt = 0;
     let followerGreenAt = 0;
     await waitUntil(
@@ -161,12 +176,12 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     );
     expect(followerGreenAt - leaderGreenAt).toBeLessThan(2000);
     keys('follower', 'f', '8');
-    const tl = await waitFor('follower', (s) => /change by root.*approved by root/.test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
+    const tl = await waitFor('follower', (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
     expect(tl).toContain('Timeline');
     // The audit record names who proposed and who approved.
     const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const sent = audit.find((r) => r.phase === 'sending');
-    expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: 'root', osUser: 'root', summary: expect.stringContaining('replicas') });
+    expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: EYES, osUser: 'root', summary: expect.stringContaining('replicas') });
     // Esc and a key sent together read as Alt-key: apart.
     keys('leader', 'Escape');
     await new Promise((r) => setTimeout(r, 300));
@@ -229,22 +244,32 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
   });
 
   it('two processes racing for a change to one cluster take turns: the second waits and says who holds it', async () => {
-    let cliDone = 0;
     // This process takes the lock the way the CLI does: the same folder.
     process.env.SHARDECK_LOCK_DIR = env.SHARDECK_LOCK_DIR;
-    const held = withClusterLock(urlForMessage(node.url), 'a test holding the change lock', () => new Promise((r) => setTimeout(r, 3000)));
-    const started = Date.now();
-    const cli = runCli(['replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR } }).then((r) => {
-      cliDone = Date.now();
-      return r;
+    // Keyed by the cluster's UUID, not by the URL: the CLI reaching the node by its URL waits for it.
+    const { Client } = await import('@elastic/elasticsearch');
+    const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+    const uuid = ((await es.cluster.state({ metric: 'metadata', filter_path: 'metadata.cluster_uuid' })) as { metadata: { cluster_uuid: string } }).metadata.cluster_uuid;
+    await es.close();
+    // Held until the CLI says it waits (no guess at how long the CLI takes to get there).
+    let release!: () => void;
+    const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise<void>((r) => (release = r)));
+    let stderr = '';
+    let heldUntil = 0;
+    const child = spawn(process.execPath, [CLI, 'replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], {
+      env: { PATH: process.env.PATH, SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR, NO_COLOR: '1' },
     });
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
+    await waitUntil('the CLI waiting for the lock', () => stderr, (e) => /waiting for another change/.test(e), { timeoutMs: 60_000, intervalMs: 50 });
+    heldUntil = Date.now();
+    release();
     await held;
-    const heldUntil = Date.now();
-    const r = await cli;
-    expect(r.stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+\)/);
+    const r = await exited;
+    expect(stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/);
     expect(r.code).toBe(0);
-    expect(cliDone).toBeGreaterThanOrEqual(heldUntil);
-    expect(heldUntil - started).toBeGreaterThanOrEqual(2900);
+    // It went on only once the lock was released.
+    expect(r.at).toBeGreaterThanOrEqual(heldUntil);
   });
 
   it('the leader killed: the follower stays up and says so, keeping the last data marked stale', async () => {

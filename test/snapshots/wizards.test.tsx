@@ -329,7 +329,7 @@ const WALKS: Walk[] = [
     ['loading', () => undefined],
     ['review', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders', 'service_v9_bravo'], disks: disksOf(c) } })],
     ['applying', (c) => c.app.press('y')],
-    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plan.summary, 'no index carries index.blocks.read_only_allow_delete')] })],
+    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plans[0].summary, 'these 2 indices no longer carry the read-only block: writes are accepted again')] })],
   ),
   walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),
   walk('unblock',
@@ -342,7 +342,7 @@ const WALKS: Walk[] = [
         c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
         await tick();
         await c.app.press('y');
-        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plan.summary)] });
+        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
       },
     ],
   ),

@@ -1,11 +1,12 @@
 // File modes under umask 022 and 000: private files are 0600 whenever opened (a 0644 left by an
 // older version or by hand is tightened), secret files left wider are refused, a new config dir is
 // 0700, and an existing folder others can open (such as /tmp) is refused, never chmod-ed.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendPrivateLine, ensurePrivateDir, InsecureDirError, releaseLock, tightenPrivateFile, tryLock, writePrivateFileAtomic } from '../../src/config/files';
+import { appendPrivateLine, ensurePrivateDir, InsecureDirError, releaseLock, tightenPrivateFile, tryLock, writeOperatorFile, writePrivateFileAtomic } from '../../src/config/files';
 import { appendAudit } from '../../src/services/audit';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
@@ -85,5 +86,35 @@ describe.each([0o022, 0o000])('under umask %s', (umask) => {
     tightenPrivateFile(file);
     expect(mode(file)).toBe(0o600);
     tightenPrivateFile(path.join(base, 'missing.json')); // absent: nothing to do
+  });
+});
+
+describe('a file written where the operator says (incident export --out)', () => {
+  let d: string;
+  beforeEach(() => {
+    d = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-out-'));
+  });
+  afterEach(() => fs.rmSync(d, { recursive: true, force: true }));
+
+  it('is written 0600, replacing what a regular file of its own held', () => {
+    const f = path.join(d, 'timeline.md');
+    fs.writeFileSync(f, 'old and longer content', { mode: 0o644 });
+    writeOperatorFile(f, '# new');
+    expect(fs.readFileSync(f, 'utf8')).toBe('# new');
+    expect(fs.statSync(f).mode & 0o777).toBe(0o600);
+  });
+
+  it('never follows a symbolic link, never writes into a hard link, a FIFO or a device', () => {
+    const victim = path.join(d, 'victim');
+    fs.writeFileSync(victim, 'keep me', { mode: 0o644 });
+    fs.symlinkSync(victim, path.join(d, 'link.md'));
+    expect(() => writeOperatorFile(path.join(d, 'link.md'), 'x')).toThrow(/is a symbolic link: nothing was written/);
+    fs.linkSync(victim, path.join(d, 'hard.md'));
+    expect(() => writeOperatorFile(path.join(d, 'hard.md'), 'x')).toThrow(/has 2 names \(a hard link\)/);
+    expect(fs.readFileSync(victim, 'utf8')).toBe('keep me');
+    expect(fs.statSync(victim).mode & 0o777).toBe(0o644);
+    expect(spawnSync('mkfifo', [path.join(d, 'fifo.md')]).status).toBe(0);
+    expect(() => writeOperatorFile(path.join(d, 'fifo.md'), 'x')).toThrow(/FIFO/);
+    expect(() => writeOperatorFile('/dev/null', 'x')).toThrow(/not a regular file/);
   });
 });

@@ -2,7 +2,7 @@
 // against the high and flood-stage watermarks, and the seed's request that lifts the block.
 // Refused while a node is still past flood stage: Elasticsearch would set the block again at once.
 import type { DiskRow } from '../disk';
-import { UNBLOCK_ALL_REQUEST, type Confirmation, type MutationPlan } from '../mutation';
+import { MAX_REQUEST_LINE, pathWithQuery, type Confirmation, type MutationPlan } from '../mutation';
 import type { IndexBlocks } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
@@ -17,9 +17,10 @@ export interface UnblockFacts {
 
 export interface UnblockReview {
   facts: UnblockFacts;
-  /** Why clearing is refused now (a node past flood stage); the plan is absent then. */
+  /** Why clearing is refused now (a node past flood stage); the plans are absent then. */
   refusal?: string;
-  plan?: MutationPlan;
+  /** Exactly the blocked indices, by name: one request, or several when the names would not fit one request line. */
+  plans?: MutationPlan[];
   notes: string[];
 }
 
@@ -27,23 +28,50 @@ export function blockedIndices(blocks: IndexBlocks[]): string[] {
   return blocks.filter((b) => b.readOnlyAllowDelete).map((b) => b.index);
 }
 
-export function unblockPlan(blocked: string[]): MutationPlan {
+const UNBLOCK_BODY = { 'index.blocks.read_only_allow_delete': null };
+
+/** One request for these blocked indices, by name (never `*` or `_all`), read back by name. */
+function unblockPlan(names: string[], part: string): MutationPlan {
+  const segment = names.map(encodeURIComponent).join(',');
   return {
-    ...UNBLOCK_ALL_REQUEST,
+    method: 'PUT',
+    path: `/${segment}/_settings`,
+    querystring: {},
+    body: UNBLOCK_BODY,
     risk: 'reversible',
-    target: 'all indices',
-    summary: `remove the flood-stage read-only block (index.blocks.read_only_allow_delete) from every index (${blocked.length} blocked now)`,
+    target: names.length === 1 ? names[0]! : `${names.length} blocked indices`,
+    summary: `remove the flood-stage read-only block (index.blocks.read_only_allow_delete) from ${names.length === 1 ? names[0] : `${names.length} indices: ${names.join(', ')}`}${part}`,
     verify: {
-      path: '/*/_settings/index.blocks.read_only_allow_delete',
+      path: `/${segment}/_settings/index.blocks.read_only_allow_delete`,
       querystring: { flat_settings: 'true' },
       check(body) {
         const still = Object.entries((body ?? {}) as Record<string, { settings: Record<string, string> }>)
           .filter(([, v]) => v.settings?.['index.blocks.read_only_allow_delete'] === 'true')
           .map(([i]) => i);
-        return still.length ? { ok: false, message: `still blocked: ${still.join(', ')}` } : { ok: true, message: 'no index carries the read-only block any more: writes are accepted again' };
+        return still.length ? { ok: false, message: `still blocked: ${still.join(', ')}` } : { ok: true, message: `${names.length === 1 ? names[0] : `these ${names.length} indices`} no longer carr${names.length === 1 ? 'ies' : 'y'} the read-only block: writes are accepted again` };
       },
     },
   };
+}
+
+/**
+ * The requests that lift the block: exactly the indices listed as blocked, sorted, by name, as
+ * few requests as fit Elasticsearch's request line (an index blocked later is not touched).
+ */
+export function unblockPlans(blocked: string[]): MutationPlan[] {
+  const names = [...new Set(blocked)].sort();
+  const chunks: string[][] = [];
+  let cur: string[] = [];
+  const fits = (list: string[]) => `PUT ${pathWithQuery({ path: `/${list.map(encodeURIComponent).join(',')}/_settings`, querystring: {} })} HTTP/1.1`.length <= MAX_REQUEST_LINE;
+  for (const n of names) {
+    if (cur.length && !fits([...cur, n])) {
+      chunks.push(cur);
+      cur = [];
+    }
+    cur.push(n);
+  }
+  if (cur.length) chunks.push(cur);
+  return chunks.map((c, i) => unblockPlan(c, chunks.length > 1 ? ` (part ${i + 1} of ${chunks.length})` : ''));
 }
 
 function pct(p: number): string {
@@ -68,7 +96,7 @@ export function buildUnblockReview(facts: UnblockFacts): UnblockReview {
   }
   if (high.length)
     notes.push(`${high.map((d) => d.node).join(', ')} still above the high watermark: Elasticsearch will not lift the block by itself yet; clearing it is safe below flood stage, but free disk soon`);
-  return { facts, notes, plan: unblockPlan(facts.blocked) };
+  return { facts, notes, plans: unblockPlans(facts.blocked) };
 }
 
 export type UnblockState =
@@ -95,11 +123,17 @@ export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEff
       if (common) return common as Step<UnblockState, UnblockEffect>;
       if (e.type === 'reload' && s.phase !== 'applying') return go({ phase: 'loading' }, { type: 'load' });
       if (s.phase === 'loading' && e.type === 'loaded') return stay({ phase: 'review', review: buildUnblockReview(e.facts) });
-      if (s.phase === 'review' && e.type === 'confirm' && s.review.plan)
-        return go({ phase: 'applying', review: s.review }, { type: 'mutate', plans: [s.review.plan], confirmation: e.confirmation });
+      if (s.phase === 'review' && e.type === 'confirm' && s.review.plans?.length)
+        return go({ phase: 'applying', review: s.review }, { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation });
       if (s.phase === 'applying' && e.type === 'applied') {
-        const r = e.results[0];
-        return stay(r.ok ? { phase: 'done', review: s.review, result: r } : { phase: 'failed', message: r.message });
+        // One result for the whole unblock: the first that failed, else the last (each part stops the next on failure).
+        const failed = e.results.find((r) => !r.ok);
+        if (failed) return stay({ phase: 'failed', message: e.results.length > 1 ? `${failed.summary}: ${failed.message}` : failed.message });
+        if (e.results.length < (s.review.plans?.length ?? 0)) return stay({ phase: 'failed', message: 'not every part was sent' });
+        const last = e.results[e.results.length - 1]!;
+        const verifiedOk = e.results.every((r) => r.verified?.ok !== false);
+        const result = e.results.length === 1 ? last : { ...last, summary: `remove the flood-stage read-only block from ${s.review.facts.blocked.length} indices in ${e.results.length} requests`, ...(last.verified ? { verified: { ok: verifiedOk, message: verifiedOk ? last.verified.message : e.results.find((r) => r.verified?.ok === false)!.verified!.message } } : {}) };
+        return stay({ phase: 'done', review: s.review, result });
       }
       return stay(s);
     },

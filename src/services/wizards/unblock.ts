@@ -1,4 +1,4 @@
-// The read-only block wizard's session: blocked indices and each node's disk, then the one unblock request.
+// The read-only block wizard's session: blocked indices and each node's disk, then the unblock requests naming exactly them.
 import type { EsApi } from '../../cluster/api';
 import { diskRows } from '../../domain/disk';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../../domain/wizards/unblock';
@@ -11,7 +11,9 @@ export function unblockSession(es: EsApi, guard: Guard) {
       const [blocks, allocation, settings] = await Promise.all([es.data('blocks'), es.data('allocation'), es.data('settings')]);
       send({ type: 'loaded', facts: { blocked: blockedIndices(blocks), disks: diskRows(allocation, settings.watermarks) } });
     } else {
-      send({ type: 'applied', results: await performMutations(guard, f) });
+      // The names are the cluster's own list of blocked indices, shown in the preview: a blocked system (dot) index is one of them.
+      const dot = f.plans.some((p) => /(^\/|,)\./.test(p.path));
+      send({ type: 'applied', results: await performMutations(guard, f, dot ? { includeSystem: true } : {}) });
     }
   });
 }

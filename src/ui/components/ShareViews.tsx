@@ -43,7 +43,9 @@ export function ApprovalView({ request, width }: { request: Approval; width: num
         ))}
         <Text wrap="truncate-end">{`target ${request.target} · ${request.risk}`}</Text>
       </Box>
-      {request.need.kind === 'type' ? (
+      {request.cannotApprove ? (
+        <Text wrap="wrap">{`you cannot approve this: ${request.cannotApprove} · Esc hides it`}</Text>
+      ) : request.need.kind === 'type' ? (
         <TypedConfirm prompt={`this cannot be undone: type "${request.need.expected}" and Enter to approve (Esc declines): `} typed={typed} />
       ) : (
         <Text>y approves (the leader's console then sends it) · n or Esc declines</Text>
@@ -84,6 +86,11 @@ export function ShareKeys() {
       if (!req) return false;
       const cmd = commandFor(name, ['dialog'], keymap)?.id;
       const done = () => ui.setState({ approvalTyped: undefined });
+      if (req.cannotApprove) {
+        // Four eyes: this follower only watches; Esc hides the request here, the leader still waits for someone else.
+        if (cmd === 'dialog.close') store.setState((s) => ({ share: s.share ? { ...s.share, approval: undefined } : s.share }));
+        return true;
+      }
       if (cmd === 'dialog.close' || (req.need.kind === 'key' && cmd === 'dialog.decline')) {
         share?.decline?.(req.id);
         done();

@@ -23,7 +23,7 @@ function UnblockView({ onClose, services }: { onClose: () => void; services: Wiz
     return true;
   });
   if (state.phase !== 'review' && state.phase !== 'done') return <Waiting phase={state.phase} message={state.phase === 'failed' ? state.message : undefined} />;
-  const { facts, refusal, plan, notes } = state.review;
+  const { facts, refusal, plans, notes } = state.review;
   return (
     <Box flexDirection="column">
       <Text>{facts.blocked.length ? `blocked: ${facts.blocked.join(', ')}` : 'no index is blocked'}</Text>
@@ -34,8 +34,9 @@ function UnblockView({ onClose, services }: { onClose: () => void; services: Wiz
       ))}
       <Notes notes={notes} />
       {refusal ? <Text color={colourOf('red')}>{`refused: ${refusal}`}</Text> : null}
-      {state.phase === 'done' ? <Results results={[state.result]} /> : plan ? <RequestPreview previews={[services.preview(plan)]} /> : null}
-      <Hint>{state.phase === 'done' ? CLOSES : hint(plan ? ['dialog.confirm', 'send'] : '', ['unblock.recheck', 're-check'], ['dialog.close', 'close'])}</Hint>
+      {plans?.length && state.phase !== 'done' ? <Text bold>{`sends to exactly these ${facts.blocked.length} blocked ${facts.blocked.length === 1 ? 'index' : 'indices'}${plans.length > 1 ? ` in ${plans.length} requests` : ''}: ${facts.blocked.join(', ')}`}</Text> : null}
+      {state.phase === 'done' ? <Results results={[state.result]} /> : plans?.length ? <RequestPreview previews={plans.map((p) => services.preview(p))} /> : null}
+      <Hint>{state.phase === 'done' ? CLOSES : hint(plans?.length ? ['dialog.confirm', 'send'] : '', ['unblock.recheck', 're-check'], ['dialog.close', 'close'])}</Hint>
     </Box>
   );
 }

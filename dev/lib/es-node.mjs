@@ -246,7 +246,14 @@ async function startNodeOnce(opts) {
 
     // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
     const freshConf = !fs.existsSync(confDir);
-    if (freshConf) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    if (freshConf) {
+      fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+      // Before 8.7 (seen on 8.0-8.6) jvm.options logs GC to logs/gc.log relative to the distribution,
+      // which the node's user may not write: the JVM then refuses to start. This node's own logs folder.
+      const jvmOptions = path.join(confDir, 'jvm.options');
+      const text = fs.readFileSync(jvmOptions, 'utf8');
+      if (text.includes('file=logs/gc.log')) fs.writeFileSync(jvmOptions, text.replaceAll('file=logs/gc.log', `file=${path.join(logsDir, 'gc.log')}`));
+    }
     // Once, with the config dir (a restart keeps what was written).
     for (const [rel, text] of Object.entries(freshConf ? opts.configFiles || {} : {})) {
       const file = path.join(confDir, rel.replace(/\+$/, ''));

@@ -35,6 +35,8 @@ export type ConnErrorKind =
   | 'bad-request'
   | 'server'
   | 'aborted'
+  /** The node's version lacks it (domain/capabilities.ts): never retried. */
+  | 'unsupported'
   | 'unknown';
 
 /** A failure explained in one sentence with the likely fix. Never carries a secret. */

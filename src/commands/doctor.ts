@@ -65,6 +65,7 @@ const doctor: CommandModule = {
       const es = createEsApi(client, conn.url);
       try {
         await es.data('health');
+        await es.checkVersion(); // a major shardeck does not know: refused like an unreachable node
       } catch (e) {
         const err = e as ConnError;
         report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };

@@ -1,0 +1,43 @@
+// The one map of version -> capability, with plain values.
+import { describe, expect, it } from 'vitest';
+import { compareVersions, lacks, missingFeatures, missingText, oldestVersion, parseEsVersion, refusal } from '../../src/domain/capabilities';
+
+const v = (t: string) => parseEsVersion(t)!;
+
+describe('capabilities', () => {
+  it('parses the version a node says, snapshots and pre-releases included', () => {
+    expect(parseEsVersion('8.6.2')).toEqual({ major: 8, minor: 6, patch: 2, text: '8.6.2' });
+    expect(parseEsVersion('8.19.0-SNAPSHOT')).toMatchObject({ minor: 19, text: '8.19.0' });
+    expect(parseEsVersion('banana')).toBeUndefined();
+    expect(parseEsVersion(undefined)).toBeUndefined();
+  });
+
+  it('orders minors as numbers, not text (8.19 is newer than 8.7)', () => {
+    expect(compareVersions(v('8.19.0'), v('8.7.0'))).toBeGreaterThan(0);
+    expect(oldestVersion(['8.19.21', '8.7.1', '8.10.4'])?.text).toBe('8.7.1');
+  });
+
+  it('the health report is missing before 8.7 only', () => {
+    expect(lacks(v('8.0.0'), 'healthReport')).toBe(true);
+    expect(lacks(v('8.6.2'), 'healthReport')).toBe(true);
+    expect(lacks(v('8.7.0'), 'healthReport')).toBe(false);
+    expect(lacks(v('8.19.21'), 'healthReport')).toBe(false);
+    // A node that does not say its version is asked (it answers or fails on its own).
+    expect(lacks(undefined, 'healthReport')).toBe(false);
+    expect(missingFeatures(v('8.6.2'))).toEqual(['healthReport']);
+    expect(missingFeatures(v('8.19.21'))).toEqual([]);
+  });
+
+  it('says what is missing, from which version, and what is shown instead', () => {
+    expect(missingText(v('8.6.2'), 'healthReport')).toBe(
+      "the health report (GET _health_report) needs Elasticsearch 8.7 or newer (this node runs 8.6.2); shown instead: shardeck's own diagnosis: cluster health, unassigned shards by reason (allocation explain on demand), disk watermarks",
+    );
+  });
+
+  it('refuses a major it does not know with one sentence, and only those', () => {
+    expect(refusal(v('8.0.0'))).toBeUndefined();
+    expect(refusal(v('8.19.21'))).toBeUndefined();
+    expect(refusal(v('9.1.0'))).toMatch(/^this node runs Elasticsearch 9\.1\.0: shardeck is built and tested for Elasticsearch 8\.x.*docs\/ES9\.md/);
+    expect(refusal(v('7.17.29'))).toMatch(/needs Elasticsearch 8\.0 or newer/);
+  });
+});

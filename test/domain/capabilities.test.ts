@@ -41,3 +41,23 @@ describe('capabilities', () => {
     expect(refusal(v('7.17.29'))).toMatch(/needs Elasticsearch 8\.0 or newer/);
   });
 });
+
+describe('what a pre-8.16 node leaves out (recorded from 8.6.2: test/fixtures/red-8.6.2)', () => {
+  it('cluster health has no unassigned_primary_shards: unknown, not 0; the status report counts them from the shards', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const { parseCatShards, parseClusterHealth } = await import('../../src/domain/parse');
+    const { unassignedPrimaries } = await import('../../src/domain/status');
+    const { summaryLines } = await import('../../src/domain/panes/health');
+    const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'red-8.6.2');
+    const read = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, `${f}.json`), 'utf8'));
+    const health = parseClusterHealth(read('health'));
+    expect(health.status).toBe('red');
+    expect(health.unassignedPrimaryShards).toBeNull();
+    expect(unassignedPrimaries(health, parseCatShards(read('shards')))).toBe(1);
+    // The summary does not claim "(pri 0)" on a red cluster, and is red.
+    const shardsLine = summaryLines(health, '8.6.2', null).at(-1)!;
+    expect(shardsLine.text).toMatch(/unassigned 7$/);
+    expect(shardsLine.tone).toBe('red');
+  });
+});

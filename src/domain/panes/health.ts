@@ -25,8 +25,9 @@ export function summaryLines(h: ClusterHealth, version: string | undefined, why:
     ...(why ? [{ text: why, tone: statusTone(h.status) }] : []),
     { text: `nodes ${h.numberOfNodes} (data ${h.numberOfDataNodes})   pending tasks ${formatCount(h.pendingTasks)}   active shards ${formatPercent(h.activeShardsPercent, 1)}` },
     {
-      text: `shards  active ${formatCount(h.activeShards)} (pri ${formatCount(h.activePrimaryShards)})  initializing ${h.initializingShards}  relocating ${h.relocatingShards}  unassigned ${h.unassignedShards} (pri ${h.unassignedPrimaryShards})`,
-      tone: h.unassignedPrimaryShards > 0 ? 'red' : h.unassignedShards > 0 ? 'yellow' : undefined,
+      text: `shards  active ${formatCount(h.activeShards)} (pri ${formatCount(h.activePrimaryShards)})  initializing ${h.initializingShards}  relocating ${h.relocatingShards}  unassigned ${h.unassignedShards}${h.unassignedPrimaryShards === null ? '' : ` (pri ${h.unassignedPrimaryShards})`}`,
+      // Before 8.16 the count of primaries is not said: a red status is what says one is missing.
+      tone: (h.unassignedPrimaryShards ?? (h.status === 'red' ? 1 : 0)) > 0 ? 'red' : h.unassignedShards > 0 ? 'yellow' : undefined,
     },
   ];
 }

@@ -29,6 +29,14 @@ export const EXPLAIN_KEY = 'allocation explain';
 
 export const MAX_BACKOFF_MS = 60_000;
 
+/**
+ * Failures that asking again will not mend: the node's version lacks the read, or the user lacks
+ * the privilege. Not retried on a timer (the pane says which); the refresh key asks again.
+ */
+export function notRetried(kind: string | undefined): boolean {
+  return kind === 'unsupported' || kind === 'forbidden';
+}
+
 export function backoffMs(baseMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 6));
 }
@@ -125,7 +133,16 @@ export class Poller {
 
   /** Polls every needed resource now (the refresh key); skips those already in flight. */
   refreshNow(): Promise<void> {
-    return Promise.all([...this.needed()].map((n) => this.pollOnce(n))).then(() => undefined);
+    return Promise.all(
+      [...this.needed()].map(async (n) => {
+        await this.pollOnce(n);
+        // A read left off after a refusal (notRetried) that now answers goes back on its timer.
+        if (!this.stopped && !this.timers.has(n) && !this.inFlight.has(n) && !this.store.getState().snapshots[n].error) {
+          const s = this.store.getState();
+          this.schedule(n, periodOf(n, s.intervalMs, s.snapshots[n], s.snapshots.health.data));
+        }
+      }),
+    ).then(() => undefined);
   }
 
   private schedule(name: ResourceName, delayMs: number): void {
@@ -148,8 +165,8 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
-    // The node's version lacks it: asking again cannot help (the pane shows its substitute).
-    if (snap.error?.kind === 'unsupported') return;
+    // The node's version or the user's role lacks it: asking again on a timer cannot help.
+    if (notRetried(snap.error?.kind)) return;
     this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
   }
 

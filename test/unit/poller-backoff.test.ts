@@ -157,4 +157,33 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
       poller.stop();
     }
   });
+
+  it('a read the user may not make (403) is not retried on a timer; the refresh key asks again and puts it back on its timer', async () => {
+    const calls: Record<string, number> = {};
+    const state = { allowed: false };
+    const reads: PollReads = {
+      resource: (async (name: ResourceName) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        if (name === 'blocks' && !state.allowed) throw new ConnError('forbidden', 'user w lacks the cluster privilege monitor');
+        return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+      }) as PollReads['resource'],
+      healthDiagnoses: async () => ({}),
+    };
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const poller = new Poller(reads, store, ['health', 'blocks']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(100 * INTERVAL);
+      expect(calls.blocks).toBe(1);
+      expect(store.getState().snapshots.blocks.error).toMatchObject({ kind: 'forbidden' });
+      state.allowed = true; // the role was granted meanwhile
+      await poller.refreshNow();
+      expect(calls.blocks).toBe(2);
+      expect(store.getState().snapshots.blocks.error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+      expect(calls.blocks).toBeGreaterThan(4);
+    } finally {
+      poller.stop();
+    }
+  });
 });

@@ -5,7 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
-import { lacks, missingText, parseEsVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
+import { lacks, missingText, oldestVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
 import { ConnError, getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
 import { documentsApi } from './documents';
 import { healthApi } from './health';
@@ -21,15 +21,17 @@ import { templatesApi } from './templates';
 export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal, prev?: ResourceData<K>) => Promise<{ data: ResourceData<K>; bytes: number }>;
 
 /**
- * The version of the node, asked once per connection (GET /, the cheapest read there is), then
- * kept: what it supports decides which reads are sent (domain/capabilities.ts). A failed ask is
- * not kept (the next read asks again); a node that does not say leaves every read allowed.
+ * The version of the cluster, asked once per connection, then kept: what it supports decides which
+ * reads are sent (domain/capabilities.ts). The oldest node's (a fleet mid-upgrade answers what
+ * every node can), from _cat/nodes: GET / is not served by every distribution (the 8.19
+ * integ-test zip has no rest-root module: 405). A failed ask is not kept (the next read asks
+ * again); a node that does not say leaves every read allowed.
  */
 function versionApi(es: EsTransport) {
   let known: Promise<EsVersion | undefined> | undefined;
   const version = (): Promise<EsVersion | undefined> => {
-    known ??= getJson<{ version?: { number?: string } }>(es, '/', {}).then(
-      (b) => parseEsVersion(b?.version?.number),
+    known ??= getJson<{ version?: string }[]>(es, '/_cat/nodes', { h: 'version', format: 'json' }).then(
+      (rows) => oldestVersion((Array.isArray(rows) ? rows : []).map((r) => String(r?.version ?? ''))),
       (e) => {
         known = undefined;
         throw e;

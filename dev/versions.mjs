@@ -10,6 +10,8 @@
 // --url URL runs the checks against a node already running (no download, no start).
 // Exit 1 when any feature is N for a reason that is shardeck's (not the test node's).
 import fs from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -45,20 +47,52 @@ function log(msg) {
   process.stderr.write(`[versions] ${msg}\n`);
 }
 
-async function es(url, method, p, body) {
-  const res = await fetch(`${url}${p}`, {
-    method,
-    headers: { 'content-type': body && typeof body === 'string' ? 'application/x-ndjson' : 'application/json' },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+/** The node's superuser for the set-up (a secured node: elastic over TLS with the node's CA). */
+let admin = { headers: {}, ca: undefined };
+
+/** One request of the set-up, with node:http(s) (a custom CA without any package). */
+function es(url, method, p, body) {
+  const data = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+  const u = new URL(`${url}${p}`);
+  const mod = u.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = mod.request(
+      u,
+      { method, ca: admin.ca, headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json', ...admin.headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => (text += c));
+        res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${p}: HTTP ${res.statusCode} ${text.slice(0, 300)}`)) : resolve(JSON.parse(text || '{}'))));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
   });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
-  return JSON.parse(text || '{}');
+}
+
+/**
+ * On the secured node: the documented role (docs/roles/<role>.json) and a user holding only it.
+ * Returns the CLI's connection flags and environment (the password only in the environment).
+ */
+async function roleUser(node, role) {
+  admin = { headers: { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` }, ca: fs.readFileSync(node.ca) };
+  const password = `smoke-${Math.random().toString(36).slice(2, 12)}`;
+  if (role !== 'superuser') {
+    await es(node.url, 'PUT', `/_security/role/shardeck_${role}`, JSON.parse(fs.readFileSync(path.join(root, 'docs', 'roles', `${role}.json`), 'utf8')));
+    await es(node.url, 'PUT', `/_security/user/smoke_${role}`, { password, roles: [`shardeck_${role}`] });
+  }
+  return {
+    args: ['--user', role === 'superuser' ? 'elastic' : `smoke_${role}`, '--password-env', 'SMOKE_ES_PW', '--ca', node.ca],
+    env: { SMOKE_ES_PW: role === 'superuser' ? node.password : password },
+  };
 }
 
 /** A small index with one replica (yellow on one node: the Health pane has something to explain), old and new documents. */
 async function seed(url) {
   await es(url, 'PUT', `/_index_template/${TEMPLATE}`, { index_patterns: [`${INDEX}*`], template: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+  // A second run on the same node (the next role) starts from the same index again.
+  await es(url, 'DELETE', `/${INDEX}?ignore_unavailable=true`);
   await es(url, 'PUT', `/${INDEX}`, { mappings: { properties: { modified_at: { type: 'date' }, source: { type: 'keyword' }, f: { type: 'keyword' } } } });
   const lines = [];
   for (let i = 0; i < 30; i++) {
@@ -70,7 +104,7 @@ async function seed(url) {
 
 /** The built CLI against the node, its own config folder (no profile of the operator is touched). */
 function cli(url, env, args) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--url', url], { env: { ...process.env, ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args, '--url', url, ...connArgs], { env: { ...process.env, ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 180_000 });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -98,7 +132,7 @@ async function panes(results, url, env) {
   const socket = `shardeck-versions-${process.pid}`;
   const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const cmd = `env -u NO_COLOR ${envArgs.join(' ')} ${process.execPath} ${CLI} --url ${url} --interval 1; echo EXIT=$?; sleep 300`;
+  const cmd = `env -u NO_COLOR ${envArgs.join(' ')} ${process.execPath} ${CLI} --url ${url} ${connArgs.join(' ')} --interval 1; echo EXIT=$?; sleep 300`;
   tmux('new-session', '-d', '-s', 'v', '-x', '80', '-y', '24', cmd);
   const screen = () => tmux('capture-pane', '-p', '-t', 'v');
   const bad = (s) => /STALE|retrying every|no data yet|loading…|polling paused/.exec(s)?.[0];
@@ -140,10 +174,14 @@ async function panes(results, url, env) {
   }
 }
 
+/** Connection flags every CLI run gets (a role's user on the secured node); none on an open node. */
+let connArgs = [];
+
 /** The whole smoke on one running node. */
-export async function smoke(url, { reindexWhy } = {}) {
+export async function smoke(url, { reindexWhy, auth } = {}) {
   const config = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-versions-'));
-  const env = { SHARDECK_CONFIG_DIR: config, XDG_CONFIG_HOME: config, XDG_RUNTIME_DIR: config };
+  const env = { SHARDECK_CONFIG_DIR: config, XDG_CONFIG_HOME: config, XDG_RUNTIME_DIR: config, ...(auth?.env ?? {}) };
+  connArgs = auth?.args ?? [];
   const results = {};
   try {
     await seed(url);
@@ -193,7 +231,11 @@ function readResults() {
   }
 }
 
-const cmpVersion = (a, b) => a.split('.').map(Number).reduce((d, x, i) => d || x - Number(b.split('.')[i]), 0);
+const cmpVersion = (a, b) => {
+  const [va, ra = ''] = a.split(' ');
+  const [vb, rb = ''] = b.split(' ');
+  return va.split('.').map(Number).reduce((d, x, i) => d || x - Number(vb.split('.')[i]), 0) || ra.localeCompare(rb);
+};
 
 /** The README table: a row per feature, a column per version; N and sub explained under it. */
 export function table(all) {
@@ -230,6 +272,9 @@ async function main(argv) {
   const urlAt = argv.indexOf('--url');
   const url = urlAt >= 0 ? argv[urlAt + 1] : undefined;
   const versions = argv.filter((a, i) => /^\d+\.\d+\.\d+$/.test(a) && argv[i - 1] !== '--url');
+  // --roles: on ONE secured node (TLS + passwords) of each version, the smoke as a user holding
+  // only the watcher role, then only the operator role (docs/roles/), recorded as "<version> watcher".
+  const roles = argv.includes('--roles') ? ['watcher', 'operator'] : [null];
   if (!fs.existsSync(CLI)) execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
   const all = readResults();
   let failed = false;
@@ -252,12 +297,16 @@ async function main(argv) {
         log(`${version}: no distribution (${String(e.message).split('\n')[0]})`);
         continue;
       }
-      log(`${version}: starting one node`);
+      log(`${version}: starting one ${roles[0] ? 'secured ' : ''}node`);
       let node;
       try {
-        node = await startNode({ name: `versions-${version}`, home });
-        const results = await smoke(node.url, { reindexWhy: reindexMissing(home) });
-        record(version, results, (Date.now() - t0) / 1000);
+        node = await startNode({ name: `versions-${version}`, home, secure: Boolean(roles[0]) });
+        for (const role of roles) {
+          const t1 = Date.now();
+          const results = await smoke(node.url, { reindexWhy: reindexMissing(home), auth: role ? await roleUser(node, role) : undefined });
+          // A role's run is timed from its own start (the node's start-up is counted in the first).
+          record(role ? `${version} ${role}` : version, results, (Date.now() - (role === 'operator' ? t1 : t0)) / 1000);
+        }
         log(`${version}: done in ${Math.round((Date.now() - t0) / 1000)} s`);
       } catch (e) {
         log(`${version}: ${e.message}`);

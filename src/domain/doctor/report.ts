@@ -57,6 +57,8 @@ export interface DoctorUnreachable {
   schema: typeof DOCTOR_SCHEMA;
   reachable: false;
   error: { kind: string; message: string };
+  /** When the user may not read the cluster's health (403): the privileges of the two roles it lacks. */
+  access?: AccessFacts;
 }
 
 export function forecasts(i: Pick<DoctorInputs, 'allocation' | 'settings' | 'log' | 'diskSamples' | 'now'>): Record<string, DiskForecast | null> {

@@ -50,6 +50,12 @@ export const FEATURES = {
     what: 'the health report (GET _health_report)',
     substitute: "shardeck's own diagnosis: cluster health, unassigned shards by reason (allocation explain on demand), disk watermarks",
   },
+  // 8.0 answers "request [/x/_forcemerge] contains unrecognized parameter: [wait_for_completion]".
+  forcemergeTask: {
+    since: '8.1.0',
+    what: 'a force merge run as a task (wait_for_completion=false)',
+    substitute: 'the merge is sent and waited for in the request itself (no task to follow or re-attach)',
+  },
 } as const satisfies Record<string, { since: string; what: string; substitute: string }>;
 
 export type Feature = keyof typeof FEATURES;

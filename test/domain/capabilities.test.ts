@@ -61,3 +61,14 @@ describe('what a pre-8.16 node leaves out (recorded from 8.6.2: test/fixtures/re
     expect(shardsLine.tone).toBe('red');
   });
 });
+
+describe('force merge on 8.0 (no wait_for_completion: not a task)', () => {
+  it('the capability is missing on 8.0 only, and the review then plans the merge in the request', async () => {
+    const { buildMergeReview } = await import('../../src/domain/wizards/forcemerge');
+    expect(lacks(v('8.0.0'), 'forcemergeTask')).toBe(true);
+    expect(lacks(v('8.1.1'), 'forcemergeTask')).toBe(false);
+    const facts = { indices: [{ name: 'a', docsDeleted: 0, storeBytes: 10 }], disks: [] } as never;
+    expect(buildMergeReview('a', ['a'], facts, 0).plan.querystring).toMatchObject({ wait_for_completion: 'false' });
+    expect(buildMergeReview('a', ['a'], facts, 0, false).plan.querystring).toEqual({ only_expunge_deletes: 'true' });
+  });
+});

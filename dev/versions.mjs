@@ -17,7 +17,7 @@ import path from 'node:path';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureDistribution, reindexMissing } from './lib/es-dist.mjs';
-import { startNode, disposeStartedNodes } from './lib/es-node.mjs';
+import { addFileRealmUser, startNode, disposeStartedNodes } from './lib/es-node.mjs';
 import { waitUntil } from './lib/wait.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -78,14 +78,20 @@ function es(url, method, p, body) {
 async function roleUser(node, role) {
   admin = { headers: { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` }, ca: fs.readFileSync(node.ca) };
   const password = `smoke-${Math.random().toString(36).slice(2, 12)}`;
-  if (role !== 'superuser') {
-    await es(node.url, 'PUT', `/_security/role/shardeck_${role}`, JSON.parse(fs.readFileSync(path.join(root, 'docs', 'roles', `${role}.json`), 'utf8')));
-    await es(node.url, 'PUT', `/_security/user/smoke_${role}`, { password, roles: [`shardeck_${role}`] });
-  }
-  return {
-    args: ['--user', role === 'superuser' ? 'elastic' : `smoke_${role}`, '--password-env', 'SMOKE_ES_PW', '--ca', node.ca],
-    env: { SMOKE_ES_PW: role === 'superuser' ? node.password : password },
+  // The file realm (the test zip cannot hold native users: lib/es-node.mjs addFileRealmUser).
+  addFileRealmUser(node, { user: `smoke_${role}`, password, roles: { [`shardeck_${role}`]: JSON.parse(fs.readFileSync(path.join(root, 'docs', 'roles', `${role}.json`), 'utf8')) } });
+  const auth = {
+    args: ['--user', `smoke_${role}`, '--password-env', 'SMOKE_ES_PW', '--ca', node.ca],
+    env: { SMOKE_ES_PW: password },
   };
+  // The node reads the realm's files again within seconds: wait until the user authenticates.
+  await waitUntil(
+    `user smoke_${role} known to the node`,
+    () => spawnSync(process.execPath, [CLI, 'status', '--json', '--url', node.url, ...auth.args], { env: { ...process.env, ...auth.env }, encoding: 'utf8' }).stdout,
+    (out) => !out.includes('"unauthorized"'),
+    { timeoutMs: 30_000, intervalMs: 1000 },
+  );
+  return auth;
 }
 
 /** A small index with one replica (yellow on one node: the Health pane has something to explain), old and new documents. */
@@ -110,7 +116,13 @@ function cli(url, env, args) {
 
 /** The first line that says what went wrong, for the table's note. */
 function reasonOf(out) {
-  const line = out.split('\n').find((l) => /error|cannot|unsupported|needs|failed|refus|exception|unrecognized/i.test(l)) ?? out.split('\n').find(Boolean) ?? '';
+  const lines = out.split('\n');
+  // A missing privilege first (the roles' runs), then the first line that says what failed.
+  const line =
+    lines.find((l) => /lacks the (cluster|index) privilege/.test(l)) ??
+    lines.find((l) => /error|cannot|unsupported|needs|failed|refus|exception|unrecognized/i.test(l) && !/started \(it cannot/.test(l)) ??
+    lines.find(Boolean) ??
+    '';
   return line.trim().slice(0, 160);
 }
 

@@ -59,7 +59,7 @@ beforeAll(async () => {
     await waitUntil(`user ${user} known to the node`, () => as(user, ['status', '--json']), (r) => !r.stdout.includes('"unauthorized"'), { timeoutMs: 30_000, intervalMs: 1000 });
   await admin('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 1 } });
   await admin('POST', `/${INDEX}/_doc/1?refresh=true`, { modified_at: '2020-01-01T00:00:00Z' });
-}, 180_000);
+}, 300_000);
 
 afterAll(async () => {
   await node?.stop();

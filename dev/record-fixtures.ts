@@ -4,10 +4,14 @@
 // block) and "red" (the same plus an index whose primaries cannot be allocated anywhere).
 // `--only name,name`: records only those reads (a new resource) into yellow, red and full, so the
 // fixtures already recorded stay as they are.
+// `--old`: with SHARDECK_ES_VERSION of an older minor (8.6.2), records only the red scenario into
+// test/fixtures/red-<version>/ (with the node's GET / as root.json): the Health pane's snapshot
+// before 8.7, which has no _health_report (its healthReport.json is the node's 400 answer).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
+import { ES_VERSION } from './lib/es-dist.mjs';
 import { loadDemoData } from './demo-data.mjs';
 import { RESOURCES } from '../src/cluster/resources';
 
@@ -27,6 +31,7 @@ async function put(url: string, p: string, body: unknown) {
 async function record(url: string, scenario: string) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
+  if (old) fs.writeFileSync(path.join(dir, 'root.json'), JSON.stringify((await get(url, '/')).body, null, 1) + '\n');
   for (const [name, { request }] of Object.entries(RESOURCES)) {
     if (only && !only.includes(name)) continue;
     const { body } = await get(url, request.path, request.querystring);
@@ -45,6 +50,7 @@ async function record(url: string, scenario: string) {
 
 const onlyArg = process.argv.find((a) => a.startsWith('--only='));
 const only = onlyArg ? onlyArg.slice('--only='.length).split(',') : null;
+const old = process.argv.includes('--old') ? ES_VERSION : null;
 
 const node = await startNode({ name: 'fixtures' });
 try {
@@ -61,13 +67,13 @@ try {
   });
   await put(node.url, '/service_v9_bravo/_settings', { 'index.blocks.read_only_allow_delete': true });
   await new Promise((r) => setTimeout(r, 1500));
-  await record(node.url, 'yellow');
+  if (!old) await record(node.url, 'yellow');
   // A primary that no node may hold: the cluster goes red, as with a lost or corrupt primary.
   await put(node.url, '/service_v9_stuck?wait_for_active_shards=0', {
     settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' },
   });
   await new Promise((r) => setTimeout(r, 1500));
-  await record(node.url, 'red');
+  await record(node.url, old ? `red-${old}` : 'red');
 } finally {
   await node.stop();
 }

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { cacheRoot, ensureDir, isRoot, makeTraversable } from './paths.mjs';
 
 /** The newest 8.x integ-test-zip on Maven Central when this was written (2026-11). */
-export const ES_VERSION = process.env.SHARDECK_ES_VERSION || '8.19.21';
+export const DEFAULT_ES_VERSION = '8.19.21';
+export const ES_VERSION = process.env.SHARDECK_ES_VERSION || DEFAULT_ES_VERSION;
 
 /** Elasticsearch 8 runs on Java 17 or newer. */
 export const MIN_JAVA = 17;
@@ -79,7 +80,7 @@ export function ensureDistribution(version = ES_VERSION) {
   if (fs.existsSync(marker)) return home;
   if (fs.existsSync(path.join(home, '.shardeck-ready'))) {
     // Unpacked by an older harness: add what it lacks in place (nodes of others may be running from it).
-    installExtraModules(home, version);
+    installReindexOrSay(home, version);
     if (isRoot) execFileSync('chmod', ['-R', 'a+rX', path.join(home, 'modules')]);
     fs.writeFileSync(marker, new Date().toISOString() + '\n');
     return home;
@@ -101,11 +102,43 @@ export function ensureDistribution(version = ES_VERSION) {
   fs.rmSync(home, { recursive: true, force: true });
   fs.renameSync(path.join(staging, `elasticsearch-${version}`), home);
   fs.rmSync(staging, { recursive: true, force: true });
-  installExtraModules(home, version);
+  installReindexOrSay(home, version);
   // The node runs as an unprivileged user; it only needs to read the distribution.
   if (isRoot) execFileSync('chmod', ['-R', 'a+rX', home]);
   fs.writeFileSync(marker, new Date().toISOString() + '\n');
   return home;
+}
+
+/** Written into a distribution whose reindex module could not be built: why (read by reindexMissing). */
+const NO_REINDEX = '.shardeck-no-reindex';
+
+/**
+ * Why the distribution at `home` has no delete-by-query (the port did not build for its version),
+ * or undefined when it has the module. The version smoke suite (dev/versions.mjs) reports it.
+ */
+export function reindexMissing(home) {
+  try {
+    return fs.readFileSync(path.join(home, NO_REINDEX), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The port targets 8.19's internal API (NodeFeature from 8.12, injection.guice from 8.15...): on an
+ * older minor the javac fails. The newest harness version must have it (npm test's delete-by-query
+ * suites); any other version starts without it and says so, so the version matrix still runs.
+ */
+function installReindexOrSay(home, version) {
+  try {
+    installExtraModules(home, version);
+    fs.rmSync(path.join(home, NO_REINDEX), { force: true });
+  } catch (e) {
+    if (version === DEFAULT_ES_VERSION) throw e;
+    const why = `the reindex port (dev/reindex/reindex-8.19-port.patch) does not build against ${version}: no _delete_by_query on this test node`;
+    log(why);
+    fs.writeFileSync(path.join(home, NO_REINDEX), why + '\n');
+  }
 }
 
 /** The 7.17.29 module files the port patches (dev/reindex/reindex-8.19-port.patch). */

@@ -246,7 +246,14 @@ async function startNodeOnce(opts) {
 
     // Each node gets its own config dir: ES writes a keystore and (secured) certificates there.
     const freshConf = !fs.existsSync(confDir);
-    if (freshConf) fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+    if (freshConf) {
+      fs.cpSync(path.join(home, 'config'), confDir, { recursive: true });
+      // Before 8.7 (seen on 8.0-8.6) jvm.options logs GC to logs/gc.log relative to the distribution,
+      // which the node's user may not write: the JVM then refuses to start. This node's own logs folder.
+      const jvmOptions = path.join(confDir, 'jvm.options');
+      const text = fs.readFileSync(jvmOptions, 'utf8');
+      if (text.includes('file=logs/gc.log')) fs.writeFileSync(jvmOptions, text.replaceAll('file=logs/gc.log', `file=${path.join(logsDir, 'gc.log')}`));
+    }
     // Once, with the config dir (a restart keeps what was written).
     for (const [rel, text] of Object.entries(freshConf ? opts.configFiles || {} : {})) {
       const file = path.join(confDir, rel.replace(/\+$/, ''));
@@ -441,4 +448,26 @@ async function startClusterOnce(count, opts) {
     await fail(e);
   }
   return { url: nodes[0].url, nodes, stop: () => Promise.all(nodes.map((n) => n.stop())) };
+}
+
+/**
+ * Roles and a user of the secured node's file realm (config/roles.yml, config/users): the test
+ * distribution cannot hold native users or roles (its .security index needs the analysis-common
+ * module the integ-test zip lacks: "Unknown filter type [pattern_capture]"). `roles` are role
+ * descriptors as PUT _security/role takes them (JSON is YAML, so roles.yml takes them as they are).
+ * The node reloads both files within ~5 s: wait until the user authenticates before using it.
+ */
+export function addFileRealmUser(node, { user, password, roles }) {
+  const confDir = path.join(node.baseDir, 'config');
+  const rolesFile = path.join(confDir, 'roles.yml');
+  const names = [];
+  for (const [name, descriptor] of Object.entries(roles)) {
+    fs.appendFileSync(rolesFile, `${name}: ${JSON.stringify(descriptor)}\n`);
+    names.push(name);
+  }
+  chownToEsUser(rolesFile);
+  const env = { ...process.env, ES_JAVA_HOME: javaHome(), ES_PATH_CONF: confDir };
+  const run = asEsUser([path.join(node.home, 'bin', 'elasticsearch-users'), 'useradd', user, '-p', password, '-r', names.join(',')], env);
+  // A test user's throwaway password on the tool's argv (the node's own CLI takes it no other way non-interactively).
+  execFileSync(run.cmd, run.args, { env: run.env, stdio: ['ignore', 'ignore', 'inherit'] });
 }

@@ -5,7 +5,8 @@ import type { Client } from '@elastic/elasticsearch';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
-import { getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
+import { lacks, missingText, oldestVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
+import { ConnError, getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
 import { documentsApi } from './documents';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
@@ -19,9 +20,61 @@ import { templatesApi } from './templates';
 /** One polled resource, parsed (keeping the rows of `prev` it repeats), and the size of its answer (for the benchmark). */
 export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal, prev?: ResourceData<K>) => Promise<{ data: ResourceData<K>; bytes: number }>;
 
-function resourcesApi(es: EsTransport) {
+/**
+ * The version of the cluster, asked once per connection, then kept: what it supports decides which
+ * reads are sent (domain/capabilities.ts). The oldest node's (a fleet mid-upgrade answers what
+ * every node can), from _cat/nodes: GET / is not served by every distribution (the 8.19
+ * integ-test zip has no rest-root module: 405). A failed ask is not kept (the next read asks
+ * again); a node that does not say leaves every read allowed.
+ */
+function versionApi(es: EsTransport) {
+  let known: Promise<EsVersion | undefined> | undefined;
+  const version = (): Promise<EsVersion | undefined> => {
+    known ??= getJson<{ version?: string }[]>(es, '/_cat/nodes', { h: 'version', format: 'json' }).then(
+      (rows) => oldestVersion((Array.isArray(rows) ? rows : []).map((r) => String(r?.version ?? ''))),
+      (e) => {
+        known = undefined;
+        throw e;
+      },
+    );
+    return known;
+  };
+  return {
+    /** The node's version (asked once). Rejects with the ConnError of a failed read. */
+    version,
+    /**
+     * Connect-time check: rejects with a ConnError ('unsupported') naming the version when it is a
+     * major shardeck does not know (9.x, 7.x), so a command or the console stops at once with one
+     * message. Resolves with the version (undefined when the node does not say).
+     */
+    async checkVersion(): Promise<EsVersion | undefined> {
+      const v = await version();
+      const no = v && refusal(v);
+      if (no) throw new ConnError('unsupported', no);
+      return v;
+    },
+    /** Rejects ('unsupported', never worth retrying) when the node's version lacks `feature`. */
+    async require(feature: Feature): Promise<void> {
+      let v: EsVersion | undefined;
+      try {
+        v = await version();
+      } catch {
+        return; // the read itself will say what is wrong with the connection
+      }
+      if (v && lacks(v, feature)) throw new ConnError('unsupported', missingText(v, feature));
+    },
+  };
+}
+
+function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) {
   const resource: ResourceRead = async (name, signal, prev) => {
-    const r = RESOURCES[name] as unknown as { request: ReadRequest; parse: (body: unknown, prev?: unknown) => unknown; rowsParser?: (prev?: unknown) => RowsParser<unknown> };
+    const r = RESOURCES[name] as unknown as {
+      request: ReadRequest;
+      parse: (body: unknown, prev?: unknown) => unknown;
+      rowsParser?: (prev?: unknown) => RowsParser<unknown>;
+      needs?: Feature;
+    };
+    if (r.needs) await versions.require(r.needs);
     if (r.rowsParser) {
       const { body, bytes } = await readRows(es, r.request, r.rowsParser(prev), signal);
       return { data: body as never, bytes };
@@ -37,6 +90,7 @@ function resourcesApi(es: EsTransport) {
     },
     /** The verbose health report of one indicator: its diagnoses. */
     async healthDiagnoses(indicator: string, signal?: AbortSignal): Promise<Record<string, HealthDiagnosis[]>> {
+      await versions.require('healthReport');
       const { body } = await read(es, healthReportIndicatorRequest(indicator), signal);
       return Object.fromEntries(parseHealthReport(body as never).indicators.map((i) => [i.name, i.diagnoses]));
     },
@@ -47,7 +101,8 @@ function resourcesApi(es: EsTransport) {
   };
 }
 
-export type EsApi = ReturnType<typeof resourcesApi> &
+export type EsApi = ReturnType<typeof versionApi> &
+  ReturnType<typeof resourcesApi> &
   ReturnType<typeof healthApi> &
   ReturnType<typeof indicesApi> &
   ReturnType<typeof tasksApi> &
@@ -60,8 +115,10 @@ export type EsApi = ReturnType<typeof resourcesApi> &
 
 export function createEsApi(client: Client, url: string): EsApi {
   const es = { client, url };
+  const versions = versionApi(es);
   return {
-    ...resourcesApi(es),
+    ...versions,
+    ...resourcesApi(es, versions),
     ...healthApi(es),
     ...indicesApi(es),
     ...tasksApi(es),

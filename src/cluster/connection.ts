@@ -1,5 +1,6 @@
 // The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
 // never be resent automatically, and the poller does its own backoff for reads.
+import { forbiddenSentence, parseUnauthorized } from '../domain/privileges';
 import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { Client, errors } from '@elastic/elasticsearch';
@@ -37,6 +38,8 @@ export type ConnErrorKind =
   | 'aborted'
   /** The answer passed shardeck's size cap (SHARDECK_MAX_ANSWER_MB). */
   | 'too-big'
+  /** The node's version lacks it (domain/capabilities.ts): never retried. */
+  | 'unsupported'
   | 'unknown';
 
 /** A failure explained in one sentence with the likely fix. Never carries a secret. */
@@ -176,8 +179,11 @@ export function classifyError(e: unknown, url: string): ConnError {
     const headers = (e.meta?.headers ?? {}) as Record<string, string>;
     if (status !== 403 && !headers['x-elastic-product'])
       return new ConnError('not-elasticsearch', `${where} answered ${status}, but it is not Elasticsearch: check --url (Elasticsearch listens on 9200 by default)`, status);
-    if (status === 403)
-      return new ConnError('forbidden', `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`, status, esType, esReason);
+    if (status === 403) {
+      // Which privilege is missing, in one sentence (domain/privileges.ts), not the raw 403 text.
+      const u = parseUnauthorized(esReason);
+      return new ConnError('forbidden', u ? forbiddenSentence(u) : `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`, status, esType, esReason);
+    }
     if (status === 404) return new ConnError('not-found', esReason ?? `not found (404)`, status, esType, esReason);
     if (status >= 400 && status < 500) return new ConnError('bad-request', esReason ?? `request rejected (${status})`, status, esType, esReason);
     // A server that does not speak Elasticsearch's error format is likely something else.

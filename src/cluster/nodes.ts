@@ -1,10 +1,11 @@
 // The nodes' own facts (paths, JVM, process id) that the corruption checklist is planned from, and
 // the node statistics of the Nodes pane and `shardeck nodes`.
+import { hasPrivilegesBody, missingPrivileges, ROLES } from '../domain/privileges';
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
 import type { NodeJvmArgs, NodeStats } from '../domain/node-stats';
 import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
 import type { Certificate } from '../domain/doctor/versions';
-import { getJson, read, type EsTransport } from './connection';
+import { getJson, postJson, read, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 
 export function nodesApi(es: EsTransport) {
@@ -32,6 +33,25 @@ export function nodesApi(es: EsTransport) {
         getJson(es, '/_nodes/stats/os', { filter_path: 'nodes.*.os.mem.total_in_bytes' }),
       ]);
       return parseDoctorNodes(info, os);
+    },
+    /**
+     * Which privileges of the watcher and operator roles (domain/privileges.ts) the current user
+     * lacks, from _security/user/_has_privileges; null when the node has no security (every user
+     * may do everything) or does not answer it.
+     */
+    async missingPrivileges(): Promise<{ user: string; missing: Record<keyof typeof ROLES, string[]> } | null> {
+      const out = {} as Record<keyof typeof ROLES, string[]>;
+      let user = '';
+      try {
+        for (const role of Object.keys(ROLES) as (keyof typeof ROLES)[]) {
+          const answer = await postJson(es, '/_security/user/_has_privileges', hasPrivilegesBody(ROLES[role]));
+          user = String(answer.username ?? '');
+          out[role] = missingPrivileges(answer);
+        }
+      } catch {
+        return null;
+      }
+      return { user, missing: out };
     },
     /** The node's TLS certificates and their expiry; null when it has no such API (security off). */
     async sslCertificates(): Promise<Certificate[] | null> {

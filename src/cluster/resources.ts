@@ -19,6 +19,7 @@ import {
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
 import type { PaneId } from '../domain/panes';
+import type { Feature } from '../domain/capabilities';
 import type { ReadRequest } from './connection';
 
 function cat(path: string, h: string[], extra: Record<string, string> = {}): ReadRequest {
@@ -37,6 +38,8 @@ interface Resource<T> {
   grows?: boolean;
   /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
   panes: readonly PaneId[];
+  /** A feature not every 8.x has (domain/capabilities.ts): on an older node the read is not sent. */
+  needs?: Feature;
 }
 
 export const NODE_STATS_FILTER = [
@@ -72,7 +75,15 @@ export const RESOURCES = {
     panes: ['health', 'indices', 'shards', 'disk', 'nodes', 'doctor', 'timeline'],
   }),
   // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
-  healthReport: resource({ request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } }, parse: parseHealthReport, every: 2, panes: ['health'] }),
+  // Before 8.7 there is none (8.2-8.6 had an experimental _internal/_health without `verbose`): the
+  // Health pane then makes its own diagnosis from the reads below.
+  healthReport: resource({
+    request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } },
+    parse: parseHealthReport,
+    every: 2,
+    panes: ['health'],
+    needs: 'healthReport',
+  }),
   indices: resource({
     request: cat('/_cat/indices', ['health', 'status', 'index', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'], {
       expand_wildcards: 'all',

@@ -67,11 +67,15 @@ const doctor: CommandModule = {
       const es = createEsApi(client, conn.url);
       try {
         await es.data('health');
+        await es.checkVersion(); // a major shardeck does not know: refused like an unreachable node
       } catch (e) {
         const err = e as ConnError;
-        report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message } };
+        // Refused (403): what the user lacks is the finding, so ask the node which privileges those are.
+        const access = err.kind === 'forbidden' ? await es.missingPrivileges() : null;
+        report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message }, ...(access ? { access } : {}) };
+        const lacks = access ? `\n${access.user ? `user ${access.user}` : 'this user'} lacks, to watch: ${access.missing.watcher.join(', ') || 'nothing'}; to change: ${access.missing.operator.join(', ') || 'nothing'}\n` : '\n';
         if (json) outJson(report);
-        else out(`${paint('red', 'UNREACHABLE')} ${err.message}\n`);
+        else out(`${paint('red', err.kind === 'forbidden' ? 'REFUSED' : 'UNREACHABLE')} ${err.message}${lacks}`);
         return EXIT.unreachable;
       }
       report = await runDoctor(es, {

@@ -7,6 +7,7 @@ import { Poller } from '../services/poller';
 import { IndexDetailPoller } from '../services/index-detail';
 import { platformOnHost, runDoctorInto } from '../services/doctor';
 import { createEsApi } from '../cluster/api';
+import { closeClient, type ConnError } from '../cluster/connection';
 import { Guard } from '../services/guard';
 import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
@@ -84,21 +85,32 @@ const tui: CommandModule = {
     }
     // Enter in the Fleet view leaves this console for another profile's: the same process opens
     // that profile's connection (its own password source, never the one of the profile before).
-    let next: CommandContext['values'] | undefined = values;
-    while (next) next = await runConsole(next, intervalMs);
-    return EXIT.ok;
+    let next: CommandContext['values'] | number | undefined = values;
+    while (next && typeof next === 'object') next = await runConsole(next, intervalMs);
+    return typeof next === 'number' ? next : EXIT.ok;
   },
 };
 
 /** One console on one connection; the flags of the next console when the operator switched profile. */
-async function runConsole(values: CommandContext['values'], intervalMs: number | undefined): Promise<CommandContext['values'] | undefined> {
+async function runConsole(values: CommandContext['values'], intervalMs: number | undefined): Promise<CommandContext['values'] | number | undefined> {
   const { client, conn, where, profileName, profile } = await openConnection(values);
+  const es = createEsApi(client, conn.url);
+  // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
+  // other failure (unreachable, no rights for GET /) is left to the panes, which say it and retry.
+  try {
+    await es.checkVersion();
+  } catch (e) {
+    if ((e as ConnError).kind === 'unsupported') {
+      err(`shardeck: ${(e as Error).message}\n`);
+      await closeClient(client);
+      return EXIT.failed;
+    }
+  }
   const store = createConsoleStore({
     connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
     ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
     ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
   });
-  const es = createEsApi(client, conn.url);
   const poller = new Poller(es, store);
   // The index detail's reads, only while it is open (Enter on an Indices row).
   const detail = new IndexDetailPoller(es, store);

@@ -2,12 +2,15 @@
 // for it, and whether retention leases still keep the deleted documents.
 import type { MutationPlan } from './mutation';
 
-/** Frees the disk the deleted documents still take; runs as a task. */
-export function forcemergePlan(expr: string): MutationPlan {
+/**
+ * Frees the disk the deleted documents still take; runs as a task, or (asTask false: 8.0, which
+ * has no wait_for_completion, domain/capabilities.ts) in the request itself.
+ */
+export function forcemergePlan(expr: string, asTask = true): MutationPlan {
   return {
     method: 'POST',
     path: `/${encodeURIComponent(expr)}/_forcemerge`,
-    querystring: { only_expunge_deletes: 'true', wait_for_completion: 'false' },
+    querystring: { only_expunge_deletes: 'true', ...(asTask ? { wait_for_completion: 'false' } : {}) },
     risk: 'reversible',
     target: expr,
     summary: `merge away the deleted documents of ${expr} (only_expunge_deletes)`,

@@ -51,7 +51,8 @@ export function parseClusterHealth(r: Json): ClusterHealth {
     relocatingShards: num(r.relocating_shards),
     initializingShards: num(r.initializing_shards),
     unassignedShards: num(r.unassigned_shards),
-    unassignedPrimaryShards: num(r.unassigned_primary_shards),
+    // Answered from 8.16 only; absent is unknown, not 0 (a red 8.6 cluster has an unassigned primary).
+    unassignedPrimaryShards: r.unassigned_primary_shards === undefined ? null : num(r.unassigned_primary_shards),
     delayedUnassignedShards: num(r.delayed_unassigned_shards),
     pendingTasks: num(r.number_of_pending_tasks),
     activeShardsPercent: num(r.active_shards_percent_as_number),

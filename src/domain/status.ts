@@ -101,7 +101,7 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
       relocating: i.health.relocatingShards,
       initializing: i.health.initializingShards,
       unassigned: i.health.unassignedShards,
-      unassignedPrimary: i.health.unassignedPrimaryShards,
+      unassignedPrimary: unassignedPrimaries(i.health, i.shards),
       delayedUnassigned: i.health.delayedUnassignedShards,
       activePercent: Math.round(i.health.activeShardsPercent * 10) / 10,
     },
@@ -129,6 +129,11 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
     readOnlyIndices: i.blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly).map((b) => b.index),
     nodeLeft: nodeLeftOf(i),
   };
+}
+
+/** As the node says it (8.16+), else counted from the shard list (known whenever the cluster is not green). */
+export function unassignedPrimaries(h: ClusterHealth, shards: readonly ShardRow[] | undefined): number {
+  return h.unassignedPrimaryShards ?? (shards ?? []).filter((s) => s.primary && s.state === 'UNASSIGNED').length;
 }
 
 function nodeLeftOf(i: StatusInputs): StatusReport['nodeLeft'] {

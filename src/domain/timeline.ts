@@ -2,6 +2,7 @@
 // transitions (with the shards that caused them) and notes are appended to a file per cluster
 // (services/timeline.ts); changes and recovery steps come from the audit records; the console,
 // `shardeck incident` and its Markdown export all read the same entries from here.
+import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
 import type { AuditRecord } from './mutation';
 import type { ClusterHealth, HealthStatus, ShardRow } from './types';
@@ -41,7 +42,7 @@ export function healthTransition(
     from: prev ?? null,
     to: next.status,
     unassigned: next.unassignedShards,
-    unassignedPrimaries: next.unassignedPrimaryShards,
+    unassignedPrimaries: unassignedPrimaries(next, shards),
     shards: next.status === 'green' ? [] : problemShards(shards),
   };
 }

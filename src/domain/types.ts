@@ -13,7 +13,8 @@ export interface ClusterHealth {
   relocatingShards: number;
   initializingShards: number;
   unassignedShards: number;
-  unassignedPrimaryShards: number;
+  /** null before 8.16: the node does not say (domain/capabilities.ts); the shard list tells. */
+  unassignedPrimaryShards: number | null;
   delayedUnassignedShards: number;
   pendingTasks: number;
   activeShardsPercent: number;

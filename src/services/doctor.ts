@@ -191,6 +191,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     }
   }
   const certificates = o.scheme === 'https' ? await es.sslCertificates() : null;
+  const access = await es.missingPrivileges();
   const hosts = Object.fromEntries(nodes.map((n) => [n.name, hostNodeView(n)]));
   const local = nodes.find((n) => hosts[n.name].here);
   let log: DoctorLog;
@@ -215,6 +216,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     platformOnHost: o.platformOnHost,
     log,
     diskSamples: o.diskSamples,
+    access,
     now: o.now ?? Date.now(),
   });
 }

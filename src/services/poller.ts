@@ -8,6 +8,8 @@ import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/reso
 import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
 import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
 import { nodeNames, watchNodes } from '../domain/node-watch';
+import { explanationDiagnoses } from '../domain/panes/health';
+import { explainAllocation } from '../domain/wizards/allocation';
 import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
@@ -18,9 +20,22 @@ export { PANE_RESOURCES };
 export interface PollReads {
   resource: ResourceRead;
   healthDiagnoses: (indicator: string, signal?: AbortSignal) => Promise<Record<string, HealthDiagnosis[]>>;
+  /** Before 8.7 (no health report) the diagnosis asked for is the allocation explain of the first unassigned shard. */
+  allocationExplain?: () => Promise<Record<string, any> | null>;
 }
 
+/** Where the substitute's diagnosis (the allocation explain) is kept among the diagnoses. */
+export const EXPLAIN_KEY = 'allocation explain';
+
 export const MAX_BACKOFF_MS = 60_000;
+
+/**
+ * Failures that asking again will not mend: the node's version lacks the read, or the user lacks
+ * the privilege. Not retried on a timer (the pane says which); the refresh key asks again.
+ */
+export function notRetried(kind: string | undefined): boolean {
+  return kind === 'unsupported' || kind === 'forbidden';
+}
 
 export function backoffMs(baseMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 6));
@@ -96,10 +111,16 @@ export class Poller {
     const s = this.store.getState();
     if (s.diagnoses?.inFlight) return;
     const names = (s.snapshots.healthReport.data?.indicators ?? []).filter((i) => i.status !== 'green').map((i) => i.name);
+    const noReport = s.snapshots.healthReport.error?.kind === 'unsupported';
     this.store.setState({ diagnoses: { byIndicator: s.diagnoses?.byIndicator ?? {}, fetchedAt: s.diagnoses?.fetchedAt, inFlight: true } });
     try {
       const byIndicator: Record<string, HealthDiagnosis[]> = {};
-      for (const name of names) {
+      if (noReport && this.reads.allocationExplain) {
+        const r = await this.reads.allocationExplain();
+        this.stats.requests++;
+        byIndicator[EXPLAIN_KEY] = r ? explanationDiagnoses(explainAllocation(r)) : [];
+      }
+      for (const name of noReport ? [] : names) {
         Object.assign(byIndicator, await this.reads.healthDiagnoses(name, this.abort.signal));
         this.stats.requests++;
       }
@@ -112,7 +133,16 @@ export class Poller {
 
   /** Polls every needed resource now (the refresh key); skips those already in flight. */
   refreshNow(): Promise<void> {
-    return Promise.all([...this.needed()].map((n) => this.pollOnce(n))).then(() => undefined);
+    return Promise.all(
+      [...this.needed()].map(async (n) => {
+        await this.pollOnce(n);
+        // A read left off after a refusal (notRetried) that now answers goes back on its timer.
+        if (!this.stopped && !this.timers.has(n) && !this.inFlight.has(n) && !this.store.getState().snapshots[n].error) {
+          const s = this.store.getState();
+          this.schedule(n, periodOf(n, s.intervalMs, s.snapshots[n], s.snapshots.health.data));
+        }
+      }),
+    ).then(() => undefined);
   }
 
   private schedule(name: ResourceName, delayMs: number): void {
@@ -135,6 +165,8 @@ export class Poller {
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
+    // The node's version or the user's role lacks it: asking again on a timer cannot help.
+    if (notRetried(snap.error?.kind)) return;
     this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
   }
 
@@ -164,6 +196,7 @@ export class Poller {
       this.stats.overlaps++;
       return;
     }
+    if (this.store.getState().snapshots[name].error?.kind === 'unsupported') return;
     this.inFlight.add(name);
     try {
       const prev = this.store.getState().snapshots[name];
@@ -187,6 +220,8 @@ export class Poller {
       const err = e as ConnError;
       this.stats.requests++;
       if (err.kind !== 'aborted') {
+        // A read the node's version lacks sent nothing: it is not counted as a request.
+        if (err.kind === 'unsupported') this.stats.requests--;
         const failures = this.store.getState().snapshots[name].failures + 1;
         setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message }, failures });
       }

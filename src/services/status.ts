@@ -8,11 +8,13 @@ import { buildStatusReport, STATUS_SCHEMA, type StatusReport, type UnreachableRe
  * Health first: if it fails, the node is unreachable or refuses us, and nothing else will work
  * (an unreachable report). A later read that fails throws (the caller says which).
  */
-export async function readStatus(api: Pick<EsApi, 'data'>): Promise<StatusReport | UnreachableReport> {
+export async function readStatus(api: Pick<EsApi, 'data'> & Partial<Pick<EsApi, 'checkVersion'>>): Promise<StatusReport | UnreachableReport> {
   const r = api.data;
   let health;
   try {
     health = await r('health');
+    // A major shardeck does not know (domain/capabilities.ts): one clear refusal, as "unknown".
+    await api.checkVersion?.();
   } catch (e) {
     const err = e as ConnError;
     return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };

@@ -52,6 +52,42 @@ describe('Health pane with the verbose diagnoses fetched (d)', () => {
     });
 });
 
+// Recorded from a real 8.6.2 node (npx tsx dev/record-fixtures.ts --old): no _health_report, so
+// the pane shows what is missing and shardeck's own diagnosis, with the allocation explain on d.
+describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
+  const OLD = 'red-8.6.2';
+  async function oldScreen(columns: number, rows: number, explained: boolean): Promise<string> {
+    const { RESOURCES } = await import('../../src/cluster/resources');
+    const { setSnapshot } = await import('../../src/store/console');
+    const { missingText, parseEsVersion } = await import('../../src/domain/capabilities');
+    const { explanationDiagnoses } = await import('../../src/domain/panes/health');
+    const { explainAllocation } = await import('../../src/domain/wizards/allocation');
+    const { EXPLAIN_KEY } = await import('../../src/services/poller');
+    const store = makeStore();
+    for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
+      if (name === 'healthReport') continue;
+      setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(OLD, name) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
+    }
+    const version = parseEsVersion((fixture(OLD, 'root') as { version: { number: string } }).version.number)!;
+    setSnapshot(store, 'healthReport', { error: { kind: 'unsupported', message: missingText(version, 'healthReport') }, failures: 1 });
+    store.setState({ pane: 'health' });
+    if (explained)
+      store.setState({ diagnoses: { byIndicator: { [EXPLAIN_KEY]: explanationDiagnoses(explainAllocation(fixture(OLD, 'allocationExplain') as never)) }, fetchedAt: NOW, inFlight: false } });
+    r = await renderApp(store, { columns, rows });
+    return withColourMarkers(r.frame());
+  }
+  for (const [columns, rows] of SIZES)
+    for (const explained of [false, true])
+      it(`${explained ? 'with the allocation explain (d)' : 'first poll'} at ${columns}x${rows}`, async () => {
+        const text = await oldScreen(columns, rows, explained);
+        expect(text).toContain("shardeck's diagnosis (no health report)");
+        expect(text).not.toMatch(/STALE|retrying every|unrecognized parameter/);
+        expect(text).toContain('Elasticsearch 8.6.2');
+        if (explained) expect(text).toContain('cause: ');
+        await expect(text).toMatchFileSnapshot(`__screens__/${OLD}-health${explained ? '-explained' : ''}-${columns}x${rows}.txt`);
+      });
+});
+
 describe('sharing and the incident timeline', () => {
   const timeline = [
     { kind: 'health' as const, time: '2026-11-24T00:01:00.000Z', from: null, to: 'green' as const, unassigned: 0, unassignedPrimaries: 0, shards: [] },

@@ -129,4 +129,61 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
       poller.stop();
     }
   });
+
+  it("a read the node's version lacks is asked once and never again, even when the pane is opened again", async () => {
+    const calls: Record<string, number> = {};
+    const reads: PollReads = {
+      resource: (async (name: ResourceName) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        if (name === 'healthReport') throw new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer');
+        return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+      }) as PollReads['resource'],
+      healthDiagnoses: async () => ({}),
+    };
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const poller = new Poller(reads, store);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+      expect(calls.healthReport).toBe(1);
+      expect(calls.health).toBeGreaterThan(5);
+      expect(store.getState().snapshots.healthReport.error).toMatchObject({ kind: 'unsupported' });
+      store.setState({ pane: 'disk' });
+      store.setState({ pane: 'health' });
+      await poller.refreshNow();
+      await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+      expect(calls.healthReport).toBe(1);
+    } finally {
+      poller.stop();
+    }
+  });
+
+  it('a read the user may not make (403) is not retried on a timer; the refresh key asks again and puts it back on its timer', async () => {
+    const calls: Record<string, number> = {};
+    const state = { allowed: false };
+    const reads: PollReads = {
+      resource: (async (name: ResourceName) => {
+        calls[name] = (calls[name] ?? 0) + 1;
+        if (name === 'blocks' && !state.allowed) throw new ConnError('forbidden', 'user w lacks the cluster privilege monitor');
+        return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+      }) as PollReads['resource'],
+      healthDiagnoses: async () => ({}),
+    };
+    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const poller = new Poller(reads, store, ['health', 'blocks']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(100 * INTERVAL);
+      expect(calls.blocks).toBe(1);
+      expect(store.getState().snapshots.blocks.error).toMatchObject({ kind: 'forbidden' });
+      state.allowed = true; // the role was granted meanwhile
+      await poller.refreshNow();
+      expect(calls.blocks).toBe(2);
+      expect(store.getState().snapshots.blocks.error).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(10 * INTERVAL);
+      expect(calls.blocks).toBeGreaterThan(4);
+    } finally {
+      poller.stop();
+    }
+  });
 });

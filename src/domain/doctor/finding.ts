@@ -4,7 +4,7 @@
 
 export type Severity = 'ok' | 'warn' | 'critical' | 'unknown';
 
-export type CheckFamily = 'heap' | 'tmp' | 'disk' | 'shards' | 'scroll' | 'versions' | 'log';
+export type CheckFamily = 'heap' | 'tmp' | 'disk' | 'shards' | 'scroll' | 'versions' | 'access' | 'log';
 
 /** Where shardeck applies the remedy: the key of the wizard (on its pane) and the same as a command. */
 export interface Fix {

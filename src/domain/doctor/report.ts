@@ -1,5 +1,6 @@
 // The doctor's report: every check family run on what the node and this host said, findings worst
 // first, and the exit code of a monitoring check. Pure: services/doctor.ts gathers the inputs.
+import { accessFindings, type AccessFacts } from './access';
 import type { ClusterHealth, ClusterSettingsView, IndexBlocks, IndexRow, NodeDisk, NodeSearchStats } from '../types';
 import { diskFindings, forecastFindings } from './disk';
 import { doctorExitCode, sortFindings, worstSeverity, type Finding, type Severity } from './finding';
@@ -38,6 +39,8 @@ export interface DoctorInputs {
   log: DoctorLog;
   /** Disk samples the console took while it ran, per node. */
   diskSamples?: Record<string, DiskSample[]>;
+  /** The privileges the user lacks (null: the node checks none); undefined: not asked. */
+  access?: AccessFacts | null;
   now: number;
 }
 
@@ -54,6 +57,8 @@ export interface DoctorUnreachable {
   schema: typeof DOCTOR_SCHEMA;
   reachable: false;
   error: { kind: string; message: string };
+  /** When the user may not read the cluster's health (403): the privileges of the two roles it lacks. */
+  access?: AccessFacts;
 }
 
 export function forecasts(i: Pick<DoctorInputs, 'allocation' | 'settings' | 'log' | 'diskSamples' | 'now'>): Record<string, DiskForecast | null> {
@@ -84,6 +89,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
   findings.push(...versionFindings(i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })), i.scheme, i.certificates, i.now));
+  if (i.access !== undefined) findings.push(...accessFindings(i.access));
   findings.push(...logFindings(i.log));
   const sorted = sortFindings(findings);
   const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };

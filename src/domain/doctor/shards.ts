@@ -152,7 +152,7 @@ export function shardFindings(i: ShardInputs): Finding[] {
       st === 'green'
         ? `cluster ${i.health.clusterName} is green: every shard is assigned`
         : `cluster is ${st} because ${reasons.length ? reasons.join('; ') : `${i.health.unassignedShards} shard(s) are unassigned`}${i.unexplained ? ` (and ${i.unexplained} more not explained here: shardeck explain)` : ''}`,
-    evidence: [`${i.health.activeShards} active, ${i.health.unassignedShards} unassigned (${i.health.unassignedPrimaryShards} primary), ${dataNodes} data node${dataNodes === 1 ? '' : 's'}`],
+    evidence: [`${i.health.activeShards} active, ${i.health.unassignedShards} unassigned (${i.health.unassignedPrimaryShards ?? 'how many'} primary), ${dataNodes} data node${dataNodes === 1 ? '' : 's'}`],
   });
   // The seed's states: replicas > 0 on a single node; rule 3: a replica per index with several nodes.
   const user = i.indices.filter((x) => !x.system);

@@ -52,7 +52,7 @@ export type MergeEvent =
   | { type: 'line'; edit: LineEdit }
   | { type: 'submit' }
   | { type: 'rejected'; message: string }
-  | { type: 'inspected'; indices: string[]; facts: MergeFacts; retaining: number }
+  | { type: 'inspected'; indices: string[]; facts: MergeFacts; retaining: number; asTask?: boolean }
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'leasesCleared'; cleared: boolean }
   | { type: 'started'; task: string }
@@ -83,7 +83,7 @@ export function flushPlan(target: string): MutationPlan {
 export const LEASES_NOTE = (n: number) =>
   `${n} shard ${n === 1 ? 'copy still retains' : 'copies still retain'} just-deleted documents (retention leases, synced every 30 s): the wizard waits for them before merging`;
 
-export function buildMergeReview(target: string, indices: string[], before: MergeFacts, retaining: number): MergeReview {
+export function buildMergeReview(target: string, indices: string[], before: MergeFacts, retaining: number, asTask = true): MergeReview {
   const space = judgeMergeSpace(
     before.indices.map((i) => ({ index: i.name, docsDeleted: i.docsDeleted, storeBytes: i.storeBytes })),
     before.disks,
@@ -92,7 +92,7 @@ export function buildMergeReview(target: string, indices: string[], before: Merg
   if (!before.indices.some((i) => i.docsDeleted > 0)) warnings.push('no deleted documents in these indices: a merge would reclaim nothing');
   if (retaining > 0) warnings.push(LEASES_NOTE(retaining));
   // Sent to the indices shown, not to the pattern (an index created meanwhile is not merged).
-  const plan = pinIndices(forcemergePlan(target), target, indices);
+  const plan = pinIndices(forcemergePlan(target, asTask), target, indices);
   const deleted = before.indices.some((i) => i.docsDeleted > 0);
   return { target, indices, before, retaining, refuse: space.refuse, warnings, plans: deleted ? [pinIndices(flushPlan(target), target, indices), plan] : [plan], plan };
 }
@@ -153,7 +153,7 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
           return stay(s);
         case 'inspecting':
           if (e.type === 'rejected') return stay({ phase: 'input', target: s.target, error: e.message });
-          if (e.type === 'inspected') return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining) });
+          if (e.type === 'inspected') return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining, e.asTask) });
           return stay(s);
         case 'review':
           if (e.type === 'confirm' && !s.refuse)

@@ -2,6 +2,7 @@
 // by commands/forcemerge.ts alike: facts and space judged, the flush, the leases waited out, the
 // merge sent once as a task through the Guard, followed, and the sizes read back.
 import type { EsApi } from '../../cluster/api';
+import { lacks } from '../../domain/capabilities';
 import { describeOutcome } from '../../domain/mutation';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../../domain/wizards/forcemerge';
 import { followTask, mergeFacts, mergeFactsAfter, waitForLeases } from '../delete-by-query';
@@ -16,7 +17,9 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
       if (!res.ok) return send({ type: 'rejected', message: res.error });
       const facts = await mergeFacts(es, res.indices);
       const retaining = facts.indices.some((i) => i.docsDeleted > 0) ? await es.retainingShards(f.target) : 0;
-      return send({ type: 'inspected', indices: res.indices, facts, retaining });
+      // 8.0 cannot run it as a task (domain/capabilities.ts): the plan then waits in the request.
+      const version = await es.version().catch(() => undefined);
+      return send({ type: 'inspected', indices: res.indices, facts, retaining, asTask: !lacks(version, 'forcemergeTask') });
     }
     // The flush (commits the deletes), then reading only until the leases let them go, then the merge.
     if (f.flush) {
@@ -28,12 +31,22 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
     if (f.waitForLeases) send({ type: 'leasesCleared', cleared: await waitForLeases(es, f.target, tuning.leasesTimeoutMs ?? 60_000) });
     // The sizes right before the merge (the flush changed them a little): the ones "after" must differ from.
     const baseline = f.flush ? await mergeFacts(es, f.before.indices.map((i) => i.name)) : f.before;
-    const r = await startTask(guard, f, tuning, 'merge');
-    if (!('task' in r)) return send({ type: 'notStarted', ...r });
-    send({ type: 'started', task: r.task });
-    const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs, timelineUrl: guard.previewConnection.url });
-    if (!done.ok) return send({ type: 'lost', message: done.lost });
+    let failures: string[] = [];
+    if (f.plan.querystring.wait_for_completion === 'false') {
+      const r = await startTask(guard, f, tuning, 'merge');
+      if (!('task' in r)) return send({ type: 'notStarted', ...r });
+      send({ type: 'started', task: r.task });
+      const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs, timelineUrl: guard.previewConnection.url });
+      if (!done.ok) return send({ type: 'lost', message: done.lost });
+      failures = done.progress.failures;
+    } else {
+      // No task (8.0): the answer comes when the merge is done, with its shard failures.
+      const sent = await sendOne(guard, f.plan, f.confirmation, tuning);
+      if ('refusal' in sent) return send({ type: 'notStarted', ...sent.refusal });
+      if (!sent.out.ok) return send({ type: 'notStarted', message: `the merge: ${describeOutcome(sent.out)}`, applied: sent.out.applied });
+      failures = ((sent.out.body as { _shards?: { failures?: { reason?: { reason?: string } }[] } })?._shards?.failures ?? []).map((x) => String(x.reason?.reason ?? 'shard failure'));
+    }
     const after = await mergeFactsAfter(es, baseline, f.before.indices.map((i) => i.name), tuning.storeStatsMs);
-    send({ type: 'merged', after, failures: done.progress.failures });
+    send({ type: 'merged', after, failures });
   });
 }

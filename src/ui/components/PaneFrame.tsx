@@ -6,7 +6,7 @@ import { Text } from './Text';
 import { formatAge } from '../../domain/format';
 import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
 import { fitText } from '../../domain/table';
-import { backoffMs } from '../../services/poller';
+import { backoffMs, notRetried } from '../../services/poller';
 import { colourOf } from '../theme';
 import { useConsole, useNow } from '../app/context';
 
@@ -29,7 +29,8 @@ export function PaneFrame({ title, snaps, width, height, info, children }: PaneF
   const slowest = Math.max(0, ...snaps.map((x) => (x.slowed ? (x.periodMs ?? 0) : 0)));
   const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
-  const retry = paused ? 'polling paused' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
+  const final = snaps.some((x) => notRetried(x.error?.kind));
+  const retry = paused ? 'polling paused' : final ? 'not retried: r asks again' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
   return (
     <Box flexDirection="column" width={width}>

@@ -4,7 +4,8 @@ import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
-import { diagnosisHint, indicatorLines, reportHeading, summaryLines, wrapLine } from '../../domain/panes/health';
+import { diagnosisHint, indicatorLines, reportHeading, substituteLines, summaryLines, wrapLine } from '../../domain/panes/health';
+import { EXPLAIN_KEY } from '../../services/poller';
 import { fitText } from '../../domain/table';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
@@ -23,7 +24,9 @@ export function HealthPane({ width, height }: { width: number; height: number })
   // and the reads behind "why" only while the cluster is not green, so an idle green console
   // re-renders when something shown changes, not on every poll.
   const s = useConsole((st) => {
-    const green = st.snapshots.health.data?.status === 'green';
+    // Before 8.7 there is no health report: the pane then shows its own diagnosis, which needs the disk reads even while green.
+    const noReport = st.snapshots.healthReport.error?.kind === 'unsupported';
+    const green = st.snapshots.health.data?.status === 'green' && !noReport;
     return {
       health: st.snapshots.health,
       report: st.snapshots.healthReport,
@@ -36,26 +39,33 @@ export function HealthPane({ width, height }: { width: number; height: number })
   });
   const offset = useUi((u) => u.tables.health.offset);
   const h = s.health.data;
-  const why = useMemo(() => {
+  const noReport = s.report.error?.kind === 'unsupported';
+  const status = useMemo(() => {
     // Settings arrive in the same first round as health (both are among its resources in store/panes.ts).
-    if (!h || h.status === 'green' || !s.settings?.data) return null;
-    // The same explanation `shardeck status` prints; it names reasons when shards are known.
-    return explainNotGreen(
-      buildStatusReport({
-        health: h,
-        allocation: s.allocation?.data ?? [],
-        settings: s.settings.data,
-        blocks: s.blocks?.data ?? [],
-        shards: s.shards?.data,
-      }),
-    );
-  }, [h, s.allocation?.data, s.settings?.data, s.blocks?.data, s.shards?.data]);
+    if (!h || (h.status === 'green' && !noReport) || !s.settings?.data) return null;
+    // The same report `shardeck status` prints; it names reasons when shards are known.
+    return buildStatusReport({
+      health: h,
+      allocation: s.allocation?.data ?? [],
+      settings: s.settings.data,
+      blocks: s.blocks?.data ?? [],
+      shards: s.shards?.data,
+    });
+  }, [h, noReport, s.allocation?.data, s.settings?.data, s.blocks?.data, s.shards?.data]);
+  const why = status ? explainNotGreen(status) : null;
   const version = s.version;
-  const snaps = [s.health, s.report];
+  // A report the node cannot give is not a failing read: the frame stays clean, the substitute says why.
+  const snaps = noReport ? [s.health] : [s.health, s.report];
   const top = h ? summaryLines(h, version, why) : [];
   const wrapped = top.flatMap((l) => wrapLine(l, width));
-  const indicators = s.report.data ? indicatorLines(s.report.data, width, diagnoses?.byIndicator) : [];
-  const notGreen = s.report.data?.indicators.some((i) => i.status !== 'green') ?? false;
+  const indicators = noReport
+    ? status
+      ? substituteLines(status, s.report.error!.message, width, diagnoses?.byIndicator[EXPLAIN_KEY])
+      : []
+    : s.report.data
+      ? indicatorLines(s.report.data, width, diagnoses?.byIndicator)
+      : [];
+  const notGreen = noReport ? (h?.unassignedShards ?? 0) > 0 : (s.report.data?.indicators.some((i) => i.status !== 'green') ?? false);
   const room = Math.max(1, bodyHeight(height, snaps) - wrapped.length - 2);
   const maxOffset = Math.max(0, indicators.length - room);
   useKeyLayer('pane', (name) => {
@@ -81,11 +91,11 @@ export function HealthPane({ width, height }: { width: number; height: number })
           </Text>
         ))}
         <Text> </Text>
-        <Text bold>{fitText(reportHeading(indicators.length, start, shown.length, room), width)}</Text>
-        {s.report.data ? null : <Text dimColor>{s.report.error ? 'health report unavailable' : 'loading…'}</Text>}
+        <Text bold>{fitText(reportHeading(indicators.length, start, shown.length, room, noReport), width)}</Text>
+        {s.report.data || (noReport && status) ? null : <Text dimColor>{s.report.error && !noReport ? 'health report unavailable' : 'loading…'}</Text>}
         {notGreen ? (
           <Text dimColor>
-            {fitText(diagnosisHint(diagnoses), width)}
+            {fitText(diagnosisHint(diagnoses, noReport), width)}
           </Text>
         ) : null}
         {shown.map((l, i) => (

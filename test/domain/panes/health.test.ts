@@ -67,3 +67,29 @@ describe('health pane lines', () => {
     expect(diagnosisHint({ inFlight: false, fetchedAt: 1 })).toBe('diagnosis below (d: again)');
   });
 });
+
+describe('the Health pane before 8.7 (no health report)', () => {
+  it("shows what is missing, then shardeck's own diagnosis: unassigned shards by reason, watermarks, each node's disk", async () => {
+    const { substituteLines, explanationDiagnoses } = await import('../../../src/domain/panes/health');
+    const { buildStatusReport } = await import('../../../src/domain/status');
+    const { explainAllocation } = await import('../../../src/domain/wizards/allocation');
+    const s = scenario('red');
+    const report = buildStatusReport({ health: s.health, allocation: s.allocation, settings: s.settings, blocks: s.blocks, shards: s.shards });
+    const explained = explanationDiagnoses(
+      explainAllocation({ index: 'a', shard: 0, primary: false, current_state: 'unassigned', allocate_explanation: 'cannot allocate', unassigned_info: { reason: 'NODE_LEFT' } }),
+    );
+    const lines = substituteLines(report, 'the health report needs 8.7', 80, explained);
+    const text = lines.map((l) => l.text.trimEnd());
+    expect(text[0]).toBe('the health report needs 8.7');
+    expect(text[1]).toBe('unassigned shards 7 by reason');
+    // Grouped by primary/replica and reason, each with one example shard; a primary in red.
+    const groups = lines.filter((l) => /^ {2}\d/.test(l.text));
+    expect(groups.length).toBeGreaterThan(0);
+    expect(groups.reduce((n, l) => n + Number(/^ {2}(\d+)/.exec(l.text)![1]), 0)).toBe(7);
+    expect(groups.find((l) => l.text.includes('primary'))?.tone).toBe('red');
+    expect(text.some((t) => t.startsWith('    cause: a/0 replica: cannot allocate; unassigned because NODE_LEFT'))).toBe(true);
+    expect(text.some((t) => t.startsWith('disk watermarks  low '))).toBe(true);
+    expect(text.some((t) => /^ {2}\S+ {2}used \d+\.\d% {2}(below the low watermark|past the \w+ watermark)$/.test(t))).toBe(true);
+    expect(lines.every((l) => l.text.length <= 80)).toBe(true);
+  });
+});

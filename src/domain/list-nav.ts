@@ -6,6 +6,8 @@
 // highlight moves to its neighbour and `gone` names the item, so action keys can refuse until the
 // operator has looked again (any navigation key clears it).
 
+import { clampViewport } from './table';
+
 export type NavMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
 
 export interface ListNav {
@@ -28,6 +30,8 @@ export interface NavList {
   height: number;
   /** A log: when the cursor is on the last row, it stays on the last row as rows are added. */
   tail?: boolean;
+  /** Rows a page key moves (default: the height less one row of overlap). */
+  page?: number;
 }
 
 export type NavEvent =
@@ -36,13 +40,24 @@ export type NavEvent =
   /** The rows changed (a poll, a re-sort, a filter) or the height did: find the item again. */
   | { type: 'rows' }
   /** Back to the first row with nothing chosen yet (a new filter, a new section). */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** The program puts the cursor on an item (the JSON container just folded); unknown keys change nothing. */
+  | { type: 'select'; key: string };
 
 export const NAV_START: ListNav = { cursor: 0, offset: 0 };
 
 /** A NavList over rows with their key function. */
 export function navList<T>(rows: readonly T[], keyOf: (row: T) => string, height: number, tail = false): NavList {
   return { length: rows.length, keyAt: (i) => keyOf(rows[i]), height, tail };
+}
+
+/**
+ * A text that scrolls without a cursor (the help, the Health indicators): each first visible line
+ * is an item, so the navigator's cursor is the scroll offset.
+ */
+export function scrollList(lines: number, height: number, tail = false): NavList {
+  const room = Math.max(1, height);
+  return { length: Math.max(1, lines - room + 1), keyAt: String, height: 1, page: Math.max(1, room - 1), tail };
 }
 
 /** The command ids of the keymap's table keys as moves. */
@@ -59,8 +74,12 @@ export function navigate(s: ListNav, e: NavEvent, list: NavList): ListNav {
   if (e.type === 'reset') return resolve(NAV_START, list);
   const at = resolve(s, list);
   if (e.type === 'rows') return at;
+  if (e.type === 'select') {
+    const i = indexOf(list, e.key);
+    return i < 0 ? at : { key: e.key, ...viewport(i, at.offset, list) };
+  }
   if (list.length === 0) return { key: at.key, cursor: 0, offset: 0 };
-  const page = Math.max(1, list.height - 1);
+  const page = list.page ?? Math.max(1, list.height - 1);
   const target = { up: at.cursor - 1, down: at.cursor + 1, pageUp: at.cursor - page, pageDown: at.cursor + page, home: 0, end: list.length - 1 }[e.move];
   const cursor = clamp(target, list.length);
   return { key: list.keyAt(cursor), ...viewport(cursor, at.offset, list) };
@@ -98,11 +117,13 @@ function clamp(row: number, n: number): number {
   return Math.max(0, Math.min(n - 1, row));
 }
 
-/** Keeps `cursor` inside a viewport of `height` rows, moving the viewport only as far as needed. */
+/** The cursor kept inside a viewport of the list's height (clampViewport), marked when on a log's last row. */
 function viewport(cursor: number, offset: number, list: NavList): Pick<ListNav, 'cursor' | 'offset' | 'tail'> {
-  const h = Math.max(1, list.height);
-  let o = Math.max(0, Math.min(offset, Math.max(0, list.length - h)));
-  if (cursor < o) o = cursor;
-  if (cursor >= o + h) o = cursor - h + 1;
-  return list.tail && cursor === list.length - 1 ? { cursor, offset: o, tail: true } : { cursor, offset: o };
+  const v = clampViewport(cursor, offset, list.length, list.height);
+  return list.tail && v.cursor === list.length - 1 ? { ...v, tail: true } : v;
+}
+
+/** The line shown while the highlight sits on a neighbour of an item that disappeared. */
+export function movedText(gone: string): string {
+  return `selection moved: ${gone} is gone · move (↑↓) to choose again; actions wait until then`;
 }

@@ -4,6 +4,9 @@
 
 export type Scope =
   | 'global'
+  /** Moving through any list: a table, the Health indicators, the Timeline, a view. */
+  | 'list'
+  /** A table pane's filter and order. */
   | 'table'
   | 'indices'
   | 'shards'
@@ -55,6 +58,7 @@ const COMMANDS = [
   { id: 'pane.doctor', keys: ['7'], description: 'Doctor pane: the runbook checked on the node', scope: 'global' },
   { id: 'pane.timeline', keys: ['8'], description: 'Timeline pane', scope: 'global' },
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
+  { id: 'pane.prev', keys: ['shift-tab'], description: 'previous pane', scope: 'global' },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
   { id: 'share.toggle', keys: ['s'], description: 'share this console (a socket) / stop', scope: 'global' },
@@ -62,12 +66,12 @@ const COMMANDS = [
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
   { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global' },
   { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
-  { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'table' },
-  { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'table' },
-  { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'table' },
-  { id: 'row.pageDown', keys: ['pagedown', ' '], description: 'page down', scope: 'table' },
-  { id: 'row.first', keys: ['home', 'g'], description: 'first row', scope: 'table' },
-  { id: 'row.last', keys: ['end', 'G'], description: 'last row', scope: 'table' },
+  { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'list' },
+  { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'list' },
+  { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'list' },
+  { id: 'row.pageDown', keys: ['pagedown', ' '], description: 'page down', scope: 'list' },
+  { id: 'row.first', keys: ['home', 'g'], description: 'first row', scope: 'list' },
+  { id: 'row.last', keys: ['end', 'G'], description: 'last row', scope: 'list' },
   { id: 'table.filter', keys: ['/'], description: 'filter rows', scope: 'table', hint: true },
   // o/O (order): s is share.
   { id: 'table.sort', keys: ['o'], description: 'order by the next column', scope: 'table' },
@@ -180,6 +184,7 @@ export function keyLabel(name: string): string {
 
 const SCOPE_TITLES: Record<Scope, string> = {
   global: 'anywhere',
+  list: 'in a list (a table, the Timeline, a view)',
   table: 'in a table',
   health: 'Health pane',
   indices: 'Indices pane',

@@ -12,6 +12,11 @@ export function shardTone(s: ShardRow): Tone {
 }
 
 /** The copies shown: all, or (u) only those not STARTED. */
+/** A shard copy's identity for the cursor: index/shard/p|r/node (an unassigned copy has no node). */
+export function shardKey(r: ShardRow): string {
+  return `${r.index}/${r.shard}/${r.primary ? 'p' : 'r'}/${r.node ?? ''}`;
+}
+
 export function shardLines(rows: ShardRow[] | undefined, problemsOnly: boolean): ShardRow[] | undefined {
   return problemsOnly ? rows?.filter((s) => s.state !== 'STARTED') : rows;
 }

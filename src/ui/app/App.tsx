@@ -12,7 +12,10 @@ import { StatusBar } from '../components/StatusBar';
 import { commandFor } from '../input/keys';
 import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
-import { createUiStore, type UiStore } from '../state';
+import { createUiStore, isTablePane, type UiStore } from '../state';
+import { movedText } from '../../domain/list-nav';
+import { fitText } from '../../domain/table';
+import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl, type ShareControl } from './context';
@@ -84,11 +87,10 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
   const dialog = useUi((s) => s.dialog);
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
-  const helpOffset = useUi((s) => s.helpOffset);
   const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
   if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
-  if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
+  if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
     if (entry) {
@@ -133,7 +135,9 @@ function Footer({ width }: { width: number }) {
   const fleetOpen = useUi((s) => s.dialog?.kind === 'fleet');
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
+  const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   if (noting) return <NoteLine width={width} />;
+  if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
   return <KeyHints keymap={keymap} scopes={fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
@@ -151,19 +155,11 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
       const closesView = dialog?.kind === 'help' ? closing === 'help' || closing === 'quit' : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
       if (closing === 'dialog.close' || closesView) {
-        ui.setState({ dialog: undefined, helpOffset: 0 });
+        ui.setState({ dialog: undefined });
         return true;
       }
-      if (dialog?.kind === 'help') {
-        const cmd = commandFor(name, ['table'], keymap);
-        const cur = ui.getState().helpOffset;
-        const step: Partial<Record<CommandId, number>> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -10, 'row.pageDown': 10, 'row.first': -1e9, 'row.last': 1e9 };
-        const by = cmd && step[cmd.id];
-        // HelpOverlay clamps the offset to its lines.
-        if (by) ui.setState({ helpOffset: Math.max(0, Math.min(1000, cur + by)) });
-        return true;
-      }
-      return false;
+      // The help scrolls with its own layer (HelpOverlay); every other key stops here.
+      return dialog?.kind === 'help';
     },
     dialog !== undefined,
   );
@@ -174,6 +170,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     const cmd = commandFor(name, scopesFor(pane), keymap);
     if (!cmd) return false;
     const wizard = wizards.find((w) => w.commandId === cmd.id);
+    const view = VIEWS.find((v) => v.commandId === cmd.id);
+    // The row chosen disappeared and the highlight is on a neighbour: nothing acts on it until the
+    // operator moves (the footer says so).
+    if ((wizard || view) && isTablePane(pane) && ui.getState().tables[pane].gone !== undefined) return true;
     if (wizard && share?.propose) {
       share.propose(wizard.id, ui.getState().selection);
       return true;
@@ -182,7 +182,6 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;
     }
-    const view = VIEWS.find((v) => v.commandId === cmd.id);
     if (view) {
       const index = ui.getState().selection.indices?.index;
       if (!index) return false;
@@ -199,7 +198,7 @@ function runGlobal(
   ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore; share?: ShareControl },
 ): boolean {
   const { store } = ctx;
-  if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next') {
+  if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next' && cmd.id !== 'pane.prev') {
     const pane = cmd.id.slice('pane.'.length) as PaneId;
     if (!PANES.includes(pane)) return false;
     store.setState({ pane });
@@ -213,9 +212,11 @@ function runGlobal(
     case 'help':
       ctx.openHelp();
       return true;
-    case 'pane.next': {
+    case 'pane.next':
+    case 'pane.prev': {
       const i = PANES.indexOf(store.getState().pane);
-      store.setState({ pane: PANES[(i + 1) % PANES.length] });
+      const by = cmd.id === 'pane.next' ? 1 : PANES.length - 1;
+      store.setState({ pane: PANES[(i + by) % PANES.length] });
       return true;
     }
     case 'poll.pause':

@@ -19,6 +19,7 @@ import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
 
 const NO_BLOCKS: IndexBlocks[] = [];
+const indexKey = (r: { name: string }) => r.name;
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
   const detailOpen = useConsole((s) => s.indexDetail !== undefined);
@@ -47,12 +48,14 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   const snaps = [indices, blocks];
   // Under the frame's lines: the filter line, then the table's header.
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
-  const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, rowsHigh);
-  useTableKeys('indices', 'indices', model.rows.length, rowsHigh, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
+  const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, indexKey, rowsHigh);
+  useTableKeys('indices', 'indices', model, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
   useSelected('indices', selected ? { index: selected.name } : undefined);
   useKeyLayer('pane', (name) => {
     if (commandFor(name, ['indices'], keymap)?.id !== 'indices.detail' || !selected) return false;
+    // The highlight moved to a neighbour nobody chose: the footer says so; no detail until a look.
+    if (model.gone !== undefined) return true;
     ui.setState({ detail: emptyDetailView() });
     openIndexDetail(store, selected.name);
     return true;
@@ -67,7 +70,6 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
             columns={indexColumns(projects !== undefined)}
             height={rowsHigh}
             width={width}
-            rowKey={(r) => r.name}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />
       </Box>

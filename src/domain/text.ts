@@ -97,3 +97,23 @@ export function wrapText(text: string, width: number, maxLines = Infinity): stri
   kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('').trimEnd()}…`;
   return kept;
 }
+
+/**
+ * `text` cut into lines of `width` columns with every character kept (a curl line read off the
+ * screen joins back exactly); at most `maxLines`, the last ending in "…" when text was left out.
+ */
+export function cutLines(text: string, width: number, maxLines = Infinity): string[] {
+  const w = Math.max(1, width);
+  let chars = [...text];
+  const lines: string[] = [];
+  while (chars.length > 0) {
+    const n = Math.max(1, headOf(chars, w));
+    lines.push(chars.slice(0, n).join(''));
+    chars = chars.slice(n);
+  }
+  if (lines.length <= maxLines) return lines.length ? lines : [''];
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = [...kept[kept.length - 1]];
+  kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('')}…`;
+  return kept;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayWidth, middleEllipsis, wrapText } from '../../src/domain/text';
+import { cutLines, displayWidth, middleEllipsis, wrapText } from '../../src/domain/text';
 
 describe('display width', () => {
   it('counts wide characters as two columns and combining marks as none', () => {
@@ -39,5 +39,15 @@ describe('wrap', () => {
     const lines = wrapText('a b c d e f g h', 3, 2);
     expect(lines).toEqual(['a b', 'c…']);
     expect(lines.every((l) => displayWidth(l) <= 3)).toBe(true);
+  });
+});
+
+describe('cut lines', () => {
+  it('keeps every character, so the lines join back into the curl line', () => {
+    const curl = "curl -X POST 'http://127.0.0.1:9200/_index_template/_simulate_index/service_v9_alpha'";
+    const lines = cutLines(curl, 20);
+    expect(lines.join('')).toBe(curl);
+    expect(lines.every((l) => displayWidth(l) <= 20)).toBe(true);
+    expect(cutLines(curl, 20, 2)[1]).toMatch(/…$/);
   });
 });

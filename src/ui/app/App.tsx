@@ -133,12 +133,14 @@ function Footer({ width }: { width: number }) {
   // The index detail over the Indices pane has keys of its own; so has the Fleet view.
   const detail = useConsole((s) => s.pane === 'indices' && s.indexDetail !== undefined);
   const fleetOpen = useUi((s) => s.dialog?.kind === 'fleet');
+  // A wizard, a view or the help takes every key: the pane's keys are not offered under it.
+  const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   if (noting) return <NoteLine width={width} />;
   if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
-  return <KeyHints keymap={keymap} scopes={fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
+  return <KeyHints keymap={keymap} scopes={modal ? ['dialog'] : fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {

@@ -24,6 +24,7 @@ import { foldablePaths, mappingFields } from '../../domain/inspect';
 import { curlLine } from '../../domain/mutation';
 import { filterPrompt, fitText, visibleRange } from '../../domain/table';
 import { navList, NAV_START } from '../../domain/list-nav';
+import { cutLines } from '../../domain/text';
 import { navFields, useStoredListNav } from '../input/use-list-nav';
 import { closeIndexDetail } from '../../store/index-detail';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
@@ -54,12 +55,6 @@ export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnTyp
   }
 }
 
-/** Text cut into lines of `width` (the curl line is long; it is shown whole up to CURL_LINES lines). */
-function wrapText(text: string, width: number, max: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length && out.length < max; i += width) out.push(text.slice(i, i + width));
-  return out;
-}
 
 export function IndexDetailView({ width, height }: { width: number; height: number }) {
   const ctx = useConsoleContext();
@@ -78,7 +73,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
 
   const snaps = sectionSnapshots(detail, view.section);
   const request = detail.requests?.[view.section];
-  const curl = view.curl && request ? wrapText(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
+  const curl = view.curl && request ? cutLines(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
   const searchShown = view.searching || view.filter !== '';
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - 1 - (searchShown ? 1 : 0) - curl.length - (view.note ? 1 : 0));
   const patch = (p: Partial<DetailView>) => ui.setState((s) => ({ detail: { ...s.detail, ...p } }));

@@ -22,7 +22,7 @@ import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetContro
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
-import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
+import { FULL_ROWS, HINT_ROWS, MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
 export interface AppProps {
   store: ConsoleStore;
@@ -50,11 +50,15 @@ export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZA
 }
 
 const HEADER_LINES = 2;
-const FOOTER_LINES = 2;
 
 function Screen({ wizards }: { wizards: WizardEntry[] }) {
   const { columns, rows } = useTerminalSize();
   const small = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  const cramped = rows < FULL_ROWS;
+  // The key hints line: not under a wizard, a view or the help (they show their own keys), nor on
+  // a short terminal; the status bar always stays.
+  const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
+  const footerLines = modal || rows < HINT_ROWS ? 1 : 2;
   // One line short of the screen: Ink redraws a full-height frame by clearing the terminal (flicker).
   const height = rows - 1;
   const width = columns;
@@ -64,16 +68,16 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
       <ShareKeys />
       {small ? (
         <Box flexDirection="column">
-          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
+          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS} (${MIN_COLUMNS}x${FULL_ROWS} for wizards)`}</Text>
           <Text>resize the window, or press q to quit</Text>
         </Box>
       ) : (
         <Box flexDirection="column" width={width} height={height}>
           <Header width={width} />
-          <Box flexDirection="column" height={height - HEADER_LINES - FOOTER_LINES} overflow="hidden">
-            <Body wizards={wizards} width={width} height={height - HEADER_LINES - FOOTER_LINES} />
+          <Box flexDirection="column" height={height - HEADER_LINES - footerLines} overflow="hidden">
+            <Body wizards={wizards} width={width} height={height - HEADER_LINES - footerLines} cramped={cramped} />
           </Box>
-          <Footer width={width} />
+          {footerLines === 2 ? <Footer width={width} /> : null}
           <StatusBar width={width} />
         </Box>
       )}
@@ -81,7 +85,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
   );
 }
 
-function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: number; height: number }) {
+function Body({ wizards, width, height, cramped }: { wizards: WizardEntry[]; width: number; height: number; cramped: boolean }) {
   const { ui } = useConsoleContext();
   const pane = useConsole((s) => s.pane);
   const dialog = useUi((s) => s.dialog);
@@ -95,10 +99,15 @@ function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: numbe
     const entry = wizards.find((w) => w.id === dialog.id);
     if (entry) {
       const Wizard = entry.component;
+      // Too short to show the whole review: the wizard stays (its session keeps its state) but
+      // hidden, and takes only Esc (dialog-keys.ts), so nothing is confirmed unseen.
       return (
         <Box flexDirection="column" width={width} height={height}>
           <Text bold>{entry.title}</Text>
-          <Wizard onClose={() => ui.setState({ dialog: undefined })} />
+          {cramped ? <Text color={colourOf('yellow')}>{`a wizard needs ${MIN_COLUMNS}x${FULL_ROWS}: make the terminal taller, or Esc to cancel`}</Text> : null}
+          <Box display={cramped ? 'none' : 'flex'} flexDirection="column">
+            <Wizard onClose={() => ui.setState({ dialog: undefined })} />
+          </Box>
         </Box>
       );
     }

@@ -273,6 +273,23 @@ describe('keys', () => {
     expect(app.frame()).toContain('Shards  ');
     await app.press(KEYS.tab);
     expect(app.store.getState().pane).toBe('disk');
+    // Shift-Tab goes back, and wraps from the first pane to the last.
+    await app.press('\u001b[Z');
+    expect(app.store.getState().pane).toBe('shards');
+    await app.press('1');
+    await app.press('\u001b[Z');
+    expect(app.store.getState().pane).toBe('timeline');
+  });
+
+  it('a pane switched to does not flash a red STALE while its first read since is on its way', async () => {
+    const app = await open('health');
+    // The Disk pane's read was not polled while Health was on screen: ten minutes old.
+    const alloc = app.store.getState().snapshots.allocation;
+    setSnapshot(app.store, 'allocation', { ...alloc, fetchedAt: NOW - 600_000 });
+    await app.press('4');
+    expect(app.store.getState().pane).toBe('disk');
+    expect(app.lines()[2]).toMatch(/^Disk/);
+    expect(app.frame()).not.toContain('STALE');
   });
 
   it('p pauses polling, r asks the poller for a refresh', async () => {

@@ -107,3 +107,20 @@ describe('the cursor follows the item', () => {
     expect(app.frame()).not.toContain('selection moved');
   });
 });
+
+describe('long names', () => {
+  it('are cut in the middle in the table, and the selected one is shown whole under it', async () => {
+    const app = await indicesPane();
+    const rows = app.store.getState().snapshots.indices.data!;
+    const long = (n: string) => row(`service_v9_logs-application-eu-west-1-2026-11-22-${n}`, rows[0]);
+    await setIndices(app, [long('000017'), long('000018')]);
+    const shown = app.lines().filter((l) => /service_v9_l…/.test(l));
+    expect(shown).toHaveLength(2);
+    // The distinct ends stay on screen: the two rows are told apart.
+    expect(shown[0]).toMatch(/…[\w-]*000017/);
+    expect(shown[1]).toMatch(/…[\w-]*000018/);
+    expect(app.frame()).toContain('index: service_v9_logs-application-eu-west-1-2026-11-22-000017');
+    await app.press(KEYS.down);
+    expect(app.frame()).toContain('index: service_v9_logs-application-eu-west-1-2026-11-22-000018');
+  });
+});

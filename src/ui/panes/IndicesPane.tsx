@@ -3,7 +3,8 @@
 // indices hidden until '.' is pressed. Enter opens the index detail of the row (IndexDetailView),
 // drawn here in place of the table until Esc.
 import React, { useMemo, useRef } from 'react';
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
+import { elasticWidths, fitText } from '../../domain/table';
 import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
@@ -46,8 +47,13 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];
+  const columns = indexColumns(projects !== undefined);
+  // A name longer than its column is cut in the middle; the selected one is then shown whole on a
+  // line under the table (kept while any name is cut, so the table does not jump).
+  const nameWidth = elasticWidths(columns.map((c) => c.width), width)[columns.findIndex((c) => c.title === 'index')];
+  const anyCut = useMemo(() => lines?.some((l) => l.name.length > nameWidth) ?? false, [lines, nameWidth]);
   // Under the frame's lines: the filter line, then the table's header.
-  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1 - (anyCut ? 1 : 0));
   const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, indexKey, rowsHigh);
   useTableKeys('indices', 'indices', model, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
@@ -67,11 +73,12 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
           <FilterLine pane="indices" width={width} />
           <DataTable
             {...model}
-            columns={indexColumns(projects !== undefined)}
+            columns={columns}
             height={rowsHigh}
             width={width}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />
+          {anyCut ? <Text dimColor>{fitText(selected ? `index: ${selected.name}` : '', width)}</Text> : null}
       </Box>
     </PaneFrame>
   );

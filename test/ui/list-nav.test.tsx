@@ -124,3 +124,34 @@ describe('long names', () => {
     expect(app.frame()).toContain('index: service_v9_logs-application-eu-west-1-2026-11-22-000018');
   });
 });
+
+describe('the Fleet view', () => {
+  it('keeps the chosen profile when a new answer re-sorts it (worst first), and Enter opens that one', async () => {
+    const { createFleetStore, putFleetRow } = await import('../../src/store/fleet');
+    const fleetStore = createFleetStore();
+    const base = { url: 'http://x:9200', cluster: 'c', nodes: 1, unassigned: 0, disk: 'ok' as const, readOnlyIndices: 0, fetchedAt: NOW };
+    for (const p of ['alpha', 'bravo', 'charlie']) putFleetRow(fleetStore, { ...base, profile: p, status: 'green' });
+    const opened: string[] = [];
+    const fleet = { store: fleetStore, start: () => {}, stop: () => {}, open: (p: string) => void opened.push(p) };
+    const store = makeStore();
+    loadScenario(store, 'yellow');
+    r = await renderApp(store, { fleet });
+    await r.press(keysOf('fleet.show')[0]);
+    await r.press(KEYS.down);
+    // charlie goes red: it moves to the top, and bravo (chosen, row 1) moves down to row 2.
+    putFleetRow(fleetStore, { ...base, profile: 'charlie', status: 'red' });
+    await new Promise((res) => setTimeout(res, 0));
+    expect(fleetStore.getState().rows.map((x) => x.profile)).toEqual(['charlie', 'alpha', 'bravo']);
+    await r.press(KEYS.enter);
+    expect(opened).toEqual(['bravo']);
+    // bravo disappears (profile removed): the highlight is on alpha, and Enter waits for a move.
+    fleetStore.setState((s) => ({ rows: s.rows.filter((x) => x.profile !== 'bravo') }));
+    await new Promise((res) => setTimeout(res, 0));
+    expect(r.frame()).toContain('selection moved: bravo is gone');
+    await r.press(KEYS.enter);
+    expect(opened).toEqual(['bravo']);
+    await r.press(KEYS.up);
+    await r.press(KEYS.enter);
+    expect(opened).toEqual(['bravo', 'charlie']);
+  });
+});

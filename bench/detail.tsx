@@ -96,7 +96,7 @@ async function main() {
   for (let i = 0; i < REPEATS * 2; i++) {
     const before = ui.getState().detail.offset;
     scroll.push(await frameWith(() => stdin.write('\u001b[6~'), ''));
-    if (ui.getState().detail.offset === before) ui.setState({ detail: { ...ui.getState().detail, cursor: 0, offset: 0 } });
+    if (ui.getState().detail.offset === before) ui.setState({ detail: { ...ui.getState().detail, key: undefined, cursor: 0, offset: 0 } });
   }
   instance.unmount();
   process.stdout.write(

@@ -54,10 +54,15 @@ export function smoothCost(prev: number | undefined, ms: number): number {
   return prev === undefined ? ms : Math.round(prev * 0.6 + ms * 0.4);
 }
 
-/** A snapshot is stale when its last attempt failed or it is older than three of its polling periods. */
-export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number): boolean {
+/**
+ * A snapshot is stale when its last attempt failed or it is older than three of its polling
+ * periods. `shownSince`: when the pane came on screen; a read not polled while its pane was hidden
+ * is old by then, but it is stale only if no answer came in three periods since (no red flash on
+ * every pane switch).
+ */
+export function isStale(snap: Snapshot<unknown>, now: number, intervalMs: number, shownSince = 0): boolean {
   if (snap.error) return true;
-  return snap.fetchedAt !== undefined && now - snap.fetchedAt > (snap.periodMs ?? intervalMs) * 3;
+  return snap.fetchedAt !== undefined && now - Math.max(snap.fetchedAt, shownSince) > (snap.periodMs ?? intervalMs) * 3;
 }
 
 export interface Freshness {
@@ -72,14 +77,14 @@ export interface Freshness {
 }
 
 /** Sums up the snapshots a pane draws from: it is as old as its oldest, as broken as any. */
-export function freshness(snaps: readonly Snapshot<unknown>[], now: number, intervalMs: number): Freshness {
+export function freshness(snaps: readonly Snapshot<unknown>[], now: number, intervalMs: number, shownSince = 0): Freshness {
   const times = snaps.map((s) => s.fetchedAt);
   const broken = snaps.find((s) => s.error);
   const missing = times.some((t) => t === undefined);
   return {
     ageMs: missing ? undefined : now - Math.min(...(times as number[])),
     late: snaps.some((s) => s.fetchedAt !== undefined && now - s.fetchedAt >= (s.periodMs ?? intervalMs)),
-    stale: snaps.some((s) => isStale(s, now, intervalMs)),
+    stale: snaps.some((s) => isStale(s, now, intervalMs, shownSince)),
     error: broken?.error?.message,
     failures: Math.max(0, ...snaps.map((s) => s.failures)),
     loading: missing && !broken,

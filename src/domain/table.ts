@@ -2,6 +2,7 @@
 // snapshot, then slice the result to the rows that fit on screen (a 20,000-row table costs the
 // renderer what a 20-row one does), and fit cell text to fixed column widths.
 import type { Tone } from './format';
+import { middleEllipsis } from './text';
 
 export type SortValue = string | number;
 
@@ -21,6 +22,8 @@ export interface Column<T> {
   align?: 'left' | 'right';
   text: (row: T) => string;
   tone?: (row: T) => Tone | undefined;
+  /** Names cut in the middle (their distinct ends stay: logs-…-000017), other text at its end. */
+  cut?: 'middle';
 }
 
 export interface SortKey<T> {
@@ -158,9 +161,10 @@ export function visibleRange(v: Viewport, total: number, height: number): { star
   return { start, end: Math.min(total, start + Math.max(0, height)) };
 }
 
-/** Pads or cuts text to exactly `width` columns; a cut ends in "…" so it does not look complete. */
-export function fitText(text: string, width: number, align: 'left' | 'right' = 'left'): string {
+/** Pads or cuts text to exactly `width` columns; a cut ends in "…" (or has it in the middle) so it does not look complete. */
+export function fitText(text: string, width: number, align: 'left' | 'right' = 'left', cut: 'end' | 'middle' = 'end'): string {
   if (width <= 0) return '';
+  if (cut === 'middle' && text.length > width) return middleEllipsis(text, width).padEnd(width);
   if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
   return align === 'right' ? text.padStart(width) : text.padEnd(width);
 }

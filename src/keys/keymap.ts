@@ -4,6 +4,9 @@
 
 export type Scope =
   | 'global'
+  /** Moving through any list: a table, the Health indicators, the Timeline, a view. */
+  | 'list'
+  /** A table pane's filter and order. */
   | 'table'
   | 'indices'
   | 'shards'
@@ -37,8 +40,10 @@ export interface KeyCommand<Id extends string = CommandId> {
   scope: Scope;
   /** Changes the cluster: hidden and refused in read-only mode. */
   dangerous?: boolean;
-  /** Shown in the footer hints (the short list). */
+  /** Shown in the footer hints of the wider scopes (a pane's own keys are always offered there). */
   hint?: boolean;
+  /** The footer's word for it when the id's last word is long or unclear. */
+  short?: string;
 }
 
 // `as const`: the ids become the CommandId type, so a command id misspelt in the wizard registry,
@@ -55,6 +60,7 @@ const COMMANDS = [
   { id: 'pane.doctor', keys: ['7'], description: 'Doctor pane: the runbook checked on the node', scope: 'global' },
   { id: 'pane.timeline', keys: ['8'], description: 'Timeline pane', scope: 'global' },
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
+  { id: 'pane.prev', keys: ['shift-tab'], description: 'previous pane', scope: 'global' },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
   { id: 'share.toggle', keys: ['s'], description: 'share this console (a socket) / stop', scope: 'global' },
@@ -62,44 +68,44 @@ const COMMANDS = [
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
   { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global' },
   { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
-  { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'table' },
-  { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'table' },
-  { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'table' },
-  { id: 'row.pageDown', keys: ['pagedown', ' '], description: 'page down', scope: 'table' },
-  { id: 'row.first', keys: ['home', 'g'], description: 'first row', scope: 'table' },
-  { id: 'row.last', keys: ['end', 'G'], description: 'last row', scope: 'table' },
+  { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'list' },
+  { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'list' },
+  { id: 'row.pageUp', keys: ['pageup'], description: 'page up', scope: 'list' },
+  { id: 'row.pageDown', keys: ['pagedown', ' '], description: 'page down', scope: 'list' },
+  { id: 'row.first', keys: ['home', 'g'], description: 'first row', scope: 'list' },
+  { id: 'row.last', keys: ['end', 'G'], description: 'last row', scope: 'list' },
   { id: 'table.filter', keys: ['/'], description: 'filter rows', scope: 'table', hint: true },
   // o/O (order): s is share.
   { id: 'table.sort', keys: ['o'], description: 'order by the next column', scope: 'table' },
   { id: 'table.sortReverse', keys: ['O'], description: 'reverse the order', scope: 'table' },
-  { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices' },
+  { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices', short: 'dots' },
   { id: 'indices.detail', keys: ['return'], description: 'index detail: stats, settings, mappings, shards, template', scope: 'indices', hint: true },
   { id: 'detail.back', keys: ['escape'], description: 'back to the Indices pane', scope: 'detail', hint: true },
-  { id: 'detail.nextSection', keys: ['tab', 'right'], description: 'next section (stats, settings, mappings, shards, template)', scope: 'detail', hint: true },
-  { id: 'detail.prevSection', keys: ['shift-tab', 'left'], description: 'previous section', scope: 'detail' },
+  { id: 'detail.nextSection', keys: ['tab', 'right'], description: 'next section (stats, settings, mappings, shards, template)', scope: 'detail', hint: true, short: 'section' },
+  { id: 'detail.prevSection', keys: ['shift-tab', 'left'], description: 'previous section', scope: 'detail', short: 'prev' },
   { id: 'detail.search', keys: ['/'], description: 'search the settings or the mapping fields', scope: 'detail', hint: true },
   { id: 'detail.fold', keys: ['return'], description: 'fold / unfold the object field under the cursor (mappings)', scope: 'detail' },
-  { id: 'detail.foldAll', keys: ['z'], description: 'fold every object field, or unfold them all (mappings)', scope: 'detail' },
+  { id: 'detail.foldAll', keys: ['z'], description: 'fold every object field, or unfold them all (mappings)', scope: 'detail', short: 'fold all' },
   { id: 'detail.curl', keys: ['c'], description: "show / hide the section's request as a curl line", scope: 'detail', hint: true },
-  { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail' },
+  { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail', short: 'docs' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
-  { id: 'indices.documents', keys: ['v'], description: 'documents: look up by id, search, open as JSON', scope: 'indices', hint: true },
-  { id: 'doctor.run', keys: ['c'], description: 'run the checks again', scope: 'doctor' },
+  { id: 'indices.documents', keys: ['v'], description: 'documents: look up by id, search, open as JSON', scope: 'indices', hint: true, short: 'docs' },
+  { id: 'doctor.run', keys: ['c'], description: 'run the checks again', scope: 'doctor', short: 'check' },
   // Not `dangerous` itself: it opens the finding's own wizard only while that wizard's key is in the
   // keymap, so read-only mode (which removes those keys) leaves it nothing to open.
   { id: 'doctor.apply', keys: ['return'], description: 'open the wizard that fixes the selected finding', scope: 'doctor' },
-  { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards' },
+  { id: 'shards.toggleProblems', keys: ['u'], description: 'only problem shards (unassigned, initializing, relocating)', scope: 'shards', short: 'problems' },
   { id: 'wizard.replicas', keys: ['R'], description: 'set replicas of the selected index (and its template)', scope: 'indices', dangerous: true },
-  { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true },
-  { id: 'wizard.forcemerge', keys: ['M'], description: 'force merge: free the disk deleted documents take', scope: 'indices', dangerous: true },
+  { id: 'wizard.deleteByQuery', keys: ['D'], description: 'delete documents by query (count and samples first)', scope: 'indices', dangerous: true, short: 'delete' },
+  { id: 'wizard.forcemerge', keys: ['M'], description: 'force merge: free the disk deleted documents take', scope: 'indices', dangerous: true, short: 'merge' },
   { id: 'wizard.unblock', keys: ['U'], description: 'clear the flood-stage read-only block', scope: 'disk', dangerous: true },
-  { id: 'templates.platformJson', keys: ['P'], description: 'show / hide the platform JSON (index-templates-settings)', scope: 'templates' },
+  { id: 'templates.platformJson', keys: ['P'], description: 'show / hide the platform JSON (index-templates-settings)', scope: 'templates', short: 'platform' },
   { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
   { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
-  { id: 'wizard.componentTemplate', keys: ['X'], description: 'disable a field: component template, added to the template', scope: 'templates', dangerous: true },
+  { id: 'wizard.componentTemplate', keys: ['X'], description: 'disable a field: component template, added to the template', scope: 'templates', dangerous: true, short: 'disable' },
   { id: 'wizard.scroll', keys: ['L'], description: 'scroll contexts: raise the limit', scope: 'nodes', dangerous: true },
-  { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true },
-  { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true },
+  { id: 'wizard.allocation', keys: ['e'], description: 'explain the selected shard; retry failed allocations', scope: 'shards', dangerous: true, short: 'explain' },
+  { id: 'wizard.recoverCorrupt', keys: ['C'], description: 'corrupt primary: lossless options, then the repair checklist', scope: 'shards', dangerous: true, short: 'recover' },
   { id: 'wizard.engine', keys: ['E'], description: "this host's engine: service start / stop / restart, plugins", scope: 'nodes', dangerous: true },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
@@ -107,7 +113,7 @@ const COMMANDS = [
   { id: 'dialog.confirm', keys: ['y'], description: 'yes: send what the preview shows / run the step shown', scope: 'dialog' },
   { id: 'dialog.decline', keys: ['n'], description: 'no: stop before the step shown (resumable)', scope: 'dialog' },
   { id: 'dialog.submit', keys: ['return'], description: 'check the form; send a typed confirmation', scope: 'dialog' },
-  { id: 'dialog.close', keys: ['escape'], description: 'close; what was not sent is cancelled', scope: 'dialog' },
+  { id: 'dialog.close', keys: ['escape'], description: 'close; what was not sent is cancelled', scope: 'dialog', hint: true },
   { id: 'dialog.nextField', keys: ['tab', 'down'], description: 'next field of a form', scope: 'dialog' },
   { id: 'dialog.prevField', keys: ['shift-tab', 'up'], description: 'previous field of a form', scope: 'dialog' },
   { id: 'dialog.change', keys: [' ', 'left', 'right'], description: 'change the choice of a field (a toggle or a list)', scope: 'dialog' },
@@ -180,6 +186,7 @@ export function keyLabel(name: string): string {
 
 const SCOPE_TITLES: Record<Scope, string> = {
   global: 'anywhere',
+  list: 'in a list (a table, the Timeline, a view)',
   table: 'in a table',
   health: 'Health pane',
   indices: 'Indices pane',

@@ -4,13 +4,14 @@
 // are in store/console.ts. A zustand vanilla store so the key router, the panes and the wizards
 // share it without prop drilling.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { clampViewport, type TableView, type Viewport } from '../domain/table';
+import type { TableView } from '../domain/table';
+import type { ListNav } from '../domain/list-nav';
 import type { DetailSection } from '../domain/index-detail';
 import { PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
 
-export interface TableState extends TableView, Viewport {}
+export interface TableState extends TableView, ListNav {}
 
 /**
  * The row under the cursor of each pane, for wizards (see wizards/registry.ts). Undefined when
@@ -25,7 +26,7 @@ export interface Selection {
 }
 
 /** What the index detail shows (the data itself is in the console store's indexDetail). */
-export interface DetailView extends Viewport {
+export interface DetailView extends ListNav {
   section: DetailSection;
   /** The search of the settings or mappings, and whether its prompt takes keys. */
   filter: string;
@@ -59,8 +60,6 @@ export interface UiState {
   /** Templates pane: the platform's index-templates-settings value instead of the details. */
   showPlatformJson: boolean;
   dialog?: Dialog;
-  /** First line of the help overlay on screen. */
-  helpOffset: number;
   detail: DetailView;
   /** A note for the timeline being typed (n); undefined when the prompt is closed. */
   note?: string;
@@ -76,14 +75,13 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    tables: { indices: table(), shards: table(), nodes: table(), health: table(), templates: table(), doctor: table() },
+    tables: { indices: table(), shards: table(), nodes: table(), templates: table(), doctor: table() },
     selection: {},
     filtering: false,
     showSystem: false,
     problemsOnly: false,
     showCurl: false,
     showPlatformJson: false,
-    helpOffset: 0,
     detail: emptyDetailView(),
     ...init,
   }));
@@ -91,13 +89,6 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
 
 export function patchTable(ui: UiStore, pane: TablePane, patch: Partial<TableState>): void {
   ui.setState((s) => ({ tables: { ...s.tables, [pane]: { ...s.tables[pane], ...patch } } }));
-}
-
-/** Moves the cursor by `delta` rows (Infinity: to the end) and keeps it on screen. */
-export function moveCursor(ui: UiStore, pane: TablePane, delta: number, total: number, height: number): void {
-  const t = ui.getState().tables[pane];
-  const target = delta === Infinity ? total - 1 : delta === -Infinity ? 0 : t.cursor + delta;
-  patchTable(ui, pane, clampViewport(target, t.offset, total, height));
 }
 
 export function setSelection<K extends keyof Selection>(ui: UiStore, pane: K, value: Selection[K]): void {

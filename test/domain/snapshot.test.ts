@@ -12,6 +12,11 @@ describe('snapshot freshness', () => {
     expect(ageText(freshness([fresh, slow], NOW, 5000))).toBe('just now');
     expect(freshness([{ fetchedAt: NOW - 6000, failures: 0 }], NOW, 5000).late).toBe(true);
     expect(isStale({ fetchedAt: NOW - 15_001, failures: 0 }, NOW, 5000)).toBe(true);
+    // A pane just switched to: its reads were not polled while hidden; not stale until three
+    // periods pass on screen without an answer (no red flash on a switch), an error is at once.
+    expect(isStale({ fetchedAt: NOW - 600_000, failures: 0 }, NOW, 5000, NOW - 100)).toBe(false);
+    expect(isStale({ fetchedAt: NOW - 600_000, failures: 0 }, NOW, 5000, NOW - 15_001)).toBe(true);
+    expect(isStale({ fetchedAt: NOW - 600_000, failures: 1, error: { kind: 'network', message: 'x' } } as never, NOW, 5000, NOW - 100)).toBe(true);
     expect(isStale({ fetchedAt: NOW - 15_001, failures: 0, periodMs: 30_000 }, NOW, 5000)).toBe(false);
     const broken = { fetchedAt: NOW - 2000, failures: 3, error: { kind: 'unreachable', message: 'the node does not answer' } };
     const f = freshness([fresh, broken], NOW, 5000);

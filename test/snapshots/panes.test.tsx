@@ -15,8 +15,10 @@ let r: Rendered | undefined;
 afterEach(() => r?.unmount());
 
 const PANES: PaneId[] = ['health', 'indices', 'shards', 'disk', 'nodes', 'templates'];
+// 80x23: an 80x24 terminal less a tmux status line, the most common way the console is run.
 const SIZES = [
   [80, 24],
+  [80, 23],
   [120, 40],
 ] as const;
 

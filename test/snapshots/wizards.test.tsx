@@ -37,8 +37,9 @@ beforeEach(() => {
   return () => void vi.useRealTimers();
 });
 
+// 80x23 (an 80x24 terminal less a tmux status line) is the smallest a wizard is shown at whole.
 const SIZES = [
-  [80, 24],
+  [80, 23],
   [120, 40],
 ] as const;
 

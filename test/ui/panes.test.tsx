@@ -46,14 +46,27 @@ describe('layout', () => {
     expect(app.lines()[2]).toMatch(/^Health .* 12s ago$/);
   });
 
-  it('says the terminal is too small and recovers when resized', async () => {
-    const app = await open('health');
-    await app.resize(70, 20);
-    expect(app.frame()).toContain('terminal too small: 70x20, need 80x24');
-    expect(app.frame()).not.toContain('health report');
-    await app.resize(80, 24);
+  it('works at 80x23 (80x24 less a tmux line), degrades below, says it is too small under 80x16 and recovers', async () => {
+    const app = await open('indices');
+    // Ink redraws after a resize in its own time: wait for the frame of the new size.
+    const at = (rows: number, what: string) => waitUntil(`the ${rows}-row frame`, () => app.frame(), (f) => f.split('\n').length === rows - 1 && f.includes(what), { timeoutMs: 5000, intervalMs: 10 });
+    await app.resize(80, 23);
+    await at(23, 'q quit');
     expect(app.frame()).not.toContain('too small');
-    expect(app.frame()).toContain('health report');
+    expect(app.lines().at(-2)).toContain('q quit  ? help');
+    // Shorter: fewer rows, and the key hints line goes (the status bar stays).
+    await app.resize(80, 17);
+    await at(17, 'service_v9_alpha');
+    expect(app.frame()).not.toContain('q quit');
+    expect(app.lines().at(-1)).toContain('http://127.0.0.1:9200');
+    await app.resize(80, 15);
+    await waitUntil('the too-small message', () => app.frame(), (f) => f.includes('terminal too small: 80x15, need 80x16'), { timeoutMs: 5000, intervalMs: 10 });
+    await app.resize(70, 20);
+    await waitUntil('the too-small message', () => app.frame(), (f) => f.includes('terminal too small: 70x20, need 80x16'), { timeoutMs: 5000, intervalMs: 10 });
+    expect(app.frame()).not.toContain('service_v9_alpha');
+    await app.resize(80, 24);
+    await at(24, 'service_v9_alpha');
+    expect(app.frame()).not.toContain('too small');
   });
 
   it('marks read-only mode and --insecure', async () => {
@@ -260,6 +273,23 @@ describe('keys', () => {
     expect(app.frame()).toContain('Shards  ');
     await app.press(KEYS.tab);
     expect(app.store.getState().pane).toBe('disk');
+    // Shift-Tab goes back, and wraps from the first pane to the last.
+    await app.press('\u001b[Z');
+    expect(app.store.getState().pane).toBe('shards');
+    await app.press('1');
+    await app.press('\u001b[Z');
+    expect(app.store.getState().pane).toBe('timeline');
+  });
+
+  it('a pane switched to does not flash a red STALE while its first read since is on its way', async () => {
+    const app = await open('health');
+    // The Disk pane's read was not polled while Health was on screen: ten minutes old.
+    const alloc = app.store.getState().snapshots.allocation;
+    setSnapshot(app.store, 'allocation', { ...alloc, fetchedAt: NOW - 600_000 });
+    await app.press('4');
+    expect(app.store.getState().pane).toBe('disk');
+    expect(app.lines()[2]).toMatch(/^Disk/);
+    expect(app.frame()).not.toContain('STALE');
   });
 
   it('p pauses polling, r asks the poller for a refresh', async () => {

@@ -29,11 +29,14 @@ describe('pane registry', () => {
     ]);
   });
 
-  it('the table keys work on every pane but Disk; tabs in order, each with its pre-assigned number key and component', () => {
+  it('the list keys work on every pane but Disk, the filter and order only on the table panes; tabs in order, each with its pre-assigned number key and component', () => {
     expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'doctor', 'timeline']);
     expect(scopesFor('disk')).toEqual(['disk', 'global']);
-    expect(scopesFor('indices')).toEqual(['indices', 'table', 'global']);
-    expect(PANES.filter(isTablePane)).toEqual(['health', 'indices', 'shards', 'nodes', 'templates', 'doctor']);
+    expect(scopesFor('indices')).toEqual(['indices', 'table', 'list', 'global']);
+    // Health has no filter: '/' is neither advertised nor bound there (typed keys ran commands).
+    expect(scopesFor('health')).toEqual(['health', 'list', 'global']);
+    expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor']);
+    expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual(['health', 'indices', 'shards', 'nodes', 'templates', 'doctor', 'timeline']);
     // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline.
     const NUMBER: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8' };
     for (const p of PANES) {

@@ -20,7 +20,7 @@ export const doctorSearchText = (f: Finding) => `${f.id} ${f.node ?? ''} ${f.fin
 export const DOCTOR_COLUMNS: Column<Finding>[] = [
   { title: 'sev', width: 4, text: (f) => LABEL[f.severity], tone: (f) => SEVERITY_TONE[f.severity] },
   { title: 'check', width: 8, text: (f) => f.family },
-  { title: 'node', width: 12, text: (f) => f.node ?? '' },
+  { title: 'node', width: 12, text: (f) => f.node ?? '', cut: 'middle' },
   { title: 'finding', width: null, text: (f) => f.finding },
   { title: 'fix', width: 3, text: (f) => f.fix?.key ?? '' },
 ];

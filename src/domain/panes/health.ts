@@ -5,6 +5,7 @@ import { fitText } from '../table';
 import type { ClusterHealth, HealthDiagnosis, HealthReport } from '../types';
 import type { StatusReport } from '../status';
 import type { AllocationExplanation } from '../wizards/allocation';
+import { wrapText } from '../text';
 
 /** One line of the pane and how it is drawn. */
 export interface PaneLine {
@@ -34,16 +35,7 @@ export function summaryLines(h: ClusterHealth, version: string | undefined, why:
 
 /** Splits a long line at spaces so the "why" sentence is read whole at 80 columns. */
 export function wrapLine(l: PaneLine, width: number): PaneLine[] {
-  const out: PaneLine[] = [];
-  let cur = '';
-  for (const word of l.text.split(' ')) {
-    if (cur && cur.length + 1 + word.length > width) {
-      out.push({ ...l, text: cur });
-      cur = word;
-    } else cur = cur ? `${cur} ${word}` : word;
-  }
-  out.push({ ...l, text: cur });
-  return out;
+  return wrapText(l.text, width).map((text) => ({ ...l, text }));
 }
 
 /** The indicators as lines: one per indicator, its impacts indented under the ones not green. */

@@ -139,7 +139,7 @@ export function indexColumns(withProject: boolean): Column<IndexLine>[] {
   const cols: (Column<IndexLine> | false)[] = [
     { title: 'health', width: 7, text: (r) => r.health, tone: (r) => statusTone(r.health) },
     !withProject && { title: 'status', width: 6, text: (r) => r.status },
-    { title: 'index', width: null, text: (r) => r.name },
+    { title: 'index', width: null, text: (r) => r.name, cut: 'middle' },
     withProject && { title: 'project', width: 12, text: (r) => r.project ?? '' },
     { title: 'p/r', width: 5, align: 'right', text: (r) => `${r.primaries}/${r.replicas}` },
     { title: 'docs', width: 9, align: 'right', text: (r) => formatCount(r.docsCount) },

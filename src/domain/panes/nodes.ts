@@ -67,7 +67,7 @@ const heapArgsTone = (r: NodeLine): Tone | undefined => ({ equal: 'green', diffe
 
 /** Every column, most important first: at a narrow width the last ones are left out (their facts are in the details). */
 export const NODE_COLUMNS: Column<NodeLine>[] = [
-  { title: 'node', width: null, text: (r) => `${r.master ? '*' : ' '}${r.name}` },
+  { title: 'node', width: null, text: (r) => `${r.master ? '*' : ' '}${r.name}`, cut: 'middle' },
   { title: 'heap%', width: 5, align: 'right', text: (r) => formatPercent(pct(r.heapUsedBytes, r.heapMaxBytes)), tone: (r) => usageTone(r.heapUsedBytes, r.heapMaxBytes) },
   {
     title: 'heap',

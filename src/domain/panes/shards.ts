@@ -12,6 +12,11 @@ export function shardTone(s: ShardRow): Tone {
 }
 
 /** The copies shown: all, or (u) only those not STARTED. */
+/** A shard copy's identity for the cursor: index/shard/p|r/node (an unassigned copy has no node). */
+export function shardKey(r: ShardRow): string {
+  return `${r.index}/${r.shard}/${r.primary ? 'p' : 'r'}/${r.node ?? ''}`;
+}
+
 export function shardLines(rows: ShardRow[] | undefined, problemsOnly: boolean): ShardRow[] | undefined {
   return problemsOnly ? rows?.filter((s) => s.state !== 'STARTED') : rows;
 }
@@ -48,11 +53,11 @@ export const SHARD_SORT_KEYS: SortKey<ShardRow>[] = [
 export const shardSearchText = (r: ShardRow) => `${r.index} ${r.state} ${r.node ?? ''} ${r.unassignedReason ?? ''}`;
 
 export const SHARD_COLUMNS: Column<ShardRow>[] = [
-  { title: 'index', width: null, text: (r) => r.index },
+  { title: 'index', width: null, text: (r) => r.index, cut: 'middle' },
   { title: 'shard', width: 5, align: 'right', text: (r) => String(r.shard) },
   { title: 'p/r', width: 3, text: (r) => (r.primary ? 'p' : 'r') },
   { title: 'state', width: 12, text: (r) => r.state, tone: shardTone },
-  { title: 'node', width: 12, text: (r) => r.node ?? '-' },
+  { title: 'node', width: 12, text: (r) => r.node ?? '-', cut: 'middle' },
   { title: 'size', width: 8, align: 'right', text: (r) => formatBytes(r.storeBytes) },
   { title: 'reason', width: 16, text: (r) => r.unassignedReason ?? '' },
 ];

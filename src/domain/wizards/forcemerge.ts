@@ -54,6 +54,8 @@ export type MergeEvent =
   | { type: 'rejected'; message: string }
   | { type: 'inspected'; indices: string[]; facts: MergeFacts; retaining: number; asTask?: boolean }
   | { type: 'confirm'; confirmation: Confirmation }
+  /** Backspace on the review: back to the target as typed (nothing erased). */
+  | { type: 'back' }
   | { type: 'leasesCleared'; cleared: boolean }
   | { type: 'started'; task: string }
   | { type: 'notStarted'; message: string; applied?: Applied; refused?: string }
@@ -156,6 +158,7 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
           if (e.type === 'inspected') return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining, e.asTask) });
           return stay(s);
         case 'review':
+          if (e.type === 'back') return stay({ phase: 'input', target: s.target });
           if (e.type === 'confirm' && !s.refuse)
             return go(
               { ...s, phase: 'applying', waitingLeases: s.plans.length > 1 || s.retaining > 0 },

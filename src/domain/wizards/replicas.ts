@@ -184,6 +184,8 @@ export type ReplicasEvent =
   | { type: 'rejected'; message: string }
   | { type: 'inspected'; facts: ReplicasFacts }
   | { type: 'confirm'; confirmation: Confirmation }
+  /** Backspace on the review: back to the form as it was (nothing erased). */
+  | { type: 'back' }
   | { type: 'applied'; results: PlanResult[] }
   | { type: 'watched'; health: HealthStatus; replicas: Record<string, number>; timedOut: boolean };
 
@@ -271,6 +273,7 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
           return stay(s);
         case 'review':
           if (e.type === 'confirm') return go({ phase: 'applying', form: s.form, review: s.review }, { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation });
+          if (e.type === 'back') return stay({ phase: 'input', form: s.form });
           return stay(s);
         case 'applying':
           if (e.type === 'applied') {

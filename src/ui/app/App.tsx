@@ -13,14 +13,17 @@ import { StatusBar } from '../components/StatusBar';
 import { commandFor } from '../input/keys';
 import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
-import { createUiStore, type UiStore } from '../state';
+import { createUiStore, isTablePane, type UiStore } from '../state';
+import { movedText } from '../../domain/list-nav';
+import { fitText } from '../../domain/table';
+import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl, type ShareControl } from './context';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
-import { MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
+import { FULL_ROWS, HINT_ROWS, MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
 
 export interface AppProps {
   store: ConsoleStore;
@@ -48,11 +51,15 @@ export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZA
 }
 
 const HEADER_LINES = 2;
-const FOOTER_LINES = 2;
 
 function Screen({ wizards }: { wizards: WizardEntry[] }) {
   const { columns, rows } = useTerminalSize();
   const small = columns < MIN_COLUMNS || rows < MIN_ROWS;
+  const cramped = rows < FULL_ROWS;
+  // The key hints line: not under a wizard, a view or the help (they show their own keys), nor on
+  // a short terminal; the status bar always stays.
+  const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
+  const footerLines = modal || rows < HINT_ROWS ? 1 : 2;
   // One line short of the screen: Ink redraws a full-height frame by clearing the terminal (flicker).
   const height = rows - 1;
   const width = columns;
@@ -62,16 +69,16 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
       <ShareKeys />
       {small ? (
         <Box flexDirection="column">
-          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS}`}</Text>
+          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS} (${MIN_COLUMNS}x${FULL_ROWS} for wizards)`}</Text>
           <Text>resize the window, or press q to quit</Text>
         </Box>
       ) : (
         <Box flexDirection="column" width={width} height={height}>
           <Header width={width} />
-          <Box flexDirection="column" height={height - HEADER_LINES - FOOTER_LINES} overflow="hidden">
-            <Body wizards={wizards} width={width} height={height - HEADER_LINES - FOOTER_LINES} />
+          <Box flexDirection="column" height={height - HEADER_LINES - footerLines} overflow="hidden">
+            <Body wizards={wizards} width={width} height={height - HEADER_LINES - footerLines} cramped={cramped} />
           </Box>
-          <Footer width={width} />
+          {footerLines === 2 ? <Footer width={width} /> : null}
           <StatusBar width={width} />
         </Box>
       )}
@@ -79,25 +86,29 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
   );
 }
 
-function Body({ wizards, width, height }: { wizards: WizardEntry[]; width: number; height: number }) {
+function Body({ wizards, width, height, cramped }: { wizards: WizardEntry[]; width: number; height: number; cramped: boolean }) {
   const { ui } = useConsoleContext();
   const pane = useConsole((s) => s.pane);
   const dialog = useUi((s) => s.dialog);
   const keymap = useKeymap();
   const readOnly = useConsole((s) => s.connection.readOnly);
-  const helpOffset = useUi((s) => s.helpOffset);
   const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
   if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
-  if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} offset={helpOffset} />;
+  if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
     if (entry) {
       const Wizard = entry.component;
+      // Too short to show the whole review: the wizard stays (its session keeps its state) but
+      // hidden, and takes only Esc (dialog-keys.ts), so nothing is confirmed unseen.
       return (
         <Box flexDirection="column" width={width} height={height}>
           <Text bold>{entry.title}</Text>
-          <Wizard onClose={() => ui.setState({ dialog: undefined })} />
+          {cramped ? <Text color={colourOf('yellow')}>{`a wizard needs ${MIN_COLUMNS}x${FULL_ROWS}: make the terminal taller, or Esc to cancel`}</Text> : null}
+          <Box display={cramped ? 'none' : 'flex'} flexDirection="column">
+            <Wizard onClose={() => ui.setState({ dialog: undefined })} />
+          </Box>
         </Box>
       );
     }
@@ -132,10 +143,14 @@ function Footer({ width }: { width: number }) {
   // The index detail over the Indices pane has keys of its own; so has the Fleet view.
   const detail = useConsole((s) => s.pane === 'indices' && s.indexDetail !== undefined);
   const fleetOpen = useUi((s) => s.dialog?.kind === 'fleet');
+  // A wizard, a view or the help takes every key: the pane's keys are not offered under it.
+  const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
+  const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   if (noting) return <NoteLine width={width} />;
-  return <KeyHints keymap={keymap} scopes={fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
+  if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
+  return <KeyHints keymap={keymap} scopes={modal ? ['dialog'] : fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
@@ -152,19 +167,11 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
       const closesView = dialog?.kind === 'help' ? closing === 'help' || closing === 'quit' : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
       if (closing === 'dialog.close' || closesView) {
-        ui.setState({ dialog: undefined, helpOffset: 0 });
+        ui.setState({ dialog: undefined });
         return true;
       }
-      if (dialog?.kind === 'help') {
-        const cmd = commandFor(name, ['table'], keymap);
-        const cur = ui.getState().helpOffset;
-        const step: Partial<Record<CommandId, number>> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -10, 'row.pageDown': 10, 'row.first': -1e9, 'row.last': 1e9 };
-        const by = cmd && step[cmd.id];
-        // HelpOverlay clamps the offset to its lines.
-        if (by) ui.setState({ helpOffset: Math.max(0, Math.min(1000, cur + by)) });
-        return true;
-      }
-      return false;
+      // The help scrolls with its own layer (HelpOverlay); every other key stops here.
+      return dialog?.kind === 'help';
     },
     dialog !== undefined,
   );
@@ -175,6 +182,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     const cmd = commandFor(name, scopesFor(pane), keymap);
     if (!cmd) return false;
     const wizard = wizards.find((w) => w.commandId === cmd.id);
+    const view = VIEWS.find((v) => v.commandId === cmd.id);
+    // The row chosen disappeared and the highlight is on a neighbour: nothing acts on it until the
+    // operator moves (the footer says so).
+    if ((wizard || view) && isTablePane(pane) && ui.getState().tables[pane].gone !== undefined) return true;
     if (wizard && share?.propose) {
       share.propose(wizard.id, ui.getState().selection);
       return true;
@@ -183,7 +194,6 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
       return true;
     }
-    const view = VIEWS.find((v) => v.commandId === cmd.id);
     if (view) {
       const index = ui.getState().selection.indices?.index;
       if (!index) return false;
@@ -200,7 +210,7 @@ function runGlobal(
   ctx: { exit: () => void; openHelp: () => void; store: ConsoleStore; poller?: PollControl; ui: UiStore; share?: ShareControl },
 ): boolean {
   const { store } = ctx;
-  if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next') {
+  if (cmd.id.startsWith('pane.') && cmd.id !== 'pane.next' && cmd.id !== 'pane.prev') {
     const pane = cmd.id.slice('pane.'.length) as PaneId;
     if (!PANES.includes(pane)) return false;
     store.setState({ pane });
@@ -214,9 +224,11 @@ function runGlobal(
     case 'help':
       ctx.openHelp();
       return true;
-    case 'pane.next': {
+    case 'pane.next':
+    case 'pane.prev': {
       const i = PANES.indexOf(store.getState().pane);
-      store.setState({ pane: PANES[(i + 1) % PANES.length] });
+      const by = cmd.id === 'pane.next' ? 1 : PANES.length - 1;
+      store.setState({ pane: PANES[(i + by) % PANES.length] });
       return true;
     }
     case 'poll.pause':

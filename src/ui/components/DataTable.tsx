@@ -47,7 +47,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
         <Text key={p.rowKey(row)} inverse={start + i === p.cursor} wrap="truncate">
           {p.columns.map((c, ci) => (
             <Text key={c.title} color={colourOf(c.tone?.(row))}>
-              {(ci > 0 ? ' ' : '') + fitText(displayText(c.text(row)), widths[ci], c.align)}
+              {(ci > 0 ? ' ' : '') + fitText(displayText(c.text(row)), widths[ci], c.align, c.cut)}
             </Text>
           ))}
         </Text>

@@ -5,11 +5,15 @@ import { Box } from 'ink';
 import { Text } from './Text';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 import { fitText } from '../../domain/table';
-import { keyLabel } from '../input/keys';
+import { scrollList } from '../../domain/list-nav';
+import { commandFor, keyLabel } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+import { useListNav } from '../input/use-list-nav';
 
 const SCOPE_TITLES: Record<Scope, string> = {
   global: 'Everywhere',
-  table: 'Tables',
+  list: 'Lists (tables, the Timeline, views)',
+  table: 'Table panes',
   health: 'Health pane',
   indices: 'Indices pane',
   shards: 'Shards pane',
@@ -49,10 +53,13 @@ export function helpLines(keymap: readonly KeyCommand[]): HelpLine[] {
   return lines;
 }
 
-export function HelpOverlay(p: { keymap: readonly KeyCommand[]; readOnly: boolean; width: number; height: number; offset: number }) {
+export function HelpOverlay(p: { keymap: readonly KeyCommand[]; readOnly: boolean; width: number; height: number }) {
   const lines = helpLines(p.keymap);
   const room = Math.max(1, p.height - 2);
-  const offset = Math.max(0, Math.min(p.offset, lines.length - room));
+  const scroll = useListNav(scrollList(lines.length, room));
+  // Before the console's dialog layer (which closes the help on Esc, ? or q).
+  useKeyLayer('dialog', (name) => scroll.move(commandFor(name, ['list'], p.keymap)?.id ?? ''));
+  const offset = scroll.nav.cursor;
   const more = lines.length > room;
   return (
     <Box flexDirection="column" width={p.width} height={p.height}>

@@ -7,9 +7,10 @@ import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/json-view';
-import { clampViewport, visibleRange } from '../../domain/table';
+import { visibleRange } from '../../domain/table';
+import { navList } from '../../domain/list-nav';
+import { useListNav } from '../input/use-list-nav';
 import type { CommandId } from '../../keys/keymap';
-import { rowDelta } from '../input/keys';
 import { colourOf } from '../theme';
 
 /** Beyond this many lines a document opens as an outline (everything below the top folded). */
@@ -28,27 +29,19 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
   const lines = useMemo(() => jsonLines(value), [value]);
   const [folded, setFolded] = useState<ReadonlySet<number>>(() => (lines.length > OUTLINE_ABOVE ? foldAll(lines) : new Set()));
   const visible = useMemo(() => visibleLines(lines, folded), [lines, folded]);
-  const [view, setView] = useState({ cursor: 0, offset: 0 });
-  const vp = clampViewport(view.cursor, view.offset, visible.length, height);
-  // From the cursor as it is now, not as the last render saw it: keys may come faster than frames.
-  const move = (by: (cursor: number) => number) =>
-    setView((v) => {
-      const cur = clampViewport(v.cursor, v.offset, visible.length, height);
-      return clampViewport(by(cur.cursor), cur.offset, visible.length, height);
-    });
+  // The cursor follows its line through folds (a line's key is its number in the whole document).
+  const nav = useListNav(navList(visible, String, height));
+  const vp = nav.nav;
   /** Folds or unfolds a container, keeping the cursor on its opening line. */
   const setFold = (open: number, fold: boolean) => {
     const next = new Set(folded);
     if (fold) next.add(open);
     else next.delete(open);
     setFolded(next);
-    const at = visibleLines(lines, next).indexOf(open);
-    if (at >= 0) setView((v) => clampViewport(at, v.offset, visible.length, height));
+    nav.select(String(open));
   };
-  const page = Math.max(1, height - 1);
   const command = (id: CommandId): boolean => {
-    const delta = rowDelta(id, page);
-    if (delta !== undefined) return move((c) => c + delta), true;
+    if (nav.move(id)) return true;
     const line = visible[vp.cursor];
     const l = lines[line];
     switch (id) {
@@ -65,17 +58,17 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
       }
       case 'json.foldAll':
         setFolded(foldAll(lines));
-        setView({ cursor: 0, offset: 0 });
+        nav.reset();
         return true;
       case 'json.unfoldAll':
         setFolded(new Set());
-        setView({ cursor: 0, offset: 0 });
+        nav.reset();
         return true;
       default:
         return false;
     }
   };
-  return { lines, visible, folded, ...vp, command };
+  return { lines, visible, folded, cursor: vp.cursor, offset: vp.offset, command };
 }
 
 export function JsonView({ model, width, height }: { model: JsonViewModel; width: number; height: number }) {

@@ -1,6 +1,6 @@
 // The title line every pane shares: what it shows, how old its data is, and, when polls fail,
 // a visible STALE marker with the one-sentence error and that shardeck keeps retrying.
-import React from 'react';
+import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { formatAge } from '../../domain/format';
@@ -8,7 +8,7 @@ import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
 import { fitText } from '../../domain/table';
 import { backoffMs, notRetried } from '../../services/poller';
 import { colourOf } from '../theme';
-import { useConsole, useNow } from '../app/context';
+import { useConsole, useConsoleContext, useNow } from '../app/context';
 
 export interface PaneFrameProps {
   title: string;
@@ -23,8 +23,11 @@ export interface PaneFrameProps {
 
 export function PaneFrame({ title, snaps, width, height, info, children }: PaneFrameProps) {
   const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
-  const now = useNow((t) => ageText(freshness(snaps, t, intervalMs)));
-  const f = freshness(snaps, now, intervalMs);
+  // When this pane came on screen (a pane switch mounts it): see isStale.
+  const { clock } = useConsoleContext();
+  const [shownSince] = useState(clock);
+  const now = useNow((t) => ageText(freshness(snaps, t, intervalMs, shownSince)));
+  const f = freshness(snaps, now, intervalMs, shownSince);
   // A read stretched because it costs a large cluster too much says how often it now comes.
   const slowest = Math.max(0, ...snaps.map((x) => (x.slowed ? (x.periodMs ?? 0) : 0)));
   const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;

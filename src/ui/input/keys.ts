@@ -1,7 +1,7 @@
 // Turns Ink's (input, key) pair into the key names the keymap uses, and key names into command ids.
 import type { Key } from 'ink';
 import type { LineEdit } from '../../domain/line-edit';
-import type { CommandId, KeyCommand, Scope } from '../../keys/keymap';
+import type { KeyCommand, Scope } from '../../keys/keymap';
 
 /** 'q', 'G', '/', 'up', 'pagedown', 'escape', 'return', 'tab', 'shift-tab', 'backspace', 'ctrl-c'. */
 export function keyName(input: string, key: Key): string {
@@ -45,10 +45,4 @@ export function lineEditOf(name: string, input: string): LineEdit | undefined {
   if (name === 'backspace') return { type: 'erase' };
   if (name === input && input.length === 1 && input >= ' ') return { type: 'insert', text: input };
   return undefined;
-}
-
-/** Where a table key moves a cursor: by rows, by a page, or to either end (clamped by the caller). */
-export function rowDelta(id: CommandId | undefined, page: number): number | undefined {
-  const steps: Partial<Record<CommandId, number>> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -page, 'row.pageDown': page, 'row.first': -Infinity, 'row.last': Infinity };
-  return id === undefined ? undefined : steps[id];
 }

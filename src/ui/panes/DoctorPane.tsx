@@ -23,6 +23,7 @@ import { FilterLine, filterLines, useTableKeys, useTableModel } from './table';
 
 /** Lines under the table for the selected finding. */
 const DETAIL_LINES = 7;
+const findingKey = (f: Finding) => f.id;
 
 export function DoctorPane({ width, height }: { width: number; height: number }) {
   const { ui, poller, store } = useConsoleContext();
@@ -39,8 +40,8 @@ export function DoctorPane({ width, height }: { width: number; height: number })
   const rows = doctor?.report?.findings;
   const body = bodyHeight(height, [allocation]);
   const rowsHigh = Math.max(1, body - filterLines(filtering, filter) - 1 - DETAIL_LINES - 1);
-  const model = useTableModel('doctor', rows, DOCTOR_SORT_KEYS, doctorSearchText, rowsHigh);
-  useTableKeys('doctor', 'doctor', model.rows.length, rowsHigh, DOCTOR_SORT_KEYS.length);
+  const model = useTableModel('doctor', rows, DOCTOR_SORT_KEYS, doctorSearchText, findingKey, rowsHigh);
+  useTableKeys('doctor', 'doctor', model, DOCTOR_SORT_KEYS.length);
   const sel: Finding | undefined = model.rows[model.cursor];
 
   /** Opens the wizard of a finding's fix on what it names, if the keymap (not read-only) has its key. */
@@ -62,6 +63,8 @@ export function DoctorPane({ width, height }: { width: number; height: number })
       void poller?.doctor?.();
       return true;
     }
+    // The highlight moved to a neighbour nobody chose: no fix until the operator looks again.
+    if (model.gone !== undefined && (cmd?.id === 'doctor.apply' || (sel?.fix?.key && name === sel.fix.key))) return true;
     if (cmd?.id === 'doctor.apply') return openFix(sel);
     // The finding's own key (R, U, L, e, C) works here too, for the finding under the cursor.
     if (sel?.fix?.key && name === sel.fix.key) return openFix(sel);
@@ -87,7 +90,6 @@ export function DoctorPane({ width, height }: { width: number; height: number })
           columns={DOCTOR_COLUMNS}
           height={rowsHigh}
           width={width}
-          rowKey={(f) => f.id}
           empty={doctor?.report ? 'no findings' : doctor?.inFlight ? 'checking the node…' : ''}
         />
         <Box flexDirection="column" marginTop={1} height={DETAIL_LINES}>

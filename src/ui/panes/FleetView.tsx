@@ -1,19 +1,24 @@
 // The Fleet view (F from any pane): every saved profile's cluster in one table, worst first,
 // read in the background while the view is open (services/fleet.ts). Enter leaves this console
 // for the selected profile's; Esc or F goes back to the pane.
-import React, { useEffect, useState } from 'react';
+import React, { useEffect } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { useStore } from 'zustand';
 import { useShallow } from 'zustand/react/shallow';
 import { fleetColumns, fleetDetail } from '../../domain/fleet';
 import { formatAge } from '../../domain/format';
-import { clampViewport, fitText } from '../../domain/table';
+import { fitText } from '../../domain/table';
+import { movedText, navList } from '../../domain/list-nav';
+import { useListNav } from '../input/use-list-nav';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { useConsoleContext, useNow } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { DataTable } from '../components/DataTable';
+import { colourOf } from '../theme';
+
+const profileKey = (r: { profile: string }) => r.profile;
 
 export function FleetView({ width, height }: { width: number; height: number }) {
   const { fleet } = useConsoleContext();
@@ -37,31 +42,26 @@ function FleetTable({ width, height }: { width: number; height: number }) {
   );
   const current = useStore(store, (s) => s.connection.profile);
   const keymap = useKeymap();
-  const [view, setView] = useState({ cursor: 0, offset: 0 });
   useEffect(() => {
     f.start();
     return () => f.stop();
   }, [f]);
   // Title, table header, the selected row's detail line.
   const rowsHigh = Math.max(1, height - 3);
-  const move = (delta: number) => setView((v) => clampViewport(Math.max(0, Math.min(rows.length - 1, v.cursor + delta)), v.offset, rows.length, rowsHigh));
+  // Worst first: a poll reorders the rows, and the cursor stays on the profile chosen.
+  const nav = useListNav(navList(rows, profileKey, rowsHigh));
+  const cursor = nav.nav.cursor;
+  const sel = rows[cursor];
   useKeyLayer('dialog', (name) => {
-    const cmd = commandFor(name, ['fleet', 'table'], keymap)?.id;
+    const cmd = commandFor(name, ['fleet', 'list'], keymap)?.id;
     if (cmd === 'fleet.connect') {
-      const sel = rows[view.cursor];
-      if (sel && sel.profile !== current && !sel.profile.startsWith('(')) f.open(sel.profile);
+      // Not on a neighbour the operator did not choose (the profile chosen is gone).
+      if (sel && nav.nav.gone === undefined && sel.profile !== current && !sel.profile.startsWith('(')) f.open(sel.profile);
       return true;
     }
-    const step: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -rowsHigh, 'row.pageDown': rowsHigh, 'row.first': -1e9, 'row.last': 1e9 };
-    if (cmd && step[cmd] !== undefined) {
-      move(step[cmd]);
-      return true;
-    }
-    return false;
+    return nav.move(cmd ?? '');
   });
   const now = useNow((t) => rows.map((r) => (r.fetchedAt === undefined ? '' : formatAge(t - r.fetchedAt))).join());
-  const cursor = Math.min(view.cursor, Math.max(0, rows.length - 1));
-  const sel = rows[cursor];
   const waiting = rows.filter((r) => r.status === 'pending').length;
   const first = fullAt && startedAt ? ` · full in ${fullAt - startedAt} ms` : waiting ? ` · ${waiting} to answer` : '';
   const info = `Fleet · on ${current} · ${rows.length} clusters worst first${first} · every ${formatAge(intervalMs)}`;
@@ -72,13 +72,17 @@ function FleetTable({ width, height }: { width: number; height: number }) {
         columns={fleetColumns(now)}
         rows={rows}
         cursor={cursor}
-        offset={view.offset}
+        offset={nav.nav.offset}
         height={rowsHigh}
         width={width}
-        rowKey={(r) => r.profile}
+        rowKey={profileKey}
         empty="no saved profiles: save one per cluster with shardeck profiles save NAME --url URL"
       />
-      <Text dimColor>{sel ? fitText(fleetDetail(sel), width) : ''}</Text>
+      {nav.nav.gone !== undefined ? (
+        <Text color={colourOf('yellow')}>{fitText(movedText(nav.nav.gone), width)}</Text>
+      ) : (
+        <Text dimColor>{sel ? fitText(fleetDetail(sel), width) : ''}</Text>
+      )}
     </Box>
   );
 }

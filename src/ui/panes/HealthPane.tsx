@@ -14,10 +14,11 @@ import { colourOf } from '../theme';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
-import { moveCursor } from '../state';
+import { scrollList } from '../../domain/list-nav';
+import { useListNav } from '../input/use-list-nav';
 
 export function HealthPane({ width, height }: { width: number; height: number }) {
-  const { ui, poller } = useConsoleContext();
+  const { poller } = useConsoleContext();
   const diagnoses = useConsole((st) => st.diagnoses);
   const keymap = useKeymap();
   // Only what is drawn: the version string rather than the nodes (their heap changes every poll),
@@ -37,7 +38,6 @@ export function HealthPane({ width, height }: { width: number; height: number })
       shards: green ? undefined : st.snapshots.shards,
     };
   });
-  const offset = useUi((u) => u.tables.health.offset);
   const h = s.health.data;
   const noReport = s.report.error?.kind === 'unsupported';
   const status = useMemo(() => {
@@ -67,20 +67,17 @@ export function HealthPane({ width, height }: { width: number; height: number })
       : [];
   const notGreen = noReport ? (h?.unassignedShards ?? 0) > 0 : (s.report.data?.indicators.some((i) => i.status !== 'green') ?? false);
   const room = Math.max(1, bodyHeight(height, snaps) - wrapped.length - 2);
-  const maxOffset = Math.max(0, indicators.length - room);
+  // The indicators scroll (no cursor): the navigator's cursor is the first line shown.
+  const scroll = useListNav(scrollList(indicators.length, room));
   useKeyLayer('pane', (name) => {
     const cmd = commandFor(name, PANE_SPECS.health.keyScopes, keymap);
-    const delta: Record<string, number> = { 'row.up': -1, 'row.down': 1, 'row.pageUp': -room, 'row.pageDown': room, 'row.first': -Infinity, 'row.last': Infinity };
     if (cmd?.id === 'health.diagnose') {
       void poller?.diagnose?.();
       return true;
     }
-    if (!cmd || !(cmd.id in delta)) return false;
-    // The list scrolls: the cursor is the first visible line.
-    moveCursor(ui, 'health', delta[cmd.id], maxOffset + 1, 1);
-    return true;
+    return scroll.move(cmd?.id ?? '');
   });
-  const start = Math.min(offset, maxOffset);
+  const start = scroll.nav.cursor;
   const shown = indicators.slice(start, start + room);
   return (
     <PaneFrame title={PANE_SPECS.health.title} snaps={snaps} width={width} height={height}>

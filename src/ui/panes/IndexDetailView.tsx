@@ -23,7 +23,10 @@ import {
 } from '../../domain/index-detail';
 import { foldablePaths, mappingFields } from '../../domain/inspect';
 import { curlLine } from '../../domain/mutation';
-import { clampViewport, filterPrompt, fitText, visibleRange } from '../../domain/table';
+import { filterPrompt, fitText, visibleRange } from '../../domain/table';
+import { navList, NAV_START } from '../../domain/list-nav';
+import { cutLines } from '../../domain/text';
+import { navFields, useStoredListNav } from '../input/use-list-nav';
 import { closeIndexDetail } from '../../store/index-detail';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
@@ -35,6 +38,7 @@ import { colourOf } from '../theme';
 import { openDocumentsView } from './documents-hook';
 
 const CURL_LINES = 3;
+const lineKey = (l: { key: string }) => l.key;
 
 /** The lines of the section on screen (the mapping's rows are built once per mapping by the caller). */
 export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnType<typeof mappingFields>, folded: ReadonlySet<string>): DetailLine[] {
@@ -52,12 +56,6 @@ export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnTyp
   }
 }
 
-/** Text cut into lines of `width` (the curl line is long; it is shown whole up to CURL_LINES lines). */
-function wrapText(text: string, width: number, max: number): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < text.length && out.length < max; i += width) out.push(text.slice(i, i + width));
-  return out;
-}
 
 export function IndexDetailView({ width, height }: { width: number; height: number }) {
   const ctx = useConsoleContext();
@@ -76,22 +74,22 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
 
   const snaps = sectionSnapshots(detail, view.section);
   const request = detail.requests?.[view.section];
-  const curl = view.curl && request ? wrapText(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
+  const curl = view.curl && request ? cutLines(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
   const searchShown = view.searching || view.filter !== '';
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - 1 - (searchShown ? 1 : 0) - curl.length - (view.note ? 1 : 0));
-  const vp = clampViewport(view.cursor, view.offset, lines.length, rowsHigh);
+  const patch = (p: Partial<DetailView>) => ui.setState((s) => ({ detail: { ...s.detail, ...p } }));
+  // The cursor follows its line (a field folded or unfolded above it keeps it on that field).
+  const nav = useStoredListNav(view, () => ui.getState().detail, patch, navList(lines, lineKey, rowsHigh));
+  const vp = nav.nav;
   const { start, end } = visibleRange(vp, lines.length, rowsHigh);
 
-  const patch = (p: Partial<DetailView>) => ui.setState((s) => ({ detail: { ...s.detail, ...p } }));
-  const move = (delta: number) => patch(clampViewport(delta === Infinity ? lines.length - 1 : delta === -Infinity ? 0 : vp.cursor + delta, vp.offset, lines.length, rowsHigh));
-
   useKeyLayer('pane', (name) => {
-    const cmd = commandFor(name, ['detail', 'table'], keymap);
+    const cmd = commandFor(name, ['detail', 'list'], keymap);
     if (!cmd) return false;
-    const page = Math.max(1, rowsHigh - 1);
+    if (nav.move(cmd.id)) return true;
     switch (cmd.id) {
       case 'detail.back':
-        if (view.filter) patch({ filter: '', cursor: 0, offset: 0 });
+        if (view.filter) patch({ filter: '', ...navFields(NAV_START) });
         else {
           closeIndexDetail(store);
           ui.setState({ detail: emptyDetailView() });
@@ -99,7 +97,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
         return true;
       case 'detail.nextSection':
       case 'detail.prevSection':
-        patch({ section: nextSection(view.section, cmd.id === 'detail.nextSection' ? 1 : -1), cursor: 0, offset: 0, filter: '', note: undefined });
+        patch({ section: nextSection(view.section, cmd.id === 'detail.nextSection' ? 1 : -1), ...navFields(NAV_START), filter: '', note: undefined });
         return true;
       case 'detail.search':
         if (sectionSearchable(view.section)) patch({ searching: true, note: undefined });
@@ -112,7 +110,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
         return true;
       }
       case 'detail.foldAll':
-        if (view.section === 'mappings') patch({ folded: view.folded.length ? [] : foldablePaths(fields), cursor: 0, offset: 0 });
+        if (view.section === 'mappings') patch({ folded: view.folded.length ? [] : foldablePaths(fields), ...navFields(NAV_START) });
         return true;
       case 'detail.curl':
         patch({ curl: !view.curl });
@@ -120,18 +118,6 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
       case 'detail.documents':
         patch({ note: openDocumentsView(ctx, detail.index) });
         return true;
-      case 'row.up':
-        return move(-1), true;
-      case 'row.down':
-        return move(1), true;
-      case 'row.pageUp':
-        return move(-page), true;
-      case 'row.pageDown':
-        return move(page), true;
-      case 'row.first':
-        return move(-Infinity), true;
-      case 'row.last':
-        return move(Infinity), true;
       default:
         return false;
     }
@@ -143,9 +129,9 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
     (name, input) => {
       const cur = ui.getState().detail.filter;
       if (name === 'return') patch({ searching: false });
-      else if (name === 'escape') patch({ searching: false, filter: '', cursor: 0, offset: 0 });
-      else if (name === 'backspace') patch({ filter: cur.slice(0, -1), cursor: 0, offset: 0 });
-      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patch({ filter: cur + input, cursor: 0, offset: 0 });
+      else if (name === 'escape') patch({ searching: false, filter: '', ...navFields(NAV_START) });
+      else if (name === 'backspace') patch({ filter: cur.slice(0, -1), ...navFields(NAV_START) });
+      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patch({ filter: cur + input, ...navFields(NAV_START) });
       return true;
     },
     view.searching,

@@ -4,6 +4,8 @@
 // drawn here in place of the table until Esc.
 import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
+import { Text } from '../components/Text';
+import { elasticWidths, fitText } from '../../domain/table';
 import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
@@ -19,6 +21,7 @@ import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
 
 const NO_BLOCKS: IndexBlocks[] = [];
+const indexKey = (r: { name: string }) => r.name;
 
 export function IndicesPane({ width, height }: { width: number; height: number }) {
   const detailOpen = useConsole((s) => s.indexDetail !== undefined);
@@ -45,14 +48,21 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];
+  const columns = indexColumns(projects !== undefined);
+  // A name longer than its column is cut in the middle; the selected one is then shown whole on a
+  // line under the table (kept while any name is cut, so the table does not jump).
+  const nameWidth = elasticWidths(columns.map((c) => c.width), width)[columns.findIndex((c) => c.title === 'index')];
+  const anyCut = useMemo(() => lines?.some((l) => l.name.length > nameWidth) ?? false, [lines, nameWidth]);
   // Under the frame's lines: the filter line, then the table's header.
-  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
-  const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, rowsHigh);
-  useTableKeys('indices', 'indices', model.rows.length, rowsHigh, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1 - (anyCut ? 1 : 0));
+  const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, indexKey, rowsHigh);
+  useTableKeys('indices', 'indices', model, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
   useSelected('indices', selected ? { index: selected.name } : undefined);
   useKeyLayer('pane', (name) => {
     if (commandFor(name, ['indices'], keymap)?.id !== 'indices.detail' || !selected) return false;
+    // The highlight moved to a neighbour nobody chose: the footer says so; no detail until a look.
+    if (model.gone !== undefined) return true;
     ui.setState({ detail: emptyDetailView() });
     openIndexDetail(store, selected.name);
     return true;
@@ -64,12 +74,12 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
           <FilterLine pane="indices" width={width} />
           <DataTable
             {...model}
-            columns={indexColumns(projects !== undefined)}
+            columns={columns}
             height={rowsHigh}
             width={width}
-            rowKey={(r) => r.name}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />
+          {anyCut ? <Text dimColor>{fitText(selected ? `index: ${selected.name}` : '', width)}</Text> : null}
       </Box>
     </PaneFrame>
   );

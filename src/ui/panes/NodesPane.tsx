@@ -16,6 +16,7 @@ import { useCurlLines } from './curl';
 import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
+const nodeKey = (r: { id: string }) => r.id;
 const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
 import { useSelected, useTableKeys, useTableModel } from './table';
 
@@ -40,8 +41,8 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const minRows = Math.max(1, Math.min(lines?.length ?? 1, Math.floor(body / 2)));
   const room = Math.max(0, Math.min(10, body - 2 - minRows));
   const rowsHigh = Math.max(1, body - 1 - (room ? room + 1 : 0));
-  const model = useTableModel('nodes', lines, NODE_SORT_KEYS, nodeSearchText, rowsHigh);
-  useTableKeys('nodes', 'nodes', model.rows.length, rowsHigh, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl' });
+  const model = useTableModel('nodes', lines, NODE_SORT_KEYS, nodeSearchText, nodeKey, rowsHigh);
+  useTableKeys('nodes', 'nodes', model, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl' });
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
   const below: { text: string; tone?: Tone }[] = sel
@@ -51,7 +52,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   return (
     <PaneFrame title={PANE_SPECS.nodes.title} info={`${countOf(model.rows.length, 'node')} · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
-        <DataTable {...model} columns={nodeColumnsFor(width)} height={rowsHigh} width={width} rowKey={(r) => r.id} empty={nodes.data ? 'no nodes' : ''} />
+        <DataTable {...model} columns={nodeColumnsFor(width)} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
         {showCurl && room ? (
           <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
             {curl.map((l) => (

@@ -2,7 +2,7 @@
 // unassigned. 'u' narrows to the shards that are not STARTED.
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
-import { shardLines, shardsInfo, SHARD_COLUMNS, SHARD_SORT_KEYS, shardSearchText } from '../../domain/panes/shards';
+import { shardLines, shardsInfo, SHARD_COLUMNS, SHARD_SORT_KEYS, shardSearchText, shardKey } from '../../domain/panes/shards';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
@@ -16,8 +16,8 @@ export function ShardsPane({ width, height }: { width: number; height: number })
   const rows = useMemo(() => shardLines(shards.data, problemsOnly), [shards.data, problemsOnly]);
   const snaps = [shards];
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
-  const model = useTableModel('shards', rows, SHARD_SORT_KEYS, shardSearchText, rowsHigh);
-  useTableKeys('shards', 'shards', model.rows.length, rowsHigh, SHARD_SORT_KEYS.length, { 'shards.toggleProblems': 'problemsOnly' });
+  const model = useTableModel('shards', rows, SHARD_SORT_KEYS, shardSearchText, shardKey, rowsHigh);
+  useTableKeys('shards', 'shards', model, SHARD_SORT_KEYS.length, { 'shards.toggleProblems': 'problemsOnly' });
   const sel = model.rows[model.cursor];
   useSelected('shards', sel ? { index: sel.index, shard: sel.shard, primary: sel.primary, node: sel.node } : undefined);
   const info = shardsInfo(model.rows.length, problemsOnly, shards.data, delayed);
@@ -30,7 +30,6 @@ export function ShardsPane({ width, height }: { width: number; height: number })
           columns={SHARD_COLUMNS}
           height={rowsHigh}
           width={width}
-          rowKey={(r) => `${r.index}/${r.shard}/${r.primary ? 'p' : 'r'}/${r.node ?? ''}`}
           empty={shards.data ? (problemsOnly ? 'no problem shards: every shard is STARTED' : 'no shards') : ''}
         />
       </Box>

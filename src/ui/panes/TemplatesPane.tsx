@@ -17,6 +17,8 @@ import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
 import { useSelected, useTableKeys, useTableModel } from './table';
 
+const templateKey = (r: { key: string }) => r.key;
+
 export function TemplatesPane({ width, height }: { width: number; height: number }) {
   const { index, components } = useConsole((s) => ({ index: s.snapshots.indexTemplates, components: s.snapshots.componentTemplates }));
   const { showCurl, showPlatformJson } = useUi((s) => ({ showCurl: s.showCurl, showPlatformJson: s.showPlatformJson }));
@@ -29,8 +31,8 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   const want = showCurl || showPlatformJson ? Math.max(6, Math.floor(body / 2)) : 4;
   const room = Math.max(0, Math.min(want, body - 2 - Math.min(lines?.length ?? 1, body - 2 - want)));
   const rowsHigh = Math.max(1, body - 1 - (room ? room + 1 : 0));
-  const model = useTableModel('templates', lines, TEMPLATE_SORT_KEYS, templateSearchText, rowsHigh);
-  useTableKeys('templates', 'templates', model.rows.length, rowsHigh, TEMPLATE_SORT_KEYS.length, { 'templates.curl': 'showCurl', 'templates.platformJson': 'showPlatformJson' });
+  const model = useTableModel('templates', lines, TEMPLATE_SORT_KEYS, templateSearchText, templateKey, rowsHigh);
+  useTableKeys('templates', 'templates', model, TEMPLATE_SORT_KEYS.length, { 'templates.curl': 'showCurl', 'templates.platformJson': 'showPlatformJson' });
   const sel = model.rows[model.cursor];
   useSelected('templates', sel ? { template: sel.name, kind: sel.kind } : undefined);
   const curl = useCurlLines(['indexTemplates', 'componentTemplates'], sel ? [{ path: `/${sel.kind === 'index' ? '_index_template' : '_component_template'}/${encodeURIComponent(sel.name)}` }] : []);
@@ -54,7 +56,7 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   return (
     <PaneFrame title={PANE_SPECS.templates.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
-        <DataTable {...model} columns={TEMPLATE_COLUMNS} height={rowsHigh} width={width} rowKey={(r) => r.key} empty={view ? 'no templates' : ''} />
+        <DataTable {...model} columns={TEMPLATE_COLUMNS} height={rowsHigh} width={width} empty={view ? 'no templates' : ''} />
         {below}
       </Box>
     </PaneFrame>

@@ -3,12 +3,14 @@
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Text } from '../components/Text';
 import type { Scope } from '../../keys/keymap';
-import { clampViewport, filterPrompt, filterRows, fitText, searchTexts, sortRowsAgain, type SortedRows, type SortKey } from '../../domain/table';
+import { filterPrompt, filterRows, fitText, searchTexts, sortRowsAgain, type SortedRows, type SortKey } from '../../domain/table';
+import { navList, NAV_START } from '../../domain/list-nav';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
-import { moveCursor, patchTable, setSelection, type Selection, type TablePane } from '../state';
+import { navFields, useStoredListNav, type ListNavControl } from '../input/use-list-nav';
+import { patchTable, setSelection, type Selection, type TablePane } from '../state';
 
 export interface TableModel<T> {
   rows: readonly T[];
@@ -17,20 +19,27 @@ export interface TableModel<T> {
   sortTitle: string | undefined;
   descending: boolean;
   filter: string;
+  /** The item's key (index name, shard id, node id...): the cursor follows it. */
+  rowKey: (row: T) => string;
+  /** The item chosen disappeared and the highlight is on its neighbour: the one gone. */
+  gone: string | undefined;
+  nav: ListNavControl;
 }
 
 /**
  * Sorts `rows` when the snapshot or the sort changes, lower-cases their texts once when a filter
- * is first typed, filters on each filter change, and clamps the cursor to the result. Cursor
- * moves recompute none of it.
+ * is first typed, filters on each filter change, and finds the selected item (by `rowKey`) in the
+ * result. Cursor moves recompute none of it.
  */
 export function useTableModel<T>(
   pane: TablePane,
   rows: readonly T[] | undefined,
   keys: readonly SortKey<T>[],
   textOf: (row: T) => string,
+  rowKey: (row: T) => string,
   height: number,
 ): TableModel<T> {
+  const { ui } = useConsoleContext();
   const t = useUi((s) => s.tables[pane]);
   // The last sort: the next snapshot's sort starts from its order (nearly sorted already).
   const last = useRef<SortedRows<T> | undefined>(undefined);
@@ -44,8 +53,9 @@ export function useTableModel<T>(
   // eslint-disable-next-line react-hooks/exhaustive-deps
   const texts = useMemo(() => (filtering ? searchTexts(sorted, textOf) : []), [sorted, filtering]);
   const shown = useMemo(() => filterRows(sorted, t.filter, () => texts), [sorted, texts, t.filter]);
-  const vp = clampViewport(t.cursor, t.offset, shown.length, height);
-  return { rows: shown, ...vp, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
+  const nav = useStoredListNav(t, () => ui.getState().tables[pane], (n) => patchTable(ui, pane, n), navList(shown, rowKey, height));
+  const { cursor, offset, gone } = nav.nav;
+  return { rows: shown, cursor, offset, gone, nav, rowKey, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
 }
 
 /** A pane's own commands that flip a switch of the UI store (e.g. '.' shows dot indices). */
@@ -55,31 +65,19 @@ export type Toggles = Record<string, 'showSystem' | 'problemsOnly' | 'showCurl' 
  * The table keys (cursor, paging, sort, filter) for a pane, plus the pane's toggles (its commands
  * are resolved in `scope` first).
  */
-export function useTableKeys(pane: TablePane, scope: Scope, total: number, height: number, sortKeys: number, toggles: Toggles = {}): void {
+export function useTableKeys<T>(pane: TablePane, scope: Scope, model: TableModel<T>, sortKeys: number, toggles: Toggles = {}): void {
   const { ui } = useConsoleContext();
   const keymap = useKeymap();
   useKeyLayer('pane', (name) => {
-    const cmd = commandFor(name, [scope, 'table'], keymap);
+    const cmd = commandFor(name, [scope, 'table', 'list'], keymap);
     const t = ui.getState().tables[pane];
     if (name === 'escape' && t.filter) {
-      patchTable(ui, pane, { filter: '', cursor: 0, offset: 0 });
+      patchTable(ui, pane, { filter: '', ...navFields(NAV_START) });
       return true;
     }
     if (!cmd) return false;
-    const page = Math.max(1, height - 1);
+    if (model.nav.move(cmd.id)) return true;
     switch (cmd.id) {
-      case 'row.up':
-        return moveCursor(ui, pane, -1, total, height), true;
-      case 'row.down':
-        return moveCursor(ui, pane, 1, total, height), true;
-      case 'row.pageUp':
-        return moveCursor(ui, pane, -page, total, height), true;
-      case 'row.pageDown':
-        return moveCursor(ui, pane, page, total, height), true;
-      case 'row.first':
-        return moveCursor(ui, pane, -Infinity, total, height), true;
-      case 'row.last':
-        return moveCursor(ui, pane, Infinity, total, height), true;
       case 'table.sort':
         patchTable(ui, pane, { sortKey: (t.sortKey + 1) % Math.max(1, sortKeys), descending: false });
         return true;
@@ -113,9 +111,9 @@ export function FilterLine({ pane, width }: { pane: TablePane; width: number }) 
       if (name === 'return') ui.setState({ filtering: false });
       else if (name === 'escape') {
         ui.setState({ filtering: false });
-        patchTable(ui, pane, { filter: '', cursor: 0, offset: 0 });
-      } else if (name === 'backspace') patchTable(ui, pane, { filter: cur.slice(0, -1), cursor: 0, offset: 0 });
-      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patchTable(ui, pane, { filter: cur + input, cursor: 0, offset: 0 });
+        patchTable(ui, pane, { filter: '', ...navFields(NAV_START) });
+      } else if (name === 'backspace') patchTable(ui, pane, { filter: cur.slice(0, -1), ...navFields(NAV_START) });
+      else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patchTable(ui, pane, { filter: cur + input, ...navFields(NAV_START) });
       return true;
     },
     filtering,

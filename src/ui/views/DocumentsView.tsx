@@ -3,12 +3,14 @@
 // with their total (read a page at a time as the cursor reaches the end), a hit or a document as
 // foldable JSON, and the request as the curl line on a key. Reads only, so it works read-only too.
 // The session is the one shardeck get / search drive (services/documents.ts).
-import React, { useMemo, useRef, useState } from 'react';
+import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { hitRow, pageText, type HitRow } from '../../domain/documents';
 import type { Column } from '../../domain/table';
-import { clampViewport, fitText } from '../../domain/table';
+import { fitText } from '../../domain/table';
+import { navList } from '../../domain/list-nav';
+import { useListNav } from '../input/use-list-nav';
 import { DOCS_FORM_HINTS, DOCS_FORM_LABELS, type DocsState } from '../../domain/wizards/documents';
 import { keyLabel, type CommandId, type Scope } from '../../keys/keymap';
 import type { WizardServices } from '../../services/wizards';
@@ -16,7 +18,7 @@ import { useKeymap } from '../app/use-keymap';
 import { DataTable } from '../components/DataTable';
 import { JsonView, useJsonView } from '../components/JsonView';
 import { LineInput } from '../components/LineInput';
-import { commandFor, lineEditOf, rowDelta } from '../input/keys';
+import { commandFor, lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { colourOf } from '../theme';
 import { useSession } from '../wizards/services';
@@ -102,29 +104,26 @@ function useViewKeys(scopes: Scope[], handle: (id: CommandId | undefined, name: 
   useKeyLayer('dialog', (name, input) => handle(commandFor(name, scopes, keymap)?.id, name, input));
 }
 
+/** A hit is its index and id (a search over several indices may repeat an id). */
+const hitKey = (r: { index: string; id: string }) => `${r.index}/${r.id}`;
+
 function HitsPart({ state, session, width, height, onCurl, onClose }: { state: DocsState; session: Session; width: number; height: number; onCurl: () => void; onClose: () => void }) {
   const hits = state.hits?.hits;
   // Rows are built once per page read, not on every cursor move.
   const rows = useMemo(() => (hits ?? []).map(hitRow), [hits]);
-  const [view, setView] = useState({ cursor: 0, offset: 0 });
   const tableHigh = Math.max(1, height - 2);
-  const vp = clampViewport(view.cursor, view.offset, rows.length, tableHigh);
-  // From the cursor as it is now, not as the last render saw it: keys may come faster than frames.
-  const cursorNow = useRef(vp);
-  cursorNow.current = vp;
-  const move = (by: (cursor: number) => number) => {
-    const cur = cursorNow.current;
-    const next = clampViewport(by(cur.cursor), cur.offset, rows.length, tableHigh);
-    cursorNow.current = next;
-    setView(next);
+  const nav = useListNav(navList(rows, hitKey, tableHigh));
+  const vp = nav.nav;
+  const move = (id: CommandId | undefined): boolean => {
+    if (!nav.move(id ?? '')) return false;
     // The next page is read as the cursor comes near the end of what was read.
-    if (next.cursor >= rows.length - tableHigh) session.send({ type: 'more' });
+    if (nav.current().cursor >= rows.length - tableHigh) session.send({ type: 'more' });
+    return true;
   };
-  const page = Math.max(1, tableHigh - 1);
-  useViewKeys(['documents', 'table'], (id, name, input) => {
+  useViewKeys(['documents', 'list'], (id, name, input) => {
     if (state.editing) {
       if (id === 'documents.kind') return session.send({ type: 'kind', by: name === 'shift-tab' ? -1 : 1 }), true;
-      if (id === 'documents.open') return session.send({ type: 'submit', now: Date.now() }), setView({ cursor: 0, offset: 0 }), true;
+      if (id === 'documents.open') return session.send({ type: 'submit', now: Date.now() }), nav.reset(), true;
       if (id === 'documents.back') {
         // Esc leaves the query line for the hits, or closes the view when there are none.
         if (state.hits || state.doc) return session.send({ type: 'back' }), true;
@@ -135,8 +134,7 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
       if (edit) return session.send({ type: 'line', edit }), true;
       return true;
     }
-    const delta = rowDelta(id, page);
-    if (delta !== undefined) return move((c) => c + delta), true;
+    if (move(id)) return true;
     switch (id) {
       case 'documents.find':
         session.send({ type: 'edit' });
@@ -145,7 +143,7 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
         onCurl();
         return true;
       case 'documents.open':
-        session.send({ type: 'open', at: cursorNow.current.cursor });
+        session.send({ type: 'open', at: nav.current().cursor });
         return true;
       case 'documents.back':
         onClose();
@@ -158,7 +156,7 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
     <Box flexDirection="column" height={height}>
       <Box height={height - 1} flexDirection="column">
         {hits ? (
-          <DataTable columns={COLUMNS} rows={rows} {...vp} height={tableHigh} width={width} rowKey={(r) => r.id} empty={state.busy ? '' : 'no document matches'} />
+          <DataTable columns={COLUMNS} rows={rows} cursor={vp.cursor} offset={vp.offset} height={tableHigh} width={width} rowKey={hitKey} empty={state.busy ? '' : 'no document matches'} />
         ) : null}
       </Box>
       <Hints width={width} ids={state.editing ? ['documents.open', 'documents.kind', 'documents.back'] : ['documents.open', 'documents.find', 'documents.curl', 'documents.back']} open={state.editing ? 'send' : 'open'} />
@@ -168,7 +166,7 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
 
 function JsonPart({ value, session, width, height, onCurl }: { value: unknown; session: Session; width: number; height: number; onCurl: () => void }) {
   const model = useJsonView(value, height - 1);
-  useViewKeys(['json', 'documents', 'table'], (id) => {
+  useViewKeys(['json', 'documents', 'list'], (id) => {
     if (id === 'documents.back') return session.send({ type: 'back' }), true;
     if (id === 'documents.curl') return onCurl(), true;
     if (id === 'documents.find') return session.send({ type: 'edit' }), true;

@@ -37,6 +37,7 @@ export function ForceMergeView({ services, target, start = false, onClose }: { s
   const [state, session] = useSession(() => services.forcemerge(target, start));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return lineKeys(key, session.send);
+    if (state.phase === 'review' && key.is('dialog.erase')) return session.send({ type: 'back' }), true;
     if (state.phase === 'review' && key.is('dialog.confirm') && !state.refuse) {
       session.send({ type: 'confirm', confirmation: { by: 'key' } });
       return true;
@@ -77,7 +78,7 @@ export function ForceMergeScreen({ state, services }: { state: MergeState; servi
             state.plans.map((p) => <RequestPreviewBar key={p.path} preview={services.preview(p)} />)
           )}
           {state.phase === 'review' ? (
-            <Hint>{hint(state.refuse ? '' : ['dialog.confirm', 'merge'], ['dialog.close', 'close'])}</Hint>
+            <Hint>{hint(state.refuse ? '' : ['dialog.confirm', 'merge'], ['dialog.erase', 'edit'], ['dialog.close', 'close'])}</Hint>
           ) : (
             <Text>{state.waitingLeases ? 'waiting (reading only) for the retention leases…' : state.task ? `merging, task ${state.task} (cannot be cancelled); sizes follow within ~10 s…` : 'sending…'}</Text>
           )}

@@ -26,6 +26,7 @@ export function ReplicasView({ services, initial, onClose }: { services: WizardS
   const [state, session] = useSession(() => services.replicas(initial));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
+    if (state.phase === 'review' && key.is('dialog.erase')) return session.send({ type: 'back' }), true;
     if (state.phase !== 'review' || !key.is('dialog.confirm')) return false;
     session.send({ type: 'confirm', confirmation: { by: 'key' } });
     return true;
@@ -64,7 +65,7 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
           <Notes warnings={r.warnings} notes={r.notes} />
           {r.platformJson ? <Text>{`topic.elasticsearch.index-templates-settings: ${JSON.stringify(r.platformJson)}`}</Text> : null}
           <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
-          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.close', 'cancel'])}</Hint> : <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>}
+          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint> : <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>}
         </Box>
       );
     }

@@ -8,6 +8,7 @@ import { keyLabel, type CommandId } from '../../keys/keymap';
 import { useKeymap } from '../app/use-keymap';
 import { lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
+import { FULL_ROWS, useTerminalSize } from '../app/terminal';
 
 export interface DialogKey {
   /** Whether the key is one of this command's keys. */
@@ -28,9 +29,11 @@ interface Cancellable {
  */
 export function useDialogKeys(session: Cancellable, onClose: () => void, handle: (key: DialogKey) => boolean | void): void {
   const keymap = useKeymap();
+  // Hidden on a terminal too short for it (App.tsx): only Esc, nothing confirmed unseen.
+  const hidden = useTerminalSize().rows < FULL_ROWS;
   useKeyLayer('dialog', (name, input) => {
     const key: DialogKey = { is: (id) => keymap.some((k) => k.id === id && k.keys.includes(name)), edit: lineEditOf(name, input) };
-    if (handle(key)) return true;
+    if (!hidden && handle(key)) return true;
     if (isEnded(session.getState().phase)) onClose();
     else if (key.is('dialog.close')) {
       session.send({ type: 'cancel' });

@@ -1,0 +1,119 @@
+// Text fitted to terminal columns by its display width (a CJK character takes two columns, a
+// combining mark none): long names cut in the middle so their distinct ends stay readable, and
+// long texts (explanations, task ids, curl lines) wrapped instead of cut. Control characters are
+// not this module's business (the display sanitiser handles them).
+
+/** Columns one code point takes: 0 for combining marks and zero-width joiners, 2 for wide ones. */
+export function charWidth(cp: number): number {
+  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0xfeff) return 0;
+  if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f)) return 0;
+  if (
+    (cp >= 0x1100 && cp <= 0x115f) ||
+    (cp >= 0x2e80 && cp <= 0x303e) ||
+    (cp >= 0x3041 && cp <= 0x33ff) ||
+    (cp >= 0x3400 && cp <= 0x4dbf) ||
+    (cp >= 0x4e00 && cp <= 0x9fff) ||
+    (cp >= 0xa000 && cp <= 0xa4cf) ||
+    (cp >= 0xac00 && cp <= 0xd7a3) ||
+    (cp >= 0xf900 && cp <= 0xfaff) ||
+    (cp >= 0xfe30 && cp <= 0xfe4f) ||
+    (cp >= 0xff00 && cp <= 0xff60) ||
+    (cp >= 0xffe0 && cp <= 0xffe6) ||
+    (cp >= 0x1f300 && cp <= 0x1f64f) ||
+    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
+    (cp >= 0x20000 && cp <= 0x3fffd)
+  )
+    return 2;
+  return 1;
+}
+
+/** Columns a text takes on screen. */
+export function displayWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += charWidth(ch.codePointAt(0)!);
+  return w;
+}
+
+/** The longest start of `text` (whole code points) that fits in `width` columns. */
+function headOf(chars: readonly string[], width: number): number {
+  let w = 0;
+  let n = 0;
+  while (n < chars.length && w + charWidth(chars[n].codePointAt(0)!) <= width) w += charWidth(chars[n++].codePointAt(0)!);
+  return n;
+}
+
+/**
+ * `text` in at most `width` columns: whole when it fits, else its start and its end around "…",
+ * so `logs-2026-11-22-000017` and `logs-2026-11-22-000018` stay told apart. Show the full name
+ * elsewhere (the detail line) when it was cut.
+ */
+export function middleEllipsis(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  if (width <= 1) return width === 1 ? '…' : '';
+  const chars = [...text];
+  const room = width - 1;
+  // The end carries the distinguishing part of most names (dates, counters): it gets the larger half.
+  const headWidth = Math.floor(room / 2);
+  const head = chars.slice(0, headOf(chars, headWidth));
+  const rest = chars.slice(head.length).reverse();
+  const tail = rest.slice(0, headOf(rest, room - displayWidth(head.join('')))).reverse();
+  return `${head.join('')}…${tail.join('')}`;
+}
+
+/**
+ * `text` wrapped into lines of at most `width` columns: at spaces where it can, inside a word
+ * longer than a line (a task id, a URL, a curl line) where it must. With `maxLines`, the last line
+ * kept ends in "…" when text was left out.
+ */
+export function wrapText(text: string, width: number, maxLines = Infinity): string[] {
+  const w = Math.max(1, width);
+  const lines: string[] = [];
+  let cur = '';
+  const push = () => {
+    lines.push(cur);
+    cur = '';
+  };
+  for (const word of text.split(' ')) {
+    const sep = cur ? 1 : 0;
+    if (displayWidth(cur) + sep + displayWidth(word) <= w) {
+      cur += (sep ? ' ' : '') + word;
+      continue;
+    }
+    if (cur) push();
+    // A word longer than a line is cut into lines of its own.
+    let chars = [...word];
+    while (displayWidth(chars.join('')) > w) {
+      const n = Math.max(1, headOf(chars, w));
+      cur = chars.slice(0, n).join('');
+      push();
+      chars = chars.slice(n);
+    }
+    cur = chars.join('');
+  }
+  if (cur || lines.length === 0) push();
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = [...kept[kept.length - 1]];
+  kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('').trimEnd()}…`;
+  return kept;
+}
+
+/**
+ * `text` cut into lines of `width` columns with every character kept (a curl line read off the
+ * screen joins back exactly); at most `maxLines`, the last ending in "…" when text was left out.
+ */
+export function cutLines(text: string, width: number, maxLines = Infinity): string[] {
+  const w = Math.max(1, width);
+  let chars = [...text];
+  const lines: string[] = [];
+  while (chars.length > 0) {
+    const n = Math.max(1, headOf(chars, w));
+    lines.push(chars.slice(0, n).join(''));
+    chars = chars.slice(n);
+  }
+  if (lines.length <= maxLines) return lines.length ? lines : [''];
+  const kept = lines.slice(0, Math.max(1, maxLines));
+  const last = [...kept[kept.length - 1]];
+  kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('')}…`;
+  return kept;
+}

@@ -1,0 +1,70 @@
+// The list navigator (domain/list-nav.ts) in a component: the state as resolved against the rows
+// on screen now (so the highlight never shows a stale row number), written back when resolving
+// changed it, and the moves of the keymap's table keys.
+import { useEffect, useRef, useState } from 'react';
+import { MOVE_OF_COMMAND, navigate, NAV_START, sameNav, type ListNav, type NavEvent, type NavList, type NavMove } from '../../domain/list-nav';
+
+export interface ListNavControl {
+  /** The state for this frame: its `cursor` is the selected item's row. */
+  nav: ListNav;
+  /** A navigation key (a command id of the table keys, or a move); false when it is not one. */
+  move(to: string): boolean;
+  /** Back to the first row (a new filter, a new section). */
+  reset(): void;
+  /** Puts the cursor on the item of this key, if it is in the list. */
+  select(key: string): void;
+  /** The state as the last key left it (keys may come faster than frames). */
+  current(): ListNav;
+}
+
+const ROWS = { type: 'rows' } as const;
+
+/** Every field written, so a patch of a larger state clears `gone` and `tail` too. */
+export function navFields(n: ListNav): ListNav {
+  return { key: n.key, cursor: n.cursor, offset: n.offset, gone: n.gone, tail: n.tail };
+}
+
+/** Navigation kept in a store (the table panes keep theirs in the UI store): `get` reads it now. */
+export function useStoredListNav(value: ListNav, get: () => ListNav, set: (n: ListNav) => void, list: NavList): ListNavControl {
+  const nav = navigate(value, ROWS, list);
+  const listNow = useRef(list);
+  listNow.current = list;
+  useEffect(() => {
+    if (!sameNav(nav, value)) set(navFields(nav));
+    // The resolved fields are the dependencies; `set` is stable in meaning.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [nav.key, nav.cursor, nav.offset, nav.gone, nav.tail]);
+  const send = (e: Exclude<NavEvent, { type: 'rows' }>) => set(navFields(navigate(get(), e, listNow.current)));
+  return {
+    nav,
+    move: (to) => {
+      const m = MOVE_OF_COMMAND[to] ?? (isMove(to) ? to : undefined);
+      if (!m) return false;
+      send({ type: 'move', move: m });
+      return true;
+    },
+    reset: () => send({ type: 'reset' }),
+    select: (key) => send({ type: 'select', key }),
+    current: () => navigate(get(), ROWS, listNow.current),
+  };
+}
+
+/** Navigation kept in the component (views, the Fleet view). */
+export function useListNav(list: NavList, initial: ListNav = NAV_START): ListNavControl {
+  const [value, setValue] = useState(initial);
+  // From the state as it is now, not as the last render saw it: keys may come faster than frames.
+  const now = useRef(value);
+  return useStoredListNav(
+    value,
+    () => now.current,
+    (n) => {
+      now.current = n;
+      setValue(n);
+    },
+    list,
+  );
+}
+
+function isMove(s: string): s is NavMove {
+  return s === 'up' || s === 'down' || s === 'pageUp' || s === 'pageDown' || s === 'home' || s === 'end';
+}

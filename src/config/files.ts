@@ -178,6 +178,38 @@ function holderAlive(pid: number, owner?: number): boolean {
   }
 }
 
+/** Something other than a regular file where one was expected (a FIFO, a device, a folder). */
+export class NotRegularFileError extends Error {
+  constructor(readonly file: string, readonly what: string, readonly owner: number) {
+    super(`${file} is not a regular file (${what})`);
+    this.name = 'NotRegularFileError';
+  }
+}
+
+function kindOf(st: fs.Stats): string {
+  return st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a folder' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+}
+
+/**
+ * Reads a file that someone else may have replaced, without ever blocking: O_NONBLOCK (a FIFO
+ * does not wait for a writer), a regular file only (NotRegularFileError, with its owner), at most
+ * maxBytes: its first, or with tail its last (truncated says so). noFollow: a symbolic link is
+ * refused (ELOOP) instead of followed. Other errors (ENOENT, EACCES) are thrown as they are.
+ */
+export function readCapped(file: string, maxBytes: number, opts: { tail?: boolean; noFollow?: boolean } = {}): { text: string; size: number; truncated: boolean; owner: number } {
+  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (opts.noFollow ? fs.constants.O_NOFOLLOW : 0));
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFileError(file, kindOf(st), st.uid);
+    const len = Math.min(st.size, maxBytes);
+    const buf = Buffer.alloc(len);
+    const n = len ? fs.readSync(fd, buf, 0, len, opts.tail ? st.size - len : 0) : 0;
+    return { text: buf.subarray(0, n).toString('utf8'), size: st.size, truncated: st.size > maxBytes, owner: st.uid };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** The most a lock file may hold (pid, nonce, a line of info): more is not a lock of ours. */
 const MAX_LOCK_BYTES = 4096;
 
@@ -228,26 +260,18 @@ interface LockContent {
  * NotALockError for anything else in its place; EACCES and the like are thrown as they are.
  */
 function readLock(file: string): LockContent | null {
-  let fd: number;
+  let r: ReturnType<typeof readCapped>;
   try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOFOLLOW);
+    r = readCapped(file, MAX_LOCK_BYTES + 1, { noFollow: true });
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     if (code === 'ELOOP') throw new NotALockError(file, 'a symbolic link', lstatOwner(file));
+    if (e instanceof NotRegularFileError) throw new NotALockError(file, e.what, e.owner);
     throw e;
   }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new NotALockError(file, st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a folder' : st.isSocket() ? 'a socket' : 'not a regular file', st.uid);
-    if (st.size > MAX_LOCK_BYTES) throw new NotALockError(file, `${st.size} bytes`, st.uid);
-    const buf = Buffer.alloc(MAX_LOCK_BYTES);
-    const n = fs.readSync(fd, buf, 0, MAX_LOCK_BYTES, 0);
-    const text = buf.subarray(0, n).toString('utf8');
-    return { pid: Number(text.split(/\s+/)[0]) || 0, text, owner: st.uid };
-  } finally {
-    fs.closeSync(fd);
-  }
+  if (r.size > MAX_LOCK_BYTES) throw new NotALockError(file, `${r.size} bytes`, r.owner);
+  return { pid: Number(r.text.split(/\s+/)[0]) || 0, text: r.text, owner: r.owner };
 }
 
 function lstatOwner(file: string): number | null {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { NotRegularFileError, readCapped } from '../config/files';
 import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
@@ -40,9 +41,13 @@ function idsOfPid(pid: number): { uid: number; gid: number } | null {
   }
 }
 
+/** A jvm.options file is a few KB: more is not one. */
+const MAX_OPTIONS_BYTES = 1024 * 1024;
+
+/** Lines of an options file; null when it is not there, not a regular file (a FIFO, /dev/zero) or unreadable: never blocks. */
 function readLines(file: string): string[] | null {
   try {
-    return fs.readFileSync(file, 'utf8').split('\n');
+    return readCapped(file, MAX_OPTIONS_BYTES).text.split('\n');
   } catch {
     return null;
   }
@@ -118,21 +123,14 @@ export function hostNodeView(n: DoctorNode): HostNodeView {
 /** The end of a log file as entries, or why it cannot be read. */
 export function readLog(file: string): DoctorLog {
   try {
-    const fd = fs.openSync(file, 'r');
-    try {
-      const size = fs.fstatSync(fd).size;
-      const len = Math.min(size, LOG_TAIL_BYTES);
-      const buf = Buffer.alloc(len);
-      fs.readSync(fd, buf, 0, len, size - len);
-      let text = buf.toString('utf8');
-      // Started mid-line: drop the partial first line.
-      if (len < size) text = text.slice(text.indexOf('\n') + 1);
-      return { file, entries: parseLog(text), ...(len < size ? { readFrom: `its last ${Math.round(len / 1024 / 1024)} MB` } : {}) };
-    } finally {
-      fs.closeSync(fd);
-    }
+    // Non-blocking, a regular file only, its last LOG_TAIL_BYTES: a FIFO or /dev/zero named as the log never hangs the doctor.
+    const r = readCapped(file, LOG_TAIL_BYTES, { tail: true });
+    // Started mid-line: drop the partial first line.
+    const text = r.truncated ? r.text.slice(r.text.indexOf('\n') + 1) : r.text;
+    return { file, entries: parseLog(text), ...(r.truncated ? { readFrom: `its last ${Math.round(LOG_TAIL_BYTES / 1024 / 1024)} MB` } : {}) };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
+    if (e instanceof NotRegularFileError) return { file, notHere: `${file} is ${e.what}, not a log file: not read` };
     return { file, notHere: code === 'ENOENT' ? `${file} is not on this host` : code === 'EACCES' ? `${file} cannot be read (run as root or the engine's user)` : `${file}: ${(e as Error).message}` };
   }
 }

@@ -1,11 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import base from './vitest.config';
 
 // Stryker (npm run test:mutation) runs only the unit project: pure, fast, no Elasticsearch node.
-// Taken from vitest.config.ts, not copied, so both runs see the same includes and env.
-type Project = { test?: { name?: string } };
+// Taken from vitest.config.ts, not copied, so both runs see the same includes and env. Stryker runs
+// vitest in worker threads, where process.umask() cannot be set: private-files.test.ts (file modes,
+// nothing of src/domain) stays in the ordinary unit run.
+type Project = { test?: { name?: string; exclude?: string[] } };
 const projects = (base.test?.projects ?? []) as Project[];
+const unit = projects.find((p) => p.test?.name === 'unit')!;
 
 export default defineConfig({
-  test: { projects: projects.filter((p) => p.test?.name === 'unit') as never },
+  test: { projects: [{ ...unit, test: { ...unit.test, exclude: [...configDefaults.exclude, 'test/unit/private-files.test.ts'] } }] as never },
 });

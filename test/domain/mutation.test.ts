@@ -107,6 +107,13 @@ describe('targets', () => {
     expect(checkPlanPath({ method: 'DELETE', path: '/_all', querystring: {} })).toMatch(/every index/);
     expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, querystring: { expand_wildcards: 'all' } })).toMatch(/^"\*" would match every index/);
     expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, path: '/*/_mapping' })).toMatch(/^"\*" would match every index/);
+    expect(checkPlanPath({ ...UNBLOCK_ALL_REQUEST, method: 'POST' })).toMatch(/^"\*" would match every index/);
+  });
+
+  it('blanks around names are not names: a blank expression names nothing, a spaced wildcard is still a wildcard', () => {
+    expect(checkIndexExpression('   ')).toBe('no index given: name an index or a pattern such as service_v9_*');
+    expect(checkIndexExpression('service_v9_a, *')).toBe('"*" would match every index: name the indices or a narrower pattern such as service_v9_*');
+    expect(checkIndexExpression(' service_v9_a , service_v9_b ')).toBeNull();
   });
 
   it("the guard's last check reads the path's first segment, decoded, as the index expression", () => {

@@ -33,6 +33,11 @@ describe('older-than', () => {
     expect(parseOlderThan('2026-11-22T09:00:00+02:00', NOW)).toEqual({ ok: true, value: '2026-11-22T07:00:00.000Z' });
     expect(parseOlderThan('2026-11-22T09:00:01+01:00', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/is in the future/) });
   });
+  it('an age reaching exactly the first instant of year 1 still passes', () => {
+    const hours = (NOW - Date.parse('0001-01-01T00:00:00Z')) / 3_600_000;
+    expect(parseOlderThan(`${hours}h`, NOW)).toEqual({ ok: true, value: '0001-01-01T00:00:00.000Z' });
+    expect(parseOlderThan(`${hours + 1}h`, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/before the year 1: give an age of at most \d+h$/) });
+  });
   it('ages take upper-case units, and the smallest age is one hour before now', () => {
     expect(parseOlderThan('1H', NOW)).toEqual({ ok: true, value: '2026-11-22T07:00:00.000Z' });
     expect(parseOlderThan(' 1W ', NOW)).toEqual({ ok: true, value: '2026-11-15T08:00:00.000Z' });

@@ -121,7 +121,18 @@ describe('scroll limit', () => {
   });
 
   it('the read-back passes only when both the persistent and the transient value read as the new limit', () => {
-    const check = scrollLimitPlan(1000, 500).verify!.check;
+    const plan = scrollLimitPlan(1000, 500);
+    expect(plan).toMatchObject({
+      method: 'PUT',
+      path: '/_cluster/settings',
+      querystring: {},
+      risk: 'reversible',
+      target: 'search.max_open_scroll_context',
+      summary: "set search.max_open_scroll_context from 500 to 1000 (persistent, and transient as the platform's document shows)",
+      verify: { path: '/_cluster/settings', querystring: { filter_path: '*.search.max_open_scroll_context' } },
+    });
+    const check = plan.verify!.check;
+    expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
     const read = (persistent?: string, transient?: string) => ({
       ...(persistent ? { persistent: { search: { max_open_scroll_context: persistent } } } : {}),
       ...(transient ? { transient: { search: { max_open_scroll_context: transient } } } : {}),

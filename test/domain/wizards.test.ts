@@ -133,6 +133,7 @@ describe('scroll limit', () => {
     });
     const check = plan.verify!.check;
     expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
+    expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/transient unset$/) });
     const read = (persistent?: string, transient?: string) => ({
       ...(persistent ? { persistent: { search: { max_open_scroll_context: persistent } } } : {}),
       ...(transient ? { transient: { search: { max_open_scroll_context: transient } } } : {}),

@@ -106,6 +106,31 @@ describe('targets', () => {
     expect(checkPlanPath({ ...unblockAll, method: 'DELETE', path: '/*' })).toMatch(/every index/);
     expect(checkPlanPath({ method: 'PUT', path: '/_cluster/settings', querystring: {} })).toBeNull();
     expect(checkPlanPath({ method: 'DELETE', path: '/_all', querystring: {} })).toMatch(/every index/);
+    expect(checkPlanPath({ ...unblockAll, querystring: { expand_wildcards: 'all' } })).toMatch(/^"\*" would match every index/);
+    expect(checkPlanPath({ ...unblockAll, path: '/*/_mapping' })).toMatch(/^"\*" would match every index/);
+    expect(checkPlanPath({ ...unblockAll, method: 'POST' })).toMatch(/^"\*" would match every index/);
+  });
+
+  it('blanks around names are not names: a blank expression names nothing, a spaced wildcard is still a wildcard', () => {
+    expect(checkIndexExpression('   ')).toBe('no index given: name an index or a pattern such as service_v9_*');
+    expect(checkIndexExpression('service_v9_a, *')).toBe('"*" would match every index: name the indices or a narrower pattern such as service_v9_*');
+    expect(checkIndexExpression(' service_v9_a , service_v9_b ')).toBeNull();
+  });
+
+  it("the guard's last check reads the path's first segment, decoded, as the index expression", () => {
+    const req = (path: string) => ({ method: 'PUT' as const, path, querystring: {} });
+    expect(checkPlanPath(req('/service_v9_a/_settings'))).toBeNull();
+    expect(checkPlanPath(req('service_v9_a/_settings'))).toBeNull();
+    // Encoded, the wildcard and the exclusion are still what Elasticsearch reads.
+    expect(checkPlanPath(req('/%2A/_settings'))).toBe('"*" would match every index: name the indices or a narrower pattern such as service_v9_*');
+    expect(checkPlanPath(req('/service_v9_a%2C-service_v9_b/_settings'))).toBe('"-service_v9_b" is an exclusion, which hides what is matched: name the indices to change instead');
+    expect(checkPlanPath(req('/_all/_settings'))).toBe('"_all" would match every index: name the indices or a narrower pattern such as service_v9_*');
+    expect(checkPlanPath(req('/.security-7/_settings'))).toBe('".security-7" names system (dot) indices: add --include-system if you really mean them');
+    expect(checkPlanPath(req('/.security-7/_settings'), { includeSystem: true })).toBeNull();
+    expect(checkPlanPath(req('/'))).toBe('no index given: name an index or a pattern such as service_v9_*');
+    // An API path (_cluster, _nodes) names no index.
+    expect(checkPlanPath(req('/_cluster/settings'))).toBeNull();
+    expect(checkPlanPath(req('/_nodes/n1/_repositories_metering'))).toBeNull();
   });
 });
 
@@ -158,6 +183,13 @@ describe('the previewed indices, not the pattern', () => {
     expect(checkRequestLine(p)).toMatch(/^naming the 300 indices "service_v9_\*" matches takes a \d+-byte request line, over Elasticsearch's 4096-byte limit: narrow the pattern/);
     expect(checkPlanPath(p)).toMatch(/4096-byte limit/);
     expect(checkRequestLine(pinIndices(pat, 'service_v9_*', many.slice(0, 50)))).toBeNull();
+    // The limit itself: "PUT " + path + " HTTP/1.1" of exactly 4096 bytes passes, one more does not.
+    const line = (n: number) => ({ method: 'PUT' as const, path: '/' + 'a'.repeat(n - 'PUT / HTTP/1.1'.length), querystring: {} });
+    expect(checkRequestLine(line(4096))).toBeNull();
+    expect(checkRequestLine(line(4097))).toBe(
+      "this request takes a 4097-byte request line, over Elasticsearch's 4096-byte limit: narrow the pattern (e.g. service_v9_a*) and run it in parts; nothing was sent",
+    );
+    expect(checkRequestLine({ ...line(4090), querystring: { q: 'xxxxxx' } })).toMatch(/takes a 4099-byte request line/);
   });
 });
 

@@ -14,7 +14,7 @@ import {
   parseIndexBlocks,
   parseNodeSearchStats,
 } from '../../src/domain/parse';
-import { diskLevel, parseByteSize, parseWatermark, requiredFreeBytes, watermarkUsedPercent } from '../../src/domain/disk';
+import { diskLevel, diskRows, headroomBytes, parseByteSize, parseWatermark, requiredFreeBytes, usedPercent, watermarkUsedPercent } from '../../src/domain/disk';
 import type { Watermarks } from '../../src/domain/types';
 import { buildStatusReport, explainNotGreen, statusExitCode } from '../../src/domain/status';
 import { formatBytes, formatCount } from '../../src/domain/format';
@@ -136,6 +136,52 @@ describe('watermark math', () => {
     const w = wm('50gb', '20gb', '10gb');
     expect(diskLevel({ totalBytes: 1000 * GB, availBytes: 30 * GB }, w)).toBe('low');
     expect(diskLevel({ totalBytes: 1000 * GB, availBytes: 5 * GB }, w)).toBe('flood');
+  });
+
+  it('a node exactly at a mark is not past it; one byte less is (flood stage first)', () => {
+    const w = wm('50gb', '20gb', '10gb');
+    const at = (free: number) => diskLevel({ totalBytes: 1000 * GB, availBytes: free }, w);
+    expect([at(50 * GB), at(50 * GB - 1), at(20 * GB), at(20 * GB - 1), at(10 * GB), at(10 * GB - 1)]).toEqual(['ok', 'low', 'low', 'high', 'high', 'flood']);
+  });
+
+  it('headroom: the bytes that can still be written before a mark, never below 0', () => {
+    const total = 100 * GB;
+    const high = pct('90%', '-1'); // 10 GB must stay free
+    expect(headroomBytes({ totalBytes: total, availBytes: 25 * GB }, high)).toBe(15 * GB);
+    expect(headroomBytes({ totalBytes: total, availBytes: 10 * GB }, high)).toBe(0);
+    expect(headroomBytes({ totalBytes: total, availBytes: 4 * GB }, high)).toBe(0);
+    // With max_headroom on a large disk, the cap decides: 10 TB at 90% would ask 1 TB, the cap 150 GB.
+    expect(headroomBytes({ totalBytes: 10_000 * GB, availBytes: 400 * GB }, pct('90%', '150gb'))).toBe(250 * GB);
+    // On a small disk the percentage asks for less than the cap.
+    expect(requiredFreeBytes(pct('95%', '100gb'), 100 * GB)).toBe(5 * GB);
+    expect(requiredFreeBytes(pct('10gb'), 100 * GB)).toBe(10 * GB);
+  });
+
+  it('the marks drawn on a bar: percent used at each watermark, clamped to 0..100', () => {
+    expect(watermarkUsedPercent(pct('85%', '-1'), 100 * GB)).toBeCloseTo(85, 9);
+    expect(watermarkUsedPercent(pct('10gb'), 100 * GB)).toBeCloseTo(90, 9);
+    expect(watermarkUsedPercent(pct('500gb'), 100 * GB)).toBe(0);
+    expect(watermarkUsedPercent(pct('0b'), 100 * GB)).toBe(100);
+    expect(watermarkUsedPercent(pct('10gb'), 0)).toBe(100);
+    expect(usedPercent({ usedBytes: 25 * GB, totalBytes: 100 * GB })).toBe(25);
+    expect(usedPercent({ usedBytes: 0, totalBytes: 0 })).toBe(0);
+  });
+
+  it('a disk row: level, marks and headroom to the high mark', () => {
+    const w = wm('85%', '90%', '95%', ['-1', '-1', '-1']);
+    const [row] = diskRows([{ node: 'n1', usedBytes: 93 * GB, totalBytes: 100 * GB, availBytes: 7 * GB } as never], w);
+    expect(row).toEqual({ node: 'n1', usedPercent: 93, usedBytes: 93 * GB, totalBytes: 100 * GB, availBytes: 7 * GB, level: 'high', marks: { low: 85, high: 90, flood: 95 }, headroomToHighBytes: 0 });
+    const [roomy] = diskRows([{ node: 'n2', usedBytes: 50 * GB, totalBytes: 100 * GB, availBytes: 50 * GB } as never], w);
+    expect(roomy.headroomToHighBytes).toBe(40 * GB);
+  });
+
+  it('byte sizes: every unit, upper case and spaces; a negative or unitless junk value is no size', () => {
+    expect(['512b', '2kb', '3MB', ' 4 gb ', '1tb', '1pb', '7'].map((x) => parseByteSize(x))).toEqual([512, 2048, 3 * 1024 ** 2, 4 * GB, 1024 ** 4, 1024 ** 5, 7]);
+    expect(parseByteSize(undefined)).toBeNull();
+    expect(parseByteSize('-5gb')).toBeNull();
+    expect(parseByteSize('5 xb')).toBeNull();
+    expect(parseByteSize('gb')).toBeNull();
+    expect(parseWatermark(' 90% ', '150gb')).toEqual({ value: { kind: 'percent', usedPercent: 90 }, maxHeadroomBytes: 150 * GB, raw: ' 90% ' });
   });
 });
 

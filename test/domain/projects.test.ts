@@ -13,6 +13,24 @@ describe('parseProjects', () => {
     expect(() => parseProjects({ projects: [] })).toThrow(ProjectsFormatError);
     expect(() => parseProjects(null)).toThrow(/expected a JSON array of \{"id", "name"\}/);
     expect(() => parseProjects([{ name: 'no id' }])).toThrow(/entry 0 has no string "id"/);
+    expect(() => parseProjects(null)).toThrow(`the platform's project list is not in the expected shape (null): expected a JSON array of {"id", "name"}`);
+    expect(() => parseProjects({})).toThrow('(object)');
+    expect(() => parseProjects('x')).toThrow('(string)');
+    expect(() => parseProjects([{ id: 'a' }, { id: '' }])).toThrow('entry 1 has no string "id"');
+    expect(() => parseProjects([null])).toThrow('entry 0 has no string "id"');
+    try {
+      parseProjects(7);
+    } catch (e) {
+      expect((e as Error).name).toBe('ProjectsFormatError');
+    }
+    expect.assertions(9);
+  });
+
+  it('an empty or non-string name falls back to the id', () => {
+    expect(parseProjects([{ id: 'A', name: '' }, { id: 'B', name: 5 }])).toEqual([
+      { id: 'A', name: 'A' },
+      { id: 'B', name: 'B' },
+    ]);
   });
 });
 
@@ -54,6 +72,11 @@ describe('matchProjectsToIndices', () => {
     const r = matchProjectsToIndices(projects, indices, 'v8');
     expect(r.projectsWithoutIndex).toEqual(['Alpha', 'KB', 'Zulu']);
     expect(r.indicesWithoutProject).toEqual(['service_v8_old']);
+  });
+
+  it('lists the orphan indices sorted, whatever order the node gave', () => {
+    const r = matchProjectsToIndices([], [{ name: 'service_v9_zz' }, { name: 'service_v9_aa' }, { name: 'service_v9_mm' }]);
+    expect(r.indicesWithoutProject).toEqual(['service_v9_aa', 'service_v9_mm', 'service_v9_zz']);
   });
 
   it('never matches a system index', () => {

@@ -53,6 +53,14 @@ describe('what crosses a shared console\'s socket', () => {
     expect(parseFollowerMessage('{"t":"state","state":{}}')).toBeNull();
     expect(parseFollowerMessage('nope')).toBeNull();
     expect(parseFollowerMessage('{"t":"note","text":"hi"}')).toEqual({ t: 'note', text: 'hi' });
+    expect(parseFollowerMessage('{"t":"note","text":7}')).toBeNull();
+    expect(parseFollowerMessage('null')).toBeNull();
+    expect(parseFollowerMessage('"hello"')).toBeNull();
+    expect(parseFollowerMessage('{"t":"approve","id":"a1","text":"logs"}')).toEqual({ t: 'approve', id: 'a1', text: 'logs' });
+    expect(parseFollowerMessage('{"t":"approve","id":"a1","text":1}')).toEqual({ t: 'approve', id: 'a1' });
+    expect(parseFollowerMessage('{"t":"approve","id":1}')).toBeNull();
+    expect(parseFollowerMessage('{"t":"decline","id":"a1","x":1}')).toEqual({ t: 'decline', id: 'a1' });
+    expect(parseFollowerMessage('{"t":"decline"}')).toBeNull();
     expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'log')).toBe(false);
     expect(approvalSatisfied({ kind: 'type', expected: 'logs' }, 'logs')).toBe(true);
     expect(approvalSatisfied({ kind: 'key' }, undefined)).toBe(true);
@@ -93,5 +101,40 @@ describe('what crosses a shared console\'s socket', () => {
     expect(approvalRefusal({ user: 'unknown' }, leader, 'unknown')).toMatch(/proposed this change/);
     expect(approvalRefusal({ user: 'bob', uid: 1001 }, leader, 'root')).toBeNull();
     expect(approvalRefusal({ user: 'unknown' }, leader, 'root')).toBeNull();
+  });
+
+  it("the hello carries the follower's token only as a string (the leader compares it with its own)", () => {
+    expect(parseFollowerMessage('{"t":"hello","token":"s3cr3t"}')).toEqual({ t: 'hello', token: 's3cr3t' });
+    expect(parseFollowerMessage('{"t":"hello","token":""}')).toEqual({ t: 'hello', token: '' });
+    expect(parseFollowerMessage('{"t":"hello"}')).toEqual({ t: 'hello' });
+    expect(parseFollowerMessage('{"t":"hello","token":123}')).toEqual({ t: 'hello' });
+    expect(parseFollowerMessage('{"t":"hello","token":{"toString":"x"}}')).toEqual({ t: 'hello' });
+  });
+
+  it('a proposal keeps only known fields of the right type, and a wizard id of lowercase letters', () => {
+    const line = (o: unknown) => JSON.stringify({ t: 'propose', ...(o as object) });
+    expect(parseFollowerMessage(line({ wizard: 'replicas', selection: { indices: { index: 'a', extra: 1 }, other: {} } }))).toEqual({
+      t: 'propose',
+      wizard: 'replicas',
+      selection: { indices: { index: 'a' } },
+    });
+    expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: true, node: 'n1' } } }))).toEqual({
+      t: 'propose',
+      wizard: 'recovery',
+      selection: { shards: { index: 'a', shard: 0, primary: true, node: 'n1' } },
+    });
+    expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: false, node: 5 } } }))).toMatchObject({
+      selection: { shards: { node: null } },
+    });
+    for (const bad of [{ index: 'a', shard: '0', primary: true }, { index: 'a', shard: 0, primary: 'yes' }, { index: 1, shard: 0, primary: true }])
+      expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: bad } }))).toEqual({ t: 'propose', wizard: 'recovery', selection: {} });
+    expect(parseFollowerMessage(line({ wizard: 'drain', selection: { nodes: { node: 'n2' }, indices: { index: 3 } } }))).toEqual({
+      t: 'propose',
+      wizard: 'drain',
+      selection: { nodes: { node: 'n2' } },
+    });
+    expect(parseFollowerMessage(line({ wizard: 'drain' }))).toEqual({ t: 'propose', wizard: 'drain', selection: {} });
+    expect(parseFollowerMessage(line({ wizard: 'drain', selection: { nodes: { node: 1 } } }))).toEqual({ t: 'propose', wizard: 'drain', selection: {} });
+    for (const wizard of ['Replicas', 'rm -rf', '../x', '', 'a1', 7]) expect(parseFollowerMessage(line({ wizard, selection: {} })), String(wizard)).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import type { ShardRow } from '../../src/domain/types';
 import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
 import { drive } from '../helpers/machines';
 import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
-import { scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
+import { scrollLimitPlan, scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
 import { buildUnblockReview, unblockMachine, unblockPlans } from '../../src/domain/wizards/unblock';
 import { checkPlanPath, MAX_REQUEST_LINE } from '../../src/domain/mutation';
 
@@ -135,6 +135,30 @@ describe('scroll limit', () => {
     expect(bad.state).toMatchObject({ phase: 'review', error: expect.stringMatching(/1 or more/) });
     const good = drive(scrollMachine(), [{ type: 'loaded', facts }, { type: 'edit', value: '1000' }, { type: 'submit' }]);
     expect(good.state).toMatchObject({ phase: 'confirming', plan: { body: { persistent: { 'search.max_open_scroll_context': 1000 }, transient: { 'search.max_open_scroll_context': 1000 } } } });
+  });
+
+  it('the read-back passes only when both the persistent and the transient value read as the new limit', () => {
+    const plan = scrollLimitPlan(1000, 500);
+    expect(plan).toMatchObject({
+      method: 'PUT',
+      path: '/_cluster/settings',
+      querystring: {},
+      risk: 'reversible',
+      target: 'search.max_open_scroll_context',
+      summary: "set search.max_open_scroll_context from 500 to 1000 (persistent, and transient as the platform's document shows)",
+      verify: { path: '/_cluster/settings', querystring: { filter_path: '*.search.max_open_scroll_context' } },
+    });
+    const check = plan.verify!.check;
+    expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
+    expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/transient unset$/) });
+    const read = (persistent?: string, transient?: string) => ({
+      ...(persistent ? { persistent: { search: { max_open_scroll_context: persistent } } } : {}),
+      ...(transient ? { transient: { search: { max_open_scroll_context: transient } } } : {}),
+    });
+    expect(check(read('1000', '1000'))).toEqual({ ok: true, message: 'search.max_open_scroll_context is 1000 on every node' });
+    expect(check(read('1000'))).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent 1000, transient unset' });
+    expect(check(read('1000', '500'))).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent 1000, transient 500' });
+    expect(check(null)).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent unset, transient unset' });
   });
 });
 

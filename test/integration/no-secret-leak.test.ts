@@ -68,7 +68,7 @@ describe('no secret leaks', () => {
     expect((await run(['status', '--json', ...es, '--password-file', passwordFile])).code).toBeLessThan(3);
     const refused = await run(['status', ...es, '--password-file', wrongPasswordFile]);
     expect(refused.code).toBe(3);
-    expect(refused.stdout + refused.stderr).toMatch(/401/);
+    expect(refused.stdout + refused.stderr).toMatch(/refused the credentials \(401\): check --user and the password/);
     expect((await run(['profiles'])).code).toBe(0);
     expect((await run(['profiles', '--json'])).code).toBe(0);
     // The platform rotates the refresh token: the new one is stored, the old one forgotten.

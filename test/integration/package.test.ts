@@ -19,7 +19,7 @@ const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as s
 const INDEX = 'service_v9_pkg';
 const ESC = /\u001b\[/;
 
-describe.skipIf(!isRoot)('the executable on a node without Node.js', () => {
+describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]', () => {
   let plain: Awaited<ReturnType<typeof startNode>>;
   let secure: Awaited<ReturnType<typeof startNode>>;
   let dir: string;
@@ -180,7 +180,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js', () => {
   });
 });
 
-describe.skipIf(!isRoot)('the Debian package', () => {
+describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
   let home: string;
   const sh = (cmd: string, env: Record<string, string> = {}) =>
     execFileSync('sh', ['-c', cmd], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -13,7 +13,12 @@ describe('command ids', () => {
     const misspelt: CommandId = 'wizard.replica';
     // @ts-expect-error a registry entry names its command by a CommandId
     const entry: WizardEntry = { id: 'x', title: 'x', commandId: 'wizard.delete', component: () => null };
-    expect([misspelt, entry.commandId]).toHaveLength(2);
+    // At run time too: neither misspelling is a keymap row, and every registry entry's id is one.
+    const ids: string[] = KEYMAP.map((k) => k.id);
+    expect(ids).not.toContain(misspelt);
+    expect(ids).not.toContain(entry.commandId);
+    expect(WIZARDS.length).toBeGreaterThan(0);
+    for (const w of WIZARDS) expect(ids, w.id).toContain(w.commandId);
   });
 
   it('every wizard opens on a dangerous keymap row, and its scope is that row\'s', () => {

@@ -21,7 +21,7 @@ describe('every command and flag has help', () => {
     for (const [name, m] of table) {
       expect(groups, name).toContain(m.group);
       expect(m.summary.length, name).toBeGreaterThan(10);
-      expect(m.examples.length, `${name} examples`).toBeGreaterThanOrEqual(name === 'status' || name === 'tui' ? 2 : 2);
+      expect(m.examples.length, `${name} examples`).toBeGreaterThanOrEqual(2);
       expect(m.examples.length, `${name} examples`).toBeLessThanOrEqual(3);
       for (const e of m.examples) expect(e, `${name} example`).toMatch(name === 'tui' ? /^shardeck( |$)/ : new RegExp(`^shardeck ${name}( |$)`));
       for (const flag of Object.keys(m.options ?? {})) expect(m.flagHelp[flag], `${name} --${flag} has no help`).toMatch(/\S{3}/);

@@ -54,7 +54,7 @@ describe('disk forecast on a recorded series', () => {
     expect(forecastDisk('n', series.slice(0, 2), DEFAULTS, last.t, 'console')).toBeNull();
     expect(freeSlope(series.slice(0, 3).map((s, i) => ({ ...s, t: i * 1000 })))).toBeNull();
     const shrinking = series.map((s, i) => ({ ...s, availBytes: s.availBytes + i * 1e8 }));
-    expect(forecastDisk('n', shrinking, DEFAULTS, last.t, 'console')!.etas.every((e) => e.inMs === null)).toBe(true);
+    expect(forecastDisk('n', shrinking, DEFAULTS, last.t, 'console')!.etas.map((e) => e.inMs)).toEqual([null, null, null]);
     expect(forecastFindings(['n'], { n: null })[0].severity).toBe('unknown');
   });
 
@@ -78,5 +78,17 @@ describe('disk history from the log', () => {
     expect(f.growthPerHour).toBeCloseTo(2 * 1024 ** 3, -6);
     // Flood at 5% of 200 GB = 10 GB free: 6 GB away at 2 GB/h.
     expect(f.etas[2].inMs).toBeCloseTo(3 * H, -4);
+  });
+
+  it('skips lines without a time or with a share of 0, and reads plain bytes', () => {
+    const line = (node: string, free: string, pct: string) => `low disk watermark [85%] exceeded on [id][${node}][/data] free: ${free}[${pct}%], replicas will not be assigned`;
+    const s = diskSamplesFromLog([
+      { t: 1, text: line('n1', '512b', '50') },
+      { t: null, text: line('n1', '1gb', '10') },
+      { t: 2, text: line('n1', '1gb', '0') },
+      { t: 3, text: 'started' },
+      { t: 4, text: line('n2', '1gb', '10') },
+    ]);
+    expect(s).toEqual({ n1: [{ t: 1, availBytes: 512, totalBytes: 1024 }], n2: [{ t: 4, availBytes: 1024 ** 3, totalBytes: 10 * 1024 ** 3 }] });
   });
 });

@@ -29,6 +29,9 @@ export default defineConfig({
         test: {
           name: 'snapshots',
           include: ['test/snapshots/**/*.test.{ts,tsx}'],
+          // Orphaned screens (a file no test compares) fail the run too: test/setup/screens.ts.
+          globalSetup: ['test/setup/screens.ts'],
+          setupFiles: ['test/setup/screens-record.ts'],
           env: { FORCE_COLOR: '1', NO_COLOR: '' },
           testTimeout: 10_000,
         },

@@ -240,8 +240,9 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
     hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
     // Who the engine runs as, from its process: a folder's owner (after links) could be anyone's, root's too.
     dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
-    // From the package configuration, never the running engine's environment (its user's to set).
-    confDir: onHost ? packageEsEnv().ES_PATH_CONF ?? defaultConfDir(facts?.home) : null,
+    // The package configuration first; the engine's own environment only because elasticsearch-shard
+    // runs as the engine's user (never root: hostFactsRefusal), who gains nothing by setting it.
+    confDir: onHost ? packageEsEnv().ES_PATH_CONF ?? (facts?.pid ? envOfPid(facts.pid, 'ES_PATH_CONF') : undefined) ?? defaultConfDir(facts?.home) : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
     local,
     localNode,

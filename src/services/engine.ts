@@ -24,7 +24,7 @@ import {
 } from '../domain/engine';
 import { defaultConfDir, type HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation';
-import { elasticsearchRunsAs, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
+import { elasticsearchRunsAs, envOfPid, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
 import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
 import type { Guard } from './guard';
 import { runShell } from './host-shell';
@@ -106,7 +106,8 @@ function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome
   return {
     home,
     user,
-    confDir: o.confDir ?? pkg.ES_PATH_CONF ?? defaultConfDir(home),
+    // The engine's own environment only when the tool runs as a user other than root (its user gains nothing).
+    confDir: o.confDir ?? pkg.ES_PATH_CONF ?? (uidOfUser(user) !== 0 && n?.pid ? envOfPid(n.pid, 'ES_PATH_CONF') : undefined) ?? defaultConfDir(home),
     // null: the tool uses the JDK bundled with the engine; without one, the java the engine runs (/proc/<pid>/exe, not its environment).
     javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ?? cached?.javaHome ?? null,
   };

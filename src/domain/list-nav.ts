@@ -6,6 +6,7 @@
 // highlight moves to its neighbour and `gone` names the item, so action keys can refuse until the
 // operator has looked again (any navigation key clears it).
 
+import { displayText } from './display-text';
 import { clampViewport } from './table';
 
 export type NavMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
@@ -125,5 +126,6 @@ function viewport(cursor: number, offset: number, list: NavList): Pick<ListNav, 
 
 /** The line shown while the highlight sits on a neighbour of an item that disappeared. */
 export function movedText(gone: string): string {
-  return `selection moved: ${gone} is gone · move (↑↓) to choose again; actions wait until then`;
+  // The name is data: escaped whole here (a tab or line break in it would break the footer line).
+  return `selection moved: ${displayText(gone)} is gone · move (↑↓) to choose again; actions wait until then`;
 }

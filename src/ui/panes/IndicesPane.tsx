@@ -6,6 +6,7 @@ import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { elasticWidths, fitText } from '../../domain/table';
+import { displayText } from '../../domain/display-text';
 import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
@@ -79,7 +80,7 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
             width={width}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />
-          {anyCut ? <Text dimColor>{fitText(selected ? `index: ${selected.name}` : '', width)}</Text> : null}
+          {anyCut ? <Text dimColor>{fitText(selected ? `index: ${displayText(selected.name)}` : '', width)}</Text> : null}
       </Box>
     </PaneFrame>
   );

@@ -20,7 +20,7 @@ export interface SeenRequest {
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
-const READ_POSTS = [/\/_search(\/scroll)?$/, /\/_count$/, /^\/_cluster\/allocation\/explain$/, /\/_mget$/, /\/_msearch$/, /\/_field_caps$/, /^\/_index_template\/_simulate(_index)?\//];
+const READ_POSTS = [/\/_search(\/scroll)?$/, /\/_count$/, /^\/_cluster\/allocation\/explain$/, /\/_mget$/, /\/_msearch$/, /\/_field_caps$/, /^\/_index_template\/_simulate(_index)?\//, /^\/_security\/user(\/[^/]+)?\/_has_privileges$/];
 /** Endpoints that write whatever the method: Elasticsearch also serves GET /<index>/_refresh and _flush. */
 const WRITE_ENDPOINTS = /(^|\/)(_refresh|_flush|_forcemerge|_cache\/clear)(\/|$)/;
 

@@ -110,7 +110,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     const r = await runCli(['doctor', '--url', node.url], { env });
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^GREEN  cluster shardeck-doctor-heap-\d+, 1 node\(s\): 0 critical, \d warning\(s\), \d+ ok/);
+    expect(lines[0]).toMatch(/^GREEN  cluster shardeck-doctor-heap-\d+, 1 node: 0 critical, \d warning\(s\), \d+ ok/);
     const firstOk = lines.findIndex((l) => l.startsWith('ok '));
     expect(lines.slice(1, firstOk).some((l) => l.startsWith('WARN '))).toBe(true);
     expect(lines.slice(firstOk).some((l) => l.startsWith('WARN '))).toBe(false);

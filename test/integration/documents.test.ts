@@ -160,7 +160,7 @@ describe('shardeck search', () => {
       [['search', INDEX], /give one of --older-than/],
       [['search', INDEX, '--until', 'yesterday'], /--until "yesterday" is not an ISO timestamp/],
       [['search', INDEX, '--until', '2999-01-01T00:00:00Z'], /is not in the past/],
-      [['search', INDEX, '--source', 'src-crm', '--size', '0'], /--size "0" is not a whole number of at least 1/],
+      [['search', INDEX, '--source', 'src-crm', '--size', 'ten'], /--size "ten" is not a whole number: give e.g. --size 0/], // --size 0 is the count only (Elasticsearch's idiom)
       [['search', INDEX, '--source', 'src-crm', '--from', '-3'], /--from "-3" is not a whole number/],
     ];
     for (const [args, re] of cases) {

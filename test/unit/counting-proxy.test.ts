@@ -10,6 +10,8 @@ describe('isChanging', () => {
     ['POST', '/service_v9_a/_count', false],
     ['POST', '/_search/scroll', false],
     ['POST', '/_cluster/allocation/explain', false],
+    ['POST', '/_security/user/_has_privileges', false], // doctor asks which privileges the user lacks: a read
+    ['POST', '/_security/user/_has_privilegesx', true],
     ['POST', '/_mget', false],
     ['POST', '/a/_msearch', false],
     ['POST', '/a/_field_caps', false],

@@ -92,7 +92,7 @@ it('shardeck fleet --json: every profile, worst first; the silent one times out 
   const text = await cli(['fleet', '--timeout', '2']);
   expect(text.code).toBe(3);
   const lines = text.stdout.trim().split('\n');
-  expect(lines[0]).toBe('4 cluster(s), worst first');
+  expect(lines[0]).toBe('4 clusters, worst first');
   expect(lines[1]).toMatch(/^prod-silent\s+UNREACHABLE .*no answer within 2s/);
   expect(lines[2]).toMatch(/^prod-yellow\s+YELLOW .*unassigned 1/);
   expect(text.stdout).not.toContain(SECRET);

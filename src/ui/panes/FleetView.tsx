@@ -1,7 +1,7 @@
 // The Fleet view (F from any pane): every saved profile's cluster in one table, worst first,
 // read in the background while the view is open (services/fleet.ts). Enter leaves this console
 // for the selected profile's; Esc or F goes back to the pane.
-import React, { useEffect } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { useStore } from 'zustand';
@@ -9,7 +9,7 @@ import { useShallow } from 'zustand/react/shallow';
 import { fleetColumns, fleetDetail } from '../../domain/fleet';
 import { formatAge } from '../../domain/format';
 import { fitText } from '../../domain/table';
-import { movedText, navList } from '../../domain/list-nav';
+import { MOVE_OF_COMMAND, movedText, NAV_START, navList } from '../../domain/list-nav';
 import { useListNav } from '../input/use-list-nav';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
@@ -50,14 +50,22 @@ function FleetTable({ width, height }: { width: number; height: number }) {
   const rowsHigh = Math.max(1, height - 3);
   // Worst first: a poll reorders the rows, and the cursor stays on the profile chosen.
   const nav = useListNav(navList(rows, profileKey, rowsHigh));
-  const cursor = nav.nav.cursor;
+  // Until the operator moves, the highlight is the worst cluster (the first row): the rows fill in
+  // over seconds, and nobody chose whichever profile happened to answer first.
+  const [chosen, setChosen] = useState(false);
+  const shown = chosen ? nav.nav : NAV_START;
+  const cursor = shown.cursor;
   const sel = rows[cursor];
   useKeyLayer('dialog', (name) => {
     const cmd = commandFor(name, ['fleet', 'list'], keymap)?.id;
     if (cmd === 'fleet.connect') {
       // Not on a neighbour the operator did not choose (the profile chosen is gone).
-      if (sel && nav.nav.gone === undefined && sel.profile !== current && !sel.profile.startsWith('(')) f.open(sel.profile);
+      if (sel && shown.gone === undefined && sel.profile !== current && !sel.profile.startsWith('(')) f.open(sel.profile);
       return true;
+    }
+    if (!chosen && MOVE_OF_COMMAND[cmd ?? ''] !== undefined) {
+      nav.reset(); // the first move starts from the row the operator sees highlighted
+      setChosen(true);
     }
     return nav.move(cmd ?? '');
   });
@@ -72,14 +80,14 @@ function FleetTable({ width, height }: { width: number; height: number }) {
         columns={fleetColumns(now)}
         rows={rows}
         cursor={cursor}
-        offset={nav.nav.offset}
+        offset={shown.offset}
         height={rowsHigh}
         width={width}
         rowKey={profileKey}
         empty="no saved profiles: save one per cluster with shardeck profiles save NAME --url URL"
       />
-      {nav.nav.gone !== undefined ? (
-        <Text color={colourOf('yellow')}>{fitText(movedText(nav.nav.gone), width)}</Text>
+      {shown.gone !== undefined ? (
+        <Text color={colourOf('yellow')}>{fitText(movedText(shown.gone), width)}</Text>
       ) : (
         <Text dimColor>{sel ? fitText(fleetDetail(sel), width) : ''}</Text>
       )}

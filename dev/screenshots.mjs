@@ -29,8 +29,8 @@ function ensureRsvg() {
 
 const tmux = (...args) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 
-async function waitFor(session, re, what) {
-  for (let i = 0; i < 100; i++) {
+async function waitFor(session, re, what, seconds = 20) {
+  for (let i = 0; i < seconds * 5; i++) {
     const s = tmux('capture-pane', '-p', '-t', session);
     if (re.test(s)) return;
     await sleep(200);
@@ -269,7 +269,8 @@ async function recoveryShots() {
     await sleep(200);
   }
   await waitFor(s, /recovered: /, 'the recovery verdict');
-  await waitFor(s, /GREEN|YELLOW/, 'the console seeing the node back');
+  // The restarted node recovers every other index from disk too before health leaves red.
+  await waitFor(s, /GREEN|YELLOW/, 'the console seeing the node back', 90);
   shoot(s, 'recover-done', 80, 24);
   tmux('kill-session', '-t', s);
 }

@@ -5,7 +5,7 @@ import { LockBusyError } from '../config/files';
 import { PlatformError, type PlatformSignIn } from '../platform/sign-in';
 import { openProfileSignIn } from '../services/platform-sign-in';
 import { EXIT, type CommandContext } from './common';
-import { err, out, outJson } from './output';
+import { err, outJson } from './output';
 
 /** The platform sign-in of the profile the flags pick (--profile, else the last used). */
 export function signInOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; platform: PlatformSignIn } {

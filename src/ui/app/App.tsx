@@ -3,7 +3,7 @@
 import React, { useMemo } from 'react';
 import { Box, useApp } from 'ink';
 import { Text } from '../components/Text';
-import type { CommandId, KeyCommand, Scope } from '../../keys/keymap';
+import type { KeyCommand, Scope } from '../../keys/keymap';
 import type { ConsoleStore } from '../../store/console';
 import { PANES, type PaneId } from '../../store/panes';
 import { HelpOverlay } from '../components/HelpOverlay';

@@ -8,7 +8,7 @@ import { diagnosisHint, indicatorLines, reportHeading, substituteLines, summaryL
 import { EXPLAIN_KEY } from '../../services/poller';
 import { fitText } from '../../domain/table';
 import { PANE_SPECS } from '../../store/panes';
-import { useConsole, useConsoleContext, useUi } from '../app/context';
+import { useConsole, useConsoleContext } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
 import { useKeymap } from '../app/use-keymap';

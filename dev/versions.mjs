@@ -144,7 +144,7 @@ async function panes(results, url, env) {
   const socket = `shardeck-versions-${process.pid}`;
   const tmux = (...a) => execFileSync('tmux', ['-L', socket, ...a], { encoding: 'utf8' });
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const cmd = `env -u NO_COLOR ${envArgs.join(' ')} ${process.execPath} ${CLI} --url ${url} ${connArgs.join(' ')} --interval 1; echo EXIT=$?; sleep 300`;
+  const cmd = `env -u NO_COLOR -u CI ${envArgs.join(' ')} ${process.execPath} ${CLI} --url ${url} ${connArgs.join(' ')} --interval 1; echo EXIT=$?; sleep 300`;
   tmux('new-session', '-d', '-s', 'v', '-x', '80', '-y', '24', cmd);
   const screen = () => tmux('capture-pane', '-p', '-t', 'v');
   const bad = (s) => /STALE|retrying every|no data yet|loading…|polling paused/.exec(s)?.[0];

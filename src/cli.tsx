@@ -25,6 +25,17 @@ function globalUsage(): string {
 // The bundle's build defines it from package.json (dev/build.mjs, dev/package.mjs).
 const VERSION = process.env.SHARDECK_VERSION ?? '0.1.0';
 
+/**
+ * The console is drawn frame by frame on a terminal even when CI or CONTINUOUS_INTEGRATION is set
+ * (a leftover in an operator's shell, or a test harness): Ink reads them once, when its chunk
+ * loads, and would otherwise draw nothing until the console exits. Piped output keeps Ink's way.
+ */
+function drawEvenUnderCi(): void {
+  if (!process.stdout.isTTY) return;
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+}
+
 /** The one sentence of a failure the entry point itself reports (for --json: flushJsonFailure). */
 let failure: string | undefined;
 
@@ -43,6 +54,7 @@ async function main(argv: string[]): Promise<number> {
     err(`shardeck: ${failure}\n\n${globalUsage()}\n`);
     return EXIT.usage;
   }
+  if (name === 'tui') drawEvenUnderCi();
   const mod = await load();
   // parseArgs reads "-1" as an option; a negative number is a value (e.g. replicas set x -1),
   // and must reach the command so it can say what is wrong with it. So is a task id whose node id

@@ -56,7 +56,8 @@ afterAll(async () => {
 
 describe('shardeck console in tmux at 80x24', () => {
   it('says yellow, names the unassigned shards, switches panes, and q restores the terminal', async () => {
-    launch('yellow', `--url ${node.url} --interval 1`);
+    // CI set in the operator's shell: the console still draws every frame (src/cli.tsx).
+    launch('yellow', `--url ${node.url} --interval 1`, 'CI=true CONTINUOUS_INTEGRATION=1');
     const health = await waitFor('yellow', (s) => s.includes('YELLOW') && s.includes('health report'), 'the Health pane');
     expect(health).toMatch(/unassigned 2 \(pri 0\)/);
     keys('yellow', '3');

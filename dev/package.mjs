@@ -95,9 +95,17 @@ function fromExe(...args) {
 function deb() {
   const stage = path.join(work, 'deb');
   fs.rmSync(stage, { recursive: true, force: true });
+  // Every mode set explicitly: under umask 077 mkdir's mode gives 0700, and dpkg-deb refuses a
+  // control folder that is not 0755..0775 (and the installed folders must be readable by all).
+  const folder = (dir) => {
+    if (dir.length <= work.length || fs.existsSync(dir)) return;
+    folder(path.dirname(dir));
+    fs.mkdirSync(dir);
+    fs.chmodSync(dir, 0o755);
+  };
   const put = (rel, content, mode = 0o644) => {
     const file = path.join(stage, rel);
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o755 });
+    folder(path.dirname(file));
     fs.writeFileSync(file, content, { mode });
     fs.chmodSync(file, mode);
   };

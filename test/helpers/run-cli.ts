@@ -2,6 +2,7 @@
 // SHARDECK_CLI points at another build; otherwise dist/ is rebuilt when a source is newer than it.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export const CLI = process.env.SHARDECK_CLI ?? path.resolve('dist/cli.js');
@@ -21,6 +22,32 @@ export function ensureBuilt(): void {
   const built = fs.existsSync(CLI) ? fs.statSync(CLI).mtimeMs : 0;
   if (built > newestMtime(path.resolve('src'))) return;
   execFileSync('npm', ['run', '-s', 'build'], { stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+let readableCopy: string | undefined;
+
+/**
+ * The built CLI for a test that runs it as ANOTHER OS user: a root-owned copy of dist/'s bundle in a
+ * folder every user can read (0755, files 0644, modes set explicitly). A clone made under umask 077
+ * is 0700, so that user could not read dist/cli.js itself and the test would fail for the wrong
+ * reason. Made once per test file, removed when it exits.
+ */
+export function cliForOtherUsers(): string {
+  if (readableCopy) return readableCopy;
+  ensureBuilt();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-cli-'));
+  fs.chmodSync(dir, 0o755);
+  const put = (name: string, content: string | Buffer) => {
+    fs.writeFileSync(path.join(dir, name), content, { mode: 0o644, flag: 'wx' });
+    fs.chmodSync(path.join(dir, name), 0o644);
+  };
+  // The bundle is ESM in .js files: outside the repo it needs its own package.json to say so.
+  put('package.json', '{"type":"module"}\n');
+  const dist = path.dirname(CLI);
+  for (const f of fs.readdirSync(dist)) if (f.endsWith('.js')) put(f, fs.readFileSync(path.join(dist, f)));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  readableCopy = path.join(dir, path.basename(CLI));
+  return readableCopy;
 }
 
 export interface CliResult {

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
-import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { CLI, ensureBuilt, runCli, cliForOtherUsers } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -35,7 +35,7 @@ const asRoot = (args: string[]) => runCli(args, { env: { SHARDECK_CONFIG_DIR: ro
 
 /** The built CLI as the other user, with nothing of root's environment. */
 function asOther(args: string[]) {
-  return spawnSync('runuser', ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, 'NO_COLOR=1', process.execPath, CLI, ...args], {
+  return spawnSync('runuser', ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, 'NO_COLOR=1', process.execPath, cliForOtherUsers(), ...args], {
     encoding: 'utf8',
     cwd: '/',
   });
@@ -168,7 +168,7 @@ describe('the one-time join token, where the leader cannot read the follower\'s 
     fs.mkdirSync(runtime, { mode: 0o700 });
     fs.chownSync(runtime, uid, uid);
     const env = [`PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, `XDG_RUNTIME_DIR=${runtime}`];
-    tmux('new-session', '-d', '-s', 'leader', '-x', '100', '-y', '30', `runuser -u ${OTHER} -- env -i ${env.join(' ')} ${process.execPath} ${CLI} --url ${node.url} --interval 1 --share; echo EXIT=$?; sleep 600`);
+    tmux('new-session', '-d', '-s', 'leader', '-x', '100', '-y', '30', `runuser -u ${OTHER} -- env -i ${env.join(' ')} ${process.execPath} ${cliForOtherUsers()} --url ${node.url} --interval 1 --share; echo EXIT=$?; sleep 600`);
     const tokenOnScreen = async () =>
       /token (\S{16})/.exec(
         await waitUntil('the leader, shared, showing a join token', () => screen('leader'), (s) => s.includes('SHARED') && /token (\S{16})/.test(s), { timeoutMs: 30_000, intervalMs: 100 }).catch((e) => {

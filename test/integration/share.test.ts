@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { withClusterLock } from '../../src/config/cluster-lock';
-import { ensureBuilt, CLI, runCli } from '../helpers/run-cli';
+import { ensureBuilt, CLI, runCli, cliForOtherUsers } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
 const TMUX = `shardeck-share-${process.pid}`;
@@ -157,7 +157,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     keys('follower', 'y');
     expect(await (await fetchHealth()).status).toBe('yellow');
     // Another OS user, in the group the leader shares with, approves.
-    launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${CLI} follow ${socketPath}`, 80, 24);
+    launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${cliForOtherUsers()} follow ${socketPath}`, 80, 24);
     await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the second person\'s follower');
     keys('eyes', 'y');
     let leaderGreenAt = 0;
@@ -222,7 +222,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     strangerMade = true;
-    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, CLI, 'follow', socketPath, '--json'], { encoding: 'utf8', cwd: '/' });
+    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', socketPath, '--json'], { encoding: 'utf8', cwd: '/' });
     expect(r.status).toBe(5);
     expect(r.stderr).toMatch(/permission denied on .*\.sock: the leader shares only with its own user/);
     expect(screen('leader')).not.toContain(STRANGER);
@@ -237,7 +237,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(fs.statSync(sock).mode & 0o777).toBe(0o660);
     expect(fs.statSync(sock).gid).toBe(gid);
     expect(fs.statSync(groupDir).mode & 0o777).toBe(0o710);
-    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, CLI, 'follow', sock, '--json'], { encoding: 'utf8', cwd: '/' });
+    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', sock, '--json'], { encoding: 'utf8', cwd: '/' });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(/^root pid \d+$/), health: { status: 'green' } });
     tmux('kill-session', '-t', 'leader2');

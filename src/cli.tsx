@@ -83,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
   if (parsed.values.help) {
     const help = await import('./commands/help');
     // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
-    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
+    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(COMMANDS), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {

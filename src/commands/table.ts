@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   settings: () => import('./settings').then((m) => m.default),
   stats: () => import('./stats').then((m) => m.default),
   cat: () => import('./cat').then((m) => m.default),
-  help: () => import('./help').then((m) => m.default),
+  help: () => import('./help').then((m) => m.helpCommand(COMMANDS)),
   follow: () => import('./follow').then((m) => m.default),
   incident: () => import('./incident').then((m) => m.default),
   get: () => import('./get').then((m) => m.default),

@@ -12,7 +12,7 @@ import { COMMANDS } from '../../src/commands/table';
 
 let table: Table;
 beforeAll(async () => {
-  table = await loadTable();
+  table = await loadTable(COMMANDS);
 });
 
 describe('every command and flag has help', () => {

@@ -1,30 +1,30 @@
 // The live console (the default command): polls the node outside React and renders the panes.
 // The terminal is always given back: on q, on Ctrl-C, on SIGTERM/SIGHUP and on a crash.
-import { UsageError } from '../config/connection';
-import { saveIndexNames } from '../config/completion-cache';
-import { createConsoleStore } from '../store/console';
-import { Poller } from '../services/poller';
-import { IndexDetailPoller } from '../services/index-detail';
-import { platformOnHost, runDoctorInto } from '../services/doctor';
-import { createEsApi } from '../cluster/api';
-import { closeClient, type ConnError } from '../cluster/connection';
-import { Guard } from '../services/guard';
-import { createWizardServices } from '../services/wizards';
-import { connectionSecrets } from '../domain/host-env';
-import { startPlatformSignIn } from '../services/platform-sign-in';
-import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
-import { FleetReader, FleetWatcher, fleetTargets } from '../services/fleet';
-import { createFleetStore } from '../store/fleet';
-import type { FleetControl } from '../ui/app/context';
-import { EXIT, openConnection, type CommandModule, type CommandContext } from './common';
-import { createUiStore } from '../ui/state';
-import { GuardRefusal, hostUser, type Approver } from '../services/guard';
-import { ShareServer, type FocusSource } from '../services/share-server';
-import { TimelineRecorder } from '../services/timeline';
-import { describeHolder } from '../config/cluster-lock';
-import type { ShareControl } from '../ui/app/context';
-import type { ProposedSelection } from '../domain/share';
-import { err } from './output';
+import { UsageError } from '../../config/connection';
+import { saveIndexNames } from '../../config/completion-cache';
+import { createConsoleStore } from '../../store/console';
+import { Poller } from '../../services/poller';
+import { IndexDetailPoller } from '../../services/index-detail';
+import { platformOnHost, runDoctorInto } from '../../services/doctor';
+import { createEsApi } from '../../cluster/api';
+import { closeClient, type ConnError } from '../../cluster/connection';
+import { Guard } from '../../services/guard';
+import { createWizardServices } from '../../services/wizards';
+import { connectionSecrets } from '../../domain/host-env';
+import { startPlatformSignIn } from '../../services/platform-sign-in';
+import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from '../screen';
+import { FleetReader, FleetWatcher, fleetTargets } from '../../services/fleet';
+import { createFleetStore } from '../../store/fleet';
+import type { FleetControl } from '../../ui/app/context';
+import { EXIT, openConnection, type CommandModule, type CommandContext } from '../common';
+import { createUiStore } from '../../ui/state';
+import { GuardRefusal, hostUser, type Approver } from '../../services/guard';
+import { ShareServer, type FocusSource } from '../../services/share-server';
+import { TimelineRecorder } from '../../services/timeline';
+import { describeHolder } from '../../config/cluster-lock';
+import type { ShareControl } from '../../ui/app/context';
+import type { ProposedSelection } from '../../domain/share';
+import { err } from '../output';
 
 
 export const MIN_INTERVAL_S = 1;
@@ -76,7 +76,7 @@ const tui: CommandModule = {
       err(
         `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
       );
-      const { default: status } = await import('./status');
+      const { default: status } = await import('../status');
       return status.run({ values, positionals: [] });
     }
     if (!process.stdin.isTTY) {
@@ -136,7 +136,7 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   });
   const onPropose = async (author: string, wizard: string, selection: ProposedSelection) => {
     // The wizards' registry is UI code, loaded with the console after the first polls went out.
-    const { WIZARDS } = await import('../ui/wizards/registry');
+    const { WIZARDS } = await import('../../ui/wizards/registry');
     const entry = WIZARDS.find((w) => w.id === wizard);
     const say = (notice: string) => store.setState((s) => ({ share: s.share ? { ...s.share, message: notice } : s.share }));
     if (!entry) return say(`${author} proposed an unknown change (${wizard}): ignored`);
@@ -271,7 +271,7 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   detail.start();
   const stopIndexCache = cacheIndexNames(store);
   recorder.start();
-  const { mountConsole } = await import('../ui/app/mount');
+  const { mountConsole } = await import('../../ui/app/mount');
   process.stdout.write(ENTER_ALT_SCREEN);
   onAltScreen = true;
   instance = mountConsole(store, { poller: pollControl, ui, share, fleet }, wizardServices);

@@ -1,10 +1,10 @@
 // Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/table.ts).
 import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
-import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
-import { COMMANDS } from './commands/table';
+import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/support/common';
+import { COMMANDS } from './commands';
 import { applyV8Flags } from './config/v8-flags';
-import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/output';
+import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/support/output';
 import { didYouMean } from './domain/suggest';
 
 // Before anything big is allocated (config/v8-flags.ts says why).

@@ -3,9 +3,9 @@
 // never recorded (the process died mid-request) shows "outcome unknown", and outcome null in --json.
 import { formatAuditRecord } from '../domain/mutation';
 import { auditFile, readAudit } from '../services/audit';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { err, out } from './support/output';
 
 const audit: CommandModule = {
   summary: 'Every mutation shardeck sent (time, profile, request, outcome), from the audit log.',

@@ -12,10 +12,10 @@ import { App } from '../ui/app/App';
 import type { ShareControl } from '../ui/app/context';
 import { createUiStore, type UiState } from '../ui/state';
 import { StopList } from '../domain/stop-list';
-import { exitThroughStops, holdAlternateScreen, reportStopFailure } from './screen';
-import { EXIT, type CommandModule } from './common';
-import { printJson } from './guarded';
-import { err } from './output';
+import { exitThroughStops, holdAlternateScreen, reportStopFailure } from './support/screen';
+import { EXIT, type CommandModule } from './support/common';
+import { printJson } from './support/guarded';
+import { err } from './support/output';
 
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {

@@ -3,8 +3,8 @@
 // flagHelp and examples, so none of them can drift from what the commands take. The table hands
 // itself to helpCommand, so help never imports the table that loads it (no import cycle).
 import { UsageError } from '../config/connection';
-import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandContext, type CommandModule } from './common';
-import { out, outWords } from './output';
+import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandContext, type CommandModule } from './support/common';
+import { out, outWords } from './support/output';
 
 export type Table = [name: string, mod: CommandModule][];
 

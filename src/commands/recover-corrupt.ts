@@ -18,10 +18,10 @@ import type { Guard } from '../services/guard';
 import { connectionSecrets } from '../domain/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { err, out, forTerminal } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out, forTerminal } from './support/output';
 
 const NAME = 'recover-corrupt';
 

@@ -5,10 +5,10 @@ import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards/replicas';
 import { parseTimeoutSeconds } from '../domain/values';
-import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'replicas';
 

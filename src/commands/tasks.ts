@@ -11,9 +11,9 @@ import { countLagNote, refreshIndex } from '../services/delete-by-query';
 import { recordTaskEnd } from '../services/timeline';
 import { taskEndResult } from '../domain/timeline';
 import type { AuditRecord, Confirmation } from '../domain/mutation';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { out } from './support/output';
 
 const NAME = 'tasks';
 

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bashCompletion, loadTable, zshCompletion } from '../../src/commands/help';
-import { COMMANDS } from '../../src/commands/table';
+import { COMMANDS } from '../../src/commands';
 import { saveIndexNames } from '../../src/config/completion-cache';
 import { HOSTILE } from '../fixtures/hostile/names';
 

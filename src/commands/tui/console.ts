@@ -16,9 +16,9 @@ import { TimelineRecorder } from '../../services/timeline';
 import { createWizardServices } from '../../services/wizards';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
 import { createUiStore } from '../../ui/state';
-import { EXIT, openConnection, type CommandContext } from '../common';
-import { err } from '../output';
-import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../screen';
+import { EXIT, openConnection, type CommandContext } from '../support/common';
+import { err } from '../support/output';
+import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
 import { consoleFleet } from './fleet';
 import { consoleSharing } from './share';
 

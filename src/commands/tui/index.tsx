@@ -2,8 +2,8 @@
 // The terminal is always given back: on q, on Ctrl-C, on SIGTERM/SIGHUP and on a crash. One
 // console is console.ts (its stop list); sharing is share.ts, the Fleet view fleet.ts.
 import { UsageError } from '../../config/connection';
-import { EXIT, type CommandModule, type CommandContext } from '../common';
-import { err } from '../output';
+import { EXIT, type CommandModule, type CommandContext } from '../support/common';
+import { err } from '../support/output';
 import { runConsole } from './console';
 
 export const MIN_INTERVAL_S = 1;

@@ -1,7 +1,7 @@
 // The command table, in one place: the entry point dispatches from it, and the read-only test
 // walks every entry (test/integration/read-only.test.ts), so a new command cannot slip past it.
 // Each command is loaded lazily so the bundle's start-up only pays for what runs.
-import type { CommandModule } from './common';
+import type { CommandModule } from './support/common';
 
 /** `tui` is the default when no command is given. */
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {

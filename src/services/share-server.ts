@@ -169,15 +169,13 @@ export class ShareServer implements Approver {
     this.peers.clear();
     for (const c of this.conns) c.destroySoon();
     this.conns.clear();
-    // The socket file goes before anything is awaited: a console that exits right after (a
-    // signal) leaves none behind. Connections already open are not affected by the unlink.
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server = undefined;
     try {
       fs.unlinkSync(this.socketPath);
     } catch {
       // gone
     }
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-    this.server = undefined;
     this.store.setState({ share: undefined });
   }
 

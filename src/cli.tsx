@@ -1,4 +1,4 @@
-// Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/table.ts).
+// Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/index.ts).
 import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
 import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/support/common';

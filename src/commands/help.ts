@@ -1,5 +1,5 @@
 // shardeck help [COMMAND] [--man]: the help text, the man page and the shell completions, all
-// generated from the command table (commands/table.ts) and each command's summary, usage,
+// generated from the command table (commands/index.ts) and each command's summary, usage,
 // flagHelp and examples, so none of them can drift from what the commands take. The table hands
 // itself to helpCommand, so help never imports the table that loads it (no import cycle).
 import { UsageError } from '../config/connection';
@@ -8,7 +8,7 @@ import { out, outWords } from './support/output';
 
 export type Table = [name: string, mod: CommandModule][];
 
-/** The command table of commands/table.ts: each command's name and its lazy loader. */
+/** The command table of commands/index.ts: each command's name and its lazy loader. */
 export type CommandLoaders = Record<string, () => Promise<CommandModule>>;
 
 /** Every command of the table, loaded (help and completions need them all). */

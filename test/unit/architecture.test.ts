@@ -1,6 +1,7 @@
 // The layering rule of docs/ARCHITECTURE.md, checked on the real imports of src/: a layer may
-// import only layers below it, ui/ never reaches cluster/, platform/ or config/ directly, and no
-// file reaches itself again through its imports (an import cycle).
+// import only layers below it, ui/ never reaches cluster/, platform/ or config/ directly,
+// commands/support/ never imports a command, and no file reaches itself again through its
+// imports (an import cycle).
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -124,6 +125,14 @@ function pathThrough(graph: Map<string, string[]>, component: string[]): string 
   return [start, ...loop].join(' -> ');
 }
 
+/** Inside commands/, support/ sits below the commands: what they share never imports a command (nor the table). */
+function supportViolations(graph: Map<string, string[]>): string[] {
+  const isSupport = (f: string) => f.startsWith('commands/support/');
+  return [...graph]
+    .filter(([file]) => isSupport(file))
+    .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('commands/') && !isSupport(t)).map((t) => `${file} imports the command file ${t}`));
+}
+
 /** The edges that break the rule, each as one readable line. */
 function violations(edges: ImportEdge[]): string[] {
   const rank = (l: string) => (LAYERS as readonly string[]).indexOf(l);
@@ -179,6 +188,24 @@ describe('layering (docs/ARCHITECTURE.md)', () => {
       ['bottom.ts', []],
     ]);
     expect(cycles(graph)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts', 'commands/help.ts -> commands/table.ts -> commands/help.ts', 'self.ts -> self.ts']);
+  });
+
+  it('commands/ holds commands; what they share is in commands/support/, which imports no command', () => {
+    const graph = importGraph();
+    expect([...graph.keys()].filter((f) => f.startsWith('commands/support/')).length).toBeGreaterThan(5);
+    expect(supportViolations(graph)).toEqual([]);
+  });
+
+  it('the support check catches a support module that imports a command or the table', () => {
+    const graph = new Map<string, string[]>([
+      ['commands/support/guarded.ts', ['commands/support/output.ts', 'commands/replicas.ts', 'domain/x.ts']],
+      ['commands/support/common.ts', ['commands/index.ts']],
+      ['commands/replicas.ts', ['commands/support/guarded.ts']],
+    ]);
+    expect(supportViolations(graph)).toEqual([
+      'commands/support/guarded.ts imports the command file commands/replicas.ts',
+      'commands/support/common.ts imports the command file commands/index.ts',
+    ]);
   });
 
   it('docs/ARCHITECTURE.md lists the same layers in the same order', () => {

@@ -9,7 +9,7 @@ import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery 
 import { progressLine } from '../domain/delete/task';
 import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './support/common';

@@ -5,7 +5,7 @@
 // The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { forcemergeSession } from '../services/wizards/forcemerge';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './support/common';

@@ -1,7 +1,7 @@
 // shardeck replicas set <index|pattern> <n> [--template NAME] [--include-system] [--yes] [--dry-run] [--json] [--timeout S]
 // The CLI twin of the replicas wizard: drives the same machine (domain/wizards/replicas.ts).
 import { isConnectionFailure } from '../cluster/connection';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards/replicas';
 import { parseTimeoutSeconds } from '../domain/values';

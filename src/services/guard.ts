@@ -12,30 +12,11 @@ import { urlForMessage } from '../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
-import {
-  auditOutcomeLine,
-  buildPreview,
-  checkIndexExpression,
-  checkPlanPath,
-  compareResolution,
-  compareUuids,
-  confirmationNeeded,
-  confirmationSatisfies,
-  judgeResolution,
-  type Applied,
-  type AuditOutcome,
-  type AuditRecord,
-  type AuditSending,
-  type Confirmation,
-  type ConfirmationNeed,
-  type MutationPlan,
-  type Preview,
-  type PreviewConnection,
-  type SearchCurl,
-  type Risk,
-  type TargetOptions,
-  type TargetResolution,
-} from '../domain/mutation';
+import { auditOutcomeLine, type Applied, type AuditOutcome, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
+import { confirmationNeeded, confirmationSatisfies, type Confirmation, type ConfirmationNeed } from '../domain/mutation/confirmation';
+import type { MutationPlan, Risk } from '../domain/mutation/plan';
+import { buildPreview, type Preview, type PreviewConnection, type SearchCurl } from '../domain/mutation/preview';
+import { checkIndexExpression, checkPlanPath, compareResolution, compareUuids, judgeResolution, type TargetOptions, type TargetResolution } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile } from './audit';
 
 export interface GuardContext {

@@ -2,7 +2,7 @@
 // engine wizard runs the same one) -> the commands shown -> confirmation -> the verified end.
 import readline from 'node:readline/promises';
 import { connectionSecrets } from '../../domain/host-env';
-import type { Confirmation, ConfirmationNeed } from '../../domain/mutation';
+import type { Confirmation, ConfirmationNeed } from '../../domain/mutation/confirmation';
 import type { EngineAction, EngineWizardState } from '../../domain/wizards/engine';
 import type { EngineOverrides } from '../../services/engine';
 import { engineSession } from '../../services/wizards/engine';

@@ -2,7 +2,10 @@
 // anything is sent, the confirmation on the terminal (or --yes), --dry-run, and exit codes.
 import readline from 'node:readline/promises';
 import type { PlanResult } from '../../domain/wizards/machine';
-import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../../domain/mutation';
+import { confirmationNeeded, type Confirmation } from '../../domain/mutation/confirmation';
+import type { MutationPlan } from '../../domain/mutation/plan';
+import { previewLines, type Preview } from '../../domain/mutation/preview';
+import type { TargetOptions } from '../../domain/mutation/targets';
 import { createEsApi, type EsApi } from '../../cluster/api';
 import { closeClient, ConnError, isConnectionFailure } from '../../cluster/connection';
 import { Guard, GuardRefusal, type Approver } from '../../services/guard';

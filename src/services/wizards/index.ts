@@ -1,7 +1,8 @@
 // The console's wizards get their sessions from here (through ui/wizards/services.tsx): one factory
 // over the facade for reads and the Guard for changes, no client.
 import type { EsApi } from '../../cluster/api';
-import type { MutationPlan, Preview } from '../../domain/mutation';
+import type { MutationPlan } from '../../domain/mutation/plan';
+import type { Preview } from '../../domain/mutation/preview';
 import type { AllocationEffect, AllocationEvent, AllocationState, ShardRef } from '../../domain/wizards/allocation';
 import type { DeleteEffect, DeleteEvent, DeleteForm, DeleteState } from '../../domain/wizards/delete';
 import type { MergeEffect, MergeEvent, MergeState } from '../../domain/wizards/forcemerge';

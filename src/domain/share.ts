@@ -97,19 +97,12 @@ export type FollowerMessage =
 /** The row a proposal is about (the wizards read it as the leader's selection). */
 export type ProposedSelection = Pick<Selection, 'indices' | 'shards' | 'nodes'>;
 
+/** The console state's fields sharedState reads: the shapes are SharedState's (declared once, above). */
+type SharedSource = Required<Pick<SharedState, 'snapshots' | 'intervalMs' | 'paused' | 'connection' | 'platform' | 'templateVersion'>> &
+  Pick<SharedState, 'projects' | 'timeline' | 'doctor'> & { share?: { requireApproval?: boolean } };
+
 /** The whitelisted fields of the console state (a structural subset; no secrets by construction). */
-export function sharedState(s: {
-  snapshots: Record<string, Snapshot<unknown>>;
-  intervalMs: number;
-  paused: boolean;
-  connection: { url: string; profile: string; user?: string; insecure: boolean; readOnly: boolean };
-  platform: { state: string; user?: string; tenant?: string };
-  projects?: Record<string, string>;
-  templateVersion: string;
-  timeline?: TimelineEntry[];
-  share?: { requireApproval?: boolean };
-  doctor?: SharedDoctor;
-}): SharedState {
+export function sharedState(s: SharedSource): SharedState {
   const { url, profile, user, insecure, readOnly } = s.connection;
   return {
     snapshots: { ...s.snapshots } as SharedState['snapshots'],

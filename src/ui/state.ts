@@ -8,7 +8,7 @@ import type { TableView } from '../domain/table';
 import type { ListNav } from '../domain/list-nav';
 import type { Selection } from '../domain/panes';
 import type { DetailSection } from '../domain/index-detail';
-import { PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
+import { PANES, PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
 
@@ -64,7 +64,8 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    tables: { indices: table(), shards: table(), nodes: table(), templates: table(), doctor: table() },
+    // One cursor, sort and filter per table pane (store/panes.ts): a new table pane needs no line here.
+    tables: Object.fromEntries(PANES.filter(isTablePane).map((p) => [p, table()])) as Record<TablePane, TableState>,
     selection: {},
     filtering: false,
     showSystem: false,

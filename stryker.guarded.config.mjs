@@ -8,7 +8,7 @@ const base = JSON.parse(fs.readFileSync(new URL('./stryker.config.json', import.
 export default {
   ...base,
   mutate: [
-    'src/domain/mutation.ts',
+    'src/domain/mutation/**/*.ts',
     'src/domain/delete/**/*.ts',
     'src/domain/disk.ts',
     'src/domain/doctor/disk.ts',

@@ -1,10 +1,10 @@
-// Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/table.ts).
+// Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/index.ts).
 import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
-import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/common';
-import { COMMANDS } from './commands/table';
+import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/support/common';
+import { COMMANDS } from './commands';
 import { applyV8Flags } from './config/v8-flags';
-import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/output';
+import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/support/output';
 import { didYouMean } from './domain/suggest';
 
 // Before anything big is allocated (config/v8-flags.ts says why).
@@ -83,7 +83,7 @@ async function main(argv: string[]): Promise<number> {
   if (parsed.values.help) {
     const help = await import('./commands/help');
     // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
-    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(), VERSION) : help.commandHelp(name, mod));
+    out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(COMMANDS), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {

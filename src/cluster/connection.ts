@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { Client, errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
-import type { SearchCurl } from '../domain/mutation';
+import type { SearchCurl } from '../domain/mutation/preview';
 import { AnswerMeter, AnswerTooBigError, answerCapBytes, CappedConnection, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlConnection } from './search-curl';
 import type { RowsParser } from '../domain/parse';

@@ -2,7 +2,7 @@
 // preview, the confirmation and the audit record; the guard's read-back goes through the facade.
 import { errors } from '@elastic/elasticsearch';
 import { urlForMessage } from '../domain/urls';
-import type { MutationRequest } from '../domain/mutation';
+import type { MutationRequest } from '../domain/mutation/plan';
 import { classifyError, ConnError, errorText, type EsTransport } from './connection';
 
 export type MutationResponse =

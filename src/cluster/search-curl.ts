@@ -1,13 +1,13 @@
 // `--via search_curl`: every request of the Elasticsearch client goes through the node's wrapper
 // (a child process per request), so shardeck holds no password and no CA. The argv comes from the
-// same builder the previews print (domain/mutation.ts searchCurlArgv); -sS -i ask curl for quiet
+// same builder the previews print (domain/mutation/preview.ts searchCurlArgv); -sS -i ask curl for quiet
 // errors and the response head, from which status and headers are read.
 import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { BaseConnection, errors, type ConnectionRequestOptions, type ConnectionRequestParams, type ConnectionRequestResponse } from '@elastic/elasticsearch';
 import { hostCommandEnv } from '../domain/host-env';
 import { AnswerMeter, answerCapBytes, inflateCapped } from './answer-cap';
-import { searchCurlArgv, type SearchCurl } from '../domain/mutation';
+import { searchCurlArgv, type SearchCurl } from '../domain/mutation/preview';
 
 /** Splits curl -i output: skips 1xx heads, returns the final status, headers and body. */
 export function parseCurlResponse(out: Buffer): { statusCode: number; headers: IncomingHttpHeaders; body: Buffer } {

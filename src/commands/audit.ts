@@ -1,11 +1,11 @@
 // shardeck audit [--json] [--last N]: the audit log of mutations sent from this machine's config,
 // one line per mutation (its "sending" record and its outcome joined); a mutation whose outcome was
 // never recorded (the process died mid-request) shows "outcome unknown", and outcome null in --json.
-import { formatAuditRecord } from '../domain/mutation';
+import { formatAuditRecord } from '../domain/mutation/audit';
 import { auditFile, readAudit } from '../services/audit';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { err, out } from './support/output';
 
 const audit: CommandModule = {
   summary: 'Every mutation shardeck sent (time, profile, request, outcome), from the audit log.',

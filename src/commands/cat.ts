@@ -2,10 +2,10 @@
 // without NAME, the _cat commands the node offers. The name and the columns are checked against
 // what the node says it has (an unknown column would otherwise come back as empty rows).
 import { catTable, splitColumns, unknownColumns } from '../domain/inspect';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { notFound, withReads } from './inspect-common';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { notFound, withReads } from './support/inspect-common';
+import { out } from './support/output';
 
 const NAME = 'cat';
 

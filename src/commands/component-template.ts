@@ -6,10 +6,10 @@ import { isConnectionFailure } from '../cluster/connection';
 import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../domain/templates';
 import { checkComponentForm, DEFAULT_COMPOSE_TEMPLATE, type ComponentState } from '../domain/wizards/component-template';
 import { componentTemplateSession } from '../services/wizards/component-template';
-import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'component-template';
 

@@ -9,13 +9,13 @@ import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery 
 import { progressLine } from '../domain/delete/task';
 import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
-import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'delete-by-query';
 

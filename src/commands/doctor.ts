@@ -9,10 +9,10 @@ import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
 import { platformOnHost, runDoctor } from '../services/doctor';
-import { EXIT, openConnection, type CommandModule } from './common';
-import { usageError } from './guarded';
-import { paint } from './paint';
-import { err, out, outJson } from './output';
+import { EXIT, openConnection, type CommandModule } from './support/common';
+import { usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out, outJson } from './support/output';
 
 const NAME = 'doctor';
 

@@ -2,9 +2,9 @@
 // words. Without arguments: the first unassigned shard Elasticsearch picks. Reads only.
 import { explanationLines, NO_UNASSIGNED, type ShardRef } from '../domain/wizards/allocation';
 import { allocationSession } from '../services/wizards/allocation';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { out } from './support/output';
 
 const NAME = 'explain';
 

@@ -4,9 +4,9 @@ import { UsageError } from '../config/connection';
 import { countOf } from '../domain/format';
 import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
-import { paint } from './paint';
-import { type CommandModule } from './common';
-import { out } from './output';
+import { paint } from './support/paint';
+import { type CommandModule } from './support/common';
+import { out } from './support/output';
 
 export const FLEET_SCHEMA = 1;
 

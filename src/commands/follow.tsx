@@ -11,10 +11,11 @@ import { createConsoleStore, PANES, type PaneId } from '../store/console';
 import { App } from '../ui/app/App';
 import type { ShareControl } from '../ui/app/context';
 import { createUiStore, type UiState } from '../ui/state';
-import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
-import { EXIT, type CommandModule } from './common';
-import { printJson } from './guarded';
-import { err } from './output';
+import { StopList } from '../domain/stop-list';
+import { exitThroughStops, holdAlternateScreen, reportStopFailure } from './support/screen';
+import { EXIT, type CommandModule } from './support/common';
+import { printJson } from './support/guarded';
+import { err } from './support/output';
 
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {
@@ -83,28 +84,17 @@ const follow: CommandModule = {
       decline: (id) => client.decline(id),
       propose: (wizard, selection) => client.propose(wizard, selection),
     };
-    process.stdout.write(ENTER_ALT_SCREEN);
-    let restored = false;
-    const restore = () => {
-      if (restored) return;
-      restored = true;
-      client.stop();
-      instance.unmount();
-      process.stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN);
-    };
-    const signal = () => {
-      restore();
-      process.exit(130);
-    };
-    process.on('SIGTERM', signal);
-    process.on('SIGHUP', signal);
-    const instance = render(<App store={store} ui={ui} share={share} />, { exitOnCtrlC: false, patchConsole: false, maxFps: 20, incrementalRendering: false });
+    // What this follower started, stopped last first on q, a signal or a crash (domain/stop-list.ts).
+    const stops = new StopList();
+    stops.add('follow connection', () => client.stop());
+    exitThroughStops(stops, 'follower');
     try {
+      holdAlternateScreen(stops);
+      const instance = render(<App store={store} ui={ui} share={share} />, { exitOnCtrlC: false, patchConsole: false, maxFps: 20, incrementalRendering: false });
+      stops.add('console screen', () => instance.unmount());
       await instance.waitUntilExit();
     } finally {
-      restore();
-      process.off('SIGTERM', signal);
-      process.off('SIGHUP', signal);
+      stops.stopAll(reportStopFailure);
     }
     return EXIT.ok;
   },

@@ -5,13 +5,13 @@
 // The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { forcemergeSession } from '../services/wizards/forcemerge';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
-import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'forcemerge';
 

@@ -3,9 +3,9 @@
 // found (index or id), 3 unreachable, 64 bad input. Drives the Documents view's session.
 import { checkDocId, checkOneIndex, requestLines } from '../domain/documents';
 import { documentsSession } from '../services/documents';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { err, out } from './support/output';
 
 const NAME = 'get';
 

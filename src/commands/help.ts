@@ -1,16 +1,19 @@
 // shardeck help [COMMAND] [--man]: the help text, the man page and the shell completions, all
-// generated from the command table (commands/table.ts) and each command's summary, usage,
-// flagHelp and examples, so none of them can drift from what the commands take.
+// generated from the command table (commands/index.ts) and each command's summary, usage,
+// flagHelp and examples, so none of them can drift from what the commands take. The table hands
+// itself to helpCommand, so help never imports the table that loads it (no import cycle).
 import { UsageError } from '../config/connection';
-import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandModule } from './common';
-import { COMMANDS } from './table';
-import { out, outWords } from './output';
+import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandContext, type CommandModule } from './support/common';
+import { out, outWords } from './support/output';
 
 export type Table = [name: string, mod: CommandModule][];
 
+/** The command table of commands/index.ts: each command's name and its lazy loader. */
+export type CommandLoaders = Record<string, () => Promise<CommandModule>>;
+
 /** Every command of the table, loaded (help and completions need them all). */
-export async function loadTable(): Promise<Table> {
-  return Promise.all(Object.entries(COMMANDS).map(async ([name, load]) => [name, await load()] as [string, CommandModule]));
+export async function loadTable(commands: CommandLoaders): Promise<Table> {
+  return Promise.all(Object.entries(commands).map(async ([name, load]) => [name, await load()] as [string, CommandModule]));
 }
 
 export const EXIT_HELP: [code: number, meaning: string][] = [
@@ -214,7 +217,7 @@ _shardeck "$@"
 `;
 }
 
-const help: CommandModule = {
+const help: Omit<CommandModule, 'run'> = {
   summary: 'Every command grouped, the global flags, exit codes and where config lives; or one command: its flags and examples.',
   usage: 'usage: shardeck help [COMMAND]   |   shardeck help --man   |   shardeck help --completion bash|zsh',
   group: 'config',
@@ -225,27 +228,31 @@ const help: CommandModule = {
     complete: 'print completion words: profiles (from the config) or indices (from the last poll); used by the scripts',
   },
   examples: ['shardeck help replicas', 'shardeck help --completion bash > /etc/bash_completion.d/shardeck', 'shardeck help --man | man -l -'],
-  async run({ values, positionals }) {
-    const version = process.env.SHARDECK_VERSION ?? '0.1.0';
-    if (values.complete !== undefined) {
-      const { completionWords } = await import('../config/completion-cache');
-      outWords(completionWords(String(values.complete)));
-      return EXIT.ok;
-    }
-    const table = await loadTable();
-    if (values.man) out(manPage(table, version));
-    else if (values.completion !== undefined) {
-      if (values.completion === 'bash') out(bashCompletion(table));
-      else if (values.completion === 'zsh') out(zshCompletion(table));
-      else throw new UsageError(`no completion for "${values.completion}": use --completion bash or --completion zsh`);
-    } else if (positionals.length) {
-      const [name] = positionals;
-      const found = table.find(([n]) => n === name);
-      if (!found || positionals.length > 1) throw new UsageError(`no command named "${positionals.join(' ')}": shardeck help lists them`);
-      out(commandHelp(name!, found[1]));
-    } else out(globalHelp(table, version));
-    return EXIT.ok;
-  },
 };
 
-export default help;
+async function runHelp({ values, positionals }: CommandContext, commands: CommandLoaders): Promise<number> {
+  const version = process.env.SHARDECK_VERSION ?? '0.1.0';
+  if (values.complete !== undefined) {
+    const { completionWords } = await import('../config/completion-cache');
+    outWords(completionWords(String(values.complete)));
+    return EXIT.ok;
+  }
+  const table = await loadTable(commands);
+  if (values.man) out(manPage(table, version));
+  else if (values.completion !== undefined) {
+    if (values.completion === 'bash') out(bashCompletion(table));
+    else if (values.completion === 'zsh') out(zshCompletion(table));
+    else throw new UsageError(`no completion for "${values.completion}": use --completion bash or --completion zsh`);
+  } else if (positionals.length) {
+    const [name] = positionals;
+    const found = table.find(([n]) => n === name);
+    if (!found || positionals.length > 1) throw new UsageError(`no command named "${positionals.join(' ')}": shardeck help lists them`);
+    out(commandHelp(name!, found[1]));
+  } else out(globalHelp(table, version));
+  return EXIT.ok;
+}
+
+/** The help command over the given table (the table passes itself: help never imports it back). */
+export function helpCommand(commands: CommandLoaders): CommandModule {
+  return { ...help, run: (ctx) => runHelp(ctx, commands) };
+}

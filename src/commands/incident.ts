@@ -8,9 +8,9 @@ import { entryText, parseSince, timelineMarkdown } from '../domain/timeline';
 import { displayBlock } from '../domain/display-text';
 import { urlForMessage } from '../domain/urls';
 import { readTimeline, timelineFile } from '../services/timeline';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { err, out } from './support/output';
 
 const NAME = 'incident';
 

@@ -5,9 +5,9 @@ import { getProfile, markLastUsed, openConfig, pickProfileName, saveProfile } fr
 import { saveRefreshToken, secretsFile } from '../config/secrets';
 import { PlatformError, platformUrlProblem, PlatformSignIn } from '../platform/sign-in';
 import { loginCommandFor } from '../services/platform-sign-in';
-import type { CommandModule } from './common';
-import { readSecretFromStdin, reportPlatformError } from './platform-common';
-import { out } from './output';
+import type { CommandModule } from './support/common';
+import { readSecretFromStdin, reportPlatformError } from './support/platform-common';
+import { out } from './support/output';
 
 async function readRefreshTokenInput(): Promise<string> {
   const token = process.stdin.isTTY

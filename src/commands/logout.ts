@@ -1,8 +1,8 @@
 // shardeck logout [--profile NAME]: forgets the profile's stored refresh token.
 import { getProfile, openConfig, pickProfileName, saveProfile } from '../config/profiles';
 import { forgetRefreshToken } from '../config/secrets';
-import type { CommandModule } from './common';
-import { out } from './output';
+import type { CommandModule } from './support/common';
+import { out } from './support/output';
 
 const logout: CommandModule = {
   summary: "Forget the profile's stored platform refresh token.",

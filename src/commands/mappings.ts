@@ -2,10 +2,10 @@
 // matches, indices with identical mappings shown once. The pattern is resolved first and its count
 // checked, so a pattern matching thousands of indices does not pull thousands of mappings.
 import { fieldDefinition, mappingFields, mappingParameters, namesText, type MappingField } from '../domain/inspect';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { notFound, withReads } from './inspect-common';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { notFound, withReads } from './support/inspect-common';
+import { out } from './support/output';
 
 const NAME = 'mappings';
 export const DEFAULT_MAX_INDICES = 100;

@@ -1,10 +1,10 @@
 // shardeck nodes [--json]: every node's heap (used/max, -Xms against -Xmx), GC, fielddata, RAM, load,
 // CPU and each data path's disk (seed: GET /_nodes/stats, /os, /fs, /jvm, /indices/fielddata).
 import { nodeDetails, nodeLines, nodeVerdict } from '../domain/panes/nodes';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { out } from './support/output';
 
 const NAME = 'nodes';
 

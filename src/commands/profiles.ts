@@ -6,8 +6,8 @@ import { platformUrlProblem } from '../platform/sign-in';
 import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config/profiles';
 import { readRefreshToken } from '../config/secrets';
 import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
-import type { CommandContext, CommandModule } from './common';
-import { out } from './output';
+import type { CommandContext, CommandModule } from './support/common';
+import { out } from './support/output';
 
 function badVia(via: string): never {
   throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);

@@ -6,11 +6,11 @@ import { countOf } from '../domain/format';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { createEsApi } from '../cluster/api';
-import { openConnection } from './common';
-import type { CommandModule } from './common';
-import { paint } from './paint';
-import { reportPlatformError, signInOfFlags } from './platform-common';
-import { out } from './output';
+import { openConnection } from './support/common';
+import type { CommandModule } from './support/common';
+import { paint } from './support/paint';
+import { reportPlatformError, signInOfFlags } from './support/platform-common';
+import { out } from './support/output';
 
 type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 

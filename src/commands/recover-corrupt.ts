@@ -11,17 +11,18 @@ import path from 'node:path';
 import readline from 'node:readline/promises';
 import { planLines, recoveryPlan, stepCommandLines, type PlanFacts, type PlanStep } from '../domain/corruption/plan';
 import { newProgress, type RecoveryMethod, type RecoveryProgress } from '../domain/corruption/progress';
-import type { Confirmation, ConfirmationNeed, PreviewConnection } from '../domain/mutation';
+import type { Confirmation, ConfirmationNeed } from '../domain/mutation/confirmation';
+import type { PreviewConnection } from '../domain/mutation/preview';
 import type { Profile } from '../config/profiles';
 import type { EsApi } from '../cluster/api';
 import type { Guard } from '../services/guard';
 import { connectionSecrets } from '../domain/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { err, out, forTerminal } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out, forTerminal } from './support/output';
 
 const NAME = 'recover-corrupt';
 

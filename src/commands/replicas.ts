@@ -1,14 +1,14 @@
 // shardeck replicas set <index|pattern> <n> [--template NAME] [--include-system] [--yes] [--dry-run] [--json] [--timeout S]
 // The CLI twin of the replicas wizard: drives the same machine (domain/wizards/replicas.ts).
 import { isConnectionFailure } from '../cluster/connection';
-import { checkIndexExpression, describeMatch } from '../domain/mutation';
+import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards/replicas';
 import { parseTimeoutSeconds } from '../domain/values';
-import { EXIT, type CommandModule } from './common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'replicas';
 

@@ -2,9 +2,9 @@
 // failed too often, and report what moved (shard states before and after).
 import { allocationSession } from '../services/wizards/allocation';
 import { parseTimeoutSeconds } from '../domain/values';
-import { EXIT, type CommandModule } from './common';
-import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { out } from './support/output';
 
 const NAME = 'reroute';
 

@@ -2,10 +2,10 @@
 // search.max_open_scroll_context; with n, raises (or lowers) the limit. The CLI twin of the wizard.
 import { parseScrollLimit, scrollRows, KEEP_ALIVE_NOTE, SCROLL_SETTING, type ScrollState } from '../domain/wizards/scroll';
 import { scrollSession } from '../services/wizards/scroll';
-import { EXIT, type CommandModule } from './common';
-import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { out } from './support/output';
 
 const NAME = 'scroll-limit';
 

@@ -8,10 +8,10 @@ import fs from 'node:fs';
 import { countOf, formatCount } from '../domain/format';
 import { checkOneIndex, DEFAULT_SIZE, docChoice, hitRow, pageText, parseCount, requestLines, type DocQueryKind } from '../domain/documents';
 import { documentsSession } from '../services/documents';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'search';
 

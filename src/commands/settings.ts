@@ -1,10 +1,10 @@
 // shardeck settings INDEX [--all] [--json]: every setting of one index, flattened (index.*), with
 // --all also Elasticsearch's defaults it does not override. Reads only.
 import { isSingleIndex, settingRows } from '../domain/inspect';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { notFound, withReads } from './inspect-common';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { notFound, withReads } from './support/inspect-common';
+import { out } from './support/output';
 
 const NAME = 'settings';
 

@@ -2,10 +2,10 @@
 // and search totals of one index (or pattern), or of the whole node with one line per index.
 import { formatBytes, formatCount } from '../domain/format';
 import { statsLines } from '../domain/inspect';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, printJson, usageError } from './guarded';
-import { notFound, withReads } from './inspect-common';
-import { out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
+import { notFound, withReads } from './support/inspect-common';
+import { out } from './support/output';
 
 const NAME = 'stats';
 

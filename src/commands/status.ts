@@ -2,11 +2,11 @@
 import { createEsApi } from '../cluster/api';
 import { closeClient } from '../cluster/connection';
 import { readStatus } from '../services/status';
-import { paint } from './paint';
+import { paint } from './support/paint';
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
-import { EXIT, openConnection, type CommandModule, type CommandConnection } from './common';
-import { err, out, outJson } from './output';
+import { EXIT, openConnection, type CommandModule, type CommandConnection } from './support/common';
+import { err, out, outJson } from './support/output';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {

@@ -10,10 +10,11 @@ import { readAudit } from '../services/audit';
 import { countLagNote, refreshIndex } from '../services/delete-by-query';
 import { recordTaskEnd } from '../services/timeline';
 import { taskEndResult } from '../domain/timeline';
-import type { AuditRecord, Confirmation } from '../domain/mutation';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { out } from './output';
+import type { AuditRecord } from '../domain/mutation/audit';
+import type { Confirmation } from '../domain/mutation/confirmation';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { out } from './support/output';
 
 const NAME = 'tasks';
 

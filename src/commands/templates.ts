@@ -3,10 +3,10 @@
 // prints the platform's topic.elasticsearch.index-templates-settings value derived from them.
 import { templateDetails, templateLines } from '../domain/panes/templates';
 import { platformJsonLines, platformTemplatesSettings, PLATFORM_TEMPLATES_KEY, templateLine } from '../domain/templates';
-import { EXIT, type CommandModule } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'templates';
 

@@ -1,10 +1,10 @@
 // shardeck unblock [--yes] [--dry-run] [--json]: the CLI twin of the read-only block wizard.
 import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { unblockSession } from '../services/wizards/unblock';
-import { EXIT, type CommandModule } from './common';
-import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './guarded';
-import { paint } from './paint';
-import { err, out } from './output';
+import { EXIT, type CommandModule } from './support/common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
 
 const NAME = 'unblock';
 

@@ -1,7 +1,7 @@
 // shardeck whoami [--json]: who the stored refresh token signs in as. Never prints a token.
-import type { CommandModule } from './common';
-import { reportPlatformError, signInOfFlags } from './platform-common';
-import { out } from './output';
+import type { CommandModule } from './support/common';
+import { reportPlatformError, signInOfFlags } from './support/platform-common';
+import { out } from './support/output';
 
 const whoami: CommandModule = {
   summary: 'The platform user, tenant, role and permissions of the profile (one token exchange); never a token.',

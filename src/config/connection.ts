@@ -6,7 +6,7 @@ import { nodeUrlProblem, urlForMessage } from '../domain/urls';
 import { assertPrivateFile, UsageError } from './files';
 import { DEFAULT_URL, type Profile } from './profiles';
 import { findSearchCurl, SEARCH_CURL } from './search-curl';
-import type { SearchCurl } from '../domain/mutation';
+import type { SearchCurl } from '../domain/mutation/preview';
 
 export { UsageError };
 

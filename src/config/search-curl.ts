@@ -2,7 +2,7 @@
 // `search_curl` on PATH. Only looked up, never run here.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SEARCH_CURL_FORMS, type SearchCurl, type SearchCurlForm } from '../domain/mutation';
+import { SEARCH_CURL_FORMS, type SearchCurl, type SearchCurlForm } from '../domain/mutation/preview';
 import { UsageError } from './files';
 
 export const SEARCH_CURL = 'search_curl';

@@ -3,7 +3,8 @@
 // page inside index.max_result_window, fields the mapping has), and the hits as rows.
 import { formatCount } from './format';
 import { NOT_IN_INDEX_NAMES } from './naming';
-import { curlLine, pathWithQuery, type PreviewConnection } from './mutation';
+import { pathWithQuery } from './mutation/plan';
+import { curlLine, type PreviewConnection } from './mutation/preview';
 import { MODIFIED_AT, olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, SOURCES, sourceQuery, untilQuery, type Parsed, type Query } from './delete/query';
 
 /** Hits per page of `shardeck search` unless --size says otherwise (Elasticsearch's own default). */

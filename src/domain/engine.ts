@@ -1,7 +1,9 @@
 // The engine on its host: the service commands (systemctl, or the profile's own), the plugin tool
 // (bin/elasticsearch-plugin as the engine's user), how each is confirmed, and the plugin list as
 // the tool prints it. Nothing here runs anything: services/engine.ts does, through the Guard.
-import { shellQuote, type ConfirmationNeed, type Risk } from './mutation';
+import type { ConfirmationNeed } from './mutation/confirmation';
+import type { Risk } from './mutation/plan';
+import { shellQuote } from './mutation/preview';
 
 export type ServiceVerb = 'start' | 'stop' | 'restart' | 'status';
 export const SERVICE_VERBS: readonly ServiceVerb[] = ['start', 'stop', 'restart', 'status'];

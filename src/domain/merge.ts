@@ -1,6 +1,6 @@
 // Force merge (only_expunge_deletes) after a delete: its guarded plan, whether the disk has room
 // for it, and whether retention leases still keep the deleted documents.
-import type { MutationPlan } from './mutation';
+import type { MutationPlan } from './mutation/plan';
 
 /**
  * Frees the disk the deleted documents still take; runs as a task, or (asTask false: 8.0, which

@@ -3,6 +3,9 @@
 // a WHITELIST of the console's fields, so a credential or token added to the store later does not
 // cross by accident (the platform view's free-text message is left out for the same reason).
 import crypto from 'node:crypto';
+import type { ConfirmationNeed } from './mutation/confirmation';
+import type { Preview } from './mutation/preview';
+import type { Selection } from './panes';
 import type { Snapshot } from './snapshot';
 import type { TimelineEntry } from './timeline';
 import type { DoctorReport } from './doctor/report';
@@ -53,21 +56,23 @@ export interface Focus {
   problemsOnly?: boolean;
 }
 
-export interface ApprovalMessage {
+/** What a follower sees to approve a change: the same preview and the same confirmation the leader gave. */
+export interface ApprovalRequest {
   id: string;
-  summary: string;
-  target: string;
-  risk: string;
-  method?: string;
-  path?: string;
-  body?: unknown;
-  curl?: string;
-  command?: string;
-  need: { kind: 'key' } | { kind: 'type'; expected: string };
+  /** A request's preview, or a host command's (command instead of method/path/curl). */
+  preview: ApprovalPreview;
+  need: ConfirmationNeed;
   proposedBy: string;
-  /** Set for a follower that may not approve (four eyes: the leader's own user, or the proposer): it sees the change, and why. */
-  cannotApprove?: string;
 }
+
+export type ApprovalPreview = Pick<Preview, 'risk' | 'target' | 'summary'> & Partial<Pick<Preview, 'method' | 'path' | 'body' | 'curl'>> & { command?: string };
+
+/** The approval request as the followers get it: its preview flattened in. */
+export type ApprovalMessage = Omit<ApprovalRequest, 'preview'> &
+  ApprovalPreview & {
+    /** Set for a follower that may not approve (four eyes: the leader's own user, or the proposer): it sees the change, and why. */
+    cannotApprove?: string;
+  };
 
 export type LeaderMessage =
   | { t: 'hello'; leader: string; you: string }
@@ -90,25 +95,14 @@ export type FollowerMessage =
   | { t: 'propose'; wizard: string; selection: ProposedSelection };
 
 /** The row a proposal is about (the wizards read it as the leader's selection). */
-export interface ProposedSelection {
-  indices?: { index: string };
-  shards?: { index: string; shard: number; primary: boolean; node: string | null };
-  nodes?: { node: string };
-}
+export type ProposedSelection = Pick<Selection, 'indices' | 'shards' | 'nodes'>;
+
+/** The console state's fields sharedState reads: the shapes are SharedState's (declared once, above). */
+type SharedSource = Required<Pick<SharedState, 'snapshots' | 'intervalMs' | 'paused' | 'connection' | 'platform' | 'templateVersion'>> &
+  Pick<SharedState, 'projects' | 'timeline' | 'doctor'> & { share?: { requireApproval?: boolean } };
 
 /** The whitelisted fields of the console state (a structural subset; no secrets by construction). */
-export function sharedState(s: {
-  snapshots: Record<string, Snapshot<unknown>>;
-  intervalMs: number;
-  paused: boolean;
-  connection: { url: string; profile: string; user?: string; insecure: boolean; readOnly: boolean };
-  platform: { state: string; user?: string; tenant?: string };
-  projects?: Record<string, string>;
-  templateVersion: string;
-  timeline?: TimelineEntry[];
-  share?: { requireApproval?: boolean };
-  doctor?: SharedDoctor;
-}): SharedState {
+export function sharedState(s: SharedSource): SharedState {
   const { url, profile, user, insecure, readOnly } = s.connection;
   return {
     snapshots: { ...s.snapshots } as SharedState['snapshots'],

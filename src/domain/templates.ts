@@ -3,7 +3,7 @@
 // and the platform's topic.elasticsearch.index-templates-settings value derived from the live
 // templates (seed: "Index template settings"). Also the seed's component template that disables a
 // field, and the index template put back whole with only composed_of changed.
-import type { MutationPlan } from './mutation';
+import type { MutationPlan } from './mutation/plan';
 
 type Json = Record<string, any>;
 

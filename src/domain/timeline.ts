@@ -4,7 +4,7 @@
 // `shardeck incident` and its Markdown export all read the same entries from here.
 import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
-import type { AuditRecord } from './mutation';
+import type { AuditRecord } from './mutation/audit';
 import type { ClusterHealth, HealthStatus, ShardRow } from './types';
 
 export type TimelineEntry =

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
 import { appendHostJournal, readHostJournals } from '../config/host-journal';
-import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation';
+import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
 
 export function auditFile(): string {
   return path.join(configDir(), 'audit.log');

@@ -13,7 +13,7 @@ import { packageEsEnv } from './host-files';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
-import type { PreviewConnection } from '../domain/mutation';
+import type { PreviewConnection } from '../domain/mutation/preview';
 import type { HealthStatus } from '../domain/types';
 
 export interface CorruptShardReport extends CorruptFinding {

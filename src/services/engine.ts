@@ -23,7 +23,7 @@ import {
   type ServiceVerb,
 } from '../domain/engine';
 import { defaultConfDir, type HostSecrets } from '../domain/host-env';
-import type { Confirmation } from '../domain/mutation';
+import type { Confirmation } from '../domain/mutation/confirmation';
 import { elasticsearchRunsAs, envOfPid, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
 import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
 import type { Guard } from './guard';

@@ -12,30 +12,12 @@ import { urlForMessage } from '../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
-import {
-  auditOutcomeLine,
-  buildPreview,
-  checkIndexExpression,
-  checkPlanPath,
-  compareResolution,
-  compareUuids,
-  confirmationNeeded,
-  confirmationSatisfies,
-  judgeResolution,
-  type Applied,
-  type AuditOutcome,
-  type AuditRecord,
-  type AuditSending,
-  type Confirmation,
-  type ConfirmationNeed,
-  type MutationPlan,
-  type Preview,
-  type PreviewConnection,
-  type SearchCurl,
-  type Risk,
-  type TargetOptions,
-  type TargetResolution,
-} from '../domain/mutation';
+import { auditOutcomeLine, type Applied, type AuditOutcome, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
+import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../domain/mutation/confirmation';
+import type { ApprovalPreview, ApprovalRequest } from '../domain/share';
+import type { MutationPlan, Risk } from '../domain/mutation/plan';
+import { buildPreview, type Preview, type PreviewConnection, type SearchCurl } from '../domain/mutation/preview';
+import { checkIndexExpression, checkPlanPath, compareResolution, compareUuids, judgeResolution, type TargetOptions, type TargetResolution } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile } from './audit';
 
 export interface GuardContext {
@@ -54,17 +36,6 @@ export interface GuardContext {
   /** A follower who proposed the change now on screen (the audit's proposedBy); this process's user otherwise. */
   proposedBy?: () => string | undefined;
 }
-
-/** What a follower sees to approve a change: the same preview and the same confirmation the leader gave. */
-export interface ApprovalRequest {
-  id: string;
-  /** A request's preview, or a host command's (command instead of method/path/curl). */
-  preview: ApprovalPreview;
-  need: ConfirmationNeed;
-  proposedBy: string;
-}
-
-export type ApprovalPreview = Pick<Preview, 'risk' | 'target' | 'summary'> & Partial<Pick<Preview, 'method' | 'path' | 'body' | 'curl'>> & { command?: string };
 
 export interface Approver {
   /** --require-approval (flag or profile): every change waits for a follower. */

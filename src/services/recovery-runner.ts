@@ -10,7 +10,9 @@ import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '
 import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import type { HostSecrets } from '../domain/host-env';
-import { confirmationNeeded, describeOutcome, type Confirmation, type ConfirmationNeed, type MutationPlan } from '../domain/mutation';
+import { describeOutcome } from '../domain/mutation/audit';
+import { confirmationNeeded, type Confirmation, type ConfirmationNeed } from '../domain/mutation/confirmation';
+import type { MutationPlan } from '../domain/mutation/plan';
 import { elasticsearchRunsAs, processUid, uidOfUser } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';

@@ -28,6 +28,7 @@ import {
   sharedState,
   stateDiff,
   type ApprovalMessage,
+  type ApprovalRequest,
   type Focus,
   type LeaderMessage,
   type ProposedSelection,
@@ -35,7 +36,7 @@ import {
 } from '../domain/share';
 import type { ConsoleStore, SharePeer, ShareView } from '../store/console';
 import { peerOf, type PeerIdentity } from './peer';
-import { GuardRefusal, hostUser, type ApprovalRequest, type Approver } from './guard';
+import { GuardRefusal, hostUser, type Approver } from './guard';
 
 export interface FocusSource {
   get(): Focus;

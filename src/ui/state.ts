@@ -6,24 +6,13 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { TableView } from '../domain/table';
 import type { ListNav } from '../domain/list-nav';
+import type { Selection } from '../domain/panes';
 import type { DetailSection } from '../domain/index-detail';
-import { PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
+import { PANES, PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
 
 export interface TableState extends TableView, ListNav {}
-
-/**
- * The row under the cursor of each pane, for wizards (see wizards/registry.ts). Undefined when
- * the pane has no rows or was not opened yet.
- */
-export interface Selection {
-  indices?: { index: string };
-  shards?: { index: string; shard: number; primary: boolean; node: string | null };
-  nodes?: { node: string };
-  templates?: { template: string; kind: 'index' | 'component' };
-  health?: { indicator: string };
-}
 
 /** What the index detail shows (the data itself is in the console store's indexDetail). */
 export interface DetailView extends ListNav {
@@ -75,7 +64,8 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    tables: { indices: table(), shards: table(), nodes: table(), templates: table(), doctor: table() },
+    // One cursor, sort and filter per table pane (store/panes.ts): a new table pane needs no line here.
+    tables: Object.fromEntries(PANES.filter(isTablePane).map((p) => [p, table()])) as Record<TablePane, TableState>,
     selection: {},
     filtering: false,
     showSystem: false,

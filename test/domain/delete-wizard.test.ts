@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
 import type { DiskRow } from '../../src/domain/disk';
-import { confirmationSatisfies } from '../../src/domain/mutation';
+import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import type { IndexRow } from '../../src/domain/types';
 import {
   cancelTaskPlan,

@@ -11,7 +11,7 @@ import {
   serviceConfirmation,
   zipUrl,
 } from '../../src/domain/engine';
-import { confirmationSatisfies } from '../../src/domain/mutation';
+import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import { engineClosesOnEsc, engineMachine, RESTART, type EngineWizardEvent, type EngineWizardState } from '../../src/domain/wizards/engine';
 
 describe('service commands', () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkOneIndex } from '../../src/domain/documents';
 import { isSingleIndex } from '../../src/domain/inspect';
-import { checkIndexExpression } from '../../src/domain/mutation';
+import { checkIndexExpression } from '../../src/domain/mutation/targets';
 import { HOSTILE_INDICES } from '../fixtures/hostile/names';
 
 describe('hostile but valid index names pass the checks', () => {

@@ -6,21 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { createClient } from '../../src/cluster/connection';
 import { resolveConnection } from '../../src/config/connection';
 import { Guard } from '../../src/services/guard';
-import {
-  buildPreview,
-  checkIndexExpression,
-  checkPlanPath,
-  checkRequestLine,
-  compareResolution,
-  compareUuids,
-  confirmationSatisfies,
-  describeOutcome,
-  formatAuditRecord,
-  judgeResolution,
-  parseAuditLog,
-  pinIndices,
-  type MutationPlan,
-} from '../../src/domain/mutation';
+import { describeOutcome, formatAuditRecord, parseAuditLog } from '../../src/domain/mutation/audit';
+import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
+import type { MutationPlan } from '../../src/domain/mutation/plan';
+import { buildPreview } from '../../src/domain/mutation/preview';
+import { checkIndexExpression, checkPlanPath, checkRequestLine, compareResolution, compareUuids, judgeResolution, pinIndices } from '../../src/domain/mutation/targets';
 
 const plan: MutationPlan = {
   method: 'PUT',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changesFromAudit, clusterKey, entryText, entryTone, healthTransition, lastHealth, mergeTimeline, parseSince, parseTimeline, taskEndResult, timelineMarkdown, type TimelineEntry } from '../../src/domain/timeline';
-import type { AuditRecord } from '../../src/domain/mutation';
+import type { AuditRecord } from '../../src/domain/mutation/audit';
 import type { ClusterHealth, ShardRow } from '../../src/domain/types';
 
 const health = (status: ClusterHealth['status'], unassigned = 0): ClusterHealth => ({

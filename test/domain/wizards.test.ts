@@ -7,7 +7,7 @@ import { drive } from '../helpers/machines';
 import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
 import { scrollLimitPlan, scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
 import { buildUnblockReview, unblockMachine, unblockPlans } from '../../src/domain/wizards/unblock';
-import { checkPlanPath, MAX_REQUEST_LINE } from '../../src/domain/mutation';
+import { checkPlanPath, MAX_REQUEST_LINE } from '../../src/domain/mutation/targets';
 
 
 const facts: ReplicasFacts = { indices: ['service_v9_a'], before: { service_v9_a: 1 }, dataNodes: 1, healthBefore: 'yellow', template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } }, priority: 100 } };

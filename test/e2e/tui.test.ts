@@ -1,6 +1,8 @@
 // The built CLI's console in a real terminal (tmux, 80x24) against a real Elasticsearch node with an
 // index whose replicas cannot be placed on one node (yellow).
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,4 +108,29 @@ describe('shardeck console in tmux at 80x24', () => {
     const colours = sgr.filter((c) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(c));
     expect(colours).toEqual([]);
   });
+
+  // A dropped SSH session (SIGHUP) or a service manager (SIGTERM): the console's stop list runs
+  // (commands/tui/console.ts), so the shell gets its screen and cursor back and the share socket
+  // is removed, not left for followers to find.
+  for (const sig of ['SIGHUP', 'SIGTERM'] as const) {
+    it(`${sig} gives the terminal back and removes the share socket`, async () => {
+      const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-e2e-run-'));
+      const session = `signal-${sig}`;
+      launch(session, `--url ${node.url} --interval 1 --share`, `XDG_RUNTIME_DIR=${runtime}`);
+      await waitFor(session, (s) => s.includes('YELLOW'), 'the header');
+      const dir = path.join(runtime, `shardeck-${process.getuid!()}`);
+      const socket = await waitUntil('the share socket', () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []), (f) => f.length === 1, { timeoutMs: 20_000, intervalMs: 100 });
+      const pid = Number(/^console-(\d+)\.sock$/.exec(socket[0]!)?.[1]);
+      expect(fs.lstatSync(path.join(dir, socket[0]!)).isSocket()).toBe(true);
+      expect(tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim()).toBe('1');
+      process.kill(pid, sig);
+      const after = await waitFor(session, (s) => s.includes('EXIT='), 'the exit');
+      expect(after).toContain('EXIT=130');
+      expect(after).toContain('before-tui');
+      expect(after).not.toContain('Health');
+      expect(tmux('display-message', '-p', '-t', session, '#{alternate_on} #{cursor_flag}').trim()).toBe('0 1');
+      expect(fs.readdirSync(dir)).toEqual([]);
+      fs.rmSync(runtime, { recursive: true, force: true });
+    });
+  }
 });

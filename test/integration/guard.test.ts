@@ -9,7 +9,8 @@ import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard, GuardRefusal, type Approver } from '../../src/services/guard';
-import { pinIndices, type MutationPlan } from '../../src/domain/mutation';
+import type { MutationPlan } from '../../src/domain/mutation/plan';
+import { pinIndices } from '../../src/domain/mutation/targets';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 

@@ -12,7 +12,7 @@ import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
-import type { MutationPlan } from '../../src/domain/mutation';
+import type { MutationPlan } from '../../src/domain/mutation/plan';
 import { startCountingProxy, type CountingProxy, type Trap } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';

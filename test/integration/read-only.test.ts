@@ -14,7 +14,7 @@ import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
-import { COMMANDS } from '../../src/commands/table';
+import { COMMANDS } from '../../src/commands';
 import { KEYMAP, keysOf } from '../../src/keys/keymap';
 import { WIZARDS } from '../../src/ui/wizards/registry';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';

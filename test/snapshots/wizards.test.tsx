@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diskRows } from '../../src/domain/disk';
 import { findCorruption } from '../../src/domain/corruption/explain';
-import { buildPreview } from '../../src/domain/mutation';
+import { buildPreview } from '../../src/domain/mutation/preview';
 import type { PlanResult } from '../../src/domain/wizards/machine';
 import { allocationMachine, explainAllocation } from '../../src/domain/wizards/allocation';
 import { deleteMachine, type DeleteForm } from '../../src/domain/wizards/delete';

@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bashCompletion, loadTable, zshCompletion } from '../../src/commands/help';
+import { COMMANDS } from '../../src/commands';
 import { saveIndexNames } from '../../src/config/completion-cache';
 import { HOSTILE } from '../fixtures/hostile/names';
 
@@ -36,7 +37,7 @@ beforeAll(async () => {
     if (before === undefined) delete process.env.SHARDECK_CONFIG_DIR;
     else process.env.SHARDECK_CONFIG_DIR = before;
   }
-  const table = await loadTable();
+  const table = await loadTable(COMMANDS);
   fs.writeFileSync(path.join(dir, 'shardeck.bash'), bashCompletion(table));
   fs.writeFileSync(path.join(dir, '_shardeck'), zshCompletion(table));
 });

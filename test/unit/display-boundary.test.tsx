@@ -1,5 +1,5 @@
 // The display boundary has one door each way, so no command or pane has to remember to sanitise:
-// a command prints through commands/output.ts (out/err), the console shows text through
+// a command prints through commands/support/output.ts (out/err), the console shows text through
 // ui/components/Text.tsx. This fails on a raw write to the terminal or on Ink's own Text anywhere
 // else; then it checks the two doors themselves with the hostile names.
 import fs from 'node:fs';
@@ -7,7 +7,7 @@ import path from 'node:path';
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { colourMark, forTerminal } from '../../src/commands/output';
+import { colourMark, forTerminal } from '../../src/commands/support/output';
 import { Text } from '../../src/ui/components/Text';
 import { HOSTILE } from '../fixtures/hostile/names';
 
@@ -25,10 +25,10 @@ function sourceFiles(dir: string): string[] {
 const RAW_WRITE = /process\.(stdout|stderr)\.write\((?!(SHOW_CURSOR|ENTER_ALT_SCREEN)\b)|console\.(log|error|warn|info)\(/g;
 
 describe('one door to the terminal', () => {
-  it('no code writes to stdout or stderr except commands/output.ts', () => {
+  it('no code writes to stdout or stderr except commands/support/output.ts', () => {
     const hits: string[] = [];
     for (const file of sourceFiles(SRC)) {
-      if (file.endsWith(path.join('commands', 'output.ts'))) continue;
+      if (file.endsWith(path.join('commands', 'support', 'output.ts'))) continue;
       const text = fs.readFileSync(file, 'utf8');
       for (const m of text.matchAll(RAW_WRITE)) hits.push(`${path.relative(SRC, file)}:${text.slice(0, m.index).split('\n').length}`);
     }

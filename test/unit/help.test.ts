@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS } from '../../src/commands/common';
+import { GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS } from '../../src/commands/support/common';
 import { bashCompletion, commandHelp, globalHelp, loadTable, manPage, zshCompletion, type Table } from '../../src/commands/help';
-import { COMMANDS } from '../../src/commands/table';
+import { COMMANDS } from '../../src/commands';
 
 let table: Table;
 beforeAll(async () => {
-  table = await loadTable();
+  table = await loadTable(COMMANDS);
 });
 
 describe('every command and flag has help', () => {

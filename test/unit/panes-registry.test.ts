@@ -5,7 +5,7 @@ import { KEYMAP } from '../../src/keys/keymap';
 import { PANE_RESOURCES, PANE_SPECS, PANES } from '../../src/store/panes';
 import { scopesFor } from '../../src/ui/app/App';
 import { PANE_REGISTRY } from '../../src/ui/panes/registry';
-import { isTablePane } from '../../src/ui/state';
+import { createUiStore, isTablePane } from '../../src/ui/state';
 
 describe('pane registry', () => {
   it('each pane polls what it draws from; only Health adds the shard list, and only while not green', () => {
@@ -36,6 +36,8 @@ describe('pane registry', () => {
     // Health has no filter: '/' is neither advertised nor bound there (typed keys ran commands).
     expect(scopesFor('health')).toEqual(['health', 'list', 'global']);
     expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor']);
+    // Each table pane has its own cursor state from the start.
+    expect(Object.keys(createUiStore().getState().tables)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor']);
     expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual(['health', 'indices', 'shards', 'nodes', 'templates', 'doctor', 'timeline']);
     // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline.
     const NUMBER: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8' };

@@ -2,7 +2,7 @@
 // reading curl -i output (1xx heads skipped). The wrapper end to end: test/integration/search-curl.test.ts.
 import { describe, expect, it } from 'vitest';
 import { parseCurlResponse } from '../../src/cluster/search-curl';
-import { curlLine, searchCurlArgv } from '../../src/domain/mutation';
+import { curlLine, searchCurlArgv } from '../../src/domain/mutation/preview';
 
 const req = { method: 'PUT' as const, path: '/service_v9_a/_settings', querystring: { expand_wildcards: 'all' }, body: { index: { number_of_replicas: 1 } } };
 

@@ -1,7 +1,8 @@
 // The offline checklist as the exact commands for this node and shard: stop, back up, repair
 // (CheckIndex or elasticsearch-shard), start, reroute, verify. Nothing here runs anything.
 import { DEFAULT_SERVICE_START, DEFAULT_SERVICE_STOP } from '../engine';
-import { buildPreview, curlLine, previewLines, shellQuote, type MutationPlan, type PreviewConnection } from '../mutation';
+import type { MutationPlan } from '../mutation/plan';
+import { buildPreview, curlLine, previewLines, shellQuote, type PreviewConnection } from '../mutation/preview';
 
 // --- how long the last step waits ----------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 // The guarded requests of a delete-by-query: the delete capped by max_docs at the previewed count,
 // the refresh a cancelled delete needs, and what the preview shows before anything is sent.
-import type { MutationPlan } from '../mutation';
+import type { MutationPlan } from '../mutation/plan';
 import type { Query } from './query';
 import type { TaskProgress } from './task';
 

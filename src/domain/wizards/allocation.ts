@@ -1,6 +1,7 @@
 // Unassigned-shards wizard: allocation explain in plain words, and retrying failed allocations
 // (POST _cluster/reroute?retry_failed=true) with a report of what moved.
-import type { Confirmation, MutationPlan } from '../mutation';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
 import type { ShardRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 

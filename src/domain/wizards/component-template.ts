@@ -2,7 +2,8 @@
 // template's composed_of gains it): the form, the review with both requests and the platform's
 // index-templates-settings value to set, then the two guarded requests and the checks after them.
 import { editLine, type LineEdit } from '../line-edit';
-import type { Confirmation, MutationPlan } from '../mutation';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
 import {
   checkComponentName,
   checkFieldName,

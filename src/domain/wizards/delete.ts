@@ -7,7 +7,10 @@ import { CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, type Confli
 import { olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, sourceQuery, untilQuery, type Parsed, type Query } from '../delete/query';
 import { deleteReport, type DeleteReport } from '../delete/report';
 import { type TaskProgress } from '../delete/task';
-import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
+import type { Applied } from '../mutation/audit';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
+import { checkIndexExpression, pinIndices, type TargetOptions } from '../mutation/targets';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import { DIGITS, editLine, type LineEdit } from '../line-edit';
 import { go, stay, withFocus, type CommonEvent, type Focus, type FocusEvent, type Machine, type PlanResult, type Step } from './machine';

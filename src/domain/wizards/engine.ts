@@ -4,7 +4,7 @@
 // runs once confirmed (the node's name typed for stop and restart, a key otherwise); after a plugin
 // change it offers the restart (r), which is the same service flow.
 import { editLine, type LineEdit } from '../line-edit';
-import type { Confirmation, ConfirmationNeed } from '../mutation';
+import type { Confirmation, ConfirmationNeed } from '../mutation/confirmation';
 import type { PluginVerb, ServiceVerb } from '../engine';
 import { stay, type Machine, type Step } from './machine';
 

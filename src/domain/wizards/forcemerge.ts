@@ -6,7 +6,10 @@ import { editLine, type LineEdit } from '../line-edit';
 import { forcemergePlan, judgeMergeSpace } from '../merge';
 import type { DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
-import { checkIndexExpression, pinIndices, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../mutation';
+import type { Applied } from '../mutation/audit';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
+import { checkIndexExpression, pinIndices, type TargetOptions } from '../mutation/targets';
 import type { IndexRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type Step } from './machine';
 

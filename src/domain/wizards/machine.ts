@@ -1,7 +1,9 @@
 // A wizard is a pure machine: (state, event) -> state + effects. Runners in services/wizards/
 // perform the effects with real calls and send the results back as events; Ink components only
 // render the state and send the operator's events. The CLI twins drive the same machines.
-import type { Applied, Confirmation, MutationPlan } from '../mutation';
+import type { Applied } from '../mutation/audit';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
 
 export interface Step<S, F> {
   state: S;

@@ -4,7 +4,7 @@
 // is run by services/recovery-runner.ts, which reports each step (announced), its live output and
 // its end as events; the machine asks the operator and answers with a confirmation or a refusal.
 import { editLine, type LineEdit } from '../line-edit';
-import type { Confirmation, ConfirmationNeed } from '../mutation';
+import type { Confirmation, ConfirmationNeed } from '../mutation/confirmation';
 import type { RecoveryMethod } from '../corruption/progress';
 import { stay, type Machine, type Step } from './machine';
 

@@ -2,7 +2,9 @@
 // too (so future indices are created right), show the platform configuration that keeps it so,
 // then watch health until the expected state.
 import { globMatches } from '../inspect';
-import { describeMatch, pinIndices, type Confirmation, type MutationPlan } from '../mutation';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
+import { describeMatch, pinIndices } from '../mutation/targets';
 import type { HealthStatus } from '../types';
 import { editLine, type LineEdit } from '../line-edit';
 import { commonStep, go, stay, withFocus, type CommonEvent, type FocusEvent, type Focus, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';

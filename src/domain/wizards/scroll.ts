@@ -1,7 +1,8 @@
 // Scroll-context wizard: open scroll contexts per node against search.max_open_scroll_context,
 // and the seed's request that raises the limit (persistent and transient).
 import { DIGITS, editLine, type LineEdit } from '../line-edit';
-import type { Confirmation, MutationPlan } from '../mutation';
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
 import type { NodeSearchStats } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 

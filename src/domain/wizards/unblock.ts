@@ -2,7 +2,9 @@
 // against the high and flood-stage watermarks, and the seed's request that lifts the block.
 // Refused while a node is still past flood stage: Elasticsearch would set the block again at once.
 import type { DiskRow } from '../disk';
-import { MAX_REQUEST_LINE, pathWithQuery, type Confirmation, type MutationPlan } from '../mutation';
+import type { Confirmation } from '../mutation/confirmation';
+import { pathWithQuery, type MutationPlan } from '../mutation/plan';
+import { MAX_REQUEST_LINE } from '../mutation/targets';
 import type { IndexBlocks } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 

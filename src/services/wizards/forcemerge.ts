@@ -3,7 +3,7 @@
 // merge sent once as a task through the Guard, followed, and the sizes read back.
 import type { EsApi } from '../../cluster/api';
 import { lacks } from '../../domain/capabilities';
-import { describeOutcome } from '../../domain/mutation';
+import { describeOutcome } from '../../domain/mutation/audit';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../../domain/wizards/forcemerge';
 import { followTask, mergeFacts, mergeFactsAfter, waitForLeases } from '../delete-by-query';
 import type { Guard } from '../guard';

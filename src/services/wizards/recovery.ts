@@ -3,7 +3,7 @@
 import type { EsApi } from '../../cluster/api';
 import { stepCommandLines, type PlanFacts } from '../../domain/corruption/plan';
 import { newProgress, type RecoveryProgress } from '../../domain/corruption/progress';
-import type { Confirmation } from '../../domain/mutation';
+import type { Confirmation } from '../../domain/mutation/confirmation';
 import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import { detectCorruption, findingFactLines, planFacts, startRefusal } from '../corruption';
 import type { Guard } from '../guard';

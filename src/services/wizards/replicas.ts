@@ -1,6 +1,6 @@
 // The replicas wizard's session: the target resolved and inspected, the plans sent, health watched until it settles.
 import type { EsApi } from '../../cluster/api';
-import type { TargetOptions } from '../../domain/mutation';
+import type { TargetOptions } from '../../domain/mutation/targets';
 import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { Guard } from '../guard';
 import { waitUntil } from '../wait';

@@ -2,7 +2,10 @@
 // calls (reads through the facade, changes only through the Guard) and sends the results back as
 // events. The console's wizards and the CLI twins drive the same sessions (one file per wizard here).
 import { taskIdOf } from '../../domain/delete/task';
-import { describeOutcome, type Applied, type Confirmation, type MutationPlan, type TargetOptions } from '../../domain/mutation';
+import { describeOutcome, type Applied } from '../../domain/mutation/audit';
+import type { Confirmation } from '../../domain/mutation/confirmation';
+import type { MutationPlan } from '../../domain/mutation/plan';
+import type { TargetOptions } from '../../domain/mutation/targets';
 import type { Machine, MutateEffect, PlanResult } from '../../domain/wizards/machine';
 import { GuardRefusal, type Guard, type MutationOutcome, type RefusalKind } from '../guard';
 

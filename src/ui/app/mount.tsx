@@ -1,5 +1,5 @@
 // Draws the console into the terminal: the App with the wizards' services, rendered by Ink. Its
-// own module so that the console's command (commands/tui.tsx) loads React, Ink and the panes
+// own module so that the console's command (commands/tui/) loads React, Ink and the panes
 // (~0.9 MB of code) while its first polls are already on the wire.
 import React from 'react';
 import { render } from 'ink';

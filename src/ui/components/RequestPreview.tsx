@@ -1,9 +1,9 @@
 // The request a wizard is about to send: method, path, body and the equivalent curl line
-// (domain/mutation.ts previewLines), shown before anything is sent.
+// (domain/mutation/preview.ts previewLines), shown before anything is sent.
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { previewLines, type Preview } from '../../domain/mutation';
+import { previewLines, type Preview } from '../../domain/mutation/preview';
 
 /** Each request in a box, long lines cut. */
 export function RequestPreview({ previews }: { previews: Preview[] }) {

@@ -22,7 +22,7 @@ import {
   type IndexDetail,
 } from '../../domain/index-detail';
 import { foldablePaths, mappingFields } from '../../domain/inspect';
-import { curlLine } from '../../domain/mutation';
+import { curlLine } from '../../domain/mutation/preview';
 import { filterPrompt, fitText, visibleRange } from '../../domain/table';
 import { navList, NAV_START } from '../../domain/list-nav';
 import { cutLines } from '../../domain/text';

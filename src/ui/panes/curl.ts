@@ -1,7 +1,7 @@
 // The requests behind a pane as curl lines (the same form as the mutation previews): the operator
 // can run them on the node's own shell. The user is named, never the password (curl asks for it).
 import { useMemo } from 'react';
-import { curlLine } from '../../domain/mutation';
+import { curlLine } from '../../domain/mutation/preview';
 import { urlForMessage } from '../../domain/urls';
 import { readRequestOf } from '../../store/panes';
 import type { ResourceName } from '../../store/console';

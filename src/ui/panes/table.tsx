@@ -10,7 +10,8 @@ import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { navFields, useStoredListNav, type ListNavControl } from '../input/use-list-nav';
-import { patchTable, setSelection, type Selection, type TablePane } from '../state';
+import type { Selection } from '../../domain/panes';
+import { patchTable, setSelection, type TablePane } from '../state';
 
 export interface TableModel<T> {
   rows: readonly T[];

@@ -3,7 +3,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { describeMatch } from '../../domain/mutation';
+import { describeMatch } from '../../domain/mutation/targets';
 import { REPLICAS_FIELDS, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';

@@ -2,7 +2,7 @@
 // knows the projects, and what a pattern matched.
 import React from 'react';
 import { Text } from '../components/Text';
-import { describeMatch } from '../../domain/mutation';
+import { describeMatch } from '../../domain/mutation/targets';
 import { projectOfTarget } from '../../domain/wizards/delete';
 import { useConsole } from '../app/context';
 

@@ -2,7 +2,7 @@
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
 import type { LineEdit } from '../../domain/line-edit';
-import type { ConfirmationNeed } from '../../domain/mutation';
+import type { ConfirmationNeed } from '../../domain/mutation/confirmation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
 import { keyLabel, type CommandId } from '../../keys/keymap';
 import { useKeymap } from '../app/use-keymap';

@@ -1,7 +1,7 @@
 // The guarded delete request and the preview's share.
 import { describe, expect, it } from 'vitest';
 import { deleteByQueryPlan, matchShare } from '../../../src/domain/delete/plan';
-import { confirmationNeeded, confirmationSatisfies } from '../../../src/domain/mutation';
+import { confirmationNeeded, confirmationSatisfies } from '../../../src/domain/mutation/confirmation';
 
 describe('plans', () => {
   it('the delete is capped at the previewed count, runs as a task and is confirmed by typing the count', () => {

@@ -1,7 +1,7 @@
 // The command table, in one place: the entry point dispatches from it, and the read-only test
 // walks every entry (test/integration/read-only.test.ts), so a new command cannot slip past it.
 // Each command is loaded lazily so the bundle's start-up only pays for what runs.
-import type { CommandModule } from './common';
+import type { CommandModule } from './support/common';
 
 /** `tui` is the default when no command is given. */
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
@@ -30,7 +30,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   settings: () => import('./settings').then((m) => m.default),
   stats: () => import('./stats').then((m) => m.default),
   cat: () => import('./cat').then((m) => m.default),
-  help: () => import('./help').then((m) => m.default),
+  help: () => import('./help').then((m) => m.helpCommand(COMMANDS)),
   follow: () => import('./follow').then((m) => m.default),
   incident: () => import('./incident').then((m) => m.default),
   get: () => import('./get').then((m) => m.default),

@@ -1,7 +1,7 @@
 // What the read-only inspect commands share (mappings, settings, stats, cat): the facade over one
 // connection, and "not found" (exit 5) said the same way with or without --json.
-import { createEsApi, type EsApi } from '../cluster/api';
-import { closeClient } from '../cluster/connection';
+import { createEsApi, type EsApi } from '../../cluster/api';
+import { closeClient } from '../../cluster/connection';
 import { EXIT, openConnection, type CommandContext } from './common';
 import { JSON_SCHEMA, printJson, reportFailure } from './guarded';
 import { err } from './output';

@@ -7,7 +7,7 @@
 // paint marks its colour changes with a tag random to this process (data cannot contain it), and
 // only tagged marks become escape sequences here, after the text around them was sanitised.
 import { randomBytes } from 'node:crypto';
-import { displayBlock } from '../domain/display-text';
+import { displayBlock } from '../../domain/display-text';
 
 const TAG = randomBytes(8).toString('hex');
 const MARK = new RegExp(`\u0000${TAG}(\\d{1,3})\u0000`);

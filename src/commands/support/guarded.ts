@@ -1,12 +1,15 @@
 // What the mutating subcommands share: a Guard for the connection, the preview printed before
 // anything is sent, the confirmation on the terminal (or --yes), --dry-run, and exit codes.
 import readline from 'node:readline/promises';
-import type { PlanResult } from '../domain/wizards/machine';
-import { confirmationNeeded, previewLines, type Confirmation, type MutationPlan, type Preview, type TargetOptions } from '../domain/mutation';
-import { createEsApi, type EsApi } from '../cluster/api';
-import { closeClient, ConnError, isConnectionFailure } from '../cluster/connection';
-import { Guard, GuardRefusal, type Approver } from '../services/guard';
-import { describeHolder } from '../config/cluster-lock';
+import type { PlanResult } from '../../domain/wizards/machine';
+import { confirmationNeeded, type Confirmation } from '../../domain/mutation/confirmation';
+import type { MutationPlan } from '../../domain/mutation/plan';
+import { previewLines, type Preview } from '../../domain/mutation/preview';
+import type { TargetOptions } from '../../domain/mutation/targets';
+import { createEsApi, type EsApi } from '../../cluster/api';
+import { closeClient, ConnError, isConnectionFailure } from '../../cluster/connection';
+import { Guard, GuardRefusal, type Approver } from '../../services/guard';
+import { describeHolder } from '../../config/cluster-lock';
 
 const NO_FOLLOWER: Approver = {
   required: true,
@@ -15,7 +18,7 @@ const NO_FOLLOWER: Approver = {
       new GuardRefusal('unapproved', 'this profile requires a follower\'s approval for every change (requireApproval): nothing was sent; make the change from a shared console (shardeck --share) that a second operator follows'),
     ),
 };
-import type { Profile } from '../config/profiles';
+import type { Profile } from '../../config/profiles';
 import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 import { err, out, forTerminal, outJson } from './output';

@@ -1,9 +1,9 @@
 // What the platform subcommands (login, whoami, projects) share: how a platform failure is told
 // and which exit code it gives.
-import { getProfile, openConfig, pickProfileName, type Profile } from '../config/profiles';
-import { LockBusyError } from '../config/files';
-import { PlatformError, type PlatformSignIn } from '../platform/sign-in';
-import { openProfileSignIn } from '../services/platform-sign-in';
+import { getProfile, openConfig, pickProfileName, type Profile } from '../../config/profiles';
+import { LockBusyError } from '../../config/files';
+import { PlatformError, type PlatformSignIn } from '../../platform/sign-in';
+import { openProfileSignIn } from '../../services/platform-sign-in';
 import { EXIT, type CommandContext } from './common';
 import { err, outJson } from './output';
 

@@ -1,11 +1,11 @@
 // What every subcommand shares: its shape, the global flags, exit codes, and turning flags into
 // a connection to the storage node.
 import type { ParseArgsConfig } from 'node:util';
-import { urlForMessage } from '../domain/urls';
+import { urlForMessage } from '../../domain/urls';
 import type { Client } from '@elastic/elasticsearch';
-import { createClient } from '../cluster/connection';
-import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../config/connection';
-import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../config/profiles';
+import { createClient } from '../../cluster/connection';
+import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../../config/connection';
+import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../../config/profiles';
 import { err, markInsecureTls } from './output';
 
 /** How `shardeck help` groups the commands. */

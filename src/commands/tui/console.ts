@@ -1,0 +1,128 @@
+// One console on one connection: everything it starts goes on one stop list, and the list runs,
+// last started first, on every way out (q and Ctrl-C end Ink; a signal or a crash runs it from
+// screen.ts; Enter in the Fleet view ends this console for another profile's).
+import { saveIndexNames } from '../../config/completion-cache';
+import { describeHolder } from '../../config/cluster-lock';
+import { createEsApi } from '../../cluster/api';
+import { closeClient, type ConnError } from '../../cluster/connection';
+import { connectionSecrets } from '../../domain/host-env';
+import { StopList } from '../../domain/stop-list';
+import { platformOnHost, runDoctorInto } from '../../services/doctor';
+import { Guard } from '../../services/guard';
+import { IndexDetailPoller } from '../../services/index-detail';
+import { startPlatformSignIn } from '../../services/platform-sign-in';
+import { Poller } from '../../services/poller';
+import { TimelineRecorder } from '../../services/timeline';
+import { createWizardServices } from '../../services/wizards';
+import { createConsoleStore, type ConsoleStore } from '../../store/console';
+import { createUiStore } from '../../ui/state';
+import { EXIT, openConnection, type CommandContext } from '../support/common';
+import { err } from '../support/output';
+import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
+import { consoleFleet } from './fleet';
+import { consoleSharing } from './share';
+
+/** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
+function cacheIndexNames(store: ConsoleStore): () => void {
+  let last = '';
+  return store.subscribe((s) => {
+    const rows = s.snapshots.indices.data;
+    if (!rows) return;
+    const names = rows.map((r) => r.name).sort();
+    const key = names.join('\n');
+    if (key === last) return;
+    last = key;
+    try {
+      saveIndexNames(names);
+    } catch {
+      // A config folder we may not write (shown elsewhere): completion only loses its index names.
+    }
+  });
+}
+
+/** One console on one connection; the flags of the next console when the operator switched profile. */
+export async function runConsole(values: CommandContext['values'], intervalMs: number | undefined): Promise<CommandContext['values'] | number | undefined> {
+  const { client, conn, where, profileName, profile } = await openConnection(values);
+  const es = createEsApi(client, conn.url);
+  // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
+  // other failure (unreachable, no rights for GET /) is left to the panes, which say it and retry.
+  try {
+    await es.checkVersion();
+  } catch (e) {
+    if ((e as ConnError).kind === 'unsupported') {
+      err(`shardeck: ${(e as Error).message}\n`);
+      await closeClient(client);
+      return EXIT.failed;
+    }
+  }
+  const stops = new StopList();
+  stops.add('connection', () => void client.close());
+  try {
+    const store = createConsoleStore({
+      connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
+      ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
+      ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
+    });
+    const poller = new Poller(es, store);
+    // The index detail's reads, only while it is open (Enter on an Indices row).
+    const detail = new IndexDetailPoller(es, store);
+    // What the panes may ask beyond the poll: the refresh key (the open index detail too), the verbose health report, the doctor's checks.
+    const pollControl = {
+      refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
+      diagnose: () => poller.diagnose(),
+      doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+    };
+    const ui = createUiStore();
+    // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
+    const recorder = new TimelineRecorder(store, where);
+    const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
+    const shareGroup = values['share-group'] as string | undefined;
+    const sharing = consoleSharing(store, ui, recorder, { group: shareGroup, requireApproval, readOnly: conn.readOnly });
+    // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
+    const guard = new Guard({
+      client,
+      conn,
+      profile: profileName,
+      platformUser: () => store.getState().platform.user,
+      approver: sharing.approver,
+      proposedBy: sharing.proposedBy,
+      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+    });
+    const wizardServices = createWizardServices(es, guard, {
+      serviceStop: profile?.serviceStop,
+      serviceStart: profile?.serviceStart,
+      hostSecrets: connectionSecrets(conn),
+      engineUrl: conn.url,
+      engineOverrides: profile,
+    });
+    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
+    const fleet = consoleFleet(() => instance?.unmount());
+
+    // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
+    // is compiled while the node answers, so the first frame can already show live data.
+    poller.start();
+    stops.add('poller', () => poller.stop());
+    exitThroughStops(stops, 'console');
+    // Signs in to the platform when the profile has one (header user@tenant, project names).
+    const platform = startPlatformSignIn(store, profileName, profile);
+    stops.add('platform sign-in', () => platform.stop());
+    detail.start();
+    stops.add('index detail', () => detail.stop());
+    stops.add('index-name cache', cacheIndexNames(store));
+    recorder.start();
+    stops.add('timeline recorder', () => recorder.stop());
+    stops.add('fleet watcher', () => fleet.control.stop());
+    stops.add('share server', () => sharing.stop('the leader quit'));
+    const { mountConsole } = await import('../../ui/app/mount');
+    holdAlternateScreen(stops);
+    const mounted = mountConsole(store, { poller: pollControl, ui, share: sharing.control, fleet: fleet.control }, wizardServices);
+    instance = mounted;
+    stops.add('console screen', () => mounted.unmount());
+    if (values.share || shareGroup) await sharing.start();
+    await mounted.waitUntilExit();
+    const switchTo = fleet.switchTo();
+    return switchTo === undefined ? undefined : { profile: switchTo, 'read-only': values['read-only'], interval: values.interval };
+  } finally {
+    stops.stopAll(reportStopFailure);
+  }
+}

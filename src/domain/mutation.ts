@@ -1,6 +1,7 @@
 // The pure half of the guarded mutation path (services/guard.ts sends): what a mutation is, how
 // it is previewed (with the equivalent curl line), how much confirmation its risk asks for, which
 // index expressions it may target, and the audit record it leaves.
+import { hasTornLastLine } from './local-files';
 import { NOT_IN_INDEX_NAMES } from './naming';
 
 export type MutationMethod = 'PUT' | 'POST' | 'DELETE';
@@ -83,6 +84,11 @@ export interface Preview {
 
 export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A path as the operator can paste it into a shell: quoted only when it has to be. */
+export function shellPath(p: string): string {
+  return /^[\w./+-]+$/.test(p) ? p : shellQuote(p);
 }
 
 export function pathWithQuery(req: Pick<MutationRequest, 'path' | 'querystring'>): string {
@@ -382,7 +388,7 @@ export function auditOutcomeLine(sending: AuditSending, time: string, outcome: A
  * without an outcome when none was written), old one-line records as they are. An outcome line
  * whose sending record is missing, or a line that is not JSON, is counted as unreadable.
  */
-export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number } {
+export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number; tornLastLine: boolean } {
   const records: AuditRecord[] = [];
   const byId = new Map<string, AuditRecord>();
   let unreadable = 0;
@@ -395,17 +401,26 @@ export function parseAuditLog(text: string): { records: AuditRecord[]; unreadabl
       unreadable++;
       continue;
     }
-    if (typeof parsed?.of === 'string' && parsed.outcome) {
+    // A line of another shape (null, a number, a list, a record without its time) is not a record.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      unreadable++;
+      continue;
+    }
+    if (typeof parsed.of === 'string' && parsed.outcome) {
       const sent = byId.get(parsed.of);
       if (!sent || sent.outcome) unreadable++;
       else Object.assign(sent, { outcome: parsed.outcome, outcomeTime: parsed.time });
+      continue;
+    }
+    if (typeof parsed.time !== 'string' || 'of' in parsed) {
+      unreadable++;
       continue;
     }
     const { phase: _phase, ...record } = parsed as AuditRecord & { phase?: string };
     records.push(record);
     if (typeof record.id === 'string') byId.set(record.id, record);
   }
-  return { records, unreadable };
+  return { records, unreadable, tornLastLine: hasTornLastLine(text) };
 }
 
 const APPLIED_WORDS: Record<Applied, string> = { yes: 'applied', no: 'not applied', unknown: 'applied or not: unknown' };

@@ -6,13 +6,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { readAudit } from '../../src/services/audit';
 import { onPath, startCountingProxy, type CountingProxy, type Fault } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let proxy: CountingProxy;
@@ -171,5 +172,42 @@ describe('a change whose answer was lost or refused is never resent', () => {
     expect(proxy.requests.filter((q) => settingsPut(q.method, q.path))).toHaveLength(1);
     const { phases } = auditOf();
     expect(phases).toEqual(['sending', 'outcome']);
+  });
+});
+
+describe('the console under a stalled read (tmux, 80x24)', () => {
+  const SOCKET = `shardeck-faults-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+  const screen = () => tmux('capture-pane', '-p', '-t', 'stall');
+  const waitFor = (what: string, test: (s: string) => boolean, timeoutMs = 60_000) => waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
+
+  afterAll(() => {
+    try {
+      tmux('kill-server');
+    } catch {
+      // no session left
+    }
+  });
+
+  it('says what is wrong in words, keeps running, and recovers by itself once healed', async () => {
+    const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} SHARDECK_REQUEST_TIMEOUT_MS=${REQUEST_TIMEOUT_MS} node ${CLI} --url ${proxy.url} --interval 2; echo EXIT=$?; sleep 600`;
+    tmux('new-session', '-d', '-s', 'stall', '-x', '80', '-y', '24', cmd);
+    await waitFor('the Health pane, green', (s) => s.includes('GREEN'));
+    proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { stall: 'headers' } });
+    const t0 = performance.now();
+    const stalled = await waitFor('the stall said in words', (s) => /did not answer in time/.test(s));
+    console.log(`FAULTS | console, health read stalled: said in words after | ${Math.round(performance.now() - t0)} ms`);
+    expect(stalled).not.toMatch(/\n\s+at |Error:|EXIT=/);
+    // It keeps running: the other panes still draw.
+    tmux('send-keys', '-t', 'stall', '5');
+    await waitFor('the Nodes pane while health stalls', (s) => s.includes('search.max_open_scroll_context'));
+    tmux('send-keys', '-t', 'stall', '1');
+    await waitFor('back on Health', (s) => /did not answer in time/.test(s));
+    proxy.clearTraps();
+    const t1 = performance.now();
+    await waitFor('recovered after heal', (s) => s.includes('GREEN') && !/did not answer in time/.test(s), 90_000);
+    console.log(`FAULTS | console, health read stalled: recovered after heal in | ${Math.round(performance.now() - t1)} ms`);
+    tmux('send-keys', '-t', 'stall', 'q');
+    await waitFor('the exit', (s) => s.includes('EXIT=0'));
   });
 });

@@ -225,6 +225,10 @@ export function classifyError(e: unknown, url: string): ConnError {
   if (/other side closed|socket hang up|ECONNRESET|HPE_INVALID|Invalid response status/i.test(text) && where.startsWith('http://')) {
     return new ConnError('tls-mismatch', `${where} closed the connection: a node on 3.7.4+ speaks HTTPS (use https:// in --url)`);
   }
+  // Headers, then a body that stops coming (a stalled node or link): the same words as a timeout.
+  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || /Body Timeout Error|Headers Timeout Error/.test(text)) {
+    return new ConnError('timeout', `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`);
+  }
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text)) return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);
   const netCode = /EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.exec(`${code ?? ''} ${text}`)?.[0];

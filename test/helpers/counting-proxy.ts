@@ -77,7 +77,7 @@ export interface CountingProxy {
   changing(): SeenRequest[];
   /** Apply `action` to the requests `match` selects (the first rule that matches wins). */
   trap(t: Trap): void;
-  /** Heal: every rule removed, every stalled connection closed. */
+  /** Heal: every rule removed, every stalled connection closed, every delayed request forwarded now. */
   clearTraps(): void;
   reset(): void;
   close(): Promise<void>;
@@ -89,6 +89,8 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   const requests: SeenRequest[] = [];
   let traps: (Trap & { used: number })[] = [];
   const stalled = new Set<Socket>();
+  /** Requests held by a delay rule: heal forwards them at once. */
+  const delayed = new Set<() => void>();
   const forward = (req: http.IncomingMessage, method: string, path: string, onAnswer: (up: http.IncomingMessage) => void) => {
     const out = http.request({ host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host } }, onAnswer);
     out.on('error', () => req.socket.destroy());
@@ -137,8 +139,17 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     }
     if ('delayMs' in fault) {
       seen.handled = 'delayed';
-      const timer = setTimeout(() => forward(req, method, path, plain), fault.delayMs);
-      req.socket.on('close', () => clearTimeout(timer));
+      const go = () => {
+        clearTimeout(timer);
+        delayed.delete(go);
+        forward(req, method, path, plain);
+      };
+      const timer = setTimeout(go, fault.delayMs);
+      delayed.add(go);
+      req.socket.on('close', () => {
+        clearTimeout(timer);
+        delayed.delete(go);
+      });
       return;
     }
     // The rest alter the node's real answer.
@@ -185,6 +196,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
       traps = [];
       for (const socket of stalled) socket.destroy();
       stalled.clear();
+      for (const go of [...delayed]) go();
     },
     reset: () => {
       requests.length = 0;

@@ -96,7 +96,9 @@ function oneJsonDocument(stdout: string, code: number | null): Record<string, un
 
 describe.each([
   ['the first read (health)', onPath('GET', /^\/_cluster\/health$/)],
-  ['a later read (nodes)', onPath('GET', /^\/_cat\/nodes$/)],
+  // The node list is also what the version check reads, right after health.
+  ['the node list (version check)', onPath('GET', /^\/_cat\/nodes$/)],
+  ['a later read (cluster settings)', onPath('GET', /^\/_cluster\/settings$/)],
 ])('status --json when %s fails', (_where, match) => {
   it.each(READ_FAULTS)('%s: exit 3, one JSON document, a sentence, no stack trace', async (what, fault) => {
     proxy.trap({ match, action: fault });

@@ -3,7 +3,6 @@
 // user or a secret. Completion never connects to anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isCompletionWord } from '../domain/local-files';
 import { configDir, writePrivateFileAtomic } from './files';
 import { readLocalText, setAside } from './local-files';
 import { listProfiles } from './profiles';
@@ -31,8 +30,8 @@ export function saveIndexNames(names: readonly string[]): void {
 export function completionWords(kind: string): string[] {
   try {
     if (kind === 'profiles') return listProfiles().map((p) => p.name);
-    // Only words a shell may be offered: the cache is a file anyone with the folder could have edited.
-    if (kind === 'indices') return (readLocalText(indexCacheFile(), MAX_CACHE_BYTES, '') ?? '').split('\n').filter(isCompletionWord);
+    // Any name Elasticsearch allows is offered as it is: the completion scripts quote it (test/unit/completion-shell.test.ts).
+    if (kind === 'indices') return (readLocalText(indexCacheFile(), MAX_CACHE_BYTES, '') ?? '').split('\n').filter(Boolean);
   } catch {
     // No config yet, no poll yet, or a broken cache: nothing to offer (completion never fails a shell).
   }

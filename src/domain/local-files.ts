@@ -112,8 +112,3 @@ export function checkSecretsText(text: string): FileCheck<Record<string, string>
 export function hasTornLastLine(text: string): boolean {
   return text.length > 0 && !text.endsWith('\n');
 }
-
-/** A word the completion cache may offer a shell: an index name's characters only (no space, no control character). */
-export function isCompletionWord(s: string): boolean {
-  return /^[\w.+#@%=:,-]{1,255}$/.test(s);
-}

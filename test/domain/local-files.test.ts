@@ -1,6 +1,6 @@
 // The checks behind broken local files (config/local-files.ts says them): plain values only.
 import { describe, expect, it } from 'vitest';
-import { brokenAsideName, checkConfigText, checkSecretsText, hasTornLastLine, isCompletionWord, readProblem } from '../../src/domain/local-files';
+import { brokenAsideName, checkConfigText, checkSecretsText, hasTornLastLine, readProblem } from '../../src/domain/local-files';
 import { parseAuditLog, shellPath } from '../../src/domain/mutation';
 
 describe('checkConfigText', () => {
@@ -70,14 +70,6 @@ describe('the words and names', () => {
     expect(hasTornLastLine('')).toBe(false);
     expect(hasTornLastLine('{}\n')).toBe(false);
     expect(hasTornLastLine('{}\n{"a"')).toBe(true);
-  });
-
-  it('completion offers index-name characters only', () => {
-    expect(isCompletionWord('service_v9_p-1.2')).toBe(true);
-    expect(isCompletionWord('')).toBe(false);
-    expect(isCompletionWord('a b')).toBe(false);
-    expect(isCompletionWord('a\u001b[2J')).toBe(false);
-    expect(isCompletionWord('$(rm)')).toBe(false);
   });
 });
 

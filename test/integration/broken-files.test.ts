@@ -214,12 +214,4 @@ describe('completion cache', () => {
     expect(aside).toHaveLength(1);
     expect(fs.readFileSync(path.join(dir, aside[0]!, 'inside'), 'utf8')).toBe('kept');
   });
-
-  it('names with control characters or spaces in the cache are not offered', async () => {
-    const dir = freshDir();
-    plant(dir, 'completion-indices', 'good\nb\u001b[2Jad\nwith space\n\u0000\n');
-    const r = await cli(dir, ['help', '--complete', 'indices']);
-    expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter(Boolean)).toEqual(['good']);
-  });
 });

@@ -5,6 +5,7 @@ import type { Client } from '@elastic/elasticsearch';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
+import { readRetryDelayMs } from '../domain/retry';
 import { lacks, missingText, oldestVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
 import { ConnError, getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
 import { documentsApi } from './documents';
@@ -84,9 +85,21 @@ function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) 
   };
   return {
     resource,
-    /** Only the parsed data of one resource. */
+    /**
+     * Only the parsed data of one resource (one-shot commands). A 429 is retried after the
+     * Retry-After the node asked for, a few times and never long (domain/retry.ts); anything else
+     * fails at once. Reads only: a change never comes here.
+     */
     async data<K extends ResourceName>(name: K): Promise<ResourceData<K>> {
-      return (await resource(name)).data;
+      for (let retries = 0; ; retries++) {
+        try {
+          return (await resource(name)).data;
+        } catch (e) {
+          const wait = e instanceof ConnError ? readRetryDelayMs(e.status, e.retryAfter, retries, Date.now()) : null;
+          if (wait === null) throw e;
+          await new Promise((r) => setTimeout(r, wait));
+        }
+      }
     },
     /** The verbose health report of one indicator: its diagnoses. */
     async healthDiagnoses(indicator: string, signal?: AbortSignal): Promise<Record<string, HealthDiagnosis[]>> {

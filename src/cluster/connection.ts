@@ -34,6 +34,8 @@ export type ConnErrorKind =
   | 'not-elasticsearch'
   | 'not-found'
   | 'bad-request'
+  /** 429: the node refused for now (a full queue, a circuit breaker); a read is retried per Retry-After (domain/retry.ts), a change never. */
+  | 'busy'
   | 'server'
   | 'aborted'
   /** The answer passed shardeck's size cap (SHARDECK_MAX_ANSWER_MB). */
@@ -50,6 +52,8 @@ export class ConnError extends Error {
     readonly status?: number,
     readonly esType?: string,
     readonly esReason?: string,
+    /** The Retry-After the node (or a proxy) sent with its refusal (429). */
+    readonly retryAfter?: string,
   ) {
     super(message);
     this.name = 'ConnError';
@@ -162,6 +166,10 @@ export function classifyError(e: unknown, url: string): ConnError {
   if (e instanceof errors.RequestAbortedError || (e as Error)?.name === 'AbortError') {
     return new ConnError('aborted', 'request cancelled');
   }
+  if (e instanceof errors.DeserializationError) {
+    // Never the parser's words ("Unexpected token <"): they quote someone else's bytes and say nothing.
+    return new ConnError('server', `${where} sent an answer that is not JSON (cut short, or from something in front of the node such as a proxy): try again; if it persists, check what answers on that port`);
+  }
   if (e instanceof errors.TimeoutError) {
     return new ConnError('timeout', `${where} did not answer in time: the node may be overloaded or stuck in GC; check its log`);
   }
@@ -185,6 +193,8 @@ export function classifyError(e: unknown, url: string): ConnError {
       return new ConnError('forbidden', u ? forbiddenSentence(u) : `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`, status, esType, esReason);
     }
     if (status === 404) return new ConnError('not-found', esReason ?? `not found (404)`, status, esType, esReason);
+    if (status === 429)
+      return new ConnError('busy', `${where} is too busy to answer (429${headers['retry-after'] ? `, Retry-After: ${String(headers['retry-after']).replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}` : ''}): ${esReason ?? 'too many requests'}`, status, esType, esReason, headers['retry-after']);
     if (status >= 400 && status < 500) return new ConnError('bad-request', esReason ?? `request rejected (${status})`, status, esType, esReason);
     // A server that does not speak Elasticsearch's error format is likely something else.
     return new ConnError('server', `${where} failed (${status}): ${esReason ?? 'server error'}`, status, esType, esReason);
@@ -214,6 +224,10 @@ export function classifyError(e: unknown, url: string): ConnError {
   }
   if (/other side closed|socket hang up|ECONNRESET|HPE_INVALID|Invalid response status/i.test(text) && where.startsWith('http://')) {
     return new ConnError('tls-mismatch', `${where} closed the connection: a node on 3.7.4+ speaks HTTPS (use https:// in --url)`);
+  }
+  // Headers, then a body that stops coming (a stalled node or link): the same words as a timeout.
+  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || /Body Timeout Error|Headers Timeout Error/.test(text)) {
+    return new ConnError('timeout', `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`);
   }
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text)) return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);

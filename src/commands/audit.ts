@@ -18,13 +18,13 @@ const audit: CommandModule = {
     const json = Boolean(values.json);
     const last = values.last === undefined ? Infinity : Number(values.last);
     if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${values.last}" is not a whole number of records: give e.g. --last 20`, json);
-    const { records, unreadable } = readAudit();
+    const { records, unreadable, tornLastLine } = readAudit();
     const shown = records.slice(last === Infinity ? 0 : -last);
-    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });
+    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, tornLastLine, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });
     else {
       if (!records.length) out(`no mutation recorded yet (${auditFile()})\n`);
       for (const r of shown) out(formatAuditRecord(r) + '\n');
-      if (unreadable) err(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not JSON and were skipped\n`);
+      if (unreadable) err(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not records and were skipped${tornLastLine ? ' (its last line is torn: a write cut short by a crash or a full disk; the next record starts on a line of its own)' : ''}\n`);
     }
     return EXIT.ok;
   },

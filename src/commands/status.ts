@@ -69,8 +69,9 @@ const status: CommandModule = {
     try {
       report = await collect(connection);
     } catch (e) {
-      // The node answered health but failed a later read: say which, exit as "unknown".
+      // The node answered health but failed a later read: say which, exit as "unknown" (under --json, the one failure shape).
       err(`shardeck status: ${(e as Error).message}\n`);
+      if (values.json) outJson({ ok: false, error: (e as Error).message });
       return EXIT.unreachable;
     }
     if (values.json) outJson(report);

@@ -149,10 +149,16 @@ export function writeOperatorFile(file: string, content: string): void {
  */
 export function appendPrivateLine(file: string, line: string, { durable = false }: { durable?: boolean } = {}): void {
   ensurePrivateDir(path.dirname(file));
-  const fd = fs.openSync(file, 'a', 0o600);
+  // a+: appends, and reads the last byte: a line left torn by a crash (no line break) would
+  // otherwise be glued to this one, and both lost to the reader.
+  const fd = fs.openSync(file, 'a+', 0o600);
   try {
     tightenOpenFile(fd);
-    fs.writeSync(fd, line.endsWith('\n') ? line : line + '\n');
+    const size = fs.fstatSync(fd).size;
+    const last = Buffer.alloc(1);
+    const torn = size > 0 && fs.readSync(fd, last, 0, 1, size - 1) === 1 && last[0] !== 0x0a;
+    // One write: concurrent appenders (O_APPEND) never interleave inside a line.
+    fs.writeSync(fd, (torn ? '\n' : '') + (line.endsWith('\n') ? line : line + '\n'));
     if (durable) fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

@@ -3,7 +3,9 @@
 // refresh token lives in the 0600 secrets file (config/secrets.ts).
 import path from 'node:path';
 import Conf from 'conf';
+import { checkConfigText } from '../domain/local-files';
 import { configDir, ensurePrivateDir, tightenPrivateFile } from './files';
+import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';
 
 export interface Profile {
   url: string;
@@ -56,10 +58,28 @@ export const DEFAULT_URL = 'http://localhost:9200';
 export const DEFAULT_PROFILE = 'default';
 const SCHEMA_VERSION = 1;
 
+/** The most a config.json of profiles may hold: more is not ours. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+/**
+ * Refuses a broken config.json (empty, cut short, not JSON, wrong types, a folder) with the file's
+ * name and what to do, before conf reads it: conf would throw the parser's words ("Unexpected end
+ * of JSON input", exit 70) or, told to clear it, overwrite the operator's profiles.
+ */
+function checkConfigFile(file: string): void {
+  const remedy = moveAsideRemedy(file, 'shardeck starts with no profiles');
+  const text = readLocalText(file, MAX_CONFIG_BYTES, remedy);
+  if (text === null) return;
+  const check = checkConfigText(text);
+  if (!check.ok) throw new BrokenFileError(file, check.problem, remedy);
+}
+
 export function openConfig(): Conf<ConfigSchema> {
   const cwd = ensurePrivateDir(configDir());
+  const file = path.join(cwd, 'config.json');
+  checkConfigFile(file);
   // conf sets 0600 only when it writes; one left 0644 (older version, by hand) is tightened now.
-  tightenPrivateFile(path.join(cwd, 'config.json'));
+  tightenPrivateFile(file);
   return new Conf<ConfigSchema>({
     projectName: 'shardeck',
     cwd,

@@ -1,10 +1,14 @@
 // The platform refresh tokens, one per profile, in a 0600 file inside the 0700 config directory.
 // Nothing else ever holds them: not conf's config.json, not argv, not a log or an error message.
 // A secrets file that group or others can read is refused (with the chmod that fixes it).
-import fs from 'node:fs';
 import path from 'node:path';
+import { checkSecretsText } from '../domain/local-files';
 import { assertPrivateFile, configDir, InsecureFileError, withFileLock, writePrivateFileAtomic } from './files';
 import { UsageError } from './connection';
+import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';
+
+/** A secrets file holds a few tokens: more is not ours. */
+const MAX_SECRETS_BYTES = 1024 * 1024;
 
 interface SecretsFile {
   version: 1;
@@ -18,22 +22,19 @@ export function secretsFile(): string {
 
 function readSecrets(): SecretsFile {
   const file = secretsFile();
-  let text: string;
+  const remedy = moveAsideRemedy(file, 'run shardeck login again');
+  const text = readLocalText(file, MAX_SECRETS_BYTES, remedy);
+  if (text === null) return { version: 1, refreshTokens: {} };
   try {
     assertPrivateFile(file);
-    text = fs.readFileSync(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { version: 1, refreshTokens: {} };
     if (e instanceof InsecureFileError) throw new UsageError(e.message);
-    throw new UsageError(`cannot read the secrets file ${file} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw e;
   }
-  try {
-    const parsed = JSON.parse(text) as Partial<SecretsFile>;
-    return { version: 1, refreshTokens: { ...(parsed.refreshTokens ?? {}) } };
-  } catch {
-    // Never echo the content: it is a secret.
-    throw new UsageError(`the secrets file ${file} is not valid JSON: remove it and run shardeck login again`);
-  }
+  // The problem never quotes the content: it is a secret.
+  const check = checkSecretsText(text);
+  if (!check.ok) throw new BrokenFileError(file, check.problem, remedy);
+  return { version: 1, refreshTokens: check.value };
 }
 
 function writeSecrets(s: SecretsFile): void {

@@ -1,8 +1,9 @@
 // The audit log, <configDir>/audit.log (0600): per mutation a "sending" JSON line written before
 // it goes out and an outcome line after (domain/mutation.ts parseAuditLog joins them).
-import fs from 'node:fs';
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
+import { BrokenFileError, moveAsideRemedy, readLocalText } from '../config/local-files';
+import { readProblem } from '../domain/local-files';
 import { appendHostJournal, readHostJournals } from '../config/host-journal';
 import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
 
@@ -10,18 +11,25 @@ export function auditFile(): string {
   return path.join(configDir(), 'audit.log');
 }
 
-export function appendAudit(record: AuditSending | AuditOutcomeLine, file = auditFile()): void {
-  appendPrivateLine(file, JSON.stringify(record), { durable: true });
-}
+/** What to do with an audit log that cannot be read or written: move it aside, never lose it. */
+const auditRemedy = (file: string) => moveAsideRemedy(file, 'shardeck starts a new one (keep the old one: it is the record of what was sent)');
 
-export function readAudit(file = auditFile()): { records: AuditRecord[]; unreadable: number } {
-  let text: string;
+/** The most an audit log is read at once (its last bytes when longer: the latest records). */
+const MAX_AUDIT_BYTES = 64 * 1024 * 1024;
+
+export function appendAudit(record: AuditSending | AuditOutcomeLine, file = auditFile()): void {
   try {
-    text = fs.readFileSync(file, 'utf8');
+    appendPrivateLine(file, JSON.stringify(record), { durable: true });
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], unreadable: 0 };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EISDIR' || code === 'EACCES') throw new BrokenFileError(file, readProblem(code), auditRemedy(file));
     throw e;
   }
+}
+
+export function readAudit(file = auditFile()): { records: AuditRecord[]; unreadable: number; tornLastLine: boolean } {
+  const text = readLocalText(file, MAX_AUDIT_BYTES, auditRemedy(file), { tail: true });
+  if (text === null) return { records: [], unreadable: 0, tornLastLine: false };
   return parseAuditLog(text);
 }
 

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { clusterLockDir } from '../config/cluster-lock';
 import { appendPrivateLine, configDir, ensurePrivateDir } from '../config/files';
+import { moveAsideRemedy, readLocalText } from '../config/local-files';
 import { changesFromAudit, clusterKey, healthTransition, lastHealth, mergeTimeline, parseTimeline, type TimelineEntry } from '../domain/timeline';
 import type { HealthStatus } from '../domain/types';
 import type { ConsoleStore } from '../store/console';
@@ -22,13 +23,14 @@ export function appendTimeline(url: string, entry: TimelineEntry): void {
   appendPrivateLine(file, JSON.stringify(entry));
 }
 
+/** The most of a timeline read at once: its last whole lines when longer. */
+const MAX_TIMELINE_BYTES = 16 * 1024 * 1024;
+
 function readFileEntries(url: string): TimelineEntry[] {
-  try {
-    return parseTimeline(fs.readFileSync(timelineFile(url), 'utf8'));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
-  }
+  const file = timelineFile(url);
+  // A torn last line (a crash mid-append) is skipped by parseTimeline; appendPrivateLine starts the next on a line of its own.
+  const text = readLocalText(file, MAX_TIMELINE_BYTES, moveAsideRemedy(file, 'shardeck starts a new timeline for this cluster'), { tail: true });
+  return text === null ? [] : parseTimeline(text);
 }
 
 /** The whole timeline of a cluster (URL without credentials), oldest first; since: epoch ms. */

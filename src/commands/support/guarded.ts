@@ -165,7 +165,8 @@ export async function applyOnePlan(
   const result: PlanResult = state.result ?? { summary: plans[0]!.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
   warnAudit(result.auditWarning);
-  if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
+  // A failure's sentence is its error (the one failure shape), not the bare word "failed".
+  if (json) printJson({ ...head, ok, ...(ok ? {} : { error: result.message }), dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
   // An answered success reads best as its read-back; anything else (no answer, read back) says it all in its message.
   else out(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);
   return ok ? EXIT.ok : EXIT.failed;

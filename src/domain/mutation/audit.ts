@@ -6,6 +6,7 @@
 // before this format have one line per mutation with its outcome; they are read as they are.
 import type { Confirmation } from './confirmation';
 import { pathWithQuery, type MutationMethod, type Risk } from './plan';
+import { hasTornLastLine } from '../local-files';
 
 /**
  * What happened on the cluster: yes (it answered success, or the read-back shows the change),
@@ -79,7 +80,7 @@ export function auditOutcomeLine(sending: AuditSending, time: string, outcome: A
  * without an outcome when none was written), old one-line records as they are. An outcome line
  * whose sending record is missing, or a line that is not JSON, is counted as unreadable.
  */
-export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number } {
+export function parseAuditLog(text: string): { records: AuditRecord[]; unreadable: number; tornLastLine: boolean } {
   const records: AuditRecord[] = [];
   const byId = new Map<string, AuditRecord>();
   let unreadable = 0;
@@ -92,17 +93,26 @@ export function parseAuditLog(text: string): { records: AuditRecord[]; unreadabl
       unreadable++;
       continue;
     }
-    if (typeof parsed?.of === 'string' && parsed.outcome) {
+    // A line of another shape (null, a number, a list, a record without its time) is not a record.
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      unreadable++;
+      continue;
+    }
+    if (typeof parsed.of === 'string' && parsed.outcome) {
       const sent = byId.get(parsed.of);
       if (!sent || sent.outcome) unreadable++;
       else Object.assign(sent, { outcome: parsed.outcome, outcomeTime: parsed.time });
+      continue;
+    }
+    if (typeof parsed.time !== 'string' || 'of' in parsed) {
+      unreadable++;
       continue;
     }
     const { phase: _phase, ...record } = parsed as AuditRecord & { phase?: string };
     records.push(record);
     if (typeof record.id === 'string') byId.set(record.id, record);
   }
-  return { records, unreadable };
+  return { records, unreadable, tornLastLine: hasTornLastLine(text) };
 }
 
 const APPLIED_WORDS: Record<Applied, string> = { yes: 'applied', no: 'not applied', unknown: 'applied or not: unknown' };

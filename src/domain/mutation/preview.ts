@@ -40,6 +40,11 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** A path as the operator can paste it into a shell: quoted only when it has to be. */
+export function shellPath(p: string): string {
+  return /^[\w./+-]+$/.test(p) ? p : shellQuote(p);
+}
+
 type AnyRequest = Omit<MutationRequest, 'method'> & { method: MutationMethod | 'GET' | 'HEAD' };
 
 /**

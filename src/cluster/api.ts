@@ -1,7 +1,7 @@
 // The typed facade of Elasticsearch: one method per API the product reads, returning domain
 // values. Services get an EsApi for every read; changes go only through services/guard.ts, which
 // sends them with cluster/mutations.ts. Nothing outside src/cluster/ builds a request path.
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient as Client } from './connection';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';

@@ -4,7 +4,7 @@
 // for any command (password from its env var or file; never a prompt, never printed).
 import { createEsApi } from '../cluster/api';
 import { closeClient, createClient } from '../cluster/connection';
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient as Client } from '../cluster/connection';
 import { resolveConnection } from '../config/connection';
 import { listProfiles, type Profile } from '../config/profiles';
 import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';

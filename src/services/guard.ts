@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ClusterBusyError, withClusterLock, type ClusterLockHolder } from '../config/cluster-lock';
 import { urlForMessage } from '../domain/urls';
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient as Client } from '../cluster/connection';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
 import {

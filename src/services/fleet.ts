@@ -17,9 +17,14 @@ export interface FleetOptions {
   concurrency?: number;
   /** How long one cluster may take to answer all its reads, ms. */
   timeoutMs?: number;
+  /**
+   * How long one cluster holds its slot, ms: one that has not answered by then reads on until its
+   * deadline but lets the next cluster start, so silent clusters never hold back the others' rows.
+   */
+  slotMs?: number;
 }
 
-export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000 } as const;
+export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000, slotMs: 500 } as const;
 
 export interface FleetTarget {
   profile: string;
@@ -41,6 +46,7 @@ export class FleetReader {
   private clients = new Map<string, Client | { problem: string }>();
   private readonly concurrency: number;
   private readonly timeoutMs: number;
+  private readonly slotMs: number;
 
   constructor(
     private readonly targets: readonly FleetTarget[],
@@ -48,6 +54,7 @@ export class FleetReader {
   ) {
     this.concurrency = Math.max(1, opts.concurrency ?? FLEET_DEFAULTS.concurrency);
     this.timeoutMs = Math.max(100, opts.timeoutMs ?? FLEET_DEFAULTS.timeoutMs);
+    this.slotMs = Math.min(this.timeoutMs, Math.max(1, opts.slotMs ?? FLEET_DEFAULTS.slotMs));
   }
 
   /** The rows before any answer. */
@@ -58,16 +65,24 @@ export class FleetReader {
   /** One round over every cluster; `onRow` hears each as it arrives (the view fills in as they answer). */
   async round(onRow?: (row: FleetRow) => void): Promise<FleetRow[]> {
     const rows: FleetRow[] = [];
+    // Reads that outlived their slot: still running, each bounded by its own deadline.
+    const slow: Promise<void>[] = [];
     let next = 0;
     const worker = async () => {
       while (next < this.targets.length) {
         const t = this.targets[next++];
-        const row = await this.readOne(t);
-        rows.push(row);
-        onRow?.(row);
+        const read = this.readOne(t).then((row) => {
+          rows.push(row);
+          onRow?.(row);
+        });
+        let timer: NodeJS.Timeout | undefined;
+        const outlived = await Promise.race([read.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.slotMs)))]);
+        clearTimeout(timer);
+        if (outlived) slow.push(read);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, this.targets.length) }, worker));
+    await Promise.all(slow);
     return sortFleet(rows);
   }
 
@@ -99,7 +114,8 @@ export class FleetReader {
       const report = await Promise.race([readStatus(createEsApi(c as Client, t.profileData.url)), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
-      return fleetProblemRow(t.profile, url, (e as Error).message, Date.now());
+      // How long it was waited for: a row that timed out once said 0 ms, which read as "failed at once".
+      return fleetProblemRow(t.profile, url, (e as Error).message, Date.now(), Date.now() - started);
     } finally {
       clearTimeout(timer);
     }

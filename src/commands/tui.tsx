@@ -5,21 +5,18 @@ import { saveIndexNames } from '../config/completion-cache';
 import { createConsoleStore } from '../store/console';
 import { Poller } from '../services/poller';
 import { IndexDetailPoller } from '../services/index-detail';
-import { platformOnHost, runDoctorInto } from '../services/doctor';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
-import { Guard } from '../services/guard';
-import { createWizardServices } from '../services/wizards';
 import { connectionSecrets } from '../domain/host-env';
 import { startPlatformSignIn } from '../services/platform-sign-in';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR } from './screen';
-import { FleetReader, FleetWatcher, fleetTargets } from '../services/fleet';
+import type { FleetWatcher } from '../services/fleet';
 import { createFleetStore } from '../store/fleet';
 import type { FleetControl } from '../ui/app/context';
 import { EXIT, openConnection, type CommandModule, type CommandContext } from './common';
 import { createUiStore } from '../ui/state';
-import { GuardRefusal, hostUser, type Approver } from '../services/guard';
-import { ShareServer, type FocusSource } from '../services/share-server';
+import type { Approver } from '../services/guard';
+import type { FocusSource, ShareServer } from '../services/share-server';
 import { TimelineRecorder } from '../services/timeline';
 import { describeHolder } from '../config/cluster-lock';
 import type { ShareControl } from '../ui/app/context';
@@ -119,7 +116,11 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   const pollControl = {
     refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
     diagnose: () => poller.diagnose(),
-    doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+    // Loaded when the Doctor pane first asks (as are sharing, the Fleet view and the guard: not needed for the first frame).
+    doctor: async () => {
+      const { platformOnHost, runDoctorInto } = await import('../services/doctor');
+      return runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) });
+    },
   };
   const ui = createUiStore();
   // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
@@ -172,6 +173,8 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   };
   const startSharing = async () => {
     if (server) return;
+    const { ShareServer } = await import('../services/share-server');
+    if (server) return;
     server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
     try {
       await server.start();
@@ -187,46 +190,35 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   };
   const approver: Approver = {
     required: requireApproval,
-    approve: (req) =>
-      server
-        ? server.approve(req)
-        : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
+    approve: async (req) => {
+      if (server) return server.approve(req);
+      const { GuardRefusal } = await import('../services/guard');
+      throw new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow');
+    },
   };
   const share: ShareControl = {
     toggleShare: () => void (server ? stopSharing() : startSharing()),
-    addNote: (text) => recorder.addNote(hostUser(), text),
+    addNote: (text) => void import('../services/guard').then((g) => recorder.addNote(g.hostUser(), text)),
   };
   // Signs in to the platform when the profile has one (header user@tenant, project names).
   const platform = startPlatformSignIn(store, profileName, profile);
-  // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
-  const guard = new Guard({
-    client,
-    conn,
-    profile: profileName,
-    platformUser: () => store.getState().platform.user,
-    approver,
-    proposedBy: () => proposer,
-    onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
-  });
-  const wizardServices = createWizardServices(es, guard, {
-    serviceStop: profile?.serviceStop,
-    serviceStart: profile?.serviceStart,
-    hostSecrets: connectionSecrets(conn),
-    engineUrl: conn.url,
-    engineOverrides: profile,
-  });
-
   // The Fleet view (F): every saved profile's cluster, read only while the view is open.
   let switchTo: string | undefined;
   let watcher: FleetWatcher | undefined;
+  let fleetOpen = false;
   const fleetStore = createFleetStore();
   const fleet: FleetControl = {
     store: fleetStore,
     start: () => {
-      watcher = new FleetWatcher(new FleetReader(fleetTargets()), fleetStore);
-      watcher.start();
+      fleetOpen = true;
+      void import('../services/fleet').then(({ FleetReader, FleetWatcher, fleetTargets }) => {
+        if (!fleetOpen || watcher) return; // closed again (or started) while it loaded
+        watcher = new FleetWatcher(new FleetReader(fleetTargets()), fleetStore);
+        watcher.start();
+      });
     },
     stop: () => {
+      fleetOpen = false;
       void watcher?.stop();
       watcher = undefined;
     },
@@ -271,7 +263,25 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   detail.start();
   const stopIndexCache = cacheIndexNames(store);
   recorder.start();
-  const { mountConsole } = await import('../ui/app/mount');
+  // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
+  const [{ Guard }, { createWizardServices }, { mountConsole }] = await Promise.all([import('../services/guard'), import('../services/wizards'), import('../ui/app/mount')]);
+  const guard = new Guard({
+    client,
+    conn,
+    profile: profileName,
+    platformUser: () => store.getState().platform.user,
+    approver,
+    proposedBy: () => proposer,
+    onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+  });
+  const wizardServices = createWizardServices(es, guard, {
+    serviceStop: profile?.serviceStop,
+    serviceStart: profile?.serviceStart,
+    hostSecrets: connectionSecrets(conn),
+    engineUrl: conn.url,
+    engineOverrides: profile,
+  });
+
   process.stdout.write(ENTER_ALT_SCREEN);
   onAltScreen = true;
   instance = mountConsole(store, { poller: pollControl, ui, share, fleet }, wizardServices);

@@ -2,6 +2,7 @@
 // never be resent automatically, and the poller does its own backoff for reads.
 import { forbiddenSentence, parseUnauthorized } from '../domain/privileges';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import * as errors from '@elastic/transport/errors';
 import { urlForMessage } from '../domain/urls';
@@ -198,9 +199,11 @@ export function classifyError(e: unknown, url: string): ConnError {
         return 'this host';
       }
     })();
+    // The example is a name of the host's kind (an IP for an IP) when the certificate has one.
+    const example = names.find((n) => !n.includes('*') && isIP(n) === isIP(host)) ?? names.find((n) => !n.includes('*')) ?? names[0];
     return new ConnError(
       'tls-name',
-      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, names.find((n) => !n.includes('*')) ?? names[0]) : where}), or have the certificate reissued to include ${host}`,
+      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, example!) : where}), or have the certificate reissued to include ${host}`,
     );
   }
   if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {

@@ -11,17 +11,17 @@ urls.forEach((url, i) => saveProfile(`fleet-${String(i + 1).padStart(2, '0')}`, 
 const store = createFleetStore();
 const watcher = new FleetWatcher(new FleetReader(fleetTargets()), store);
 const t0 = performance.now();
-// When the first row came, and the last row of a cluster that answered (the silent ones wait for their deadline).
+// When the first row of a cluster that answered came (a refusal is not an answer), and the last
+// such row (the silent ones wait for their deadline).
 let firstRowMs: number | undefined;
 let lastAnswerMs = 0;
 let seenAnswered = 0;
 store.subscribe((s) => {
-  const answered = s.rows.filter((r) => r.status !== 'pending');
-  if (answered.length && firstRowMs === undefined) firstRowMs = performance.now() - t0;
   const real = s.rows.filter((r) => r.status !== 'pending' && r.status !== 'unreachable').length;
   if (real > seenAnswered) {
     seenAnswered = real;
     lastAnswerMs = performance.now() - t0;
+    firstRowMs ??= lastAnswerMs;
   }
 });
 watcher.start();

@@ -1,11 +1,13 @@
+// node dev/bundle-report.mjs [src/commands/tui.tsx]: what a command's chunk loads before it runs (its
+// static import closure in the bundle dev/build.mjs makes, from esbuild's metafile), by package or
+// source folder; BY_FILE=1 lists files. Nothing is written (the bundle is built in memory).
 import { build } from 'esbuild';
 import path from 'node:path';
 import os from 'node:os';
-import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleAliases } from './lib/bundle-aliases.mjs';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const r = await build({ entryPoints: { cli: path.join(root, 'src/cli.tsx') }, outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-bundle-report-')), bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', minifySyntax: true, legalComments: 'none', define: { 'process.env.NODE_ENV': '"production"' }, alias: bundleAliases(root), metafile: true, logLevel: 'error', write: true });
+const r = await build({ entryPoints: { cli: path.join(root, 'src/cli.tsx') }, outdir: path.join(os.tmpdir(), 'shardeck-bundle-report'), bundle: true, splitting: true, format: 'esm', platform: 'node', target: 'node20', minifySyntax: true, legalComments: 'none', define: { 'process.env.NODE_ENV': '"production"' }, alias: bundleAliases(root), metafile: true, logLevel: 'error', write: false });
 const outs = r.metafile.outputs;
 // The static import closure of an output (what loads before it runs).
 const closure = (name, seen = new Set()) => { if (seen.has(name)) return seen; seen.add(name); for (const i of outs[name].imports) if (i.kind === 'import-statement' && outs[i.path]) closure(i.path, seen); return seen; };

@@ -469,7 +469,7 @@ function table(r) {
   }
   const f = r.fleet;
   if (f && f.first_row_ms !== undefined)
-    add(`fleet of ${f.profiles} profiles: first answer's row / every answer's row`, `${f.first_row_ms} ms / ${f.answered_rows_ms} ms (${f.statuses.unreachable ?? 0} silent or refused)`, 'first rows < 1 s', f.first_row_ms < 1000);
+    add(`fleet of ${f.profiles}: first answered row / all answered rows`, `${f.first_row_ms} ms / ${f.answered_rows_ms} ms (${f.statuses.unreachable ?? 0} silent or refused)`, 'first rows < 1 s', f.first_row_ms < 1000);
   if (f) add(`fleet of ${f.profiles} profiles: first full table / watching`, `${f.first_table_ms} ms / ${f.cpu_s_per_min} CPU s per minute`, '', null);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length));
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');

@@ -4,7 +4,7 @@
 // for any command (password from its env var or file; never a prompt, never printed).
 import { createEsApi } from '../cluster/api';
 import { closeClient, createClient } from '../cluster/connection';
-import type { EsClient as Client } from '../cluster/connection';
+import type { EsClient } from '../cluster/connection';
 import { resolveConnection } from '../config/connection';
 import { listProfiles, type Profile } from '../config/profiles';
 import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';
@@ -43,7 +43,7 @@ export function fleetTargets(): FleetTarget[] {
  * TLS handshake per round), at most `concurrency` clusters in flight, each bounded by `timeoutMs`.
  */
 export class FleetReader {
-  private clients = new Map<string, Client | { problem: string }>();
+  private clients = new Map<string, EsClient | { problem: string }>();
   private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly slotMs: number;
@@ -86,7 +86,7 @@ export class FleetReader {
     return sortFleet(rows);
   }
 
-  private async client(t: FleetTarget): Promise<Client | { problem: string }> {
+  private async client(t: FleetTarget): Promise<EsClient | { problem: string }> {
     let c = this.clients.get(t.profile);
     if (!c) {
       try {
@@ -111,7 +111,7 @@ export class FleetReader {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
     });
     try {
-      const report = await Promise.race([readStatus(createEsApi(c as Client, t.profileData.url)), deadline]);
+      const report = await Promise.race([readStatus(createEsApi(c as EsClient, t.profileData.url)), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
       // How long it was waited for: a row that timed out once said 0 ms, which read as "failed at once".
@@ -122,7 +122,7 @@ export class FleetReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as Client, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as EsClient, 500))));
     this.clients.clear();
   }
 }

@@ -11,6 +11,19 @@ urls.forEach((url, i) => saveProfile(`fleet-${String(i + 1).padStart(2, '0')}`, 
 const store = createFleetStore();
 const watcher = new FleetWatcher(new FleetReader(fleetTargets()), store);
 const t0 = performance.now();
+// When the first row of a cluster that answered came (a refusal is not an answer), and the last
+// such row (the silent ones wait for their deadline).
+let firstRowMs: number | undefined;
+let lastAnswerMs = 0;
+let seenAnswered = 0;
+store.subscribe((s) => {
+  const real = s.rows.filter((r) => r.status !== 'pending' && r.status !== 'unreachable').length;
+  if (real > seenAnswered) {
+    seenAnswered = real;
+    lastAnswerMs = performance.now() - t0;
+    firstRowMs ??= lastAnswerMs;
+  }
+});
 watcher.start();
 while (store.getState().fullAt === undefined) await new Promise((r) => setTimeout(r, 5));
 const firstTableMs = performance.now() - t0;
@@ -28,6 +41,8 @@ process.stdout.write(
   JSON.stringify({
     profiles: urls.length,
     first_table_ms: Math.round(firstTableMs),
+    first_row_ms: Math.round(firstRowMs ?? NaN),
+    answered_rows_ms: Math.round(lastAnswerMs),
     cpu_s_per_min: Math.round((cpuS / wallS) * 60 * 100) / 100,
     rounds: store.getState().rounds,
     statuses,

@@ -54,7 +54,7 @@ function machine() {
 export async function bundle(extraEntries = {}) {
   fs.mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', table: 'bench/table.tsx', detail: 'bench/detail.tsx', ...extraEntries },
+    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', 'oneshot-floor': 'bench/oneshot-floor.ts', table: 'bench/table.tsx', detail: 'bench/detail.tsx', ...extraEntries },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },
@@ -145,6 +145,55 @@ export async function startup(url) {
     first_frame_runs_ms: tui.first.map((x) => round(x)),
     floor_runs_ms: floor.map((x) => round(x)),
     method: 'script(1) pty 80x24, output stream read as it arrives; both under the same wrapper; floor = bare node fetching the Health pane reads in parallel',
+  };
+}
+
+const ONESHOT_RUNS = Number(process.env.BENCH_ONESHOT_RUNS ?? 20);
+
+/** One whole process: wall time, time to its first output, and its exit delay (last output -> exit). */
+function timeProcess(argv) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    let first = 0;
+    let last = 0;
+    const child = spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.on('data', () => {
+      last = performance.now();
+      first ||= last;
+    });
+    child.on('error', reject);
+    child.on('exit', () => {
+      const end = performance.now();
+      resolve({ wall: end - t0, output: first - t0, exitDelay: last ? end - last : NaN });
+    });
+  });
+}
+
+/**
+ * `shardeck status --json` as a whole process against a bare node:http script doing the same
+ * reads (bench/oneshot-floor.ts), run by run in turn so load hits both alike; medians (min/max kept).
+ */
+export async function oneshot(url) {
+  const cmds = {
+    status: [process.execPath, CLI, 'status', '--json', '--url', url],
+    floor: [process.execPath, path.join(out, 'oneshot-floor.mjs'), url],
+    node_e0: [process.execPath, '-e', '0'],
+  };
+  const runs = Object.fromEntries(Object.keys(cmds).map((k) => [k, []]));
+  for (const argv of Object.values(cmds)) await timeProcess(argv); // warm-up (page cache)
+  for (let i = 0; i < ONESHOT_RUNS; i++) for (const [k, argv] of Object.entries(cmds)) runs[k].push(await timeProcess(argv));
+  const stat = (xs) => ({ min: round(Math.min(...xs)), median: round(median(xs)), max: round(Math.max(...xs)) });
+  const of = (k, f) => stat(runs[k].map((r) => r[f]).filter((x) => !Number.isNaN(x)));
+  return {
+    runs: ONESHOT_RUNS,
+    status_wall_ms: of('status', 'wall'),
+    status_exit_delay_ms: of('status', 'exitDelay'),
+    floor_wall_ms: of('floor', 'wall'),
+    floor_exit_delay_ms: of('floor', 'exitDelay'),
+    node_e0_wall_ms: of('node_e0', 'wall'),
+    ratio: round(median(runs.status.map((r) => r.wall)) / median(runs.floor.map((r) => r.wall)), 2),
+    loadavg: os.loadavg().map((x) => round(x, 2)),
+    method: 'whole processes spawned in turn (status, floor, node -e 0), wall from spawn to exit; exit delay from the last stdout byte to exit',
   };
 }
 
@@ -364,6 +413,11 @@ function table(r) {
   const rows = [];
   const add = (what, value, target, pass) => rows.push([what, value, target, pass === null ? 'n/a' : pass ? 'PASS' : 'MISS']);
   const s = r.startup;
+  const o = r.oneshot;
+  if (o) {
+    add('status --json, whole process, vs bare node:http floor', `${o.status_wall_ms.median} ms vs ${o.floor_wall_ms.median} ms (${o.ratio}x; node -e 0 ${o.node_e0_wall_ms.median} ms)`, '<= 1.3x floor', o.ratio <= 1.3);
+    add('status --json: exit delay after its output', `${o.status_exit_delay_ms.median} ms (max ${o.status_exit_delay_ms.max}; floor ${o.floor_exit_delay_ms.median} ms)`, '<= 10 ms', o.status_exit_delay_ms.median <= 10);
+  }
   if (s) add('first data frame (built TUI) vs floor', `${s.first_frame_ms} ms vs ${s.floor_ms} ms (${s.ratio}x)`, '<= 1.5x floor, < 600 ms', s.ratio <= 1.5 && s.first_frame_ms < 600);
   for (const n of SIZES) {
     const x = r.render?.[n];
@@ -414,6 +468,8 @@ function table(r) {
     );
   }
   const f = r.fleet;
+  if (f && f.first_row_ms !== undefined)
+    add(`fleet of ${f.profiles}: first answered row / all answered rows`, `${f.first_row_ms} ms / ${f.answered_rows_ms} ms (${f.statuses.unreachable ?? 0} silent or refused)`, 'first rows < 1 s', f.first_row_ms < 1000);
   if (f) add(`fleet of ${f.profiles} profiles: first full table / watching`, `${f.first_table_ms} ms / ${f.cpu_s_per_min} CPU s per minute`, '', null);
   const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length));
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
@@ -459,7 +515,7 @@ async function detailOnly() {
  * The scenarios, each runnable alone: `npm run bench -- --only memory,startup`. Without --only every
  * scenario runs; with it, bench/results.json keeps the other rows of its last run.
  */
-export const SCENARIOS = ['render', 'memory', 'detail', 'tables', 'startup', 'delete', 'delete_large', 'poll', 'cluster3', 'fleet'];
+export const SCENARIOS = ['render', 'memory', 'detail', 'tables', 'startup', 'oneshot', 'delete', 'delete_large', 'poll', 'cluster3', 'fleet'];
 
 function onlyArg(argv) {
   const i = argv.indexOf('--only');
@@ -535,7 +591,7 @@ async function main() {
     log(`  ${JSON.stringify(results.tables)}`);
   }
 
-  const needsNode = ['startup', 'delete', 'delete_large', 'poll'].some(wants);
+  const needsNode = ['startup', 'oneshot', 'delete', 'delete_large', 'poll'].some(wants);
   if (needsNode) {
     log('starting a real Elasticsearch node with demo data');
     const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
@@ -547,6 +603,11 @@ async function main() {
         log('cold start vs floor');
         results.startup = await startup(node.url);
         log(`  ${JSON.stringify(results.startup)}`);
+      }
+      if (wants('oneshot')) {
+        log('status --json vs a bare node:http floor (whole processes)');
+        results.oneshot = await oneshot(node.url);
+        log(`  ${JSON.stringify(results.oneshot)}`);
       }
       if (wants('delete')) {
         log('delete by query vs curl');

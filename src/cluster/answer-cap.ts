@@ -4,7 +4,6 @@
 // where the OOM killer would pick a neighbour. The cap counts the bytes received and, for a
 // compressed answer, the bytes it inflates to; past it the read stops with one sentence.
 import zlib from 'node:zlib';
-import { errors, UndiciConnection } from '@elastic/elasticsearch';
 
 /** The default cap (MB): ten times the _cat/indices answer of 100,000 indices (~20 MB). */
 export const DEFAULT_MAX_ANSWER_MB = 256;
@@ -63,47 +62,4 @@ export function inflateCapped(body: Buffer, encoding: string, cap: number, what:
 export function hangUp(body: { destroy(): void; on?: (ev: string, f: () => void) => void }): void {
   body.on?.('error', () => undefined);
   body.destroy();
-}
-
-/**
- * The client's connection with the cap: a whole answer is read here (raw bytes counted, a
- * compressed one inflated within the cap, handed on decoded); a streamed one is left to its
- * reader (readRows meters it).
- */
-export class CappedConnection extends UndiciConnection {
-  // @ts-expect-error the overloads of request() are one implementation here, as in UndiciConnection
-  async request(params: Parameters<UndiciConnection['request']>[0], options: Parameters<UndiciConnection['request']>[1]) {
-    const res = (await super.request(params, { ...options, asStream: true } as never)) as unknown as { statusCode: number; headers: Record<string, string | string[] | undefined>; body: AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void } };
-    if (res.statusCode >= 300 && res.statusCode < 400) {
-      // Never followed (the credentials would go along), and never read as an empty answer either.
-      hangUp(res.body);
-      throw new RedirectRefusedError(res.statusCode, String(res.headers.location ?? ''), `${params.method} ${params.path}`);
-    }
-    if ((options as { asStream?: boolean }).asStream) return res as never;
-    const cap = answerCapBytes();
-    const what = `${params.method} ${params.path}`;
-    const meter = new AnswerMeter(cap, what);
-    const chunks: Buffer[] = [];
-    try {
-      for await (const chunk of res.body) {
-        meter.add(chunk.length);
-        chunks.push(chunk);
-      }
-    } catch (e) {
-      hangUp(res.body);
-      if (e instanceof AnswerTooBigError) throw e;
-      throw new errors.ConnectionError((e as Error).message);
-    }
-    let body: Buffer = Buffer.concat(chunks);
-    const encoding = String(res.headers['content-encoding'] ?? '').toLowerCase();
-    const headers = { ...res.headers };
-    if (encoding.includes('gzip') || encoding.includes('deflate')) {
-      body = inflateCapped(body, encoding, cap, what);
-      // Inflated here: the transport must not inflate it again.
-      delete headers['content-encoding'];
-    }
-    const type = String(headers['content-type'] ?? '');
-    const binary = /application\/(vnd\.elasticsearch\+)?(cbor|smile|mapbox-vector-tile|vnd\.apache\.arrow)/.test(type);
-    return { statusCode: res.statusCode, headers, body: binary ? body : body.toString('utf8') } as never;
-  }
 }

@@ -1,7 +1,7 @@
 // The typed facade of Elasticsearch: one method per API the product reads, returning domain
 // values. Services get an EsApi for every read; changes go only through services/guard.ts, which
 // sends them with cluster/mutations.ts. Nothing outside src/cluster/ builds a request path.
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient } from './connection';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { allocationApi } from './allocation';
@@ -126,7 +126,7 @@ export type EsApi = ReturnType<typeof versionApi> &
   ReturnType<typeof inspectApi> &
   ReturnType<typeof documentsApi>;
 
-export function createEsApi(client: Client, url: string): EsApi {
+export function createEsApi(client: EsClient, url: string): EsApi {
   const es = { client, url };
   const versions = versionApi(es);
   return {

@@ -2,12 +2,16 @@
 // never be resent automatically, and the poller does its own backoff for reads.
 import { forbiddenSentence, parseUnauthorized } from '../domain/privileges';
 import fs from 'node:fs';
+import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
-import { Client, errors } from '@elastic/elasticsearch';
+import * as errors from '@elastic/transport/errors';
 import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation/preview';
-import { AnswerMeter, AnswerTooBigError, answerCapBytes, CappedConnection, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
-import { searchCurlConnection } from './search-curl';
+import { AnswerMeter, AnswerTooBigError, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
+import { searchCurlSender } from './search-curl';
+import { esClient, httpSender, type EsClient } from './transport';
+
+export type { EsClient } from './transport';
 import type { RowsParser } from '../domain/parse';
 
 export interface ConnectionOptions {
@@ -87,7 +91,7 @@ function requestTimeoutFromEnv(): number | undefined {
   return Number.isFinite(ms) && ms > 0 ? ms : undefined;
 }
 
-export function createClient(opts: ConnectionOptions): Client {
+export function createClient(opts: ConnectionOptions): EsClient {
   let ca: string | undefined;
   if (opts.caFile) {
     try {
@@ -104,16 +108,10 @@ export function createClient(opts: ConnectionOptions): Client {
   }
   const auth =
     opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
-  return new Client({
-    node: node.toString(),
-    // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too.
-    Connection: opts.via ? searchCurlConnection(opts.via) : CappedConnection,
-    auth,
-    tls: node.protocol === 'https:' ? { ca, rejectUnauthorized: !opts.insecure } : undefined,
-    maxRetries: 0,
-    requestTimeout: opts.requestTimeoutMs ?? requestTimeoutFromEnv() ?? 15_000,
-    compression: false,
-  });
+  const timeoutMs = opts.requestTimeoutMs ?? requestTimeoutFromEnv() ?? 15_000;
+  // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too; never retried.
+  const sender = opts.via ? searchCurlSender(opts.via, node.toString()) : httpSender({ url: node, auth, ca, rejectUnauthorized: !opts.insecure });
+  return esClient(sender, timeoutMs);
 }
 
 /**
@@ -121,7 +119,7 @@ export function createClient(opts: ConnectionOptions): Client {
  * mismatch) the client's close() may never settle, and once nothing else is pending Node exits
  * with code 0, hiding the failure. The timer keeps the process alive until close() ends or gives up.
  */
-export async function closeClient(client: Client, waitMs = 2000): Promise<void> {
+export async function closeClient(client: EsClient, waitMs = 2000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([client.close().catch(() => undefined), new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
   clearTimeout(timer);
@@ -211,9 +209,11 @@ export function classifyError(e: unknown, url: string): ConnError {
         return 'this host';
       }
     })();
+    // The example is a name of the host's kind (an IP for an IP) when the certificate has one.
+    const example = names.find((n) => !n.includes('*') && isIP(n) === isIP(host)) ?? names.find((n) => !n.includes('*')) ?? names[0];
     return new ConnError(
       'tls-name',
-      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, names.find((n) => !n.includes('*')) ?? names[0]) : where}), or have the certificate reissued to include ${host}`,
+      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, example!) : where}), or have the certificate reissued to include ${host}`,
     );
   }
   if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
@@ -246,7 +246,7 @@ export interface ReadRequest {
 
 /** The client and the URL it talks to (the URL only for messages): what every request of cluster/ needs. */
 export interface EsTransport {
-  client: Client;
+  client: EsClient;
   url: string;
 }
 

@@ -1,6 +1,6 @@
 // The one function that sends a change to the cluster. Only services/guard.ts calls it, after the
 // preview, the confirmation and the audit record; the guard's read-back goes through the facade.
-import { errors } from '@elastic/elasticsearch';
+import * as errors from '@elastic/transport/errors';
 import { urlForMessage } from '../domain/urls';
 import type { MutationRequest } from '../domain/mutation/plan';
 import { classifyError, ConnError, errorText, type EsTransport } from './connection';

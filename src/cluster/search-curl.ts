@@ -4,10 +4,12 @@
 // errors and the response head, from which status and headers are read.
 import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
-import { BaseConnection, errors, type ConnectionRequestOptions, type ConnectionRequestParams, type ConnectionRequestResponse } from '@elastic/elasticsearch';
+import { Readable } from 'node:stream';
+import { ConnectionError, RequestAbortedError, TimeoutError } from '@elastic/transport/errors';
 import { hostCommandEnv } from '../domain/host-env';
 import { AnswerMeter, answerCapBytes, inflateCapped } from './answer-cap';
 import { searchCurlArgv, type SearchCurl } from '../domain/mutation/preview';
+import type { Sender } from './transport';
 
 /** Splits curl -i output: skips 1xx heads, returns the final status, headers and body. */
 export function parseCurlResponse(out: Buffer): { statusCode: number; headers: IncomingHttpHeaders; body: Buffer } {
@@ -30,20 +32,18 @@ export function parseCurlResponse(out: Buffer): { statusCode: number; headers: I
   }
 }
 
-export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
-  class SearchCurlConnection extends BaseConnection {
-    // @ts-expect-error the stream overload (asStream) is never asked for by the client as shardeck uses it
-    async request(params: ConnectionRequestParams, options: ConnectionRequestOptions): Promise<ConnectionRequestResponse> {
-      const body = params.body == null ? undefined : typeof params.body === 'string' || Buffer.isBuffer(params.body) ? params.body : undefined;
-      const [command, ...args] = searchCurlArgv(
-        { method: params.method as 'GET', path: params.path, querystring: Object.fromEntries(new URLSearchParams(params.querystring ?? '')) },
-        this.url.toString(),
-        sc,
-      );
+/** A Sender (cluster/transport.ts) that runs the wrapper once per request; the answer is read whole (asStream too). */
+export function searchCurlSender(sc: SearchCurl, url: string): Sender {
+  return {
+    close() {},
+    async send(params, options) {
+      const body = params.body;
+      const [path, query = ''] = params.path.split(/\?(.*)/s);
+      const [command, ...args] = searchCurlArgv({ method: params.method as 'GET', path: path!, querystring: Object.fromEntries(new URLSearchParams(query)) }, url, sc);
       // The client's own headers (the compatible-with=8 media types) go along; the body goes on stdin.
       const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${v}`]));
       const argv = ['-sS', '-i', ...args, ...headerArgs, ...(body !== undefined ? ['--data-binary', '@-'] : [])];
-      const timeoutMs = options.timeout ?? this.timeout ?? 30_000;
+      const timeoutMs = options.timeoutMs;
       return new Promise((resolve, reject) => {
         // No variable that holds a secret (a platform token, ELASTIC_PASSWORD) goes to the wrapper.
         const child = spawn(command!, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
@@ -59,11 +59,11 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
         };
         const timer = setTimeout(() => {
           child.kill('SIGKILL');
-          finish(() => reject(new errors.TimeoutError('Request timed out')));
+          finish(() => reject(new TimeoutError('Request timed out')));
         }, timeoutMs);
         const abort = () => {
           child.kill('SIGKILL');
-          finish(() => reject(new errors.RequestAbortedError('Request aborted')));
+          finish(() => reject(new RequestAbortedError('Request aborted')));
         };
         options.signal?.addEventListener('abort', abort);
         // The answer's head and body within the size cap: a wrapper that never stops is killed.
@@ -78,12 +78,12 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
           }
         });
         child.stderr.on('data', (d) => (err += d));
-        child.on('error', (e) => finish(() => reject(new errors.ConnectionError(`${command} could not be run: ${e.message}`))));
+        child.on('error', (e) => finish(() => reject(new ConnectionError(`${command} could not be run: ${e.message}`))));
         child.on('close', (code) => {
           if (code !== 0) {
             // curl's exit 7 is "could not connect": keep that recognisable for the unreachable message.
             const why = err.trim().split('\n').pop() ?? '';
-            return finish(() => reject(new errors.ConnectionError(`${code === 7 ? 'ECONNREFUSED ' : ''}${command} exited ${code}${why ? `: ${why}` : ''}`)));
+            return finish(() => reject(new ConnectionError(`${code === 7 ? 'ECONNREFUSED ' : ''}${command} exited ${code}${why ? `: ${why}` : ''}`)));
           }
           try {
             const r = parseCurlResponse(Buffer.concat(out));
@@ -94,15 +94,14 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
               answer = inflateCapped(answer, encoding, answerCapBytes(), `${params.method} ${params.path}`);
               delete r.headers['content-encoding'];
             }
-            finish(() => resolve({ statusCode: r.statusCode, headers: r.headers, body: answer.toString('utf8') }));
+            finish(() => resolve({ statusCode: r.statusCode, headers: r.headers, body: options.asStream ? Readable.from([answer]) : answer.toString('utf8') }));
           } catch (e) {
-            finish(() => reject(new errors.ConnectionError((e as Error).message)));
+            finish(() => reject(new ConnectionError((e as Error).message)));
           }
         });
         child.stdin.on('error', () => undefined);
         child.stdin.end(body ?? '');
       });
-    }
-  }
-  return SearchCurlConnection as unknown as typeof BaseConnection;
+    },
+  };
 }

@@ -53,9 +53,12 @@ export function fleetRow(profile: string, url: string, report: StatusReport | Un
   };
 }
 
-/** A row for a profile that could not even be tried (bad URL, missing password): exit 3 like unreachable. */
-export function fleetProblemRow(profile: string, url: string, message: string, at: number): FleetRow {
-  return fleetRow(profile, url, { schema: 1, reachable: false, status: 'unknown', error: { kind: 'config', message } }, at, 0);
+/**
+ * A row for a profile that could not be tried (bad URL, missing password: tookMs 0) or gave no
+ * report (its deadline passed, a read failed: tookMs is how long it was waited for): exit 3 like unreachable.
+ */
+export function fleetProblemRow(profile: string, url: string, message: string, at: number, tookMs = 0): FleetRow {
+  return fleetRow(profile, url, { schema: 1, reachable: false, status: 'unknown', error: { kind: 'config', message } }, at, tookMs);
 }
 
 export function pendingRow(profile: string, url: string): FleetRow {
@@ -94,13 +97,18 @@ export function fleetTone(r: FleetRow): Tone {
 }
 
 const diskTone = (r: FleetRow): Tone | undefined => (r.disk === null ? 'gray' : r.disk === 'ok' ? 'green' : r.disk === 'low' ? 'yellow' : 'red');
+/** What a row's status reads as: a cluster that has not answered yet is "waiting" (then unreachable at its deadline). */
+export function fleetStatusText(r: FleetRow): string {
+  return r.status === 'pending' ? 'waiting' : r.status;
+}
+
 const num = (n: number | null) => (n === null ? '-' : String(n));
 
 /** The table's columns; `now` for the age of each row's data. */
 export function fleetColumns(now: number): Column<FleetRow>[] {
   return [
     { title: 'profile', width: null, text: (r) => r.profile },
-    { title: 'status', width: 11, text: (r) => r.status, tone: fleetTone },
+    { title: 'status', width: 11, text: fleetStatusText, tone: fleetTone },
     { title: 'nodes', width: 5, align: 'right', text: (r) => num(r.nodes) },
     { title: 'unassign', width: 8, align: 'right', text: (r) => num(r.unassigned), tone: (r) => (r.unassigned ? 'yellow' : undefined) },
     { title: 'disk', width: 5, text: (r) => r.disk ?? '-', tone: diskTone },
@@ -117,7 +125,7 @@ export function fleetDetail(r: FleetRow): string {
 /** One line per row for `shardeck fleet` (text). */
 export function fleetTextLine(r: FleetRow, now: number): string {
   const age = r.fetchedAt === undefined ? '' : ` (${formatAgo(now - r.fetchedAt)}, ${r.tookMs} ms)`;
-  if (r.status === 'unreachable' || r.status === 'pending') return `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
+  if (r.status === 'unreachable' || r.status === 'pending') return `${r.profile.padEnd(16)} ${fleetStatusText(r).toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
   return (
     `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.cluster ?? ''} nodes ${num(r.nodes)}, unassigned ${num(r.unassigned)}, ` +
     `disk ${r.disk ?? '-'}, read-only indices ${num(r.readOnlyIndices)}${age}`

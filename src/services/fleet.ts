@@ -4,7 +4,7 @@
 // for any command (password from its env var or file; never a prompt, never printed).
 import { createEsApi } from '../cluster/api';
 import { closeClient, createClient } from '../cluster/connection';
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient } from '../cluster/connection';
 import { resolveConnection } from '../config/connection';
 import { listProfiles, type Profile } from '../config/profiles';
 import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';
@@ -17,9 +17,14 @@ export interface FleetOptions {
   concurrency?: number;
   /** How long one cluster may take to answer all its reads, ms. */
   timeoutMs?: number;
+  /**
+   * How long one cluster holds its slot, ms: one that has not answered by then reads on until its
+   * deadline but lets the next cluster start, so silent clusters never hold back the others' rows.
+   */
+  slotMs?: number;
 }
 
-export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000 } as const;
+export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000, slotMs: 500 } as const;
 
 export interface FleetTarget {
   profile: string;
@@ -38,9 +43,10 @@ export function fleetTargets(): FleetTarget[] {
  * TLS handshake per round), at most `concurrency` clusters in flight, each bounded by `timeoutMs`.
  */
 export class FleetReader {
-  private clients = new Map<string, Client | { problem: string }>();
+  private clients = new Map<string, EsClient | { problem: string }>();
   private readonly concurrency: number;
   private readonly timeoutMs: number;
+  private readonly slotMs: number;
 
   constructor(
     private readonly targets: readonly FleetTarget[],
@@ -48,6 +54,7 @@ export class FleetReader {
   ) {
     this.concurrency = Math.max(1, opts.concurrency ?? FLEET_DEFAULTS.concurrency);
     this.timeoutMs = Math.max(100, opts.timeoutMs ?? FLEET_DEFAULTS.timeoutMs);
+    this.slotMs = Math.min(this.timeoutMs, Math.max(1, opts.slotMs ?? FLEET_DEFAULTS.slotMs));
   }
 
   /** The rows before any answer. */
@@ -58,20 +65,28 @@ export class FleetReader {
   /** One round over every cluster; `onRow` hears each as it arrives (the view fills in as they answer). */
   async round(onRow?: (row: FleetRow) => void): Promise<FleetRow[]> {
     const rows: FleetRow[] = [];
+    // Reads that outlived their slot: still running, each bounded by its own deadline.
+    const slow: Promise<void>[] = [];
     let next = 0;
     const worker = async () => {
       while (next < this.targets.length) {
         const t = this.targets[next++];
-        const row = await this.readOne(t);
-        rows.push(row);
-        onRow?.(row);
+        const read = this.readOne(t).then((row) => {
+          rows.push(row);
+          onRow?.(row);
+        });
+        let timer: NodeJS.Timeout | undefined;
+        const outlived = await Promise.race([read.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.slotMs)))]);
+        clearTimeout(timer);
+        if (outlived) slow.push(read);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, this.targets.length) }, worker));
+    await Promise.all(slow);
     return sortFleet(rows);
   }
 
-  private async client(t: FleetTarget): Promise<Client | { problem: string }> {
+  private async client(t: FleetTarget): Promise<EsClient | { problem: string }> {
     let c = this.clients.get(t.profile);
     if (!c) {
       try {
@@ -96,17 +111,18 @@ export class FleetReader {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
     });
     try {
-      const report = await Promise.race([readStatus(createEsApi(c as Client, t.profileData.url)), deadline]);
+      const report = await Promise.race([readStatus(createEsApi(c as EsClient, t.profileData.url)), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
-      return fleetProblemRow(t.profile, url, (e as Error).message, Date.now());
+      // How long it was waited for: a row that timed out once said 0 ms, which read as "failed at once".
+      return fleetProblemRow(t.profile, url, (e as Error).message, Date.now(), Date.now() - started);
     } finally {
       clearTimeout(timer);
     }
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as Client, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as EsClient, 500))));
     this.clients.clear();
   }
 }

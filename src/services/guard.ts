@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ClusterBusyError, withClusterLock, type ClusterLockHolder } from '../config/cluster-lock';
 import { urlForMessage } from '../domain/urls';
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient } from '../cluster/connection';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
 import { auditOutcomeLine, type Applied, type AuditOutcome, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
@@ -21,7 +21,7 @@ import { checkIndexExpression, checkPlanPath, compareResolution, compareUuids, j
 import { appendAudit, appendJournal, auditFile } from './audit';
 
 export interface GuardContext {
-  client: Client;
+  client: EsClient;
   conn: { url: string; user?: string; caFile?: string; insecure?: boolean; readOnly: boolean; searchCurl?: SearchCurl };
   profile: string;
   /** The platform user when the profile is signed in (recorded in the audit log); the TUI passes a getter, as sign-in completes later. */

@@ -1,6 +1,6 @@
 // The fleet table's order and exit code, from plain rows.
 import { describe, expect, it } from 'vitest';
-import { fleetExitCode, pendingRow, sortFleet, worstDisk, type FleetRow } from '../../src/domain/fleet';
+import { fleetColumns, fleetExitCode, fleetProblemRow, fleetTextLine, pendingRow, sortFleet, worstDisk, type FleetRow } from '../../src/domain/fleet';
 
 const row = (profile: string, over: Partial<FleetRow>): FleetRow => ({ ...pendingRow(profile, 'http://x'), status: 'green', nodes: 1, unassigned: 0, disk: 'ok', readOnlyIndices: 0, ...over });
 
@@ -28,5 +28,17 @@ describe('fleet', () => {
   it('the worst disk level of the nodes', () => {
     expect(worstDisk(['ok', 'high', 'low'])).toBe('high');
     expect(worstDisk([])).toBeNull();
+  });
+
+  it('a cluster that has not answered yet reads "waiting", in the table and in the text', () => {
+    const p = pendingRow('prod-a', 'http://x');
+    const status = fleetColumns(0).find((c) => c.title === 'status')!;
+    expect(status.text(p)).toBe('waiting');
+    expect(fleetTextLine(p, 0)).toMatch(/^prod-a\s+WAITING\s+http:\/\/x: no answer yet$/);
+  });
+
+  it('a row that gave no report keeps how long it was waited for (a timeout is not "failed at once")', () => {
+    expect(fleetProblemRow('a', 'http://x', 'no answer within 5s', 10, 5003).tookMs).toBe(5003);
+    expect(fleetProblemRow('a', 'http://x', 'bad URL', 10).tookMs).toBe(0);
   });
 });

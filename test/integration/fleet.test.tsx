@@ -102,6 +102,29 @@ it('shardeck fleet --json: every profile, worst first; the silent one times out 
   expect(bad.stderr).toMatch(/--timeout "soon" is not a number/);
 });
 
+it('silent clusters never hold back the rows of those that answer: one slot, two silent profiles first, the real node still answers first', async () => {
+  // Concurrency 1 and the silent profiles first: before, the real node's row waited for both deadlines.
+  const reader = new FleetReader(
+    [
+      { profile: 'a-silent', profileData: { url: `http://127.0.0.1:${silentPort}` } },
+      { profile: 'b-silent', profileData: { url: `http://127.0.0.1:${silentPort}` } },
+      { profile: 'c-yellow', profileData: { url: nodes[0].url } },
+    ],
+    { concurrency: 1, timeoutMs: 20_000, slotMs: 50 },
+  );
+  const heard: string[] = [];
+  try {
+    const rows = await reader.round((r) => heard.push(`${r.profile} ${r.status}`));
+    expect(heard).toEqual(['c-yellow yellow', 'a-silent unreachable', 'b-silent unreachable']);
+    const silentRow = rows.find((r) => r.profile === 'a-silent')!;
+    expect(silentRow.error).toBe('no answer within 20s');
+    // How long it was waited for, not 0 (a timed-out row once read as "failed at once").
+    expect(silentRow.tookMs).toBeGreaterThan(0);
+  } finally {
+    await reader.close();
+  }
+});
+
 it('the Fleet view (F): the table fills in worst first, Enter asks for the selected profile, Esc goes back', async () => {
   process.env.SHARDECK_CONFIG_DIR = dir;
   process.env.FLEET_PW = SECRET;

@@ -2,7 +2,7 @@
 // a connection to the storage node.
 import type { ParseArgsConfig } from 'node:util';
 import { urlForMessage } from '../../domain/urls';
-import type { Client } from '@elastic/elasticsearch';
+import type { EsClient } from '../../cluster/connection';
 import { createClient } from '../../cluster/connection';
 import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../../config/profiles';
@@ -77,7 +77,7 @@ export interface CommandConnection {
   profileName: string;
   profile: Profile | undefined;
   conn: ResolvedConnection;
-  client: Client;
+  client: EsClient;
   /** The URL without credentials, for messages. */
   where: string;
 }

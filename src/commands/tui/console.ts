@@ -7,13 +7,10 @@ import { createEsApi } from '../../cluster/api';
 import { closeClient, type ConnError } from '../../cluster/connection';
 import { connectionSecrets } from '../../domain/host-env';
 import { StopList } from '../../domain/stop-list';
-import { platformOnHost, runDoctorInto } from '../../services/doctor';
-import { Guard } from '../../services/guard';
 import { IndexDetailPoller } from '../../services/index-detail';
 import { startPlatformSignIn } from '../../services/platform-sign-in';
 import { Poller } from '../../services/poller';
 import { TimelineRecorder } from '../../services/timeline';
-import { createWizardServices } from '../../services/wizards';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
 import { createUiStore } from '../../ui/state';
 import { EXIT, openConnection, type CommandContext } from '../support/common';
@@ -70,7 +67,11 @@ export async function runConsole(values: CommandContext['values'], intervalMs: n
     const pollControl = {
       refreshNow: () => Promise.all([poller.refreshNow(), detail.refreshNow()]).then(() => undefined),
       diagnose: () => poller.diagnose(),
-      doctor: () => runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) }),
+      // Loaded when the Doctor pane first asks (as are sharing, the Fleet view and the guard: not needed for the first frame).
+      doctor: async () => {
+        const { platformOnHost, runDoctorInto } = await import('../../services/doctor');
+        return runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) });
+      },
     };
     const ui = createUiStore();
     // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
@@ -78,23 +79,6 @@ export async function runConsole(values: CommandContext['values'], intervalMs: n
     const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
     const shareGroup = values['share-group'] as string | undefined;
     const sharing = consoleSharing(store, ui, recorder, { group: shareGroup, requireApproval, readOnly: conn.readOnly });
-    // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
-    const guard = new Guard({
-      client,
-      conn,
-      profile: profileName,
-      platformUser: () => store.getState().platform.user,
-      approver: sharing.approver,
-      proposedBy: sharing.proposedBy,
-      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
-    });
-    const wizardServices = createWizardServices(es, guard, {
-      serviceStop: profile?.serviceStop,
-      serviceStart: profile?.serviceStart,
-      hostSecrets: connectionSecrets(conn),
-      engineUrl: conn.url,
-      engineOverrides: profile,
-    });
     let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
     const fleet = consoleFleet(() => instance?.unmount());
 
@@ -113,7 +97,28 @@ export async function runConsole(values: CommandContext['values'], intervalMs: n
     stops.add('timeline recorder', () => recorder.stop());
     stops.add('fleet watcher', () => fleet.control.stop());
     stops.add('share server', () => sharing.stop('the leader quit'));
-    const { mountConsole } = await import('../../ui/app/mount');
+    const [{ Guard }, { createWizardServices }, { mountConsole }] = await Promise.all([
+      import('../../services/guard'),
+      import('../../services/wizards'),
+      import('../../ui/app/mount'),
+    ]);
+    // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
+    const guard = new Guard({
+      client,
+      conn,
+      profile: profileName,
+      platformUser: () => store.getState().platform.user,
+      approver: sharing.approver,
+      proposedBy: sharing.proposedBy,
+      onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+    });
+    const wizardServices = createWizardServices(es, guard, {
+      serviceStop: profile?.serviceStop,
+      serviceStart: profile?.serviceStart,
+      hostSecrets: connectionSecrets(conn),
+      engineUrl: conn.url,
+      engineOverrides: profile,
+    });
     holdAlternateScreen(stops);
     const mounted = mountConsole(store, { poller: pollControl, ui, share: sharing.control, fleet: fleet.control }, wizardServices);
     instance = mounted;

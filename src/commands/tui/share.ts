@@ -1,7 +1,8 @@
 // Sharing the console (s, --share): the share server while it runs, a follower's proposal opened
 // for review, and the four-eyes approver the Guard asks. The console stops it through its stop list.
-import { GuardRefusal, hostUser, type Approver } from '../../services/guard';
-import { ShareServer, type FocusSource } from '../../services/share-server';
+// Sharing and the guard's code load when first used (not needed for the console's first frame).
+import type { Approver } from '../../services/guard';
+import type { FocusSource, ShareServer } from '../../services/share-server';
 import type { TimelineRecorder } from '../../services/timeline';
 import type { ConsoleStore } from '../../store/console';
 import type { ShareControl } from '../../ui/app/context';
@@ -70,6 +71,8 @@ export function consoleSharing(
   };
   const start = async () => {
     if (server) return;
+    const { ShareServer } = await import('../../services/share-server');
+    if (server) return; // started while it loaded
     server = new ShareServer(store, { group: opts.group, requireApproval: opts.requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
     try {
       await server.start();
@@ -85,14 +88,15 @@ export function consoleSharing(
   };
   const approver: Approver = {
     required: opts.requireApproval,
-    approve: (req) =>
-      server
-        ? server.approve(req)
-        : Promise.reject(new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow')),
+    approve: async (req) => {
+      if (server) return server.approve(req);
+      const { GuardRefusal } = await import('../../services/guard');
+      throw new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow');
+    },
   };
   const control: ShareControl = {
     toggleShare: () => void (server ? stop() : start()),
-    addNote: (text) => recorder.addNote(hostUser(), text),
+    addNote: (text) => void import('../../services/guard').then((g) => recorder.addNote(g.hostUser(), text)),
   };
   return { control, approver, proposedBy: () => proposer, start, stop };
 }

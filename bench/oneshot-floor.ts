@@ -1,0 +1,22 @@
+// The floor for `shardeck status --json`: a bare node process that sends the same reads with
+// node:http (from cluster/resources.ts, and the version from _cat/nodes), health first as status
+// does, prints the answers as one JSON document and ends by itself (no process.exit: its exit
+// delay is measured like shardeck's). No client library, no checks, no error handling.
+import http from 'node:http';
+import { RESOURCES } from '../src/cluster/resources';
+
+const url = process.argv[2];
+const get = (path: string, q: Record<string, string>) =>
+  new Promise<unknown>((resolve, reject) => {
+    http
+      .get(`${url}${path}?${new URLSearchParams(q)}`, (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve(JSON.parse(body)));
+      })
+      .on('error', reject);
+  });
+const req = (name: keyof typeof RESOURCES) => get(RESOURCES[name].request.path, RESOURCES[name].request.querystring);
+const health = await req('health');
+const rest = await Promise.all([get('/_cat/nodes', { h: 'version', format: 'json' }), ...(['healthReport', 'allocation', 'settings', 'blocks', 'nodes'] as const).map(req)]);
+process.stdout.write(JSON.stringify({ health, rest }) + '\n');

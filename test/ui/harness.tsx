@@ -11,6 +11,7 @@ import { createUiStore, type UiStore } from '../../src/ui/state';
 import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
+import { parsedAsPolled } from '../helpers/recorded';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
@@ -26,11 +27,10 @@ export function fixture(scenario: string, read: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${read}.json`), 'utf8'));
 }
 
-/** Fills a store with every resource of a scenario, parsed as the poller would, `ageMs` old. */
+/** Fills a store with every resource of a scenario, parsed as the poller would (the big tables streamed), `ageMs` old. */
 export function loadScenario(store: ConsoleStore, scenario: string, ageMs = 3000): void {
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
-    const r = RESOURCES[name];
-    setSnapshot(store, name, { data: r.parse(fixture(scenario, name) as never) as never, fetchedAt: NOW - ageMs, failures: 0 });
+    setSnapshot(store, name, { data: parsedAsPolled(scenario, name) as never, fetchedAt: NOW - ageMs, failures: 0 });
   }
 }
 

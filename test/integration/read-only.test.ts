@@ -16,8 +16,10 @@ import { corruptShard } from '../../dev/corrupt.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { COMMANDS } from '../../src/commands/table';
 import { KEYMAP, keysOf } from '../../src/keys/keymap';
+import { PANE_SPECS, type PaneId } from '../../src/store/panes';
 import { WIZARDS } from '../../src/ui/wizards/registry';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
+import { waitUntil } from '../helpers/wait-until';
 import { auditLinesIn, esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt, runCli, type CliResult } from '../helpers/run-cli';
 
@@ -257,20 +259,18 @@ describe('every CLI command with --read-only sends nothing that changes the clus
 const SOCKET = `shardeck-ro-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 const screen = (s: string) => tmux('capture-pane', '-p', '-t', s);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Ink's key names as tmux send-keys names them. */
 const TMUX_KEY: Record<string, string> = { up: 'Up', down: 'Down', return: 'Enter', escape: 'Escape', tab: 'Tab' };
 const press = (s: string, key: string) => tmux('send-keys', '-t', s, TMUX_KEY[key] ?? key);
 
-async function waitFor(s: string, test: (text: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 100; i++) {
-    last = screen(s);
-    if (test(last)) return last;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${last}`);
+function waitFor(s: string, test: (text: string) => boolean, what: string): Promise<string> {
+  return waitUntil(what, () => screen(s), test, { timeoutMs: 20_000, intervalMs: 200 });
 }
+
+/** The pane of a key scope is on screen: its title heads the third line. */
+const onPane = (scope: string) => (t: string) => (t.split('\n')[2] ?? '').startsWith(PANE_SPECS[scope as PaneId].title);
+/** Health reads the proxy has seen: the console polls it every interval, whatever the pane. */
+const healthPolls = () => proxy.requests.filter((r) => r.path.startsWith('/_cluster/health')).length;
 
 function launch(s: string, flags: string): void {
   const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} --url ${proxy.url} --interval 1 ${flags}; echo EXIT=$?; sleep 600`;
@@ -300,7 +300,7 @@ describe('every dangerous key of the console with --read-only does nothing', () 
     await waitFor(s, (t) => /health report/.test(t), 'the console');
     for (const k of DANGEROUS) {
       press(s, keysOf(`pane.${k.scope}`)[0]);
-      await sleep(300);
+      await waitFor(s, onPane(k.scope), `the ${k.scope} pane`);
       press(s, keysOf('row.down')[0]);
       press(s, k.keys[0]);
       // Head of the title: long titles are cut at 80 columns.
@@ -320,13 +320,16 @@ describe('every dangerous key of the console with --read-only does nothing', () 
     await waitFor(s, (t) => /health report/.test(t) && /READ-ONLY/.test(t), 'the console in read-only mode');
     for (const k of DANGEROUS) {
       press(s, keysOf(`pane.${k.scope}`)[0]);
-      await sleep(300);
+      await waitFor(s, onPane(k.scope), `the ${k.scope} pane`);
       press(s, keysOf('row.down')[0]);
       for (const dangerousKey of k.keys) {
         for (const key of [dangerousKey, 'y', 'return']) press(s, key);
         tmux('send-keys', '-t', s, '-l', INDEX);
         press(s, 'return');
-        await sleep(1200); // more than a poll interval: a request it started would have gone out
+        // Not a fixed sleep: two more polls seen by the proxy (1 s apart) prove the keys were read
+        // and a poll interval passed, so a request they started would have gone out by then.
+        const polled = healthPolls();
+        await waitUntil(`two polls after ${k.id} ${dangerousKey}`, healthPolls, (n) => n >= polled + 2, { timeoutMs: 30_000, intervalMs: 100 });
         const t = screen(s);
         expect(t, `${k.id} ${dangerousKey}`).not.toContain(titleOf(k.id).slice(0, 30));
         expect(t, `${k.id} ${dangerousKey}`).toMatch(/READ-ONLY/);

@@ -12,6 +12,7 @@ import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName }
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
 import { parsedAsPolled } from '../helpers/recorded';
+import { waitUntil } from '../helpers/wait-until';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
@@ -123,6 +124,14 @@ export async function renderApp(
     ui,
   });
   return result;
+}
+
+/**
+ * Waits until the drawn frame satisfies `test` (a store change is drawn on Ink's next render, not
+ * at once); the frame then. Instead of a fixed sleep before reading the frame.
+ */
+export function frameWhere(app: Pick<Rendered, 'frame'>, what: string, test: (frame: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  return waitUntil(what, () => app.frame(), test, { timeoutMs, intervalMs: 5 });
 }
 
 /** Any console.error during a test (React act() warnings, key warnings) fails it. */

@@ -145,16 +145,13 @@ describe('poller on a real node', () => {
     const { store, poller } = make('http://127.0.0.1:1', 100);
     store.setState({ pane: 'health' });
     poller.start();
-    const started = Date.now();
     try {
       await until('four failed tries', () => store.getState().snapshots.health.failures >= 4, 20_000);
-      const tookMs = Date.now() - started;
       const health = store.getState().snapshots.health;
       expect(health.error?.kind).toBe('unreachable');
       expect(health.error?.message).toMatch(/connection refused/);
-      // Every 100 ms, four tries would take 300 ms; with doubling backoff the waits alone are
-      // 200 + 400 + 800 ms (timers never fire early, so a slow machine only makes it longer).
-      expect(tookMs).toBeGreaterThanOrEqual(1400 - 5);
+      // The doubling waits between the tries are timed in test/unit/poller-backoff.test.ts (fake
+      // timers), not here on the wall clock.
     } finally {
       poller.stop();
     }

@@ -42,7 +42,7 @@ describe('the checklist as the operator reads it (recover-corrupt --plan)', () =
   it('with the node\'s java, and with its ES_JAVA_HOME', async () => {
     const conn = { url: 'https://127.0.0.1:9200', user: 'elastic' };
     await expect(planLines(recoveryPlan(facts), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan.txt');
-    await expect(planLines(recoveryPlan({ ...facts, java: undefined, backupDir: '/backups//', hasShardTool: false }), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan-es-java-home.txt');
+    await expect(planLines(recoveryPlan({ ...facts, java: null, backupDir: '/backups//', hasShardTool: false }), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan-es-java-home.txt');
   });
 
   it('the backup paths and the stale-primary reroute', () => {

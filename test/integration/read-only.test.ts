@@ -17,6 +17,7 @@ import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { COMMANDS } from '../../src/commands/table';
 import { KEYMAP, keysOf } from '../../src/keys/keymap';
 import { PANE_SPECS, type PaneId } from '../../src/store/panes';
+import { RESOURCES, resourcesOfPane } from '../../src/cluster/resources';
 import { WIZARDS } from '../../src/ui/wizards/registry';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { waitUntil } from '../helpers/wait-until';
@@ -269,8 +270,11 @@ function waitFor(s: string, test: (text: string) => boolean, what: string): Prom
 
 /** The pane of a key scope is on screen: its title heads the third line. */
 const onPane = (scope: string) => (t: string) => (t.split('\n')[2] ?? '').startsWith(PANE_SPECS[scope as PaneId].title);
-/** Health reads the proxy has seen: the console polls it every interval, whatever the pane. */
-const healthPolls = () => proxy.requests.filter((r) => r.path.startsWith('/_cluster/health')).length;
+/** Reads of the first resource the pane polls (health on most, the index templates on Templates). */
+const panePolls = (scope: string) => {
+  const path = RESOURCES[resourcesOfPane(scope as PaneId)[0]].request.path;
+  return () => proxy.requests.filter((r) => r.path.split('?')[0] === path).length;
+};
 
 function launch(s: string, flags: string): void {
   const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} --url ${proxy.url} --interval 1 ${flags}; echo EXIT=$?; sleep 600`;
@@ -326,10 +330,11 @@ describe('every dangerous key of the console with --read-only does nothing', () 
         for (const key of [dangerousKey, 'y', 'return']) press(s, key);
         tmux('send-keys', '-t', s, '-l', INDEX);
         press(s, 'return');
-        // Not a fixed sleep: two more polls seen by the proxy (1 s apart) prove the keys were read
+        // Not a fixed sleep: two more polls seen by the proxy (an interval apart) prove the keys were read
         // and a poll interval passed, so a request they started would have gone out by then.
-        const polled = healthPolls();
-        await waitUntil(`two polls after ${k.id} ${dangerousKey}`, healthPolls, (n) => n >= polled + 2, { timeoutMs: 30_000, intervalMs: 100 });
+        const polls = panePolls(k.scope);
+        const polled = polls();
+        await waitUntil(`two polls after ${k.id} ${dangerousKey}`, polls, (n) => n >= polled + 2, { timeoutMs: 30_000, intervalMs: 100 });
         const t = screen(s);
         expect(t, `${k.id} ${dangerousKey}`).not.toContain(titleOf(k.id).slice(0, 30));
         expect(t, `${k.id} ${dangerousKey}`).toMatch(/READ-ONLY/);

@@ -325,8 +325,7 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
       }
       throw new errors.ResponseError({ ...res, body: parsed, warnings: res.warnings ?? null } as never);
     }
-    for (const r of jsonRows(body)) parser.add(r);
-    return { body: parser.done(), bytes };
+    return { body: rowsFrom(parser, body), bytes };
   } catch (e) {
     throw classifyError(e, url);
   }
@@ -343,6 +342,8 @@ const SLICE_CHARS = 256 * 1024;
  * throws the parser's own error.
  */
 export class JsonRowsDecoder {
+  /** `sliceChars`: smaller only in tests, so that a small recorded answer is cut into slices too. */
+  constructor(private readonly sliceChars = SLICE_CHARS) {}
   private readonly utf8 = new StringDecoder('utf8');
   private pending = '';
   private opened = false;
@@ -362,7 +363,7 @@ export class JsonRowsDecoder {
       this.pending = this.pending.slice(open + 1);
       this.opened = true;
     }
-    if (this.pending.length < SLICE_CHARS) return [];
+    if (this.pending.length < this.sliceChars) return [];
     const sep = this.pending.lastIndexOf('},{');
     if (sep < 0) return [];
     let rows: Record<string, unknown>[];
@@ -389,15 +390,21 @@ export class JsonRowsDecoder {
  * The rows of a JSON array of objects, decoded a slice at a time (JsonRowsDecoder). `body`: the
  * whole answer, or the chunks it arrived in (taken over: each is dropped once decoded).
  */
-export function* jsonRows(body: Buffer | Buffer[]): Generator<Record<string, unknown>> {
+export function* jsonRows(body: Buffer | Buffer[], sliceChars = SLICE_CHARS): Generator<Record<string, unknown>> {
   const chunks: (Buffer | undefined)[] = Array.isArray(body) ? body : [body];
-  const decoder = new JsonRowsDecoder();
+  const decoder = new JsonRowsDecoder(sliceChars);
   for (let i = 0; i < chunks.length; i++) {
     const chunk = chunks[i]!;
     chunks[i] = undefined;
     yield* decoder.push(chunk);
   }
   yield* decoder.end();
+}
+
+/** A big table's rows (an answer whole, or the chunks it arrived in) through its row parser, as readRows hands them. */
+export function rowsFrom<T>(parser: RowsParser<T>, body: Buffer | Buffer[], sliceChars = SLICE_CHARS): T {
+  for (const r of jsonRows(body, sliceChars)) parser.add(r);
+  return parser.done();
 }
 
 export async function getJson<T = any>(es: EsTransport, path: string, querystring: Record<string, string> = {}, signal?: AbortSignal): Promise<T> {

@@ -1,5 +1,5 @@
 // The audit log, <configDir>/audit.log (0600): per mutation a "sending" JSON line written before
-// it goes out and an outcome line after (domain/mutation.ts parseAuditLog joins them).
+// it goes out and an outcome line after (domain/mutation/audit.ts parseAuditLog joins them).
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
 import { BrokenFileError, moveAsideRemedy, readLocalText } from '../config/local-files';

@@ -110,8 +110,8 @@ describe('stats', () => {
     expect(r.all.docs).toBe(Object.values(r.indices).reduce((n, s) => n + s.docs, 0));
   });
 
-  it('the stats section shows the rates once there are two reads', () => {
-    const d = recordedDetail('alpha', NOW, 10_000);
+  it('the stats section shows the rates once there are two reads', async () => {
+    const d = await recordedDetail('alpha', NOW, 10_000);
     const text = statsSectionLines(d).map((l) => l.text).join('\n');
     expect(text).toContain('rates over the last 10 s: indexing 20.0/s');
     expect(statsSectionLines({ ...d, previousStats: undefined }).at(-1)?.text).toBe('rates: after the next poll');
@@ -131,8 +131,8 @@ describe('template', () => {
     expect(globMatches('a*b*c', 'aXc')).toBe(false);
   });
 
-  it('marks a setting where the index differs from what the template gives', () => {
-    const d = recordedDetail('wide', NOW);
+  it('marks a setting where the index differs from what the template gives', async () => {
+    const d = await recordedDetail('wide', NOW);
     const drift = templateDrift(d.template.data!, d.settings.data!.settings);
     expect(drift.find((x) => x.key === 'index.number_of_shards')).toEqual({ key: 'index.number_of_shards', template: '6', index: '1' });
     const lines = templateSectionLines(d);
@@ -141,8 +141,8 @@ describe('template', () => {
 });
 
 describe('shards and project', () => {
-  it('lists the copies, unassigned replicas in yellow with their reason', () => {
-    const lines = shardsSectionLines({ ...recordedDetail('alpha', NOW), shards: { data: parseCatShards(detailFixture('orders-shards.json')), failures: 0 } });
+  it('lists the copies, unassigned replicas in yellow with their reason', async () => {
+    const lines = shardsSectionLines({ ...(await recordedDetail('alpha', NOW)), shards: { data: parseCatShards(detailFixture('orders-shards.json')), failures: 0 } });
     const unassigned = lines.filter((l) => l.text.includes('UNASSIGNED'));
     expect(unassigned.length).toBeGreaterThan(0);
     expect(unassigned.every((l) => l.tone === 'yellow' && /REPLICA_ADDED|INDEX_CREATED/.test(l.text))).toBe(true);

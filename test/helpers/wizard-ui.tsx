@@ -5,18 +5,14 @@ import { expect } from 'vitest';
 import type { WizardServices } from '../../src/services/wizards';
 import { WIZARDS, type WizardEntry } from '../../src/ui/wizards/registry';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
-import { tick, type Rendered } from '../ui/harness';
+import type { Rendered } from '../ui/harness';
+import { waitUntil } from './wait-until';
 
 export const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Waits until the frame matches; the frame (without colour) then, or an error showing it. */
-export async function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
-  const start = Date.now();
-  while (!re.test(plain(app.frame()))) {
-    if (Date.now() - start > timeoutMs) throw new Error(`frame never matched ${re}:\n${plain(app.frame())}`);
-    await tick(50);
-  }
-  return plain(app.frame());
+export function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
+  return waitUntil(`a frame matching ${re}`, () => plain(app.frame()), (f) => re.test(f), { timeoutMs, intervalMs: 50 });
 }
 
 /** The whole frame fits the 80x24 terminal: no line wider, no more lines. */

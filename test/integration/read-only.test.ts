@@ -16,8 +16,11 @@ import { corruptShard } from '../../dev/corrupt.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { COMMANDS } from '../../src/commands';
 import { KEYMAP, keysOf } from '../../src/keys/keymap';
+import { PANE_SPECS, type PaneId } from '../../src/store/panes';
+import { RESOURCES, resourcesOfPane } from '../../src/cluster/resources';
 import { WIZARDS } from '../../src/ui/wizards/registry';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
+import { waitUntil } from '../helpers/wait-until';
 import { auditLinesIn, esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt, runCli, type CliResult } from '../helpers/run-cli';
 
@@ -257,20 +260,21 @@ describe('every CLI command with --read-only sends nothing that changes the clus
 const SOCKET = `shardeck-ro-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 const screen = (s: string) => tmux('capture-pane', '-p', '-t', s);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Ink's key names as tmux send-keys names them. */
 const TMUX_KEY: Record<string, string> = { up: 'Up', down: 'Down', return: 'Enter', escape: 'Escape', tab: 'Tab' };
 const press = (s: string, key: string) => tmux('send-keys', '-t', s, TMUX_KEY[key] ?? key);
 
-async function waitFor(s: string, test: (text: string) => boolean, what: string): Promise<string> {
-  let last = '';
-  for (let i = 0; i < 100; i++) {
-    last = screen(s);
-    if (test(last)) return last;
-    await sleep(200);
-  }
-  throw new Error(`timed out waiting for ${what}; screen:\n${last}`);
+function waitFor(s: string, test: (text: string) => boolean, what: string): Promise<string> {
+  return waitUntil(what, () => screen(s), test, { timeoutMs: 20_000, intervalMs: 200 });
 }
+
+/** The pane of a key scope is on screen: its title heads the third line. */
+const onPane = (scope: string) => (t: string) => (t.split('\n')[2] ?? '').startsWith(PANE_SPECS[scope as PaneId].title);
+/** Reads of the first resource the pane polls (health on most, the index templates on Templates). */
+const panePolls = (scope: string) => {
+  const path = RESOURCES[resourcesOfPane(scope as PaneId)[0]].request.path;
+  return () => proxy.requests.filter((r) => r.path.split('?')[0] === path).length;
+};
 
 function launch(s: string, flags: string): void {
   const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} --url ${proxy.url} --interval 1 ${flags}; echo EXIT=$?; sleep 600`;
@@ -300,7 +304,7 @@ describe('every dangerous key of the console with --read-only does nothing', () 
     await waitFor(s, (t) => /health report/.test(t), 'the console');
     for (const k of DANGEROUS) {
       press(s, keysOf(`pane.${k.scope}`)[0]);
-      await sleep(300);
+      await waitFor(s, onPane(k.scope), `the ${k.scope} pane`);
       press(s, keysOf('row.down')[0]);
       press(s, k.keys[0]);
       // Head of the title: long titles are cut at 80 columns.
@@ -320,22 +324,37 @@ describe('every dangerous key of the console with --read-only does nothing', () 
     await waitFor(s, (t) => /health report/.test(t) && /READ-ONLY/.test(t), 'the console in read-only mode');
     for (const k of DANGEROUS) {
       press(s, keysOf(`pane.${k.scope}`)[0]);
-      await sleep(300);
+      await waitFor(s, onPane(k.scope), `the ${k.scope} pane`);
       press(s, keysOf('row.down')[0]);
       for (const dangerousKey of k.keys) {
         for (const key of [dangerousKey, 'y', 'return']) press(s, key);
         tmux('send-keys', '-t', s, '-l', INDEX);
         press(s, 'return');
-        await sleep(1200); // more than a poll interval: a request it started would have gone out
+        // Not a fixed sleep: two more polls seen by the proxy (an interval apart) prove the keys were read
+        // and a poll interval passed, so a request they started would have gone out by then.
+        const polls = panePolls(k.scope);
+        const polled = polls();
+        await waitUntil(`two polls after ${k.id} ${dangerousKey}`, polls, (n) => n >= polled + 2, { timeoutMs: 30_000, intervalMs: 100 });
         const t = screen(s);
         expect(t, `${k.id} ${dangerousKey}`).not.toContain(titleOf(k.id).slice(0, 30));
         expect(t, `${k.id} ${dangerousKey}`).toMatch(/READ-ONLY/);
-        press(s, 'escape');
+        // The refused key left the Enters to the pane (an index detail may be open): Esc until the
+        // pane itself is back, so the next key is pressed where it would open its wizard.
+        await waitUntil(
+          `back on the ${k.scope} pane`,
+          () => {
+            const now = screen(s);
+            if (!onPane(k.scope)(now)) press(s, 'escape');
+            return now;
+          },
+          onPane(k.scope),
+          { timeoutMs: 20_000, intervalMs: 300 },
+        );
       }
     }
     expect(screen(s)).not.toMatch(/EXIT=/); // still running: no key quit it half way
     expect(proxy.requests.length).toBeGreaterThan(10); // the polls went through the proxy
     expect(proxy.changing()).toEqual([]);
     expect(await clusterState()).toEqual(before);
-  }, 120_000);
+  }, 240_000);
 });

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DETAIL_SECTIONS, type DetailSection } from '../../src/domain/index-detail';
 import { createUiStore, emptyDetailView, type DetailView } from '../../src/ui/state';
 import { failOnConsoleError, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
-import { recordedDetail } from '../ui/detail-fixtures';
+import { loadRecordedDetail } from '../ui/detail-fixtures';
 import { withColourMarkers } from '../ui/markers';
 
 failOnConsoleError();
@@ -21,7 +21,8 @@ const SIZES = [
 async function screen(short: 'alpha' | 'wide', view: Partial<DetailView>, columns: number, rows: number): Promise<string> {
   const store = makeStore();
   loadScenario(store, 'yellow');
-  store.setState({ pane: 'indices', indexDetail: recordedDetail(short, NOW), projects: { alpha: 'Alpha Team' } });
+  store.setState({ pane: 'indices', projects: { alpha: 'Alpha Team' } });
+  await loadRecordedDetail(store, short, NOW);
   r = await renderApp(store, { columns, rows, ui: createUiStore({ detail: { ...emptyDetailView(), ...view } }) });
   return withColourMarkers(r.frame());
 }

@@ -7,6 +7,7 @@ import { useUi } from '../../src/ui/app/context';
 import { useKeyLayer } from '../../src/ui/input/router';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+import { waitUntil } from '../helpers/wait-until';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -104,8 +105,7 @@ describe('fast typing', () => {
   it('takes keys that arrive together one by one', async () => {
     const app = await open(false);
     await app.press('3u');
-    await new Promise((res) => setTimeout(res, 20));
-    expect(app.store.getState().pane).toBe('shards');
-    expect(app.ui.getState().problemsOnly).toBe(true);
+    // Both keys taken (waited for, not slept on): the second is not lost behind the first.
+    await waitUntil('both keys taken', () => ({ pane: app.store.getState().pane, problemsOnly: app.ui.getState().problemsOnly }), (x) => x.pane === 'shards' && x.problemsOnly, { timeoutMs: 5000, intervalMs: 5 });
   });
 });

@@ -11,6 +11,8 @@ import { createUiStore, type UiStore } from '../../src/ui/state';
 import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { RESOURCES } from '../../src/cluster/resources';
 import { FakeStdin, FakeStdout } from '../helpers/fake-terminal';
+import { parsedAsPolled } from '../helpers/recorded';
+import { waitUntil } from '../helpers/wait-until';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
@@ -26,11 +28,10 @@ export function fixture(scenario: string, read: string): unknown {
   return JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${read}.json`), 'utf8'));
 }
 
-/** Fills a store with every resource of a scenario, parsed as the poller would, `ageMs` old. */
+/** Fills a store with every resource of a scenario, parsed as the poller would (the big tables streamed), `ageMs` old. */
 export function loadScenario(store: ConsoleStore, scenario: string, ageMs = 3000): void {
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
-    const r = RESOURCES[name];
-    setSnapshot(store, name, { data: r.parse(fixture(scenario, name) as never) as never, fetchedAt: NOW - ageMs, failures: 0 });
+    setSnapshot(store, name, { data: parsedAsPolled(scenario, name) as never, fetchedAt: NOW - ageMs, failures: 0 });
   }
 }
 
@@ -123,6 +124,14 @@ export async function renderApp(
     ui,
   });
   return result;
+}
+
+/**
+ * Waits until the drawn frame satisfies `test` (a store change is drawn on Ink's next render, not
+ * at once); the frame then. Instead of a fixed sleep before reading the frame.
+ */
+export function frameWhere(app: Pick<Rendered, 'frame'>, what: string, test: (frame: string) => boolean, timeoutMs = 10_000): Promise<string> {
+  return waitUntil(what, () => app.frame(), test, { timeoutMs, intervalMs: 5 });
 }
 
 /** Any console.error during a test (React act() warnings, key warnings) fails it. */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { KEYMAP, keysOf } from '../../src/keys/keymap';
 import { setSnapshot } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
-import { failOnConsoleError, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
+import { failOnConsoleError, frameWhere, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -39,11 +39,9 @@ describe('layout', () => {
     // The health report is read every second interval (10 s at the default 5 s): 7 s old is on time.
     setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 7000, periodMs: 10_000 });
     setSnapshot(app.store, 'health', { ...app.store.getState().snapshots.health, fetchedAt: NOW - 1000, periodMs: 5000 });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(app.lines()[2]).toMatch(/^Health .* just now$/);
+    await frameWhere(app, 'the Health title just now', (f) => /^Health .* just now$/.test(f.split('\n')[2]));
     setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 12_000, periodMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(app.lines()[2]).toMatch(/^Health .* 12s ago$/);
+    await frameWhere(app, 'the Health title 12s ago', (f) => /^Health .* 12s ago$/.test(f.split('\n')[2]));
   });
 
   it('works at 80x23 (80x24 less a tmux line), degrades below, says it is too small under 80x16 and recovers', async () => {
@@ -89,8 +87,7 @@ describe('Health', () => {
         byIndicator: { disk: [{ cause: '1 index resides on nodes short of disk', action: 'Free up disk space', affectedIndices: ['service_v9_bravo'] }] },
       },
     });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(app.frame()).toContain('cause: 1 index resides on nodes short of disk');
+    await frameWhere(app, 'the diagnosis drawn', (f) => f.includes('cause: 1 index resides on nodes short of disk'));
     expect(app.frame()).toContain('do: Free up disk space');
     expect(app.frame()).toContain('diagnosis below (d: again)');
   });
@@ -120,9 +117,7 @@ describe('Health', () => {
       error: { kind: 'unreachable', message: 'nothing listens at http://127.0.0.1:9200 (connection refused): is Elasticsearch running? check --url' },
       failures: 2,
     });
-    await new Promise((res) => setTimeout(res, 10));
-    const f = app.frame();
-    expect(f).toContain('STALE 3s ago');
+    const f = await frameWhere(app, 'STALE drawn', (x) => x.includes('STALE 3s ago'));
     expect(f).toContain('nothing listens at http://127.0.0.1:9200 (connection refused)');
     expect(f).toContain('retrying every 20s');
     expect(f).toContain('YELLOW?');
@@ -197,8 +192,7 @@ describe('Indices', () => {
     expect(r.frame()).not.toMatch(/no index: .*Alpha/);
     // Under another template version, service_v9_* are not project indices at all.
     store.setState({ templateVersion: 'v10' });
-    await new Promise((res) => setTimeout(res, 20));
-    expect(r.frame()).toContain('no index: Alpha Logistics, Sandbox');
+    await frameWhere(r, 'the v10 projects drawn', (f) => f.includes('no index: Alpha Logistics, Sandbox'));
     expect(r.frame()).not.toContain('? legacy');
   });
 });
@@ -257,11 +251,9 @@ describe('Nodes', () => {
     const app = await open('nodes');
     const node = app.store.getState().snapshots.nodes.data![0];
     setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 20 * 1024 ** 3, ramTotalBytes: 32 * 1024 ** 3 }] });
-    await new Promise((res) => setTimeout(res, 10));
-    expect(app.frame()).toContain('is over 50% of RAM 32.0gb');
+    await frameWhere(app, 'the heap warning over half the RAM', (f) => f.includes('is over 50% of RAM 32.0gb'));
     setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 40 * 1024 ** 3, ramTotalBytes: 128 * 1024 ** 3 }] });
-    await new Promise((res) => setTimeout(res, 10));
-    expect(app.frame()).toContain('is above 32gb: compressed pointers are off');
+    await frameWhere(app, 'the heap warning above 32 GB', (f) => f.includes('is above 32gb: compressed pointers are off'));
   });
 });
 

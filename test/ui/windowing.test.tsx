@@ -8,6 +8,7 @@ import type { Column } from '../../src/domain/table';
 import { setSnapshot } from '../../src/store/console';
 import type { IndexRow } from '../../src/domain/types';
 import { failOnConsoleError, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+import { waitUntil } from '../helpers/wait-until';
 import * as table from '../../src/domain/table';
 
 // Counts how often the panes filter and sort (the real function runs).
@@ -75,7 +76,7 @@ describe('Indices pane with 20,000 indices', () => {
     expect(vi.mocked(table.sortRowsAgain).mock.calls.length).toBe(sorts);
     // A new snapshot is sorted again.
     setSnapshot(store, 'indices', { data: indexRows(N) });
-    await new Promise((res) => setTimeout(res, 10));
+    await waitUntil('the new snapshot sorted', () => vi.mocked(table.sortRowsAgain).mock.calls.length, (n) => n >= sorts + 1, { timeoutMs: 5000, intervalMs: 5 });
     expect(vi.mocked(table.sortRowsAgain).mock.calls.length).toBe(sorts + 1);
     await r.press('g');
     expect(r.frame()).toContain('service_v9_p00000');

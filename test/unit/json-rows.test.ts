@@ -2,6 +2,10 @@
 // must be exactly JSON.parse's, whatever the values hold.
 import { describe, expect, it } from 'vitest';
 import { jsonRows } from '../../src/cluster/connection';
+import { RESOURCES } from '../../src/cluster/resources';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FIXTURES, parsedAsPolled } from '../helpers/recorded';
 
 const rows = (n: number, value: (i: number) => string | null) =>
   Array.from({ length: n }, (_, i) => ({ index: `logs-${i}`, 'unassigned.details': value(i), 'docs.count': String(i) }));
@@ -43,4 +47,23 @@ describe('jsonRows', () => {
     expect(() => [...jsonRows(Buffer.from('<html>proxy error</html>'))]).toThrow();
     expect(() => [...jsonRows(Buffer.from('{"error":"not rows"}'))]).toThrow(/not a JSON array/);
   });
+
+  it('the recorded big tables the UI tests load: streamed in small slices, the rows the whole-answer parser gives', () => {
+    for (const scenario of ['yellow', 'red', 'full'])
+      for (const name of ['indices', 'shards'] as const) {
+        const streamed = parsedAsPolled(scenario, name);
+        expect(streamed.length).toBeGreaterThan(5);
+        expect(streamed).toEqual(RESOURCES[name].parse(JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${name}.json`), 'utf8')) as never));
+      }
+    // The small slice is honoured: the first rows come out while most chunks are still unread.
+    const bytes = Buffer.from(JSON.stringify(rows(40, () => null)));
+    const cut = () => Array.from({ length: Math.ceil(bytes.length / 97) }, (_, i) => bytes.subarray(i * 97, i * 97 + 97));
+    const sliced = cut();
+    jsonRows(sliced, 509).next();
+    expect(sliced.at(-1)).toBeDefined();
+    const whole = cut();
+    jsonRows(whole).next();
+    expect(whole.at(-1)).toBeUndefined();
+  });
 });
+

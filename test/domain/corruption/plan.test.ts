@@ -1,6 +1,6 @@
 // The offline checklist's exact commands, and how long its last step waits.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_SHARD_WAIT_S, healthWaitQuery, HEALTH_WAIT_STEP_S, recoveryPlan } from '../../../src/domain/corruption/plan';
+import { backupPaths, DEFAULT_SHARD_WAIT_S, healthWaitQuery, HEALTH_WAIT_STEP_S, planLines, recoveryPlan, stalePrimaryPlan } from '../../../src/domain/corruption/plan';
 import { facts } from './fixtures';
 
 describe('the plan', () => {
@@ -33,6 +33,30 @@ describe('the plan', () => {
     const p = recoveryPlan({ ...facts, serviceStop: 'sv stop es', serviceStart: 'sv start es' });
     expect(p.steps[0].command).toBe('sv stop es');
     expect(p.steps.find((s) => s.id === 'start')!.command).toBe('sv start es');
+  });
+});
+
+describe('the checklist as the operator reads it (recover-corrupt --plan)', () => {
+  // Every step's title, command, note and flags: a word changed in a command that will be pasted
+  // into a root shell shows here. Without java, the node's ES_JAVA_HOME; a slash-ended backup folder.
+  it('with the node\'s java, and with its ES_JAVA_HOME', async () => {
+    const conn = { url: 'https://127.0.0.1:9200', user: 'elastic' };
+    await expect(planLines(recoveryPlan(facts), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan.txt');
+    await expect(planLines(recoveryPlan({ ...facts, java: null, backupDir: '/backups//', hasShardTool: false }), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan-es-java-home.txt');
+  });
+
+  it('the backup paths and the stale-primary reroute', () => {
+    expect(backupPaths({ ...facts, backupDir: '/backups/' })).toEqual({ archive: '/backups/service_v9_abc-0-20261123T1200Z.tar', indexDir: '/data/indices/UUID', shardDir: '0' });
+    expect(backupPaths({ ...facts, folder: '/0' })).toMatchObject({ indexDir: '/', shardDir: '0' });
+    expect(stalePrimaryPlan('i', 2, 'n9')).toEqual({
+      method: 'POST',
+      path: '/_cluster/reroute',
+      querystring: {},
+      body: { commands: [{ allocate_stale_primary: { index: 'i', shard: 2, node: 'n9', accept_data_loss: true } }] },
+      risk: 'destructive',
+      target: 'i',
+      summary: expect.stringMatching(/^allocate the repaired copy of i shard 2 on n9 as primary, accepting the documents/),
+    });
   });
 });
 

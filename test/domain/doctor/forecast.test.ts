@@ -64,6 +64,53 @@ describe('disk forecast on a recorded series', () => {
   });
 });
 
+describe('the fit and its limits, on plain values', () => {
+  // Far from the epoch, as real samples are: a span or mean taken from 0 instead of the first sample shows.
+  const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
+  const at = (ms: number, availBytes: number, totalBytes = 10_000): DiskSample => ({ t: T0 + ms, availBytes, totalBytes });
+  const PCT: Watermarks = { low: parseWatermark('85%', undefined), high: parseWatermark('90%', undefined), flood: parseWatermark('95%', undefined), thresholdEnabled: true };
+
+  it('least squares, not first to last: a noisy series gives the fitted slope', () => {
+    // Mean t 90 s, mean free 800: sum(dx*dy) = -30e6, sum(dx^2) = 18e9.
+    expect(freeSlope([at(0, 1000), at(60_000, 700), at(120_000, 900), at(180_000, 600)])).toBeCloseTo(-30e6 / 18e9, 12);
+    expect(freeSlope([at(0, 1000), at(60_000, 900), at(120_000, 800)])).toBeCloseTo(-100 / 60_000, 12);
+    expect(freeSlope([at(0, 500), at(60_000, 800), at(120_000, 1100)])).toBeCloseTo(300 / 60_000, 12);
+    expect(freeSlope([at(0, 800), at(60_000, 800), at(120_000, 800)])).toBe(0);
+  });
+
+  it('needs three samples over a minute at least: exactly that is enough', () => {
+    expect(freeSlope([at(0, 1000), at(60_000, 900)])).toBeNull();
+    expect(freeSlope([at(0, 1000), at(30_000, 950), at(60_000, 900)])).toBeCloseTo(-100 / 60_000, 12);
+    expect(freeSlope([at(0, 1000), at(30_000, 950), at(59_999, 900)])).toBeNull();
+    expect(forecastDisk('n', [at(0, 3000), at(59_999, 2000), at(30_000, 2500)], PCT, T0, 'console')).toBeNull();
+  });
+
+  it('sorts the samples, then counts from the last one to each mark at the fitted rate, from now', () => {
+    // Total 10,000: low (85%) needs 1,500 free, high 1,000, flood 500; 100 bytes a minute.
+    const samples = [at(120_000, 2800), at(0, 3000), at(60_000, 2900)];
+    const now = T0 + 200_000;
+    const f = forecastDisk('n1', samples, PCT, now, 'log')!;
+    expect(f).toMatchObject({ node: 'n1', source: 'log', samples: 3, spanMs: 120_000 });
+    expect(f.growthPerHour).toBeCloseTo(6000, 6);
+    expect(f.etas.map((e) => e.stage)).toEqual(['low', 'high', 'flood']);
+    const [low, high, flood] = f.etas.map((e) => e.inMs!);
+    expect(low).toBeCloseTo(1300 * 600 - 80_000, 3);
+    expect(high).toBeCloseTo(1800 * 600 - 80_000, 3);
+    expect(flood).toBeCloseTo(2300 * 600 - 80_000, 3);
+    // Long past the time the marks were due: 0, never a negative time.
+    expect(forecastDisk('n1', samples, PCT, now + 10 * H, 'log')!.etas.map((e) => e.inMs)).toEqual([0, 0, 0]);
+  });
+
+  it('exactly at a mark is not past it; a flat or emptying disk reaches no mark it is not past', () => {
+    const flat = forecastDisk('n', [at(0, 1500), at(60_000, 1500), at(120_000, 1500)], PCT, T0 + 120_000, 'console')!;
+    expect(flat.growthPerHour === 0).toBe(true);
+    expect(flat.etas.map((e) => e.inMs)).toEqual([null, null, null]);
+    const emptying = forecastDisk('n', [at(0, 700), at(60_000, 800), at(120_000, 900)], PCT, T0 + 120_000, 'console')!;
+    expect(emptying.growthPerHour).toBeCloseTo(-6000, 6);
+    expect(emptying.etas.map((e) => e.inMs)).toEqual([0, 0, null]);
+  });
+});
+
 describe('disk history from the log', () => {
   it("reads free space from Elasticsearch's watermark warnings", () => {
     const log = [

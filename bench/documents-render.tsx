@@ -45,7 +45,7 @@ function bigDocument(bytes: number): RawHit {
     size += JSON.stringify(r).length;
   }
   const text = 'lorem ipsum dolor sit amet '.repeat(Math.ceil((bytes * 0.2) / 27));
-  return { _index: INDEX, _id: 'big-1', _version: 1, found: true, _source: { title: 'a big item', modified_at: '2025-01-01T00:00:00.000Z', 'assoc:sources': ['src-ftp'], body: text, attachments: records } } as RawHit;
+  return { _index: INDEX, _id: 'big-1', _version: 1, found: true, _source: { title: 'a big item', modified_at: '2025-01-01T00:00:00.000Z', 'assoc:sources': ['src-ftp'], body: text, attachments: records } };
 }
 
 async function main() {

@@ -46,7 +46,7 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
       const timeoutMs = options.timeout ?? this.timeout ?? 30_000;
       return new Promise((resolve, reject) => {
         // No variable that holds a secret (a platform token, ELASTIC_PASSWORD) goes to the wrapper.
-        const child = spawn(command!, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
+        const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
         const out: Buffer[] = [];
         let err = '';
         let settled = false;

@@ -90,7 +90,7 @@ export async function openConnection(values: CommandContext['values']): Promise<
   if (values.profile && !profile) {
     throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
   }
-  const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);
+  const conn = await resolveConnection(values, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);
   announceInsecure(conn);
   return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };

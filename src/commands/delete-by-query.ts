@@ -92,7 +92,7 @@ const deleteByQuery: CommandModule = {
     const conflictsRaw = values.conflicts ?? 'abort';
     if (conflictsRaw !== 'abort' && conflictsRaw !== 'proceed')
       return usageError(NAME, `--conflicts "${conflictsRaw}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
-    const conflicts = conflictsRaw as ConflictsPolicy;
+    const conflicts = conflictsRaw;
     let expect: number | undefined;
     if (values.expect !== undefined) {
       const e = parseExpected(String(values.expect));

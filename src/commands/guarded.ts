@@ -159,7 +159,7 @@ export async function applyOnePlan(
   if (!confirmation) return EXIT.failed;
   session.send({ type: 'confirm', confirmation });
   const state = await session.idle();
-  const result: PlanResult = state.result ?? { summary: plans[0]!.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
+  const result: PlanResult = state.result ?? { summary: plans[0].summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
   warnAudit(result.auditWarning);
   if (json) printJson({ ...head, ok, dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });

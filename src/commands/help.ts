@@ -189,7 +189,7 @@ export function zshCompletion(table: Table): string {
     .map(([name, m]) => {
       const help = { ...GLOBAL_FLAG_HELP, ...m.flagHelp };
       const specs = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})].map((f) => {
-        const value = PROFILE_FLAGS.includes(`--${f}`) ? ':profile:_shardeck_profiles' : ({ ...GLOBAL_OPTIONS, ...m.options })[f]!.type === 'string' ? ':value:' : '';
+        const value = PROFILE_FLAGS.includes(`--${f}`) ? ':profile:_shardeck_profiles' : ({ ...GLOBAL_OPTIONS, ...m.options })[f].type === 'string' ? ':value:' : '';
         return `'--${f}[${zshDescribe(help[f] ?? '')}]${value}'`;
       });
       return `    ${name}) _arguments ${specs.join(' ')} '*:index:_shardeck_indices' ;;`;
@@ -242,7 +242,7 @@ const help: CommandModule = {
       const [name] = positionals;
       const found = table.find(([n]) => n === name);
       if (!found || positionals.length > 1) throw new UsageError(`no command named "${positionals.join(' ')}": shardeck help lists them`);
-      out(commandHelp(name!, found[1]));
+      out(commandHelp(name, found[1]));
     } else out(globalHelp(table, version));
     return EXIT.ok;
   },

@@ -96,7 +96,7 @@ export class FleetReader {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
     });
     try {
-      const report = await Promise.race([readStatus(createEsApi(c as Client, t.profileData.url)), deadline]);
+      const report = await Promise.race([readStatus(createEsApi(c, t.profileData.url)), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
       return fleetProblemRow(t.profile, url, (e as Error).message, Date.now());
@@ -106,7 +106,7 @@ export class FleetReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as Client, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c, 500))));
     this.clients.clear();
   }
 }

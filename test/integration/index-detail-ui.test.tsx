@@ -123,13 +123,13 @@ describe('index detail on a real node', () => {
     const last = await until(app, /raw_payload {2}object {2}enabled: false[\s\S]*\+raw {2}keyword {2}\(ignore_above: 256\)/);
     expectFits(last);
     await app.press('z');
-    const folded = await until(app, /▸ group00  object  \(49 fields folded\)/);
+    const folded = await until(app, /▸ group00 {2}object {2}\(49 fields folded\)/);
     expect(folded).not.toMatch(/^ +f00 /m);
     await app.press(KEYS.down); // assoc:sources
     await app.press(KEYS.down); // attachments
     await app.press(KEYS.down); // group00
     await app.press(KEYS.enter);
-    await until(app, /▾ group00  object\n\s+f00/);
+    await until(app, /▾ group00 {2}object\n\s+f00/);
   });
 
   it('settings are read again every few intervals while the detail is open', async () => {

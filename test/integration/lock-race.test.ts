@@ -66,7 +66,7 @@ describe('taking over a dead holder\'s lock', () => {
         (c) =>
           new Promise<number[]>((resolve, reject) => {
             let out = '';
-            c.stdout!.on('data', (d) => {
+            c.stdout.on('data', (d) => {
               out += d;
               if (out.includes('\n')) resolve(JSON.parse(out));
             });
@@ -74,7 +74,7 @@ describe('taking over a dead holder\'s lock', () => {
           }),
       ),
     );
-    for (const c of children) c.stdin!.end('bye\n');
+    for (const c of children) c.stdin.end('bye\n');
     const winners = Array.from({ length: ROUNDS }, (_, i) => results.filter((won) => won.includes(i)).length);
     const wrong = winners.map((n, i) => ({ round: i, winners: n })).filter((w) => w.winners !== 1);
     expect(wrong).toEqual([]);

@@ -106,7 +106,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
     socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
     // The one-time join token is on the leader's screen only.
-    joinTokens.push(/token (\S{16})/.exec(lead)![1]!);
+    joinTokens.push(/token (\S{16})/.exec(lead)![1]);
     // The status line may be cut: the socket is the only one in the group's share folder.
     if (!socketPath.endsWith('.sock')) socketPath = path.join(eyesDir, fs.readdirSync(eyesDir).find((f) => f.endsWith('.sock'))!);
     // Shared with EYES's group (the second pair of eyes must be another OS user).
@@ -179,7 +179,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const tl = await waitFor('follower', (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
     expect(tl).toContain('Timeline');
     // The audit record names who proposed and who approved.
-    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const sent = audit.find((r) => r.phase === 'sending');
     expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: EYES, osUser: 'root', summary: expect.stringContaining('replicas') });
     // Esc and a key sent together read as Alt-key: apart.
@@ -203,7 +203,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(md.code).toBe(0);
     expect(md.stdout).toMatch(/\| yellow \| green \| .* UTC \(.* local\) \|/);
     expect(md.stdout).toContain(`request: \`PUT /${INDEX}/_settings`);
-    const file = path.join(env.SHARDECK_CONFIG_DIR!, 'timeline', fs.readdirSync(path.join(env.SHARDECK_CONFIG_DIR!, 'timeline'))[0]!);
+    const file = path.join(env.SHARDECK_CONFIG_DIR, 'timeline', fs.readdirSync(path.join(env.SHARDECK_CONFIG_DIR, 'timeline'))[0]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -296,7 +296,7 @@ async function fetchHealth(): Promise<{ status: string }> {
   const { Client } = await import('@elastic/elasticsearch');
   const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
   try {
-    return (await es.cluster.health({ index: INDEX })) as { status: string };
+    return (await es.cluster.health({ index: INDEX }));
   } finally {
     await es.close();
   }

@@ -74,7 +74,7 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
             out.push(d);
           } catch (e) {
             child.kill('SIGKILL');
-            finish(() => reject(e));
+            finish(() => reject(e as Error)); // AnswerMeter's cap error
           }
         });
         child.stderr.on('data', (d) => (err += d));

@@ -4,7 +4,7 @@
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 // The CLI twin of the delete wizard: drives the same session (services/wizards/delete.ts).
 import fs from 'node:fs';
-import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
+import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan } from '../domain/delete/plan';
 import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery } from '../domain/delete/query';
 import { progressLine } from '../domain/delete/task';
 import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';

@@ -2,8 +2,8 @@
 // failed too often, and report what moved (shard states before and after).
 import { allocationSession } from '../services/wizards/allocation';
 import { parseTimeoutSeconds } from '../domain/values';
-import { EXIT, type CommandModule } from './common';
-import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
+import type { CommandModule } from './common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, reportFailure, usageError } from './guarded';
 import { out } from './output';
 
 const NAME = 'reroute';

@@ -172,7 +172,7 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   };
   const startSharing = async () => {
     if (server) return;
-    server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
+    server = new ShareServer(store, { group: shareGroup, requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose: (a, w, s) => void onPropose(a, w, s) });
     try {
       await server.start();
     } catch (e) {
@@ -239,7 +239,8 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)
   // is compiled while the node answers, so the first frame can already show live data.
   poller.start();
-  let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
+  // Set once the console is mounted; restore() and the Fleet view may run before that.
+  let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined = undefined;
   let restored = false;
   let onAltScreen = false;
   const restore = () => {
@@ -256,7 +257,7 @@ async function runConsole(values: CommandContext['values'], intervalMs: number |
   };
   const crash = (e: unknown) => {
     restore();
-    err(`shardeck: the console crashed: ${(e as Error)?.stack ?? e}\n`);
+    err(`shardeck: the console crashed: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(70);
   };
   const signal = () => {

@@ -3,7 +3,7 @@
 // render at the follower's own size. When the leader goes, the last data stays on screen, marked
 // stale, and the follower says so.
 import net from 'node:net';
-import { LineSplitter, type ProposedSelection, type ApprovalMessage, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
+import { LineSplitter, type ProposedSelection, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
 import type { ResourceName } from '../cluster/resources';
 import { touchSnapshot, type ConsoleStore, type ShareView, type Snapshots } from '../store/console';
 

@@ -18,7 +18,7 @@ import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
-import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
+import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 
 const INDEX = 'service_v9_dbqui';

@@ -1,7 +1,6 @@
 // The index detail driven through the console (the UI harness: the real App on a fake terminal)
 // against a real node: the real poller fills the Indices pane, Enter opens the detail, and the
 // detail's own reads (services/index-detail.ts) go to the node only while it is open.
-import React from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';

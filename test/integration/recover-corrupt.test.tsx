@@ -21,7 +21,7 @@ import { waitForIndexHealth } from '../../src/services/recovery-runner';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
-import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { KEYS, makeStore, renderApp, tick } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';

@@ -106,7 +106,7 @@ export class FleetReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? Promise.resolve() : closeClient(c, 500))));
     this.clients.clear();
   }
 }

@@ -49,7 +49,7 @@ async function startProxy(target: string) {
     },
   };
   const upstream = new URL(target);
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const line = `${req.method} ${req.url}`;
@@ -59,10 +59,11 @@ async function startProxy(target: string) {
     const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const up = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
-        async (r) => {
+        (r) => {
           const b: Buffer[] = [];
-          for await (const c of r) b.push(c as Buffer);
-          resolve({ status: r.statusCode ?? 502, headers: r.headers, body: Buffer.concat(b) });
+          r.on('data', (c: Buffer) => b.push(c));
+          r.on('error', reject);
+          r.on('end', () => resolve({ status: r.statusCode ?? 502, headers: r.headers, body: Buffer.concat(b) }));
         },
       );
       up.on('error', reject);
@@ -77,7 +78,8 @@ async function startProxy(target: string) {
     const { 'transfer-encoding': _te, connection: _c, ...headers } = answer.headers;
     res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) });
     res.end(answer.body);
-  });
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -149,13 +149,13 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const asked = await waitFor('follower', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the follower');
     expect(asked).toContain(`PUT /${INDEX}/_settings`);
     await waitFor('leader', (s) => s.includes('waiting for a follower to approve'), 'the leader waiting');
-    expect(await (await fetchHealth()).status).toBe('yellow'); // nothing sent yet
+    expect((await fetchHealth()).status).toBe('yellow'); // nothing sent yet
     // The follower goes to the Timeline pane on its own, then approves.
     // Four eyes is two people: the follower running as the leader's own user (root) sees the change
     // and is told it cannot approve it; its y sends nothing.
     await waitFor('follower', (s) => s.includes('you cannot approve this: root'), 'the same-user follower told it cannot approve');
     keys('follower', 'y');
-    expect(await (await fetchHealth()).status).toBe('yellow');
+    expect((await fetchHealth()).status).toBe('yellow');
     // Another OS user, in the group the leader shares with, approves.
     launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${CLI} follow ${socketPath}`, 80, 24);
     await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the second person\'s follower');
@@ -255,14 +255,13 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     let release!: () => void;
     const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise<void>((r) => (release = r)));
     let stderr = '';
-    let heldUntil = 0;
     const child = spawn(process.execPath, [CLI, 'replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], {
       env: { PATH: process.env.PATH, SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR, NO_COLOR: '1' },
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
     await waitUntil('the CLI waiting for the lock', () => stderr, (e) => /waiting for another change/.test(e), { timeoutMs: 60_000, intervalMs: 50 });
-    heldUntil = Date.now();
+    const heldUntil = Date.now();
     release();
     await held;
     const r = await exited;

@@ -22,7 +22,8 @@ export interface CommandModule {
   flagHelp: Record<string, string>;
   /** Two or three real command lines. */
   examples: readonly string[];
-  run(ctx: CommandContext): Promise<number>;
+  /** A command that only reads local files (audit, profiles, ...) answers at once: no Promise. */
+  run(ctx: CommandContext): number | Promise<number>;
 }
 
 export interface CommandContext {

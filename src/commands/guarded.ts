@@ -29,7 +29,7 @@ export const MUTATION_OPTIONS = {
 export const JSON_SCHEMA = 1;
 
 /** The facade for reads and the Guard for changes, over one client. */
-export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
+export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
   const s = await openConnection(values);
   const guard = new Guard({
     client: s.client,

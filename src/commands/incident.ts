@@ -25,7 +25,7 @@ const incident: CommandModule = {
     out: 'export: write to this file (0600) instead of standard output',
   },
   examples: ['shardeck incident --since 2h', 'shardeck incident export --md --since 6h --out postmortem-timeline.md', 'shardeck incident --json | jq ".entries[] | select(.kind==\\"change\\")"'],
-  async run({ values, positionals }) {
+  run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, ...extra] = positionals;
     if ((verb !== undefined && verb !== 'export') || extra.length) return usageError(NAME, 'the only subcommand is export: shardeck incident export --md', json);

@@ -267,8 +267,8 @@ export class PlatformSignIn {
   }
 
   #exchange(): Promise<string> {
-    const exclusive = this.#opts.tokens.exclusive;
-    return exclusive ? exclusive(() => this.#exchangeNow()) : this.#exchangeNow();
+    const tokens = this.#opts.tokens;
+    return tokens.exclusive ? tokens.exclusive(() => this.#exchangeNow()) : this.#exchangeNow();
   }
 
   async #exchangeNow(): Promise<string> {

@@ -41,7 +41,7 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
         sc,
       );
       // The client's own headers (the compatible-with=8 media types) go along; the body goes on stdin.
-      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${v}`]));
+      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${String(v)}`]));
       const argv = ['-sS', '-i', ...args, ...headerArgs, ...(body !== undefined ? ['--data-binary', '@-'] : [])];
       const timeoutMs = options.timeout ?? this.timeout ?? 30_000;
       return new Promise((resolve, reject) => {
@@ -74,7 +74,7 @@ export function searchCurlConnection(sc: SearchCurl): typeof BaseConnection {
             out.push(d);
           } catch (e) {
             child.kill('SIGKILL');
-            finish(() => reject(e as Error)); // AnswerMeter's cap error
+            finish(() => reject(e instanceof Error ? e : new Error(String(e)))); // AnswerMeter's cap error
           }
         });
         child.stderr.on('data', (d) => (err += d));

@@ -17,7 +17,7 @@ const audit: CommandModule = {
   run({ values }) {
     const json = Boolean(values.json);
     const last = values.last === undefined ? Infinity : Number(values.last);
-    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${values.last}" is not a whole number of records: give e.g. --last 20`, json);
+    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${String(values.last)}" is not a whole number of records: give e.g. --last 20`, json);
     const { records, unreadable } = readAudit();
     const shown = records.slice(last === Infinity ? 0 : -last);
     if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });

@@ -89,7 +89,7 @@ export async function openConnection(values: CommandContext['values']): Promise<
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);
   if (values.profile && !profile) {
-    throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
+    throw new UsageError(`no profile named "${String(values.profile)}": see shardeck profiles`);
   }
   const conn = await resolveConnection(values, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);

@@ -12,7 +12,7 @@ import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
-import { EXIT, type CommandModule } from './common';
+import { EXIT, type CommandContext, type CommandModule } from './common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './guarded';
 import { paint } from './paint';
 import { err, out } from './output';
@@ -26,7 +26,7 @@ const CLI_SAMPLES = 10;
  * The one query the flags name, checked before connecting (a string is the usage error), and the
  * wizard form's kind and text that name it.
  */
-function chooseQuery(values: Record<string, unknown>, now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
+function chooseQuery(values: CommandContext['values'], now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
   const given = (['older-than', 'until', 'source', 'query-file'] as const).filter((k) => values[k] !== undefined);
   if (given.length !== 1)
     return `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP (inclusive), --source ID or --query-file FILE to say which documents to delete`;
@@ -91,7 +91,7 @@ const deleteByQuery: CommandModule = {
     if (typeof choice === 'string') return usageError(NAME, choice, json);
     const conflictsRaw = values.conflicts ?? 'abort';
     if (conflictsRaw !== 'abort' && conflictsRaw !== 'proceed')
-      return usageError(NAME, `--conflicts "${conflictsRaw}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
+      return usageError(NAME, `--conflicts "${String(conflictsRaw)}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
     const conflicts = conflictsRaw;
     let expect: number | undefined;
     if (values.expect !== undefined) {

@@ -237,7 +237,7 @@ const help: CommandModule = {
     else if (values.completion !== undefined) {
       if (values.completion === 'bash') out(bashCompletion(table));
       else if (values.completion === 'zsh') out(zshCompletion(table));
-      else throw new UsageError(`no completion for "${values.completion}": use --completion bash or --completion zsh`);
+      else throw new UsageError(`no completion for "${String(values.completion)}": use --completion bash or --completion zsh`);
     } else if (positionals.length) {
       const [name] = positionals;
       const found = table.find(([n]) => n === name);

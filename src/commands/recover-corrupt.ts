@@ -18,7 +18,7 @@ import type { Guard } from '../services/guard';
 import { connectionSecrets } from '../domain/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
-import { EXIT, type CommandModule } from './common';
+import { EXIT, type CommandContext, type CommandModule } from './common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { paint } from './paint';
 import { err, out, forTerminal } from './output';
@@ -36,7 +36,7 @@ function findingLines(c: CorruptShardReport): string[] {
   ];
 }
 
-type Values = Record<string, unknown>;
+type Values = CommandContext['values'];
 
 /** Flags that change how the plan is carried out on this host; also accepted by --resume. */
 function overrides(values: Values): Partial<PlanFacts> {
@@ -221,7 +221,7 @@ const recoverCorrupt: CommandModule = {
     const modes = [values.detect, plan, values.resume].filter(Boolean).length;
     if (modes > 1) return usageError(NAME, 'use one of --detect, --plan (or --dry-run) and --resume', json);
     if (values.method !== undefined && values.method !== 'checkindex' && values.method !== 'shard-tool')
-      return usageError(NAME, `--method is checkindex or shard-tool, not "${values.method}"`, json);
+      return usageError(NAME, `--method is checkindex or shard-tool, not "${String(values.method)}"`, json);
     if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
       return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
     const hasTarget = positionals.length === 2 && /^\d+$/.test(positionals[1]);

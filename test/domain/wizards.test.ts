@@ -148,7 +148,7 @@ describe('scroll limit', () => {
       summary: "set search.max_open_scroll_context from 500 to 1000 (persistent, and transient as the platform's document shows)",
       verify: { path: '/_cluster/settings', querystring: { filter_path: '*.search.max_open_scroll_context' } },
     });
-    const check = plan.verify!.check;
+    const check = (body: unknown) => plan.verify!.check(body);
     expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
     expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/transient unset$/) });
     const read = (persistent?: string, transient?: string) => ({

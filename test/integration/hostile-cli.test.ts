@@ -14,6 +14,7 @@ import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 
 /** Raw controls a terminal would act on (the line break and tab are the output's own layout). */
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -51,6 +52,7 @@ describe('the hostile names on a real node, through every command that shows the
 
   it('per-index commands take each hostile name as one argument and print it inert', async () => {
     // Every name through settings; every per-index command for the names that hold controls.
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     const all = (name: string) => [['settings', name], ...(/[\u0000-\u001f\u007f-\u009f\u202e]/.test(name) ? [['mappings', name], ['stats', name], ['get', name, 'd1'], ['search', name, '--older-than', '90d']] : [])];
     for (const name of HOSTILE_INDICES) {
       for (const args of all(name)) {

@@ -17,6 +17,7 @@ if (!isRoot) process.stderr.write('package.test.ts: SKIPPED: the namespace and .
 
 const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
 const INDEX = 'service_v9_pkg';
+// eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
 const ESC = /\u001b\[/;
 
 describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]', () => {
@@ -145,7 +146,9 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
           await waitFor((s) => /Indices/.test(s) && /index/.test(s), 'the Indices pane');
           // Colour as the terminal receives it: present unless NO_COLOR.
           const coloured = tmux('capture-pane', '-p', '-e', '-t', 'pkg');
+          // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
           if ('NO_COLOR' in env) expect(coloured).not.toMatch(/\u001b\[(3[1-3]|9[0-7])m/);
+          // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
           else expect(coloured).toMatch(/\u001b\[3[1-3]m/);
           tmux('send-keys', '-t', 'pkg', 'q');
           await waitFor((s) => /EXIT=0/.test(s), 'exit 0 after q');
@@ -172,6 +175,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
         expect(s).toMatch(/needs a terminal that can move the cursor \(TERM is dumb\)/);
         expect(s).toMatch(/^GREEN {2}cluster /m);
         expect(s).toMatch(/EXIT=0/);
+        // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
         expect(tmux('capture-pane', '-p', '-e', '-t', 'pkg')).not.toMatch(/\u001b\[3[1-3]m/);
       } finally {
         tmux('kill-session', '-t', 'pkg');

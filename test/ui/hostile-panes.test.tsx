@@ -15,6 +15,7 @@ afterEach(() => r?.unmount());
 
 const NAMES = HOSTILE.map((h) => h.name);
 const NODE = 'node\u001b]0;pwned\u0007\u202eevil';
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function hostileStore() {

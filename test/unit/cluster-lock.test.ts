@@ -82,6 +82,7 @@ describe('cluster lock', () => {
     expect(err).toBeInstanceOf(ClusterBusyError);
     expect((err as Error).message).toContain(`pid ${sleeper.pid}, lock owned by uid ${OTHER_UID}`);
     expect((err as Error).message).toContain(`its owner or root removes ${file}`);
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
   });
 

@@ -51,7 +51,7 @@ function bigDocument(bytes: number): RawHit {
 async function main() {
   let session!: WizardSession<DocsState, DocsEvent, DocsEffect>;
   const services = {
-    documents: (index: string) => (session = new WizardSession(documentsMachine(index), async () => undefined)),
+    documents: (index: string) => (session = new WizardSession(documentsMachine(index), () => Promise.resolve(undefined))),
     curlOf: (req) => requestLines(req, { url: 'http://127.0.0.1:9200' }),
   } as WizardServices;
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: true } });

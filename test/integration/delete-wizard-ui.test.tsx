@@ -257,7 +257,7 @@ it('t rethrottles a throttled delete to no throttle through the guard; it then d
   expect(left.size).toBe(all.size - n);
   for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
   const audit = readAudit(auditFile).records;
-  expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring)}`)).toEqual([
+  expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring).toString()}`)).toEqual([
     `POST /${INDEX}/_delete_by_query?wait_for_completion=false&requests_per_second=100&refresh=true`,
     `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome!.task!)}/_rethrottle?requests_per_second=-1`,
   ]);

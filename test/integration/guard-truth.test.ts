@@ -289,9 +289,9 @@ describe('a command run on the node host follows the same audit order', () => {
 
   it('the sending record is on disk while the command runs; its outcome follows', async () => {
     let whileRunning: any[] = [];
-    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => {
       whileRunning = auditLines();
-      return { ok: true, exitCode: 0 };
+      return Promise.resolve({ ok: true, exitCode: 0 });
     });
     expect(result).toEqual({ ok: true, exitCode: 0 });
     expect(whileRunning).toEqual([expect.objectContaining({ phase: 'sending', command: step.command })]);
@@ -301,15 +301,15 @@ describe('a command run on the node host follows the same audit order', () => {
   it('an audit log that cannot take the sending record: the command does not run', async () => {
     fs.mkdirSync(auditPath());
     let ran = false;
-    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => ((ran = true), { ok: true }))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
+    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => ((ran = true), Promise.resolve({ ok: true })))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
     expect(ran).toBe(false);
   });
 
   it('an audit log that cannot take the outcome: the result stands, with the warning', async () => {
-    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => {
       fs.renameSync(auditPath(), `${auditPath()}.sent`);
       fs.mkdirSync(auditPath());
-      return { ok: true, exitCode: 0 };
+      return Promise.resolve({ ok: true, exitCode: 0 });
     });
     expect(result).toMatchObject({ ok: true, exitCode: 0, auditWarning: expect.stringMatching(/its outcome could not be written .*EISDIR/) });
   });

@@ -111,17 +111,18 @@ describe('withFileLock', () => {
     await expect(
       withFileLock(
         lock,
-        async () => {
+        () => {
           ran = true;
+          return Promise.resolve();
         },
         { waitMs: 400, staleMs: 60_000 },
       ),
     ).rejects.toThrow(LockBusyError);
     expect(ran).toBe(false);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    await expect(withFileLock(lock, async () => 1, { waitMs: 100 })).rejects.toThrow(new RegExp(`pid ${process.pid}`));
+    await expect(withFileLock(lock, () => Promise.resolve(1), { waitMs: 100 })).rejects.toThrow(new RegExp(`pid ${process.pid}`));
     releaseLock(lock);
-    expect(await withFileLock(lock, async () => 'ran', { waitMs: 100 })).toBe('ran');
+    expect(await withFileLock(lock, () => Promise.resolve('ran'), { waitMs: 100 })).toBe('ran');
     expect(fs.existsSync(lock)).toBe(false);
   });
 

@@ -113,9 +113,9 @@ describe('share server', () => {
     let ran = false;
     const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'node', summary: 'stop the node' };
     const err = await guard
-      .runHostCommand(step, { by: 'key' }, async () => {
+      .runHostCommand(step, { by: 'key' }, () => {
         ran = true;
-        return { ok: true };
+        return Promise.resolve({ ok: true });
       })
       .catch((e) => e);
     expect(err).toBeInstanceOf(GuardRefusal);
@@ -171,7 +171,7 @@ describe('share server', () => {
   it('a peer whose user cannot be read joins only with the token; a multibyte token is refused, not a crash', async () => {
     const store = newStore();
     // As for a non-root leader and another user's follower: the kernel's answer is not readable.
-    server = new ShareServer(store, { socketPath: path.join(dir, 'token.sock'), identify: async () => null });
+    server = new ShareServer(store, { socketPath: path.join(dir, 'token.sock'), identify: () => Promise.resolve(null) });
     const file = await server.start();
     for (const token of ['é'.repeat(16), '€'.repeat(64), 'x'.repeat(7000), '']) {
       let answer = '';
@@ -289,7 +289,7 @@ s.on('data', (d) => {
     const audit = path.join(dir, 'typed-audit.log');
     const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' }), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: audit, approver: server });
     const step = { command: 'rm -rf /data/corrupt-segment', risk: 'destructive' as const, target: 'logs', summary: 'remove the corrupt segment' };
-    const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, async () => ({ ok: true }));
+    const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, () => Promise.resolve({ ok: true }));
     await waitUntil('the request on the same-user follower', () => same.getState().share?.approval?.need, (n) => n?.kind === 'type');
     // It sees the change, told up front that it cannot approve; a y sent anyway is refused by the leader.
     expect(same.getState().share?.approval?.cannotApprove).toMatch(/leader's own user .* second person/);

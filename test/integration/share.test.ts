@@ -218,7 +218,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
   });
 
-  it('a user without permission on the socket is refused', async () => {
+  it('a user without permission on the socket is refused', () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     strangerMade = true;

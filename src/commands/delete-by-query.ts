@@ -76,8 +76,23 @@ const deleteByQuery: CommandModule = {
     'include-system': { type: 'boolean' },
   },
   group: 'change',
-  flagHelp: {yes: "confirm without asking; needs --expect with the count the preview matched", "dry-run": "run the query as a search and show the preview; delete nothing", "older-than": "documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt", until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte", source: "documents of one source id", "query-file": "a file holding the query (JSON, the \"query\" object)", expect: "the number of documents the preview matched; the delete is capped at it (max_docs)", conflicts: "abort (default) or proceed on version conflicts", "requests-per-second": "throttle the delete (default: unthrottled)", "include-system": "let a pattern match system and hidden indices (default: excluded)"},
-  examples: ["shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run", "shardeck delete-by-query service_v9_alpha --source src-crm --expect 1200 --yes", "shardeck delete-by-query service_v9_alpha --query-file old.json --requests-per-second 500"],
+  flagHelp: {
+    yes: 'confirm without asking; needs --expect with the count the preview matched',
+    'dry-run': 'run the query as a search and show the preview; delete nothing',
+    'older-than': 'documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt',
+    until: 'documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed\'s modified_at lte',
+    source: 'documents of one source id',
+    'query-file': 'a file holding the query (JSON, the "query" object)',
+    expect: 'the number of documents the preview matched; the delete is capped at it (max_docs)',
+    conflicts: 'abort (default) or proceed on version conflicts',
+    'requests-per-second': 'throttle the delete (default: unthrottled)',
+    'include-system': 'let a pattern match system and hidden indices (default: excluded)',
+  },
+  examples: [
+    'shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run',
+    'shardeck delete-by-query service_v9_alpha --source src-crm --expect 1200 --yes',
+    'shardeck delete-by-query service_v9_alpha --query-file old.json --requests-per-second 500',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [target, ...extra] = positionals;

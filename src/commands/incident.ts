@@ -24,7 +24,11 @@ const incident: CommandModule = {
     md: 'export: write Markdown (times in UTC and local, durations between transitions, each change with its request)',
     out: 'export: write to this file (0600) instead of standard output',
   },
-  examples: ['shardeck incident --since 2h', 'shardeck incident export --md --since 6h --out postmortem-timeline.md', 'shardeck incident --json | jq ".entries[] | select(.kind==\\"change\\")"'],
+  examples: [
+    'shardeck incident --since 2h',
+    'shardeck incident export --md --since 6h --out postmortem-timeline.md',
+    'shardeck incident --json | jq ".entries[] | select(.kind==\\"change\\")"',
+  ],
   run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, ...extra] = positionals;

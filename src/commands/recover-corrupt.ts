@@ -213,7 +213,22 @@ const recoverCorrupt: CommandModule = {
     'accept-data-loss': { type: 'string' },
   },
   group: 'recover',
-  flagHelp: {yes: "confirm every step except those that lose documents (they need --accept-data-loss)", "dry-run": "show the plan and send nothing", detect: "only look for corrupt primaries (exit 2 when one is found)", plan: "print the offline repair plan with every exact command, run nothing", resume: "continue a checklist that stopped (a failed or unconfirmed step)", method: "checkindex (Lucene CheckIndex -exorcise, default) or shard-tool (elasticsearch-shard remove-corrupted-data)", "backup-dir": "where the shard folder is copied before the repair: a folder only you can open (default /var/backups/shardeck as root)", "es-user": "the user the engine runs as (default: read from its process; root is refused)", "conf-dir": "the node's config folder (default /etc/elasticsearch)", java: "java to run CheckIndex with (default: the bundled JDK of the node)", "stop-cmd": "command that stops the node (default: the profile's serviceStop, else systemctl stop elasticsearch)", "start-cmd": "command that starts the node (default: the profile's serviceStart, else systemctl start elasticsearch)", "wait-timeout": "seconds to wait for the node to answer after the start (default 180)", "accept-data-loss": "the index name, typed ahead: allows the steps that lose documents with --yes"},
+  flagHelp: {
+    yes: 'confirm every step except those that lose documents (they need --accept-data-loss)',
+    'dry-run': 'show the plan and send nothing',
+    detect: 'only look for corrupt primaries (exit 2 when one is found)',
+    plan: 'print the offline repair plan with every exact command, run nothing',
+    resume: 'continue a checklist that stopped (a failed or unconfirmed step)',
+    method: 'checkindex (Lucene CheckIndex -exorcise, default) or shard-tool (elasticsearch-shard remove-corrupted-data)',
+    'backup-dir': 'where the shard folder is copied before the repair: a folder only you can open (default /var/backups/shardeck as root)',
+    'es-user': 'the user the engine runs as (default: read from its process; root is refused)',
+    'conf-dir': 'the node\'s config folder (default /etc/elasticsearch)',
+    java: 'java to run CheckIndex with (default: the bundled JDK of the node)',
+    'stop-cmd': 'command that stops the node (default: the profile\'s serviceStop, else systemctl stop elasticsearch)',
+    'start-cmd': 'command that starts the node (default: the profile\'s serviceStart, else systemctl start elasticsearch)',
+    'wait-timeout': 'seconds to wait for the node to answer after the start (default 180)',
+    'accept-data-loss': 'the index name, typed ahead: allows the steps that lose documents with --yes',
+  },
   examples: ["shardeck recover-corrupt --detect", "shardeck recover-corrupt service_v9_alpha 0 --plan", "shardeck recover-corrupt --resume"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

@@ -13,7 +13,12 @@ const reroute: CommandModule = {
   usage: 'usage: shardeck reroute --retry-failed [--yes] [--dry-run] [--json] [--timeout SECONDS] [connection flags]',
   options: { ...MUTATION_OPTIONS, 'retry-failed': { type: 'boolean' }, timeout: { type: 'string' } },
   group: 'recover',
-  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing", "retry-failed": "retry the allocations that failed index.allocation.max_retries (5) times (required)", timeout: "seconds to watch the shards move afterwards (default 30, at most 60)"},
+  flagHelp: {
+    yes: 'confirm without asking',
+    'dry-run': 'show the preview and send nothing',
+    'retry-failed': 'retry the allocations that failed index.allocation.max_retries (5) times (required)',
+    timeout: 'seconds to watch the shards move afterwards (default 30, at most 60)',
+  },
   examples: ["shardeck reroute --retry-failed --dry-run", "shardeck reroute --retry-failed", "shardeck reroute --retry-failed --yes --json"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

@@ -80,7 +80,7 @@ const deleteByQuery: CommandModule = {
     yes: 'confirm without asking; needs --expect with the count the preview matched',
     'dry-run': 'run the query as a search and show the preview; delete nothing',
     'older-than': 'documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt',
-    until: 'documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed\'s modified_at lte',
+    until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte",
     source: 'documents of one source id',
     'query-file': 'a file holding the query (JSON, the "query" object)',
     expect: 'the number of documents the preview matched; the delete is capped at it (max_docs)',

@@ -37,7 +37,7 @@ const forcemerge: CommandModule = {
   },
   examples: [
     'shardeck forcemerge service_v9_alpha --expunge-deletes --dry-run',
-    'shardeck forcemerge \'service_v9_*\' --expunge-deletes',
+    "shardeck forcemerge 'service_v9_*' --expunge-deletes",
     'shardeck forcemerge service_v9_alpha --expunge-deletes --yes --json',
   ],
   async run({ values, positionals }) {

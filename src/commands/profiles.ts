@@ -70,12 +70,12 @@ const profiles: CommandModule = {
   options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
   group: 'config',
   flagHelp: {
-    platform: 'with save: the platform\'s base URL',
+    platform: "with save: the platform's base URL",
     'insecure-http': 'with save: accept a plain http:// platform on another machine (the token then crosses the network unencrypted)',
     'template-version': 'with save: the index template version of the platform (e.g. v9)',
-    interval: 'with save: the console\'s poll interval in seconds (default 5)',
-    'search-curl': 'with save: the node\'s search_curl wrapper when it is not on PATH (previews then show it instead of curl)',
-    'search-curl-form': 'with save: the wrapper\'s argument form: curl (default: curl\'s arguments, full URL) or path (the path only)',
+    interval: "with save: the console's poll interval in seconds (default 5)",
+    'search-curl': "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)",
+    'search-curl-form': "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)",
   },
   examples: [
     'shardeck profiles',

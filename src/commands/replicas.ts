@@ -27,7 +27,7 @@ const replicas: CommandModule = {
   },
   examples: [
     'shardeck replicas set service_v9_alpha 0 --dry-run',
-    'shardeck replicas set \'service_v9_*\' 1 --template service_v9',
+    "shardeck replicas set 'service_v9_*' 1 --template service_v9",
     'shardeck replicas set service_v9_alpha 1 --yes --json',
   ],
   async run({ values, positionals }) {

@@ -28,7 +28,7 @@ const service: CommandModule = {
   examples: [
     'shardeck service status',
     'shardeck service restart --yes --node-name storage-1',
-    'shardeck service stop --stop-cmd \'sudo systemctl stop elasticsearch\' --node-name storage-1',
+    "shardeck service stop --stop-cmd 'sudo systemctl stop elasticsearch' --node-name storage-1",
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

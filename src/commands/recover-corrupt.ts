@@ -89,7 +89,7 @@ async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Co
 
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
   const resume = Boolean(values.resume);
-  const { es, guard, profile, conn, close } = await openGuard(values as never);
+  const { es, guard, profile, conn, close } = await openGuard(values);
   try {
     guard.assertWritable();
     let progress: RecoveryProgress;

@@ -45,13 +45,13 @@ function bigDocument(bytes: number): RawHit {
     size += JSON.stringify(r).length;
   }
   const text = 'lorem ipsum dolor sit amet '.repeat(Math.ceil((bytes * 0.2) / 27));
-  return { _index: INDEX, _id: 'big-1', _version: 1, found: true, _source: { title: 'a big item', modified_at: '2025-01-01T00:00:00.000Z', 'assoc:sources': ['src-ftp'], body: text, attachments: records } } as RawHit;
+  return { _index: INDEX, _id: 'big-1', _version: 1, found: true, _source: { title: 'a big item', modified_at: '2025-01-01T00:00:00.000Z', 'assoc:sources': ['src-ftp'], body: text, attachments: records } };
 }
 
 async function main() {
   let session!: WizardSession<DocsState, DocsEvent, DocsEffect>;
   const services = {
-    documents: (index: string) => (session = new WizardSession(documentsMachine(index), async () => undefined)),
+    documents: (index: string) => (session = new WizardSession(documentsMachine(index), () => Promise.resolve(undefined))),
     curlOf: (req) => requestLines(req, { url: 'http://127.0.0.1:9200' }),
   } as WizardServices;
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: true } });

@@ -8,7 +8,7 @@ const url = process.argv[2];
 const reads = PANE_RESOURCES.health.map((name) => RESOURCES[name].request);
 const bodies = await Promise.all(
   reads.map(async (r) => {
-    const res = await fetch(`${url}${r.path}?${new URLSearchParams(r.querystring)}`);
+    const res = await fetch(`${url}${r.path}?${new URLSearchParams(r.querystring).toString()}`);
     return res.json();
   }),
 );

@@ -7,6 +7,7 @@
 // frame's time is its cost, not the throttle's wait). Nothing of an answer is kept by the
 // benchmark after it is parsed: peak RSS is what the console itself holds.
 import fs from 'node:fs';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import path from 'node:path';
 import React from 'react';
 import { App } from '../src/ui/app/App';
@@ -105,8 +106,8 @@ function stage(name: string) {
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
   const mb = (x: number) => (x / 2 ** 20).toFixed(0);
-  if (process.env.BENCH_SNAP === name) require('node:v8').writeHeapSnapshot(`/tmp/snap-${name.replace(/ /g, '-')}.heapsnapshot`);
-  process.stderr.write(require('node:v8').getHeapSpaceStatistics().map((x: { space_name: string; space_size: number; space_used_size: number }) => `${x.space_name} ${mb(x.space_size)}/${mb(x.space_used_size)}`).join(', ') + '\n');
+  if (process.env.BENCH_SNAP === name) writeHeapSnapshot(`/tmp/snap-${name.replace(/ /g, '-')}.heapsnapshot`);
+  process.stderr.write(getHeapSpaceStatistics().map((x: { space_name: string; space_size: number; space_used_size: number }) => `${x.space_name} ${mb(x.space_size)}/${mb(x.space_used_size)}`).join(', ') + '\n');
   process.stderr.write(`${name}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} external ${mb(m.external)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)}\n`);
 }
 

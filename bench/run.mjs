@@ -81,6 +81,7 @@ function runJson(file, args, env = {}) {
 // ---------------------------------------------------------------------------------------------
 // 1. Cold start to the first frame with live data.
 
+// eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
 const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b[()][0-9A-Za-z]|\u001b[=>78]/g;
 
 /**

@@ -61,6 +61,7 @@ export function parseCapture(text, columns, rows) {
     const cells = [];
     for (let i = 0; i < line.length; i++) {
       if (line[i] === '\u001b' && line[i + 1] === '[') {
+        // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
         const m = /^\u001b\[([0-9;]*)([A-Za-z])/.exec(line.slice(i));
         if (m) {
           if (m[2] === 'm') applySgr(state, m[1] === '' ? [] : m[1].split(';').map(Number));

@@ -45,7 +45,7 @@ export async function platformStart({ tokenTtl = 600, rotate = false } = {}) {
     s = await waitUntil('the reference platform server to listen', () => readState(), (st) => st?.pid === child.pid || !isAlive(child.pid), { timeoutMs: 10_000, intervalMs: 50 });
   } catch (e) {
     await stopPid(child.pid);
-    throw new Error(`the reference platform server did not start (${e.message}): see ${path.join(runDir, 'platform.log')}`);
+    throw new Error(`the reference platform server did not start (${e.message}): see ${path.join(runDir, 'platform.log')}`, { cause: e });
   }
   if (s?.pid !== child.pid) throw new Error(`the reference platform server exited at start: see ${path.join(runDir, 'platform.log')}`);
   s.rotate = rotate;

@@ -75,7 +75,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     failure = (e as Error).message.replace(/\. To specify.*$/s, '');
     const unknown = /^Unknown option '(--?[^']+)'/.exec(failure);
-    const near = unknown && didYouMean(unknown[1]!, Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`));
+    const near = unknown && didYouMean(unknown[1], Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`));
     if (near) failure += `: did you mean ${near}?`;
     err(`shardeck ${name}: ${failure}\n${mod.usage}\n`);
     return EXIT.usage;

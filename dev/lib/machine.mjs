@@ -75,7 +75,7 @@ export async function makeRunNodesDir(owner = process.pid) {
 
 /** Stops every node still running from `dir` (pid checked against its folder) and removes it. */
 export async function removeRunNodesDir(dir) {
-  let entries = [];
+  let entries;
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory());
   } catch {

@@ -11,7 +11,7 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
  */
 export async function waitUntil(what, read, done = Boolean, { timeoutMs = 30_000, intervalMs = 200 } = {}) {
   const deadline = Date.now() + timeoutMs;
-  let last = '(nothing read yet)';
+  let last; // set by every try below before the deadline is checked
   for (;;) {
     try {
       const value = await read();

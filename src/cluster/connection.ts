@@ -295,7 +295,7 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
     const cap = answerCapBytes();
     const what = `${req.method} ${req.path}`;
     const meter = new AnswerMeter(cap, what);
-    const stream = res.body as unknown as AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void };
+    const stream = res.body as AsyncIterable<Buffer> & { destroy(): void; on?: (ev: string, f: () => void) => void };
     try {
       for await (const chunk of stream) {
         received += chunk.length;
@@ -323,7 +323,7 @@ export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest
       } catch {
         // not JSON: a proxy's page; classifyError names it
       }
-      throw new errors.ResponseError({ ...res, body: parsed, warnings: res.warnings ?? null } as never);
+      throw new errors.ResponseError({ ...res, body: parsed, warnings: res.warnings ?? null });
     }
     return { body: rowsFrom(parser, body), bytes };
   } catch (e) {

@@ -41,12 +41,12 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
       const [path, query = ''] = params.path.split(/\?(.*)/s);
       const [command, ...args] = searchCurlArgv({ method: params.method as 'GET', path: path!, querystring: Object.fromEntries(new URLSearchParams(query)) }, url, sc);
       // The client's own headers (the compatible-with=8 media types) go along; the body goes on stdin.
-      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${v}`]));
+      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${String(v)}`]));
       const argv = ['-sS', '-i', ...args, ...headerArgs, ...(body !== undefined ? ['--data-binary', '@-'] : [])];
       const timeoutMs = options.timeoutMs;
       return new Promise((resolve, reject) => {
         // No variable that holds a secret (a platform token, ELASTIC_PASSWORD) goes to the wrapper.
-        const child = spawn(command!, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
+        const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
         const out: Buffer[] = [];
         let err = '';
         let settled = false;
@@ -74,7 +74,7 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
             out.push(d);
           } catch (e) {
             child.kill('SIGKILL');
-            finish(() => reject(e));
+            finish(() => reject(e instanceof Error ? e : new Error(String(e)))); // AnswerMeter's cap error
           }
         });
         child.stderr.on('data', (d) => (err += d));

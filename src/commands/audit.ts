@@ -14,10 +14,10 @@ const audit: CommandModule = {
   group: 'inspect',
   flagHelp: {last: "show only the last N records (default: all)"},
   examples: ["shardeck audit --last 20", "shardeck audit --json"],
-  async run({ values }) {
+  run({ values }) {
     const json = Boolean(values.json);
     const last = values.last === undefined ? Infinity : Number(values.last);
-    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${values.last}" is not a whole number of records: give e.g. --last 20`, json);
+    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${String(values.last)}" is not a whole number of records: give e.g. --last 20`, json);
     const { records, unreadable, tornLastLine } = readAudit();
     const shown = records.slice(last === Infinity ? 0 : -last);
     if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, tornLastLine, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });

@@ -4,7 +4,7 @@
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 // The CLI twin of the delete wizard: drives the same session (services/wizards/delete.ts).
 import fs from 'node:fs';
-import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan, type ConflictsPolicy } from '../domain/delete/plan';
+import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan } from '../domain/delete/plan';
 import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery } from '../domain/delete/query';
 import { progressLine } from '../domain/delete/task';
 import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
@@ -12,7 +12,7 @@ import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
-import { EXIT, type CommandModule } from './support/common';
+import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
@@ -26,7 +26,7 @@ const CLI_SAMPLES = 10;
  * The one query the flags name, checked before connecting (a string is the usage error), and the
  * wizard form's kind and text that name it.
  */
-function chooseQuery(values: Record<string, unknown>, now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
+function chooseQuery(values: CommandContext['values'], now: number): (QueryChoice & { kind: QueryKind; value: string }) | string {
   const given = (['older-than', 'until', 'source', 'query-file'] as const).filter((k) => values[k] !== undefined);
   if (given.length !== 1)
     return `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP (inclusive), --source ID or --query-file FILE to say which documents to delete`;
@@ -76,8 +76,23 @@ const deleteByQuery: CommandModule = {
     'include-system': { type: 'boolean' },
   },
   group: 'change',
-  flagHelp: {yes: "confirm without asking; needs --expect with the count the preview matched", "dry-run": "run the query as a search and show the preview; delete nothing", "older-than": "documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt", until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte", source: "documents of one source id", "query-file": "a file holding the query (JSON, the \"query\" object)", expect: "the number of documents the preview matched; the delete is capped at it (max_docs)", conflicts: "abort (default) or proceed on version conflicts", "requests-per-second": "throttle the delete (default: unthrottled)", "include-system": "let a pattern match system and hidden indices (default: excluded)"},
-  examples: ["shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run", "shardeck delete-by-query service_v9_alpha --source src-crm --expect 1200 --yes", "shardeck delete-by-query service_v9_alpha --query-file old.json --requests-per-second 500"],
+  flagHelp: {
+    yes: 'confirm without asking; needs --expect with the count the preview matched',
+    'dry-run': 'run the query as a search and show the preview; delete nothing',
+    'older-than': 'documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt',
+    until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte",
+    source: 'documents of one source id',
+    'query-file': 'a file holding the query (JSON, the "query" object)',
+    expect: 'the number of documents the preview matched; the delete is capped at it (max_docs)',
+    conflicts: 'abort (default) or proceed on version conflicts',
+    'requests-per-second': 'throttle the delete (default: unthrottled)',
+    'include-system': 'let a pattern match system and hidden indices (default: excluded)',
+  },
+  examples: [
+    'shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run',
+    'shardeck delete-by-query service_v9_alpha --source src-crm --expect 1200 --yes',
+    'shardeck delete-by-query service_v9_alpha --query-file old.json --requests-per-second 500',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [target, ...extra] = positionals;
@@ -91,8 +106,8 @@ const deleteByQuery: CommandModule = {
     if (typeof choice === 'string') return usageError(NAME, choice, json);
     const conflictsRaw = values.conflicts ?? 'abort';
     if (conflictsRaw !== 'abort' && conflictsRaw !== 'proceed')
-      return usageError(NAME, `--conflicts "${conflictsRaw}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
-    const conflicts = conflictsRaw as ConflictsPolicy;
+      return usageError(NAME, `--conflicts "${String(conflictsRaw)}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
+    const conflicts = conflictsRaw;
     let expect: number | undefined;
     if (values.expect !== undefined) {
       const e = parseExpected(String(values.expect));

@@ -54,7 +54,11 @@ const doctor: CommandModule = {
     log: "read this log file instead of the node's own (<path.logs>/<cluster.name>.log, found when the node runs on this host)",
     'platform-on-host': "whether the platform's cluster node runs on this machine (heap at most 30% of RAM instead of 50%); default: the profile's platformOnHost, else detected from its platform URL",
   },
-  examples: ['shardeck doctor', 'shardeck doctor --json | jq \'.findings[] | select(.severity != "ok")\'', 'shardeck doctor --log /var/log/elasticsearch/elasticsearch.log'],
+  examples: [
+    'shardeck doctor',
+    'shardeck doctor --json | jq \'.findings[] | select(.severity != "ok")\'',
+    'shardeck doctor --log /var/log/elasticsearch/elasticsearch.log',
+  ],
   async run({ values }) {
     const json = Boolean(values.json);
     const logFile = values.log as string | undefined;

@@ -5,13 +5,13 @@ import { countOf } from '../domain/format';
 import { fleetExitCode, fleetStatusText, fleetTextLine, type FleetRow } from '../domain/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
 import { paint } from './support/paint';
-import { type CommandModule } from './support/common';
+import { type CommandContext, type CommandModule } from './support/common';
 import { out } from './support/output';
 
 export const FLEET_SCHEMA = 1;
 
 /** A whole number of at least `min` from a flag, or a usage error naming the flag. */
-function count(raw: unknown, flag: string, min: number, fallback: number, example: string): number {
+function count(raw: CommandContext['values'][string], flag: string, min: number, fallback: number, example: string): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min) throw new UsageError(`--${flag} "${String(raw)}" is not a number of at least ${min}: e.g. --${flag} ${example}`);

@@ -29,8 +29,17 @@ const forcemerge: CommandModule = {
   usage: 'usage: shardeck forcemerge <index|pattern> --expunge-deletes [--yes] [--dry-run] [--json] [--include-system]',
   options: { ...MUTATION_OPTIONS, 'expunge-deletes': { type: 'boolean' }, 'include-system': { type: 'boolean' } },
   group: 'change',
-  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing", "expunge-deletes": "only_expunge_deletes=true: merge away deleted documents (required)", "include-system": "let a pattern match system and hidden indices (default: excluded)"},
-  examples: ["shardeck forcemerge service_v9_alpha --expunge-deletes --dry-run", "shardeck forcemerge 'service_v9_*' --expunge-deletes", "shardeck forcemerge service_v9_alpha --expunge-deletes --yes --json"],
+  flagHelp: {
+    yes: 'confirm without asking',
+    'dry-run': 'show the preview and send nothing',
+    'expunge-deletes': 'only_expunge_deletes=true: merge away deleted documents (required)',
+    'include-system': 'let a pattern match system and hidden indices (default: excluded)',
+  },
+  examples: [
+    'shardeck forcemerge service_v9_alpha --expunge-deletes --dry-run',
+    "shardeck forcemerge 'service_v9_*' --expunge-deletes",
+    'shardeck forcemerge service_v9_alpha --expunge-deletes --yes --json',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [target, ...extra] = positionals;

@@ -24,7 +24,7 @@ const get: CommandModule = {
     const { es, guard, close } = await openGuard(values);
     try {
       const session = documentsSession(es, index);
-      session.send({ type: 'lookup', id: id! });
+      session.send({ type: 'lookup', id: id });
       const state = await session.idle();
       if (state.errorKind === 'failed') throw session.failure(state.error ?? 'failed');
       const shown = state.request ? requestLines(state.request, guard.previewConnection) : undefined;

@@ -192,7 +192,7 @@ export function zshCompletion(table: Table): string {
     .map(([name, m]) => {
       const help = { ...GLOBAL_FLAG_HELP, ...m.flagHelp };
       const specs = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})].map((f) => {
-        const value = PROFILE_FLAGS.includes(`--${f}`) ? ':profile:_shardeck_profiles' : ({ ...GLOBAL_OPTIONS, ...m.options })[f]!.type === 'string' ? ':value:' : '';
+        const value = PROFILE_FLAGS.includes(`--${f}`) ? ':profile:_shardeck_profiles' : ({ ...GLOBAL_OPTIONS, ...m.options })[f].type === 'string' ? ':value:' : '';
         return `'--${f}[${zshDescribe(help[f] ?? '')}]${value}'`;
       });
       return `    ${name}) _arguments ${specs.join(' ')} '*:index:_shardeck_indices' ;;`;
@@ -242,7 +242,7 @@ async function runHelp({ values, positionals }: CommandContext, commands: Comman
   else if (values.completion !== undefined) {
     if (values.completion === 'bash') out(bashCompletion(table));
     else if (values.completion === 'zsh') out(zshCompletion(table));
-    else throw new UsageError(`no completion for "${values.completion}": use --completion bash or --completion zsh`);
+    else throw new UsageError(`no completion for "${String(values.completion)}": use --completion bash or --completion zsh`);
   } else if (positionals.length) {
     const [name] = positionals;
     const found = table.find(([n]) => n === name);

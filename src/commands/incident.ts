@@ -24,8 +24,12 @@ const incident: CommandModule = {
     md: 'export: write Markdown (times in UTC and local, durations between transitions, each change with its request)',
     out: 'export: write to this file (0600) instead of standard output',
   },
-  examples: ['shardeck incident --since 2h', 'shardeck incident export --md --since 6h --out postmortem-timeline.md', 'shardeck incident --json | jq ".entries[] | select(.kind==\\"change\\")"'],
-  async run({ values, positionals }) {
+  examples: [
+    'shardeck incident --since 2h',
+    'shardeck incident export --md --since 6h --out postmortem-timeline.md',
+    'shardeck incident --json | jq ".entries[] | select(.kind==\\"change\\")"',
+  ],
+  run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, ...extra] = positionals;
     if ((verb !== undefined && verb !== 'export') || extra.length) return usageError(NAME, 'the only subcommand is export: shardeck incident export --md', json);
@@ -34,13 +38,13 @@ const incident: CommandModule = {
     let sinceMs: number | undefined;
     if (values.since !== undefined) {
       const ms = parseSince(String(values.since));
-      if (ms === null) return usageError(NAME, `--since "${values.since}" is not a duration: give e.g. 30m, 2h or 1d`, json);
+      if (ms === null) return usageError(NAME, `--since "${String(values.since)}" is not a duration: give e.g. 30m, 2h or 1d`, json);
       sinceMs = Date.now() - ms;
     }
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);
     const profile = getProfile(profileName, conf);
-    if (values.profile && !profile) throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
+    if (values.profile && !profile) throw new UsageError(`no profile named "${String(values.profile)}": see shardeck profiles`);
     const raw = (values.url as string | undefined) ?? profile?.url;
     if (!raw) return usageError(NAME, 'which cluster? give --url URL or --profile NAME (the timeline is kept per cluster)', json);
     const url = urlForMessage(raw);
@@ -51,13 +55,13 @@ const incident: CommandModule = {
         // Where the operator says (their working folder is not private): the file itself is 0600, never through a link.
         writeOperatorFile(String(values.out), displayBlock(md));
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, file: values.out, entries: entries.length });
-        else err(`wrote ${entries.length} entries to ${values.out}\n`);
+        else err(`wrote ${entries.length} entries to ${String(values.out)}\n`);
       } else out(md);
       return EXIT.ok;
     }
     if (json) printJson({ schema: JSON_SCHEMA, command: NAME, cluster: url, file: timelineFile(url), entries });
     else {
-      if (!entries.length) out(`nothing recorded for ${url}${values.since ? ` in the last ${values.since}` : ''} (${timelineFile(url)})\n`);
+      if (!entries.length) out(`nothing recorded for ${url}${values.since ? ` in the last ${String(values.since)}` : ''} (${timelineFile(url)})\n`);
       for (const e of entries) out(`${e.time.replace('T', ' ').slice(0, 19)} UTC  ${entryText(e)}\n`);
     }
     return EXIT.ok;

@@ -24,7 +24,10 @@ const login: CommandModule = {
     '  --insecure-http  allow a plain http:// platform on another machine (the token then crosses the network unencrypted)',
   options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' } },
   group: 'platform',
-  flagHelp: {platform: "the platform's base URL (default: the profile's)", "insecure-http": "allow a plain http:// platform on another machine (the token then crosses the network unencrypted)"},
+  flagHelp: {
+    platform: "the platform's base URL (default: the profile's)",
+    'insecure-http': 'allow a plain http:// platform on another machine (the token then crosses the network unencrypted)',
+  },
   examples: ["shardeck login --platform https://platform.example:8443 < refresh-token", "shardeck login --profile prod"],
   async run({ values, positionals }) {
     if (positionals.length) {

@@ -10,7 +10,7 @@ const logout: CommandModule = {
   group: 'platform',
   flagHelp: {},
   examples: ["shardeck logout", "shardeck logout --profile prod"],
-  async run({ values }) {
+  run({ values }) {
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);
     const had = forgetRefreshToken(profileName);

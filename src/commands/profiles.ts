@@ -69,9 +69,20 @@ const profiles: CommandModule = {
   ].join('\n'),
   options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
   group: 'config',
-  flagHelp: {platform: "with save: the platform's base URL", "insecure-http": "with save: accept a plain http:// platform on another machine (the token then crosses the network unencrypted)", "template-version": "with save: the index template version of the platform (e.g. v9)", interval: "with save: the console's poll interval in seconds (default 5)", "search-curl": "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)", "search-curl-form": "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)"},
-  examples: ["shardeck profiles", "shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt", "shardeck profiles save lab --url http://127.0.0.1:9200 --read-only"],
-  async run(ctx) {
+  flagHelp: {
+    platform: "with save: the platform's base URL",
+    'insecure-http': 'with save: accept a plain http:// platform on another machine (the token then crosses the network unencrypted)',
+    'template-version': 'with save: the index template version of the platform (e.g. v9)',
+    interval: "with save: the console's poll interval in seconds (default 5)",
+    'search-curl': "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)",
+    'search-curl-form': "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)",
+  },
+  examples: [
+    'shardeck profiles',
+    'shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt',
+    'shardeck profiles save lab --url http://127.0.0.1:9200 --read-only',
+  ],
+  run(ctx) {
     const { values, positionals } = ctx;
     if (positionals[0] === 'save') return save(ctx);
     if (positionals.length) throw new UsageError(`unknown profiles action "${positionals[0]}": use shardeck profiles, or shardeck profiles save NAME`);

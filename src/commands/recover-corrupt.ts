@@ -19,7 +19,7 @@ import type { Guard } from '../services/guard';
 import { connectionSecrets } from '../domain/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
-import { EXIT, type CommandModule } from './support/common';
+import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out, forTerminal } from './support/output';
@@ -37,7 +37,7 @@ function findingLines(c: CorruptShardReport): string[] {
   ];
 }
 
-type Values = Record<string, unknown>;
+type Values = CommandContext['values'];
 
 /** Flags that change how the plan is carried out on this host; also accepted by --resume. */
 function overrides(values: Values): Partial<PlanFacts> {
@@ -90,7 +90,7 @@ async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Co
 
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {
   const resume = Boolean(values.resume);
-  const { es, guard, profile, conn, close } = await openGuard(values as never);
+  const { es, guard, profile, conn, close } = await openGuard(values);
   try {
     guard.assertWritable();
     let progress: RecoveryProgress;
@@ -214,7 +214,22 @@ const recoverCorrupt: CommandModule = {
     'accept-data-loss': { type: 'string' },
   },
   group: 'recover',
-  flagHelp: {yes: "confirm every step except those that lose documents (they need --accept-data-loss)", "dry-run": "show the plan and send nothing", detect: "only look for corrupt primaries (exit 2 when one is found)", plan: "print the offline repair plan with every exact command, run nothing", resume: "continue a checklist that stopped (a failed or unconfirmed step)", method: "checkindex (Lucene CheckIndex -exorcise, default) or shard-tool (elasticsearch-shard remove-corrupted-data)", "backup-dir": "where the shard folder is copied before the repair: a folder only you can open (default /var/backups/shardeck as root)", "es-user": "the user the engine runs as (default: read from its process; root is refused)", "conf-dir": "the node's config folder (default /etc/elasticsearch)", java: "java to run CheckIndex with (default: the bundled JDK of the node)", "stop-cmd": "command that stops the node (default: the profile's serviceStop, else systemctl stop elasticsearch)", "start-cmd": "command that starts the node (default: the profile's serviceStart, else systemctl start elasticsearch)", "wait-timeout": "seconds to wait for the node to answer after the start (default 180)", "accept-data-loss": "the index name, typed ahead: allows the steps that lose documents with --yes"},
+  flagHelp: {
+    yes: 'confirm every step except those that lose documents (they need --accept-data-loss)',
+    'dry-run': 'show the plan and send nothing',
+    detect: 'only look for corrupt primaries (exit 2 when one is found)',
+    plan: 'print the offline repair plan with every exact command, run nothing',
+    resume: 'continue a checklist that stopped (a failed or unconfirmed step)',
+    method: 'checkindex (Lucene CheckIndex -exorcise, default) or shard-tool (elasticsearch-shard remove-corrupted-data)',
+    'backup-dir': 'where the shard folder is copied before the repair: a folder only you can open (default /var/backups/shardeck as root)',
+    'es-user': 'the user the engine runs as (default: read from its process; root is refused)',
+    'conf-dir': "the node's config folder (default /etc/elasticsearch)",
+    java: 'java to run CheckIndex with (default: the bundled JDK of the node)',
+    'stop-cmd': "command that stops the node (default: the profile's serviceStop, else systemctl stop elasticsearch)",
+    'start-cmd': "command that starts the node (default: the profile's serviceStart, else systemctl start elasticsearch)",
+    'wait-timeout': 'seconds to wait for the node to answer after the start (default 180)',
+    'accept-data-loss': 'the index name, typed ahead: allows the steps that lose documents with --yes',
+  },
   examples: ["shardeck recover-corrupt --detect", "shardeck recover-corrupt service_v9_alpha 0 --plan", "shardeck recover-corrupt --resume"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -222,7 +237,7 @@ const recoverCorrupt: CommandModule = {
     const modes = [values.detect, plan, values.resume].filter(Boolean).length;
     if (modes > 1) return usageError(NAME, 'use one of --detect, --plan (or --dry-run) and --resume', json);
     if (values.method !== undefined && values.method !== 'checkindex' && values.method !== 'shard-tool')
-      return usageError(NAME, `--method is checkindex or shard-tool, not "${values.method}"`, json);
+      return usageError(NAME, `--method is checkindex or shard-tool, not "${String(values.method)}"`, json);
     if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
       return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
     const hasTarget = positionals.length === 2 && /^\d+$/.test(positionals[1]);

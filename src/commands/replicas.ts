@@ -18,8 +18,18 @@ const replicas: CommandModule = {
     'usage: shardeck replicas set <index|pattern> <n> [--template service_v9] [--include-system] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
   options: { ...MUTATION_OPTIONS, template: { type: 'string' }, 'include-system': { type: 'boolean' }, timeout: { type: 'string' } },
   group: 'change',
-  flagHelp: {yes: "confirm without asking (for scripts; destructive plans still need their typed value)", "dry-run": "show the preview and send nothing", template: "also set number_of_replicas in this index template, so new indices get it (default: the index alone)", "include-system": "let a pattern match system and hidden indices (.security, ...) (default: excluded)", timeout: "seconds to watch health after the change (default 60, at most 120)"},
-  examples: ["shardeck replicas set service_v9_alpha 0 --dry-run", "shardeck replicas set 'service_v9_*' 1 --template service_v9", "shardeck replicas set service_v9_alpha 1 --yes --json"],
+  flagHelp: {
+    yes: 'confirm without asking (for scripts; destructive plans still need their typed value)',
+    'dry-run': 'show the preview and send nothing',
+    template: 'also set number_of_replicas in this index template, so new indices get it (default: the index alone)',
+    'include-system': 'let a pattern match system and hidden indices (.security, ...) (default: excluded)',
+    timeout: 'seconds to watch health after the change (default 60, at most 120)',
+  },
+  examples: [
+    'shardeck replicas set service_v9_alpha 0 --dry-run',
+    "shardeck replicas set 'service_v9_*' 1 --template service_v9",
+    'shardeck replicas set service_v9_alpha 1 --yes --json',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, target, n, ...extra] = positionals;

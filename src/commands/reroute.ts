@@ -2,8 +2,8 @@
 // failed too often, and report what moved (shard states before and after).
 import { allocationSession } from '../services/wizards/allocation';
 import { parseTimeoutSeconds } from '../domain/values';
-import { EXIT, type CommandModule } from './support/common';
-import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import type { CommandModule } from './support/common';
+import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, reportFailure, usageError } from './support/guarded';
 import { out } from './support/output';
 
 const NAME = 'reroute';
@@ -13,7 +13,12 @@ const reroute: CommandModule = {
   usage: 'usage: shardeck reroute --retry-failed [--yes] [--dry-run] [--json] [--timeout SECONDS] [connection flags]',
   options: { ...MUTATION_OPTIONS, 'retry-failed': { type: 'boolean' }, timeout: { type: 'string' } },
   group: 'recover',
-  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing", "retry-failed": "retry the allocations that failed index.allocation.max_retries (5) times (required)", timeout: "seconds to watch the shards move afterwards (default 30, at most 60)"},
+  flagHelp: {
+    yes: 'confirm without asking',
+    'dry-run': 'show the preview and send nothing',
+    'retry-failed': 'retry the allocations that failed index.allocation.max_retries (5) times (required)',
+    timeout: 'seconds to watch the shards move afterwards (default 30, at most 60)',
+  },
   examples: ["shardeck reroute --retry-failed --dry-run", "shardeck reroute --retry-failed", "shardeck reroute --retry-failed --yes --json"],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

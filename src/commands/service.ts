@@ -25,7 +25,11 @@ const service: CommandModule = {
     yes: 'confirms start; stop and restart also need --node-name',
     'dry-run': 'print the commands, run nothing',
   },
-  examples: ['shardeck service status', 'shardeck service restart --yes --node-name storage-1', "shardeck service stop --stop-cmd 'sudo systemctl stop elasticsearch' --node-name storage-1"],
+  examples: [
+    'shardeck service status',
+    'shardeck service restart --yes --node-name storage-1',
+    "shardeck service stop --stop-cmd 'sudo systemctl stop elasticsearch' --node-name storage-1",
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const verb = positionals[0] as ServiceVerb | undefined;

@@ -351,6 +351,7 @@ export interface LockOptions {
 /** The text of a lock file after its first line (the holder's info), when it can be read; control characters shown as spaces, at most 200. */
 export function lockInfo(lockFile: string): string | null {
   try {
+    // eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
     return readLock(lockFile)?.text.split('\n')[1]?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, 200) || null;
   } catch {
     return null;

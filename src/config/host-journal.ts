@@ -42,9 +42,10 @@ function openOwnJournal(file: string): { fd: number; size: number } {
 /** Appends one line to this user's journal of the cluster, rotating it (to <file>.1) past the cap. */
 export function appendHostJournal(url: string, line: string): void {
   const file = hostJournalFile(url);
-  let { fd, size } = openOwnJournal(file);
+  const opened = openOwnJournal(file);
+  let fd = opened.fd;
   try {
-    if (size >= JOURNAL_MAX_BYTES) {
+    if (opened.size >= JOURNAL_MAX_BYTES) {
       fs.closeSync(fd);
       fd = -1;
       // rename keeps the old part for a reader by hand; a .1 another user planted cannot be replaced (sticky): then it starts over.
@@ -53,7 +54,7 @@ export function appendHostJournal(url: string, line: string): void {
       } catch {
         fs.truncateSync(file, 0);
       }
-      ({ fd } = openOwnJournal(file));
+      fd = openOwnJournal(file).fd;
     }
     fs.writeSync(fd, line.endsWith('\n') ? line : line + '\n');
   } finally {

@@ -9,8 +9,10 @@
 
 /** C0 controls, DEL, C1 controls, and the bidirectional controls (embeddings, overrides,
  *  isolates, the marks) that reorder what is shown. */
+// eslint-disable-next-line no-control-regex -- the sanitiser: it matches control and bidi characters on purpose
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 /** Same, but keeps the line break and the tab that lay out multi-line text. */
+// eslint-disable-next-line no-control-regex -- the sanitiser: it matches control and bidi characters on purpose
 const UNSAFE_KEEP_LAYOUT = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 function escape(c: string): string {

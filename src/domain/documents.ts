@@ -188,7 +188,7 @@ export function hitRow(h: RawHit): HitRow {
   return {
     id: h._id,
     index: h._index,
-    modifiedAt: typeof src[MODIFIED_AT] === 'string' ? (src[MODIFIED_AT] as string) : src[MODIFIED_AT] === undefined ? '-' : shortValue(src[MODIFIED_AT]),
+    modifiedAt: typeof src[MODIFIED_AT] === 'string' ? (src[MODIFIED_AT]) : src[MODIFIED_AT] === undefined ? '-' : shortValue(src[MODIFIED_AT]),
     sources: [src[SOURCES] ?? []].flat().map(String).join(',') || '-',
     fields: rest.join('  '),
   };

@@ -81,8 +81,8 @@ export function parseEnvFile(text: string): Record<string, string> {
   for (const raw of text.split('\n')) {
     const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)=(.*?)\s*$/.exec(raw);
     if (!m || raw.trim().startsWith('#')) continue;
-    const v = m[2]!;
-    out[m[1]!] = /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
+    const v = m[2];
+    out[m[1]] = /^(["']).*\1$/.test(v) ? v.slice(1, -1) : v;
   }
   return out;
 }

@@ -73,5 +73,5 @@ export function processUidOf(statusText: string): number | null {
   const m = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*$/m.exec(statusText);
   if (!m) return null;
   const ids = m.slice(1, 5).map(Number);
-  return ids.every((x) => x === ids[0]) ? ids[0]! : null;
+  return ids.every((x) => x === ids[0]) ? ids[0] : null;
 }

@@ -169,10 +169,10 @@ export function shardsSectionLines(d: IndexDetail): DetailLine[] {
   const head: DetailLine = { key: '#head', text: 'shard copy    state         node                 docs       store  why', dim: true };
   return [
     head,
-    ...sorted.map((s, i) => ({
+    ...sorted.map((s, i): DetailLine => ({
       key: `${s.shard}-${s.primary}-${i}`,
       text: `${String(s.shard).padStart(5)} ${s.primary ? 'primary' : 'replica'} ${s.state.padEnd(13)} ${(s.node ?? '-').slice(0, 20).padEnd(20)} ${formatCount(s.docs).padStart(5)} ${formatBytes(s.storeBytes).padStart(11)}  ${s.unassignedReason ?? ''}${s.unassignedDetails ? `: ${s.unassignedDetails}` : ''}`,
-      tone: (s.state === 'STARTED' ? undefined : s.state === 'UNASSIGNED' ? (s.primary ? 'red' : 'yellow') : 'yellow') as Tone | undefined,
+      tone: s.state === 'STARTED' ? undefined : s.state === 'UNASSIGNED' ? (s.primary ? 'red' : 'yellow') : 'yellow',
     })),
   ];
 }

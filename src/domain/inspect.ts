@@ -154,7 +154,7 @@ export function fieldDefinition(mapping: unknown, dotted: string): Record<string
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v !== null && typeof v === 'object')
-    return `{${Object.keys(v as object)
+    return `{${Object.keys(v)
       .sort()
       .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
       .join(',')}}`;

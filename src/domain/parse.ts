@@ -33,6 +33,7 @@ function numOrNull(v: unknown): number | null {
 }
 
 function str(v: unknown): string {
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- an object where a scalar belongs shows as [object Object], never as its (untrusted, unbounded) JSON
   return typeof v === 'string' ? v : v === null || v === undefined ? '' : String(v);
 }
 

@@ -105,7 +105,7 @@ type SharedSource = Required<Pick<SharedState, 'snapshots' | 'intervalMs' | 'pau
 export function sharedState(s: SharedSource): SharedState {
   const { url, profile, user, insecure, readOnly } = s.connection;
   return {
-    snapshots: { ...s.snapshots } as SharedState['snapshots'],
+    snapshots: { ...s.snapshots },
     intervalMs: s.intervalMs,
     paused: s.paused,
     connection: { url, profile, ...(user ? { user } : {}), insecure, readOnly },
@@ -136,10 +136,10 @@ export function stateDiff(prev: SharedState | undefined, next: SharedState): Sha
     } else if (key === 'snapshots') {
       const snaps: Record<string, Snapshot<unknown>> = {};
       for (const [name, snap] of Object.entries(next.snapshots ?? {})) {
-        if (prev.snapshots?.[name] !== snap) snaps[name] = snap as Snapshot<unknown>;
+        if (prev.snapshots?.[name] !== snap) snaps[name] = snap;
       }
       if (Object.keys(snaps).length) {
-        out.snapshots = snaps as SharedState['snapshots'];
+        out.snapshots = snaps;
         any = true;
       }
     } else if (JSON.stringify(prev[key]) !== JSON.stringify(next[key])) {

@@ -50,7 +50,7 @@ export function healthTransition(
 /** The status last recorded in a timeline (so a restarted console does not record the same one again). */
 export function lastHealth(entries: readonly TimelineEntry[]): HealthStatus | null {
   for (let i = entries.length - 1; i >= 0; i--) {
-    const e = entries[i]!;
+    const e = entries[i];
     if (e.kind === 'health') return e.to;
   }
   return null;
@@ -186,7 +186,7 @@ export function timelineMarkdown(cluster: string, entries: readonly TimelineEntr
   if (transitions.length) {
     lines.push('## Health', '', '| from | to | at | lasted |', '| --- | --- | --- | --- |');
     transitions.forEach((t, i) => {
-      const end = transitions[i + 1] ? Date.parse(transitions[i + 1]!.time) : now.getTime();
+      const end = transitions[i + 1] ? Date.parse(transitions[i + 1].time) : now.getTime();
       lines.push(`| ${t.from ?? '(start)'} | ${t.to} | ${bothTimes(t.time, offsetMinutes)} | ${duration(end - Date.parse(t.time))}${transitions[i + 1] ? '' : ' (so far)'} |`);
     });
     lines.push('');

@@ -50,7 +50,8 @@ export interface HealthReport {
 export interface IndexRow {
   name: string;
   health: HealthStatus | 'unknown';
-  status: 'open' | 'close' | string;
+  /** 'open' or 'close' (as _cat/indices says it); kept a string for whatever else it may say. */
+  status: string;
   primaries: number;
   replicas: number;
   docsCount: number;
@@ -61,7 +62,8 @@ export interface IndexRow {
   system: boolean;
 }
 
-export type ShardState = 'STARTED' | 'UNASSIGNED' | 'INITIALIZING' | 'RELOCATING' | string;
+/** STARTED, UNASSIGNED, INITIALIZING or RELOCATING; a string for any state a later version adds. */
+export type ShardState = string;
 
 export interface ShardRow {
   index: string;

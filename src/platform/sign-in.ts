@@ -108,7 +108,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 function stringList(v: unknown): string[] | null {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v as string[]) : null;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v) : null;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
@@ -267,8 +267,8 @@ export class PlatformSignIn {
   }
 
   #exchange(): Promise<string> {
-    const exclusive = this.#opts.tokens.exclusive;
-    return exclusive ? exclusive(() => this.#exchangeNow()) : this.#exchangeNow();
+    const tokens = this.#opts.tokens;
+    return tokens.exclusive ? tokens.exclusive(() => this.#exchangeNow()) : this.#exchangeNow();
   }
 
   async #exchangeNow(): Promise<string> {
@@ -340,7 +340,7 @@ export class PlatformSignIn {
   }
 
   #readRecord(rec: Record<string, unknown>): SignInInfo {
-    const str = (k: string) => (typeof rec[k] === 'string' ? (rec[k] as string) : null);
+    const str = (k: string) => (typeof rec[k] === 'string' ? (rec[k]) : null);
     const fields = {
       user_id: str('user_id'),
       session_id: str('session_id'),

@@ -58,8 +58,8 @@ export interface EngineFacts {
   answers: boolean;
   /** Cluster health when it answers. */
   health?: string;
-  /** Where the facts come from: the node now, or the last time it answered. */
-  seen: 'now' | string;
+  /** Where the facts come from: 'now' (the node now), or the last time it answered. */
+  seen: string;
   /** Why no node of the cluster is this host's (it answers, but runs elsewhere). */
   elsewhere?: string;
 }

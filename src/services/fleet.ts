@@ -122,7 +122,7 @@ export class FleetReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? undefined : closeClient(c as EsClient, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? Promise.resolve() : closeClient(c as EsClient, 500))));
     this.clients.clear();
   }
 }

@@ -3,7 +3,7 @@
 // render at the follower's own size. When the leader goes, the last data stays on screen, marked
 // stale, and the follower says so.
 import net from 'node:net';
-import { LineSplitter, type ProposedSelection, type ApprovalMessage, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
+import { LineSplitter, type ProposedSelection, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
 import type { ResourceName } from '../cluster/resources';
 import { touchSnapshot, type ConsoleStore, type ShareView, type Snapshots } from '../store/console';
 
@@ -128,7 +128,7 @@ export class FollowClient {
         if (this.store.getState().share?.following) this.opts.onFocus?.(m.focus);
         return;
       case 'approval':
-        this.patchView({ approval: (m.request ?? undefined) as ApprovalMessage | undefined });
+        this.patchView({ approval: (m.request ?? undefined) });
         return;
       case 'bye':
         this.patchView({ message: m.reason });
@@ -144,7 +144,7 @@ export class FollowClient {
   private applyState(st: SharedState): void {
     const s = this.store.getState();
     const patch: Record<string, unknown> = {};
-    if (st.snapshots) patch.snapshots = { ...s.snapshots, ...st.snapshots } as Snapshots;
+    if (st.snapshots) patch.snapshots = { ...s.snapshots, ...st.snapshots };
     if (st.intervalMs !== undefined) patch.intervalMs = st.intervalMs;
     if (st.paused !== undefined) patch.paused = st.paused;
     // A follower never changes anything: the dangerous keys are gone, whatever the leader is.

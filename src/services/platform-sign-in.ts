@@ -97,7 +97,7 @@ export function startPlatformSignIn(
       // A final error costs nothing to re-check: no request goes out until a new login.
       if (!(e instanceof PlatformError && e.final)) failures++;
     }
-    if (!stopped) timer = setTimeout(tick, failures ? backoffMs(retryBase, failures - 1) : interval);
+    if (!stopped) timer = setTimeout(() => void tick(), failures ? backoffMs(retryBase, failures - 1) : interval);
   };
   void tick();
 

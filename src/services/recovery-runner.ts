@@ -257,7 +257,7 @@ async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: R
   saveProgress(p);
   const total = progressSteps(p).length;
   for (let step = nextStep(p); step; step = nextStep(p)) {
-    const n = progressSteps(p).findIndex((s) => s.id === step!.id) + 1;
+    const n = progressSteps(p).findIndex((s) => s.id === step.id) + 1;
     const need = stepConfirmation(p, step);
     io.announce(step, n, total, need);
     const confirmation = await io.confirm(step, need);

@@ -133,6 +133,7 @@ export class TimelineRecorder {
 
   /** A note, from this operator or a follower (the author as the leader identified it). */
   addNote(author: string, text: string): void {
+    // eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
     const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 500);
     if (!clean) return;
     this.append({ kind: 'note', time: new Date().toISOString(), author, text: clean });

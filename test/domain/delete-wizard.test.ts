@@ -194,7 +194,7 @@ describe('delete wizard: the task', () => {
       { type: 'counted', stillMatching: 634 },
     ]);
     const controls = effects.filter((f): f is Extract<DeleteEffect, { type: 'control' }> => f.type === 'control');
-    expect(controls.map((c) => `${c.plan.method} ${c.plan.path}?${new URLSearchParams(c.plan.querystring)}`)).toEqual([
+    expect(controls.map((c) => `${c.plan.method} ${c.plan.path}?${new URLSearchParams(c.plan.querystring).toString()}`)).toEqual([
       'POST /_delete_by_query/n1%3A42/_rethrottle?requests_per_second=500',
       'POST /_tasks/n1%3A42/_cancel?',
     ]);

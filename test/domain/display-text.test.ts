@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { displayBlock, displayText, isDisplaySafe } from '../../src/domain/display-text';
 import { HOSTILE } from '../fixtures/hostile/names';
 
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 describe('displayText', () => {
@@ -40,6 +41,7 @@ describe('displayBlock', () => {
     const text = JSON.stringify(value, null, 2);
     expect(text).toMatch(/[\u009b\u202e]/);
     const shown = displayBlock(text);
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect(shown).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
     expect(JSON.parse(shown)).toEqual(value);
   });

@@ -12,7 +12,7 @@ import {
   zipUrl,
 } from '../../src/domain/engine';
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
-import { engineClosesOnEsc, engineMachine, RESTART, type EngineWizardEvent, type EngineWizardState } from '../../src/domain/wizards/engine';
+import { engineClosesOnEsc, engineMachine, RESTART, type EngineWizardEvent } from '../../src/domain/wizards/engine';
 
 describe('service commands', () => {
   it('systemctl by default, restart as one command', () => {
@@ -69,8 +69,9 @@ describe('plugins', () => {
 describe('the engine wizard machine', () => {
   const run = (events: EngineWizardEvent[], initial?: Parameters<typeof engineMachine>[0]) => {
     const m = engineMachine(initial);
-    let { state, effects } = m.init();
-    const all = [...effects];
+    const first = m.init();
+    let state = first.state;
+    const all = [...first.effects];
     for (const e of events) {
       const next = m.step(state, e);
       state = next.state;
@@ -123,6 +124,6 @@ describe('the engine wizard machine', () => {
     r = run([...base, done(true), { type: 'choose', action: RESTART }]);
     expect(r.effects.at(-1)).toEqual({ type: 'plan', action: RESTART });
     r = run([...base, done(false), { type: 'choose', action: RESTART }]);
-    expect((r.state as EngineWizardState).phase).toBe('done');
+    expect((r.state).phase).toBe('done');
   });
 });

@@ -10,10 +10,10 @@ const NAMES = HOSTILE.map((h) => h.name);
 
 const state = () =>
   sharedState({
-    snapshots: { indices: { failures: 0, data: NAMES.map((name) => ({ name, health: 'green' })) } as never },
+    snapshots: { indices: { failures: 0, data: NAMES.map((name) => ({ name, health: 'green' })) } },
     intervalMs: 1000,
     paused: false,
-    connection: { url: 'http://n:9200', profile: NAMES[4]!, insecure: false, readOnly: false },
+    connection: { url: 'http://n:9200', profile: NAMES[4], insecure: false, readOnly: false },
     platform: { state: 'signed-out' },
     templateVersion: 'v9',
     timeline: NAMES.map((n, i) => ({ time: `2026-11-25T10:00:0${i % 10}Z`, kind: 'note', text: n }) as never),
@@ -26,8 +26,8 @@ describe('hostile names across a shared console', () => {
     // Byte by byte, as a slow socket delivers it.
     const lines = [...line].flatMap((ch) => split.push(ch));
     expect(lines).toHaveLength(1);
-    const got = JSON.parse(lines[0]!) as { state: ReturnType<typeof state> };
-    expect((got.state.snapshots!.indices!.data as { name: string }[]).map((r) => r.name)).toEqual(NAMES);
+    const got = JSON.parse(lines[0]) as { state: ReturnType<typeof state> };
+    expect((got.state.snapshots!.indices.data as { name: string }[]).map((r) => r.name)).toEqual(NAMES);
     expect(got.state.connection!.profile).toBe(NAMES[4]);
     expect(got.state.timeline!.map((e) => (e as { text: string }).text)).toEqual(NAMES);
   });
@@ -38,8 +38,8 @@ describe('hostile names across a shared console', () => {
       const wire = JSON.stringify({ t: 'note', text: name }) + '\n' + JSON.stringify({ t: 'propose', wizard: 'replicas', selection: { indices: { index: name } } }) + '\n';
       const lines = split.push(wire);
       expect(lines, JSON.stringify(name)).toHaveLength(2);
-      expect(parseFollowerMessage(lines[0]!)).toEqual({ t: 'note', text: name });
-      expect(parseFollowerMessage(lines[1]!)).toEqual({ t: 'propose', wizard: 'replicas', selection: { indices: { index: name } } });
+      expect(parseFollowerMessage(lines[0])).toEqual({ t: 'note', text: name });
+      expect(parseFollowerMessage(lines[1])).toEqual({ t: 'propose', wizard: 'replicas', selection: { indices: { index: name } } });
     }
   });
 
@@ -47,6 +47,6 @@ describe('hostile names across a shared console', () => {
     const lines = new LineSplitter().push(`{"t":"note","text":"a\n{"t":"approve","id":"x"}\n`);
     // The first half is not JSON and is refused; the second is a well-formed line of its own that the
     // follower could have sent anyway: no field of one message can smuggle another.
-    expect(parseFollowerMessage(lines[0]!)).toBeNull();
+    expect(parseFollowerMessage(lines[0])).toBeNull();
   });
 });

@@ -16,7 +16,7 @@ describe('snapshot freshness', () => {
     // periods pass on screen without an answer (no red flash on a switch), an error is at once.
     expect(isStale({ fetchedAt: NOW - 600_000, failures: 0 }, NOW, 5000, NOW - 100)).toBe(false);
     expect(isStale({ fetchedAt: NOW - 600_000, failures: 0 }, NOW, 5000, NOW - 15_001)).toBe(true);
-    expect(isStale({ fetchedAt: NOW - 600_000, failures: 1, error: { kind: 'network', message: 'x' } } as never, NOW, 5000, NOW - 100)).toBe(true);
+    expect(isStale({ fetchedAt: NOW - 600_000, failures: 1, error: { kind: 'network', message: 'x' } }, NOW, 5000, NOW - 100)).toBe(true);
     expect(isStale({ fetchedAt: NOW - 15_001, failures: 0, periodMs: 30_000 }, NOW, 5000)).toBe(false);
     const broken = { fetchedAt: NOW - 2000, failures: 3, error: { kind: 'unreachable', message: 'the node does not answer' } };
     const f = freshness([fresh, broken], NOW, 5000);

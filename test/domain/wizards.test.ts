@@ -96,7 +96,7 @@ describe('unblock', () => {
     expect(flood.plans).toBeUndefined();
     const high = buildUnblockReview({ blocked: ['b', 'a'], disks: [disk('high')] });
     expect(high.plans).toEqual([expect.objectContaining({ method: 'PUT', path: '/a,b/_settings', body: { 'index.blocks.read_only_allow_delete': null }, target: '2 blocked indices' })]);
-    expect(high.plans![0]!.verify!.path).toBe('/a,b/_settings/index.blocks.read_only_allow_delete');
+    expect(high.plans![0].verify!.path).toBe('/a,b/_settings/index.blocks.read_only_allow_delete');
     expect(high.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
     const none = buildUnblockReview({ blocked: [], disks: [disk('ok')] });
     expect([none.plans, none.refusal]).toEqual([undefined, undefined]);
@@ -121,9 +121,9 @@ describe('unblock', () => {
       expect(p.path).not.toMatch(/[*]|_all/);
     }
     expect(plans.flatMap((p) => p.path.slice(1, -'/_settings'.length).split(','))).toEqual(names);
-    expect(plans[0]!.summary).toMatch(new RegExp(`part 1 of ${plans.length}`));
+    expect(plans[0].summary).toMatch(new RegExp(`part 1 of ${plans.length}`));
     // Odd but legal names are encoded, not cut: one name is one index.
-    expect(unblockPlans(['a+b', 'c%d'])[0]!.path).toBe('/a%2Bb,c%25d/_settings');
+    expect(unblockPlans(['a+b', 'c%d'])[0].path).toBe('/a%2Bb,c%25d/_settings');
   });
 });
 
@@ -148,7 +148,7 @@ describe('scroll limit', () => {
       summary: "set search.max_open_scroll_context from 500 to 1000 (persistent, and transient as the platform's document shows)",
       verify: { path: '/_cluster/settings', querystring: { filter_path: '*.search.max_open_scroll_context' } },
     });
-    const check = plan.verify!.check;
+    const check = (body: unknown) => plan.verify!.check(body);
     expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
     expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/transient unset$/) });
     const read = (persistent?: string, transient?: string) => ({

@@ -101,9 +101,11 @@ describe('shardeck console in tmux at 80x24', () => {
     launch('colour', `--url ${node.url} --interval 1`);
     await waitFor('colour', (s) => s.includes('YELLOW'), 'the header');
     // Yellow status in yellow (SGR 33), whatever else is on screen.
+    // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
     expect(screen('colour', true)).toMatch(/\u001b\[[0-9;]*33[0-9;]*m/);
     launch('plain', `--url ${node.url} --interval 1`, 'NO_COLOR=1');
     await waitFor('plain', (s) => s.includes('YELLOW'), 'the header');
+    // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
     const sgr = [...screen('plain', true).matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((m) => m[1].split(';'));
     const colours = sgr.filter((c) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(c));
     expect(colours).toEqual([]);

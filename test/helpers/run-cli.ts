@@ -63,7 +63,7 @@ export function runCli(args: string[], opts: { input?: string; env?: NodeJS.Proc
 /** Runs argv to its end with exactly `env` (default: this process's), stdin from `input`. */
 export function runProcess(argv: string[], opts: { input?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(argv[0], argv.slice(1), { env: opts.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -8,6 +8,7 @@ import { WizardServicesProvider } from '../../src/ui/wizards/services';
 import type { Rendered } from '../ui/harness';
 import { waitUntil } from './wait-until';
 
+// eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
 export const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Waits until the frame matches; the frame (without colour) then, or an error showing it. */

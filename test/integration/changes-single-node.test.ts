@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
-import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { cliAgainst, esCall } from '../helpers/real-node';
 import { waitUntil } from '../helpers/wait-until';
 
 let node: Awaited<ReturnType<typeof startNode>>;
@@ -178,7 +178,7 @@ describe('flood stage', () => {
         async () => {
           fs.appendFileSync(scratch, Buffer.alloc(1 << 20));
           const explain = await es('POST', '/_cluster/allocation/explain?include_disk_info=true', { index: 'flood_idx', shard: 0, primary: true });
-          const nodes = Object.values(explain.body.cluster_info.nodes) as { least_available: { free_bytes: number } }[];
+          const nodes = Object.values<{ least_available: { free_bytes: number } }>(explain.body.cluster_info.nodes);
           seen.add(nodes[0].least_available.free_bytes);
           return [...seen];
         },

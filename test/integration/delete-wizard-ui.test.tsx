@@ -18,7 +18,7 @@ import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
-import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
+import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 
 const INDEX = 'service_v9_dbqui';
@@ -254,7 +254,7 @@ it('t rethrottles a throttled delete to no throttle through the guard; it then d
   expect(left.size).toBe(all.size - n);
   for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
   const audit = readAudit(auditFile).records;
-  expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring)}`)).toEqual([
+  expect(audit.map((r) => `${r.request?.method} ${r.request?.path}?${new URLSearchParams(r.request?.querystring).toString()}`)).toEqual([
     `POST /${INDEX}/_delete_by_query?wait_for_completion=false&requests_per_second=100&refresh=true`,
     `POST /_delete_by_query/${encodeURIComponent(audit[0].outcome!.task!)}/_rethrottle?requests_per_second=-1`,
   ]);

@@ -110,7 +110,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     const r = await runCli(['doctor', '--url', node.url], { env });
     expect(r.code).toBe(1);
     const lines = r.stdout.split('\n');
-    expect(lines[0]).toMatch(/^GREEN  cluster shardeck-doctor-heap-\d+, 1 node: 0 critical, \d warning\(s\), \d+ ok/);
+    expect(lines[0]).toMatch(/^GREEN {2}cluster shardeck-doctor-heap-\d+, 1 node: 0 critical, \d warning\(s\), \d+ ok/);
     const firstOk = lines.findIndex((l) => l.startsWith('ok '));
     expect(lines.slice(1, firstOk).some((l) => l.startsWith('WARN '))).toBe(true);
     expect(lines.slice(firstOk).some((l) => l.startsWith('WARN '))).toBe(false);
@@ -128,7 +128,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
       await waitUntil('the console', screen, (t) => /7 Doct/.test(t));
       tmux('send-keys', '-t', 'doc', '7');
       const shown = await waitUntil('the checks on the Doctor pane', screen, (t) => /checked \S+ ago/.test(t) && /remedy:/.test(t));
-      const rows = shown.split('\n').filter((l) => /^(CRIT|WARN|ok  |----) /.test(l));
+      const rows = shown.split('\n').filter((l) => /^(CRIT|WARN|ok {2}|----) /.test(l));
       expect(rows[0]).toMatch(/^WARN heap\s+doctor-heap\s+heap minimum 256mb differs from maximum/);
       expect(shown).toMatch(/remedy: set -Xms and -Xmx to the same value in/);
       expect(shown).toMatch(/apply: shardeck service restart/);
@@ -281,6 +281,6 @@ describe('doctor on a secured node (HTTPS, a certificate that expires in 30 days
     // Nothing else is wrong with this node: the certificates alone make it exit 1.
     expect(report.findings.filter((f: Finding) => f.severity === 'warn' || f.severity === 'critical').every((f: Finding) => f.id.startsWith('versions.certificate.'))).toBe(true);
     expect(code).toBe(1);
-    expect(JSON.stringify(report)).not.toContain(node.password!);
+    expect(JSON.stringify(report)).not.toContain(node.password);
   });
 });

@@ -76,9 +76,9 @@ it('looks a document up by id, folds its JSON, shows the curl line, searches unt
   expect(f).toMatch(new RegExp(`^${nested - first + 1}/${all} `, 'm'));
   await app.press(KEYS.enter);
   // Unfolded: "a", "b", its three numbers and the three closing lines are back.
-  f = await until(app, new RegExp(`^${nested - first + 1}/${all + 8} `, 'm'));
+  await until(app, new RegExp(`^${nested - first + 1}/${all + 8} `, 'm'));
   await app.press('z');
-  f = await until(app, /"_source": \{…\} 4 keys/);
+  await until(app, /"_source": \{…\} 4 keys/);
   await app.press('Z');
   await until(app, /"at the boundary"/);
   await app.press('c');
@@ -103,7 +103,7 @@ it('looks a document up by id, folds its JSON, shows the curl line, searches unt
   expect(proxy.requests.filter((r) => r.path.includes('_search'))).toHaveLength(1);
   // The last hit is the boundary document (oldest first); End reaches it, Enter opens it.
   await app.press('G');
-  f = await until(app, /at-boundary\s+2025-03-01T12:00:00\.000Z\s+src-edge/);
+  await until(app, /at-boundary\s+2025-03-01T12:00:00\.000Z\s+src-edge/);
   await app.press(KEYS.enter);
   await until(app, /"_id": "at-boundary"/);
   await app.press(KEYS.escape);
@@ -123,7 +123,7 @@ it('looks a document up by id, folds its JSON, shows the curl line, searches unt
   for (let i = 0; i < 3; i++) await app.press(KEYS.backspace);
   await app.type('{"assoc:source": "src-edge"}}}');
   await app.press(KEYS.enter);
-  f = await until(app, /"assoc:source", which the mapping/);
+  await until(app, /"assoc:source", which the mapping/);
   expect(proxy.requests.filter((r) => r.path.includes('_search'))).toEqual([]);
   const body = '{"query": {"term": {"assoc:sources": "src-edge"}}}';
   for (let i = 0; i < 60; i++) await app.press(KEYS.backspace);

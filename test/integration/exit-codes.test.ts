@@ -84,7 +84,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'conf', 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { closed: 'not-a-real-token' } }), { mode: 0o600 });
   // The command table as the built CLI knows it (listed under an unknown command's usage).
   const usage = await runCli(['no-such-command'], { env });
-  commands = /commands \(default: tui\):\n((?:  \S+\n)+)/.exec(usage.stderr)![1].trim().split(/\s+/);
+  commands = /commands \(default: tui\):\n((?: {2}\S+\n)+)/.exec(usage.stderr)![1].trim().split(/\s+/);
   expect(commands.length).toBeGreaterThan(10);
 });
 

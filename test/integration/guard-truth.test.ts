@@ -49,7 +49,7 @@ async function startProxy(target: string) {
     },
   };
   const upstream = new URL(target);
-  const server = http.createServer(async (req, res) => {
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const c of req) chunks.push(c as Buffer);
     const line = `${req.method} ${req.url}`;
@@ -59,10 +59,11 @@ async function startProxy(target: string) {
     const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const up = http.request(
         { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
-        async (r) => {
+        (r) => {
           const b: Buffer[] = [];
-          for await (const c of r) b.push(c as Buffer);
-          resolve({ status: r.statusCode ?? 502, headers: r.headers, body: Buffer.concat(b) });
+          r.on('data', (c: Buffer) => b.push(c));
+          r.on('error', reject);
+          r.on('end', () => resolve({ status: r.statusCode ?? 502, headers: r.headers, body: Buffer.concat(b) }));
         },
       );
       up.on('error', reject);
@@ -77,7 +78,8 @@ async function startProxy(target: string) {
     const { 'transfer-encoding': _te, connection: _c, ...headers } = answer.headers;
     res.writeHead(answer.status, { ...headers, 'content-length': String(answer.body.length) });
     res.end(answer.body);
-  });
+  };
+  const server = http.createServer((req, res) => void handle(req, res));
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -287,9 +289,9 @@ describe('a command run on the node host follows the same audit order', () => {
 
   it('the sending record is on disk while the command runs; its outcome follows', async () => {
     let whileRunning: any[] = [];
-    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => {
       whileRunning = auditLines();
-      return { ok: true, exitCode: 0 };
+      return Promise.resolve({ ok: true, exitCode: 0 });
     });
     expect(result).toEqual({ ok: true, exitCode: 0 });
     expect(whileRunning).toEqual([expect.objectContaining({ phase: 'sending', command: step.command })]);
@@ -299,15 +301,15 @@ describe('a command run on the node host follows the same audit order', () => {
   it('an audit log that cannot take the sending record: the command does not run', async () => {
     fs.mkdirSync(auditPath());
     let ran = false;
-    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => ((ran = true), { ok: true }))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
+    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => ((ran = true), Promise.resolve({ ok: true })))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
     expect(ran).toBe(false);
   });
 
   it('an audit log that cannot take the outcome: the result stands, with the warning', async () => {
-    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, async () => {
+    const result = await hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => {
       fs.renameSync(auditPath(), `${auditPath()}.sent`);
       fs.mkdirSync(auditPath());
-      return { ok: true, exitCode: 0 };
+      return Promise.resolve({ ok: true, exitCode: 0 });
     });
     expect(result).toMatchObject({ ok: true, exitCode: 0, auditWarning: expect.stringMatching(/its outcome could not be written .*EISDIR/) });
   });

@@ -108,7 +108,7 @@ describe('after every file', () => {
 describe('state files never trust a bare pid', () => {
   const dev = path.resolve('dev');
   /** A state file naming a live process that is not ours: stop must leave it alone. */
-  async function stopLeavesStranger(script: string, stateName: string, state: (pid: number) => object) {
+  function stopLeavesStranger(script: string, stateName: string, state: (pid: number) => object) {
     const cache = fs.mkdtempSync(path.join(tmp, 'cache-'));
     const stranger = spawn('sleep', ['60'], { stdio: 'ignore' });
     try {

@@ -101,7 +101,7 @@ describe('every change from any shardeck process on the host reaches the timelin
     const rows = (changes: Entry[]) => changes.map((c) => [c.who, c.summary!.replace(/\s+/g, ' '), c.result!.slice(0, 2)]);
     expect(rows(changesOf(fromRoot.stdout))).toEqual(byBoth);
     expect(rows(changesOf(fromOther.stdout))).toEqual([byBoth[1]]);
-    expect(changesOf(fromRoot.stdout)[1]!.request).toMatch(new RegExp(`^PUT /${INDEX}/_settings`));
+    expect(changesOf(fromRoot.stdout)[1].request).toMatch(new RegExp(`^PUT /${INDEX}/_settings`));
 
     // Each user's own files stay private; the journals are the writer's, 0600, in the sticky folder.
     for (const conf of [rootConf, otherConf]) {
@@ -125,7 +125,7 @@ describe('every change from any shardeck process on the host reaches the timelin
     const keep = fs.readFileSync(planted, 'utf8');
     fs.rmSync(planted);
     // The other user makes "root's" journal and writes a change claiming to be root's.
-    const fake = JSON.stringify({ id: 'forged', phase: 'sending', time: new Date().toISOString(), profile: 'x', osUser: 'root', url: JSON.parse(keep.split('\n')[0]!).url, risk: 'low', target: INDEX, summary: 'forged by the other user', confirmedBy: 'yes-flag' });
+    const fake = JSON.stringify({ id: 'forged', phase: 'sending', time: new Date().toISOString(), profile: 'x', osUser: 'root', url: JSON.parse(keep.split('\n')[0]).url, risk: 'low', target: INDEX, summary: 'forged by the other user', confirmedBy: 'yes-flag' });
     const w = spawnSync('runuser', ['-u', OTHER, '--', 'sh', '-c', `umask 022; printf '%s\\n' '${fake}' > ${planted}`], { encoding: 'utf8' });
     expect(w.status, w.stderr).toBe(0);
     const inc = await asRoot(['incident', '--json', '--url', node.url]);
@@ -174,7 +174,7 @@ describe('the one-time join token, where the leader cannot read the follower\'s 
         await waitUntil('the leader, shared, showing a join token', () => screen('leader'), (s) => s.includes('SHARED') && /token (\S{16})/.test(s), { timeoutMs: 30_000, intervalMs: 100 }).catch((e) => {
           throw new Error(`${(e as Error).message}\n--- leader ---\n${screen('leader')}`);
         }),
-      )![1]!;
+      )![1];
     const token = await tokenOnScreen();
     const shareDir = path.join(runtime, `shardeck-${uid}`);
     const sock = path.join(shareDir, fs.readdirSync(shareDir).find((f) => f.endsWith('.sock'))!);

@@ -14,11 +14,12 @@ import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 
 /** Raw controls a terminal would act on (the line break and tab are the output's own layout). */
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
-const cli = (...args: string[]) => runCli([args[0]!, '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
+const cli = (...args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
 const enc = (name: string) => `/${encodeURIComponent(name)}`;
 const replicasOf = async (name: string) => Number((await esCall(node.url, 'GET', `${enc(name)}/_settings`)).body[name].settings.index.number_of_replicas);
 
@@ -51,6 +52,7 @@ describe('the hostile names on a real node, through every command that shows the
 
   it('per-index commands take each hostile name as one argument and print it inert', async () => {
     // Every name through settings; every per-index command for the names that hold controls.
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     const all = (name: string) => [['settings', name], ...(/[\u0000-\u001f\u007f-\u009f\u202e]/.test(name) ? [['mappings', name], ['stats', name], ['get', name, 'd1'], ['search', name, '--older-than', '90d']] : [])];
     for (const name of HOSTILE_INDICES) {
       for (const args of all(name)) {
@@ -67,12 +69,12 @@ describe('the hostile names on a real node, through every command that shows the
     expect(r.code, r.stderr).toBe(0);
     const text = JSON.stringify(JSON.parse(r.stdout));
     for (const name of HOSTILE_INDICES) expect(text).toContain(JSON.stringify(name).slice(1, -1));
-    const one = await cli('get', HOSTILE_INDICES[4]!, 'd1', '--json');
+    const one = await cli('get', HOSTILE_INDICES[4], 'd1', '--json');
     expect(JSON.parse(one.stdout).document._index).toBe(HOSTILE_INDICES[4]);
   }, 60_000);
 
   it('search --size 0 gives the count only (Elasticsearch\'s idiom), text and --json', async () => {
-    const name = HOSTILE_INDICES[4]!;
+    const name = HOSTILE_INDICES[4];
     const r = await cli('search', name, '--older-than', '90d', '--size', '0');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('1 document match');
@@ -83,7 +85,7 @@ describe('the hostile names on a real node, through every command that shows the
   }, 60_000);
 
   it('a change with --json and without --yes prints the plan that needs confirming, sends nothing', async () => {
-    const name = HOSTILE_INDICES[5]!;
+    const name = HOSTILE_INDICES[5];
     const before = await replicasOf(name);
     const r = await cli('replicas', 'set', name, String(before + 1), '--json');
     expect(r.code).toBe(5);
@@ -102,13 +104,13 @@ describe('the hostile names on a real node, through every command that shows the
   });
 
   it('replicas set on a hostile name changes exactly that index, and its preview shows it inert', async () => {
-    for (const name of [HOSTILE_INDICES[1]!, HOSTILE_INDICES[4]!, HOSTILE_INDICES[7]!]) {
+    for (const name of [HOSTILE_INDICES[1], HOSTILE_INDICES[4], HOSTILE_INDICES[7]]) {
       const before = Object.fromEntries(await Promise.all(HOSTILE_INDICES.map(async (n) => [n, await replicasOf(n)] as const)));
-      const r = await cli('replicas', 'set', name, String(before[name]! + 1), '--yes', '--timeout', '5');
+      const r = await cli('replicas', 'set', name, String(before[name] + 1), '--yes', '--timeout', '5');
       expect(r.code, `${JSON.stringify(name)}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(name)).not.toMatch(RAW);
       expect(r.stdout, JSON.stringify(name)).toContain(displayBlock(name));
-      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n]! + 1 : before[n]);
+      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n] + 1 : before[n]);
     }
   }, 240_000);
 });

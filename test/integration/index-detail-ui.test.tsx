@@ -1,7 +1,6 @@
 // The index detail driven through the console (the UI harness: the real App on a fake terminal)
 // against a real node: the real poller fills the Indices pane, Enter opens the detail, and the
 // detail's own reads (services/index-detail.ts) go to the node only while it is open.
-import React from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
@@ -123,13 +122,13 @@ describe('index detail on a real node', () => {
     const last = await until(app, /raw_payload {2}object {2}enabled: false[\s\S]*\+raw {2}keyword {2}\(ignore_above: 256\)/);
     expectFits(last);
     await app.press('z');
-    const folded = await until(app, /▸ group00  object  \(49 fields folded\)/);
+    const folded = await until(app, /▸ group00 {2}object {2}\(49 fields folded\)/);
     expect(folded).not.toMatch(/^ +f00 /m);
     await app.press(KEYS.down); // assoc:sources
     await app.press(KEYS.down); // attachments
     await app.press(KEYS.down); // group00
     await app.press(KEYS.enter);
-    await until(app, /▾ group00  object\n\s+f00/);
+    await until(app, /▾ group00 {2}object\n\s+f00/);
   });
 
   it('settings are read again every few intervals while the detail is open', async () => {

@@ -49,8 +49,8 @@ describe('shardeck mappings', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^service_v9_wide \(1 index\): 2\d\d\d fields/);
     expect(r.stdout).toContain('    +raw  keyword  (ignore_above: 256)');
-    expect(r.stdout).toMatch(/\n  raw_payload {2}object {2}\(enabled: false\)/);
-    expect(r.stdout).toMatch(/\n  dynamic: strict/);
+    expect(r.stdout).toMatch(/\n {2}raw_payload {2}object {2}\(enabled: false\)/);
+    expect(r.stdout).toMatch(/\n {2}dynamic: strict/);
   });
 
   it('collapses identical mappings of a pattern into groups (largest first)', async () => {

@@ -66,7 +66,7 @@ describe('taking over a dead holder\'s lock', () => {
         (c) =>
           new Promise<number[]>((resolve, reject) => {
             let out = '';
-            c.stdout!.on('data', (d) => {
+            c.stdout.on('data', (d) => {
               out += d;
               if (out.includes('\n')) resolve(JSON.parse(out));
             });
@@ -74,7 +74,7 @@ describe('taking over a dead holder\'s lock', () => {
           }),
       ),
     );
-    for (const c of children) c.stdin!.end('bye\n');
+    for (const c of children) c.stdin.end('bye\n');
     const winners = Array.from({ length: ROUNDS }, (_, i) => results.filter((won) => won.includes(i)).length);
     const wrong = winners.map((n, i) => ({ round: i, winners: n })).filter((w) => w.winners !== 1);
     expect(wrong).toEqual([]);
@@ -111,17 +111,18 @@ describe('withFileLock', () => {
     await expect(
       withFileLock(
         lock,
-        async () => {
+        () => {
           ran = true;
+          return Promise.resolve();
         },
         { waitMs: 400, staleMs: 60_000 },
       ),
     ).rejects.toThrow(LockBusyError);
     expect(ran).toBe(false);
     expect(Date.now() - started).toBeGreaterThanOrEqual(400);
-    await expect(withFileLock(lock, async () => 1, { waitMs: 100 })).rejects.toThrow(new RegExp(`pid ${process.pid}`));
+    await expect(withFileLock(lock, () => Promise.resolve(1), { waitMs: 100 })).rejects.toThrow(new RegExp(`pid ${process.pid}`));
     releaseLock(lock);
-    expect(await withFileLock(lock, async () => 'ran', { waitMs: 100 })).toBe('ran');
+    expect(await withFileLock(lock, () => Promise.resolve('ran'), { waitMs: 100 })).toBe('ran');
     expect(fs.existsSync(lock)).toBe(false);
   });
 

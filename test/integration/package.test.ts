@@ -17,6 +17,7 @@ if (!isRoot) process.stderr.write('package.test.ts: SKIPPED: the namespace and .
 
 const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
 const INDEX = 'service_v9_pkg';
+// eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
 const ESC = /\u001b\[/;
 
 describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]', () => {
@@ -69,7 +70,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
     const noCa = await exe(['status', '--json', '--url', secure.url, '--user', 'elastic', '--password-file', pwFile]);
     expect(noCa.code).toBe(3);
     expect(JSON.parse(noCa.stdout).error.kind).toBe('tls');
-    expect(noCa.stdout + noCa.stderr).not.toContain(secure.password!);
+    expect(noCa.stdout + noCa.stderr).not.toContain(secure.password);
   });
 
   it('a guarded change with --dry-run previews, sends nothing, audits nothing', async () => {
@@ -88,7 +89,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
   it('the same dry run on the TLS node shows a curl line with --cacert and the user, never the password', async () => {
     const r = await exe(['unblock', '--dry-run', '--json', '--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile]);
     expect(r.code).toBe(0);
-    expect(r.stdout + r.stderr).not.toContain(secure.password!);
+    expect(r.stdout + r.stderr).not.toContain(secure.password);
   });
 
   it('without a terminal (a pipe) it prints the status text, says the console needs one, and exits like status', async () => {
@@ -96,7 +97,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
     try {
       const r = await exe(['--url', plain.url], { TERM: 'xterm-256color' });
       expect(r.code).toBe(1);
-      expect(r.stdout).toMatch(/^YELLOW  cluster /);
+      expect(r.stdout).toMatch(/^YELLOW {2}cluster /);
       expect(r.stdout).not.toMatch(ESC);
       expect(r.stderr).toMatch(/the console needs a terminal; printing `shardeck status` instead/);
     } finally {
@@ -140,12 +141,14 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
           const lines = first.split('\n');
           expect(lines.length).toBeLessThanOrEqual(25);
           for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-          expect(first).toMatch(/1 Health  2 Indi/);
+          expect(first).toMatch(/1 Health {2}2 Indi/);
           tmux('send-keys', '-t', 'pkg', '2');
           await waitFor((s) => /Indices/.test(s) && /index/.test(s), 'the Indices pane');
           // Colour as the terminal receives it: present unless NO_COLOR.
           const coloured = tmux('capture-pane', '-p', '-e', '-t', 'pkg');
+          // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
           if ('NO_COLOR' in env) expect(coloured).not.toMatch(/\u001b\[(3[1-3]|9[0-7])m/);
+          // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
           else expect(coloured).toMatch(/\u001b\[3[1-3]m/);
           tmux('send-keys', '-t', 'pkg', 'q');
           await waitFor((s) => /EXIT=0/.test(s), 'exit 0 after q');
@@ -170,8 +173,9 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
       try {
         const s = await waitFor((t) => /EXIT=\d+/.test(t), 'the status text');
         expect(s).toMatch(/needs a terminal that can move the cursor \(TERM is dumb\)/);
-        expect(s).toMatch(/^GREEN  cluster /m);
+        expect(s).toMatch(/^GREEN {2}cluster /m);
         expect(s).toMatch(/EXIT=0/);
+        // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
         expect(tmux('capture-pane', '-p', '-e', '-t', 'pkg')).not.toMatch(/\u001b\[3[1-3]m/);
       } finally {
         tmux('kill-session', '-t', 'pkg');

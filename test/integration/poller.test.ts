@@ -88,7 +88,7 @@ describe('poller on a real node', () => {
     await poller.refreshNow();
     const first = store.getState().snapshots.indices;
     const req = RESOURCES.indices.request;
-    const plain = (await (await fetch(`${node.url}${req.path}?${new URLSearchParams(req.querystring)}`)).json()) as Record<string, unknown>[];
+    const plain = (await (await fetch(`${node.url}${req.path}?${new URLSearchParams(req.querystring).toString()}`)).json()) as Record<string, unknown>[];
     expect([...first.data!].sort((a, b) => a.name.localeCompare(b.name))).toEqual(parseCatIndices(plain).sort((a, b) => a.name.localeCompare(b.name)));
     expect(first.data!.filter((r) => r.name.startsWith('poller_rows_'))).toHaveLength(30);
     let notified = 0;

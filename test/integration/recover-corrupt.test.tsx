@@ -21,7 +21,7 @@ import { waitForIndexHealth } from '../../src/services/recovery-runner';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
-import { KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { KEYS, makeStore, renderApp, tick } from '../ui/harness';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
@@ -144,7 +144,7 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(found.options[0]).toMatch(/^snapshot nightly\/before-corruption \(SUCCESS.*_restore/);
   expect(found.logEvidence.join('\n')).toMatch(new RegExp(`\\[${index}\\]\\[0\\][\\s\\S]*CorruptIndexException`));
   const text = await cli(['recover-corrupt']);
-  expect(text.stdout).toMatch(/first, what loses nothing:\n  - snapshot nightly\/before-corruption/);
+  expect(text.stdout).toMatch(/first, what loses nothing:\n {2}- snapshot nightly\/before-corruption/);
   // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
   expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
   // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by

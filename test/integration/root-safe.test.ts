@@ -36,7 +36,7 @@ function report(over: Partial<CorruptShardReport> = {}): CorruptShardReport {
     node: { name: 'n1', id: 'abc' },
     folder,
     folderOnThisHost: true,
-    nodeFacts: { id: 'abc', name: 'n1', home, dataPaths: [path.join(home, 'data')], bundledJdk: true } as never,
+    nodeFacts: { id: 'abc', name: 'n1', home, dataPaths: [path.join(home, 'data')], bundledJdk: true },
     java: null,
     hasShardTool: true,
     dataOwner: ES_USER,

@@ -110,13 +110,13 @@ describe('share server', () => {
     const store = newStore();
     server = new ShareServer(store, { socketPath: path.join(dir, 'four.sock'), requireApproval: true });
     await server.start();
-    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' } as never), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: path.join(dir, 'audit.log'), approver: server });
+    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' }), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: path.join(dir, 'audit.log'), approver: server });
     let ran = false;
     const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'node', summary: 'stop the node' };
     const err = await guard
-      .runHostCommand(step, { by: 'key' }, async () => {
+      .runHostCommand(step, { by: 'key' }, () => {
         ran = true;
-        return { ok: true };
+        return Promise.resolve({ ok: true });
       })
       .catch((e) => e);
     expect(err).toBeInstanceOf(GuardRefusal);
@@ -172,7 +172,7 @@ describe('share server', () => {
   it('a peer whose user cannot be read joins only with the token; a multibyte token is refused, not a crash', async () => {
     const store = newStore();
     // As for a non-root leader and another user's follower: the kernel's answer is not readable.
-    server = new ShareServer(store, { socketPath: path.join(dir, 'token.sock'), identify: async () => null });
+    server = new ShareServer(store, { socketPath: path.join(dir, 'token.sock'), identify: () => Promise.resolve(null) });
     const file = await server.start();
     for (const token of ['é'.repeat(16), '€'.repeat(64), 'x'.repeat(7000), '']) {
       let answer = '';
@@ -234,7 +234,7 @@ describe('share server', () => {
       fs.mkdirSync(own, { mode: 0o700 });
       const bind = (user: string | null, sock: string) => {
         const argv = [process.execPath, '-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => process.exit(0))`];
-        const r = user ? spawnSync('runuser', ['-u', user, '--', ...argv], { encoding: 'utf8', cwd: '/' }) : spawnSync(argv[0]!, argv.slice(1), { encoding: 'utf8' });
+        const r = user ? spawnSync('runuser', ['-u', user, '--', ...argv], { encoding: 'utf8', cwd: '/' }) : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
         expect(r.status, r.stderr).toBe(0);
       };
       bind(null, path.join(own, 'console-1.sock'));
@@ -288,9 +288,9 @@ s.on('data', (d) => {
       { mode: 0o644 },
     );
     const audit = path.join(dir, 'typed-audit.log');
-    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' } as never), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: audit, approver: server });
+    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' }), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: audit, approver: server });
     const step = { command: 'rm -rf /data/corrupt-segment', risk: 'destructive' as const, target: 'logs', summary: 'remove the corrupt segment' };
-    const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, async () => ({ ok: true }));
+    const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, () => Promise.resolve({ ok: true }));
     await waitUntil('the request on the same-user follower', () => same.getState().share?.approval?.need, (n) => n?.kind === 'type');
     // It sees the change, told up front that it cannot approve; a y sent anyway is refused by the leader.
     expect(same.getState().share?.approval?.cannotApprove).toMatch(/leader's own user .* second person/);
@@ -309,7 +309,7 @@ s.on('data', (d) => {
     expect((await running).ok).toBe(true);
     // The wrong text did not count: the leader asked again.
     expect(other).toEqual({ code: 0, out: 'asked 2\n' });
-    const sent = JSON.parse(fs.readFileSync(audit, 'utf8').split('\n')[0]!);
+    const sent = JSON.parse(fs.readFileSync(audit, 'utf8').split('\n')[0]);
     expect(sent).toMatchObject({ command: step.command, proposedBy: os.userInfo().username, approvedBy: OTHER });
     sameClient.stop();
   });

@@ -106,7 +106,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
     socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
     // The one-time join token is on the leader's screen only.
-    joinTokens.push(/token (\S{16})/.exec(lead)![1]!);
+    joinTokens.push(/token (\S{16})/.exec(lead)![1]);
     // The status line may be cut: the socket is the only one in the group's share folder.
     if (!socketPath.endsWith('.sock')) socketPath = path.join(eyesDir, fs.readdirSync(eyesDir).find((f) => f.endsWith('.sock'))!);
     // Shared with EYES's group (the second pair of eyes must be another OS user).
@@ -149,13 +149,13 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const asked = await waitFor('follower', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the follower');
     expect(asked).toContain(`PUT /${INDEX}/_settings`);
     await waitFor('leader', (s) => s.includes('waiting for a follower to approve'), 'the leader waiting');
-    expect(await (await fetchHealth()).status).toBe('yellow'); // nothing sent yet
+    expect((await fetchHealth()).status).toBe('yellow'); // nothing sent yet
     // The follower goes to the Timeline pane on its own, then approves.
     // Four eyes is two people: the follower running as the leader's own user (root) sees the change
     // and is told it cannot approve it; its y sends nothing.
     await waitFor('follower', (s) => s.includes('you cannot approve this: root'), 'the same-user follower told it cannot approve');
     keys('follower', 'y');
-    expect(await (await fetchHealth()).status).toBe('yellow');
+    expect((await fetchHealth()).status).toBe('yellow');
     // Another OS user, in the group the leader shares with, approves.
     launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${cliForOtherUsers()} follow ${socketPath}`, 80, 24);
     await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the second person\'s follower');
@@ -180,7 +180,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const tl = await waitFor('follower', (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
     expect(tl).toContain('Timeline');
     // The audit record names who proposed and who approved.
-    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     const sent = audit.find((r) => r.phase === 'sending');
     expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: EYES, osUser: 'root', summary: expect.stringContaining('replicas') });
     // Esc and a key sent together read as Alt-key: apart.
@@ -204,7 +204,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(md.code).toBe(0);
     expect(md.stdout).toMatch(/\| yellow \| green \| .* UTC \(.* local\) \|/);
     expect(md.stdout).toContain(`request: \`PUT /${INDEX}/_settings`);
-    const file = path.join(env.SHARDECK_CONFIG_DIR!, 'timeline', fs.readdirSync(path.join(env.SHARDECK_CONFIG_DIR!, 'timeline'))[0]!);
+    const file = path.join(env.SHARDECK_CONFIG_DIR, 'timeline', fs.readdirSync(path.join(env.SHARDECK_CONFIG_DIR, 'timeline'))[0]);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
@@ -219,7 +219,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
   });
 
-  it('a user without permission on the socket is refused', async () => {
+  it('a user without permission on the socket is refused', () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     strangerMade = true;
@@ -256,14 +256,13 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     let release!: () => void;
     const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise<void>((r) => (release = r)));
     let stderr = '';
-    let heldUntil = 0;
     const child = spawn(process.execPath, [CLI, 'replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], {
       env: { PATH: process.env.PATH, SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR, NO_COLOR: '1' },
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
     await waitUntil('the CLI waiting for the lock', () => stderr, (e) => /waiting for another change/.test(e), { timeoutMs: 60_000, intervalMs: 50 });
-    heldUntil = Date.now();
+    const heldUntil = Date.now();
     release();
     await held;
     const r = await exited;
@@ -297,7 +296,7 @@ async function fetchHealth(): Promise<{ status: string }> {
   const { Client } = await import('@elastic/elasticsearch');
   const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
   try {
-    return (await es.cluster.health({ index: INDEX })) as { status: string };
+    return (await es.cluster.health({ index: INDEX }));
   } finally {
     await es.close();
   }

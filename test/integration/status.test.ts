@@ -142,7 +142,7 @@ describe('status on a secured node (TLS with a custom CA, basic credentials)', (
 
   it('refuses a password file others can read, with the fix', async () => {
     const loose = path.join(configDir, 'loose-password');
-    fs.writeFileSync(loose, node.password!, { mode: 0o644 });
+    fs.writeFileSync(loose, node.password, { mode: 0o644 });
     fs.chmodSync(loose, 0o644);
     const r = await runCli(['status', '--url', node.url, '--ca', node.ca!, '--user', 'elastic', '--password-file', loose], { env });
     expect(r.code).toBe(64);

@@ -29,7 +29,7 @@ const CONN = { url: 'http://127.0.0.1:9200', user: 'elastic' };
 async function openView(columns: number, rows: number): Promise<{ session: WizardSession<DocsState, DocsEvent, DocsEffect> }> {
   let session!: WizardSession<DocsState, DocsEvent, DocsEffect>;
   const services = {
-    documents: (index: string) => (session = new WizardSession(documentsMachine(index), async () => undefined)),
+    documents: (index: string) => (session = new WizardSession(documentsMachine(index), () => Promise.resolve(undefined))),
     curlOf: (req) => requestLines(req, CONN),
   } as WizardServices;
   const store = makeStore();

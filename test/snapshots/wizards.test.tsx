@@ -49,7 +49,7 @@ type AnySession = WizardSession<any, any, any>;
 function recordedServices() {
   const sessions: Record<string, AnySession> = {};
   const open = (name: string, s: AnySession) => (sessions[name] = s);
-  const noEffects = async () => undefined;
+  const noEffects = () => Promise.resolve(undefined);
   const services = {
     replicas: (initial?: Partial<ReplicasForm>) => open('replicas', new WizardSession(replicasMachine(initial), noEffects)),
     unblock: () => open('unblock', new WizardSession(unblockMachine(), noEffects)),

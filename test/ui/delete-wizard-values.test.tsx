@@ -17,8 +17,9 @@ describe('delete wizard: an impossible older-than', () => {
     const effects: DeleteEffect[] = [];
     const services = {
       deleteByQuery: (initial?: Partial<DeleteForm>) =>
-        new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async (f) => {
+        new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), (f) => {
           effects.push(f);
+          return Promise.resolve();
         }),
     } as unknown as WizardServices;
     const store = makeStore();

@@ -34,7 +34,7 @@ describe('Doctor pane', () => {
     const app = await open();
     const frame = app.frame();
     expect(frame).toMatch(/Doctor {2}2 critical · 3 warn · \d+ ok · 1 not here {2}checked 5s ago/);
-    const rows = app.lines().filter((l) => /^(CRIT|WARN|ok  |----) /.test(l));
+    const rows = app.lines().filter((l) => /^(CRIT|WARN|ok {2}|----) /.test(l));
     expect(rows[0]).toMatch(/^CRIT shards/);
     expect(rows.findIndex((l) => l.startsWith('WARN'))).toBeGreaterThan(rows.findIndex((l) => l.startsWith('CRIT')));
     await app.press(KEYS.down);

@@ -75,14 +75,17 @@ export async function renderApp(
     doctors: 0,
   } as Rendered;
   const poller = realPoller ?? {
-    refreshNow: async () => {
+    refreshNow: () => {
       result.refreshes++;
+      return Promise.resolve();
     },
-    diagnose: async () => {
+    diagnose: () => {
       result.diagnoses++;
+      return Promise.resolve();
     },
-    doctor: async () => {
+    doctor: () => {
       result.doctors++;
+      return Promise.resolve();
     },
   };
   const app = <App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} fleet={fleet} />;

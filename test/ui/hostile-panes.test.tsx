@@ -15,6 +15,7 @@ afterEach(() => r?.unmount());
 
 const NAMES = HOSTILE.map((h) => h.name);
 const NODE = 'node\u001b]0;pwned\u0007\u202eevil';
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function hostileStore() {
@@ -23,8 +24,8 @@ function hostileStore() {
   const indices = fixture('yellow', 'indices') as Record<string, string>[];
   const shards = fixture('yellow', 'shards') as Record<string, string | null>[];
   const nodes = fixture('yellow', 'nodes') as Record<string, string>[];
-  const rows = NAMES.map((name, i) => ({ ...indices[0]!, index: name, uuid: `hostile${i}`, health: 'green', rep: '0' }));
-  const shardRows = NAMES.map((name) => ({ ...shards[0]!, index: name, shard: '0', node: NODE }));
+  const rows = NAMES.map((name, i) => ({ ...indices[0], index: name, uuid: `hostile${i}`, health: 'green', rep: '0' }));
+  const shardRows = NAMES.map((name) => ({ ...shards[0], index: name, shard: '0', node: NODE }));
   const set = (name: 'indices' | 'shards' | 'nodes', raw: unknown) => setSnapshot(store, name, { data: RESOURCES[name].parse(raw as never) as never, fetchedAt: NOW - 3000, failures: 0 });
   set('indices', [...indices, ...rows]);
   set('shards', [...shards.map((s) => ({ ...s, node: s.node ? NODE : s.node })), ...shardRows]);

@@ -12,7 +12,9 @@ export function withColourMarkers(frame: string): string {
   let shown = '';
   let out = '';
   const style = () => [fg, ...attrs].filter(Boolean).join(' ');
+  // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
   for (const part of frame.split(/(\u001b\[[0-9;]*m)/)) {
+    // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
     const sgr = /^\u001b\[([0-9;]*)m$/.exec(part);
     if (!sgr) {
       if (part === '') continue;

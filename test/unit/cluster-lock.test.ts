@@ -43,7 +43,7 @@ function plant(text: string, uid = OTHER_UID): string {
 
 describe('cluster lock', () => {
   it('a change inside a change of the same call chain goes on under the lock it holds', async () => {
-    const inner = await withClusterLock(UUID, 'outer', () => withClusterLock(UUID, 'inner', async () => 'ran', { waitMs: 300 }), { waitMs: 300 });
+    const inner = await withClusterLock(UUID, 'outer', () => withClusterLock(UUID, 'inner', () => Promise.resolve('ran'), { waitMs: 300 }), { waitMs: 300 });
     expect(inner).toBe('ran');
   });
 
@@ -56,10 +56,10 @@ describe('cluster lock', () => {
       return new Promise<void>((r) => (release = r));
     });
     await holds;
-    await expect(withClusterLock(UUID, 'second', async () => 'ran', { waitMs: 300 })).rejects.toBeInstanceOf(ClusterBusyError);
+    await expect(withClusterLock(UUID, 'second', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toBeInstanceOf(ClusterBusyError);
     release();
     await holding;
-    expect(await withClusterLock(UUID, 'third', async () => 'ran', { waitMs: 300 })).toBe('ran');
+    expect(await withClusterLock(UUID, 'third', () => Promise.resolve('ran'), { waitMs: 300 })).toBe('ran');
   });
 
   it('is keyed by the cluster, not the URL: one file per UUID, none per address', () => {
@@ -70,7 +70,7 @@ describe('cluster lock', () => {
 
   it('a lock another user planted naming a live process that is not theirs (pid 1) does not block: it is taken over', async () => {
     plant('1 0123456789abcdef\nroot: a change that never ends\n');
-    expect(await withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 300 })).toBe('ran');
+    expect(await withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).toBe('ran');
   });
 
   it('a live holder of another user is reported with the owner the file system gives, its text made inert, and a way out', async () => {
@@ -78,10 +78,11 @@ describe('cluster lock', () => {
     children.push(sleeper);
     await new Promise((r) => sleeper.once('spawn', r));
     const file = plant(`${sleeper.pid} 0123456789abcdef\nroot: \u001b]0;pwned\u0007official maintenance\n`);
-    const err = await withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 200 }).catch((e) => e);
+    const err = await withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 200 }).catch((e) => e);
     expect(err).toBeInstanceOf(ClusterBusyError);
     expect((err as Error).message).toContain(`pid ${sleeper.pid}, lock owned by uid ${OTHER_UID}`);
     expect((err as Error).message).toContain(`its owner or root removes ${file}`);
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
   });
 
@@ -89,7 +90,7 @@ describe('cluster lock', () => {
     const file = clusterLockFile(UUID);
     expect(spawnSync('mkfifo', [file]).status).toBe(0);
     fs.chownSync(file, OTHER_UID, OTHER_UID);
-    const err = await withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 60_000 }).catch((e) => e);
+    const err = await withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 60_000 }).catch((e) => e);
     expect(err).toBeInstanceOf(ClusterBusyError);
     expect((err as Error).message).toMatch(/is not a lock file \(a FIFO, owned by uid 54321\): nothing was sent; remove it \(as its owner or root\)/);
   });
@@ -97,10 +98,10 @@ describe('cluster lock', () => {
   it('a symbolic link or a huge file in place of the lock is not read as one', async () => {
     const file = clusterLockFile(UUID);
     fs.symlinkSync('/dev/zero', file);
-    await expect(withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 300 })).rejects.toThrow(/is not a lock file \(a symbolic link/);
+    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/is not a lock file \(a symbolic link/);
     fs.rmSync(file);
     fs.writeFileSync(file, 'x'.repeat(100_000));
-    await expect(withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 300 })).rejects.toThrow(/is not a lock file \(100000 bytes/);
+    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/is not a lock file \(100000 bytes/);
   });
 
   it('a lock folder owned by another user is not trusted, and says how to get out', async () => {
@@ -109,13 +110,13 @@ describe('cluster lock', () => {
       fs.chmodSync(theirs, 0o1777);
       fs.chownSync(theirs, OTHER_UID, OTHER_UID);
       process.env.SHARDECK_LOCK_DIR = theirs;
-      await expect(withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 300 })).rejects.toThrow(
+      await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(
         new RegExp(`${theirs} is owned by uid ${OTHER_UID}, who could remove or replace any lock in it: it is not trusted.*SHARDECK_LOCK_DIR`),
       );
       // Ours, but writable by all without the sticky bit: anyone could replace a lock.
       fs.chownSync(theirs, 0, 0);
       fs.chmodSync(theirs, 0o777);
-      await expect(withClusterLock(UUID, 'mine', async () => 'ran', { waitMs: 300 })).rejects.toThrow(/has mode 0777 \(writable by others without the sticky bit\)/);
+      await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/has mode 0777 \(writable by others without the sticky bit\)/);
     } finally {
       fs.rmSync(theirs, { recursive: true, force: true });
     }

@@ -63,6 +63,7 @@ for w in "\${COMPREPLY[@]}"; do printf 'R%s\\0' "$w"; eval "t=($w)"; printf 'T%s
     expect(markers()).toEqual([]);
     expect(typed.sort()).toEqual([...savable].sort());
     // No raw control character is handed to readline (it lists the candidates on the terminal).
+    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     for (const w of raw) expect(w).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
   }, 60_000);
 

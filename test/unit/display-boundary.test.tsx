@@ -12,6 +12,7 @@ import { Text } from '../../src/ui/components/Text';
 import { HOSTILE } from '../fixtures/hostile/names';
 
 const SRC = path.resolve('src');
+// eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
 function sourceFiles(dir: string): string[] {
@@ -64,8 +65,10 @@ describe('the doors', () => {
       );
       const frame = lastFrame() ?? '';
       unmount();
+      // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
       expect(frame, label).not.toMatch(/[\u0000-\u0008\u000b-\u001a\u001c-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
       // The only ESC left is Ink's own styling (bold), never the name's.
+      // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
       expect(frame.replace(/\u001b\[\d+m/g, ''), label).not.toContain('\u001b');
     }
   });

@@ -36,7 +36,7 @@ describe('every command and flag has help', () => {
 
   it('the overview lists every command under its group, the global flags, exit codes and the config folder', () => {
     const text = globalHelp(table, '9.9.9');
-    for (const [name, m] of table) expect(text, name).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
+    for (const [name] of table) expect(text, name).toMatch(new RegExp(`^  ${name} +\\S`, 'm'));
     for (const flag of Object.keys(GLOBAL_OPTIONS)) expect(text).toContain(`--${flag}`);
     for (const code of [0, 1, 2, 3, 4, 5, 64]) expect(text).toMatch(new RegExp(`^ +${code}  \\S`, 'm'));
     expect(text).toContain('SHARDECK_CONFIG_DIR');

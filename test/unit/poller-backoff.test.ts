@@ -21,7 +21,7 @@ function fakeReads() {
       if (state.down) throw new ConnError('unreachable', 'nothing listens (connection refused)');
       return { data: name === 'health' ? { ...HEALTH, status: state.status } : [], bytes: 10 };
     }) as PollReads['resource'],
-    healthDiagnoses: async () => ({}),
+    healthDiagnoses: () => Promise.resolve({}),
   };
   return { reads, calls, state };
 }
@@ -109,11 +109,12 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
   it('keeps a sample per node each time the disks changed, on the Doctor pane too', async () => {
     let avail = 1000;
     const reads: PollReads = {
-      resource: (async (name: ResourceName) => ({
-        data: name === 'health' ? HEALTH : name === 'allocation' ? [{ node: 'n1', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 2000 - avail, availBytes: avail, totalBytes: 2000 }] : [],
-        bytes: 10,
-      })) as PollReads['resource'],
-      healthDiagnoses: async () => ({}),
+      resource: ((name: ResourceName) =>
+        Promise.resolve({
+          data: name === 'health' ? HEALTH : name === 'allocation' ? [{ node: 'n1', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 2000 - avail, availBytes: avail, totalBytes: 2000 }] : [],
+          bytes: 10,
+        })) as PollReads['resource'],
+      healthDiagnoses: () => Promise.resolve({}),
     };
     const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'doctor' });
     const poller = new Poller(reads, store);
@@ -133,12 +134,12 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
   it("a read the node's version lacks is asked once and never again, even when the pane is opened again", async () => {
     const calls: Record<string, number> = {};
     const reads: PollReads = {
-      resource: (async (name: ResourceName) => {
+      resource: ((name: ResourceName) => {
         calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'healthReport') throw new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer');
-        return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+        if (name === 'healthReport') return Promise.reject(new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer'));
+        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
       }) as PollReads['resource'],
-      healthDiagnoses: async () => ({}),
+      healthDiagnoses: () => Promise.resolve({}),
     };
     const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
     const poller = new Poller(reads, store);
@@ -162,12 +163,12 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
     const calls: Record<string, number> = {};
     const state = { allowed: false };
     const reads: PollReads = {
-      resource: (async (name: ResourceName) => {
+      resource: ((name: ResourceName) => {
         calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'blocks' && !state.allowed) throw new ConnError('forbidden', 'user w lacks the cluster privilege monitor');
-        return { data: name === 'health' ? HEALTH : [], bytes: 10 };
+        if (name === 'blocks' && !state.allowed) return Promise.reject(new ConnError('forbidden', 'user w lacks the cluster privilege monitor'));
+        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
       }) as PollReads['resource'],
-      healthDiagnoses: async () => ({}),
+      healthDiagnoses: () => Promise.resolve({}),
     };
     const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
     const poller = new Poller(reads, store, ['health', 'blocks']);

@@ -8,7 +8,7 @@ function fakeNode(versions: string[]) {
   const paths: string[] = [];
   const client = {
     transport: {
-      async request(req: { path: string }, opts?: { meta?: boolean }) {
+      request(req: { path: string }, opts?: { meta?: boolean }) {
         paths.push(req.path);
         const body =
           req.path === '/_cat/nodes'
@@ -16,7 +16,7 @@ function fakeNode(versions: string[]) {
             : req.path === '/_cluster/health'
               ? { cluster_name: 'c', status: 'green', number_of_nodes: versions.length, number_of_data_nodes: 1 }
               : {};
-        return opts?.meta ? { body, headers: {}, statusCode: 200 } : body;
+        return Promise.resolve(opts?.meta ? { body, headers: {}, statusCode: 200 } : body);
       },
     },
   };

@@ -22,7 +22,8 @@ export interface CommandModule {
   flagHelp: Record<string, string>;
   /** Two or three real command lines. */
   examples: readonly string[];
-  run(ctx: CommandContext): Promise<number>;
+  /** A command that only reads local files (audit, profiles, ...) answers at once: no Promise. */
+  run(ctx: CommandContext): number | Promise<number>;
 }
 
 export interface CommandContext {
@@ -88,9 +89,9 @@ export async function openConnection(values: CommandContext['values']): Promise<
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);
   if (values.profile && !profile) {
-    throw new UsageError(`no profile named "${values.profile}": see shardeck profiles`);
+    throw new UsageError(`no profile named "${String(values.profile)}": see shardeck profiles`);
   }
-  const conn = await resolveConnection(values as ConnectionFlags, profile, process.stdin.isTTY ? promptHidden : undefined);
+  const conn = await resolveConnection(values, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);
   announceInsecure(conn);
   return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };

@@ -32,7 +32,7 @@ export const MUTATION_OPTIONS = {
 export const JSON_SCHEMA = 1;
 
 /** The facade for reads and the Guard for changes, over one client. */
-export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close(): Promise<void> }> {
+export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
   const s = await openConnection(values);
   const guard = new Guard({
     client: s.client,
@@ -162,7 +162,7 @@ export async function applyOnePlan(
   if (!confirmation) return EXIT.failed;
   session.send({ type: 'confirm', confirmation });
   const state = await session.idle();
-  const result: PlanResult = state.result ?? { summary: plans[0]!.summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
+  const result: PlanResult = state.result ?? { summary: plans[0].summary, ok: false, message: state.message ?? `stopped (${state.phase})` };
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
   warnAudit(result.auditWarning);
   // A failure's sentence is its error (the one failure shape), not the bare word "failed".

@@ -7,7 +7,7 @@ import { JSON_SCHEMA, printJson, reportFailure } from './guarded';
 import { err } from './output';
 
 /** The facade for reads over one connection (no Guard: these commands change nothing). */
-export async function openReads(values: CommandContext['values']): Promise<{ es: EsApi; close(): Promise<void> }> {
+export async function openReads(values: CommandContext['values']): Promise<{ es: EsApi; close: () => Promise<void> }> {
   const s = await openConnection(values);
   return { es: createEsApi(s.client, s.conn.url), close: () => closeClient(s.client) };
 }

@@ -73,7 +73,7 @@ export function outJson(value: unknown): void {
 export function flushJsonFailure(code: number, json: boolean, error?: string): void {
   const failure = pendingFailure ?? (json && code !== 0 && error !== undefined ? { ok: false, error } : undefined);
   pendingFailure = undefined;
-  if (failure) out(JSON.stringify(withTlsWarning({ ...failure, ok: false, error: String(failure.error ?? error ?? 'failed'), code }), null, 2) + '\n');
+  if (failure) out(JSON.stringify(withTlsWarning({ ...failure, ok: false, error: jsonErrorText(failure.error ?? error ?? 'failed'), code }), null, 2) + '\n');
 }
 
 /** A closed pipe is not an error: no `write EPIPE` stack trace. Installed once by the entry point. */
@@ -85,4 +85,11 @@ export function quietOnClosedPipe(): void {
   process.stderr.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code !== 'EPIPE') throw e;
   });
+}
+
+/** A failure's `error` as text: an Error as String() gives it, any other object (never expected) as its JSON, not "[object Object]". */
+function jsonErrorText(e: unknown): string {
+  if (typeof e === 'string') return e;
+  if (e instanceof Error) return String(e);
+  return JSON.stringify(e);
 }

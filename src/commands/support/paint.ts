@@ -24,7 +24,8 @@ export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): bool
   return Boolean(stream.isTTY);
 }
 
-export function paint(colour: Colour | string, text: string): string {
+/** `colour` is a Colour's name; any other string (a tone read from data) leaves the text unpainted. */
+export function paint(colour: string, text: string): string {
   const code = CODES[colour as Colour];
   if (!code || !colourEnabled()) return text;
   return `${colourMark(code[0])}${text}${colourMark(code[1])}`;

@@ -99,6 +99,7 @@ export function elsewhereRefusal(index: string, shard: number, holder: NodeFacts
  * node-N.st (SMILE: "node_id", a short-string token, the id). Text read as latin1.
  */
 export function parseStateNodeId(bytes: string): string | null {
+  // eslint-disable-next-line no-control-regex -- \x16 is the length byte (22) before the id in segments_N
   return /node_id[\x16U]([A-Za-z0-9_-]{22})/.exec(bytes)?.[1] ?? null;
 }
 

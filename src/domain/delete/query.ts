@@ -125,6 +125,13 @@ export function jsonErrorOffset(text: string): { offset: number; message: string
   }
 }
 
+/** Thrown by scanJsonError's walk to stop at the first invalid character. */
+class JsonStop extends Error {
+  constructor(readonly at: number) {
+    super(`invalid JSON at ${at}`);
+  }
+}
+
 /** A minimal recursive-descent walk that returns the offset of the first invalid character. */
 function scanJsonError(text: string): number {
   let i = 0;
@@ -132,7 +139,7 @@ function scanJsonError(text: string): number {
     while (i < text.length && /\s/.test(text[i])) i++;
   };
   const fail = (): never => {
-    throw i;
+    throw new JsonStop(i);
   };
   const value = (): void => {
     ws();
@@ -183,17 +190,18 @@ function scanJsonError(text: string): number {
     value();
     ws();
     return i;
-  } catch (at) {
+  } catch (e) {
+    const at = (e as JsonStop).at;
     // A literal that starts right but is cut short ("tru") is wrong where it stops matching.
-    const m = /^[a-z]+/.exec(text.slice(at as number));
+    const m = /^[a-z]+/.exec(text.slice(at));
     if (m) {
       for (const word of ['true', 'false', 'null']) {
         let k = 0;
         while (k < m[0].length && word[k] === m[0][k]) k++;
-        if (k > 0) return (at as number) + k;
+        if (k > 0) return at + k;
       }
     }
-    return at as number;
+    return at;
   }
 }
 

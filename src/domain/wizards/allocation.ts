@@ -161,7 +161,7 @@ export function allocationMachine(shard?: ShardRef): Machine<AllocationState, Al
     init: () => go({ phase: 'explaining', shard }, { type: 'explain', shard }),
     step(s, e): Step<AllocationState, AllocationEffect> {
       const common = commonStep<AllocationState, AllocationEffect>(s, e);
-      if (common) return common as Step<AllocationState, AllocationEffect>;
+      if (common) return common;
       if (s.phase === 'explaining' && e.type === 'explained') return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned });
       if (s.phase === 'explained' && e.type === 'retry')
         return stay({ phase: 'retryReview', plan: retryFailedPlan(s.unassigned), explanation: s.explanation, unassigned: s.unassigned });

@@ -136,7 +136,7 @@ export function componentMachine(initial: Partial<ComponentForm> = {}): Machine<
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<ComponentState, ComponentEffect> {
       const common = commonStep<ComponentState, ComponentEffect>(s, e);
-      if (common) return common as Step<ComponentState, ComponentEffect>;
+      if (common) return common;
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
@@ -170,5 +170,5 @@ export function componentMachine(initial: Partial<ComponentForm> = {}): Machine<
       }
     },
   };
-  return withFocus(m, COMPONENT_FIELDS, initial.name ? 'field' : 'name') as Machine<ComponentState, ComponentEvent, ComponentEffect>;
+  return withFocus(m, COMPONENT_FIELDS, initial.name ? 'field' : 'name');
 }

@@ -144,7 +144,7 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
       const common = commonStep<MergeState, MergeEffect>(s, e);
       if (common) {
         const review = s.phase === 'review' || s.phase === 'applying' ? reviewOf(s) : undefined;
-        return common.state.phase === 'failed' ? stay({ ...(common.state as Ended), review }) : (common as Step<MergeState, MergeEffect>);
+        return common.state.phase === 'failed' ? stay({ ...(common.state as Ended), review }) : (common);
       }
       switch (s.phase) {
         case 'input':

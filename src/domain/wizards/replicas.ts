@@ -247,7 +247,7 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<ReplicasPhase, ReplicasEffect> {
       const common = commonStep<ReplicasPhase, ReplicasEffect>(s, e);
-      if (common) return common as Step<ReplicasPhase, ReplicasEffect>;
+      if (common) return common;
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });

@@ -92,7 +92,7 @@ export function scrollMachine(initialInput = ''): Machine<ScrollState, ScrollEve
     init: () => go({ phase: 'loading', input: initialInput }, { type: 'load' }),
     step(s, e): Step<ScrollState, ScrollEffect> {
       const common = commonStep<ScrollState, ScrollEffect>(s, e);
-      if (common) return common as Step<ScrollState, ScrollEffect>;
+      if (common) return common;
       switch (s.phase) {
         case 'loading':
           return e.type === 'loaded' ? stay({ phase: 'review', facts: e.facts, input: s.input }) : stay(s);

@@ -41,7 +41,7 @@ function unblockPlan(names: string[], part: string): MutationPlan {
     querystring: {},
     body: UNBLOCK_BODY,
     risk: 'reversible',
-    target: names.length === 1 ? names[0]! : `${names.length} blocked indices`,
+    target: names.length === 1 ? names[0] : `${names.length} blocked indices`,
     summary: `remove the flood-stage read-only block (index.blocks.read_only_allow_delete) from ${names.length === 1 ? names[0] : `${names.length} indices: ${names.join(', ')}`}${part}`,
     verify: {
       path: `/${segment}/_settings/index.blocks.read_only_allow_delete`,
@@ -122,7 +122,7 @@ export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEff
     init: () => go({ phase: 'loading' }, { type: 'load' }),
     step(s, e): Step<UnblockState, UnblockEffect> {
       const common = commonStep<UnblockState, UnblockEffect>(s, e);
-      if (common) return common as Step<UnblockState, UnblockEffect>;
+      if (common) return common;
       if (e.type === 'reload' && s.phase !== 'applying') return go({ phase: 'loading' }, { type: 'load' });
       if (s.phase === 'loading' && e.type === 'loaded') return stay({ phase: 'review', review: buildUnblockReview(e.facts) });
       if (s.phase === 'review' && e.type === 'confirm' && s.review.plans?.length)
@@ -132,7 +132,7 @@ export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEff
         const failed = e.results.find((r) => !r.ok);
         if (failed) return stay({ phase: 'failed', message: e.results.length > 1 ? `${failed.summary}: ${failed.message}` : failed.message });
         if (e.results.length < (s.review.plans?.length ?? 0)) return stay({ phase: 'failed', message: 'not every part was sent' });
-        const last = e.results[e.results.length - 1]!;
+        const last = e.results[e.results.length - 1];
         const verifiedOk = e.results.every((r) => r.verified?.ok !== false);
         const result = e.results.length === 1 ? last : { ...last, summary: `remove the flood-stage read-only block from ${s.review.facts.blocked.length} indices in ${e.results.length} requests`, ...(last.verified ? { verified: { ok: verifiedOk, message: verifiedOk ? last.verified.message : e.results.find((r) => r.verified?.ok === false)!.verified!.message } } : {}) };
         return stay({ phase: 'done', review: s.review, result });

@@ -7,7 +7,7 @@ import { AFTER_DELETE } from '../../domain/delete/plan';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../domain/wizards/delete';
 import { countLagNote, followTask, previewDelete, refreshIndex } from '../delete-by-query';
 import type { Guard } from '../guard';
-import { performMutations, sendOne, startTask, WizardSession, type SendTuning } from './session';
+import { performMutations, startTask, WizardSession, type SendTuning } from './session';
 
 export interface DeleteTuning extends SendTuning {
   /** How often the task is read (ms). */

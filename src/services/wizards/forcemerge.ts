@@ -31,7 +31,7 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
     if (f.waitForLeases) send({ type: 'leasesCleared', cleared: await waitForLeases(es, f.target, tuning.leasesTimeoutMs ?? 60_000) });
     // The sizes right before the merge (the flush changed them a little): the ones "after" must differ from.
     const baseline = f.flush ? await mergeFacts(es, f.before.indices.map((i) => i.name)) : f.before;
-    let failures: string[] = [];
+    let failures: string[];
     if (f.plan.querystring.wait_for_completion === 'false') {
       const r = await startTask(guard, f, tuning, 'merge');
       if (!('task' in r)) return send({ type: 'notStarted', ...r });

@@ -88,11 +88,13 @@ export function useUi<T>(selector: (s: UiState) => T): T {
 export function useNow(shown: (now: number) => string, everyMs = 1000): number {
   const { clock } = useConsoleContext();
   const shownRef = useRef(shown);
+  // eslint-disable-next-line react-hooks/refs -- the latest `shown` for the timer below, written each render on purpose
   shownRef.current = shown;
   const now = clock();
   // The text as this render shows it; the timer compares with it itself rather than counting on
   // React's bail-out for an equal state value (which may still call the component).
   const lastRef = useRef('');
+  // eslint-disable-next-line react-hooks/refs -- the text this render shows, for the timer to compare with
   lastRef.current = shown(now);
   const [, setTick] = useState(0);
   useEffect(() => {

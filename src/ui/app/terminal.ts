@@ -18,7 +18,7 @@ export function useTerminalSize(): { columns: number; rows: number } {
     const onResize = () => setSize(read());
     stdout.on('resize', onResize);
     return () => void stdout.off('resize', onResize);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `read` only reads stdout
   }, [stdout]);
   return size;
 }

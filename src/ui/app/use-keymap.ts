@@ -11,7 +11,7 @@ export function useKeymap(): KeyCommand[] {
   const ctx = useOptionalConsoleContext();
   const store = ctx?.store;
   // A follower is read-only, yet its wizard keys propose the change to the leader (App.tsx).
-  const proposes = Boolean(ctx?.share?.propose);
+  const proposes = ctx?.share?.propose !== undefined;
   const readOnly = useSyncExternalStore(store?.subscribe ?? NO_STORE, () => (store?.getState().connection.readOnly ?? false) && !proposes);
   // KEYMAP may gain rows at load time (a test adds one); read it when the mode changes.
   return useMemo(() => activeKeymap(readOnly, KEYMAP), [readOnly]);

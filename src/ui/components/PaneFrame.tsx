@@ -21,7 +21,7 @@ export interface PaneFrameProps {
   children: React.ReactNode;
 }
 
-export function PaneFrame({ title, snaps, width, height, info, children }: PaneFrameProps) {
+export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProps) {
   const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
   // When this pane came on screen (a pane switch mounts it): see isStale.
   const { clock } = useConsoleContext();

@@ -73,6 +73,7 @@ export function useKeyLayer(layer: Layer, handler: KeyHandler, active = true): v
   const register = useContext(RouterCtx);
   if (!register) throw new Error('useKeyLayer outside <KeyRouter>');
   const ref = useRef(handler);
+  // eslint-disable-next-line react-hooks/refs -- the latest handler closure, read by the router at key time
   ref.current = handler;
   useEffect(() => (active ? register({ layer, handler: ref }) : undefined), [register, layer, active]);
 }

@@ -28,11 +28,11 @@ export function navFields(n: ListNav): ListNav {
 export function useStoredListNav(value: ListNav, get: () => ListNav, set: (n: ListNav) => void, list: NavList): ListNavControl {
   const nav = navigate(value, ROWS, list);
   const listNow = useRef(list);
+  // eslint-disable-next-line react-hooks/refs -- the latest list, read by `send` at key time
   listNow.current = list;
   useEffect(() => {
     if (!sameNav(nav, value)) set(navFields(nav));
-    // The resolved fields are the dependencies; `set` is stable in meaning.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- the resolved fields are the dependencies; `set` is stable in meaning
   }, [nav.key, nav.cursor, nav.offset, nav.gone, nav.tail]);
   const send = (e: Exclude<NavEvent, { type: 'rows' }>) => set(navFields(navigate(get(), e, listNow.current)));
   return {

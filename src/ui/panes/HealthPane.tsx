@@ -40,18 +40,16 @@ export function HealthPane({ width, height }: { width: number; height: number })
   });
   const h = s.health.data;
   const noReport = s.report.error?.kind === 'unsupported';
+  const allocation = s.allocation?.data;
+  const settings = s.settings?.data;
+  const blocks = s.blocks?.data;
+  const shards = s.shards?.data;
   const status = useMemo(() => {
     // Settings arrive in the same first round as health (both are among its resources in store/panes.ts).
-    if (!h || (h.status === 'green' && !noReport) || !s.settings?.data) return null;
+    if (!h || (h.status === 'green' && !noReport) || !settings) return null;
     // The same report `shardeck status` prints; it names reasons when shards are known.
-    return buildStatusReport({
-      health: h,
-      allocation: s.allocation?.data ?? [],
-      settings: s.settings.data,
-      blocks: s.blocks?.data ?? [],
-      shards: s.shards?.data,
-    });
-  }, [h, noReport, s.allocation?.data, s.settings?.data, s.blocks?.data, s.shards?.data]);
+    return buildStatusReport({ health: h, allocation: allocation ?? [], settings, blocks: blocks ?? [], shards });
+  }, [h, noReport, allocation, settings, blocks, shards]);
   const why = status ? explainNotGreen(status) : null;
   const version = s.version;
   // A report the node cannot give is not a failing read: the frame stays clean, the substitute says why.

@@ -70,7 +70,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
   const view = useUi((s) => s.detail);
   const fields = useMemo(() => mappingFields(detail.mappings.data), [detail.mappings.data]);
   const folded = useMemo(() => new Set(view.folded), [view.folded]);
-  const lines = useMemo(() => sectionLines(detail, view, fields, folded), [detail, view.section, view.filter, fields, folded]); // eslint-disable-line react-hooks/exhaustive-deps
+  const lines = useMemo(() => sectionLines(detail, view, fields, folded), [detail, view.section, view.filter, fields, folded]); // eslint-disable-line react-hooks/exhaustive-deps -- only the view's section and filter change the lines
 
   const snaps = sectionSnapshots(detail, view.section);
   const request = detail.requests?.[view.section];
@@ -131,6 +131,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
       if (name === 'return') patch({ searching: false });
       else if (name === 'escape') patch({ searching: false, filter: '', ...navFields(NAV_START) });
       else if (name === 'backspace') patch({ filter: cur.slice(0, -1), ...navFields(NAV_START) });
+      // eslint-disable-next-line no-control-regex -- a control character is a key, never filter text
       else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patch({ filter: cur + input, ...navFields(NAV_START) });
       return true;
     },

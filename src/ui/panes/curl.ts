@@ -16,6 +16,6 @@ export function curlLinesOf(names: readonly ResourceName[], conn: Pick<Connectio
 export function useCurlLines(names: readonly ResourceName[], extra: { path: string; querystring?: Record<string, string> }[] = []): string[] {
   const conn = useConsole((s) => s.connection);
   const key = JSON.stringify(extra);
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `extra` by content (a new array each render)
   return useMemo(() => curlLinesOf(names, conn, extra), [conn.url, conn.user, conn.insecure, key]);
 }

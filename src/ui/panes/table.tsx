@@ -46,12 +46,15 @@ export function useTableModel<T>(
   const last = useRef<SortedRows<T> | undefined>(undefined);
   const sorted = useMemo(() => {
     // textOf and keys are module constants of each pane.
-    last.current = sortRowsAgain(rows ?? [], keys, t.sortKey, t.descending, last.current);
-    return last.current.output;
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // eslint-disable-next-line react-hooks/refs -- the last sort is a cache across snapshots, not what is drawn
+    const next = sortRowsAgain(rows ?? [], keys, t.sortKey, t.descending, last.current);
+    // eslint-disable-next-line react-hooks/refs -- (the same cache)
+    last.current = next;
+    return next.output;
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- textOf and keys are module constants of each pane
   }, [rows, t.sortKey, t.descending]);
   const filtering = t.filter.trim() !== '';
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- textOf is a module constant of each pane
   const texts = useMemo(() => (filtering ? searchTexts(sorted, textOf) : []), [sorted, filtering]);
   const shown = useMemo(() => filterRows(sorted, t.filter, () => texts), [sorted, texts, t.filter]);
   const nav = useStoredListNav(t, () => ui.getState().tables[pane], (n) => patchTable(ui, pane, n), navList(shown, rowKey, height));
@@ -117,6 +120,7 @@ export function FilterLine({ pane, width }: { pane: TablePane; width: number }) 
         ui.setState({ filtering: false });
         patchTable(ui, pane, { filter: '', ...navFields(NAV_START) });
       } else if (name === 'backspace') patchTable(ui, pane, { filter: cur.slice(0, -1), ...navFields(NAV_START) });
+      // eslint-disable-next-line no-control-regex -- a control character is a key, never filter text
       else if (input.length >= 1 && !/[\x00-\x1f]/.test(input)) patchTable(ui, pane, { filter: cur + input, ...navFields(NAV_START) });
       return true;
     },
@@ -136,6 +140,6 @@ export function useSelected<K extends keyof Selection>(pane: K, value: Selection
   const { ui } = useConsoleContext();
   const key = JSON.stringify(value ?? null);
   // Keyed by content: a new snapshot with the same row under the cursor changes nothing.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content (`key` stands for `value`)
   useEffect(() => setSelection(ui, pane, value), [ui, pane, key]);
 }

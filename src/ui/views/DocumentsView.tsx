@@ -188,7 +188,7 @@ function Hints({ ids, width, extra, open }: { ids: CommandId[]; width: number; e
   const text = ids
     .map((id) => keymap.find((k) => k.id === id))
     .filter((k) => k !== undefined)
-    .map((k) => `${k!.keys.map(keyLabel).join('/')} ${k!.id === 'documents.open' ? (open ?? 'open') : (HINT_WORDS[k!.id] ?? k!.description)}`)
+    .map((k) => `${k.keys.map(keyLabel).join('/')} ${k.id === 'documents.open' ? (open ?? 'open') : (HINT_WORDS[k.id] ?? k.description)}`)
     .join('  ');
   return <Text dimColor>{fitText(extra ? `${extra}  ${text}` : text, width)}</Text>;
 }

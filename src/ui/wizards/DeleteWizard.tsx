@@ -122,6 +122,7 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
   switch (state.phase) {
     case 'input': {
       const f = state.form;
+      // eslint-disable-next-line react-hooks/purity -- what the typed age means as of this keystroke's render
       const c = f.value.trim() ? choiceOf(f, Date.now()) : null;
       const resolved =
         c && c.ok === true && c.value.resolvedOlderThan

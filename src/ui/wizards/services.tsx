@@ -15,9 +15,10 @@ export function useWizardServices(): WizardServices | null {
   return useContext(Ctx);
 }
 
+// Property signatures: a session's getState/subscribe are bound (WizardSession's arrow fields).
 interface SessionLike {
-  getState(): unknown;
-  subscribe(fn: () => void): () => void;
+  getState: () => unknown;
+  subscribe: (fn: () => void) => () => void;
 }
 
 /** Creates the session on first render and follows its state. */

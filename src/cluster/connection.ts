@@ -213,7 +213,7 @@ export function classifyError(e: unknown, url: string): ConnError {
     const example = names.find((n) => !n.includes('*') && isIP(n) === isIP(host)) ?? names.find((n) => !n.includes('*')) ?? names[0];
     return new ConnError(
       'tls-name',
-      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, example!) : where}), or have the certificate reissued to include ${host}`,
+      `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, example) : where}), or have the certificate reissued to include ${host}`,
     );
   }
   if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
@@ -417,7 +417,7 @@ export async function getJson<T = any>(es: EsTransport, path: string, querystrin
  */
 export async function postJson<T = any>({ client, url }: EsTransport, path: string, body: unknown, querystring: Record<string, string> = {}): Promise<T> {
   try {
-    const res = await client.transport.request({ method: 'POST', path, querystring, body: body as Record<string, unknown> }, { meta: true });
+    const res = await client.transport.request({ method: 'POST', path, querystring, body: body }, { meta: true });
     return res.body as T;
   } catch (e) {
     throw classifyError(e, url);

@@ -21,7 +21,7 @@ const NOT_CONNECTED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH
 export async function sendMutation({ client, url }: EsTransport, req: MutationRequest): Promise<MutationResponse> {
   try {
     const res = await client.transport.request(
-      { method: req.method, path: req.path, querystring: req.querystring, body: req.body as Record<string, unknown> | undefined },
+      { method: req.method, path: req.path, querystring: req.querystring, body: req.body },
       { meta: true },
     );
     return { ok: true, status: res.statusCode ?? 200, body: res.body };

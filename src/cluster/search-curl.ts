@@ -39,7 +39,7 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
     async send(params, options) {
       const body = params.body;
       const [path, query = ''] = params.path.split(/\?(.*)/s);
-      const [command, ...args] = searchCurlArgv({ method: params.method as 'GET', path: path!, querystring: Object.fromEntries(new URLSearchParams(query)) }, url, sc);
+      const [command, ...args] = searchCurlArgv({ method: params.method as 'GET', path: path, querystring: Object.fromEntries(new URLSearchParams(query)) }, url, sc);
       // The client's own headers (the compatible-with=8 media types) go along; the body goes on stdin.
       const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${String(v)}`]));
       const argv = ['-sS', '-i', ...args, ...headerArgs, ...(body !== undefined ? ['--data-binary', '@-'] : [])];

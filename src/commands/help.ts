@@ -247,7 +247,7 @@ async function runHelp({ values, positionals }: CommandContext, commands: Comman
     const [name] = positionals;
     const found = table.find(([n]) => n === name);
     if (!found || positionals.length > 1) throw new UsageError(`no command named "${positionals.join(' ')}": shardeck help lists them`);
-    out(commandHelp(name!, found[1]));
+    out(commandHelp(name, found[1]));
   } else out(globalHelp(table, version));
   return EXIT.ok;
 }

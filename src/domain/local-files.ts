@@ -93,7 +93,7 @@ export function checkConfigText(text: string): FileCheck<{ version?: number; las
       }
     }
   }
-  return { ok: true, value: v as never };
+  return { ok: true, value: v };
 }
 
 /** secrets.json: { refreshTokens: profile -> token string }. The problem never quotes the content (it is a secret). */

@@ -111,7 +111,7 @@ export class FleetReader {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
     });
     try {
-      const report = await Promise.race([readStatus(createEsApi(c as EsClient, t.profileData.url)), deadline]);
+      const report = await Promise.race([readStatus(createEsApi(c, t.profileData.url)), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
       // How long it was waited for: a row that timed out once said 0 ms, which read as "failed at once".
@@ -122,7 +122,7 @@ export class FleetReader {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? Promise.resolve() : closeClient(c as EsClient, 500))));
+    await Promise.all([...this.clients.values()].map((c) => ('problem' in c ? Promise.resolve() : closeClient(c, 500))));
     this.clients.clear();
   }
 }

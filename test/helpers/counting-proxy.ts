@@ -68,7 +68,7 @@ export type Trap = {
 
 /** A trap for requests of `method` (any when '*') whose path (without query) matches `path`. */
 export function onPath(method: string, path: RegExp): Trap['match'] {
-  return (m, p) => (method === '*' || m === method) && path.test(p.split('?')[0]!);
+  return (m, p) => (method === '*' || m === method) && path.test(p.split('?')[0]);
 }
 
 export interface CountingProxy {

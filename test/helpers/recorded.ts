@@ -16,7 +16,7 @@ const SLICE_CHARS = 509;
 
 export function parsedAsPolled<K extends ResourceName>(scenario: string, name: K): ResourceData<K> {
   const raw = fs.readFileSync(path.join(FIXTURES, scenario, `${name}.json`));
-  const r = RESOURCES[name] as (typeof RESOURCES)[ResourceName];
+  const r = RESOURCES[name];
   if (r.rowsParser) {
     const chunks: Buffer[] = [];
     for (let at = 0; at < raw.length; at += CHUNK_BYTES) chunks.push(raw.subarray(at, at + CHUNK_BYTES));

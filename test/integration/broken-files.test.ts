@@ -97,10 +97,10 @@ describe('config.json', () => {
     const mv = /mv (\S+) ([^\s)]+)/.exec(r.stderr);
     expect(mv?.[1]).toBe(file);
     expect(mv?.[2]).toMatch(/config\.json\.broken-\d{8}T\d{6}Z$/);
-    fs.renameSync(mv![1]!, mv![2]!);
+    fs.renameSync(mv![1], mv![2]);
     const again = await cli(dir, ['profiles', 'save', 'p', '--url', NOWHERE]);
     expect(again.code).toBe(0);
-    expect(fs.readFileSync(mv![2]!, 'utf8')).toBe('{"version":1,');
+    expect(fs.readFileSync(mv![2], 'utf8')).toBe('{"version":1,');
   });
 });
 
@@ -212,6 +212,6 @@ describe('completion cache', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe('idx-a\n');
     const aside = fs.readdirSync(dir).filter((f) => /^completion-indices\.broken-\d{8}T\d{6}Z$/.test(f));
     expect(aside).toHaveLength(1);
-    expect(fs.readFileSync(path.join(dir, aside[0]!, 'inside'), 'utf8')).toBe('kept');
+    expect(fs.readFileSync(path.join(dir, aside[0], 'inside'), 'utf8')).toBe('kept');
   });
 });

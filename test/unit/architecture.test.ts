@@ -36,7 +36,7 @@ function sourceFiles(dir: string): string[] {
 function importsOf(file: string): string[] {
   const text = fs.readFileSync(file, 'utf8');
   return [...text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"](\.[^'"]+)['"]|import\s*\(?\s*['"](\.[^'"]+)['"]/g)].map((m) =>
-    path.resolve(path.dirname(file), m[1] ?? m[2]!),
+    path.resolve(path.dirname(file), m[1] ?? m[2]),
   );
 }
 
@@ -107,7 +107,7 @@ function cycles(graph: Map<string, string[]>): string[] {
 /** One readable loop through a cycle's files, from its first file back to it. */
 function pathThrough(graph: Map<string, string[]>, component: string[]): string {
   const inside = new Set(component);
-  const start = component[0]!;
+  const start = component[0];
   // Breadth-first from start's successors back to start, inside the component: the shortest loop.
   const from = new Map<string, string>();
   const queue = (graph.get(start) ?? []).filter((w) => inside.has(w));

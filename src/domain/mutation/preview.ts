@@ -63,7 +63,7 @@ export function curlLine(req: AnyRequest, conn: PreviewConnection): string {
   if (conn.searchCurl) {
     // The wrapper brings the credentials: no -u, --cacert or -k.
     const [command, ...args] = searchCurlArgv(req, conn.url, conn.searchCurl);
-    return [/^[\w./-]+$/.test(command!) ? command : shellQuote(command!), ...args.map((a) => (/^-/.test(a) || /^[A-Z]+$/.test(a) ? a : shellQuote(a)))].join(' ');
+    return [/^[\w./-]+$/.test(command) ? command : shellQuote(command), ...args.map((a) => (/^-/.test(a) || /^[A-Z]+$/.test(a) ? a : shellQuote(a)))].join(' ');
   }
   const parts = ['curl', '-X', req.method, shellQuote(conn.url.replace(/\/$/, '') + pathWithQuery(req))];
   // -u with the user alone: curl asks for the password, so the line runs as shown and the password never appears.

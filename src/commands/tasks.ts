@@ -14,14 +14,15 @@ import type { AuditRecord, Confirmation } from '../domain/mutation';
 import { EXIT, type CommandModule } from './common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './guarded';
 import { out } from './output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'tasks';
 
 function describe(p: TaskProgress): string {
   const state = p.completed ? (p.failures.length || p.cancelled ? 'finished with problems' : 'finished') : p.cancelled ? 'cancelling' : 'running';
-  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${p.description}` : ''}`];
+  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`];
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
-  for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${f}`);
+  for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${displayText(f)}`);
   return lines.join('\n') + '\n';
 }
 

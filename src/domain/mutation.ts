@@ -2,6 +2,7 @@
 // it is previewed (with the equivalent curl line), how much confirmation its risk asks for, which
 // index expressions it may target, and the audit record it leaves.
 import { NOT_IN_INDEX_NAMES } from './naming';
+import { displayText } from './display-text';
 
 export type MutationMethod = 'PUT' | 'POST' | 'DELETE';
 
@@ -133,7 +134,8 @@ export function buildPreview(plan: MutationPlan, conn: PreviewConnection): Previ
 
 /** Preview as text lines (CLI output and the wizard's preview box share it). */
 export function previewLines(p: Preview): string[] {
-  const lines = [p.summary, `${p.method} ${p.path}`];
+  // The summary names the target: one line, whatever the name holds.
+  const lines = [displayText(p.summary), `${p.method} ${p.path}`];
   if (p.body !== undefined) lines.push(JSON.stringify(p.body));
   lines.push(`equivalent: ${p.curl}`);
   return lines;
@@ -220,7 +222,7 @@ export function judgeResolution(expr: string, matched: string[] | null, opts: Ta
 
 /** "3 indices: a, b, c" — how many a pattern matches, shown before anything runs. */
 export function describeMatch(indices: string[], max = 5): string {
-  const head = indices.slice(0, max).join(', ');
+  const head = indices.slice(0, max).map(displayText).join(', ');
   const more = indices.length > max ? `, ... (${indices.length - max} more)` : '';
   return `${indices.length} ${indices.length === 1 ? 'index' : 'indices'}: ${head}${more}`;
 }

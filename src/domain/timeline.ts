@@ -6,6 +6,7 @@ import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
 import { isHostRead, type AuditRecord } from './mutation';
 import type { ClusterHealth, HealthStatus, ShardRow } from './types';
+import { displayText } from './display-text';
 
 export type TimelineEntry =
   | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
@@ -138,15 +139,15 @@ export function parseTimeline(text: string): TimelineEntry[] {
 export function entryText(e: TimelineEntry): string {
   switch (e.kind) {
     case 'health':
-      return `health ${e.from ? `${e.from} -> ` : ''}${e.to}${e.to !== 'green' ? ` (${e.unassigned} unassigned, ${e.unassignedPrimaries} primaries)` : ''}${e.shards.length ? `: ${e.shards.slice(0, 3).join(', ')}${e.shards.length > 3 ? ` +${e.shards.length - 3}` : ''}` : ''}`;
+      return `health ${e.from ? `${e.from} -> ` : ''}${e.to}${e.to !== 'green' ? ` (${e.unassigned} unassigned, ${e.unassignedPrimaries} primaries)` : ''}${e.shards.length ? `: ${e.shards.slice(0, 3).map(displayText).join(', ')}${e.shards.length > 3 ? ` +${e.shards.length - 3}` : ''}` : ''}`;
     case 'note':
-      return `note by ${e.author}: ${e.text}`;
+      return `note by ${displayText(e.author)}: ${displayText(e.text)}`;
     case 'change':
-      return `change by ${e.who}${e.claims ? ` (${e.claims})` : ''}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
+      return `change by ${displayText(e.who)}${e.claims ? ` (${displayText(e.claims)})` : ''}${e.approvedBy ? `, approved by ${displayText(e.approvedBy)}` : ''}: ${displayText(e.summary)} -> ${displayText(e.result)}`;
     case 'read':
-      return `read by ${e.who} (no change): ${e.summary} -> ${e.result}`;
+      return `read by ${displayText(e.who)} (no change): ${displayText(e.summary)} -> ${displayText(e.result)}`;
     case 'task':
-      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}${e.result ? ` -> ${e.result}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
+      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${displayText(e.task)}: ${displayText(e.summary)}${e.result ? ` -> ${displayText(e.result)}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
   }
 }
 

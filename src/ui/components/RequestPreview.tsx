@@ -28,19 +28,22 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
   ];
 }
 
-/** Each request in a box; the curl lines whole (wrapped, copyable). */
+/**
+ * Each request in a box. One request: its curl line whole (wrapped, copyable). Two or more (a
+ * change and its template): a line each, cut at the edge, as 80x23 has no rows for more; the
+ * subcommand's --dry-run prints them whole.
+ */
 export function RequestPreview({ previews }: { previews: Preview[] }) {
   const { columns } = useTerminalSize();
   const width = Math.max(1, columns - BOX_SIDES);
+  const lines = previews.length === 1 ? requestBoxLines(previews[0]!, width) : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
-      {previews.flatMap((p, i) =>
-        requestBoxLines(p, width).map((l, j) => (
-          <Text key={`${i}-${j}`} bold={l.bold} wrap="truncate-end">
-            {l.text}
-          </Text>
-        )),
-      )}
+      {lines.map((l, i) => (
+        <Text key={i} bold={l.bold} wrap="truncate-end">
+          {l.text}
+        </Text>
+      ))}
     </Box>
   );
 }

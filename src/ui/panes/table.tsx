@@ -91,9 +91,9 @@ export function useTableKeys<T>(pane: TablePane, scope: Scope, model: TableModel
         const flag = toggles[cmd.id];
         if (!flag) return false;
         ui.setState((s) => ({ [flag]: !s[flag] }));
-        // A switch that changes which rows show is the operator's own new choice, like a filter: the
-        // first row, not a "selection moved" for an item they just hid themselves.
-        if (flag === 'showSystem' || flag === 'problemsOnly') patchTable(ui, pane, navFields(NAV_START));
+        // A switch that changes which rows show: the highlighted item stays chosen if it still
+        // shows; hidden, the first row (not a "selection moved" for an item they hid themselves).
+        if (flag === 'showSystem' || flag === 'problemsOnly') patchTable(ui, pane, { gone: undefined, startIfGone: true });
         return true;
       }
     }

@@ -177,7 +177,7 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
  */
 export function cutNameColumns<T>(rows: readonly T[], columns: readonly Column<T>[], width: number): Column<T>[] {
   const widths = elasticWidths(columns.map((c) => c.width), width);
-  return columns.filter((c, i) => c.cut === 'middle' && rows.some((r) => displayText(c.text(r)).length > widths[i]!));
+  return columns.filter((c, i) => c.cut === 'middle' && rows.some((r) => displayText(c.text(r)).length > widths[i]));
 }
 
 /** The line under the table: the highlighted row's whole names ("index: ... · node: ..."); empty without a row. */

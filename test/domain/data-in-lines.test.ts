@@ -27,9 +27,9 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     };
     const table = catTable([{ index: name, health: 'green' }, { index: 'plain', health: 'yellow' }]);
     expect(table).toHaveLength(3);
-    one(table[1]!, 'catTable');
+    one(table[1], 'catTable');
     // Columns still line up: the escaped name is what is measured.
-    expect(table[2]!.indexOf('yellow')).toBe(table[0]!.indexOf('health'));
+    expect(table[2].indexOf('yellow')).toBe(table[0].indexOf('health'));
     one(namesText([name, 'b']), 'namesText');
     one(describeMatch([name]), 'describeMatch');
     one(fieldLine({ name, type: 'keyword', depth: 0, multi: false, disabled: false, notes: [] } as never), 'fieldLine');
@@ -37,7 +37,7 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     const preview = { summary: `set number_of_replicas of ${name} to 1`, method: 'PUT', path: `/${encodeURIComponent(name)}/_settings`, curl: 'curl ...' } as Preview;
     const lines = previewLines(preview);
     expect(lines).toHaveLength(3);
-    one(lines[0]!, 'previewLines');
+    one(lines[0], 'previewLines');
     const entries: TimelineEntry[] = [
       { kind: 'note', time: '2026-11-25T00:00:00Z', author: name, text: name },
       { kind: 'change', time: '2026-11-25T00:00:00Z', who: 'root', summary: `delete ${name}`, target: name, result: `failed: ${name}` },

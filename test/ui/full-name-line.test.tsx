@@ -26,7 +26,7 @@ async function pane(name: 'shards' | 'nodes' | 'templates', edit: (store: Consol
 describe('the whole name of the highlighted row under every table that cuts names', () => {
   it('Shards: the index and the node, following the cursor', async () => {
     const app = await pane('shards', (store) => {
-      const base = store.getState().snapshots.shards.data![0]!;
+      const base = store.getState().snapshots.shards.data![0];
       const rows: ShardRow[] = ['000017', '000018'].map((n, i) => ({ ...base, index: `${LONG}${n}`, shard: 0, primary: true, state: 'STARTED', node: `storage-node-in-rack-${i}-of-the-west-hall` }));
       setSnapshot(store, 'shards', { data: rows, fetchedAt: NOW, failures: 0 });
     });
@@ -38,7 +38,7 @@ describe('the whole name of the highlighted row under every table that cuts name
   it('Nodes: the node name', async () => {
     const app = await pane('nodes', (store) => {
       const s = store.getState().snapshots.nodes;
-      const base = s.data![0]!;
+      const base = s.data![0];
       setSnapshot(store, 'nodes', { ...s, data: [{ ...base, name: `${LONG}node-a`.repeat(2) }] });
     });
     expect(app.frame()).toContain(`node: *${LONG}node-a`);

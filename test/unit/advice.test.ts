@@ -47,10 +47,10 @@ export function mentionsIn(where: string, text: string): Mention[] {
     const words: string[] = [];
     for (const t of tokens) {
       const f = /^--([a-z][a-z0-9-]*)(=.*)?$/.exec(t);
-      if (f) flags.push(f[1]!);
+      if (f) flags.push(f[1]);
       else words.push(t);
     }
-    out.push({ where, command: m[2]!, flags, words, advice: Boolean(m[1]) });
+    out.push({ where, command: m[2], flags, words, advice: Boolean(m[1]) });
   }
   return out;
 }
@@ -88,7 +88,7 @@ describe('advice names real commands and flags', () => {
         const own = new Set(Object.keys(mod.options ?? {}));
         for (const f of m.flags) if (!own.has(f) && !global.has(f)) wrong.push(`${where}: shardeck ${m.command} takes no --${f}`);
         // `shardeck help X` (alone: not a flag's value, not a sentence going on): X is a command.
-        if (m.command === 'help' && !m.flags.length && m.words.length === 1 && /^[a-z][a-z-]*$/.test(m.words[0]!) && !commands.has(m.words[0]!)) wrong.push(`${where}: shardeck help ${m.words[0]}: no such command`);
+        if (m.command === 'help' && !m.flags.length && m.words.length === 1 && /^[a-z][a-z-]*$/.test(m.words[0]) && !commands.has(m.words[0])) wrong.push(`${where}: shardeck help ${m.words[0]}: no such command`);
       }
     }
     expect(wrong).toEqual([]);

@@ -41,12 +41,12 @@ it('service status in read-only mode runs, is audited as a read, and is shown as
   expect(unreadable).toBe(0);
   expect(records).toHaveLength(1);
   expect(records[0]).toMatchObject({ risk: 'read', confirmedBy: 'none', target: 'storage-1', summary: 'service status of node storage-1', outcome: { ok: true, status: 0 } });
-  expect(records[0]!.command).toContain(marker);
+  expect(records[0].command).toContain(marker);
 
-  expect(formatAuditRecord(records[0]!)).toMatch(/ ro read \(no change\) \$ touch .* -> ok 0$/);
+  expect(formatAuditRecord(records[0])).toMatch(/ ro read \(no change\) \$ touch .* -> ok 0$/);
   const entries = changesFromAudit(records, URL);
   expect(entries.map((e) => e.kind)).toEqual(['read']);
-  expect(entryText(entries[0]!)).toMatch(/^read by .* \(no change\): service status of node storage-1 -> ok$/);
+  expect(entryText(entries[0])).toMatch(/^read by .* \(no change\): service status of node storage-1 -> ok$/);
 });
 
 it('a host read whose audit record cannot be written is not run', async () => {

@@ -18,11 +18,11 @@ const BOX_SIDES = 4;
  */
 export function requestBoxLines(p: Preview, width: number): { text: string; bold?: boolean }[] {
   const [summary, request, ...rest] = previewLines(p);
-  const curl = rest[rest.length - 1]!;
-  const body = rest.length > 1 ? rest[0]! : undefined;
+  const curl = rest[rest.length - 1];
+  const body = rest.length > 1 ? rest[0] : undefined;
   return [
-    { text: summary!, bold: true },
-    ...(curl.includes(p.method) && curl.includes(p.path) ? [] : [{ text: request! }]),
+    { text: summary, bold: true },
+    ...(curl.includes(p.method) && curl.includes(p.path) ? [] : [{ text: request }]),
     ...(body !== undefined && !curl.includes(body) ? [{ text: body }] : []),
     ...cutLines(curl, width).map((text) => ({ text })),
   ];
@@ -36,7 +36,7 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
 export function RequestPreview({ previews }: { previews: Preview[] }) {
   const { columns } = useTerminalSize();
   const width = Math.max(1, columns - BOX_SIDES);
-  const lines = previews.length === 1 ? requestBoxLines(previews[0]!, width) : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+  const lines = previews.length === 1 ? requestBoxLines(previews[0], width) : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
       {lines.map((l, i) => (

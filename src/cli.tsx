@@ -6,6 +6,7 @@ import { COMMANDS } from './commands';
 import { applyV8Flags } from './config/v8-flags';
 import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/support/output';
 import { didYouMean } from './domain/suggest';
+import { displayText } from './domain/display-text';
 
 // Before anything big is allocated (config/v8-flags.ts says why).
 applyV8Flags();
@@ -91,7 +92,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     if (e instanceof UsageError) {
       failure = e.message;
-      err(`shardeck ${name}: ${e.message}\n`);
+      err(`shardeck ${name}: ${displayText(e.message)}\n`);
       return EXIT.usage;
     }
     throw e;
@@ -109,7 +110,7 @@ main(process.argv.slice(2)).then(
   },
   (e) => {
     settled = true;
-    err(`shardeck: ${(e as Error)?.message ?? e}\n`);
+    err(`shardeck: ${displayText(String((e as Error)?.message ?? e))}\n`);
     flushJsonFailure(EXIT.internal, json, `${(e as Error)?.message ?? e}`);
     process.exitCode = EXIT.internal;
   },

@@ -6,6 +6,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'mappings';
 export const DEFAULT_MAX_INDICES = 100;
@@ -13,7 +14,7 @@ export const DEFAULT_MAX_INDICES = 100;
 /** One field as a line of the tree: indent, name, type, what stands out. */
 export function fieldLine(f: MappingField): string {
   const extra = [f.disabled ? 'enabled: false' : '', ...f.notes].filter(Boolean);
-  return `${'  '.repeat(f.depth + 1)}${f.multi ? '+' : ''}${f.name}  ${f.type}${extra.length ? `  (${extra.join(', ')})` : ''}`;
+  return `${'  '.repeat(f.depth + 1)}${f.multi ? '+' : ''}${displayText(f.name)}  ${displayText(f.type)}${extra.length ? `  (${extra.join(', ')})` : ''}`;
 }
 
 const mappings: CommandModule = {

@@ -5,6 +5,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'nodes';
 
@@ -47,7 +48,7 @@ const nodes: CommandModule = {
         return EXIT.ok;
       }
       for (const n of lines) {
-        out(paint('bold', `${n.master ? '*' : ''}${n.name}`) + ` ${n.ip} ${n.version} ${n.roles}\n`);
+        out(paint('bold', `${n.master ? '*' : ''}${displayText(n.name)}`) + ` ${displayText(n.ip)} ${displayText(n.version)} ${displayText(n.roles)}\n`);
         for (const l of nodeVerdict(n)) out(`  ${paint(l.tone, l.text)}\n`);
         for (const l of nodeDetails(n)) out(`  ${l.tone ? paint(l.tone, l.text) : l.text}\n`);
       }

@@ -9,6 +9,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'replicas';
 
@@ -77,7 +78,7 @@ const replicas: CommandModule = {
         platformSettings: review.platformJson ?? null,
       };
       if (!json) {
-        out(`${target} matches ${describeMatch(review.facts.indices)}\n`);
+        out(`${displayText(target)} matches ${describeMatch(review.facts.indices)}\n`);
         for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
         for (const note of review.notes) out(`note: ${note}\n`);
         if (review.platformJson)
@@ -112,7 +113,7 @@ const replicas: CommandModule = {
         for (const r of report.results) {
           // Without an answer the message says what the read-back found; an answered one shows the read-back alone.
           const detail = r.message.startsWith('done') ? r.verified?.message : r.message;
-          out(`${r.ok ? 'ok' : 'FAILED'}: ${r.summary}${detail ? ` — ${detail}` : ''}\n`);
+          out(`${r.ok ? 'ok' : 'FAILED'}: ${displayText(r.summary)}${detail ? ` — ${detail}` : ''}\n`);
         }
         out(
           `health ${paint(report.before.health, report.before.health)} -> ${paint(report.after!.health, report.after!.health)}` +

@@ -12,6 +12,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'search';
 
@@ -95,17 +96,17 @@ const search: CommandModule = {
       // --size 0 is Elasticsearch's own idiom for "how many": the count, no page.
       if (size.value === 0) {
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: total.value > 0, index, query: choice.value.query, described: choice.value.described, total, request: shown.request, curl: shown.curl });
-        else out(`${index}: ${choice.value.described}\n${countOf(total.value, 'document')} match\n`);
+        else out(`${displayText(index)}: ${choice.value.described}\n${countOf(total.value, 'document')} match\n`);
         return total.value > 0 ? EXIT.ok : EXIT.failed;
       }
       if (json)
         printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: hits.length > 0, index, query: choice.value.query, described: choice.value.described, total, from: from.value, size: size.value, hits, request: shown.request, curl: shown.curl });
       else {
-        out(`${index}: ${choice.value.described}\n`);
+        out(`${displayText(index)}: ${choice.value.described}\n`);
         out(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
         const rows = hits.map(hitRow);
         const idWidth = Math.min(40, Math.max(3, ...rows.map((r) => r.id.length)));
-        for (const r of rows) out(`  ${r.id.padEnd(idWidth)}  ${r.modifiedAt.padEnd(24)}  ${r.sources}${r.fields ? `  ${r.fields}` : ''}\n`);
+        for (const r of rows) out(`  ${displayText(r.id).padEnd(idWidth)}  ${displayText(r.modifiedAt).padEnd(24)}  ${displayText(r.sources)}${r.fields ? `  ${displayText(r.fields)}` : ''}\n`);
         if (hits.length < total.value && from.value + hits.length < total.value)
           out(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
       }

@@ -5,6 +5,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'settings';
 
@@ -29,7 +30,7 @@ const settings: CommandModule = {
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, index: s.index, settings: s.settings, ...(all ? { defaults: s.defaults ?? {} } : {}) });
       else {
         const width = Math.max(...rows.map((r) => r.key.length));
-        out(rows.map((r) => `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`).join('\n') + '\n');
+        out(rows.map((r) => `${r.key.padEnd(width)}  ${displayText(r.value)}${r.isDefault ? '  (default)' : ''}`).join('\n') + '\n');
       }
       return EXIT.ok;
     });

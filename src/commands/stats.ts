@@ -6,6 +6,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'stats';
 
@@ -28,15 +29,15 @@ const stats: CommandModule = {
       else {
         const lines: string[] = [];
         if (expr === undefined || names.length > 1) {
-          lines.push(`${expr === undefined ? 'all indices' : `"${expr}"`}: ${names.length} ${names.length === 1 ? 'index' : 'indices'}`, ...statsLines(r.all).map((l) => `  ${l}`));
-          const width = Math.max(...names.map((n) => n.length));
+          lines.push(`${expr === undefined ? 'all indices' : `"${displayText(expr)}"`}: ${names.length} ${names.length === 1 ? 'index' : 'indices'}`, ...statsLines(r.all).map((l) => `  ${l}`));
+          const width = Math.max(...names.map((n) => displayText(n).length));
           for (const n of names) {
             const s = r.indices[n];
-            lines.push(`${n.padEnd(width)}  ${s.health ?? ''} docs ${formatCount(s.docs)} deleted ${formatCount(s.deleted)} store ${formatBytes(s.storeBytes)} segments ${s.segments}`);
+            lines.push(`${displayText(n).padEnd(width)}  ${s.health ?? ''} docs ${formatCount(s.docs)} deleted ${formatCount(s.deleted)} store ${formatBytes(s.storeBytes)} segments ${s.segments}`);
           }
         } else {
           const s = r.indices[names[0]];
-          lines.push(`${names[0]}  ${s.health ?? ''} ${s.status ?? ''}`.trimEnd(), ...statsLines(s).map((l) => `  ${l}`));
+          lines.push(`${displayText(names[0])}  ${s.health ?? ''} ${s.status ?? ''}`.trimEnd(), ...statsLines(s).map((l) => `  ${l}`));
         }
         out(lines.join('\n') + '\n');
       }

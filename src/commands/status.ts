@@ -7,6 +7,7 @@ import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
 import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './support/common';
 import { err, out, outJson } from './support/output';
+import { displayText } from '../domain/display-text';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {
@@ -20,7 +21,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
   if (!r.reachable) return `${paint('red', 'UNREACHABLE')} ${r.error.message}\n`;
   const out: string[] = [];
   out.push(
-    `${paint(r.status, r.status.toUpperCase())}  cluster ${r.cluster.name}  Elasticsearch ${r.cluster.version ?? '?'}  nodes ${r.cluster.nodes} (data ${r.cluster.dataNodes})`,
+    `${paint(r.status, r.status.toUpperCase())}  cluster ${displayText(r.cluster.name)}  Elasticsearch ${r.cluster.version ?? '?'}  nodes ${r.cluster.nodes} (data ${r.cluster.dataNodes})`,
   );
   const s = r.shards;
   out.push(
@@ -37,22 +38,22 @@ function renderText(r: StatusReport | UnreachableReport): string {
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
   for (const u of r.unassigned.slice(0, 10)) {
-    out.push(`  ${u.index} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${u.details})` : ''}`);
+    out.push(`  ${displayText(u.index)} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${displayText(u.details)})` : ''}`);
   }
   if (r.unassigned.length > 10) out.push(`  ... and ${r.unassigned.length - 10} more (shardeck explain, or the Shards pane)`);
   for (const ind of r.indicators.filter((i) => i.status !== 'green')) {
-    out.push(`${paint(ind.status, ind.status)} ${ind.name}: ${ind.symptom}`);
-    for (const imp of ind.impacts) out.push(`  impact: ${imp}`);
+    out.push(`${paint(ind.status, ind.status)} ${ind.name}: ${displayText(ind.symptom)}`);
+    for (const imp of ind.impacts) out.push(`  impact: ${displayText(imp)}`);
   }
   const w = r.disk.watermarks;
   out.push(`disk watermarks: low ${w.low}, high ${w.high}, flood stage ${w.flood}${w.enabled ? '' : ' (disk threshold decider OFF)'}`);
   for (const d of r.disk.nodes) {
     out.push(
-      `  ${d.node}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free of ${formatBytes(d.totalBytes)}` +
+      `  ${displayText(d.node)}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free of ${formatBytes(d.totalBytes)}` +
         ` (marks ${formatPercent(d.marks.low)}/${formatPercent(d.marks.high)}/${formatPercent(d.marks.flood)})`,
     );
   }
-  if (r.readOnlyIndices.length) out.push(`read-only (blocked) indices: ${r.readOnlyIndices.join(', ')}`);
+  if (r.readOnlyIndices.length) out.push(`read-only (blocked) indices: ${r.readOnlyIndices.map(displayText).join(', ')}`);
   return out.join('\n') + '\n';
 }
 

@@ -15,14 +15,15 @@ import type { Confirmation } from '../domain/mutation/confirmation';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'tasks';
 
 function describe(p: TaskProgress): string {
   const state = p.completed ? (p.failures.length || p.cancelled ? 'finished with problems' : 'finished') : p.cancelled ? 'cancelling' : 'running';
-  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${p.description}` : ''}`];
+  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`];
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
-  for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${f}`);
+  for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${displayText(f)}`);
   return lines.join('\n') + '\n';
 }
 

@@ -7,6 +7,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
+import { displayText } from '../domain/display-text';
 
 const NAME = 'templates';
 
@@ -65,7 +66,7 @@ const templates: CommandModule = {
       for (const c of view.components) {
         const disabled = c.fields.filter((f) => !f.enabled).map((f) => f.name);
         const sets = [c.shards === null ? '' : `${c.shards} shards`, c.replicas === null ? '' : `${c.replicas} replicas`].filter(Boolean).join(', ');
-        out(`  ${c.name} -> ${c.usedBy.join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`);
+        out(`  ${displayText(c.name)} -> ${c.usedBy.map(displayText).join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`);
       }
       out(`${PLATFORM_TEMPLATES_KEY} (from the live templates):\n${platformJsonLines(platform).join('\n')}\n`);
       return EXIT.ok;

@@ -4,6 +4,7 @@
 // tree, identical mappings collapsed, rates between two stats reads). No await.
 import { formatBytes, formatCount } from './format';
 import { num } from './parse';
+import { displayText } from './display-text';
 
 /** Settings as `flat_settings=true` gives them: dotted keys, values as text (lists as JSON). */
 export type FlatSettings = Record<string, string>;
@@ -181,7 +182,8 @@ export function groupMappings(body: Record<string, { mappings?: unknown }>): Map
 
 /** A list of index names cut to `max` for one line: "a, b, c and 12 more". */
 export function namesText(names: readonly string[], max = 3): string {
-  return names.length <= max ? names.join(', ') : `${names.slice(0, max).join(', ')} and ${names.length - max} more`;
+  const shown = names.map(displayText);
+  return shown.length <= max ? shown.join(', ') : `${shown.slice(0, max).join(', ')} and ${shown.length - max} more`;
 }
 
 // --- stats ------------------------------------------------------------------------------------
@@ -413,7 +415,8 @@ export function splitColumns(raw: string): string[] {
 /** Rows of a _cat answer as aligned text columns (the order of `columns`, else of the first row). */
 export function catTable(rows: readonly Record<string, unknown>[], columns?: readonly string[]): string[] {
   const cols = columns?.length ? [...columns] : Object.keys(rows[0] ?? {});
-  const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : text(r[c]))));
+  // Each cell one line: a tab or line break in a name is shown escaped, as the console shows it.
+  const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : displayText(text(r[c])))));
   const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
   const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
   return [line(cols), ...cells.map(line)];

@@ -22,6 +22,12 @@ export interface ListNav {
   gone?: string;
   /** On the last row of a `tail` list: stays on the last row as rows are added. */
   tail?: boolean;
+  /**
+   * The operator just changed which rows show (a pane's toggle): on the next rows the item stays
+   * chosen where it still shows; hidden, the highlight goes to the first row, not to a neighbour
+   * marked "selection moved" (they hid it themselves). Cleared once resolved.
+   */
+  startIfGone?: boolean;
 }
 
 /** The list as it is now: its length, the key of a row, and the rows that fit on screen. */
@@ -88,11 +94,15 @@ export function navigate(s: ListNav, e: NavEvent, list: NavList): ListNav {
 
 /** Whether two states show the same thing (so a resolved state need not be written back). */
 export function sameNav(a: ListNav, b: ListNav): boolean {
-  return a.key === b.key && a.cursor === b.cursor && a.offset === b.offset && a.gone === b.gone && a.tail === b.tail;
+  return a.key === b.key && a.cursor === b.cursor && a.offset === b.offset && a.gone === b.gone && a.tail === b.tail && a.startIfGone === b.startIfGone;
 }
 
 /** Finds the selected item in the list as it is now; idempotent. */
 function resolve(s: ListNav, list: NavList): ListNav {
+  if (s.startIfGone) {
+    const { startIfGone: _, ...rest } = s;
+    return resolve(s.key !== undefined && indexOf(list, s.key) >= 0 ? rest : NAV_START, list);
+  }
   const n = list.length;
   // Nothing to show: the key is kept so the item is found again when rows come back.
   if (n === 0) return { key: s.key, gone: s.gone, cursor: 0, offset: 0, ...(s.tail ? { tail: true } : {}) };

@@ -2,6 +2,7 @@
 // snapshot, then slice the result to the rows that fit on screen (a 20,000-row table costs the
 // renderer what a 20-row one does), and fit cell text to fixed column widths.
 import type { Tone } from './format';
+import { displayText } from './display-text';
 import { middleEllipsis } from './text';
 
 export type SortValue = string | number;
@@ -167,6 +168,26 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
   if (cut === 'middle' && text.length > width) return middleEllipsis(text, width).padEnd(width);
   if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
   return align === 'right' ? text.padStart(width) : text.padEnd(width);
+}
+
+/**
+ * The name columns (cut in the middle) that some row's text does not fit now, as DataTable cuts
+ * them: a name cut in the middle can look like another one, so the highlighted row's whole name
+ * goes on a line under the table while any is cut (kept for every row, so the table does not jump).
+ */
+export function cutNameColumns<T>(rows: readonly T[], columns: readonly Column<T>[], width: number): Column<T>[] {
+  const widths = elasticWidths(columns.map((c) => c.width), width);
+  return columns.filter((c, i) => c.cut === 'middle' && rows.some((r) => displayText(c.text(r)).length > widths[i]));
+}
+
+/** The line under the table: the highlighted row's whole names ("index: ... · node: ..."); empty without a row. */
+export function fullNameText<T>(row: T | undefined, cut: readonly Column<T>[]): string {
+  if (row === undefined) return '';
+  return cut
+    .map((c) => [c.title, c.text(row).trim()] as const)
+    .filter(([, text]) => text !== '' && text !== '-')
+    .map(([title, text]) => `${title}: ${displayText(text)}`)
+    .join(' · ');
 }
 
 /**

@@ -4,6 +4,7 @@
 // templates (seed: "Index template settings"). Also the seed's component template that disables a
 // field, and the index template put back whole with only composed_of changed.
 import type { MutationPlan } from './mutation/plan';
+import { displayText } from './display-text';
 
 type Json = Record<string, any>;
 
@@ -157,7 +158,7 @@ function globMatch(pattern: string, s: string): boolean {
 
 /** One line per index template: what composes it, and what a new index gets. */
 export function templateLine(t: IndexTemplate): string {
-  return `${t.name} [${t.patterns.join(', ')}] <- ${t.composedOf.length ? t.composedOf.join(' + ') : '(no components)'}: ${t.shards} shards / ${t.replicas} replicas`;
+  return `${displayText(t.name)} [${t.patterns.map(displayText).join(', ')}] <- ${t.composedOf.length ? t.composedOf.map(displayText).join(' + ') : '(no components)'}: ${t.shards} shards / ${t.replicas} replicas`;
 }
 
 // --- component template that disables a field (seed: PUT /_component_template/{name}) ---------

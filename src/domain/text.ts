@@ -2,32 +2,18 @@
 // combining mark none): long names cut in the middle so their distinct ends stay readable, and
 // long texts (explanations, task ids, curl lines) wrapped instead of cut. Control characters are
 // not this module's business (the display sanitiser handles them).
+import stringWidth from 'string-width';
 
-/** Columns one code point takes: 0 for combining marks and zero-width joiners, 2 for wide ones. */
+/**
+ * Columns one code point takes: 0 for combining marks and zero-width characters, 2 for East Asian
+ * wide and fullwidth ones and emoji. string-width (Ink measures with it too, so our cuts agree with
+ * its layout) keeps the Unicode tables current; a hand-written table went stale with each release.
+ */
 export function charWidth(cp: number): number {
-  if (cp === 0x200b || cp === 0x200c || cp === 0x200d || cp === 0xfeff) return 0;
-  if ((cp >= 0x0300 && cp <= 0x036f) || (cp >= 0x1ab0 && cp <= 0x1aff) || (cp >= 0x1dc0 && cp <= 0x1dff) || (cp >= 0x20d0 && cp <= 0x20ff) || (cp >= 0xfe20 && cp <= 0xfe2f)) return 0;
-  if (
-    (cp >= 0x1100 && cp <= 0x115f) ||
-    (cp >= 0x2e80 && cp <= 0x303e) ||
-    (cp >= 0x3041 && cp <= 0x33ff) ||
-    (cp >= 0x3400 && cp <= 0x4dbf) ||
-    (cp >= 0x4e00 && cp <= 0x9fff) ||
-    (cp >= 0xa000 && cp <= 0xa4cf) ||
-    (cp >= 0xac00 && cp <= 0xd7a3) ||
-    (cp >= 0xf900 && cp <= 0xfaff) ||
-    (cp >= 0xfe30 && cp <= 0xfe4f) ||
-    (cp >= 0xff00 && cp <= 0xff60) ||
-    (cp >= 0xffe0 && cp <= 0xffe6) ||
-    (cp >= 0x1f300 && cp <= 0x1f64f) ||
-    (cp >= 0x1f900 && cp <= 0x1f9ff) ||
-    (cp >= 0x20000 && cp <= 0x3fffd)
-  )
-    return 2;
-  return 1;
+  return stringWidth(String.fromCodePoint(cp));
 }
 
-/** Columns a text takes on screen. */
+/** Columns a text takes on screen (code point by code point, as the cuts below count). */
 export function displayWidth(text: string): number {
   let w = 0;
   for (const ch of text) w += charWidth(ch.codePointAt(0)!);

@@ -4,13 +4,15 @@
 // `shardeck incident` and its Markdown export all read the same entries from here.
 import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
-import type { AuditRecord } from './mutation/audit';
+import { isHostRead, type AuditRecord } from './mutation/audit';
 import type { ClusterHealth, HealthStatus, ShardRow } from './types';
+import { displayText } from './display-text';
 
 export type TimelineEntry =
   | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
   | { kind: 'note'; time: string; author: string; text: string }
   | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string; claims?: string }
+  | { kind: 'read'; time: string; who: string; summary: string; command: string; result: string; id?: string }
   | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number };
 
 /** A file name for a cluster's timeline, from its URL without credentials. */
@@ -64,6 +66,11 @@ export function changesFromAudit(records: readonly AuditRecord[], url: string): 
     const o = r.outcome;
     const result = !o ? 'no outcome recorded' : o.ok ? `ok${o.status ? ` (${o.status})` : ''}` : `failed${o.status ? ` (${o.status})` : ''}: ${o.error ?? 'error'}${o.applied ? `, applied: ${o.applied}` : ''}`;
     const who = [r.osUser, r.platformUser ? `platform ${r.platformUser}` : undefined].filter(Boolean).join(', ') || r.profile;
+    // A command run on the host only to read (service status): on the record, never counted as a change.
+    if (isHostRead(r)) {
+      out.push({ kind: 'read', time: r.time, who: r.journalOf ?? who, summary: r.summary, command: r.command ?? '?', result, ...(r.id ? { id: r.id } : {}) });
+      continue;
+    }
     // Another OS user's journal: only its owner is known; who it names is that user's claim, never an approval.
     const claimed = r.journalOf
       ? [r.platformUser ? `platform ${r.platformUser}` : '', r.proposedBy ? `proposed by ${r.proposedBy}` : '', r.approvedBy ? `approved by ${r.approvedBy}` : ''].filter(Boolean).join(', ')
@@ -132,13 +139,15 @@ export function parseTimeline(text: string): TimelineEntry[] {
 export function entryText(e: TimelineEntry): string {
   switch (e.kind) {
     case 'health':
-      return `health ${e.from ? `${e.from} -> ` : ''}${e.to}${e.to !== 'green' ? ` (${e.unassigned} unassigned, ${e.unassignedPrimaries} primaries)` : ''}${e.shards.length ? `: ${e.shards.slice(0, 3).join(', ')}${e.shards.length > 3 ? ` +${e.shards.length - 3}` : ''}` : ''}`;
+      return `health ${e.from ? `${e.from} -> ` : ''}${e.to}${e.to !== 'green' ? ` (${e.unassigned} unassigned, ${e.unassignedPrimaries} primaries)` : ''}${e.shards.length ? `: ${e.shards.slice(0, 3).map(displayText).join(', ')}${e.shards.length > 3 ? ` +${e.shards.length - 3}` : ''}` : ''}`;
     case 'note':
-      return `note by ${e.author}: ${e.text}`;
+      return `note by ${displayText(e.author)}: ${displayText(e.text)}`;
     case 'change':
-      return `change by ${e.who}${e.claims ? ` (${e.claims})` : ''}${e.approvedBy ? `, approved by ${e.approvedBy}` : ''}: ${e.summary} -> ${e.result}`;
+      return `change by ${displayText(e.who)}${e.claims ? ` (${displayText(e.claims)})` : ''}${e.approvedBy ? `, approved by ${displayText(e.approvedBy)}` : ''}: ${displayText(e.summary)} -> ${displayText(e.result)}`;
+    case 'read':
+      return `read by ${displayText(e.who)} (no change): ${displayText(e.summary)} -> ${displayText(e.result)}`;
     case 'task':
-      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${e.task}: ${e.summary}${e.result ? ` -> ${e.result}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
+      return `task ${e.phase === 'start' ? 'started' : 'ended'} ${displayText(e.task)}: ${displayText(e.summary)}${e.result ? ` -> ${displayText(e.result)}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
   }
 }
 
@@ -153,6 +162,7 @@ export function taskEndResult(p: Pick<TaskProgress, 'cancelled' | 'failures' | '
 /** The tone of an entry on screen. */
 export function entryTone(e: TimelineEntry): HealthStatus | 'note' | 'change' {
   if (e.kind === 'health') return e.to;
+  if (e.kind === 'read') return 'note';
   if (e.kind === 'change' || (e.kind === 'task' && e.result)) return e.result!.startsWith('ok') ? 'change' : 'red';
   return e.kind === 'note' ? 'note' : 'change';
 }
@@ -196,7 +206,7 @@ export function timelineMarkdown(cluster: string, entries: readonly TimelineEntr
     lines.push(`- **${bothTimes(e.time, offsetMinutes)}** ${entryText(e).replace(/\|/g, '\\|')}`);
     if (e.kind === 'health' && e.shards.length) for (const s of e.shards) lines.push(`  - ${s}`);
     if (e.kind === 'change' && e.request) lines.push(`  - request: \`${e.request}\``);
-    if (e.kind === 'change' && e.command) lines.push(`  - command: \`${e.command}\``);
+    if ((e.kind === 'change' || e.kind === 'read') && e.command) lines.push(`  - command: \`${e.command}\``);
   }
   return lines.join('\n') + '\n';
 }

@@ -190,10 +190,13 @@ export function servicePlan(verb: ServiceVerb, facts: EngineFacts, cfg: ServiceC
   return { commands, refusal: hold, summary, nodeName };
 }
 
-/** The service manager's word on the engine (a read: runs also in read-only mode). */
-export async function serviceStatus(cfg: ServiceConfig, tuning: EngineTuning = {}): Promise<{ running: boolean; command: string; output: string; exitCode: number | null }> {
+/** The service manager's word on the engine (a read: runs also in read-only mode, audited as a read). */
+export async function serviceStatus(guard: Guard, facts: EngineFacts, cfg: ServiceConfig, tuning: EngineTuning = {}): Promise<{ running: boolean; command: string; output: string; exitCode: number | null }> {
   const command = serviceCommands(cfg).status[0];
-  const r = await runShell(command, () => undefined, tuning.hostSecrets ?? { envNames: [], values: [] });
+  const nodeName = facts.node?.name ?? 'this host';
+  const r = await guard.runHostRead({ command, target: nodeName, summary: `service status of node ${nodeName}` }, () =>
+    runShell(command, () => undefined, tuning.hostSecrets ?? { envNames: [], values: [] }),
+  );
   return { running: r.ok, command, output: r.output.trim(), exitCode: r.exitCode };
 }
 
@@ -291,11 +294,15 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
 }
 
 /** The installed plugins, from the tool (a read). */
-export async function listPlugins(facts: EngineFacts, tuning: EngineTuning = {}): Promise<{ ok: boolean; plugins: string[]; command: string; error?: string }> {
+export async function listPlugins(guard: Guard, facts: EngineFacts, tuning: EngineTuning = {}): Promise<{ ok: boolean; plugins: string[]; command: string; error?: string }> {
   const refusal = pluginToolRefusal(facts);
   if (refusal) return { ok: false, plugins: [], command: '', error: refusal };
   const command = pluginCommand(facts.home!, 'list');
-  const r = await runShell(command, () => undefined, tuning.hostSecrets ?? { envNames: [], values: [] });
+  const nodeName = facts.node?.name ?? 'this host';
+  // The plugin tool runs as root or the engine's user: a read, audited as one.
+  const r = await guard.runHostRead({ command, target: nodeName, summary: `plugin list on node ${nodeName}` }, () =>
+    runShell(command, () => undefined, tuning.hostSecrets ?? { envNames: [], values: [] }),
+  );
   return r.ok ? { ok: true, plugins: parsePluginList(r.output), command } : { ok: false, plugins: [], command, error: `${r.error}: ${r.output.trim().split('\n').slice(-3).join(' ')}` };
 }
 
@@ -333,7 +340,7 @@ export async function changePlugin(
   guard.assertWritable();
   const change = pluginChange(verb, arg, facts);
   if ('refusal' in change) return { ok: false, lines: [change.refusal] };
-  const before = await listPlugins(facts, tuning);
+  const before = await listPlugins(guard, facts, tuning);
   const secrets = tuning.hostSecrets ?? { envNames: [], values: [] };
   const r = await guard.runHostCommand(
     { command: change.command, risk: 'reversible', target: change.target, summary: `plugin ${verb} ${change.target} on node ${facts.node?.name ?? 'of this host'}` },
@@ -346,7 +353,7 @@ export async function changePlugin(
     const tail = r.output.trim().split('\n').filter((l) => /ERROR|Exception|denied|exist|not/i.test(l)).slice(-2);
     return { ok: false, lines: [...lines, ...tail], auditWarning };
   }
-  const after = await listPlugins(facts, tuning);
+  const after = await listPlugins(guard, facts, tuning);
   let verified: { ok: boolean; message: string };
   if (!after.ok) verified = { ok: false, message: `could not list the plugins afterwards: ${after.error}` };
   else if (verb === 'remove') verified = after.plugins.includes(arg) ? { ok: false, message: `${arg} is still listed` } : { ok: true, message: `verified: ${arg} is no longer installed` };

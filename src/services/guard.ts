@@ -255,21 +255,18 @@ export class Guard {
       { command: step.command, risk: step.risk, target: step.target, summary: step.summary },
       step,
     );
-    return this.oneAtATime(step.summary, () => this.runOnHost(step, confirmation, run, four));
+    return this.oneAtATime(step.summary, () =>
+      this.runOnHost({ command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by, ...four }, run),
+    );
   }
 
+  /** A host command between its "sending" record (not run when that cannot be written) and its outcome. */
   private async runOnHost<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
-    step: { command: string; risk: Risk; target: string; summary: string },
-    confirmation: Confirmation,
+    what: Pick<AuditSending, 'command' | 'risk' | 'target' | 'summary' | 'confirmedBy' | 'proposedBy' | 'approvedBy'>,
     run: () => Promise<T>,
-    four: Pick<AuditRecord, 'proposedBy' | 'approvedBy'>,
   ): Promise<T> {
     const started = Date.now();
-    const sending = this.writeSending(
-      started,
-      { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by, ...four },
-      `"${step.summary}" was not run`,
-    );
+    const sending = this.writeSending(started, what, `"${what.summary}" was not run`);
     const result = await run();
     const auditWarning = this.writeOutcome(sending, {
       ok: result.ok,
@@ -278,6 +275,20 @@ export class Guard {
       durationMs: Date.now() - started,
     });
     return auditWarning ? { ...result, auditWarning } : result;
+  }
+
+  /**
+   * Runs a command on the node's host only to read (`service status`, the plugin tool's list): it
+   * changes nothing, so it runs in read-only mode and needs no confirmation, lock or approval, but
+   * it is still a program run on the host (often as root): a "sending" record with risk "read"
+   * before it runs (none written: it does not run) and its outcome after. The audit and the
+   * timeline show it as a read, never as a change.
+   */
+  async runHostRead<T extends { ok: boolean; exitCode?: number | null; error?: string }>(
+    step: { command: string; target: string; summary: string },
+    run: () => Promise<T>,
+  ): Promise<T> {
+    return this.runOnHost({ ...step, risk: 'read', confirmedBy: 'none' }, run);
   }
 
   private get auditPath(): string {

@@ -88,3 +88,28 @@ describe('list navigator', () => {
     expect(navigate(up, { type: 'move', move: 'end' }, list(letters(5), 2, true))).toMatchObject({ key: 'e', tail: true });
   });
 });
+
+describe('a toggle that changes which rows show (startIfGone)', () => {
+  const rows = { type: 'rows' } as const;
+  it('keeps the item chosen when it still shows, wherever it moved', () => {
+    const s: ListNav = { key: 'c', cursor: 2, offset: 0, startIfGone: true };
+    const after = navigate(s, rows, list(['.x', '.y', 'a', 'c'], 10));
+    expect(after).toEqual({ key: 'c', cursor: 3, offset: 0 });
+    expect(after.gone).toBeUndefined();
+  });
+
+  it('goes to the first row when the toggle hid the item, with no "selection moved"', () => {
+    const s: ListNav = { key: '.y', cursor: 1, offset: 0, startIfGone: true };
+    expect(navigate(s, rows, list(['a', 'b', 'c'], 10))).toEqual({ key: 'a', cursor: 0, offset: 0 });
+  });
+
+  it('is resolved once: later rows follow the item as usual (a poll that drops it marks it gone)', () => {
+    const once = navigate({ key: 'b', cursor: 1, offset: 0, startIfGone: true }, rows, list(['a', 'b', 'c'], 10));
+    expect(once.startIfGone).toBeUndefined();
+    expect(navigate(once, rows, list(['a', 'c'], 10))).toMatchObject({ key: 'c', gone: 'b' });
+  });
+
+  it('a state still marked is not the same as the resolved one (so the mark is written back cleared)', () => {
+    expect(sameNav({ key: 'a', cursor: 0, offset: 0, startIfGone: true }, { key: 'a', cursor: 0, offset: 0 })).toBe(false);
+  });
+});

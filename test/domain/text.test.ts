@@ -7,6 +7,16 @@ describe('display width', () => {
     expect(displayWidth('索引')).toBe(4);
     expect(displayWidth('e\u0301')).toBe(1);
   });
+
+  it('agrees with string-width (what Ink lays out with) where a hand-kept table fell behind', () => {
+    // Wide emoji outside the old ranges, a wide symbol, a fullwidth form, a Hangul syllable, a zero-width joiner.
+    expect(displayWidth('\u{1F680}')).toBe(2);
+    expect(displayWidth('\u231A')).toBe(2);
+    expect(displayWidth('\uFF21')).toBe(2);
+    expect(displayWidth('\uAC00')).toBe(2);
+    expect(displayWidth('a\u200Db')).toBe(2);
+    expect(middleEllipsis('\u{1F680}\u{1F680}\u{1F680}\u{1F680}', 5)).toBe('\u{1F680}…\u{1F680}');
+  });
 });
 
 describe('middle ellipsis', () => {

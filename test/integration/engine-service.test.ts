@@ -90,9 +90,27 @@ it('status: the node of this host, answering, and the service manager\'s word', 
   const out = json(r);
   expect(out).toMatchObject({ ok: true, node: { name: NAME }, pid: node.pid, answers: true, service: { running: true, exitCode: 0 } });
   expect(out.health).toMatch(/green|yellow/);
+  // Read-only too: the service manager's status command is a program run on the host, audited as a read.
+  const before = auditLinesIn(cfg).length;
+  const ro = await cli(['service', 'status', '--read-only', '--json', ...serviceFlags()]);
+  expect(ro.code, ro.stderr).toBe(0);
+  const lines = auditLinesIn(cfg).slice(before).map((l) => JSON.parse(l));
+  expect(lines).toHaveLength(2);
+  expect(lines[0]).toMatchObject({ phase: 'sending', risk: 'read', confirmedBy: 'none', target: NAME, summary: `service status of node ${NAME}` });
+  expect(lines[0].command).toContain(svc('status'));
+  expect(lines[1]).toMatchObject({ of: lines[0].id, outcome: { ok: true, status: 0 } });
+  // `audit` and the timeline show it as a read, never as a change.
+  const audit = await runCli(['audit', '--last', '1'], { env: { SHARDECK_CONFIG_DIR: cfg } });
+  expect(audit.stdout).toMatch(/ read \(no change\) \$ .*es-service\.mjs status .* -> ok 0/);
+  const incident = await runCli(['incident', '--url', node.url, '--json'], { env: { SHARDECK_CONFIG_DIR: cfg } });
+  expect(incident.code, incident.stderr).toBe(0);
+  const reads = json(incident).entries.filter((e: { kind: string }) => e.kind === 'read');
+  expect(reads.at(-1)).toMatchObject({ kind: 'read', summary: `service status of node ${NAME}`, result: 'ok' });
+  expect(json(incident).entries.filter((e: { kind: string }) => e.kind === 'change')).toEqual([]);
 });
 
 it('refusals: read-only, --yes without the node name, a wrong name, no terminal, a checklist holding the node; nothing runs', async () => {
+  const audited = auditLinesIn(cfg);
   const before = await answers();
   expect(before).not.toBeNull();
   const cases: { args: string[]; code: number; err: RegExp }[] = [
@@ -132,7 +150,7 @@ it('refusals: read-only, --yes without the node name, a wrong name, no terminal,
   fs.rmSync(file);
   // The same process answers; nothing was audited (no command ran).
   expect(await answers()).toEqual(before);
-  expect(auditLinesIn(cfg)).toEqual([]);
+  expect(auditLinesIn(cfg)).toEqual(audited);
 }, 120_000);
 
 it('stop: confirmed by the node name, audited, verified gone; status then exits 3; start brings it back and it joins', async () => {

@@ -1,14 +1,14 @@
 // The hostile names fixture (test/fixtures/hostile/names.json) as real indices on a real node,
 // through the built CLI: every command's text output shows them with no raw control character
-// (ESC, BEL, C1, the bidi overrides appear as visible \uXXXX; a tab or line break in a name is
-// kept by the text commands as it is layout there), --json keeps them exact, and a
+// (ESC, BEL, C1, the bidi overrides, zero-width characters, and a tab or line break inside a
+// name appear as visible \uXXXX, as in the console), --json keeps them exact, and a
 // change names exactly the hostile index it was given, no other.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
-import { displayBlock } from '../../src/domain/display-text';
+import { displayText } from '../../src/domain/display-text';
 import { HOSTILE, HOSTILE_INDICES } from '../fixtures/hostile/names';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
@@ -46,7 +46,7 @@ describe('the hostile names on a real node, through every command that shows the
     for (const args of [['status'], ['stats'], ['cat', 'indices'], ['cat', 'shards']]) {
       const r = await cli(...args);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(RAW);
-      if (args[0] !== 'status') for (const name of HOSTILE_INDICES) expect(r.stdout, `${args.join(' ')}: ${JSON.stringify(name)}`).toContain(displayBlock(name));
+      if (args[0] !== 'status') for (const name of HOSTILE_INDICES) expect(r.stdout, `${args.join(' ')}: ${JSON.stringify(name)}`).toContain(displayText(name));
     }
   }, 120_000);
 
@@ -109,8 +109,8 @@ describe('the hostile names on a real node, through every command that shows the
       const r = await cli('replicas', 'set', name, String(before[name] + 1), '--yes', '--timeout', '5');
       expect(r.code, `${JSON.stringify(name)}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(name)).not.toMatch(RAW);
-      expect(r.stdout, JSON.stringify(name)).toContain(displayBlock(name));
-      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n] + 1 : before[n]);
+      expect(r.stdout, JSON.stringify(name)).toContain(displayText(name));
+      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n]! + 1 : before[n]);
     }
   }, 240_000);
 });

@@ -108,6 +108,31 @@ describe('the cursor follows the item', () => {
   });
 });
 
+describe('the table toggles (dot indices, problem shards)', () => {
+  it('the cursor follows the item across a toggle that keeps it; a toggle that hides it puts the highlight on the first row', async () => {
+    const app = await indicesPane();
+    // Dot indices shown: choose a plain index, then hide the dots again: still the same index.
+    await app.press('.');
+    const rows = () => app.lines().filter((l) => /service_v9_|\.shardeck/.test(l));
+    expect(rows().some((l) => l.includes('.shardeck-demo-internal'))).toBe(true);
+    await app.press(KEYS.down);
+    await app.press(KEYS.down);
+    const chosen = highlighted(app)!;
+    expect(chosen.startsWith('.')).toBe(false);
+    await app.press('.');
+    expect(highlighted(app)).toBe(chosen);
+    // Show the dots, go to the dot index and hide it: the first row, and no "selection moved".
+    await app.press('.');
+    for (let i = 0; i < 10 && highlighted(app) !== '.shardeck-demo-internal'; i++) await app.press(KEYS.up);
+    expect(highlighted(app)).toBe('.shardeck-demo-internal');
+    await app.press('.');
+    expect(highlighted(app)).toBe(app.ui.getState().tables.indices.key);
+    expect(app.ui.getState().tables.indices.cursor).toBe(0);
+    expect(highlighted(app)?.startsWith('.')).toBe(false);
+    expect(app.frame()).not.toContain('selection moved');
+  });
+});
+
 describe('long names', () => {
   it('are cut in the middle in the table, and the selected one is shown whole under it', async () => {
     const app = await indicesPane();

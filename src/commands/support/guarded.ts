@@ -22,6 +22,7 @@ import type { Profile } from '../../config/profiles';
 import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 import { err, out, forTerminal, outJson } from './output';
+import { displayText } from '../../domain/display-text';
 
 /** Flags of every mutating command. */
 export const MUTATION_OPTIONS = {
@@ -66,13 +67,13 @@ export function reportFailure(command: string, e: unknown, json: boolean): numbe
   if (code === undefined) throw e;
   const message = (e as Error).message;
   if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message, ...(e instanceof GuardRefusal ? { refused: e.kind } : {}) });
-  err(`shardeck ${command}: ${message}\n`);
+  err(`shardeck ${command}: ${displayText(message)}\n`);
   return code;
 }
 
 export function usageError(command: string, message: string, json: boolean): number {
   if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message });
-  err(`shardeck ${command}: ${message}\n`);
+  err(`shardeck ${command}: ${displayText(message)}\n`);
   return EXIT.usage;
 }
 

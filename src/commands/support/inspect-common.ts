@@ -5,6 +5,7 @@ import { closeClient } from '../../cluster/connection';
 import { EXIT, openConnection, type CommandContext } from './common';
 import { JSON_SCHEMA, printJson, reportFailure } from './guarded';
 import { err } from './output';
+import { displayText } from '../../domain/display-text';
 
 /** The facade for reads over one connection (no Guard: these commands change nothing). */
 export async function openReads(values: CommandContext['values']): Promise<{ es: EsApi; close: () => Promise<void> }> {
@@ -27,6 +28,6 @@ export async function withReads(command: string, values: CommandContext['values'
 /** Nothing matched what was asked for: one sentence on stderr (and the --json error), exit 5. */
 export function notFound(command: string, message: string, json: boolean, extra: object = {}): number {
   if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, notFound: true, error: message, ...extra });
-  err(`shardeck ${command}: ${message}\n`);
+  err(`shardeck ${command}: ${displayText(message)}\n`);
   return EXIT.failed;
 }

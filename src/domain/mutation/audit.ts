@@ -46,10 +46,12 @@ export interface AuditRecord {
   request?: { method: MutationMethod; path: string; querystring: Record<string, string>; body?: unknown };
   /** A shell command run on the host (the corruption checklist's stop, backup, repair, start). */
   command?: string;
-  risk: Risk;
+  /** 'read': a command run on the host only to read (`service status`, the plugin list): audited, never a change. */
+  risk: Risk | 'read';
   target: string;
   summary: string;
-  confirmedBy: Confirmation['by'];
+  /** 'none': a host read, which nobody confirms. */
+  confirmedBy: Confirmation['by'] | 'none';
   /** Absent while (or when) no answer was recorded: the process may have died mid-request. */
   outcome?: AuditOutcome;
   /** When the outcome was recorded. */
@@ -115,6 +117,11 @@ export function parseAuditLog(text: string): { records: AuditRecord[]; unreadabl
   return { records, unreadable, tornLastLine: hasTornLastLine(text) };
 }
 
+/** A command run on the host only to read: shown as a read, never as a change. */
+export function isHostRead(r: Pick<AuditRecord, 'risk'>): boolean {
+  return r.risk === 'read';
+}
+
 const APPLIED_WORDS: Record<Applied, string> = { yes: 'applied', no: 'not applied', unknown: 'applied or not: unknown' };
 
 export function formatAuditRecord(r: AuditRecord): string {
@@ -127,6 +134,7 @@ export function formatAuditRecord(r: AuditRecord): string {
         ? `${o.status === undefined ? `no answer (${o.error ?? 'no response'})` : `FAILED ${o.status} ${o.error ?? ''}`.trim()}; read back: ${APPLIED_WORDS[o.applied ?? 'unknown']}`
         : `FAILED ${o.status ?? ''} ${o.error ?? ''}`.trim();
   const who = r.platformUser ? `${r.profile}/${r.platformUser}` : r.profile;
+  if (isHostRead(r)) return `${r.time} ${who} read (no change) $ ${r.command ?? '?'} -> ${outcome}`;
   if (!r.request) return `${r.time} ${who} $ ${r.command ?? '?'} -> ${outcome}`;
   const body = r.request.body === undefined ? '' : ` ${JSON.stringify(r.request.body)}`;
   return `${r.time} ${who} ${r.request.method} ${pathWithQuery(r.request)}${body} -> ${outcome}`;

@@ -1,6 +1,7 @@
 // How a mutation is previewed: the request with the equivalent curl line (or the node's
 // search_curl wrapper), shown by the CLI and by the wizards' preview box alike.
 import { pathWithQuery, type MutationMethod, type MutationPlan, type MutationRequest, type Risk } from './plan';
+import { displayText } from '../display-text';
 
 export interface PreviewConnection {
   /** Already without credentials (domain/urls.ts urlForMessage). */
@@ -88,7 +89,8 @@ export function buildPreview(plan: MutationPlan, conn: PreviewConnection): Previ
 
 /** Preview as text lines (CLI output and the wizard's preview box share it). */
 export function previewLines(p: Preview): string[] {
-  const lines = [p.summary, `${p.method} ${p.path}`];
+  // The summary names the target: one line, whatever the name holds.
+  const lines = [displayText(p.summary), `${p.method} ${p.path}`];
   if (p.body !== undefined) lines.push(JSON.stringify(p.body));
   lines.push(`equivalent: ${p.curl}`);
   return lines;

@@ -2,6 +2,7 @@
 // indices pinned at preview time, and the same set (and UUIDs) checked again right before sending.
 import { NOT_IN_INDEX_NAMES } from '../naming';
 import { pathWithQuery, type MutationPlan, type MutationRequest, type ResolvedTarget } from './plan';
+import { displayText } from '../display-text';
 
 export interface TargetOptions {
   /** The operator asked for system (dot) indices explicitly (--include-system). */
@@ -57,7 +58,7 @@ export function judgeResolution(expr: string, matched: string[] | null, opts: Ta
 
 /** "3 indices: a, b, c" — how many a pattern matches, shown before anything runs. */
 export function describeMatch(indices: string[], max = 5): string {
-  const head = indices.slice(0, max).join(', ');
+  const head = indices.slice(0, max).map(displayText).join(', ');
   const more = indices.length > max ? `, ... (${indices.length - max} more)` : '';
   return `${indices.length} ${indices.length === 1 ? 'index' : 'indices'}: ${head}${more}`;
 }

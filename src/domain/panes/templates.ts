@@ -30,7 +30,7 @@ export const templateSearchText = (r: TemplateLine) =>
 
 export const TEMPLATE_COLUMNS: Column<TemplateLine>[] = [
   { title: 'kind', width: 5, text: (r) => (r.kind === 'index' ? 'index' : 'comp'), tone: (r) => (r.kind === 'index' && r.t.platform ? 'green' : undefined) },
-  { title: 'name', width: 26, text: (r) => r.name },
+  { title: 'name', width: 26, text: (r) => r.name, cut: 'middle' },
   { title: 'composed of / used by', width: null, text: composition, tone: (r) => (r.kind === 'index' && r.t.missing.length ? 'red' : undefined) },
   { title: 'shards', width: 6, align: 'right', text: (r) => String(r.kind === 'index' ? r.t.shards : (r.c.shards ?? '-')) },
   { title: 'replicas', width: 8, align: 'right', text: (r) => String(r.kind === 'index' ? r.t.replicas : (r.c.replicas ?? '-')) },

@@ -48,7 +48,7 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
   const perform = async (f: EngineWizardEffect, send: (e: EngineWizardEvent) => void): Promise<void> => {
     if (f.type === 'load') {
       facts = await readEngine(es, opts.url, o);
-      const [svc, plugins] = await Promise.all([serviceStatus(cfg, opts), listPlugins(facts, opts)]);
+      const [svc, plugins] = await Promise.all([serviceStatus(guard, facts, cfg, opts), listPlugins(guard, facts, opts)]);
       return send({
         type: 'loaded',
         info: [...engineLines(facts), `service: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}${svc.output ? `: ${svc.output.split('\n')[0]}` : ''})`, plugins.ok ? `plugins: ${plugins.plugins.join(', ') || 'none'}` : `plugins: ${plugins.error}`],
@@ -60,7 +60,7 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
       const a = f.action;
       facts = await readEngine(es, opts.url, o);
       if (a.kind === 'service' && a.verb === 'status') {
-        const svc = await serviceStatus(cfg, opts);
+        const svc = await serviceStatus(guard, facts, cfg, opts);
         const lines = [...engineLines(facts), `service manager: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}, exit ${svc.exitCode})`, ...(svc.output ? svc.output.split('\n').slice(-3).map((l) => `  ${l}`) : [])];
         return send({
           type: 'finished',
@@ -68,7 +68,7 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
         });
       }
       if (a.kind === 'plugin' && a.verb === 'list') {
-        const l = await listPlugins(facts, opts);
+        const l = await listPlugins(guard, facts, opts);
         return send({ type: 'finished', result: l.ok ? { ok: true, lines: l.plugins.length ? l.plugins : ['no plugins installed'], data: { plugins: l.plugins, command: l.command } } : refusal([l.error!], 'host') });
       }
       // A change: read-only mode says so before anything else.

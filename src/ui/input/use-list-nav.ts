@@ -19,9 +19,9 @@ export interface ListNavControl {
 
 const ROWS = { type: 'rows' } as const;
 
-/** Every field written, so a patch of a larger state clears `gone` and `tail` too. */
+/** Every field written, so a patch of a larger state clears `gone`, `tail` and `startIfGone` too. */
 export function navFields(n: ListNav): ListNav {
-  return { key: n.key, cursor: n.cursor, offset: n.offset, gone: n.gone, tail: n.tail };
+  return { key: n.key, cursor: n.cursor, offset: n.offset, gone: n.gone, tail: n.tail, startIfGone: n.startIfGone };
 }
 
 /** Navigation kept in a store (the table panes keep theirs in the UI store): `get` reads it now. */
@@ -33,7 +33,7 @@ export function useStoredListNav(value: ListNav, get: () => ListNav, set: (n: Li
   useEffect(() => {
     if (!sameNav(nav, value)) set(navFields(nav));
     // eslint-disable-next-line react-hooks/exhaustive-deps -- the resolved fields are the dependencies; `set` is stable in meaning
-  }, [nav.key, nav.cursor, nav.offset, nav.gone, nav.tail]);
+  }, [nav.key, nav.cursor, nav.offset, nav.gone, nav.tail, nav.startIfGone]);
   const send = (e: Exclude<NavEvent, { type: 'rows' }>) => set(navFields(navigate(get(), e, listNow.current)));
   return {
     nav,

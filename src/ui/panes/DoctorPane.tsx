@@ -19,7 +19,7 @@ import { useKeyLayer } from '../input/router';
 import { setSelection } from '../state';
 import { colourOf } from '../theme';
 import { WIZARDS } from '../wizards/registry';
-import { FilterLine, filterLines, useTableKeys, useTableModel } from './table';
+import { FilterLine, filterLines, FullNameLine, useCutNames, useTableKeys, useTableModel } from './table';
 
 /** Lines under the table for the selected finding. */
 const DETAIL_LINES = 7;
@@ -39,7 +39,8 @@ export function DoctorPane({ width, height }: { width: number; height: number })
   }, [store, poller]);
   const rows = doctor?.report?.findings;
   const body = bodyHeight(height, [allocation]);
-  const rowsHigh = Math.max(1, body - filterLines(filtering, filter) - 1 - DETAIL_LINES - 1);
+  const cut = useCutNames(rows, DOCTOR_COLUMNS, width);
+  const rowsHigh = Math.max(1, body - filterLines(filtering, filter) - 1 - DETAIL_LINES - 1 - (cut.length ? 1 : 0));
   const model = useTableModel('doctor', rows, DOCTOR_SORT_KEYS, doctorSearchText, findingKey, rowsHigh);
   useTableKeys('doctor', 'doctor', model, DOCTOR_SORT_KEYS.length);
   const sel: Finding | undefined = model.rows[model.cursor];
@@ -92,6 +93,7 @@ export function DoctorPane({ width, height }: { width: number; height: number })
           width={width}
           empty={doctor?.report ? 'no findings' : doctor?.inFlight ? 'checking the node…' : ''}
         />
+        <FullNameLine row={sel} cut={cut} width={width} />
         <Box flexDirection="column" marginTop={1} height={DETAIL_LINES}>
           {detail.slice(0, DETAIL_LINES).map((l, i) => (
             <Text key={i} color={colourOf(l.tone)} dimColor={l.tone === 'gray'}>

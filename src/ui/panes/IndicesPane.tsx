@@ -4,9 +4,6 @@
 // drawn here in place of the table until Esc.
 import React, { useMemo, useRef } from 'react';
 import { Box } from 'ink';
-import { Text } from '../components/Text';
-import { elasticWidths, fitText } from '../../domain/table';
-import { displayText } from '../../domain/display-text';
 import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
@@ -19,7 +16,7 @@ import { emptyDetailView } from '../state';
 import { IndexDetailView } from './IndexDetailView';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
+import { FilterLine, filterLines, FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
 
 const NO_BLOCKS: IndexBlocks[] = [];
 const indexKey = (r: { name: string }) => r.name;
@@ -51,11 +48,10 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   const snaps = [indices, blocks];
   const columns = indexColumns(projects !== undefined);
   // A name longer than its column is cut in the middle; the selected one is then shown whole on a
-  // line under the table (kept while any name is cut, so the table does not jump).
-  const nameWidth = elasticWidths(columns.map((c) => c.width), width)[columns.findIndex((c) => c.title === 'index')];
-  const anyCut = useMemo(() => lines?.some((l) => l.name.length > nameWidth) ?? false, [lines, nameWidth]);
+  // line under the table (the shared FullNameLine).
+  const cut = useCutNames(lines, columns, width);
   // Under the frame's lines: the filter line, then the table's header.
-  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1 - (anyCut ? 1 : 0));
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1 - (cut.length ? 1 : 0));
   const model = useTableModel('indices', lines, INDEX_SORT_KEYS, indexSearchText, indexKey, rowsHigh);
   useTableKeys('indices', 'indices', model, INDEX_SORT_KEYS.length, { 'indices.toggleSystem': 'showSystem' });
   const selected = model.rows[model.cursor];
@@ -80,7 +76,7 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
             width={width}
             empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
           />
-          {anyCut ? <Text dimColor>{fitText(selected ? `index: ${displayText(selected.name)}` : '', width)}</Text> : null}
+          <FullNameLine row={selected} cut={cut} width={width} />
       </Box>
     </PaneFrame>
   );

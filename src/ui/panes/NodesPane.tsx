@@ -18,7 +18,7 @@ import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;
 const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
-import { useSelected, useTableKeys, useTableModel } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
   const { nodes, search, settings, stats, jvm } = useConsole((s) => ({
@@ -39,8 +39,10 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   // Under the table, after a blank line: the selected node's verdict and statistics (or the curl
   // lines), as many as leave room for a few rows.
   const minRows = Math.max(1, Math.min(lines?.length ?? 1, Math.floor(body / 2)));
-  const room = Math.max(0, Math.min(10, body - 2 - minRows));
-  const rowsHigh = Math.max(1, body - 1 - (room ? room + 1 : 0));
+  const columns = nodeColumnsFor(width);
+  const cut = useCutNames(lines, columns, width);
+  const room = Math.max(0, Math.min(10, body - 2 - minRows - (cut.length ? 1 : 0)));
+  const rowsHigh = Math.max(1, body - 1 - (cut.length ? 1 : 0) - (room ? room + 1 : 0));
   const model = useTableModel('nodes', lines, NODE_SORT_KEYS, nodeSearchText, nodeKey, rowsHigh);
   useTableKeys('nodes', 'nodes', model, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl' });
   const sel = model.rows[model.cursor];
@@ -52,7 +54,8 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   return (
     <PaneFrame title={PANE_SPECS.nodes.title} info={`${countOf(model.rows.length, 'node')} · * master`} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
-        <DataTable {...model} columns={nodeColumnsFor(width)} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
+        <DataTable {...model} columns={columns} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
+        <FullNameLine row={sel} cut={cut} width={width} />
         {showCurl && room ? (
           <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
             {curl.map((l) => (

@@ -7,7 +7,7 @@ import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel } from './table';
+import { FilterLine, filterLines, FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
 
 export function ShardsPane({ width, height }: { width: number; height: number }) {
   const shards = useConsole((s) => s.snapshots.shards);
@@ -15,7 +15,8 @@ export function ShardsPane({ width, height }: { width: number; height: number })
   const { problemsOnly, filtering, filter } = useUi((s) => ({ problemsOnly: s.problemsOnly, filtering: s.filtering, filter: s.tables.shards.filter }));
   const rows = useMemo(() => shardLines(shards.data, problemsOnly), [shards.data, problemsOnly]);
   const snaps = [shards];
-  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1);
+  const cut = useCutNames(rows, SHARD_COLUMNS, width);
+  const rowsHigh = Math.max(1, bodyHeight(height, snaps) - filterLines(filtering, filter) - 1 - (cut.length ? 1 : 0));
   const model = useTableModel('shards', rows, SHARD_SORT_KEYS, shardSearchText, shardKey, rowsHigh);
   useTableKeys('shards', 'shards', model, SHARD_SORT_KEYS.length, { 'shards.toggleProblems': 'problemsOnly' });
   const sel = model.rows[model.cursor];
@@ -32,6 +33,7 @@ export function ShardsPane({ width, height }: { width: number; height: number })
           width={width}
           empty={shards.data ? (problemsOnly ? 'no problem shards: every shard is STARTED' : 'no shards') : ''}
         />
+        <FullNameLine row={sel} cut={cut} width={width} />
       </Box>
     </PaneFrame>
   );

@@ -15,7 +15,7 @@ import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
-import { useSelected, useTableKeys, useTableModel } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
 
 const templateKey = (r: { key: string }) => r.key;
 
@@ -29,8 +29,10 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   const body = bodyHeight(height, snaps);
   // The details take 3-4 lines; the JSON and curl lines as many as they need, up to half.
   const want = showCurl || showPlatformJson ? Math.max(6, Math.floor(body / 2)) : 4;
-  const room = Math.max(0, Math.min(want, body - 2 - Math.min(lines?.length ?? 1, body - 2 - want)));
-  const rowsHigh = Math.max(1, body - 1 - (room ? room + 1 : 0));
+  const cut = useCutNames(lines, TEMPLATE_COLUMNS, width);
+  const full = cut.length ? 1 : 0;
+  const room = Math.max(0, Math.min(want, body - 2 - full - Math.min(lines?.length ?? 1, body - 2 - want)));
+  const rowsHigh = Math.max(1, body - 1 - full - (room ? room + 1 : 0));
   const model = useTableModel('templates', lines, TEMPLATE_SORT_KEYS, templateSearchText, templateKey, rowsHigh);
   useTableKeys('templates', 'templates', model, TEMPLATE_SORT_KEYS.length, { 'templates.curl': 'showCurl', 'templates.platformJson': 'showPlatformJson' });
   const sel = model.rows[model.cursor];
@@ -57,6 +59,7 @@ export function TemplatesPane({ width, height }: { width: number; height: number
     <PaneFrame title={PANE_SPECS.templates.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         <DataTable {...model} columns={TEMPLATE_COLUMNS} height={rowsHigh} width={width} empty={view ? 'no templates' : ''} />
+        <FullNameLine row={sel} cut={cut} width={width} />
         {below}
       </Box>
     </PaneFrame>

@@ -3,7 +3,7 @@
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Text } from '../components/Text';
 import type { Scope } from '../../keys/keymap';
-import { filterPrompt, filterRows, fitText, searchTexts, sortRowsAgain, type SortedRows, type SortKey } from '../../domain/table';
+import { cutNameColumns, filterPrompt, filterRows, fitText, fullNameText, searchTexts, sortRowsAgain, type Column, type SortedRows, type SortKey } from '../../domain/table';
 import { navList, NAV_START } from '../../domain/list-nav';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
@@ -95,9 +95,9 @@ export function useTableKeys<T>(pane: TablePane, scope: Scope, model: TableModel
         const flag = toggles[cmd.id];
         if (!flag) return false;
         ui.setState((s) => ({ [flag]: !s[flag] }));
-        // A switch that changes which rows show is the operator's own new choice, like a filter: the
-        // first row, not a "selection moved" for an item they just hid themselves.
-        if (flag === 'showSystem' || flag === 'problemsOnly') patchTable(ui, pane, navFields(NAV_START));
+        // A switch that changes which rows show: the highlighted item stays chosen if it still
+        // shows; hidden, the first row (not a "selection moved" for an item they hid themselves).
+        if (flag === 'showSystem' || flag === 'problemsOnly') patchTable(ui, pane, { gone: undefined, startIfGone: true });
         return true;
       }
     }
@@ -142,4 +142,17 @@ export function useSelected<K extends keyof Selection>(pane: K, value: Selection
   // Keyed by content: a new snapshot with the same row under the cursor changes nothing.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- keyed by content (`key` stands for `value`)
   useEffect(() => setSelection(ui, pane, value), [ui, pane, key]);
+}
+
+/** The name columns cut now (domain/table.ts cutNameColumns), once per rows and width: one more line under the table when any. */
+export function useCutNames<T>(rows: readonly T[] | undefined, columns: readonly Column<T>[], width: number): Column<T>[] {
+  // columns: a module constant, or rebuilt from the width.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  return useMemo(() => cutNameColumns(rows ?? [], columns, width), [rows, width, columns.length]);
+}
+
+/** The highlighted row's whole names under a table whose names are cut (nothing when none is). */
+export function FullNameLine<T>({ row, cut, width }: { row: T | undefined; cut: readonly Column<T>[]; width: number }) {
+  if (!cut.length) return null;
+  return <Text dimColor>{fitText(fullNameText(row, cut), width)}</Text>;
 }

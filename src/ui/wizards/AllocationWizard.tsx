@@ -27,8 +27,9 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
     case 'explained':
       return (
         <Box flexDirection="column">
+          {/* Whole: the decider's reason is the answer the operator came for (80x23 leaves room). */}
           {(state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).map((l, i) => (
-            <Text key={i} wrap="truncate-end">{l}</Text>
+            <Text key={i} wrap="wrap">{l}</Text>
           ))}
           <Hint>{hint(['allocation.retry', `retry failed allocations (${state.unassigned} unassigned)`], ['dialog.close', 'close'])}</Hint>
         </Box>

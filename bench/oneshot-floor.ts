@@ -9,7 +9,7 @@ const url = process.argv[2];
 const get = (path: string, q: Record<string, string>) =>
   new Promise<unknown>((resolve, reject) => {
     http
-      .get(`${url}${path}?${new URLSearchParams(q)}`, (res) => {
+      .get(`${url}${path}?${new URLSearchParams(q).toString()}`, (res) => {
         let body = '';
         res.on('data', (d) => (body += d));
         res.on('end', () => resolve(JSON.parse(body)));

@@ -80,7 +80,7 @@ export function queryString(q: Record<string, unknown> | undefined): string {
   const flat: Record<string, string> = {};
   for (const [k, v] of Object.entries(q)) {
     if (v === undefined) continue;
-    flat[k] = Array.isArray(v) ? v.join(',') : String(v);
+    flat[k] = Array.isArray(v) ? v.join(',') : typeof v === 'string' ? v : JSON.stringify(v);
   }
   return stringify(flat);
 }
@@ -166,8 +166,9 @@ export interface EsClient {
 export function esClient(sender: Sender, requestTimeoutMs: number): EsClient {
   return {
     transport: new EsTransportClient(sender, requestTimeoutMs),
-    async close() {
+    close() {
       sender.close();
+      return Promise.resolve();
     },
   };
 }
@@ -265,7 +266,7 @@ export function httpSender({ url, auth, ca, rejectUnauthorized = true }: HttpSen
                 }
                 resolve({ statusCode, headers: out, body: isBinaryType(String(out['content-type'] ?? '')) ? body : body.toString('utf8') });
               } catch (e) {
-                reject(e);
+                reject(e instanceof Error ? e : new Error(String(e)));
               }
             }),
           );

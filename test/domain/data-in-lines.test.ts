@@ -15,6 +15,7 @@ import type { IndexTemplate } from '../../src/domain/templates';
 import { HOSTILE } from '../fixtures/hostile/names';
 
 /** What a terminal would act on, or what would make a name look like another or break its line. */
+// eslint-disable-next-line no-control-regex -- what must never reach a line raw: control characters on purpose
 const RAW = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 const cases = HOSTILE.map((h) => [h.label, h.name] as const);

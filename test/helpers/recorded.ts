@@ -20,7 +20,7 @@ export function parsedAsPolled<K extends ResourceName>(scenario: string, name: K
   if (r.rowsParser) {
     const chunks: Buffer[] = [];
     for (let at = 0; at < raw.length; at += CHUNK_BYTES) chunks.push(raw.subarray(at, at + CHUNK_BYTES));
-    return rowsFrom(r.rowsParser() as never, chunks, SLICE_CHARS) as ResourceData<K>;
+    return rowsFrom<ResourceData<K>>(r.rowsParser() as never, chunks, SLICE_CHARS);
   }
   return r.parse(JSON.parse(raw.toString('utf8')) as never) as ResourceData<K>;
 }

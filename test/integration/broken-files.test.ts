@@ -22,7 +22,7 @@ function freshDir(): string {
   return dir;
 }
 
-function plant(dir: string, rel: string, content: string | 'folder'): string {
+function plant(dir: string, rel: string, content: string): string {
   const file = path.join(dir, rel);
   fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   if (content === 'folder') fs.mkdirSync(file);
@@ -54,7 +54,7 @@ afterAll(() => {
   fs.rmSync(base, { recursive: true, force: true });
 });
 
-const CONFIGS: [string, string | 'folder'][] = [
+const CONFIGS: [string, string][] = [
   ['empty', ''],
   ['truncated', '{"version":1,"profiles":{"a":{"url":"http://loc'],
   ['not JSON', 'version=1\n'],

@@ -110,7 +110,7 @@ describe('the hostile names on a real node, through every command that shows the
       expect(r.code, `${JSON.stringify(name)}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(name)).not.toMatch(RAW);
       expect(r.stdout, JSON.stringify(name)).toContain(displayText(name));
-      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n]! + 1 : before[n]);
+      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n] + 1 : before[n]);
     }
   }, 240_000);
 });

@@ -57,7 +57,7 @@ afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
  * exited): the client sends a retry before it gives its answer, and the proxy lists a request as
  * it arrives, so any retry is in the list by then (no sleep needed to let one show).
  */
-async function seen(match: (m: string, p: string) => boolean): Promise<string[]> {
+function seen(match: (m: string, p: string) => boolean): string[] {
   return proxy.requests.filter((r) => match(r.method, r.path)).map((r) => `${r.method} ${r.path} ${r.handled}`);
 }
 
@@ -81,7 +81,7 @@ describe.each(FAILURES)('a mutation failing with %s', (label, action) => {
     else expect(out).toMatchObject({ status: 503 });
     // This plan has no read-back check, so the guard cannot say more than "unknown" (never "failed, resend").
     expect(out.applied).toBe('unknown');
-    expect(await seen(scrollPut)).toHaveLength(1);
+    expect(seen(scrollPut)).toHaveLength(1);
     const { records } = readAudit(auditFile);
     expect(records).toHaveLength(1);
     expect(records[0].outcome).toMatchObject({ ok: false, error: expect.any(String) });
@@ -94,7 +94,7 @@ describe.each(FAILURES)('a mutation failing with %s', (label, action) => {
     expect(r.code, r.stderr).toBe(5);
     expect(r.stdout + r.stderr).toMatch(/FAILED: .*NOT applied.*it was not resent/);
     if (action === 'reset') expect(r.stdout + r.stderr).toMatch(/closed the connection before answering/);
-    expect(await seen(scrollPut)).toHaveLength(1);
+    expect(seen(scrollPut)).toHaveLength(1);
     const { records } = readAudit(path.join(cfg, 'audit.log'));
     expect(records).toHaveLength(1);
     expect(records[0].outcome).toMatchObject({ ok: false, applied: 'no' });
@@ -108,7 +108,7 @@ describe.each(FAILURES)('a mutation failing with %s', (label, action) => {
     });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/the delete: .*whether it was applied is unknown.*it was not resent/);
-    expect(await seen(deletePost)).toHaveLength(1);
+    expect(seen(deletePost)).toHaveLength(1);
     // Nothing after it either: no refresh, no task poll for a delete that was not accepted.
     expect(proxy.changing().map((q) => q.method + ' ' + q.path.split('?')[0])).toEqual([`POST /${INDEX}/_delete_by_query`]);
     expect(readAudit(path.join(cfg, 'audit.log')).records).toHaveLength(1);

@@ -4,7 +4,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { urlForMessage } from '../../domain/urls';
 import type { EsClient } from '../../cluster/connection';
 import { createClient } from '../../cluster/connection';
-import { promptHidden, resolveConnection, UsageError, type ConnectionFlags, type ResolvedConnection } from '../../config/connection';
+import { promptHidden, resolveConnection, UsageError, type ResolvedConnection } from '../../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../../config/profiles';
 import { err, markInsecureTls } from './output';
 

@@ -15,7 +15,7 @@ export const SHOW_CURSOR = '\u001b[?25h';
 export function exitThroughStops(stops: StopList, what: string): void {
   const crash = (e: unknown) => {
     stops.stopAll(reportStopFailure);
-    err(`shardeck: the ${what} crashed: ${(e as Error)?.stack ?? e}\n`);
+    err(`shardeck: the ${what} crashed: ${(e as Error)?.stack ?? String(e)}\n`);
     process.exit(70);
   };
   const signal = () => {

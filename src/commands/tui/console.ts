@@ -79,7 +79,8 @@ export async function runConsole(values: CommandContext['values'], intervalMs: n
     const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
     const shareGroup = values['share-group'] as string | undefined;
     const sharing = consoleSharing(store, ui, recorder, { group: shareGroup, requireApproval, readOnly: conn.readOnly });
-    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined;
+    // Set once the console is mounted; the Fleet view may ask to leave before that.
+    let instance: { unmount: () => void; waitUntilExit: () => Promise<unknown> } | undefined = undefined;
     const fleet = consoleFleet(() => instance?.unmount());
 
     // The first polls go out before React, Ink and the panes are loaded: their code (~0.9 MB)

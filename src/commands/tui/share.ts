@@ -73,7 +73,7 @@ export function consoleSharing(
     if (server) return;
     const { ShareServer } = await import('../../services/share-server');
     if (server) return; // started while it loaded
-    server = new ShareServer(store, { group: opts.group, requireApproval: opts.requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose });
+    server = new ShareServer(store, { group: opts.group, requireApproval: opts.requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose: (a, w, s) => void onPropose(a, w, s) });
     try {
       await server.start();
     } catch (e) {

@@ -2,7 +2,7 @@
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
 // indices hidden until '.' is pressed. Enter opens the index detail of the row (IndexDetailView),
 // drawn here in place of the table until Esc.
-import React, { useMemo, useRef } from 'react';
+import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
@@ -36,13 +36,16 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
     templateVersion: s.templateVersion,
   }));
   const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
-  // The last snapshot's lines: rows the new one repeats keep theirs.
-  const last = useRef<IndexLinesMemo | undefined>(undefined);
+  // The last snapshot's lines: rows the new one repeats keep theirs. A cache the render reads
+  // and writes on purpose (indexLinesAgain returns the same lines when nothing changed), held in
+  // state's box so it lives as long as the pane.
+  const [last] = useState<{ memo?: IndexLinesMemo }>(() => ({}));
   const lines = useMemo(() => {
     if (!indices.data) return undefined;
-    last.current = indexLinesAgain(indices.data, blocks.data ?? NO_BLOCKS, projects, showSystem, templateVersion, last.current);
-    return last.current.lines;
-  }, [indices.data, blocks.data, projects, showSystem, templateVersion]);
+    // eslint-disable-next-line react-hooks/immutability -- the rows' cache is written here on purpose (see above)
+    last.memo = indexLinesAgain(indices.data, blocks.data ?? NO_BLOCKS, projects, showSystem, templateVersion, last.memo);
+    return last.memo.lines;
+  }, [last, indices.data, blocks.data, projects, showSystem, templateVersion]);
   const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];

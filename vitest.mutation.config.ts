@@ -13,5 +13,16 @@ const projects = (base.test?.projects ?? []) as Project[];
 const unit = projects.find((p) => p.test?.name === 'unit')!;
 
 export default defineConfig({
-  test: { projects: [{ ...unit, test: { ...unit.test, testTimeout: 60_000, exclude: [...configDefaults.exclude, 'test/unit/private-files.test.ts', 'test/unit/completion-shell.test.ts'] } }] as never },
+  test: {
+    projects: [
+      {
+        ...unit,
+        test: {
+          ...unit.test,
+          testTimeout: 60_000,
+          exclude: [...configDefaults.exclude, 'test/unit/private-files.test.ts', 'test/unit/completion-shell.test.ts'],
+        },
+      },
+    ] as never,
+  },
 });

@@ -46,7 +46,8 @@ function arrived(): IndexDetail {
 
 async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
-  for (const name of Object.keys(RESOURCES) as ResourceName[]) setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
+  for (const name of Object.keys(RESOURCES) as ResourceName[])
+    setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices' });
   const ui = createUiStore();
   const { stdout, stdin, instance } = mountOnFakeTerminal(<App store={store} ui={ui} poller={{ refreshNow: async () => {} }} />);

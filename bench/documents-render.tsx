@@ -20,7 +20,10 @@ const root = process.cwd();
 const REPEATS = Number(process.argv[2] ?? 30);
 const HITS = 10_000;
 const INDEX = 'service_v9_alpha';
-const recorded = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/documents/search.json'), 'utf8')) as { total: SearchTotal; hits: RawHit[] };
+const recorded = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/documents/search.json'), 'utf8')) as {
+  total: SearchTotal;
+  hits: RawHit[];
+};
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -31,7 +34,11 @@ const KEYS = { pageDown: '\u001b[6~', down: '\u001b[B', home: '\u001b[H', enter:
 function manyHits(n: number): RawHit[] {
   return Array.from({ length: n }, (_, i) => {
     const h = recorded.hits[i % recorded.hits.length];
-    return { ...h, _id: `${INDEX}-${i}`, _source: { ...h._source, modified_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() } };
+    return {
+      ...h,
+      _id: `${INDEX}-${i}`,
+      _source: { ...h._source, modified_at: new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString() },
+    };
   });
 }
 
@@ -40,12 +47,30 @@ function bigDocument(bytes: number): RawHit {
   const records: Record<string, unknown>[] = [];
   let size = 0;
   for (let i = 0; size < bytes * 0.8; i++) {
-    const r = { id: i, name: `attachment-${i}.pdf`, pages: i % 40, tags: ['scan', `batch-${i % 17}`], meta: { crc: (i * 2654435761) % 2 ** 32, ok: i % 3 !== 0 } };
+    const r = {
+      id: i,
+      name: `attachment-${i}.pdf`,
+      pages: i % 40,
+      tags: ['scan', `batch-${i % 17}`],
+      meta: { crc: (i * 2654435761) % 2 ** 32, ok: i % 3 !== 0 },
+    };
     records.push(r);
     size += JSON.stringify(r).length;
   }
   const text = 'lorem ipsum dolor sit amet '.repeat(Math.ceil((bytes * 0.2) / 27));
-  return { _index: INDEX, _id: 'big-1', _version: 1, found: true, _source: { title: 'a big item', modified_at: '2025-01-01T00:00:00.000Z', 'assoc:sources': ['src-ftp'], body: text, attachments: records } };
+  return {
+    _index: INDEX,
+    _id: 'big-1',
+    _version: 1,
+    found: true,
+    _source: {
+      title: 'a big item',
+      modified_at: '2025-01-01T00:00:00.000Z',
+      'assoc:sources': ['src-ftp'],
+      body: text,
+      attachments: records,
+    },
+  };
 }
 
 async function main() {
@@ -57,9 +82,23 @@ async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: true } });
   // 10,000 indices too: the Indices pane scrolled in the same process is the yardstick for the
   // view's frames (this machine's load moves both alike).
-  const indexRow = (name: string, i: number) => ({ name, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: i, docsDeleted: 0, storeBytes: i, priStoreBytes: i, system: false });
+  const indexRow = (name: string, i: number) => ({
+    name,
+    health: 'green',
+    status: 'open',
+    primaries: 6,
+    replicas: 0,
+    docsCount: i,
+    docsDeleted: 0,
+    storeBytes: i,
+    priStoreBytes: i,
+    system: false,
+  });
   setSnapshot(store, 'indices', {
-    data: [indexRow(INDEX, 0), ...Array.from({ length: HITS - 1 }, (_, i) => indexRow(`${INDEX}_${String(i).padStart(5, '0')}`, i + 1))] as never,
+    data: [
+      indexRow(INDEX, 0),
+      ...Array.from({ length: HITS - 1 }, (_, i) => indexRow(`${INDEX}_${String(i).padStart(5, '0')}`, i + 1)),
+    ] as never,
     fetchedAt: Date.now(),
     failures: 0,
   });
@@ -79,7 +118,15 @@ async function main() {
   // Leave the query line, then hand the view all 10,000 hits of a search at once.
   const hits = manyHits(HITS);
   session.send({ type: 'search', choice: { query: { match_all: {} }, described: 'all' }, size: HITS, from: 0 });
-  const arrive = await frameAfter(() => session.send({ type: 'page', total: { value: HITS, relation: 'eq' }, hits, request: { method: 'POST', path: `/${INDEX}/_search`, querystring: {} }, append: false }));
+  const arrive = await frameAfter(() =>
+    session.send({
+      type: 'page',
+      total: { value: HITS, relation: 'eq' },
+      hits,
+      request: { method: 'POST', path: `/${INDEX}/_search`, querystring: {} },
+      append: false,
+    }),
+  );
   if (!stdout.last.includes(`${INDEX}-0`)) throw new Error(`the hits did not draw:\n${stdout.last}`);
   const pageScroll: number[] = [];
   const lineScroll: number[] = [];
@@ -94,7 +141,9 @@ async function main() {
   const doc = bigDocument(5 * 2 ** 20);
   const docBytes = JSON.stringify(doc).length;
   session.send({ type: 'lookup', id: 'big-1' });
-  const open = await frameAfter(() => session.send({ type: 'found', doc, request: { method: 'GET', path: `/${INDEX}/_doc/big-1`, querystring: {} } }));
+  const open = await frameAfter(() =>
+    session.send({ type: 'found', doc, request: { method: 'GET', path: `/${INDEX}/_doc/big-1`, querystring: {} } }),
+  );
   // A document this large opens as an outline (everything below the top folded).
   if (!stdout.last.includes('"_source": {…} 5 keys')) throw new Error(`the document did not draw:\n${stdout.last}`);
   // Unfolded whole (every line of it reachable), then scrolled.

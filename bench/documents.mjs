@@ -26,13 +26,20 @@ const log = (m) => process.stderr.write(`bench: ${m}\n`);
 
 async function frames() {
   await bundle({ 'documents-render': 'bench/documents-render.tsx' });
-  const text = execFileSync(process.execPath, [path.join(out, 'documents-render.mjs'), '30'], { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const text = execFileSync(process.execPath, [path.join(out, 'documents-render.mjs'), '30'], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(text.trim().split('\n').at(-1));
 }
 
 function timed(cmd, args) {
   const t0 = performance.now();
-  execFileSync(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: path.join(out, 'cfg') } });
+  execFileSync(cmd, args, {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: path.join(out, 'cfg') },
+  });
   return performance.now() - t0;
 }
 
@@ -60,7 +67,14 @@ async function getVsCurl() {
       curl.push(timed('curl', ['-sf', `${url}/${INDEX}/_doc/${id}?pretty`]));
       bare.push(timed(process.execPath, ['-e', '0']));
     }
-    return { runs: RUNS, shardeck_get_ms: round(median(shardeck)), curl_ms: round(median(curl)), ratio: round(median(shardeck) / median(curl), 2), bare_node_ms: round(median(bare)), bare_node_ratio: round(median(bare) / median(curl), 2) };
+    return {
+      runs: RUNS,
+      shardeck_get_ms: round(median(shardeck)),
+      curl_ms: round(median(curl)),
+      ratio: round(median(shardeck) / median(curl), 2),
+      bare_node_ms: round(median(bare)),
+      bare_node_ratio: round(median(bare) / median(curl), 2),
+    };
   } finally {
     await node?.stop();
   }
@@ -74,7 +88,11 @@ const rows = [
   ['yardstick: Indices pane, 10,000 indices, page down (median)', `${round(f.indices_pane_page_frame_ms)}`, 'same load'],
   ['10,000 hits: page down (median / max ms per frame)', `${round(f.hits_page_frame_ms)} / ${round(f.hits_page_frame_max_ms)}`, '< 16'],
   ['10,000 hits: line down (median / max ms per frame)', `${round(f.hits_line_frame_ms)} / ${round(f.hits_line_frame_max_ms)}`, '< 16'],
-  [`${(f.doc_bytes / 2 ** 20).toFixed(1)} MB document (${f.doc_lines} lines): page down (median / max)`, `${round(f.doc_page_frame_ms)} / ${round(f.doc_page_frame_max_ms)}`, '< 16'],
+  [
+    `${(f.doc_bytes / 2 ** 20).toFixed(1)} MB document (${f.doc_lines} lines): page down (median / max)`,
+    `${round(f.doc_page_frame_ms)} / ${round(f.doc_page_frame_max_ms)}`,
+    '< 16',
+  ],
   ['  line down (median / max)', `${round(f.doc_line_frame_ms)} / ${round(f.doc_line_frame_max_ms)}`, '< 16'],
   ['  open (flatten + first frame) / unfold all', `${round(f.doc_open_ms)} / ${round(f.doc_unfold_all_ms)}`, 'once'],
   ['shardeck get vs curl (median ms of whole processes)', `${g.shardeck_get_ms} vs ${g.curl_ms} = ${g.ratio}x`, '<= 1.5x'],

@@ -18,5 +18,8 @@ const get = (path: string, q: Record<string, string>) =>
   });
 const req = (name: keyof typeof RESOURCES) => get(RESOURCES[name].request.path, RESOURCES[name].request.querystring);
 const health = await req('health');
-const rest = await Promise.all([get('/_cat/nodes', { h: 'version', format: 'json' }), ...(['healthReport', 'allocation', 'settings', 'blocks', 'nodes'] as const).map(req)]);
+const rest = await Promise.all([
+  get('/_cat/nodes', { h: 'version', format: 'json' }),
+  ...(['healthReport', 'allocation', 'settings', 'blocks', 'nodes'] as const).map(req),
+]);
 process.stdout.write(JSON.stringify({ health, rest }) + '\n');

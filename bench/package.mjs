@@ -42,7 +42,14 @@ async function statusRequests(url) {
   });
   await new Promise((r) => proxy.listen(0, '127.0.0.1', r));
   // Asynchronously: the proxy answers from this process's event loop.
-  await new Promise((r) => execFile(process.execPath, [CLI, 'status', '--json', '--url', `http://127.0.0.1:${proxy.address().port}`], { env: { ...process.env, SHARDECK_CONFIG_DIR: tmpConf } }, r));
+  await new Promise((r) =>
+    execFile(
+      process.execPath,
+      [CLI, 'status', '--json', '--url', `http://127.0.0.1:${proxy.address().port}`],
+      { env: { ...process.env, SHARDECK_CONFIG_DIR: tmpConf } },
+      r,
+    ),
+  );
   await new Promise((r) => proxy.close(r));
   return seen;
 }
@@ -60,11 +67,21 @@ fs.chmodSync(tmpConf, 0o700);
 
 log('npm run package, and the floor script');
 // BENCH_KEEP_PACKAGE=1: measure the dist/ files as they are (a re-run of the same build).
-if (!(process.env.BENCH_KEEP_PACKAGE && fs.existsSync(EXE))) execFileSync('npm', ['run', '-s', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+if (!(process.env.BENCH_KEEP_PACKAGE && fs.existsSync(EXE)))
+  execFileSync('npm', ['run', '-s', 'package'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
 await bundle();
 const results = { date: new Date().toISOString(), node: process.version, loadavg_start: os.loadavg().map((x) => round(x, 2)) };
 const debFile = fs.readdirSync(path.join(root, 'dist')).find((f) => f.endsWith('_amd64.deb'));
-results.size = { executable_mib: round(fs.statSync(EXE).size / 2 ** 20), deb_mib: round(fs.statSync(path.join(root, 'dist', debFile)).size / 2 ** 20), bundle_kib: round(fs.readdirSync(path.join(root, 'dist')).filter((f) => f.endsWith('.js')).reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0) / 1024) };
+results.size = {
+  executable_mib: round(fs.statSync(EXE).size / 2 ** 20),
+  deb_mib: round(fs.statSync(path.join(root, 'dist', debFile)).size / 2 ** 20),
+  bundle_kib: round(
+    fs
+      .readdirSync(path.join(root, 'dist'))
+      .filter((f) => f.endsWith('.js'))
+      .reduce((n, f) => n + fs.statSync(path.join(root, 'dist', f)).size, 0) / 1024,
+  ),
+};
 
 log('starting a real node with the demo data');
 const node = await startNode({ name: 'bench-package' });
@@ -75,7 +92,8 @@ try {
   const cmd = { exe: `${EXE} --url ${node.url}`, bundle: `node ${CLI} --url ${node.url}` };
   for (const k of ['exe', 'bundle']) await timeMarkers(`env SHARDECK_CONFIG_DIR=${tmpConf} ${cmd[k]}`, { first: /YELLOW/ });
   for (let i = 0; i < RUNS; i++) {
-    for (const k of ['exe', 'bundle']) first[k].push((await timeMarkers(`env SHARDECK_CONFIG_DIR=${tmpConf} ${cmd[k]}`, { first: /YELLOW/ })).first);
+    for (const k of ['exe', 'bundle'])
+      first[k].push((await timeMarkers(`env SHARDECK_CONFIG_DIR=${tmpConf} ${cmd[k]}`, { first: /YELLOW/ })).first);
     first.floor.push((await timeMarkers(`node ${FLOOR} ${node.url}`, { done: /FLOOR-DONE/ })).done);
   }
   results.first_frame = {
@@ -119,10 +137,27 @@ fs.writeFileSync(path.join(root, 'bench/results-package.json'), JSON.stringify(r
 const f = results.first_frame;
 const s = results.status_json;
 const rows = [
-  ['executable size', `${results.size.executable_mib} MiB (.deb ${results.size.deb_mib} MiB; the bundle it replaces ${results.size.bundle_kib} KiB + Node)`, '', 'n/a'],
-  ['first data frame: executable / bundle / floor', `${f.exe_ms} / ${f.bundle_ms} / ${f.floor_ms} ms (${f.exe_vs_bundle}x the bundle)`, '<= 1.2x the bundle', f.exe_vs_bundle <= 1.2 ? 'PASS' : 'MISS'],
-  ['status --json, whole process: executable / bundle / curl', `${s.exe_ms} / ${s.bundle_ms} / ${s.curl_ms} ms (${s.exe_vs_curl}x curl, ${s.requests} requests)`, '', 'n/a'],
+  [
+    'executable size',
+    `${results.size.executable_mib} MiB (.deb ${results.size.deb_mib} MiB; the bundle it replaces ${results.size.bundle_kib} KiB + Node)`,
+    '',
+    'n/a',
+  ],
+  [
+    'first data frame: executable / bundle / floor',
+    `${f.exe_ms} / ${f.bundle_ms} / ${f.floor_ms} ms (${f.exe_vs_bundle}x the bundle)`,
+    '<= 1.2x the bundle',
+    f.exe_vs_bundle <= 1.2 ? 'PASS' : 'MISS',
+  ],
+  [
+    'status --json, whole process: executable / bundle / curl',
+    `${s.exe_ms} / ${s.bundle_ms} / ${s.curl_ms} ms (${s.exe_vs_curl}x curl, ${s.requests} requests)`,
+    '',
+    'n/a',
+  ],
 ];
-process.stdout.write(`shardeck package benchmark, ${results.date}, load ${results.loadavg_start.join(' ')} -> ${results.loadavg_end.join(' ')}\n`);
+process.stdout.write(
+  `shardeck package benchmark, ${results.date}, load ${results.loadavg_start.join(' ')} -> ${results.loadavg_end.join(' ')}\n`,
+);
 for (const r of rows) process.stdout.write(`${r[0].padEnd(58)} ${r[1]}  ${r[2]}  ${r[3]}\n`);
 process.stdout.write('written: bench/results-package.json\n');

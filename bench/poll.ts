@@ -47,7 +47,15 @@ if (watchS > 0) {
   watch = { seconds: watchS, requests: poller.stats.requests - before.requests, overlaps: poller.stats.overlaps - before.overlaps };
 }
 process.stdout.write(
-  JSON.stringify({ pane, requests: median(requests), bytes: median(bytes), ms: median(ms), overlaps: poller.stats.overlaps, watch, errors }) + '\n',
+  JSON.stringify({
+    pane,
+    requests: median(requests),
+    bytes: median(bytes),
+    ms: median(ms),
+    overlaps: poller.stats.overlaps,
+    watch,
+    errors,
+  }) + '\n',
 );
 await client.close();
 process.exit(0);

@@ -107,8 +107,17 @@ function stage(name: string) {
   const m = process.memoryUsage();
   const mb = (x: number) => (x / 2 ** 20).toFixed(0);
   if (process.env.BENCH_SNAP === name) writeHeapSnapshot(`/tmp/snap-${name.replace(/ /g, '-')}.heapsnapshot`);
-  process.stderr.write(getHeapSpaceStatistics().map((x: { space_name: string; space_size: number; space_used_size: number }) => `${x.space_name} ${mb(x.space_size)}/${mb(x.space_used_size)}`).join(', ') + '\n');
-  process.stderr.write(`${name}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} external ${mb(m.external)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)}\n`);
+  process.stderr.write(
+    getHeapSpaceStatistics()
+      .map(
+        (x: { space_name: string; space_size: number; space_used_size: number }) =>
+          `${x.space_name} ${mb(x.space_size)}/${mb(x.space_used_size)}`,
+      )
+      .join(', ') + '\n',
+  );
+  process.stderr.write(
+    `${name}: rss ${mb(m.rss)} heap ${mb(m.heapUsed)}/${mb(m.heapTotal)} external ${mb(m.external)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)}\n`,
+  );
 }
 
 async function main() {
@@ -153,7 +162,9 @@ async function main() {
   stage('parsed');
 
   const ui = createUiStore();
-  const { stdout, stdin, instance, frameAfter } = mountOnFakeTerminal(<App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />);
+  const { stdout, stdin, instance, frameAfter } = mountOnFakeTerminal(
+    <App store={store} ui={ui} poller={{ refreshNow: async () => {}, diagnose: async () => {} }} />,
+  );
   await tick();
   stage('first frame');
 
@@ -178,7 +189,8 @@ async function main() {
     for (let i = 0; i < REPEATS; i++, poll++) rebuild.push(await onePoll(poll, (row) => row % 100 === poll % 100, pollParse));
     for (let i = 0; i < 3; i++, poll++) rebuildAll.push(await onePoll(poll, () => true));
     stage(`${pane} rebuilt`);
-    if (!stdout.last.includes(pane === 'indices' ? 'logs-app-' : 'STARTED')) throw new Error(`the ${pane} pane did not draw its rows:\n${stdout.last}`);
+    if (!stdout.last.includes(pane === 'indices' ? 'logs-app-' : 'STARTED'))
+      throw new Error(`the ${pane} pane did not draw its rows:\n${stdout.last}`);
     // Scrolling one page: page-down from the top, back to the top every 20 pages.
     const scroll: number[] = [];
     for (let i = 0; i < REPEATS * 2; i++) {

@@ -54,7 +54,15 @@ function machine() {
 export async function bundle(extraEntries = {}) {
   fs.mkdirSync(out, { recursive: true });
   await build({
-    entryPoints: { render: 'bench/render.tsx', poll: 'bench/poll.ts', floor: 'bench/floor.ts', 'oneshot-floor': 'bench/oneshot-floor.ts', table: 'bench/table.tsx', detail: 'bench/detail.tsx', ...extraEntries },
+    entryPoints: {
+      render: 'bench/render.tsx',
+      poll: 'bench/poll.ts',
+      floor: 'bench/floor.ts',
+      'oneshot-floor': 'bench/oneshot-floor.ts',
+      table: 'bench/table.tsx',
+      detail: 'bench/detail.tsx',
+      ...extraEntries,
+    },
     absWorkingDir: root,
     outdir: out,
     outExtension: { '.js': '.mjs' },
@@ -102,7 +110,13 @@ export function timeMarkers(command, markers, timeoutMs = 20_000) {
     let text = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`timed out waiting for ${Object.keys(markers).filter((k) => !(k in found)).join(', ')}; screen:\n${text.slice(-2000)}`));
+      reject(
+        new Error(
+          `timed out waiting for ${Object.keys(markers)
+            .filter((k) => !(k in found))
+            .join(', ')}; screen:\n${text.slice(-2000)}`,
+        ),
+      );
     }, timeoutMs);
     child.stdout.on('data', (chunk) => {
       const now = performance.now();
@@ -131,7 +145,10 @@ export async function startup(url) {
   for (let i = 0; i < STARTUP_RUNS; i++) {
     // "first": the header's live status; "full": every Health pane section has its data
     // (the health report's indicators and the reason for the unassigned shards).
-    const t = await timeMarkers(`node ${CLI} --url ${url}`, { first: /YELLOW/, full: /unassigned shards: \d+ replica[\s\S]*shards_capacity/ });
+    const t = await timeMarkers(`node ${CLI} --url ${url}`, {
+      first: /YELLOW/,
+      full: /unassigned shards: \d+ replica[\s\S]*shards_capacity/,
+    });
     tui.first.push(t.first);
     tui.full.push(t.full);
     const f = await timeMarkers(`node ${path.join(out, 'floor.mjs')} ${url}`, { done: /FLOOR-DONE/ });
@@ -145,7 +162,8 @@ export async function startup(url) {
     full_frame_ms: round(median(tui.full)),
     first_frame_runs_ms: tui.first.map((x) => round(x)),
     floor_runs_ms: floor.map((x) => round(x)),
-    method: 'script(1) pty 80x24, output stream read as it arrives; both under the same wrapper; floor = bare node fetching the Health pane reads in parallel',
+    method:
+      'script(1) pty 80x24, output stream read as it arrives; both under the same wrapper; floor = bare node fetching the Health pane reads in parallel',
   };
 }
 
@@ -194,7 +212,8 @@ export async function oneshot(url) {
     node_e0_wall_ms: of('node_e0', 'wall'),
     ratio: round(median(runs.status.map((r) => r.wall)) / median(runs.floor.map((r) => r.wall)), 2),
     loadavg: os.loadavg().map((x) => round(x, 2)),
-    method: 'whole processes spawned in turn (status, floor, node -e 0), wall from spawn to exit; exit delay from the last stdout byte to exit',
+    method:
+      'whole processes spawned in turn (status, floor, node -e 0), wall from spawn to exit; exit delay from the last stdout byte to exit',
   };
 }
 
@@ -219,7 +238,12 @@ export function tableLibraries() {
     for (const lib of ['datatable', 'ink-table', 'ink-table-window']) {
       // ink-table at 20k rows takes tens of seconds a frame: one update is enough to show it.
       const x = runJson('table.mjs', [lib, n, lib === 'ink-table' && n > 1000 ? 1 : 5]);
-      out[n][lib] = { first_frame_ms: round(x.first_frame_ms), update_ms: round(x.update_ms), frame_lines: x.frame_lines, peak_rss_mb: round(x.peak_rss_mb, 0) };
+      out[n][lib] = {
+        first_frame_ms: round(x.first_frame_ms),
+        update_ms: round(x.update_ms),
+        frame_lines: x.frame_lines,
+        peak_rss_mb: round(x.peak_rss_mb, 0),
+      };
     }
   }
   return out;
@@ -279,7 +303,12 @@ export async function idleCpu(url) {
     await sleep(IDLE_SECONDS * 1000);
     const cpuS = (cpuTicks(pid) - before) / hz;
     const wallS = (performance.now() - t0) / 1000;
-    return { seconds: round(wallS, 1), cpu_s: round(cpuS, 2), cpu_s_per_min: round((cpuS / wallS) * 60, 2), core_pct: round((cpuS / wallS) * 100, 2) };
+    return {
+      seconds: round(wallS, 1),
+      cpu_s: round(cpuS, 2),
+      cpu_s_per_min: round((cpuS / wallS) * 60, 2),
+      core_pct: round((cpuS / wallS) * 100, 2),
+    };
   } finally {
     tmux('kill-server');
   }
@@ -294,9 +323,23 @@ export async function deleteByQuery(url) {
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ query: { match_none: {} } }),
   });
-  if (!probe.ok) return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: the test node has no _delete_by_query (${probe.status} ${(await probe.text()).slice(0, 120)})` };
+  if (!probe.ok)
+    return {
+      docs: null,
+      shardeck_s: null,
+      curl_s: null,
+      ratio: null,
+      reason: `not measured: the test node has no _delete_by_query (${probe.status} ${(await probe.text()).slice(0, 120)})`,
+    };
   if (!fs.existsSync(path.join(root, 'src/commands/delete-by-query.ts'))) {
-    return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: 'not measured: the node answers _delete_by_query, but shardeck has no delete-by-query command yet (src/commands/delete-by-query.ts)' };
+    return {
+      docs: null,
+      shardeck_s: null,
+      curl_s: null,
+      ratio: null,
+      reason:
+        'not measured: the node answers _delete_by_query, but shardeck has no delete-by-query command yet (src/commands/delete-by-query.ts)',
+    };
   }
   // Identical fresh data for each run: demo documents (modified_at spread over two years).
   const query = { query: { range: { modified_at: { lt: 'now-365d' } } } };
@@ -313,23 +356,49 @@ export async function deleteByQuery(url) {
     // its .tasks index (~0.5 s once per cluster), which is not the cost of either way of deleting.
     const w = 'service_v9_dbqwarm';
     const warm = await fresh(w);
-    execFileSync(process.execPath, [CLI, 'delete-by-query', w, '--older-than', '365d', '--expect', String(warm), '--yes', '--url', url], { stdio: 'pipe' });
+    execFileSync(process.execPath, [CLI, 'delete-by-query', w, '--older-than', '365d', '--expect', String(warm), '--yes', '--url', url], {
+      stdio: 'pipe',
+    });
     for (let i = 0; i < DELETE_RUNS; i++) {
       const a = `service_v9_dbqs${i}`;
       docs = await fresh(a);
       let t0 = performance.now();
-      const run = JSON.parse(execFileSync(process.execPath, [CLI, 'delete-by-query', a, '--older-than', '365d', '--expect', String(docs), '--yes', '--json', '--url', url], { encoding: 'utf8' }));
+      const run = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [CLI, 'delete-by-query', a, '--older-than', '365d', '--expect', String(docs), '--yes', '--json', '--url', url],
+          { encoding: 'utf8' },
+        ),
+      );
       shardeck.push((performance.now() - t0) / 1000);
       if (!run.ok || run.report.deleted !== docs) throw new Error(`shardeck deleted ${run.report?.deleted} of ${docs}`);
       phase.push(run.timing.delete_ms / 1000);
       const b = `service_v9_dbqc${i}`;
       await fresh(b);
       t0 = performance.now();
-      execFileSync('curl', ['-s', '-f', '-o', '/dev/null', '-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify(query), `${url}/${b}/_delete_by_query?refresh=true`]);
+      execFileSync('curl', [
+        '-s',
+        '-f',
+        '-o',
+        '/dev/null',
+        '-X',
+        'POST',
+        '-H',
+        'content-type: application/json',
+        '-d',
+        JSON.stringify(query),
+        `${url}/${b}/_delete_by_query?refresh=true`,
+      ]);
       curl.push((performance.now() - t0) / 1000);
     }
   } catch (e) {
-    return { docs: null, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}` };
+    return {
+      docs: null,
+      shardeck_s: null,
+      curl_s: null,
+      ratio: null,
+      reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}`,
+    };
   }
   return {
     docs,
@@ -374,7 +443,13 @@ export async function deleteLarge(url) {
       const a = `service_v9_dbqbig_s${i}`;
       matched = await clone(a);
       let t = performance.now();
-      const run = JSON.parse(execFileSync(process.execPath, [CLI, 'delete-by-query', a, '--older-than', '365d', '--expect', String(matched), '--yes', '--json', '--url', url], { encoding: 'utf8' }));
+      const run = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [CLI, 'delete-by-query', a, '--older-than', '365d', '--expect', String(matched), '--yes', '--json', '--url', url],
+          { encoding: 'utf8' },
+        ),
+      );
       shardeck.push((performance.now() - t) / 1000);
       if (!run.ok || run.report.deleted !== matched) throw new Error(`shardeck deleted ${run.report?.deleted} of ${matched}`);
       phase.push(run.timing.delete_ms / 1000);
@@ -382,7 +457,19 @@ export async function deleteLarge(url) {
       const b = `service_v9_dbqbig_c${i}`;
       await clone(b);
       t = performance.now();
-      execFileSync('curl', ['-s', '-f', '-o', '/dev/null', '-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify(query), `${url}/${b}/_delete_by_query?refresh=true`]);
+      execFileSync('curl', [
+        '-s',
+        '-f',
+        '-o',
+        '/dev/null',
+        '-X',
+        'POST',
+        '-H',
+        'content-type: application/json',
+        '-d',
+        JSON.stringify(query),
+        `${url}/${b}/_delete_by_query?refresh=true`,
+      ]);
       curl.push((performance.now() - t) / 1000);
       await drop(b);
     }
@@ -416,16 +503,43 @@ function table(r) {
   const s = r.startup;
   const o = r.oneshot;
   if (o) {
-    add('status --json, whole process, vs bare node:http floor', `${o.status_wall_ms.median} ms vs ${o.floor_wall_ms.median} ms (${o.ratio}x; node -e 0 ${o.node_e0_wall_ms.median} ms)`, '<= 1.3x floor', o.ratio <= 1.3);
-    add('status --json: exit delay after its output', `${o.status_exit_delay_ms.median} ms (max ${o.status_exit_delay_ms.max}; floor ${o.floor_exit_delay_ms.median} ms)`, '<= 10 ms', o.status_exit_delay_ms.median <= 10);
+    add(
+      'status --json, whole process, vs bare node:http floor',
+      `${o.status_wall_ms.median} ms vs ${o.floor_wall_ms.median} ms (${o.ratio}x; node -e 0 ${o.node_e0_wall_ms.median} ms)`,
+      '<= 1.3x floor',
+      o.ratio <= 1.3,
+    );
+    add(
+      'status --json: exit delay after its output',
+      `${o.status_exit_delay_ms.median} ms (max ${o.status_exit_delay_ms.max}; floor ${o.floor_exit_delay_ms.median} ms)`,
+      '<= 10 ms',
+      o.status_exit_delay_ms.median <= 10,
+    );
   }
-  if (s) add('first data frame (built TUI) vs floor', `${s.first_frame_ms} ms vs ${s.floor_ms} ms (${s.ratio}x)`, '<= 1.5x floor, < 600 ms', s.ratio <= 1.5 && s.first_frame_ms < 600);
+  if (s)
+    add(
+      'first data frame (built TUI) vs floor',
+      `${s.first_frame_ms} ms vs ${s.floor_ms} ms (${s.ratio}x)`,
+      '<= 1.5x floor, < 600 ms',
+      s.ratio <= 1.5 && s.first_frame_ms < 600,
+    );
   for (const n of SIZES) {
     const x = r.render?.[n];
     if (!x) continue;
     const big = n === 100000;
-    add(`${n} rows: rebuild / scroll frame / filter key`, `${x.rebuild_ms} / ${x.scroll_frame_ms} / ${x.filter_key_ms} ms`, big ? '< 100 / 16 / 16 ms' : 'flat frames', big ? x.rebuild_ms < 100 && x.scroll_frame_ms < 16 && x.filter_key_ms < 16 : null);
-    if (x.rebuild_all_changed_ms !== undefined) add(`${n} rows: rebuild when every row changed`, `${x.rebuild_all_changed_ms} ms (shards ${x.shards.rebuild_all_changed_ms} ms)`, '', null);
+    add(
+      `${n} rows: rebuild / scroll frame / filter key`,
+      `${x.rebuild_ms} / ${x.scroll_frame_ms} / ${x.filter_key_ms} ms`,
+      big ? '< 100 / 16 / 16 ms' : 'flat frames',
+      big ? x.rebuild_ms < 100 && x.scroll_frame_ms < 16 && x.filter_key_ms < 16 : null,
+    );
+    if (x.rebuild_all_changed_ms !== undefined)
+      add(
+        `${n} rows: rebuild when every row changed`,
+        `${x.rebuild_all_changed_ms} ms (shards ${x.shards.rebuild_all_changed_ms} ms)`,
+        '',
+        null,
+      );
     add(`${n} rows: peak RSS`, `${x.peak_rss_mb} MB`, big ? '< 250 MB' : '', big ? x.peak_rss_mb < 250 : null);
   }
   for (const n of TABLE_SIZES) {
@@ -434,33 +548,74 @@ function table(r) {
     const d = t.datatable;
     const k = t['ink-table'];
     const w = t['ink-table-window'];
-    add(`${n} rows, table alone: DataTable / ink-table`, `frame ${d.update_ms} / ${k.update_ms} ms, ${d.peak_rss_mb} / ${k.peak_rss_mb} MB`, 'informs the choice', null);
+    add(
+      `${n} rows, table alone: DataTable / ink-table`,
+      `frame ${d.update_ms} / ${k.update_ms} ms, ${d.peak_rss_mb} / ${k.peak_rss_mb} MB`,
+      'informs the choice',
+      null,
+    );
     add(`${n} rows: ink-table given the 20 visible rows`, `frame ${w.update_ms} ms, ${w.peak_rss_mb} MB`, '', null);
   }
   const x = r.index_detail;
-  if (x) add(`index detail, ${x.fields} mapped fields: open (data -> first frame)`, `${x.open_ms} ms (max ${x.open_max_ms}, CPU ${x.open_cpu_ms}), scroll ${x.scroll_frame_ms} ms`, `< ${x.target_ms} ms`, x.pass);
+  if (x)
+    add(
+      `index detail, ${x.fields} mapped fields: open (data -> first frame)`,
+      `${x.open_ms} ms (max ${x.open_max_ms}, CPU ${x.open_cpu_ms}), scroll ${x.scroll_frame_ms} ms`,
+      `< ${x.target_ms} ms`,
+      x.pass,
+    );
   const p = r.poll;
   if (p) {
-  add(`poll cycle, Health/Disk panes, ${p.indices} indices`, `${p.panes.health.requests}/${p.panes.disk.requests} req, ${p.panes.health.bytes}/${p.panes.disk.bytes} B, ${p.panes.health.ms}/${p.panes.disk.ms} ms`, '', null);
-  add(`poll cycle, Indices pane, ${p.indices} indices`, `${p.requests} req, ${p.bytes} B, ${p.ms} ms`, '', null);
-  add('Health/Disk payload, 100 -> 2000 indices', `${p.flat.health_bytes.join(' -> ')} / ${p.flat.disk_bytes.join(' -> ')} B`, 'flat', p.flat.pass);
-  add('poll overlaps', `${p.overlaps}`, '0', p.overlaps === 0);
-  add(`idle watching (Health, 5 s interval, ${p.idle.seconds} s)`, `${p.cpu_s_per_min} CPU s/min (${p.idle.core_pct}% of a core)`, '< 1% of a core', p.idle.core_pct < 1);
+    add(
+      `poll cycle, Health/Disk panes, ${p.indices} indices`,
+      `${p.panes.health.requests}/${p.panes.disk.requests} req, ${p.panes.health.bytes}/${p.panes.disk.bytes} B, ${p.panes.health.ms}/${p.panes.disk.ms} ms`,
+      '',
+      null,
+    );
+    add(`poll cycle, Indices pane, ${p.indices} indices`, `${p.requests} req, ${p.bytes} B, ${p.ms} ms`, '', null);
+    add(
+      'Health/Disk payload, 100 -> 2000 indices',
+      `${p.flat.health_bytes.join(' -> ')} / ${p.flat.disk_bytes.join(' -> ')} B`,
+      'flat',
+      p.flat.pass,
+    );
+    add('poll overlaps', `${p.overlaps}`, '0', p.overlaps === 0);
+    add(
+      `idle watching (Health, 5 s interval, ${p.idle.seconds} s)`,
+      `${p.cpu_s_per_min} CPU s/min (${p.idle.core_pct}% of a core)`,
+      '< 1% of a core',
+      p.idle.core_pct < 1,
+    );
   }
   const d = r.delete;
-  if (d) add('delete by query vs curl: whole command', d.ratio === null ? d.reason : `${d.shardeck_s} s vs ${d.curl_s} s (${d.ratio}x, ${d.docs} docs)`, '<= 1.05x', d.ratio === null ? null : d.ratio <= 1.05);
-  if (d && d.ratio !== null) add('delete by query vs curl: the delete itself', `${d.shardeck_delete_s} s vs ${d.curl_s} s (${d.delete_ratio}x)`, '<= 1.05x', d.delete_ratio <= 1.05);
+  if (d)
+    add(
+      'delete by query vs curl: whole command',
+      d.ratio === null ? d.reason : `${d.shardeck_s} s vs ${d.curl_s} s (${d.ratio}x, ${d.docs} docs)`,
+      '<= 1.05x',
+      d.ratio === null ? null : d.ratio <= 1.05,
+    );
+  if (d && d.ratio !== null)
+    add(
+      'delete by query vs curl: the delete itself',
+      `${d.shardeck_delete_s} s vs ${d.curl_s} s (${d.delete_ratio}x)`,
+      '<= 1.05x',
+      d.delete_ratio <= 1.05,
+    );
   const L = r.delete_large;
   if (L)
     add(
       'delete by query at scale vs curl: the delete itself',
-      L.shardeck_delete_s === null ? L.reason : `${L.shardeck_delete_s} s vs ${L.curl_s} s (${L.delete_ratio}x, ${L.matched} of ${L.docs} docs; fixed overhead ${L.fixed_overhead_s} s)`,
+      L.shardeck_delete_s === null
+        ? L.reason
+        : `${L.shardeck_delete_s} s vs ${L.curl_s} s (${L.delete_ratio}x, ${L.matched} of ${L.docs} docs; fixed overhead ${L.fixed_overhead_s} s)`,
       '<= 1.05x',
       L.shardeck_delete_s === null ? null : L.delete_ratio <= 1.05,
     );
   const c3 = r.cluster3;
   if (c3) {
-    for (const [pane, x] of Object.entries(c3.poll)) add(`${c3.nodes} nodes, ${c3.indices} indices: poll cycle, ${pane} pane`, `${x.requests} req, ${x.bytes} B, ${x.ms} ms`, '', null);
+    for (const [pane, x] of Object.entries(c3.poll))
+      add(`${c3.nodes} nodes, ${c3.indices} indices: poll cycle, ${pane} pane`, `${x.requests} req, ${x.bytes} B, ${x.ms} ms`, '', null);
     add(
       `${c3.nodes} nodes, ${c3.indices} indices: node time of watching Indices`,
       `${c3.node_ms_per_min} ms/min (${c3.node_pct_of_minute}%; every ${c3.indices_period_s}/${c3.health_period_s}/${c3.blocks_period_s} s: indices/health/blocks; ${c3.start_node_ms} ms at start)`,
@@ -470,9 +625,22 @@ function table(r) {
   }
   const f = r.fleet;
   if (f && f.first_row_ms !== undefined)
-    add(`fleet of ${f.profiles}: first answered row / all answered rows`, `${f.first_row_ms} ms / ${f.answered_rows_ms} ms (${f.statuses.unreachable ?? 0} silent or refused)`, 'first rows < 1 s', f.first_row_ms < 1000);
-  if (f) add(`fleet of ${f.profiles} profiles: first full table / watching`, `${f.first_table_ms} ms / ${f.cpu_s_per_min} CPU s per minute`, '', null);
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length));
+    add(
+      `fleet of ${f.profiles}: first answered row / all answered rows`,
+      `${f.first_row_ms} ms / ${f.answered_rows_ms} ms (${f.statuses.unreachable ?? 0} silent or refused)`,
+      'first rows < 1 s',
+      f.first_row_ms < 1000,
+    );
+  if (f)
+    add(
+      `fleet of ${f.profiles} profiles: first full table / watching`,
+      `${f.first_table_ms} ms / ${f.cpu_s_per_min} CPU s per minute`,
+      '',
+      null,
+    );
+  const widths = [0, 1, 2, 3].map((i) =>
+    Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length),
+  );
   const line = (cells) => cells.map((c, i) => String(c).padEnd(widths[i])).join('  ');
   return [line(['row', 'measured', 'target', '']), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
 }
@@ -500,7 +668,7 @@ export function indexDetail() {
 
 async function detailOnly() {
   await bundle();
-  log('index detail: 2,000 mapped fields, from the data\'s arrival to the first frame');
+  log("index detail: 2,000 mapped fields, from the data's arrival to the first frame");
   const row = indexDetail();
   const file = path.join(root, 'bench/results.json');
   const results = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
@@ -516,7 +684,19 @@ async function detailOnly() {
  * The scenarios, each runnable alone: `npm run bench -- --only memory,startup`. Without --only every
  * scenario runs; with it, bench/results.json keeps the other rows of its last run.
  */
-export const SCENARIOS = ['render', 'memory', 'detail', 'tables', 'startup', 'oneshot', 'delete', 'delete_large', 'poll', 'cluster3', 'fleet'];
+export const SCENARIOS = [
+  'render',
+  'memory',
+  'detail',
+  'tables',
+  'startup',
+  'oneshot',
+  'delete',
+  'delete_large',
+  'poll',
+  'cluster3',
+  'fleet',
+];
 
 function onlyArg(argv) {
   const i = argv.indexOf('--only');
@@ -549,7 +729,11 @@ function renderRow(x) {
       rebuild_all_changed_ms: round(x.shards.rebuild_all_changed_ms),
       poll_parse_ms: round(x.shards.poll_parse_ms),
     },
-    max: { rebuild_ms: round(x.indices.rebuild_max_ms), scroll_frame_ms: round(x.indices.scroll_frame_max_ms), filter_key_ms: round(x.indices.filter_key_max_ms) },
+    max: {
+      rebuild_ms: round(x.indices.rebuild_max_ms),
+      scroll_frame_ms: round(x.indices.scroll_frame_max_ms),
+      filter_key_ms: round(x.indices.filter_key_max_ms),
+    },
   };
 }
 
@@ -565,7 +749,13 @@ async function main() {
   const wants = (name) => !only || only.has(name);
   const resultsFile = path.join(root, 'bench/results.json');
   const previous = only && fs.existsSync(resultsFile) ? JSON.parse(fs.readFileSync(resultsFile, 'utf8')) : {};
-  const results = { ...previous, machine: previous.machine ?? '', date: new Date().toISOString(), loadavg_start: os.loadavg().map((x) => round(x, 2)), machine_info: { ...previous.machine_info, ...machine() } };
+  const results = {
+    ...previous,
+    machine: previous.machine ?? '',
+    date: new Date().toISOString(),
+    loadavg_start: os.loadavg().map((x) => round(x, 2)),
+    machine_info: { ...previous.machine_info, ...machine() },
+  };
   if (only) results.only = [...only];
   else delete results.only;
   log('building the TUI (npm run build) and the measuring scripts');
@@ -626,12 +816,15 @@ async function main() {
     }
   }
   const m = results.machine_info;
-  if (m.elasticsearch) results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
+  if (m.elasticsearch)
+    results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
   // Issue 18's rows at scale (bench/scale.mjs): a 3-node cluster with 5,000 indices, and a fleet of 20 profiles on it.
   if (['cluster3', 'fleet'].some(wants)) Object.assign(results, await (await import('./scale.mjs')).scaleRows(bundle, wants));
   results.loadavg_end = os.loadavg().map((x) => round(x, 2));
   fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
-  process.stdout.write(`shardeck benchmark, ${results.date}${only ? ` (only ${[...only].join(', ')}; other rows from earlier runs)` : ''}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`);
+  process.stdout.write(
+    `shardeck benchmark, ${results.date}${only ? ` (only ${[...only].join(', ')}; other rows from earlier runs)` : ''}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`,
+  );
   process.stdout.write(table(results) + '\n\nwritten: bench/results.json\n');
 }
 
@@ -661,8 +854,15 @@ async function pollScenario(url) {
     ms: round(big.indices.ms),
     cpu_s_per_min: idle.cpu_s_per_min,
     overlaps: watched.overlaps + big.health.overlaps + big.disk.overlaps + big.indices.overlaps,
-    panes: Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: big[p].requests, bytes: big[p].bytes, ms: round(big[p].ms) }])),
-    at_small: { indices: small.indices, ...Object.fromEntries(['health', 'disk', 'indices'].map((p) => [p, { requests: small[p].requests, bytes: small[p].bytes, ms: round(small[p].ms) }])) },
+    panes: Object.fromEntries(
+      ['health', 'disk', 'indices'].map((p) => [p, { requests: big[p].requests, bytes: big[p].bytes, ms: round(big[p].ms) }]),
+    ),
+    at_small: {
+      indices: small.indices,
+      ...Object.fromEntries(
+        ['health', 'disk', 'indices'].map((p) => [p, { requests: small[p].requests, bytes: small[p].bytes, ms: round(small[p].ms) }]),
+      ),
+    },
     flat: {
       health_bytes: [small.health.bytes, big.health.bytes],
       disk_bytes: [small.disk.bytes, big.disk.bytes],

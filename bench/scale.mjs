@@ -32,7 +32,11 @@ let bundleWith = async () => {
 const bundleScale = () => bundleWith({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' });
 
 function runJson(file, args, env = {}) {
-  const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], { encoding: 'utf8', env: { ...process.env, ...env }, maxBuffer: 1 << 24 });
+  const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(text.trim().split('\n').at(-1));
 }
 
@@ -42,7 +46,12 @@ export async function cluster3({ keep = false } = {}) {
   log(`cluster3: 3 nodes with ${INDICES} indices (dev/lib/cluster3.mjs)`);
   const c = await startCluster3({ indices: INDICES });
   try {
-    const count = JSON.parse(execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], { encoding: 'utf8', maxBuffer: 1 << 26 })).length;
+    const count = JSON.parse(
+      execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      }),
+    ).length;
     log(`  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`);
     const poll = {};
     for (const pane of PANES) {
@@ -94,7 +103,15 @@ export async function fleet(realUrls) {
     try {
       const r = runJson('fleet-watch.mjs', [FLEET_WATCH_S, ...urls], { SHARDECK_CONFIG_DIR: path.join(dir, 'conf') });
       log(`  fleet: ${JSON.stringify(r)}`);
-      return { profiles: r.profiles, first_row_ms: r.first_row_ms, answered_rows_ms: r.answered_rows_ms, first_table_ms: r.first_table_ms, cpu_s_per_min: r.cpu_s_per_min, statuses: r.statuses, watch_s: FLEET_WATCH_S };
+      return {
+        profiles: r.profiles,
+        first_row_ms: r.first_row_ms,
+        answered_rows_ms: r.answered_rows_ms,
+        first_table_ms: r.first_table_ms,
+        cpu_s_per_min: r.cpu_s_per_min,
+        statuses: r.statuses,
+        watch_s: FLEET_WATCH_S,
+      };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

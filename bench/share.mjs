@@ -66,7 +66,17 @@ async function main() {
   try {
     await loadDemoData(node.url, { docsPerIndex: 200 });
     await es(node.url, 'PUT', `/${DEMO_YELLOW_INDEX}/_settings`, { index: { number_of_replicas: 0 } });
-    tmux('new-session', '-d', '-s', 'leader', '-x', '100', '-y', '30', `exec env -u CI -u NO_COLOR ${env} node ${CLI} --url ${node.url} --interval 1 --share`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'leader',
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `exec env -u CI -u NO_COLOR ${env} node ${CLI} --url ${node.url} --interval 1 --share`,
+    );
     await waitScreen('leader', (t) => t.includes('SHARED') && t.includes('shards_capacity'), 'the leader');
     await sleep(3000);
     const leader = panePid('leader');
@@ -74,7 +84,18 @@ async function main() {
     [results.leader_cpu_pct_0_followers] = await cpuOver([leader], SECONDS);
     const socket = fs.readdirSync(path.join(runtime, `shardeck-${process.getuid()}`)).find((f) => f.endsWith('.sock'));
     const socketPath = path.join(runtime, `shardeck-${process.getuid()}`, socket);
-    for (const f of ['f1', 'f2']) tmux('new-session', '-d', '-s', f, '-x', '80', '-y', '24', `exec env -i PATH=${process.env.PATH} TERM=xterm-256color node ${CLI} follow ${socketPath}`);
+    for (const f of ['f1', 'f2'])
+      tmux(
+        'new-session',
+        '-d',
+        '-s',
+        f,
+        '-x',
+        '80',
+        '-y',
+        '24',
+        `exec env -i PATH=${process.env.PATH} TERM=xterm-256color node ${CLI} follow ${socketPath}`,
+      );
     for (const f of ['f1', 'f2']) await waitScreen(f, (t) => t.includes('following') && t.includes('shards_capacity'), `follower ${f}`);
     await sleep(3000);
     log(`leader and follower CPU with 2 followers over ${SECONDS} s`);
@@ -104,7 +125,12 @@ async function main() {
       lags.push(followerAt - leaderAt);
       await sleep(1500);
     }
-    results.follower_lag_ms = { median: round(median(lags), 0), max: round(Math.max(...lags), 0), samples: lags.map((x) => round(x, 0)), resolution_ms: round(median(loops), 0) };
+    results.follower_lag_ms = {
+      median: round(median(lags), 0),
+      max: round(Math.max(...lags), 0),
+      samples: lags.map((x) => round(x, 0)),
+      resolution_ms: round(median(loops), 0),
+    };
   } finally {
     try {
       tmux('kill-server');

@@ -67,7 +67,13 @@ async function main() {
     });
   let instance!: ReturnType<typeof render>;
   const first = await frame(() => {
-    instance = render(<View data={rows(N, 0)} />, { stdout: stdout as never, stdin: new FakeStdin() as never, debug: true, exitOnCtrlC: false, patchConsole: false });
+    instance = render(<View data={rows(N, 0)} />, {
+      stdout: stdout as never,
+      stdin: new FakeStdin() as never,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
   });
   // A new snapshot (as after each poll): fresh rows, one frame.
   const update: number[] = [];
@@ -76,7 +82,14 @@ async function main() {
   const lines = stdout.last.split('\n').length;
   instance.unmount();
   process.stdout.write(
-    JSON.stringify({ lib: LIB, rows: N, first_frame_ms: first, update_ms: median(update), frame_lines: lines, peak_rss_mb: process.resourceUsage().maxRSS / 1024 }) + '\n',
+    JSON.stringify({
+      lib: LIB,
+      rows: N,
+      first_frame_ms: first,
+      update_ms: median(update),
+      frame_lines: lines,
+      peak_rss_mb: process.resourceUsage().maxRSS / 1024,
+    }) + '\n',
   );
   process.exit(0);
 }

@@ -16,7 +16,10 @@ import { waitUntil } from './lib/wait.mjs';
 export async function corruptShard(node, index, { docs = 2000, late = 37, beforeStop = async () => {} } = {}) {
   await es(node.url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = (from, n) =>
-    Array.from({ length: n }, (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`).join('');
+    Array.from(
+      { length: n },
+      (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`,
+    ).join('');
   for (const [from, n] of [
     [0, docs],
     [docs, late],

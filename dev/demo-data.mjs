@@ -90,7 +90,8 @@ export async function loadDemoData(url, { docsPerIndex = 3000, indices = DEMO_IN
   }
   // A hidden dot index, hidden in the Indices pane until the operator toggles system indices.
   const dot = await fetch(`${url}/.shardeck-demo-internal`, { method: 'HEAD' });
-  if (dot.status !== 200) await es(url, 'PUT', '/.shardeck-demo-internal', { settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0 } });
+  if (dot.status !== 200)
+    await es(url, 'PUT', '/.shardeck-demo-internal', { settings: { 'index.hidden': true, number_of_shards: 1, number_of_replicas: 0 } });
   await es(url, 'POST', '/_refresh', undefined);
   return { indices, docsPerIndex, yellowIndex };
 }

@@ -30,6 +30,9 @@ if (cmd === 'stop') {
   const saved = JSON.parse(fs.readFileSync(path.join(baseDir, 'node.json'), 'utf8'));
   const node = await startNode({ ...saved, baseDir, noWait: true });
   // The pid file appears once the JVM is up; a service manager reports the process it started.
-  const started = await waitUntil('the node to write its pid file', () => nodePid(baseDir), Boolean, { timeoutMs: 60_000, intervalMs: 100 }).catch(() => node.pid);
+  const started = await waitUntil('the node to write its pid file', () => nodePid(baseDir), Boolean, {
+    timeoutMs: 60_000,
+    intervalMs: 100,
+  }).catch(() => node.pid);
   console.log(`started (pid ${started})`);
 }

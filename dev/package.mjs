@@ -30,7 +30,8 @@ const seaBridges = {
       let text = fs.readFileSync(args.path, 'utf8');
       const devtools = /await import\('\.\/devtools\.js'\)/;
       const packageJson = /const packageJson = isDev\(\)\s*\?\s*await loadPackageJson\(\)\s*:/;
-      if (!devtools.test(text) || !packageJson.test(text)) throw new Error("Ink's dev-only top-level awaits changed: update dev/package.mjs");
+      if (!devtools.test(text) || !packageJson.test(text))
+        throw new Error("Ink's dev-only top-level awaits changed: update dev/package.mjs");
       text = text.replace(devtools, 'void 0').replace(packageJson, 'const packageJson = false ? undefined :');
       return { contents: text, loader: 'js' };
     });
@@ -77,7 +78,14 @@ function executable() {
   try {
     execFileSync(
       process.execPath,
-      [path.join(root, 'node_modules/postject/dist/cli.js'), EXE, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2'],
+      [
+        path.join(root, 'node_modules/postject/dist/cli.js'),
+        EXE,
+        'NODE_SEA_BLOB',
+        blob,
+        '--sentinel-fuse',
+        'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2',
+      ],
       // postject's LIEF warns about note sections it does not name: shown only when it fails.
       { stdio: 'pipe' },
     );
@@ -129,7 +137,7 @@ function deb() {
       `Installed-Size: ${sizeKb}`,
       `Description: ${pkg.description.replace(/\.$/, '')}`,
       ' One executable with its runtime inside (no Node.js needed), a man page and bash/zsh completions.',
-      ' The operator\'s config (~/.config/shardeck) is never part of the package: removing it leaves it alone.',
+      " The operator's config (~/.config/shardeck) is never part of the package: removing it leaves it alone.",
       '',
     ].join('\n'),
   );

@@ -42,7 +42,12 @@ export async function platformStart({ tokenTtl = 600, rotate = false } = {}) {
   // The server writes the state file once it listens.
   let s;
   try {
-    s = await waitUntil('the reference platform server to listen', () => readState(), (st) => st?.pid === child.pid || !isAlive(child.pid), { timeoutMs: 10_000, intervalMs: 50 });
+    s = await waitUntil(
+      'the reference platform server to listen',
+      () => readState(),
+      (st) => st?.pid === child.pid || !isAlive(child.pid),
+      { timeoutMs: 10_000, intervalMs: 50 },
+    );
   } catch (e) {
     await stopPid(child.pid);
     throw new Error(`the reference platform server did not start (${e.message}): see ${path.join(runDir, 'platform.log')}`, { cause: e });
@@ -68,7 +73,11 @@ export async function platformStop() {
 export async function platformSignIn({ cli = 'dist/cli.js', configDir, profile = 'default', tokenTtl = 600 } = {}) {
   const s = await platformStart({ tokenTtl });
   const env = { ...process.env, ...(configDir ? { SHARDECK_CONFIG_DIR: configDir } : {}) };
-  const r = spawnSync(process.execPath, [cli, 'login', '--profile', profile, '--platform', s.url], { input: `${s.refreshToken}\n`, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [cli, 'login', '--profile', profile, '--platform', s.url], {
+    input: `${s.refreshToken}\n`,
+    env,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`demo sign-in to the reference platform failed: ${(r.stderr || r.stdout).trim()}`);
   return s;
 }
@@ -83,7 +92,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       process.exit(64);
     }
     const s = await platformStart({ tokenTtl, rotate: rest.includes('--rotate') });
-    process.stderr.write(`reference platform server (pid ${s.pid}, access tokens live ${s.ttl} s${s.rotate ? ', rotating refresh tokens' : ''})\n`);
+    process.stderr.write(
+      `reference platform server (pid ${s.pid}, access tokens live ${s.ttl} s${s.rotate ? ', rotating refresh tokens' : ''})\n`,
+    );
     console.log(`PLATFORM_URL=${s.url}\nREFRESH_TOKEN=${s.refreshToken}`);
   } else if (cmd === 'stop') {
     const s = await platformStop();

@@ -14,9 +14,17 @@ import { INSPECT_REQUESTS, type InspectRequest } from '../src/cluster/inspect';
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dir = path.join(root, 'test/fixtures/detail');
 
-async function call(url: string, r: InspectRequest | { method: string; path: string; querystring?: Record<string, string> }, body?: unknown) {
+async function call(
+  url: string,
+  r: InspectRequest | { method: string; path: string; querystring?: Record<string, string> },
+  body?: unknown,
+) {
   const q = new URLSearchParams(r.querystring ?? {}).toString();
-  const res = await fetch(`${url}${r.path}${q ? `?${q}` : ''}`, { method: r.method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${url}${r.path}${q ? `?${q}` : ''}`, {
+    method: r.method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${r.method} ${r.path}: ${res.status} ${text}`);
   return (res.headers.get('content-type') ?? '').includes('json') ? JSON.parse(text) : text;
@@ -33,7 +41,11 @@ async function recordIndex(url: string, index: string, short: string) {
   save(`${short}-simulate.json`, await call(url, INSPECT_REQUESTS.simulate(index)));
   // Two stats reads with writes and searches between them: the rates of the detail.
   save(`${short}-stats-prev.json`, await call(url, INSPECT_REQUESTS.stats(index)));
-  const lines = Array.from({ length: 200 }, (_, i) => `{"index":{}}\n${JSON.stringify({ modified_at: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString() })}`).join('\n') + '\n';
+  const lines =
+    Array.from(
+      { length: 200 },
+      (_, i) => `{"index":{}}\n${JSON.stringify({ modified_at: new Date(Date.UTC(2026, 10, 1) + i * 1000).toISOString() })}`,
+    ).join('\n') + '\n';
   await fetch(`${url}/${index}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines });
   for (let i = 0; i < 20; i++) await call(url, { method: 'POST', path: `/${index}/_search` }, { size: 1, query: { match_all: {} } });
   save(`${short}-stats.json`, await call(url, INSPECT_REQUESTS.stats(index)));

@@ -26,10 +26,21 @@ let writing = true;
 })();
 while (Date.now() < end) {
   const rows = await j('GET', '/_cat/allocation?format=json&bytes=b&h=node,disk.used,disk.avail,disk.total');
-  for (const r of rows) if (r.node) samples.push({ t: Date.now(), node: r.node, usedBytes: Number(r['disk.used']), availBytes: Number(r['disk.avail']), totalBytes: Number(r['disk.total']) });
+  for (const r of rows)
+    if (r.node)
+      samples.push({
+        t: Date.now(),
+        node: r.node,
+        usedBytes: Number(r['disk.used']),
+        availBytes: Number(r['disk.avail']),
+        totalBytes: Number(r['disk.total']),
+      });
   await new Promise((res) => setTimeout(res, 5000));
 }
 writing = false;
 await j('DELETE', '/disk_series');
-fs.writeFileSync(out, JSON.stringify({ recordedWith: 'dev/record-disk-series.mjs', from: '_cat/allocation?bytes=b', samples }, null, 1) + '\n');
+fs.writeFileSync(
+  out,
+  JSON.stringify({ recordedWith: 'dev/record-disk-series.mjs', from: '_cat/allocation?bytes=b', samples }, null, 1) + '\n',
+);
 console.log(`${samples.length} samples`);

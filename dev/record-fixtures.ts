@@ -39,7 +39,8 @@ async function record(url: string, scenario: string) {
   }
   if (only) {
     // full is the yellow scenario with a richer health report: the new reads are yellow's.
-    if (scenario === 'yellow') for (const name of only) fs.copyFileSync(path.join(dir, `${name}.json`), path.join(root, 'test/fixtures/full', `${name}.json`));
+    if (scenario === 'yellow')
+      for (const name of only) fs.copyFileSync(path.join(dir, `${name}.json`), path.join(root, 'test/fixtures/full', `${name}.json`));
     process.stderr.write(`recorded ${only.join(', ')} of ${scenario}\n`);
     return;
   }
@@ -57,8 +58,12 @@ try {
   await loadDemoData(node.url, { docsPerIndex: 500 });
   // The platform's second template (service_v9_filter), composed of a component that sets shards
   // and replicas and of the seed's component that disables a field.
-  await put(node.url, '/_component_template/service_v9_filter_settings', { template: { settings: { number_of_shards: 2, number_of_replicas: 1 } } });
-  await put(node.url, '/_component_template/service_v9_no_body', { template: { mappings: { properties: { body: { type: 'object', enabled: false } } } } });
+  await put(node.url, '/_component_template/service_v9_filter_settings', {
+    template: { settings: { number_of_shards: 2, number_of_replicas: 1 } },
+  });
+  await put(node.url, '/_component_template/service_v9_no_body', {
+    template: { mappings: { properties: { body: { type: 'object', enabled: false } } } },
+  });
   await put(node.url, '/_index_template/service_v9_filter', {
     index_patterns: ['service_v9_filter_*'],
     composed_of: ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body'],

@@ -57,7 +57,15 @@ function shootSideBySide(left, right, name, columns, rows) {
   const width = Number(/width="(\d+)"/.exec(a)[1]);
   const height = Number(/height="(\d+)"/.exec(a)[1]);
   const place = (svg, x) => svg.replace('<svg ', `<svg x="${x}" y="0" `);
-  writePng(name, [`<svg xmlns="http://www.w3.org/2000/svg" width="${2 * width + gap}" height="${height}">`, place(a, 0), place(b, width + gap), '</svg>'].join('\n'));
+  writePng(
+    name,
+    [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${2 * width + gap}" height="${height}">`,
+      place(a, 0),
+      place(b, width + gap),
+      '</svg>',
+    ].join('\n'),
+  );
 }
 
 async function putBlock(url) {
@@ -91,7 +99,17 @@ try {
     [100, 30, '-100x30'],
   ]) {
     const s = `shots${columns}`;
-    tmux('new-session', '-d', '-s', s, '-x', String(columns), '-y', String(rows), `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      s,
+      '-x',
+      String(columns),
+      '-y',
+      String(rows),
+      `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+    );
     await waitFor(s, /YELLOW/, 'the console');
     await waitFor(s, /\w@\w/, 'the platform sign-in in the header');
     // Visit Shards first so Health can name the reason of the unassigned shards.
@@ -187,14 +205,37 @@ async function shareShots() {
   const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-run-'));
   try {
     const lead = 'leader';
-    tmux('new-session', '-d', '-s', lead, '-x', '80', '-y', '24', `env -u CI -u NO_COLOR TERM=xterm-256color XDG_RUNTIME_DIR=${runtime} SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      lead,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      `env -u CI -u NO_COLOR TERM=xterm-256color XDG_RUNTIME_DIR=${runtime} SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+    );
     await waitFor(lead, /YELLOW/, 'the leader');
     tmux('send-keys', '-t', lead, 's');
     await waitFor(lead, /SHARED \(0/, 'the shared console');
     const dir = path.join(runtime, `shardeck-${process.getuid()}`);
-    const sock = path.join(dir, fs.readdirSync(dir).find((f) => f.endsWith('.sock')));
+    const sock = path.join(
+      dir,
+      fs.readdirSync(dir).find((f) => f.endsWith('.sock')),
+    );
     const fol = 'follower';
-    tmux('new-session', '-d', '-s', fol, '-x', '80', '-y', '24', `env -i PATH=${JSON.stringify(process.env.PATH)} TERM=xterm-256color node ${root}/dist/cli.js follow ${sock}; sleep 60`);
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      fol,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      `env -i PATH=${JSON.stringify(process.env.PATH)} TERM=xterm-256color node ${root}/dist/cli.js follow ${sock}; sleep 60`,
+    );
     await waitFor(fol, /following/, 'the follower');
     await waitFor(lead, /SHARED \(1: /, 'the leader naming its follower');
     tmux('send-keys', '-t', lead, '2');
@@ -240,7 +281,17 @@ async function recoveryShots() {
   Object.assign(config.profiles.demo, { serviceStop: service('stop'), serviceStart: service('start') });
   fs.writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
   const s = 'recover';
-  tmux('new-session', '-d', '-s', s, '-x', '80', '-y', '24', `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`);
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    s,
+    '-x',
+    '80',
+    '-y',
+    '24',
+    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+  );
   await waitFor(s, /RED/, 'the red console');
   tmux('send-keys', '-t', s, '3', 'u');
   await waitFor(s, new RegExp(index), 'the corrupt primary');

@@ -20,7 +20,9 @@ const modules = path.join(root, 'node_modules');
 const linked = fs.lstatSync(modules, { throwIfNoEntry: false })?.isSymbolicLink();
 if (linked && stale()) {
   // npm ci empties node_modules through the link: another checkout's install would go with it.
-  console.error(`shardeck setup: node_modules is a link to ${fs.realpathSync(modules)}; not reinstalling through it (run npm ci where it points if it is stale)`);
+  console.error(
+    `shardeck setup: node_modules is a link to ${fs.realpathSync(modules)}; not reinstalling through it (run npm ci where it points if it is stale)`,
+  );
 } else if (stale()) {
   console.error('shardeck setup: npm ci');
   execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: root, stdio: 'inherit' });

@@ -30,7 +30,10 @@ const log = (m) => process.stderr.write(`[test:fresh] ${m}\n`);
 /** Pids of every process of `user` (none when the user does not exist). */
 function processesOfUser(user) {
   try {
-    return execFileSync('ps', ['-u', user, '-o', 'pid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split('\n').map(Number).filter(Boolean);
+    return execFileSync('ps', ['-u', user, '-o', 'pid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .split('\n')
+      .map(Number)
+      .filter(Boolean);
   } catch {
     return [];
   }
@@ -69,7 +72,12 @@ async function removeEsUser() {
 /** vitest's JSON report -> counts. */
 function countsFrom(file) {
   const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-  return { run: r.numTotalTests, passed: r.numPassedTests, failed: r.numFailedTests, skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0) };
+  return {
+    run: r.numTotalTests,
+    passed: r.numPassedTests,
+    failed: r.numFailedTests,
+    skipped: (r.numPendingTests ?? 0) + (r.numTodoTests ?? 0),
+  };
 }
 
 const started = Date.now();
@@ -99,7 +107,9 @@ try {
   const testCmd = `npm test -- --reporter=default --reporter=json --outputFile.json=${report}`;
   const env = { ...process.env, SHARDECK_DEV_CACHE: cache, SHARDECK_ES_USER: ES_USER };
   for (const k of ['SHARDECK_NODES_DIR', 'SHARDECK_CLI', 'VITEST', 'NODE_OPTIONS']) delete env[k];
-  log(`running \`${testCmd.split(' --')[0]}\` with an empty cache (${cache})${umask ? ` under umask ${umask}` : ''}, nodes as ${isRoot ? ES_USER : 'this user'}`);
+  log(
+    `running \`${testCmd.split(' --')[0]}\` with an empty cache (${cache})${umask ? ` under umask ${umask}` : ''}, nodes as ${isRoot ? ES_USER : 'this user'}`,
+  );
   const code = await new Promise((resolve) => {
     const child = spawn('sh', ['-c', `${umask ? `umask ${umask} && ` : ''}${testCmd}`], { cwd: clone, env, stdio: 'inherit' });
     child.on('close', (c) => resolve(c ?? 1));
@@ -108,7 +118,8 @@ try {
   const seconds = Math.round((Date.now() - started) / 1000);
   const counts = fs.existsSync(report) ? countsFrom(report) : undefined;
   console.log(`test:fresh: ${Math.floor(seconds / 60)} min ${seconds % 60} s; npm test exited ${code}`);
-  if (counts) console.log(`test:fresh: ${counts.run} tests run, ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  if (counts)
+    console.log(`test:fresh: ${counts.run} tests run, ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
   if (code !== 0) failed.push(`npm test exited ${code}`);
   if (!counts) failed.push('no vitest report (the suites did not run)');
   else {

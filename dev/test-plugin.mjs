@@ -25,7 +25,11 @@ export function buildTestPlugin(version = ES_VERSION) {
       'package org.shardeck.test;\n\nimport org.elasticsearch.plugins.Plugin;\n\n/** Does nothing: it exists to be installed, listed and removed. */\npublic class ShardeckTestPlugin extends Plugin {}\n',
     );
     const classes = path.join(work, 'classes');
-    execFileSync(jdkTool('javac'), ['-nowarn', '--release', '17', '-d', classes, '-cp', `${path.join(home, 'lib')}/*`, path.join(src, 'ShardeckTestPlugin.java')], { stdio: 'inherit' });
+    execFileSync(
+      jdkTool('javac'),
+      ['-nowarn', '--release', '17', '-d', classes, '-cp', `${path.join(home, 'lib')}/*`, path.join(src, 'ShardeckTestPlugin.java')],
+      { stdio: 'inherit' },
+    );
     const staged = path.join(work, 'zip');
     fs.mkdirSync(staged);
     execFileSync(jdkTool('jar'), ['cf', path.join(staged, `${TEST_PLUGIN}-${version}.jar`), '-C', classes, '.'], { stdio: 'inherit' });

@@ -28,7 +28,22 @@ const RESULTS = path.join(root, 'dev', 'versions-results.json');
  * The newest integ-test-zip of each 8.x minor on Maven Central (its maven-metadata.xml, 2026-11-25).
  * Minors with no artifact there: 8.2, 8.3, 8.4, 8.8, 8.12, 8.16.
  */
-export const MINORS = ['8.0.0', '8.1.1', '8.5.0', '8.6.2', '8.7.1', '8.9.0', '8.10.2', '8.11.3', '8.13.4', '8.14.3', '8.15.0', '8.17.4', '8.18.0', '8.19.21'];
+export const MINORS = [
+  '8.0.0',
+  '8.1.1',
+  '8.5.0',
+  '8.6.2',
+  '8.7.1',
+  '8.9.0',
+  '8.10.2',
+  '8.11.3',
+  '8.13.4',
+  '8.14.3',
+  '8.15.0',
+  '8.17.4',
+  '8.18.0',
+  '8.19.21',
+];
 
 const INDEX = 'smoke_v';
 const TEMPLATE = 'smoke_v_tpl';
@@ -36,11 +51,38 @@ const OLD_DOCS = 10;
 
 /** The features of the table, in its order. */
 export const FEATURES = [
-  'status', 'doctor',
-  'pane health', 'pane indices', 'pane shards', 'pane disk', 'pane nodes', 'pane templates', 'pane doctor', 'pane timeline',
-  'explain', 'tasks', 'templates', 'nodes', 'mappings', 'settings', 'stats', 'cat', 'get', 'search', 'audit',
-  'dry-run replicas', 'dry-run unblock', 'dry-run scroll-limit', 'dry-run delete-by-query', 'dry-run forcemerge', 'dry-run component-template', 'dry-run reroute',
-  'replicas set (real)', 'delete-by-query (real)', 'forcemerge (real)', 'tasks after',
+  'status',
+  'doctor',
+  'pane health',
+  'pane indices',
+  'pane shards',
+  'pane disk',
+  'pane nodes',
+  'pane templates',
+  'pane doctor',
+  'pane timeline',
+  'explain',
+  'tasks',
+  'templates',
+  'nodes',
+  'mappings',
+  'settings',
+  'stats',
+  'cat',
+  'get',
+  'search',
+  'audit',
+  'dry-run replicas',
+  'dry-run unblock',
+  'dry-run scroll-limit',
+  'dry-run delete-by-query',
+  'dry-run forcemerge',
+  'dry-run component-template',
+  'dry-run reroute',
+  'replicas set (real)',
+  'delete-by-query (real)',
+  'forcemerge (real)',
+  'tasks after',
 ];
 
 function log(msg) {
@@ -58,12 +100,20 @@ function es(url, method, p, body) {
   return new Promise((resolve, reject) => {
     const req = mod.request(
       u,
-      { method, ca: admin.ca, headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json', ...admin.headers } },
+      {
+        method,
+        ca: admin.ca,
+        headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json', ...admin.headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');
         res.on('data', (c) => (text += c));
-        res.on('end', () => (res.statusCode >= 300 ? reject(new Error(`${method} ${p}: HTTP ${res.statusCode} ${text.slice(0, 300)}`)) : resolve(JSON.parse(text || '{}'))));
+        res.on('end', () =>
+          res.statusCode >= 300
+            ? reject(new Error(`${method} ${p}: HTTP ${res.statusCode} ${text.slice(0, 300)}`))
+            : resolve(JSON.parse(text || '{}')),
+        );
       },
     );
     req.on('error', reject);
@@ -76,10 +126,17 @@ function es(url, method, p, body) {
  * Returns the CLI's connection flags and environment (the password only in the environment).
  */
 async function roleUser(node, role) {
-  admin = { headers: { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` }, ca: fs.readFileSync(node.ca) };
+  admin = {
+    headers: { authorization: `Basic ${Buffer.from(`elastic:${node.password}`).toString('base64')}` },
+    ca: fs.readFileSync(node.ca),
+  };
   const password = `smoke-${Math.random().toString(36).slice(2, 12)}`;
   // The file realm (the test zip cannot hold native users: lib/es-node.mjs addFileRealmUser).
-  addFileRealmUser(node, { user: `smoke_${role}`, password, roles: { [`shardeck_${role}`]: JSON.parse(fs.readFileSync(path.join(root, 'docs', 'roles', `${role}.json`), 'utf8')) } });
+  addFileRealmUser(node, {
+    user: `smoke_${role}`,
+    password,
+    roles: { [`shardeck_${role}`]: JSON.parse(fs.readFileSync(path.join(root, 'docs', 'roles', `${role}.json`), 'utf8')) },
+  });
   const auth = {
     args: ['--user', `smoke_${role}`, '--password-env', 'SMOKE_ES_PW', '--ca', node.ca],
     env: { SMOKE_ES_PW: password },
@@ -87,7 +144,11 @@ async function roleUser(node, role) {
   // The node reads the realm's files again within seconds: wait until the user authenticates.
   await waitUntil(
     `user smoke_${role} known to the node`,
-    () => spawnSync(process.execPath, [CLI, 'status', '--json', '--url', node.url, ...auth.args], { env: { ...process.env, ...auth.env }, encoding: 'utf8' }).stdout,
+    () =>
+      spawnSync(process.execPath, [CLI, 'status', '--json', '--url', node.url, ...auth.args], {
+        env: { ...process.env, ...auth.env },
+        encoding: 'utf8',
+      }).stdout,
     (out) => !out.includes('"unauthorized"'),
     { timeoutMs: 30_000, intervalMs: 1000 },
   );
@@ -96,21 +157,32 @@ async function roleUser(node, role) {
 
 /** A small index with one replica (yellow on one node: the Health pane has something to explain), old and new documents. */
 async function seed(url) {
-  await es(url, 'PUT', `/_index_template/${TEMPLATE}`, { index_patterns: [`${INDEX}*`], template: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+  await es(url, 'PUT', `/_index_template/${TEMPLATE}`, {
+    index_patterns: [`${INDEX}*`],
+    template: { settings: { number_of_shards: 1, number_of_replicas: 1 } },
+  });
   // A second run on the same node (the next role) starts from the same index again.
   await es(url, 'DELETE', `/${INDEX}?ignore_unavailable=true`);
-  await es(url, 'PUT', `/${INDEX}`, { mappings: { properties: { modified_at: { type: 'date' }, source: { type: 'keyword' }, f: { type: 'keyword' } } } });
+  await es(url, 'PUT', `/${INDEX}`, {
+    mappings: { properties: { modified_at: { type: 'date' }, source: { type: 'keyword' }, f: { type: 'keyword' } } },
+  });
   const lines = [];
   for (let i = 0; i < 30; i++) {
     lines.push(JSON.stringify({ index: { _index: INDEX, _id: String(i) } }));
-    lines.push(JSON.stringify({ modified_at: i < OLD_DOCS ? '2020-01-01T00:00:00Z' : new Date().toISOString(), source: `src-${i % 3}`, f: `v${i}` }));
+    lines.push(
+      JSON.stringify({ modified_at: i < OLD_DOCS ? '2020-01-01T00:00:00Z' : new Date().toISOString(), source: `src-${i % 3}`, f: `v${i}` }),
+    );
   }
   await es(url, 'POST', '/_bulk?refresh=true', lines.join('\n') + '\n');
 }
 
 /** The built CLI against the node, its own config folder (no profile of the operator is touched). */
 function cli(url, env, args) {
-  const r = spawnSync(process.execPath, [CLI, ...args, '--url', url, ...connArgs], { env: { ...process.env, ...env, NO_COLOR: '1' }, encoding: 'utf8', timeout: 180_000 });
+  const r = spawnSync(process.execPath, [CLI, ...args, '--url', url, ...connArgs], {
+    env: { ...process.env, ...env, NO_COLOR: '1' },
+    encoding: 'utf8',
+    timeout: 180_000,
+  });
   return { code: r.status, out: `${r.stdout}${r.stderr}` };
 }
 
@@ -137,7 +209,16 @@ function check(results, feature, url, env, args, ok = (code) => code === 0) {
 }
 
 const PANE_KEYS = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8' };
-const PANE_TITLES = { health: 'Health', indices: 'Indices', shards: 'Shards', disk: 'Disk', nodes: 'Nodes', templates: 'Templates', doctor: 'Doctor', timeline: 'Timeline' };
+const PANE_TITLES = {
+  health: 'Health',
+  indices: 'Indices',
+  shards: 'Shards',
+  disk: 'Disk',
+  nodes: 'Nodes',
+  templates: 'Templates',
+  doctor: 'Doctor',
+  timeline: 'Timeline',
+};
 
 /** Every pane of the console at 80x24 in tmux: after its first poll, no error line, no STALE, nothing still loading. */
 async function panes(results, url, env) {
@@ -168,7 +249,9 @@ async function panes(results, url, env) {
           { timeoutMs: 20_000, intervalMs: 500 },
         );
         const own = pane === 'health' && last.includes("shardeck's diagnosis (no health report)");
-        results[feature] = own ? { v: 'sub', why: 'no _health_report before 8.7: cluster health, unassigned shards by reason, disk watermarks' } : { v: 'Y' };
+        results[feature] = own
+          ? { v: 'sub', why: 'no _health_report before 8.7: cluster health, unassigned shards by reason, disk watermarks' }
+          : { v: 'Y' };
       } catch {
         const line = last.split('\n').find((l) => bad(l)) ?? '';
         results[feature] = { v: 'N', why: `${bad(last) ?? 'pane not drawn'}: ${line.trim().slice(0, 140)}` };
@@ -213,16 +296,39 @@ export async function smoke(url, { reindexWhy, auth } = {}) {
     check(results, 'dry-run replicas', url, env, ['replicas', 'set', INDEX, '0', '--template', TEMPLATE, '--dry-run']);
     check(results, 'dry-run unblock', url, env, ['unblock', '--dry-run']);
     check(results, 'dry-run scroll-limit', url, env, ['scroll-limit', '600', '--dry-run']);
-    const dbq = check(results, 'dry-run delete-by-query', url, env, ['delete-by-query', INDEX, '--older-than', '365d', '--dry-run'], (c, out) => c === 0 && out.includes(String(OLD_DOCS)));
+    const dbq = check(
+      results,
+      'dry-run delete-by-query',
+      url,
+      env,
+      ['delete-by-query', INDEX, '--older-than', '365d', '--dry-run'],
+      (c, out) => c === 0 && out.includes(String(OLD_DOCS)),
+    );
     check(results, 'dry-run forcemerge', url, env, ['forcemerge', INDEX, '--expunge-deletes', '--dry-run']);
-    check(results, 'dry-run component-template', url, env, ['component-template', 'put', 'smoke_v_off', '--disable-field', 'f', '--template', TEMPLATE, '--dry-run']);
+    check(results, 'dry-run component-template', url, env, [
+      'component-template',
+      'put',
+      'smoke_v_off',
+      '--disable-field',
+      'f',
+      '--template',
+      TEMPLATE,
+      '--dry-run',
+    ]);
     check(results, 'dry-run reroute', url, env, ['reroute', '--retry-failed', '--dry-run']);
     check(results, 'replicas set (real)', url, env, ['replicas', 'set', INDEX, '0', '--template', TEMPLATE, '--yes', '--timeout', '60']);
     if (reindexWhy) {
       results['delete-by-query (real)'] = { v: 'N', why: `test node only: ${reindexWhy}`, harness: true };
       log(`delete-by-query (real): N (${reindexWhy})`);
     } else {
-      check(results, 'delete-by-query (real)', url, env, ['delete-by-query', INDEX, '--older-than', '365d', '--expect', String(OLD_DOCS), '--yes'], (c) => c === 0);
+      check(
+        results,
+        'delete-by-query (real)',
+        url,
+        env,
+        ['delete-by-query', INDEX, '--older-than', '365d', '--expect', String(OLD_DOCS), '--yes'],
+        (c) => c === 0,
+      );
     }
     void dbq;
     check(results, 'forcemerge (real)', url, env, ['forcemerge', INDEX, '--expunge-deletes', '--yes']);
@@ -246,7 +352,12 @@ function readResults() {
 const cmpVersion = (a, b) => {
   const [va, ra = ''] = a.split(' ');
   const [vb, rb = ''] = b.split(' ');
-  return va.split('.').map(Number).reduce((d, x, i) => d || x - Number(vb.split('.')[i]), 0) || ra.localeCompare(rb);
+  return (
+    va
+      .split('.')
+      .map(Number)
+      .reduce((d, x, i) => d || x - Number(vb.split('.')[i]), 0) || ra.localeCompare(rb)
+  );
 };
 
 /** The README table: a row per feature, a column per version; N and sub explained under it. */

@@ -72,11 +72,17 @@ async function main(argv: string[]): Promise<number> {
     parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
     parsed.positionals = parsed.positionals.map((p) => negatives.get(p) ?? p);
     // A flag's value too (--from -3), so the command can say what is wrong with it.
-    for (const [k, v] of Object.entries(parsed.values)) if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
+    for (const [k, v] of Object.entries(parsed.values))
+      if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
   } catch (e) {
     failure = (e as Error).message.replace(/\. To specify.*$/s, '');
     const unknown = /^Unknown option '(--?[^']+)'/.exec(failure);
-    const near = unknown && didYouMean(unknown[1], Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`));
+    const near =
+      unknown &&
+      didYouMean(
+        unknown[1],
+        Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`),
+      );
     if (near) failure += `: did you mean ${near}?`;
     err(`shardeck ${name}: ${failure}\n${mod.usage}\n`);
     return EXIT.usage;

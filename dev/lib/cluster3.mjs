@@ -22,7 +22,11 @@ export const cluster3Tar = (indices) => path.join(cacheRoot, `cluster3-${ES_VERS
 const log = (msg) => process.stderr.write(`[cluster3] ${msg}\n`);
 
 async function es(url, method, p, body, contentType = 'application/json') {
-  const res = await fetch(url + p, { method, headers: { 'content-type': contentType }, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(url + p, {
+    method,
+    headers: { 'content-type': contentType },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${p}: HTTP ${res.status} ${text.slice(0, 300)}`);
   return text ? JSON.parse(text) : null;
@@ -61,7 +65,11 @@ async function startNodes(root, { bootstrap }) {
         seedHosts,
         ...(bootstrap ? { initialMasters: NAMES } : {}),
         // More local recoveries at once than the default 4: a restore recovers 6,000 shards from disk.
-        settings: { 'cluster.max_shards_per_node': '5000', 'action.destructive_requires_name': 'true', 'cluster.routing.allocation.node_initial_primaries_recoveries': '16' },
+        settings: {
+          'cluster.max_shards_per_node': '5000',
+          'action.destructive_requires_name': 'true',
+          'cluster.routing.allocation.node_initial_primaries_recoveries': '16',
+        },
         noWait: true,
       }),
     ),
@@ -85,11 +93,17 @@ async function startNodes(root, { bootstrap }) {
 async function createIndices(url, count) {
   await es(url, 'PUT', '/_index_template/cluster3', {
     index_patterns: ['service_v9_c*'],
-    template: { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { modified_at: { type: 'date' }, 'assoc:sources': { type: 'keyword' } } } },
+    template: {
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { properties: { modified_at: { type: 'date' }, 'assoc:sources': { type: 'keyword' } } },
+    },
   });
   await es(url, 'PUT', '/_index_template/cluster3r', {
     index_patterns: ['service_v9_r*'],
-    template: { settings: { number_of_shards: 1, number_of_replicas: 1 }, mappings: { properties: { modified_at: { type: 'date' }, 'assoc:sources': { type: 'keyword' } } } },
+    template: {
+      settings: { number_of_shards: 1, number_of_replicas: 1 },
+      mappings: { properties: { modified_at: { type: 'date' }, 'assoc:sources': { type: 'keyword' } } },
+    },
   });
   // One document per index through _bulk: the indices are auto-created, and the master batches
   // those creations into few cluster-state updates (one PUT per index costs one update each).
@@ -98,7 +112,9 @@ async function createIndices(url, count) {
     const lines = [];
     for (let i = from; i < Math.min(count, from + BATCH); i++) {
       lines.push(JSON.stringify({ index: { _index: cluster3Index(i) } }));
-      lines.push(JSON.stringify({ modified_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), 'assoc:sources': `src-${i % 7}` }));
+      lines.push(
+        JSON.stringify({ modified_at: new Date(Date.UTC(2026, 0, 1) + i * 60_000).toISOString(), 'assoc:sources': `src-${i % 7}` }),
+      );
     }
     const r = await es(url, 'POST', '/_bulk?timeout=120s', lines.join('\n') + '\n', 'application/x-ndjson');
     if (r.errors) throw new Error(`bulk ${from}: ${JSON.stringify(r.items.find((it) => it.index?.error)?.index?.error).slice(0, 300)}`);

@@ -60,7 +60,10 @@ export function findJava({ jdk = false } = {}) {
 
 export function javaHome() {
   const home = findJava();
-  if (!home) throw new Error(`no Java ${MIN_JAVA} or newer found (ES_JAVA_HOME, JAVA_HOME, PATH, /usr/lib/jvm): Elasticsearch 8 needs it; run npm run setup, or apt-get install openjdk-17-jdk-headless`);
+  if (!home)
+    throw new Error(
+      `no Java ${MIN_JAVA} or newer found (ES_JAVA_HOME, JAVA_HOME, PATH, /usr/lib/jvm): Elasticsearch 8 needs it; run npm run setup, or apt-get install openjdk-17-jdk-headless`,
+    );
   return home;
 }
 
@@ -92,7 +95,13 @@ export function ensureDistribution(version = ES_VERSION) {
     log(`downloading org.elasticsearch.distribution.integ-test-zip:elasticsearch:${version} with mvn (once)`);
     execFileSync(
       'mvn',
-      ['-q', '-B', 'dependency:copy', `-Dartifact=org.elasticsearch.distribution.integ-test-zip:elasticsearch:${version}:zip`, `-DoutputDirectory=${downloads}`],
+      [
+        '-q',
+        '-B',
+        'dependency:copy',
+        `-Dartifact=org.elasticsearch.distribution.integ-test-zip:elasticsearch:${version}:zip`,
+        `-DoutputDirectory=${downloads}`,
+      ],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
   }
@@ -143,10 +152,20 @@ function installReindexOrSay(home, version) {
 
 /** The 7.17.29 module files the port patches (dev/reindex/reindex-8.19-port.patch). */
 const REINDEX_SOURCES = [
-  'AbstractAsyncBulkByScrollAction', 'AbstractBaseReindexRestHandler', 'AbstractBulkByQueryRestHandler',
-  'AsyncDeleteByQueryAction', 'BulkByScrollParallelizationHelper', 'BulkIndexByScrollResponseContentListener',
-  'ReindexPlugin', 'RestDeleteByQueryAction', 'RestRethrottleAction', 'RethrottleAction', 'RethrottleRequest',
-  'TransportDeleteByQueryAction', 'TransportRethrottleAction', 'package-info',
+  'AbstractAsyncBulkByScrollAction',
+  'AbstractBaseReindexRestHandler',
+  'AbstractBulkByQueryRestHandler',
+  'AsyncDeleteByQueryAction',
+  'BulkByScrollParallelizationHelper',
+  'BulkIndexByScrollResponseContentListener',
+  'ReindexPlugin',
+  'RestDeleteByQueryAction',
+  'RestRethrottleAction',
+  'RethrottleAction',
+  'RethrottleRequest',
+  'TransportDeleteByQueryAction',
+  'TransportRethrottleAction',
+  'package-info',
 ].map((f) => `org/elasticsearch/reindex/${f}.java`);
 
 const REINDEX_PATCH = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'reindex', 'reindex-8.19-port.patch');
@@ -155,7 +174,9 @@ const REINDEX_PATCH = path.join(path.dirname(fileURLToPath(import.meta.url)), '.
 export function jdkTool(name) {
   const home = findJava({ jdk: true });
   if (home && fs.existsSync(path.join(home, 'bin', name))) return path.join(home, 'bin', name);
-  throw new Error(`no ${name} of a JDK ${MIN_JAVA}+: building the test node's reindex module needs one; run npm run setup, or apt-get install openjdk-17-jdk-headless`);
+  throw new Error(
+    `no ${name} of a JDK ${MIN_JAVA}+: building the test node's reindex module needs one; run npm run setup, or apt-get install openjdk-17-jdk-headless`,
+  );
 }
 
 /**
@@ -169,7 +190,13 @@ function installExtraModules(home, version) {
     log('downloading org.elasticsearch.plugin:reindex-client:7.17.29:jar:sources with mvn (once)');
     execFileSync(
       'mvn',
-      ['-q', '-B', 'dependency:copy', '-Dartifact=org.elasticsearch.plugin:reindex-client:7.17.29:jar:sources', `-DoutputDirectory=${downloads}`],
+      [
+        '-q',
+        '-B',
+        'dependency:copy',
+        '-Dartifact=org.elasticsearch.plugin:reindex-client:7.17.29:jar:sources',
+        `-DoutputDirectory=${downloads}`,
+      ],
       { stdio: ['ignore', 'inherit', 'inherit'] },
     );
   }
@@ -182,7 +209,9 @@ function installExtraModules(home, version) {
     execFileSync('unzip', ['-q', sources, ...REINDEX_SOURCES], { cwd: src, stdio: 'inherit' });
     execFileSync('patch', ['-s', '-p1', '-i', REINDEX_PATCH], { cwd: src, stdio: 'inherit' });
     const files = REINDEX_SOURCES.map((f) => path.join(src, f));
-    execFileSync(jdkTool('javac'), ['-nowarn', '--release', '17', '-d', classes, '-cp', `${path.join(home, 'lib')}/*`, ...files], { stdio: 'inherit' });
+    execFileSync(jdkTool('javac'), ['-nowarn', '--release', '17', '-d', classes, '-cp', `${path.join(home, 'lib')}/*`, ...files], {
+      stdio: 'inherit',
+    });
     execFileSync(jdkTool('jar'), ['cf', path.join(staged, `reindex-${version}.jar`), '-C', classes, '.'], { stdio: 'inherit' });
     fs.writeFileSync(
       path.join(staged, 'plugin-descriptor.properties'),

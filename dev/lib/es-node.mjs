@@ -57,7 +57,10 @@ function chownToEsUser(p) {
 export function isProcessOf(pid, marker) {
   if (!pid || !isAlive(pid)) return false;
   try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').some((arg) => arg.includes(marker));
+    return fs
+      .readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .some((arg) => arg.includes(marker));
   } catch {
     return !fs.existsSync('/proc/self');
   }
@@ -80,10 +83,40 @@ export function nodePid(baseDir) {
 export function makeTlsMaterial(dir) {
   ensureDir(dir);
   const run = (args) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-  run(['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '30', '-subj', '/CN=shardeck test CA', '-keyout', 'ca.key', '-out', 'ca.crt']);
+  run([
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '30',
+    '-subj',
+    '/CN=shardeck test CA',
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.crt',
+  ]);
   run(['req', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=localhost', '-keyout', 'node.key', '-out', 'node.csr']);
   fs.writeFileSync(path.join(dir, 'ext.cnf'), 'subjectAltName=DNS:localhost,IP:127.0.0.1\n');
-  run(['x509', '-req', '-in', 'node.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '30', '-extfile', 'ext.cnf', '-out', 'node.crt']);
+  run([
+    'x509',
+    '-req',
+    '-in',
+    'node.csr',
+    '-CA',
+    'ca.crt',
+    '-CAkey',
+    'ca.key',
+    '-CAcreateserial',
+    '-days',
+    '30',
+    '-extfile',
+    'ext.cnf',
+    '-out',
+    'node.crt',
+  ]);
   return { ca: path.join(dir, 'ca.crt'), cert: path.join(dir, 'node.crt'), key: path.join(dir, 'node.key') };
 }
 
@@ -139,7 +172,10 @@ async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile,
     await sleep(250);
   }
   const bindFailed = baseDir ? bindFailedIn(baseDir) : false;
-  throw new NodeStartError(`Elasticsearch at ${url} did not become ready (${last}${bindFailed ? '; a port was taken' : ''})\n${logFile ? logTail(logFile) : ''}`, bindFailed);
+  throw new NodeStartError(
+    `Elasticsearch at ${url} did not become ready (${last}${bindFailed ? '; a port was taken' : ''})\n${logFile ? logTail(logFile) : ''}`,
+    bindFailed,
+  );
 }
 
 /** Whether `pid` runs (a zombie, exited but not yet reaped by its parent, does not). */
@@ -167,7 +203,9 @@ const started = new Map();
 export async function disposeStartedNodes() {
   const all = [...started.entries()];
   started.clear();
-  await Promise.all(all.map(([baseDir, { owned }]) => stopNodeIn(baseDir).then(() => owned && fs.rmSync(baseDir, { recursive: true, force: true }))));
+  await Promise.all(
+    all.map(([baseDir, { owned }]) => stopNodeIn(baseDir).then(() => owned && fs.rmSync(baseDir, { recursive: true, force: true }))),
+  );
 }
 
 /** Stops the node whose folder is `baseDir`, if its JVM (checked by pid AND command line) still runs. */
@@ -252,7 +290,8 @@ async function startNodeOnce(opts) {
       // which the node's user may not write: the JVM then refuses to start. This node's own logs folder.
       const jvmOptions = path.join(confDir, 'jvm.options');
       const text = fs.readFileSync(jvmOptions, 'utf8');
-      if (text.includes('file=logs/gc.log')) fs.writeFileSync(jvmOptions, text.replaceAll('file=logs/gc.log', `file=${path.join(logsDir, 'gc.log')}`));
+      if (text.includes('file=logs/gc.log'))
+        fs.writeFileSync(jvmOptions, text.replaceAll('file=logs/gc.log', `file=${path.join(logsDir, 'gc.log')}`));
     }
     // Once, with the config dir (a restart keeps what was written).
     for (const [rel, text] of Object.entries(freshConf ? opts.configFiles || {} : {})) {
@@ -286,7 +325,10 @@ async function startNodeOnce(opts) {
         'xpack.security.transport.ssl.enabled': 'false',
       });
     }
-    const yml = Object.entries(settings).map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join('\n') + '\n';
+    const yml =
+      Object.entries(settings)
+        .map(([k, v]) => `${k}: ${JSON.stringify(v)}`)
+        .join('\n') + '\n';
     fs.writeFileSync(path.join(confDir, 'elasticsearch.yml'), yml);
     // Handed to the node's user whole (whatever the umask made of the modes): it owns its folders.
     chownToEsUser(baseDir);
@@ -309,7 +351,18 @@ async function startNodeOnce(opts) {
     if (!opts.secure)
       fs.writeFileSync(
         path.join(baseDir, 'node.json'),
-        JSON.stringify({ name, home: opts.home, dataDir, httpPort, transportPort, clusterName, settings: opts.settings, heap: opts.heap, seedHosts: opts.seedHosts, initialMasters: opts.initialMasters }),
+        JSON.stringify({
+          name,
+          home: opts.home,
+          dataDir,
+          httpPort,
+          transportPort,
+          clusterName,
+          settings: opts.settings,
+          heap: opts.heap,
+          seedHosts: opts.seedHosts,
+          initialMasters: opts.initialMasters,
+        }),
       );
     const pidFile = path.join(baseDir, 'es.pid');
     fs.rmSync(pidFile, { force: true });

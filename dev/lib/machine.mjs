@@ -20,11 +20,23 @@ function have(cmd) {
 
 /** Tools the harness and the end-to-end tests run, by Debian package. Java is checked apart, by version. */
 // man, zsh and dpkg-deb: the package tests (the .deb's man page, the completion scripts).
-const TOOLS = { patch: 'patch', mvn: 'maven', unzip: 'unzip', curl: 'curl', openssl: 'openssl', tmux: 'tmux', man: 'man-db', zsh: 'zsh', 'dpkg-deb': 'dpkg' };
+const TOOLS = {
+  patch: 'patch',
+  mvn: 'maven',
+  unzip: 'unzip',
+  curl: 'curl',
+  openssl: 'openssl',
+  tmux: 'tmux',
+  man: 'man-db',
+  zsh: 'zsh',
+  'dpkg-deb': 'dpkg',
+};
 const JDK_PACKAGE = `openjdk-${MIN_JAVA}-jdk-headless`;
 
 function missingPackages() {
-  const missing = Object.entries(TOOLS).filter(([cmd]) => !have(cmd)).map(([, pkg]) => pkg);
+  const missing = Object.entries(TOOLS)
+    .filter(([cmd]) => !have(cmd))
+    .map(([, pkg]) => pkg);
   // javac too: the reindex module is built on this machine.
   if (!findJava({ jdk: true })) missing.push(JDK_PACKAGE);
   return missing;
@@ -33,10 +45,16 @@ function missingPackages() {
 function installPackages(log) {
   const missing = missingPackages();
   if (!missing.length) return;
-  if (!isRoot) throw new Error(`missing system packages: ${missing.join(' ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`);
+  if (!isRoot)
+    throw new Error(
+      `missing system packages: ${missing.join(' ')}. Install them (sudo apt-get install ${missing.join(' ')}) and run again.`,
+    );
   log(`installing ${missing.join(' ')}`);
   execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit' });
-  execFileSync('apt-get', ['install', '-y', '-q', ...missing], { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  execFileSync('apt-get', ['install', '-y', '-q', ...missing], {
+    stdio: 'inherit',
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
   if (!findJava({ jdk: true })) throw new Error(`no JDK ${MIN_JAVA} or newer after installing ${JDK_PACKAGE}: set ES_JAVA_HOME to one`);
 }
 

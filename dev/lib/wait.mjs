@@ -20,7 +20,8 @@ export async function waitUntil(what, read, done = Boolean, { timeoutMs = 30_000
     } catch (e) {
       last = `error: ${String(e?.message ?? e).split('\n')[0]}`;
     }
-    if (Date.now() >= deadline) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}; last seen: ${last}`);
+    if (Date.now() >= deadline)
+      throw new Error(`timed out after ${Math.round(timeoutMs / 1000)} s waiting for ${what}; last seen: ${last}`);
     await sleep(Math.min(intervalMs, Math.max(0, deadline - Date.now())));
   }
 }

@@ -10,7 +10,10 @@ export function allocationApi({ client, url }: EsTransport) {
      */
     async allocationExplain(shard?: ShardRef): Promise<Record<string, any> | null> {
       try {
-        const res = await client.transport.request({ method: 'POST', path: '/_cluster/allocation/explain', querystring: {}, body: shard }, { meta: true });
+        const res = await client.transport.request(
+          { method: 'POST', path: '/_cluster/allocation/explain', querystring: {}, body: shard },
+          { meta: true },
+        );
         return res.body as Record<string, any>;
       } catch (e) {
         const err = classifyError(e, url);

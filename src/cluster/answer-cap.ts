@@ -19,7 +19,10 @@ const capMb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 100) / 100;
 
 /** An answer past the cap: classifyError passes it through as it is (its message is the sentence). */
 export class AnswerTooBigError extends Error {
-  constructor(readonly cap: number, what: string) {
+  constructor(
+    readonly cap: number,
+    what: string,
+  ) {
     super(
       `the answer to ${what} is bigger than shardeck's cap of ${capMb(cap)} MB${' '}(counted after decompression): stopped reading it; if the cluster is really that big, raise the cap with ${MAX_ANSWER_ENV}=${Math.max(DEFAULT_MAX_ANSWER_MB, capMb(cap) * 4)}`,
     );
@@ -29,7 +32,11 @@ export class AnswerTooBigError extends Error {
 
 /** A 3xx from the node: shardeck sends its credentials only to the address it was given. */
 export class RedirectRefusedError extends Error {
-  constructor(readonly status: number, location: string, what: string) {
+  constructor(
+    readonly status: number,
+    location: string,
+    what: string,
+  ) {
     super(
       `answered ${status} to ${what}, redirecting to ${location.replace(/(\/\/)[^@/]*@/, '$1') || 'nowhere'}: shardeck does not follow redirects (the credentials would go along); give the final address in --url`,
     );
@@ -40,7 +47,10 @@ export class RedirectRefusedError extends Error {
 /** Counts bytes against the cap; throws once past it. */
 export class AnswerMeter {
   private n = 0;
-  constructor(readonly cap: number, readonly what: string) {}
+  constructor(
+    readonly cap: number,
+    readonly what: string,
+  ) {}
   add(bytes: number): void {
     this.n += bytes;
     if (this.n > this.cap) throw new AnswerTooBigError(this.cap, this.what);

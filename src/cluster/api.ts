@@ -19,7 +19,11 @@ import { tasksApi } from './tasks';
 import { templatesApi } from './templates';
 
 /** One polled resource, parsed (keeping the rows of `prev` it repeats), and the size of its answer (for the benchmark). */
-export type ResourceRead = <K extends ResourceName>(name: K, signal?: AbortSignal, prev?: ResourceData<K>) => Promise<{ data: ResourceData<K>; bytes: number }>;
+export type ResourceRead = <K extends ResourceName>(
+  name: K,
+  signal?: AbortSignal,
+  prev?: ResourceData<K>,
+) => Promise<{ data: ResourceData<K>; bytes: number }>;
 
 /**
  * The version of the cluster, asked once per connection, then kept: what it supports decides which

@@ -66,7 +66,10 @@ export class ConnError extends Error {
 
 /** The kinds that mean "cannot talk to the node at all" (exit 3, like status's unreachable). */
 export function isConnectionFailure(e: unknown): e is ConnError {
-  return e instanceof ConnError && ['unreachable', 'timeout', 'unauthorized', 'tls', 'tls-name', 'tls-mismatch', 'not-elasticsearch'].includes(e.kind);
+  return (
+    e instanceof ConnError &&
+    ['unreachable', 'timeout', 'unauthorized', 'tls', 'tls-name', 'tls-mismatch', 'not-elasticsearch'].includes(e.kind)
+  );
 }
 
 /**
@@ -81,7 +84,11 @@ function certificateNames(e: unknown, text: string): string[] {
     cur = cur.cause;
   }
   const listed = /is not in the cert's (?:list|altnames): ([^/]+?)(?:\s+\/|$)/.exec(text)?.[1];
-  if (listed) return listed.split(/,\s*/).map((n) => n.trim().replace(/^(DNS|IP Address):/, '')).filter(Boolean);
+  if (listed)
+    return listed
+      .split(/,\s*/)
+      .map((n) => n.trim().replace(/^(DNS|IP Address):/, ''))
+      .filter(Boolean);
   return [];
 }
 
@@ -97,7 +104,10 @@ export function createClient(opts: ConnectionOptions): EsClient {
     try {
       ca = fs.readFileSync(opts.caFile, 'utf8');
     } catch (e) {
-      throw new ConnError('tls', `cannot read the CA file ${opts.caFile} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --ca`);
+      throw new ConnError(
+        'tls',
+        `cannot read the CA file ${opts.caFile} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --ca`,
+      );
     }
   }
   let node: URL;
@@ -106,11 +116,12 @@ export function createClient(opts: ConnectionOptions): EsClient {
   } catch {
     throw new ConnError('bad-request', `"${urlForMessage(opts.url)}" is not a URL: give --url like https://127.0.0.1:9200`);
   }
-  const auth =
-    opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
+  const auth = opts.user !== undefined ? { username: opts.user, password: opts.password ?? '' } : undefined;
   const timeoutMs = opts.requestTimeoutMs ?? requestTimeoutFromEnv() ?? 15_000;
   // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too; never retried.
-  const sender = opts.via ? searchCurlSender(opts.via, node.toString()) : httpSender({ url: node, auth, ca, rejectUnauthorized: !opts.insecure });
+  const sender = opts.via
+    ? searchCurlSender(opts.via, node.toString())
+    : httpSender({ url: node, auth, ca, rejectUnauthorized: !opts.insecure });
   return esClient(sender, timeoutMs);
 }
 
@@ -166,13 +177,19 @@ export function classifyError(e: unknown, url: string): ConnError {
   }
   if (e instanceof errors.DeserializationError) {
     // Never the parser's words ("Unexpected token <"): they quote someone else's bytes and say nothing.
-    return new ConnError('server', `${where} sent an answer that is not JSON (cut short, or from something in front of the node such as a proxy): try again; if it persists, check what answers on that port`);
+    return new ConnError(
+      'server',
+      `${where} sent an answer that is not JSON (cut short, or from something in front of the node such as a proxy): try again; if it persists, check what answers on that port`,
+    );
   }
   if (e instanceof errors.TimeoutError) {
     return new ConnError('timeout', `${where} did not answer in time: the node may be overloaded or stuck in GC; check its log`);
   }
   if (e instanceof errors.ProductNotSupportedError) {
-    return new ConnError('not-elasticsearch', `${where} answered, but it is not Elasticsearch: check --url (port 9200 is Elasticsearch's default)`);
+    return new ConnError(
+      'not-elasticsearch',
+      `${where} answered, but it is not Elasticsearch: check --url (port 9200 is Elasticsearch's default)`,
+    );
   }
   if (e instanceof errors.ResponseError) {
     const status = e.statusCode ?? 0;
@@ -180,20 +197,49 @@ export function classifyError(e: unknown, url: string): ConnError {
     const esType: string | undefined = body?.error?.type ?? body?.error?.root_cause?.[0]?.type;
     const esReason: string | undefined = typeof body?.error === 'string' ? body.error : body?.error?.reason;
     if (status === 401)
-      return new ConnError('unauthorized', `${where} refused the credentials (401): check --user and the password (--password-env / --password-file)`, status, esType);
+      return new ConnError(
+        'unauthorized',
+        `${where} refused the credentials (401): check --user and the password (--password-env / --password-file)`,
+        status,
+        esType,
+      );
     // Elasticsearch marks every answer past authentication; a 4xx/5xx without the mark is another server.
     const headers = (e.meta?.headers ?? {}) as Record<string, string>;
     if (status !== 403 && !headers['x-elastic-product'])
-      return new ConnError('not-elasticsearch', `${where} answered ${status}, but it is not Elasticsearch: check --url (Elasticsearch listens on 9200 by default)`, status);
+      return new ConnError(
+        'not-elasticsearch',
+        `${where} answered ${status}, but it is not Elasticsearch: check --url (Elasticsearch listens on 9200 by default)`,
+        status,
+      );
     if (status === 403) {
       // Which privilege is missing, in one sentence (domain/privileges.ts), not the raw 403 text.
       const u = parseUnauthorized(esReason);
-      return new ConnError('forbidden', u ? forbiddenSentence(u) : `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`, status, esType, esReason);
+      return new ConnError(
+        'forbidden',
+        u ? forbiddenSentence(u) : `the user is not allowed to do this on ${where} (403): ${esReason ?? 'missing privilege'}`,
+        status,
+        esType,
+        esReason,
+      );
     }
     if (status === 404) return new ConnError('not-found', esReason ?? `not found (404)`, status, esType, esReason);
     if (status === 429)
-      return new ConnError('busy', `${where} is too busy to answer (429${headers['retry-after'] ? `, Retry-After: ${String(headers['retry-after']).replace(/[^\x20-\x7e]/g, '?').slice(0, 40)}` : ''}): ${esReason ?? 'too many requests'}`, status, esType, esReason, headers['retry-after']);
-    if (status >= 400 && status < 500) return new ConnError('bad-request', esReason ?? `request rejected (${status})`, status, esType, esReason);
+      return new ConnError(
+        'busy',
+        `${where} is too busy to answer (429${
+          headers['retry-after']
+            ? `, Retry-After: ${String(headers['retry-after'])
+                .replace(/[^\x20-\x7e]/g, '?')
+                .slice(0, 40)}`
+            : ''
+        }): ${esReason ?? 'too many requests'}`,
+        status,
+        esType,
+        esReason,
+        headers['retry-after'],
+      );
+    if (status >= 400 && status < 500)
+      return new ConnError('bad-request', esReason ?? `request rejected (${status})`, status, esType, esReason);
     // A server that does not speak Elasticsearch's error format is likely something else.
     return new ConnError('server', `${where} failed (${status}): ${esReason ?? 'server error'}`, status, esType, esReason);
   }
@@ -217,9 +263,16 @@ export function classifyError(e: unknown, url: string): ConnError {
     );
   }
   if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
-    return new ConnError('tls', `the certificate of ${where} is not trusted (${code ?? text.split(" / ").pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`);
+    return new ConnError(
+      'tls',
+      `the certificate of ${where} is not trusted (${code ?? text.split(' / ').pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`,
+    );
   }
-  if (/wrong version number|EPROTO|packet length too long|ssl3_get_record/i.test(text) || code === 'EPROTO' || code === 'ERR_SSL_WRONG_VERSION_NUMBER') {
+  if (
+    /wrong version number|EPROTO|packet length too long|ssl3_get_record/i.test(text) ||
+    code === 'EPROTO' ||
+    code === 'ERR_SSL_WRONG_VERSION_NUMBER'
+  ) {
     return new ConnError('tls-mismatch', `TLS handshake with ${where} failed: the node probably speaks plain http (use http:// in --url)`);
   }
   if (/other side closed|socket hang up|ECONNRESET|HPE_INVALID|Invalid response status/i.test(text) && where.startsWith('http://')) {
@@ -227,13 +280,19 @@ export function classifyError(e: unknown, url: string): ConnError {
   }
   // Headers, then a body that stops coming (a stalled node or link): the same words as a timeout.
   if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || /Body Timeout Error|Headers Timeout Error/.test(text)) {
-    return new ConnError('timeout', `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`);
+    return new ConnError(
+      'timeout',
+      `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`,
+    );
   }
-  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text)) return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text)) return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);
+  if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text))
+    return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || /ENOTFOUND|EAI_AGAIN/.test(text))
+    return new ConnError('unreachable', `the host of ${where} is unknown (DNS): check --url`);
   const netCode = /EHOSTUNREACH|ENETUNREACH|ETIMEDOUT/.exec(`${code ?? ''} ${text}`)?.[0];
   if (netCode) return new ConnError('unreachable', `${where} cannot be reached (${netCode}): check the network and --url`);
-  if (e instanceof errors.ConnectionError) return new ConnError('unreachable', `cannot talk to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
+  if (e instanceof errors.ConnectionError)
+    return new ConnError('unreachable', `cannot talk to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
   return new ConnError('unknown', `unexpected error talking to ${where}: ${text.replace(/(https?:\/\/)[^@\s/]*@/g, '$1')}`);
 }
 
@@ -280,7 +339,12 @@ export async function read<T = unknown>({ client, url }: EsTransport, req: ReadR
  * were 20 MB held at the peak of every poll. Streamed, only the chunk in hand and one slice of raw
  * rows are alive. Errors are those of read().
  */
-export async function readRows<T>({ client, url }: EsTransport, req: ReadRequest, parser: RowsParser<T>, signal?: AbortSignal): Promise<ReadResult<T>> {
+export async function readRows<T>(
+  { client, url }: EsTransport,
+  req: ReadRequest,
+  parser: RowsParser<T>,
+  signal?: AbortSignal,
+): Promise<ReadResult<T>> {
   try {
     const res = await client.transport.request(
       { method: req.method, path: req.path, querystring: req.querystring },
@@ -407,7 +471,12 @@ export function rowsFrom<T>(parser: RowsParser<T>, body: Buffer | Buffer[], slic
   return parser.done();
 }
 
-export async function getJson<T = any>(es: EsTransport, path: string, querystring: Record<string, string> = {}, signal?: AbortSignal): Promise<T> {
+export async function getJson<T = any>(
+  es: EsTransport,
+  path: string,
+  querystring: Record<string, string> = {},
+  signal?: AbortSignal,
+): Promise<T> {
   return (await read<T>(es, { method: 'GET', path, querystring }, signal)).body;
 }
 
@@ -415,7 +484,12 @@ export async function getJson<T = any>(es: EsTransport, path: string, querystrin
  * A read that carries a query body (_count, _search, allocation explain): POST, because a GET body
  * is dropped by some proxies. It changes nothing, so it does not go through the guard.
  */
-export async function postJson<T = any>({ client, url }: EsTransport, path: string, body: unknown, querystring: Record<string, string> = {}): Promise<T> {
+export async function postJson<T = any>(
+  { client, url }: EsTransport,
+  path: string,
+  body: unknown,
+  querystring: Record<string, string> = {},
+): Promise<T> {
   try {
     const res = await client.transport.request({ method: 'POST', path, querystring, body: body }, { meta: true });
     return res.body as T;

@@ -8,7 +8,8 @@ import { ConnError, getJson, postJson, read, type EsTransport } from './connecti
 
 const at = (index: string, api: string) => `/${encodeURIComponent(index)}/${api}`;
 
-export type DocumentLookup = { found: true; doc: RawHit; request: ShownRequest } | { found: false; indexMissing: boolean; request: ShownRequest };
+export type DocumentLookup =
+  { found: true; doc: RawHit; request: ShownRequest } | { found: false; indexMissing: boolean; request: ShownRequest };
 
 export interface SearchPage {
   total: SearchTotal;
@@ -29,12 +30,21 @@ export function documentsApi(es: EsTransport) {
   return {
     /** GET /{index}/_doc/{id}: the document, or whether the index or only the id is missing. */
     async getDocument(index: string, id: string): Promise<DocumentLookup> {
-      const request: ShownRequest = { method: 'GET', path: `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`, querystring: {} };
+      const request: ShownRequest = {
+        method: 'GET',
+        path: `/${encodeURIComponent(index)}/_doc/${encodeURIComponent(id)}`,
+        querystring: {},
+      };
       try {
-        const { body } = await read<RawHit & { found: boolean }>(es, { method: 'GET', path: request.path, querystring: request.querystring });
+        const { body } = await read<RawHit & { found: boolean }>(es, {
+          method: 'GET',
+          path: request.path,
+          querystring: request.querystring,
+        });
         return body.found ? { found: true, doc: body, request } : { found: false, indexMissing: false, request };
       } catch (e) {
-        if (e instanceof ConnError && e.status === 404) return { found: false, indexMissing: e.esType === 'index_not_found_exception', request };
+        if (e instanceof ConnError && e.status === 404)
+          return { found: false, indexMissing: e.esType === 'index_not_found_exception', request };
         throw e;
       }
     },
@@ -53,7 +63,13 @@ export function documentsApi(es: EsTransport) {
     async indexFacts(name: string): Promise<{ matched: string[] | null; facts?: IndexFacts }> {
       let matched: string[];
       try {
-        matched = (await getJson<{ index: string }[]>(es, `/_cat/indices/${encodeURIComponent(name)}`, { format: 'json', h: 'index', expand_wildcards: 'all' })).map((r) => r.index);
+        matched = (
+          await getJson<{ index: string }[]>(es, `/_cat/indices/${encodeURIComponent(name)}`, {
+            format: 'json',
+            h: 'index',
+            expand_wildcards: 'all',
+          })
+        ).map((r) => r.index);
       } catch (e) {
         if (e instanceof ConnError && e.status === 404) return { matched: null };
         throw e;
@@ -61,15 +77,26 @@ export function documentsApi(es: EsTransport) {
       if (matched.length !== 1) return { matched };
       const index = matched[0];
       const [settings, mapping] = await Promise.all([
-        getJson<Record<string, { settings?: Record<string, string>; defaults?: Record<string, string> }>>(es, at(index, '_settings/index.max_result_window'), {
-          flat_settings: 'true',
-          include_defaults: 'true',
-        }),
+        getJson<Record<string, { settings?: Record<string, string>; defaults?: Record<string, string> }>>(
+          es,
+          at(index, '_settings/index.max_result_window'),
+          {
+            flat_settings: 'true',
+            include_defaults: 'true',
+          },
+        ),
         getJson<Record<string, { mappings: unknown }>>(es, at(index, '_mapping')),
       ]);
       const s = settings[index];
       const window = Number(s?.settings?.['index.max_result_window'] ?? s?.defaults?.['index.max_result_window']);
-      return { matched, facts: { index, maxResultWindow: Number.isFinite(window) && window > 0 ? window : DEFAULT_MAX_RESULT_WINDOW, fields: mappedFields(mapping[index]?.mappings) } };
+      return {
+        matched,
+        facts: {
+          index,
+          maxResultWindow: Number.isFinite(window) && window > 0 ? window : DEFAULT_MAX_RESULT_WINDOW,
+          fields: mappedFields(mapping[index]?.mappings),
+        },
+      };
     },
   };
 }

@@ -16,15 +16,26 @@ export function healthApi(es: EsTransport) {
   return {
     /** Health of the cluster, or of the indices an expression matches. */
     async health(target?: string): Promise<HealthSummary> {
-      const h = await getJson(es, target ? `/_cluster/health/${encodeURIComponent(target)}` : '/_cluster/health', target ? { expand_wildcards: 'all' } : {});
-      return { status: h.status, moving: h.initializing_shards + h.relocating_shards, dataNodes: h.number_of_data_nodes, unassigned: h.unassigned_shards };
+      const h = await getJson(
+        es,
+        target ? `/_cluster/health/${encodeURIComponent(target)}` : '/_cluster/health',
+        target ? { expand_wildcards: 'all' } : {},
+      );
+      return {
+        status: h.status,
+        moving: h.initializing_shards + h.relocating_shards,
+        dataNodes: h.number_of_data_nodes,
+        unassigned: h.unassigned_shards,
+      };
     },
 
     /** The cluster's UUID (GET /): what the change lock is keyed by, however the cluster is reached. */
     async clusterUuid(): Promise<string> {
       const valid = (u: unknown): u is string => typeof u === 'string' && /^[A-Za-z0-9_-]{1,64}$/.test(u) && u !== '_na_';
       // The cluster state's metadata first (monitor privilege, as every other read here); GET / where that is refused.
-      const state = await getJson<{ metadata?: { cluster_uuid?: string } }>(es, '/_cluster/state/metadata', { filter_path: 'metadata.cluster_uuid' }).catch(() => null);
+      const state = await getJson<{ metadata?: { cluster_uuid?: string } }>(es, '/_cluster/state/metadata', {
+        filter_path: 'metadata.cluster_uuid',
+      }).catch(() => null);
       if (valid(state?.metadata?.cluster_uuid)) return state.metadata.cluster_uuid;
       const u = (await getJson<{ cluster_uuid?: string }>(es, '/')).cluster_uuid;
       if (!valid(u)) throw new Error('the cluster did not give its UUID');

@@ -21,7 +21,11 @@ export function indicesApi(es: EsTransport) {
     /** The same, with each index's UUID (a name deleted and re-created is another index); null as above. */
     async resolveIndexUuids(expr: string): Promise<Map<string, string> | null> {
       try {
-        const rows = await getJson<{ index: string; uuid: string }[]>(es, `/_cat/indices/${encodeURIComponent(expr)}`, { format: 'json', h: 'index,uuid', expand_wildcards: 'all' });
+        const rows = await getJson<{ index: string; uuid: string }[]>(es, `/_cat/indices/${encodeURIComponent(expr)}`, {
+          format: 'json',
+          h: 'index,uuid',
+          expand_wildcards: 'all',
+        });
         return new Map(rows.map((r) => [r.index, r.uuid]));
       } catch (e) {
         if (e instanceof ConnError && e.status === 404 && e.esType === 'index_not_found_exception') return null;
@@ -55,7 +59,10 @@ export function indicesApi(es: EsTransport) {
     /** The index template's own definition (index_template of GET _index_template/<name>), or null. */
     async indexTemplate(name: string): Promise<Record<string, unknown> | null> {
       try {
-        const body = await getJson<{ index_templates: { name: string; index_template: Record<string, unknown> }[] }>(es, `/_index_template/${encodeURIComponent(name)}`);
+        const body = await getJson<{ index_templates: { name: string; index_template: Record<string, unknown> }[] }>(
+          es,
+          `/_index_template/${encodeURIComponent(name)}`,
+        );
         return body.index_templates.find((t) => t.name === name)?.index_template ?? null;
       } catch (e) {
         if (e instanceof ConnError && e.status === 404) return null;
@@ -68,18 +75,29 @@ export function indicesApi(es: EsTransport) {
      * the distinct values joined. How far a count without a refresh may lag behind.
      */
     async refreshInterval(expr: string): Promise<string | null> {
-      const body = await getJson<Record<string, { settings?: Record<string, string>; defaults?: Record<string, string> }>>(es, at(expr, '_settings/index.refresh_interval'), {
-        flat_settings: 'true',
-        include_defaults: 'true',
-        expand_wildcards: 'all',
-      });
-      const values = new Set(Object.values(body).map((i) => i.settings?.['index.refresh_interval'] ?? i.defaults?.['index.refresh_interval']).filter(Boolean));
+      const body = await getJson<Record<string, { settings?: Record<string, string>; defaults?: Record<string, string> }>>(
+        es,
+        at(expr, '_settings/index.refresh_interval'),
+        {
+          flat_settings: 'true',
+          include_defaults: 'true',
+          expand_wildcards: 'all',
+        },
+      );
+      const values = new Set(
+        Object.values(body)
+          .map((i) => i.settings?.['index.refresh_interval'] ?? i.defaults?.['index.refresh_interval'])
+          .filter(Boolean),
+      );
       return values.size ? [...values].join(', ') : null;
     },
 
     /** The documents a query matches (no query: all of them). */
     async count(expr: string, query?: Query): Promise<number> {
-      const body = query === undefined ? await getJson<{ count: number }>(es, at(expr, '_count')) : await postJson<{ count: number }>(es, at(expr, '_count'), { query });
+      const body =
+        query === undefined
+          ? await getJson<{ count: number }>(es, at(expr, '_count'))
+          : await postJson<{ count: number }>(es, at(expr, '_count'), { query });
       return Number(body.count);
     },
 

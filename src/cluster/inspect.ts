@@ -77,9 +77,17 @@ export const INSPECT_REQUESTS = {
         'index_templates.name,index_templates.index_template.index_patterns,index_templates.index_template.priority,index_templates.index_template.composed_of,index_templates.index_template.data_stream',
     },
   }),
-  simulate: (index: string): InspectRequest => ({ method: 'POST', path: `/_index_template/_simulate_index/${enc(index)}`, querystring: {} }),
+  simulate: (index: string): InspectRequest => ({
+    method: 'POST',
+    path: `/_index_template/_simulate_index/${enc(index)}`,
+    querystring: {},
+  }),
   catList: (): InspectRequest => ({ method: 'GET', path: '/_cat', querystring: {} }),
-  catHelp: (name: string): InspectRequest => ({ method: 'GET', path: `/_cat/${name.split('/').map(enc).join('/')}`, querystring: { help: 'true' } }),
+  catHelp: (name: string): InspectRequest => ({
+    method: 'GET',
+    path: `/_cat/${name.split('/').map(enc).join('/')}`,
+    querystring: { help: 'true' },
+  }),
   cat: (name: string, target?: string, columns?: readonly string[]): InspectRequest => ({
     method: 'GET',
     path: `/_cat/${name.split('/').map(enc).join('/')}${target ? `/${enc(target)}` : ''}`,
@@ -103,7 +111,8 @@ export function send<T = any>(es: EsTransport, r: InspectRequest, signal?: Abort
   return r.method === 'GET' ? getJson<T>(es, r.path, r.querystring, signal) : postJson<T>(es, r.path, undefined, r.querystring);
 }
 
-const notFound = (e: unknown) => e instanceof ConnError && e.status === 404 && (e.esType === 'index_not_found_exception' || e.esType === undefined);
+const notFound = (e: unknown) =>
+  e instanceof ConnError && e.status === 404 && (e.esType === 'index_not_found_exception' || e.esType === undefined);
 
 /** null instead of a 404 "no such index". */
 async function orNull<T>(p: Promise<T>): Promise<T | null> {
@@ -148,7 +157,10 @@ export function inspectApi(es: EsTransport) {
 
     /** The index template that matches an index name, and what Elasticsearch composes from it. */
     async templateFor(index: string, signal?: AbortSignal): Promise<TemplateMatch> {
-      const [simulated, templates] = await Promise.all([send(es, INSPECT_REQUESTS.simulate(index), signal), send(es, INSPECT_REQUESTS.templates(), signal)]);
+      const [simulated, templates] = await Promise.all([
+        send(es, INSPECT_REQUESTS.simulate(index), signal),
+        send(es, INSPECT_REQUESTS.templates(), signal),
+      ]);
       return templateMatch(index, simulated, parseIndexTemplates(templates));
     },
 

@@ -15,7 +15,8 @@ export type MutationResponse =
    */
   | { ok: false; error: ConnError; answered: boolean; maybeSent: boolean };
 
-const NOT_CONNECTED = /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|CERT|certificate|self[- ]signed|unable to verify|wrong version number|EPROTO/i;
+const NOT_CONNECTED =
+  /ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|CERT|certificate|self[- ]signed|unable to verify|wrong version number|EPROTO/i;
 
 /** Sends a mutation once. The client has maxRetries 0, so a failure is never resent. */
 export async function sendMutation({ client, url }: EsTransport, req: MutationRequest): Promise<MutationResponse> {

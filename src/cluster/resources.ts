@@ -85,9 +85,13 @@ export const RESOURCES = {
     needs: 'healthReport',
   }),
   indices: resource({
-    request: cat('/_cat/indices', ['health', 'status', 'index', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'], {
-      expand_wildcards: 'all',
-    }),
+    request: cat(
+      '/_cat/indices',
+      ['health', 'status', 'index', 'pri', 'rep', 'docs.count', 'docs.deleted', 'store.size', 'pri.store.size'],
+      {
+        expand_wildcards: 'all',
+      },
+    ),
     parse: parseCatIndices,
     rowsParser: catIndicesParser,
     every: 1,
@@ -116,7 +120,8 @@ export const RESOURCES = {
       path: '/_cluster/settings',
       querystring: {
         include_defaults: 'true',
-        filter_path: '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context',
+        filter_path:
+          '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context',
       },
     },
     parse: parseClusterSettings,
@@ -135,7 +140,11 @@ export const RESOURCES = {
     panes: ['health', 'indices', 'disk'],
   }),
   nodes: resource({
-    request: cat('/_cat/nodes', ['id', 'name', 'ip', 'version', 'node.role', 'master', 'heap.current', 'heap.max', 'ram.max', 'cpu', 'load_1m'], { full_id: 'true' }),
+    request: cat(
+      '/_cat/nodes',
+      ['id', 'name', 'ip', 'version', 'node.role', 'master', 'heap.current', 'heap.max', 'ram.max', 'cpu', 'load_1m'],
+      { full_id: 'true' },
+    ),
     parse: parseCatNodes,
     every: 1,
     panes: ['health', 'disk', 'nodes'],
@@ -168,8 +177,18 @@ export const RESOURCES = {
     every: 30,
     panes: ['nodes'],
   }),
-  indexTemplates: resource({ request: { method: 'GET', path: '/_index_template', querystring: {} }, parse: asJson, every: 5, panes: ['templates'] }),
-  componentTemplates: resource({ request: { method: 'GET', path: '/_component_template', querystring: {} }, parse: asJson, every: 5, panes: ['templates'] }),
+  indexTemplates: resource({
+    request: { method: 'GET', path: '/_index_template', querystring: {} },
+    parse: asJson,
+    every: 5,
+    panes: ['templates'],
+  }),
+  componentTemplates: resource({
+    request: { method: 'GET', path: '/_component_template', querystring: {} },
+    parse: asJson,
+    every: 5,
+    panes: ['templates'],
+  }),
 };
 
 export type ResourceName = keyof typeof RESOURCES;

@@ -16,7 +16,7 @@ export function parseCurlResponse(out: Buffer): { statusCode: number; headers: I
   let rest = out;
   for (;;) {
     const end = rest.indexOf('\r\n\r\n');
-    if (end < 0) throw new Error('search_curl printed no HTTP response head (the wrapper must pass curl\'s -i through)');
+    if (end < 0) throw new Error("search_curl printed no HTTP response head (the wrapper must pass curl's -i through)");
     const head = rest.subarray(0, end).toString('latin1').split('\r\n');
     const status = /^HTTP\/[\d.]+ (\d{3})/.exec(head[0] ?? '');
     if (!status) throw new Error(`search_curl printed "${(head[0] ?? '').slice(0, 60)}" where an HTTP status line was expected`);
@@ -39,14 +39,23 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
     async send(params, options) {
       const body = params.body;
       const [path, query = ''] = params.path.split(/\?(.*)/s);
-      const [command, ...args] = searchCurlArgv({ method: params.method as 'GET', path: path, querystring: Object.fromEntries(new URLSearchParams(query)) }, url, sc);
+      const [command, ...args] = searchCurlArgv(
+        { method: params.method as 'GET', path: path, querystring: Object.fromEntries(new URLSearchParams(query)) },
+        url,
+        sc,
+      );
       // The client's own headers (the compatible-with=8 media types) go along; the body goes on stdin.
-      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) => (v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${String(v)}`]));
+      const headerArgs = Object.entries(params.headers ?? {}).flatMap(([k, v]) =>
+        v === undefined || /^(user-agent|content-length)$/i.test(k) ? [] : ['-H', `${k}: ${String(v)}`],
+      );
       const argv = ['-sS', '-i', ...args, ...headerArgs, ...(body !== undefined ? ['--data-binary', '@-'] : [])];
       const timeoutMs = options.timeoutMs;
       return new Promise((resolve, reject) => {
         // No variable that holds a secret (a platform token, ELASTIC_PASSWORD) goes to the wrapper.
-        const child = spawn(command, argv, { stdio: ['pipe', 'pipe', 'pipe'], env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
+        const child = spawn(command, argv, {
+          stdio: ['pipe', 'pipe', 'pipe'],
+          env: hostCommandEnv(process.env, { envNames: [], values: [] }),
+        });
         const out: Buffer[] = [];
         let err = '';
         let settled = false;
@@ -83,7 +92,9 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
           if (code !== 0) {
             // curl's exit 7 is "could not connect": keep that recognisable for the unreachable message.
             const why = err.trim().split('\n').pop() ?? '';
-            return finish(() => reject(new ConnectionError(`${code === 7 ? 'ECONNREFUSED ' : ''}${command} exited ${code}${why ? `: ${why}` : ''}`)));
+            return finish(() =>
+              reject(new ConnectionError(`${code === 7 ? 'ECONNREFUSED ' : ''}${command} exited ${code}${why ? `: ${why}` : ''}`)),
+            );
           }
           try {
             const r = parseCurlResponse(Buffer.concat(out));
@@ -94,7 +105,13 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
               answer = inflateCapped(answer, encoding, answerCapBytes(), `${params.method} ${params.path}`);
               delete r.headers['content-encoding'];
             }
-            finish(() => resolve({ statusCode: r.statusCode, headers: r.headers, body: options.asStream ? Readable.from([answer]) : answer.toString('utf8') }));
+            finish(() =>
+              resolve({
+                statusCode: r.statusCode,
+                headers: r.headers,
+                body: options.asStream ? Readable.from([answer]) : answer.toString('utf8'),
+              }),
+            );
           } catch (e) {
             finish(() => reject(new ConnectionError((e as Error).message)));
           }

@@ -11,7 +11,9 @@ export function snapshotsApi(es: EsTransport) {
           snapshotsHolding(
             index,
             repo,
-            await getJson(es, `/_snapshot/${encodeURIComponent(repo)}/_all`, { filter_path: 'snapshots.snapshot,snapshots.indices,snapshots.state,snapshots.end_time' }),
+            await getJson(es, `/_snapshot/${encodeURIComponent(repo)}/_all`, {
+              filter_path: 'snapshots.snapshot,snapshots.indices,snapshots.state,snapshots.end_time',
+            }),
           ),
         ),
       );

@@ -9,13 +9,19 @@ export function templatesApi(es: EsTransport) {
   return {
     /** Every index template and component template, joined (what composes what, shards/replicas). */
     async templates(): Promise<TemplatesView> {
-      const [index, components] = await Promise.all([read(es, RESOURCES.indexTemplates.request), read(es, RESOURCES.componentTemplates.request)]);
+      const [index, components] = await Promise.all([
+        read(es, RESOURCES.indexTemplates.request),
+        read(es, RESOURCES.componentTemplates.request),
+      ]);
       return parseTemplates(index.body as Json, components.body as Json);
     },
     /** One component template's definition (component_template), or null when it does not exist. */
     async componentTemplate(name: string): Promise<Json | null> {
       try {
-        const body = await getJson<{ component_templates: { name: string; component_template: Json }[] }>(es, `/_component_template/${encodeURIComponent(name)}`);
+        const body = await getJson<{ component_templates: { name: string; component_template: Json }[] }>(
+          es,
+          `/_component_template/${encodeURIComponent(name)}`,
+        );
         return body.component_templates.find((t) => t.name === name)?.component_template ?? null;
       } catch (e) {
         if (e instanceof ConnError && e.status === 404) return null;
@@ -28,7 +34,9 @@ export function templatesApi(es: EsTransport) {
      */
     async simulateTemplate(name: string): Promise<{ settings: Json; mappings: Json } | null> {
       try {
-        const body = await postJson<Json>(es, `/_index_template/_simulate/${encodeURIComponent(name)}`, undefined, { filter_path: 'template.settings,template.mappings' });
+        const body = await postJson<Json>(es, `/_index_template/_simulate/${encodeURIComponent(name)}`, undefined, {
+          filter_path: 'template.settings,template.mappings',
+        });
         return { settings: body?.template?.settings ?? {}, mappings: body?.template?.mappings ?? {} };
       } catch (e) {
         // 8.19 answers 400 "unable to simulate template [x] that does not exist".

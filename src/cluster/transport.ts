@@ -10,7 +10,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import { stringify } from 'node:querystring';
-import { ConnectionError, DeserializationError, ProductNotSupportedError, RequestAbortedError, ResponseError, TimeoutError } from '@elastic/transport/errors';
+import {
+  ConnectionError,
+  DeserializationError,
+  ProductNotSupportedError,
+  RequestAbortedError,
+  ResponseError,
+  TimeoutError,
+} from '@elastic/transport/errors';
 import { AnswerMeter, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 
 /** What Elasticsearch 8 is asked to speak (the client's "compatible-with=8" media type). */
@@ -103,7 +110,13 @@ export class EsTransportClient {
   ) {}
 
   async request(params: TransportRequest, options: TransportOptions = {}): Promise<any> {
-    const result: TransportResult = { body: undefined, statusCode: null, headers: {}, warnings: null, meta: { request: { params }, aborted: false, attempts: 0 } };
+    const result: TransportResult = {
+      body: undefined,
+      statusCode: null,
+      headers: {},
+      warnings: null,
+      meta: { request: { params }, aborted: false, attempts: 0 },
+    };
     const headers: Record<string, string> = { accept: ES_JSON };
     let body: string | undefined;
     if (params.body !== undefined && params.body !== null) {
@@ -125,7 +138,10 @@ export class EsTransportClient {
     if (options.signal?.aborted) throw new RequestAbortedError('Request has been aborted by the user', result as never);
     let sent: Sent;
     try {
-      sent = await this.sender.send({ method: params.method, path, headers, body }, { signal: options.signal, asStream: options.asStream, timeoutMs: this.requestTimeoutMs });
+      sent = await this.sender.send(
+        { method: params.method, path, headers, body },
+        { signal: options.signal, asStream: options.asStream, timeoutMs: this.requestTimeoutMs },
+      );
     } catch (e) {
       if (e instanceof RequestAbortedError) result.meta.aborted = true;
       throw e;
@@ -143,7 +159,11 @@ export class EsTransportClient {
       return options.meta ? result : sent.body;
     }
     const type = String(sent.headers['content-type'] ?? '');
-    if ((type.includes('application/json') || type.includes('application/vnd.elasticsearch+json')) && params.method !== 'HEAD' && sent.body !== '') {
+    if (
+      (type.includes('application/json') || type.includes('application/vnd.elasticsearch+json')) &&
+      params.method !== 'HEAD' &&
+      sent.body !== ''
+    ) {
       try {
         result.body = JSON.parse(sent.body);
       } catch (e) {

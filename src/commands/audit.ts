@@ -12,19 +12,31 @@ const audit: CommandModule = {
   usage: 'usage: shardeck audit [--json] [--last N]',
   options: { last: { type: 'string' } },
   group: 'inspect',
-  flagHelp: {last: "show only the last N records (default: all)"},
-  examples: ["shardeck audit --last 20", "shardeck audit --json"],
+  flagHelp: { last: 'show only the last N records (default: all)' },
+  examples: ['shardeck audit --last 20', 'shardeck audit --json'],
   run({ values }) {
     const json = Boolean(values.json);
     const last = values.last === undefined ? Infinity : Number(values.last);
-    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last))) return usageError('audit', `--last "${String(values.last)}" is not a whole number of records: give e.g. --last 20`, json);
+    if (!(last >= 1) || (last !== Infinity && !Number.isInteger(last)))
+      return usageError('audit', `--last "${String(values.last)}" is not a whole number of records: give e.g. --last 20`, json);
     const { records, unreadable, tornLastLine } = readAudit();
     const shown = records.slice(last === Infinity ? 0 : -last);
-    if (json) printJson({ schema: JSON_SCHEMA, command: 'audit', file: auditFile(), unreadable, tornLastLine, records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })) });
+    if (json)
+      printJson({
+        schema: JSON_SCHEMA,
+        command: 'audit',
+        file: auditFile(),
+        unreadable,
+        tornLastLine,
+        records: shown.map((r) => ({ ...r, outcome: r.outcome ?? null })),
+      });
     else {
       if (!records.length) out(`no mutation recorded yet (${auditFile()})\n`);
       for (const r of shown) out(formatAuditRecord(r) + '\n');
-      if (unreadable) err(`shardeck audit: ${unreadable} line(s) of ${auditFile()} are not records and were skipped${tornLastLine ? ' (its last line is torn: a write cut short by a crash or a full disk; the next record starts on a line of its own)' : ''}\n`);
+      if (unreadable)
+        err(
+          `shardeck audit: ${unreadable} line(s) of ${auditFile()} are not records and were skipped${tornLastLine ? ' (its last line is torn: a write cut short by a crash or a full disk; the next record starts on a line of its own)' : ''}\n`,
+        );
     }
     return EXIT.ok;
   },

@@ -23,7 +23,13 @@ const cat: CommandModule = {
     const columnsRaw = values.columns as string | undefined;
     const columns = columnsRaw === undefined ? undefined : splitColumns(columnsRaw);
     if (columns && (columns.some((c) => c === '') || name === undefined))
-      return usageError(NAME, name === undefined ? '--columns needs a command, e.g. shardeck cat indices --columns index,health' : `--columns "${columnsRaw}" has an empty name: give names separated by commas, e.g. index,health`, json);
+      return usageError(
+        NAME,
+        name === undefined
+          ? '--columns needs a command, e.g. shardeck cat indices --columns index,health'
+          : `--columns "${columnsRaw}" has an empty name: give names separated by commas, e.g. index,health`,
+        json,
+      );
     return withReads(NAME, values, json, async (es) => {
       const commands = await es.catCommands();
       if (name === undefined) {
@@ -32,16 +38,26 @@ const cat: CommandModule = {
         return EXIT.ok;
       }
       const command = commands.find((c) => c.name === name.replace(/^\/?(_cat\/)?/, ''));
-      if (!command) return usageError(NAME, `the node has no _cat command "${name}": it offers ${commands.map((c) => c.name).join(', ')}`, json);
-      if (target !== undefined && !command.takesTarget) return usageError(NAME, `_cat/${command.name} takes no target: run shardeck cat ${command.name}`, json);
+      if (!command)
+        return usageError(NAME, `the node has no _cat command "${name}": it offers ${commands.map((c) => c.name).join(', ')}`, json);
+      if (target !== undefined && !command.takesTarget)
+        return usageError(NAME, `_cat/${command.name} takes no target: run shardeck cat ${command.name}`, json);
       if (columns) {
         const known = await es.catColumns(command.name);
         const unknown = unknownColumns(columns, known);
         if (unknown.length)
-          return usageError(NAME, `_cat/${command.name} has no column ${unknown.map((u) => `"${u}"`).join(', ')}: it has ${known.map((k) => k.name).join(', ')}`, json);
+          return usageError(
+            NAME,
+            `_cat/${command.name} has no column ${unknown.map((u) => `"${u}"`).join(', ')}: it has ${known.map((k) => k.name).join(', ')}`,
+            json,
+          );
       }
       const rows = await es.cat(command.name, target, columns);
-      if (rows === null) return notFound(NAME, `no index matches "${target}": see the names with shardeck cat indices`, json, { name: command.name, target });
+      if (rows === null)
+        return notFound(NAME, `no index matches "${target}": see the names with shardeck cat indices`, json, {
+          name: command.name,
+          target,
+        });
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, name: command.name, ...(target ? { target } : {}), rows });
       else out(rows.length ? catTable(rows, columns).join('\n') + '\n' : `_cat/${command.name}: no rows\n`);
       return EXIT.ok;

@@ -7,15 +7,27 @@ import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../domain/templates';
 import { checkComponentForm, DEFAULT_COMPOSE_TEMPLATE, type ComponentState } from '../domain/wizards/component-template';
 import { componentTemplateSession } from '../services/wizards/component-template';
 import { EXIT, type CommandModule } from './support/common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+  warnAudit,
+} from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
 
 const NAME = 'component-template';
 
 const componentTemplate: CommandModule = {
-  summary: 'Component template that disables a field (enabled: false), added to an index template\'s composed_of.',
-  usage: 'usage: shardeck component-template put NAME --disable-field FIELD [--type object] [--template service_v9] [--yes] [--dry-run] [--json] [connection flags]',
+  summary: "Component template that disables a field (enabled: false), added to an index template's composed_of.",
+  usage:
+    'usage: shardeck component-template put NAME --disable-field FIELD [--type object] [--template service_v9] [--yes] [--dry-run] [--json] [connection flags]',
   group: 'change',
   options: { ...MUTATION_OPTIONS, 'disable-field': { type: 'string' }, type: { type: 'string' }, template: { type: 'string' } },
   flagHelp: {
@@ -33,7 +45,11 @@ const componentTemplate: CommandModule = {
     const json = Boolean(values.json);
     const [verb, name, ...extra] = positionals;
     if (verb !== 'put' || name === undefined || extra.length)
-      return usageError(NAME, 'give the component template name: shardeck component-template put service_v9_no_body --disable-field body', json);
+      return usageError(
+        NAME,
+        'give the component template name: shardeck component-template put service_v9_no_body --disable-field body',
+        json,
+      );
     if (values['disable-field'] === undefined) return usageError(NAME, 'give the field to stop indexing with --disable-field FIELD', json);
     const form = {
       name,
@@ -64,7 +80,17 @@ const componentTemplate: CommandModule = {
       if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
       const review = state.review;
       const requests = previews(guard, review.plans);
-      const head = { schema: JSON_SCHEMA, command: NAME, component: name, field: form.field, type: form.type, template: form.template, warnings: review.warnings, notes: review.notes, requests };
+      const head = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        component: name,
+        field: form.field,
+        type: form.type,
+        template: form.template,
+        warnings: review.warnings,
+        notes: review.notes,
+        requests,
+      };
       if (!json) {
         for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
         for (const n of review.notes) out(`note: ${n}\n`);
@@ -72,7 +98,14 @@ const componentTemplate: CommandModule = {
         out(`${PLATFORM_TEMPLATES_KEY} after this:\n${platformJsonLines(review.platformJson).join('\n')}\n`);
       }
       if (values['dry-run']) {
-        if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, platformSettings: { key: PLATFORM_TEMPLATES_KEY, value: review.platformJson } });
+        if (json)
+          printJson({
+            ...head,
+            ok: true,
+            dryRun: true,
+            sent: false,
+            platformSettings: { key: PLATFORM_TEMPLATES_KEY, value: review.platformJson },
+          });
         else out('dry run: nothing was sent\n');
         return EXIT.ok;
       }
@@ -84,7 +117,16 @@ const componentTemplate: CommandModule = {
       const report = state.phase === 'done' || state.phase === 'failed' ? state.report : undefined;
       for (const r of report?.results ?? []) warnAudit(r.auditWarning);
       const ok = state.phase === 'done' && report!.results.every((r) => r.verified?.ok !== false) && report!.newIndex?.ok === true;
-      if (json) printJson({ ...head, ok, dryRun: false, sent: true, report, platformSettings: report ? { key: PLATFORM_TEMPLATES_KEY, value: report.platformJson } : undefined, error: state.phase === 'failed' ? state.message : undefined });
+      if (json)
+        printJson({
+          ...head,
+          ok,
+          dryRun: false,
+          sent: true,
+          report,
+          platformSettings: report ? { key: PLATFORM_TEMPLATES_KEY, value: report.platformJson } : undefined,
+          error: state.phase === 'failed' ? state.message : undefined,
+        });
       else {
         for (const r of report?.results ?? []) {
           const detail = r.message.startsWith('done') ? r.verified?.message : r.message;
@@ -92,7 +134,10 @@ const componentTemplate: CommandModule = {
         }
         if (report?.newIndex) out(`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}\n`);
         if (state.phase === 'failed') err(`shardeck ${NAME}: ${state.message}\n`);
-        if (report) out(`set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:\n${platformJsonLines(report.platformJson).join('\n')}\n`);
+        if (report)
+          out(
+            `set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:\n${platformJsonLines(report.platformJson).join('\n')}\n`,
+          );
       }
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

@@ -7,13 +7,31 @@ import fs from 'node:fs';
 import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan } from '../domain/delete/plan';
 import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery } from '../domain/delete/query';
 import { progressLine } from '../domain/delete/task';
-import { choiceOfFile, parseRequestsPerSecond, untilChoice, type DeleteState, type QueryChoice, type QueryKind } from '../domain/wizards/delete';
+import {
+  choiceOfFile,
+  parseRequestsPerSecond,
+  untilChoice,
+  type DeleteState,
+  type QueryChoice,
+  type QueryKind,
+} from '../domain/wizards/delete';
 import { formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+  warnAudit,
+} from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
 
@@ -34,7 +52,13 @@ function chooseQuery(values: CommandContext['values'], now: number): (QueryChoic
     const value = String(values['older-than']);
     const at = parseOlderThan(value, now);
     if (!at.ok) return at.error;
-    return { kind: 'olderThan', value, query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value };
+    return {
+      kind: 'olderThan',
+      value,
+      query: olderThanQuery(at.value),
+      described: `modified_at older than ${at.value}`,
+      resolvedOlderThan: at.value,
+    };
   }
   if (values.until !== undefined) {
     const value = String(values.until);
@@ -80,7 +104,8 @@ const deleteByQuery: CommandModule = {
     yes: 'confirm without asking; needs --expect with the count the preview matched',
     'dry-run': 'run the query as a search and show the preview; delete nothing',
     'older-than': 'documents older than an age (90d, 12w, 1y) or a date (2026-01-31): modified_at lt',
-    until: "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte",
+    until:
+      "documents up to and including a timestamp with its zone, or a date meaning up to the end of that day UTC: the seed's modified_at lte",
     source: 'documents of one source id',
     'query-file': 'a file holding the query (JSON, the "query" object)',
     expect: 'the number of documents the preview matched; the delete is capped at it (max_docs)',
@@ -96,7 +121,8 @@ const deleteByQuery: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [target, ...extra] = positionals;
-    if (target === undefined || extra.length) return usageError(NAME, 'give one index (or pattern): shardeck delete-by-query service_v9_alpha --older-than 365d', json);
+    if (target === undefined || extra.length)
+      return usageError(NAME, 'give one index (or pattern): shardeck delete-by-query service_v9_alpha --older-than 365d', json);
     const includeSystem = Boolean(values['include-system']);
     // Every input check runs before connecting: bad input sends nothing.
     const syntax = checkIndexExpression(target, { includeSystem });
@@ -106,7 +132,11 @@ const deleteByQuery: CommandModule = {
     if (typeof choice === 'string') return usageError(NAME, choice, json);
     const conflictsRaw = values.conflicts ?? 'abort';
     if (conflictsRaw !== 'abort' && conflictsRaw !== 'proceed')
-      return usageError(NAME, `--conflicts "${String(conflictsRaw)}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`, json);
+      return usageError(
+        NAME,
+        `--conflicts "${String(conflictsRaw)}" is not a policy: give --conflicts proceed (or leave it out to abort on conflicts)`,
+        json,
+      );
     const conflicts = conflictsRaw;
     let expect: number | undefined;
     if (values.expect !== undefined) {
@@ -121,22 +151,32 @@ const deleteByQuery: CommandModule = {
       rate = r.value;
     }
     if (values.yes && expect === undefined && !values['dry-run'])
-      return usageError(NAME, '--yes needs --expect N, the number of documents the preview showed (run with --dry-run first to see it); nothing was sent', json);
+      return usageError(
+        NAME,
+        '--yes needs --expect N, the number of documents the preview showed (run with --dry-run first to see it); nothing was sent',
+        json,
+      );
 
     const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
-      const session = deleteSession(es, guard, { target, kind: choice.kind, value: choice.value, conflicts, rate: String(rate) }, {
-        includeSystem,
-        samplePage: CLI_SAMPLES,
-        onAuditWarning: warnAudit,
-      });
+      const session = deleteSession(
+        es,
+        guard,
+        { target, kind: choice.kind, value: choice.value, conflicts, rate: String(rate) },
+        {
+          includeSystem,
+          samplePage: CLI_SAMPLES,
+          onAuditWarning: warnAudit,
+        },
+      );
       const previewStart = performance.now();
       session.send({ type: 'submit', now });
       let state: DeleteState = await session.idle();
       const previewMs = Math.round(performance.now() - previewStart);
       if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
-      if (state.phase !== 'review' && state.phase !== 'nothing') return reportFailure(NAME, session.failure(state.phase === 'failed' ? state.message : `stopped (${state.phase})`), json);
+      if (state.phase !== 'review' && state.phase !== 'nothing')
+        return reportFailure(NAME, session.failure(state.phase === 'failed' ? state.message : `stopped (${state.phase})`), json);
       const preview = state.phase === 'review' ? state.preview : { matching: 0, indexTotal: state.indexTotal, samples: [] };
       const matched = state.indices;
       const head = {
@@ -189,7 +229,10 @@ const deleteByQuery: CommandModule = {
         return EXIT.failed;
       };
       if (expect !== undefined && expect !== preview.matching)
-        return fail(`the query matches ${preview.matching} documents now, not the ${expect} given with --expect: look at the preview again; nothing was sent`, { sent: false });
+        return fail(
+          `the query matches ${preview.matching} documents now, not the ${expect} given with --expect: look at the preview again; nothing was sent`,
+          { sent: false },
+        );
       const confirmation = await confirmOnTerminal(NAME, [plan], values, expect === undefined ? undefined : String(expect));
       if (!confirmation) return EXIT.failed;
       let deleteMs = 0;
@@ -216,7 +259,8 @@ const deleteByQuery: CommandModule = {
       if (state.phase === 'review') return fail(state.error ?? 'not confirmed: nothing was sent', { sent: false });
       if (state.phase === 'failed') {
         if (state.refused) return reportFailure(NAME, new GuardRefusal(state.refused as RefusalKind, state.message), json);
-        if (state.lostTask) return fail(state.message, { sent: true, requests, task: state.lostTask, lost: true, last: state.last ?? null });
+        if (state.lostTask)
+          return fail(state.message, { sent: true, requests, task: state.lostTask, lost: true, last: state.last ?? null });
         if (state.applied) return fail(state.message, { sent: true, requests, applied: state.applied });
         return reportFailure(NAME, session.failure(state.message), json);
       }
@@ -225,7 +269,9 @@ const deleteByQuery: CommandModule = {
       if (state.countLag && !json) out(`  ${state.countLag}\n`);
       const { report } = state;
       if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, progress: state.final, report, timing });
-      else for (const [i, l] of report.lines.entries()) out(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
+      else
+        for (const [i, l] of report.lines.entries())
+          out(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
       return report.ok ? EXIT.ok : EXIT.failed;
     } catch (e) {
       return reportFailure(NAME, e, json);

@@ -16,13 +16,20 @@ import { err, out, outJson } from './support/output';
 
 const NAME = 'doctor';
 
-const TAG: Record<Severity, [string, string]> = { critical: ['CRIT', 'red'], warn: ['WARN', 'yellow'], unknown: ['----', 'gray'], ok: ['ok  ', 'green'] };
+const TAG: Record<Severity, [string, string]> = {
+  critical: ['CRIT', 'red'],
+  warn: ['WARN', 'yellow'],
+  unknown: ['----', 'gray'],
+  ok: ['ok  ', 'green'],
+};
 
 const PANE_NAMES: Record<string, string> = { indices: 'Indices', disk: 'Disk', nodes: 'Nodes', shards: 'Shards' };
 
 export function fixText(f: Finding): string | null {
   if (!f.fix) return null;
-  const key = f.fix.key ? `key ${f.fix.key} on the ${PANE_NAMES[f.fix.pane ?? ''] ?? f.fix.pane} pane (or Enter on the Doctor pane), or ` : '';
+  const key = f.fix.key
+    ? `key ${f.fix.key} on the ${PANE_NAMES[f.fix.pane ?? ''] ?? f.fix.pane} pane (or Enter on the Doctor pane), or `
+    : '';
   return `${key}${f.fix.command}`;
 }
 
@@ -46,13 +53,15 @@ function renderText(r: DoctorReport): string {
 }
 
 const doctor: CommandModule = {
-  summary: "The node's own runbook checked: heap, temp folder, disk and its forecast, shards, scroll contexts, versions, the log; exit 0 ok, 1 warning, 2 critical, 3 unreachable.",
+  summary:
+    "The node's own runbook checked: heap, temp folder, disk and its forecast, shards, scroll contexts, versions, the log; exit 0 ok, 1 warning, 2 critical, 3 unreachable.",
   usage: 'usage: shardeck doctor [--json] [--log FILE] [--platform-on-host yes|no] [connection flags]',
   group: 'inspect',
   options: { log: { type: 'string' }, 'platform-on-host': { type: 'string' } },
   flagHelp: {
     log: "read this log file instead of the node's own (<path.logs>/<cluster.name>.log, found when the node runs on this host)",
-    'platform-on-host': "whether the platform's cluster node runs on this machine (heap at most 30% of RAM instead of 50%); default: the profile's platformOnHost, else detected from its platform URL",
+    'platform-on-host':
+      "whether the platform's cluster node runs on this machine (heap at most 30% of RAM instead of 50%); default: the profile's platformOnHost, else detected from its platform URL",
   },
   examples: [
     'shardeck doctor',
@@ -62,9 +71,11 @@ const doctor: CommandModule = {
   async run({ values }) {
     const json = Boolean(values.json);
     const logFile = values.log as string | undefined;
-    if (logFile !== undefined && !fs.existsSync(logFile)) return usageError(NAME, `the log file ${logFile} does not exist: give the node's log with --log FILE`, json);
+    if (logFile !== undefined && !fs.existsSync(logFile))
+      return usageError(NAME, `the log file ${logFile} does not exist: give the node's log with --log FILE`, json);
     const poh = values['platform-on-host'] as string | undefined;
-    if (poh !== undefined && poh !== 'yes' && poh !== 'no') return usageError(NAME, `--platform-on-host takes yes or no, not "${poh}"`, json);
+    if (poh !== undefined && poh !== 'yes' && poh !== 'no')
+      return usageError(NAME, `--platform-on-host takes yes or no, not "${poh}"`, json);
     const { client, conn, profile } = await openConnection(values);
     let report: DoctorReport | DoctorUnreachable;
     try {
@@ -76,8 +87,15 @@ const doctor: CommandModule = {
         const err = e as ConnError;
         // Refused (403): what the user lacks is the finding, so ask the node which privileges those are.
         const access = err.kind === 'forbidden' ? await es.missingPrivileges() : null;
-        report = { schema: DOCTOR_SCHEMA, reachable: false, error: { kind: err.kind ?? 'unknown', message: err.message }, ...(access ? { access } : {}) };
-        const lacks = access ? `\n${access.user ? `user ${access.user}` : 'this user'} lacks, to watch: ${access.missing.watcher.join(', ') || 'nothing'}; to change: ${access.missing.operator.join(', ') || 'nothing'}\n` : '\n';
+        report = {
+          schema: DOCTOR_SCHEMA,
+          reachable: false,
+          error: { kind: err.kind ?? 'unknown', message: err.message },
+          ...(access ? { access } : {}),
+        };
+        const lacks = access
+          ? `\n${access.user ? `user ${access.user}` : 'this user'} lacks, to watch: ${access.missing.watcher.join(', ') || 'nothing'}; to change: ${access.missing.operator.join(', ') || 'nothing'}\n`
+          : '\n';
         if (json) outJson(report);
         else out(`${paint('red', err.kind === 'forbidden' ? 'REFUSED' : 'UNREACHABLE')} ${err.message}${lacks}`);
         return EXIT.unreachable;

@@ -12,7 +12,10 @@ export function parseShardArgs(args: string[]): { ok: true; shard?: ShardRef } |
   if (args.length === 0) return { ok: true };
   const [index, shard, copy] = args;
   if (args.length !== 3 || !/^\d+$/.test(shard ?? '') || (copy !== 'primary' && copy !== 'replica'))
-    return { ok: false, error: 'give all three of INDEX SHARD primary|replica (e.g. service_v9_abc 0 replica), or nothing for the first unassigned shard' };
+    return {
+      ok: false,
+      error: 'give all three of INDEX SHARD primary|replica (e.g. service_v9_abc 0 replica), or nothing for the first unassigned shard',
+    };
   return { ok: true, shard: { index, shard: Number(shard), primary: copy === 'primary' } };
 }
 
@@ -21,7 +24,7 @@ const explain: CommandModule = {
   usage: 'usage: shardeck explain [INDEX SHARD primary|replica] [--json] [connection flags]',
   group: 'inspect',
   flagHelp: {},
-  examples: ["shardeck explain", "shardeck explain service_v9_alpha 0 primary", "shardeck explain --json"],
+  examples: ['shardeck explain', 'shardeck explain service_v9_alpha 0 primary', 'shardeck explain --json'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const args = parseShardArgs(positionals);

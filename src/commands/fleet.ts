@@ -14,7 +14,8 @@ export const FLEET_SCHEMA = 1;
 function count(raw: CommandContext['values'][string], flag: string, min: number, fallback: number, example: string): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n < min) throw new UsageError(`--${flag} "${String(raw)}" is not a number of at least ${min}: e.g. --${flag} ${example}`);
+  if (!Number.isFinite(n) || n < min)
+    throw new UsageError(`--${flag} "${String(raw)}" is not a number of at least ${min}: e.g. --${flag} ${example}`);
   return n;
 }
 
@@ -39,10 +40,18 @@ const fleet: CommandModule = {
       const { url, user, ca, insecure } = values as Record<string, string | undefined> & { insecure?: boolean };
       targets.push({
         profile: '(--url)',
-        profileData: { url: url!, user, ca, insecure: Boolean(insecure), passwordEnv: values['password-env'] as string | undefined, passwordFile: values['password-file'] as string | undefined },
+        profileData: {
+          url: url!,
+          user,
+          ca,
+          insecure: Boolean(insecure),
+          passwordEnv: values['password-env'] as string | undefined,
+          passwordFile: values['password-file'] as string | undefined,
+        },
       });
     }
-    if (targets.length === 0) throw new UsageError('no saved profiles: save one per cluster with `shardeck profiles save NAME --url URL ...`, or give --url');
+    if (targets.length === 0)
+      throw new UsageError('no saved profiles: save one per cluster with `shardeck profiles save NAME --url URL ...`, or give --url');
     const reader = new FleetReader(targets, { concurrency, timeoutMs });
     let rows: FleetRow[];
     try {

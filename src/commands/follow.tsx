@@ -17,7 +17,6 @@ import { EXIT, type CommandModule } from './support/common';
 import { printJson } from './support/guarded';
 import { err } from './support/output';
 
-
 function tokenFrom(values: Record<string, unknown>): string | undefined {
   const env = values['token-env'] as string | undefined;
   if (env === undefined) return undefined;
@@ -27,14 +26,19 @@ function tokenFrom(values: Record<string, unknown>): string | undefined {
 }
 
 const follow: CommandModule = {
-  summary: 'follow a shared console: the leader\'s live panes at your own terminal size, without credentials or a connection to the cluster',
+  summary: "follow a shared console: the leader's live panes at your own terminal size, without credentials or a connection to the cluster",
   usage: 'usage: shardeck follow [SOCKET] [--token-env VAR] [--json]',
   group: 'watch',
   options: { 'token-env': { type: 'string' } },
   flagHelp: {
-    'token-env': 'variable holding the one-time join token the leader shows, when the leader cannot read your user from the socket (default: none)',
+    'token-env':
+      'variable holding the one-time join token the leader shows, when the leader cannot read your user from the socket (default: none)',
   },
-  examples: ['shardeck follow', 'shardeck follow /run/user/1000/shardeck-1000/console-4242.sock', 'shardeck follow --json | jq .health.status'],
+  examples: [
+    'shardeck follow',
+    'shardeck follow /run/user/1000/shardeck-1000/console-4242.sock',
+    'shardeck follow --json | jq .health.status',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length > 1) throw new UsageError('give at most one socket: shardeck follow [SOCKET]');
@@ -71,7 +75,15 @@ const follow: CommandModule = {
       // Once: what the leader sees now (its first state arrives right after the hello).
       await new Promise((r) => setTimeout(r, 300));
       const s = store.getState();
-      printJson({ schema: 1, command: 'follow', ok: true, leader: s.share?.leader, cluster: s.connection.url, health: s.snapshots.health.data ?? null, timeline: s.timeline ?? [] });
+      printJson({
+        schema: 1,
+        command: 'follow',
+        ok: true,
+        leader: s.share?.leader,
+        cluster: s.connection.url,
+        health: s.snapshots.health.data ?? null,
+        timeline: s.timeline ?? [],
+      });
       client.stop();
       const status = s.snapshots.health.data?.status;
       return status === 'red' ? EXIT.red : status === 'yellow' ? EXIT.yellow : EXIT.ok;
@@ -90,7 +102,12 @@ const follow: CommandModule = {
     exitThroughStops(stops, 'follower');
     try {
       holdAlternateScreen(stops);
-      const instance = render(<App store={store} ui={ui} share={share} />, { exitOnCtrlC: false, patchConsole: false, maxFps: 20, incrementalRendering: false });
+      const instance = render(<App store={store} ui={ui} share={share} />, {
+        exitOnCtrlC: false,
+        patchConsole: false,
+        maxFps: 20,
+        incrementalRendering: false,
+      });
       stops.add('console screen', () => instance.unmount());
       await instance.waitUntilExit();
     } finally {

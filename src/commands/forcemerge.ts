@@ -9,7 +9,18 @@ import { checkIndexExpression, describeMatch } from '../domain/mutation/targets'
 import { forcemergeSession } from '../services/wizards/forcemerge';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
 import { EXIT, type CommandModule } from './support/common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+  warnAudit,
+} from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
 
@@ -19,7 +30,8 @@ function factsLines(f: MergeFacts): string[] {
   return [
     ...f.indices.map((i) => `  ${i.name}: ${formatCount(i.docsDeleted)} deleted docs, store ${formatBytes(i.storeBytes)}`),
     ...f.disks.map(
-      (d) => `  node ${d.node}: disk ${formatPercent(d.usedPercent)} used, ${formatBytes(d.headroomToHighBytes)} before the high watermark (${d.level})`,
+      (d) =>
+        `  node ${d.node}: disk ${formatPercent(d.usedPercent)} used, ${formatBytes(d.headroomToHighBytes)} before the high watermark (${d.level})`,
     ),
   ];
 }
@@ -43,9 +55,14 @@ const forcemerge: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [target, ...extra] = positionals;
-    if (target === undefined || extra.length) return usageError(NAME, 'give one index or pattern: shardeck forcemerge service_v9_alpha --expunge-deletes', json);
+    if (target === undefined || extra.length)
+      return usageError(NAME, 'give one index or pattern: shardeck forcemerge service_v9_alpha --expunge-deletes', json);
     if (!values['expunge-deletes'])
-      return usageError(NAME, 'only the merge that expunges deleted documents is offered: add --expunge-deletes (a full merge to one segment is not)', json);
+      return usageError(
+        NAME,
+        'only the merge that expunges deleted documents is offered: add --expunge-deletes (a full merge to one segment is not)',
+        json,
+      );
     const includeSystem = Boolean(values['include-system']);
     const syntax = checkIndexExpression(target, { includeSystem });
     if (syntax) return usageError(NAME, syntax, json);
@@ -56,7 +73,8 @@ const forcemerge: CommandModule = {
       const session = forcemergeSession(es, guard, target, true, { includeSystem, onAuditWarning: warnAudit });
       let state: MergeState = await session.idle();
       if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
-      if (state.phase !== 'review') return reportFailure(NAME, session.failure(state.phase === 'failed' ? state.message : `stopped (${state.phase})`), json);
+      if (state.phase !== 'review')
+        return reportFailure(NAME, session.failure(state.phase === 'failed' ? state.message : `stopped (${state.phase})`), json);
       const review = reviewOf(state);
       const { before, plans } = review;
       const head = { schema: JSON_SCHEMA, command: NAME, target, matched: review.indices, before, warnings: review.warnings };
@@ -90,7 +108,8 @@ const forcemerge: CommandModule = {
         session.subscribe(() => {
           const s = session.getState();
           if (s.phase !== 'applying') return;
-          if (s.waitingLeases && !waiting) out('waiting (reading only, up to 60 s) until the retention leases let the deleted documents go...\n');
+          if (s.waitingLeases && !waiting)
+            out('waiting (reading only, up to 60 s) until the retention leases let the deleted documents go...\n');
           waiting = s.waitingLeases;
           for (const w of s.warnings.slice(warned)) out(`${paint('yellow', 'warning:')} ${w}\n`);
           warned = s.warnings.length;

@@ -18,7 +18,8 @@ const get: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [index, id, ...extra] = positionals;
-    if (index === undefined || extra.length) return usageError(NAME, 'give one index and one id: shardeck get service_v9_alpha alpha-42', json);
+    if (index === undefined || extra.length)
+      return usageError(NAME, 'give one index and one id: shardeck get service_v9_alpha alpha-42', json);
     const bad = checkOneIndex(index) ?? checkDocId(id);
     if (bad) return usageError(NAME, bad, json);
     const { es, guard, close } = await openGuard(values);
@@ -29,11 +30,30 @@ const get: CommandModule = {
       if (state.errorKind === 'failed') throw session.failure(state.error ?? 'failed');
       const shown = state.request ? requestLines(state.request, guard.previewConnection) : undefined;
       if (!state.doc) {
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, found: false, index, id, error: state.error, ...(shown ? { request: shown.request, curl: shown.curl } : {}) });
+        if (json)
+          printJson({
+            schema: JSON_SCHEMA,
+            command: NAME,
+            ok: false,
+            found: false,
+            index,
+            id,
+            error: state.error,
+            ...(shown ? { request: shown.request, curl: shown.curl } : {}),
+          });
         err(`shardeck ${NAME}: ${state.error}\n`);
         return EXIT.failed;
       }
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: true, request: shown!.request, curl: shown!.curl, document: state.doc });
+      if (json)
+        printJson({
+          schema: JSON_SCHEMA,
+          command: NAME,
+          ok: true,
+          found: true,
+          request: shown!.request,
+          curl: shown!.curl,
+          document: state.doc,
+        });
       else out(JSON.stringify(state.doc, null, 2) + '\n');
       return EXIT.ok;
     } catch (e) {

@@ -66,7 +66,12 @@ function flagRows(options: CommandModule['options'], help: Record<string, string
 }
 
 export function globalHelp(table: Table, version: string): string {
-  const out = [`shardeck ${version}: a terminal console and CLI for Elasticsearch 8 storage nodes`, '', 'usage: shardeck [COMMAND] [flags]   (no command: the live console)', ''];
+  const out = [
+    `shardeck ${version}: a terminal console and CLI for Elasticsearch 8 storage nodes`,
+    '',
+    'usage: shardeck [COMMAND] [flags]   (no command: the live console)',
+    '',
+  ];
   const width = Math.max(...table.map(([n]) => n.length));
   for (const group of GROUPS) {
     const rows = table.filter(([, m]) => m.group === group.name);
@@ -90,7 +95,14 @@ export function commandHelp(name: string, m: CommandModule): string {
   const out = [hanging('', `shardeck ${name}: ${m.summary}`), '', m.usage, ''];
   if (Object.keys(m.options ?? {}).length) out.push('flags:', ...flagRows(m.options, m.flagHelp), '');
   out.push('examples:', ...m.examples.map((e) => `  ${e}`), '');
-  out.push(hanging('', `global flags: ${Object.keys(GLOBAL_OPTIONS).map((f) => `--${f}`).join(' ')} (shardeck help)`));
+  out.push(
+    hanging(
+      '',
+      `global flags: ${Object.keys(GLOBAL_OPTIONS)
+        .map((f) => `--${f}`)
+        .join(' ')} (shardeck help)`,
+    ),
+  );
   return out.join('\n') + '\n';
 }
 
@@ -98,7 +110,10 @@ export function commandHelp(name: string, m: CommandModule): string {
 
 function roff(s: string): string {
   // A line starting with . or ' is a roff request; backslashes and dashes are escaped.
-  return s.replace(/\\/g, '\\e').replace(/-/g, '\\-').replace(/^([.'])/gm, '\\&$1');
+  return s
+    .replace(/\\/g, '\\e')
+    .replace(/-/g, '\\-')
+    .replace(/^([.'])/gm, '\\&$1');
 }
 
 export function manPage(table: Table, version: string, date = '2026'): string {
@@ -110,7 +125,9 @@ export function manPage(table: Table, version: string, date = '2026'): string {
     '.B shardeck',
     '[\\fICOMMAND\\fR] [\\fIflags\\fR]',
     '.SH DESCRIPTION',
-    roff('Without a command, shardeck opens the live console (health, indices, shards, disk, nodes). Every change goes through one guarded path: a preview with the equivalent curl line, a confirmation proportional to the risk, an audit record, one send, a read-back. With stdout not a terminal it prints the status text instead.'),
+    roff(
+      'Without a command, shardeck opens the live console (health, indices, shards, disk, nodes). Every change goes through one guarded path: a preview with the equivalent curl line, a confirmation proportional to the risk, an audit record, one send, a read-back. With stdout not a terminal it prints the status text instead.',
+    ),
     '.SH GLOBAL FLAGS',
   ];
   for (const [n, s] of Object.entries(GLOBAL_OPTIONS)) out.push('.TP', `.B ${roff(flagName(n, s))}`, roff(GLOBAL_FLAG_HELP[n] ?? ''));
@@ -170,7 +187,9 @@ _shardeck() {
   fi
   case "$cmd" in
 ${cases}
-    *) flags="${Object.keys(GLOBAL_OPTIONS).map((f) => `--${f}`).join(' ')}" ;;
+    *) flags="${Object.keys(GLOBAL_OPTIONS)
+      .map((f) => `--${f}`)
+      .join(' ')}" ;;
   esac
   if [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$flags" -- "$cur"))
@@ -192,7 +211,11 @@ export function zshCompletion(table: Table): string {
     .map(([name, m]) => {
       const help = { ...GLOBAL_FLAG_HELP, ...m.flagHelp };
       const specs = [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})].map((f) => {
-        const value = PROFILE_FLAGS.includes(`--${f}`) ? ':profile:_shardeck_profiles' : ({ ...GLOBAL_OPTIONS, ...m.options })[f].type === 'string' ? ':value:' : '';
+        const value = PROFILE_FLAGS.includes(`--${f}`)
+          ? ':profile:_shardeck_profiles'
+          : { ...GLOBAL_OPTIONS, ...m.options }[f].type === 'string'
+            ? ':value:'
+            : '';
         return `'--${f}[${zshDescribe(help[f] ?? '')}]${value}'`;
       });
       return `    ${name}) _arguments ${specs.join(' ')} '*:index:_shardeck_indices' ;;`;
@@ -227,7 +250,11 @@ const help: Omit<CommandModule, 'run'> = {
     completion: 'print the completion script for bash or zsh',
     complete: 'print completion words: profiles (from the config) or indices (from the last poll); used by the scripts',
   },
-  examples: ['shardeck help replicas', 'shardeck help --completion bash > /etc/bash_completion.d/shardeck', 'shardeck help --man | man -l -'],
+  examples: [
+    'shardeck help replicas',
+    'shardeck help --completion bash > /etc/bash_completion.d/shardeck',
+    'shardeck help --man | man -l -',
+  ],
 };
 
 async function runHelp({ values, positionals }: CommandContext, commands: CommandLoaders): Promise<number> {

@@ -32,9 +32,11 @@ const incident: CommandModule = {
   run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, ...extra] = positionals;
-    if ((verb !== undefined && verb !== 'export') || extra.length) return usageError(NAME, 'the only subcommand is export: shardeck incident export --md', json);
+    if ((verb !== undefined && verb !== 'export') || extra.length)
+      return usageError(NAME, 'the only subcommand is export: shardeck incident export --md', json);
     if (verb === 'export' && !values.md) return usageError(NAME, 'export writes Markdown: add --md (shardeck incident export --md)', json);
-    if (verb !== 'export' && (values.md || values.out)) return usageError(NAME, '--md and --out belong to export: shardeck incident export --md --out FILE', json);
+    if (verb !== 'export' && (values.md || values.out))
+      return usageError(NAME, '--md and --out belong to export: shardeck incident export --md --out FILE', json);
     let sinceMs: number | undefined;
     if (values.since !== undefined) {
       const ms = parseSince(String(values.since));
@@ -61,7 +63,8 @@ const incident: CommandModule = {
     }
     if (json) printJson({ schema: JSON_SCHEMA, command: NAME, cluster: url, file: timelineFile(url), entries });
     else {
-      if (!entries.length) out(`nothing recorded for ${url}${values.since ? ` in the last ${String(values.since)}` : ''} (${timelineFile(url)})\n`);
+      if (!entries.length)
+        out(`nothing recorded for ${url}${values.since ? ` in the last ${String(values.since)}` : ''} (${timelineFile(url)})\n`);
       for (const e of entries) out(`${e.time.replace('T', ' ').slice(0, 19)} UTC  ${entryText(e)}\n`);
     }
     return EXIT.ok;

@@ -28,11 +28,13 @@ const login: CommandModule = {
     platform: "the platform's base URL (default: the profile's)",
     'insecure-http': 'allow a plain http:// platform on another machine (the token then crosses the network unencrypted)',
   },
-  examples: ["shardeck login --platform https://platform.example:8443 < refresh-token", "shardeck login --profile prod"],
+  examples: ['shardeck login --platform https://platform.example:8443 < refresh-token', 'shardeck login --profile prod'],
   async run({ values, positionals }) {
     if (positionals.length) {
       // Never echo it: a token on the command line is already in the shell history and ps.
-      throw new UsageError('the refresh token is never taken from the command line (ps and shell history show it): pipe it on stdin or type it at the prompt');
+      throw new UsageError(
+        'the refresh token is never taken from the command line (ps and shell history show it): pipe it on stdin or type it at the prompt',
+      );
     }
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);
@@ -64,7 +66,15 @@ const login: CommandModule = {
     } catch (e) {
       return reportPlatformError('login', e, Boolean(values.json));
     }
-    saveProfile(profileName, { platformUrl: platform.baseUrl, platformInsecureHttp: insecureHttp && new URL(platform.baseUrl).protocol === 'http:' ? true : undefined, platformUser: info.user_id }, conf);
+    saveProfile(
+      profileName,
+      {
+        platformUrl: platform.baseUrl,
+        platformInsecureHttp: insecureHttp && new URL(platform.baseUrl).protocol === 'http:' ? true : undefined,
+        platformUser: info.user_id,
+      },
+      conf,
+    );
     markLastUsed(profileName, conf);
     const who = { profile: profileName, platformUrl: platform.baseUrl, user_id: info.user_id, tenant: info.tenant, role: info.role };
     out(

@@ -9,7 +9,7 @@ const logout: CommandModule = {
   usage: 'usage: shardeck logout [--profile NAME]',
   group: 'platform',
   flagHelp: {},
-  examples: ["shardeck logout", "shardeck logout --profile prod"],
+  examples: ['shardeck logout', 'shardeck logout --profile prod'],
   run({ values }) {
     const conf = openConfig();
     const profileName = pickProfileName(values.profile as string | undefined, conf);

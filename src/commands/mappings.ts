@@ -23,24 +23,36 @@ const mappings: CommandModule = {
   group: 'inspect',
   options: { field: { type: 'string' }, max: { type: 'string' } },
   flagHelp: {
-    field: 'only this field, by its dotted path (e.g. meta.author or title.raw); says which indices do not map it (default: the whole mapping)',
+    field:
+      'only this field, by its dotted path (e.g. meta.author or title.raw); says which indices do not map it (default: the whole mapping)',
     max: `read the mappings only if the pattern matches at most N indices (default: ${DEFAULT_MAX_INDICES})`,
   },
-  examples: ['shardeck mappings service_v9_abc', "shardeck mappings 'service_v9_*' --field modified_at", "shardeck mappings 'service_v9_*' --json"],
+  examples: [
+    'shardeck mappings service_v9_abc',
+    "shardeck mappings 'service_v9_*' --field modified_at",
+    "shardeck mappings 'service_v9_*' --json",
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [pattern, ...extra] = positionals;
-    if (pattern === undefined || extra.length || pattern.trim() === '') return usageError(NAME, "give one index name or pattern, e.g. shardeck mappings 'service_v9_*'", json);
+    if (pattern === undefined || extra.length || pattern.trim() === '')
+      return usageError(NAME, "give one index name or pattern, e.g. shardeck mappings 'service_v9_*'", json);
     const field = values.field as string | undefined;
     if (field !== undefined && (field.trim() === '' || /^\.|\.$|\.\./.test(field)))
-      return usageError(NAME, `--field "${field}" is not a field path: give a name like modified_at or a dotted path like meta.author`, json);
+      return usageError(
+        NAME,
+        `--field "${field}" is not a field path: give a name like modified_at or a dotted path like meta.author`,
+        json,
+      );
     const maxRaw = values.max as string | undefined;
     const max = maxRaw === undefined ? DEFAULT_MAX_INDICES : Number(maxRaw);
-    if (!Number.isInteger(max) || max < 1) return usageError(NAME, `--max "${maxRaw}" is not a count: give a whole number of indices, 1 or more`, json);
+    if (!Number.isInteger(max) || max < 1)
+      return usageError(NAME, `--max "${maxRaw}" is not a count: give a whole number of indices, 1 or more`, json);
     return withReads(NAME, values, json, async (es) => {
       // Resolve first: the count decides whether the mappings are read at all.
       const indices = await es.resolveIndices(pattern);
-      if (!indices || indices.length === 0) return notFound(NAME, `no index matches "${pattern}": see the names with shardeck cat indices`, json, { pattern });
+      if (!indices || indices.length === 0)
+        return notFound(NAME, `no index matches "${pattern}": see the names with shardeck cat indices`, json, { pattern });
       if (indices.length > max)
         return usageError(
           NAME,
@@ -54,7 +66,9 @@ const mappings: CommandModule = {
           const lines: string[] = [];
           for (const g of groups) {
             const fields = mappingFields(g.mapping);
-            lines.push(`${namesText(g.indices)} (${g.indices.length} ${g.indices.length === 1 ? 'index' : 'indices'}): ${fields.length} fields`);
+            lines.push(
+              `${namesText(g.indices)} (${g.indices.length} ${g.indices.length === 1 ? 'index' : 'indices'}): ${fields.length} fields`,
+            );
             for (const p of mappingParameters(g.mapping)) lines.push(`  ${p}`);
             lines.push(...fields.map(fieldLine));
           }
@@ -63,10 +77,17 @@ const mappings: CommandModule = {
         }
         return EXIT.ok;
       }
-      const found = groups.map((g) => ({ indices: g.indices, definition: fieldDefinition(g.mapping, field) })).filter((g) => g.definition !== undefined);
+      const found = groups
+        .map((g) => ({ indices: g.indices, definition: fieldDefinition(g.mapping, field) }))
+        .filter((g) => g.definition !== undefined);
       const missing = groups.filter((g) => fieldDefinition(g.mapping, field) === undefined).flatMap((g) => g.indices);
       if (found.length === 0)
-        return notFound(NAME, `no index matching "${pattern}" maps the field "${field}" (${indices.length} ${indices.length === 1 ? 'index' : 'indices'} looked at)`, json, { pattern, field, missing });
+        return notFound(
+          NAME,
+          `no index matching "${pattern}" maps the field "${field}" (${indices.length} ${indices.length === 1 ? 'index' : 'indices'} looked at)`,
+          json,
+          { pattern, field, missing },
+        );
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, pattern, matched: indices.length, field, found, missing });
       else {
         const lines = found.map((g) => `${field}: ${JSON.stringify(g.definition)}  in ${namesText(g.indices)}`);

@@ -10,7 +10,7 @@ import { displayText } from '../domain/display-text';
 const NAME = 'nodes';
 
 const nodes: CommandModule = {
-  summary: 'Node statistics: heap (Xms vs Xmx), GC, fielddata, RAM, load, CPU, each data path\'s disk.',
+  summary: "Node statistics: heap (Xms vs Xmx), GC, fielddata, RAM, load, CPU, each data path's disk.",
   usage: 'usage: shardeck nodes [--json] [connection flags]',
   group: 'inspect',
   flagHelp: {},
@@ -20,7 +20,13 @@ const nodes: CommandModule = {
     if (positionals.length) return usageError(NAME, 'takes no arguments: shardeck nodes [--json]', json);
     const { es, close } = await openGuard(values);
     try {
-      const [cat, search, settings, stats, jvm] = await Promise.all([es.data('nodes'), es.data('nodeSearch'), es.data('settings'), es.nodeStats(), es.nodeJvmArgs()]);
+      const [cat, search, settings, stats, jvm] = await Promise.all([
+        es.data('nodes'),
+        es.data('nodeSearch'),
+        es.data('settings'),
+        es.nodeStats(),
+        es.nodeJvmArgs(),
+      ]);
       const lines = nodeLines(cat, search, settings.maxOpenScrollContext, stats, jvm);
       if (json) {
         printJson({
@@ -34,7 +40,14 @@ const nodes: CommandModule = {
             version: n.version,
             roles: n.roles,
             master: n.master,
-            heap: { usedBytes: n.heapUsedBytes, maxBytes: n.heapMaxBytes, xms: n.jvm?.xms ?? null, xmx: n.jvm?.xmx ?? null, xmsBytes: n.jvm?.xmsBytes ?? null, xmxBytes: n.jvm?.xmxBytes ?? null },
+            heap: {
+              usedBytes: n.heapUsedBytes,
+              maxBytes: n.heapMaxBytes,
+              xms: n.jvm?.xms ?? null,
+              xmx: n.jvm?.xmx ?? null,
+              xmsBytes: n.jvm?.xmsBytes ?? null,
+              xmxBytes: n.jvm?.xmxBytes ?? null,
+            },
             gc: n.stats?.gc ?? [],
             fielddata: n.stats ? { bytes: n.stats.fielddataBytes, evictions: n.stats.fielddataEvictions } : null,
             ram: { totalBytes: n.stats?.ramTotalBytes || n.ramTotalBytes, usedBytes: n.stats?.ramUsedBytes ?? null },
@@ -48,7 +61,10 @@ const nodes: CommandModule = {
         return EXIT.ok;
       }
       for (const n of lines) {
-        out(paint('bold', `${n.master ? '*' : ''}${displayText(n.name)}`) + ` ${displayText(n.ip)} ${displayText(n.version)} ${displayText(n.roles)}\n`);
+        out(
+          paint('bold', `${n.master ? '*' : ''}${displayText(n.name)}`) +
+            ` ${displayText(n.ip)} ${displayText(n.version)} ${displayText(n.roles)}\n`,
+        );
         for (const l of nodeVerdict(n)) out(`  ${paint(l.tone, l.text)}\n`);
         for (const l of nodeDetails(n)) out(`  ${l.tone ? paint(l.tone, l.text) : l.text}\n`);
       }

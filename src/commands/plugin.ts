@@ -20,7 +20,13 @@ const plugin: CommandModule = {
     'exit 0: done and verified; 4: read-only mode; 5: refused, declined or failed; 64: bad input.',
   ].join('\n'),
   // The plugin tool's flags only: the service commands' flags belong to shardeck service.
-  options: { ...MUTATION_OPTIONS, 'es-home': ENGINE_OPTIONS['es-home'], 'es-user': ENGINE_OPTIONS['es-user'], 'conf-dir': ENGINE_OPTIONS['conf-dir'], 'java-home': ENGINE_OPTIONS['java-home'] },
+  options: {
+    ...MUTATION_OPTIONS,
+    'es-home': ENGINE_OPTIONS['es-home'],
+    'es-user': ENGINE_OPTIONS['es-user'],
+    'conf-dir': ENGINE_OPTIONS['conf-dir'],
+    'java-home': ENGINE_OPTIONS['java-home'],
+  },
   flagHelp: {
     'es-home': ENGINE_FLAG_HELP['es-home'],
     'es-user': ENGINE_FLAG_HELP['es-user'],
@@ -35,10 +41,13 @@ const plugin: CommandModule = {
     const [verb, arg, ...extra] = positionals;
     if (verb === 'list' && arg === undefined) return runEngineAction(NAME, { kind: 'plugin', verb: 'list' }, values);
     if ((verb === 'install' || verb === 'remove') && arg !== undefined && extra.length === 0) {
-      const bad = verb === 'remove' ? checkPluginName(arg) : (() => {
-        const s = parsePluginSource(arg);
-        return typeof s === 'string' ? s : null;
-      })();
+      const bad =
+        verb === 'remove'
+          ? checkPluginName(arg)
+          : (() => {
+              const s = parsePluginSource(arg);
+              return typeof s === 'string' ? s : null;
+            })();
       if (bad) return usageError(NAME, bad, json);
       return runEngineAction(NAME, { kind: 'plugin', verb, arg }, values);
     }

@@ -19,7 +19,8 @@ function badVia(via: string): never {
  */
 function save({ values, positionals }: CommandContext): number {
   const name = positionals[1];
-  if (!name || !/^[A-Za-z0-9_.-]+$/.test(name)) throw new UsageError('give the profile a name of letters, digits, "_", "-" or ".": shardeck profiles save NAME --url URL ...');
+  if (!name || !/^[A-Za-z0-9_.-]+$/.test(name))
+    throw new UsageError('give the profile a name of letters, digits, "_", "-" or ".": shardeck profiles save NAME --url URL ...');
   const flag = (k: string) => values[k] as string | undefined;
   let intervalMs: number | undefined;
   if (flag('interval') !== undefined) {
@@ -46,16 +47,22 @@ function save({ values, positionals }: CommandContext): number {
     templateVersion: flag('template-version'),
     intervalMs,
     searchCurl: flag('search-curl'),
-    searchCurlForm: flag('search-curl-form') === undefined ? undefined : parseSearchCurlForm(flag('search-curl-form'), '--search-curl-form'),
+    searchCurlForm:
+      flag('search-curl-form') === undefined ? undefined : parseSearchCurlForm(flag('search-curl-form'), '--search-curl-form'),
     via: flag('via') === undefined ? undefined : flag('via') === SEARCH_CURL ? SEARCH_CURL : badVia(flag('via')!),
   };
   // A flag not given leaves the profile's value as it was (an undefined would delete it: the url too, then the message below had none).
   const given = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<Profile>;
   // A new platform URL drops an earlier acceptance of plain http, unless given again for it.
-  if (flag('platform') !== undefined) given.platformInsecureHttp = insecureHttp && new URL(flag('platform')!).protocol === 'http:' ? true : undefined;
+  if (flag('platform') !== undefined)
+    given.platformInsecureHttp = insecureHttp && new URL(flag('platform')!).protocol === 'http:' ? true : undefined;
   const stored = saveProfile(name, given);
   markLastUsed(name);
-  out(values.json ? JSON.stringify({ name, ...stored }, null, 2) + '\n' : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`);
+  out(
+    values.json
+      ? JSON.stringify({ name, ...stored }, null, 2) + '\n'
+      : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`,
+  );
   return 0;
 }
 
@@ -67,7 +74,14 @@ const profiles: CommandModule = {
     '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
     '                                   [--search-curl PATH] [--search-curl-form curl|path] [--via search_curl]',
   ].join('\n'),
-  options: { platform: { type: 'string' }, 'insecure-http': { type: 'boolean' }, 'template-version': { type: 'string' }, interval: { type: 'string' }, 'search-curl': { type: 'string' }, 'search-curl-form': { type: 'string' } },
+  options: {
+    platform: { type: 'string' },
+    'insecure-http': { type: 'boolean' },
+    'template-version': { type: 'string' },
+    interval: { type: 'string' },
+    'search-curl': { type: 'string' },
+    'search-curl-form': { type: 'string' },
+  },
   group: 'config',
   flagHelp: {
     platform: "with save: the platform's base URL",
@@ -85,7 +99,8 @@ const profiles: CommandModule = {
   run(ctx) {
     const { values, positionals } = ctx;
     if (positionals[0] === 'save') return save(ctx);
-    if (positionals.length) throw new UsageError(`unknown profiles action "${positionals[0]}": use shardeck profiles, or shardeck profiles save NAME`);
+    if (positionals.length)
+      throw new UsageError(`unknown profiles action "${positionals[0]}": use shardeck profiles, or shardeck profiles save NAME`);
     const rows = listProfiles().map(({ name, profile, last }) => ({
       name,
       last,

@@ -38,7 +38,9 @@ function renderText(tenant: string, projects: PlatformProject[], storage: Storag
     if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${storage.error}`));
     return out.join('\n') + '\n';
   }
-  out.push(`${projects.length} project(s) of tenant ${tenant}; indices service_${report.templateVersion}_<id> on ${(storage as { url: string }).url}`);
+  out.push(
+    `${projects.length} project(s) of tenant ${tenant}; indices service_${report.templateVersion}_<id> on ${(storage as { url: string }).url}`,
+  );
   const wId = Math.max(2, ...report.projects.map((p) => p.id.length));
   const wIndex = Math.max(5, ...report.projects.map((p) => p.index.length));
   out.push(`  ${'ID'.padEnd(wId)}  ${'INDEX'.padEnd(wIndex)}  NAME`);
@@ -47,16 +49,18 @@ function renderText(tenant: string, projects: PlatformProject[], storage: Storag
     out.push(`  ${p.id.padEnd(wId)}  ${index}  ${p.name}`);
   }
   if (report.projectsWithoutIndex.length) out.push(paint('yellow', `projects without an index: ${report.projectsWithoutIndex.join(', ')}`));
-  if (report.indicesWithoutProject.length) out.push(paint('yellow', `indices of no known project: ${report.indicesWithoutProject.join(', ')}`));
+  if (report.indicesWithoutProject.length)
+    out.push(paint('yellow', `indices of no known project: ${report.indicesWithoutProject.join(', ')}`));
   return out.join('\n') + '\n';
 }
 
 const projects: CommandModule = {
-  summary: "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
+  summary:
+    "The tenant's platform projects and the storage index behind each (flags projects without an index and indices without a project).",
   usage: 'usage: shardeck projects [--json] [--profile NAME] [connection flags]',
   group: 'platform',
   flagHelp: {},
-  examples: ["shardeck projects", "shardeck projects --json"],
+  examples: ['shardeck projects', 'shardeck projects --json'],
   async run({ values }) {
     const { profile, platform } = signInOfFlags(values);
     let list: PlatformProject[];

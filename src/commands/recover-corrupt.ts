@@ -53,16 +53,26 @@ function overrides(values: Values): Partial<PlanFacts> {
 
 function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
   return [
-    paint('bold', `step ${n}/${total}: ${step.title}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`),
+    paint(
+      'bold',
+      `step ${n}/${total}: ${step.title}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`,
+    ),
     ...stepCommandLines(step, conn).map((l) => `  ${l}`),
     `  ${step.note}`,
   ];
 }
 
 /** Detection of one shard and the facts of its plan; a string says why there is nothing to plan. */
-async function planFor(es: EsApi, guard: Guard, target: { index: string; shard: number }, profile: Profile | undefined, values: Values): Promise<{ c: CorruptShardReport; facts: PlanFacts } | string> {
+async function planFor(
+  es: EsApi,
+  guard: Guard,
+  target: { index: string; shard: number },
+  profile: Profile | undefined,
+  values: Values,
+): Promise<{ c: CorruptShardReport; facts: PlanFacts } | string> {
   const c = (await detectCorruption(es, target)).corrupt[0];
-  if (!c) return `${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`;
+  if (!c)
+    return `${target.index} shard ${target.shard} has no unassigned primary with corrupt copies: nothing to repair (see shardeck recover-corrupt --detect)`;
   const facts = planFacts(c, profile, guard.previewConnection, overrides(values));
   return typeof facts === 'string' ? facts : { c, facts };
 }
@@ -70,7 +80,9 @@ async function planFor(es: EsApi, guard: Guard, target: { index: string; shard: 
 /** Asks on the terminal: y for a step, the index's name for one that loses documents. */
 async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
   if (!process.stdin.isTTY) {
-    err(`shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`);
+    err(
+      `shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`,
+    );
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -96,9 +108,15 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
     let progress: RecoveryProgress;
     const acceptLoss = values['accept-data-loss'] === undefined ? undefined : String(values['accept-data-loss']);
     if (resume) {
-      const found = positionals.length === 2 ? loadProgress(positionals[0], Number(positionals[1])) : unfinishedProgress()[0] ?? null;
+      const found = positionals.length === 2 ? loadProgress(positionals[0], Number(positionals[1])) : (unfinishedProgress()[0] ?? null);
       if (!found || found.finished)
-        return usageError(NAME, positionals.length === 2 ? `no unfinished checklist for ${positionals[0]} shard ${positionals[1]}` : 'no unfinished checklist to resume', json);
+        return usageError(
+          NAME,
+          positionals.length === 2
+            ? `no unfinished checklist for ${positionals[0]} shard ${positionals[1]}`
+            : 'no unfinished checklist to resume',
+          json,
+        );
       const o = overrides(values);
       if (o.backupDir && found.steps.backup?.status === 'done' && o.backupDir !== found.facts.backupDir)
         return usageError(NAME, `the backup was already taken in ${found.facts.backupDir}: --backup-dir cannot change now`, json);
@@ -107,7 +125,11 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       const target = { index: positionals[0], shard: Number(positionals[1]) };
       const existing = loadProgress(target.index, target.shard);
       if (existing && !existing.finished)
-        return usageError(NAME, `a checklist for ${target.index} shard ${target.shard} is under way (${progressFile(target.index, target.shard)}): continue it with --resume, or remove that file to start over`, json);
+        return usageError(
+          NAME,
+          `a checklist for ${target.index} shard ${target.shard} is under way (${progressFile(target.index, target.shard)}): continue it with --resume, or remove that file to start over`,
+          json,
+        );
       const planned = await planFor(es, guard, target, profile, values);
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
@@ -115,12 +137,16 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
       if (!json) out([...findingLines(c), ''].join('\n') + '\n');
       const elsewhere = startRefusal(c);
       if (elsewhere) return failed(elsewhere, json);
-      if (method === 'shard-tool' && facts.hasShardTool === false) return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
+      if (method === 'shard-tool' && facts.hasShardTool === false)
+        return failed(`${facts.home}/bin/elasticsearch-shard does not exist on this node: use --method checkindex`, json);
       progress = newProgress(method, facts, new Date().toISOString());
     }
     // A name that can never match is refused before the engine is stopped, not at the step that needs it.
     if (acceptLoss !== undefined && acceptLoss !== progress.index)
-      return failed(`--accept-data-loss names "${acceptLoss}" but this checklist repairs ${progress.index}: give that index name exactly; nothing was run`, json);
+      return failed(
+        `--accept-data-loss names "${acceptLoss}" but this checklist repairs ${progress.index}: give that index name exactly; nothing was run`,
+        json,
+      );
     // Under --json stdout holds only the result: the steps and their live output go to stderr.
     const say = (s: string) => (json ? err : out)(s);
     const io: RunnerIO = {
@@ -162,7 +188,11 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
             ? { error: runEndLines(end)[0], holderPid: end.pid }
             : {
                 stoppedAt: end.step.id,
-                ...(end.status === 'failed' ? { error: end.message, advice: end.advice } : end.status === 'refused' ? { error: end.message } : {}),
+                ...(end.status === 'failed'
+                  ? { error: end.message, advice: end.advice }
+                  : end.status === 'refused'
+                    ? { error: end.message }
+                    : {}),
               }),
       });
     else {
@@ -230,7 +260,11 @@ const recoverCorrupt: CommandModule = {
     'wait-timeout': 'seconds to wait for the node to answer after the start (default 180)',
     'accept-data-loss': 'the index name, typed ahead: allows the steps that lose documents with --yes',
   },
-  examples: ["shardeck recover-corrupt --detect", "shardeck recover-corrupt service_v9_alpha 0 --plan", "shardeck recover-corrupt --resume"],
+  examples: [
+    'shardeck recover-corrupt --detect',
+    'shardeck recover-corrupt service_v9_alpha 0 --plan',
+    'shardeck recover-corrupt --resume',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const plan = Boolean(values.plan) || Boolean(values['dry-run']);
@@ -241,8 +275,10 @@ const recoverCorrupt: CommandModule = {
     if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
       return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
     const hasTarget = positionals.length === 2 && /^\d+$/.test(positionals[1]);
-    if (positionals.length > 0 && !hasTarget) return usageError(NAME, 'give INDEX and SHARD (a number), e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
-    if (plan && !hasTarget) return usageError(NAME, 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
+    if (positionals.length > 0 && !hasTarget)
+      return usageError(NAME, 'give INDEX and SHARD (a number), e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
+    if (plan && !hasTarget)
+      return usageError(NAME, 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
     if (values.detect && hasTarget) return usageError(NAME, 'use either --detect or INDEX SHARD, not both', json);
     if (values.resume || (hasTarget && !plan)) return runOrResume(values, positionals, json);
     const { es, guard, profile, close } = await openGuard(values);
@@ -262,10 +298,24 @@ const recoverCorrupt: CommandModule = {
       const p = recoveryPlan(facts);
       // The plan is printed wherever shardeck runs, saying where it may be run.
       const elsewhere = startRefusal(c);
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, finding: c, plan: p, runsHere: !elsewhere, ...(elsewhere ? { notHere: elsewhere } : {}) });
+      if (json)
+        printJson({
+          schema: JSON_SCHEMA,
+          command: NAME,
+          ok: true,
+          finding: c,
+          plan: p,
+          runsHere: !elsewhere,
+          ...(elsewhere ? { notHere: elsewhere } : {}),
+        });
       else
         out(
-          [...findingLines(c), '', ...(elsewhere ? [paint('red', `not on this host: ${elsewhere.replace(/; nothing was run$/, '')}`), ''] : []), ...planLines(p, facts.conn)].join('\n') + '\n',
+          [
+            ...findingLines(c),
+            '',
+            ...(elsewhere ? [paint('red', `not on this host: ${elsewhere.replace(/; nothing was run$/, '')}`), ''] : []),
+            ...planLines(p, facts.conn),
+          ].join('\n') + '\n',
         );
       return EXIT.ok;
     } catch (e) {

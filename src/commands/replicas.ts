@@ -6,7 +6,18 @@ import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replica
 import { replicasSession } from '../services/wizards/replicas';
 import { parseTimeoutSeconds } from '../domain/values';
 import { EXIT, type CommandModule } from './support/common';
-import { confirmOnTerminal, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError, warnAudit } from './support/guarded';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+  warnAudit,
+} from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
 import { displayText } from '../domain/display-text';
@@ -60,7 +71,8 @@ const replicas: CommandModule = {
       let state: ReplicasState = await session.idle();
       if (state.phase === 'input') return usageError(NAME, state.error ?? 'invalid input', json);
       // Nothing was sent yet: a node that cannot be reached is exit 3, like every command.
-      if (state.phase === 'failed' && isConnectionFailure(session.failure(state.message))) return reportFailure(NAME, session.failure(state.message), json);
+      if (state.phase === 'failed' && isConnectionFailure(session.failure(state.message)))
+        return reportFailure(NAME, session.failure(state.message), json);
       if (state.phase !== 'review') return failed(state, json);
       const review = state.review;
       const requests = previews(guard, review.plans, { includeSystem });
@@ -81,8 +93,7 @@ const replicas: CommandModule = {
         out(`${displayText(target)} matches ${describeMatch(review.facts.indices)}\n`);
         for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
         for (const note of review.notes) out(`note: ${note}\n`);
-        if (review.platformJson)
-          out(`topic.elasticsearch.index-templates-settings:\n${JSON.stringify(review.platformJson, null, 2)}\n`);
+        if (review.platformJson) out(`topic.elasticsearch.index-templates-settings:\n${JSON.stringify(review.platformJson, null, 2)}\n`);
         printPreviews(requests);
       }
       if (values['dry-run']) {

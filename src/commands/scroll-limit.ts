@@ -14,8 +14,8 @@ const scrollLimit: CommandModule = {
   usage: 'usage: shardeck scroll-limit [n] [--yes] [--dry-run] [--json] [connection flags]',
   options: { ...MUTATION_OPTIONS },
   group: 'change',
-  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing"},
-  examples: ["shardeck scroll-limit", "shardeck scroll-limit 1000 --dry-run", "shardeck scroll-limit 1000 --yes"],
+  flagHelp: { yes: 'confirm without asking', 'dry-run': 'show the preview and send nothing' },
+  examples: ['shardeck scroll-limit', 'shardeck scroll-limit 1000 --dry-run', 'shardeck scroll-limit 1000 --yes'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length > 1) return usageError(NAME, 'give at most one number: shardeck scroll-limit 1000', json);
@@ -34,7 +34,10 @@ const scrollLimit: CommandModule = {
       const head = { schema: JSON_SCHEMA, command: NAME, limit: state.facts.limit, nodes: rows, note: KEEP_ALIVE_NOTE };
       if (!json) {
         out(`${SCROLL_SETTING}: ${state.facts.limit} per node\n`);
-        for (const r of rows) out(`  ${r.name}: ${paint(r.full ? 'red' : 'green', `${r.open} open`)} of ${r.limit} allowed${r.full ? ' (full: the next scroll fails)' : ''}\n`);
+        for (const r of rows)
+          out(
+            `  ${r.name}: ${paint(r.full ? 'red' : 'green', `${r.open} open`)} of ${r.limit} allowed${r.full ? ' (full: the next scroll fails)' : ''}\n`,
+          );
         out(`note: ${KEEP_ALIVE_NOTE}\n`);
       }
       if (input === undefined) {
@@ -43,7 +46,7 @@ const scrollLimit: CommandModule = {
       }
       session.send({ type: 'submit' });
       state = session.getState();
-      if (state.phase !== 'confirming') return usageError(NAME, state.phase === 'review' ? state.error ?? 'invalid' : state.phase, json);
+      if (state.phase !== 'confirming') return usageError(NAME, state.phase === 'review' ? (state.error ?? 'invalid') : state.phase, json);
       const plan = state.plan;
       return await applyOnePlan(NAME, session, plan, guard, values, head);
     } catch (e) {

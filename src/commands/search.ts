@@ -24,7 +24,7 @@ const FLAGS: [string, DocQueryKind][] = [
 ];
 
 const search: CommandModule = {
-  summary: 'Search one index with the seed\'s queries or a JSON body: the exact total and a page of hits (oldest first).',
+  summary: "Search one index with the seed's queries or a JSON body: the exact total and a page of hits (oldest first).",
   usage:
     'usage: shardeck search INDEX (--older-than 90d|2026-01-31 | --until 2026-01-31T12:00:00Z | --source ID | --query-file FILE|-) [--size N] [--from N] [--json]\n' +
     'exit 0 when documents match, 5 when none do (or the index does not exist), 3 unreachable, 64 bad input',
@@ -39,7 +39,7 @@ const search: CommandModule = {
   },
   flagHelp: {
     'older-than': 'modified_at before an age (90d, 12w, 36h, 1y) or an ISO date (exclusive, lt)',
-    until: 'modified_at up to and including a timestamp with its zone, or to the end of a date (the seed\'s lte)',
+    until: "modified_at up to and including a timestamp with its zone, or to the end of a date (the seed's lte)",
     source: 'documents whose assoc:sources holds this source id (term query)',
     'query-file': 'a JSON body with a top-level "query" (a logged query saved as-is); - reads standard input',
     size: `hits per page (default ${DEFAULT_SIZE}; 0: only the count); from + size may not pass index.max_result_window (10000 by default)`,
@@ -53,12 +53,17 @@ const search: CommandModule = {
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [index, ...extra] = positionals;
-    if (index === undefined || extra.length) return usageError(NAME, 'give exactly one index: shardeck search service_v9_alpha --source src-crm', json);
+    if (index === undefined || extra.length)
+      return usageError(NAME, 'give exactly one index: shardeck search service_v9_alpha --source src-crm', json);
     const badIndex = checkOneIndex(index);
     if (badIndex) return usageError(NAME, badIndex, json);
     const given = FLAGS.filter(([flag]) => values[flag] !== undefined);
     if (given.length !== 1)
-      return usageError(NAME, `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP, --source ID or --query-file FILE to say which documents`, json);
+      return usageError(
+        NAME,
+        `${given.length ? 'give only one' : 'give one'} of --older-than (90d or 2026-01-31), --until TIMESTAMP, --source ID or --query-file FILE to say which documents`,
+        json,
+      );
     const [flag, kind] = given[0];
     const size = values.size === undefined ? { ok: true as const, value: DEFAULT_SIZE } : parseCount(String(values.size), '--size', 0);
     if (!size.ok) return usageError(NAME, size.error, json);
@@ -72,7 +77,11 @@ const search: CommandModule = {
       try {
         text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
       } catch (e) {
-        return usageError(NAME, `cannot read --query-file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`, json);
+        return usageError(
+          NAME,
+          `cannot read --query-file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`,
+          json,
+        );
       }
       choice = docChoice('file', text, now, file === '-' ? 'standard input' : file);
     } else choice = docChoice(kind, String(values[flag]), now);
@@ -95,23 +104,57 @@ const search: CommandModule = {
       const shown = requestLines(state.request!, guard.previewConnection);
       // --size 0 is Elasticsearch's own idiom for "how many": the count, no page.
       if (size.value === 0) {
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: total.value > 0, index, query: choice.value.query, described: choice.value.described, total, request: shown.request, curl: shown.curl });
+        if (json)
+          printJson({
+            schema: JSON_SCHEMA,
+            command: NAME,
+            ok: true,
+            found: total.value > 0,
+            index,
+            query: choice.value.query,
+            described: choice.value.described,
+            total,
+            request: shown.request,
+            curl: shown.curl,
+          });
         else out(`${displayText(index)}: ${choice.value.described}\n${countOf(total.value, 'document')} match\n`);
         return total.value > 0 ? EXIT.ok : EXIT.failed;
       }
       if (json)
-        printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, found: hits.length > 0, index, query: choice.value.query, described: choice.value.described, total, from: from.value, size: size.value, hits, request: shown.request, curl: shown.curl });
+        printJson({
+          schema: JSON_SCHEMA,
+          command: NAME,
+          ok: true,
+          found: hits.length > 0,
+          index,
+          query: choice.value.query,
+          described: choice.value.described,
+          total,
+          from: from.value,
+          size: size.value,
+          hits,
+          request: shown.request,
+          curl: shown.curl,
+        });
       else {
         out(`${displayText(index)}: ${choice.value.described}\n`);
         out(`${paint('bold', pageText(from.value, hits.length, total))} documents (oldest modified_at first)\n`);
         const rows = hits.map(hitRow);
         const idWidth = Math.min(40, Math.max(3, ...rows.map((r) => r.id.length)));
-        for (const r of rows) out(`  ${displayText(r.id).padEnd(idWidth)}  ${displayText(r.modifiedAt).padEnd(24)}  ${displayText(r.sources)}${r.fields ? `  ${displayText(r.fields)}` : ''}\n`);
+        for (const r of rows)
+          out(
+            `  ${displayText(r.id).padEnd(idWidth)}  ${displayText(r.modifiedAt).padEnd(24)}  ${displayText(r.sources)}${r.fields ? `  ${displayText(r.fields)}` : ''}\n`,
+          );
         if (hits.length < total.value && from.value + hits.length < total.value)
-          out(`next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`);
+          out(
+            `next page: --from ${from.value + hits.length}${size.value !== DEFAULT_SIZE ? ` --size ${size.value}` : ''} (${formatCount(total.value - from.value - hits.length)} more)\n`,
+          );
       }
       if (hits.length === 0) {
-        if (!json) err(`shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`);
+        if (!json)
+          err(
+            `shardeck ${NAME}: ${total.value === 0 ? 'no document matches' : `no hits from ${from.value} on (${formatCount(total.value)} match)`}\n`,
+          );
         return EXIT.failed;
       }
       return EXIT.ok;

@@ -8,7 +8,7 @@ import { MUTATION_OPTIONS, usageError } from './support/guarded';
 const NAME = 'service';
 
 const service: CommandModule = {
-  summary: "The engine of this host: start, stop, restart (verified on the node) or its status.",
+  summary: 'The engine of this host: start, stop, restart (verified on the node) or its status.',
   group: 'recover',
   usage: [
     'usage: shardeck service start|stop|restart|status [--yes] [--node-name NAME] [--dry-run] [--json] [connection flags]',
@@ -35,7 +35,8 @@ const service: CommandModule = {
     const verb = positionals[0] as ServiceVerb | undefined;
     if (!verb || !SERVICE_VERBS.includes(verb) || positionals.length > 1)
       return usageError(NAME, `give one of ${SERVICE_VERBS.join(', ')}, e.g. shardeck service status`, json);
-    if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout']))) return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
+    if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
+      return usageError(NAME, '--wait-timeout is a whole number of seconds', json);
     return runEngineAction(NAME, { kind: 'service', verb }, values);
   },
 };

@@ -38,7 +38,9 @@ function renderText(r: StatusReport | UnreachableReport): string {
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
   for (const u of r.unassigned.slice(0, 10)) {
-    out.push(`  ${displayText(u.index)} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${displayText(u.details)})` : ''}`);
+    out.push(
+      `  ${displayText(u.index)} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${displayText(u.details)})` : ''}`,
+    );
   }
   if (r.unassigned.length > 10) out.push(`  ... and ${r.unassigned.length - 10} more (shardeck explain, or the Shards pane)`);
   for (const ind of r.indicators.filter((i) => i.status !== 'green')) {
@@ -62,7 +64,7 @@ const status: CommandModule = {
   usage: 'usage: shardeck status [--json] [connection flags]',
   group: 'watch',
   flagHelp: {},
-  examples: ["shardeck status", "shardeck status --json | jq .status", "shardeck status --profile prod || echo \"not green: $?\""],
+  examples: ['shardeck status', 'shardeck status --json | jq .status', 'shardeck status --profile prod || echo "not green: $?"'],
   async run({ values }) {
     // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
     const connection = await openConnection(values);

@@ -20,7 +20,13 @@ import { displayText } from '../domain/display-text';
 const NAME = 'tasks';
 
 function describe(p: TaskProgress): string {
-  const state = p.completed ? (p.failures.length || p.cancelled ? 'finished with problems' : 'finished') : p.cancelled ? 'cancelling' : 'running';
+  const state = p.completed
+    ? p.failures.length || p.cancelled
+      ? 'finished with problems'
+      : 'finished'
+    : p.cancelled
+      ? 'cancelling'
+      : 'running';
   const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`];
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
   for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${displayText(f)}`);
@@ -38,12 +44,16 @@ const tasks: CommandModule = {
   usage: 'usage: shardeck tasks [TASK_ID] [--json]   (TASK_ID as printed by delete-by-query, e.g. abc123:4567)',
   group: 'inspect',
   flagHelp: {},
-  examples: ["shardeck tasks", "shardeck tasks abc123:4567", "shardeck tasks abc123:4567 --json"],
+  examples: ['shardeck tasks', 'shardeck tasks abc123:4567', 'shardeck tasks abc123:4567 --json'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [id, ...extra] = positionals;
     if (extra.length || (id !== undefined && !isTaskId(id)))
-      return usageError(NAME, `"${positionals.join(' ')}" is not a task id: give it as node:number, as delete-by-query printed it (or none to list running tasks)`, json);
+      return usageError(
+        NAME,
+        `"${positionals.join(' ')}" is not a task id: give it as node:number, as delete-by-query printed it (or none to list running tasks)`,
+        json,
+      );
     const { es, guard, close } = await openGuard(values);
     try {
       if (id === undefined) {
@@ -73,11 +83,30 @@ const tasks: CommandModule = {
         recordTaskEnd(guard.previewConnection.url, id, 'lost: the node knows the task no more (it died with its node)');
         const notRefreshed = guard.readOnly
           ? 'read-only mode: not refreshed'
-          : await refreshIndex(guard, sent.index, `after the lost delete task ${id}`, carriedConfirmation(record!.confirmedBy, sent.previewed), { includeSystem: true });
+          : await refreshIndex(
+              guard,
+              sent.index,
+              `after the lost delete task ${id}`,
+              carriedConfirmation(record!.confirmedBy, sent.previewed),
+              { includeSystem: true },
+            );
         const lag = notRefreshed ? await countLagNote(es, sent.index, notRefreshed) : null;
         const report = lostDeleteReport(sent, await es.count(sent.index, sent.query));
         const lines = lag ? [...report.lines, lag] : report.lines;
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, task: null, lost: true, index: sent.index, query: sent.query, ...report, lines, refreshed: !notRefreshed, ...(lag ? { countMayLag: lag } : {}) });
+        if (json)
+          printJson({
+            schema: JSON_SCHEMA,
+            command: NAME,
+            ok: true,
+            task: null,
+            lost: true,
+            index: sent.index,
+            query: sent.query,
+            ...report,
+            lines,
+            refreshed: !notRefreshed,
+            ...(lag ? { countMayLag: lag } : {}),
+          });
         else out(`${id} is gone\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
         return EXIT.ok;
       }

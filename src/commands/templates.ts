@@ -61,12 +61,19 @@ const templates: CommandModule = {
         return EXIT.ok;
       }
       out(paint('bold', `index templates (${view.index.length})`) + '\n');
-      for (const t of view.index) out(`  ${t.missing.length ? paint('red', templateLine(t)) : templateLine(t)}${t.missing.length ? paint('red', ` (missing: ${t.missing.join(', ')})`) : ''}\n`);
+      for (const t of view.index)
+        out(
+          `  ${t.missing.length ? paint('red', templateLine(t)) : templateLine(t)}${t.missing.length ? paint('red', ` (missing: ${t.missing.join(', ')})`) : ''}\n`,
+        );
       out(paint('bold', `component templates (${view.components.length})`) + '\n');
       for (const c of view.components) {
         const disabled = c.fields.filter((f) => !f.enabled).map((f) => f.name);
-        const sets = [c.shards === null ? '' : `${c.shards} shards`, c.replicas === null ? '' : `${c.replicas} replicas`].filter(Boolean).join(', ');
-        out(`  ${displayText(c.name)} -> ${c.usedBy.map(displayText).join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`);
+        const sets = [c.shards === null ? '' : `${c.shards} shards`, c.replicas === null ? '' : `${c.replicas} replicas`]
+          .filter(Boolean)
+          .join(', ');
+        out(
+          `  ${displayText(c.name)} -> ${c.usedBy.map(displayText).join(', ') || '(used by none)'}${sets ? ` · sets ${sets}` : ''}${disabled.length ? ` · not indexed: ${disabled.join(', ')}` : ''}\n`,
+        );
       }
       out(`${PLATFORM_TEMPLATES_KEY} (from the live templates):\n${platformJsonLines(platform).join('\n')}\n`);
       return EXIT.ok;

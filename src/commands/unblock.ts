@@ -9,12 +9,12 @@ import { err, out } from './support/output';
 const NAME = 'unblock';
 
 const unblock: CommandModule = {
-  summary: 'List indices blocked at flood stage and each node\'s disk; clear the read-only block once no node is past flood stage.',
+  summary: "List indices blocked at flood stage and each node's disk; clear the read-only block once no node is past flood stage.",
   usage: 'usage: shardeck unblock [--yes] [--dry-run] [--json] [connection flags]',
   options: { ...MUTATION_OPTIONS },
   group: 'change',
-  flagHelp: {yes: "confirm without asking", "dry-run": "show the preview and send nothing"},
-  examples: ["shardeck unblock --dry-run", "shardeck unblock", "shardeck unblock --yes --json"],
+  flagHelp: { yes: 'confirm without asking', 'dry-run': 'show the preview and send nothing' },
+  examples: ['shardeck unblock --dry-run', 'shardeck unblock', 'shardeck unblock --yes --json'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) {
@@ -28,9 +28,18 @@ const unblock: CommandModule = {
       const state = await session.idle();
       if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const { review } = state;
-      const head = { schema: JSON_SCHEMA, command: NAME, blocked: review.facts.blocked, disks: review.facts.disks, notes: review.notes, refusal: review.refusal ?? null };
+      const head = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        blocked: review.facts.blocked,
+        disks: review.facts.disks,
+        notes: review.notes,
+        refusal: review.refusal ?? null,
+      };
       if (!json) {
-        out(review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n');
+        out(
+          review.facts.blocked.length ? `blocked (read_only_allow_delete): ${review.facts.blocked.join(', ')}\n` : 'no index is blocked\n',
+        );
         for (const d of review.facts.disks)
           out(
             `  ${d.node}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free; high at ${formatPercent(d.marks.high, 1)}, flood stage at ${formatPercent(d.marks.flood, 1)}\n`,

@@ -8,7 +8,7 @@ const whoami: CommandModule = {
   usage: 'usage: shardeck whoami [--json] [--profile NAME]',
   group: 'platform',
   flagHelp: {},
-  examples: ["shardeck whoami", "shardeck whoami --profile prod --json"],
+  examples: ['shardeck whoami', 'shardeck whoami --profile prod --json'],
   async run({ values }) {
     const { profileName, platform } = signInOfFlags(values);
     let info;

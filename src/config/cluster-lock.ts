@@ -18,7 +18,8 @@ export function lockDirProblem(st: fs.Stats, uid: number): string | null {
   if (!st.isDirectory() || st.isSymbolicLink()) return 'is not a folder';
   if (st.uid !== 0 && st.uid !== uid) return `is owned by ${ownerName(st.uid)}, who could remove or replace any lock in it`;
   const mode = st.mode & 0o7777;
-  if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) return `has mode ${mode.toString(8).padStart(4, '0')} (writable by others without the sticky bit)`;
+  if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0)
+    return `has mode ${mode.toString(8).padStart(4, '0')} (writable by others without the sticky bit)`;
   return null;
 }
 
@@ -28,7 +29,10 @@ export function clusterLockDir(): string {
   // Made here just now: shared with every user, sticky, as /tmp (mkdir's mode is masked by the umask).
   if (fs.mkdirSync(dir, { recursive: true, mode: 0o700 }) !== undefined) fs.chmodSync(dir, 0o1777);
   const problem = lockDirProblem(fs.lstatSync(dir), process.getuid?.() ?? 0);
-  if (problem) throw new UsageError(`the change-lock folder ${dir} ${problem}: it is not trusted, nothing was sent; remove it (as its owner or root) or point SHARDECK_LOCK_DIR at a folder owned by you or root (mode 1777 to share with other users, or 0700)`);
+  if (problem)
+    throw new UsageError(
+      `the change-lock folder ${dir} ${problem}: it is not trusted, nothing was sent; remove it (as its owner or root) or point SHARDECK_LOCK_DIR at a folder owned by you or root (mode 1777 to share with other users, or 0700)`,
+    );
   return dir;
 }
 
@@ -50,11 +54,16 @@ export function describeHolder(h: ClusterLockHolder): string {
 }
 
 export class ClusterBusyError extends Error {
-  constructor(readonly holder: ClusterLockHolder, waitedMs: number, lockFile?: string, message?: string) {
+  constructor(
+    readonly holder: ClusterLockHolder,
+    waitedMs: number,
+    lockFile?: string,
+    message?: string,
+  ) {
     super(
       message ??
-      `another change to this cluster is under way: ${describeHolder(holder)}; waited ${Math.round(waitedMs / 1000)}s, nothing was sent: try again when it has finished` +
-        (lockFile ? `; if that process is not a shardeck making a change, its owner or root removes ${lockFile}` : ''),
+        `another change to this cluster is under way: ${describeHolder(holder)}; waited ${Math.round(waitedMs / 1000)}s, nothing was sent: try again when it has finished` +
+          (lockFile ? `; if that process is not a shardeck making a change, its owner or root removes ${lockFile}` : ''),
     );
     this.name = 'ClusterBusyError';
   }
@@ -95,20 +104,24 @@ export async function withClusterLock<T>(
   }
   let waited = false;
   try {
-    return await withFileLock(file, () => {
-      if (waited) opts.onWait?.(null);
-      return heldHere.run(new Set([...(mine ?? []), file]), fn);
-    }, {
-      waitMs,
-      // A live holder keeps it as long as its change runs (a delete may take minutes): only a dead one is taken over.
-      staleMs: Infinity,
-      shared: true,
-      info: `${user}: ${what}`,
-      onWait: (pid) => {
-        waited = true;
-        opts.onWait?.(holderOf(file, pid));
+    return await withFileLock(
+      file,
+      () => {
+        if (waited) opts.onWait?.(null);
+        return heldHere.run(new Set([...(mine ?? []), file]), fn);
       },
-    });
+      {
+        waitMs,
+        // A live holder keeps it as long as its change runs (a delete may take minutes): only a dead one is taken over.
+        staleMs: Infinity,
+        shared: true,
+        info: `${user}: ${what}`,
+        onWait: (pid) => {
+          waited = true;
+          opts.onWait?.(holderOf(file, pid));
+        },
+      },
+    );
   } catch (e) {
     if (e instanceof LockBusyError) {
       opts.onWait?.(null);

@@ -24,7 +24,15 @@ export function saveIndexNames(names: readonly string[]): void {
   // a regular file is only ever this cache, rewritten whole.
   const st = fs.lstatSync(file, { throwIfNoEntry: false });
   if (st && !st.isFile()) setAside(file);
-  writePrivateFileAtomic(indexCacheFile(), names.filter((n) => !/[\r\n]/.test(n)).sort().slice(0, MAX_INDICES).map((n) => `${n}\n`).join(''));
+  writePrivateFileAtomic(
+    indexCacheFile(),
+    names
+      .filter((n) => !/[\r\n]/.test(n))
+      .sort()
+      .slice(0, MAX_INDICES)
+      .map((n) => `${n}\n`)
+      .join(''),
+  );
 }
 
 export function completionWords(kind: string): string[] {

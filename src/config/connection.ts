@@ -43,9 +43,20 @@ export async function resolveConnection(
   const via = flags.via ?? profile?.via;
   if (via !== undefined) {
     if (via !== SEARCH_CURL) throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);
-    if (!searchCurl) throw new UsageError('--via search_curl: no search_curl on PATH; name it in the profile (shardeck profiles save NAME --search-curl PATH)');
-    if (flags.user !== undefined || flags['password-env'] !== undefined || flags['password-file'] !== undefined || flags.ca !== undefined || flags.insecure)
-      throw new UsageError('--via search_curl brings its own credentials and CA: drop --user, --password-env, --password-file, --ca and --insecure');
+    if (!searchCurl)
+      throw new UsageError(
+        '--via search_curl: no search_curl on PATH; name it in the profile (shardeck profiles save NAME --search-curl PATH)',
+      );
+    if (
+      flags.user !== undefined ||
+      flags['password-env'] !== undefined ||
+      flags['password-file'] !== undefined ||
+      flags.ca !== undefined ||
+      flags.insecure
+    )
+      throw new UsageError(
+        '--via search_curl brings its own credentials and CA: drop --user, --password-env, --password-file, --ca and --insecure',
+      );
     // The wrapper authenticates; shardeck holds no password and no CA.
     return { url, searchCurl, via: searchCurl, readOnly: Boolean(flags['read-only'] ?? profile?.readOnly) };
   }
@@ -68,7 +79,10 @@ export async function resolveConnection(
     }
     passwordSource = passwordFile;
   } else if (user !== undefined) {
-    if (!prompt) throw new UsageError(`a password is needed for user ${user}: give --password-env VAR or --password-file FILE (no terminal to prompt on)`);
+    if (!prompt)
+      throw new UsageError(
+        `a password is needed for user ${user}: give --password-env VAR or --password-file FILE (no terminal to prompt on)`,
+      );
     password = await prompt(`password for ${user}@${urlForMessage(url)}: `);
     passwordSource = 'prompt';
   }

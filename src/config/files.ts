@@ -21,7 +21,10 @@ export class UsageError extends Error {
 }
 
 export class InsecureDirError extends UsageError {
-  constructor(readonly dir: string, why: string) {
+  constructor(
+    readonly dir: string,
+    why: string,
+  ) {
     super(
       `${dir} ${why}, so shardeck will not keep its audit log and secrets there: point SHARDECK_CONFIG_DIR at a folder of your own that only you can open (a new path is created with mode 0700)`,
     );
@@ -50,12 +53,19 @@ export function ensurePrivateDir(dir = configDir()): string {
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) throw new InsecureDirError(dir, `belongs to another user (uid ${st.uid})`);
   const mode = st.mode & 0o777;
-  if (mode & 0o077) throw new InsecureDirError(dir, `can be opened by others (mode ${mode.toString(8).padStart(4, '0')}; run chmod 700 on it if it is yours alone)`);
+  if (mode & 0o077)
+    throw new InsecureDirError(
+      dir,
+      `can be opened by others (mode ${mode.toString(8).padStart(4, '0')}; run chmod 700 on it if it is yours alone)`,
+    );
   return dir;
 }
 
 export class InsecureFileError extends Error {
-  constructor(readonly file: string, readonly mode: number) {
+  constructor(
+    readonly file: string,
+    readonly mode: number,
+  ) {
     super(
       `${file} holds secrets but can be read by others (mode ${mode.toString(8).padStart(4, '0')}): run chmod 600 ${JSON.stringify(file)} (and chmod 700 on its directory), then try again`,
     );
@@ -127,13 +137,15 @@ export function writeOperatorFile(file: string, content: string): void {
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ELOOP') throw new UsageError(`${file} is a symbolic link: nothing was written; give the path of a regular file`);
-    if (code === 'ENXIO') throw new UsageError(`${file} is a FIFO with nobody reading it: nothing was written; give the path of a regular file`);
+    if (code === 'ENXIO')
+      throw new UsageError(`${file} is a FIFO with nobody reading it: nothing was written; give the path of a regular file`);
     throw e;
   }
   try {
     const st = fs.fstatSync(fd);
     if (!st.isFile()) throw new UsageError(`${file} is not a regular file: nothing was written`);
-    if (st.nlink > 1) throw new UsageError(`${file} has ${st.nlink} names (a hard link): nothing was written; remove it or give another path`);
+    if (st.nlink > 1)
+      throw new UsageError(`${file} has ${st.nlink} names (a hard link): nothing was written; remove it or give another path`);
     tightenOpenFile(fd);
     fs.ftruncateSync(fd, 0);
     fs.writeSync(fd, content);
@@ -186,14 +198,26 @@ function holderAlive(pid: number, owner?: number): boolean {
 
 /** Something other than a regular file where one was expected (a FIFO, a device, a folder). */
 export class NotRegularFileError extends Error {
-  constructor(readonly file: string, readonly what: string, readonly owner: number) {
+  constructor(
+    readonly file: string,
+    readonly what: string,
+    readonly owner: number,
+  ) {
     super(`${file} is not a regular file (${what})`);
     this.name = 'NotRegularFileError';
   }
 }
 
 function kindOf(st: fs.Stats): string {
-  return st.isFIFO() ? 'a FIFO' : st.isDirectory() ? 'a folder' : st.isSocket() ? 'a socket' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : 'not a regular file';
+  return st.isFIFO()
+    ? 'a FIFO'
+    : st.isDirectory()
+      ? 'a folder'
+      : st.isSocket()
+        ? 'a socket'
+        : st.isCharacterDevice() || st.isBlockDevice()
+          ? 'a device'
+          : 'not a regular file';
 }
 
 /**
@@ -202,7 +226,11 @@ function kindOf(st: fs.Stats): string {
  * maxBytes: its first, or with tail its last (truncated says so). noFollow: a symbolic link is
  * refused (ELOOP) instead of followed. Other errors (ENOENT, EACCES) are thrown as they are.
  */
-export function readCapped(file: string, maxBytes: number, opts: { tail?: boolean; noFollow?: boolean } = {}): { text: string; size: number; truncated: boolean; owner: number } {
+export function readCapped(
+  file: string,
+  maxBytes: number,
+  opts: { tail?: boolean; noFollow?: boolean } = {},
+): { text: string; size: number; truncated: boolean; owner: number } {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (opts.noFollow ? fs.constants.O_NOFOLLOW : 0));
   try {
     const st = fs.fstatSync(fd);
@@ -221,8 +249,14 @@ const MAX_LOCK_BYTES = 4096;
 
 /** A lock path that holds something other than a lock file (a FIFO, a link, a folder, a huge file). */
 export class NotALockError extends Error {
-  constructor(readonly lockFile: string, readonly what: string, readonly owner: number | null) {
-    super(`${lockFile} is not a lock file (${what}${owner !== null ? `, owned by ${ownerName(owner)}` : ''}): nothing was sent; remove it${owner !== null && owner !== process.getuid?.() ? ' (as its owner or root)' : ''}, or point SHARDECK_LOCK_DIR at a folder of your own`);
+  constructor(
+    readonly lockFile: string,
+    readonly what: string,
+    readonly owner: number | null,
+  ) {
+    super(
+      `${lockFile} is not a lock file (${what}${owner !== null ? `, owned by ${ownerName(owner)}` : ''}): nothing was sent; remove it${owner !== null && owner !== process.getuid?.() ? ' (as its owner or root)' : ''}, or point SHARDECK_LOCK_DIR at a folder of your own`,
+    );
     this.name = 'NotALockError';
   }
 }
@@ -230,7 +264,10 @@ export class NotALockError extends Error {
 /** The user name of a uid (getent: local files, LDAP alike), or "uid N". */
 export function userName(uid: number): string {
   try {
-    return execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] || `uid ${uid}`;
+    return (
+      execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] ||
+      `uid ${uid}`
+    );
   } catch {
     return `uid ${uid}`;
   }
@@ -331,7 +368,8 @@ function takeOver(file: string, stale: LockContent, mine: string, staleMs: numbe
     } catch (e) {
       fs.rmSync(tmp, { force: true });
       // A sticky folder: another user's stale lock may be replaced only by its owner or root.
-      if ((e as NodeJS.ErrnoException).code === 'EPERM' || (e as NodeJS.ErrnoException).code === 'EACCES') throw new ForeignLockError(file, stale, true);
+      if ((e as NodeJS.ErrnoException).code === 'EPERM' || (e as NodeJS.ErrnoException).code === 'EACCES')
+        throw new ForeignLockError(file, stale, true);
       throw e;
     }
     return true;
@@ -349,10 +387,12 @@ export interface LockOptions {
 }
 
 /** The text of a lock file after its first line (the holder's info), when it can be read; control characters shown as spaces, at most 200. */
+// eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
+const LOCK_TEXT_CONTROLS = /[\u0000-\u001f\u007f-\u009f]/g;
+
 export function lockInfo(lockFile: string): string | null {
   try {
-    // eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
-    return readLock(lockFile)?.text.split('\n')[1]?.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().slice(0, 200) || null;
+    return readLock(lockFile)?.text.split('\n')[1]?.replace(LOCK_TEXT_CONTROLS, ' ').trim().slice(0, 200) || null;
   } catch {
     return null;
   }
@@ -365,7 +405,11 @@ export function lockOwner(lockFile: string): number | null {
 
 /** A stale lock of another user that this process may not replace (a sticky folder): its owner or root removes it. */
 export class ForeignLockError extends Error {
-  constructor(readonly lockFile: string, held: { pid: number; owner: number }, stale: boolean) {
+  constructor(
+    readonly lockFile: string,
+    held: { pid: number; owner: number },
+    stale: boolean,
+  ) {
     super(
       `${lockFile} is held by ${ownerName(held.owner)}${held.pid ? ` for pid ${held.pid}` : ''}${stale ? ', which is no longer running' : ''}; only its owner or root may remove it: nothing was sent; ask them (or root) to run rm ${lockFile}, or point SHARDECK_LOCK_DIR at a folder of your own`,
     );
@@ -430,7 +474,11 @@ export function lockHolder(lockFile: string): number | null {
 }
 
 export class LockBusyError extends Error {
-  constructor(readonly lockFile: string, readonly pid: number | null, waitedMs: number) {
+  constructor(
+    readonly lockFile: string,
+    readonly pid: number | null,
+    waitedMs: number,
+  ) {
     super(
       `another shardeck${pid ? ` (pid ${pid})` : ''} has held ${lockFile} for over ${Math.round(waitedMs / 1000)}s: try again when it has finished` +
         (pid ? `, or stop it; a lock whose process is gone is taken over by itself` : ''),

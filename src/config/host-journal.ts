@@ -28,7 +28,11 @@ export const JOURNAL_MAX_BYTES = 4 * 1024 * 1024;
 
 /** This user's own journal, open for appending; refuses a file (or link) another user planted. */
 function openOwnJournal(file: string): { fd: number; size: number } {
-  const fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    0o600,
+  );
   const st = fs.fstatSync(fd);
   if (!st.isFile() || st.uid !== uid()) {
     fs.closeSync(fd);

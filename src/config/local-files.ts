@@ -8,7 +8,11 @@ import { shellPath } from '../domain/mutation/preview';
 import { NotRegularFileError, readCapped, UsageError } from './files';
 
 export class BrokenFileError extends UsageError {
-  constructor(readonly file: string, problem: string, remedy: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+    remedy: string,
+  ) {
     super(`${file} ${problem}: ${remedy}`);
     this.name = 'BrokenFileError';
   }
@@ -31,7 +35,8 @@ export function readLocalText(file: string, maxBytes: number, remedy: string, op
     return r.truncated ? r.text.slice(r.text.indexOf('\n') + 1) : r.text;
   } catch (e) {
     if (e instanceof BrokenFileError) throw e;
-    if (e instanceof NotRegularFileError) throw new BrokenFileError(file, readProblem(e.what === 'a folder' ? 'EISDIR' : 'NOT_REGULAR', e.what), remedy);
+    if (e instanceof NotRegularFileError)
+      throw new BrokenFileError(file, readProblem(e.what === 'a folder' ? 'EISDIR' : 'NOT_REGULAR', e.what), remedy);
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return null;
     throw new BrokenFileError(file, readProblem(code), remedy);

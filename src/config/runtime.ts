@@ -26,7 +26,9 @@ export function lookupGroup(name: string): { gid: number; members: string[] } {
   try {
     line = execFileSync('getent', ['group', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
   } catch {
-    throw new UsageError(`--share-group "${name}" is not a group on this host: give a group the followers belong to (getent group NAME lists it)`);
+    throw new UsageError(
+      `--share-group "${name}" is not a group on this host: give a group the followers belong to (getent group NAME lists it)`,
+    );
   }
   const [, , gid, members] = line.split(':');
   return { gid: Number(gid), members: (members ?? '').split(',').filter(Boolean) };
@@ -37,7 +39,9 @@ export { userName } from './files';
 /** The primary group id of a uid, or null. */
 export function primaryGid(uid: number): number | null {
   try {
-    const gid = Number(execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[3]);
+    const gid = Number(
+      execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[3],
+    );
     return Number.isFinite(gid) ? gid : null;
   } catch {
     return null;
@@ -73,7 +77,13 @@ export function trustedShareDir(st: fs.Stats, uid: number): boolean {
 export function listShareSockets(): string[] {
   const uid = process.getuid?.() ?? 0;
   const out: { file: string; mtime: number }[] = [];
-  const dirs = [path.join(baseDir(), `shardeck-${uid}`), ...fs.readdirSync(os.tmpdir()).filter((d) => d.startsWith(`shardeck-${uid}-g`)).map((d) => path.join(os.tmpdir(), d))];
+  const dirs = [
+    path.join(baseDir(), `shardeck-${uid}`),
+    ...fs
+      .readdirSync(os.tmpdir())
+      .filter((d) => d.startsWith(`shardeck-${uid}-g`))
+      .map((d) => path.join(os.tmpdir(), d)),
+  ];
   for (const d of dirs) {
     try {
       // Only a folder this user made as the leader does (0700, or 0710 for a group): a folder

@@ -34,10 +34,13 @@ export function parseSearchCurlForm(raw: string | undefined, where: string): Sea
 
 /** The wrapper this connection can use, if any. A profile's wrapper that is missing is an error, not a silent fallback. */
 export function findSearchCurl(profile: { searchCurl?: string; searchCurlForm?: string } | undefined): SearchCurl | undefined {
-  const form = parseSearchCurlForm(profile?.searchCurlForm, 'the profile\'s searchCurlForm');
+  const form = parseSearchCurlForm(profile?.searchCurlForm, "the profile's searchCurlForm");
   if (profile?.searchCurl) {
     const command = locate(profile.searchCurl);
-    if (!command) throw new UsageError(`the profile's search_curl "${profile.searchCurl}" is not an executable file: fix it with shardeck profiles save NAME --search-curl PATH`);
+    if (!command)
+      throw new UsageError(
+        `the profile's search_curl "${profile.searchCurl}" is not an executable file: fix it with shardeck profiles save NAME --search-curl PATH`,
+      );
     return { command, form };
   }
   const onPath = locate(SEARCH_CURL);

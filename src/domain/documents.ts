@@ -5,7 +5,18 @@ import { formatCount } from './format';
 import { NOT_IN_INDEX_NAMES } from './naming';
 import { pathWithQuery } from './mutation/plan';
 import { curlLine, type PreviewConnection } from './mutation/preview';
-import { MODIFIED_AT, olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, SOURCES, sourceQuery, untilQuery, type Parsed, type Query } from './delete/query';
+import {
+  MODIFIED_AT,
+  olderThanQuery,
+  parseOlderThan,
+  parseQueryBody,
+  parseUntil,
+  SOURCES,
+  sourceQuery,
+  untilQuery,
+  type Parsed,
+  type Query,
+} from './delete/query';
 
 /** Hits per page of `shardeck search` unless --size says otherwise (Elasticsearch's own default). */
 export const DEFAULT_SIZE = 10;
@@ -44,7 +55,14 @@ export function docChoice(kind: DocQueryKind, text: string, now: number, name = 
   const body = parseQueryBody(text, name);
   if (!body.ok) return body;
   const ignored = body.value.ignored;
-  return { ok: true, value: { query: body.value.query, described: `the query of ${name}${ignored.length ? ` (only "query" is used; ignored: ${ignored.join(', ')})` : ''}`, ignored } };
+  return {
+    ok: true,
+    value: {
+      query: body.value.query,
+      described: `the query of ${name}${ignored.length ? ` (only "query" is used; ignored: ${ignored.join(', ')})` : ''}`,
+      ignored,
+    },
+  };
 }
 
 /**
@@ -63,8 +81,13 @@ export function checkOneIndex(name: string): string | null {
 
 /** The index an alias or name resolved to must be one: else which ones it named. */
 export function judgeOneIndex(name: string, matched: string[] | null): Parsed<string> {
-  if (matched === null || matched.length === 0) return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck cat indices or the Indices pane lists them)` };
-  if (matched.length > 1) return { ok: false, error: `"${name}" names ${matched.length} indices (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}): give exactly one of them` };
+  if (matched === null || matched.length === 0)
+    return { ok: false, error: `no index "${name}" on this cluster: check the name (shardeck cat indices or the Indices pane lists them)` };
+  if (matched.length > 1)
+    return {
+      ok: false,
+      error: `"${name}" names ${matched.length} indices (${matched.slice(0, 3).join(', ')}${matched.length > 3 ? ', …' : ''}): give exactly one of them`,
+    };
   return { ok: true, value: matched[0] };
 }
 
@@ -79,7 +102,10 @@ export function checkDocId(id: string | undefined): string | null {
 export function parseCount(raw: string, flag: string, min: number): Parsed<number> {
   const t = raw.trim();
   if (!/^\d+$/.test(t) || Number(t) < min || !Number.isSafeInteger(Number(t)))
-    return { ok: false, error: `${flag} "${raw}" is not a whole number${min > 0 ? ` of at least ${min}` : ''}: give e.g. ${flag} ${min > 0 ? 20 : 0}` };
+    return {
+      ok: false,
+      error: `${flag} "${raw}" is not a whole number${min > 0 ? ` of at least ${min}` : ''}: give e.g. ${flag} ${min > 0 ? 20 : 0}`,
+    };
   return { ok: true, value: Number(t) };
 }
 
@@ -93,7 +119,25 @@ export function windowError(index: string, from: number, size: number, maxWindow
 // --- fields of a query and of a mapping -------------------------------------------------------
 
 /** Queries whose object keys are field names ({term: {field: ...}}). */
-const FIELD_KEYED = new Set(['term', 'terms', 'range', 'match', 'match_phrase', 'match_phrase_prefix', 'match_bool_prefix', 'prefix', 'wildcard', 'regexp', 'fuzzy', 'term_set', 'geo_distance', 'geo_bounding_box', 'geo_shape', 'intervals', 'span_term']);
+const FIELD_KEYED = new Set([
+  'term',
+  'terms',
+  'range',
+  'match',
+  'match_phrase',
+  'match_phrase_prefix',
+  'match_bool_prefix',
+  'prefix',
+  'wildcard',
+  'regexp',
+  'fuzzy',
+  'term_set',
+  'geo_distance',
+  'geo_bounding_box',
+  'geo_shape',
+  'intervals',
+  'span_term',
+]);
 /** Queries that name their field in a "field" key. */
 const FIELD_VALUED = new Set(['exists', 'distance_feature']);
 /** Keys of field-keyed queries that are options, not fields. */
@@ -115,7 +159,8 @@ export function queryFields(query: unknown): string[] {
         const f = (v as Record<string, unknown>).field;
         if (typeof f === 'string') found.add(f);
       } else if (k === 'multi_match' && v && typeof v === 'object') {
-        for (const f of ((v as { fields?: unknown }).fields as unknown[]) ?? []) if (typeof f === 'string' && !f.includes('*')) found.add(f.replace(/\^[\d.]+$/, ''));
+        for (const f of ((v as { fields?: unknown }).fields as unknown[]) ?? [])
+          if (typeof f === 'string' && !f.includes('*')) found.add(f.replace(/\^[\d.]+$/, ''));
       } else if (v && typeof v === 'object') walk(v);
     }
   };
@@ -188,7 +233,8 @@ export function hitRow(h: RawHit): HitRow {
   return {
     id: h._id,
     index: h._index,
-    modifiedAt: typeof src[MODIFIED_AT] === 'string' ? (src[MODIFIED_AT]) : src[MODIFIED_AT] === undefined ? '-' : shortValue(src[MODIFIED_AT]),
+    modifiedAt:
+      typeof src[MODIFIED_AT] === 'string' ? src[MODIFIED_AT] : src[MODIFIED_AT] === undefined ? '-' : shortValue(src[MODIFIED_AT]),
     sources: [src[SOURCES] ?? []].flat().map(String).join(',') || '-',
     fields: rest.join('  '),
   };

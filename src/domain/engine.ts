@@ -93,8 +93,11 @@ export function parsePluginSource(arg: string): PluginSource | string {
     return 'a plugin URL with credentials (user:password@) would show in ps, the audit log and the timeline: download the zip yourself and give its path';
   if (/^(https|file):\/\//i.test(a)) return { kind: 'url', value: a };
   if (/^http:\/\//i.test(a)) return `${a}: a plain http URL can be altered on the way; give an https:// URL or a downloaded zip`;
-  if (a.endsWith('.zip') || a.includes('/')) return a.endsWith('.zip') ? { kind: 'zip', value: a } : `${a} is not a .zip file: give the plugin's zip or its name`;
-  return PLUGIN_NAME.test(a) ? { kind: 'name', value: a } : `"${a}" is not a plugin name (letters, digits, . _ -): see shardeck plugin list`;
+  if (a.endsWith('.zip') || a.includes('/'))
+    return a.endsWith('.zip') ? { kind: 'zip', value: a } : `${a} is not a .zip file: give the plugin's zip or its name`;
+  return PLUGIN_NAME.test(a)
+    ? { kind: 'name', value: a }
+    : `"${a}" is not a plugin name (letters, digits, . _ -): see shardeck plugin list`;
 }
 
 /** A name given to remove: one the tool lists. */

@@ -35,9 +35,27 @@ export function worstDisk(levels: readonly ('ok' | 'low' | 'high' | 'flood')[]):
 }
 
 /** A row from one cluster's status report (or from why it could not be read). */
-export function fleetRow(profile: string, url: string, report: StatusReport | UnreachableReport, fetchedAt: number, tookMs: number): FleetRow {
+export function fleetRow(
+  profile: string,
+  url: string,
+  report: StatusReport | UnreachableReport,
+  fetchedAt: number,
+  tookMs: number,
+): FleetRow {
   if (!report.reachable) {
-    return { profile, url, status: 'unreachable', cluster: null, nodes: null, unassigned: null, disk: null, readOnlyIndices: null, fetchedAt, tookMs, error: report.error.message };
+    return {
+      profile,
+      url,
+      status: 'unreachable',
+      cluster: null,
+      nodes: null,
+      unassigned: null,
+      disk: null,
+      readOnlyIndices: null,
+      fetchedAt,
+      tookMs,
+      error: report.error.message,
+    };
   }
   return {
     profile,
@@ -84,9 +102,7 @@ export function fleetExitCode(rows: readonly FleetRow[]): number {
   let worst = 0;
   for (const r of rows) {
     const code =
-      r.status === 'unreachable' || r.status === 'pending'
-        ? 3
-        : statusExitCode({ reachable: true, status: r.status } as StatusReport);
+      r.status === 'unreachable' || r.status === 'pending' ? 3 : statusExitCode({ reachable: true, status: r.status } as StatusReport);
     worst = Math.max(worst, code);
   }
   return worst;
@@ -96,7 +112,8 @@ export function fleetTone(r: FleetRow): Tone {
   return r.status === 'green' ? 'green' : r.status === 'yellow' ? 'yellow' : r.status === 'pending' ? 'gray' : 'red';
 }
 
-const diskTone = (r: FleetRow): Tone | undefined => (r.disk === null ? 'gray' : r.disk === 'ok' ? 'green' : r.disk === 'low' ? 'yellow' : 'red');
+const diskTone = (r: FleetRow): Tone | undefined =>
+  r.disk === null ? 'gray' : r.disk === 'ok' ? 'green' : r.disk === 'low' ? 'yellow' : 'red';
 /** What a row's status reads as: a cluster that has not answered yet is "waiting" (then unreachable at its deadline). */
 export function fleetStatusText(r: FleetRow): string {
   return r.status === 'pending' ? 'waiting' : r.status;
@@ -112,7 +129,13 @@ export function fleetColumns(now: number): Column<FleetRow>[] {
     { title: 'nodes', width: 5, align: 'right', text: (r) => num(r.nodes) },
     { title: 'unassign', width: 8, align: 'right', text: (r) => num(r.unassigned), tone: (r) => (r.unassigned ? 'yellow' : undefined) },
     { title: 'disk', width: 5, text: (r) => r.disk ?? '-', tone: diskTone },
-    { title: 'ro idx', width: 6, align: 'right', text: (r) => num(r.readOnlyIndices), tone: (r) => (r.readOnlyIndices ? 'red' : undefined) },
+    {
+      title: 'ro idx',
+      width: 6,
+      align: 'right',
+      text: (r) => num(r.readOnlyIndices),
+      tone: (r) => (r.readOnlyIndices ? 'red' : undefined),
+    },
     { title: 'age', width: 9, align: 'right', text: (r) => (r.fetchedAt === undefined ? '-' : formatAgo(now - r.fetchedAt)) },
   ];
 }
@@ -125,7 +148,8 @@ export function fleetDetail(r: FleetRow): string {
 /** One line per row for `shardeck fleet` (text). */
 export function fleetTextLine(r: FleetRow, now: number): string {
   const age = r.fetchedAt === undefined ? '' : ` (${formatAgo(now - r.fetchedAt)}, ${r.tookMs} ms)`;
-  if (r.status === 'unreachable' || r.status === 'pending') return `${r.profile.padEnd(16)} ${fleetStatusText(r).toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
+  if (r.status === 'unreachable' || r.status === 'pending')
+    return `${r.profile.padEnd(16)} ${fleetStatusText(r).toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
   return (
     `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.cluster ?? ''} nodes ${num(r.nodes)}, unassigned ${num(r.unassigned)}, ` +
     `disk ${r.disk ?? '-'}, read-only indices ${num(r.readOnlyIndices)}${age}`

@@ -58,7 +58,11 @@ const HOST_ALLOWED = /^(HOME|USER|LOGNAME|LANG|LANGUAGE|LC_[A-Z]+|TZ|TERM)$/;
  * from its package configuration (`pkg`, /etc/default/elasticsearch), never the running
  * engine's environment. A secret value is dropped even from an allowed variable.
  */
-export function hostEnv(base: Record<string, string | undefined>, pkg: Record<string, string>, secrets: HostSecrets): Record<string, string> {
+export function hostEnv(
+  base: Record<string, string | undefined>,
+  pkg: Record<string, string>,
+  secrets: HostSecrets,
+): Record<string, string> {
   const values = secrets.values.filter((v) => v.length > 0);
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) {

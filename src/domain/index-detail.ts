@@ -52,7 +52,14 @@ export interface IndexDetail {
 }
 
 export function emptyDetail(index: string): IndexDetail {
-  return { index, settings: { failures: 0 }, mappings: { failures: 0 }, template: { failures: 0 }, shards: { failures: 0 }, stats: { failures: 0 } };
+  return {
+    index,
+    settings: { failures: 0 },
+    mappings: { failures: 0 },
+    template: { failures: 0 },
+    shards: { failures: 0 },
+    stats: { failures: 0 },
+  };
 }
 
 /** The snapshots a section draws from (its age and errors on the title line). */
@@ -108,7 +115,11 @@ export function statsSectionLines(d: IndexDetail): DetailLine[] {
   );
   if (s.deleted > 0 && s.docs > 0) {
     const share = s.deleted / (s.docs + s.deleted);
-    lines.push({ key: 'deleted', text: `deleted documents: ${(share * 100).toFixed(1)}% of the index (a force merge frees their disk)`, tone: share > 0.2 ? 'yellow' : undefined });
+    lines.push({
+      key: 'deleted',
+      text: `deleted documents: ${(share * 100).toFixed(1)}% of the index (a force merge frees their disk)`,
+      tone: share > 0.2 ? 'yellow' : undefined,
+    });
   }
   return lines;
 }
@@ -126,9 +137,20 @@ export function settingsSectionLines(d: IndexDetail, filter: string): DetailLine
 }
 
 /** The mapping as a tree: folded fields hide their children; a filter shows the matching fields flat, by path. */
-export function mappingSectionLines(mapping: unknown, fields: readonly MappingField[], folded: ReadonlySet<string>, filter: string): DetailLine[] {
+export function mappingSectionLines(
+  mapping: unknown,
+  fields: readonly MappingField[],
+  folded: ReadonlySet<string>,
+  filter: string,
+): DetailLine[] {
   const f = lower(filter.trim());
-  const head: DetailLine[] = [{ key: '#head', text: `${fields.length} fields${mappingParameters(mapping).length ? `; ${mappingParameters(mapping).join(', ')}` : ''}`, dim: true }];
+  const head: DetailLine[] = [
+    {
+      key: '#head',
+      text: `${fields.length} fields${mappingParameters(mapping).length ? `; ${mappingParameters(mapping).join(', ')}` : ''}`,
+      dim: true,
+    },
+  ];
   if (f) {
     const hits = fields.filter((x) => lower(x.path).includes(f) || lower(x.type).includes(f));
     return [...head, ...hits.map((x) => new FieldLine(x, x.path, false))];
@@ -181,14 +203,27 @@ export function templateSectionLines(d: IndexDetail): DetailLine[] {
   const m = d.template.data;
   if (!m) return [];
   const lines: DetailLine[] = [];
-  if (!m.template) lines.push({ key: 'none', text: `no index template matches ${d.index}: a new index of this name gets Elasticsearch's defaults`, tone: 'yellow' });
+  if (!m.template)
+    lines.push({
+      key: 'none',
+      text: `no index template matches ${d.index}: a new index of this name gets Elasticsearch's defaults`,
+      tone: 'yellow',
+    });
   else {
     const t = m.template;
     lines.push({ key: 'name', text: `template ${t.name} (priority ${t.priority}, patterns ${t.indexPatterns.join(', ')})` });
-    lines.push({ key: 'composed', text: `composed of: ${t.composedOf.length ? t.composedOf.join(', ') : 'nothing (its own template only)'}` });
+    lines.push({
+      key: 'composed',
+      text: `composed of: ${t.composedOf.length ? t.composedOf.join(', ') : 'nothing (its own template only)'}`,
+    });
   }
-  if (m.overlapping.length) lines.push({ key: 'overlap', text: `also matching, at lower priority: ${m.overlapping.map((o) => o.name).join(', ')}`, dim: true });
-  lines.push({ key: 'given', text: `what it gives a new index of this name (${m.mappingFields} mapped fields${m.aliases.length ? `, aliases ${m.aliases.join(', ')}` : ''}):`, dim: true });
+  if (m.overlapping.length)
+    lines.push({ key: 'overlap', text: `also matching, at lower priority: ${m.overlapping.map((o) => o.name).join(', ')}`, dim: true });
+  lines.push({
+    key: 'given',
+    text: `what it gives a new index of this name (${m.mappingFields} mapped fields${m.aliases.length ? `, aliases ${m.aliases.join(', ')}` : ''}):`,
+    dim: true,
+  });
   const own = d.settings.data?.settings ?? {};
   const drift = new Map(templateDrift(m, own).map((x) => [x.key, x]));
   for (const key of Object.keys(m.settings).sort()) {

@@ -19,7 +19,9 @@ export interface IndexSettings {
 const text = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
 /** GET /{index}/_settings?flat_settings=true[&include_defaults=true], one entry per index, sorted by name. */
-export function parseIndexSettings(body: Record<string, { settings?: Record<string, unknown>; defaults?: Record<string, unknown> }>): IndexSettings[] {
+export function parseIndexSettings(
+  body: Record<string, { settings?: Record<string, unknown>; defaults?: Record<string, unknown> }>,
+): IndexSettings[] {
   return Object.entries(body ?? {})
     .map(([index, v]) => ({
       index,
@@ -78,7 +80,20 @@ export interface MappingField {
   multi: boolean;
 }
 
-const NOTE_KEYS = ['format', 'analyzer', 'search_analyzer', 'normalizer', 'index', 'doc_values', 'store', 'ignore_above', 'null_value', 'dynamic', 'copy_to', 'path'];
+const NOTE_KEYS = [
+  'format',
+  'analyzer',
+  'search_analyzer',
+  'normalizer',
+  'index',
+  'doc_values',
+  'store',
+  'ignore_above',
+  'null_value',
+  'dynamic',
+  'copy_to',
+  'path',
+];
 
 /** The mapping of one index (its `mappings` object) as the rows of a tree. */
 export function mappingFields(mapping: unknown): MappingField[] {
@@ -215,7 +230,12 @@ function statsOf(v: any): IndexStats {
     storeBytes: num(t.store?.size_in_bytes),
     priStoreBytes: num(v?.primaries?.store?.size_in_bytes),
     segments: num(t.segments?.count),
-    merges: { current: num(t.merges?.current), total: num(t.merges?.total), timeMs: num(t.merges?.total_time_in_millis), bytes: num(t.merges?.total_size_in_bytes) },
+    merges: {
+      current: num(t.merges?.current),
+      total: num(t.merges?.total),
+      timeMs: num(t.merges?.total_time_in_millis),
+      bytes: num(t.merges?.total_size_in_bytes),
+    },
     indexing: {
       total: num(t.indexing?.index_total),
       timeMs: num(t.indexing?.index_time_in_millis),
@@ -343,7 +363,10 @@ export function templateMatch(index: string, simulated: any, templates: IndexTem
   const t = simulated?.template ?? {};
   return {
     template: matching[0] ?? null,
-    overlapping: (simulated?.overlapping ?? []).map((o: any) => ({ name: String(o.name), indexPatterns: [o.index_patterns ?? []].flat().map(String) })),
+    overlapping: (simulated?.overlapping ?? []).map((o: any) => ({
+      name: String(o.name),
+      indexPatterns: [o.index_patterns ?? []].flat().map(String),
+    })),
     settings: flatten(t.settings ?? {}),
     mappingFields: mappingFields(t.mappings).length,
     aliases: Object.keys(t.aliases ?? {}).sort(),
@@ -398,7 +421,16 @@ export function parseCatHelp(textBody: string): CatColumn[] {
     .split('\n')
     .map((l) => l.split('|').map((p) => p.trim()))
     .filter((p) => p.length >= 3 && p[0])
-    .map(([name, aliases, description]) => ({ name, aliases: aliases ? aliases.split(',').map((a) => a.trim()).filter(Boolean) : [], description }));
+    .map(([name, aliases, description]) => ({
+      name,
+      aliases: aliases
+        ? aliases
+            .split(',')
+            .map((a) => a.trim())
+            .filter(Boolean)
+        : [],
+      description,
+    }));
 }
 
 /** Columns given with --columns that the command does not know (by name or alias; `*` patterns are ES's own). */
@@ -418,7 +450,11 @@ export function catTable(rows: readonly Record<string, unknown>[], columns?: rea
   // Each cell one line: a tab or line break in a name is shown escaped, as the console shows it.
   const cells = rows.map((r) => cols.map((c) => (r[c] === null || r[c] === undefined ? '' : displayText(text(r[c])))));
   const widths = cols.map((c, i) => Math.max(c.length, ...cells.map((row) => row[i].length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(cols), ...cells.map(line)];
 }
 

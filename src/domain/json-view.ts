@@ -36,7 +36,9 @@ export function jsonLines(root: unknown): JsonLine[] {
     const { value, key, depth, comma } = f;
     if (value !== null && typeof value === 'object') {
       const isArray = Array.isArray(value);
-      const entries: [string | number, unknown][] = isArray ? (value as unknown[]).map((v, i) => [i, v]) : Object.entries(value as Record<string, unknown>);
+      const entries: [string | number, unknown][] = isArray
+        ? (value as unknown[]).map((v, i) => [i, v])
+        : Object.entries(value as Record<string, unknown>);
       const at = lines.length;
       lines.push({ depth, key, kind: 'open', bracket: isArray ? '[' : '{', members: entries.length, comma });
       // An empty container is one line ({} or []), with nothing to fold.
@@ -45,7 +47,8 @@ export function jsonLines(root: unknown): JsonLine[] {
         continue;
       }
       stack.push({ closeOf: at });
-      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], key: entries[i][0], depth: depth + 1, comma: i < entries.length - 1 });
+      for (let i = entries.length - 1; i >= 0; i--)
+        stack.push({ value: entries[i][1], key: entries[i][0], depth: depth + 1, comma: i < entries.length - 1 });
     } else lines.push({ depth, key, kind: 'scalar', value, comma });
   }
   return lines;

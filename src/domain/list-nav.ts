@@ -87,14 +87,28 @@ export function navigate(s: ListNav, e: NavEvent, list: NavList): ListNav {
   }
   if (list.length === 0) return { key: at.key, cursor: 0, offset: 0 };
   const page = list.page ?? Math.max(1, list.height - 1);
-  const target = { up: at.cursor - 1, down: at.cursor + 1, pageUp: at.cursor - page, pageDown: at.cursor + page, home: 0, end: list.length - 1 }[e.move];
+  const target = {
+    up: at.cursor - 1,
+    down: at.cursor + 1,
+    pageUp: at.cursor - page,
+    pageDown: at.cursor + page,
+    home: 0,
+    end: list.length - 1,
+  }[e.move];
   const cursor = clamp(target, list.length);
   return { key: list.keyAt(cursor), ...viewport(cursor, at.offset, list) };
 }
 
 /** Whether two states show the same thing (so a resolved state need not be written back). */
 export function sameNav(a: ListNav, b: ListNav): boolean {
-  return a.key === b.key && a.cursor === b.cursor && a.offset === b.offset && a.gone === b.gone && a.tail === b.tail && a.startIfGone === b.startIfGone;
+  return (
+    a.key === b.key &&
+    a.cursor === b.cursor &&
+    a.offset === b.offset &&
+    a.gone === b.gone &&
+    a.tail === b.tail &&
+    a.startIfGone === b.startIfGone
+  );
 }
 
 /** Finds the selected item in the list as it is now; idempotent. */

@@ -24,7 +24,10 @@ export function readProblem(code: string | undefined, what?: string): string {
 
 /** Where a broken file is kept when it is moved aside: beside it, named after the time (UTC). */
 export function brokenAsideName(file: string, now: Date): string {
-  return `${file}.broken-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  return `${file}.broken-${now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
 }
 
 function jsonProblem(text: string): FileCheck<unknown> {
@@ -76,20 +79,24 @@ const shown = (s: string) => JSON.stringify(s.replace(/[^\x20-\x7e]/g, '?').slic
  * its known fields of their types), lastProfile a string, version a number. A profile read with a
  * field of the wrong type could lose its readOnly, so the whole file is refused, not patched.
  */
-export function checkConfigText(text: string): FileCheck<{ version?: number; lastProfile?: string; profiles?: Record<string, Record<string, unknown>> }> {
+export function checkConfigText(
+  text: string,
+): FileCheck<{ version?: number; lastProfile?: string; profiles?: Record<string, Record<string, unknown>> }> {
   const parsed = jsonProblem(text);
   if (!parsed.ok) return parsed;
   const v = parsed.value;
   if (!isObject(v)) return { ok: false, problem: 'is not a JSON object' };
   if (v.version !== undefined && typeof v.version !== 'number') return { ok: false, problem: '"version" is not a number' };
-  if (v.lastProfile !== undefined && typeof v.lastProfile !== 'string') return { ok: false, problem: '"lastProfile" is not a profile name' };
+  if (v.lastProfile !== undefined && typeof v.lastProfile !== 'string')
+    return { ok: false, problem: '"lastProfile" is not a profile name' };
   if (v.profiles !== undefined) {
     if (!isObject(v.profiles)) return { ok: false, problem: '"profiles" is not an object of profiles' };
     for (const [name, p] of Object.entries(v.profiles)) {
       if (!isObject(p)) return { ok: false, problem: `profile ${shown(name)} is not an object` };
       if (typeof p.url !== 'string') return { ok: false, problem: `profile ${shown(name)} has no url` };
       for (const [field, type] of Object.entries(PROFILE_FIELD_TYPES)) {
-        if (p[field] !== undefined && typeof p[field] !== type) return { ok: false, problem: `profile ${shown(name)}: "${field}" is not a ${type}` };
+        if (p[field] !== undefined && typeof p[field] !== type)
+          return { ok: false, problem: `profile ${shown(name)}: "${field}" is not a ${type}` };
       }
     }
   }
@@ -104,7 +111,8 @@ export function checkSecretsText(text: string): FileCheck<Record<string, string>
   if (!isObject(v)) return { ok: false, problem: 'is not a JSON object' };
   if (v.refreshTokens === undefined) return { ok: true, value: {} };
   if (!isObject(v.refreshTokens)) return { ok: false, problem: '"refreshTokens" is not an object' };
-  for (const t of Object.values(v.refreshTokens)) if (typeof t !== 'string') return { ok: false, problem: 'holds a token that is not a string' };
+  for (const t of Object.values(v.refreshTokens))
+    if (typeof t !== 'string') return { ok: false, problem: 'holds a token that is not a string' };
   return { ok: true, value: { ...(v.refreshTokens as Record<string, string>) } };
 }
 

@@ -27,7 +27,10 @@ export interface MergeTarget {
  * A merge rewrites segments and may briefly need up to the size of what it rewrites; refused when
  * a node is already past the high watermark, warned when the largest index exceeds its headroom.
  */
-export function judgeMergeSpace(targets: MergeTarget[], nodes: { node: string; level: string; headroomToHighBytes: number }[]): { refuse?: string; warnings: string[] } {
+export function judgeMergeSpace(
+  targets: MergeTarget[],
+  nodes: { node: string; level: string; headroomToHighBytes: number }[],
+): { refuse?: string; warnings: string[] } {
   const past = nodes.filter((n) => n.level === 'high' || n.level === 'flood');
   if (past.length)
     return {

@@ -46,7 +46,8 @@ export interface NodeJvmArgs {
 }
 
 const n = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0)) || 0;
-const nOrNull = (v: unknown): number | null => (v === undefined || v === null || v === '' || !Number.isFinite(Number(v)) ? null : Number(v));
+const nOrNull = (v: unknown): number | null =>
+  v === undefined || v === null || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
 
 export function parseNodeStats(body: Json): NodeStats[] {
   const nodes = (body?.nodes ?? {}) as Record<string, Json>;

@@ -15,7 +15,12 @@ export interface NodeWatch {
 }
 
 /** The watch after one read of health (count) and, when it was read too, the node list (names). */
-export function watchNodes(w: NodeWatch | undefined, count: number | undefined, names: readonly string[] | undefined, now: number): NodeWatch {
+export function watchNodes(
+  w: NodeWatch | undefined,
+  count: number | undefined,
+  names: readonly string[] | undefined,
+  now: number,
+): NodeWatch {
   const peak = Math.max(w?.peak ?? 0, count ?? 0, names?.length ?? 0);
   const known = names ? [...new Set([...(w?.known ?? []), ...names])] : (w?.known ?? []);
   const current = count ?? names?.length;
@@ -47,6 +52,7 @@ export function nodeLeftText(w: NodeWatch | undefined, health: ClusterHealth | u
     const who = w.left.names.length ? ` (${w.left.names.join(', ')})` : '';
     return `${w.left.count} node${w.left.count === 1 ? '' : 's'} left${who} ${formatAgo(now - w.left.since)}`;
   }
-  if (health && health.delayedUnassignedShards > 0) return `node left: ${health.delayedUnassignedShards} shard${health.delayedUnassignedShards === 1 ? '' : 's'} delayed`;
+  if (health && health.delayedUnassignedShards > 0)
+    return `node left: ${health.delayedUnassignedShards} shard${health.delayedUnassignedShards === 1 ? '' : 's'} delayed`;
   return '';
 }

@@ -157,7 +157,18 @@ export function catIndicesParser(prev?: readonly IndexRow[]): RowsParser<IndexRo
           o.priStoreBytes === priStoreBytes
           ? o
           : // A changed row keeps the old row's name: the answer's copy then dies young (memory at 100,000 indices).
-            { name: o?.name ?? name, health: h, status, primaries, replicas, docsCount, docsDeleted, storeBytes, priStoreBytes, system: o?.system ?? isSystemIndex(name) },
+            {
+              name: o?.name ?? name,
+              health: h,
+              status,
+              primaries,
+              replicas,
+              docsCount,
+              docsDeleted,
+              storeBytes,
+              priStoreBytes,
+              system: o?.system ?? isSystemIndex(name),
+            },
       );
     },
     done: () => out,
@@ -169,7 +180,8 @@ export function parseCatIndices(rows: Iterable<Json>, prev?: readonly IndexRow[]
   return parseAll(catIndicesParser(prev), rows);
 }
 
-const shardKey = (index: string, shard: number, primary: boolean, node: string | null) => `${index}/${shard}/${primary ? 'p' : 'r'}/${node ?? ''}`;
+const shardKey = (index: string, shard: number, primary: boolean, node: string | null) =>
+  `${index}/${shard}/${primary ? 'p' : 'r'}/${node ?? ''}`;
 
 /** _cat/shards, a row at a time (see RowsParser), keeping the rows of `prev` it repeats. */
 export function catShardsParser(prev?: readonly ShardRow[]): RowsParser<ShardRow[]> {
@@ -192,7 +204,10 @@ export function catShardsParser(prev?: readonly ShardRow[]): RowsParser<ShardRow
       const unassignedDetails = r['unassigned.details'] ? str(r['unassigned.details']) : null;
       const at = prev?.[i];
       // Most rows of a poll are where they were: the key string is built only for those that moved.
-      const o = at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node ? at : prev && find(shardKey(index, shard, primary, node));
+      const o =
+        at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node
+          ? at
+          : prev && find(shardKey(index, shard, primary, node));
       out.push(
         o !== undefined &&
           o.state === state &&
@@ -280,7 +295,12 @@ const READ_ONLY_ALLOW_DELETE_BLOCK = '12';
 export function parseIndexBlocks(r: Json): IndexBlocks[] {
   const indices = ((r.blocks as Json | undefined)?.indices ?? {}) as Record<string, Json>;
   return Object.entries(indices)
-    .map(([index, ids]) => ({ index, readOnlyAllowDelete: READ_ONLY_ALLOW_DELETE_BLOCK in ids, readOnly: READ_ONLY_BLOCK in ids, write: WRITE_BLOCK in ids }))
+    .map(([index, ids]) => ({
+      index,
+      readOnlyAllowDelete: READ_ONLY_ALLOW_DELETE_BLOCK in ids,
+      readOnly: READ_ONLY_BLOCK in ids,
+      write: WRITE_BLOCK in ids,
+    }))
     .filter((b) => b.readOnlyAllowDelete || b.readOnly || b.write)
     .sort((a, b) => a.index.localeCompare(b.index));
 }

@@ -23,7 +23,9 @@ export const ROLES: Record<'watcher' | 'operator', RoleDescriptor> = {
   },
   operator: {
     cluster: ['monitor', 'manage'],
-    indices: [{ names: ['*'], privileges: ['monitor', 'view_index_metadata', 'read', 'manage', 'delete'], allow_restricted_indices: false }],
+    indices: [
+      { names: ['*'], privileges: ['monitor', 'view_index_metadata', 'read', 'manage', 'delete'], allow_restricted_indices: false },
+    ],
   },
 };
 
@@ -53,28 +55,50 @@ export function parseUnauthorized(reason: string | undefined): Unauthorized | un
     action,
     user,
     scope: granted[1] as 'cluster' | 'index',
-    grantedBy: granted[2].split(',').map((s) => s.trim()).filter(Boolean),
-    ...(indices !== undefined ? { indices: indices.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+    grantedBy: granted[2]
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    ...(indices !== undefined
+      ? {
+          indices: indices
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+        }
+      : {}),
   };
 }
 
 /** One sentence for a pane or a command: which privilege is missing, instead of the raw 403. */
 export function forbiddenSentence(u: Unauthorized): string {
-  const on = u.indices?.length ? ` on ${u.indices.slice(0, 3).join(', ')}${u.indices.length > 3 ? ` and ${u.indices.length - 3} more` : ''}` : '';
+  const on = u.indices?.length
+    ? ` on ${u.indices.slice(0, 3).join(', ')}${u.indices.length > 3 ? ` and ${u.indices.length - 3} more` : ''}`
+    : '';
   const [first, ...rest] = u.grantedBy;
   const or = rest.length ? ` (or ${rest.join(', ')})` : '';
   return `${u.user ? `user ${u.user}` : 'this user'} lacks the ${u.scope} privilege ${first ?? '?'}${or}${on} for ${u.action}: see the watcher and operator roles in the README`;
 }
 
 /** The body of POST _security/user/_has_privileges for a role's privileges. */
-export function hasPrivilegesBody(role: RoleDescriptor): { cluster: string[]; index: { names: string[]; privileges: string[]; allow_restricted_indices: boolean }[] } {
-  return { cluster: role.cluster, index: role.indices.map((i) => ({ names: i.names, privileges: i.privileges, allow_restricted_indices: i.allow_restricted_indices })) };
+export function hasPrivilegesBody(role: RoleDescriptor): {
+  cluster: string[];
+  index: { names: string[]; privileges: string[]; allow_restricted_indices: boolean }[];
+} {
+  return {
+    cluster: role.cluster,
+    index: role.indices.map((i) => ({ names: i.names, privileges: i.privileges, allow_restricted_indices: i.allow_restricted_indices })),
+  };
 }
 
 /** The privileges the answer of _has_privileges says are missing, as "cluster monitor", "index manage on *". */
-export function missingPrivileges(answer: { cluster?: Record<string, boolean>; index?: Record<string, Record<string, boolean>> }): string[] {
+export function missingPrivileges(answer: {
+  cluster?: Record<string, boolean>;
+  index?: Record<string, Record<string, boolean>>;
+}): string[] {
   const out: string[] = [];
   for (const [p, ok] of Object.entries(answer.cluster ?? {})) if (!ok) out.push(`cluster ${p}`);
-  for (const [names, privs] of Object.entries(answer.index ?? {})) for (const [p, ok] of Object.entries(privs)) if (!ok) out.push(`index ${p} on ${names}`);
+  for (const [names, privs] of Object.entries(answer.index ?? {}))
+    for (const [p, ok] of Object.entries(privs)) if (!ok) out.push(`index ${p} on ${names}`);
   return out;
 }

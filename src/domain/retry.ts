@@ -29,7 +29,12 @@ export function parseRetryAfter(value: string | undefined, nowMs: number): numbe
  * 429 is retried, at most MAX_READ_RETRIES times (`retriesSoFar`), and only when the node asks
  * for at most MAX_RETRY_WAIT_MS.
  */
-export function readRetryDelayMs(status: number | undefined, retryAfter: string | undefined, retriesSoFar: number, nowMs: number): number | null {
+export function readRetryDelayMs(
+  status: number | undefined,
+  retryAfter: string | undefined,
+  retriesSoFar: number,
+  nowMs: number,
+): number | null {
   if (status !== 429 || retriesSoFar >= MAX_READ_RETRIES) return null;
   const asked = parseRetryAfter(retryAfter, nowMs);
   if (asked === null) return DEFAULT_RETRY_WAIT_MS;

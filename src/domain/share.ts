@@ -65,7 +65,8 @@ export interface ApprovalRequest {
   proposedBy: string;
 }
 
-export type ApprovalPreview = Pick<Preview, 'risk' | 'target' | 'summary'> & Partial<Pick<Preview, 'method' | 'path' | 'body' | 'curl'>> & { command?: string };
+export type ApprovalPreview = Pick<Preview, 'risk' | 'target' | 'summary'> &
+  Partial<Pick<Preview, 'method' | 'path' | 'body' | 'curl'>> & { command?: string };
 
 /** The approval request as the followers get it: its preview flattened in. */
 export type ApprovalMessage = Omit<ApprovalRequest, 'preview'> &
@@ -109,7 +110,11 @@ export function sharedState(s: SharedSource): SharedState {
     intervalMs: s.intervalMs,
     paused: s.paused,
     connection: { url, profile, ...(user ? { user } : {}), insecure, readOnly },
-    platform: { state: s.platform.state, ...(s.platform.user ? { user: s.platform.user } : {}), ...(s.platform.tenant ? { tenant: s.platform.tenant } : {}) },
+    platform: {
+      state: s.platform.state,
+      ...(s.platform.user ? { user: s.platform.user } : {}),
+      ...(s.platform.tenant ? { tenant: s.platform.tenant } : {}),
+    },
     ...(s.projects ? { projects: s.projects } : {}),
     templateVersion: s.templateVersion,
     timeline: s.timeline ?? [],
@@ -214,7 +219,8 @@ export interface PeerWho {
  * also the proposer (by name: "unknown" never approves an "unknown" proposal).
  */
 export function approvalRefusal(approver: PeerWho, leader: { uid: number; user: string }, proposedBy: string): string | null {
-  if (approver.uid !== undefined && approver.uid === leader.uid) return `${approver.user} runs as the leader's own user (uid ${leader.uid}): four eyes needs a second person`;
+  if (approver.uid !== undefined && approver.uid === leader.uid)
+    return `${approver.user} runs as the leader's own user (uid ${leader.uid}): four eyes needs a second person`;
   if (approver.user === leader.user) return `${approver.user} is the leader's own user: four eyes needs a second person`;
   if (approver.user === proposedBy) return `${approver.user} proposed this change: another person approves it`;
   return null;
@@ -243,7 +249,9 @@ export function parseFollowerMessage(line: string): FollowerMessage | null {
     case 'decline':
       return typeof o.id === 'string' ? { t: 'decline', id: o.id } : null;
     case 'propose':
-      return typeof o.wizard === 'string' && /^[a-z]+$/.test(o.wizard) ? { t: 'propose', wizard: o.wizard, selection: proposedSelection(o.selection) } : null;
+      return typeof o.wizard === 'string' && /^[a-z]+$/.test(o.wizard)
+        ? { t: 'propose', wizard: o.wizard, selection: proposedSelection(o.selection) }
+        : null;
     default:
       return null;
   }

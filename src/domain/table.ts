@@ -61,7 +61,13 @@ export interface SortedRows<T> {
  * runs and a 100,000-row table with a few changed rows costs about one comparison per row instead
  * of n log n. The result is exactly sortRows' (ties go by input position either way).
  */
-export function sortRowsAgain<T>(rows: readonly T[], keys: readonly SortKey<T>[], sortKey: number, descending: boolean, last?: SortedRows<T>): SortedRows<T> {
+export function sortRowsAgain<T>(
+  rows: readonly T[],
+  keys: readonly SortKey<T>[],
+  sortKey: number,
+  descending: boolean,
+  last?: SortedRows<T>,
+): SortedRows<T> {
   const n = rows.length;
   const key = keys[sortKey % Math.max(1, keys.length)];
   const identity = () => Int32Array.from({ length: n }, (_, i) => i);
@@ -176,7 +182,10 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
  * goes on a line under the table while any is cut (kept for every row, so the table does not jump).
  */
 export function cutNameColumns<T>(rows: readonly T[], columns: readonly Column<T>[], width: number): Column<T>[] {
-  const widths = elasticWidths(columns.map((c) => c.width), width);
+  const widths = elasticWidths(
+    columns.map((c) => c.width),
+    width,
+  );
   return columns.filter((c, i) => c.cut === 'middle' && rows.some((r) => displayText(c.text(r)).length > widths[i]));
 }
 

@@ -67,13 +67,23 @@ function numberSetting(settings: Json | undefined, key: 'number_of_shards' | 'nu
 
 function topFields(mappings: Json | undefined): ComponentTemplate['fields'] {
   const props = (mappings?.properties ?? {}) as Record<string, Json>;
-  return Object.entries(props).map(([name, m]) => ({ name, type: String(m?.type ?? (m?.properties ? 'object' : '?')), enabled: m?.enabled !== false && m?.enabled !== 'false' }));
+  return Object.entries(props).map(([name, m]) => ({
+    name,
+    type: String(m?.type ?? (m?.properties ? 'object' : '?')),
+    enabled: m?.enabled !== false && m?.enabled !== 'false',
+  }));
 }
 
 /** Raw answers of GET /_index_template and GET /_component_template into one view. */
 export function parseTemplates(indexBody: Json, componentBody: Json): TemplatesView {
-  const rawIndex = ((indexBody?.index_templates ?? []) as { name: string; index_template: Json }[]).map((t) => ({ name: String(t.name), body: t.index_template ?? {} }));
-  const rawComp = ((componentBody?.component_templates ?? []) as { name: string; component_template: Json }[]).map((c) => ({ name: String(c.name), body: c.component_template ?? {} }));
+  const rawIndex = ((indexBody?.index_templates ?? []) as { name: string; index_template: Json }[]).map((t) => ({
+    name: String(t.name),
+    body: t.index_template ?? {},
+  }));
+  const rawComp = ((componentBody?.component_templates ?? []) as { name: string; component_template: Json }[]).map((c) => ({
+    name: String(c.name),
+    body: c.component_template ?? {},
+  }));
   const compByName = new Map(rawComp.map((c) => [c.name, c]));
   const usedBy = new Map<string, string[]>();
   const index: IndexTemplate[] = rawIndex.map(({ name, body }) => {
@@ -152,7 +162,12 @@ export function templateOfIndex(view: TemplatesView, index: string): IndexTempla
 }
 
 function globMatch(pattern: string, s: string): boolean {
-  const re = new RegExp(`^${pattern.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const re = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return re.test(s);
 }
 
@@ -171,8 +186,10 @@ export const DEFAULT_DISABLE_TYPE = 'object';
 /** A component template name Elasticsearch accepts (lowercase, no spaces, commas, wildcards, leading _ - +). */
 export function checkComponentName(name: string): string | null {
   if (!name.trim()) return 'no component template named: give a name such as service_v9_no_body';
-  if (name !== name.toLowerCase()) return `component template name "${name}" has capitals: Elasticsearch needs it lowercase (e.g. ${name.toLowerCase()})`;
-  if (/[\s,*?"<>|\\/#:]/.test(name)) return `component template name "${name}" has a character Elasticsearch refuses (space , * ? " < > | \\ / # :): use letters, digits, _ and -`;
+  if (name !== name.toLowerCase())
+    return `component template name "${name}" has capitals: Elasticsearch needs it lowercase (e.g. ${name.toLowerCase()})`;
+  if (/[\s,*?"<>|\\/#:]/.test(name))
+    return `component template name "${name}" has a character Elasticsearch refuses (space , * ? " < > | \\ / # :): use letters, digits, _ and -`;
   if (/^[_\-+]/.test(name)) return `component template name "${name}" starts with ${name[0]}: start it with a letter or a digit`;
   if (name.length > 255) return 'component template name is longer than 255 characters';
   return null;
@@ -181,7 +198,8 @@ export function checkComponentName(name: string): string | null {
 /** A field name to disable: a top-level name, or a dotted path (object notation). */
 export function checkFieldName(field: string): string | null {
   if (!field.trim()) return 'no field named: give the field to stop indexing with --disable-field FIELD';
-  if (/\s/.test(field) || field.startsWith('.') || field.endsWith('.') || field.includes('..')) return `field "${field}" is not a field name: no spaces, no leading, trailing or doubled dots`;
+  if (/\s/.test(field) || field.startsWith('.') || field.endsWith('.') || field.includes('..'))
+    return `field "${field}" is not a field name: no spaces, no leading, trailing or doubled dots`;
   if (field.startsWith('_')) return `field "${field}" starts with _: metadata fields cannot be disabled`;
   return null;
 }
@@ -273,5 +291,12 @@ export function composeTemplatePlan(templateName: string, template: Json, compon
 export function platformJsonLines(value: Record<string, PlatformTemplateSettings>): string[] {
   const entries = Object.entries(value);
   if (!entries.length) return ['{}'];
-  return ['{', ...entries.map(([k, v], i) => `  ${JSON.stringify(k)}: ${JSON.stringify(v).replace(/,"/g, ', "').replace(/":/g, '": ')}${i < entries.length - 1 ? ',' : ''}`), '}'];
+  return [
+    '{',
+    ...entries.map(
+      ([k, v], i) =>
+        `  ${JSON.stringify(k)}: ${JSON.stringify(v).replace(/,"/g, ', "').replace(/":/g, '": ')}${i < entries.length - 1 ? ',' : ''}`,
+    ),
+    '}',
+  ];
 }

@@ -80,7 +80,10 @@ export function wrapText(text: string, width: number, maxLines = Infinity): stri
   if (lines.length <= maxLines) return lines;
   const kept = lines.slice(0, Math.max(1, maxLines));
   const last = [...kept[kept.length - 1]];
-  kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('').trimEnd()}…`;
+  kept[kept.length - 1] = `${last
+    .slice(0, headOf(last, w - 1))
+    .join('')
+    .trimEnd()}…`;
   return kept;
 }
 

@@ -9,15 +9,42 @@ import type { ClusterHealth, HealthStatus, ShardRow } from './types';
 import { displayText } from './display-text';
 
 export type TimelineEntry =
-  | { kind: 'health'; time: string; from: HealthStatus | null; to: HealthStatus; unassigned: number; unassignedPrimaries: number; shards: string[]; by?: string }
+  | {
+      kind: 'health';
+      time: string;
+      from: HealthStatus | null;
+      to: HealthStatus;
+      unassigned: number;
+      unassignedPrimaries: number;
+      shards: string[];
+      by?: string;
+    }
   | { kind: 'note'; time: string; author: string; text: string }
-  | { kind: 'change'; time: string; who: string; summary: string; target: string; request?: string; command?: string; result: string; id?: string; task?: string; approvedBy?: string; claims?: string }
+  | {
+      kind: 'change';
+      time: string;
+      who: string;
+      summary: string;
+      target: string;
+      request?: string;
+      command?: string;
+      result: string;
+      id?: string;
+      task?: string;
+      approvedBy?: string;
+      claims?: string;
+    }
   | { kind: 'read'; time: string; who: string; summary: string; command: string; result: string; id?: string }
   | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number };
 
 /** A file name for a cluster's timeline, from its URL without credentials. */
 export function clusterKey(url: string): string {
-  return url.replace(/^https?:\/\//, '').replace(/[^A-Za-z0-9.-]+/g, '_').replace(/^_+|_+$/g, '') || 'cluster';
+  return (
+    url
+      .replace(/^https?:\/\//, '')
+      .replace(/[^A-Za-z0-9.-]+/g, '_')
+      .replace(/^_+|_+$/g, '') || 'cluster'
+  );
 }
 
 const MAX_SHARDS_NAMED = 20;
@@ -64,16 +91,34 @@ export function changesFromAudit(records: readonly AuditRecord[], url: string): 
   for (const r of records) {
     if (r.url !== url) continue;
     const o = r.outcome;
-    const result = !o ? 'no outcome recorded' : o.ok ? `ok${o.status ? ` (${o.status})` : ''}` : `failed${o.status ? ` (${o.status})` : ''}: ${o.error ?? 'error'}${o.applied ? `, applied: ${o.applied}` : ''}`;
+    const result = !o
+      ? 'no outcome recorded'
+      : o.ok
+        ? `ok${o.status ? ` (${o.status})` : ''}`
+        : `failed${o.status ? ` (${o.status})` : ''}: ${o.error ?? 'error'}${o.applied ? `, applied: ${o.applied}` : ''}`;
     const who = [r.osUser, r.platformUser ? `platform ${r.platformUser}` : undefined].filter(Boolean).join(', ') || r.profile;
     // A command run on the host only to read (service status): on the record, never counted as a change.
     if (isHostRead(r)) {
-      out.push({ kind: 'read', time: r.time, who: r.journalOf ?? who, summary: r.summary, command: r.command ?? '?', result, ...(r.id ? { id: r.id } : {}) });
+      out.push({
+        kind: 'read',
+        time: r.time,
+        who: r.journalOf ?? who,
+        summary: r.summary,
+        command: r.command ?? '?',
+        result,
+        ...(r.id ? { id: r.id } : {}),
+      });
       continue;
     }
     // Another OS user's journal: only its owner is known; who it names is that user's claim, never an approval.
     const claimed = r.journalOf
-      ? [r.platformUser ? `platform ${r.platformUser}` : '', r.proposedBy ? `proposed by ${r.proposedBy}` : '', r.approvedBy ? `approved by ${r.approvedBy}` : ''].filter(Boolean).join(', ')
+      ? [
+          r.platformUser ? `platform ${r.platformUser}` : '',
+          r.proposedBy ? `proposed by ${r.proposedBy}` : '',
+          r.approvedBy ? `approved by ${r.approvedBy}` : '',
+        ]
+          .filter(Boolean)
+          .join(', ')
       : '';
     out.push({
       kind: 'change',
@@ -82,7 +127,11 @@ export function changesFromAudit(records: readonly AuditRecord[], url: string): 
       ...(r.journalOf ? { claims: claimed ? `unverified, its own journal claims: ${claimed}` : 'unverified: from its own journal' } : {}),
       summary: r.summary,
       target: r.target,
-      ...(r.request ? { request: `${r.request.method} ${r.request.path}${Object.keys(r.request.querystring ?? {}).length ? '?' + new URLSearchParams(r.request.querystring).toString() : ''}${r.request.body !== undefined ? ' ' + JSON.stringify(r.request.body) : ''}` } : {}),
+      ...(r.request
+        ? {
+            request: `${r.request.method} ${r.request.path}${Object.keys(r.request.querystring ?? {}).length ? '?' + new URLSearchParams(r.request.querystring).toString() : ''}${r.request.body !== undefined ? ' ' + JSON.stringify(r.request.body) : ''}`,
+          }
+        : {}),
       ...(r.command ? { command: r.command } : {}),
       result,
       ...(r.id ? { id: r.id } : {}),
@@ -191,13 +240,20 @@ function bothTimes(time: string, offsetMinutes: number): string {
  * each change with its request. offsetMinutes is Date#getTimezoneOffset() of the reader's zone.
  */
 export function timelineMarkdown(cluster: string, entries: readonly TimelineEntry[], now: Date, offsetMinutes: number): string {
-  const lines = [`# Incident timeline: ${cluster}`, '', `Exported ${bothTimes(now.toISOString(), offsetMinutes)}; ${entries.length} entries.`, ''];
+  const lines = [
+    `# Incident timeline: ${cluster}`,
+    '',
+    `Exported ${bothTimes(now.toISOString(), offsetMinutes)}; ${entries.length} entries.`,
+    '',
+  ];
   const transitions = entries.filter((e): e is Extract<TimelineEntry, { kind: 'health' }> => e.kind === 'health');
   if (transitions.length) {
     lines.push('## Health', '', '| from | to | at | lasted |', '| --- | --- | --- | --- |');
     transitions.forEach((t, i) => {
       const end = transitions[i + 1] ? Date.parse(transitions[i + 1].time) : now.getTime();
-      lines.push(`| ${t.from ?? '(start)'} | ${t.to} | ${bothTimes(t.time, offsetMinutes)} | ${duration(end - Date.parse(t.time))}${transitions[i + 1] ? '' : ' (so far)'} |`);
+      lines.push(
+        `| ${t.from ?? '(start)'} | ${t.to} | ${bothTimes(t.time, offsetMinutes)} | ${duration(end - Date.parse(t.time))}${transitions[i + 1] ? '' : ' (so far)'} |`,
+      );
     });
     lines.push('');
   }

@@ -31,20 +31,23 @@ export function urlHasCredentials(url: string): boolean {
   return /^([a-z][a-z0-9+.-]*:\/\/)?[^/?#]*@/i.test(url.trim());
 }
 
-export const NO_CREDENTIALS_IN_URL = 'give the user with --user and the password with --password-file FILE or --password-env VAR (or a prompt)';
+export const NO_CREDENTIALS_IN_URL =
+  'give the user with --user and the password with --password-file FILE or --password-env VAR (or a prompt)';
 
 /**
  * What is wrong with a storage node URL, or null: credentials inside it (refused, never echoed),
  * no http(s) scheme, no host. `what` names where it came from (--url, the profile).
  */
 export function nodeUrlProblem(url: string, what = '--url'): string | null {
-  if (urlHasCredentials(url)) return `${what} holds credentials (user or password before "@"), which would show in ps, the shell history and the config: remove them and ${NO_CREDENTIALS_IN_URL}`;
+  if (urlHasCredentials(url))
+    return `${what} holds credentials (user or password before "@"), which would show in ps, the shell history and the config: remove them and ${NO_CREDENTIALS_IN_URL}`;
   let u: URL;
   try {
     u = new URL(url);
   } catch {
     return `${what} "${urlForMessage(url)}" is not a URL: give one like https://127.0.0.1:9200`;
   }
-  if (!/^https?:$/.test(u.protocol) || !u.hostname) return `${what} "${urlForMessage(url)}" must start with http:// or https:// and name a host, like https://127.0.0.1:9200`;
+  if (!/^https?:$/.test(u.protocol) || !u.hostname)
+    return `${what} "${urlForMessage(url)}" must start with http:// or https:// and name a host, like https://127.0.0.1:9200`;
   return null;
 }

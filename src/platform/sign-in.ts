@@ -108,7 +108,7 @@ function sleep(ms: number): Promise<void> {
 }
 
 function stringList(v: unknown): string[] | null {
-  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? (v) : null;
+  return Array.isArray(v) && v.every((x) => typeof x === 'string') ? v : null;
 }
 
 /** 127.0.0.0/8, ::1 and localhost: plain http there never leaves the machine. */
@@ -149,7 +149,9 @@ export class PlatformSignIn {
   #info: SignInInfo | undefined;
   #status: SignInStatus = { state: 'signed-out' };
   readonly #listeners = new Set<(s: SignInStatus) => void>();
-  readonly #opts: Required<Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs' | 'insecureHttp'>> & {
+  readonly #opts: Required<
+    Omit<PlatformSignInOptions, 'baseUrl' | 'refreshToken' | 'tokens' | 'stored' | 'refreshMarginMs' | 'insecureHttp'>
+  > & {
     refreshMarginMs: number;
     tokens: RefreshTokenStore;
   };
@@ -211,10 +213,19 @@ export class PlatformSignIn {
       const fresh = await this.#refresh(token);
       res = await this.#sendRead(path, fresh);
       if (res.status === 401) {
-        throw new PlatformError('unauthorized', `the platform refused a fresh access token for ${path} (401): check the platform URL, then run ${this.#opts.loginCommand}`, 401);
+        throw new PlatformError(
+          'unauthorized',
+          `the platform refused a fresh access token for ${path} (401): check the platform URL, then run ${this.#opts.loginCommand}`,
+          401,
+        );
       }
     }
-    if (res.status === 403) throw new PlatformError('forbidden', `the platform user may not read ${path} (403): ask for the permission or use another profile`, 403);
+    if (res.status === 403)
+      throw new PlatformError(
+        'forbidden',
+        `the platform user may not read ${path} (403): ask for the permission or use another profile`,
+        403,
+      );
     if (!res.ok) throw new PlatformError('http', `the platform answered ${res.status} to GET ${path}`, res.status);
     try {
       return await res.json();
@@ -310,13 +321,21 @@ export class PlatformSignIn {
     }
     if (!res.ok) {
       await res.body?.cancel();
-      throw this.#fail(new PlatformError('http', `the platform's token operation answered ${res.status}: check the platform URL (${this.baseUrl})`, res.status));
+      throw this.#fail(
+        new PlatformError(
+          'http',
+          `the platform's token operation answered ${res.status}: check the platform URL (${this.baseUrl})`,
+          res.status,
+        ),
+      );
     }
     let rec: Record<string, unknown>;
     try {
       rec = (await res.json()) as Record<string, unknown>;
     } catch {
-      throw this.#fail(new PlatformError('bad-response', `the platform's token operation did not answer JSON: check the platform URL (${this.baseUrl})`));
+      throw this.#fail(
+        new PlatformError('bad-response', `the platform's token operation did not answer JSON: check the platform URL (${this.baseUrl})`),
+      );
     }
     const receivedAt = performance.now();
     const info = this.#readRecord(rec);
@@ -340,7 +359,7 @@ export class PlatformSignIn {
   }
 
   #readRecord(rec: Record<string, unknown>): SignInInfo {
-    const str = (k: string) => (typeof rec[k] === 'string' ? (rec[k]) : null);
+    const str = (k: string) => (typeof rec[k] === 'string' ? rec[k] : null);
     const fields = {
       user_id: str('user_id'),
       session_id: str('session_id'),
@@ -350,9 +369,16 @@ export class PlatformSignIn {
       project_permissions: stringList(rec.project_permissions),
       access_token: str('access_token'),
     };
-    const missing = Object.entries(fields).filter(([, v]) => v === null || v === '').map(([k]) => k);
+    const missing = Object.entries(fields)
+      .filter(([, v]) => v === null || v === '')
+      .map(([k]) => k);
     if (missing.length) {
-      throw this.#fail(new PlatformError('bad-response', `the platform's session record lacks ${missing.join(', ')}: check the platform URL (${this.baseUrl})`));
+      throw this.#fail(
+        new PlatformError(
+          'bad-response',
+          `the platform's session record lacks ${missing.join(', ')}: check the platform URL (${this.baseUrl})`,
+        ),
+      );
     }
     const { access_token: _drop, ...info } = fields;
     return info as SignInInfo;
@@ -391,13 +417,21 @@ export class PlatformSignIn {
       target = 'an unreadable Location';
     }
     throw this.#fail(
-      new PlatformError('http', `the platform answered ${res.status} to ${what}, redirected to ${target}: shardeck never follows a redirect with a token; set the platform URL to the platform's real address`, res.status),
+      new PlatformError(
+        'http',
+        `the platform answered ${res.status} to ${what}, redirected to ${target}: shardeck never follows a redirect with a token; set the platform URL to the platform's real address`,
+        res.status,
+      ),
     );
   }
 
   #networkError(e: unknown): PlatformError {
-    if ((e as Error)?.name === 'TimeoutError') return new PlatformError('timeout', `the platform at ${this.baseUrl} did not answer in time`);
-    return new PlatformError('unreachable', `cannot reach the platform at ${this.baseUrl} (${describeNetworkError(e)}): check the network and the platform URL`);
+    if ((e as Error)?.name === 'TimeoutError')
+      return new PlatformError('timeout', `the platform at ${this.baseUrl} did not answer in time`);
+    return new PlatformError(
+      'unreachable',
+      `cannot reach the platform at ${this.baseUrl} (${describeNetworkError(e)}): check the network and the platform URL`,
+    );
   }
 
   #fail(e: PlatformError): PlatformError {

@@ -12,7 +12,8 @@ export function auditFile(): string {
 }
 
 /** What to do with an audit log that cannot be read or written: move it aside, never lose it. */
-const auditRemedy = (file: string) => moveAsideRemedy(file, 'shardeck starts a new one (keep the old one: it is the record of what was sent)');
+const auditRemedy = (file: string) =>
+  moveAsideRemedy(file, 'shardeck starts a new one (keep the old one: it is the record of what was sent)');
 
 /** The most an audit log is read at once (its last bytes when longer: the latest records). */
 const MAX_AUDIT_BYTES = 64 * 1024 * 1024;

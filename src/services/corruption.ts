@@ -11,7 +11,17 @@ import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { defaultConfDir } from '../domain/host-env';
 import { packageEsEnv } from './host-files';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
-import { elsewhereRefusal, isElasticsearchCmdline, judgeLocality, newestSegmentsFile, parseStateNodeId, shardFolder, type HostView, type Locality, type NodeFacts } from '../domain/corruption/node';
+import {
+  elsewhereRefusal,
+  isElasticsearchCmdline,
+  judgeLocality,
+  newestSegmentsFile,
+  parseStateNodeId,
+  shardFolder,
+  type HostView,
+  type Locality,
+  type NodeFacts,
+} from '../domain/corruption/node';
 import { type PlanFacts } from '../domain/corruption/plan';
 import type { PreviewConnection } from '../domain/mutation/preview';
 import type { HealthStatus } from '../domain/types';
@@ -131,7 +141,10 @@ export function runsOnThisHost(n: { id: string; pid?: number; dataPaths: string[
 /** The name of a uid from /etc/passwd (no getent needed). */
 export function userName(uid: number): string | null {
   try {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[2] === String(uid));
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[2] === String(uid));
     return line ? line.split(':')[0] : null;
   } catch {
     return null;
@@ -141,7 +154,10 @@ export function userName(uid: number): string | null {
 /** The uid of a user name from /etc/passwd, or null. */
 export function uidOfUser(name: string): number | null {
   try {
-    const line = fs.readFileSync('/etc/passwd', 'utf8').split('\n').find((l) => l.split(':')[0] === name);
+    const line = fs
+      .readFileSync('/etc/passwd', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[0] === name);
     return line ? Number(line.split(':')[2]) : null;
   } catch {
     return null;
@@ -169,7 +185,10 @@ export function processUser(pid: number): string | null {
  */
 export function envOfPid(pid: number, name: string): string | undefined {
   try {
-    const e = fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((x) => x.startsWith(`${name}=`));
+    const e = fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .find((x) => x.startsWith(`${name}=`));
     return e?.slice(name.length + 1);
   } catch {
     return undefined;
@@ -212,13 +231,22 @@ export function corruptionLogLines(logFile: string, index: string, shard: number
     if (!lines[i].startsWith('[') || !lines[i].includes(`[${index}][${shard}]`)) continue;
     // The entry's stack trace runs until the next line that starts a log entry.
     let cause: string | undefined;
-    for (let j = i + 1; j < lines.length && !lines[j].startsWith('['); j++) if (/CorruptIndexException/.test(lines[j])) cause = lines[j].trim();
-    if (cause || /CorruptIndexException|corrupt_index_exception/.test(lines[i])) found.push(cut(lines[i]), ...(cause ? [`  ${cut(cause)}`] : []));
+    for (let j = i + 1; j < lines.length && !lines[j].startsWith('['); j++)
+      if (/CorruptIndexException/.test(lines[j])) cause = lines[j].trim();
+    if (cause || /CorruptIndexException|corrupt_index_exception/.test(lines[i]))
+      found.push(cut(lines[i]), ...(cause ? [`  ${cut(cause)}`] : []));
   }
   return found.slice(-2 * max);
 }
 
-async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids: Map<string, string>, docs: number | null, clusterName: string): Promise<CorruptShardReport> {
+async function describe(
+  es: EsApi,
+  f: CorruptFinding,
+  nodes: NodeFacts[],
+  uuids: Map<string, string>,
+  docs: number | null,
+  clusterName: string,
+): Promise<CorruptShardReport> {
   const facts = nodes.find((n) => n.id === f.node?.id) ?? (nodes.length === 1 ? nodes[0] : undefined) ?? null;
   const uuid = uuids.get(f.index) ?? null;
   const local = judgeLocality(facts, facts ? hostView(facts, uuid, f.shard) : null);
@@ -242,7 +270,9 @@ async function describe(es: EsApi, f: CorruptFinding, nodes: NodeFacts[], uuids:
     dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
     // The package configuration first; the engine's own environment only because elasticsearch-shard
     // runs as the engine's user (never root: hostFactsRefusal), who gains nothing by setting it.
-    confDir: onHost ? packageEsEnv().ES_PATH_CONF ?? (facts?.pid ? envOfPid(facts.pid, 'ES_PATH_CONF') : undefined) ?? defaultConfDir(facts?.home) : null,
+    confDir: onHost
+      ? (packageEsEnv().ES_PATH_CONF ?? (facts?.pid ? envOfPid(facts.pid, 'ES_PATH_CONF') : undefined) ?? defaultConfDir(facts?.home))
+      : null,
     logEvidence: facts?.logs ? corruptionLogLines(path.join(facts.logs, `${clusterName}.log`), f.index, f.shard) : [],
     local,
     localNode,
@@ -281,7 +311,8 @@ export function planFacts(
   overrides: Partial<PlanFacts> = {},
 ): PlanFacts | string {
   const home = c.nodeFacts?.home;
-  if (!c.folder || !c.node) return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
+  if (!c.folder || !c.node)
+    return `the node did not report where ${c.index} shard ${c.shard} lives (path.data, index UUID): run on the node holding it`;
   if (!home) return 'the node did not report its path.home (bin/, lib/): run on the node holding the shard';
   return {
     index: c.index,
@@ -317,7 +348,6 @@ export function startRefusal(c: CorruptShardReport): string | null {
   return c.local.ok ? null : elsewhereRefusal(c.index, c.shard, c.nodeFacts, c.local.reason, c.localNode ?? undefined);
 }
 
-
 /** What detection found about one shard, a fact per line (the first one names it). */
 export function findingFactLines(c: CorruptShardReport): string[] {
   return [
@@ -326,7 +356,9 @@ export function findingFactLines(c: CorruptShardReport): string[] {
     ...(c.file ? [`  file:   ${c.file}`] : []),
     `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
     `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)'}`,
-    c.local.ok ? '  this host: runs the node holding the copy (the checklist may run here)' : `  this host: NOT the node holding the copy: ${c.local.reason}`,
-    ...(c.logEvidence.length ? ['  the node\'s log:', ...c.logEvidence.map((l) => `    ${l}`)] : []),
+    c.local.ok
+      ? '  this host: runs the node holding the copy (the checklist may run here)'
+      : `  this host: NOT the node holding the copy: ${c.local.reason}`,
+    ...(c.logEvidence.length ? ["  the node's log:", ...c.logEvidence.map((l) => `    ${l}`)] : []),
   ];
 }

@@ -19,7 +19,13 @@ import { waitUntil } from './wait';
  * confirmation of the workflow it is part of. Null when refreshed; otherwise why not, for the
  * caller to say that the count which follows may lag by the index's refresh interval.
  */
-export async function refreshIndex(guard: Guard, expr: string, why: string, confirmation: Confirmation, opts: TargetOptions = {}): Promise<string | null> {
+export async function refreshIndex(
+  guard: Guard,
+  expr: string,
+  why: string,
+  confirmation: Confirmation,
+  opts: TargetOptions = {},
+): Promise<string | null> {
   const outcome = await guard.execute(refreshPlan(expr, why), confirmation, opts);
   return outcome.ok ? null : `the refresh failed (${outcome.error?.message ?? 'no answer'}; not retried)`;
 }
@@ -32,7 +38,11 @@ export async function countLagNote(es: EsApi, expr: string, reason: string): Pro
 
 /** The same query as a count and as a page of samples (oldest first), and the index's total. */
 export async function previewDelete(es: EsApi, expr: string, query: Query, pageSize = 10, from = 0): Promise<DeletePreview> {
-  const [matching, indexTotal, samples] = await Promise.all([es.count(expr, query), es.count(expr, { match_all: {} }), es.samples(expr, query, pageSize, from)]);
+  const [matching, indexTotal, samples] = await Promise.all([
+    es.count(expr, query),
+    es.count(expr, { match_all: {} }),
+    es.samples(expr, query, pageSize, from),
+  ]);
   return { matching, indexTotal, samples };
 }
 
@@ -71,7 +81,10 @@ export async function followTask(
     }
   };
   // A read that failed waits an interval before the next; a running task was already waited on.
-  const { value } = await waitUntil(step, (r) => r.end !== undefined, { timeoutMs: Infinity, intervalMs: (r) => (r.failed ? interval : 0) });
+  const { value } = await waitUntil(step, (r) => r.end !== undefined, {
+    timeoutMs: Infinity,
+    intervalMs: (r) => (r.failed ? interval : 0),
+  });
   const end = value.end!;
   if (opts.timelineUrl) {
     if (end.ok) recordTaskEnd(opts.timelineUrl, id, taskEndResult(end.progress), end.progress.runningMillis);
@@ -89,7 +102,13 @@ export async function mergeFacts(es: EsApi, indices: string[]): Promise<MergeFac
 
 /** Waits (reading only) until no lease holds deleted documents back, up to `timeoutMs`; true when clear. */
 export async function waitForLeases(es: EsApi, expr: string, timeoutMs = 60_000): Promise<boolean> {
-  return (await waitUntil(() => es.retainingShards(expr), (n) => n === 0, { timeoutMs, intervalMs: 1000 })).met;
+  return (
+    await waitUntil(
+      () => es.retainingShards(expr),
+      (n) => n === 0,
+      { timeoutMs, intervalMs: 1000 },
+    )
+  ).met;
 }
 
 /**

@@ -22,7 +22,10 @@ export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
 
 function groupName(gid: number): string | null {
   try {
-    const line = fs.readFileSync('/etc/group', 'utf8').split('\n').find((l) => l.split(':')[2] === String(gid));
+    const line = fs
+      .readFileSync('/etc/group', 'utf8')
+      .split('\n')
+      .find((l) => l.split(':')[2] === String(gid));
     return line ? line.split(':')[0] : null;
   } catch {
     return null;
@@ -62,7 +65,10 @@ export function jvmOptionFiles(confDir: string): OptionsFile[] {
   const dir = path.join(confDir, 'jvm.options.d');
   let names: string[] = [];
   try {
-    names = fs.readdirSync(dir).filter((n) => n.endsWith('.options')).sort();
+    names = fs
+      .readdirSync(dir)
+      .filter((n) => n.endsWith('.options'))
+      .sort();
   } catch {
     /* no override folder */
   }
@@ -98,7 +104,14 @@ function tmpView(pid: number, dir: string): TmpView | null {
   } catch {
     /* missing */
   }
-  return { path: dir, ...(real !== dir ? { realPath: real } : {}), exists, mount: mountOf(mounts, real), owner, engine: { ...ids, user: userName(ids.uid), group: groupName(ids.gid) } };
+  return {
+    path: dir,
+    ...(real !== dir ? { realPath: real } : {}),
+    exists,
+    mount: mountOf(mounts, real),
+    owner,
+    engine: { ...ids, user: userName(ids.uid), group: groupName(ids.gid) },
+  };
 }
 
 /** What this host shows of one node. */
@@ -127,18 +140,33 @@ export function readLog(file: string): DoctorLog {
     const r = readCapped(file, LOG_TAIL_BYTES, { tail: true });
     // Started mid-line: drop the partial first line.
     const text = r.truncated ? r.text.slice(r.text.indexOf('\n') + 1) : r.text;
-    return { file, entries: parseLog(text), ...(r.truncated ? { readFrom: `its last ${Math.round(LOG_TAIL_BYTES / 1024 / 1024)} MB` } : {}) };
+    return {
+      file,
+      entries: parseLog(text),
+      ...(r.truncated ? { readFrom: `its last ${Math.round(LOG_TAIL_BYTES / 1024 / 1024)} MB` } : {}),
+    };
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (e instanceof NotRegularFileError) return { file, notHere: `${file} is ${e.what}, not a log file: not read` };
-    return { file, notHere: code === 'ENOENT' ? `${file} is not on this host` : code === 'EACCES' ? `${file} cannot be read (run as root or the engine's user)` : `${file}: ${(e as Error).message}` };
+    return {
+      file,
+      notHere:
+        code === 'ENOENT'
+          ? `${file} is not on this host`
+          : code === 'EACCES'
+            ? `${file} cannot be read (run as root or the engine's user)`
+            : `${file}: ${(e as Error).message}`,
+    };
   }
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
 
 /** Whether the platform's cluster node shares this machine: the profile says so, or its platform URL points here. */
-export function platformOnHost(profile: { platformOnHost?: boolean; platformUrl?: string } | undefined, flag?: boolean): { value: boolean | null; source: string } {
+export function platformOnHost(
+  profile: { platformOnHost?: boolean; platformUrl?: string } | undefined,
+  flag?: boolean,
+): { value: boolean | null; source: string } {
   if (flag !== undefined) return { value: flag, source: '--platform-on-host' };
   if (profile?.platformOnHost !== undefined) return { value: profile.platformOnHost, source: 'profile platformOnHost' };
   if (profile?.platformUrl) {
@@ -223,11 +251,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
  * The console's doctor run: the report into the store (one run at a time), with the disk samples
  * the poller kept. Failures are shown on the pane; the previous report stays.
  */
-export async function runDoctorInto(
-  store: ConsoleStore,
-  es: EsApi,
-  o: Omit<DoctorOptions, 'diskSamples'>,
-): Promise<void> {
+export async function runDoctorInto(store: ConsoleStore, es: EsApi, o: Omit<DoctorOptions, 'diskSamples'>): Promise<void> {
   const cur = store.getState().doctor;
   if (cur?.inFlight) return;
   store.setState({ doctor: { ...cur, inFlight: true, error: undefined } });

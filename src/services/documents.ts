@@ -14,10 +14,11 @@ export type DocumentsSession = WizardSession<DocsState, DocsEvent, DocsEffect>;
 export function documentsSession(es: EsApi, index: string, opts: { pageSize?: number } = {}): DocumentsSession {
   // Read once per session: the facts of an index do not change while the operator pages.
   let facts: Promise<{ matched: string[] | null; facts?: IndexFacts }> | undefined;
-  const factsOf = () => (facts ??= es.indexFacts(index).catch((e) => {
-    facts = undefined;
-    throw e;
-  }));
+  const factsOf = () =>
+    (facts ??= es.indexFacts(index).catch((e) => {
+      facts = undefined;
+      throw e;
+    }));
   return new WizardSession<DocsState, DocsEvent, DocsEffect>(documentsMachine(index, opts), async (f, send) => {
     switch (f.type) {
       case 'lookup': {
@@ -33,19 +34,28 @@ export function documentsSession(es: EsApi, index: string, opts: { pageSize?: nu
         try {
           text = fs.readFileSync(f.path === '-' ? 0 : f.path, 'utf8');
         } catch (e) {
-          return send({ type: 'rejected', kind: 'bad-input', message: `cannot read ${f.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path` });
+          return send({
+            type: 'rejected',
+            kind: 'bad-input',
+            message: `cannot read ${f.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`,
+          });
         }
         return send({ type: 'fileRead', text, path: f.path === '-' ? 'standard input' : f.path, now: f.now });
       }
       case 'search': {
         const { matched, facts: known } = await factsOf();
         const one = judgeOneIndex(f.index, matched);
-        if (!one.ok) return send({ type: 'rejected', kind: matched === null || matched.length === 0 ? 'not-found' : 'bad-input', message: one.error });
+        if (!one.ok)
+          return send({ type: 'rejected', kind: matched === null || matched.length === 0 ? 'not-found' : 'bad-input', message: one.error });
         const { maxResultWindow, fields } = known!;
         // A next page in the console stops at the window's end; a page asked for is refused whole.
         const size = f.append ? Math.min(f.size, maxResultWindow - f.from) : f.size;
         if (f.append && size <= 0)
-          return send({ type: 'rejected', kind: 'bad-input', message: `only the first ${maxResultWindow} hits can be paged (index.max_result_window of ${f.index}): narrow the query to see the rest` });
+          return send({
+            type: 'rejected',
+            kind: 'bad-input',
+            message: `only the first ${maxResultWindow} hits can be paged (index.max_result_window of ${f.index}): narrow the query to see the rest`,
+          });
         const tooFar = windowError(f.index, f.from, size, maxResultWindow);
         if (tooFar) return send({ type: 'rejected', kind: 'bad-input', message: tooFar });
         const unmapped = unmappedFieldsError(f.index, f.choice.query, fields);

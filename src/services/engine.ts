@@ -66,7 +66,7 @@ export interface EngineFacts {
 
 const cacheFile = (url: string) => path.join(configDir(), 'engines', `${url.replace(/^\w+:\/\//, '').replace(/[^\w.-]/g, '_')}.json`);
 
-function readCache(url: string): Omit<EngineFacts, 'answers' | 'health' | 'seen'> & { seenAt: string } | null {
+function readCache(url: string): (Omit<EngineFacts, 'answers' | 'health' | 'seen'> & { seenAt: string }) | null {
   try {
     return JSON.parse(fs.readFileSync(cacheFile(url), 'utf8'));
   } catch {
@@ -107,9 +107,18 @@ function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome
     home,
     user,
     // The engine's own environment only when the tool runs as a user other than root (its user gains nothing).
-    confDir: o.confDir ?? pkg.ES_PATH_CONF ?? (uidOfUser(user) !== 0 && n?.pid ? envOfPid(n.pid, 'ES_PATH_CONF') : undefined) ?? defaultConfDir(home),
+    confDir:
+      o.confDir ??
+      pkg.ES_PATH_CONF ??
+      (uidOfUser(user) !== 0 && n?.pid ? envOfPid(n.pid, 'ES_PATH_CONF') : undefined) ??
+      defaultConfDir(home),
     // null: the tool uses the JDK bundled with the engine; without one, the java the engine runs (/proc/<pid>/exe, not its environment).
-    javaHome: o.javaHome ?? pkg.ES_JAVA_HOME ?? (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ?? cached?.javaHome ?? null,
+    javaHome:
+      o.javaHome ??
+      pkg.ES_JAVA_HOME ??
+      (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ??
+      cached?.javaHome ??
+      null,
   };
 }
 
@@ -138,11 +147,28 @@ export async function readEngine(es: EsApi, url: string, o: EngineOverrides = {}
     return { node: cached.node, home: homeOf(undefined, o, cached.home), answers: false, health, seen: cached.seenAt };
   if (!local) {
     const names = nodes.map((n) => `${n.name}${n.host ? ` on ${n.host}` : ''}`).join(', ');
-    return { node: null, home: homeOf(undefined, o, null), answers: true, health, seen: 'now', elsewhere: `no node of the cluster (${names}) runs on this host: run shardeck service on the node's own host, as root` };
+    return {
+      node: null,
+      home: homeOf(undefined, o, null),
+      answers: true,
+      health,
+      seen: 'now',
+      elsewhere: `no node of the cluster (${names}) runs on this host: run shardeck service on the node's own host, as root`,
+    };
   }
-  const facts: EngineFacts = { node: { name: local.name, id: local.id }, ...(local.pid ? { pid: local.pid } : {}), home: homeOf(local, o, null), answers: true, health, seen: 'now' };
+  const facts: EngineFacts = {
+    node: { name: local.name, id: local.id },
+    ...(local.pid ? { pid: local.pid } : {}),
+    home: homeOf(local, o, null),
+    answers: true,
+    health,
+    seen: 'now',
+  };
   try {
-    writePrivateFileAtomic(cacheFile(url), JSON.stringify({ node: facts.node, pid: facts.pid, home: facts.home, seenAt: new Date().toISOString() }) + '\n');
+    writePrivateFileAtomic(
+      cacheFile(url),
+      JSON.stringify({ node: facts.node, pid: facts.pid, home: facts.home, seenAt: new Date().toISOString() }) + '\n',
+    );
   } catch {
     /* a cache only: the next run reads the node again */
   }
@@ -178,20 +204,35 @@ export interface HostRun {
 }
 
 /** What a service verb will run, and why it may not run (null: it may). */
-export function servicePlan(verb: ServiceVerb, facts: EngineFacts, cfg: ServiceConfig): { commands: string[]; refusal: string | null; summary: string; nodeName: string } {
+export function servicePlan(
+  verb: ServiceVerb,
+  facts: EngineFacts,
+  cfg: ServiceConfig,
+): { commands: string[]; refusal: string | null; summary: string; nodeName: string } {
   const commands = serviceCommands(cfg)[verb];
   const nodeName = facts.node?.name ?? 'this host';
   const summary = serviceSummary(verb, nodeName);
   if (verb === 'status') return { commands, refusal: null, summary, nodeName };
   if (facts.elsewhere) return { commands, refusal: `${facts.elsewhere}; nothing was run`, summary, nodeName };
   if (serviceRisk(verb) === 'destructive' && !facts.node)
-    return { commands, refusal: 'the node does not answer and was never seen from this host, so it cannot be named to confirm: use the service manager itself; nothing was run', summary, nodeName };
+    return {
+      commands,
+      refusal:
+        'the node does not answer and was never seen from this host, so it cannot be named to confirm: use the service manager itself; nothing was run',
+      summary,
+      nodeName,
+    };
   const hold = facts.node ? checklistHold(facts.node.name) : null;
   return { commands, refusal: hold, summary, nodeName };
 }
 
 /** The service manager's word on the engine (a read: runs also in read-only mode, audited as a read). */
-export async function serviceStatus(guard: Guard, facts: EngineFacts, cfg: ServiceConfig, tuning: EngineTuning = {}): Promise<{ running: boolean; command: string; output: string; exitCode: number | null }> {
+export async function serviceStatus(
+  guard: Guard,
+  facts: EngineFacts,
+  cfg: ServiceConfig,
+  tuning: EngineTuning = {},
+): Promise<{ running: boolean; command: string; output: string; exitCode: number | null }> {
   const command = serviceCommands(cfg).status[0];
   const nodeName = facts.node?.name ?? 'this host';
   const r = await guard.runHostRead({ command, target: nodeName, summary: `service status of node ${nodeName}` }, () =>
@@ -201,7 +242,10 @@ export async function serviceStatus(guard: Guard, facts: EngineFacts, cfg: Servi
 }
 
 /** Does the node answer, and with which pid for this host's node name. */
-async function probe(es: EsApi, name: string | undefined): Promise<{ answers: boolean; pid?: number; health?: string; joined: boolean; error?: string }> {
+async function probe(
+  es: EsApi,
+  name: string | undefined,
+): Promise<{ answers: boolean; pid?: number; health?: string; joined: boolean; error?: string }> {
   try {
     const [nodes, health] = await Promise.all([es.nodeFacts(), es.healthStatus()]);
     const n = nodes.find((x) => x.name === name);
@@ -243,7 +287,7 @@ export async function runService(
       () => runShell(command, onOutput, secrets),
     );
     auditWarning ??= (r as { auditWarning?: string }).auditWarning;
-    lines.push(`$ ${command}: ${r.ok ? 'done' : r.error ?? 'failed'}`);
+    lines.push(`$ ${command}: ${r.ok ? 'done' : (r.error ?? 'failed')}`);
     if (!r.ok) return { ok: false, lines, auditWarning };
     // stop then start (a custom restart): the stop must have taken before the start runs.
     if (verb === 'restart' && plan.commands.length === 2 && command === plan.commands[0]) {
@@ -252,30 +296,55 @@ export async function runService(
       if (!gone.ok) return { ok: false, lines, verified: gone, auditWarning };
     }
   }
-  const verified = verb === 'stop' ? await verifyStopped(es, name, oldPid, stopMs) : await verifyStarted(es, name, verb === 'restart' ? oldPid : undefined, startMs);
+  const verified =
+    verb === 'stop'
+      ? await verifyStopped(es, name, oldPid, stopMs)
+      : await verifyStarted(es, name, verb === 'restart' ? oldPid : undefined, startMs);
   lines.push(verified.message);
   return { ok: verified.ok, lines, verified, auditWarning };
 }
 
-async function verifyStopped(es: EsApi, name: string | undefined, pid: number | undefined, timeoutMs: number): Promise<{ ok: boolean; message: string }> {
+async function verifyStopped(
+  es: EsApi,
+  name: string | undefined,
+  pid: number | undefined,
+  timeoutMs: number,
+): Promise<{ ok: boolean; message: string }> {
   const { value, met } = await waitUntil(
     async () => ({ p: await probe(es, name), alive: pid !== undefined && elasticsearchRunsAs(pid) }),
     (v) => !v.p.answers && !v.alive,
     { timeoutMs, intervalMs: 1000 },
   );
   if (met) return { ok: true, message: `verified: node ${name ?? '?'} no longer answers${pid ? ` and process ${pid} is gone` : ''}` };
-  return { ok: false, message: `after ${Math.round(timeoutMs / 1000)} s node ${name ?? '?'} ${value.p.answers ? 'still answers' : `does not answer but process ${pid} still runs`}: the stop command did not stop it` };
+  return {
+    ok: false,
+    message: `after ${Math.round(timeoutMs / 1000)} s node ${name ?? '?'} ${value.p.answers ? 'still answers' : `does not answer but process ${pid} still runs`}: the stop command did not stop it`,
+  };
 }
 
-async function verifyStarted(es: EsApi, name: string | undefined, oldPid: number | undefined, timeoutMs: number): Promise<{ ok: boolean; message: string }> {
+async function verifyStarted(
+  es: EsApi,
+  name: string | undefined,
+  oldPid: number | undefined,
+  timeoutMs: number,
+): Promise<{ ok: boolean; message: string }> {
   const { value, met } = await waitUntil(
     () => probe(es, name),
     (v) => v.answers && (name === undefined || v.joined) && (oldPid === undefined || (v.pid !== undefined && v.pid !== oldPid)),
     { timeoutMs, intervalMs: 1000 },
   );
-  if (met) return { ok: true, message: `verified: node ${name ?? '?'} answers${value.pid ? ` (pid ${value.pid}${oldPid ? `, was ${oldPid}` : ''})` : ''} and is in the cluster; cluster health ${value.health}` };
-  if (!value.answers) return { ok: false, message: `node ${name ?? '?'} does not answer ${Math.round(timeoutMs / 1000)} s after the start (${value.error}): read its log` };
-  if (oldPid !== undefined && value.pid === oldPid) return { ok: false, message: `node ${name} still runs as the old process ${oldPid}: the restart command did not restart it` };
+  if (met)
+    return {
+      ok: true,
+      message: `verified: node ${name ?? '?'} answers${value.pid ? ` (pid ${value.pid}${oldPid ? `, was ${oldPid}` : ''})` : ''} and is in the cluster; cluster health ${value.health}`,
+    };
+  if (!value.answers)
+    return {
+      ok: false,
+      message: `node ${name ?? '?'} does not answer ${Math.round(timeoutMs / 1000)} s after the start (${value.error}): read its log`,
+    };
+  if (oldPid !== undefined && value.pid === oldPid)
+    return { ok: false, message: `node ${name} still runs as the old process ${oldPid}: the restart command did not restart it` };
   return { ok: false, message: `the cluster answers but node ${name} has not joined it within ${Math.round(timeoutMs / 1000)} s` };
 }
 
@@ -284,7 +353,8 @@ async function verifyStarted(es: EsApi, name: string | undefined, oldPid: number
 /** Why the plugin tool cannot run here (one sentence), else null. */
 export function pluginToolRefusal(facts: EngineFacts): string | null {
   if (facts.elsewhere) return facts.elsewhere;
-  if (!facts.home) return `the engine's home is unknown (${facts.answers ? 'the node did not report path.home' : 'the node does not answer and was never seen from here'}): give --es-home DIR and --es-user NAME`;
+  if (!facts.home)
+    return `the engine's home is unknown (${facts.answers ? 'the node did not report path.home' : 'the node does not answer and was never seen from here'}): give --es-home DIR and --es-user NAME`;
   const tool = `${facts.home.home}/bin/elasticsearch-plugin`;
   if (!fs.existsSync(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
   const uid = uidOfUser(facts.home.user);
@@ -294,7 +364,11 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
 }
 
 /** The installed plugins, from the tool (a read). */
-export async function listPlugins(guard: Guard, facts: EngineFacts, tuning: EngineTuning = {}): Promise<{ ok: boolean; plugins: string[]; command: string; error?: string }> {
+export async function listPlugins(
+  guard: Guard,
+  facts: EngineFacts,
+  tuning: EngineTuning = {},
+): Promise<{ ok: boolean; plugins: string[]; command: string; error?: string }> {
   const refusal = pluginToolRefusal(facts);
   if (refusal) return { ok: false, plugins: [], command: '', error: refusal };
   const command = pluginCommand(facts.home!, 'list');
@@ -303,20 +377,27 @@ export async function listPlugins(guard: Guard, facts: EngineFacts, tuning: Engi
   const r = await guard.runHostRead({ command, target: nodeName, summary: `plugin list on node ${nodeName}` }, () =>
     runShell(command, () => undefined, tuning.hostSecrets ?? { envNames: [], values: [] }),
   );
-  return r.ok ? { ok: true, plugins: parsePluginList(r.output), command } : { ok: false, plugins: [], command, error: `${r.error}: ${r.output.trim().split('\n').slice(-3).join(' ')}` };
+  return r.ok
+    ? { ok: true, plugins: parsePluginList(r.output), command }
+    : { ok: false, plugins: [], command, error: `${r.error}: ${r.output.trim().split('\n').slice(-3).join(' ')}` };
 }
 
 /** Why a plugin change cannot run: the operator's input, or this host (no tool, no home). */
 export type PluginChangeRefusal = { refusal: string; kind: 'input' | 'host' };
 
 /** What `install ARG` / `remove NAME` will run, or why not. */
-export function pluginChange(verb: Exclude<PluginVerb, 'list'>, arg: string, facts: EngineFacts): { command: string; target: string } | PluginChangeRefusal {
+export function pluginChange(
+  verb: Exclude<PluginVerb, 'list'>,
+  arg: string,
+  facts: EngineFacts,
+): { command: string; target: string } | PluginChangeRefusal {
   const bad = (refusal: string): PluginChangeRefusal => ({ refusal, kind: 'input' });
   const src = verb === 'install' ? parsePluginSource(arg) : null;
   if (typeof src === 'string') return bad(src);
   const badName = verb === 'remove' ? checkPluginName(arg) : null;
   if (badName) return bad(badName);
-  if (src?.kind === 'zip' && !fs.existsSync(path.resolve(src.value))) return bad(`${path.resolve(src.value)} does not exist: give the plugin's zip file on this host`);
+  if (src?.kind === 'zip' && !fs.existsSync(path.resolve(src.value)))
+    return bad(`${path.resolve(src.value)} does not exist: give the plugin's zip file on this host`);
   const refusal = pluginToolRefusal(facts);
   if (refusal) return { refusal, kind: 'host' };
   if (verb === 'remove' || !src) return { command: pluginCommand(facts.home!, 'remove', arg), target: arg };
@@ -343,23 +424,37 @@ export async function changePlugin(
   const before = await listPlugins(guard, facts, tuning);
   const secrets = tuning.hostSecrets ?? { envNames: [], values: [] };
   const r = await guard.runHostCommand(
-    { command: change.command, risk: 'reversible', target: change.target, summary: `plugin ${verb} ${change.target} on node ${facts.node?.name ?? 'of this host'}` },
+    {
+      command: change.command,
+      risk: 'reversible',
+      target: change.target,
+      summary: `plugin ${verb} ${change.target} on node ${facts.node?.name ?? 'of this host'}`,
+    },
     confirmation,
     () => runShell(change.command, onOutput, secrets),
   );
   const auditWarning = (r as { auditWarning?: string }).auditWarning;
-  const lines = [`$ ${change.command}: ${r.ok ? 'done' : r.error ?? 'failed'}`];
+  const lines = [`$ ${change.command}: ${r.ok ? 'done' : (r.error ?? 'failed')}`];
   if (!r.ok) {
-    const tail = r.output.trim().split('\n').filter((l) => /ERROR|Exception|denied|exist|not/i.test(l)).slice(-2);
+    const tail = r.output
+      .trim()
+      .split('\n')
+      .filter((l) => /ERROR|Exception|denied|exist|not/i.test(l))
+      .slice(-2);
     return { ok: false, lines: [...lines, ...tail], auditWarning };
   }
   const after = await listPlugins(guard, facts, tuning);
   let verified: { ok: boolean; message: string };
   if (!after.ok) verified = { ok: false, message: `could not list the plugins afterwards: ${after.error}` };
-  else if (verb === 'remove') verified = after.plugins.includes(arg) ? { ok: false, message: `${arg} is still listed` } : { ok: true, message: `verified: ${arg} is no longer installed` };
+  else if (verb === 'remove')
+    verified = after.plugins.includes(arg)
+      ? { ok: false, message: `${arg} is still listed` }
+      : { ok: true, message: `verified: ${arg} is no longer installed` };
   else {
     const added = after.plugins.filter((p) => !before.plugins.includes(p));
-    verified = added.length ? { ok: true, message: `verified: ${added.join(', ')} installed` } : { ok: false, message: 'the tool finished but lists no new plugin' };
+    verified = added.length
+      ? { ok: true, message: `verified: ${added.join(', ')} installed` }
+      : { ok: false, message: 'the tool finished but lists no new plugin' };
   }
   lines.push(verified.message);
   if (verified.ok) lines.push(RESTART_NEEDED);

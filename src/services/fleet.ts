@@ -76,7 +76,10 @@ export class FleetReader {
           onRow?.(row);
         });
         let timer: NodeJS.Timeout | undefined;
-        const outlived = await Promise.race([read.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.slotMs)))]);
+        const outlived = await Promise.race([
+          read.then(() => false),
+          new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.slotMs))),
+        ]);
         clearTimeout(timer);
         if (outlived) slow.push(read);
       }

@@ -3,7 +3,14 @@
 // render at the follower's own size. When the leader goes, the last data stays on screen, marked
 // stale, and the follower says so.
 import net from 'node:net';
-import { LineSplitter, type ProposedSelection, type Focus, type FollowerMessage, type LeaderMessage, type SharedState } from '../domain/share';
+import {
+  LineSplitter,
+  type ProposedSelection,
+  type Focus,
+  type FollowerMessage,
+  type LeaderMessage,
+  type SharedState,
+} from '../domain/share';
 import type { ResourceName } from '../cluster/resources';
 import { touchSnapshot, type ConsoleStore, type ShareView, type Snapshots } from '../store/console';
 
@@ -49,8 +56,12 @@ export class FollowClient {
       const lines = new LineSplitter(LEADER_LINE_MAX);
       socket.on('connect', () => this.send({ t: 'hello', ...(this.opts.token ? { token: this.opts.token } : {}) }));
       socket.on('error', (e: NodeJS.ErrnoException) => {
-        if (e.code === 'EACCES') fail(`permission denied on ${this.socketPath}: the leader shares only with its own user; ask them to share with --share-group GROUP (a group you are in)`);
-        else if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED') fail(`nobody shares on ${this.socketPath}: the leader presses s (or runs shardeck --share) and gives you the path it prints`);
+        if (e.code === 'EACCES')
+          fail(
+            `permission denied on ${this.socketPath}: the leader shares only with its own user; ask them to share with --share-group GROUP (a group you are in)`,
+          );
+        else if (e.code === 'ENOENT' || e.code === 'ECONNREFUSED')
+          fail(`nobody shares on ${this.socketPath}: the leader presses s (or runs shardeck --share) and gives you the path it prints`);
         else fail(`cannot follow ${this.socketPath}: ${e.message}`);
       });
       socket.on('data', (chunk: string) => {
@@ -99,7 +110,9 @@ export class FollowClient {
   /** Proposes a change: the leader's console opens this wizard on this row for the leader to review. */
   propose(wizard: string, selection: ProposedSelection): void {
     this.send({ t: 'propose', wizard, selection });
-    this.patchView({ message: `proposed to the leader: ${wizard}${selection.indices ? ` of ${selection.indices.index}` : selection.shards ? ` of ${selection.shards.index}[${selection.shards.shard}]` : ''}` });
+    this.patchView({
+      message: `proposed to the leader: ${wizard}${selection.indices ? ` of ${selection.indices.index}` : selection.shards ? ` of ${selection.shards.index}[${selection.shards.shard}]` : ''}`,
+    });
   }
 
   /** f: follow the leader's pane and selection again (applied at once), or look around alone. */
@@ -128,7 +141,7 @@ export class FollowClient {
         if (this.store.getState().share?.following) this.opts.onFocus?.(m.focus);
         return;
       case 'approval':
-        this.patchView({ approval: (m.request ?? undefined) });
+        this.patchView({ approval: m.request ?? undefined });
         return;
       case 'bye':
         this.patchView({ message: m.reason });
@@ -164,7 +177,9 @@ export class FollowClient {
     const when = at ? new Date(at).toISOString().slice(11, 19) + ' UTC' : 'never';
     const message = `the leader is gone: the data shown is the last it sent (${when}), stale`;
     // Every pane's frame shows it as a failed read: STALE, with this sentence.
-    const snapshots = Object.fromEntries(Object.entries(s.snapshots).map(([k, v]) => [k, { ...v, error: { kind: 'leader-gone', message } }])) as Snapshots;
+    const snapshots = Object.fromEntries(
+      Object.entries(s.snapshots).map(([k, v]) => [k, { ...v, error: { kind: 'leader-gone', message } }]),
+    ) as Snapshots;
     this.store.setState({ snapshots, paused: true, share: { ...(s.share as ShareView), leaderGone: true, approval: undefined, message } });
   }
 

@@ -17,7 +17,15 @@ import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '..
 import type { ApprovalPreview, ApprovalRequest } from '../domain/share';
 import type { MutationPlan, Risk } from '../domain/mutation/plan';
 import { buildPreview, type Preview, type PreviewConnection, type SearchCurl } from '../domain/mutation/preview';
-import { checkIndexExpression, checkPlanPath, compareResolution, compareUuids, judgeResolution, type TargetOptions, type TargetResolution } from '../domain/mutation/targets';
+import {
+  checkIndexExpression,
+  checkPlanPath,
+  compareResolution,
+  compareUuids,
+  judgeResolution,
+  type TargetOptions,
+  type TargetResolution,
+} from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile } from './audit';
 
 export interface GuardContext {
@@ -60,13 +68,17 @@ export type RefusalKind = 'read-only' | 'target' | 'changed' | 'unconfirmed' | '
 
 /** The guard said no; nothing was sent. */
 export class GuardRefusal extends Error {
-  constructor(readonly kind: RefusalKind, message: string) {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'GuardRefusal';
   }
 }
 
-export const READ_ONLY_MESSAGE = 'read-only mode (--read-only or the profile\'s readOnly): nothing was sent; run without it to change the cluster';
+export const READ_ONLY_MESSAGE =
+  "read-only mode (--read-only or the profile's readOnly): nothing was sent; run without it to change the cluster";
 
 export interface MutationOutcome {
   preview: Preview;
@@ -136,7 +148,9 @@ export class Guard {
       const need = confirmationNeeded(plan);
       throw new GuardRefusal(
         'unconfirmed',
-        need.kind === 'type' ? `this cannot be undone: type "${need.expected}" to confirm (nothing was sent)` : 'not confirmed: nothing was sent',
+        need.kind === 'type'
+          ? `this cannot be undone: type "${need.expected}" to confirm (nothing was sent)`
+          : 'not confirmed: nothing was sent',
       );
     }
     // The set the preview showed must still be what the expression matches: else an index created
@@ -159,7 +173,10 @@ export class Guard {
   }
 
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */
-  private async fourEyes(preview: ApprovalPreview, step: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>): Promise<Pick<AuditRecord, 'proposedBy' | 'approvedBy'>> {
+  private async fourEyes(
+    preview: ApprovalPreview,
+    step: Pick<MutationPlan, 'risk' | 'target' | 'confirmText'>,
+  ): Promise<Pick<AuditRecord, 'proposedBy' | 'approvedBy'>> {
     const approver = this.ctx.approver;
     const proposer = this.ctx.proposedBy?.();
     if (!approver?.required) return proposer ? { proposedBy: proposer } : {};
@@ -193,10 +210,20 @@ export class Guard {
     }
   }
 
-  private async send(plan: MutationPlan, confirmation: Confirmation, preview: Preview, four: Pick<AuditRecord, 'proposedBy' | 'approvedBy'>): Promise<MutationOutcome> {
+  private async send(
+    plan: MutationPlan,
+    confirmation: Confirmation,
+    preview: Preview,
+    four: Pick<AuditRecord, 'proposedBy' | 'approvedBy'>,
+  ): Promise<MutationOutcome> {
     const started = Date.now();
     const sending = this.writeSending(started, {
-      request: { method: plan.method, path: plan.path, querystring: plan.querystring, ...(plan.body !== undefined ? { body: plan.body } : {}) },
+      request: {
+        method: plan.method,
+        path: plan.path,
+        querystring: plan.querystring,
+        ...(plan.body !== undefined ? { body: plan.body } : {}),
+      },
       risk: plan.risk,
       target: plan.target,
       summary: plan.summary,
@@ -251,12 +278,12 @@ export class Guard {
   ): Promise<T> {
     this.assertWritable();
     if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
-    const four = await this.fourEyes(
-      { command: step.command, risk: step.risk, target: step.target, summary: step.summary },
-      step,
-    );
+    const four = await this.fourEyes({ command: step.command, risk: step.risk, target: step.target, summary: step.summary }, step);
     return this.oneAtATime(step.summary, () =>
-      this.runOnHost({ command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by, ...four }, run),
+      this.runOnHost(
+        { command: step.command, risk: step.risk, target: step.target, summary: step.summary, confirmedBy: confirmation.by, ...four },
+        run,
+      ),
     );
   }
 
@@ -296,7 +323,11 @@ export class Guard {
   }
 
   /** The record written before anything is sent; if it cannot be written nothing is sent. */
-  private writeSending(started: number, what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url' | 'osUser' | 'pid'>, notDone = 'nothing was sent'): AuditSending {
+  private writeSending(
+    started: number,
+    what: Omit<AuditSending, 'id' | 'phase' | 'time' | 'profile' | 'platformUser' | 'url' | 'osUser' | 'pid'>,
+    notDone = 'nothing was sent',
+  ): AuditSending {
     const record: AuditSending = { id: randomUUID(), phase: 'sending', ...this.recordHead(started), ...what };
     try {
       appendAudit(record, this.auditPath);
@@ -324,7 +355,14 @@ export class Guard {
 
   private recordHead(started: number): Pick<AuditRecord, 'time' | 'profile' | 'platformUser' | 'url' | 'osUser' | 'pid'> {
     const user = typeof this.ctx.platformUser === 'function' ? this.ctx.platformUser() : this.ctx.platformUser;
-    return { time: new Date(started).toISOString(), profile: this.ctx.profile, ...(user ? { platformUser: user } : {}), osUser: hostUser(), pid: process.pid, url: urlForMessage(this.ctx.conn.url) };
+    return {
+      time: new Date(started).toISOString(),
+      profile: this.ctx.profile,
+      ...(user ? { platformUser: user } : {}),
+      osUser: hostUser(),
+      pid: process.pid,
+      url: urlForMessage(this.ctx.conn.url),
+    };
   }
 
   /** read: false when the cluster could not be read back (then nothing is known). */

@@ -50,7 +50,10 @@ export function ensurePrivateFolder(dir: string): string {
       st = lstatOf(p)!;
     }
     const why = i === prefixes.length - 1 ? notPrivateFolder(p, st, uid) : untrustedFolder(p, st, [0, uid]);
-    if (why) throw new HostPathError(`${why}: shardeck will not keep ${uid === 0 ? "root's" : 'its'} files under it; choose a folder only ${uid === 0 ? 'root' : 'you'} can write`);
+    if (why)
+      throw new HostPathError(
+        `${why}: shardeck will not keep ${uid === 0 ? "root's" : 'its'} files under it; choose a folder only ${uid === 0 ? 'root' : 'you'} can write`,
+      );
   }
   return dir;
 }
@@ -63,7 +66,8 @@ export function createExclusive(file: string): number {
     return fd;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ELOOP') throw new HostPathError(`${file} already exists: shardeck never writes over a file (remove it, or choose another folder)`);
+    if (code === 'EEXIST' || code === 'ELOOP')
+      throw new HostPathError(`${file} already exists: shardeck never writes over a file (remove it, or choose another folder)`);
     throw e;
   }
 }
@@ -77,11 +81,17 @@ export function hostTool(name: string): string {
     const p = `${dir}/${name}`;
     const st = lstatOf(p);
     if (!st) continue;
-    const why = untrustedProgram(p, st) ?? pathPrefixes(dir).map((d) => untrustedFolder(d, lstatOf(d) ?? { isSymbolicLink: false, isDirectory: false, isFile: false, uid: -1, mode: 0 }, [0])).find(Boolean);
+    const why =
+      untrustedProgram(p, st) ??
+      pathPrefixes(dir)
+        .map((d) => untrustedFolder(d, lstatOf(d) ?? { isSymbolicLink: false, isDirectory: false, isFile: false, uid: -1, mode: 0 }, [0]))
+        .find(Boolean);
     if (!why) return p;
     reasons.push(why);
   }
-  throw new HostPathError(`no root-owned ${name} in ${TOOL_DIRS.join(', ')}${reasons.length ? ` (${reasons.join('; ')})` : ''}: install it from the system's packages`);
+  throw new HostPathError(
+    `no root-owned ${name} in ${TOOL_DIRS.join(', ')}${reasons.length ? ` (${reasons.join('; ')})` : ''}: install it from the system's packages`,
+  );
 }
 
 export interface BackupResult {
@@ -95,7 +105,12 @@ export interface BackupResult {
  * new 0600 file this process opened (tar writes to that descriptor, never to a path), removed
  * again when tar fails.
  */
-export async function writeBackup(indexDir: string, shardDir: string, archive: string, onOutput: (s: string) => void): Promise<BackupResult> {
+export async function writeBackup(
+  indexDir: string,
+  shardDir: string,
+  archive: string,
+  onOutput: (s: string) => void,
+): Promise<BackupResult> {
   let fd: number;
   let tar: string;
   try {
@@ -109,7 +124,13 @@ export async function writeBackup(indexDir: string, shardDir: string, archive: s
     const child = spawn(tar, ['-C', indexDir, '-cf', '-', '--', shardDir], { stdio: ['ignore', fd, 'pipe'], env: toolEnv(process.env) });
     child.stderr?.on('data', (b: Buffer) => onOutput(b.toString('utf8')));
     child.on('error', (e) => resolve({ ok: false, exitCode: null, error: e.message }));
-    child.on('close', (code, signal) => resolve({ ok: code === 0, exitCode: code, ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `tar exit status ${code}` }) }));
+    child.on('close', (code, signal) =>
+      resolve({
+        ok: code === 0,
+        exitCode: code,
+        ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `tar exit status ${code}` }),
+      }),
+    );
   });
   try {
     if (r.ok) fs.fsyncSync(fd);
@@ -133,9 +154,11 @@ export function dataFolderRefusal(dataPath: string, folder: string, uid: number)
   for (const p of below) {
     const st = lstatOf(p);
     if (!st) return null; // not there (yet): the step itself says so
-    if (st.isSymbolicLink) return `${p} is a symbolic link: shardeck does not follow links in the data folder; look at who made it before anything else`;
+    if (st.isSymbolicLink)
+      return `${p} is a symbolic link: shardeck does not follow links in the data folder; look at who made it before anything else`;
     if (!st.isDirectory) return `${p} is not a folder`;
-    if (st.uid !== uid) return `${p} belongs to uid ${st.uid}, not the engine's user (uid ${uid}): shardeck acts there only as the engine's user`;
+    if (st.uid !== uid)
+      return `${p} belongs to uid ${st.uid}, not the engine's user (uid ${uid}): shardeck acts there only as the engine's user`;
   }
   try {
     if (!isInside(fs.realpathSync(dataPath), fs.realpathSync(folder))) return `${folder} resolves outside the data path ${dataPath}`;
@@ -163,7 +186,9 @@ export function programRefusal(program: string, uid: number): string | null {
     (st.isFile ? null : `${real} is not a file`) ??
     (owners.includes(st.uid) ? null : `${real} belongs to uid ${st.uid}`) ??
     (st.mode & 0o022 ? `${real} can be written by others` : null) ??
-    pathPrefixes(path.dirname(real)).map((d) => untrustedFolder(d, lstatOf(d)!, owners)).find(Boolean) ??
+    pathPrefixes(path.dirname(real))
+      .map((d) => untrustedFolder(d, lstatOf(d)!, owners))
+      .find(Boolean) ??
     null;
   return why ? `${program}: ${why}, so another user could change what runs: give a program root owns` : null;
 }

@@ -37,8 +37,12 @@ export function runShell(command: string, onOutput: (s: string) => void, secrets
     child.stderr.on('data', take);
     child.on('error', (e) => resolve({ ok: false, exitCode: null, output, error: e.message }));
     child.on('close', (code, signal) =>
-      resolve({ ok: code === 0, exitCode: code, output, ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `exit status ${code}` }) }),
+      resolve({
+        ok: code === 0,
+        exitCode: code,
+        output,
+        ...(code === 0 ? {} : { error: signal ? `killed by ${signal}` : `exit status ${code}` }),
+      }),
     );
   });
 }
-

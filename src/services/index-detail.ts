@@ -106,7 +106,9 @@ export class IndexDetailPoller {
     this.polling = true;
     try {
       await Promise.all([
-        this.read(index, 'stats', (signal) => this.reads.indexStats(index, signal).then((r) => r?.indices[index] ?? r?.indices[Object.keys(r.indices)[0]] ?? null)),
+        this.read(index, 'stats', (signal) =>
+          this.reads.indexStats(index, signal).then((r) => r?.indices[index] ?? r?.indices[Object.keys(r.indices)[0]] ?? null),
+        ),
         this.read(index, 'shards', (signal) => this.reads.indexShards(index, signal)),
       ]);
     } finally {
@@ -116,14 +118,22 @@ export class IndexDetailPoller {
 
   private async loadOnce(index: string): Promise<void> {
     await Promise.all([
-      this.read(index, 'settings', (signal) => this.reads.indexSettings(index, true, signal).then((r) => r?.find((x) => x.index === index) ?? r?.[0] ?? null)),
-      this.read(index, 'mappings', (signal) => this.reads.indexMappings(index, signal).then((r) => (r ? (r[index] ?? Object.values(r)[0])?.mappings ?? {} : null))),
+      this.read(index, 'settings', (signal) =>
+        this.reads.indexSettings(index, true, signal).then((r) => r?.find((x) => x.index === index) ?? r?.[0] ?? null),
+      ),
+      this.read(index, 'mappings', (signal) =>
+        this.reads.indexMappings(index, signal).then((r) => (r ? ((r[index] ?? Object.values(r)[0])?.mappings ?? {}) : null)),
+      ),
       this.read(index, 'template', (signal) => this.reads.templateFor(index, signal)),
     ]);
   }
 
   /** One read into its snapshot; null (the index is gone) becomes an error that says so. */
-  private async read<K extends SnapKey>(index: string, key: K, fetch: (signal: AbortSignal) => Promise<IndexDetail[K]['data'] | null>): Promise<void> {
+  private async read<K extends SnapKey>(
+    index: string,
+    key: K,
+    fetch: (signal: AbortSignal) => Promise<IndexDetail[K]['data'] | null>,
+  ): Promise<void> {
     const signal = this.abort.signal;
     try {
       const data = await fetch(signal);
@@ -131,12 +141,21 @@ export class IndexDetailPoller {
       if (signal.aborted) return;
       const now = Date.now();
       if (data === null || data === undefined) {
-        patchIndexDetail(this.store, index, (d) => ({ [key]: failed(d[key], 'not-found', `${index} no longer exists: press Esc to go back`) }));
+        patchIndexDetail(this.store, index, (d) => ({
+          [key]: failed(d[key], 'not-found', `${index} no longer exists: press Esc to go back`),
+        }));
         return;
       }
       patchIndexDetail(this.store, index, (d) => ({
-        ...(key === 'stats' && d.stats.data && d.stats.fetchedAt !== undefined ? { previousStats: { data: d.stats.data, fetchedAt: d.stats.fetchedAt } } : {}),
-        [key]: { data, fetchedAt: now, failures: 0, periodMs: key === 'stats' || key === 'shards' ? undefined : this.store.getState().intervalMs * SLOW_EVERY },
+        ...(key === 'stats' && d.stats.data && d.stats.fetchedAt !== undefined
+          ? { previousStats: { data: d.stats.data, fetchedAt: d.stats.fetchedAt } }
+          : {}),
+        [key]: {
+          data,
+          fetchedAt: now,
+          failures: 0,
+          periodMs: key === 'stats' || key === 'shards' ? undefined : this.store.getState().intervalMs * SLOW_EVERY,
+        },
       }));
     } catch (e) {
       this.stats.requests++;

@@ -127,7 +127,9 @@ export class Poller {
       this.store.setState({ diagnoses: { byIndicator, fetchedAt: Date.now(), inFlight: false } });
     } catch (e) {
       const prev = this.store.getState().diagnoses;
-      this.store.setState({ diagnoses: { byIndicator: prev?.byIndicator ?? {}, fetchedAt: prev?.fetchedAt, inFlight: false, error: (e as Error).message } });
+      this.store.setState({
+        diagnoses: { byIndicator: prev?.byIndicator ?? {}, fetchedAt: prev?.fetchedAt, inFlight: false, error: (e as Error).message },
+      });
     }
   }
 
@@ -211,7 +213,13 @@ export class Poller {
         // read of a cold node must not set it for good); the pane is told only when it changes.
         if (RESOURCES[name].grows) this.recost(name, took);
       } else {
-        setSnapshot(this.store, name, { data: data as never, fetchedAt: Date.now(), error: undefined, failures: 0, ...this.timing(name, prev.costMs, took, data) });
+        setSnapshot(this.store, name, {
+          data: data as never,
+          fetchedAt: Date.now(),
+          error: undefined,
+          failures: 0,
+          ...this.timing(name, prev.costMs, took, data),
+        });
         // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
         if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
       }
@@ -239,7 +247,12 @@ export class Poller {
   }
 
   /** A read's smoothed cost (what grows with the cluster only), the period it gives, and whether that is stretched. */
-  private timing(name: ResourceName, prevCostMs: number | undefined, took: number, data: unknown): Pick<Snapshot<unknown>, 'costMs' | 'periodMs' | 'slowed'> {
+  private timing(
+    name: ResourceName,
+    prevCostMs: number | undefined,
+    took: number,
+    data: unknown,
+  ): Pick<Snapshot<unknown>, 'costMs' | 'periodMs' | 'slowed'> {
     const s = this.store.getState();
     const costMs = RESOURCES[name].grows ? smoothCost(prevCostMs, took) : undefined;
     const periodMs = periodOf(name, s.intervalMs, { costMs, data }, s.snapshots.health.data);
@@ -248,7 +261,12 @@ export class Poller {
 }
 
 /** How often a resource is read: some only every few intervals (its `every` in cluster/resources.ts). */
-function periodOf(name: ResourceName, intervalMs: number, snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>, health?: ClusterHealth): number {
+function periodOf(
+  name: ResourceName,
+  intervalMs: number,
+  snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>,
+  health?: ClusterHealth,
+): number {
   const base = intervalMs * RESOURCES[name].every;
   // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
   // The cluster's size: the rows of this table, or its shards (blocks answers few rows but walks every index).

@@ -7,7 +7,15 @@ import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
-import { failureAdvice, lossReport, nextStep, progressSteps, recordStep, type RecoveryProgress, type StepRecord } from '../domain/corruption/progress';
+import {
+  failureAdvice,
+  lossReport,
+  nextStep,
+  progressSteps,
+  recordStep,
+  type RecoveryProgress,
+  type StepRecord,
+} from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import type { HostSecrets } from '../domain/host-env';
 import { describeOutcome } from '../domain/mutation/audit';
@@ -87,7 +95,15 @@ export function unfinishedProgress(): RecoveryProgress[] {
 export type StepOutcome = { ok: boolean; message: string; exitCode?: number | null; patch?: Partial<RecoveryProgress>; skip?: string[] };
 
 /** What the step's own command or read says, judged step by step. */
-async function carryOut(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
+async function carryOut(
+  es: EsApi,
+  guard: Guard,
+  p: RecoveryProgress,
+  step: PlanStep,
+  io: RunnerIO,
+  opts: Required<RunOptions>,
+  confirmation: Confirmation,
+): Promise<StepOutcome> {
   if (step.kind === 'request') {
     const outcome = await guard.execute(step.request as MutationPlan, confirmation);
     // No answer but read back as applied counts as done (never resent); unknown stops the checklist.
@@ -109,10 +125,12 @@ export function hostFactsRefusal(p: RecoveryProgress): string | null {
   const f = p.facts;
   const uid = uidOfUser(f.esUser);
   if (uid === null) return `user ${f.esUser} does not exist on this host: give the engine's user with --es-user`;
-  if (uid === 0) return `the engine's user would be ${f.esUser} (uid 0): shardeck runs the file steps only as the engine's own, unprivileged user (give it with --es-user)`;
+  if (uid === 0)
+    return `the engine's user would be ${f.esUser} (uid 0): shardeck runs the file steps only as the engine's own, unprivileged user (give it with --es-user)`;
   if (f.pid !== undefined && elasticsearchRunsAs(f.pid)) {
     const running = processUid(f.pid);
-    if (running !== null && running !== uid) return `the engine (pid ${f.pid}) runs as uid ${running}, not ${f.esUser} (uid ${uid}): give its user with --es-user`;
+    if (running !== null && running !== uid)
+      return `the engine (pid ${f.pid}) runs as uid ${running}, not ${f.esUser} (uid ${uid}): give its user with --es-user`;
   }
   const cut = f.folder.lastIndexOf('/indices/');
   if (cut < 0) return `${f.folder} is not a shard folder (<path.data>/indices/<uuid>/<shard>)`;
@@ -121,7 +139,12 @@ export function hostFactsRefusal(p: RecoveryProgress): string | null {
 }
 
 /** A step run on this host (kind 'shell'), judged by its own output. Called inside Guard.runHostCommand. */
-export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: Pick<RunnerIO, 'output'>, hostSecrets: HostSecrets): Promise<StepOutcome> {
+export async function carryOutHostStep(
+  p: RecoveryProgress,
+  step: PlanStep,
+  io: Pick<RunnerIO, 'output'>,
+  hostSecrets: HostSecrets,
+): Promise<StepOutcome> {
   // Every fact is checked again right before the step (a resumed checklist too): hours may have passed.
   const refusal = FILE_STEPS.has(step.id) ? hostFactsRefusal(p) : null;
   if (refusal) return { ok: false, message: `${refusal}; nothing was run` };
@@ -129,7 +152,11 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
     // Not the shown shell line: shardeck checks the folder and opens the archive itself (see writeBackup).
     const { archive, indexDir, shardDir } = backupPaths(p.facts);
     const b = await writeBackup(indexDir, shardDir, archive, io.output);
-    return { ok: b.ok, exitCode: b.exitCode, message: b.ok ? `archive ${archive}` : `${b.error}: nothing was written over, no partial archive is left` };
+    return {
+      ok: b.ok,
+      exitCode: b.exitCode,
+      message: b.ok ? `archive ${archive}` : `${b.error}: nothing was written over, no partial archive is left`,
+    };
   }
   const r = await runShell(step.command!, io.output, hostSecrets);
   switch (step.id) {
@@ -137,8 +164,12 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
       // A stop command that stopped another node (or nothing) must not let the folder be rewritten under a running node.
       const pid = p.facts.pid;
       if (r.ok && pid !== undefined && elasticsearchRunsAs(pid))
-        return { ok: false, exitCode: r.exitCode, message: `the stop command succeeded but node ${p.facts.node.name} (pid ${pid}) still runs: it stopped something else` };
-      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
+        return {
+          ok: false,
+          exitCode: r.exitCode,
+          message: `the stop command succeeded but node ${p.facts.node.name} (pid ${pid}) still runs: it stopped something else`,
+        };
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : (r.error ?? 'failed') };
     }
     case 'check': {
       // CheckIndex exits 1 when it finds corruption: the verdict in its output is what counts.
@@ -155,13 +186,21 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
     case 'exorcise': {
       const after = parseCheckIndex(r.output);
       const ok = Boolean(after && (after.wroteNewSegments || after.brokenSegments === 0));
-      return { ok, exitCode: r.exitCode, message: ok ? 'wrote a commit without the broken segments' : `CheckIndex -exorcise wrote no new commit (${r.error ?? 'no report'})` };
+      return {
+        ok,
+        exitCode: r.exitCode,
+        message: ok ? 'wrote a commit without the broken segments' : `CheckIndex -exorcise wrote no new commit (${r.error ?? 'no report'})`,
+      };
     }
     case 'shard-tool': {
       const reroute = parseShardToolReroute(r.output);
       const check = parseCheckIndex(r.output);
       if (!r.ok || !reroute || !check?.wroteNewSegments)
-        return { ok: false, exitCode: r.exitCode, message: `elasticsearch-shard did not finish its repair (${r.error ?? 'no reroute in its output'})` };
+        return {
+          ok: false,
+          exitCode: r.exitCode,
+          message: `elasticsearch-shard did not finish its repair (${r.error ?? 'no reroute in its output'})`,
+        };
       return {
         ok: true,
         exitCode: r.exitCode,
@@ -170,9 +209,13 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
       };
     }
     case 'verify-backup':
-      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'every file of the folder is in the archive with its size' : `the archive does not match the folder (${r.error})` };
+      return {
+        ok: r.ok,
+        exitCode: r.exitCode,
+        message: r.ok ? 'every file of the folder is in the archive with its size' : `the archive does not match the folder (${r.error})`,
+      };
     default:
-      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : r.error ?? 'failed' };
+      return { ok: r.ok, exitCode: r.exitCode, message: r.ok ? 'done' : (r.error ?? 'failed') };
   }
 }
 
@@ -182,17 +225,37 @@ export async function carryOutHostStep(p: RecoveryProgress, step: PlanStep, io: 
  * request timeout, which a single request cannot raise.
  */
 export async function waitForIndexHealth(es: EsApi, index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
-  return (await waitUntil((left) => es.indexHealthWithin(index, left), (h) => !h.timed_out, { timeoutMs: waitMs, intervalMs: 0 })).value;
+  return (
+    await waitUntil(
+      (left) => es.indexHealthWithin(index, left),
+      (h) => !h.timed_out,
+      { timeoutMs: waitMs, intervalMs: 0 },
+    )
+  ).value;
 }
 
 /** The steps shardeck does itself with the profile's credentials (shown as their curl equivalents). */
-async function read(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep, io: RunnerIO, opts: Required<RunOptions>, confirmation: Confirmation): Promise<StepOutcome> {
+async function read(
+  es: EsApi,
+  guard: Guard,
+  p: RecoveryProgress,
+  step: PlanStep,
+  io: RunnerIO,
+  opts: Required<RunOptions>,
+  confirmation: Confirmation,
+): Promise<StepOutcome> {
   const ref = { index: p.index, shard: p.shard, primary: true };
   if (step.id === 'wait') {
     // Until the node answers at all: a failed read is a "not yet".
-    const answer = (): Promise<{ status?: string; error?: string }> => es.healthStatus().then((status) => ({ status }), (e) => ({ error: (e as Error).message }));
+    const answer = (): Promise<{ status?: string; error?: string }> =>
+      es.healthStatus().then(
+        (status) => ({ status }),
+        (e) => ({ error: (e as Error).message }),
+      );
     const { value, met } = await waitUntil(answer, (a) => a.status !== undefined, { timeoutMs: opts.waitTimeoutMs, intervalMs: 1000 });
-    return met ? { ok: true, message: `the node answers (cluster ${value.status})` } : { ok: false, message: `no answer within ${Math.round(opts.waitTimeoutMs / 1000)} s (${value.error})` };
+    return met
+      ? { ok: true, message: `the node answers (cluster ${value.status})` }
+      : { ok: false, message: `no answer within ${Math.round(opts.waitTimeoutMs / 1000)} s (${value.error})` };
   }
   if (step.id === 'allocation') {
     // Right after a restart the primary may still be fetching its store: wait for a verdict.
@@ -201,15 +264,30 @@ async function read(es: EsApi, guard: Guard, p: RecoveryProgress, step: PlanStep
       const can = String(e?.can_allocate ?? '');
       return { e, state, can, decided: state === 'started' || state === 'initializing' || can === 'no_valid_shard_copy' || can === 'no' };
     };
-    const { value: v, met } = await waitUntil(async () => verdict(await es.allocationExplain(ref)), (v) => v.decided, {
-      timeoutMs: opts.shardTimeoutMs,
-      intervalMs: 2000,
-      onPending: (v) => io.info(`  waiting for the allocation decision (state ${v.state}${v.can ? `, ${v.can}` : ''})`),
-    });
-    if (!met) return { ok: false, message: `no allocation verdict within ${Math.round(opts.shardTimeoutMs / 1000)} s (state ${v.state}, ${v.can || 'no decision'})` };
+    const { value: v, met } = await waitUntil(
+      async () => verdict(await es.allocationExplain(ref)),
+      (v) => v.decided,
+      {
+        timeoutMs: opts.shardTimeoutMs,
+        intervalMs: 2000,
+        onPending: (v) => io.info(`  waiting for the allocation decision (state ${v.state}${v.can ? `, ${v.can}` : ''})`),
+      },
+    );
+    if (!met)
+      return {
+        ok: false,
+        message: `no allocation verdict within ${Math.round(opts.shardTimeoutMs / 1000)} s (state ${v.state}, ${v.can || 'no decision'})`,
+      };
     if (v.state === 'started' || v.state === 'initializing')
-      return { ok: true, message: `the primary is ${v.state} on ${v.e?.current_node?.name ?? 'its node'}: no reroute needed`, skip: ['reroute'] };
-    return { ok: true, message: `still unassigned (${v.can}): ${v.e?.allocate_explanation ?? 'Elasticsearch does not trust the repaired copy'}; the next step allocates it` };
+      return {
+        ok: true,
+        message: `the primary is ${v.state} on ${v.e?.current_node?.name ?? 'its node'}: no reroute needed`,
+        skip: ['reroute'],
+      };
+    return {
+      ok: true,
+      message: `still unassigned (${v.can}): ${v.e?.allocate_explanation ?? 'Elasticsearch does not trust the repaired copy'}; the next step allocates it`,
+    };
   }
   // verify: the index's health, then its document count against what CheckIndex counted.
   const h = await waitForIndexHealth(es, p.index, opts.shardTimeoutMs);
@@ -236,7 +314,13 @@ export function nextStepTitle(p: RecoveryProgress): string {
 }
 
 /** Runs the checklist from its first open step until it ends, fails or is declined. */
-export async function runChecklist(es: EsApi, guard: Guard, start: RecoveryProgress, io: RunnerIO, options: RunOptions = {}): Promise<RunEnd> {
+export async function runChecklist(
+  es: EsApi,
+  guard: Guard,
+  start: RecoveryProgress,
+  io: RunnerIO,
+  options: RunOptions = {},
+): Promise<RunEnd> {
   guard.assertWritable();
   const lock = progressFile(start.index, start.shard).replace(/\.json$/, '.lock');
   if (!tryLock(lock)) return { status: 'busy', progress: start, pid: lockHolder(lock) };
@@ -277,19 +361,24 @@ async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: R
     const outcome =
       current.kind === 'request'
         ? await carryOut(es, guard, p, current, io, opts, confirmation) // the guard audits the request itself
-        : await guard.runHostCommand({ command: current.command ?? current.title, risk, target: p.index, summary }, confirmation, async () => {
-            try {
-              return await carryOut(es, guard, p, current, io, opts, confirmation);
-            } catch (e) {
-              return { ok: false, message: (e as Error).message };
-            }
-          });
+        : await guard.runHostCommand(
+            { command: current.command ?? current.title, risk, target: p.index, summary },
+            confirmation,
+            async () => {
+              try {
+                return await carryOut(es, guard, p, current, io, opts, confirmation);
+              } catch (e) {
+                return { ok: false, message: (e as Error).message };
+              }
+            },
+          );
     const rec: StepRecord = { status: outcome.ok ? 'done' : 'failed', at: new Date().toISOString(), message: outcome.message };
     p = recordStep({ ...p, ...outcome.patch }, current.id, rec);
     for (const id of outcome.skip ?? []) p = recordStep(p, id, { status: 'skipped', at: rec.at, message: outcome.message });
     saveProgress(p);
     io.info(`${outcome.ok ? 'ok' : 'FAILED'}: ${outcome.message}`);
-    if (!outcome.ok) return { status: 'failed', progress: p, step: current, message: outcome.message, advice: failureAdvice(current.id, p) };
+    if (!outcome.ok)
+      return { status: 'failed', progress: p, step: current, message: outcome.message, advice: failureAdvice(current.id, p) };
   }
   p = { ...p, finished: true };
   saveProgress(p);
@@ -315,8 +404,16 @@ export function runEndLines(end: RunEnd): string[] {
       where,
     ];
   if (end.status === 'declined')
-    return [`stopped before "${end.step.title}": nothing of it was run`, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`, where];
+    return [
+      `stopped before "${end.step.title}": nothing of it was run`,
+      `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`,
+      where,
+    ];
   if (end.status === 'refused')
-    return [end.message, `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard} --yes --accept-data-loss ${end.progress.index}`, where];
+    return [
+      end.message,
+      `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard} --yes --accept-data-loss ${end.progress.index}`,
+      where,
+    ];
   return [`step "${end.step.title}" failed: ${end.message}`, `next: ${end.advice}`, where];
 }

@@ -148,9 +148,18 @@ export class ShareServer implements Approver {
     } else fs.chmodSync(file, 0o600);
     this.server = server;
     this.socketPath = file;
-    this.patchView({ role: 'leader', socket: file, followers: [], refused: [], requireApproval: this.required, joinHint: `shardeck follow ${file}`, token: this.token });
+    this.patchView({
+      role: 'leader',
+      socket: file,
+      followers: [],
+      refused: [],
+      requireApproval: this.required,
+      joinHint: `shardeck follow ${file}`,
+      token: this.token,
+    });
     this.unsubscribe.push(this.store.subscribe(() => this.scheduleFlush()));
-    if (this.opts.focus) this.unsubscribe.push(this.opts.focus.subscribe(() => this.broadcast({ t: 'focus', focus: this.opts.focus!.get() })));
+    if (this.opts.focus)
+      this.unsubscribe.push(this.opts.focus.subscribe(() => this.broadcast({ t: 'focus', focus: this.opts.focus!.get() })));
     // A poll that brought the same data moves only its time (touchSnapshot, no store event).
     this.agesTimer = setInterval(() => this.sendAges(), 1000);
     this.agesTimer.unref();
@@ -184,14 +193,20 @@ export class ShareServer implements Approver {
   approve(req: ApprovalRequest): Promise<{ approvedBy: string }> {
     const joined = [...this.peers].filter((p) => p.joined);
     if (joined.length === 0) {
-      const msg = 'this change needs a follower\'s approval (--require-approval) and nobody follows this console: nothing was sent; a second operator runs shardeck follow ' + this.socketPath;
+      const msg =
+        "this change needs a follower's approval (--require-approval) and nobody follows this console: nothing was sent; a second operator runs shardeck follow " +
+        this.socketPath;
       this.patchView({ message: msg });
       return Promise.reject(new GuardRefusal('unapproved', msg));
     }
-    if (this.pending) return Promise.reject(new GuardRefusal('unapproved', 'another change is already waiting for approval: nothing was sent'));
+    if (this.pending)
+      return Promise.reject(new GuardRefusal('unapproved', 'another change is already waiting for approval: nothing was sent'));
     const request: ApprovalMessage = { id: req.id, ...req.preview, need: req.need, proposedBy: req.proposedBy };
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.settle(new GuardRefusal('unapproved', 'no follower approved within the time allowed: nothing was sent')), this.opts.approvalTimeoutMs ?? 600_000);
+      const timer = setTimeout(
+        () => this.settle(new GuardRefusal('unapproved', 'no follower approved within the time allowed: nothing was sent')),
+        this.opts.approvalTimeoutMs ?? 600_000,
+      );
       this.pending = { request, resolve, reject, timer };
       this.patchView({ approval: request, message: `waiting for a follower to approve: ${request.summary}` });
       for (const peer of joined) this.askApproval(peer, request);
@@ -329,7 +344,8 @@ export class ShareServer implements Approver {
         return;
       }
       case 'decline':
-        if (this.pending?.request.id === m.id) this.settle(new GuardRefusal('unapproved', `${peer.user} declined the change: nothing was sent`));
+        if (this.pending?.request.id === m.id)
+          this.settle(new GuardRefusal('unapproved', `${peer.user} declined the change: nothing was sent`));
         return;
       default:
         return;
@@ -352,7 +368,8 @@ export class ShareServer implements Approver {
     if (why) this.stats.dropped++;
     peer.socket.destroy();
     this.updatePeers(why ? `dropped follower ${peer.user}: ${why}` : undefined);
-    if (this.pending && ![...this.peers].some((p) => p.joined)) this.settle(new GuardRefusal('unapproved', 'the last follower left before approving: nothing was sent'));
+    if (this.pending && ![...this.peers].some((p) => p.joined))
+      this.settle(new GuardRefusal('unapproved', 'the last follower left before approving: nothing was sent'));
   }
 
   private updatePeers(message?: string): void {
@@ -382,7 +399,8 @@ export class ShareServer implements Approver {
 
   private sendAges(): void {
     const fetchedAt: Record<string, number> = {};
-    for (const [name, snap] of Object.entries(this.store.getState().snapshots)) if (snap.fetchedAt !== undefined) fetchedAt[name] = snap.fetchedAt;
+    for (const [name, snap] of Object.entries(this.store.getState().snapshots))
+      if (snap.fetchedAt !== undefined) fetchedAt[name] = snap.fetchedAt;
     const text = JSON.stringify(fetchedAt);
     if (text === this.lastAges) return;
     this.lastAges = text;

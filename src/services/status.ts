@@ -8,7 +8,9 @@ import { buildStatusReport, STATUS_SCHEMA, type StatusReport, type UnreachableRe
  * Health first: if it fails, the node is unreachable or refuses us, and nothing else will work
  * (an unreachable report). A later read that fails throws (the caller says which).
  */
-export async function readStatus(api: Pick<EsApi, 'data'> & Partial<Pick<EsApi, 'checkVersion'>>): Promise<StatusReport | UnreachableReport> {
+export async function readStatus(
+  api: Pick<EsApi, 'data'> & Partial<Pick<EsApi, 'checkVersion'>>,
+): Promise<StatusReport | UnreachableReport> {
   const r = api.data;
   let health;
   try {

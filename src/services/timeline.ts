@@ -8,10 +8,21 @@ import path from 'node:path';
 import { clusterLockDir } from '../config/cluster-lock';
 import { appendPrivateLine, configDir, ensurePrivateDir } from '../config/files';
 import { moveAsideRemedy, readLocalText } from '../config/local-files';
-import { changesFromAudit, clusterKey, healthTransition, lastHealth, mergeTimeline, parseTimeline, type TimelineEntry } from '../domain/timeline';
+import {
+  changesFromAudit,
+  clusterKey,
+  healthTransition,
+  lastHealth,
+  mergeTimeline,
+  parseTimeline,
+  type TimelineEntry,
+} from '../domain/timeline';
 import type { HealthStatus } from '../domain/types';
 import type { ConsoleStore } from '../store/console';
 import { auditFile, readHostChanges } from './audit';
+
+// eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
+const NOTE_CONTROLS = /[\u0000-\u001f\u007f]/g;
 
 export function timelineFile(url: string): string {
   return path.join(configDir(), 'timeline', `${clusterKey(url)}.jsonl`);
@@ -29,7 +40,9 @@ const MAX_TIMELINE_BYTES = 16 * 1024 * 1024;
 function readFileEntries(url: string): TimelineEntry[] {
   const file = timelineFile(url);
   // A torn last line (a crash mid-append) is skipped by parseTimeline; appendPrivateLine starts the next on a line of its own.
-  const text = readLocalText(file, MAX_TIMELINE_BYTES, moveAsideRemedy(file, 'shardeck starts a new timeline for this cluster'), { tail: true });
+  const text = readLocalText(file, MAX_TIMELINE_BYTES, moveAsideRemedy(file, 'shardeck starts a new timeline for this cluster'), {
+    tail: true,
+  });
   return text === null ? [] : parseTimeline(text);
 }
 
@@ -133,8 +146,7 @@ export class TimelineRecorder {
 
   /** A note, from this operator or a follower (the author as the leader identified it). */
   addNote(author: string, text: string): void {
-    // eslint-disable-next-line no-control-regex -- untrusted text: control characters replaced on purpose
-    const clean = text.replace(/[\u0000-\u001f\u007f]/g, ' ').trim().slice(0, 500);
+    const clean = text.replace(NOTE_CONTROLS, ' ').trim().slice(0, 500);
     if (!clean) return;
     this.append({ kind: 'note', time: new Date().toISOString(), author, text: clean });
   }

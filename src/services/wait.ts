@@ -16,7 +16,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
  * Reads until `done(value)` or until `timeoutMs` has passed since the first read (then the last
  * value, with met: false). `read` is given the time left, for requests that wait on the server.
  */
-export async function waitUntil<T>(read: (remainingMs: number) => Promise<T>, done: (value: T) => boolean, opts: WaitOptions<T>): Promise<{ value: T; met: boolean }> {
+export async function waitUntil<T>(
+  read: (remainingMs: number) => Promise<T>,
+  done: (value: T) => boolean,
+  opts: WaitOptions<T>,
+): Promise<{ value: T; met: boolean }> {
   const deadline = Date.now() + opts.timeoutMs;
   for (;;) {
     const value = await read(deadline - Date.now());

@@ -154,7 +154,10 @@ export function recordDiskSamples(store: ConsoleStore, disks: readonly NodeDisk[
     const next: Record<string, DiskSample[]> = { ...(s.diskSamples ?? {}) };
     for (const d of disks) {
       const prev = next[d.node] ?? [];
-      next[d.node] = [...prev.slice(Math.max(0, prev.length - MAX_DISK_SAMPLES + 1)), { t: at, availBytes: d.availBytes, totalBytes: d.totalBytes }];
+      next[d.node] = [
+        ...prev.slice(Math.max(0, prev.length - MAX_DISK_SAMPLES + 1)),
+        { t: at, availBytes: d.availBytes, totalBytes: d.totalBytes },
+      ];
     }
     return { diskSamples: next };
   });

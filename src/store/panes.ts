@@ -37,7 +37,9 @@ export const PANE_SPECS: Record<PaneId, PaneSpec> = SPECS;
 export const PANE_RESOURCES = Object.fromEntries(PANES.map((p) => [p, resourcesOfPane(p)])) as Record<PaneId, ResourceName[]>;
 
 /** The panes whose rows have a cursor kept in the UI store (those with the table keys). */
-export type TablePane = { [K in PaneId]: (typeof SPECS)[K]['keyScopes'] extends readonly [unknown, 'table', ...unknown[]] ? K : never }[PaneId];
+export type TablePane = {
+  [K in PaneId]: (typeof SPECS)[K]['keyScopes'] extends readonly [unknown, 'table', ...unknown[]] ? K : never;
+}[PaneId];
 
 /** The GET behind a polled resource (method, path, query string), for the panes' curl lines. */
 export function readRequestOf(name: ResourceName): { method: 'GET'; path: string; querystring: Record<string, string> } {

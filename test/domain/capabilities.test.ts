@@ -1,6 +1,14 @@
 // The one map of version -> capability, with plain values.
 import { describe, expect, it } from 'vitest';
-import { compareVersions, lacks, missingFeatures, missingText, oldestVersion, parseEsVersion, refusal } from '../../src/domain/capabilities';
+import {
+  compareVersions,
+  lacks,
+  missingFeatures,
+  missingText,
+  oldestVersion,
+  parseEsVersion,
+  refusal,
+} from '../../src/domain/capabilities';
 
 const v = (t: string) => parseEsVersion(t)!;
 
@@ -37,7 +45,9 @@ describe('capabilities', () => {
   it('refuses a major it does not know with one sentence, and only those', () => {
     expect(refusal(v('8.0.0'))).toBeUndefined();
     expect(refusal(v('8.19.21'))).toBeUndefined();
-    expect(refusal(v('9.1.0'))).toMatch(/^this node runs Elasticsearch 9\.1\.0: shardeck is built and tested for Elasticsearch 8\.x.*docs\/ES9\.md/);
+    expect(refusal(v('9.1.0'))).toMatch(
+      /^this node runs Elasticsearch 9\.1\.0: shardeck is built and tested for Elasticsearch 8\.x.*docs\/ES9\.md/,
+    );
     expect(refusal(v('7.17.29'))).toMatch(/needs Elasticsearch 8\.0 or newer/);
   });
 });

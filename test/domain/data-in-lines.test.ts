@@ -27,7 +27,10 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
       expect(line, what).not.toMatch(RAW);
       expect(line, what).toContain(shown);
     };
-    const table = catTable([{ index: name, health: 'green' }, { index: 'plain', health: 'yellow' }]);
+    const table = catTable([
+      { index: name, health: 'green' },
+      { index: 'plain', health: 'yellow' },
+    ]);
     expect(table).toHaveLength(3);
     one(table[1], 'catTable');
     // Columns still line up: the escaped name is what is measured.
@@ -36,14 +39,27 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     one(describeMatch([name]), 'describeMatch');
     one(fieldLine({ name, type: 'keyword', depth: 0, multi: false, disabled: false, notes: [] } as never), 'fieldLine');
     one(templateLine({ name, patterns: [name], composedOf: [name], shards: 1, replicas: 0 } as unknown as IndexTemplate), 'templateLine');
-    const preview = { summary: `set number_of_replicas of ${name} to 1`, method: 'PUT', path: `/${encodeURIComponent(name)}/_settings`, curl: 'curl ...' } as Preview;
+    const preview = {
+      summary: `set number_of_replicas of ${name} to 1`,
+      method: 'PUT',
+      path: `/${encodeURIComponent(name)}/_settings`,
+      curl: 'curl ...',
+    } as Preview;
     const lines = previewLines(preview);
     expect(lines).toHaveLength(3);
     one(lines[0], 'previewLines');
     const entries: TimelineEntry[] = [
       { kind: 'note', time: '2026-11-25T00:00:00Z', author: name, text: name },
       { kind: 'change', time: '2026-11-25T00:00:00Z', who: 'root', summary: `delete ${name}`, target: name, result: `failed: ${name}` },
-      { kind: 'health', time: '2026-11-25T00:00:00Z', from: 'green', to: 'red', unassigned: 1, unassignedPrimaries: 1, shards: [`${name}[0] p UNASSIGNED`] },
+      {
+        kind: 'health',
+        time: '2026-11-25T00:00:00Z',
+        from: 'green',
+        to: 'red',
+        unassigned: 1,
+        unassignedPrimaries: 1,
+        shards: [`${name}[0] p UNASSIGNED`],
+      },
     ];
     for (const e of entries) one(entryText(e), `entryText ${e.kind}`);
   });

@@ -22,14 +22,16 @@ import { drive } from '../helpers/machines';
 
 const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
 
-
 const preview: PreviewFacts = {
   matching: 1234,
   indexTotal: 10_000,
   samples: [{ index: 'service_v9_alpha', id: 'a1', modifiedAt: '2025-01-01T00:00:00.000Z', sources: ['src-crm'], title: 'alpha item 1' }],
 };
 
-const task = (over: Partial<TaskProgress> = {}): TaskProgress => ({ ...parseTask('n1:42', { completed: false, task: { status: { total: 1234 } } }), ...over });
+const task = (over: Partial<TaskProgress> = {}): TaskProgress => ({
+  ...parseTask('n1:42', { completed: false, task: { status: { total: 1234 } } }),
+  ...over,
+});
 
 const toReview: DeleteEvent[] = [
   { type: 'edit', field: 'value', value: '90d' },
@@ -42,36 +44,75 @@ describe('delete wizard: choosing the documents', () => {
     const c = choiceOf({ target: 'x', kind: 'olderThan', value: '90d', conflicts: 'abort', rate: '' }, NOW);
     expect(c).toEqual({
       ok: true,
-      value: { query: { range: { modified_at: { lt: '2026-08-24T08:00:00.000Z' } } }, described: 'modified_at older than 2026-08-24T08:00:00.000Z', resolvedOlderThan: '2026-08-24T08:00:00.000Z' },
+      value: {
+        query: { range: { modified_at: { lt: '2026-08-24T08:00:00.000Z' } } },
+        described: 'modified_at older than 2026-08-24T08:00:00.000Z',
+        resolvedOlderThan: '2026-08-24T08:00:00.000Z',
+      },
     });
-    expect(choiceOf({ target: 'x', kind: 'olderThan', value: 'last year', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^older than "last year" is neither an age/) });
-    expect(choiceOf({ target: 'x', kind: 'source', value: ' src-crm ', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: true, value: { query: { term: { 'assoc:sources': 'src-crm' } } } });
+    expect(choiceOf({ target: 'x', kind: 'olderThan', value: 'last year', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^older than "last year" is neither an age/),
+    });
+    expect(choiceOf({ target: 'x', kind: 'source', value: ' src-crm ', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({
+      ok: true,
+      value: { query: { term: { 'assoc:sources': 'src-crm' } } },
+    });
     expect(choiceOf({ target: 'x', kind: 'source', value: '', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false });
-    expect(choiceOf({ target: 'x', kind: 'file', value: '/tmp/q.json', conflicts: 'abort', rate: '' }, NOW)).toEqual({ ok: 'file', path: '/tmp/q.json' });
+    expect(choiceOf({ target: 'x', kind: 'file', value: '/tmp/q.json', conflicts: 'abort', rate: '' }, NOW)).toEqual({
+      ok: 'file',
+      path: '/tmp/q.json',
+    });
   });
 
   it.each(['*', '_all', '.security', ''])('refuses target %j in the form (nothing asked for)', (target) => {
-    const { state, effects } = drive(deleteMachine({ target }), [{ type: 'edit', field: 'value', value: '90d' }, { type: 'submit', now: NOW }]);
+    const { state, effects } = drive(deleteMachine({ target }), [
+      { type: 'edit', field: 'value', value: '90d' },
+      { type: 'submit', now: NOW },
+    ]);
     expect(state).toMatchObject({ phase: 'input', error: expect.any(String) });
     expect(effects).toEqual([]);
   });
 
   it('a file body is read by the runner and parsed here: invalid JSON names line and column; a body without "query" is refused', () => {
     const m = deleteMachine({ target: 'service_v9_alpha', kind: 'file', value: 'q.json' });
-    const bad = drive(m, [{ type: 'submit', now: NOW }, { type: 'fileRead', text: '{\n  "query": {\n    "term": }\n}\n' }]);
+    const bad = drive(m, [
+      { type: 'submit', now: NOW },
+      { type: 'fileRead', text: '{\n  "query": {\n    "term": }\n}\n' },
+    ]);
     expect(bad.effects).toEqual([{ type: 'readFile', path: 'q.json' }]);
     expect(bad.state).toMatchObject({ phase: 'input', error: expect.stringMatching(/q\.json is not valid JSON at line 3, column 13/) });
-    const noQuery = drive(m, [{ type: 'submit', now: NOW }, { type: 'fileRead', text: '{"term": {"a": 1}}' }]);
+    const noQuery = drive(m, [
+      { type: 'submit', now: NOW },
+      { type: 'fileRead', text: '{"term": {"a": 1}}' },
+    ]);
     expect(noQuery.state).toMatchObject({ phase: 'input', error: expect.stringMatching(/no top-level "query"/) });
-    const unreadable = drive(m, [{ type: 'submit', now: NOW }, { type: 'rejected', message: 'cannot read q.json (ENOENT)' }]);
+    const unreadable = drive(m, [
+      { type: 'submit', now: NOW },
+      { type: 'rejected', message: 'cannot read q.json (ENOENT)' },
+    ]);
     expect(unreadable.state).toMatchObject({ phase: 'input', error: 'cannot read q.json (ENOENT)' });
-    const good = drive(m, [{ type: 'submit', now: NOW }, { type: 'fileRead', text: '{"query": {"term": {"assoc:sources": "src-crm"}}, "size": 5}' }]);
-    expect(good.state).toMatchObject({ phase: 'previewing', choice: { described: 'the query of q.json (only "query" is used; ignored: size)' } });
-    expect(good.effects[1]).toEqual({ type: 'preview', target: 'service_v9_alpha', query: { term: { 'assoc:sources': 'src-crm' } }, pageSize: 4 });
+    const good = drive(m, [
+      { type: 'submit', now: NOW },
+      { type: 'fileRead', text: '{"query": {"term": {"assoc:sources": "src-crm"}}, "size": 5}' },
+    ]);
+    expect(good.state).toMatchObject({
+      phase: 'previewing',
+      choice: { described: 'the query of q.json (only "query" is used; ignored: size)' },
+    });
+    expect(good.effects[1]).toEqual({
+      type: 'preview',
+      target: 'service_v9_alpha',
+      query: { term: { 'assoc:sources': 'src-crm' } },
+      pageSize: 4,
+    });
   });
 
   it('the resolver refusing the target (unknown index) returns to the form with its sentence', () => {
-    const { state } = drive(deleteMachine({ target: 'service_v9_nope' }), [...toReview.slice(0, 2), { type: 'rejected', message: 'no index matches "service_v9_nope"' }]);
+    const { state } = drive(deleteMachine({ target: 'service_v9_nope' }), [
+      ...toReview.slice(0, 2),
+      { type: 'rejected', message: 'no index matches "service_v9_nope"' },
+    ]);
     expect(state).toMatchObject({ phase: 'input', error: 'no index matches "service_v9_nope"' });
   });
 
@@ -80,7 +121,10 @@ describe('delete wizard: choosing the documents', () => {
     expect(bad.state).toMatchObject({ phase: 'input', error: expect.stringMatching(/^throttle "fast" is not a rate/) });
     expect(bad.effects).toEqual([]);
     const { state } = drive(deleteMachine({ target: 'service_v9_alpha', rate: '100' }), toReview);
-    expect(state).toMatchObject({ phase: 'review', plan: { querystring: { wait_for_completion: 'false', requests_per_second: '100', refresh: 'true' } } });
+    expect(state).toMatchObject({
+      phase: 'review',
+      plan: { querystring: { wait_for_completion: 'false', requests_per_second: '100', refresh: 'true' } },
+    });
     const none = drive(deleteMachine({ target: 'service_v9_alpha' }), toReview);
     expect(none.state).toMatchObject({ phase: 'review' });
     if (none.state.phase !== 'review') throw new Error('no review');
@@ -101,7 +145,10 @@ describe('delete wizard: choosing the documents', () => {
 
 describe('delete wizard: preview and confirmation', () => {
   it('zero matches ends with nothing to do and nothing sent', () => {
-    const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [...toReview.slice(0, 2), { type: 'previewed', indices: ['service_v9_alpha'], preview: { matching: 0, indexTotal: 10, samples: [] } }]);
+    const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...toReview.slice(0, 2),
+      { type: 'previewed', indices: ['service_v9_alpha'], preview: { matching: 0, indexTotal: 10, samples: [] } },
+    ]);
     expect(state).toMatchObject({ phase: 'nothing', indexTotal: 10 });
     expect(effects.map((f) => f.type)).toEqual(['preview']);
   });
@@ -116,7 +163,14 @@ describe('delete wizard: preview and confirmation', () => {
     const asked = drive(m, [...toReview, { type: 'page', delta: 1 }]);
     // The shown page does not change until its samples arrive.
     expect(asked.state).toMatchObject({ phase: 'review', from: 0, pending: 4, preview: { samples: preview.samples } });
-    const { state, effects } = drive(m, [...toReview, { type: 'page', delta: 1 }, { type: 'samples', from: 4, samples: [] }, { type: 'page', delta: -1 }, { type: 'page', delta: 1 }, { type: 'samples', from: 0, samples: preview.samples }]);
+    const { state, effects } = drive(m, [
+      ...toReview,
+      { type: 'page', delta: 1 },
+      { type: 'samples', from: 4, samples: [] },
+      { type: 'page', delta: -1 },
+      { type: 'page', delta: 1 },
+      { type: 'samples', from: 0, samples: preview.samples },
+    ]);
     expect(effects.filter((f) => f.type === 'samples').map((f) => (f as { from: number }).from)).toEqual([4, 0, 4]);
     // The answer for page 0 came after page 4 was asked for again: dropped.
     expect(state).toMatchObject({ phase: 'review', from: 4, pending: 4, preview: { samples: [] } });
@@ -125,7 +179,11 @@ describe('delete wizard: preview and confirmation', () => {
   it('a wrong typed count is refused with nothing sent; the right one starts the capped delete', () => {
     const m = deleteMachine({ target: 'service_v9_alpha' });
     const wrong = drive(m, [...toReview, { type: 'typeCount', text: '1243' }, { type: 'confirm' }]);
-    expect(wrong.state).toMatchObject({ phase: 'review', typed: '', error: expect.stringMatching(/typed "1243", but the preview counted 1234 documents: nothing was sent/) });
+    expect(wrong.state).toMatchObject({
+      phase: 'review',
+      typed: '',
+      error: expect.stringMatching(/typed "1243", but the preview counted 1234 documents: nothing was sent/),
+    });
     expect(wrong.effects.map((f) => f.type)).toEqual(['preview']);
     const empty = drive(m, [...toReview, { type: 'confirm' }]);
     expect(empty.state.phase).toBe('review');
@@ -149,7 +207,11 @@ describe('delete wizard: preview and confirmation', () => {
     const { state } = drive(deleteMachine({ target: 'service_v9_*' }), [...events, { type: 'toggleConflicts' }]);
     expect(state).toMatchObject({
       phase: 'review',
-      plan: { path: '/service_v9_a,service_v9_b/_delete_by_query', target: 'service_v9_*', resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] } },
+      plan: {
+        path: '/service_v9_a,service_v9_b/_delete_by_query',
+        target: 'service_v9_*',
+        resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] },
+      },
     });
   });
 
@@ -162,7 +224,12 @@ describe('delete wizard: preview and confirmation', () => {
 });
 
 describe('delete wizard: the task', () => {
-  const started: DeleteEvent[] = [...toReview, { type: 'typeCount', text: '1234' }, { type: 'confirm' }, { type: 'started', task: 'n1:42' }];
+  const started: DeleteEvent[] = [
+    ...toReview,
+    { type: 'typeCount', text: '1234' },
+    { type: 'confirm' },
+    { type: 'started', task: 'n1:42' },
+  ];
 
   it('follows the task, then counts again and reports deleted vs previewed vs still matching, offering the merge', () => {
     const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [
@@ -173,7 +240,11 @@ describe('delete wizard: the task', () => {
       { type: 'counted', stillMatching: 3 },
     ]);
     expect(effects.map((f) => f.type)).toEqual(['preview', 'start', 'follow', 'count']);
-    expect(state).toMatchObject({ phase: 'done', offerMerge: true, report: { previewed: 1234, deleted: 1234, stillMatching: 3, ok: true } });
+    expect(state).toMatchObject({
+      phase: 'done',
+      offerMerge: true,
+      report: { previewed: 1234, deleted: 1234, stillMatching: 3, ok: true },
+    });
     if (state.phase !== 'done') throw new Error('not done');
     expect(state.report.lines.join('\n')).toMatch(/3 matching documents were not deleted: max_docs capped/);
   });
@@ -205,7 +276,11 @@ describe('delete wizard: the task', () => {
   });
 
   it('a bad rate is explained and nothing is sent', () => {
-    const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [...started, { type: 'editRate', text: '0' }, { type: 'rethrottle' }]);
+    const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...started,
+      { type: 'editRate', text: '0' },
+      { type: 'rethrottle' },
+    ]);
     expect(effects.filter((f) => f.type === 'control')).toEqual([]);
     expect(state).toMatchObject({ phase: 'running', control: { ok: false, message: expect.stringMatching(/not a rate/) } });
   });
@@ -217,7 +292,9 @@ describe('delete wizard: the task', () => {
       response: { total: 2500, deleted: 1000, batches: 1, canceled: 'by user request', failures: [] },
     });
     expect(finished).toMatchObject({ completed: true, cancelled: true, deleted: 1000 });
-    expect(parseTask('n:1', { completed: true, task: { cancelled: false }, response: { total: 5, deleted: 5, failures: [] } }).cancelled).toBe(false);
+    expect(
+      parseTask('n:1', { completed: true, task: { cancelled: false }, response: { total: 5, deleted: 5, failures: [] } }).cancelled,
+    ).toBe(false);
   });
 
   it('parses rates and builds the plans', () => {
@@ -231,9 +308,22 @@ describe('delete wizard: the task', () => {
 
   it('a lost task ends the wizard with the re-attach command and the last progress; a refused start likewise', () => {
     const last = task({ deleted: 100 });
-    const lost = drive(deleteMachine({ target: 'service_v9_alpha' }), [...started, { type: 'progress', progress: last }, { type: 'lost', message: 'connection refused' }]);
-    expect(lost.state).toMatchObject({ phase: 'failed', message: expect.stringMatching(/lost task n1:42: .* not retried\. .*shardeck tasks n1:42/), last });
-    const refused = drive(deleteMachine({ target: 'service_v9_alpha' }), [...toReview, { type: 'typeCount', text: '1234' }, { type: 'confirm' }, { type: 'notStarted', message: 'blocked' }]);
+    const lost = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...started,
+      { type: 'progress', progress: last },
+      { type: 'lost', message: 'connection refused' },
+    ]);
+    expect(lost.state).toMatchObject({
+      phase: 'failed',
+      message: expect.stringMatching(/lost task n1:42: .* not retried\. .*shardeck tasks n1:42/),
+      last,
+    });
+    const refused = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...toReview,
+      { type: 'typeCount', text: '1234' },
+      { type: 'confirm' },
+      { type: 'notStarted', message: 'blocked' },
+    ]);
     expect(refused.state).toMatchObject({ phase: 'failed', message: 'blocked' });
   });
 
@@ -244,10 +334,26 @@ describe('delete wizard: the task', () => {
 });
 
 const idx = (name: string, docsDeleted: number, storeBytes: number): IndexRow => ({
-  name, health: 'green', status: 'open', primaries: 1, replicas: 0, docsCount: 10, docsDeleted, storeBytes, priStoreBytes: storeBytes, system: false,
+  name,
+  health: 'green',
+  status: 'open',
+  primaries: 1,
+  replicas: 0,
+  docsCount: 10,
+  docsDeleted,
+  storeBytes,
+  priStoreBytes: storeBytes,
+  system: false,
 });
 const disk = (node: string, level: DiskRow['level'], headroomToHighBytes: number): DiskRow => ({
-  node, usedPercent: 50, usedBytes: 500, totalBytes: 1000, availBytes: 500, level, marks: { low: 85, high: 90, flood: 95 }, headroomToHighBytes,
+  node,
+  usedPercent: 50,
+  usedBytes: 500,
+  totalBytes: 1000,
+  availBytes: 500,
+  level,
+  marks: { low: 85, high: 90, flood: 95 },
+  headroomToHighBytes,
 });
 
 describe('force-merge wizard', () => {
@@ -271,8 +377,13 @@ describe('force-merge wizard', () => {
     });
     expect(state).toMatchObject({ phase: 'done', task: 'n1:7' });
     if (state.phase !== 'done') throw new Error('not done');
-    expect(mergeIndexLines(state.before, state.after)).toEqual([{ text: 'service_v9_alpha: deleted docs 1,200 -> 0, store 9.77kb -> 5.86kb', tone: 'green' }]);
-    expect(mergeDiskLines(state.before)[0]).toMatchObject({ text: expect.stringMatching(/^node n1: disk 50% used, 954mb before high \(90%\)$/), tone: 'green' });
+    expect(mergeIndexLines(state.before, state.after)).toEqual([
+      { text: 'service_v9_alpha: deleted docs 1,200 -> 0, store 9.77kb -> 5.86kb', tone: 'green' },
+    ]);
+    expect(mergeDiskLines(state.before)[0]).toMatchObject({
+      text: expect.stringMatching(/^node n1: disk 50% used, 954mb before high \(90%\)$/),
+      tone: 'green',
+    });
   });
 
   it('a pattern merges (and flushes) only the indices it showed', () => {
@@ -284,7 +395,10 @@ describe('force-merge wizard', () => {
     ]);
     expect(effects[1]).toMatchObject({
       flush: { path: '/service_v9_a,service_v9_b/_flush', resolved: { expression: 'service_v9_*' } },
-      plan: { path: '/service_v9_a,service_v9_b/_forcemerge', resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] } },
+      plan: {
+        path: '/service_v9_a,service_v9_b/_forcemerge',
+        resolved: { expression: 'service_v9_*', indices: ['service_v9_a', 'service_v9_b'] },
+      },
     });
   });
 
@@ -303,14 +417,20 @@ describe('force-merge wizard', () => {
       { type: 'inspected', indices: ['a'], facts: { indices: [idx('a', 0, 5000)], disks: [disk('n1', 'ok', 100)] }, retaining: 0 },
       { type: 'confirm', confirmation: { by: 'key' } },
     ]);
-    expect(state).toMatchObject({ phase: 'applying', warnings: [expect.stringMatching(/less room before the high watermark/), expect.stringMatching(/reclaim nothing/)] });
+    expect(state).toMatchObject({
+      phase: 'applying',
+      warnings: [expect.stringMatching(/less room before the high watermark/), expect.stringMatching(/reclaim nothing/)],
+    });
     // Nothing deleted: no flush, no waiting, only the merge.
     expect(effects[1]).toMatchObject({ type: 'merge', waitForLeases: false });
     expect(effects[1]).not.toHaveProperty('flush');
   });
 
   it('refuses `*` in the form, and a lost merge task ends with the re-attach command', () => {
-    expect(drive(forcemergeMachine('*'), [{ type: 'submit' }]).state).toMatchObject({ phase: 'input', error: expect.stringMatching(/would match every index/) });
+    expect(drive(forcemergeMachine('*'), [{ type: 'submit' }]).state).toMatchObject({
+      phase: 'input',
+      error: expect.stringMatching(/would match every index/),
+    });
     expect(forcemergeMachine('*', true).init().effects).toEqual([]);
     const { state } = drive(forcemergeMachine('a', true), [
       { type: 'inspected', indices: ['a'], facts, retaining: 0 },

@@ -19,7 +19,8 @@ describe('displayText', () => {
   });
 
   it('leaves ordinary text alone: shell metacharacters, accents, combining marks, wide characters', () => {
-    for (const s of ['x$(touch${IFS}marker)', 'y`id`;', 'cafe\u0301-z\u0336', '\u00e9'.repeat(126), '日本語', '-x']) expect(displayText(s)).toBe(s);
+    for (const s of ['x$(touch${IFS}marker)', 'y`id`;', 'cafe\u0301-z\u0336', '\u00e9'.repeat(126), '日本語', '-x'])
+      expect(displayText(s)).toBe(s);
   });
 
   it('every hostile name comes out with no control character left', () => {

@@ -1,13 +1,23 @@
 // What get / search / the Documents view check before sending, and the view's machine.
 import { describe, expect, it } from 'vitest';
-import { checkOneIndex, docChoice, hitRow, judgeOneIndex, mappedFields, pageText, queryFields, unmappedFieldsError, windowError } from '../../src/domain/documents';
+import {
+  checkOneIndex,
+  docChoice,
+  hitRow,
+  judgeOneIndex,
+  mappedFields,
+  pageText,
+  queryFields,
+  unmappedFieldsError,
+  windowError,
+} from '../../src/domain/documents';
 import { parseUntil, untilQuery } from '../../src/domain/delete/query';
 import { documentsMachine, foundSomething, type DocsEvent } from '../../src/domain/wizards/documents';
 import { fixture } from '../ui/harness';
 
 const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
 
-describe('until (the seed\'s lte)', () => {
+describe("until (the seed's lte)", () => {
   it('a timestamp is sent as the instant; a date runs to the end of that day; future and junk refused', () => {
     expect(parseUntil('2026-01-31T12:30:00+02:00', NOW)).toEqual({ ok: true, value: '2026-01-31T10:30:00.000Z' });
     expect(parseUntil('2026-01-31', NOW)).toEqual({ ok: true, value: '2026-01-31T23:59:59.999Z' });
@@ -33,29 +43,54 @@ describe('one index', () => {
 });
 
 describe('fields of a query against the mapping', () => {
-  const mapping = { properties: { title: { type: 'text', fields: { raw: { type: 'keyword' } } }, modified_at: { type: 'date' }, 'assoc:sources': { type: 'keyword' }, meta: { properties: { crc: { type: 'long' } } } } };
+  const mapping = {
+    properties: {
+      title: { type: 'text', fields: { raw: { type: 'keyword' } } },
+      modified_at: { type: 'date' },
+      'assoc:sources': { type: 'keyword' },
+      meta: { properties: { crc: { type: 'long' } } },
+    },
+  };
   it('walks bool, leaf queries and exists; knows object paths, multi-fields and meta fields', () => {
-    const q = { bool: { filter: [{ term: { 'assoc:sources': 'x' } }, { range: { modified_at: { lte: 'now', boost: 2 } } }], must_not: [{ exists: { field: 'meta.crc' } }], should: [{ match: { 'title.raw': 'y' } }, { ids: { values: ['1'] } }] } };
+    const q = {
+      bool: {
+        filter: [{ term: { 'assoc:sources': 'x' } }, { range: { modified_at: { lte: 'now', boost: 2 } } }],
+        must_not: [{ exists: { field: 'meta.crc' } }],
+        should: [{ match: { 'title.raw': 'y' } }, { ids: { values: ['1'] } }],
+      },
+    };
     expect(queryFields(q).sort()).toEqual(['assoc:sources', 'meta.crc', 'modified_at', 'title.raw']);
     const fields = mappedFields(mapping);
     expect(unmappedFieldsError('i', q, fields)).toBeNull();
     expect(unmappedFieldsError('i', { term: { _id: 'a' } }, fields)).toBeNull();
-    expect(unmappedFieldsError('i', { term: { 'assoc:source': 'x' } }, fields)).toMatch(/field "assoc:source", which the mapping of i does not have .* mapped are title, title.raw, modified_at/);
+    expect(unmappedFieldsError('i', { term: { 'assoc:source': 'x' } }, fields)).toMatch(
+      /field "assoc:source", which the mapping of i does not have .* mapped are title, title.raw, modified_at/,
+    );
   });
 });
 
 describe('choices and rows', () => {
   it('each kind of query, with the error of a bad one', () => {
     expect(docChoice('source', 'src-crm', NOW)).toMatchObject({ ok: true, value: { query: { term: { 'assoc:sources': 'src-crm' } } } });
-    expect(docChoice('olderThan', '90d', NOW)).toMatchObject({ ok: true, value: { query: { range: { modified_at: { lt: '2026-08-24T08:00:00.000Z' } } } } });
-    expect(docChoice('body', '{"query": {"match_all": {}}, "size": 3}', NOW)).toMatchObject({ ok: true, value: { query: { match_all: {} }, ignored: ['size'] } });
+    expect(docChoice('olderThan', '90d', NOW)).toMatchObject({
+      ok: true,
+      value: { query: { range: { modified_at: { lt: '2026-08-24T08:00:00.000Z' } } } },
+    });
+    expect(docChoice('body', '{"query": {"match_all": {}}, "size": 3}', NOW)).toMatchObject({
+      ok: true,
+      value: { query: { match_all: {} }, ignored: ['size'] },
+    });
     expect(docChoice('body', '{"query": }', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/line 1, column 11/) });
   });
 
   it('a recorded hit as a row; the page line', () => {
     const search = fixture('documents', 'search') as any;
     const row = hitRow(search.hits[0]);
-    expect(row).toMatchObject({ id: search.hits[0]._id, modifiedAt: search.hits[0]._source.modified_at, sources: search.hits[0]._source['assoc:sources'].join(',') });
+    expect(row).toMatchObject({
+      id: search.hits[0]._id,
+      modifiedAt: search.hits[0]._source.modified_at,
+      sources: search.hits[0]._source['assoc:sources'].join(','),
+    });
     expect(row.fields).toMatch(/^title=/);
     expect(pageText(0, 100, { value: 12_345, relation: 'eq' })).toBe('1-100 of 12,345');
     expect(pageText(0, 0, { value: 0, relation: 'eq' })).toBe('0 of 0');
@@ -98,7 +133,10 @@ describe('the Documents machine', () => {
       { type: 'more' },
       { type: 'open', at: 2 },
     ]);
-    expect(effects.map((e) => e.type === 'search' && [e.from, e.size, e.append])).toEqual([[0, 2, false], [2, 2, true]]);
+    expect(effects.map((e) => e.type === 'search' && [e.from, e.size, e.append])).toEqual([
+      [0, 2, false],
+      [2, 2, true],
+    ]);
     expect(state.hits?.hits.map((h) => h._id)).toEqual(['1', '2', '3']);
     expect(state.open).toBe(2);
     expect(foundSomething(state)).toBe(true);
@@ -109,13 +147,20 @@ describe('the Documents machine', () => {
   });
 });
 
-describe('the delete wizard\'s until', () => {
-  it('resolves to the inclusive instant and the seed\'s lte, shown before anything runs', async () => {
+describe("the delete wizard's until", () => {
+  it("resolves to the inclusive instant and the seed's lte, shown before anything runs", async () => {
     const { choiceOf } = await import('../../src/domain/wizards/delete');
     expect(choiceOf({ target: 'a', kind: 'until', value: '2026-01-31', conflicts: 'abort', rate: '' }, NOW)).toEqual({
       ok: true,
-      value: { query: { range: { modified_at: { lte: '2026-01-31T23:59:59.999Z' } } }, described: 'modified_at up to and including 2026-01-31T23:59:59.999Z', resolvedUntil: '2026-01-31T23:59:59.999Z' },
+      value: {
+        query: { range: { modified_at: { lte: '2026-01-31T23:59:59.999Z' } } },
+        described: 'modified_at up to and including 2026-01-31T23:59:59.999Z',
+        resolvedUntil: '2026-01-31T23:59:59.999Z',
+      },
     });
-    expect(choiceOf({ target: 'a', kind: 'until', value: 'soon', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^until "soon" is not an ISO timestamp/) });
+    expect(choiceOf({ target: 'a', kind: 'until', value: 'soon', conflicts: 'abort', rate: '' }, NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^until "soon" is not an ISO timestamp/),
+    });
   });
 });

@@ -52,7 +52,12 @@ describe('plugins', () => {
     expect(checkPluginName('repository-s3')).toBeNull();
   });
   it("the tool runs as the engine's user with its config and java, everything quoted", () => {
-    const h = { home: '/usr/share/elasticsearch', user: 'elasticsearch', confDir: '/etc/elasticsearch', javaHome: '/usr/share/elasticsearch/jdk' };
+    const h = {
+      home: '/usr/share/elasticsearch',
+      user: 'elasticsearch',
+      confDir: '/etc/elasticsearch',
+      javaHome: '/usr/share/elasticsearch/jdk',
+    };
     expect(pluginCommand(h, 'install', zipUrl('/tmp/my plugin.zip'))).toBe(
       "runuser -u 'elasticsearch' -- env ES_PATH_CONF='/etc/elasticsearch' ES_JAVA_HOME='/usr/share/elasticsearch/jdk' '/usr/share/elasticsearch/bin/elasticsearch-plugin' install --batch 'file:///tmp/my%20plugin.zip'",
     );
@@ -61,7 +66,8 @@ describe('plugins', () => {
     );
   });
   it('the list keeps plugin names, drops JVM warnings', () => {
-    const out = 'WARNING: A terminally deprecated method in java.lang.System has been called\nWARNING: System::setSecurityManager will be removed\nanalysis-icu\nshardeck-test-plugin\n';
+    const out =
+      'WARNING: A terminally deprecated method in java.lang.System has been called\nWARNING: System::setSecurityManager will be removed\nanalysis-icu\nshardeck-test-plugin\n';
     expect(parsePluginList(out)).toEqual(['analysis-icu', 'shardeck-test-plugin']);
   });
 });
@@ -84,17 +90,32 @@ describe('the engine wizard machine', () => {
   it('the CLI: one action planned at once, confirmed with what it gives', () => {
     const { state, effects } = run(
       [
-        { type: 'planned', action: RESTART, commands: ['systemctl restart elasticsearch'], summary: 'restart', need: { kind: 'type', expected: 'n1' } },
+        {
+          type: 'planned',
+          action: RESTART,
+          commands: ['systemctl restart elasticsearch'],
+          summary: 'restart',
+          need: { kind: 'type', expected: 'n1' },
+        },
         { type: 'confirm', confirmation: { by: 'yes-flag', text: 'n1' } },
       ],
       RESTART,
     );
-    expect(effects).toEqual([{ type: 'plan', action: RESTART }, { type: 'run', action: RESTART, confirmation: { by: 'yes-flag', text: 'n1' } }]);
+    expect(effects).toEqual([
+      { type: 'plan', action: RESTART },
+      { type: 'run', action: RESTART, confirmation: { by: 'yes-flag', text: 'n1' } },
+    ]);
     expect(state.phase).toBe('running');
   });
 
   it('the console: menu, a wrong name does nothing, the right one runs; Esc goes back to the menu', () => {
-    const asked: EngineWizardEvent = { type: 'planned', action: { kind: 'service', verb: 'stop' }, commands: ['c'], summary: 's', need: { kind: 'type', expected: 'n1' } };
+    const asked: EngineWizardEvent = {
+      type: 'planned',
+      action: { kind: 'service', verb: 'stop' },
+      commands: ['c'],
+      summary: 's',
+      need: { kind: 'type', expected: 'n1' },
+    };
     const typed = (t: string): EngineWizardEvent[] => [...t].map((ch) => ({ type: 'line', edit: { type: 'insert', text: ch } }));
     let r = run([loaded, { type: 'choose', action: { kind: 'service', verb: 'stop' } }, asked, ...typed('n2'), { type: 'confirm' }]);
     expect(r.state.phase).toBe('asking');
@@ -117,13 +138,21 @@ describe('the engine wizard machine', () => {
 
   it('install asks for the zip, then offers the restart once the change is verified (and only then)', () => {
     const install = { kind: 'plugin' as const, verb: 'install' as const };
-    const base: EngineWizardEvent[] = [loaded, { type: 'choose', action: install }, { type: 'line', edit: { type: 'insert', text: '/p.zip' } }, { type: 'submit' }];
+    const base: EngineWizardEvent[] = [
+      loaded,
+      { type: 'choose', action: install },
+      { type: 'line', edit: { type: 'insert', text: '/p.zip' } },
+      { type: 'submit' },
+    ];
     let r = run(base);
     expect(r.effects.at(-1)).toEqual({ type: 'plan', action: { ...install, arg: '/p.zip' } });
-    const done = (restartNeeded: boolean): EngineWizardEvent => ({ type: 'finished', result: { ok: restartNeeded, lines: [], restartNeeded } });
+    const done = (restartNeeded: boolean): EngineWizardEvent => ({
+      type: 'finished',
+      result: { ok: restartNeeded, lines: [], restartNeeded },
+    });
     r = run([...base, done(true), { type: 'choose', action: RESTART }]);
     expect(r.effects.at(-1)).toEqual({ type: 'plan', action: RESTART });
     r = run([...base, done(false), { type: 'choose', action: RESTART }]);
-    expect((r.state).phase).toBe('done');
+    expect(r.state.phase).toBe('done');
   });
 });

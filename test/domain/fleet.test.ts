@@ -1,8 +1,25 @@
 // The fleet table's order and exit code, from plain rows.
 import { describe, expect, it } from 'vitest';
-import { fleetColumns, fleetExitCode, fleetProblemRow, fleetTextLine, pendingRow, sortFleet, worstDisk, type FleetRow } from '../../src/domain/fleet';
+import {
+  fleetColumns,
+  fleetExitCode,
+  fleetProblemRow,
+  fleetTextLine,
+  pendingRow,
+  sortFleet,
+  worstDisk,
+  type FleetRow,
+} from '../../src/domain/fleet';
 
-const row = (profile: string, over: Partial<FleetRow>): FleetRow => ({ ...pendingRow(profile, 'http://x'), status: 'green', nodes: 1, unassigned: 0, disk: 'ok', readOnlyIndices: 0, ...over });
+const row = (profile: string, over: Partial<FleetRow>): FleetRow => ({
+  ...pendingRow(profile, 'http://x'),
+  status: 'green',
+  nodes: 1,
+  unassigned: 0,
+  disk: 'ok',
+  readOnlyIndices: 0,
+  ...over,
+});
 
 describe('fleet', () => {
   it('worst first: unreachable, red, yellow, not answered yet, green; then unassigned, disk, read-only, name', () => {

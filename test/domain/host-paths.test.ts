@@ -1,5 +1,13 @@
 import { expect, it } from 'vitest';
-import { isInside, notPrivateFolder, pathPrefixes, processUidOf, untrustedFolder, untrustedProgram, type PathStat } from '../../src/domain/host-paths';
+import {
+  isInside,
+  notPrivateFolder,
+  pathPrefixes,
+  processUidOf,
+  untrustedFolder,
+  untrustedProgram,
+  type PathStat,
+} from '../../src/domain/host-paths';
 
 const dir = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: true, isFile: false, uid, mode });
 const file = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: false, isFile: true, uid, mode });
@@ -14,7 +22,7 @@ it('a folder on the way must be a real folder of a trusted owner that others can
   expect(untrustedFolder('/f', file(0, 0o600), [0])).toBe('/f is not a folder');
 });
 
-it('the last folder of a private place is the user\'s own, 0700', () => {
+it("the last folder of a private place is the user's own, 0700", () => {
   expect(notPrivateFolder('/b', dir(0, 0o700), 0)).toBeNull();
   expect(notPrivateFolder('/b', dir(0, 0o750), 0)).toMatch(/^\/b can be opened by others \(mode 0750/);
   expect(notPrivateFolder('/b', dir(1000, 0o700), 0)).toBe('/b belongs to another user (uid 1000)');
@@ -36,7 +44,7 @@ it('prefixes and insideness', () => {
   expect(isInside('/', '/etc')).toBe(true);
 });
 
-it('the engine\'s uid comes from its process status, all four uids agreeing', () => {
+it("the engine's uid comes from its process status, all four uids agreeing", () => {
   expect(processUidOf('Name:\tjava\nUid:\t999\t999\t999\t999\nGid:\t995\t995\t995\t995\n')).toBe(999);
   expect(processUidOf('Uid:\t0\t0\t0\t0\n')).toBe(0);
   expect(processUidOf('Uid:\t999\t0\t999\t0\n')).toBeNull();

@@ -22,7 +22,14 @@ import {
   unfoldedFields,
   unknownColumns,
 } from '../../src/domain/inspect';
-import { mappingSectionLines, nextSection, projectText, shardsSectionLines, statsSectionLines, templateSectionLines } from '../../src/domain/index-detail';
+import {
+  mappingSectionLines,
+  nextSection,
+  projectText,
+  shardsSectionLines,
+  statsSectionLines,
+  templateSectionLines,
+} from '../../src/domain/index-detail';
 import { parseCatShards } from '../../src/domain/parse';
 import { detailFixture, recordedDetail } from '../ui/detail-fixtures';
 
@@ -37,7 +44,9 @@ describe('settings', () => {
     const rows = settingRows(s);
     const firstDefault = rows.findIndex((r) => r.isDefault);
     expect(rows.slice(0, firstDefault).every((r) => !r.isDefault && r.key in s.settings)).toBe(true);
-    expect(rows.filter((r) => r.key === 'index.number_of_shards')).toEqual([{ key: 'index.number_of_shards', value: '6', isDefault: false }]);
+    expect(rows.filter((r) => r.key === 'index.number_of_shards')).toEqual([
+      { key: 'index.number_of_shards', value: '6', isDefault: false },
+    ]);
   });
 });
 
@@ -48,7 +57,12 @@ describe('mappings', () => {
     const fields = mappingFields(wide);
     expect(fields.length).toBeGreaterThanOrEqual(2000);
     expect(fields.find((f) => f.path === 'raw_payload')).toMatchObject({ type: 'object', disabled: true, children: 0 });
-    expect(fields.find((f) => f.path === 'title.raw')).toMatchObject({ depth: 1, multi: true, type: 'keyword', notes: ['ignore_above: 256'] });
+    expect(fields.find((f) => f.path === 'title.raw')).toMatchObject({
+      depth: 1,
+      multi: true,
+      type: 'keyword',
+      notes: ['ignore_above: 256'],
+    });
     const group = fields.find((f) => f.path === 'group00')!;
     expect(group.children).toBe(49);
     expect(fields[fields.indexOf(group) + 1].path).toBe('group00.f00');
@@ -112,7 +126,9 @@ describe('stats', () => {
 
   it('the stats section shows the rates once there are two reads', async () => {
     const d = await recordedDetail('alpha', NOW, 10_000);
-    const text = statsSectionLines(d).map((l) => l.text).join('\n');
+    const text = statsSectionLines(d)
+      .map((l) => l.text)
+      .join('\n');
     expect(text).toContain('rates over the last 10 s: indexing 20.0/s');
     expect(statsSectionLines({ ...d, previousStats: undefined }).at(-1)?.text).toBe('rates: after the next poll');
   });
@@ -136,13 +152,19 @@ describe('template', () => {
     const drift = templateDrift(d.template.data!, d.settings.data!.settings);
     expect(drift.find((x) => x.key === 'index.number_of_shards')).toEqual({ key: 'index.number_of_shards', template: '6', index: '1' });
     const lines = templateSectionLines(d);
-    expect(lines.find((l) => l.key === 'set:index.number_of_shards')).toMatchObject({ text: '  index.number_of_shards 6  (this index: 1)', tone: 'yellow' });
+    expect(lines.find((l) => l.key === 'set:index.number_of_shards')).toMatchObject({
+      text: '  index.number_of_shards 6  (this index: 1)',
+      tone: 'yellow',
+    });
   });
 });
 
 describe('shards and project', () => {
   it('lists the copies, unassigned replicas in yellow with their reason', async () => {
-    const lines = shardsSectionLines({ ...(await recordedDetail('alpha', NOW)), shards: { data: parseCatShards(detailFixture('orders-shards.json')), failures: 0 } });
+    const lines = shardsSectionLines({
+      ...(await recordedDetail('alpha', NOW)),
+      shards: { data: parseCatShards(detailFixture('orders-shards.json')), failures: 0 },
+    });
     const unassigned = lines.filter((l) => l.text.includes('UNASSIGNED'));
     expect(unassigned.length).toBeGreaterThan(0);
     expect(unassigned.every((l) => l.tone === 'yellow' && /REPLICA_ADDED|INDEX_CREATED/.test(l.text))).toBe(true);
@@ -160,7 +182,11 @@ describe('shards and project', () => {
 describe('_cat', () => {
   it('the commands the node offers, and the columns of one', () => {
     const commands = parseCatCommands(detailFixture('cat.txt'));
-    expect(commands.find((c) => c.name === 'shards')).toEqual({ name: 'shards', paths: ['/_cat/shards', '/_cat/shards/{index}'], takesTarget: true });
+    expect(commands.find((c) => c.name === 'shards')).toEqual({
+      name: 'shards',
+      paths: ['/_cat/shards', '/_cat/shards/{index}'],
+      takesTarget: true,
+    });
     expect(commands.find((c) => c.name === 'health')?.takesTarget).toBe(false);
     const columns = parseCatHelp(detailFixture('cat-shards-help.txt'));
     expect(columns[0]).toEqual({ name: 'index', aliases: ['i', 'idx'], description: 'index name' });
@@ -168,7 +194,12 @@ describe('_cat', () => {
   });
 
   it('rows as an aligned table; one index vs a pattern', () => {
-    expect(catTable([{ a: 'x', bb: null }, { a: 'longer', bb: 2 }])).toEqual(['a       bb', 'x', 'longer  2']);
+    expect(
+      catTable([
+        { a: 'x', bb: null },
+        { a: 'longer', bb: 2 },
+      ]),
+    ).toEqual(['a       bb', 'x', 'longer  2']);
     expect(isSingleIndex('service_v9_a')).toBe(true);
     for (const e of ['a*', 'a,b', '_all', '-a', '']) expect(isSingleIndex(e), e).toBe(false);
   });

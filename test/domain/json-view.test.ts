@@ -15,9 +15,27 @@ describe('json lines', () => {
 
   it('empty containers are one line; folding hides a container down to its close', () => {
     const lines = jsonLines({ a: {}, b: [], c: { d: [1, 2], e: 'x' } });
-    expect(lines.map((l) => text(linePieces(l, false, 80)))).toEqual(['{', '  "a": {},', '  "b": [],', '  "c": {', '    "d": [', '      1,', '      2', '    ],', '    "e": "x"', '  }', '}']);
+    expect(lines.map((l) => text(linePieces(l, false, 80)))).toEqual([
+      '{',
+      '  "a": {},',
+      '  "b": [],',
+      '  "c": {',
+      '    "d": [',
+      '      1,',
+      '      2',
+      '    ],',
+      '    "e": "x"',
+      '  }',
+      '}',
+    ]);
     const c = 3;
-    expect(visibleLines(lines, new Set([c])).map((i) => text(linePieces(lines[i], i === c, 80)))).toEqual(['{', '  "a": {},', '  "b": [],', '  "c": {…} 2 keys', '}']);
+    expect(visibleLines(lines, new Set([c])).map((i) => text(linePieces(lines[i], i === c, 80)))).toEqual([
+      '{',
+      '  "a": {},',
+      '  "b": [],',
+      '  "c": {…} 2 keys',
+      '}',
+    ]);
     expect([...foldAll(lines)]).toEqual([3, 4]);
     expect(containerOf(lines, 5)).toBe(4);
     expect(containerOf(lines, 9)).toBe(3);

@@ -28,7 +28,16 @@ describe('replicas form', () => {
   });
 
   it('focus moves round the fields both ways; typing edits the focused text field only', () => {
-    const events: ReplicasEvent[] = [...typed('2'), { type: 'focus', by: 1 }, ...typed('x'), { type: 'change' }, { type: 'focus', by: -1 }, { type: 'focus', by: -1 }, erase, ...typed('b')];
+    const events: ReplicasEvent[] = [
+      ...typed('2'),
+      { type: 'focus', by: 1 },
+      ...typed('x'),
+      { type: 'change' },
+      { type: 'focus', by: -1 },
+      { type: 'focus', by: -1 },
+      erase,
+      ...typed('b'),
+    ];
     const { state } = drive(replicasMachine({ target: 'a' }), events);
     expect(state.phase === 'input' && state.form).toEqual({ target: 'b', replicas: '2', template: 'service_v9', withTemplate: true });
     expect(state.focus).toBe('target');
@@ -36,8 +45,18 @@ describe('replicas form', () => {
   });
 
   it('Space changes nothing in a text field; the focus survives a refused target', () => {
-    const { state } = drive(replicasMachine({ target: 'a' }), [{ type: 'change' }, ...typed('1'), { type: 'submit' }, { type: 'rejected', message: 'no index matches a' }]);
-    expect(state).toMatchObject({ phase: 'input', form: { withTemplate: false, replicas: '1' }, error: 'no index matches a', focus: 'replicas' });
+    const { state } = drive(replicasMachine({ target: 'a' }), [
+      { type: 'change' },
+      ...typed('1'),
+      { type: 'submit' },
+      { type: 'rejected', message: 'no index matches a' },
+    ]);
+    expect(state).toMatchObject({
+      phase: 'input',
+      form: { withTemplate: false, replicas: '1' },
+      error: 'no index matches a',
+      focus: 'replicas',
+    });
   });
 });
 
@@ -49,7 +68,13 @@ describe('delete form and review', () => {
   ];
 
   it('a choice changes on Space, text goes to the focused field', () => {
-    const { state } = drive(deleteMachine({ target: 'a' }), [{ type: 'focus', by: -1 }, { type: 'change' }, ...typed('z'), { type: 'focus', by: 1 }, ...typed('src-crm')]);
+    const { state } = drive(deleteMachine({ target: 'a' }), [
+      { type: 'focus', by: -1 },
+      { type: 'change' },
+      ...typed('z'),
+      { type: 'focus', by: 1 },
+      ...typed('src-crm'),
+    ]);
     expect(state).toMatchObject({ phase: 'input', form: { kind: 'until', value: 'src-crm', target: 'a' }, focus: 'value' });
   });
 
@@ -61,7 +86,13 @@ describe('delete form and review', () => {
   });
 
   it('the rethrottle prompt is edited by the same line events', () => {
-    const running: DeleteEvent[] = [...review, ...typed('12'), { type: 'confirm' }, { type: 'started', task: 'n:1' }, { type: 'editRate', text: '' }];
+    const running: DeleteEvent[] = [
+      ...review,
+      ...typed('12'),
+      { type: 'confirm' },
+      { type: 'started', task: 'n:1' },
+      { type: 'editRate', text: '' },
+    ];
     const s = drive(deleteMachine({ target: 'a' }), [...running, ...typed('50'), erase, ...typed('00')]).state;
     expect(s).toMatchObject({ phase: 'running', rate: '500' });
   });
@@ -71,14 +102,24 @@ describe('scroll limit and recovery confirmation', () => {
   it('the limit takes digits; Backspace on the request goes back to it', () => {
     const loaded = { type: 'loaded' as const, facts: { nodes: [], limit: 500 } };
     expect(drive(scrollMachine(), [loaded, ...typed('1a0'), erase, ...typed('00')]).state).toMatchObject({ phase: 'review', input: '100' });
-    expect(drive(scrollMachine(), [loaded, ...typed('1000'), { type: 'submit' }, erase]).state).toMatchObject({ phase: 'review', input: '1000' });
+    expect(drive(scrollMachine(), [loaded, ...typed('1000'), { type: 'submit' }, erase]).state).toMatchObject({
+      phase: 'review',
+      input: '1000',
+    });
   });
 
   it('the name asked for is typed with line events, and only while it is asked for', () => {
     const step = { n: 5, total: 9, title: 'Repair', commandLines: [], note: '', losesData: true };
     const finding = { index: 'idx', shard: 0, lines: [], options: [], shardTool: false };
-    const asking = [{ type: 'detected' as const, finding }, { type: 'choose' as const, method: 'checkindex' as const }, { type: 'announced' as const, step, need: { kind: 'type' as const, expected: 'idx' } }];
-    expect(drive(recoveryMachine(), [...asking, ...typed('idy'), erase, ...typed('x')]).state).toMatchObject({ phase: 'asking', typed: 'idx' });
+    const asking = [
+      { type: 'detected' as const, finding },
+      { type: 'choose' as const, method: 'checkindex' as const },
+      { type: 'announced' as const, step, need: { kind: 'type' as const, expected: 'idx' } },
+    ];
+    expect(drive(recoveryMachine(), [...asking, ...typed('idy'), erase, ...typed('x')]).state).toMatchObject({
+      phase: 'asking',
+      typed: 'idx',
+    });
     expect(drive(recoveryMachine(), [asking[0], ...typed('idx')]).state.typed).toBe('');
   });
 });

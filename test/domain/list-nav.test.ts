@@ -54,7 +54,11 @@ describe('list navigator', () => {
     // Idempotent: resolving again changes nothing (the neighbour is not taken for a choice).
     expect(sameNav(navigate(gone, { type: 'rows' }, list(['a', 'b', 'd', 'e'])), gone)).toBe(true);
     // The last row went: the new last row.
-    expect(navigate({ key: 'e', cursor: 4, offset: 2 }, { type: 'rows' }, list(['a', 'b', 'c', 'd']))).toMatchObject({ key: 'd', cursor: 3, gone: 'e' });
+    expect(navigate({ key: 'e', cursor: 4, offset: 2 }, { type: 'rows' }, list(['a', 'b', 'c', 'd']))).toMatchObject({
+      key: 'd',
+      cursor: 3,
+      gone: 'e',
+    });
     // The neighbour disappears too: still the first choice is named.
     expect(navigate(gone, { type: 'rows' }, list(['a', 'b', 'e']))).toMatchObject({ key: 'e', gone: 'c' });
     // Any navigation key is a fresh look.
@@ -73,7 +77,12 @@ describe('list navigator', () => {
   });
 
   it('reset goes back to the first row and forgets what was gone', () => {
-    expect(navigate({ key: 'c', cursor: 2, offset: 1, gone: 'x' }, { type: 'reset' }, list(letters(5)))).toEqual({ key: 'a', cursor: 0, offset: 0, gone: undefined });
+    expect(navigate({ key: 'c', cursor: 2, offset: 1, gone: 'x' }, { type: 'reset' }, list(letters(5)))).toEqual({
+      key: 'a',
+      cursor: 0,
+      offset: 0,
+      gone: undefined,
+    });
   });
 
   it('a tail list stays on its last row as rows are added, and stays put when moved off it', () => {

@@ -6,7 +6,9 @@ import { shellPath } from '../../src/domain/mutation/preview';
 
 describe('checkConfigText', () => {
   it('accepts what conf writes, and a file without profiles yet', () => {
-    expect(checkConfigText('{"version":1,"profiles":{"p":{"url":"http://a:9200","readOnly":true,"intervalMs":2000}},"lastProfile":"p"}').ok).toBe(true);
+    expect(
+      checkConfigText('{"version":1,"profiles":{"p":{"url":"http://a:9200","readOnly":true,"intervalMs":2000}},"lastProfile":"p"}').ok,
+    ).toBe(true);
     expect(checkConfigText('{"version":1}').ok).toBe(true);
     // A field this version does not know is left for a newer one.
     expect(checkConfigText('{"profiles":{"p":{"url":"u","future":[1]}}}').ok).toBe(true);
@@ -32,7 +34,7 @@ describe('checkConfigText', () => {
     if (!r.ok) expect(r.problem).toMatch(problem);
   });
 
-  it('never repeats the parser\'s words (they name no file)', () => {
+  it("never repeats the parser's words (they name no file)", () => {
     const r = checkConfigText('{"a":');
     expect(r.ok || r.problem).not.toMatch(/Unexpected/);
   });
@@ -42,7 +44,14 @@ describe('checkSecretsText', () => {
   it('reads the tokens; never quotes the content when refusing', () => {
     expect(checkSecretsText('{"version":1,"refreshTokens":{"p":"t"}}')).toEqual({ ok: true, value: { p: 't' } });
     expect(checkSecretsText('{"version":1}')).toEqual({ ok: true, value: {} });
-    for (const bad of ['', '{"refreshTokens":{"p":"SeCrEt', 'null', '{"refreshTokens":"SeCrEt"}', '{"refreshTokens":{"p":7}}', '"SeCrEt"']) {
+    for (const bad of [
+      '',
+      '{"refreshTokens":{"p":"SeCrEt',
+      'null',
+      '{"refreshTokens":"SeCrEt"}',
+      '{"refreshTokens":{"p":7}}',
+      '"SeCrEt"',
+    ]) {
       const r = checkSecretsText(bad);
       expect(r.ok).toBe(false);
       if (!r.ok) expect(r.problem).not.toContain('SeCrEt');
@@ -75,10 +84,13 @@ describe('the words and names', () => {
 });
 
 describe('parseAuditLog on a damaged log', () => {
-  const sending = (id: string) => JSON.stringify({ id, phase: 'sending', time: 't', profile: 'p', url: 'u', risk: 'low', target: 'x', summary: id, confirmedBy: 'flag' });
+  const sending = (id: string) =>
+    JSON.stringify({ id, phase: 'sending', time: 't', profile: 'p', url: 'u', risk: 'low', target: 'x', summary: id, confirmedBy: 'flag' });
 
   it('lines of another shape are counted, never fatal; a torn last line is said', () => {
-    const r = parseAuditLog(`null\n3\n"x"\n[]\n{"of":null,"outcome":1}\n{"summary":"no time"}\n${sending('a')}\n${sending('b').slice(0, 30)}`);
+    const r = parseAuditLog(
+      `null\n3\n"x"\n[]\n{"of":null,"outcome":1}\n{"summary":"no time"}\n${sending('a')}\n${sending('b').slice(0, 30)}`,
+    );
     expect(r.records.map((x) => x.id)).toEqual(['a']);
     expect(r.unreadable).toBe(7);
     expect(r.tornLastLine).toBe(true);

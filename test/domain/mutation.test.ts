@@ -10,7 +10,15 @@ import { describeOutcome, formatAuditRecord, parseAuditLog } from '../../src/dom
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import type { MutationPlan } from '../../src/domain/mutation/plan';
 import { buildPreview } from '../../src/domain/mutation/preview';
-import { checkIndexExpression, checkPlanPath, checkRequestLine, compareResolution, compareUuids, judgeResolution, pinIndices } from '../../src/domain/mutation/targets';
+import {
+  checkIndexExpression,
+  checkPlanPath,
+  checkRequestLine,
+  compareResolution,
+  compareUuids,
+  judgeResolution,
+  pinIndices,
+} from '../../src/domain/mutation/targets';
 
 const plan: MutationPlan = {
   method: 'PUT',
@@ -35,7 +43,10 @@ describe('preview', () => {
     expect(JSON.stringify(p)).not.toContain('changeme-7Qx');
   });
   it('adds the query string and -k when TLS verification is off', () => {
-    const p = buildPreview({ ...plan, method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' }, body: undefined }, { url: 'https://h:9200', insecure: true });
+    const p = buildPreview(
+      { ...plan, method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' }, body: undefined },
+      { url: 'https://h:9200', insecure: true },
+    );
     expect(p.path).toBe('/_cluster/reroute?retry_failed=true');
     expect(p.curl).toBe(`curl -X POST 'https://h:9200/_cluster/reroute?retry_failed=true' -k`);
   });
@@ -85,12 +96,20 @@ describe('targets', () => {
   it('judges what a pattern resolved to', () => {
     expect(judgeResolution('nope', null)).toMatchObject({ ok: false, error: expect.stringMatching(/no index matches "nope"/) });
     expect(judgeResolution('x_*', [])).toMatchObject({ ok: false, error: expect.stringMatching(/matches no index/) });
-    expect(judgeResolution('*x*', ['ax', '.x'])).toMatchObject({ ok: false, error: expect.stringMatching(/1 system \(dot\) index \(\.x\)/) });
+    expect(judgeResolution('*x*', ['ax', '.x'])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/1 system \(dot\) index \(\.x\)/),
+    });
     expect(judgeResolution('*x*', ['bx', 'ax'])).toEqual({ ok: true, expression: '*x*', indices: ['ax', 'bx'], isPattern: true });
   });
 
   it('no request may target every index: not even the flood-stage unblock', () => {
-    const unblockAll = { method: 'PUT' as const, path: '/*/_settings', querystring: {}, body: { 'index.blocks.read_only_allow_delete': null } };
+    const unblockAll = {
+      method: 'PUT' as const,
+      path: '/*/_settings',
+      querystring: {},
+      body: { 'index.blocks.read_only_allow_delete': null },
+    };
     expect(checkPlanPath(unblockAll)).toMatch(/every index/);
     expect(checkPlanPath({ ...unblockAll, path: '/_all/_settings' })).toMatch(/every index/);
     expect(checkPlanPath({ ...unblockAll, method: 'DELETE', path: '/*' })).toMatch(/every index/);
@@ -103,7 +122,9 @@ describe('targets', () => {
 
   it('blanks around names are not names: a blank expression names nothing, a spaced wildcard is still a wildcard', () => {
     expect(checkIndexExpression('   ')).toBe('no index given: name an index or a pattern such as service_v9_*');
-    expect(checkIndexExpression('service_v9_a, *')).toBe('"*" would match every index: name the indices or a narrower pattern such as service_v9_*');
+    expect(checkIndexExpression('service_v9_a, *')).toBe(
+      '"*" would match every index: name the indices or a narrower pattern such as service_v9_*',
+    );
     expect(checkIndexExpression(' service_v9_a , service_v9_b ')).toBeNull();
   });
 
@@ -112,10 +133,18 @@ describe('targets', () => {
     expect(checkPlanPath(req('/service_v9_a/_settings'))).toBeNull();
     expect(checkPlanPath(req('service_v9_a/_settings'))).toBeNull();
     // Encoded, the wildcard and the exclusion are still what Elasticsearch reads.
-    expect(checkPlanPath(req('/%2A/_settings'))).toBe('"*" would match every index: name the indices or a narrower pattern such as service_v9_*');
-    expect(checkPlanPath(req('/service_v9_a%2C-service_v9_b/_settings'))).toBe('"-service_v9_b" is an exclusion, which hides what is matched: name the indices to change instead');
-    expect(checkPlanPath(req('/_all/_settings'))).toBe('"_all" would match every index: name the indices or a narrower pattern such as service_v9_*');
-    expect(checkPlanPath(req('/.security-7/_settings'))).toBe('".security-7" names system (dot) indices: add --include-system if you really mean them');
+    expect(checkPlanPath(req('/%2A/_settings'))).toBe(
+      '"*" would match every index: name the indices or a narrower pattern such as service_v9_*',
+    );
+    expect(checkPlanPath(req('/service_v9_a%2C-service_v9_b/_settings'))).toBe(
+      '"-service_v9_b" is an exclusion, which hides what is matched: name the indices to change instead',
+    );
+    expect(checkPlanPath(req('/_all/_settings'))).toBe(
+      '"_all" would match every index: name the indices or a narrower pattern such as service_v9_*',
+    );
+    expect(checkPlanPath(req('/.security-7/_settings'))).toBe(
+      '".security-7" names system (dot) indices: add --include-system if you really mean them',
+    );
     expect(checkPlanPath(req('/.security-7/_settings'), { includeSystem: true })).toBeNull();
     expect(checkPlanPath(req('/'))).toBe('no index given: name an index or a pattern such as service_v9_*');
     // An API path (_cluster, _nodes) names no index.
@@ -170,7 +199,9 @@ describe('the previewed indices, not the pattern', () => {
   it('refuses a request line over 4 KB instead of sending the pattern', () => {
     const many = Array.from({ length: 300 }, (_, i) => `service_v9_project_${String(i).padStart(4, '0')}`);
     const p = pinIndices(pat, 'service_v9_*', many);
-    expect(checkRequestLine(p)).toMatch(/^naming the 300 indices "service_v9_\*" matches takes a \d+-byte request line, over Elasticsearch's 4096-byte limit: narrow the pattern/);
+    expect(checkRequestLine(p)).toMatch(
+      /^naming the 300 indices "service_v9_\*" matches takes a \d+-byte request line, over Elasticsearch's 4096-byte limit: narrow the pattern/,
+    );
     expect(checkPlanPath(p)).toMatch(/4096-byte limit/);
     expect(checkRequestLine(pinIndices(pat, 'service_v9_*', many.slice(0, 50)))).toBeNull();
     // The limit itself: "PUT " + path + " HTTP/1.1" of exactly 4096 bytes passes, one more does not.
@@ -199,7 +230,10 @@ describe('audit log: a sending record before, an outcome line after', () => {
   const line = (o: unknown) => JSON.stringify(o);
 
   it('joins an outcome line onto its sending record (one record, one formatted line)', () => {
-    const text = [line(sending), line({ of: 'r1', time: '2026-11-22T07:00:01.000Z', outcome: { ok: true, status: 200, durationMs: 5, applied: 'yes' } })].join('\n');
+    const text = [
+      line(sending),
+      line({ of: 'r1', time: '2026-11-22T07:00:01.000Z', outcome: { ok: true, status: 200, durationMs: 5, applied: 'yes' } }),
+    ].join('\n');
     const { records, unreadable } = parseAuditLog(text);
     expect(unreadable).toBe(0);
     expect(records).toHaveLength(1);
@@ -211,14 +245,25 @@ describe('audit log: a sending record before, an outcome line after', () => {
   it('a sending record without an outcome (the process died mid-request) reads "outcome unknown"', () => {
     const { records } = parseAuditLog(line(sending) + '\n');
     expect(records[0].outcome).toBeUndefined();
-    expect(formatAuditRecord(records[0])).toBe('2026-11-22T07:00:00.000Z prod PUT /x/_settings {"a":1} -> outcome unknown (no answer recorded)');
+    expect(formatAuditRecord(records[0])).toBe(
+      '2026-11-22T07:00:00.000Z prod PUT /x/_settings {"a":1} -> outcome unknown (no answer recorded)',
+    );
     const host = { ...sending, request: undefined, command: 'systemctl stop elasticsearch' };
-    expect(formatAuditRecord(parseAuditLog(line(host)).records[0])).toBe('2026-11-22T07:00:00.000Z prod $ systemctl stop elasticsearch -> outcome unknown (no answer recorded)');
+    expect(formatAuditRecord(parseAuditLog(line(host)).records[0])).toBe(
+      '2026-11-22T07:00:00.000Z prod $ systemctl stop elasticsearch -> outcome unknown (no answer recorded)',
+    );
   });
 
   it('no answer: the read-back says applied, not applied or unknown', () => {
     const out = (applied: string) =>
-      formatAuditRecord(parseAuditLog([line(sending), line({ of: 'r1', time: 't', outcome: { ok: false, error: 'timed out', durationMs: 9, applied, readBack: 'r' } })].join('\n')).records[0]);
+      formatAuditRecord(
+        parseAuditLog(
+          [
+            line(sending),
+            line({ of: 'r1', time: 't', outcome: { ok: false, error: 'timed out', durationMs: 9, applied, readBack: 'r' } }),
+          ].join('\n'),
+        ).records[0],
+      );
     expect(out('yes')).toMatch(/-> no answer \(timed out\); read back: applied$/);
     expect(out('no')).toMatch(/-> no answer \(timed out\); read back: not applied$/);
     expect(out('unknown')).toMatch(/-> no answer \(timed out\); read back: applied or not: unknown$/);
@@ -226,7 +271,9 @@ describe('audit log: a sending record before, an outcome line after', () => {
 
   it('keeps old one-line records as they are; an outcome without its sending record is unreadable', () => {
     const old = { ...sending, id: undefined, phase: undefined, outcome: { ok: true, status: 200, durationMs: 3 } };
-    const { records, unreadable } = parseAuditLog([line(old), line({ of: 'nope', time: 't', outcome: { ok: true, durationMs: 1 } })].join('\n'));
+    const { records, unreadable } = parseAuditLog(
+      [line(old), line({ of: 'nope', time: 't', outcome: { ok: true, durationMs: 1 } })].join('\n'),
+    );
     expect(records).toHaveLength(1);
     expect(unreadable).toBe(1);
     expect(formatAuditRecord(records[0])).toMatch(/-> ok 200$/);
@@ -237,20 +284,30 @@ describe('what the operator is told after sending', () => {
   const noAnswer = { ok: false, error: { message: 'http://h:9200 did not answer in time' } };
   it('an answer is reported as it is; a refusal or a connection never made was not read back', () => {
     expect(describeOutcome({ ok: true, applied: 'yes', status: 200 })).toBe('done (200)');
-    expect(describeOutcome({ ok: false, applied: 'no', status: 400, error: { message: 'bad value' } })).toBe('bad value: nothing was retried');
-    expect(describeOutcome({ ok: false, applied: 'no', error: { message: 'connection refused' } })).toBe('connection refused: nothing was retried');
+    expect(describeOutcome({ ok: false, applied: 'no', status: 400, error: { message: 'bad value' } })).toBe(
+      'bad value: nothing was retried',
+    );
+    expect(describeOutcome({ ok: false, applied: 'no', error: { message: 'connection refused' } })).toBe(
+      'connection refused: nothing was retried',
+    );
   });
   it('no answer: applied / not applied / unknown from the read-back, never resent', () => {
-    expect(describeOutcome({ ...noAnswer, applied: 'yes', verified: { ok: true, message: 'every matched index now has 0 replicas' } })).toBe(
+    expect(
+      describeOutcome({ ...noAnswer, applied: 'yes', verified: { ok: true, message: 'every matched index now has 0 replicas' } }),
+    ).toBe(
       'no answer (http://h:9200 did not answer in time), but the cluster read back shows it applied (every matched index now has 0 replicas); it was not resent',
     );
     expect(describeOutcome({ ...noAnswer, applied: 'no', verified: { ok: false, message: 'still not 1 replicas: a' } })).toMatch(
       /^no answer \(.*\), and the cluster read back shows it NOT applied \(still not 1 replicas: a\); it may still arrive .*; it was not resent$/,
     );
-    expect(describeOutcome({ ...noAnswer, applied: 'unknown' })).toMatch(/^no answer \(.*\), and whether it was applied is unknown: check the cluster .*; it was not resent$/);
+    expect(describeOutcome({ ...noAnswer, applied: 'unknown' })).toMatch(
+      /^no answer \(.*\), and whether it was applied is unknown: check the cluster .*; it was not resent$/,
+    );
   });
   it('an applied change whose outcome could not be recorded says so, and is still done', () => {
-    expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'its outcome could not be written' })).toBe('done (200) (warning: its outcome could not be written)');
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'its outcome could not be written' })).toBe(
+      'done (200) (warning: its outcome could not be written)',
+    );
   });
 });
 
@@ -267,7 +324,10 @@ describe('a real password never reaches the preview, the curl line or the audit 
   it('through the path a session takes: --user and --password-env -> connection -> client -> Guard', async () => {
     const PASSWORD = 'pw-Zq81!x-never-shown';
     process.env.SHARDECK_TEST_ES_PASSWORD = PASSWORD;
-    const conn = await resolveConnection({ url: `http://127.0.0.1:${await closedPort()}`, user: 'ops-admin', 'password-env': 'SHARDECK_TEST_ES_PASSWORD' }, undefined);
+    const conn = await resolveConnection(
+      { url: `http://127.0.0.1:${await closedPort()}`, user: 'ops-admin', 'password-env': 'SHARDECK_TEST_ES_PASSWORD' },
+      undefined,
+    );
     expect(conn.password).toBe(PASSWORD); // it really travels with the connection the guard is given
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-mutation-'));
     const auditFile = path.join(dir, 'audit.log');
@@ -279,7 +339,9 @@ describe('a real password never reaches the preview, the curl line or the audit 
     const out = await guard.execute(plan, { by: 'key' });
     expect(out.ok).toBe(false); // nothing listens: refused, and recorded
     const record = fs.readFileSync(auditFile, 'utf8');
-    expect(parseAuditLog(record).records).toMatchObject([{ profile: 'ops', request: { method: 'PUT', path: '/x/_settings' }, outcome: { ok: false } }]);
+    expect(parseAuditLog(record).records).toMatchObject([
+      { profile: 'ops', request: { method: 'PUT', path: '/x/_settings' }, outcome: { ok: false } },
+    ]);
     for (const text of [JSON.stringify(preview), preview.curl, JSON.stringify(out), record])
       for (const f of forms) expect(text).not.toContain(f);
     fs.rmSync(dir, { recursive: true, force: true });
@@ -287,9 +349,30 @@ describe('a real password never reaches the preview, the curl line or the audit 
   });
 
   it('after a wait, the same names must still be the same indices (UUIDs)', () => {
-    const before = new Map([['a', 'u1'], ['b', 'u2']]);
-    expect(compareUuids('a,b', before, new Map([['b', 'u2'], ['a', 'u1']]))).toBeNull();
-    expect(compareUuids('a,b', before, new Map([['a', 'u1'], ['b', 'u9']]))).toMatch(/"a,b": b was deleted and re-created since the preview .*nothing was sent/);
+    const before = new Map([
+      ['a', 'u1'],
+      ['b', 'u2'],
+    ]);
+    expect(
+      compareUuids(
+        'a,b',
+        before,
+        new Map([
+          ['b', 'u2'],
+          ['a', 'u1'],
+        ]),
+      ),
+    ).toBeNull();
+    expect(
+      compareUuids(
+        'a,b',
+        before,
+        new Map([
+          ['a', 'u1'],
+          ['b', 'u9'],
+        ]),
+      ),
+    ).toMatch(/"a,b": b was deleted and re-created since the preview .*nothing was sent/);
     expect(compareUuids('a,b', before, new Map([['a', 'u1']]))).toMatch(/no longer matches 1 previewed index \(b\)/);
     expect(compareUuids('a,b', before, null)).toMatch(/no longer matches 2 previewed indices/);
   });

@@ -5,9 +5,20 @@ import { nodeLeftShards, nodeLeftText, watchNodes } from '../../src/domain/node-
 import type { ClusterHealth, ShardRow } from '../../src/domain/types';
 
 const health = (over: Partial<ClusterHealth> = {}): ClusterHealth => ({
-  clusterName: 'c', status: 'green', numberOfNodes: 3, numberOfDataNodes: 3, activePrimaryShards: 3, activeShards: 6,
-  relocatingShards: 0, initializingShards: 0, unassignedShards: 0, unassignedPrimaryShards: 0, delayedUnassignedShards: 0,
-  pendingTasks: 0, activeShardsPercent: 100, ...over,
+  clusterName: 'c',
+  status: 'green',
+  numberOfNodes: 3,
+  numberOfDataNodes: 3,
+  activePrimaryShards: 3,
+  activeShards: 6,
+  relocatingShards: 0,
+  initializingShards: 0,
+  unassignedShards: 0,
+  unassignedPrimaryShards: 0,
+  delayedUnassignedShards: 0,
+  pendingTasks: 0,
+  activeShardsPercent: 100,
+  ...over,
 });
 
 describe('node watch', () => {
@@ -29,12 +40,32 @@ describe('node watch', () => {
   it('a console started after the node left says so from health: shards delayed', () => {
     const w = watchNodes(undefined, 2, ['a', 'b'], 1000);
     expect(w.left).toBeUndefined();
-    expect(nodeLeftText(w, health({ numberOfNodes: 2, status: 'yellow', unassignedShards: 2, delayedUnassignedShards: 2 }), 1000)).toBe('node left: 2 shards delayed');
+    expect(nodeLeftText(w, health({ numberOfNodes: 2, status: 'yellow', unassignedShards: 2, delayedUnassignedShards: 2 }), 1000)).toBe(
+      'node left: 2 shards delayed',
+    );
   });
 
   it('NODE_LEFT shards and the ids of the nodes in their details', () => {
-    const row = (over: Partial<ShardRow>): ShardRow => ({ index: 'i', shard: 0, primary: false, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'NODE_LEFT', unassignedDetails: 'node_left [abc123]', ...over });
-    expect(nodeLeftShards([row({}), row({ shard: 1 }), row({ unassignedReason: 'INDEX_CREATED', unassignedDetails: null }), row({ state: 'STARTED', node: 'a' })])).toEqual({ shards: 2, nodeIds: ['abc123'] });
+    const row = (over: Partial<ShardRow>): ShardRow => ({
+      index: 'i',
+      shard: 0,
+      primary: false,
+      state: 'UNASSIGNED',
+      node: null,
+      docs: null,
+      storeBytes: null,
+      unassignedReason: 'NODE_LEFT',
+      unassignedDetails: 'node_left [abc123]',
+      ...over,
+    });
+    expect(
+      nodeLeftShards([
+        row({}),
+        row({ shard: 1 }),
+        row({ unassignedReason: 'INDEX_CREATED', unassignedDetails: null }),
+        row({ state: 'STARTED', node: 'a' }),
+      ]),
+    ).toEqual({ shards: 2, nodeIds: ['abc123'] });
     expect(nodeLeftShards(undefined)).toEqual({ shards: 0, nodeIds: [] });
   });
 });

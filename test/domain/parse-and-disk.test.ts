@@ -14,7 +14,16 @@ import {
   parseIndexBlocks,
   parseNodeSearchStats,
 } from '../../src/domain/parse';
-import { diskLevel, diskRows, headroomBytes, parseByteSize, parseWatermark, requiredFreeBytes, usedPercent, watermarkUsedPercent } from '../../src/domain/disk';
+import {
+  diskLevel,
+  diskRows,
+  headroomBytes,
+  parseByteSize,
+  parseWatermark,
+  requiredFreeBytes,
+  usedPercent,
+  watermarkUsedPercent,
+} from '../../src/domain/disk';
 import type { Watermarks } from '../../src/domain/types';
 import { buildStatusReport, explainNotGreen, statusExitCode } from '../../src/domain/status';
 import { formatBytes, formatCount } from '../../src/domain/format';
@@ -84,7 +93,9 @@ describe('effective cluster settings', () => {
     const s = effectiveSettings({
       persistent: { cluster: { routing: { allocation: { disk: { watermark: { low: '90%' } } } } } },
       transient: { cluster: { routing: { allocation: { disk: { watermark: { high: '500mb' } } } } } },
-      defaults: { cluster: { routing: { allocation: { disk: { watermark: { low: { max_headroom: '-1' }, high: '90%', flood_stage: '95%' } } } } } },
+      defaults: {
+        cluster: { routing: { allocation: { disk: { watermark: { low: { max_headroom: '-1' }, high: '90%', flood_stage: '95%' } } } } },
+      },
     });
     expect(s['cluster.routing.allocation.disk.watermark.low']).toBe('90%');
     expect(s['cluster.routing.allocation.disk.watermark.low.max_headroom']).toBe('-1');
@@ -141,7 +152,14 @@ describe('watermark math', () => {
   it('a node exactly at a mark is not past it; one byte less is (flood stage first)', () => {
     const w = wm('50gb', '20gb', '10gb');
     const at = (free: number) => diskLevel({ totalBytes: 1000 * GB, availBytes: free }, w);
-    expect([at(50 * GB), at(50 * GB - 1), at(20 * GB), at(20 * GB - 1), at(10 * GB), at(10 * GB - 1)]).toEqual(['ok', 'low', 'low', 'high', 'high', 'flood']);
+    expect([at(50 * GB), at(50 * GB - 1), at(20 * GB), at(20 * GB - 1), at(10 * GB), at(10 * GB - 1)]).toEqual([
+      'ok',
+      'low',
+      'low',
+      'high',
+      'high',
+      'flood',
+    ]);
   });
 
   it('headroom: the bytes that can still be written before a mark, never below 0', () => {
@@ -170,18 +188,39 @@ describe('watermark math', () => {
   it('a disk row: level, marks and headroom to the high mark', () => {
     const w = wm('85%', '90%', '95%', ['-1', '-1', '-1']);
     const [row] = diskRows([{ node: 'n1', usedBytes: 93 * GB, totalBytes: 100 * GB, availBytes: 7 * GB } as never], w);
-    expect(row).toEqual({ node: 'n1', usedPercent: 93, usedBytes: 93 * GB, totalBytes: 100 * GB, availBytes: 7 * GB, level: 'high', marks: { low: 85, high: 90, flood: 95 }, headroomToHighBytes: 0 });
+    expect(row).toEqual({
+      node: 'n1',
+      usedPercent: 93,
+      usedBytes: 93 * GB,
+      totalBytes: 100 * GB,
+      availBytes: 7 * GB,
+      level: 'high',
+      marks: { low: 85, high: 90, flood: 95 },
+      headroomToHighBytes: 0,
+    });
     const [roomy] = diskRows([{ node: 'n2', usedBytes: 50 * GB, totalBytes: 100 * GB, availBytes: 50 * GB } as never], w);
     expect(roomy.headroomToHighBytes).toBe(40 * GB);
   });
 
   it('byte sizes: every unit, upper case and spaces; a negative or unitless junk value is no size', () => {
-    expect(['512b', '2kb', '3MB', ' 4 gb ', '1tb', '1pb', '7'].map((x) => parseByteSize(x))).toEqual([512, 2048, 3 * 1024 ** 2, 4 * GB, 1024 ** 4, 1024 ** 5, 7]);
+    expect(['512b', '2kb', '3MB', ' 4 gb ', '1tb', '1pb', '7'].map((x) => parseByteSize(x))).toEqual([
+      512,
+      2048,
+      3 * 1024 ** 2,
+      4 * GB,
+      1024 ** 4,
+      1024 ** 5,
+      7,
+    ]);
     expect(parseByteSize(undefined)).toBeNull();
     expect(parseByteSize('-5gb')).toBeNull();
     expect(parseByteSize('5 xb')).toBeNull();
     expect(parseByteSize('gb')).toBeNull();
-    expect(parseWatermark(' 90% ', '150gb')).toEqual({ value: { kind: 'percent', usedPercent: 90 }, maxHeadroomBytes: 150 * GB, raw: ' 90% ' });
+    expect(parseWatermark(' 90% ', '150gb')).toEqual({
+      value: { kind: 'percent', usedPercent: 90 },
+      maxHeadroomBytes: 150 * GB,
+      raw: ' 90% ',
+    });
   });
 });
 

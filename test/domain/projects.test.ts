@@ -13,7 +13,9 @@ describe('parseProjects', () => {
     expect(() => parseProjects({ projects: [] })).toThrow(ProjectsFormatError);
     expect(() => parseProjects(null)).toThrow(/expected a JSON array of \{"id", "name"\}/);
     expect(() => parseProjects([{ name: 'no id' }])).toThrow(/entry 0 has no string "id"/);
-    expect(() => parseProjects(null)).toThrow(`the platform's project list is not in the expected shape (null): expected a JSON array of {"id", "name"}`);
+    expect(() => parseProjects(null)).toThrow(
+      `the platform's project list is not in the expected shape (null): expected a JSON array of {"id", "name"}`,
+    );
     expect(() => parseProjects({})).toThrow('(object)');
     expect(() => parseProjects('x')).toThrow('(string)');
     expect(() => parseProjects([{ id: 'a' }, { id: '' }])).toThrow('entry 1 has no string "id"');
@@ -27,7 +29,12 @@ describe('parseProjects', () => {
   });
 
   it('an empty or non-string name falls back to the id', () => {
-    expect(parseProjects([{ id: 'A', name: '' }, { id: 'B', name: 5 }])).toEqual([
+    expect(
+      parseProjects([
+        { id: 'A', name: '' },
+        { id: 'B', name: 5 },
+      ]),
+    ).toEqual([
       { id: 'A', name: 'A' },
       { id: 'B', name: 'B' },
     ]);

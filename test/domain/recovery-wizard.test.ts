@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { recoveryClosable, recoveryMachine } from '../../src/domain/wizards/recovery';
 
 describe('the wizard machine', () => {
-  const finding = { index: 'service_v9_abc', shard: 0, lines: ['service_v9_abc shard 0 primary: no_valid_shard_copy (corrupt)'], options: ['a backup'], shardTool: false };
+  const finding = {
+    index: 'service_v9_abc',
+    shard: 0,
+    lines: ['service_v9_abc shard 0 primary: no_valid_shard_copy (corrupt)'],
+    options: ['a backup'],
+    shardTool: false,
+  };
   const step = { n: 5, total: 11, title: 'Remove the broken segments', commandLines: ['$ x -exorcise'], note: '', losesData: true };
 
   it('offers the offline repair only after detection, and only the methods this node has', () => {
@@ -21,7 +27,10 @@ describe('the wizard machine', () => {
 
   it('a shard held by a node of another host is shown, its lossless options too, but the checklist is not offered', () => {
     const m = recoveryMachine();
-    const s = m.step(m.init().state, { type: 'detected', finding: { ...finding, shardTool: true, elsewhere: 'the corrupt copy ... is on node es-a on host storage-a' } }).state;
+    const s = m.step(m.init().state, {
+      type: 'detected',
+      finding: { ...finding, shardTool: true, elsewhere: 'the corrupt copy ... is on node es-a on host storage-a' },
+    }).state;
     expect(s.phase).toBe('options');
     expect(m.step(s, { type: 'choose', method: 'checkindex' }).effects).toEqual([]);
     expect(m.step(s, { type: 'choose', method: 'shard-tool' }).effects).toEqual([]);
@@ -29,7 +38,12 @@ describe('the wizard machine', () => {
 
   it('with a checklist under way, offers only to resume it (also when the node is down)', () => {
     const m = recoveryMachine();
-    const s = m.step(m.init().state, { type: 'detected', finding: null, resumeAt: 'x shard 0: Start the engine', message: 'the node does not answer' }).state;
+    const s = m.step(m.init().state, {
+      type: 'detected',
+      finding: null,
+      resumeAt: 'x shard 0: Start the engine',
+      message: 'the node does not answer',
+    }).state;
     expect(s.phase).toBe('options');
     expect(m.step(s, { type: 'choose', method: 'checkindex' }).effects).toEqual([]);
     expect(m.step(s, { type: 'choose', method: 'resume' }).effects).toEqual([{ type: 'run', method: 'resume' }]);
@@ -48,7 +62,7 @@ describe('the wizard machine', () => {
     expect(recoveryClosable(s)).toBe(false);
   });
 
-  it('keeps the last lines of output, and ends with the runner\'s verdict', () => {
+  it("keeps the last lines of output, and ends with the runner's verdict", () => {
     const m = recoveryMachine();
     let s = m.init().state;
     s = m.step(s, { type: 'output', chunk: Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n' }).state;

@@ -3,8 +3,19 @@
 import { describe, expect, it } from 'vitest';
 import { templateProblem, type ReplicasFacts, type ReplicasForm } from '../../src/domain/wizards/replicas';
 
-const form = (template: string, withTemplate = true): ReplicasForm => ({ target: 'service_v9_alpha', replicas: '1', template, withTemplate });
-const facts = (template: ReplicasFacts['template']): ReplicasFacts => ({ indices: ['service_v9_alpha'], before: { service_v9_alpha: 0 }, dataNodes: 1, healthBefore: 'green', template });
+const form = (template: string, withTemplate = true): ReplicasForm => ({
+  target: 'service_v9_alpha',
+  replicas: '1',
+  template,
+  withTemplate,
+});
+const facts = (template: ReplicasFacts['template']): ReplicasFacts => ({
+  indices: ['service_v9_alpha'],
+  before: { service_v9_alpha: 0 },
+  dataNodes: 1,
+  healthBefore: 'green',
+  template,
+});
 
 describe('replicas with a template', () => {
   it('refuses a template that does not exist', () => {
@@ -12,7 +23,9 @@ describe('replicas with a template', () => {
   });
 
   it('refuses a template whose index patterns match none of the indices', () => {
-    expect(templateProblem(form('other'), facts({ index_patterns: ['other-*'] }))).toMatch(/index template "other" \(index patterns other-\*\) matches none of/);
+    expect(templateProblem(form('other'), facts({ index_patterns: ['other-*'] }))).toMatch(
+      /index template "other" \(index patterns other-\*\) matches none of/,
+    );
     expect(templateProblem(form('other'), facts({ index_patterns: 'logs-*' }))).toMatch(/matches none/);
   });
 

@@ -10,7 +10,8 @@ import { SHARD_SORT_KEYS } from '../../src/domain/panes/shards';
 import { sortRows, sortRowsAgain } from '../../src/domain/table';
 import { sameData } from '../../src/services/poller';
 
-const fx = (name: string) => JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/yellow', `${name}.json`), 'utf8')) as Record<string, unknown>[];
+const fx = (name: string) =>
+  JSON.parse(fs.readFileSync(path.join(__dirname, '../fixtures/yellow', `${name}.json`), 'utf8')) as Record<string, unknown>[];
 
 describe('parsers keep the rows a poll repeats', () => {
   it('an unchanged _cat/indices answer gives the same rows by identity, and the poller sees the same data', () => {
@@ -103,7 +104,11 @@ describe('derived rows and sorts start from the last snapshot', () => {
     expect(memo2.lines).toEqual(indexLines(rows2, blocks, undefined, false, 'v9'));
     // One of them is a dot index, hidden.
     expect(memo2.lines.filter((l, i) => l !== memo.lines[i]).length).toBe(rows2.filter((r, i) => r !== rows[i] && !r.system).length);
-    INDEX_SORT_KEYS.forEach((_, k) => expect(sortRowsAgain(memo2.lines, INDEX_SORT_KEYS, k, true, sorts[k]).output).toEqual(sortRows(memo2.lines, INDEX_SORT_KEYS, k, true)));
+    INDEX_SORT_KEYS.forEach((_, k) =>
+      expect(sortRowsAgain(memo2.lines, INDEX_SORT_KEYS, k, true, sorts[k]).output).toEqual(
+        sortRows(memo2.lines, INDEX_SORT_KEYS, k, true),
+      ),
+    );
   });
 
   it('the shards index key compares like its value', () => {

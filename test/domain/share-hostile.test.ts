@@ -35,7 +35,11 @@ describe('hostile names across a shared console', () => {
   it("a follower's note and proposal about a hostile index are one message each, with the exact name", () => {
     const split = new LineSplitter(8 * 1024);
     for (const name of NAMES) {
-      const wire = JSON.stringify({ t: 'note', text: name }) + '\n' + JSON.stringify({ t: 'propose', wizard: 'replicas', selection: { indices: { index: name } } }) + '\n';
+      const wire =
+        JSON.stringify({ t: 'note', text: name }) +
+        '\n' +
+        JSON.stringify({ t: 'propose', wizard: 'replicas', selection: { indices: { index: name } } }) +
+        '\n';
       const lines = split.push(wire);
       expect(lines, JSON.stringify(name)).toHaveLength(2);
       expect(parseFollowerMessage(lines[0])).toEqual({ t: 'note', text: name });

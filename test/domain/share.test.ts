@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { approvalRefusal, approvalSatisfied, LineSplitter, parseFollowerMessage, RateBucket, sharedState, stateDiff, tokenMatches } from '../../src/domain/share';
+import {
+  approvalRefusal,
+  approvalSatisfied,
+  LineSplitter,
+  parseFollowerMessage,
+  RateBucket,
+  sharedState,
+  stateDiff,
+  tokenMatches,
+} from '../../src/domain/share';
 
 const base = () => ({
   snapshots: { health: { failures: 0, data: { status: 'yellow' } }, indices: { failures: 0 } },
@@ -11,7 +20,7 @@ const base = () => ({
   templateVersion: 'v9',
 });
 
-describe('what crosses a shared console\'s socket', () => {
+describe("what crosses a shared console's socket", () => {
   it('is a whitelist of the console state: no field it does not name', () => {
     const text = JSON.stringify(sharedState(base()));
     expect(text).not.toContain('hunter2');
@@ -93,7 +102,7 @@ describe('what crosses a shared console\'s socket', () => {
     expect([b.take(10_000), b.take(10_000), b.take(10_000)]).toEqual([true, true, false]); // never more than the burst
   });
 
-  it('four eyes: the leader\'s own user, the proposer, or a follower of the leader\'s uid cannot approve', () => {
+  it("four eyes: the leader's own user, the proposer, or a follower of the leader's uid cannot approve", () => {
     const leader = { uid: 0, user: 'root' };
     expect(approvalRefusal({ user: 'root', uid: 0 }, leader, 'root')).toMatch(/leader's own user .* second person/);
     expect(approvalRefusal({ user: 'alias-of-root', uid: 0 }, leader, 'root')).toMatch(/uid 0/);
@@ -118,23 +127,40 @@ describe('what crosses a shared console\'s socket', () => {
       wizard: 'replicas',
       selection: { indices: { index: 'a' } },
     });
-    expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: true, node: 'n1' } } }))).toEqual({
+    expect(
+      parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: true, node: 'n1' } } })),
+    ).toEqual({
       t: 'propose',
       wizard: 'recovery',
       selection: { shards: { index: 'a', shard: 0, primary: true, node: 'n1' } },
     });
-    expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: false, node: 5 } } }))).toMatchObject({
+    expect(
+      parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: { index: 'a', shard: 0, primary: false, node: 5 } } })),
+    ).toMatchObject({
       selection: { shards: { node: null } },
     });
-    for (const bad of [{ index: 'a', shard: '0', primary: true }, { index: 'a', shard: 0, primary: 'yes' }, { index: 1, shard: 0, primary: true }])
-      expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: bad } }))).toEqual({ t: 'propose', wizard: 'recovery', selection: {} });
+    for (const bad of [
+      { index: 'a', shard: '0', primary: true },
+      { index: 'a', shard: 0, primary: 'yes' },
+      { index: 1, shard: 0, primary: true },
+    ])
+      expect(parseFollowerMessage(line({ wizard: 'recovery', selection: { shards: bad } }))).toEqual({
+        t: 'propose',
+        wizard: 'recovery',
+        selection: {},
+      });
     expect(parseFollowerMessage(line({ wizard: 'drain', selection: { nodes: { node: 'n2' }, indices: { index: 3 } } }))).toEqual({
       t: 'propose',
       wizard: 'drain',
       selection: { nodes: { node: 'n2' } },
     });
     expect(parseFollowerMessage(line({ wizard: 'drain' }))).toEqual({ t: 'propose', wizard: 'drain', selection: {} });
-    expect(parseFollowerMessage(line({ wizard: 'drain', selection: { nodes: { node: 1 } } }))).toEqual({ t: 'propose', wizard: 'drain', selection: {} });
-    for (const wizard of ['Replicas', 'rm -rf', '../x', '', 'a1', 7]) expect(parseFollowerMessage(line({ wizard, selection: {} })), String(wizard)).toBeNull();
+    expect(parseFollowerMessage(line({ wizard: 'drain', selection: { nodes: { node: 1 } } }))).toEqual({
+      t: 'propose',
+      wizard: 'drain',
+      selection: {},
+    });
+    for (const wizard of ['Replicas', 'rm -rf', '../x', '', 'a1', 7])
+      expect(parseFollowerMessage(line({ wizard, selection: {} })), String(wizard)).toBeNull();
   });
 });

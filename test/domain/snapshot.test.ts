@@ -8,7 +8,14 @@ describe('snapshot freshness', () => {
   it('is as old as the oldest read, late past its own period, stale past three or on an error', () => {
     const fresh = { fetchedAt: NOW - 1000, failures: 0 };
     const slow = { fetchedAt: NOW - 7000, failures: 0, periodMs: 30_000 };
-    expect(freshness([fresh, slow], NOW, 5000)).toEqual({ ageMs: 7000, late: false, stale: false, error: undefined, failures: 0, loading: false });
+    expect(freshness([fresh, slow], NOW, 5000)).toEqual({
+      ageMs: 7000,
+      late: false,
+      stale: false,
+      error: undefined,
+      failures: 0,
+      loading: false,
+    });
     expect(ageText(freshness([fresh, slow], NOW, 5000))).toBe('just now');
     expect(freshness([{ fetchedAt: NOW - 6000, failures: 0 }], NOW, 5000).late).toBe(true);
     expect(isStale({ fetchedAt: NOW - 15_001, failures: 0 }, NOW, 5000)).toBe(true);

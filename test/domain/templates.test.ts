@@ -31,16 +31,27 @@ describe('templates view', () => {
       ['service_v9_filter', ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body']],
     ]);
     expect(view.components.find((c) => c.name === 'service_v9_mappings')!.usedBy.sort()).toEqual(['service_v9', 'service_v9_filter']);
-    expect(view.components.find((c) => c.name === 'service_v9_no_body')!.fields).toEqual([{ name: 'body', type: 'object', enabled: false }]);
+    expect(view.components.find((c) => c.name === 'service_v9_no_body')!.fields).toEqual([
+      { name: 'body', type: 'object', enabled: false },
+    ]);
   });
 
-  it('a new index gets the components\' settings in order, then the template\'s own, then the defaults', () => {
+  it("a new index gets the components' settings in order, then the template's own, then the defaults", () => {
     const v9 = view.index.find((t) => t.name === 'service_v9')!;
     expect(v9).toMatchObject({ shards: 6, replicas: 0, shardsFrom: 'the template', platform: true });
     const filter = view.index.find((t) => t.name === 'service_v9_filter')!;
     // shards from the component, replicas overridden by the template itself
-    expect(filter).toMatchObject({ shards: 2, shardsFrom: 'component service_v9_filter_settings', replicas: 0, replicasFrom: 'the template', platform: true });
-    const bare = parseTemplates({ index_templates: [{ name: 'logs_x', index_template: { index_patterns: ['logs-*'], composed_of: ['gone'] } }] }, { component_templates: [] });
+    expect(filter).toMatchObject({
+      shards: 2,
+      shardsFrom: 'component service_v9_filter_settings',
+      replicas: 0,
+      replicasFrom: 'the template',
+      platform: true,
+    });
+    const bare = parseTemplates(
+      { index_templates: [{ name: 'logs_x', index_template: { index_patterns: ['logs-*'], composed_of: ['gone'] } }] },
+      { component_templates: [] },
+    );
     expect(bare.index[0]).toMatchObject({ shards: 1, replicas: 1, shardsFrom: 'the default', missing: ['gone'], platform: false });
   });
 
@@ -51,13 +62,17 @@ describe('templates view', () => {
     );
     expect(platformTemplatesSettings(other)).toEqual({
       service_v9: { number_of_shards: 6, number_of_replicas: 0, additional_components: ['service_v9_mappings'] },
-      service_v9_filter: { number_of_shards: 2, number_of_replicas: 0, additional_components: ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body'] },
+      service_v9_filter: {
+        number_of_shards: 2,
+        number_of_replicas: 0,
+        additional_components: ['service_v9_mappings', 'service_v9_filter_settings', 'service_v9_no_body'],
+      },
     });
     const lines = platformJsonLines(platformTemplatesSettings(view));
     expect(JSON.parse(lines.join('\n'))).toEqual(platformTemplatesSettings(view));
   });
 
-  it('the replicas wizard\'s platform value keeps the components the template is composed of', () => {
+  it("the replicas wizard's platform value keeps the components the template is composed of", () => {
     const t = raw('indexTemplates').index_templates.find((x: any) => x.name === 'service_v9_filter').index_template;
     expect(platformTemplateSettings('service_v9_filter', t, 1).service_v9_filter).toMatchObject({
       number_of_replicas: 1,
@@ -80,7 +95,13 @@ describe('templates view', () => {
       'component:service_v9_mappings',
       'component:service_v9_no_body',
     ]);
-    expect(TEMPLATE_COLUMNS.map((c) => c.text(rows[1]))).toEqual(['index', 'service_v9_filter', '<- service_v9_mappings + service_v9_filter_settings + service_v9_no_body', '2', '0']);
+    expect(TEMPLATE_COLUMNS.map((c) => c.text(rows[1]))).toEqual([
+      'index',
+      'service_v9_filter',
+      '<- service_v9_mappings + service_v9_filter_settings + service_v9_no_body',
+      '2',
+      '0',
+    ]);
     expect(templateDetails(rows[4]).map((l) => l.text)).toEqual([
       'component template service_v9_no_body: used by service_v9_filter',
       'sets no shards or replicas · 1 top-level fields: body object enabled:false',
@@ -102,9 +123,13 @@ describe('component template that disables a field', () => {
     expect(checkFieldType('object')).toBeNull();
   });
 
-  it('the seed\'s body, and the template put back whole with only composed_of changed', () => {
+  it("the seed's body, and the template put back whole with only composed_of changed", () => {
     const p = componentTemplatePlan('no_body', 'body', 'object', false);
-    expect(p).toMatchObject({ method: 'PUT', path: '/_component_template/no_body', body: { template: { mappings: { properties: { body: { type: 'object', enabled: false } } } } } });
+    expect(p).toMatchObject({
+      method: 'PUT',
+      path: '/_component_template/no_body',
+      body: { template: { mappings: { properties: { body: { type: 'object', enabled: false } } } } },
+    });
     const t = raw('indexTemplates').index_templates[0].index_template;
     const next = templateWithComponent(t, 'no_body');
     expect(next).toEqual({ ...t, composed_of: [...t.composed_of, 'no_body'] });
@@ -113,7 +138,12 @@ describe('component template that disables a field', () => {
     expect(c.verify!.check({ index_templates: [{ name: 'service_v9', index_template: next }] }).ok).toBe(true);
     expect(c.verify!.check({ index_templates: [{ name: 'service_v9', index_template: t }] })).toMatchObject({ ok: false });
     expect(p.verify!.check({ component_templates: [{ name: 'no_body', component_template: p.body }] }).ok).toBe(true);
-    expect(checkNewIndexMapping({ field: 'body', type: 'object', template: 'service_v9' }, { properties: { body: { type: 'object', enabled: false } } }).ok).toBe(true);
+    expect(
+      checkNewIndexMapping(
+        { field: 'body', type: 'object', template: 'service_v9' },
+        { properties: { body: { type: 'object', enabled: false } } },
+      ).ok,
+    ).toBe(true);
     expect(checkNewIndexMapping({ field: 'body', type: 'object', template: 'service_v9' }, { properties: {} }).ok).toBe(false);
   });
 
@@ -122,13 +152,23 @@ describe('component template that disables a field', () => {
     const t = raw('indexTemplates').index_templates[0].index_template;
     const r = buildComponentReview(form, { template: t, existing: null, view });
     if (!r.ok) throw new Error(r.error);
-    expect(r.review.plans.map((p) => `${p.method} ${p.path}`)).toEqual(['PUT /_component_template/service_v9_no_body2', 'PUT /_index_template/service_v9']);
+    expect(r.review.plans.map((p) => `${p.method} ${p.path}`)).toEqual([
+      'PUT /_component_template/service_v9_no_body2',
+      'PUT /_index_template/service_v9',
+    ]);
     expect(r.review.platformJson.service_v9.additional_components).toEqual(['service_v9_mappings', 'service_v9_no_body2']);
     expect(r.review.platformJson.service_v9_filter).toBeDefined();
-    const again = buildComponentReview(form, { template: { ...t, composed_of: [...t.composed_of, form.name] }, existing: { template: {} }, view });
+    const again = buildComponentReview(form, {
+      template: { ...t, composed_of: [...t.composed_of, form.name] },
+      existing: { template: {} },
+      view,
+    });
     expect(again.ok && again.review.plans).toHaveLength(1);
     expect(again.ok && again.review.warnings[0]).toMatch(/exists and is replaced whole/);
-    expect(buildComponentReview({ ...form, template: 'nope' }, { template: null, existing: null, view })).toEqual({ ok: false, error: 'index template "nope" does not exist: give one of service_v9, service_v9_filter with --template' });
+    expect(buildComponentReview({ ...form, template: 'nope' }, { template: null, existing: null, view })).toEqual({
+      ok: false,
+      error: 'index template "nope" does not exist: give one of service_v9, service_v9_filter with --template',
+    });
   });
 
   it('the machine: form checked before anything is read; confirm sends both plans as one effect', () => {

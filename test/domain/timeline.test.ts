@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { changesFromAudit, clusterKey, entryText, entryTone, healthTransition, lastHealth, mergeTimeline, parseSince, parseTimeline, taskEndResult, timelineMarkdown, type TimelineEntry } from '../../src/domain/timeline';
+import {
+  changesFromAudit,
+  clusterKey,
+  entryText,
+  entryTone,
+  healthTransition,
+  lastHealth,
+  mergeTimeline,
+  parseSince,
+  parseTimeline,
+  taskEndResult,
+  timelineMarkdown,
+  type TimelineEntry,
+} from '../../src/domain/timeline';
 import type { AuditRecord } from '../../src/domain/mutation/audit';
 import type { ClusterHealth, ShardRow } from '../../src/domain/types';
 
@@ -18,7 +31,17 @@ const health = (status: ClusterHealth['status'], unassigned = 0): ClusterHealth 
   pendingTasks: 0,
   activeShardsPercent: 50,
 });
-const shard = (state: string, reason: string | null = null): ShardRow => ({ index: 'logs', shard: 0, primary: false, state, node: null, docs: null, storeBytes: null, unassignedReason: reason, unassignedDetails: null });
+const shard = (state: string, reason: string | null = null): ShardRow => ({
+  index: 'logs',
+  shard: 0,
+  primary: false,
+  state,
+  node: null,
+  docs: null,
+  storeBytes: null,
+  unassignedReason: reason,
+  unassignedDetails: null,
+});
 
 describe('incident timeline', () => {
   it('records a transition with the shards that caused it, and nothing while the status holds', () => {
@@ -31,11 +54,41 @@ describe('incident timeline', () => {
   });
 
   it('merges audit changes of this cluster only, in time order, and keeps a transition two consoles both saw once', () => {
-    const rec = (url: string, time: string): AuditRecord => ({ time, profile: 'p', url, osUser: 'alice', approvedBy: 'bob', proposedBy: 'alice', risk: 'reversible', target: 'logs', summary: 'set replicas', confirmedBy: 'key', request: { method: 'PUT', path: '/logs/_settings', querystring: {}, body: { index: { number_of_replicas: 0 } } }, outcome: { ok: true, status: 200, durationMs: 3 } });
-    const changes = changesFromAudit([rec('http://a:9200', '2026-11-24T01:00:05Z'), rec('http://b:9200', '2026-11-24T01:00:06Z')], 'http://a:9200');
+    const rec = (url: string, time: string): AuditRecord => ({
+      time,
+      profile: 'p',
+      url,
+      osUser: 'alice',
+      approvedBy: 'bob',
+      proposedBy: 'alice',
+      risk: 'reversible',
+      target: 'logs',
+      summary: 'set replicas',
+      confirmedBy: 'key',
+      request: { method: 'PUT', path: '/logs/_settings', querystring: {}, body: { index: { number_of_replicas: 0 } } },
+      outcome: { ok: true, status: 200, durationMs: 3 },
+    });
+    const changes = changesFromAudit(
+      [rec('http://a:9200', '2026-11-24T01:00:05Z'), rec('http://b:9200', '2026-11-24T01:00:06Z')],
+      'http://a:9200',
+    );
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ kind: 'change', who: 'alice', approvedBy: 'bob', result: 'ok (200)', request: 'PUT /logs/_settings {"index":{"number_of_replicas":0}}' });
-    const y1: TimelineEntry = { kind: 'health', time: '2026-11-24T01:00:00Z', from: 'green', to: 'yellow', unassigned: 1, unassignedPrimaries: 0, shards: [] };
+    expect(changes[0]).toMatchObject({
+      kind: 'change',
+      who: 'alice',
+      approvedBy: 'bob',
+      result: 'ok (200)',
+      request: 'PUT /logs/_settings {"index":{"number_of_replicas":0}}',
+    });
+    const y1: TimelineEntry = {
+      kind: 'health',
+      time: '2026-11-24T01:00:00Z',
+      from: 'green',
+      to: 'yellow',
+      unassigned: 1,
+      unassignedPrimaries: 0,
+      shards: [],
+    };
     const y2: TimelineEntry = { ...y1, time: '2026-11-24T01:00:02Z' };
     const merged = mergeTimeline([y2, y1], changes);
     expect(merged.map((e) => e.kind)).toEqual(['health', 'change']);
@@ -44,9 +97,25 @@ describe('incident timeline', () => {
 
   it('exports Markdown with UTC and local times, durations between transitions, and each request', () => {
     const entries: TimelineEntry[] = [
-      { kind: 'health', time: '2026-11-24T01:00:00Z', from: 'green', to: 'red', unassigned: 1, unassignedPrimaries: 1, shards: ['logs[0] p UNASSIGNED ALLOCATION_FAILED'] },
+      {
+        kind: 'health',
+        time: '2026-11-24T01:00:00Z',
+        from: 'green',
+        to: 'red',
+        unassigned: 1,
+        unassignedPrimaries: 1,
+        shards: ['logs[0] p UNASSIGNED ALLOCATION_FAILED'],
+      },
       { kind: 'note', time: '2026-11-24T01:01:00Z', author: 'bob', text: 'corrupt | primary' },
-      { kind: 'change', time: '2026-11-24T01:02:00Z', who: 'alice', summary: 'retry', target: 'cluster', request: 'POST /_cluster/reroute?retry_failed=true', result: 'ok (200)' },
+      {
+        kind: 'change',
+        time: '2026-11-24T01:02:00Z',
+        who: 'alice',
+        summary: 'retry',
+        target: 'cluster',
+        request: 'POST /_cluster/reroute?retry_failed=true',
+        result: 'ok (200)',
+      },
       { kind: 'health', time: '2026-11-24T01:05:30Z', from: 'red', to: 'green', unassigned: 0, unassignedPrimaries: 0, shards: [] },
     ];
     const md = timelineMarkdown('http://a:9200', entries, new Date('2026-11-24T01:10:00Z'), -60);
@@ -69,8 +138,18 @@ describe('incident timeline', () => {
     const dbq = { action: 'indices:data/write/delete/byquery', cancelled: false, failures: [] as string[], deleted: 500 };
     expect(taskEndResult(dbq)).toBe('ok, 500 deleted');
     expect(taskEndResult({ ...dbq, cancelled: true, deleted: 20 })).toBe('cancelled, 20 deleted');
-    expect(taskEndResult({ action: 'indices:admin/forcemerge', cancelled: false, failures: ['shard 0: disk', 'shard 1: disk'], deleted: 0 })).toBe('failed: shard 0: disk (+1 more)');
-    const end: TimelineEntry = { kind: 'task', time: '2026-11-24T01:00:00Z', phase: 'end', task: 'n:1', summary: 'delete from logs', result: 'failed: x', durationMs: 75_000 };
+    expect(
+      taskEndResult({ action: 'indices:admin/forcemerge', cancelled: false, failures: ['shard 0: disk', 'shard 1: disk'], deleted: 0 }),
+    ).toBe('failed: shard 0: disk (+1 more)');
+    const end: TimelineEntry = {
+      kind: 'task',
+      time: '2026-11-24T01:00:00Z',
+      phase: 'end',
+      task: 'n:1',
+      summary: 'delete from logs',
+      result: 'failed: x',
+      durationMs: 75_000,
+    };
     expect(entryText(end)).toBe('task ended n:1: delete from logs -> failed: x after 1m 15s');
     expect(entryTone(end)).toBe('red');
     expect(entryText({ ...end, phase: 'start', result: undefined, durationMs: undefined })).toBe('task started n:1: delete from logs');

@@ -4,13 +4,28 @@ import type { DiskRow } from '../../src/domain/disk';
 import type { ShardRow } from '../../src/domain/types';
 import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
 import { drive } from '../helpers/machines';
-import { parseReplicaCount, replicasMachine, replicaWarnings, templateWithReplicas, type ReplicasFacts } from '../../src/domain/wizards/replicas';
+import {
+  parseReplicaCount,
+  replicasMachine,
+  replicaWarnings,
+  templateWithReplicas,
+  type ReplicasFacts,
+} from '../../src/domain/wizards/replicas';
 import { scrollLimitPlan, scrollMachine, scrollRows } from '../../src/domain/wizards/scroll';
 import { buildUnblockReview, unblockMachine, unblockPlans } from '../../src/domain/wizards/unblock';
 import { checkPlanPath, MAX_REQUEST_LINE } from '../../src/domain/mutation/targets';
 
-
-const facts: ReplicasFacts = { indices: ['service_v9_a'], before: { service_v9_a: 1 }, dataNodes: 1, healthBefore: 'yellow', template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } }, priority: 100 } };
+const facts: ReplicasFacts = {
+  indices: ['service_v9_a'],
+  before: { service_v9_a: 1 },
+  dataNodes: 1,
+  healthBefore: 'yellow',
+  template: {
+    index_patterns: ['service_v9_*'],
+    template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } },
+    priority: 100,
+  },
+};
 
 describe('replicas', () => {
   it.each([
@@ -33,19 +48,33 @@ describe('replicas', () => {
   });
 
   it('changes only number_of_replicas of the template', () => {
-    const t = { index_patterns: ['x*'], composed_of: ['c'], template: { settings: { number_of_replicas: 2, index: { number_of_shards: '6' } }, mappings: { a: 1 } } };
-    expect(templateWithReplicas(t, 0)).toEqual({ index_patterns: ['x*'], composed_of: ['c'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: 0 } }, mappings: { a: 1 } } });
+    const t = {
+      index_patterns: ['x*'],
+      composed_of: ['c'],
+      template: { settings: { number_of_replicas: 2, index: { number_of_shards: '6' } }, mappings: { a: 1 } },
+    };
+    expect(templateWithReplicas(t, 0)).toEqual({
+      index_patterns: ['x*'],
+      composed_of: ['c'],
+      template: { settings: { index: { number_of_shards: '6', number_of_replicas: 0 } }, mappings: { a: 1 } },
+    });
     expect(t.template.settings.number_of_replicas).toBe(2); // the original is untouched
   });
 
   it('bad input stays in the form with the error and asks for nothing', () => {
-    const { state, effects } = drive(replicasMachine({ target: 'service_v9_a' }), [{ type: 'edit', field: 'replicas', value: '1.5' }, { type: 'submit' }]);
+    const { state, effects } = drive(replicasMachine({ target: 'service_v9_a' }), [
+      { type: 'edit', field: 'replicas', value: '1.5' },
+      { type: 'submit' },
+    ]);
     expect(state).toMatchObject({ phase: 'input', error: expect.stringMatching(/whole number/) });
     expect(effects).toEqual([]);
   });
 
-  it('an unknown target comes back to the form with the resolver\'s sentence', () => {
-    const { state } = drive(replicasMachine({ target: 'nope', replicas: '0' }), [{ type: 'submit' }, { type: 'rejected', message: 'no index matches "nope"' }]);
+  it("an unknown target comes back to the form with the resolver's sentence", () => {
+    const { state } = drive(replicasMachine({ target: 'nope', replicas: '0' }), [
+      { type: 'submit' },
+      { type: 'rejected', message: 'no index matches "nope"' },
+    ]);
     expect(state).toMatchObject({ phase: 'input', error: 'no index matches "nope"' });
   });
 
@@ -55,22 +84,39 @@ describe('replicas', () => {
       { type: 'submit' },
       { type: 'inspected', facts },
       { type: 'confirm', confirmation: { by: 'key' } },
-      { type: 'applied', results: [{ summary: 'a', ok: true, message: 'done' }, { summary: 'b', ok: true, message: 'done' }] },
+      {
+        type: 'applied',
+        results: [
+          { summary: 'a', ok: true, message: 'done' },
+          { summary: 'b', ok: true, message: 'done' },
+        ],
+      },
       { type: 'watched', health: 'green', replicas: { service_v9_a: 0 }, timedOut: false },
     ]);
     expect(effects.map((f) => f.type)).toEqual(['inspect', 'mutate', 'watch']);
     const mutate = effects[1] as Extract<(typeof effects)[number], { type: 'mutate' }>;
     // The pattern's previewed indices, not the pattern: an index created after the review is not changed.
-    expect(mutate.plans.map((p) => `${p.method} ${p.path}`)).toEqual([`PUT /${facts.indices.join(',')}/_settings`, 'PUT /_index_template/service_v9']);
+    expect(mutate.plans.map((p) => `${p.method} ${p.path}`)).toEqual([
+      `PUT /${facts.indices.join(',')}/_settings`,
+      'PUT /_index_template/service_v9',
+    ]);
     expect(mutate.plans[0].resolved).toEqual({ expression: 'service_v9_*', indices: facts.indices });
     expect(mutate.plans[0].verify?.path).toBe(`/${facts.indices.join(',')}/_settings/index.number_of_replicas`);
     expect(effects[2]).toMatchObject({ expected: 'green', replicas: 0 });
-    expect(state).toMatchObject({ phase: 'done', report: { before: { health: 'yellow' }, after: { health: 'green', reachedExpected: true } } });
+    expect(state).toMatchObject({
+      phase: 'done',
+      report: { before: { health: 'yellow' }, after: { health: 'green', reachedExpected: true } },
+    });
   });
 
   it('a failed request stops before watching; cancel is ignored while a request is out', () => {
     const m = replicasMachine({ target: 'a', replicas: '0' });
-    const mid = drive(m, [{ type: 'submit' }, { type: 'inspected', facts }, { type: 'confirm', confirmation: { by: 'key' } }, { type: 'cancel' }]);
+    const mid = drive(m, [
+      { type: 'submit' },
+      { type: 'inspected', facts },
+      { type: 'confirm', confirmation: { by: 'key' } },
+      { type: 'cancel' },
+    ]);
     expect(mid.state.phase).toBe('applying');
     const end = m.step(mid.state, { type: 'applied', results: [{ summary: 'a', ok: false, message: 'boom' }] });
     expect(end.state).toMatchObject({ phase: 'failed', message: 'boom' });
@@ -95,7 +141,14 @@ describe('unblock', () => {
     expect(flood.refusal).toMatch(/past flood stage \(97\.0% used, flood stage at 95\.0%\)/);
     expect(flood.plans).toBeUndefined();
     const high = buildUnblockReview({ blocked: ['b', 'a'], disks: [disk('high')] });
-    expect(high.plans).toEqual([expect.objectContaining({ method: 'PUT', path: '/a,b/_settings', body: { 'index.blocks.read_only_allow_delete': null }, target: '2 blocked indices' })]);
+    expect(high.plans).toEqual([
+      expect.objectContaining({
+        method: 'PUT',
+        path: '/a,b/_settings',
+        body: { 'index.blocks.read_only_allow_delete': null },
+        target: '2 blocked indices',
+      }),
+    ]);
     expect(high.plans![0].verify!.path).toBe('/a,b/_settings/index.blocks.read_only_allow_delete');
     expect(high.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
     const none = buildUnblockReview({ blocked: [], disks: [disk('ok')] });
@@ -104,10 +157,16 @@ describe('unblock', () => {
   });
 
   it('confirm does nothing while refused; sends the plan when allowed', () => {
-    const refused = drive(unblockMachine(), [{ type: 'loaded', facts: { blocked: ['a'], disks: [disk('flood')] } }, { type: 'confirm', confirmation: { by: 'key' } }]);
+    const refused = drive(unblockMachine(), [
+      { type: 'loaded', facts: { blocked: ['a'], disks: [disk('flood')] } },
+      { type: 'confirm', confirmation: { by: 'key' } },
+    ]);
     expect(refused.state.phase).toBe('review');
     expect(refused.effects.map((f) => f.type)).toEqual(['load']);
-    const ok = drive(unblockMachine(), [{ type: 'loaded', facts: { blocked: ['a'], disks: [disk('ok')] } }, { type: 'confirm', confirmation: { by: 'key' } }]);
+    const ok = drive(unblockMachine(), [
+      { type: 'loaded', facts: { blocked: ['a'], disks: [disk('ok')] } },
+      { type: 'confirm', confirmation: { by: 'key' } },
+    ]);
     expect(ok.effects.map((f) => f.type)).toEqual(['load', 'mutate']);
   });
 
@@ -134,7 +193,10 @@ describe('scroll limit', () => {
     const bad = drive(scrollMachine('0'), [{ type: 'loaded', facts }, { type: 'submit' }]);
     expect(bad.state).toMatchObject({ phase: 'review', error: expect.stringMatching(/1 or more/) });
     const good = drive(scrollMachine(), [{ type: 'loaded', facts }, { type: 'edit', value: '1000' }, { type: 'submit' }]);
-    expect(good.state).toMatchObject({ phase: 'confirming', plan: { body: { persistent: { 'search.max_open_scroll_context': 1000 }, transient: { 'search.max_open_scroll_context': 1000 } } } });
+    expect(good.state).toMatchObject({
+      phase: 'confirming',
+      plan: { body: { persistent: { 'search.max_open_scroll_context': 1000 }, transient: { 'search.max_open_scroll_context': 1000 } } },
+    });
   });
 
   it('the read-back passes only when both the persistent and the transient value read as the new limit', () => {
@@ -150,20 +212,40 @@ describe('scroll limit', () => {
     });
     const check = (body: unknown) => plan.verify!.check(body);
     expect(check({ persistent: {}, transient: { search: {} } })).toMatchObject({ ok: false });
-    expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({ ok: false, message: expect.stringMatching(/transient unset$/) });
+    expect(check({ persistent: { search: { max_open_scroll_context: '1000' } }, transient: {} })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/transient unset$/),
+    });
     const read = (persistent?: string, transient?: string) => ({
       ...(persistent ? { persistent: { search: { max_open_scroll_context: persistent } } } : {}),
       ...(transient ? { transient: { search: { max_open_scroll_context: transient } } } : {}),
     });
     expect(check(read('1000', '1000'))).toEqual({ ok: true, message: 'search.max_open_scroll_context is 1000 on every node' });
-    expect(check(read('1000'))).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent 1000, transient unset' });
-    expect(check(read('1000', '500'))).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent 1000, transient 500' });
+    expect(check(read('1000'))).toEqual({
+      ok: false,
+      message: 'search.max_open_scroll_context reads back as persistent 1000, transient unset',
+    });
+    expect(check(read('1000', '500'))).toEqual({
+      ok: false,
+      message: 'search.max_open_scroll_context reads back as persistent 1000, transient 500',
+    });
     expect(check(null)).toEqual({ ok: false, message: 'search.max_open_scroll_context reads back as persistent unset, transient unset' });
   });
 });
 
 describe('allocation', () => {
-  const row = (o: Partial<ShardRow>): ShardRow => ({ index: 'i', shard: 0, primary: true, state: 'STARTED', node: 'n1', docs: 0, storeBytes: 0, unassignedReason: null, unassignedDetails: null, ...o });
+  const row = (o: Partial<ShardRow>): ShardRow => ({
+    index: 'i',
+    shard: 0,
+    primary: true,
+    state: 'STARTED',
+    node: 'n1',
+    docs: 0,
+    storeBytes: 0,
+    unassignedReason: null,
+    unassignedDetails: null,
+    ...o,
+  });
 
   it('reports what moved between two reads of the shards', () => {
     const before = [row({}), row({ primary: false, state: 'UNASSIGNED', node: null }), row({ shard: 1 })];
@@ -180,8 +262,14 @@ describe('allocation', () => {
       current_state: 'unassigned',
       unassigned_info: { reason: 'ALLOCATION_FAILED', details: 'boom', last_allocation_status: 'no_attempt' },
       can_allocate: 'no',
-      allocate_explanation: 'Elasticsearch isn\'t allowed to allocate this shard to any of the nodes in the cluster.',
-      node_allocation_decisions: [{ node_name: 'n1', node_decision: 'no', deciders: [{ decider: 'max_retry', decision: 'NO', explanation: 'shard has exceeded the maximum number of retries' }] }],
+      allocate_explanation: "Elasticsearch isn't allowed to allocate this shard to any of the nodes in the cluster.",
+      node_allocation_decisions: [
+        {
+          node_name: 'n1',
+          node_decision: 'no',
+          deciders: [{ decider: 'max_retry', decision: 'NO', explanation: 'shard has exceeded the maximum number of retries' }],
+        },
+      ],
     });
     expect(x.unassignedReason).toBe('ALLOCATION_FAILED (allocating it failed)');
     expect(x.nodes).toEqual([{ node: 'n1', decision: 'no', reasons: ['max_retry: shard has exceeded the maximum number of retries'] }]);
@@ -196,7 +284,10 @@ describe('allocation', () => {
       { type: 'applied', results: [{ summary: 's', ok: true, message: 'done' }], moves: [], stillUnassigned: 3 },
     ]);
     expect(effects.map((f) => f.type)).toEqual(['explain', 'mutate']);
-    expect(effects[1]).toMatchObject({ compareShards: true, plans: [{ method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' } }] });
+    expect(effects[1]).toMatchObject({
+      compareShards: true,
+      plans: [{ method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' } }],
+    });
     expect(state).toMatchObject({ phase: 'done', stillUnassigned: 3 });
   });
 });

@@ -121,7 +121,12 @@ describe('shardeck console in tmux at 80x24', () => {
       launch(session, `--url ${node.url} --interval 1 --share`, `XDG_RUNTIME_DIR=${runtime}`);
       await waitFor(session, (s) => s.includes('YELLOW'), 'the header');
       const dir = path.join(runtime, `shardeck-${process.getuid!()}`);
-      const socket = await waitUntil('the share socket', () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []), (f) => f.length === 1, { timeoutMs: 20_000, intervalMs: 100 });
+      const socket = await waitUntil(
+        'the share socket',
+        () => (fs.existsSync(dir) ? fs.readdirSync(dir) : []),
+        (f) => f.length === 1,
+        { timeoutMs: 20_000, intervalMs: 100 },
+      );
       const pid = Number(/^console-(\d+)\.sock$/.exec(socket[0])?.[1]);
       expect(fs.lstatSync(path.join(dir, socket[0])).isSocket()).toBe(true);
       expect(tmux('display-message', '-p', '-t', session, '#{alternate_on}').trim()).toBe('1');

@@ -27,7 +27,16 @@ export interface SeenRequest {
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
-const READ_POSTS = [/\/_search(\/scroll)?$/, /\/_count$/, /^\/_cluster\/allocation\/explain$/, /\/_mget$/, /\/_msearch$/, /\/_field_caps$/, /^\/_index_template\/_simulate(_index)?\//, /^\/_security\/user(\/[^/]+)?\/_has_privileges$/];
+const READ_POSTS = [
+  /\/_search(\/scroll)?$/,
+  /\/_count$/,
+  /^\/_cluster\/allocation\/explain$/,
+  /\/_mget$/,
+  /\/_msearch$/,
+  /\/_field_caps$/,
+  /^\/_index_template\/_simulate(_index)?\//,
+  /^\/_security\/user(\/[^/]+)?\/_has_privileges$/,
+];
 /** Endpoints that write whatever the method: Elasticsearch also serves GET /<index>/_refresh and _flush. */
 const WRITE_ENDPOINTS = /(^|\/)(_refresh|_flush|_forcemerge|_cache\/clear)(\/|$)/;
 
@@ -92,7 +101,10 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
   /** Requests held by a delay rule: heal forwards them at once. */
   const delayed = new Set<() => void>();
   const forward = (req: http.IncomingMessage, method: string, path: string, onAnswer: (up: http.IncomingMessage) => void) => {
-    const out = http.request({ host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host } }, onAnswer);
+    const out = http.request(
+      { host: upstream.hostname, port: upstream.port, method, path, headers: { ...req.headers, host: upstream.host } },
+      onAnswer,
+    );
     out.on('error', () => req.socket.destroy());
     req.pipe(out);
   };
@@ -131,7 +143,9 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
           return;
         }
         seen.handled = 'answered';
-        const body = JSON.stringify(fault.body ?? { error: { type: 'test_unavailable', reason: 'the counting proxy answered' }, status: fault.status });
+        const body = JSON.stringify(
+          fault.body ?? { error: { type: 'test_unavailable', reason: 'the counting proxy answered' }, status: fault.status },
+        );
         res.writeHead(fault.status, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch', ...fault.headers });
         res.end(body);
       });

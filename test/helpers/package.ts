@@ -22,16 +22,54 @@ export function ensurePackaged(): void {
 }
 
 const NODE_NAMES = ['node', 'nodejs', 'npm', 'npx', 'corepack', 'bun', 'deno'];
-const NODE_HOMES = ['/usr/lib/node_modules', '/usr/local/lib/node_modules', '/usr/share/nodejs', '/root/.nvm', '/usr/local/nvm', '/root/.volta', '/opt/node', '/opt/nodejs'];
+const NODE_HOMES = [
+  '/usr/lib/node_modules',
+  '/usr/local/lib/node_modules',
+  '/usr/share/nodejs',
+  '/root/.nvm',
+  '/usr/local/nvm',
+  '/root/.volta',
+  '/opt/node',
+  '/opt/nodejs',
+];
 
 /** Every node/npm executable this machine has (on PATH, in the usual folders, nvm's), by real path. */
 export function nodesOnMachine(): { files: string[]; dirs: string[] } {
-  const where = [...(process.env.PATH ?? '').split(':'), '/usr/bin', '/usr/local/bin', '/bin', '/usr/sbin', '/usr/local/sbin', '/opt', '/root/.nvm', '/root/.local/bin', '/home'];
+  const where = [
+    ...(process.env.PATH ?? '').split(':'),
+    '/usr/bin',
+    '/usr/local/bin',
+    '/bin',
+    '/usr/sbin',
+    '/usr/local/sbin',
+    '/opt',
+    '/root/.nvm',
+    '/root/.local/bin',
+    '/home',
+  ];
   const dirs = [...new Set(where.filter((d) => d && fs.existsSync(d)).map((d) => fs.realpathSync(d)))];
-  const found = execFileSync('find', [...dirs, '-maxdepth', '7', '(', ...NODE_NAMES.flatMap((n, i) => (i ? ['-o', '-name', n] : ['-name', n])), ')', '(', '-type', 'f', '-o', '-type', 'l', ')'], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'ignore'],
-  })
+  const found = execFileSync(
+    'find',
+    [
+      ...dirs,
+      '-maxdepth',
+      '7',
+      '(',
+      ...NODE_NAMES.flatMap((n, i) => (i ? ['-o', '-name', n] : ['-name', n])),
+      ')',
+      '(',
+      '-type',
+      'f',
+      '-o',
+      '-type',
+      'l',
+      ')',
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  )
     .split('\n')
     .filter(Boolean);
   const files = [...new Set(found.filter((f) => fs.existsSync(f)).map((f) => fs.realpathSync(f)))].filter((f) => fs.statSync(f).isFile());
@@ -57,7 +95,18 @@ export function hiddenNodeArgv(command: string[], env: Record<string, string>, r
     ...readOnly.flatMap((d) => [`mount --bind ${q(d)} ${q(d)}`, `mount -o remount,bind,ro ${q(d)}`]),
     'exec env -i "$@"',
   ].join('\n');
-  return ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', script, 'sh', ...Object.entries(env).map(([k, v]) => `${k}=${v}`), ...command];
+  return [
+    'unshare',
+    '--mount',
+    '--propagation',
+    'private',
+    'sh',
+    '-c',
+    script,
+    'sh',
+    ...Object.entries(env).map(([k, v]) => `${k}=${v}`),
+    ...command,
+  ];
 }
 
 export const run = (argv: string[], input = '') => runProcess(argv, { input });

@@ -11,7 +11,11 @@ export interface EsAnswer {
 }
 
 export async function esCall(url: string, method: string, p: string, body?: unknown): Promise<EsAnswer> {
-  const res = await fetch(url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url + p, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 

@@ -11,6 +11,11 @@ export interface WaitOptions {
 }
 
 /** Reads until `done(value)`; returns the value. A read that throws counts as "not yet". */
-export function waitUntil<T>(what: string, read: () => T | Promise<T>, done: (value: T) => boolean = Boolean, opts: WaitOptions = {}): Promise<T> {
+export function waitUntil<T>(
+  what: string,
+  read: () => T | Promise<T>,
+  done: (value: T) => boolean = Boolean,
+  opts: WaitOptions = {},
+): Promise<T> {
   return (waitUntilJs as (...args: unknown[]) => Promise<T>)(what, read, done, opts);
 }

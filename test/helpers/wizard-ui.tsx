@@ -13,7 +13,12 @@ export const plain = (s: string) => s.replace(/\u001b\[[0-9;]*m/g, '');
 
 /** Waits until the frame matches; the frame (without colour) then, or an error showing it. */
 export function until(app: Rendered, re: RegExp, timeoutMs = 30_000): Promise<string> {
-  return waitUntil(`a frame matching ${re}`, () => plain(app.frame()), (f) => re.test(f), { timeoutMs, intervalMs: 50 });
+  return waitUntil(
+    `a frame matching ${re}`,
+    () => plain(app.frame()),
+    (f) => re.test(f),
+    { timeoutMs, intervalMs: 50 },
+  );
 }
 
 /** The whole frame fits the 80x24 terminal: no line wider, no more lines. */

@@ -13,7 +13,9 @@ import { ensureBuilt, runCli } from '../helpers/run-cli';
 let server: http.Server;
 let url: string;
 // 64 MB of JSON-ish bytes in ~64 KB of gzip: far past a 1 MB cap once inflated.
-const BOMB = zlib.gzipSync(Buffer.concat([Buffer.from('{"cluster_name":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}')]), { level: 9 });
+const BOMB = zlib.gzipSync(Buffer.concat([Buffer.from('{"cluster_name":"'), Buffer.alloc(64 * 1024 * 1024, 0x61), Buffer.from('"}')]), {
+  level: 9,
+});
 const ROW = Buffer.from('{"index":"x","health":"green","status":"open","pri":"1","rep":"0"},');
 const old = process.env.SHARDECK_MAX_ANSWER_MB;
 

@@ -66,18 +66,21 @@ const CONFIGS: [string, string][] = [
 ];
 
 describe('config.json', () => {
-  it.each(CONFIGS)('%s: status --url elsewhere exits 64 naming the file and what to do; the file is left as it was', async (_what, content) => {
-    const dir = freshDir();
-    const file = plant(dir, 'config.json', content);
-    const before = snapshot(file);
-    const r = await cli(dir, ['status', '--url', NOWHERE, '--json']);
-    expect(r.code).toBe(64);
-    const doc = expectJsonFailure(r.stdout, file);
-    expect(doc.error).toMatch(/move it aside|fix it/);
-    expect(doc.error).not.toMatch(/Unexpected end of JSON input$/);
-    expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-    expect(snapshot(file)).toBe(before);
-  });
+  it.each(CONFIGS)(
+    '%s: status --url elsewhere exits 64 naming the file and what to do; the file is left as it was',
+    async (_what, content) => {
+      const dir = freshDir();
+      const file = plant(dir, 'config.json', content);
+      const before = snapshot(file);
+      const r = await cli(dir, ['status', '--url', NOWHERE, '--json']);
+      expect(r.code).toBe(64);
+      const doc = expectJsonFailure(r.stdout, file);
+      expect(doc.error).toMatch(/move it aside|fix it/);
+      expect(doc.error).not.toMatch(/Unexpected end of JSON input$/);
+      expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
+      expect(snapshot(file)).toBe(before);
+    },
+  );
 
   it('saving a profile into a broken config.json is refused; nothing is overwritten', async () => {
     const dir = freshDir();
@@ -126,7 +129,18 @@ describe('secrets.json', () => {
 });
 
 describe('audit.log', () => {
-  const sending = (id: string) => JSON.stringify({ id, phase: 'sending', time: '2026-01-01T00:00:00.000Z', profile: 'p', url: NOWHERE, risk: 'low', target: 'x', summary: `change ${id}`, confirmedBy: 'flag' });
+  const sending = (id: string) =>
+    JSON.stringify({
+      id,
+      phase: 'sending',
+      time: '2026-01-01T00:00:00.000Z',
+      profile: 'p',
+      url: NOWHERE,
+      risk: 'low',
+      target: 'x',
+      summary: `change ${id}`,
+      confirmedBy: 'flag',
+    });
 
   it('a torn last line is skipped and reported; the records before it are listed (exit 0)', async () => {
     const dir = freshDir();

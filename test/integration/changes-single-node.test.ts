@@ -14,7 +14,10 @@ let cfg: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 
-const cli = cliAgainst(() => node.url, () => cfg);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
 /** Waits until `ok()` (the deadline is the test's bound: no clock is read). */
 async function waitFor(what: string, ok: () => Promise<boolean>, timeoutMs = 90_000): Promise<void> {
   await waitUntil(what, ok, Boolean, { timeoutMs, intervalMs: 500 });
@@ -32,13 +35,17 @@ const putTemplate = (replicas: number) =>
 
 const indexHealth = async (index: string) => (await es('GET', `/_cluster/health/${index}`)).body.status;
 const isBlocked = async (index: string) =>
-  (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true`)).body[index]?.settings?.['index.blocks.read_only_allow_delete'] === 'true';
+  (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true`)).body[index]?.settings?.[
+    'index.blocks.read_only_allow_delete'
+  ] === 'true';
 
 beforeAll(async () => {
   ensureBuilt();
   node = await startNode({ name: 'changes' });
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-changes-'));
-  await es('PUT', '/_component_template/service_v9_mappings', { template: { mappings: { properties: { modified_at: { type: 'date' } } } } });
+  await es('PUT', '/_component_template/service_v9_mappings', {
+    template: { mappings: { properties: { modified_at: { type: 'date' } } } },
+  });
   await putTemplate(0);
   for (const p of ['alpha', 'beta']) await es('PUT', `/service_v9_${p}`, {});
 });
@@ -56,7 +63,11 @@ describe('replicas on a single node', () => {
     expect(out.warnings.join(' ')).toMatch(/single-node cluster .* turn yellow/);
     expect(out.expected).toBe('yellow');
     expect(out.report.before).toMatchObject({ health: 'green', replicas: { service_v9_alpha: 0, service_v9_beta: 0 } });
-    expect(out.report.after).toMatchObject({ health: 'yellow', replicas: { service_v9_alpha: 1, service_v9_beta: 1 }, reachedExpected: true });
+    expect(out.report.after).toMatchObject({
+      health: 'yellow',
+      replicas: { service_v9_alpha: 1, service_v9_beta: 1 },
+      reachedExpected: true,
+    });
     expect(r.code).toBe(0);
     expect(await indexHealth('service_v9_*')).toBe('yellow');
   });
@@ -68,15 +79,25 @@ describe('replicas on a single node', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     // Sent to the indices matched at the preview, named one by one, not to the pattern.
-    expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual(['PUT /service_v9_alpha,service_v9_beta/_settings?expand_wildcards=all', 'PUT /_index_template/service_v9']);
+    expect(out.requests.map((q: any) => `${q.method} ${q.path}`)).toEqual([
+      'PUT /service_v9_alpha,service_v9_beta/_settings?expand_wildcards=all',
+      'PUT /_index_template/service_v9',
+    ]);
     // additional_components: what the template is really composed of (the platform would drop a component left out).
-    expect(out.platformSettings).toEqual({ service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: ['service_v9_mappings'] } });
+    expect(out.platformSettings).toEqual({
+      service_v9: { number_of_shards: 2, number_of_replicas: 0, additional_components: ['service_v9_mappings'] },
+    });
     expect(out.report.after).toMatchObject({ health: 'green', reachedExpected: true });
     expect(out.report.results.every((x: any) => x.ok && x.verified.ok)).toBe(true);
     expect(await indexHealth('service_v9_*')).toBe('green');
 
     const t = (await es('GET', '/_index_template/service_v9')).body.index_templates[0].index_template;
-    expect(t).toMatchObject({ index_patterns: ['service_v9_*'], composed_of: ['service_v9_mappings'], priority: 100, _meta: { owner: 'platform' } });
+    expect(t).toMatchObject({
+      index_patterns: ['service_v9_*'],
+      composed_of: ['service_v9_mappings'],
+      priority: 100,
+      _meta: { owner: 'platform' },
+    });
     expect(t.template.settings.index).toEqual({ number_of_shards: '2', number_of_replicas: '0' });
 
     await es('PUT', '/service_v9_gamma', {});
@@ -86,15 +107,25 @@ describe('replicas on a single node', () => {
   });
 
   it('an absent template, or one whose patterns miss the index, is refused plainly (exit 64) and nothing changes', async () => {
-    const before = (await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings['index.number_of_replicas'];
+    const before = (await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings[
+      'index.number_of_replicas'
+    ];
     const r = await cli(['replicas', 'set', 'service_v9_alpha', String(Number(before) + 1), '--template', 'service_v7', '--yes', '--json']);
     expect(r.code).toBe(64);
-    expect(JSON.parse(r.stdout)).toMatchObject({ ok: false, code: 64, error: expect.stringMatching(/index template "service_v7" does not exist: nothing was sent/) });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: false,
+      code: 64,
+      error: expect.stringMatching(/index template "service_v7" does not exist: nothing was sent/),
+    });
     expect((await es('PUT', '/_index_template/other_logs', { index_patterns: ['other-logs-*'], priority: 1 })).status).toBe(200);
     const miss = await cli(['replicas', 'set', 'service_v9_alpha', String(Number(before) + 1), '--template', 'other_logs', '--yes']);
     expect(miss.code).toBe(64);
-    expect(miss.stderr).toMatch(/index template "other_logs" \(index patterns other-logs-\*\) matches none of .*service_v9_alpha.*nothing was sent/);
-    expect((await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings['index.number_of_replicas']).toBe(before);
+    expect(miss.stderr).toMatch(
+      /index template "other_logs" \(index patterns other-logs-\*\) matches none of .*service_v9_alpha.*nothing was sent/,
+    );
+    expect(
+      (await es('GET', '/service_v9_alpha/_settings?flat_settings=true')).body.service_v9_alpha.settings['index.number_of_replicas'],
+    ).toBe(before);
     expect((await es('GET', '/_index_template/other_logs')).body.index_templates[0].index_template.template).toBeUndefined();
   });
 });
@@ -134,7 +165,10 @@ describe('scroll contexts', () => {
   it('limit 2: the third scroll fails, shardeck shows 2 open of 2, raises it, the third scroll works', async () => {
     await es('PUT', '/scroll_idx', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
     await es('POST', '/scroll_idx/_doc?refresh=true', { a: 1 });
-    await es('PUT', '/_cluster/settings', { persistent: { 'search.max_open_scroll_context': 2 }, transient: { 'search.max_open_scroll_context': 2 } });
+    await es('PUT', '/_cluster/settings', {
+      persistent: { 'search.max_open_scroll_context': 2 },
+      transient: { 'search.max_open_scroll_context': 2 },
+    });
     expect((await openScroll()).status).toBe(200);
     expect((await openScroll()).status).toBe(200);
     const third = await openScroll();
@@ -163,7 +197,9 @@ describe('scroll contexts', () => {
 describe('flood stage', () => {
   const WM = 'cluster.routing.allocation.disk.watermark';
   const setWatermarks = (low: string | null, high: string | null, flood: string | null) =>
-    es('PUT', '/_cluster/settings', { transient: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood, 'cluster.info.update.interval': '10s' } });
+    es('PUT', '/_cluster/settings', {
+      transient: { [`${WM}.low`]: low, [`${WM}.high`]: high, [`${WM}.flood_stage`]: flood, 'cluster.info.update.interval': '10s' },
+    });
 
   /**
    * Waits until Elasticsearch has taken `rounds` new disk readings (cluster info, every 10 s): each
@@ -177,7 +213,11 @@ describe('flood stage', () => {
         `${rounds} new disk-info rounds`,
         async () => {
           fs.appendFileSync(scratch, Buffer.alloc(1 << 20));
-          const explain = await es('POST', '/_cluster/allocation/explain?include_disk_info=true', { index: 'flood_idx', shard: 0, primary: true });
+          const explain = await es('POST', '/_cluster/allocation/explain?include_disk_info=true', {
+            index: 'flood_idx',
+            shard: 0,
+            primary: true,
+          });
           const nodes = Object.values<{ least_available: { free_bytes: number } }>(explain.body.cluster_info.nodes);
           seen.add(nodes[0].least_available.free_bytes);
           return [...seen];
@@ -229,7 +269,9 @@ describe('flood stage', () => {
       expect(req).toMatchObject({ method: 'PUT', body: { 'index.blocks.read_only_allow_delete': null } });
       expect(req.path).not.toMatch(/\*|_all/);
     }
-    const named = (r2.requests as { path: string }[]).flatMap((q) => q.path.slice(1, -'/_settings'.length).split(',').map(decodeURIComponent));
+    const named = (r2.requests as { path: string }[]).flatMap((q) =>
+      q.path.slice(1, -'/_settings'.length).split(',').map(decodeURIComponent),
+    );
     expect(named.sort()).toEqual([...r2.blocked].sort());
     expect(r2.result.verified).toMatchObject({ ok: true });
     expect(cleared.code).toBe(0);
@@ -237,7 +279,11 @@ describe('flood stage', () => {
     expect(await isBlocked('flood_idx2')).toBe(false);
     expect((await es('POST', '/flood_idx/_doc', { a: 2 })).status).toBe(201);
     // The operator's write block is still there.
-    expect((await es('GET', '/kept_write_block/_settings/index.blocks.write?flat_settings=true')).body.kept_write_block.settings['index.blocks.write']).toBe('true');
+    expect(
+      (await es('GET', '/kept_write_block/_settings/index.blocks.write?flat_settings=true')).body.kept_write_block.settings[
+        'index.blocks.write'
+      ],
+    ).toBe('true');
 
     // Past flood stage again, then all watermarks restored: Elasticsearch 8.19 lifts the block itself.
     await setWatermarks(pastAll, pastAll, pastAll);

@@ -11,7 +11,10 @@ import { cliAgainst } from '../helpers/real-node';
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let cfg: string;
 
-const cli = cliAgainst(() => cluster.url, () => cfg);
+const cli = cliAgainst(
+  () => cluster.url,
+  () => cfg,
+);
 
 beforeAll(async () => {
   ensureBuilt();

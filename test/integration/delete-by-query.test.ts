@@ -25,7 +25,10 @@ let cfg: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 
-const cli = cliAgainst(() => node.url, () => cfg);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
 const auditPath = () => path.join(cfg, 'audit.log');
 const auditLines = () => auditLinesIn(cfg);
 const docCount = async (index = INDEX) => {
@@ -34,7 +37,8 @@ const docCount = async (index = INDEX) => {
 };
 
 /** The store size the node reports now (cached per shard for index.store.stats_refresh_interval, 10 s). */
-const reportedStoreBytes = async () => (await es('GET', `/${INDEX}/_stats/store`)).body.indices[INDEX].primaries.store.size_in_bytes as number;
+const reportedStoreBytes = async () =>
+  (await es('GET', `/${INDEX}/_stats/store`)).body.indices[INDEX].primaries.store.size_in_bytes as number;
 
 /** What the index's files take on disk right now (what the store size counts: the shards' index/ folders). */
 async function storeBytesOnDisk(): Promise<number> {
@@ -82,7 +86,11 @@ describe('bad input sends nothing', () => {
       [['delete-by-query', INDEX, '--older-than', 'last year', '--yes', '--expect', '1'], /neither an age .* nor an ISO date/, 64],
       [['delete-by-query', INDEX, '--older-than', '30d', '--source', 'src-crm'], /give only one of/, 64],
       [['delete-by-query', INDEX, '--older-than', '30d', '--yes'], /--yes needs --expect N/, 64],
-      [['delete-by-query', INDEX, '--source', 'src-crm', '--yes', '--expect', '1'], /matches \d+ documents now, not the 1 given with --expect/, 5],
+      [
+        ['delete-by-query', INDEX, '--source', 'src-crm', '--yes', '--expect', '1'],
+        /matches \d+ documents now, not the 1 given with --expect/,
+        5,
+      ],
     ];
     for (const [args, message, code] of cases) {
       const r = await cli(args);
@@ -98,8 +106,16 @@ describe('bad input sends nothing', () => {
   it('--dry-run shows the count, the resolved timestamp, samples and the request, and sends nothing', async () => {
     const r = await cli(['delete-by-query', INDEX, '--older-than', '2025-06-01', '--dry-run', '--json']);
     const out = JSON.parse(r.stdout);
-    const expected = (await es('POST', `/${INDEX}/_count`, { query: { range: { modified_at: { lt: '2025-06-01T00:00:00.000Z' } } } })).body.count;
-    expect(out).toMatchObject({ ok: true, dryRun: true, sent: false, olderThan: '2025-06-01T00:00:00.000Z', matching: expected, indexTotal: 10_000 });
+    const expected = (await es('POST', `/${INDEX}/_count`, { query: { range: { modified_at: { lt: '2025-06-01T00:00:00.000Z' } } } })).body
+      .count;
+    expect(out).toMatchObject({
+      ok: true,
+      dryRun: true,
+      sent: false,
+      olderThan: '2025-06-01T00:00:00.000Z',
+      matching: expected,
+      indexTotal: 10_000,
+    });
     expect(out.samples.length).toBe(10);
     for (const s of out.samples) expect(Date.parse(s.modifiedAt)).toBeLessThan(Date.parse('2025-06-01'));
     expect(out.requests[0].path).toBe(`/${INDEX}/_delete_by_query?wait_for_completion=false&refresh=true`);
@@ -126,7 +142,11 @@ describe('delete exactly what was previewed', () => {
     expect(matching.size).toBeGreaterThan(1000);
     const r = await cli(['delete-by-query', INDEX, '--older-than', '2025-03-01', '--yes', '--expect', String(matching.size), '--json']);
     const out = JSON.parse(r.stdout);
-    expect(out).toMatchObject({ ok: true, matching: matching.size, report: { previewed: matching.size, deleted: matching.size, stillMatching: 0, ok: true } });
+    expect(out).toMatchObject({
+      ok: true,
+      matching: matching.size,
+      report: { previewed: matching.size, deleted: matching.size, stillMatching: 0, ok: true },
+    });
     expect(out.progress).toMatchObject({ completed: true, total: matching.size, deleted: matching.size, versionConflicts: 0 });
     expect(r.code).toBe(0);
     const left = await ids();
@@ -135,7 +155,12 @@ describe('delete exactly what was previewed', () => {
     // One audit line, with the task id to re-attach to.
     const audit = readAudit(auditPath()).records;
     expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ risk: 'destructive', confirmedBy: 'yes-flag', request: { body: { max_docs: matching.size } }, outcome: { ok: true, task: out.task } });
+    expect(audit[0]).toMatchObject({
+      risk: 'destructive',
+      confirmedBy: 'yes-flag',
+      request: { body: { max_docs: matching.size } },
+      outcome: { ok: true, task: out.task },
+    });
     // The other index is untouched.
     expect(await docCount('service_v9_dbq_other')).toBe(10_000);
     // Re-attach after the fact: the finished task's status.
@@ -169,8 +194,15 @@ describe('delete exactly what was previewed', () => {
     if (!query.ok) throw new Error(query.error);
     const preview = await previewDelete(api, INDEX, query.value);
     const before = await docCount();
-    await es('PUT', `/${INDEX}/_doc/late-arrival?refresh=true`, { title: 'late', modified_at: '2026-11-01T00:00:00Z', 'assoc:sources': ['src-ftp'] });
-    const outcome = await guard.execute(deleteByQueryPlan(INDEX, query.value, preview.matching, 'abort'), { by: 'typed', text: String(preview.matching) });
+    await es('PUT', `/${INDEX}/_doc/late-arrival?refresh=true`, {
+      title: 'late',
+      modified_at: '2026-11-01T00:00:00Z',
+      'assoc:sources': ['src-ftp'],
+    });
+    const outcome = await guard.execute(deleteByQueryPlan(INDEX, query.value, preview.matching, 'abort'), {
+      by: 'typed',
+      text: String(preview.matching),
+    });
     expect(outcome.ok).toBe(true);
     const followed = await followTask(api, (outcome.body as { task: string }).task, () => {});
     if (!followed.ok) throw new Error(followed.lost);
@@ -198,7 +230,10 @@ describe('force merge gets the disk back', () => {
     const d = JSON.parse(dry.stdout);
     expect(d.before.indices[0].docsDeleted).toBeGreaterThan(1000);
     expect(d.before.disks[0]).toHaveProperty('headroomToHighBytes');
-    expect(d.requests.map((r: { path: string }) => r.path)).toEqual([`/${INDEX}/_flush`, `/${INDEX}/_forcemerge?only_expunge_deletes=true&wait_for_completion=false`]);
+    expect(d.requests.map((r: { path: string }) => r.path)).toEqual([
+      `/${INDEX}/_flush`,
+      `/${INDEX}/_forcemerge?only_expunge_deletes=true&wait_for_completion=false`,
+    ]);
     const r = await cli(['forcemerge', INDEX, '--expunge-deletes', '--yes', '--json']);
     const out = JSON.parse(r.stdout);
     expect(r.code, r.stderr).toBe(0);
@@ -232,7 +267,13 @@ describe('force merge gets the disk back', () => {
       const stats = (await es('GET', '/_cat/allocation?format=json&bytes=b')).body;
       const total = Number(stats[0]['disk.total']);
       // High watermark asks for more free space than the disk has: the node is past it.
-      await es('PUT', '/_cluster/settings', { transient: { 'cluster.routing.allocation.disk.watermark.low': `${total}b`, 'cluster.routing.allocation.disk.watermark.high': `${total}b`, 'cluster.routing.allocation.disk.watermark.flood_stage': '1b' } });
+      await es('PUT', '/_cluster/settings', {
+        transient: {
+          'cluster.routing.allocation.disk.watermark.low': `${total}b`,
+          'cluster.routing.allocation.disk.watermark.high': `${total}b`,
+          'cluster.routing.allocation.disk.watermark.flood_stage': '1b',
+        },
+      });
       const n = auditLines().length;
       const r = await cli(['forcemerge', INDEX, '--expunge-deletes', '--yes']);
       expect(r.stderr).toMatch(/past the high disk watermark/);

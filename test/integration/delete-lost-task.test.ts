@@ -19,7 +19,10 @@ const QUERY = { term: { 'assoc:sources': 'src-crm' } };
 let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
-const cli = cliAgainst(() => node.url, () => cfg);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
 const count = async (query: unknown = { match_all: {} }) => {
   await es('POST', `/${INDEX}/_refresh`);
   return (await es('POST', `/${INDEX}/_count`, { query })).body.count as number;
@@ -28,7 +31,9 @@ const count = async (query: unknown = { match_all: {} }) => {
 /** The CLI in the background, so the test can stop the node under it. */
 function startCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI, args[0], '--url', node.url, ...args.slice(1)], { env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg } });
+    const child = spawn(process.execPath, [CLI, args[0], '--url', node.url, ...args.slice(1)], {
+      env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -68,7 +73,18 @@ it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tel
   const previewed = await count(QUERY);
   expect(previewed).toBeGreaterThan(1000);
   // 1,000 documents a batch at 100 per second: the first batch goes at once, the next waits ~10 s.
-  const running = startCli(['delete-by-query', INDEX, '--source', 'src-crm', '--yes', '--expect', String(previewed), '--requests-per-second', '100', '--json']);
+  const running = startCli([
+    'delete-by-query',
+    INDEX,
+    '--source',
+    'src-crm',
+    '--yes',
+    '--expect',
+    String(previewed),
+    '--requests-per-second',
+    '100',
+    '--json',
+  ]);
   const deleted = await waitUntil(
     'the delete task to report its first batch deleted',
     async () => {
@@ -90,7 +106,10 @@ it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tel
   // One mutation: its sending record and outcome, read as one record.
   const audit = readAudit(path.join(cfg, 'audit.log')).records;
   expect(audit).toHaveLength(1);
-  expect(audit[0]).toMatchObject({ request: { querystring: { requests_per_second: '100' }, body: { max_docs: previewed } }, outcome: { ok: true, task: out.task } });
+  expect(audit[0]).toMatchObject({
+    request: { querystring: { requests_per_second: '100' }, body: { max_docs: previewed } },
+    outcome: { ok: true, task: out.task },
+  });
 
   node = await node.restart();
   await es('GET', `/_cluster/health/${INDEX}?wait_for_status=green&timeout=60s`);
@@ -99,12 +118,20 @@ it('node stopped mid-delete: lost, not retried; after the restart `tasks ID` tel
   expect(after).toBeGreaterThan(before - previewed);
   const t = await cli(['tasks', out.task, '--json']);
   expect(t.code, t.stderr).toBe(0);
-  expect(JSON.parse(t.stdout)).toMatchObject({ lost: true, index: INDEX, previewed, stillMatching: previewed - (before - after), deleted: before - after });
+  expect(JSON.parse(t.stdout)).toMatchObject({
+    lost: true,
+    index: INDEX,
+    previewed,
+    stillMatching: previewed - (before - after),
+    deleted: before - after,
+  });
   const text = await cli(['tasks', out.task]);
   expect(text.stdout).toContain(`about ${before - after} were deleted`);
   // The delete was not sent again; each `tasks` refreshed the index through the guard (audited,
   // carrying the delete's --yes) before counting.
-  expect(readAudit(path.join(cfg, 'audit.log')).records.map((a) => `${a.request?.method} ${a.request?.path} ${a.risk} ${a.confirmedBy}`)).toEqual([
+  expect(
+    readAudit(path.join(cfg, 'audit.log')).records.map((a) => `${a.request?.method} ${a.request?.path} ${a.risk} ${a.confirmedBy}`),
+  ).toEqual([
     `POST /${INDEX}/_delete_by_query destructive yes-flag`,
     `POST /${INDEX}/_refresh reversible yes-flag`,
     `POST /${INDEX}/_refresh reversible yes-flag`,

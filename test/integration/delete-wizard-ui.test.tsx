@@ -36,7 +36,6 @@ async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
   return new Set((r.body.hits.hits as { _id: string }[]).map((h) => h._id));
 }
 
-
 /** "145kb" -> 148480, as formatBytes writes sizes. */
 function bytes(text: string): number {
   const u = /^([\d.]+)(b|kb|mb|gb)$/.exec(text);
@@ -44,14 +43,24 @@ function bytes(text: string): number {
   return Number(u[1]) * 1024 ** ['b', 'kb', 'mb', 'gb'].indexOf(u[2]);
 }
 
-
 /** The console at 80x24 on the Indices pane with INDEX selected, the delete wizard wired to a real Guard. */
 async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
   const client = createClient({ url: node.url });
   const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
   const services = createWizardServices(createEsApi(client, node.url), guard, { followIntervalMs: 200 });
   const store = makeStore();
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 10_000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = {
+    name: INDEX,
+    health: 'green',
+    status: 'open',
+    primaries: 6,
+    replicas: 0,
+    docsCount: 10_000,
+    docsDeleted: 0,
+    storeBytes: 1,
+    priStoreBytes: 1,
+    system: false,
+  };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices', projects: { dbqui: 'Deletion Drill' } });
   const wizards = wizardsWith(['delete'], services);
@@ -175,7 +184,12 @@ it('D on the selected index: preview, wrong count refused, right count deletes e
   for (const id of all) expect(left.has(id), id).toBe(!matching.has(id));
   const audit = readAudit(auditFile).records;
   expect(audit).toHaveLength(1);
-  expect(audit[0]).toMatchObject({ risk: 'destructive', confirmedBy: 'typed', request: { body: { max_docs: n } }, outcome: { ok: true, task: expect.stringMatching(/:\d+$/) } });
+  expect(audit[0]).toMatchObject({
+    risk: 'destructive',
+    confirmedBy: 'typed',
+    request: { body: { max_docs: n } },
+    outcome: { ok: true, task: expect.stringMatching(/:\d+$/) },
+  });
 
   // The offered force merge, on the same index. Store sizes are cached per shard for
   // index.store.stats_refresh_interval (10 s): wait it out so the "before" is not the size at load time.
@@ -198,7 +212,11 @@ it('D on the selected index: preview, wrong count refused, right count deletes e
   expect(bytes(m![4]), `${m![3]} -> ${m![4]}`).toBeLessThan(bytes(m![3]));
   const stats = await es('GET', `/${INDEX}/_stats/docs`);
   expect(stats.body._all.primaries.docs.deleted).toBeLessThan(n / 10);
-  expect(readAudit(auditFile).records.map((r) => r.request?.path)).toEqual([`/${INDEX}/_delete_by_query`, `/${INDEX}/_flush`, `/${INDEX}/_forcemerge`]);
+  expect(readAudit(auditFile).records.map((r) => r.request?.path)).toEqual([
+    `/${INDEX}/_delete_by_query`,
+    `/${INDEX}/_flush`,
+    `/${INDEX}/_forcemerge`,
+  ]);
   await app.press(' ');
   await until(app, /health\s+status|health\s+index|project/);
   expect(ui.getState().dialog).toBeUndefined();

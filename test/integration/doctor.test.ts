@@ -60,7 +60,11 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
       },
     });
     es = async (method, p, body) => {
-      const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(node.url + p, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       return res.json();
     };
   });
@@ -84,7 +88,9 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     expect(xms.severity).toBe('warn');
     expect(xms.evidence).toContain(`node reports heap_init ${256 * 1024 ** 2} B, heap_max ${384 * 1024 ** 2} B`);
     expect(xms.evidence).toContain(`${conf}/jvm.options.d/platform.options:3: -Xmx384m`);
-    expect(xms.remedy).toBe(`set -Xms and -Xmx to the same value in ${conf}/jvm.options.d/platform.options, then restart the engine (shardeck service restart)`);
+    expect(xms.remedy).toBe(
+      `set -Xms and -Xmx to the same value in ${conf}/jvm.options.d/platform.options, then restart the engine (shardeck service restart)`,
+    );
     expect(byId['heap.ram.doctor-heap'].severity).toBe('ok');
     expect(byId['heap.oops.doctor-heap'].severity).toBe('ok');
   });
@@ -101,9 +107,13 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     // "Unable to load native provider. Native methods will be disabled." (o.e.n.NativeAccess).
     const jna = byId['log.jna'];
     expect(jna.severity).toBe('warn');
-    expect(jna.finding).toMatch(/^"Unable to load JNA native support library, native methods will be disabled" 1 time in the log, first .*, last .*: the temporary folder is mounted noexec/);
+    expect(jna.finding).toMatch(
+      /^"Unable to load JNA native support library, native methods will be disabled" 1 time in the log, first .*, last .*: the temporary folder is mounted noexec/,
+    );
     expect(jna.evidence[0]).toBe(path.join(node.logsDir, `${node.clusterName}.log`));
-    expect(jna.evidence[1]).toMatch(/\[o.e.n.NativeAccess\s*\] \[doctor-heap\] Unable to load native provider\. Native methods will be disabled\./);
+    expect(jna.evidence[1]).toMatch(
+      /\[o.e.n.NativeAccess\s*\] \[doctor-heap\] Unable to load native provider\. Native methods will be disabled\./,
+    );
   });
 
   it('prints findings worst first with evidence, remedy and what applies it', async () => {
@@ -114,7 +124,9 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     const firstOk = lines.findIndex((l) => l.startsWith('ok '));
     expect(lines.slice(1, firstOk).some((l) => l.startsWith('WARN '))).toBe(true);
     expect(lines.slice(firstOk).some((l) => l.startsWith('WARN '))).toBe(false);
-    expect(r.stdout).toMatch(/WARN heap minimum 256mb differs from maximum 384mb: the JVM resizes the heap under load {2}\[doctor-heap\] {2}\(heap.xms-xmx.doctor-heap\)\n {7}node reports heap_init/);
+    expect(r.stdout).toMatch(
+      /WARN heap minimum 256mb differs from maximum 384mb: the JVM resizes the heap under load {2}\[doctor-heap\] {2}\(heap.xms-xmx.doctor-heap\)\n {7}node reports heap_init/,
+    );
     expect(r.stdout).toMatch(/ {7}apply: shardeck service restart/);
   });
 
@@ -160,8 +172,12 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     expect(report.findings[0].severity).toBe('critical');
     const f = byId['shards.unassigned.filter'];
     expect(f).toMatchObject({ severity: 'critical', fix: { key: 'e', command: 'shardeck explain service_v9_nowhere 0 primary' } });
-    expect(f.evidence.join('\n')).toMatch(/allocation explain: node does not match index setting \[index.routing.allocation.require\] filters \[_name:"no-such-node"\]/);
-    expect(byId['shards.health'].finding).toMatch(/^cluster is red because 1 primary shard blocked by filter .*; 2 replica shards blocked by same_shard/);
+    expect(f.evidence.join('\n')).toMatch(
+      /allocation explain: node does not match index setting \[index.routing.allocation.require\] filters \[_name:"no-such-node"\]/,
+    );
+    expect(byId['shards.health'].finding).toMatch(
+      /^cluster is red because 1 primary shard blocked by filter .*; 2 replica shards blocked by same_shard/,
+    );
     await es('DELETE', '/service_v9_nowhere,service_v9_rep');
   });
 
@@ -175,14 +191,25 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     try {
       await set(`${total}b`, `${total}b`, '1b');
       let r = await doctor(['--url', node.url]);
-      expect(r.byId['disk.watermark.doctor-heap']).toMatchObject({ severity: 'warn', finding: 'past the high watermark: Elasticsearch relocates shards away from this node' });
-      expect(r.byId['disk.watermark.doctor-heap'].evidence[1]).toMatch(new RegExp(`^watermarks low ${total}b, high ${total}b, flood stage 1b`));
+      expect(r.byId['disk.watermark.doctor-heap']).toMatchObject({
+        severity: 'warn',
+        finding: 'past the high watermark: Elasticsearch relocates shards away from this node',
+      });
+      expect(r.byId['disk.watermark.doctor-heap'].evidence[1]).toMatch(
+        new RegExp(`^watermarks low ${total}b, high ${total}b, flood stage 1b`),
+      );
       await set(`${total}b`, `${total}b`, `${total}b`);
-      await waitUntil('the flood-stage block', () => es('GET', '/service_v9_disk/_settings'), (s) => s.service_v9_disk?.settings?.index?.blocks?.read_only_allow_delete === 'true', { timeoutMs: 90_000 });
+      await waitUntil(
+        'the flood-stage block',
+        () => es('GET', '/service_v9_disk/_settings'),
+        (s) => s.service_v9_disk?.settings?.index?.blocks?.read_only_allow_delete === 'true',
+        { timeoutMs: 90_000 },
+      );
       // The history the forecast falls back on: Elasticsearch logs the free space with each warning.
       const logged = await waitUntil(
         'a watermark warning in the node log',
-        () => diskSamplesFromLog(parseLog(fs.readFileSync(path.join(node.logsDir, `${node.clusterName}.log`), 'utf8')))['doctor-heap'] ?? [],
+        () =>
+          diskSamplesFromLog(parseLog(fs.readFileSync(path.join(node.logsDir, `${node.clusterName}.log`), 'utf8')))['doctor-heap'] ?? [],
         (x) => x.length > 0,
         { timeoutMs: 90_000, intervalMs: 1000 },
       );
@@ -190,7 +217,11 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
       r = await doctor(['--url', node.url]);
       expect(r.code).toBe(2);
       expect(r.byId['disk.watermark.doctor-heap']).toMatchObject({ severity: 'critical', fix: { key: 'U', command: 'shardeck unblock' } });
-      expect(r.byId['disk.read-only']).toMatchObject({ severity: 'critical', evidence: ['service_v9_disk: index.blocks.read_only_allow_delete=true'], fix: { key: 'U' } });
+      expect(r.byId['disk.read-only']).toMatchObject({
+        severity: 'critical',
+        evidence: ['service_v9_disk: index.blocks.read_only_allow_delete=true'],
+        fix: { key: 'U' },
+      });
     } finally {
       await set(null, null, null);
       await es('DELETE', '/service_v9_disk');
@@ -212,9 +243,15 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     );
     const { byId } = await doctor(['--url', node.url, '--log', file]);
     expect(byId['log.scroll-contexts']).toMatchObject({ severity: 'warn', fix: { key: 'L', command: 'shardeck scroll-limit 1000' } });
-    expect(byId['log.scroll-contexts'].finding).toMatch(/ 2 times in the log, first 2026-11-21T\d\d:00:00Z, last 2026-11-21T\d\d:30:00Z: open scroll contexts above the limit$/);
+    expect(byId['log.scroll-contexts'].finding).toMatch(
+      / 2 times in the log, first 2026-11-21T\d\d:00:00Z, last 2026-11-21T\d\d:30:00Z: open scroll contexts above the limit$/,
+    );
     expect(byId['log.jna'].evidence[0]).toBe(file);
-    expect(byId['log.cluster-block']).toMatchObject({ severity: 'warn', remedy: 'free disk space, then clear the read-only block', fix: { key: 'U' } });
+    expect(byId['log.cluster-block']).toMatchObject({
+      severity: 'warn',
+      remedy: 'free disk space, then clear the read-only block',
+      fix: { key: 'U' },
+    });
     expect(byId['log.corrupt'].finding).toMatch(/ 2 times in the log/);
   });
 
@@ -279,7 +316,11 @@ describe('doctor on a secured node (HTTPS, a certificate that expires in 30 days
       expect(c.finding).toMatch(/expires in 29 days$/);
     }
     // Nothing else is wrong with this node: the certificates alone make it exit 1.
-    expect(report.findings.filter((f: Finding) => f.severity === 'warn' || f.severity === 'critical').every((f: Finding) => f.id.startsWith('versions.certificate.'))).toBe(true);
+    expect(
+      report.findings
+        .filter((f: Finding) => f.severity === 'warn' || f.severity === 'critical')
+        .every((f: Finding) => f.id.startsWith('versions.certificate.')),
+    ).toBe(true);
     expect(code).toBe(1);
     expect(JSON.stringify(report)).not.toContain(node.password);
   });

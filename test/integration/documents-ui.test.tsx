@@ -27,7 +27,12 @@ failOnConsoleError();
 beforeAll(async () => {
   node = await startNode({ name: 'documents-ui' });
   await loadDemoData(node.url, { docsPerIndex: 500, indices: [INDEX], yellowIndex: '' });
-  await esCall(node.url, 'PUT', `/${INDEX}/_doc/at-boundary?refresh=true`, { title: 'at the boundary', modified_at: BOUNDARY, 'assoc:sources': ['src-edge'], nested: { a: { b: [1, 2, 3] } } });
+  await esCall(node.url, 'PUT', `/${INDEX}/_doc/at-boundary?refresh=true`, {
+    title: 'at the boundary',
+    modified_at: BOUNDARY,
+    'assoc:sources': ['src-edge'],
+    nested: { a: { b: [1, 2, 3] } },
+  });
   proxy = await startCountingProxy(node.url);
 }, 300_000);
 
@@ -41,7 +46,18 @@ async function openConsole(readOnly: boolean): Promise<Rendered> {
   const guard = new Guard({ client, conn: { url: proxy.url, readOnly }, profile: 'ui' });
   const services = createWizardServices(createEsApi(client, proxy.url), guard);
   const store = makeStore({ readOnly });
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 501, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = {
+    name: INDEX,
+    health: 'green',
+    status: 'open',
+    primaries: 6,
+    replicas: 0,
+    docsCount: 501,
+    docsDeleted: 0,
+    storeBytes: 1,
+    priStoreBytes: 1,
+    system: false,
+  };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices' });
   const app = await renderApp(store, { columns: 80, rows: 24, services });
@@ -96,7 +112,8 @@ it('looks a document up by id, folds its JSON, shows the curl line, searches unt
   await app.type(BOUNDARY);
   proxy.reset();
   await app.press(KEYS.enter);
-  const total = (await esCall(node.url, 'POST', `/${INDEX}/_count`, { query: { range: { modified_at: { lte: BOUNDARY } } } })).body.count as number;
+  const total = (await esCall(node.url, 'POST', `/${INDEX}/_count`, { query: { range: { modified_at: { lte: BOUNDARY } } } })).body
+    .count as number;
   f = await until(app, new RegExp(`modified_at up to and including ${BOUNDARY.replace(/\./g, '\\.')}: 1-\\d+ of ${total}`));
   expect(f).toMatch(/_id\s+modified_at\s+assoc:sources\s+fields/);
   expectFits(f);

@@ -25,7 +25,10 @@ let node: Awaited<ReturnType<typeof startNode>>;
 let proxy: CountingProxy;
 let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
-const cli = cliAgainst(() => proxy.url, () => cfg);
+const cli = cliAgainst(
+  () => proxy.url,
+  () => cfg,
+);
 const count = async (query: unknown) => (await es('POST', `/${INDEX}/_count`, { query })).body.count as number;
 const searches = () => proxy.requests.filter((r) => /\/_search|\/_doc\//.test(r.path));
 
@@ -34,10 +37,17 @@ beforeAll(async () => {
   node = await startNode({ name: 'documents' });
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-docs-'));
   await loadDemoData(node.url, { docsPerIndex: 1000, indices: [INDEX, OTHER], yellowIndex: '' });
-  for (const d of EDGE) await es('PUT', `/${INDEX}/_doc/${d.id}?refresh=true`, { title: d.id, modified_at: d.modified_at, 'assoc:sources': ['src-edge'] });
+  for (const d of EDGE)
+    await es('PUT', `/${INDEX}/_doc/${d.id}?refresh=true`, { title: d.id, modified_at: d.modified_at, 'assoc:sources': ['src-edge'] });
   // A small window, so --size above it is quick to show.
   await es('PUT', `/${OTHER}/_settings`, { index: { max_result_window: 50 } });
-  await es('POST', '/_aliases', { actions: [{ add: { index: INDEX, alias: 'docs_both' } }, { add: { index: OTHER, alias: 'docs_both' } }, { add: { index: INDEX, alias: 'docs_one' } }] });
+  await es('POST', '/_aliases', {
+    actions: [
+      { add: { index: INDEX, alias: 'docs_both' } },
+      { add: { index: OTHER, alias: 'docs_both' } },
+      { add: { index: INDEX, alias: 'docs_one' } },
+    ],
+  });
   proxy = await startCountingProxy(node.url);
 }, 180_000);
 
@@ -56,14 +66,21 @@ describe('shardeck get', () => {
     const j = await cli(['get', 'docs_one', 'at-boundary', '--json']);
     expect(j.code).toBe(0);
     const out = JSON.parse(j.stdout);
-    expect(out).toMatchObject({ ok: true, found: true, request: 'GET /docs_one/_doc/at-boundary', document: { _index: INDEX, _source: { modified_at: BOUNDARY } } });
+    expect(out).toMatchObject({
+      ok: true,
+      found: true,
+      request: 'GET /docs_one/_doc/at-boundary',
+      document: { _index: INDEX, _source: { modified_at: BOUNDARY } },
+    });
     expect(out.curl).toBe(`curl -X GET '${proxy.url}/docs_one/_doc/at-boundary'`);
   });
 
   it('not found: an unknown id or index is exit 5 with one sentence', async () => {
     const id = await cli(['get', INDEX, 'no-such-id']);
     expect(id.code).toBe(5);
-    expect(id.stderr.trim()).toBe(`shardeck get: ${INDEX} has no document with _id "no-such-id": check the id (a search shows the ids it has)`);
+    expect(id.stderr.trim()).toBe(
+      `shardeck get: ${INDEX} has no document with _id "no-such-id": check the id (a search shows the ids it has)`,
+    );
     const idx = await cli(['get', 'service_v9_nope', 'x', '--json']);
     expect(idx.code).toBe(5);
     expect(JSON.parse(idx.stdout)).toMatchObject({ ok: false, found: false, error: expect.stringMatching(/no index "service_v9_nope"/) });
@@ -127,7 +144,10 @@ describe('shardeck search', () => {
     expect(text.stdout.split('\n').filter((l) => l.startsWith(`  ${INDEX}-`))).toHaveLength(3);
     const stdin = await cli(['search', INDEX, '--query-file', '-', '--json']);
     expect(stdin.code).toBe(64); // empty standard input is not JSON
-    const piped = await cliWithInput(['search', INDEX, '--query-file', '-', '--json'], JSON.stringify({ query: { term: { 'assoc:sources': 'src-edge' } }, size: 99 }));
+    const piped = await cliWithInput(
+      ['search', INDEX, '--query-file', '-', '--json'],
+      JSON.stringify({ query: { term: { 'assoc:sources': 'src-edge' } }, size: 99 }),
+    );
     const out = JSON.parse(piped.stdout);
     expect(out.total.value).toBe(3);
     expect(out.described).toMatch(/ignored: size/);
@@ -146,16 +166,39 @@ describe('shardeck search', () => {
     const bad = path.join(cfg, 'bad.json');
     fs.writeFileSync(bad, '{\n  "query": {\n    "term": }\n}\n');
     const unmapped = path.join(cfg, 'unmapped.json');
-    fs.writeFileSync(unmapped, JSON.stringify({ query: { bool: { filter: [{ term: { 'assoc:source': 'src-crm' } }, { range: { modified_at: { lte: BOUNDARY } } }] } } }));
+    fs.writeFileSync(
+      unmapped,
+      JSON.stringify({
+        query: { bool: { filter: [{ term: { 'assoc:source': 'src-crm' } }, { range: { modified_at: { lte: BOUNDARY } } }] } },
+      }),
+    );
     proxy.reset();
     const cases: [string[], RegExp][] = [
       [['search', 'service_v9_*', '--source', 'src-crm'], /names several indices/],
-      [['search', 'docs_both', '--source', 'src-crm'], /"docs_both" names 2 indices \(service_v9_docs, service_v9_docs_other\)|"docs_both" names 2 indices/],
-      [['search', OTHER, '--source', 'src-crm', '--size', '51'], new RegExp(`--size 51 is above index.max_result_window of ${OTHER} \\(50\\).*nothing was sent`)],
-      [['search', OTHER, '--source', 'src-crm', '--size', '20', '--from', '40'], /--from 40 \+ --size 20 = 60 is above index.max_result_window of .* \(50\): page with --from and a --size of at most 10/],
-      [['search', INDEX, '--source', 'src-crm', '--size', '100000'], /--size 100000 is above index.max_result_window of service_v9_docs \(10000\)/],
-      [['search', INDEX, '--query-file', bad], /bad\.json is not valid JSON at line 3, column 13 \(Unexpected token '}'\): fix it there; nothing was sent/],
-      [['search', INDEX, '--query-file', unmapped], /the query names field "assoc:source", which the mapping of service_v9_docs does not have \(it would match nothing, silently\).*assoc:sources/],
+      [
+        ['search', 'docs_both', '--source', 'src-crm'],
+        /"docs_both" names 2 indices \(service_v9_docs, service_v9_docs_other\)|"docs_both" names 2 indices/,
+      ],
+      [
+        ['search', OTHER, '--source', 'src-crm', '--size', '51'],
+        new RegExp(`--size 51 is above index.max_result_window of ${OTHER} \\(50\\).*nothing was sent`),
+      ],
+      [
+        ['search', OTHER, '--source', 'src-crm', '--size', '20', '--from', '40'],
+        /--from 40 \+ --size 20 = 60 is above index.max_result_window of .* \(50\): page with --from and a --size of at most 10/,
+      ],
+      [
+        ['search', INDEX, '--source', 'src-crm', '--size', '100000'],
+        /--size 100000 is above index.max_result_window of service_v9_docs \(10000\)/,
+      ],
+      [
+        ['search', INDEX, '--query-file', bad],
+        /bad\.json is not valid JSON at line 3, column 13 \(Unexpected token '}'\): fix it there; nothing was sent/,
+      ],
+      [
+        ['search', INDEX, '--query-file', unmapped],
+        /the query names field "assoc:source", which the mapping of service_v9_docs does not have \(it would match nothing, silently\).*assoc:sources/,
+      ],
       [['search', INDEX, '--source', 'src-crm', '--until', BOUNDARY], /give only one of/],
       [['search', INDEX], /give one of --older-than/],
       [['search', INDEX, '--until', 'yesterday'], /--until "yesterday" is not an ISO timestamp/],

@@ -36,9 +36,12 @@ const svc = (verb: string) => `${process.execPath} ${path.resolve('dev/es-servic
 const dump = () => path.join(work, 'env-dump.txt');
 /** The harness's service manager; every command first appends its environment to a file. */
 const serviceFlags = () => [
-  '--stop-cmd', `env >> ${dump()}; ${svc('stop')}`,
-  '--start-cmd', `env >> ${dump()}; ${svc('start')}`,
-  '--status-cmd', `env >> ${dump()}; ${svc('status')}`,
+  '--stop-cmd',
+  `env >> ${dump()}; ${svc('stop')}`,
+  '--start-cmd',
+  `env >> ${dump()}; ${svc('start')}`,
+  '--status-cmd',
+  `env >> ${dump()}; ${svc('status')}`,
 ];
 /** The CLI against the node, with a password in the environment (the plain node ignores it). */
 const cli = (args: string[], input?: string) =>
@@ -60,7 +63,10 @@ async function answers(): Promise<{ pid: number } | null> {
 /** No such process, or only its zombie (its parent, the harness's launcher, has not reaped it yet). */
 function gone(pid: number): boolean {
   try {
-    return fs.readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /, '').startsWith('Z');
+    return fs
+      .readFileSync(`/proc/${pid}/stat`, 'utf8')
+      .replace(/^.*\) /, '')
+      .startsWith('Z');
   } catch {
     return true;
   }
@@ -84,7 +90,7 @@ afterAll(async () => {
   }
 });
 
-it('status: the node of this host, answering, and the service manager\'s word', async () => {
+it("status: the node of this host, answering, and the service manager's word", async () => {
   const r = await cli(['service', 'status', '--json', ...serviceFlags()]);
   expect(r.code, r.stderr).toBe(0);
   const out = json(r);
@@ -94,9 +100,17 @@ it('status: the node of this host, answering, and the service manager\'s word', 
   const before = auditLinesIn(cfg).length;
   const ro = await cli(['service', 'status', '--read-only', '--json', ...serviceFlags()]);
   expect(ro.code, ro.stderr).toBe(0);
-  const lines = auditLinesIn(cfg).slice(before).map((l) => JSON.parse(l));
+  const lines = auditLinesIn(cfg)
+    .slice(before)
+    .map((l) => JSON.parse(l));
   expect(lines).toHaveLength(2);
-  expect(lines[0]).toMatchObject({ phase: 'sending', risk: 'read', confirmedBy: 'none', target: NAME, summary: `service status of node ${NAME}` });
+  expect(lines[0]).toMatchObject({
+    phase: 'sending',
+    risk: 'read',
+    confirmedBy: 'none',
+    target: NAME,
+    summary: `service status of node ${NAME}`,
+  });
   expect(lines[0].command).toContain(svc('status'));
   expect(lines[1]).toMatchObject({ of: lines[0].id, outcome: { ok: true, status: 0 } });
   // `audit` and the timeline show it as a read, never as a change.
@@ -134,8 +148,18 @@ it('refusals: read-only, --yes without the node name, a wrong name, no terminal,
   const progress = newProgress(
     'checkindex',
     {
-      index: 'service_v9_x', shard: 0, node: { name: NAME, id: 'id' }, folder: '/x/indices/u/0', home, java: null, esUser: 'shardeck-es',
-      confDir: '/x', backupDir: '/x', stamp: '20261124T0100Z', conn: { url: node.url }, hasShardTool: true,
+      index: 'service_v9_x',
+      shard: 0,
+      node: { name: NAME, id: 'id' },
+      folder: '/x/indices/u/0',
+      home,
+      java: null,
+      esUser: 'shardeck-es',
+      confDir: '/x',
+      backupDir: '/x',
+      stamp: '20261124T0100Z',
+      conn: { url: node.url },
+      hasShardTool: true,
     },
     new Date().toISOString(),
   );
@@ -146,7 +170,9 @@ it('refusals: read-only, --yes without the node name, a wrong name, no terminal,
   const held = await cli(['service', 'restart', '--yes', '--node-name', NAME, '--json', ...serviceFlags()]);
   expect(held.code, held.stderr).toBe(5);
   expect(json(held)).toMatchObject({ ok: false, sent: false, refused: 'hold' });
-  expect(held.stderr).toMatch(/a recovery checklist holds node engine: service_v9_x shard 0, stopped after 1 step; finish it with shardeck recover-corrupt --resume service_v9_x 0/);
+  expect(held.stderr).toMatch(
+    /a recovery checklist holds node engine: service_v9_x shard 0, stopped after 1 step; finish it with shardeck recover-corrupt --resume service_v9_x 0/,
+  );
   fs.rmSync(file);
   // The same process answers; nothing was audited (no command ran).
   expect(await answers()).toEqual(before);
@@ -157,12 +183,22 @@ it('stop: confirmed by the node name, audited, verified gone; status then exits 
   const pid = (await answers())!.pid;
   const stop = await cli(['service', 'stop', '--yes', '--node-name', NAME, '--json', ...serviceFlags()]);
   expect(stop.code, stop.stderr).toBe(0);
-  expect(json(stop)).toMatchObject({ ok: true, sent: true, verified: { ok: true, message: expect.stringMatching(new RegExp(`node engine no longer answers and process ${pid} is gone`)) } });
+  expect(json(stop)).toMatchObject({
+    ok: true,
+    sent: true,
+    verified: { ok: true, message: expect.stringMatching(new RegExp(`node engine no longer answers and process ${pid} is gone`)) },
+  });
   expect(await answers()).toBeNull();
   expect(gone(pid)).toBe(true);
   const audit = auditLinesIn(cfg).map((l) => JSON.parse(l));
   expect(audit).toHaveLength(2);
-  expect(audit[0]).toMatchObject({ phase: 'sending', command: expect.stringContaining('es-service.mjs stop'), risk: 'destructive', target: NAME, confirmedBy: 'yes-flag' });
+  expect(audit[0]).toMatchObject({
+    phase: 'sending',
+    command: expect.stringContaining('es-service.mjs stop'),
+    risk: 'destructive',
+    target: NAME,
+    confirmedBy: 'yes-flag',
+  });
   expect(audit[1]).toMatchObject({ outcome: { ok: true } });
 
   // Down: status says so from the remembered facts, exit 3.
@@ -191,7 +227,9 @@ it('plugins: a zip built by the harness installed as the engine user, loaded aft
   const empty = await cli(['plugin', 'list', '--json']);
   expect(empty.code, empty.stderr).toBe(0);
   expect(json(empty).plugins).toEqual([]);
-  expect(json(empty).command).toMatch(/^runuser -u 'shardeck-es' -- env ES_PATH_CONF='.*' ES_JAVA_HOME='.*' '.*\/bin\/elasticsearch-plugin' list$/);
+  expect(json(empty).command).toMatch(
+    /^runuser -u 'shardeck-es' -- env ES_PATH_CONF='.*' ES_JAVA_HOME='.*' '.*\/bin\/elasticsearch-plugin' list$/,
+  );
 
   const dry = await cli(['plugin', 'install', zip, '--dry-run']);
   expect(dry.code, dry.stderr).toBe(0);
@@ -211,7 +249,8 @@ it('plugins: a zip built by the harness installed as the engine user, loaded aft
   expect(listed.stdout.trim()).toBe(TEST_PLUGIN);
 
   // Not loaded until the engine starts again; the restart shardeck offers loads it.
-  const cat = async () => (await esCall(node.url, 'GET', '/_cat/plugins?format=json&h=component')).body.map((p: { component: string }) => p.component);
+  const cat = async () =>
+    (await esCall(node.url, 'GET', '/_cat/plugins?format=json&h=component')).body.map((p: { component: string }) => p.component);
   expect(await cat()).toEqual([]);
   const re = await cli(['service', 'restart', '--yes', '--node-name', NAME, ...serviceFlags()]);
   expect(re.code, re.stderr).toBe(0);
@@ -219,11 +258,18 @@ it('plugins: a zip built by the harness installed as the engine user, loaded aft
 
   const rm = await cli(['plugin', 'remove', TEST_PLUGIN, '--yes', '--json']);
   expect(rm.code, rm.stderr).toBe(0);
-  expect(json(rm)).toMatchObject({ ok: true, restartNeeded: true, plugins: [], verified: { ok: true, message: `verified: ${TEST_PLUGIN} is no longer installed` } });
+  expect(json(rm)).toMatchObject({
+    ok: true,
+    restartNeeded: true,
+    plugins: [],
+    verified: { ok: true, message: `verified: ${TEST_PLUGIN} is no longer installed` },
+  });
   expect(fs.existsSync(folder)).toBe(false);
   const notThere = await cli(['plugin', 'remove', TEST_PLUGIN, '--yes']);
   expect(notThere.code).toBe(5);
-  const audit = auditLinesIn(cfg).map((l) => JSON.parse(l)).filter((a) => a.phase === 'sending' && /elasticsearch-plugin/.test(a.command ?? ''));
+  const audit = auditLinesIn(cfg)
+    .map((l) => JSON.parse(l))
+    .filter((a) => a.phase === 'sending' && /elasticsearch-plugin/.test(a.command ?? ''));
   expect(audit.map((a) => a.summary)).toEqual([
     expect.stringMatching(/^plugin install shardeck-test-plugin-8\.19\.21\.zip on node engine/),
     `plugin remove ${TEST_PLUGIN} on node engine`,
@@ -263,7 +309,7 @@ it('the console wizard (E on the Nodes pane) at 80x24: install the zip by y, the
     await app.press(KEYS.enter);
     f = await until(app, /y run it/, 60_000);
     expectFits(f);
-    expect(f.replace(/\n/g, '')).toContain('elasticsearch-plugin\' install --batch');
+    expect(f.replace(/\n/g, '')).toContain("elasticsearch-plugin' install --batch");
     await app.press('y');
     f = await until(app, new RegExp(`verified: ${TEST_PLUGIN} installed`), 120_000);
     expectFits(f);
@@ -280,7 +326,9 @@ it('the console wizard (E on the Nodes pane) at 80x24: install the zip by y, the
     f = await until(app, /verified: node engine answers \(pid \d+, was \d+\)|FAILED|does not answer/, 240_000);
     expect(f).toMatch(new RegExp(`verified: node engine answers \\(pid \\d+, was ${before}\\)`));
     expectFits(f);
-    const plugins = (await esCall(node.url, 'GET', '/_cat/plugins?format=json&h=component')).body.map((p: { component: string }) => p.component);
+    const plugins = (await esCall(node.url, 'GET', '/_cat/plugins?format=json&h=component')).body.map(
+      (p: { component: string }) => p.component,
+    );
     expect(plugins).toEqual([TEST_PLUGIN]);
     await app.press('q'); // any key closes a finished wizard
     await until(app, /^(?![\s\S]*service and plugins)/);
@@ -296,7 +344,12 @@ it('the console wizard (E on the Nodes pane) at 80x24: install the zip by y, the
     await until(app, new RegExp(`verified: ${TEST_PLUGIN} is no longer installed`), 120_000);
     app.unmount();
 
-    const sent = fs.readFileSync(auditFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)).filter((a) => a.phase === 'sending');
+    const sent = fs
+      .readFileSync(auditFile, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l))
+      .filter((a) => a.phase === 'sending');
     expect(sent.map((a) => [a.confirmedBy, a.risk])).toEqual([
       ['key', 'reversible'],
       ['typed', 'destructive'],

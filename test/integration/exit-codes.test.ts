@@ -49,7 +49,8 @@ const EXCEPTIONS: Record<string, string> = {
   incident: 'only reads the local timeline and the change journals',
   service: "runs this host's service manager; a node that does not answer is its status exit 3 (test/integration/engine-service.test.ts)",
   plugin: "runs the engine's own plugin tool on this host (test/integration/engine-service.test.ts)",
-  fleet: "reads every saved profile's cluster, not the connection flags: an unreachable one is a row, and exit 3 when it is the worst (test/integration/fleet.test.tsx)",
+  fleet:
+    "reads every saved profile's cluster, not the connection flags: an unreachable one is a row, and exit 3 when it is the worst (test/integration/fleet.test.tsx)",
 };
 
 /** Commands whose --json output on failure is not { ok: false } yet, and what they print instead. */
@@ -81,7 +82,9 @@ beforeAll(async () => {
   // A profile whose storage node and platform are both the closed port, signed in (a token on file).
   const saved = await runCli(['profiles', 'save', 'closed', '--url', closedUrl, '--platform', closedUrl], { env });
   expect(saved.code).toBe(0);
-  fs.writeFileSync(path.join(dir, 'conf', 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { closed: 'not-a-real-token' } }), { mode: 0o600 });
+  fs.writeFileSync(path.join(dir, 'conf', 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { closed: 'not-a-real-token' } }), {
+    mode: 0o600,
+  });
   // The command table as the built CLI knows it (listed under an unknown command's usage).
   const usage = await runCli(['no-such-command'], { env });
   commands = /commands \(default: tui\):\n((?: {2}\S+\n)+)/.exec(usage.stderr)![1].trim().split(/\s+/);
@@ -109,7 +112,11 @@ describe('a connection failure exits 3 in every command', () => {
           if (r.code !== 3) failures.push(`${label}: exit ${r.code} (${r.stderr.trim()})`);
           const lines = r.stderr.trim().split('\n');
           // status and doctor print their verdict on stdout (UNREACHABLE ...) or as JSON, nothing on stderr.
-          if (c !== 'status' && c !== 'doctor' && (lines.length !== 1 || !lines[0].startsWith(`shardeck ${c}: `) || /\n\s+at /.test(r.stderr)))
+          if (
+            c !== 'status' &&
+            c !== 'doctor' &&
+            (lines.length !== 1 || !lines[0].startsWith(`shardeck ${c}: `) || /\n\s+at /.test(r.stderr))
+          )
             failures.push(`${label}: stderr is not one sentence: ${JSON.stringify(r.stderr)}`);
           if (/\b(cannot reach|nothing listens|connection refused)\b/.test(r.stderr + r.stdout) === false)
             failures.push(`${label}: does not say the node or platform cannot be reached: ${JSON.stringify(r.stderr + r.stdout)}`);
@@ -122,7 +129,8 @@ describe('a connection failure exits 3 in every command', () => {
               continue;
             }
             if (JSON_SHAPES[c]) JSON_SHAPES[c](out);
-            else if (out.ok !== false || typeof out.error !== 'string' || out.code !== r.code) failures.push(`${label}: JSON is not { ok:false, error, code: ${r.code} }: ${r.stdout}`);
+            else if (out.ok !== false || typeof out.error !== 'string' || out.code !== r.code)
+              failures.push(`${label}: JSON is not { ok:false, error, code: ${r.code} }: ${r.stdout}`);
           }
         }
       }
@@ -135,7 +143,10 @@ describe('the CLI as a new user meets it', () => {
   // A reader that leaves after the first chunk (`| head -1`) of a long listing: 20,000 audit records.
   const readFirstChunk = (args: string[]): Promise<{ code: number | null; signal: string | null; stderr: string }> =>
     new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [CLI, ...args], {
+        env: { ...process.env, ...env, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stdout.once('data', () => child.stdout.destroy());
       child.stderr.on('data', (d) => (stderr += d));
@@ -145,7 +156,16 @@ describe('the CLI as a new user meets it', () => {
 
   it('piping a long listing into head ends quietly (exit 0, no EPIPE stack trace), text and --json', async () => {
     const lines = Array.from({ length: 20_000 }, (_, i) =>
-      JSON.stringify({ id: `r${i}`, time: '2026-11-25T10:00:00.000Z', profile: 'p', url: 'http://127.0.0.1:1', request: { method: 'PUT', path: `/idx-${i}/_settings`, querystring: {} }, risk: 'low', target: `idx-${i}`, summary: `replicas of idx-${i}` }),
+      JSON.stringify({
+        id: `r${i}`,
+        time: '2026-11-25T10:00:00.000Z',
+        profile: 'p',
+        url: 'http://127.0.0.1:1',
+        request: { method: 'PUT', path: `/idx-${i}/_settings`, querystring: {} },
+        risk: 'low',
+        target: `idx-${i}`,
+        summary: `replicas of idx-${i}`,
+      }),
     );
     fs.writeFileSync(path.join(dir, 'conf', 'audit.log'), lines.join('\n') + '\n', { mode: 0o600 });
     try {

@@ -80,7 +80,14 @@ const READ_FAULTS: [string, Fault][] = [
   ['reset after 100 bytes of the answer', { resetAfterBytes: 100 }],
   ['answer cut short (truncated JSON)', { truncateBodyAt: 40 }],
   ['answer not JSON', { invalidJson: true }],
-  ['429 with Retry-After: 1', { status: 429, headers: { 'retry-after': '1' }, body: { error: { type: 'es_rejected_execution_exception', reason: 'rejected execution' }, status: 429 } }],
+  [
+    '429 with Retry-After: 1',
+    {
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { error: { type: 'es_rejected_execution_exception', reason: 'rejected execution' }, status: 429 },
+    },
+  ],
   ['502 from a proxy', { status: 502, body: { message: 'bad gateway' }, headers: { 'x-elastic-product': '' } }],
   ['503', { status: 503 }],
   ['504', { status: 504 }],
@@ -129,11 +136,15 @@ describe('a read answered 429 with Retry-After', () => {
 
 describe('a change whose answer was lost or refused is never resent', () => {
   const settingsPut = onPath('PUT', /^\/_cluster\/settings$/);
-  const scrollLimit = async () => (await esCall(node.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent?.['search.max_open_scroll_context'];
+  const scrollLimit = async () =>
+    (await esCall(node.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent?.['search.max_open_scroll_context'];
 
   function auditOf(): { phases: string[]; records: ReturnType<typeof readAudit>['records'] } {
     const text = fs.readFileSync(path.join(cfg, 'audit.log'), 'utf8');
-    const phases = text.split('\n').filter(Boolean).map((l) => (JSON.parse(l).phase as string | undefined) ?? 'outcome');
+    const phases = text
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => (JSON.parse(l).phase as string | undefined) ?? 'outcome');
     return { phases, records: readAudit(path.join(cfg, 'audit.log')).records };
   }
 
@@ -166,7 +177,14 @@ describe('a change whose answer was lost or refused is never resent', () => {
   });
 
   it('429 with Retry-After: not retried, exit 5, one PUT, one sending and one outcome', async () => {
-    proxy.trap({ match: settingsPut, action: { status: 429, headers: { 'retry-after': '1' }, body: { error: { type: 'es_rejected_execution_exception', reason: 'rejected execution of cluster settings update' }, status: 429 } } });
+    proxy.trap({
+      match: settingsPut,
+      action: {
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: { error: { type: 'es_rejected_execution_exception', reason: 'rejected execution of cluster settings update' }, status: 429 },
+      },
+    });
     const r = await cli(['scroll-limit', '902', '--url', proxy.url, '--yes', '--json'], 30_000);
     figure('scroll-limit, 429', r);
     expect(r.code).toBe(5);
@@ -182,7 +200,8 @@ describe('the console under a stalled read (tmux, 80x24)', () => {
   const SOCKET = `shardeck-faults-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
   const screen = () => tmux('capture-pane', '-p', '-t', 'stall');
-  const waitFor = (what: string, test: (s: string) => boolean, timeoutMs = 60_000) => waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
+  const waitFor = (what: string, test: (s: string) => boolean, timeoutMs = 60_000) =>
+    waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
 
   afterAll(() => {
     try {

@@ -57,7 +57,8 @@ beforeAll(async () => {
 const SOCKET = `shardeck-fleet-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 const screen = () => tmux('capture-pane', '-p', '-t', 'fleet');
-const waitScreen = (test: (s: string) => boolean, what: string, timeoutMs = 30_000) => waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
+const waitScreen = (test: (s: string) => boolean, what: string, timeoutMs = 30_000) =>
+  waitUntil(what, screen, test, { timeoutMs, intervalMs: 200 });
 
 afterAll(async () => {
   try {
@@ -81,12 +82,20 @@ it('shardeck fleet --json: every profile, worst first; the silent one times out 
   expect(out.clusters.map((c: { profile: string }) => c.profile)).toEqual(['prod-silent', 'prod-yellow', 'prod-ro', 'prod-green']);
   const [s, y, ro, g] = out.clusters;
   expect(s).toMatchObject({ status: 'unreachable', nodes: null, error: 'no answer within 2s' });
-  expect(y).toMatchObject({ status: 'yellow', nodes: 1, unassigned: 1, disk: expect.stringMatching(/ok|low|high|flood/), readOnlyIndices: 0 });
+  expect(y).toMatchObject({
+    status: 'yellow',
+    nodes: 1,
+    unassigned: 1,
+    disk: expect.stringMatching(/ok|low|high|flood/),
+    readOnlyIndices: 0,
+  });
   expect(ro).toMatchObject({ status: 'green', unassigned: 0, readOnlyIndices: 1 });
   expect(g).toMatchObject({ status: 'green', unassigned: 0, readOnlyIndices: 0, cluster: nodes[2].clusterName });
   // The silent cluster held one slot for its 2 s; the others answered. How long each took is a
   // figure for the log (bench/ measures the fleet), not asserted against the clock.
-  console.log(`fleet --json: ${took} ms in all; ${out.clusters.map((c: { profile: string; tookMs: number }) => `${c.profile} ${c.tookMs} ms`).join(', ')}`);
+  console.log(
+    `fleet --json: ${took} ms in all; ${out.clusters.map((c: { profile: string; tookMs: number }) => `${c.profile} ${c.tookMs} ms`).join(', ')}`,
+  );
   expect(r.stdout + r.stderr).not.toContain(SECRET);
 
   const text = await cli(['fleet', '--timeout', '2']);

@@ -58,7 +58,13 @@ async function startProxy(target: string) {
     if (action === 'hold') return void events.emit('held', line);
     const answer = await new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
       const up = http.request(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          method: req.method,
+          path: req.url,
+          headers: { ...req.headers, host: upstream.host },
+        },
         (r) => {
           const b: Buffer[] = [];
           r.on('data', (c: Buffer) => b.push(c));
@@ -97,8 +103,16 @@ let cfg: string;
 
 const es = async (method: string, p: string, body?: unknown): Promise<any> => (await esCall(node.url, method, p, body)).body;
 const auditPath = () => path.join(cfg, 'audit.log');
-const auditLines = (file = auditPath()) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l)) : []);
-const replicasOf = async (index: string) => Number((await es('GET', `/${index}/_settings/index.number_of_replicas?flat_settings=true`))[index].settings['index.number_of_replicas']);
+const auditLines = (file = auditPath()) =>
+  fs.existsSync(file)
+    ? fs
+        .readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+const replicasOf = async (index: string) =>
+  Number((await es('GET', `/${index}/_settings/index.number_of_replicas?flat_settings=true`))[index].settings['index.number_of_replicas']);
 const puts = () => proxy.seen.filter((l) => l.startsWith('PUT ') || l.startsWith('POST /gt'));
 /** The CLI through the proxy, with this test's config dir (and a short request timeout when given). */
 const cli = (args: string[], env: NodeJS.ProcessEnv = {}) =>
@@ -179,11 +193,18 @@ describe('the audit record is written before sending, its outcome after', () => 
     await exited;
     const lines = auditLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ phase: 'sending', request: { method: 'PUT', path: '/gt_a/_settings', body: { index: { number_of_replicas: 1 } } } });
+    expect(lines[0]).toMatchObject({
+      phase: 'sending',
+      request: { method: 'PUT', path: '/gt_a/_settings', body: { index: { number_of_replicas: 1 } } },
+    });
     const shown = await runCli(['audit'], { env: { SHARDECK_CONFIG_DIR: cfg } });
-    expect(shown.stdout.trim()).toMatch(/ PUT \/gt_a\/_settings\?expand_wildcards=all \{"index":\{"number_of_replicas":1\}\} -> outcome unknown \(no answer recorded\)$/);
+    expect(shown.stdout.trim()).toMatch(
+      / PUT \/gt_a\/_settings\?expand_wildcards=all \{"index":\{"number_of_replicas":1\}\} -> outcome unknown \(no answer recorded\)$/,
+    );
     const asJson = JSON.parse((await runCli(['audit', '--json'], { env: { SHARDECK_CONFIG_DIR: cfg } })).stdout);
-    expect(asJson.records).toEqual([expect.objectContaining({ request: expect.objectContaining({ path: '/gt_a/_settings' }), outcome: null })]);
+    expect(asJson.records).toEqual([
+      expect.objectContaining({ request: expect.objectContaining({ path: '/gt_a/_settings' }), outcome: null }),
+    ]);
   });
 });
 
@@ -196,11 +217,17 @@ describe('no answer is read back, never resent', () => {
     const r = await cli(['replicas', 'set', 'gt_a', '0', '--yes', '--json', '--timeout', '10'], SHORT);
     const out = JSON.parse(r.stdout);
     expect(out.report.results[0]).toMatchObject({ ok: true, applied: 'yes', verified: { ok: true } });
-    expect(out.report.results[0].message).toMatch(/^no answer \(.*did not answer in time.*\), but the cluster read back shows it applied .*; it was not resent$/);
+    expect(out.report.results[0].message).toMatch(
+      /^no answer \(.*did not answer in time.*\), but the cluster read back shows it applied .*; it was not resent$/,
+    );
     expect(r.code).toBe(0);
     expect(puts()).toHaveLength(1);
     const [rec] = readAudit(auditPath()).records;
-    expect(rec.outcome).toMatchObject({ ok: false, applied: 'yes', readBack: expect.stringMatching(/every matched index now has 0 replicas/) });
+    expect(rec.outcome).toMatchObject({
+      ok: false,
+      applied: 'yes',
+      readBack: expect.stringMatching(/every matched index now has 0 replicas/),
+    });
     expect((await runCli(['audit'], { env: { SHARDECK_CONFIG_DIR: cfg } })).stdout).toMatch(/-> no answer \(.*\); read back: applied\n$/);
   });
 
@@ -209,7 +236,13 @@ describe('no answer is read back, never resent', () => {
     proxy.rule = (m) => (m === 'PUT' ? 'drop' : 'pass');
     const r = await cli(['replicas', 'set', 'gt_a', '0', '--yes', '--json', '--timeout', '10']);
     const out = JSON.parse(r.stdout);
-    expect(out.report.results[0]).toMatchObject({ ok: true, applied: 'yes', message: expect.stringMatching(/^no answer \(http:\/\/127\.0\.0\.1:\d+ closed the connection before answering\), but the cluster read back shows it applied/) });
+    expect(out.report.results[0]).toMatchObject({
+      ok: true,
+      applied: 'yes',
+      message: expect.stringMatching(
+        /^no answer \(http:\/\/127\.0\.0\.1:\d+ closed the connection before answering\), but the cluster read back shows it applied/,
+      ),
+    });
     expect(r.code).toBe(0);
     expect(puts()).toHaveLength(1);
   });
@@ -218,7 +251,9 @@ describe('no answer is read back, never resent', () => {
     await makeIndex('gt_a');
     proxy.rule = (m) => (m === 'PUT' ? 'hold' : 'pass');
     const r = await cli(['replicas', 'set', 'gt_a', '1', '--yes', '--timeout', '10'], SHORT);
-    expect(r.stderr).toMatch(/no answer \(.*\), and the cluster read back shows it NOT applied \(still not 1 replicas: gt_a\).*; it was not resent/);
+    expect(r.stderr).toMatch(
+      /no answer \(.*\), and the cluster read back shows it NOT applied \(still not 1 replicas: gt_a\).*; it was not resent/,
+    );
     expect(r.code).toBe(5);
     expect(puts()).toHaveLength(1);
     expect(await replicasOf('gt_a')).toBe(0);
@@ -234,7 +269,10 @@ describe('no answer is read back, never resent', () => {
     expect(out.error).toMatch(/no answer .*whether it was applied is unknown.*it was not resent/);
     expect(r.code).toBe(5);
     expect(proxy.seen.filter((l) => l.includes('_forcemerge'))).toHaveLength(1);
-    expect(readAudit(auditPath()).records[0].outcome).toMatchObject({ applied: 'unknown', readBack: 'this request has no read-back check' });
+    expect(readAudit(auditPath()).records[0].outcome).toMatchObject({
+      applied: 'unknown',
+      readBack: 'this request has no read-back check',
+    });
   });
 });
 
@@ -251,7 +289,11 @@ describe('a change goes to the indices the preview showed', () => {
     await makeIndex('gt_new');
     session.send({ type: 'confirm', confirmation: { by: 'key' } });
     const end = await session.idle();
-    expect(end).toMatchObject({ phase: 'failed', message: '"gt_*" now also matches 1 index the preview did not show (gt_new): nothing was sent; preview again and confirm what it matches now' });
+    expect(end).toMatchObject({
+      phase: 'failed',
+      message:
+        '"gt_*" now also matches 1 index the preview did not show (gt_new): nothing was sent; preview again and confirm what it matches now',
+    });
     for (const i of ['gt_a', 'gt_b', 'gt_new']) expect(await replicasOf(i)).toBe(0);
     expect(auditLines()).toEqual([]);
   });
@@ -284,7 +326,13 @@ describe('a change goes to the indices the preview showed', () => {
 });
 
 describe('a command run on the node host follows the same audit order', () => {
-  const hostGuard = () => new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath() });
+  const hostGuard = () =>
+    new Guard({
+      client: createClient({ url: node.url }),
+      conn: { url: node.url, readOnly: false },
+      profile: 'test',
+      auditFile: auditPath(),
+    });
   const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'gt_a', summary: 'step 1: Stop the engine' };
 
   it('the sending record is on disk while the command runs; its outcome follows', async () => {
@@ -295,13 +343,20 @@ describe('a command run on the node host follows the same audit order', () => {
     });
     expect(result).toEqual({ ok: true, exitCode: 0 });
     expect(whileRunning).toEqual([expect.objectContaining({ phase: 'sending', command: step.command })]);
-    expect(readAudit(auditPath()).records).toEqual([expect.objectContaining({ command: step.command, outcome: expect.objectContaining({ ok: true, status: 0 }) })]);
+    expect(readAudit(auditPath()).records).toEqual([
+      expect.objectContaining({ command: step.command, outcome: expect.objectContaining({ ok: true, status: 0 }) }),
+    ]);
   });
 
   it('an audit log that cannot take the sending record: the command does not run', async () => {
     fs.mkdirSync(auditPath());
     let ran = false;
-    await expect(hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => ((ran = true), Promise.resolve({ ok: true })))).rejects.toMatchObject({ kind: 'audit', message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/) });
+    await expect(
+      hostGuard().runHostCommand(step, { by: 'yes-flag' }, () => ((ran = true), Promise.resolve({ ok: true }))),
+    ).rejects.toMatchObject({
+      kind: 'audit',
+      message: expect.stringMatching(/\(EISDIR\): "step 1: Stop the engine" was not run; make it writable/),
+    });
     expect(ran).toBe(false);
   });
 
@@ -311,6 +366,10 @@ describe('a command run on the node host follows the same audit order', () => {
       fs.mkdirSync(auditPath());
       return Promise.resolve({ ok: true, exitCode: 0 });
     });
-    expect(result).toMatchObject({ ok: true, exitCode: 0, auditWarning: expect.stringMatching(/its outcome could not be written .*EISDIR/) });
+    expect(result).toMatchObject({
+      ok: true,
+      exitCode: 0,
+      auditWarning: expect.stringMatching(/its outcome could not be written .*EISDIR/),
+    });
   });
 });

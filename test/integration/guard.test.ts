@@ -22,8 +22,12 @@ const es = async (method: string, p: string, body?: unknown): Promise<any> => (a
 
 const auditPath = () => path.join(cfg, 'audit.log');
 const auditLines = () => auditLinesIn(cfg);
-const replicasOnCluster = async () => (await es('GET', `/${INDEX}/_settings/index.number_of_replicas?flat_settings=true`))[INDEX].settings['index.number_of_replicas'];
-const cli = cliAgainst(() => node.url, () => cfg);
+const replicasOnCluster = async () =>
+  (await es('GET', `/${INDEX}/_settings/index.number_of_replicas?flat_settings=true`))[INDEX].settings['index.number_of_replicas'];
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
 
 beforeAll(async () => {
   ensureBuilt();
@@ -95,7 +99,11 @@ describe('dry run and the preview', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     expect(out).toMatchObject({ dryRun: true, sent: false, matched: [INDEX] });
-    expect(out.requests[0]).toMatchObject({ method: 'PUT', path: `/${INDEX}/_settings?expand_wildcards=all`, body: { index: { number_of_replicas: 1 } } });
+    expect(out.requests[0]).toMatchObject({
+      method: 'PUT',
+      path: `/${INDEX}/_settings?expand_wildcards=all`,
+      body: { index: { number_of_replicas: 1 } },
+    });
     expect(out.requests[0].curl).toBe(
       `curl -X PUT '${node.url}/${INDEX}/_settings?expand_wildcards=all' -H 'Content-Type: application/json' -d '{"index":{"number_of_replicas":1}}'`,
     );
@@ -113,7 +121,13 @@ describe('dry run and the preview', () => {
 
 describe('the guard itself', () => {
   const guardFor = (readOnly = false) =>
-    new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly }, profile: 'test', platformUser: 'u-42', auditFile: auditPath() });
+    new Guard({
+      client: createClient({ url: node.url }),
+      conn: { url: node.url, readOnly },
+      profile: 'test',
+      platformUser: 'u-42',
+      auditFile: auditPath(),
+    });
 
   it('sends once, records one 0600 audit line, and reads the cluster back', async () => {
     const guard = guardFor();
@@ -125,7 +139,11 @@ describe('the guard itself', () => {
       risk: 'reversible',
       target: INDEX,
       summary: 'refresh every 2s',
-      verify: { path: `/${INDEX}/_settings/index.refresh_interval`, querystring: { flat_settings: 'true' }, check: (b: any) => ({ ok: b[INDEX].settings['index.refresh_interval'] === '2s', message: 'read back' }) },
+      verify: {
+        path: `/${INDEX}/_settings/index.refresh_interval`,
+        querystring: { flat_settings: 'true' },
+        check: (b: any) => ({ ok: b[INDEX].settings['index.refresh_interval'] === '2s', message: 'read back' }),
+      },
     };
     const out = await guard.execute(plan, { by: 'key' });
     expect(out).toMatchObject({ ok: true, status: 200, verified: { ok: true } });
@@ -148,7 +166,15 @@ describe('the guard itself', () => {
   it('records a failed (400) mutation once, with the error', async () => {
     const guard = guardFor();
     const out = await guard.execute(
-      { method: 'PUT', path: `/${INDEX}/_settings`, querystring: {}, body: { index: { number_of_replicas: 'lots' } }, risk: 'reversible', target: INDEX, summary: 'bad value' },
+      {
+        method: 'PUT',
+        path: `/${INDEX}/_settings`,
+        querystring: {},
+        body: { index: { number_of_replicas: 'lots' } },
+        risk: 'reversible',
+        target: INDEX,
+        summary: 'bad value',
+      },
       { by: 'yes-flag' },
     );
     expect(out.ok).toBe(false);
@@ -161,7 +187,14 @@ describe('the guard itself', () => {
 
   it('a destructive plan needs the typed target; a keypress or a wrong name sends nothing', async () => {
     const guard = guardFor();
-    const plan: MutationPlan = { method: 'DELETE', path: `/${INDEX}`, querystring: {}, risk: 'destructive', target: INDEX, summary: 'delete the index' };
+    const plan: MutationPlan = {
+      method: 'DELETE',
+      path: `/${INDEX}`,
+      querystring: {},
+      risk: 'destructive',
+      target: INDEX,
+      summary: 'delete the index',
+    };
     await expect(guard.execute(plan, { by: 'key' })).rejects.toMatchObject({ kind: 'unconfirmed' });
     await expect(guard.execute(plan, { by: 'typed', text: `${INDEX}x` })).rejects.toBeInstanceOf(GuardRefusal);
     expect(auditLines()).toEqual([]);
@@ -172,7 +205,15 @@ describe('the guard itself', () => {
     const name = 'guard_uuid_idx';
     await es('PUT', `/${name}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
     const plan = pinIndices(
-      { method: 'PUT', path: `/${name}/_settings`, querystring: {}, body: { index: { number_of_replicas: 1 } }, risk: 'reversible', target: name, summary: 'replicas 1' },
+      {
+        method: 'PUT',
+        path: `/${name}/_settings`,
+        querystring: {},
+        body: { index: { number_of_replicas: 1 } },
+        risk: 'reversible',
+        target: name,
+        summary: 'replicas 1',
+      },
       name,
       [name],
     );
@@ -185,26 +226,42 @@ describe('the guard itself', () => {
         return { approvedBy: 'someone-else' };
       },
     };
-    const guard = new Guard({ client: createClient({ url: node.url }), conn: { url: node.url, readOnly: false }, profile: 'test', auditFile: auditPath(), approver });
+    const guard = new Guard({
+      client: createClient({ url: node.url }),
+      conn: { url: node.url, readOnly: false },
+      profile: 'test',
+      auditFile: auditPath(),
+      approver,
+    });
     const audited = fs.existsSync(auditPath()) ? auditLines().length : 0;
     const err = await guard.execute(plan, { by: 'yes-flag' }).catch((e) => e);
     expect(err).toBeInstanceOf(GuardRefusal);
     expect(err).toMatchObject({ kind: 'changed' });
     expect((err as Error).message).toMatch(/guard_uuid_idx was deleted and re-created since the preview .*nothing was sent/);
-    expect((await es('GET', `/${name}/_settings/index.number_of_replicas?flat_settings=true`))[name].settings['index.number_of_replicas']).toBe('0');
+    expect(
+      (await es('GET', `/${name}/_settings/index.number_of_replicas?flat_settings=true`))[name].settings['index.number_of_replicas'],
+    ).toBe('0');
     expect(fs.existsSync(auditPath()) ? auditLines().length : 0).toBe(audited);
     await es('DELETE', `/${name}`);
   });
 
   it('refuses a plan whose path targets every index, and anything in read-only mode', async () => {
-    const all: MutationPlan = { method: 'PUT', path: '/_all/_settings', querystring: {}, body: { 'index.blocks.write': true }, risk: 'reversible', target: '_all', summary: 'x' };
+    const all: MutationPlan = {
+      method: 'PUT',
+      path: '/_all/_settings',
+      querystring: {},
+      body: { 'index.blocks.write': true },
+      risk: 'reversible',
+      target: '_all',
+      summary: 'x',
+    };
     await expect(guardFor().execute(all, { by: 'yes-flag' })).rejects.toMatchObject({ kind: 'target' });
     const star = { ...all, path: '/*/_settings' }; // the unblock path, but not the unblock body
     await expect(guardFor().execute(star, { by: 'yes-flag' })).rejects.toMatchObject({ kind: 'target' });
     const fine = { ...all, path: `/${INDEX}/_settings` };
     await expect(guardFor(true).execute(fine, { by: 'yes-flag' })).rejects.toMatchObject({ kind: 'read-only' });
     expect(auditLines()).toEqual([]);
-    expect((await es('GET', `/${INDEX}/_settings/index.blocks.*`))).toEqual({});
+    expect(await es('GET', `/${INDEX}/_settings/index.blocks.*`)).toEqual({});
   });
 });
 
@@ -213,7 +270,9 @@ describe('shardeck audit', () => {
     const r1 = await cli(['replicas', 'set', INDEX, '0', '--yes', '--timeout', '10']);
     expect(r1.code).toBe(0);
     const text = await cli(['audit']);
-    expect(text.stdout).toMatch(new RegExp(`default PUT /${INDEX}/_settings\\?expand_wildcards=all \\{"index":\\{"number_of_replicas":0\\}\\} -> ok 200`));
+    expect(text.stdout).toMatch(
+      new RegExp(`default PUT /${INDEX}/_settings\\?expand_wildcards=all \\{"index":\\{"number_of_replicas":0\\}\\} -> ok 200`),
+    );
     const json = JSON.parse((await cli(['audit', '--json'])).stdout);
     expect(json.records).toHaveLength(1);
     expect(json.records[0]).toMatchObject({ profile: 'default', confirmedBy: 'yes-flag', outcome: { ok: true, status: 200 } });

@@ -29,7 +29,7 @@ function processesOf(marker: string): number[] {
 }
 
 describe('before any file runs (global set-up)', () => {
-  it('the node user exists and can get through the cache to this run\'s node folder', () => {
+  it("the node user exists and can get through the cache to this run's node folder", () => {
     // Nothing in this file has started a node yet: the global set-up made all of this.
     if (isRoot) expect(() => execFileSync('id', ['-u', ES_USER], { stdio: 'ignore' })).not.toThrow();
     for (const dir of [cacheRoot, path.dirname(nodesRoot()), nodesRoot()]) expect(fs.statSync(dir).mode & 0o011, dir).toBe(0o011);
@@ -69,7 +69,12 @@ describe('startNode', () => {
     const made = fs.readdirSync(nodesRoot()).filter((d) => !before.includes(d));
     expect(made).toEqual([]); // its folder is gone...
     // ...and nothing runs from it any more.
-    await waitUntil('no process of the timed-out node', () => processesOf(`${nodesRoot()}/never-ready-`), (p) => p.length === 0, { timeoutMs: 10_000 });
+    await waitUntil(
+      'no process of the timed-out node',
+      () => processesOf(`${nodesRoot()}/never-ready-`),
+      (p) => p.length === 0,
+      { timeoutMs: 10_000 },
+    );
   }, 120_000);
 
   it('a port taken between freePort() and the bind: the node tries again with new ports and comes up', async () => {
@@ -114,7 +119,10 @@ describe('state files never trust a bare pid', () => {
     try {
       ensureDir(path.join(cache, 'run'), 0o700);
       fs.writeFileSync(path.join(cache, 'run', stateName), JSON.stringify(state(stranger.pid!)));
-      execFileSync(process.execPath, [path.join(dev, script), 'stop'], { env: { ...process.env, SHARDECK_DEV_CACHE: cache }, stdio: 'ignore' });
+      execFileSync(process.execPath, [path.join(dev, script), 'stop'], {
+        env: { ...process.env, SHARDECK_DEV_CACHE: cache },
+        stdio: 'ignore',
+      });
       expect(isAlive(stranger.pid!)).toBe(true);
       expect(fs.existsSync(path.join(cache, 'run', stateName))).toBe(false);
     } finally {
@@ -123,7 +131,12 @@ describe('state files never trust a bare pid', () => {
   }
 
   it('es:stop does not kill a process that merely has the pid of the old node', () =>
-    stopLeavesStranger('es.mjs', 'es-default.json', (pid) => ({ pid, baseDir: path.join(tmp, 'gone-node'), url: 'http://127.0.0.1:1', secure: false })));
+    stopLeavesStranger('es.mjs', 'es-default.json', (pid) => ({
+      pid,
+      baseDir: path.join(tmp, 'gone-node'),
+      url: 'http://127.0.0.1:1',
+      secure: false,
+    })));
 
   it('platform:stop does not kill a process that merely has the pid of the old server', () =>
     stopLeavesStranger('platform.mjs', 'platform.json', (pid) => ({ pid, url: 'http://127.0.0.1:1', ttl: 600 })));

@@ -35,13 +35,40 @@ const asRoot = (args: string[]) => runCli(args, { env: { SHARDECK_CONFIG_DIR: ro
 
 /** The built CLI as the other user, with nothing of root's environment. */
 function asOther(args: string[]) {
-  return spawnSync('runuser', ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, 'NO_COLOR=1', process.execPath, cliForOtherUsers(), ...args], {
-    encoding: 'utf8',
-    cwd: '/',
-  });
+  return spawnSync(
+    'runuser',
+    [
+      '-u',
+      OTHER,
+      '--',
+      'env',
+      '-i',
+      `PATH=${process.env.PATH}`,
+      `SHARDECK_CONFIG_DIR=${otherConf}`,
+      `SHARDECK_LOCK_DIR=${lockDir}`,
+      'NO_COLOR=1',
+      process.execPath,
+      cliForOtherUsers(),
+      ...args,
+    ],
+    {
+      encoding: 'utf8',
+      cwd: '/',
+    },
+  );
 }
 
-type Entry = { kind: string; who?: string; summary?: string; target?: string; request?: string; result?: string; phase?: string; task?: string; durationMs?: number };
+type Entry = {
+  kind: string;
+  who?: string;
+  summary?: string;
+  target?: string;
+  request?: string;
+  result?: string;
+  phase?: string;
+  task?: string;
+  durationMs?: number;
+};
 const changesOf = (stdout: string): Entry[] => (JSON.parse(stdout).entries as Entry[]).filter((e) => e.kind === 'change');
 
 beforeAll(async () => {
@@ -62,7 +89,11 @@ beforeAll(async () => {
   await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   await es('PUT', `/${DBQ}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = Array.from({ length: 500 }, (_, i) => `{"index":{}}\n{"n":${i},"secret_marker":"body-${i}"}\n`).join('');
-  const r = await fetch(`${node.url}/${DBQ}/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: bulk });
+  const r = await fetch(`${node.url}/${DBQ}/_bulk?refresh=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson' },
+    body: bulk,
+  });
   expect(r.status).toBe(200);
 }, 240_000);
 
@@ -77,7 +108,13 @@ afterAll(async () => {
     // no session was started
   }
   // The leader run as that user ends a moment after its tmux server: userdel refuses a user still running.
-  if (otherMade) await waitUntil('the throwaway user removed', () => spawnSync('userdel', [OTHER]).status, (code) => code === 0 || code === 6, { timeoutMs: 10_000, intervalMs: 200 });
+  if (otherMade)
+    await waitUntil(
+      'the throwaway user removed',
+      () => spawnSync('userdel', [OTHER]).status,
+      (code) => code === 0 || code === 6,
+      { timeoutMs: 10_000, intervalMs: 200 },
+    );
   await node?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -120,13 +157,29 @@ describe('every change from any shardeck process on the host reaches the timelin
     }
   });
 
-  it('a journal another user planted under root\'s name is neither written through nor believed', async () => {
-    const planted = path.join(lockDir, fs.readdirSync(lockDir).find((f) => f.endsWith('.changes.0.jsonl'))!);
+  it("a journal another user planted under root's name is neither written through nor believed", async () => {
+    const planted = path.join(
+      lockDir,
+      fs.readdirSync(lockDir).find((f) => f.endsWith('.changes.0.jsonl'))!,
+    );
     const keep = fs.readFileSync(planted, 'utf8');
     fs.rmSync(planted);
     // The other user makes "root's" journal and writes a change claiming to be root's.
-    const fake = JSON.stringify({ id: 'forged', phase: 'sending', time: new Date().toISOString(), profile: 'x', osUser: 'root', url: JSON.parse(keep.split('\n')[0]).url, risk: 'low', target: INDEX, summary: 'forged by the other user', confirmedBy: 'yes-flag' });
-    const w = spawnSync('runuser', ['-u', OTHER, '--', 'sh', '-c', `umask 022; printf '%s\\n' '${fake}' > ${planted}`], { encoding: 'utf8' });
+    const fake = JSON.stringify({
+      id: 'forged',
+      phase: 'sending',
+      time: new Date().toISOString(),
+      profile: 'x',
+      osUser: 'root',
+      url: JSON.parse(keep.split('\n')[0]).url,
+      risk: 'low',
+      target: INDEX,
+      summary: 'forged by the other user',
+      confirmedBy: 'yes-flag',
+    });
+    const w = spawnSync('runuser', ['-u', OTHER, '--', 'sh', '-c', `umask 022; printf '%s\\n' '${fake}' > ${planted}`], {
+      encoding: 'utf8',
+    });
     expect(w.status, w.stderr).toBe(0);
     const inc = await asRoot(['incident', '--json', '--url', node.url]);
     expect(inc.stdout).not.toContain('forged by the other user');
@@ -140,14 +193,17 @@ describe('every change from any shardeck process on the host reaches the timelin
 });
 
 describe('task starts and ends', () => {
-  it('a delete-by-query\'s end is recorded once, with its result and duration; shardeck tasks ID adds no second one', async () => {
+  it("a delete-by-query's end is recorded once, with its result and duration; shardeck tasks ID adds no second one", async () => {
     const qf = path.join(dir, 'all.json');
     fs.writeFileSync(qf, JSON.stringify({ query: { match_all: {} } }));
     const del = await asRoot(['delete-by-query', DBQ, '--query-file', qf, '--yes', '--expect', '500', '--json', '--url', node.url]);
     expect(del.code, del.stderr).toBe(0);
     const task = JSON.parse(del.stdout).task as string;
     expect(task).toMatch(/^[\w-]+:\d+$/);
-    const tasksOf = async () => (JSON.parse((await asRoot(['incident', '--json', '--url', node.url])).stdout).entries as Entry[]).filter((e) => e.kind === 'task' && e.task === task);
+    const tasksOf = async () =>
+      (JSON.parse((await asRoot(['incident', '--json', '--url', node.url])).stdout).entries as Entry[]).filter(
+        (e) => e.kind === 'task' && e.task === task,
+      );
     const first = await tasksOf();
     expect(first.map((e) => e.phase)).toEqual(['start', 'end']);
     expect(first[1]).toMatchObject({ result: 'ok, 500 deleted', durationMs: expect.any(Number) });
@@ -161,28 +217,55 @@ describe('task starts and ends', () => {
   });
 });
 
-describe('the one-time join token, where the leader cannot read the follower\'s user', () => {
+describe("the one-time join token, where the leader cannot read the follower's user", () => {
   it('a leader run by an unprivileged user: a root follower without the token is refused, with it follows, and the token works once', async () => {
     const uid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
     const runtime = path.join(dir, 'other-run');
     fs.mkdirSync(runtime, { mode: 0o700 });
     fs.chownSync(runtime, uid, uid);
-    const env = [`PATH=${process.env.PATH}`, 'TERM=xterm-256color', `SHARDECK_CONFIG_DIR=${otherConf}`, `SHARDECK_LOCK_DIR=${lockDir}`, `XDG_RUNTIME_DIR=${runtime}`];
-    tmux('new-session', '-d', '-s', 'leader', '-x', '100', '-y', '30', `runuser -u ${OTHER} -- env -i ${env.join(' ')} ${process.execPath} ${cliForOtherUsers()} --url ${node.url} --interval 1 --share; echo EXIT=$?; sleep 600`);
+    const env = [
+      `PATH=${process.env.PATH}`,
+      'TERM=xterm-256color',
+      `SHARDECK_CONFIG_DIR=${otherConf}`,
+      `SHARDECK_LOCK_DIR=${lockDir}`,
+      `XDG_RUNTIME_DIR=${runtime}`,
+    ];
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'leader',
+      '-x',
+      '100',
+      '-y',
+      '30',
+      `runuser -u ${OTHER} -- env -i ${env.join(' ')} ${process.execPath} ${cliForOtherUsers()} --url ${node.url} --interval 1 --share; echo EXIT=$?; sleep 600`,
+    );
     const tokenOnScreen = async () =>
       /token (\S{16})/.exec(
-        await waitUntil('the leader, shared, showing a join token', () => screen('leader'), (s) => s.includes('SHARED') && /token (\S{16})/.test(s), { timeoutMs: 30_000, intervalMs: 100 }).catch((e) => {
+        await waitUntil(
+          'the leader, shared, showing a join token',
+          () => screen('leader'),
+          (s) => s.includes('SHARED') && /token (\S{16})/.test(s),
+          { timeoutMs: 30_000, intervalMs: 100 },
+        ).catch((e) => {
           throw new Error(`${(e as Error).message}\n--- leader ---\n${screen('leader')}`);
         }),
       )![1];
     const token = await tokenOnScreen();
     const shareDir = path.join(runtime, `shardeck-${uid}`);
-    const sock = path.join(shareDir, fs.readdirSync(shareDir).find((f) => f.endsWith('.sock'))!);
+    const sock = path.join(
+      shareDir,
+      fs.readdirSync(shareDir).find((f) => f.endsWith('.sock'))!,
+    );
     expect(fs.statSync(sock).uid).toBe(uid);
 
     // Root may connect to any socket, but the leader (not root) cannot read root's /proc/<pid>/fd.
     const follow = (extraEnv: Record<string, string>, args: string[] = []) =>
-      spawnSync(process.execPath, [CLI, 'follow', sock, '--json', ...args], { encoding: 'utf8', env: { PATH: process.env.PATH, NO_COLOR: '1', ...extraEnv } });
+      spawnSync(process.execPath, [CLI, 'follow', sock, '--json', ...args], {
+        encoding: 'utf8',
+        env: { PATH: process.env.PATH, NO_COLOR: '1', ...extraEnv },
+      });
     const without = follow({});
     expect(without.status).toBe(5);
     expect(without.stderr).toMatch(/the join token is missing or wrong/);
@@ -192,7 +275,11 @@ describe('the one-time join token, where the leader cannot read the follower\'s 
 
     const withToken = follow({ JOIN: token }, ['--token-env', 'JOIN']);
     expect(withToken.status, withToken.stderr).toBe(0);
-    expect(JSON.parse(withToken.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(new RegExp(`^${OTHER} pid \\d+$`)), cluster: node.url });
+    expect(JSON.parse(withToken.stdout)).toMatchObject({
+      ok: true,
+      leader: expect.stringMatching(new RegExp(`^${OTHER} pid \\d+$`)),
+      cluster: node.url,
+    });
 
     // One-time: the same token again is refused; the leader shows a new one.
     const reused = follow({ JOIN: token }, ['--token-env', 'JOIN']);

@@ -13,6 +13,9 @@ import { HOSTILE, HOSTILE_INDICES } from '../fixtures/hostile/names';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 
+// eslint-disable-next-line no-control-regex -- the names that hold control characters, on purpose
+const HOLDS_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202e]/;
+
 /** Raw controls a terminal would act on (the line break and tab are the output's own layout). */
 // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
@@ -21,7 +24,8 @@ let node: Awaited<ReturnType<typeof startNode>>;
 let cfg: string;
 const cli = (...args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
 const enc = (name: string) => `/${encodeURIComponent(name)}`;
-const replicasOf = async (name: string) => Number((await esCall(node.url, 'GET', `${enc(name)}/_settings`)).body[name].settings.index.number_of_replicas);
+const replicasOf = async (name: string) =>
+  Number((await esCall(node.url, 'GET', `${enc(name)}/_settings`)).body[name].settings.index.number_of_replicas);
 
 beforeAll(async () => {
   ensureBuilt();
@@ -46,14 +50,24 @@ describe('the hostile names on a real node, through every command that shows the
     for (const args of [['status'], ['stats'], ['cat', 'indices'], ['cat', 'shards']]) {
       const r = await cli(...args);
       expect(r.stdout + r.stderr, args.join(' ')).not.toMatch(RAW);
-      if (args[0] !== 'status') for (const name of HOSTILE_INDICES) expect(r.stdout, `${args.join(' ')}: ${JSON.stringify(name)}`).toContain(displayText(name));
+      if (args[0] !== 'status')
+        for (const name of HOSTILE_INDICES) expect(r.stdout, `${args.join(' ')}: ${JSON.stringify(name)}`).toContain(displayText(name));
     }
   }, 120_000);
 
   it('per-index commands take each hostile name as one argument and print it inert', async () => {
     // Every name through settings; every per-index command for the names that hold controls.
-    // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
-    const all = (name: string) => [['settings', name], ...(/[\u0000-\u001f\u007f-\u009f\u202e]/.test(name) ? [['mappings', name], ['stats', name], ['get', name, 'd1'], ['search', name, '--older-than', '90d']] : [])];
+    const all = (name: string) => [
+      ['settings', name],
+      ...(HOLDS_CONTROLS.test(name)
+        ? [
+            ['mappings', name],
+            ['stats', name],
+            ['get', name, 'd1'],
+            ['search', name, '--older-than', '90d'],
+          ]
+        : []),
+    ];
     for (const name of HOSTILE_INDICES) {
       for (const args of all(name)) {
         const r = await cli(...args);
@@ -73,7 +87,7 @@ describe('the hostile names on a real node, through every command that shows the
     expect(JSON.parse(one.stdout).document._index).toBe(HOSTILE_INDICES[4]);
   }, 60_000);
 
-  it('search --size 0 gives the count only (Elasticsearch\'s idiom), text and --json', async () => {
+  it("search --size 0 gives the count only (Elasticsearch's idiom), text and --json", async () => {
     const name = HOSTILE_INDICES[4];
     const r = await cli('search', name, '--older-than', '90d', '--size', '0');
     expect(r.code, r.stderr).toBe(0);
@@ -110,7 +124,8 @@ describe('the hostile names on a real node, through every command that shows the
       expect(r.code, `${JSON.stringify(name)}: ${r.stdout}${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(name)).not.toMatch(RAW);
       expect(r.stdout, JSON.stringify(name)).toContain(displayText(name));
-      for (const n of HOSTILE_INDICES) expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n] + 1 : before[n]);
+      for (const n of HOSTILE_INDICES)
+        expect(await replicasOf(n), `${JSON.stringify(name)} -> ${JSON.stringify(n)}`).toBe(n === name ? before[n] + 1 : before[n]);
     }
   }, 240_000);
 });

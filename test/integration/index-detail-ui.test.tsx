@@ -30,7 +30,11 @@ beforeAll(async () => {
   await esCall(node.url, 'PUT', '/service_v9_doomed', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   client = createClient({ url: node.url });
   const es = createEsApi(client, node.url);
-  store = createConsoleStore({ connection: { url: node.url, profile: 'test', insecure: false, readOnly: false }, intervalMs: 1000, pane: 'indices' });
+  store = createConsoleStore({
+    connection: { url: node.url, profile: 'test', insecure: false, readOnly: false },
+    intervalMs: 1000,
+    pane: 'indices',
+  });
   poller = new Poller(es, store);
   detail = new IndexDetailPoller(es, store);
   poller.start();
@@ -65,8 +69,13 @@ describe('index detail on a real node', () => {
     expect(first).toContain('project: alpha (not signed in to the platform)');
     await until(app, /docs 300, deleted 0/);
     // Writes between two polls: the rate is computed from two stats reads.
-    const docs = Array.from({ length: 500 }, (_, i) => `{"index":{}}\n{"modified_at":"2026-11-0${1 + (i % 9)}T00:00:00Z"}`).join('\n') + '\n';
-    await fetch(`${node.url}/service_v9_alpha/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: docs });
+    const docs =
+      Array.from({ length: 500 }, (_, i) => `{"index":{}}\n{"modified_at":"2026-11-0${1 + (i % 9)}T00:00:00Z"}`).join('\n') + '\n';
+    await fetch(`${node.url}/service_v9_alpha/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: docs,
+    });
     await until(app, /docs 800, deleted 0/);
     const rated = await until(app, /rates over the last \d+ s: indexing [1-9][\d.]*\/s/);
     expectFits(rated);

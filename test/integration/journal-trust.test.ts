@@ -64,7 +64,12 @@ it("23.6: this user's journal is 0600 (others on the host cannot read what it ch
 
 it("31.6: another user's record is its claim: no approval shown, its id scoped to its owner so it cannot hide root's", () => {
   // The other user reuses root's record id and claims a platform user, a proposer and an approver.
-  const forged = sending('root-1', 'forged: looks like root approved it', { osUser: 'root', platformUser: 'alice', proposedBy: 'carol', approvedBy: 'dave' });
+  const forged = sending('root-1', 'forged: looks like root approved it', {
+    osUser: 'root',
+    platformUser: 'alice',
+    proposedBy: 'carol',
+    approvedBy: 'dave',
+  });
   writeAsOther(JSON.stringify(forged) + '\n');
   const records = readHostChanges(URL_, audit);
   expect(records.map((r) => r.summary)).toEqual(['set replicas of logs', 'forged: looks like root approved it']);
@@ -77,7 +82,7 @@ it("31.6: another user's record is its claim: no approval shown, its id scoped t
   expect(text).not.toMatch(/^change by [^(]*, approved by/);
 });
 
-it('31.6: a journal is read with a cap (its last part) and this user\'s own is rotated past it', () => {
+it("31.6: a journal is read with a cap (its last part) and this user's own is rotated past it", () => {
   // 3x the cap of lines: only the newest part is read.
   const line = JSON.stringify(sending('x', 'filler')) + '\n';
   const lines = Math.ceil((3 * JOURNAL_MAX_BYTES) / line.length);

@@ -40,14 +40,21 @@ process.stdin.on('data', () => process.exit(0));
 `,
   );
   childScript = path.join(dir, 'child.mjs');
-  await build({ entryPoints: [path.join(dir, 'child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: childScript, logLevel: 'silent' });
+  await build({
+    entryPoints: [path.join(dir, 'child.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile: childScript,
+    logLevel: 'silent',
+  });
 });
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe('taking over a dead holder\'s lock', () => {
+describe("taking over a dead holder's lock", () => {
   it(`${CHILDREN} processes racing for each of ${ROUNDS} dead holders' locks: exactly one winner each time`, async () => {
     const locks = path.join(dir, 'locks');
     fs.mkdirSync(locks, { mode: 0o700 });

@@ -65,7 +65,12 @@ describe.each(FAILURES)('a mutation failing with %s', (label, action) => {
   it('Guard.execute sends it once, reports it and records it once', async () => {
     proxy.trap({ match: scrollPut, action });
     const auditFile = path.join(cfg, 'audit.log');
-    const guard = new Guard({ client: createClient({ url: proxy.url }), conn: { url: proxy.url, readOnly: false }, profile: 'test', auditFile });
+    const guard = new Guard({
+      client: createClient({ url: proxy.url }),
+      conn: { url: proxy.url, readOnly: false },
+      profile: 'test',
+      auditFile,
+    });
     const plan: MutationPlan = {
       method: 'PUT',
       path: '/_cluster/settings',

@@ -27,7 +27,11 @@ function filesUnder(d: string): string[] {
 beforeAll(async () => {
   ensureBuilt();
   [server, node] = await Promise.all([startPlatformServer(), startNode({ name: 'no-leak', secure: true })]);
-  const es = new Client({ node: node.url, auth: { username: node.user!, password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+  const es = new Client({
+    node: node.url,
+    auth: { username: node.user!, password: node.password! },
+    tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+  });
   await es.indices.create({ index: 'service_v9_alpha', settings: { number_of_shards: 1, number_of_replicas: 0 } });
   await es.close();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-no-leak-'));

@@ -22,7 +22,10 @@ import { failOnConsoleError, renderApp, type Rendered } from '../ui/harness';
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let dir: string;
 const INDICES = ['service_v9_nd_a', 'service_v9_nd_b', 'service_v9_nd_c'];
-const cli = cliAgainst(() => cluster.url, () => dir);
+const cli = cliAgainst(
+  () => cluster.url,
+  () => dir,
+);
 
 failOnConsoleError();
 
@@ -53,7 +56,11 @@ it('a node dies: the header names it, the Shards pane shows NODE_LEFT and the de
   const copiesOnVictim = shards.filter((s) => s.node === victim.name && INDICES.includes(s.index)).length;
 
   const url = cluster.url;
-  const store = createConsoleStore({ connection: { url, profile: 'test', insecure: false, readOnly: true }, intervalMs: 500, pane: 'shards' });
+  const store = createConsoleStore({
+    connection: { url, profile: 'test', insecure: false, readOnly: true },
+    intervalMs: 500,
+    pane: 'shards',
+  });
   const client = createClient({ url });
   const poller = new Poller(createEsApi(client, url), store);
   let app: Rendered | undefined;
@@ -82,14 +89,23 @@ it('a node dies: the header names it, the Shards pane shows NODE_LEFT and the de
     expect(report.unassigned.every((u: { reason: string }) => u.reason === 'NODE_LEFT')).toBe(true);
     const text = await cli(['status']);
     expect(text.code).toBe(1);
-    expect(text.stdout).toMatch(new RegExp(`a node left \\(${report.nodeLeft.nodeIds[0]}\\): ${copiesOnVictim} shard\\(s\\) unassigned NODE_LEFT, ${copiesOnVictim} waiting`));
+    expect(text.stdout).toMatch(
+      new RegExp(
+        `a node left \\(${report.nodeLeft.nodeIds[0]}\\): ${copiesOnVictim} shard\\(s\\) unassigned NODE_LEFT, ${copiesOnVictim} waiting`,
+      ),
+    );
 
     // The node comes back (same folder, same ports): the console follows the recovery to green.
     await victim.restart();
     // Health and shards are separate reads: wait for a frame where both have seen the recovery.
     // Green with 0 unassigned alone is not the node back: under load the 90 s delay can pass first and
     // the copies go to the two nodes left (seen: "GREEN  1 node left (node-2)"). Wait for both.
-    const back = await waitUntil('green, 0 unassigned, the node back', () => plain(app!.frame()), (f) => /GREEN[\s\S]*Shards\s+\d+ shards · 0 unassigned/.test(f) && !/node left/.test(f), { timeoutMs: 120_000, intervalMs: 50 });
+    const back = await waitUntil(
+      'green, 0 unassigned, the node back',
+      () => plain(app!.frame()),
+      (f) => /GREEN[\s\S]*Shards\s+\d+ shards · 0 unassigned/.test(f) && !/node left/.test(f),
+      { timeoutMs: 120_000, intervalMs: 50 },
+    );
     expect(back).not.toMatch(/node left/);
     expect(store.getState().nodeWatch).toMatchObject({ peak: 3 });
     const after = await cli(['status', '--json']);

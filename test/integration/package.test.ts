@@ -13,7 +13,10 @@ import { startNode } from '../../dev/lib/es-node.mjs';
 import { esCall } from '../helpers/real-node';
 import { DEB, EXE, ensurePackaged, hiddenNodeArgv, isRoot, run } from '../helpers/package';
 
-if (!isRoot) process.stderr.write('package.test.ts: SKIPPED: the namespace and .deb tests need root (unshare -m, mount, apt-get); CI runs them as root\n');
+if (!isRoot)
+  process.stderr.write(
+    'package.test.ts: SKIPPED: the namespace and .deb tests need root (unshare -m, mount, apt-get); CI runs them as root\n',
+  );
 
 const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
 const INDEX = 'service_v9_pkg';
@@ -45,7 +48,16 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
   });
 
   it('the namespace really has no node, npm or npx, and the executable folder is read-only', async () => {
-    const r = await run(hiddenNodeArgv(['sh', '-c', `for n in node npm npx /usr/bin/node; do $n --version 2>/dev/null && echo "FOUND $n"; done; touch ${path.dirname(EXE)}/x 2>/dev/null && echo WRITABLE; echo done`], {}));
+    const r = await run(
+      hiddenNodeArgv(
+        [
+          'sh',
+          '-c',
+          `for n in node npm npx /usr/bin/node; do $n --version 2>/dev/null && echo "FOUND $n"; done; touch ${path.dirname(EXE)}/x 2>/dev/null && echo WRITABLE; echo done`,
+        ],
+        {},
+      ),
+    );
     expect(r.stdout.trim()).toBe('done');
   });
 
@@ -87,7 +99,19 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
   });
 
   it('the same dry run on the TLS node shows a curl line with --cacert and the user, never the password', async () => {
-    const r = await exe(['unblock', '--dry-run', '--json', '--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile]);
+    const r = await exe([
+      'unblock',
+      '--dry-run',
+      '--json',
+      '--url',
+      secure.url,
+      '--ca',
+      secure.ca!,
+      '--user',
+      'elastic',
+      '--password-file',
+      pwFile,
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout + r.stderr).not.toContain(secure.password);
   });
@@ -132,7 +156,10 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
       ['NO_COLOR', { TERM: 'xterm-256color', NO_COLOR: '1' }, 'plain node'],
     ] as const) {
       it(`draws the panes, switches on a key and quits on q (${label}, ${which})`, async () => {
-        const connect = which === 'TLS node' ? ['--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile] : ['--url', plain.url];
+        const connect =
+          which === 'TLS node'
+            ? ['--url', secure.url, '--ca', secure.ca!, '--user', 'elastic', '--password-file', pwFile]
+            : ['--url', plain.url];
         const argv = hiddenNodeArgv([EXE, ...connect, '--interval', '1'], { ...baseEnv, ...env });
         const cmd = `${argv.map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')}; echo EXIT=$?; sleep 600`;
         tmux('new-session', '-d', '-s', 'pkg', '-x', '80', '-y', '24', cmd);
@@ -187,13 +214,17 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
 describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
   let home: string;
   const sh = (cmd: string, env: Record<string, string> = {}) =>
-    execFileSync('sh', ['-c', cmd], { encoding: 'utf8', env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync('sh', ['-c', cmd], {
+      encoding: 'utf8',
+      env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', HOME: home, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
 
   beforeAll(() => {
     ensurePackaged();
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-deb-home-'));
     // Another run's leftover would make this install an upgrade, not an install.
-    expect(sh('dpkg-query -W -f=\'${Status}\' shardeck 2>/dev/null || true')).not.toMatch(/installed/);
+    expect(sh("dpkg-query -W -f='${Status}' shardeck 2>/dev/null || true")).not.toMatch(/installed/);
   });
   afterAll(() => {
     try {
@@ -214,7 +245,17 @@ describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
     // bash completion as bash-completion loads it: commands, then a command's flags, then profiles.
     const conf = path.join(home, '.config', 'shardeck');
     sh(`shardeck profiles save lab-node --url http://127.0.0.1:9`);
-    const bash = (line: string) => execFileSync('bash', ['-c', `. /usr/share/bash-completion/completions/shardeck; COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _shardeck; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } }).trim().split('\n');
+    const bash = (line: string) =>
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `. /usr/share/bash-completion/completions/shardeck; COMP_WORDS=(${line}); COMP_CWORD=$((\${#COMP_WORDS[@]}-1)); _shardeck; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: 'utf8', env: { PATH: '/usr/bin:/bin', HOME: home } },
+      )
+        .trim()
+        .split('\n');
     expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt']);
     expect(bash('shardeck replicas --dr')).toEqual(['--dry-run']);
     expect(bash("shardeck status --profile ''")).toEqual(['lab-node']);

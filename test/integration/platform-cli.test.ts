@@ -48,7 +48,9 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     const r = await cli(['login', '--platform', server.url], `${server.refreshToken}\n`);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^signed in to http:\/\/127\.0\.0\.1:\d+ as alice@acme \(role admin\); the refresh token is stored for profile "default"/);
+    expect(r.stdout).toMatch(
+      /^signed in to http:\/\/127\.0\.0\.1:\d+ as alice@acme \(role admin\); the refresh token is stored for profile "default"/,
+    );
     expect(server.exchanges - before).toBe(1);
     expect(JSON.parse(fs.readFileSync(secrets(), 'utf8')).refreshTokens.default).toBe(server.refreshToken);
     expect(fs.statSync(secrets()).mode & 0o777).toBe(0o600);
@@ -180,7 +182,10 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
       try { await m.platformSignIn({ cli: ${JSON.stringify(CLI)}, configDir: ${JSON.stringify(env.SHARDECK_CONFIG_DIR)}, profile: 'demo' }); }
       finally { await m.platformStop(); }`;
     try {
-      execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, SHARDECK_DEV_CACHE: cache }, stdio: 'pipe' });
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+        env: { ...process.env, SHARDECK_DEV_CACHE: cache },
+        stdio: 'pipe',
+      });
     } finally {
       fs.rmSync(cache, { recursive: true, force: true });
     }
@@ -232,7 +237,12 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     const r = await cli(['replicas', 'set', 'service_v9_alpha', '0', '--yes', '--json', '--profile', 'default', '--url', node.url]);
     expect(r.code, r.stderr).toBe(0);
     const { records } = readAudit(path.join(env.SHARDECK_CONFIG_DIR!, 'audit.log'));
-    expect(records.at(-1)).toMatchObject({ profile: 'default', platformUser: 'alice', request: { method: 'PUT', path: '/service_v9_alpha/_settings' }, outcome: { ok: true } });
+    expect(records.at(-1)).toMatchObject({
+      profile: 'default',
+      platformUser: 'alice',
+      request: { method: 'PUT', path: '/service_v9_alpha/_settings' },
+      outcome: { ok: true },
+    });
   });
 
   it('logout forgets the token; whoami then says how to sign in', async () => {

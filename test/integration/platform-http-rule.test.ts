@@ -39,7 +39,15 @@ beforeAll(async () => {
     req.resume();
     if (req.url === '/ok/api/user/oauth2/token') {
       // Under /ok the exchange works: the read after it carries the bearer token.
-      const rec = { user_id: 'u', session_id: 's', role: 'admin', tenant: 'acme', role_permissions: [], project_permissions: [], access_token: 'at_bearer-secret-77' };
+      const rec = {
+        user_id: 'u',
+        session_id: 's',
+        role: 'admin',
+        tenant: 'acme',
+        role_permissions: [],
+        project_permissions: [],
+        access_token: 'at_bearer-secret-77',
+      };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(rec));
       return;
     }
@@ -65,7 +73,13 @@ it('the token exchange does not follow a redirect: an error names the target, no
 });
 
 it('a read carrying the bearer token does not follow a redirect either', async () => {
-  const platform = new PlatformSignIn({ baseUrl: `${hostileUrl}/ok`, refreshToken: TOKEN, stored: true, tokens: { save: () => undefined }, readRetries: 0 });
+  const platform = new PlatformSignIn({
+    baseUrl: `${hostileUrl}/ok`,
+    refreshToken: TOKEN,
+    stored: true,
+    tokens: { save: () => undefined },
+    readRetries: 0,
+  });
   await platform.signIn();
   await expect(platform.getJson('/api/topic/v0/acme/projects')).rejects.toThrow(`redirected to ${catcherUrl}/steal-read`);
   expect(caught).toEqual([]);
@@ -75,7 +89,9 @@ it('the Elasticsearch client does not follow a redirect with the password either
   const client = createClient({ url: hostileUrl, user: 'elastic', password: 'es-pw-redirect-31' });
   try {
     // Neither followed nor read as an (empty) answer: an error naming the target.
-    await expect(createEsApi(client, hostileUrl).data('health')).rejects.toThrow(`redirecting to ${catcherUrl}/steal-read: shardeck does not follow redirects`);
+    await expect(createEsApi(client, hostileUrl).data('health')).rejects.toThrow(
+      `redirecting to ${catcherUrl}/steal-read: shardeck does not follow redirects`,
+    );
   } finally {
     await closeClient(client);
   }
@@ -90,9 +106,15 @@ it('profiles save refuses a plain-http platform on another machine unless --inse
   expect(r.stderr).toContain('plain http to another machine');
   expect(r.stderr).not.toMatch(/\n\s+at /); // a message, not a stack trace
   expect(fs.existsSync(path.join(cfg, 'config.json'))).toBe(false);
-  const ok = await runCli(['profiles', 'save', 'remote', '--url', 'http://127.0.0.1:9200', '--platform', 'http://10.1.2.3:8080', '--insecure-http'], { env });
+  const ok = await runCli(
+    ['profiles', 'save', 'remote', '--url', 'http://127.0.0.1:9200', '--platform', 'http://10.1.2.3:8080', '--insecure-http'],
+    { env },
+  );
   expect(ok.code, ok.stderr).toBe(0);
-  expect(JSON.parse(fs.readFileSync(path.join(cfg, 'config.json'), 'utf8')).profiles.remote).toMatchObject({ platformUrl: 'http://10.1.2.3:8080', platformInsecureHttp: true });
+  expect(JSON.parse(fs.readFileSync(path.join(cfg, 'config.json'), 'utf8')).profiles.remote).toMatchObject({
+    platformUrl: 'http://10.1.2.3:8080',
+    platformInsecureHttp: true,
+  });
   // Loopback http needs no flag (the reference platform server runs there).
   const local = await runCli(['profiles', 'save', 'local', '--platform', 'http://127.0.0.1:8080'], { env });
   expect(local.code, local.stderr).toBe(0);
@@ -104,7 +126,9 @@ it('a profile whose plain-http platform was never accepted (config edited by han
   const old = process.env.SHARDECK_CONFIG_DIR;
   process.env.SHARDECK_CONFIG_DIR = cfg;
   try {
-    expect(() => openProfileSignIn('p', { url: 'http://127.0.0.1:9', platformUrl: 'http://10.1.2.3:8080' })).toThrow(/plain http to another machine/);
+    expect(() => openProfileSignIn('p', { url: 'http://127.0.0.1:9', platformUrl: 'http://10.1.2.3:8080' })).toThrow(
+      /plain http to another machine/,
+    );
   } finally {
     if (old === undefined) delete process.env.SHARDECK_CONFIG_DIR;
     else process.env.SHARDECK_CONFIG_DIR = old;

@@ -21,27 +21,40 @@ const form = (fields: Record<string, string>) => ({
 const exchange = (refreshToken: string) =>
   fetch(`${server.url}/api/user/oauth2/token`, form({ grant_type: 'refresh_token', refresh_token: refreshToken }));
 const projects = (authorization?: string, tenant = 'acme') =>
-  fetch(`${server.url}/api/topic/v0/${tenant}/projects`, { headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) } });
+  fetch(`${server.url}/api/topic/v0/${tenant}/projects`, {
+    headers: { accept: 'application/json', ...(authorization ? { authorization } : {}) },
+  });
 
 describe('token operation', () => {
   it('returns the session record with exactly the eight documented fields', async () => {
     const res = await exchange(server.refreshToken);
     expect(res.status).toBe(200);
     const rec = (await res.json()) as any;
-    expect(Object.keys(rec).sort()).toEqual(
-      ['access_token', 'project_permissions', 'refresh_token', 'role', 'role_permissions', 'session_id', 'tenant', 'user_id'],
-    );
+    expect(Object.keys(rec).sort()).toEqual([
+      'access_token',
+      'project_permissions',
+      'refresh_token',
+      'role',
+      'role_permissions',
+      'session_id',
+      'tenant',
+      'user_id',
+    ]);
     expect(rec.refresh_token).toBe(server.refreshToken);
   });
 
   it('400 unless grant_type=refresh_token in a form body; 404 unknown; 410 revoked', async () => {
-    expect((await fetch(`${server.url}/api/user/oauth2/token`, form({ grant_type: 'password', refresh_token: server.refreshToken }))).status).toBe(400);
     expect(
-      (await fetch(`${server.url}/api/user/oauth2/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: server.refreshToken }),
-      })).status,
+      (await fetch(`${server.url}/api/user/oauth2/token`, form({ grant_type: 'password', refresh_token: server.refreshToken }))).status,
+    ).toBe(400);
+    expect(
+      (
+        await fetch(`${server.url}/api/user/oauth2/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ grant_type: 'refresh_token', refresh_token: server.refreshToken }),
+        })
+      ).status,
     ).toBe(400);
     expect((await exchange('rt_unknown')).status).toBe(404);
     const t = server.addUser();
@@ -94,7 +107,11 @@ describe('npm run platform:start / platform:stop', () => {
     const env = { ...process.env, SHARDECK_DEV_CACHE: cache };
     const script = path.resolve('dev/platform.mjs');
     try {
-      const out = execFileSync('node', [script, 'start', '--token-ttl', '5'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      const out = execFileSync('node', [script, 'start', '--token-ttl', '5'], {
+        env,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
       const lines = out.trim().split('\n');
       const url = /^PLATFORM_URL=(http:\/\/127\.0\.0\.1:\d+)$/.exec(lines.at(-2)!)?.[1];
       const token = /^REFRESH_TOKEN=(\S+)$/.exec(lines.at(-1)!)?.[1];
@@ -102,7 +119,9 @@ describe('npm run platform:start / platform:stop', () => {
       const res = await fetch(`${url}/api/user/oauth2/token`, form({ grant_type: 'refresh_token', refresh_token: token! }));
       expect(res.status).toBe(200);
       // Starting again reuses the running server.
-      expect(execFileSync('node', [script, 'start', '--token-ttl', '5'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })).toBe(out);
+      expect(
+        execFileSync('node', [script, 'start', '--token-ttl', '5'], { env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+      ).toBe(out);
       expect(execFileSync('node', [script, 'stop'], { env, encoding: 'utf8' })).toMatch(/^stopped the reference platform server/);
       await expect(fetch(`${url}/api/user/oauth2/token`)).rejects.toThrow();
     } finally {

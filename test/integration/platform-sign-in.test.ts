@@ -131,7 +131,9 @@ describe('410 while signed in', () => {
       const e = (r as PromiseRejectedResult).reason as PlatformError;
       expect(e.kind).toBe('expired-token');
       expect(e.final).toBe(true);
-      expect(e.message).toMatch(/expired or revoked it, e\.g\. for a security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p$/);
+      expect(e.message).toMatch(
+        /expired or revoked it, e\.g\. for a security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p$/,
+      );
     }
     // The 20 requests that were already on their way got 401; they shared one exchange (the 410).
     expect(server.exchanges - before.exchanges).toBe(1);

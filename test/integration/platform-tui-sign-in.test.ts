@@ -42,7 +42,12 @@ describe('startPlatformSignIn', () => {
     const store = newStore();
     const seen: string[] = [];
     store.subscribe((s) => seen.push(s.platform.state));
-    const handle = startPlatformSignIn(store, 'p', { url: 'http://127.0.0.1:9200', platformUrl: server.url }, { projectsIntervalMs: 50, retryBaseMs: 50 });
+    const handle = startPlatformSignIn(
+      store,
+      'p',
+      { url: 'http://127.0.0.1:9200', platformUrl: server.url },
+      { projectsIntervalMs: 50, retryBaseMs: 50 },
+    );
     try {
       await until(store, (s) => s.projects !== undefined);
       expect(store.getState().platform).toEqual({ state: 'signed-in', user: 'alice', tenant: 'acme' });
@@ -60,7 +65,9 @@ describe('startPlatformSignIn', () => {
       server.revoke(token);
       server.expireAccessTokens();
       await until(store, (s) => s.platform.state === 'error');
-      expect(store.getState().platform.message).toMatch(/security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p/);
+      expect(store.getState().platform.message).toMatch(
+        /security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p/,
+      );
       const afterRevoke = server.exchanges;
       await new Promise((r) => setTimeout(r, 300)); // six poll periods
       expect(server.exchanges).toBe(afterRevoke);
@@ -78,7 +85,10 @@ describe('startPlatformSignIn', () => {
   it('says what to do when the profile is not signed in', () => {
     const store = newStore();
     startPlatformSignIn(store, 'nobody', { url: 'http://127.0.0.1:9200', platformUrl: server.url }).stop();
-    expect(store.getState().platform).toEqual({ state: 'signed-out', message: 'profile "nobody" is not signed in to the platform: run shardeck login --profile nobody' });
+    expect(store.getState().platform).toEqual({
+      state: 'signed-out',
+      message: 'profile "nobody" is not signed in to the platform: run shardeck login --profile nobody',
+    });
     // A profile without a platform is simply signed out, with nothing to nag about.
     startPlatformSignIn(store, 'nourl', { url: 'http://127.0.0.1:9200' }).stop();
     expect(store.getState().platform).toEqual({ state: 'signed-out' });
@@ -100,7 +110,12 @@ describe('startPlatformSignIn', () => {
     try {
       await until(store, (s) => s.platform.state === 'error');
       expect(store.getState().platform.message).toMatch(/^cannot reach the platform at http:\/\/127\.0\.0\.1:\d+ \(/);
-      await waitUntil('five attempts', () => attempts, (n) => n >= 5, { timeoutMs: 10_000, intervalMs: 5 });
+      await waitUntil(
+        'five attempts',
+        () => attempts,
+        (n) => n >= 5,
+        { timeoutMs: 10_000, intervalMs: 5 },
+      );
       const tookMs = Date.now() - started;
       // Delays 40, 80, 160, 320 ms: five attempts take at least 600 ms (timers never fire early),
       // not the 160 ms of a tight loop at the base delay; a slow machine only makes it longer.

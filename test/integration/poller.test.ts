@@ -10,7 +10,6 @@ import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
 
-
 /** Waits for a condition on the poller or its store (they change on their own; nothing to read). */
 const until = (what: string, cond: () => boolean, timeoutMs = 10_000) => waitUntil(what, cond, Boolean, { timeoutMs, intervalMs: 20 });
 
@@ -81,15 +80,21 @@ describe('poller on a real node', () => {
   it('the big tables: read a slice at a time, the same rows as a plain JSON read; an unchanged table is the same rows; a write makes one new row', async () => {
     const put = (path: string, body: unknown) =>
       fetch(`${node.url}${path}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    for (let i = 0; i < 30; i++) expect((await put(`/poller_rows_${i}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).ok).toBe(true);
+    for (let i = 0; i < 30; i++)
+      expect((await put(`/poller_rows_${i}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).ok).toBe(true);
     await fetch(`${node.url}/_cluster/health?wait_for_status=green&timeout=30s`);
     const { store, poller } = make();
     store.setState({ pane: 'indices' });
     await poller.refreshNow();
     const first = store.getState().snapshots.indices;
     const req = RESOURCES.indices.request;
-    const plain = (await (await fetch(`${node.url}${req.path}?${new URLSearchParams(req.querystring).toString()}`)).json()) as Record<string, unknown>[];
-    expect([...first.data!].sort((a, b) => a.name.localeCompare(b.name))).toEqual(parseCatIndices(plain).sort((a, b) => a.name.localeCompare(b.name)));
+    const plain = (await (await fetch(`${node.url}${req.path}?${new URLSearchParams(req.querystring).toString()}`)).json()) as Record<
+      string,
+      unknown
+    >[];
+    expect([...first.data!].sort((a, b) => a.name.localeCompare(b.name))).toEqual(
+      parseCatIndices(plain).sort((a, b) => a.name.localeCompare(b.name)),
+    );
     expect(first.data!.filter((r) => r.name.startsWith('poller_rows_'))).toHaveLength(30);
     let notified = 0;
     const off = store.subscribe((s, prev) => {
@@ -99,7 +104,11 @@ describe('poller on a real node', () => {
     expect(store.getState().snapshots.indices).toBe(first);
     expect(notified).toBe(0);
     // One document in one index: that row is new, every other row is the one of the last poll.
-    await fetch(`${node.url}/poller_rows_7/_doc/1?refresh=true`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"n":1}' });
+    await fetch(`${node.url}/poller_rows_7/_doc/1?refresh=true`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"n":1}',
+    });
     await poller.refreshNow();
     off();
     const next = store.getState().snapshots.indices.data!;
@@ -111,7 +120,9 @@ describe('poller on a real node', () => {
 
   it('a big table read that the node refuses is a clear error, as any other read', async () => {
     const es = { client: createClient({ url: node.url }), url: node.url };
-    await expect(readRows(es, { method: 'GET', path: '/_cat/indices/no_such_index_here', querystring: { format: 'json' } }, catIndicesParser())).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(
+      readRows(es, { method: 'GET', path: '/_cat/indices/no_such_index_here', querystring: { format: 'json' } }, catIndicesParser()),
+    ).rejects.toMatchObject({ kind: 'not-found' });
     await es.client.close();
   });
 
@@ -159,7 +170,11 @@ describe('poller on a real node', () => {
 
   it('fetches diagnoses on demand for the indicators that are not green', async () => {
     const { store, poller } = make();
-    await fetch(`${node.url}/poller_blocked`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"settings":{"number_of_shards":1,"number_of_replicas":0}}' });
+    await fetch(`${node.url}/poller_blocked`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: '{"settings":{"number_of_shards":1,"number_of_replicas":0}}',
+    });
     await fetch(`${node.url}/poller_blocked/_settings`, {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
@@ -188,7 +203,11 @@ describe('poller on a real node', () => {
       await until('three more poll cycles', () => poller.stats.requests >= polled + 3 * PANE_RESOURCES.health.length);
       expect(store.getState().snapshots.shards.fetchedAt).toBeUndefined();
       // One node cannot hold a replica: the cluster turns yellow.
-      await fetch(`${node.url}/poller_yellow`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{"settings":{"number_of_shards":1,"number_of_replicas":1}}' });
+      await fetch(`${node.url}/poller_yellow`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: '{"settings":{"number_of_shards":1,"number_of_replicas":1}}',
+      });
       await until('the health pane to read the shard list', () => store.getState().snapshots.shards.fetchedAt !== undefined);
       expect(store.getState().snapshots.health.data?.status).toBe('yellow');
     } finally {

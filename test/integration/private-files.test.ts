@@ -48,7 +48,11 @@ describe.each(['022', '000'])('umask %s', (umask) => {
     const tmpLike = path.join(base, `tmp-like-${umask}`);
     fs.mkdirSync(tmpLike);
     fs.chmodSync(tmpLike, 0o1777);
-    for (const args of [['profiles'], ['status', '--url', 'http://127.0.0.1:1'], ['profiles', 'save', 'p', '--url', 'http://127.0.0.1:1']]) {
+    for (const args of [
+      ['profiles'],
+      ['status', '--url', 'http://127.0.0.1:1'],
+      ['profiles', 'save', 'p', '--url', 'http://127.0.0.1:1'],
+    ]) {
       const r = cliUnder(umask, tmpLike, args);
       expect(r.code).toBe(64);
       expect(r.stderr).toMatch(/tmp-like-\d+ can be opened by others .*SHARDECK_CONFIG_DIR/);

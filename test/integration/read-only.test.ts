@@ -74,7 +74,10 @@ beforeAll(async () => {
   await es('POST', `/${INDEX}/_delete_by_query?refresh=true`, { query: { term: { 'assoc:sources': 'src-ftp' } }, max_docs: 20 });
   await es('PUT', `/${INDEX}/_settings`, { index: { refresh_interval: '30s' } });
   // A finished delete task, stored in the node's task results (`tasks ID` reads it).
-  const started = await es('POST', `/${INDEX}/_delete_by_query?wait_for_completion=false`, { query: { term: { 'assoc:sources': 'src-wiki' } }, max_docs: 3 });
+  const started = await es('POST', `/${INDEX}/_delete_by_query?wait_for_completion=false`, {
+    query: { term: { 'assoc:sources': 'src-wiki' } },
+    max_docs: 3,
+  });
   finishedTask = started.task;
   await es('GET', `/_tasks/${finishedTask}?wait_for_completion=true&timeout=30s`);
   await es('POST', `/${INDEX}/_refresh`); // nothing pending: a scheduled refresh changes nothing during the walk
@@ -86,7 +89,12 @@ beforeAll(async () => {
     time: new Date().toISOString(),
     profile: 'default',
     url: node.url,
-    request: { method: 'POST', path: `/${INDEX}/_delete_by_query`, querystring: { wait_for_completion: 'false' }, body: { query: QUERY, max_docs: matching } },
+    request: {
+      method: 'POST',
+      path: `/${INDEX}/_delete_by_query`,
+      querystring: { wait_for_completion: 'false' },
+      body: { query: QUERY, max_docs: matching },
+    },
     risk: 'destructive',
     target: INDEX,
     summary: `delete at most ${matching} documents of ${INDEX} matching the previewed query`,
@@ -142,13 +150,33 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['help', '--complete', 'indices'], exit: 0 },
   ],
   'recover-corrupt': [
-    { args: ['recover-corrupt', CORRUPT, '0', '--yes', '--stop-cmd', `touch @stopped`, '--start-cmd', `touch @started`, '--backup-dir', '@backup'], exit: 4 },
-    { args: ['recover-corrupt', '--resume', CORRUPT, '0', '--yes', '--stop-cmd', `touch @stopped`, '--start-cmd', `touch @started`], exit: 4 },
+    {
+      args: [
+        'recover-corrupt',
+        CORRUPT,
+        '0',
+        '--yes',
+        '--stop-cmd',
+        `touch @stopped`,
+        '--start-cmd',
+        `touch @started`,
+        '--backup-dir',
+        '@backup',
+      ],
+      exit: 4,
+    },
+    {
+      args: ['recover-corrupt', '--resume', CORRUPT, '0', '--yes', '--stop-cmd', `touch @stopped`, '--start-cmd', `touch @started`],
+      exit: 4,
+    },
     { args: ['recover-corrupt', '--detect'], exit: 2, reads: true },
   ],
   'delete-by-query': [
     { args: ['delete-by-query', INDEX, '--source', 'src-crm', '--expect', '@matching', '--yes'], exit: 4 },
-    { args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'], exit: 4 },
+    {
+      args: ['delete-by-query', INDEX, '--query-file', '@query.json', '--expect', '@matching', '--yes', '--conflicts', 'proceed'],
+      exit: 4,
+    },
     { args: ['delete-by-query', INDEX, '--until', '2026-10-01', '--expect', '@matching', '--yes'], exit: 4 },
   ],
   get: [{ args: ['get', INDEX, '@doc'], exit: 0, reads: true }],
@@ -167,7 +195,10 @@ const WALK: Record<string, Run[] | 'console'> = {
   doctor: [{ args: ['doctor'], exit: 2, reads: true }],
   service: [
     { args: ['service', 'stop', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped'], exit: 4 },
-    { args: ['service', 'restart', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped', '--start-cmd', 'touch @started'], exit: 4 },
+    {
+      args: ['service', 'restart', '--yes', '--node-name', 'read-only', '--stop-cmd', 'touch @stopped', '--start-cmd', 'touch @started'],
+      exit: 4,
+    },
     { args: ['service', 'start', '--yes', '--start-cmd', 'touch @started'], exit: 4 },
     { args: ['service', 'status', '--status-cmd', 'true'], exit: 0, reads: true },
   ],
@@ -185,10 +216,20 @@ const WALK: Record<string, Run[] | 'console'> = {
       check: (r) => {
         const out = JSON.parse(r.stdout);
         // Counted without a refresh, and says so with the index's own refresh interval.
-        expect(out).toMatchObject({ lost: true, index: INDEX, refreshed: false, countMayLag: expect.stringMatching(/read-only mode: not refreshed.*lag.*\(30s\)/) });
+        expect(out).toMatchObject({
+          lost: true,
+          index: INDEX,
+          refreshed: false,
+          countMayLag: expect.stringMatching(/read-only mode: not refreshed.*lag.*\(30s\)/),
+        });
       },
     },
-    { args: ['tasks', LOST_TASK], exit: 0, reads: true, check: (r) => expect(r.stdout).toMatch(/may lag by the index's refresh interval \(30s\)/) },
+    {
+      args: ['tasks', LOST_TASK],
+      exit: 0,
+      reads: true,
+      check: (r) => expect(r.stdout).toMatch(/may lag by the index's refresh interval \(30s\)/),
+    },
   ],
   mappings: [{ args: ['mappings', INDEX, '--field', 'modified_at'], exit: 0, reads: true }],
   settings: [{ args: ['settings', INDEX, '--all'], exit: 0, reads: true }],
@@ -204,7 +245,11 @@ const WALK: Record<string, Run[] | 'console'> = {
   follow: [{ args: ['follow', '@backup.sock'], exit: 5, check: (r) => expect(r.stderr).toMatch(/nobody shares on/) }],
   // Reads the config folder's timeline and audit log only.
   incident: [
-    { args: ['incident', '--json'], exit: 0, check: (r) => expect(JSON.parse(r.stdout)).toMatchObject({ command: 'incident', entries: expect.any(Array) }) },
+    {
+      args: ['incident', '--json'],
+      exit: 0,
+      check: (r) => expect(JSON.parse(r.stdout)).toMatchObject({ command: 'incident', entries: expect.any(Array) }),
+    },
     { args: ['incident', 'export', '--md'], exit: 0, check: (r) => expect(r.stdout).toMatch(/^# Incident timeline/) },
   ],
 };
@@ -295,7 +340,11 @@ describe('every dangerous key of the console with --read-only does nothing', () 
 
   it('the keymap has dangerous keys and each opens a wizard (so the walk below presses real things)', () => {
     expect(DANGEROUS.length).toBeGreaterThan(0);
-    for (const k of DANGEROUS) expect(WIZARDS.some((w) => w.commandId === k.id), k.id).toBe(true);
+    for (const k of DANGEROUS)
+      expect(
+        WIZARDS.some((w) => w.commandId === k.id),
+        k.id,
+      ).toBe(true);
   });
 
   it('writable: each dangerous key opens its wizard on its pane (the walk reaches the key)', async () => {

@@ -32,10 +32,14 @@ import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
 const INDEX = 'service_v9_remote';
 let local: Awaited<ReturnType<typeof startNode>> | undefined;
-let remote: { child: ChildProcessByStdio<Writable, Readable, null>; lines: AsyncIterator<string>; url: string; baseDir: string } | undefined;
+let remote:
+  { child: ChildProcessByStdio<Writable, Readable, null>; lines: AsyncIterator<string>; url: string; baseDir: string } | undefined;
 let cfg: string;
 let work: string;
-const cli = cliAgainst(() => local!.url, () => cfg);
+const cli = cliAgainst(
+  () => local!.url,
+  () => cfg,
+);
 const es = (method: string, p: string, body?: unknown) => esCall(local!.url, method, p, body);
 
 async function nextLine(prefix: string): Promise<string> {
@@ -59,16 +63,47 @@ beforeAll(async () => {
   const clusterName = `shardeck-elsewhere-${localT}`;
   const seedHosts = [`127.0.0.1:${localT}`, `127.0.0.1:${remoteT}`];
   // startNode makes the shardeck-es user when it is missing, so nothing here needs it before.
-  local = await startNode({ name: 'local', clusterName, transportPort: localT, seedHosts, initialMasters: ['local'], dataDir, anyStatus: true });
-  const startOptions = { name: 'remote', clusterName, transportPort: remoteT, seedHosts, anyStatus: true, settings: { 'node.roles': 'data' } };
-  const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--mount', '--kill-child', process.execPath, path.resolve('test/helpers/ns-node.mjs'), JSON.stringify({ hidden, dataDir, startOptions })], {
-    stdio: ['pipe', 'pipe', 'inherit'],
+  local = await startNode({
+    name: 'local',
+    clusterName,
+    transportPort: localT,
+    seedHosts,
+    initialMasters: ['local'],
+    dataDir,
+    anyStatus: true,
   });
+  const startOptions = {
+    name: 'remote',
+    clusterName,
+    transportPort: remoteT,
+    seedHosts,
+    anyStatus: true,
+    settings: { 'node.roles': 'data' },
+  };
+  const child = spawn(
+    'unshare',
+    [
+      '--pid',
+      '--fork',
+      '--mount-proc',
+      '--mount',
+      '--kill-child',
+      process.execPath,
+      path.resolve('test/helpers/ns-node.mjs'),
+      JSON.stringify({ hidden, dataDir, startOptions }),
+    ],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   remote = { child, lines: readline.createInterface({ input: child.stdout })[Symbol.asyncIterator](), url: '', baseDir: '' };
   Object.assign(remote, JSON.parse((await nextLine('started ')).slice('started '.length)) as { url: string; baseDir: string });
   const ns = remote;
   // Every shard of the index on the remote node.
-  await es('PUT', '/_index_template/remote-only', { index_patterns: [`${INDEX}*`], template: { settings: { 'index.routing.allocation.require._name': 'remote' } } });
+  await es('PUT', '/_index_template/remote-only', {
+    index_patterns: [`${INDEX}*`],
+    template: { settings: { 'index.routing.allocation.require._name': 'remote' } },
+  });
   await corruptShard(
     {
       url: ns.url,
@@ -126,15 +161,26 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
   const detect = await cli(['recover-corrupt', '--json']);
   expect(detect.code).toBe(2);
   const found = JSON.parse(detect.stdout).corrupt[0];
-  expect(found).toMatchObject({ index: INDEX, shard: 0, corrupt: true, node: { name: 'remote' }, localNode: 'local', local: { ok: false } });
+  expect(found).toMatchObject({
+    index: INDEX,
+    shard: 0,
+    corrupt: true,
+    node: { name: 'remote' },
+    localNode: 'local',
+    local: { ok: false },
+  });
   // The folder exists here (the leftover), but P here carries the local node's id.
-  expect(found.local.reason).toBe(`${path.join(work, 'data')} on this host belongs to node id ${localId}, not to node remote (id ${found.node.id}, pid ${found.nodeFacts.pid})`);
+  expect(found.local.reason).toBe(
+    `${path.join(work, 'data')} on this host belongs to node id ${localId}, not to node remote (id ${found.node.id}, pid ${found.nodeFacts.pid})`,
+  );
 
   // --plan prints the plan and says where it may be run.
   const plan = await cli(['recover-corrupt', INDEX, '0', '--plan']);
   expect(plan.code).toBe(0);
   expect(plan.stdout).toMatch(/this host: NOT the node holding the copy/);
-  expect(plan.stdout).toMatch(/not on this host: the corrupt copy of service_v9_remote shard 0 is on node remote on host 127\.0\.0\.1, not on this host's Elasticsearch \(node local\): .*run shardeck recover-corrupt on 127\.0\.0\.1, the host of node remote/);
+  expect(plan.stdout).toMatch(
+    /not on this host: the corrupt copy of service_v9_remote shard 0 is on node remote on host 127\.0\.0\.1, not on this host's Elasticsearch \(node local\): .*run shardeck recover-corrupt on 127\.0\.0\.1, the host of node remote/,
+  );
   expect(plan.stdout).toMatch(/Offline repair with Lucene CheckIndex/);
 
   // The run: refused before step 1; the stop command (which would stop the healthy local node) never runs.
@@ -142,7 +188,10 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
   const stopCmd = `touch ${marker} && ${process.execPath} ${path.resolve('dev/es-service.mjs')} stop ${local!.baseDir}`;
   const run = await cli(['recover-corrupt', INDEX, '0', '--yes', '--accept-data-loss', INDEX, '--stop-cmd', stopCmd, '--json']);
   expect(run.code).toBe(5);
-  expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: expect.stringMatching(/^the corrupt copy of service_v9_remote shard 0 is on node remote .*; nothing was run$/) });
+  expect(JSON.parse(run.stdout)).toMatchObject({
+    ok: false,
+    error: expect.stringMatching(/^the corrupt copy of service_v9_remote shard 0 is on node remote .*; nothing was run$/),
+  });
   expect(run.stderr).toMatch(/run shardeck recover-corrupt on 127\.0\.0\.1, the host of node remote/);
   expect(fs.existsSync(marker)).toBe(false);
   expect(auditLinesIn(cfg)).toEqual([]);
@@ -167,12 +216,29 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
   try {
     const store = makeStore();
     setSnapshot(store, 'shards', {
-      data: [{ index: INDEX, shard: 0, primary: true, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'ALLOCATION_FAILED', unassignedDetails: null }],
+      data: [
+        {
+          index: INDEX,
+          shard: 0,
+          primary: true,
+          state: 'UNASSIGNED',
+          node: null,
+          docs: null,
+          storeBytes: null,
+          unassignedReason: 'ALLOCATION_FAILED',
+          unassignedDetails: null,
+        },
+      ],
       fetchedAt: Date.now(),
       failures: 0,
     });
     store.setState({ pane: 'shards' });
-    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['recovery'], createWizardServices(api, guard, { serviceStop: stopCmd })), ui: createUiStore() });
+    const app = await renderApp(store, {
+      columns: 80,
+      rows: 24,
+      wizards: wizardsWith(['recovery'], createWizardServices(api, guard, { serviceStop: stopCmd })),
+      ui: createUiStore(),
+    });
     await until(app, new RegExp(INDEX));
     await app.press('C');
     const f = await until(app, /offline repair not offered here/);

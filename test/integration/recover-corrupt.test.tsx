@@ -35,7 +35,10 @@ let cfg: string;
 let work: string;
 let fullDir: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
-const cli = cliAgainst(() => node.url, () => cfg);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
 const service = (verb: 'stop' | 'start') => `${process.execPath} ${path.resolve('dev/es-service.mjs')} ${verb} ${node.baseDir}`;
 const DOCS = 2000;
 const LATE = 37;
@@ -140,13 +143,24 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   const detect = await cli(['recover-corrupt', '--json']);
   expect(detect.code).toBe(2);
   const found = JSON.parse(detect.stdout).corrupt[0];
-  expect(found.snapshots).toEqual([{ repository: 'nightly', snapshot: 'before-corruption', state: 'SUCCESS', endTime: expect.any(String) }]);
+  expect(found.snapshots).toEqual([
+    { repository: 'nightly', snapshot: 'before-corruption', state: 'SUCCESS', endTime: expect.any(String) },
+  ]);
   expect(found.options[0]).toMatch(/^snapshot nightly\/before-corruption \(SUCCESS.*_restore/);
   expect(found.logEvidence.join('\n')).toMatch(new RegExp(`\\[${index}\\]\\[0\\][\\s\\S]*CorruptIndexException`));
   const text = await cli(['recover-corrupt']);
   expect(text.stdout).toMatch(/first, what loses nothing:\n {2}- snapshot nightly\/before-corruption/);
   // no_valid_shard_copy once Elasticsearch gave up on the copy; 'no' while its allocation retries are counted.
-  expect(found).toMatchObject({ index, shard: 0, canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/), corrupt: true, folder, folderOnThisHost: true, dataOwner: 'shardeck-es', hasShardTool: true });
+  expect(found).toMatchObject({
+    index,
+    shard: 0,
+    canAllocate: expect.stringMatching(/^(no_valid_shard_copy|no)$/),
+    corrupt: true,
+    folder,
+    folderOnThisHost: true,
+    dataOwner: 'shardeck-es',
+    hasShardTool: true,
+  });
   // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
   // default), which one request cannot raise: it asks in short waits until the whole wait is over.
   const waitStarted = Date.now();
@@ -176,7 +190,11 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   fs.writeFileSync(lock, String(process.pid));
   const busy = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', service('stop')]);
   expect(busy.code).toBe(5);
-  expect(JSON.parse(busy.stdout)).toMatchObject({ status: 'busy', holderPid: process.pid, error: expect.stringMatching(/another shardeck .* is running this checklist/) });
+  expect(JSON.parse(busy.stdout)).toMatchObject({
+    status: 'busy',
+    holderPid: process.pid,
+    error: expect.stringMatching(/another shardeck .* is running this checklist/),
+  });
   expect(auditLinesIn(cfg)).toEqual([]);
   expect((await es('GET', '/_cluster/health')).status).toBe(200);
   // A lock left by a process that is gone is taken over.
@@ -185,7 +203,11 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // 0. A stop command that succeeds without stopping the node (it stops something else) fails the step.
   const stopsNothing = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'true']);
   expect(stopsNothing.code).toBe(5);
-  expect(JSON.parse(stopsNothing.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'stop', error: expect.stringMatching(/succeeded but node corrupt \(pid \d+\) still runs/) });
+  expect(JSON.parse(stopsNothing.stdout)).toMatchObject({
+    status: 'failed',
+    stoppedAt: 'stop',
+    error: expect.stringMatching(/succeeded but node corrupt \(pid \d+\) still runs/),
+  });
 
   // 1. The stop command fails: nothing changed, the node still answers.
   const stopFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--stop-cmd', 'false']);
@@ -195,21 +217,42 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect((await es('GET', '/_cluster/health')).status).toBe(200);
 
   // 2. The engine stops; the backup place is full: the partial archive is removed, the folder untouched.
-  const full = await cli(['recover-corrupt', '--resume', index, '0', '--yes', '--json', '--stop-cmd', service('stop'), '--backup-dir', fullDir]);
+  const full = await cli([
+    'recover-corrupt',
+    '--resume',
+    index,
+    '0',
+    '--yes',
+    '--json',
+    '--stop-cmd',
+    service('stop'),
+    '--backup-dir',
+    fullDir,
+  ]);
   expect(full.code).toBe(5);
-  expect(JSON.parse(full.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'backup', steps: { stop: { status: 'done' }, backup: { message: expect.stringMatching(/^tar exit status/) } } });
+  expect(JSON.parse(full.stdout)).toMatchObject({
+    status: 'failed',
+    stoppedAt: 'backup',
+    steps: { stop: { status: 'done' }, backup: { message: expect.stringMatching(/^tar exit status/) } },
+  });
   expect(fs.readdirSync(fullDir)).toEqual([]);
   const before = listing(folder);
   expect(before.some((l) => /\.cfs /.test(l))).toBe(true);
 
   // 3. CheckIndex exits non-zero without a verdict: nothing changed; the verified backup stays.
   const badJava = path.join(work, 'broken-java');
-  fs.writeFileSync(badJava, '#!/bin/sh\necho "Error: could not find or load main class org.apache.lucene.index.CheckIndex" >&2\nexit 3\n', { mode: 0o755 });
+  fs.writeFileSync(badJava, '#!/bin/sh\necho "Error: could not find or load main class org.apache.lucene.index.CheckIndex" >&2\nexit 3\n', {
+    mode: 0o755,
+  });
   const backupDir = path.join(work, 'backups');
   const checkFails = await cli(['recover-corrupt', '--resume', '--yes', '--json', '--backup-dir', backupDir, '--java', badJava]);
   expect(checkFails.code).toBe(5);
   const r3 = JSON.parse(checkFails.stdout);
-  expect(r3).toMatchObject({ status: 'failed', stoppedAt: 'check', steps: { backup: { status: 'done' }, 'verify-backup': { status: 'done' } } });
+  expect(r3).toMatchObject({
+    status: 'failed',
+    stoppedAt: 'check',
+    steps: { backup: { status: 'done' }, 'verify-backup': { status: 'done' } },
+  });
   expect(listing(folder)).toEqual(before);
   expect(archiveListing(r3.archive)).toEqual(before);
 
@@ -221,7 +264,8 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
     status: 'refused',
     stoppedAt: 'exorcise',
     steps: { check: { status: 'done' } },
-    error: 'step 5 "Remove the broken segments (CheckIndex -exorcise)" loses documents and --yes does not confirm it: add --accept-data-loss service_v9_broken (the index name) to run it; nothing of it was run',
+    error:
+      'step 5 "Remove the broken segments (CheckIndex -exorcise)" loses documents and --yes does not confirm it: add --accept-data-loss service_v9_broken (the index name) to run it; nothing of it was run',
   });
   expect(JSON.parse(yesOnly.stdout).steps.exorcise).toBeUndefined();
   expect(listing(folder)).toEqual(before);
@@ -229,14 +273,33 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // Another name is refused before anything runs.
   const otherName = await cli(['recover-corrupt', '--resume', '--yes', '--accept-data-loss', 'service_v9_brokenx', '--json']);
   expect(otherName.code).toBe(5);
-  expect(JSON.parse(otherName.stdout).error).toBe('--accept-data-loss names "service_v9_brokenx" but this checklist repairs service_v9_broken: give that index name exactly; nothing was run');
+  expect(JSON.parse(otherName.stdout).error).toBe(
+    '--accept-data-loss names "service_v9_brokenx" but this checklist repairs service_v9_broken: give that index name exactly; nothing was run',
+  );
   expect(listing(folder)).toEqual(before);
 
   // 4. The repair runs, but the node does not come back (a start command that starts nothing).
-  const noNode = await cli(['recover-corrupt', '--resume', '--yes', '--accept-data-loss', index, '--json', '--java', java, '--start-cmd', 'true', '--wait-timeout', '5']);
+  const noNode = await cli([
+    'recover-corrupt',
+    '--resume',
+    '--yes',
+    '--accept-data-loss',
+    index,
+    '--json',
+    '--java',
+    java,
+    '--start-cmd',
+    'true',
+    '--wait-timeout',
+    '5',
+  ]);
   expect(noNode.code).toBe(5);
   const r4 = JSON.parse(noNode.stdout);
-  expect(r4).toMatchObject({ status: 'failed', stoppedAt: 'wait', check: { totalDocs: DOCS + LATE, brokenSegments: 1, lostDocs: segmentDocs } });
+  expect(r4).toMatchObject({
+    status: 'failed',
+    stoppedAt: 'wait',
+    check: { totalDocs: DOCS + LATE, brokenSegments: 1, lostDocs: segmentDocs },
+  });
   expect(r4.steps).toMatchObject({ check: { status: 'done' }, exorcise: { status: 'done' }, markers: { status: 'done' } });
   expect(listing(folder).some((l) => /\/corrupted_/.test(l))).toBe(false);
 
@@ -247,7 +310,10 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   const after = await docCount(index);
   expect(r5.status).toBe('finished');
   // The repaired copy kept its allocation id: Elasticsearch took it back without a stale-primary reroute.
-  expect(r5.steps.reroute).toMatchObject({ status: 'skipped', message: expect.stringMatching(/the primary is (started|initializing) on corrupt: no reroute needed/) });
+  expect(r5.steps.reroute).toMatchObject({
+    status: 'skipped',
+    message: expect.stringMatching(/the primary is (started|initializing) on corrupt: no reroute needed/),
+  });
   expect(r5.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });
   expect(DOCS + LATE - after).toBe(segmentDocs);
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
@@ -262,7 +328,11 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
     expect.stringMatching(/step 4: Check the index/),
     expect.stringMatching(/step 8: Wait for the node/),
   ]);
-  expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({ risk: 'destructive', confirmedBy: 'typed', command: expect.stringMatching(/-exorcise$/) });
+  expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({
+    risk: 'destructive',
+    confirmedBy: 'typed',
+    command: expect.stringMatching(/-exorcise$/),
+  });
 }, 420_000);
 
 it('checklist with elasticsearch-shard: its reroute is used, accepting the loss, and the count matches; no host command sees the password', async () => {
@@ -272,13 +342,32 @@ it('checklist with elasticsearch-shard: its reroute is used, accepting the loss,
   // The service commands write their environment, and that of a child they start, where the test reads it.
   const dumps = path.join(work, 'env-dumps');
   fs.mkdirSync(dumps);
-  const dumping = (verb: 'stop' | 'start') => `env > ${dumps}/${verb}.env && bash -c 'cat /proc/$$/environ' > ${dumps}/${verb}.child-environ && ${service(verb)}`;
+  const dumping = (verb: 'stop' | 'start') =>
+    `env > ${dumps}/${verb}.env && bash -c 'cat /proc/$$/environ' > ${dumps}/${verb}.child-environ && ${service(verb)}`;
   const PASSWORD = 'pw-of-the-elastic-user-7f3a9c';
   const r = await runCli(
     [
-      'recover-corrupt', '--url', node.url, '--user', 'elastic', '--password-env', 'OPS_ES_PW',
-      index, '0', '--method', 'shard-tool', '--yes', '--accept-data-loss', index, '--json',
-      '--stop-cmd', dumping('stop'), '--start-cmd', dumping('start'), '--backup-dir', backupDir,
+      'recover-corrupt',
+      '--url',
+      node.url,
+      '--user',
+      'elastic',
+      '--password-env',
+      'OPS_ES_PW',
+      index,
+      '0',
+      '--method',
+      'shard-tool',
+      '--yes',
+      '--accept-data-loss',
+      index,
+      '--json',
+      '--stop-cmd',
+      dumping('stop'),
+      '--start-cmd',
+      dumping('start'),
+      '--backup-dir',
+      backupDir,
     ],
     { env: { SHARDECK_CONFIG_DIR: cfg, OPS_ES_PW: PASSWORD, COPY_OF_PW: PASSWORD, SHARDECK_PLATFORM_TOKEN: 'platform-token-1b2c3d4e' } },
   );
@@ -297,14 +386,13 @@ it('checklist with elasticsearch-shard: its reroute is used, accepting the loss,
   expect(out.loss).toEqual({ docsBefore: DOCS + LATE, docsAfter: after, lost: DOCS + LATE - after, predictedLost: segmentDocs });
   expect(DOCS + LATE - after).toBe(segmentDocs);
   expect(out.steps.reroute.status).toBe('done');
-  const reroute: any = readAudit(path.join(cfg, 'audit.log')).records.find((a) => a.request?.path === '/_cluster/reroute' && a.target === index);
+  const reroute: any = readAudit(path.join(cfg, 'audit.log')).records.find(
+    (a) => a.request?.path === '/_cluster/reroute' && a.target === index,
+  );
   expect(reroute.request.body.commands[0].allocate_stale_primary).toMatchObject({ index, shard: 0, accept_data_loss: true });
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('green');
   expect(fs.existsSync(out.archive)).toBe(true);
 }, 300_000);
-
-
-
 
 it('the console wizard: C on the red primary, lossless options first, c starts the checklist, n stops it, r resumes, typed name for the loss', async () => {
   const index = 'service_v9_broken3';
@@ -316,10 +404,25 @@ it('the console wizard: C on the red primary, lossless options first, c starts t
   try {
     const client = createClient({ url: node.url });
     const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(uiCfg, 'audit.log') });
-    const services = createWizardServices(createEsApi(client, node.url), guard, { serviceStop: service('stop'), serviceStart: service('start') });
+    const services = createWizardServices(createEsApi(client, node.url), guard, {
+      serviceStop: service('stop'),
+      serviceStart: service('start'),
+    });
     const store = makeStore();
     setSnapshot(store, 'shards', {
-      data: [{ index, shard: 0, primary: true, state: 'UNASSIGNED', node: null, docs: null, storeBytes: null, unassignedReason: 'ALLOCATION_FAILED', unassignedDetails: null }],
+      data: [
+        {
+          index,
+          shard: 0,
+          primary: true,
+          state: 'UNASSIGNED',
+          node: null,
+          docs: null,
+          storeBytes: null,
+          unassignedReason: 'ALLOCATION_FAILED',
+          unassignedDetails: null,
+        },
+      ],
       fetchedAt: Date.now(),
       failures: 0,
     });

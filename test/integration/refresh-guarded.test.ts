@@ -50,13 +50,18 @@ const changingAtProxy = () => proxy.changing().map((r) => `${r.method} ${r.path.
 const audited = () => audit().map((r) => `${r.request?.method} ${r.request?.path}`);
 
 describe('the refresh before a count is a guarded change', () => {
-  it('tasks ID of a lost delete refreshes through the guard: audited, carrying the delete\'s typed confirmation', async () => {
+  it("tasks ID of a lost delete refreshes through the guard: audited, carrying the delete's typed confirmation", async () => {
     const matching = (await es('POST', `/${INDEX}/_count`, { query: QUERY })).count;
     const lost = {
       time: new Date().toISOString(),
       profile: 'default',
       url: node.url,
-      request: { method: 'POST', path: `/${INDEX}/_delete_by_query`, querystring: { wait_for_completion: 'false' }, body: { query: QUERY, max_docs: matching } },
+      request: {
+        method: 'POST',
+        path: `/${INDEX}/_delete_by_query`,
+        querystring: { wait_for_completion: 'false' },
+        body: { query: QUERY, max_docs: matching },
+      },
       risk: 'destructive',
       target: INDEX,
       summary: 'the delete',
@@ -88,7 +93,11 @@ describe('the refresh before a count is a guarded change', () => {
       `POST /${INDEX}/_delete_by_query`,
       `POST /${INDEX}/_refresh`,
     ]);
-    expect(requests[1]).toMatchObject({ risk: 'reversible', summary: expect.stringMatching(/after a cancelled or failed delete/), curl: expect.stringContaining('_refresh') });
+    expect(requests[1]).toMatchObject({
+      risk: 'reversible',
+      summary: expect.stringMatching(/after a cancelled or failed delete/),
+      curl: expect.stringContaining('_refresh'),
+    });
     expect(changingAtProxy()).toEqual([]);
   });
 
@@ -102,7 +111,12 @@ describe('the refresh before a count is a guarded change', () => {
   });
 
   it('in read-only mode the guard refuses the refresh and nothing is sent', async () => {
-    const guard = new Guard({ client: createClient({ url: proxy.url }), conn: { url: proxy.url, readOnly: true }, profile: 't', auditFile: path.join(cfg, 'audit.log') });
+    const guard = new Guard({
+      client: createClient({ url: proxy.url }),
+      conn: { url: proxy.url, readOnly: true },
+      profile: 't',
+      auditFile: path.join(cfg, 'audit.log'),
+    });
     await expect(refreshIndex(guard, INDEX, 'in a test', { by: 'key' })).rejects.toMatchObject({ kind: 'read-only' });
     expect(proxy.requests).toEqual([]);
     expect(audit()).toEqual([]);

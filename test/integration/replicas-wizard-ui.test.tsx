@@ -23,7 +23,11 @@ const INDEX = 'service_v9_uiwizard';
 beforeAll(async () => {
   node = await startNode({ name: 'wizard-ui' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-wizui-'));
-  await fetch(`${node.url}/${INDEX}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 1 } }) });
+  await fetch(`${node.url}/${INDEX}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ settings: { number_of_shards: 1, number_of_replicas: 1 } }),
+  });
 });
 
 afterAll(async () => {
@@ -32,7 +36,12 @@ afterAll(async () => {
 });
 
 const until = (frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> =>
-  waitUntil(`a frame matching ${re}`, () => frame() ?? '', (f) => re.test(f), { timeoutMs, intervalMs: 50 });
+  waitUntil(
+    `a frame matching ${re}`,
+    () => frame() ?? '',
+    (f) => re.test(f),
+    { timeoutMs, intervalMs: 50 },
+  );
 
 it('types the count, shows the request and its curl line, sends on y, and reports yellow -> green', async () => {
   const auditFile = path.join(dir, 'audit.log');
@@ -41,7 +50,11 @@ it('types the count, shows the request and its curl line, sends on y, and report
   let closed = false;
   const app = render(
     <KeyRouter onInterrupt={() => {}}>
-      <ReplicasView services={createWizardServices(createEsApi(client, node.url), guard, { pollMs: 200 })} initial={{ target: INDEX }} onClose={() => (closed = true)} />
+      <ReplicasView
+        services={createWizardServices(createEsApi(client, node.url), guard, { pollMs: 200 })}
+        initial={{ target: INDEX }}
+        onClose={() => (closed = true)}
+      />
     </KeyRouter>,
   );
   await until(app.lastFrame, /replicas/);

@@ -25,7 +25,9 @@ function admin(method: string, p: string, body?: unknown): Promise<any> {
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
-        res.on('end', () => (res.statusCode! >= 300 ? reject(new Error(`${method} ${p}: ${res.statusCode} ${text}`)) : resolve(JSON.parse(text || '{}'))));
+        res.on('end', () =>
+          res.statusCode! >= 300 ? reject(new Error(`${method} ${p}: ${res.statusCode} ${text}`)) : resolve(JSON.parse(text || '{}')),
+        );
       },
     );
     req.on('error', reject);
@@ -56,7 +58,12 @@ beforeAll(async () => {
   }
   // The node reads the file realm again within seconds: each user authenticates once it has.
   for (const user of Object.keys(roles))
-    await waitUntil(`user ${user} known to the node`, () => as(user, ['status', '--json']), (r) => !r.stdout.includes('"unauthorized"'), { timeoutMs: 30_000, intervalMs: 1000 });
+    await waitUntil(
+      `user ${user} known to the node`,
+      () => as(user, ['status', '--json']),
+      (r) => !r.stdout.includes('"unauthorized"'),
+      { timeoutMs: 30_000, intervalMs: 1000 },
+    );
   await admin('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 1 } });
   await admin('POST', `/${INDEX}/_doc/1?refresh=true`, { modified_at: '2020-01-01T00:00:00Z' });
 }, 300_000);
@@ -71,14 +78,27 @@ describe('the watcher role', () => {
     const status = await as('w', ['status', '--json']);
     expect(status.code).toBe(1); // yellow: the replica of one node
     expect(JSON.parse(status.stdout)).toMatchObject({ reachable: true, status: 'yellow' });
-    for (const args of [['templates'], ['nodes'], ['mappings', INDEX], ['settings', INDEX], ['stats', INDEX], ['cat', 'indices'], ['get', INDEX, '1'], ['explain'], ['tasks']]) {
+    for (const args of [
+      ['templates'],
+      ['nodes'],
+      ['mappings', INDEX],
+      ['settings', INDEX],
+      ['stats', INDEX],
+      ['cat', 'indices'],
+      ['get', INDEX, '1'],
+      ['explain'],
+      ['tasks'],
+    ]) {
       const r = await as('w', args);
       expect({ args, code: r.code, err: r.stderr }).toMatchObject({ code: 0 });
     }
     const doctor = await as('w', ['doctor', '--json']);
     const report = JSON.parse(doctor.stdout);
     const access = report.findings.find((f: { id: string }) => f.id === 'access.privileges');
-    expect(access).toMatchObject({ severity: 'ok', finding: 'user w may watch every pane; the changes (wizards) need cluster manage, index delete on *, index manage on *' });
+    expect(access).toMatchObject({
+      severity: 'ok',
+      finding: 'user w may watch every pane; the changes (wizards) need cluster manage, index delete on *, index manage on *',
+    });
   });
 
   it('a change is refused with the privilege it lacks, in one sentence, not a raw 403', async () => {
@@ -95,7 +115,10 @@ describe('a user with index rights only (no cluster monitor)', () => {
   it('status says which privilege is missing; doctor names every privilege the user lacks', async () => {
     const status = await as('n', ['status', '--json']);
     expect(status.code).toBe(3);
-    expect(JSON.parse(status.stdout).error).toMatchObject({ kind: 'forbidden', message: expect.stringContaining('lacks the cluster privilege monitor') });
+    expect(JSON.parse(status.stdout).error).toMatchObject({
+      kind: 'forbidden',
+      message: expect.stringContaining('lacks the cluster privilege monitor'),
+    });
     const doctor = await as('n', ['doctor']);
     expect(doctor.code).toBe(3);
     expect(doctor.stdout).toMatch(/^REFUSED user n lacks the cluster privilege monitor/);
@@ -121,6 +144,9 @@ describe('the operator role', () => {
     }
     expect((await admin('GET', `/${INDEX}/_settings/index.number_of_replicas`))[INDEX].settings.index.number_of_replicas).toBe('0');
     const doctor = JSON.parse((await as('o', ['doctor', '--json'])).stdout);
-    expect(doctor.findings.find((f: { id: string }) => f.id === 'access.privileges')).toMatchObject({ severity: 'ok', finding: 'user o has every privilege the console and its changes need' });
+    expect(doctor.findings.find((f: { id: string }) => f.id === 'access.privileges')).toMatchObject({
+      severity: 'ok',
+      finding: 'user o has every privilege the console and its changes need',
+    });
   });
 });

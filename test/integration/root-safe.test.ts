@@ -92,7 +92,7 @@ it('31.1: a backup folder the engine user can write is refused; its planted link
   expect(r.message).toContain(`${home} belongs to another user (uid ${execFileSync('id', ['-u', ES_USER], { encoding: 'utf8' }).trim()})`);
 });
 
-it('31.1: a root-owned folder under the engine user\'s home is refused too (the home\'s owner can rename it away)', async () => {
+it("31.1: a root-owned folder under the engine user's home is refused too (the home's owner can rename it away)", async () => {
   const under = path.join(home, 'root-owned');
   fs.mkdirSync(under, { mode: 0o700 });
   const r = await runStep(facts({ backupDir: path.join(under, 'backups') }), 'backup');
@@ -111,7 +111,12 @@ it('31.1/31.3: by default root backs up into /var/backups/shardeck; the archive 
   expect(fs.lstatSync(dir).mode & 0o777).toBe(0o700);
   expect(fs.lstatSync(archive).mode & 0o777).toBe(0o600);
   expect(fs.lstatSync(archive).uid).toBe(0);
-  expect(execFileSync('tar', ['-tf', archive], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual(['0/', '0/index/', '0/index/_0.cfs', '0/index/segments_1']);
+  expect(execFileSync('tar', ['-tf', archive], { encoding: 'utf8' }).split('\n').filter(Boolean).sort()).toEqual([
+    '0/',
+    '0/index/',
+    '0/index/_0.cfs',
+    '0/index/segments_1',
+  ]);
   const verified = await runStep(f, 'verify-backup');
   expect(verified.ok).toBe(true);
   // A second run with the same name (a link planted by anyone who could): refused, the target untouched.
@@ -162,7 +167,11 @@ afterAll(() => {
 
 it("31.2: the engine's user is read from its running process (/proc/<pid>/status), not from a folder's owner", async () => {
   // A stand-in JVM of the engine's user: its command line names Elasticsearch's main class.
-  engine = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'org.elasticsearch.bootstrap.Elasticsearch'], { uid: esUid(), gid: esGid(), stdio: 'ignore' });
+  engine = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)', 'org.elasticsearch.bootstrap.Elasticsearch'], {
+    uid: esUid(),
+    gid: esGid(),
+    stdio: 'ignore',
+  });
   await new Promise((r) => engine!.once('spawn', r));
   expect(processUser(engine.pid!)).toBe(ES_USER);
   expect(processUser(process.pid)).toBe('root');
@@ -194,7 +203,7 @@ it("31.2: a shard folder reached through a link is refused, and root is never th
   expect(ok.message).toContain('CheckIndex gave no verdict'); // the stand-in prints none
 });
 
-it("31.2: java or elasticsearch-shard that a third user can change is refused with its reason", async () => {
+it('31.2: java or elasticsearch-shard that a third user can change is refused with its reason', async () => {
   const nobodyDir = path.join(base, 'nobody-tools');
   const { java, ran } = recordingJava(nobodyDir);
   execFileSync('chown', ['nobody', java]);
@@ -214,7 +223,12 @@ it("31.2: java or elasticsearch-shard that a third user can change is refused wi
 
 it("31.8: a host command's environment is an allow-list: a proxy password, a DATABASE_URL, the engine's ES_PATH_CONF and the inherited PATH stay behind", async () => {
   const keep = { ...process.env };
-  Object.assign(process.env, { https_proxy: 'http://op:proxy-pw-77@proxy:3128', DATABASE_URL: 'postgres://u:db-pw-77@db/x', ES_PATH_CONF: '/home/es/evil', PATH: `/tmp/evil-bin:${process.env.PATH}` });
+  Object.assign(process.env, {
+    https_proxy: 'http://op:proxy-pw-77@proxy:3128',
+    DATABASE_URL: 'postgres://u:db-pw-77@db/x',
+    ES_PATH_CONF: '/home/es/evil',
+    PATH: `/tmp/evil-bin:${process.env.PATH}`,
+  });
   try {
     const r = await runShell('env; command -v bash', () => undefined, noSecrets);
     expect(r.ok).toBe(true);
@@ -240,7 +254,12 @@ it("23.6: a symlinked plugins folder (or plugin) is refused; the tool's folder m
   const elsewhere = path.join(base, 'elsewhere-plugins');
   fs.mkdirSync(elsewhere);
   fs.symlinkSync(elsewhere, path.join(esHome, 'plugins'));
-  const facts = { node: { name: 'n1', id: 'abc' }, home: { home: esHome, user: 'root', confDir: '/etc/elasticsearch', javaHome: null }, answers: true, seen: 'now' };
+  const facts = {
+    node: { name: 'n1', id: 'abc' },
+    home: { home: esHome, user: 'root', confDir: '/etc/elasticsearch', javaHome: null },
+    answers: true,
+    seen: 'now',
+  };
   expect(pluginToolRefusal(facts)).toContain(`${esHome}/plugins is a symbolic link`);
   fs.rmSync(path.join(esHome, 'plugins'));
   fs.mkdirSync(path.join(esHome, 'plugins'));

@@ -69,7 +69,22 @@ afterAll(async () => {
 
 describe('previews show search_curl when the node has it', () => {
   it('on PATH: the dry run prints a search_curl line (no -u, no --cacert) that runs as printed', async () => {
-    const r = await cli(['replicas', 'set', INDEX, '0', '--dry-run', '--json', '--url', node.url, '--ca', node.ca!, '--user', 'elastic', '--password-file', pwFile]);
+    const r = await cli([
+      'replicas',
+      'set',
+      INDEX,
+      '0',
+      '--dry-run',
+      '--json',
+      '--url',
+      node.url,
+      '--ca',
+      node.ca!,
+      '--user',
+      'elastic',
+      '--password-file',
+      pwFile,
+    ]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const line: string = JSON.parse(r.stdout).requests[0].curl;
@@ -84,17 +99,53 @@ describe('previews show search_curl when the node has it', () => {
   });
 
   it('without it on PATH the preview is curl with the user (curl asks for the password)', async () => {
-    const r = await cli(['replicas', 'set', INDEX, '0', '--dry-run', '--json', '--url', node.url, '--ca', node.ca!, '--user', 'elastic', '--password-file', pwFile], {
-      PATH: process.env.PATH!,
-    });
-    expect(JSON.parse(r.stdout).requests[0].curl).toMatch(new RegExp(`^curl -X PUT '${node.url}/${INDEX}/_settings\\?expand_wildcards=all' -u 'elastic' --cacert `));
+    const r = await cli(
+      [
+        'replicas',
+        'set',
+        INDEX,
+        '0',
+        '--dry-run',
+        '--json',
+        '--url',
+        node.url,
+        '--ca',
+        node.ca!,
+        '--user',
+        'elastic',
+        '--password-file',
+        pwFile,
+      ],
+      {
+        PATH: process.env.PATH!,
+      },
+    );
+    expect(JSON.parse(r.stdout).requests[0].curl).toMatch(
+      new RegExp(`^curl -X PUT '${node.url}/${INDEX}/_settings\\?expand_wildcards=all' -u 'elastic' --cacert `),
+    );
   });
 
   it('named in the profile with the path argument form: the wrapper and the path only', async () => {
     // Its own config folder: the saved profile becomes the default, which the other tests do not want.
     const own = { PATH: process.env.PATH!, SHARDECK_CONFIG_DIR: path.join(dir, 'conf-profile') };
     const saved = await cli(
-      ['profiles', 'save', 'wrapped', '--url', node.url, '--ca', node.ca!, '--user', 'elastic', '--password-file', pwFile, '--search-curl', otherWrapper, '--search-curl-form', 'path'],
+      [
+        'profiles',
+        'save',
+        'wrapped',
+        '--url',
+        node.url,
+        '--ca',
+        node.ca!,
+        '--user',
+        'elastic',
+        '--password-file',
+        pwFile,
+        '--search-curl',
+        otherWrapper,
+        '--search-curl-form',
+        'path',
+      ],
       own,
     );
     expect(saved.code, saved.stderr).toBe(0);
@@ -148,7 +199,9 @@ describe('--via search_curl: the wrapper is the connection', () => {
     fs.rmSync(log, { force: true });
     const none = await cli(['status', '--url', node.url, '--via', 'search_curl'], { PATH: process.env.PATH! });
     expect(none.code).toBe(64);
-    expect(none.stderr.trim()).toBe('shardeck status: --via search_curl: no search_curl on PATH; name it in the profile (shardeck profiles save NAME --search-curl PATH)');
+    expect(none.stderr.trim()).toBe(
+      'shardeck status: --via search_curl: no search_curl on PATH; name it in the profile (shardeck profiles save NAME --search-curl PATH)',
+    );
     const both = await cli(['status', '--url', node.url, '--via', 'search_curl', '--user', 'elastic', '--password-file', pwFile]);
     expect(both.code).toBe(64);
     expect(both.stderr).toMatch(/brings its own credentials and CA: drop --user/);

@@ -28,7 +28,9 @@ let otherMade = false;
 const cleanup: string[] = [];
 
 beforeAll(() => {
-  const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], { encoding: 'utf8' });
+  const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], {
+    encoding: 'utf8',
+  });
   expect(made.status, made.stderr).toBe(0);
   otherMade = true;
 });
@@ -66,10 +68,18 @@ describe('share server', () => {
     server = new ShareServer(store, { socketPath: path.join(dir, 'max.sock') });
     const file = await server.start();
     for (let i = 0; i < MAX_FOLLOWERS; i++) await join(file);
-    await waitUntil('8 followers joined', () => store.getState().share?.followers.length, (n) => n === MAX_FOLLOWERS);
+    await waitUntil(
+      '8 followers joined',
+      () => store.getState().share?.followers.length,
+      (n) => n === MAX_FOLLOWERS,
+    );
     let answer = '';
     await join(file, (d) => (answer += d));
-    await waitUntil('the refusal', () => answer, (a) => a.includes('refused'));
+    await waitUntil(
+      'the refusal',
+      () => answer,
+      (a) => a.includes('refused'),
+    );
     expect(answer).toContain(`already has ${MAX_FOLLOWERS} followers`);
     expect(store.getState().share?.refused.at(-1)).toMatch(/already has 8 followers/);
   });
@@ -83,7 +93,11 @@ describe('share server', () => {
     const reader = createConsoleStore({ connection: { url: '(following)', profile: '', insecure: false, readOnly: true } });
     const client = new FollowClient(reader, file);
     await client.connect();
-    await waitUntil('two followers', () => store.getState().share?.followers.length, (n) => n === 2);
+    await waitUntil(
+      'two followers',
+      () => store.getState().share?.followers.length,
+      (n) => n === 2,
+    );
     // Big tables, changed often: far more than a socket buffers.
     const rows = Array.from({ length: 5_000 }, (_, i) => ({ index: `idx-${i}`, health: 'green', docs: i }));
     const started = performance.now();
@@ -92,17 +106,31 @@ describe('share server', () => {
       const t = performance.now();
       setSnapshot(store, 'indices', { data: rows.map((r) => ({ ...r, docs: r.docs + i })) as never, fetchedAt: Date.now() });
       // A flush per update: the next waits until the reading follower has this one (not a fixed sleep).
-      await waitUntil(`the reading follower has update ${i}`, () => (reader.getState().snapshots.indices.data as { docs: number }[] | undefined)?.[0]?.docs, (d) => d === i, { timeoutMs: 10_000, intervalMs: 10 });
+      await waitUntil(
+        `the reading follower has update ${i}`,
+        () => (reader.getState().snapshots.indices.data as { docs: number }[] | undefined)?.[0]?.docs,
+        (d) => d === i,
+        { timeoutMs: 10_000, intervalMs: 10 },
+      );
       slowest = Math.max(slowest, performance.now() - t);
     }
-    await waitUntil('the slow follower dropped', () => server!.stats.dropped, (n) => n >= 1);
+    await waitUntil(
+      'the slow follower dropped',
+      () => server!.stats.dropped,
+      (n) => n >= 1,
+    );
     expect(server.stats.dropped).toBe(1);
     expect(store.getState().share?.message).toMatch(/dropped follower .*: it stopped reading/);
     expect(store.getState().share?.followers).toHaveLength(1);
     // The leader's loop never waited on the slow follower: the reading one got every update
     // and the slow one was dropped. The durations are a figure for the log, not asserted on the clock.
     console.log(`share, slow follower: 60 updates in ${(performance.now() - started).toFixed(0)} ms, slowest ${slowest.toFixed(0)} ms`);
-    await waitUntil('the reading follower has the last update', () => (reader.getState().snapshots.indices.data as { docs: number }[] | undefined)?.[0]?.docs, (d) => d === 59, { timeoutMs: 10_000 });
+    await waitUntil(
+      'the reading follower has the last update',
+      () => (reader.getState().snapshots.indices.data as { docs: number }[] | undefined)?.[0]?.docs,
+      (d) => d === 59,
+      { timeoutMs: 10_000 },
+    );
     client.stop();
   });
 
@@ -110,7 +138,13 @@ describe('share server', () => {
     const store = newStore();
     server = new ShareServer(store, { socketPath: path.join(dir, 'four.sock'), requireApproval: true });
     await server.start();
-    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' }), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: path.join(dir, 'audit.log'), approver: server });
+    const guard = new Guard({
+      client: createClient({ url: 'http://127.0.0.1:1' }),
+      conn: { url: 'http://127.0.0.1:1', readOnly: false },
+      profile: 'p',
+      auditFile: path.join(dir, 'audit.log'),
+      approver: server,
+    });
     let ran = false;
     const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'node', summary: 'stop the node' };
     const err = await guard
@@ -183,7 +217,11 @@ describe('share server', () => {
       s.setEncoding('utf8');
       s.on('data', (d: string) => (answer += d));
       s.write(JSON.stringify({ t: 'hello', token }) + '\n');
-      await waitUntil('the refusal', () => answer, (a) => a.includes('refused'));
+      await waitUntil(
+        'the refusal',
+        () => answer,
+        (a) => a.includes('refused'),
+      );
       expect(answer).toContain('the join token is missing or wrong');
     }
     const reader = createConsoleStore({ connection: { url: '(following)', profile: '', insecure: false, readOnly: true } });
@@ -202,7 +240,11 @@ describe('share server', () => {
     server = new ShareServer(store, { socketPath: path.join(dir, 'flood.sock'), onNote: (author, text) => recorder.addNote(author, text) });
     const file = await server.start();
     const flooder = await join(file);
-    await waitUntil('the flooder joined', () => store.getState().share?.followers.length, (n) => n === 1);
+    await waitUntil(
+      'the flooder joined',
+      () => store.getState().share?.followers.length,
+      (n) => n === 1,
+    );
     const NOTES = 3000;
     const loop = monitorEventLoopDelay({ resolution: 5 });
     loop.enable();
@@ -210,12 +252,19 @@ describe('share server', () => {
     flooder.write(Array.from({ length: NOTES }, (_, i) => JSON.stringify({ t: 'note', text: `flood ${i}` })).join('\n') + '\n');
     // Done when the leader has read every line: it either took the note or counted it over the limit (or dropped the flooder).
     const noteCount = () => (store.getState().timeline ?? []).filter((e) => e.kind === 'note').length;
-    await waitUntil('the flood read', () => ({ dropped: server!.stats.dropped, notes: noteCount() }), (x) => x.dropped > 0 || x.notes === NOTES, { timeoutMs: 110_000, intervalMs: 20 });
+    await waitUntil(
+      'the flood read',
+      () => ({ dropped: server!.stats.dropped, notes: noteCount() }),
+      (x) => x.dropped > 0 || x.notes === NOTES,
+      { timeoutMs: 110_000, intervalMs: 20 },
+    );
     const took = performance.now() - started;
     loop.disable();
     const notes = noteCount();
     // The figure asked for (issue 23), in the log, not asserted against the clock.
-    console.log(`share flood: ${NOTES} notes read in ${took.toFixed(0)} ms; leader loop delay max ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms; ${notes} notes reached the timeline`);
+    console.log(
+      `share flood: ${NOTES} notes read in ${took.toFixed(0)} ms; leader loop delay max ${(loop.max / 1e6).toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms; ${notes} notes reached the timeline`,
+    );
     expect(notes).toBeLessThanOrEqual(NOTE_BURST + 1);
     expect(server.stats.dropped).toBe(1);
     if (prevConf === undefined) delete process.env.SHARDECK_CONFIG_DIR;
@@ -234,7 +283,9 @@ describe('share server', () => {
       fs.mkdirSync(own, { mode: 0o700 });
       const bind = (user: string | null, sock: string) => {
         const argv = [process.execPath, '-e', `require('net').createServer().listen(${JSON.stringify(sock)}, () => process.exit(0))`];
-        const r = user ? spawnSync('runuser', ['-u', user, '--', ...argv], { encoding: 'utf8', cwd: '/' }) : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
+        const r = user
+          ? spawnSync('runuser', ['-u', user, '--', ...argv], { encoding: 'utf8', cwd: '/' })
+          : spawnSync(argv[0], argv.slice(1), { encoding: 'utf8' });
         expect(r.status, r.stderr).toBe(0);
       };
       bind(null, path.join(own, 'console-1.sock'));
@@ -254,7 +305,7 @@ describe('share server', () => {
     }
   });
 
-  it('four eyes is two people: a follower of the leader\'s own user cannot approve; another OS user can, with the same typed confirmation', async () => {
+  it("four eyes is two people: a follower of the leader's own user cannot approve; another OS user can, with the same typed confirmation", async () => {
     const store = newStore();
     // The other user reaches the socket through its group (as with --share-group).
     const shareDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-four-eyes-'));
@@ -288,14 +339,33 @@ s.on('data', (d) => {
       { mode: 0o644 },
     );
     const audit = path.join(dir, 'typed-audit.log');
-    const guard = new Guard({ client: createClient({ url: 'http://127.0.0.1:1' }), conn: { url: 'http://127.0.0.1:1', readOnly: false }, profile: 'p', auditFile: audit, approver: server });
-    const step = { command: 'rm -rf /data/corrupt-segment', risk: 'destructive' as const, target: 'logs', summary: 'remove the corrupt segment' };
+    const guard = new Guard({
+      client: createClient({ url: 'http://127.0.0.1:1' }),
+      conn: { url: 'http://127.0.0.1:1', readOnly: false },
+      profile: 'p',
+      auditFile: audit,
+      approver: server,
+    });
+    const step = {
+      command: 'rm -rf /data/corrupt-segment',
+      risk: 'destructive' as const,
+      target: 'logs',
+      summary: 'remove the corrupt segment',
+    };
     const running = guard.runHostCommand(step, { by: 'typed', text: 'logs' }, () => Promise.resolve({ ok: true }));
-    await waitUntil('the request on the same-user follower', () => same.getState().share?.approval?.need, (n) => n?.kind === 'type');
+    await waitUntil(
+      'the request on the same-user follower',
+      () => same.getState().share?.approval?.need,
+      (n) => n?.kind === 'type',
+    );
     // It sees the change, told up front that it cannot approve; a y sent anyway is refused by the leader.
     expect(same.getState().share?.approval?.cannotApprove).toMatch(/leader's own user .* second person/);
     sameClient.approve(same.getState().share!.approval!.id, 'logs');
-    await waitUntil('the same-user follower told it cannot approve', () => same.getState().share?.message ?? '', (m) => /you cannot approve: .*four eyes needs a second person/.test(m));
+    await waitUntil(
+      'the same-user follower told it cannot approve',
+      () => same.getState().share?.message ?? '',
+      (m) => /you cannot approve: .*four eyes needs a second person/.test(m),
+    );
     expect(store.getState().share?.message).toMatch(/not approved: .*still waiting for another follower/);
     expect(store.getState().share?.approval).toBeDefined();
     expect(fs.existsSync(audit)).toBe(false);

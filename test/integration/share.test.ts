@@ -64,24 +64,42 @@ const leaderArgs = () => ['--url', node.url, '--user', node.user!, '--ca', node.
 
 beforeAll(async () => {
   ensureBuilt();
-  const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', EYES], { encoding: 'utf8' });
+  const made = spawnSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', EYES], {
+    encoding: 'utf8',
+  });
   expect(made.status, made.stderr).toBe(0);
   eyesMade = true;
-  eyesDir = path.join(os.tmpdir(), `shardeck-${process.getuid!()}-g${Number(execFileSync('getent', ['group', EYES], { encoding: 'utf8' }).split(':')[2])}`);
+  eyesDir = path.join(
+    os.tmpdir(),
+    `shardeck-${process.getuid!()}-g${Number(execFileSync('getent', ['group', EYES], { encoding: 'utf8' }).split(':')[2])}`,
+  );
   [platform, node] = await Promise.all([startPlatformServer(), startNode({ name: 'share', secure: true })]);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-share-'));
   const runtime = path.join(dir, 'run');
   fs.mkdirSync(runtime, { mode: 0o700 });
-  env = { SHARDECK_CONFIG_DIR: path.join(dir, 'conf'), XDG_RUNTIME_DIR: runtime, SHARDECK_LOCK_DIR: path.join(dir, 'locks'), TERM: 'xterm-256color', PATH: process.env.PATH ?? '/usr/bin:/bin' };
+  env = {
+    SHARDECK_CONFIG_DIR: path.join(dir, 'conf'),
+    XDG_RUNTIME_DIR: runtime,
+    SHARDECK_LOCK_DIR: path.join(dir, 'locks'),
+    TERM: 'xterm-256color',
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+  };
   passwordFile = path.join(dir, 'es.password');
   fs.writeFileSync(passwordFile, `${node.password}\n`, { mode: 0o600 });
   // One replica on one node: yellow until the change.
   const { Client } = await import('@elastic/elasticsearch');
-  const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+  const es = new Client({
+    node: node.url,
+    auth: { username: 'elastic', password: node.password! },
+    tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+  });
   await es.indices.create({ index: INDEX, settings: { number_of_shards: 1, number_of_replicas: 1 } });
   await es.close();
   // The leader is signed in to the platform: it holds a refresh and an access token.
-  const login = await runCli(['login', '--platform', platform.url], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR }, input: platform.refreshToken });
+  const login = await runCli(['login', '--platform', platform.url], {
+    env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR },
+    input: platform.refreshToken,
+  });
   expect(login.code).toBe(0);
 });
 
@@ -101,14 +119,21 @@ afterAll(async () => {
 });
 
 describe('two operators, one incident (built CLI in tmux, real node)', () => {
-  it('the follower shows the leader\'s live panes, with no credential and no connection of its own', async () => {
-    launch('leader', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --share-group ${EYES} --require-approval`);
+  it("the follower shows the leader's live panes, with no credential and no connection of its own", async () => {
+    launch(
+      'leader',
+      `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --interval 1 --share --share-group ${EYES} --require-approval`,
+    );
     const lead = await waitFor('leader', (s) => s.includes('YELLOW') && s.includes('SHARED'), 'the leader, yellow and shared');
     socketPath = /shardeck follow (\S+\.sock)/.exec(lead)?.[1] ?? '';
     // The one-time join token is on the leader's screen only.
     joinTokens.push(/token (\S{16})/.exec(lead)![1]);
     // The status line may be cut: the socket is the only one in the group's share folder.
-    if (!socketPath.endsWith('.sock')) socketPath = path.join(eyesDir, fs.readdirSync(eyesDir).find((f) => f.endsWith('.sock'))!);
+    if (!socketPath.endsWith('.sock'))
+      socketPath = path.join(
+        eyesDir,
+        fs.readdirSync(eyesDir).find((f) => f.endsWith('.sock'))!,
+      );
     // Shared with EYES's group (the second pair of eyes must be another OS user).
     expect(fs.statSync(socketPath).mode & 0o777).toBe(0o660);
     expect(fs.statSync(path.dirname(socketPath)).mode & 0o777).toBe(0o710);
@@ -121,7 +146,11 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
 
     // The follower's environment has no password, no config folder, no token: only PATH and TERM.
     launch('follower', `env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${CLI} follow ${socketPath}`, 80, 24);
-    const f = await waitFor('follower', (s) => s.includes('YELLOW') && s.includes('following'), 'the follower, showing the leader\'s yellow health');
+    const f = await waitFor(
+      'follower',
+      (s) => s.includes('YELLOW') && s.includes('following'),
+      "the follower, showing the leader's yellow health",
+    );
     expect(f).toMatch(/unassigned 1 \(pri 0\)/);
     await waitFor('leader', (s) => /SHARED \(2: root, root\)/.test(s), 'the leader listing its two followers');
 
@@ -129,13 +158,17 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     // follower's Doctor pane, which cannot run one itself.
     keys('leader', '7');
     await waitFor('leader', (s) => /checked /.test(s), "the leader's doctor run");
-    const doctor = await waitFor('follower', (s) => /checked /.test(s) && /replica/i.test(s), "the leader's findings on the follower's Doctor pane");
+    const doctor = await waitFor(
+      'follower',
+      (s) => /checked /.test(s) && /replica/i.test(s),
+      "the leader's findings on the follower's Doctor pane",
+    );
     expect(doctor).not.toContain('checking the node');
     keys('leader', '1');
     await waitFor('follower', (s) => /Health/.test(s) && !/checked /.test(s), 'the follower back on Health with the leader');
   });
 
-  it('a change on the leader waits for the follower\'s approval; both show green and the timeline entry within 2 s', async () => {
+  it("a change on the leader waits for the follower's approval; both show green and the timeline entry within 2 s", async () => {
     // Without approval nothing is sent: the leader's wizard waits while the follower sees the preview.
     keys('leader', '2');
     await waitFor('leader', (s) => s.includes(INDEX), 'the Indices pane with the index');
@@ -157,13 +190,18 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     keys('follower', 'y');
     expect((await fetchHealth()).status).toBe('yellow');
     // Another OS user, in the group the leader shares with, approves.
-    launch('eyes', `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${cliForOtherUsers()} follow ${socketPath}`, 80, 24);
-    await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), 'the approval on the second person\'s follower');
+    launch(
+      'eyes',
+      `runuser -u ${EYES} -- env -i PATH=${JSON.stringify(env.PATH)} TERM=xterm-256color node ${cliForOtherUsers()} follow ${socketPath}`,
+      80,
+      24,
+    );
+    await waitFor('eyes', (s) => s.includes('four eyes: root asks you to approve'), "the approval on the second person's follower");
     keys('eyes', 'y');
     let leaderGreenAt = 0;
     let followerGreenAt = 0;
     await waitUntil(
-      'both consoles green with the change on the follower\'s timeline',
+      "both consoles green with the change on the follower's timeline",
       () => {
         const l = screen('leader');
         const f = screen('follower');
@@ -177,10 +215,19 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     // How far the follower trailed is a figure for the log, not a clock assertion: both turning green is the check.
     console.log(`share: the follower turned green ${followerGreenAt - leaderGreenAt} ms after the leader`);
     keys('follower', 'f', '8');
-    const tl = await waitFor('follower', (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s), 'the change and the transition on the follower\'s timeline', 5000);
+    const tl = await waitFor(
+      'follower',
+      (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s),
+      "the change and the transition on the follower's timeline",
+      5000,
+    );
     expect(tl).toContain('Timeline');
     // The audit record names who proposed and who approved.
-    const audit = fs.readFileSync(path.join(env.SHARDECK_CONFIG_DIR, 'audit.log'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    const audit = fs
+      .readFileSync(path.join(env.SHARDECK_CONFIG_DIR, 'audit.log'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     const sent = audit.find((r) => r.phase === 'sending');
     expect(sent).toMatchObject({ proposedBy: 'root', approvedBy: EYES, osUser: 'root', summary: expect.stringContaining('replicas') });
     // Esc and a key sent together read as Alt-key: apart.
@@ -190,13 +237,15 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await waitFor('leader', (s) => s.includes('entries (UTC)'), 'the leader on its Timeline pane');
   });
 
-  it('a note from the follower lands on the leader\'s timeline with its author, and in shardeck incident', async () => {
+  it("a note from the follower lands on the leader's timeline with its author, and in shardeck incident", async () => {
     keys('follower', 'n');
     await waitFor('follower', (s) => s.includes('note:'), 'the note prompt');
     keys('follower', '-l', 'replicas were one too many on one node');
     keys('follower', 'Enter');
     await waitFor('leader', (s) => s.includes('note by root: replicas were one too many'), 'the note on the leader');
-    const out = await runCli(['incident', '--url', node.url, '--since', '1h', '--json'], { env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR } });
+    const out = await runCli(['incident', '--url', node.url, '--since', '1h', '--json'], {
+      env: { SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR },
+    });
     expect(out.code).toBe(0);
     const kinds = JSON.parse(out.stdout).entries.map((e: { kind: string }) => e.kind);
     expect(kinds).toEqual(expect.arrayContaining(['health', 'change', 'note']));
@@ -208,12 +257,16 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('a follower proposes a change: the leader\'s console opens that wizard on that row for review', async () => {
+  it("a follower proposes a change: the leader's console opens that wizard on that row for review", async () => {
     keys('follower', '2'); // on its own since f
     await waitFor('follower', (s) => s.includes(INDEX) && s.includes('Indices'), 'the follower on Indices');
     keys('follower', 'R');
     await waitFor('follower', (s) => s.includes(`proposed to the leader: replicas of ${INDEX.slice(0, 10)}`), 'the proposal sent');
-    const review = await waitFor('leader', (s) => s.includes('Replicas of an index') && s.includes('root proposes'), 'the wizard open on the leader');
+    const review = await waitFor(
+      'leader',
+      (s) => s.includes('Replicas of an index') && s.includes('root proposes'),
+      'the wizard open on the leader',
+    );
     expect(review).toContain(INDEX);
     keys('leader', 'Escape');
     await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
@@ -223,7 +276,11 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', STRANGER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     strangerMade = true;
-    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', socketPath, '--json'], { encoding: 'utf8', cwd: '/' });
+    const r = spawnSync(
+      'runuser',
+      ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', socketPath, '--json'],
+      { encoding: 'utf8', cwd: '/' },
+    );
     expect(r.status).toBe(5);
     expect(r.stderr).toMatch(/permission denied on .*\.sock: the leader shares only with its own user/);
     expect(screen('leader')).not.toContain(STRANGER);
@@ -234,11 +291,18 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     groupDir = path.join(os.tmpdir(), `shardeck-${process.getuid!()}-g${gid}`);
     launch('leader2', `env -u CI -u NO_COLOR ${envLine()} node ${CLI} ${leaderArgs().join(' ')} --share-group ${STRANGER}`);
     await waitFor('leader2', (s) => s.includes('SHARED'), 'the second leader, shared with the group');
-    const sock = path.join(groupDir, fs.readdirSync(groupDir).find((f) => f.endsWith('.sock'))!);
+    const sock = path.join(
+      groupDir,
+      fs.readdirSync(groupDir).find((f) => f.endsWith('.sock'))!,
+    );
     expect(fs.statSync(sock).mode & 0o777).toBe(0o660);
     expect(fs.statSync(sock).gid).toBe(gid);
     expect(fs.statSync(groupDir).mode & 0o777).toBe(0o710);
-    const r = spawnSync('runuser', ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', sock, '--json'], { encoding: 'utf8', cwd: '/' });
+    const r = spawnSync(
+      'runuser',
+      ['-u', STRANGER, '--', 'env', '-i', `PATH=${env.PATH}`, process.execPath, cliForOtherUsers(), 'follow', sock, '--json'],
+      { encoding: 'utf8', cwd: '/' },
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, leader: expect.stringMatching(/^root pid \d+$/), health: { status: 'green' } });
     tmux('kill-session', '-t', 'leader2');
@@ -249,24 +313,44 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     process.env.SHARDECK_LOCK_DIR = env.SHARDECK_LOCK_DIR;
     // Keyed by the cluster's UUID, not by the URL: the CLI reaching the node by its URL waits for it.
     const { Client } = await import('@elastic/elasticsearch');
-    const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
-    const uuid = ((await es.cluster.state({ metric: 'metadata', filter_path: 'metadata.cluster_uuid' })) as { metadata: { cluster_uuid: string } }).metadata.cluster_uuid;
+    const es = new Client({
+      node: node.url,
+      auth: { username: 'elastic', password: node.password! },
+      tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+    });
+    const uuid = (
+      (await es.cluster.state({ metric: 'metadata', filter_path: 'metadata.cluster_uuid' })) as { metadata: { cluster_uuid: string } }
+    ).metadata.cluster_uuid;
     await es.close();
     // Held until the CLI says it waits (no guess at how long the CLI takes to get there).
     let release!: () => void;
     const held = withClusterLock(uuid, 'a test holding the change lock', () => new Promise<void>((r) => (release = r)));
     let stderr = '';
     const child = spawn(process.execPath, [CLI, 'replicas', 'set', INDEX, '0', '--yes', ...leaderArgs()], {
-      env: { PATH: process.env.PATH, SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR, SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR, NO_COLOR: '1' },
+      env: {
+        PATH: process.env.PATH,
+        SHARDECK_CONFIG_DIR: env.SHARDECK_CONFIG_DIR,
+        SHARDECK_LOCK_DIR: env.SHARDECK_LOCK_DIR,
+        NO_COLOR: '1',
+      },
     });
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<{ code: number | null; at: number }>((resolve) => child.on('exit', (code) => resolve({ code, at: Date.now() })));
-    await waitUntil('the CLI waiting for the lock', () => stderr, (e) => /waiting for another change/.test(e), { timeoutMs: 60_000, intervalMs: 50 });
+    const exited = new Promise<{ code: number | null; at: number }>((resolve) =>
+      child.on('exit', (code) => resolve({ code, at: Date.now() })),
+    );
+    await waitUntil(
+      'the CLI waiting for the lock',
+      () => stderr,
+      (e) => /waiting for another change/.test(e),
+      { timeoutMs: 60_000, intervalMs: 50 },
+    );
     const heldUntil = Date.now();
     release();
     await held;
     const r = await exited;
-    expect(stderr).toMatch(/waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/);
+    expect(stderr).toMatch(
+      /waiting for another change to this cluster to finish: root: a test holding the change lock \(pid \d+, lock owned by root \(uid 0\)\)/,
+    );
     expect(r.code).toBe(0);
     // It went on only once the lock was released.
     expect(r.at).toBeGreaterThanOrEqual(heldUntil);
@@ -294,9 +378,13 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
 
 async function fetchHealth(): Promise<{ status: string }> {
   const { Client } = await import('@elastic/elasticsearch');
-  const es = new Client({ node: node.url, auth: { username: 'elastic', password: node.password! }, tls: { ca: fs.readFileSync(node.ca!, 'utf8') } });
+  const es = new Client({
+    node: node.url,
+    auth: { username: 'elastic', password: node.password! },
+    tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+  });
   try {
-    return (await es.cluster.health({ index: INDEX }));
+    return await es.cluster.health({ index: INDEX });
   } finally {
     await es.close();
   }

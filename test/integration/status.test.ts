@@ -12,7 +12,11 @@ const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-status-'));
 const env = { SHARDECK_CONFIG_DIR: configDir };
 
 async function es(url: string, method: string, p: string, body?: unknown) {
-  const res = await fetch(url + p, { method, headers: { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url + p, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
   return res.json();
 }

@@ -24,19 +24,35 @@ import { failOnConsoleError, KEYS, renderApp } from '../ui/harness';
 let node: Awaited<ReturnType<typeof startNode>>;
 let dir: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
-const cli = cliAgainst(() => node.url, () => dir);
-const composedOf = async (t = 'service_v9') => (await es('GET', `/_index_template/${t}`)).body.index_templates[0].index_template.composed_of;
+const cli = cliAgainst(
+  () => node.url,
+  () => dir,
+);
+const composedOf = async (t = 'service_v9') =>
+  (await es('GET', `/_index_template/${t}`)).body.index_templates[0].index_template.composed_of;
 
 beforeAll(async () => {
   ensureBuilt();
   node = await startNode({ name: 'tplnodes' });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-tplnodes-'));
   const ok = async (p: string, body: unknown) => expect((await es('PUT', p, body)).status, p).toBe(200);
-  await ok('/_component_template/t_mappings', { template: { mappings: { properties: { title: { type: 'text' }, modified_at: { type: 'date' } } } } });
+  await ok('/_component_template/t_mappings', {
+    template: { mappings: { properties: { title: { type: 'text' }, modified_at: { type: 'date' } } } },
+  });
   await ok('/_component_template/t_settings', { template: { settings: { number_of_shards: 3, number_of_replicas: 1 } } });
   // service_v9: shards and replicas from its own settings; service_v9_filter: shards from a component, replicas its own.
-  await ok('/_index_template/service_v9', { index_patterns: ['service_v9_*'], composed_of: ['t_mappings'], template: { settings: { number_of_shards: 6, number_of_replicas: 0 } }, priority: 100 });
-  await ok('/_index_template/service_v9_filter', { index_patterns: ['service_v9_filter_*'], composed_of: ['t_mappings', 't_settings'], template: { settings: { number_of_replicas: 0 } }, priority: 200 });
+  await ok('/_index_template/service_v9', {
+    index_patterns: ['service_v9_*'],
+    composed_of: ['t_mappings'],
+    template: { settings: { number_of_shards: 6, number_of_replicas: 0 } },
+    priority: 100,
+  });
+  await ok('/_index_template/service_v9_filter', {
+    index_patterns: ['service_v9_filter_*'],
+    composed_of: ['t_mappings', 't_settings'],
+    template: { settings: { number_of_replicas: 0 } },
+    priority: 200,
+  });
   await ok('/_index_template/other_logs', { index_patterns: ['other-*'], composed_of: ['t_settings'] });
 }, 240_000);
 
@@ -52,13 +68,22 @@ describe('shardeck templates', () => {
     const out = JSON.parse(r.stdout);
     const byName = Object.fromEntries(out.indexTemplates.map((t: any) => [t.name, t]));
     expect(byName.service_v9).toMatchObject({ composedOf: ['t_mappings'], shards: 6, replicas: 0, platform: true });
-    expect(byName.service_v9_filter).toMatchObject({ composedOf: ['t_mappings', 't_settings'], shards: 3, shardsFrom: 'component t_settings', replicas: 0, replicasFrom: 'the template' });
+    expect(byName.service_v9_filter).toMatchObject({
+      composedOf: ['t_mappings', 't_settings'],
+      shards: 3,
+      shardsFrom: 'component t_settings',
+      replicas: 0,
+      replicasFrom: 'the template',
+    });
     expect(byName.other_logs).toMatchObject({ shards: 3, replicas: 1, platform: false });
     expect(out.componentTemplates.find((c: any) => c.name === 't_settings').usedBy.sort()).toEqual(['other_logs', 'service_v9_filter']);
     // What the domain computes is what Elasticsearch would do: its own simulation agrees.
     for (const name of ['service_v9', 'service_v9_filter', 'other_logs']) {
       const sim = (await es('POST', `/_index_template/_simulate/${name}`)).body.template.settings.index;
-      expect([Number(sim.number_of_shards ?? 1), Number(sim.number_of_replicas ?? 1)], name).toEqual([byName[name].shards, byName[name].replicas]);
+      expect([Number(sim.number_of_shards ?? 1), Number(sim.number_of_replicas ?? 1)], name).toEqual([
+        byName[name].shards,
+        byName[name].replicas,
+      ]);
     }
     expect(out.platformSettings.value).toEqual({
       service_v9: { number_of_shards: 6, number_of_replicas: 0, additional_components: ['t_mappings'] },
@@ -78,7 +103,9 @@ describe('shardeck templates', () => {
     expect(text.stdout).toMatch(/service_v9_filter \[service_v9_filter_\*\] <- t_mappings \+ t_settings: 3 shards \/ 0 replicas/);
     const missing = await cli(['templates', 'nope']);
     expect(missing.code).toBe(5);
-    expect(missing.stderr).toMatch(/no index or component template named "nope": the index templates are other_logs, service_v9, service_v9_filter/);
+    expect(missing.stderr).toMatch(
+      /no index or component template named "nope": the index templates are other_logs, service_v9, service_v9_filter/,
+    );
     const bad = await cli(['templates', 'a,b']);
     expect(bad.code).toBe(64);
     expect(bad.stderr).toMatch(/not a template name/);
@@ -128,7 +155,9 @@ describe('shardeck component-template put', () => {
     }
     const missingTemplate = await cli(['component-template', 'put', NAME, '--disable-field', 'body', '--template', 'service_v8', '--yes']);
     expect(missingTemplate.code).toBe(5);
-    expect(missingTemplate.stderr).toMatch(/index template "service_v8" does not exist: give one of other_logs, service_v9, service_v9_filter/);
+    expect(missingTemplate.stderr).toMatch(
+      /index template "service_v8" does not exist: give one of other_logs, service_v9, service_v9_filter/,
+    );
     expect(await exists()).toBe(false);
     expect(auditLinesIn(dir)).toEqual([]);
   });
@@ -137,7 +166,10 @@ describe('shardeck component-template put', () => {
     const dry = await cli(['component-template', 'put', NAME, '--disable-field', 'body', '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const out = JSON.parse(dry.stdout);
-    expect(out.requests.map((r: any) => `${r.method} ${r.path}`)).toEqual([`PUT /_component_template/${NAME}`, 'PUT /_index_template/service_v9']);
+    expect(out.requests.map((r: any) => `${r.method} ${r.path}`)).toEqual([
+      `PUT /_component_template/${NAME}`,
+      'PUT /_index_template/service_v9',
+    ]);
     expect(out.requests[0].body).toEqual({ template: { mappings: { properties: { body: { type: 'object', enabled: false } } } } });
     expect(out.requests[1].body.composed_of).toEqual(['t_mappings', NAME]);
     expect(out.platformSettings.value.service_v9.additional_components).toEqual(['t_mappings', NAME]);
@@ -160,7 +192,9 @@ describe('shardeck component-template put', () => {
     expect(r.stdout).toContain(`ok: create component template ${NAME}`);
     expect(r.stdout).toContain(`index template service_v9 is composed of t_mappings + ${NAME}`);
     expect(r.stdout).toContain('ok: a new index from service_v9 maps body as object with enabled: false');
-    const value = JSON.parse(r.stdout.slice(r.stdout.indexOf('{', r.stdout.lastIndexOf('set topic.elasticsearch.index-templates-settings to this'))));
+    const value = JSON.parse(
+      r.stdout.slice(r.stdout.indexOf('{', r.stdout.lastIndexOf('set topic.elasticsearch.index-templates-settings to this'))),
+    );
     expect(value.service_v9.additional_components).toEqual(['t_mappings', NAME]);
     const after = (await es('GET', '/_index_template/service_v9')).body.index_templates[0].index_template;
     expect(after).toEqual({ ...before, composed_of: ['t_mappings', NAME] });
@@ -188,10 +222,18 @@ describe('panes on the real node (80x24, real poller)', () => {
     const auditFile = path.join(dir, 'ui-audit.log');
     const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
     const api = createEsApi(client, node.url);
-    const store = createConsoleStore({ connection: { url: node.url, profile: 'ui', insecure: false, readOnly: false }, intervalMs: 300, pane: 'templates' });
+    const store = createConsoleStore({
+      connection: { url: node.url, profile: 'ui', insecure: false, readOnly: false },
+      intervalMs: 300,
+      pane: 'templates',
+    });
     const poller = new Poller(api, store);
     poller.start();
-    const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['componentTemplate'], createWizardServices(api, guard)) });
+    const app = await renderApp(store, {
+      columns: 80,
+      rows: 24,
+      wizards: wizardsWith(['componentTemplate'], createWizardServices(api, guard)),
+    });
     try {
       let f = await until(app, /service_v9_filter/);
       expectFits(f);
@@ -204,7 +246,9 @@ describe('panes on the real node (80x24, real poller)', () => {
       await app.press('P');
       f = await until(app, /index-templates-settings \(from the live templates\)/);
       // Wrapped at 80 columns: compared without the white space.
-      expect(f.replace(/\s+/g, '')).toContain(`"service_v9":{"number_of_shards":6,"number_of_replicas":0,"additional_components":${JSON.stringify(await composedOf())}}`);
+      expect(f.replace(/\s+/g, '')).toContain(
+        `"service_v9":{"number_of_shards":6,"number_of_replicas":0,"additional_components":${JSON.stringify(await composedOf())}}`,
+      );
       expectFits(f);
       await app.press('P');
       await app.press('c');
@@ -241,9 +285,13 @@ describe('panes on the real node (80x24, real poller)', () => {
     }
   }, 90_000);
 
-  it('Nodes pane: heap bar, Xms/Xmx, GC, CPU, load at 80 columns; the node\'s statistics under the table; sort by disk; c curl', async () => {
+  it("Nodes pane: heap bar, Xms/Xmx, GC, CPU, load at 80 columns; the node's statistics under the table; sort by disk; c curl", async () => {
     const api = createEsApi(createClient({ url: node.url }), node.url);
-    const store = createConsoleStore({ connection: { url: node.url, profile: 'ui', insecure: false, readOnly: false }, intervalMs: 300, pane: 'nodes' });
+    const store = createConsoleStore({
+      connection: { url: node.url, profile: 'ui', insecure: false, readOnly: false },
+      intervalMs: 300,
+      pane: 'nodes',
+    });
     const poller = new Poller(api, store);
     poller.start();
     const app = await renderApp(store, { columns: 80, rows: 24 });

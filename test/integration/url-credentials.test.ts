@@ -25,7 +25,12 @@ afterAll(() => {
 });
 
 // Port 1 on loopback: nothing listens, so exit 64 (not 3) proves nothing was even tried.
-const SHAPES = [`http://${USER}:${SECRET}@127.0.0.1:1`, `http://${USER}@127.0.0.1:1`, `http://:${SECRET}@127.0.0.1:1`, `${USER}:${SECRET}@127.0.0.1:1`];
+const SHAPES = [
+  `http://${USER}:${SECRET}@127.0.0.1:1`,
+  `http://${USER}@127.0.0.1:1`,
+  `http://:${SECRET}@127.0.0.1:1`,
+  `${USER}:${SECRET}@127.0.0.1:1`,
+];
 
 function expectRefusedWithoutEcho(r: { code: number | null; stdout: string; stderr: string }, pattern: RegExp): void {
   expect(r.code).toBe(64);
@@ -70,7 +75,11 @@ describe('credentials in URLs are refused everywhere and never echoed', () => {
       expect(r.stdout + r.stderr).not.toContain(USER);
     }
     // The platform commands refuse it too (a signed-in profile would otherwise send the token there).
-    fs.writeFileSync(path.join(env.SHARDECK_CONFIG_DIR!, 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { handmade: 'tok' } }), { mode: 0o600 });
+    fs.writeFileSync(
+      path.join(env.SHARDECK_CONFIG_DIR!, 'secrets.json'),
+      JSON.stringify({ version: 1, refreshTokens: { handmade: 'tok' } }),
+      { mode: 0o600 },
+    );
     const who = await cli(['whoami', '--profile', 'handmade']);
     expect(who.code).not.toBe(0);
     expect(who.code).not.toBe(3);
@@ -78,7 +87,11 @@ describe('credentials in URLs are refused everywhere and never echoed', () => {
   });
 
   it('login --platform with credentials: exit 64, never echoed', async () => {
-    for (const url of [`http://${USER}:${SECRET}@127.0.0.1:1`, `https://${USER}@platform.example.com`, `${USER}:${SECRET}@platform.example.com`]) {
+    for (const url of [
+      `http://${USER}:${SECRET}@127.0.0.1:1`,
+      `https://${USER}@platform.example.com`,
+      `${USER}:${SECRET}@platform.example.com`,
+    ]) {
       const r = await cli(['login', '--platform', url], 'tok\n');
       expectRefusedWithoutEcho(r, /platform URL/);
     }

@@ -5,11 +5,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { chai, expect, inject } from 'vitest';
 
-chai.Assertion.overwriteMethod('toMatchFileSnapshot', (original: (...args: unknown[]) => unknown) =>
-  function (this: object, file: string, ...rest: unknown[]) {
-    const testPath = expect.getState().testPath ?? '';
-    const screen = path.resolve(path.dirname(testPath), file);
-    fs.appendFileSync(path.join(inject('screensRecordDir'), `${process.pid}.txt`), `${testPath}\t${screen}\n`);
-    return original.call(this, file, ...rest);
-  },
+chai.Assertion.overwriteMethod(
+  'toMatchFileSnapshot',
+  (original: (...args: unknown[]) => unknown) =>
+    function (this: object, file: string, ...rest: unknown[]) {
+      const testPath = expect.getState().testPath ?? '';
+      const screen = path.resolve(path.dirname(testPath), file);
+      fs.appendFileSync(path.join(inject('screensRecordDir'), `${process.pid}.txt`), `${testPath}\t${screen}\n`);
+      return original.call(this, file, ...rest);
+    },
 );

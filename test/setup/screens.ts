@@ -30,12 +30,17 @@ export default function setup(project: TestProject) {
   return () => {
     const records = fs.readdirSync(dir).flatMap((f) => fs.readFileSync(path.join(dir, f), 'utf8').split('\n').filter(Boolean));
     fs.rmSync(dir, { recursive: true, force: true });
-    const testFiles = fs.readdirSync(TESTS).filter((f) => /\.test\.tsx?$/.test(f)).map((f) => path.join(TESTS, f));
+    const testFiles = fs
+      .readdirSync(TESTS)
+      .filter((f) => /\.test\.tsx?$/.test(f))
+      .map((f) => path.join(TESTS, f));
     const screens = fs.readdirSync(SCREENS).map((f) => path.join(SCREENS, f));
     const orphans = orphanScreens(records, testFiles, screens);
     if (!orphans.length) return;
     // A teardown's throw is only logged by Vitest ("error during close"): set the exit code too.
-    process.stderr.write(`\n${orphans.length} screen(s) in test/snapshots/__screens__ that no test compares: delete them (or restore their test):\n${orphans.map((o) => `  ${path.basename(o)}`).join('\n')}\n`);
+    process.stderr.write(
+      `\n${orphans.length} screen(s) in test/snapshots/__screens__ that no test compares: delete them (or restore their test):\n${orphans.map((o) => `  ${path.basename(o)}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   };
 }

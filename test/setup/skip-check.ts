@@ -22,7 +22,9 @@ export function listedSkipReasons(readme: string): string[] {
 export function judgeSkips(skipped: readonly string[], reasons: readonly string[], ci: boolean): string[] {
   return skipped.flatMap((name) => {
     if (ci) return [`skipped where CI is set: ${name}`];
-    return reasons.some((r) => name.includes(r)) ? [] : [`skipped without a reason the README lists (${reasons.join(', ') || 'none listed'}): ${name}`];
+    return reasons.some((r) => name.includes(r))
+      ? []
+      : [`skipped without a reason the README lists (${reasons.join(', ') || 'none listed'}): ${name}`];
   });
 }
 
@@ -37,12 +39,16 @@ export default class SkipCheck implements Reporter {
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
     if (this.filtered) return;
-    const skipped = modules.flatMap((m) => [...m.children.allTests('skipped')].map((t) => `${path.relative(this.root, m.moduleId)} > ${t.fullName}`));
+    const skipped = modules.flatMap((m) =>
+      [...m.children.allTests('skipped')].map((t) => `${path.relative(this.root, m.moduleId)} > ${t.fullName}`),
+    );
     if (!skipped.length) return;
     const readme = fs.readFileSync(path.join(this.root, 'README.md'), 'utf8');
     const problems = judgeSkips(skipped, listedSkipReasons(readme), Boolean(process.env.CI));
     if (!problems.length) return;
-    process.stderr.write(`\nskip check (test/setup/skip-check.ts): ${problems.length} skipped test(s) fail the run:\n${problems.map((p) => `  ${p}`).join('\n')}\n`);
+    process.stderr.write(
+      `\nskip check (test/setup/skip-check.ts): ${problems.length} skipped test(s) fail the run:\n${problems.map((p) => `  ${p}`).join('\n')}\n`,
+    );
     process.exitCode = 1;
   }
 }

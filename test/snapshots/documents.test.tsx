@@ -33,7 +33,18 @@ async function openView(columns: number, rows: number): Promise<{ session: Wizar
     curlOf: (req) => requestLines(req, CONN),
   } as WizardServices;
   const store = makeStore();
-  const row: IndexRow = { name: INDEX, health: 'green', status: 'open', primaries: 6, replicas: 0, docsCount: 2000, docsDeleted: 0, storeBytes: 1, priStoreBytes: 1, system: false };
+  const row: IndexRow = {
+    name: INDEX,
+    health: 'green',
+    status: 'open',
+    primaries: 6,
+    replicas: 0,
+    docsCount: 2000,
+    docsDeleted: 0,
+    storeBytes: 1,
+    priStoreBytes: 1,
+    system: false,
+  };
   setSnapshot(store, 'indices', { data: [row], fetchedAt: NOW - 3000, failures: 0 });
   store.setState({ pane: 'indices' });
   r = await renderApp(store, { columns, rows, services });
@@ -41,7 +52,12 @@ async function openView(columns: number, rows: number): Promise<{ session: Wizar
   return { session };
 }
 
-const searchRequest = { method: 'POST' as const, path: `/${INDEX}/_search`, querystring: {}, body: { query: { term: { 'assoc:sources': 'src-crm' } }, size: 100, from: 0 } };
+const searchRequest = {
+  method: 'POST' as const,
+  path: `/${INDEX}/_search`,
+  querystring: {},
+  body: { query: { term: { 'assoc:sources': 'src-crm' } }, size: 100, from: 0 },
+};
 
 async function shot(name: string, columns: number, rows: number) {
   await tick(20);

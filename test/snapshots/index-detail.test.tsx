@@ -38,7 +38,9 @@ describe('service_v9_alpha', () => {
 
   it('the curl line of the section (c)', async () => {
     const text = await screen('alpha', { section: 'template', curl: true }, 80, 24);
-    expect(text.replace(/⟦[^⟧]*⟧|\n/g, '')).toContain("POST /_index_template/_simulate_index/service_v9_alpha: curl -X POST 'http://127.0.0.1:9200/_index_template/_simulate_index/service_v9_alpha'");
+    expect(text.replace(/⟦[^⟧]*⟧|\n/g, '')).toContain(
+      "POST /_index_template/_simulate_index/service_v9_alpha: curl -X POST 'http://127.0.0.1:9200/_index_template/_simulate_index/service_v9_alpha'",
+    );
     await expect(text).toMatchFileSnapshot('__screens__/detail-alpha-template-curl-80x24.txt');
   });
 });

@@ -38,7 +38,9 @@ describe.each(['yellow', 'red', 'full'])('%s scenario', (scenario) => {
   for (const pane of PANES)
     for (const [columns, rows] of SIZES)
       it(`${pane} pane at ${columns}x${rows}`, async () => {
-        await expect(await screen(scenario, pane, columns, rows)).toMatchFileSnapshot(`__screens__/${scenario}-${pane}-${columns}x${rows}.txt`);
+        await expect(await screen(scenario, pane, columns, rows)).toMatchFileSnapshot(
+          `__screens__/${scenario}-${pane}-${columns}x${rows}.txt`,
+        );
       });
 });
 
@@ -46,7 +48,9 @@ describe('Health pane with the verbose diagnoses fetched (d)', () => {
   for (const [columns, rows] of SIZES)
     it(`full report at ${columns}x${rows}`, async () => {
       const text = await screen('full', 'health', columns, rows, (app) => {
-        const byIndicator = Object.fromEntries(parseHealthReport(fixture('full', 'healthReport-verbose') as never).indicators.map((i) => [i.name, i.diagnoses]));
+        const byIndicator = Object.fromEntries(
+          parseHealthReport(fixture('full', 'healthReport-verbose') as never).indicators.map((i) => [i.name, i.diagnoses]),
+        );
         app.store.setState({ diagnoses: { byIndicator, fetchedAt: Date.now(), inFlight: false } });
       });
       expect(text).toContain('do: Increase the number of nodes'); // the diagnosis' action is on screen
@@ -74,7 +78,13 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     setSnapshot(store, 'healthReport', { error: { kind: 'unsupported', message: missingText(version, 'healthReport') }, failures: 1 });
     store.setState({ pane: 'health' });
     if (explained)
-      store.setState({ diagnoses: { byIndicator: { [EXPLAIN_KEY]: explanationDiagnoses(explainAllocation(fixture(OLD, 'allocationExplain') as never)) }, fetchedAt: NOW, inFlight: false } });
+      store.setState({
+        diagnoses: {
+          byIndicator: { [EXPLAIN_KEY]: explanationDiagnoses(explainAllocation(fixture(OLD, 'allocationExplain') as never)) },
+          fetchedAt: NOW,
+          inFlight: false,
+        },
+      });
     r = await renderApp(store, { columns, rows });
     return withColourMarkers(r.frame());
   }
@@ -92,18 +102,59 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
 
 describe('sharing and the incident timeline', () => {
   const timeline = [
-    { kind: 'health' as const, time: '2026-11-24T00:01:00.000Z', from: null, to: 'green' as const, unassigned: 0, unassignedPrimaries: 0, shards: [] },
-    { kind: 'health' as const, time: '2026-11-24T00:02:00.000Z', from: 'green' as const, to: 'yellow' as const, unassigned: 2, unassignedPrimaries: 0, shards: ['logs[0] r UNASSIGNED INDEX_CREATED', 'logs[1] r UNASSIGNED INDEX_CREATED'] },
+    {
+      kind: 'health' as const,
+      time: '2026-11-24T00:01:00.000Z',
+      from: null,
+      to: 'green' as const,
+      unassigned: 0,
+      unassignedPrimaries: 0,
+      shards: [],
+    },
+    {
+      kind: 'health' as const,
+      time: '2026-11-24T00:02:00.000Z',
+      from: 'green' as const,
+      to: 'yellow' as const,
+      unassigned: 2,
+      unassignedPrimaries: 0,
+      shards: ['logs[0] r UNASSIGNED INDEX_CREATED', 'logs[1] r UNASSIGNED INDEX_CREATED'],
+    },
     { kind: 'note' as const, time: '2026-11-24T00:02:30.000Z', author: 'bob', text: 'replicas on a one-node cluster, setting 0' },
-    { kind: 'change' as const, time: '2026-11-24T00:03:00.000Z', who: 'alice', summary: 'set number_of_replicas of logs to 0', target: 'logs', result: 'ok (200)', approvedBy: 'bob' },
-    { kind: 'health' as const, time: '2026-11-24T00:03:05.000Z', from: 'yellow' as const, to: 'green' as const, unassigned: 0, unassignedPrimaries: 0, shards: [] },
+    {
+      kind: 'change' as const,
+      time: '2026-11-24T00:03:00.000Z',
+      who: 'alice',
+      summary: 'set number_of_replicas of logs to 0',
+      target: 'logs',
+      result: 'ok (200)',
+      approvedBy: 'bob',
+    },
+    {
+      kind: 'health' as const,
+      time: '2026-11-24T00:03:05.000Z',
+      from: 'yellow' as const,
+      to: 'green' as const,
+      unassigned: 0,
+      unassignedPrimaries: 0,
+      shards: [],
+    },
   ];
   for (const [columns, rows] of SIZES)
     it(`Timeline pane of a leader sharing with two followers at ${columns}x${rows}`, async () => {
       const text = await screen('yellow', 'timeline', columns, rows, (app) =>
         app.store.setState({
           timeline,
-          share: { role: 'leader', socket: '/run/user/1000/shardeck-1000/console-4242.sock', followers: [{ id: 1, user: 'bob', via: 'uid' }, { id: 2, user: 'carol', via: 'uid' }], refused: [], requireApproval: true },
+          share: {
+            role: 'leader',
+            socket: '/run/user/1000/shardeck-1000/console-4242.sock',
+            followers: [
+              { id: 1, user: 'bob', via: 'uid' },
+              { id: 2, user: 'carol', via: 'uid' },
+            ],
+            refused: [],
+            requireApproval: true,
+          },
         }),
       );
       expect(text).toContain('note by bob');
@@ -117,7 +168,9 @@ describe('sharing and the incident timeline', () => {
       app.store.setState({
         connection: { ...s.connection, readOnly: true },
         paused: true,
-        snapshots: Object.fromEntries(Object.entries(s.snapshots).map(([k, v]) => [k, { ...v, error: { kind: 'leader-gone', message } }])) as never,
+        snapshots: Object.fromEntries(
+          Object.entries(s.snapshots).map(([k, v]) => [k, { ...v, error: { kind: 'leader-gone', message } }]),
+        ) as never,
         share: { role: 'follower', leader: 'alice pid 4242', followers: [], refused: [], leaderGone: true, following: true, message },
       });
     });

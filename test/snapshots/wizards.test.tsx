@@ -58,7 +58,8 @@ function recordedServices() {
     deleteByQuery: (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects)),
     forcemerge: (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
     recovery: () => open('recovery', new WizardSession(recoveryMachine(), noEffects)),
-    componentTemplate: (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
+    componentTemplate: (initial?: Partial<ComponentForm>) =>
+      open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
     preview: (plan) => buildPreview(plan, { url: 'http://127.0.0.1:9200', user: 'elastic' }),
   } as WizardServices;
   return { services, sessions };
@@ -109,12 +110,19 @@ const COMMANDS: Record<string, string> = {
   componentTemplate: 'wizard.componentTemplate',
 };
 
-const ok = (summary: string, verified: string): PlanResult => ({ summary, ok: true, applied: 'yes', message: 'applied (HTTP 200)', verified: { ok: true, message: verified } });
+const ok = (summary: string, verified: string): PlanResult => ({
+  summary,
+  ok: true,
+  applied: 'yes',
+  message: 'applied (HTTP 200)',
+  verified: { ok: true, message: verified },
+});
 const refusedByNode = (summary: string): PlanResult => ({
   summary,
   ok: false,
   applied: 'no',
-  message: 'not applied: HTTP 403 cluster_block_exception: index [service_v9_orders] blocked by: [FORBIDDEN/12/index read-only / allow delete (api)]',
+  message:
+    'not applied: HTTP 403 cluster_block_exception: index [service_v9_orders] blocked by: [FORBIDDEN/12/index read-only / allow delete (api)]',
 });
 
 // --- recorded facts -------------------------------------------------------------------------------
@@ -142,9 +150,27 @@ function progress(deleted: number, completed = false): TaskProgress {
   };
 }
 const SAMPLES = [
-  { index: 'service_v9_orders', id: 'doc-000017', modifiedAt: '2025-06-02T08:14:55.000Z', sources: ['src-crm'], title: 'Order 17 (archived)' },
-  { index: 'service_v9_orders', id: 'doc-000018', modifiedAt: '2025-06-02T08:15:02.000Z', sources: ['src-crm'], title: 'Order 18 (archived)' },
-  { index: 'service_v9_orders', id: 'doc-000214', modifiedAt: '2025-07-11T16:40:31.000Z', sources: ['src-crm', 'src-erp'], title: 'Order 214' },
+  {
+    index: 'service_v9_orders',
+    id: 'doc-000017',
+    modifiedAt: '2025-06-02T08:14:55.000Z',
+    sources: ['src-crm'],
+    title: 'Order 17 (archived)',
+  },
+  {
+    index: 'service_v9_orders',
+    id: 'doc-000018',
+    modifiedAt: '2025-06-02T08:15:02.000Z',
+    sources: ['src-crm'],
+    title: 'Order 18 (archived)',
+  },
+  {
+    index: 'service_v9_orders',
+    id: 'doc-000214',
+    modifiedAt: '2025-07-11T16:40:31.000Z',
+    sources: ['src-crm', 'src-erp'],
+    title: 'Order 214',
+  },
   { index: 'service_v9_orders', id: 'doc-000215', modifiedAt: '2025-07-11T16:41:09.000Z', sources: ['src-erp'], title: null },
   { index: 'service_v9_orders', id: 'doc-001002', modifiedAt: null, sources: [], title: 'Order 1002' },
 ];
@@ -171,7 +197,14 @@ function corruptFinding(extra: Partial<RecoveryFinding> = {}): RecoveryFinding {
     ...extra,
   };
 }
-const STOP_STEP: AnnouncedStep = { n: 1, total: 9, title: 'Stop the engine', commandLines: ['systemctl stop elasticsearch'], note: 'nothing may write to the shard folder while it is repaired', losesData: false };
+const STOP_STEP: AnnouncedStep = {
+  n: 1,
+  total: 9,
+  title: 'Stop the engine',
+  commandLines: ['systemctl stop elasticsearch'],
+  note: 'nothing may write to the shard folder while it is repaired',
+  losesData: false,
+};
 const REPAIR_STEP: AnnouncedStep = {
   n: 5,
   total: 9,
@@ -202,7 +235,8 @@ async function toMergeReview(c: Ctx): Promise<void> {
 // --- the walks --------------------------------------------------------------------------------------
 
 const WALKS: Walk[] = [
-  walk('replicas',
+  walk(
+    'replicas',
     ['form', () => undefined],
     ['form-error', (c) => c.app.press(KEYS.enter)],
     [
@@ -224,32 +258,52 @@ const WALKS: Walk[] = [
             before: { [selectedIndex(c)]: 1 },
             dataNodes: 1,
             healthBefore: 'yellow',
-            template: { index_patterns: ['service_v9_*'], template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } } },
+            template: {
+              index_patterns: ['service_v9_*'],
+              template: { settings: { index: { number_of_shards: '6', number_of_replicas: '1' } } },
+            },
           },
         }),
     ],
     ['applying', (c) => c.app.press('y')],
-    ['watching', (c) => c.send({ type: 'applied', results: c.state.review.plans.map((p: { summary: string }) => ok(p.summary, 'every matched index now has 0 replicas')) })],
+    [
+      'watching',
+      (c) =>
+        c.send({
+          type: 'applied',
+          results: c.state.review.plans.map((p: { summary: string }) => ok(p.summary, 'every matched index now has 0 replicas')),
+        }),
+    ],
     ['done', (c) => c.send({ type: 'watched', health: 'green', replicas: { [selectedIndex(c)]: 0 }, timedOut: false })],
   ),
-  walk('replicas',
-    [
-      'failed',
-      async (c) => {
-        await c.app.type('0');
-        await c.app.press(KEYS.enter);
-        c.send({ type: 'inspected', facts: { indices: [selectedIndex(c)], before: { [selectedIndex(c)]: 1 }, dataNodes: 1, healthBefore: 'yellow' } });
-        await tick();
-        await c.app.press('y');
-        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
-      },
-    ],
-  ),
-  walk('delete',
+  walk('replicas', [
+    'failed',
+    async (c) => {
+      await c.app.type('0');
+      await c.app.press(KEYS.enter);
+      c.send({
+        type: 'inspected',
+        facts: { indices: [selectedIndex(c)], before: { [selectedIndex(c)]: 1 }, dataNodes: 1, healthBefore: 'yellow' },
+      });
+      await tick();
+      await c.app.press('y');
+      c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
+    },
+  ]),
+  walk(
+    'delete',
     ['form', () => undefined],
     ['form-filled', (c) => c.app.type('90d')],
     ['previewing', (c) => c.app.press(KEYS.enter)],
-    ['review', (c) => c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } })],
+    [
+      'review',
+      (c) =>
+        c.send({
+          type: 'previewed',
+          indices: [c.state.form.target.trim()],
+          preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES },
+        }),
+    ],
     ['review-typing', (c) => c.app.type('12')],
     ['review-mismatch', (c) => c.app.press(KEYS.enter)],
     [
@@ -265,31 +319,32 @@ const WALKS: Walk[] = [
     ['counting', (c) => c.send({ type: 'finished', progress: progress(1234, true) })],
     ['done', (c) => c.send({ type: 'counted', stillMatching: 0 })],
   ),
-  walk('delete',
-    [
-      'nothing',
-      async (c) => {
-        await c.app.type('90d');
-        await c.app.press(KEYS.enter);
-        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 0, indexTotal: 5210, samples: [] } });
-      },
-    ],
-  ),
-  walk('delete',
-    [
-      'failed',
-      async (c) => {
-        await c.app.type('90d');
-        await c.app.press(KEYS.enter);
-        c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 3, indexTotal: 5210, samples: SAMPLES.slice(0, 3) } });
-        await tick();
-        await c.app.type('3');
-        await c.app.press(KEYS.enter);
-        c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
-      },
-    ],
-  ),
-  walk('forcemerge',
+  walk('delete', [
+    'nothing',
+    async (c) => {
+      await c.app.type('90d');
+      await c.app.press(KEYS.enter);
+      c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 0, indexTotal: 5210, samples: [] } });
+    },
+  ]),
+  walk('delete', [
+    'failed',
+    async (c) => {
+      await c.app.type('90d');
+      await c.app.press(KEYS.enter);
+      c.send({
+        type: 'previewed',
+        indices: [c.state.form.target.trim()],
+        preview: { matching: 3, indexTotal: 5210, samples: SAMPLES.slice(0, 3) },
+      });
+      await tick();
+      await c.app.type('3');
+      await c.app.press(KEYS.enter);
+      c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
+    },
+  ]),
+  walk(
+    'forcemerge',
     ['form', () => undefined],
     ['inspecting', (c) => c.app.press(KEYS.enter)],
     ['review', (c) => c.send({ type: 'inspected', indices: [c.state.target], facts: mergeFacts(c, c.state.target), retaining: 0 })],
@@ -304,74 +359,107 @@ const WALKS: Walk[] = [
       },
     ],
   ),
-  walk('forcemerge',
-    [
-      'refused',
-      async (c) => {
-        await c.app.press(KEYS.enter);
-        const facts = mergeFacts(c, c.state.target);
-        // The same disk past the high watermark: a merge needs extra room while it runs.
-        facts.disks = facts.disks.map((d) => ({ ...d, usedPercent: 92.4, level: 'high', headroomToHighBytes: 0 }));
-        c.send({ type: 'inspected', indices: [c.state.target], facts, retaining: 0 });
-      },
-    ],
-  ),
-  walk('forcemerge',
-    [
-      'failed',
-      async (c) => {
-        await toMergeReview(c);
-        await c.app.press('y');
-        c.send({ type: 'notStarted', message: 'not sent: the node answered HTTP 503 (master_not_discovered_exception); nothing was merged' });
-      },
-    ],
-  ),
-  walk('unblock',
+  walk('forcemerge', [
+    'refused',
+    async (c) => {
+      await c.app.press(KEYS.enter);
+      const facts = mergeFacts(c, c.state.target);
+      // The same disk past the high watermark: a merge needs extra room while it runs.
+      facts.disks = facts.disks.map((d) => ({ ...d, usedPercent: 92.4, level: 'high', headroomToHighBytes: 0 }));
+      c.send({ type: 'inspected', indices: [c.state.target], facts, retaining: 0 });
+    },
+  ]),
+  walk('forcemerge', [
+    'failed',
+    async (c) => {
+      await toMergeReview(c);
+      await c.app.press('y');
+      c.send({ type: 'notStarted', message: 'not sent: the node answered HTTP 503 (master_not_discovered_exception); nothing was merged' });
+    },
+  ]),
+  walk(
+    'unblock',
     ['loading', () => undefined],
     ['review', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders', 'service_v9_bravo'], disks: disksOf(c) } })],
     ['applying', (c) => c.app.press('y')],
-    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.review.plans[0].summary, 'these 2 indices no longer carry the read-only block: writes are accepted again')] })],
-  ),
-  walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),
-  walk('unblock',
-    ['refused', (c) => c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c).map((d) => ({ ...d, usedPercent: 96, level: 'flood' })) } })],
-  ),
-  walk('unblock',
     [
-      'failed',
-      async (c) => {
-        c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
-        await tick();
-        await c.app.press('y');
-        c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
-      },
+      'done',
+      (c) =>
+        c.send({
+          type: 'applied',
+          results: [ok(c.state.review.plans[0].summary, 'these 2 indices no longer carry the read-only block: writes are accepted again')],
+        }),
     ],
   ),
-  walk('scroll',
+  walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),
+  walk('unblock', [
+    'refused',
+    (c) =>
+      c.send({
+        type: 'loaded',
+        facts: { blocked: ['service_v9_orders'], disks: disksOf(c).map((d) => ({ ...d, usedPercent: 96, level: 'flood' })) },
+      }),
+  ]),
+  walk('unblock', [
+    'failed',
+    async (c) => {
+      c.send({ type: 'loaded', facts: { blocked: ['service_v9_orders'], disks: disksOf(c) } });
+      await tick();
+      await c.app.press('y');
+      c.send({ type: 'applied', results: [refusedByNode(c.state.review.plans[0].summary)] });
+    },
+  ]),
+  walk(
+    'scroll',
     ['loading', () => undefined],
-    ['form', (c) => c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext } })],
+    [
+      'form',
+      (c) =>
+        c.send({
+          type: 'loaded',
+          facts: {
+            nodes: c.store.getState().snapshots.nodeSearch.data!,
+            limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext,
+          },
+        }),
+    ],
     ['form-error', (c) => c.app.press(KEYS.enter)],
     ['form-filled', (c) => c.app.type('1000')],
     ['review', (c) => c.app.press(KEYS.enter)],
     ['applying', (c) => c.app.press('y')],
-    ['done', (c) => c.send({ type: 'applied', results: [ok(c.state.plan.summary, 'search.max_open_scroll_context is 1000 on every node')] })],
-  ),
-  walk('scroll',
     [
-      'failed',
-      async (c) => {
-        c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
-        await tick();
-        await c.app.type('1000');
-        await c.app.press(KEYS.enter);
-        await c.app.press('y');
-        c.send({ type: 'applied', results: [{ summary: c.state.plan.summary, ok: false, applied: 'unknown', message: 'unknown: the node closed the connection before answering; read back: not applied' }] });
-      },
+      'done',
+      (c) => c.send({ type: 'applied', results: [ok(c.state.plan.summary, 'search.max_open_scroll_context is 1000 on every node')] }),
     ],
   ),
-  walk('allocation',
+  walk('scroll', [
+    'failed',
+    async (c) => {
+      c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
+      await tick();
+      await c.app.type('1000');
+      await c.app.press(KEYS.enter);
+      await c.app.press('y');
+      c.send({
+        type: 'applied',
+        results: [
+          {
+            summary: c.state.plan.summary,
+            ok: false,
+            applied: 'unknown',
+            message: 'unknown: the node closed the connection before answering; read back: not applied',
+          },
+        ],
+      });
+    },
+  ]),
+  walk(
+    'allocation',
     ['explaining', () => undefined],
-    ['explained', (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 })],
+    [
+      'explained',
+      (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 }),
+    ],
     ['retry-review', (c) => c.app.press('R')],
     ['applying', (c) => c.app.press('y')],
     [
@@ -386,19 +474,21 @@ const WALKS: Walk[] = [
     ],
   ),
   walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0 })]),
-  walk('allocation',
-    [
-      'failed',
-      async (c) => {
-        c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
-        await tick();
-        await c.app.press('R');
-        await c.app.press('y');
-        c.send({ type: 'error', message: 'the node did not answer within 30 s (timeout); the retry may or may not have been applied: look at the Shards pane' });
-      },
-    ],
-  ),
-  walk('recovery',
+  walk('allocation', [
+    'failed',
+    async (c) => {
+      c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
+      await tick();
+      await c.app.press('R');
+      await c.app.press('y');
+      c.send({
+        type: 'error',
+        message: 'the node did not answer within 30 s (timeout); the retry may or may not have been applied: look at the Shards pane',
+      });
+    },
+  ]),
+  walk(
+    'recovery',
     ['detecting', () => undefined],
     ['options', (c) => c.send({ type: 'detected', finding: corruptFinding() })],
     ['running', (c) => c.app.press('c')],
@@ -419,48 +509,81 @@ const WALKS: Walk[] = [
         await c.app.type('_orders');
         await c.app.press(KEYS.enter);
         c.send({ type: 'info', line: 'ok: step 5 Repair (exit 0)' });
-        c.send({ type: 'ended', status: 'finished', lines: ['service_v9_orders shard 0 is assigned again (cluster yellow)', 'documents: 5210 before, 5197 after: 13 lost (CheckIndex predicted 13)'] });
-      },
-    ],
-  ),
-  walk('recovery',
-    [
-      'declined',
-      async (c) => {
-        await toFirstStep(c);
-        await c.app.press('n');
-        c.send({ type: 'ended', status: 'declined', lines: ['stopped before step 1 (Stop the engine): nothing was run', 'resume with r here, or: shardeck recover-corrupt service_v9_orders 0 --resume'] });
-      },
-    ],
-  ),
-  walk('recovery',
-    [
-      'failed',
-      async (c) => {
-        await toFirstStep(c);
-        await c.app.press('y');
-        c.send({ type: 'output', chunk: 'Failed to stop elasticsearch.service: Access denied\n' });
-        c.send({ type: 'info', line: 'FAILED: step 1 Stop the engine (exit 4)' });
-        c.send({ type: 'ended', status: 'failed', lines: ['step 1 failed: the engine still runs; nothing else was done', 'run it as root, then resume with r'] });
-      },
-    ],
-  ),
-  walk('recovery', ['none', (c) => c.send({ type: 'detected', finding: null, message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair' })]),
-  walk('recovery',
-    [
-      'options-elsewhere',
-      (c) =>
         c.send({
-          type: 'detected',
-          finding: corruptFinding({
-            shardTool: false,
-            elsewhere: 'the corrupt copy is on node node-1, not on this host (node-0): run shardeck recover-corrupt on the host of node-1; nothing was run',
-          }),
-        }),
+          type: 'ended',
+          status: 'finished',
+          lines: [
+            'service_v9_orders shard 0 is assigned again (cluster yellow)',
+            'documents: 5210 before, 5197 after: 13 lost (CheckIndex predicted 13)',
+          ],
+        });
+      },
     ],
   ),
-  walk('recovery', ['options-resume', (c) => c.send({ type: 'detected', finding: null, resumeAt: 'service_v9_orders shard 0: Start the engine', message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)' })]),
-  walk('recovery', ['error', (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' })]),
+  walk('recovery', [
+    'declined',
+    async (c) => {
+      await toFirstStep(c);
+      await c.app.press('n');
+      c.send({
+        type: 'ended',
+        status: 'declined',
+        lines: [
+          'stopped before step 1 (Stop the engine): nothing was run',
+          'resume with r here, or: shardeck recover-corrupt service_v9_orders 0 --resume',
+        ],
+      });
+    },
+  ]),
+  walk('recovery', [
+    'failed',
+    async (c) => {
+      await toFirstStep(c);
+      await c.app.press('y');
+      c.send({ type: 'output', chunk: 'Failed to stop elasticsearch.service: Access denied\n' });
+      c.send({ type: 'info', line: 'FAILED: step 1 Stop the engine (exit 4)' });
+      c.send({
+        type: 'ended',
+        status: 'failed',
+        lines: ['step 1 failed: the engine still runs; nothing else was done', 'run it as root, then resume with r'],
+      });
+    },
+  ]),
+  walk('recovery', [
+    'none',
+    (c) =>
+      c.send({
+        type: 'detected',
+        finding: null,
+        message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair',
+      }),
+  ]),
+  walk('recovery', [
+    'options-elsewhere',
+    (c) =>
+      c.send({
+        type: 'detected',
+        finding: corruptFinding({
+          shardTool: false,
+          elsewhere:
+            'the corrupt copy is on node node-1, not on this host (node-0): run shardeck recover-corrupt on the host of node-1; nothing was run',
+        }),
+      }),
+  ]),
+  walk('recovery', [
+    'options-resume',
+    (c) =>
+      c.send({
+        type: 'detected',
+        finding: null,
+        resumeAt: 'service_v9_orders shard 0: Start the engine',
+        message: 'the node does not answer (connect ECONNREFUSED 127.0.0.1:9200)',
+      }),
+  ]),
+  walk('recovery', [
+    'error',
+    (c) => c.send({ type: 'error', message: 'allocation explain failed: HTTP 401 security_exception (the profile has no valid password)' }),
+  ]),
 ];
 
 /** The recorded templates (test/fixtures/yellow), and the index template the review is built from. */
@@ -471,7 +594,8 @@ function templateFacts(c: Ctx, name = 'service_v9') {
 }
 
 WALKS.push(
-  walk('componentTemplate',
+  walk(
+    'componentTemplate',
     ['form', () => undefined],
     ['form-error', (c) => c.app.press(KEYS.enter)],
     [
@@ -506,31 +630,34 @@ WALKS.push(
       },
     ],
   ),
-  walk('componentTemplate',
-    [
-      'changed',
-      async (c) => {
-        await c.app.type('service_v9_no_raw');
-        await c.app.press(KEYS.tab);
-        await c.app.type('raw');
-        await c.app.press(KEYS.enter);
-        c.send({ type: 'inspected', facts: templateFacts(c) });
-        await tick();
-        await c.app.press('y');
-        const plans = c.state.review.plans;
-        c.send({
-          type: 'applied',
-          report: {
-            results: [
-              ok(plans[0].summary, 'component template service_v9_no_raw maps raw as object with enabled: false'),
-              { summary: plans[1].summary, ok: false, message: 'index template service_v9 changed since the preview: not sent (the component template is in place); run again to see it as it is now' },
-            ],
-            platformJson: c.state.review.platformJson,
-          },
-        });
-      },
-    ],
-  ),
+  walk('componentTemplate', [
+    'changed',
+    async (c) => {
+      await c.app.type('service_v9_no_raw');
+      await c.app.press(KEYS.tab);
+      await c.app.type('raw');
+      await c.app.press(KEYS.enter);
+      c.send({ type: 'inspected', facts: templateFacts(c) });
+      await tick();
+      await c.app.press('y');
+      const plans = c.state.review.plans;
+      c.send({
+        type: 'applied',
+        report: {
+          results: [
+            ok(plans[0].summary, 'component template service_v9_no_raw maps raw as object with enabled: false'),
+            {
+              summary: plans[1].summary,
+              ok: false,
+              message:
+                'index template service_v9 changed since the preview: not sent (the component template is in place); run again to see it as it is now',
+            },
+          ],
+          platformJson: c.state.review.platformJson,
+        },
+      });
+    },
+  ]),
 );
 
 async function run(w: Walk, columns: number, rows: number): Promise<void> {

@@ -32,7 +32,9 @@ describe('delete wizard: an impossible older-than', () => {
     expect(plain(r.frame())).toContain('300000000d');
     await r.press(KEYS.enter);
     // The error wraps at 80 columns: compare with the line breaks as spaces.
-    expect(plain(r.frame()).replace(/\s+/g, ' ')).toMatch(/older than "300000000d" reaches back before the year 1: give an age of at most \d+d/);
+    expect(plain(r.frame()).replace(/\s+/g, ' ')).toMatch(
+      /older than "300000000d" reaches back before the year 1: give an age of at most \d+d/,
+    );
     expect(effects).toEqual([]);
     // Still alive: fix the value and the form resolves it.
     for (let i = 0; i < '300000000d'.length; i++) await r.press(KEYS.backspace);
@@ -42,7 +44,8 @@ describe('delete wizard: an impossible older-than', () => {
 
   it('2026-02-31 is refused in the form, not turned into March 3', async () => {
     const services = {
-      deleteByQuery: (initial?: Partial<DeleteForm>) => new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async () => {}),
+      deleteByQuery: (initial?: Partial<DeleteForm>) =>
+        new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async () => {}),
     } as unknown as WizardServices;
     const store = makeStore();
     loadScenario(store, 'yellow');

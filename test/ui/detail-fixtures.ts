@@ -41,8 +41,14 @@ async function recordedNode(short: 'alpha' | 'wide') {
     req.resume();
     req.on('end', () => {
       const file = fileFor(req.method ?? '', (req.url ?? '').split('?')[0]);
-      const body = file ? fs.readFileSync(path.join(DIR, file)) : Buffer.from(JSON.stringify({ error: { type: 'test_unrecorded', reason: `${req.method} ${req.url}` }, status: 400 }));
-      res.writeHead(file ? 200 : 400, { 'content-type': 'application/json', 'x-elastic-product': 'Elasticsearch', 'content-length': body.length });
+      const body = file
+        ? fs.readFileSync(path.join(DIR, file))
+        : Buffer.from(JSON.stringify({ error: { type: 'test_unrecorded', reason: `${req.method} ${req.url}` }, status: 400 }));
+      res.writeHead(file ? 200 : 400, {
+        'content-type': 'application/json',
+        'x-elastic-product': 'Elasticsearch',
+        'content-length': body.length,
+      });
       res.end(body);
     });
   });
@@ -70,7 +76,11 @@ export async function loadRecordedDetail(store: ConsoleStore, short: 'alpha' | '
     poller.start();
     const slow = (d?: IndexDetail) => Boolean(d?.settings.data && d.mappings.data && d.template.data);
     const failed = (d?: IndexDetail) => [d?.settings, d?.mappings, d?.template, d?.stats, d?.shards].find((s) => s?.error)?.error;
-    await waitUntil('the detail opened read settings, mapping and template', () => store.getState().indexDetail, (d) => slow(d) || failed(d) !== undefined);
+    await waitUntil(
+      'the detail opened read settings, mapping and template',
+      () => store.getState().indexDetail,
+      (d) => slow(d) || failed(d) !== undefined,
+    );
     await poller.refreshNow();
     node.state.stats = `${short}-stats.json`;
     clock.mockReturnValue(now - 1000);

@@ -31,7 +31,11 @@ const PROBE: WizardEntry = { id: 'probe', title: 'Probe wizard', commandId: PROB
 
 beforeEach(() => {
   KEYMAP.push({ id: PROBE_ID, keys: ['W'], description: 'probe wizard (test)', scope: 'indices', dangerous: true });
-  return () => void KEYMAP.splice(KEYMAP.findIndex((k) => k.id === PROBE_ID), 1);
+  return () =>
+    void KEYMAP.splice(
+      KEYMAP.findIndex((k) => k.id === PROBE_ID),
+      1,
+    );
 });
 
 async function open(readOnly: boolean) {
@@ -106,6 +110,11 @@ describe('fast typing', () => {
     const app = await open(false);
     await app.press('3u');
     // Both keys taken (waited for, not slept on): the second is not lost behind the first.
-    await waitUntil('both keys taken', () => ({ pane: app.store.getState().pane, problemsOnly: app.ui.getState().problemsOnly }), (x) => x.pane === 'shards' && x.problemsOnly, { timeoutMs: 5000, intervalMs: 5 });
+    await waitUntil(
+      'both keys taken',
+      () => ({ pane: app.store.getState().pane, problemsOnly: app.ui.getState().problemsOnly }),
+      (x) => x.pane === 'shards' && x.problemsOnly,
+      { timeoutMs: 5000, intervalMs: 5 },
+    );
   });
 });

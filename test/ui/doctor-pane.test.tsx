@@ -17,7 +17,10 @@ const REPORT: DoctorReport = JSON.parse(fs.readFileSync(path.join(__dirname, '..
 async function open(opts: { readOnly?: boolean; report?: boolean; ageMs?: number } = {}) {
   const store = makeStore({ readOnly: opts.readOnly });
   loadScenario(store, 'red');
-  store.setState({ pane: 'doctor', ...(opts.report === false ? {} : { doctor: { report: REPORT, fetchedAt: NOW - (opts.ageMs ?? 5000), inFlight: false } }) });
+  store.setState({
+    pane: 'doctor',
+    ...(opts.report === false ? {} : { doctor: { report: REPORT, fetchedAt: NOW - (opts.ageMs ?? 5000), inFlight: false } }),
+  });
   r = await renderApp(store, { columns: 80, rows: 24 });
   return r;
 }

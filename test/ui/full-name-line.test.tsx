@@ -27,7 +27,14 @@ describe('the whole name of the highlighted row under every table that cuts name
   it('Shards: the index and the node, following the cursor', async () => {
     const app = await pane('shards', (store) => {
       const base = store.getState().snapshots.shards.data![0];
-      const rows: ShardRow[] = ['000017', '000018'].map((n, i) => ({ ...base, index: `${LONG}${n}`, shard: 0, primary: true, state: 'STARTED', node: `storage-node-in-rack-${i}-of-the-west-hall` }));
+      const rows: ShardRow[] = ['000017', '000018'].map((n, i) => ({
+        ...base,
+        index: `${LONG}${n}`,
+        shard: 0,
+        primary: true,
+        state: 'STARTED',
+        node: `storage-node-in-rack-${i}-of-the-west-hall`,
+      }));
       setSnapshot(store, 'shards', { data: rows, fetchedAt: NOW, failures: 0 });
     });
     expect(app.frame()).toContain(`index: ${LONG}000017 · node: storage-node-in-rack-0-of-the-west-hall`.slice(0, 79));
@@ -48,7 +55,10 @@ describe('the whole name of the highlighted row under every table that cuts name
     const app = await pane('templates', (store) => {
       const s = store.getState().snapshots.indexTemplates;
       const body = s.data as { index_templates: { name: string }[] };
-      setSnapshot(store, 'indexTemplates', { ...s, data: { index_templates: body.index_templates.map((t) => ({ ...t, name: `${t.name}-${'x'.repeat(30)}` })) } as never });
+      setSnapshot(store, 'indexTemplates', {
+        ...s,
+        data: { index_templates: body.index_templates.map((t) => ({ ...t, name: `${t.name}-${'x'.repeat(30)}` })) } as never,
+      });
     });
     expect(app.frame()).toMatch(/name: \S+-x{30}/);
   });

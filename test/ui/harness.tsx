@@ -21,7 +21,16 @@ import type { FleetControl, PollControl } from '../../src/ui/app/context';
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
 
-export const KEYS = { up: '\u001b[A', down: '\u001b[B', pageDown: '\u001b[6~', escape: '\u001b', enter: '\r', tab: '\t', backspace: '\u007f', ctrlC: '\u0003' };
+export const KEYS = {
+  up: '\u001b[A',
+  down: '\u001b[B',
+  pageDown: '\u001b[6~',
+  escape: '\u001b',
+  enter: '\r',
+  tab: '\t',
+  backspace: '\u007f',
+  ctrlC: '\u0003',
+};
 
 /** The raw response of one read of a recorded scenario (test/fixtures/<scenario>/<read>.json). */
 export function fixture(scenario: string, read: string): unknown {
@@ -65,7 +74,16 @@ export function tick(ms = 0): Promise<void> {
 export async function renderApp(
   store: ConsoleStore,
   // A real Poller and the real clock: the real-node tests (test/integration/node-dies.test.tsx).
-  { columns = 80, rows = 24, wizards = [] as WizardEntry[], ui = createUiStore(), services = undefined as WizardServices | undefined, poller: realPoller = undefined as PollControl | undefined, clock = () => NOW, fleet = undefined as FleetControl | undefined } = {},
+  {
+    columns = 80,
+    rows = 24,
+    wizards = [] as WizardEntry[],
+    ui = createUiStore(),
+    services = undefined as WizardServices | undefined,
+    poller: realPoller = undefined as PollControl | undefined,
+    clock = () => NOW,
+    fleet = undefined as FleetControl | undefined,
+  } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
   const stdin = new FakeStdin();
@@ -133,7 +151,12 @@ export async function renderApp(
  * Waits until the drawn frame satisfies `test` (a store change is drawn on Ink's next render, not
  * at once); the frame then. Instead of a fixed sleep before reading the frame.
  */
-export function frameWhere(app: Pick<Rendered, 'frame'>, what: string, test: (frame: string) => boolean, timeoutMs = 10_000): Promise<string> {
+export function frameWhere(
+  app: Pick<Rendered, 'frame'>,
+  what: string,
+  test: (frame: string) => boolean,
+  timeoutMs = 10_000,
+): Promise<string> {
   return waitUntil(what, () => app.frame(), test, { timeoutMs, intervalMs: 5 });
 }
 

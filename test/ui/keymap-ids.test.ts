@@ -21,12 +21,14 @@ describe('command ids', () => {
     for (const w of WIZARDS) expect(ids, w.id).toContain(w.commandId);
   });
 
-  it('every wizard opens on a dangerous keymap row, and its scope is that row\'s', () => {
+  it("every wizard opens on a dangerous keymap row, and its scope is that row's", () => {
     for (const w of WIZARDS) expect(KEYMAP.find((k) => k.id === w.commandId)?.dangerous, w.id).toBe(true);
   });
 
-  it('help lists the dialog keys and each wizard\'s own keys', () => {
-    const text = helpLines(KEYMAP).map((l) => l.text).join('\n');
+  it("help lists the dialog keys and each wizard's own keys", () => {
+    const text = helpLines(KEYMAP)
+      .map((l) => l.text)
+      .join('\n');
     expect(text).toMatch(/In a wizard/);
     expect(text).toMatch(/ y +yes: send what the preview shows/);
     expect(text).toMatch(/ Esc +close; what was not sent is cancelled/);

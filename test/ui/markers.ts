@@ -1,7 +1,17 @@
 // Turns a frame with ANSI colours into plain text with visible markers, so a snapshot diff shows
 // what changed in colour as well as in text: "⟦red⟧RED⟦⟧" is red text; styles combine as
 // "⟦yellow bold⟧". Only the SGR codes Ink's chalk emits are named; any other is kept as "⟦sgr N⟧".
-const FG: Record<number, string> = { 30: 'black', 31: 'red', 32: 'green', 33: 'yellow', 34: 'blue', 35: 'magenta', 36: 'cyan', 37: 'white', 90: 'gray' };
+const FG: Record<number, string> = {
+  30: 'black',
+  31: 'red',
+  32: 'green',
+  33: 'yellow',
+  34: 'blue',
+  35: 'magenta',
+  36: 'cyan',
+  37: 'white',
+  90: 'gray',
+};
 const ATTR: Record<number, string> = { 1: 'bold', 2: 'dim', 3: 'italic', 4: 'underline', 7: 'inverse', 9: 'strike' };
 /** SGR codes that end an attribute, with the attributes they end. */
 const OFF: Record<number, string[]> = { 22: ['bold', 'dim'], 23: ['italic'], 24: ['underline'], 27: ['inverse'], 29: ['strike'] };

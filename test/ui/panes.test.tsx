@@ -47,7 +47,13 @@ describe('layout', () => {
   it('works at 80x23 (80x24 less a tmux line), degrades below, says it is too small under 80x16 and recovers', async () => {
     const app = await open('indices');
     // Ink redraws after a resize in its own time: wait for the frame of the new size.
-    const at = (rows: number, what: string) => waitUntil(`the ${rows}-row frame`, () => app.frame(), (f) => f.split('\n').length === rows - 1 && f.includes(what), { timeoutMs: 5000, intervalMs: 10 });
+    const at = (rows: number, what: string) =>
+      waitUntil(
+        `the ${rows}-row frame`,
+        () => app.frame(),
+        (f) => f.split('\n').length === rows - 1 && f.includes(what),
+        { timeoutMs: 5000, intervalMs: 10 },
+      );
     await app.resize(80, 23);
     await at(23, 'q quit');
     expect(app.frame()).not.toContain('too small');
@@ -58,9 +64,19 @@ describe('layout', () => {
     expect(app.frame()).not.toContain('q quit');
     expect(app.lines().at(-1)).toContain('http://127.0.0.1:9200');
     await app.resize(80, 15);
-    await waitUntil('the too-small message', () => app.frame(), (f) => f.includes('terminal too small: 80x15, need 80x16'), { timeoutMs: 5000, intervalMs: 10 });
+    await waitUntil(
+      'the too-small message',
+      () => app.frame(),
+      (f) => f.includes('terminal too small: 80x15, need 80x16'),
+      { timeoutMs: 5000, intervalMs: 10 },
+    );
     await app.resize(70, 20);
-    await waitUntil('the too-small message', () => app.frame(), (f) => f.includes('terminal too small: 70x20, need 80x16'), { timeoutMs: 5000, intervalMs: 10 });
+    await waitUntil(
+      'the too-small message',
+      () => app.frame(),
+      (f) => f.includes('terminal too small: 70x20, need 80x16'),
+      { timeoutMs: 5000, intervalMs: 10 },
+    );
     expect(app.frame()).not.toContain('service_v9_alpha');
     await app.resize(80, 24);
     await at(24, 'service_v9_alpha');
@@ -84,7 +100,9 @@ describe('Health', () => {
       diagnoses: {
         inFlight: false,
         fetchedAt: Date.now(),
-        byIndicator: { disk: [{ cause: '1 index resides on nodes short of disk', action: 'Free up disk space', affectedIndices: ['service_v9_bravo'] }] },
+        byIndicator: {
+          disk: [{ cause: '1 index resides on nodes short of disk', action: 'Free up disk space', affectedIndices: ['service_v9_bravo'] }],
+        },
       },
     });
     await frameWhere(app, 'the diagnosis drawn', (f) => f.includes('cause: 1 index resides on nodes short of disk'));
@@ -114,7 +132,10 @@ describe('Health', () => {
   it('goes stale with the one-sentence error and keeps retrying', async () => {
     const app = await open('health');
     setSnapshot(app.store, 'health', {
-      error: { kind: 'unreachable', message: 'nothing listens at http://127.0.0.1:9200 (connection refused): is Elasticsearch running? check --url' },
+      error: {
+        kind: 'unreachable',
+        message: 'nothing listens at http://127.0.0.1:9200 (connection refused): is Elasticsearch running? check --url',
+      },
       failures: 2,
     });
     const f = await frameWhere(app, 'STALE drawn', (x) => x.includes('STALE 3s ago'));
@@ -157,13 +178,27 @@ describe('Indices', () => {
     await app.press('/');
     await app.press('bravo\r');
     // The pasted characters are queued one by one: wait for the last (Enter) to be handled.
-    await waitUntil('the filter prompt to close', () => app.ui.getState().filtering, (f) => f === false, { timeoutMs: 5000, intervalMs: 10 });
-    await waitUntil('the table to show the filtered rows', () => app.lines().filter((l) => /service_v9_/.test(l)).length, (n) => n === 1, { timeoutMs: 5000, intervalMs: 10 });
+    await waitUntil(
+      'the filter prompt to close',
+      () => app.ui.getState().filtering,
+      (f) => f === false,
+      { timeoutMs: 5000, intervalMs: 10 },
+    );
+    await waitUntil(
+      'the table to show the filtered rows',
+      () => app.lines().filter((l) => /service_v9_/.test(l)).length,
+      (n) => n === 1,
+      { timeoutMs: 5000, intervalMs: 10 },
+    );
   });
 
   it('orders by the next column with o and reverses with O', async () => {
     const app = await open('indices');
-    const names = () => app.lines().filter((l) => /service_v9_/.test(l)).map((l) => /service_v9_\w+/.exec(l)![0]);
+    const names = () =>
+      app
+        .lines()
+        .filter((l) => /service_v9_/.test(l))
+        .map((l) => /service_v9_\w+/.exec(l)![0]);
     expect(names()).toEqual([...names()].sort());
     await app.press(keysOf('table.sort')[0]); // health: yellow before green
     expect(names()[0]).toBe('service_v9_orders');

@@ -23,7 +23,12 @@ it('the curl line is whole on an 80-column screen, every character kept, nothing
   const preview = buildPreview(plan, { url: 'https://storage-1.example:9200', user: 'elastic' });
   expect(preview.curl.length).toBeGreaterThan(200);
   const stdout = new FakeStdout(80, 23);
-  const app = render(<RequestPreview previews={[preview]} />, { stdout: stdout as never, stdin: new FakeStdin() as never, patchConsole: false, exitOnCtrlC: false });
+  const app = render(<RequestPreview previews={[preview]} />, {
+    stdout: stdout as never,
+    stdin: new FakeStdin() as never,
+    patchConsole: false,
+    exitOnCtrlC: false,
+  });
   await tick();
   const rows = stdout.last.split('\n');
   app.unmount();

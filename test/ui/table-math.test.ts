@@ -66,7 +66,10 @@ describe('cells', () => {
   });
 
   it('draws a bar with marks at their share of the width', () => {
-    const { filled, empty } = barText(50, 20, [{ at: 85, char: 'L' }, { at: 95, char: 'F' }]);
+    const { filled, empty } = barText(50, 20, [
+      { at: 85, char: 'L' },
+      { at: 95, char: 'F' },
+    ]);
     expect(filled).toBe('█'.repeat(10));
     expect(empty).toBe('······L·F·');
     expect((filled + empty).length).toBe(20);
@@ -87,7 +90,28 @@ describe('cells', () => {
 
 describe('keys', () => {
   it('names keys as the keymap spells them and resolves them by scope', () => {
-    const none = { upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageUp: false, pageDown: false, home: false, end: false, return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false, super: false, hyper: false, capsLock: false, numLock: false };
+    const none = {
+      upArrow: false,
+      downArrow: false,
+      leftArrow: false,
+      rightArrow: false,
+      pageUp: false,
+      pageDown: false,
+      home: false,
+      end: false,
+      return: false,
+      escape: false,
+      ctrl: false,
+      shift: false,
+      tab: false,
+      backspace: false,
+      delete: false,
+      meta: false,
+      super: false,
+      hyper: false,
+      capsLock: false,
+      numLock: false,
+    };
     expect(keyName('', { ...none, pageDown: true })).toBe('pagedown');
     expect(keyName('c', { ...none, ctrl: true })).toBe('ctrl-c');
     expect(keyName('G', { ...none, shift: true })).toBe('G');

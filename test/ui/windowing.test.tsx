@@ -76,7 +76,12 @@ describe('Indices pane with 20,000 indices', () => {
     expect(vi.mocked(table.sortRowsAgain).mock.calls.length).toBe(sorts);
     // A new snapshot is sorted again.
     setSnapshot(store, 'indices', { data: indexRows(N) });
-    await waitUntil('the new snapshot sorted', () => vi.mocked(table.sortRowsAgain).mock.calls.length, (n) => n >= sorts + 1, { timeoutMs: 5000, intervalMs: 5 });
+    await waitUntil(
+      'the new snapshot sorted',
+      () => vi.mocked(table.sortRowsAgain).mock.calls.length,
+      (n) => n >= sorts + 1,
+      { timeoutMs: 5000, intervalMs: 5 },
+    );
     expect(vi.mocked(table.sortRowsAgain).mock.calls.length).toBe(sorts + 1);
     await r.press('g');
     expect(r.frame()).toContain('service_v9_p00000');

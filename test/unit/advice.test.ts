@@ -66,7 +66,9 @@ describe('the mention extractor', () => {
     expect(mentionsIn('x', 'finish it with shardeck recover-corrupt --resume ${p.index} 0 (or remove --nope)')).toEqual([
       { where: 'x', command: 'recover-corrupt', flags: ['resume'], words: ['${p.index}', '0'], advice: false },
     ]);
-    expect(mentionsIn('x', 'run `shardeck stauts --jsn`, then')).toEqual([{ where: 'x', command: 'stauts', flags: ['jsn'], words: [], advice: true }]);
+    expect(mentionsIn('x', 'run `shardeck stauts --jsn`, then')).toEqual([
+      { where: 'x', command: 'stauts', flags: ['jsn'], words: [], advice: true },
+    ]);
     expect(mentionsIn('x', 'shardeck talks to the node')[0]).toMatchObject({ command: 'talks', advice: false });
   });
 });
@@ -89,7 +91,14 @@ describe('advice names real commands and flags', () => {
         const own = new Set(Object.keys(mod.options ?? {}));
         for (const f of m.flags) if (!own.has(f) && !global.has(f)) wrong.push(`${where}: shardeck ${m.command} takes no --${f}`);
         // `shardeck help X` (alone: not a flag's value, not a sentence going on): X is a command.
-        if (m.command === 'help' && !m.flags.length && m.words.length === 1 && /^[a-z][a-z-]*$/.test(m.words[0]) && !commands.has(m.words[0])) wrong.push(`${where}: shardeck help ${m.words[0]}: no such command`);
+        if (
+          m.command === 'help' &&
+          !m.flags.length &&
+          m.words.length === 1 &&
+          /^[a-z][a-z-]*$/.test(m.words[0]) &&
+          !commands.has(m.words[0])
+        )
+          wrong.push(`${where}: shardeck help ${m.words[0]}: no such command`);
       }
     }
     expect(wrong).toEqual([]);

@@ -42,7 +42,9 @@ function importsOf(file: string): string[] {
 
 /** The source file an import names: `x` is `x.ts`, `x.tsx` or `x/index.ts(x)`. */
 function resolveSource(target: string): string | undefined {
-  return [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts'), path.join(target, 'index.tsx'), target].find((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+  return [`${target}.ts`, `${target}.tsx`, path.join(target, 'index.ts'), path.join(target, 'index.tsx'), target].find(
+    (f) => fs.existsSync(f) && fs.statSync(f).isFile(),
+  );
 }
 
 /** Every relative import (static, re-export, dynamic) that crosses from one layer to another. */
@@ -51,7 +53,11 @@ function crossLayerImports(): ImportEdge[] {
   for (const file of sourceFiles(SRC)) {
     for (const target of importsOf(file)) {
       if (!target.startsWith(SRC + path.sep)) {
-        edges.push({ file: path.relative(SRC, file), from: layerOf(file), to: `outside src (${path.relative(path.dirname(SRC), target)})` });
+        edges.push({
+          file: path.relative(SRC, file),
+          from: layerOf(file),
+          to: `outside src (${path.relative(path.dirname(SRC), target)})`,
+        });
         continue;
       }
       const from = layerOf(file);
@@ -66,7 +72,9 @@ function crossLayerImports(): ImportEdge[] {
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
   for (const file of sourceFiles(SRC)) {
-    const targets = importsOf(file).map(resolveSource).filter((t): t is string => t !== undefined && t.startsWith(SRC + path.sep));
+    const targets = importsOf(file)
+      .map(resolveSource)
+      .filter((t): t is string => t !== undefined && t.startsWith(SRC + path.sep));
     graph.set(path.relative(SRC, file), [...new Set(targets.map((t) => path.relative(SRC, t)))]);
   }
   return graph;
@@ -130,7 +138,9 @@ function supportViolations(graph: Map<string, string[]>): string[] {
   const isSupport = (f: string) => f.startsWith('commands/support/');
   return [...graph]
     .filter(([file]) => isSupport(file))
-    .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('commands/') && !isSupport(t)).map((t) => `${file} imports the command file ${t}`));
+    .flatMap(([file, targets]) =>
+      targets.filter((t) => t.startsWith('commands/') && !isSupport(t)).map((t) => `${file} imports the command file ${t}`),
+    );
 }
 
 /** The edges that break the rule, each as one readable line. */
@@ -187,7 +197,11 @@ describe('layering (docs/ARCHITECTURE.md)', () => {
       ['right.ts', ['bottom.ts']],
       ['bottom.ts', []],
     ]);
-    expect(cycles(graph)).toEqual(['a.ts -> b.ts -> c.ts -> a.ts', 'commands/help.ts -> commands/table.ts -> commands/help.ts', 'self.ts -> self.ts']);
+    expect(cycles(graph)).toEqual([
+      'a.ts -> b.ts -> c.ts -> a.ts',
+      'commands/help.ts -> commands/table.ts -> commands/help.ts',
+      'self.ts -> self.ts',
+    ]);
   });
 
   it('commands/ holds commands; what they share is in commands/support/, which imports no command', () => {

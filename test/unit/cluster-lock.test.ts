@@ -43,7 +43,12 @@ function plant(text: string, uid = OTHER_UID): string {
 
 describe('cluster lock', () => {
   it('a change inside a change of the same call chain goes on under the lock it holds', async () => {
-    const inner = await withClusterLock(UUID, 'outer', () => withClusterLock(UUID, 'inner', () => Promise.resolve('ran'), { waitMs: 300 }), { waitMs: 300 });
+    const inner = await withClusterLock(
+      UUID,
+      'outer',
+      () => withClusterLock(UUID, 'inner', () => Promise.resolve('ran'), { waitMs: 300 }),
+      { waitMs: 300 },
+    );
     expect(inner).toBe('ran');
   });
 
@@ -92,16 +97,22 @@ describe('cluster lock', () => {
     fs.chownSync(file, OTHER_UID, OTHER_UID);
     const err = await withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 60_000 }).catch((e) => e);
     expect(err).toBeInstanceOf(ClusterBusyError);
-    expect((err as Error).message).toMatch(/is not a lock file \(a FIFO, owned by uid 54321\): nothing was sent; remove it \(as its owner or root\)/);
+    expect((err as Error).message).toMatch(
+      /is not a lock file \(a FIFO, owned by uid 54321\): nothing was sent; remove it \(as its owner or root\)/,
+    );
   });
 
   it('a symbolic link or a huge file in place of the lock is not read as one', async () => {
     const file = clusterLockFile(UUID);
     fs.symlinkSync('/dev/zero', file);
-    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/is not a lock file \(a symbolic link/);
+    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(
+      /is not a lock file \(a symbolic link/,
+    );
     fs.rmSync(file);
     fs.writeFileSync(file, 'x'.repeat(100_000));
-    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/is not a lock file \(100000 bytes/);
+    await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(
+      /is not a lock file \(100000 bytes/,
+    );
   });
 
   it('a lock folder owned by another user is not trusted, and says how to get out', async () => {
@@ -111,12 +122,16 @@ describe('cluster lock', () => {
       fs.chownSync(theirs, OTHER_UID, OTHER_UID);
       process.env.SHARDECK_LOCK_DIR = theirs;
       await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(
-        new RegExp(`${theirs} is owned by uid ${OTHER_UID}, who could remove or replace any lock in it: it is not trusted.*SHARDECK_LOCK_DIR`),
+        new RegExp(
+          `${theirs} is owned by uid ${OTHER_UID}, who could remove or replace any lock in it: it is not trusted.*SHARDECK_LOCK_DIR`,
+        ),
       );
       // Ours, but writable by all without the sticky bit: anyone could replace a lock.
       fs.chownSync(theirs, 0, 0);
       fs.chmodSync(theirs, 0o777);
-      await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(/has mode 0777 \(writable by others without the sticky bit\)/);
+      await expect(withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 300 })).rejects.toThrow(
+        /has mode 0777 \(writable by others without the sticky bit\)/,
+      );
     } finally {
       fs.rmSync(theirs, { recursive: true, force: true });
     }

@@ -50,12 +50,22 @@ describe('bash completion over hostile index names', () => {
   const complete = (words: string[]): { raw: string[]; typed: string[] } => {
     const out = execFileSync(
       'bash',
-      ['--norc', '-i', '-c', `. ./shardeck.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($#-1)); _shardeck
-for w in "\${COMPREPLY[@]}"; do printf 'R%s\\0' "$w"; eval "t=($w)"; printf 'T%s\\0' "\${t[@]}"; done`, 'bash', ...words],
+      [
+        '--norc',
+        '-i',
+        '-c',
+        `. ./shardeck.bash; COMP_WORDS=("$@"); COMP_CWORD=$(($#-1)); _shardeck
+for w in "\${COMPREPLY[@]}"; do printf 'R%s\\0' "$w"; eval "t=($w)"; printf 'T%s\\0' "\${t[@]}"; done`,
+        'bash',
+        ...words,
+      ],
       { cwd: dir, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
     );
     const parts = out.split('\0').filter(Boolean);
-    return { raw: parts.filter((p) => p.startsWith('R')).map((p) => p.slice(1)), typed: parts.filter((p) => p.startsWith('T')).map((p) => p.slice(1)) };
+    return {
+      raw: parts.filter((p) => p.startsWith('R')).map((p) => p.slice(1)),
+      typed: parts.filter((p) => p.startsWith('T')).map((p) => p.slice(1)),
+    };
   };
 
   it('Tab on an index argument offers every name, runs none of them, and each word types back to the exact name', () => {
@@ -87,8 +97,12 @@ describe('zsh completion over hostile index names', () => {
   it('_shardeck_indices hands compadd the exact names, without -Q, and runs none of them', () => {
     const out = execFileSync(
       'zsh',
-      ['-f', '-c', `compadd() { print -rn -- "$*" $'\\0' >> args; [[ $1 == -a ]] && print -rn -- "\${(@pj:\\0:)\${(P)2}}" >> words }
-_arguments() { : }; _describe() { : }; source ./_shardeck; _shardeck_indices; cat words`],
+      [
+        '-f',
+        '-c',
+        `compadd() { print -rn -- "$*" $'\\0' >> args; [[ $1 == -a ]] && print -rn -- "\${(@pj:\\0:)\${(P)2}}" >> words }
+_arguments() { : }; _describe() { : }; source ./_shardeck; _shardeck_indices; cat words`,
+      ],
       { cwd: dir, env, encoding: 'utf8' },
     );
     expect(out.split('\0').sort()).toEqual([...savable].sort());

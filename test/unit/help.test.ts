@@ -23,7 +23,8 @@ describe('every command and flag has help', () => {
       expect(m.summary.length, name).toBeGreaterThan(10);
       expect(m.examples.length, `${name} examples`).toBeGreaterThanOrEqual(2);
       expect(m.examples.length, `${name} examples`).toBeLessThanOrEqual(3);
-      for (const e of m.examples) expect(e, `${name} example`).toMatch(name === 'tui' ? /^shardeck( |$)/ : new RegExp(`^shardeck ${name}( |$)`));
+      for (const e of m.examples)
+        expect(e, `${name} example`).toMatch(name === 'tui' ? /^shardeck( |$)/ : new RegExp(`^shardeck ${name}( |$)`));
       for (const flag of Object.keys(m.options ?? {})) expect(m.flagHelp[flag], `${name} --${flag} has no help`).toMatch(/\S{3}/);
       // No help for a flag the command does not take (a renamed flag leaves none behind).
       for (const flag of Object.keys(m.flagHelp)) expect(Object.keys(m.options ?? {}), `${name} flagHelp.${flag}`).toContain(flag);
@@ -72,12 +73,13 @@ describe('the man page and completions cannot drift from the table', () => {
     expect(r.stdout).toContain('EXIT STATUS');
   });
 
-  it('bash completes every command and each command\'s flags, profiles after --profile and index names', () => {
+  it("bash completes every command and each command's flags, profiles after --profile and index names", () => {
     const bash = bashCompletion(table);
     for (const [name, m] of table) {
       expect(bash).toContain(` ${name}`);
       const line = bash.split('\n').find((l) => l.trim().startsWith(`${name})`))!;
-      for (const flag of [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})]) expect(line, `${name} --${flag}`).toContain(`--${flag}`);
+      for (const flag of [...Object.keys(GLOBAL_OPTIONS), ...Object.keys(m.options ?? {})])
+        expect(line, `${name} --${flag}`).toContain(`--${flag}`);
     }
     expect(bash).toContain('_shardeck_words profiles');
     expect(bash).toContain('_shardeck_words indices');

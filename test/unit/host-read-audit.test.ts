@@ -40,7 +40,13 @@ it('service status in read-only mode runs, is audited as a read, and is shown as
   const { records, unreadable } = parseAuditLog(fs.readFileSync(auditFile, 'utf8'));
   expect(unreadable).toBe(0);
   expect(records).toHaveLength(1);
-  expect(records[0]).toMatchObject({ risk: 'read', confirmedBy: 'none', target: 'storage-1', summary: 'service status of node storage-1', outcome: { ok: true, status: 0 } });
+  expect(records[0]).toMatchObject({
+    risk: 'read',
+    confirmedBy: 'none',
+    target: 'storage-1',
+    summary: 'service status of node storage-1',
+    outcome: { ok: true, status: 0 },
+  });
   expect(records[0].command).toContain(marker);
 
   expect(formatAuditRecord(records[0])).toMatch(/ ro read \(no change\) \$ touch .* -> ok 0$/);
@@ -54,6 +60,8 @@ it('a host read whose audit record cannot be written is not run', async () => {
   fs.writeFileSync(path.join(dir, 'no-such-folder'), 'a file, not a folder');
   const guard = new Guard({ client: createClient({ url: URL }), conn: { url: URL, readOnly: true }, profile: 'ro', auditFile });
   const marker = path.join(dir, 'ran');
-  await expect(serviceStatus(guard, { node: { name: 'n' } } as Parameters<typeof serviceStatus>[1], { serviceStatus: `touch ${marker}` })).rejects.toThrow(/cannot write the audit log.*was not run/);
+  await expect(
+    serviceStatus(guard, { node: { name: 'n' } } as Parameters<typeof serviceStatus>[1], { serviceStatus: `touch ${marker}` }),
+  ).rejects.toThrow(/cannot write the audit log.*was not run/);
   expect(fs.existsSync(marker)).toBe(false);
 });

@@ -40,7 +40,9 @@ describe('jsonRows', () => {
       else expect(() => [...jsonRows(chunks)]).toThrow(); // a cut-off answer is an error, never fewer rows
       expect(chunks.every((c) => c === undefined)).toBe(true);
     }
-    expect([...jsonRows([Buffer.from(' \n'), Buffer.from('[{"a":"é'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d, 0x5d])])]).toEqual([{ a: 'éé' }]);
+    expect([
+      ...jsonRows([Buffer.from(' \n'), Buffer.from('[{"a":"é'), Buffer.from([0xc3]), Buffer.from([0xa9, 0x22, 0x7d, 0x5d])]),
+    ]).toEqual([{ a: 'éé' }]);
   });
 
   it('a body that is not a JSON array throws', () => {
@@ -53,7 +55,9 @@ describe('jsonRows', () => {
       for (const name of ['indices', 'shards'] as const) {
         const streamed = parsedAsPolled(scenario, name);
         expect(streamed.length).toBeGreaterThan(5);
-        expect(streamed).toEqual(RESOURCES[name].parse(JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${name}.json`), 'utf8')) as never));
+        expect(streamed).toEqual(
+          RESOURCES[name].parse(JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${name}.json`), 'utf8')) as never),
+        );
       }
     // The small slice is honoured: the first rows come out while most chunks are still unread.
     const bytes = Buffer.from(JSON.stringify(rows(40, () => null)));
@@ -66,4 +70,3 @@ describe('jsonRows', () => {
     expect(whole.at(-1)).toBeUndefined();
   });
 });
-

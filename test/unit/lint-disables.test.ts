@@ -28,13 +28,19 @@ export function disablesWithoutReason(text: string): string[] {
 describe('ESLint disable comments', () => {
   it('the check itself: a disable without a reason is caught, one with a reason passes', () => {
     const d = `eslint-${'disable'}`;
-    expect(disablesWithoutReason(`x;\n  // ${d}-next-line no-control-regex\nconst r = 1;`)).toEqual([`2: // ${d}-next-line no-control-regex`]);
+    expect(disablesWithoutReason(`x;\n  // ${d}-next-line no-control-regex\nconst r = 1;`)).toEqual([
+      `2: // ${d}-next-line no-control-regex`,
+    ]);
     expect(disablesWithoutReason(`f(); // ${d}-line react-hooks/exhaustive-deps`)).toHaveLength(1);
     expect(disablesWithoutReason(`// ${d}-next-line no-control-regex -- the sanitiser matches control characters`)).toEqual([]);
   });
 
   it('every one in the repository says why', () => {
-    const found = ROOTS.flatMap((root) => files(path.resolve(root)).flatMap((f) => disablesWithoutReason(fs.readFileSync(f, 'utf8')).map((l) => `${path.relative('.', f)}:${l}`)));
+    const found = ROOTS.flatMap((root) =>
+      files(path.resolve(root)).flatMap((f) =>
+        disablesWithoutReason(fs.readFileSync(f, 'utf8')).map((l) => `${path.relative('.', f)}:${l}`),
+      ),
+    );
     expect(found).toEqual([]);
   });
 });

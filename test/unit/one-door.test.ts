@@ -16,7 +16,10 @@ const REQUEST_BUILDING: [RegExp, string][] = [
   [/\bpath\s*:\s*['"`]\/_/, 'builds a request path'],
   [/`\/_[a-z]/i, 'builds an API path (template string starting with /_)'],
   [/`\/\$\{[^}]*\}\/_/, 'builds an index API path (template string /${index}/_...)'],
-  [/['"]\/_(cluster|cat|tasks|snapshot|nodes|health_report|index_template|all|count|search|refresh|stats|settings|flush|forcemerge|delete_by_query)\b/, 'names an API path'],
+  [
+    /['"]\/_(cluster|cat|tasks|snapshot|nodes|health_report|index_template|all|count|search|refresh|stats|settings|flush|forcemerge|delete_by_query)\b/,
+    'names an API path',
+  ],
   [/^import\s+(?!type\b)[^;]*from\s+['"]@elastic\/elasticsearch['"]/m, 'uses the Elasticsearch client beyond its type'],
 ];
 
@@ -66,7 +69,10 @@ describe('one door to Elasticsearch', () => {
         ].join('\n'),
       );
       fs.mkdirSync(path.join(dir, 'cluster'));
-      fs.writeFileSync(path.join(dir, 'cluster', 'fine.ts'), "const a = await client.transport.request({ method: 'GET', path: '/_cluster/health' });\n");
+      fs.writeFileSync(
+        path.join(dir, 'cluster', 'fine.ts'),
+        "const a = await client.transport.request({ method: 'GET', path: '/_cluster/health' });\n",
+      );
       const hits = requestBuildingOutsideCluster(dir);
       expect(hits.every((h) => h.startsWith(path.join('services', 'bad.ts')))).toBe(true);
       expect(new Set(hits.map((h) => h.split(':')[1]))).toEqual(new Set(['1', '2', '3', '4', '5']));

@@ -38,9 +38,26 @@ describe('pane registry', () => {
     expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor']);
     // Each table pane has its own cursor state from the start.
     expect(Object.keys(createUiStore().getState().tables)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor']);
-    expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual(['health', 'indices', 'shards', 'nodes', 'templates', 'doctor', 'timeline']);
+    expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual([
+      'health',
+      'indices',
+      'shards',
+      'nodes',
+      'templates',
+      'doctor',
+      'timeline',
+    ]);
     // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline.
-    const NUMBER: Record<string, string> = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8' };
+    const NUMBER: Record<string, string> = {
+      health: '1',
+      indices: '2',
+      shards: '3',
+      disk: '4',
+      nodes: '5',
+      templates: '6',
+      doctor: '7',
+      timeline: '8',
+    };
     for (const p of PANES) {
       expect(KEYMAP.find((k) => k.id === `pane.${p}`)?.keys).toEqual([NUMBER[p]]);
       expect(PANE_REGISTRY[p]).toMatchObject({ id: p, title: PANE_SPECS[p].title });

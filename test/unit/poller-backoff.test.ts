@@ -8,7 +8,18 @@ import { backoffMs, MAX_BACKOFF_MS, Poller, type PollReads } from '../../src/ser
 import { createConsoleStore } from '../../src/store/console';
 
 const INTERVAL = 1000;
-const HEALTH = { status: 'green', clusterName: 'c', numberOfNodes: 1, numberOfDataNodes: 1, activePrimaryShards: 0, activeShards: 0, relocatingShards: 0, initializingShards: 0, unassignedShards: 0, pendingTasks: 0 };
+const HEALTH = {
+  status: 'green',
+  clusterName: 'c',
+  numberOfNodes: 1,
+  numberOfDataNodes: 1,
+  activePrimaryShards: 0,
+  activeShards: 0,
+  relocatingShards: 0,
+  initializingShards: 0,
+  unassignedShards: 0,
+  pendingTasks: 0,
+};
 
 /** Reads that fail while `down` is true, counting the calls per resource. */
 function fakeReads() {
@@ -32,7 +43,11 @@ describe('poller backoff (fake timers)', () => {
 
   it('waits twice as long after each failure, up to the cap, and returns to its period after an answer', async () => {
     const { reads, calls, state } = fakeReads();
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'shards' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'shards',
+    });
     const poller = new Poller(reads, store, ['health']);
     poller.start();
     try {
@@ -64,7 +79,11 @@ describe('poller backoff (fake timers)', () => {
     const { reads, calls, state } = fakeReads();
     state.down = false;
     state.delayMs = 3 * INTERVAL;
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'shards' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'shards',
+    });
     const poller = new Poller(reads, store, ['health']);
     poller.start();
     try {
@@ -84,10 +103,14 @@ describe('what the poller reads (fake reads)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
-  it("the Health pane adds the shard list while the cluster is not green, and only then", async () => {
+  it('the Health pane adds the shard list while the cluster is not green, and only then', async () => {
     const { reads, calls, state } = fakeReads();
     state.down = false;
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'health',
+    });
     const poller = new Poller(reads, store);
     poller.start();
     try {
@@ -111,12 +134,32 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
     const reads: PollReads = {
       resource: ((name: ResourceName) =>
         Promise.resolve({
-          data: name === 'health' ? HEALTH : name === 'allocation' ? [{ node: 'n1', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 2000 - avail, availBytes: avail, totalBytes: 2000 }] : [],
+          data:
+            name === 'health'
+              ? HEALTH
+              : name === 'allocation'
+                ? [
+                    {
+                      node: 'n1',
+                      host: null,
+                      ip: null,
+                      shards: 1,
+                      indicesBytes: 0,
+                      usedBytes: 2000 - avail,
+                      availBytes: avail,
+                      totalBytes: 2000,
+                    },
+                  ]
+                : [],
           bytes: 10,
         })) as PollReads['resource'],
       healthDiagnoses: () => Promise.resolve({}),
     };
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'doctor' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'doctor',
+    });
     const poller = new Poller(reads, store);
     poller.start();
     try {
@@ -136,12 +179,17 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
     const reads: PollReads = {
       resource: ((name: ResourceName) => {
         calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'healthReport') return Promise.reject(new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer'));
+        if (name === 'healthReport')
+          return Promise.reject(new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer'));
         return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
       }) as PollReads['resource'],
       healthDiagnoses: () => Promise.resolve({}),
     };
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'health',
+    });
     const poller = new Poller(reads, store);
     poller.start();
     try {
@@ -165,12 +213,17 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
     const reads: PollReads = {
       resource: ((name: ResourceName) => {
         calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'blocks' && !state.allowed) return Promise.reject(new ConnError('forbidden', 'user w lacks the cluster privilege monitor'));
+        if (name === 'blocks' && !state.allowed)
+          return Promise.reject(new ConnError('forbidden', 'user w lacks the cluster privilege monitor'));
         return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
       }) as PollReads['resource'],
       healthDiagnoses: () => Promise.resolve({}),
     };
-    const store = createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane: 'health' });
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'health',
+    });
     const poller = new Poller(reads, store, ['health', 'blocks']);
     poller.start();
     try {

@@ -6,7 +6,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendPrivateLine, ensurePrivateDir, InsecureDirError, releaseLock, tightenPrivateFile, tryLock, writeOperatorFile, writePrivateFileAtomic } from '../../src/config/files';
+import {
+  appendPrivateLine,
+  ensurePrivateDir,
+  InsecureDirError,
+  releaseLock,
+  tightenPrivateFile,
+  tryLock,
+  writeOperatorFile,
+  writePrivateFileAtomic,
+} from '../../src/config/files';
 import { appendAudit } from '../../src/services/audit';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;

@@ -3,7 +3,16 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { judgeSkips, listedSkipReasons } from '../setup/skip-check';
 
-const README = ['# x', '### Tests that may skip', 'text', '- `[needs root]`: apt-get.', '- `[needs tmux]`: a terminal.', '', '## Next', '- `[not this]`: another section.'].join('\n');
+const README = [
+  '# x',
+  '### Tests that may skip',
+  'text',
+  '- `[needs root]`: apt-get.',
+  '- `[needs tmux]`: a terminal.',
+  '',
+  '## Next',
+  '- `[not this]`: another section.',
+].join('\n');
 
 describe('skip check', () => {
   it('reads the reasons of its README section only', () => {
@@ -14,15 +23,21 @@ describe('skip check', () => {
   it('a skip passes only with a listed reason in its name, and never where CI is set', () => {
     const reasons = ['[needs root]'];
     expect(judgeSkips(['a.test.ts > the .deb [needs root] > installs'], reasons, false)).toEqual([]);
-    expect(judgeSkips(['a.test.ts > flaky one'], reasons, false)).toEqual(['skipped without a reason the README lists ([needs root]): a.test.ts > flaky one']);
+    expect(judgeSkips(['a.test.ts > flaky one'], reasons, false)).toEqual([
+      'skipped without a reason the README lists ([needs root]): a.test.ts > flaky one',
+    ]);
     expect(judgeSkips(['a.test.ts > [not this] x'], reasons, false)).toHaveLength(1);
-    expect(judgeSkips(['a.test.ts > the .deb [needs root] > installs'], reasons, true)).toEqual(['skipped where CI is set: a.test.ts > the .deb [needs root] > installs']);
+    expect(judgeSkips(['a.test.ts > the .deb [needs root] > installs'], reasons, true)).toEqual([
+      'skipped where CI is set: a.test.ts > the .deb [needs root] > installs',
+    ]);
     expect(judgeSkips([], reasons, true)).toEqual([]);
   });
 
   it("the README lists the package suites' reason, and their names carry it", () => {
     expect(listedSkipReasons(fs.readFileSync('README.md', 'utf8'))).toContain('[needs root]');
-    const names = [...fs.readFileSync('test/integration/package.test.ts', 'utf8').matchAll(/describe\.skipIf\(!isRoot\)\('([^']*)'/g)].map((m) => m[1]);
+    const names = [...fs.readFileSync('test/integration/package.test.ts', 'utf8').matchAll(/describe\.skipIf\(!isRoot\)\('([^']*)'/g)].map(
+      (m) => m[1],
+    );
     expect(names).toHaveLength(2);
     for (const n of names) expect(n).toContain('[needs root]');
   });

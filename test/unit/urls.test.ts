@@ -36,7 +36,9 @@ describe('credentials in URLs', () => {
     const platform = platformUrlProblem(url, { insecureHttp: true })!;
     expect(platform).toMatch(/holds credentials/);
     expect(platform).not.toContain(SECRET);
-    expect(() => new PlatformSignIn({ baseUrl: url, refreshToken: 't', stored: false, tokens: { save() {} } })).toThrow(/holds credentials/);
+    expect(() => new PlatformSignIn({ baseUrl: url, refreshToken: 't', stored: false, tokens: { save() {} } })).toThrow(
+      /holds credentials/,
+    );
   });
 
   it('a URL without credentials passes, and is shown as given', () => {
@@ -51,7 +53,9 @@ describe('credentials in URLs', () => {
 
   it('ConnError messages never carry userinfo, whatever the client put in its own message', () => {
     const url = `http://${USER}:${SECRET}@127.0.0.1:1`;
-    const fake = Object.assign(new Error(`connect ECONNREFUSED via http://${USER}:${SECRET}@127.0.0.1:1/_cluster/health`), { code: 'ECONNREFUSED' });
+    const fake = Object.assign(new Error(`connect ECONNREFUSED via http://${USER}:${SECRET}@127.0.0.1:1/_cluster/health`), {
+      code: 'ECONNREFUSED',
+    });
     const weird = new Error(`something odd at http://${USER}:${SECRET}@127.0.0.1:1/`);
     for (const e of [fake, weird]) {
       const c = classifyError(e, url);

@@ -17,7 +17,7 @@ describe('older than', () => {
     if (!r.ok) expect(r.error).toMatch(/^--older-than "/);
   });
 
-  it('1y, as the help documents, is one calendar year back (Elasticsearch\'s now-1y); too many years are refused', () => {
+  it("1y, as the help documents, is one calendar year back (Elasticsearch's now-1y); too many years are refused", () => {
     expect(parseOlderThan('1y', NOW)).toEqual({ ok: true, value: '2025-11-22T08:00:00.000Z' });
     expect(parseOlderThan('2Y', Date.UTC(2028, 1, 29))).toEqual({ ok: true, value: '2026-03-01T00:00:00.000Z' });
     expect(parseOlderThan('2026y', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/at most 2025y/) });
@@ -30,13 +30,19 @@ describe('older than', () => {
     expect(parseOlderThan(`${Number(limit) + 1}d`, NOW).ok).toBe(false);
   });
 
-  it.each(['2026-02-31', '2026-13-01', '2026-00-10', '2026-04-31', '2025-02-29', '2026-02-30T00:00:00Z', '2026-01-31T25:00:00Z', '2026-01-31T12:61:00Z'])(
-    'impossible date %s is refused',
-    (input) => {
-      const r = parseOlderThan(input, NOW);
-      expect(r.ok).toBe(false);
-    },
-  );
+  it.each([
+    '2026-02-31',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-04-31',
+    '2025-02-29',
+    '2026-02-30T00:00:00Z',
+    '2026-01-31T25:00:00Z',
+    '2026-01-31T12:61:00Z',
+  ])('impossible date %s is refused', (input) => {
+    const r = parseOlderThan(input, NOW);
+    expect(r.ok).toBe(false);
+  });
 
   it('real dates still pass (leap day included)', () => {
     expect(parseOlderThan('2024-02-29', NOW)).toEqual({ ok: true, value: '2024-02-29T00:00:00.000Z' });
@@ -49,7 +55,10 @@ describe('older than', () => {
     for (let i = 1; i <= text.length; i++) {
       const c = choiceOf({ target: 'service_v9_alpha', kind: 'olderThan', value: text.slice(0, i), conflicts: 'abort', rate: '' }, NOW);
       // No prefix is a valid age (no unit yet, then beyond year 1): each is refused naming what was typed.
-      expect(c).toEqual({ ok: false, error: expect.stringMatching(new RegExp(`^older than "${text.slice(0, i)}" (is neither an age|reaches back before the year 1)`)) });
+      expect(c).toEqual({
+        ok: false,
+        error: expect.stringMatching(new RegExp(`^older than "${text.slice(0, i)}" (is neither an age|reaches back before the year 1)`)),
+      });
     }
     const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [
       { type: 'edit', field: 'value', value: text },

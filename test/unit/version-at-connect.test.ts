@@ -33,14 +33,20 @@ describe('version at connect', () => {
 
   it('a read the version lacks is refused without a request: health report on 8.6', async () => {
     const { es, paths } = fakeNode(['8.6.2']);
-    await expect(es.resource('healthReport')).rejects.toMatchObject({ kind: 'unsupported', message: expect.stringContaining('needs Elasticsearch 8.7 or newer') });
+    await expect(es.resource('healthReport')).rejects.toMatchObject({
+      kind: 'unsupported',
+      message: expect.stringContaining('needs Elasticsearch 8.7 or newer'),
+    });
     await expect(es.healthDiagnoses('disk')).rejects.toMatchObject({ kind: 'unsupported' });
     expect(paths).not.toContain('/_health_report');
   });
 
   it('a 9.x node is refused with one sentence: status says so as its one error', async () => {
     const { es } = fakeNode(['9.1.0']);
-    await expect(es.checkVersion()).rejects.toMatchObject({ kind: 'unsupported', message: expect.stringMatching(/^this node runs Elasticsearch 9\.1\.0: shardeck is built and tested for Elasticsearch 8\.x/) });
+    await expect(es.checkVersion()).rejects.toMatchObject({
+      kind: 'unsupported',
+      message: expect.stringMatching(/^this node runs Elasticsearch 9\.1\.0: shardeck is built and tested for Elasticsearch 8\.x/),
+    });
     const report = await readStatus(es);
     expect(report).toMatchObject({ reachable: false, status: 'unknown', error: { kind: 'unsupported' } });
   });

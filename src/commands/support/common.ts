@@ -58,7 +58,7 @@ export const GLOBAL_FLAG_HELP: Record<string, string> = {
   'read-only': 'refuse every change: nothing that changes the cluster or the host can be sent (exit 4)',
   via: "search_curl: send every request through the node's search_curl wrapper, which brings the credentials and CA (no password in shardeck)",
   json: 'machine-readable output (one JSON document on stdout)',
-  help: 'this command\'s usage, flags and examples',
+  help: "this command's usage, flags and examples",
 };
 
 /** The groups of `shardeck help`, in order. */

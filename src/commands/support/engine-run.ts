@@ -26,12 +26,14 @@ export const ENGINE_OPTIONS = {
 
 export const ENGINE_FLAG_HELP: Record<string, string> = {
   'es-home': "the engine's home (bin/, plugins/); default: path.home as the node reports it",
-  'es-user': 'the user the plugin tool runs as; default: the engine process\'s user (the owner of <home>/plugins when that user cannot write there)',
+  'es-user':
+    "the user the plugin tool runs as; default: the engine process's user (the owner of <home>/plugins when that user cannot write there)",
   'conf-dir': "ES_PATH_CONF for the plugin tool; default: the running engine's, else /etc/elasticsearch",
   'java-home': "ES_JAVA_HOME for the plugin tool; default: the running engine's java",
   'stop-cmd': "the command that stops the engine; default: the profile's serviceStop, else systemctl stop elasticsearch",
   'start-cmd': "the command that starts it; default: the profile's serviceStart, else systemctl start elasticsearch",
-  'restart-cmd': "the command that restarts it; default: the profile's serviceRestart, else systemctl restart (or stop then start when those are custom)",
+  'restart-cmd':
+    "the command that restarts it; default: the profile's serviceRestart, else systemctl restart (or stop then start when those are custom)",
   'status-cmd': "the command that asks the service manager; default: the profile's serviceStatus, else systemctl is-active elasticsearch",
   'wait-timeout': 'seconds to wait for the node to stop or to answer and join after a start (default 90 to stop, 180 to start)',
 };
@@ -55,16 +57,21 @@ function overrides(values: Values, profile: EngineOverrides | undefined): Engine
 
 /** --yes for a key; the node's name (typed, or --node-name with --yes) for stop and restart. */
 async function confirmation(command: string, need: ConfirmationNeed, values: Values): Promise<Confirmation | null> {
-  if (need.kind === 'type' && values['node-name'] !== undefined) return { by: values.yes ? 'yes-flag' : 'typed', text: String(values['node-name']) };
+  if (need.kind === 'type' && values['node-name'] !== undefined)
+    return { by: values.yes ? 'yes-flag' : 'typed', text: String(values['node-name']) };
   if (values.yes && need.kind === 'key') return { by: 'yes-flag' };
   if (values.yes && need.kind === 'type') {
-    err(`shardeck ${command}: this takes node ${need.expected} out of service and --yes does not confirm it: add --node-name ${need.expected}; nothing was run\n`);
+    err(
+      `shardeck ${command}: this takes node ${need.expected} out of service and --yes does not confirm it: add --node-name ${need.expected}; nothing was run\n`,
+    );
     return null;
   }
   // A script asked for JSON: never a question; the caller prints the commands that need confirming.
   if (values.json) return null;
   if (!process.stdin.isTTY) {
-    err(`shardeck ${command}: no terminal to confirm on: add --yes${need.kind === 'type' ? ` --node-name ${need.expected}` : ''} to confirm from a script; nothing was run\n`);
+    err(
+      `shardeck ${command}: no terminal to confirm on: add --yes${need.kind === 'type' ? ` --node-name ${need.expected}` : ''} to confirm from a script; nothing was run\n`,
+    );
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -103,13 +110,35 @@ export async function runEngineAction(command: string, action: EngineAction, val
     if (state.phase === 'asking' && state.need) {
       say([paint('bold', state.summary ?? ''), ...state.commands.map((c) => `  $ ${c}`)].join('\n') + '\n');
       if (values['dry-run']) {
-        if (json) printJson({ schema: JSON_SCHEMA, command, ok: true, dryRun: true, sent: false, action, commands: state.commands, confirm: state.need });
+        if (json)
+          printJson({
+            schema: JSON_SCHEMA,
+            command,
+            ok: true,
+            dryRun: true,
+            sent: false,
+            action,
+            commands: state.commands,
+            confirm: state.need,
+          });
         else out('dry run: nothing was run\n');
         return EXIT.ok;
       }
       const c = await confirmation(command, state.need, values);
       if (!c) {
-        if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, sent: false, action, commands: state.commands, confirmationNeeded: true, confirm: state.need, error: `confirmation needed: add --yes${state.need.kind === 'type' ? ` --node-name ${state.need.expected}` : ''}; nothing was run`, refused: 'unconfirmed' });
+        if (json)
+          printJson({
+            schema: JSON_SCHEMA,
+            command,
+            ok: false,
+            sent: false,
+            action,
+            commands: state.commands,
+            confirmationNeeded: true,
+            confirm: state.need,
+            error: `confirmation needed: add --yes${state.need.kind === 'type' ? ` --node-name ${state.need.expected}` : ''}; nothing was run`,
+            refused: 'unconfirmed',
+          });
         return EXIT.failed;
       }
       session.subscribe(() => {
@@ -124,7 +153,19 @@ export async function runEngineAction(command: string, action: EngineAction, val
     const r = state.result;
     if (!r) throw new Error(`the engine session stopped in ${state.phase}`);
     warnAudit(r.data?.auditWarning as string | undefined);
-    if (json) printJson({ schema: JSON_SCHEMA, command, ok: r.ok, action, sent, commands: state.commands, lines: r.lines, restartNeeded: Boolean(r.restartNeeded), ...(r.refused ? { refused: r.refused } : {}), ...r.data });
+    if (json)
+      printJson({
+        schema: JSON_SCHEMA,
+        command,
+        ok: r.ok,
+        action,
+        sent,
+        commands: state.commands,
+        lines: r.lines,
+        restartNeeded: Boolean(r.restartNeeded),
+        ...(r.refused ? { refused: r.refused } : {}),
+        ...r.data,
+      });
     else {
       const [first, ...rest] = r.lines;
       out([paint(r.ok ? 'green' : 'red', first ?? ''), ...rest].join('\n') + '\n');

@@ -15,7 +15,10 @@ const NO_FOLLOWER: Approver = {
   required: true,
   approve: () =>
     Promise.reject(
-      new GuardRefusal('unapproved', 'this profile requires a follower\'s approval for every change (requireApproval): nothing was sent; make the change from a shared console (shardeck --share) that a second operator follows'),
+      new GuardRefusal(
+        'unapproved',
+        "this profile requires a follower's approval for every change (requireApproval): nothing was sent; make the change from a shared console (shardeck --share) that a second operator follows",
+      ),
     ),
 };
 import type { Profile } from '../../config/profiles';
@@ -33,7 +36,9 @@ export const MUTATION_OPTIONS = {
 export const JSON_SCHEMA = 1;
 
 /** The facade for reads and the Guard for changes, over one client. */
-export async function openGuard(values: CommandContext['values']): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
+export async function openGuard(
+  values: CommandContext['values'],
+): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
   const s = await openConnection(values);
   const guard = new Guard({
     client: s.client,
@@ -66,7 +71,8 @@ export function reportFailure(command: string, e: unknown, json: boolean): numbe
         : undefined;
   if (code === undefined) throw e;
   const message = (e as Error).message;
-  if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message, ...(e instanceof GuardRefusal ? { refused: e.kind } : {}) });
+  if (json)
+    printJson({ schema: JSON_SCHEMA, command, ok: false, error: message, ...(e instanceof GuardRefusal ? { refused: e.kind } : {}) });
   err(`shardeck ${command}: ${displayText(message)}\n`);
   return code;
 }
@@ -82,7 +88,12 @@ export function previews(guard: Guard, plans: MutationPlan[], opts: TargetOption
 }
 
 export function printPreviews(ps: Preview[]): void {
-  for (const p of ps) out(previewLines(p).map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`)).join('\n') + '\n');
+  for (const p of ps)
+    out(
+      previewLines(p)
+        .map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`))
+        .join('\n') + '\n',
+    );
 }
 
 /**
@@ -90,7 +101,12 @@ export function printPreviews(ps: Preview[]): void {
  * the target's name for a destructive one). Null when declined or when there is no terminal.
  * `typedAhead` is what a flag gave for a destructive plan (--expect N): --yes alone does not do.
  */
-export async function confirmOnTerminal(command: string, plans: MutationPlan[], values: CommandContext['values'], typedAhead?: string): Promise<Confirmation | null> {
+export async function confirmOnTerminal(
+  command: string,
+  plans: MutationPlan[],
+  values: CommandContext['values'],
+  typedAhead?: string,
+): Promise<Confirmation | null> {
   if (values.yes) return typedAhead === undefined ? { by: 'yes-flag' } : { by: 'yes-flag', text: typedAhead };
   // A script asked for JSON: never a question on the terminal, the plan it would confirm instead.
   if (values.json) {
@@ -101,12 +117,20 @@ export async function confirmOnTerminal(command: string, plans: MutationPlan[], 
       ok: false,
       confirmationNeeded: true,
       error: `confirmation needed: add --yes${need ? ' (and what the preview asks for, e.g. --expect N)' : ''} to send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}; nothing was sent`,
-      plan: plans.map((p) => ({ summary: p.summary, risk: p.risk, method: p.method, path: p.path, ...(p.body === undefined ? {} : { body: p.body }) })),
+      plan: plans.map((p) => ({
+        summary: p.summary,
+        risk: p.risk,
+        method: p.method,
+        path: p.path,
+        ...(p.body === undefined ? {} : { body: p.body }),
+      })),
     });
     return null;
   }
   if (!process.stdin.isTTY) {
-    err(`shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`);
+    err(
+      `shardeck ${command}: no terminal to confirm on: add --yes to confirm from a script (or --dry-run to only preview); nothing was sent\n`,
+    );
     return null;
   }
   const destructive = plans.find((p) => p.risk === 'destructive');
@@ -167,7 +191,17 @@ export async function applyOnePlan(
   const ok = state.phase === 'done' && result.ok && result.verified?.ok !== false;
   warnAudit(result.auditWarning);
   // A failure's sentence is its error (the one failure shape), not the bare word "failed".
-  if (json) printJson({ ...head, ok, ...(ok ? {} : { error: result.message }), dryRun: false, sent: true, applied: result.applied ?? 'no', requests, result });
+  if (json)
+    printJson({
+      ...head,
+      ok,
+      ...(ok ? {} : { error: result.message }),
+      dryRun: false,
+      sent: true,
+      applied: result.applied ?? 'no',
+      requests,
+      result,
+    });
   // An answered success reads best as its read-back; anything else (no answer, read back) says it all in its message.
   else out(`${ok ? 'ok' : 'FAILED'}: ${result.verified && result.message.startsWith('done') ? result.verified.message : result.message}\n`);
   return ok ? EXIT.ok : EXIT.failed;

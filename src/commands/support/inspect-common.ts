@@ -14,7 +14,12 @@ export async function openReads(values: CommandContext['values']): Promise<{ es:
 }
 
 /** Runs `body` with the facade; a connection failure or refusal becomes its sentence and exit code; the client is closed either way. */
-export async function withReads(command: string, values: CommandContext['values'], json: boolean, body: (es: EsApi) => Promise<number>): Promise<number> {
+export async function withReads(
+  command: string,
+  values: CommandContext['values'],
+  json: boolean,
+  body: (es: EsApi) => Promise<number>,
+): Promise<number> {
   const { es, close } = await openReads(values);
   try {
     return await body(es);

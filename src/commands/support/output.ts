@@ -73,7 +73,11 @@ export function outJson(value: unknown): void {
 export function flushJsonFailure(code: number, json: boolean, error?: string): void {
   const failure = pendingFailure ?? (json && code !== 0 && error !== undefined ? { ok: false, error } : undefined);
   pendingFailure = undefined;
-  if (failure) out(JSON.stringify(withTlsWarning({ ...failure, ok: false, error: jsonErrorText(failure.error ?? error ?? 'failed'), code }), null, 2) + '\n');
+  if (failure)
+    out(
+      JSON.stringify(withTlsWarning({ ...failure, ok: false, error: jsonErrorText(failure.error ?? error ?? 'failed'), code }), null, 2) +
+        '\n',
+    );
 }
 
 /** A closed pipe is not an error: no `write EPIPE` stack trace. Installed once by the entry point. */

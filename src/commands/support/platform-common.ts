@@ -8,7 +8,11 @@ import { EXIT, type CommandContext } from './common';
 import { err, outJson } from './output';
 
 /** The platform sign-in of the profile the flags pick (--profile, else the last used). */
-export function signInOfFlags(values: CommandContext['values']): { profileName: string; profile: Profile | undefined; platform: PlatformSignIn } {
+export function signInOfFlags(values: CommandContext['values']): {
+  profileName: string;
+  profile: Profile | undefined;
+  platform: PlatformSignIn;
+} {
   const conf = openConfig();
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);

@@ -38,7 +38,10 @@ function cacheIndexNames(store: ConsoleStore): () => void {
 }
 
 /** One console on one connection; the flags of the next console when the operator switched profile. */
-export async function runConsole(values: CommandContext['values'], intervalMs: number | undefined): Promise<CommandContext['values'] | number | undefined> {
+export async function runConsole(
+  values: CommandContext['values'],
+  intervalMs: number | undefined,
+): Promise<CommandContext['values'] | number | undefined> {
   const { client, conn, where, profileName, profile } = await openConnection(values);
   const es = createEsApi(client, conn.url);
   // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
@@ -70,7 +73,10 @@ export async function runConsole(values: CommandContext['values'], intervalMs: n
       // Loaded when the Doctor pane first asks (as are sharing, the Fleet view and the guard: not needed for the first frame).
       doctor: async () => {
         const { platformOnHost, runDoctorInto } = await import('../../services/doctor');
-        return runDoctorInto(store, es, { scheme: conn.url.startsWith('https:') ? 'https' : 'http', platformOnHost: platformOnHost(profile) });
+        return runDoctorInto(store, es, {
+          scheme: conn.url.startsWith('https:') ? 'https' : 'http',
+          platformOnHost: platformOnHost(profile),
+        });
       },
     };
     const ui = createUiStore();

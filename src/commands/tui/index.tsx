@@ -21,7 +21,12 @@ const tui: CommandModule = {
   summary: 'the live console: health, indices, shards, disk and nodes of the storage node, refreshed every few seconds',
   usage:
     'usage: shardeck [tui] [--url URL] [--user NAME --password-env VAR|--password-file F] [--ca FILE] [--insecure] [--profile NAME] [--read-only] [--interval SECONDS] [--share [--share-group GROUP]] [--require-approval]',
-  options: { interval: { type: 'string' }, share: { type: 'boolean' }, 'share-group': { type: 'string' }, 'require-approval': { type: 'boolean' } },
+  options: {
+    interval: { type: 'string' },
+    share: { type: 'boolean' },
+    'share-group': { type: 'string' },
+    'require-approval': { type: 'boolean' },
+  },
   group: 'watch',
   flagHelp: {
     interval: "seconds between polls (default: the profile's, else 5; 1 or more)",

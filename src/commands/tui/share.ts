@@ -73,7 +73,13 @@ export function consoleSharing(
     if (server) return;
     const { ShareServer } = await import('../../services/share-server');
     if (server) return; // started while it loaded
-    server = new ShareServer(store, { group: opts.group, requireApproval: opts.requireApproval, focus, onNote: (author, text) => recorder.addNote(author, text), onPropose: (a, w, s) => void onPropose(a, w, s) });
+    server = new ShareServer(store, {
+      group: opts.group,
+      requireApproval: opts.requireApproval,
+      focus,
+      onNote: (author, text) => recorder.addNote(author, text),
+      onPropose: (a, w, s) => void onPropose(a, w, s),
+    });
     try {
       await server.start();
     } catch (e) {
@@ -91,7 +97,10 @@ export function consoleSharing(
     approve: async (req) => {
       if (server) return server.approve(req);
       const { GuardRefusal } = await import('../../services/guard');
-      throw new GuardRefusal('unapproved', 'this change needs a follower\'s approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow');
+      throw new GuardRefusal(
+        'unapproved',
+        "this change needs a follower's approval (--require-approval) and this console is not shared: nothing was sent; press s to share it, then a second operator runs shardeck follow",
+      );
     },
   };
   const control: ShareControl = {

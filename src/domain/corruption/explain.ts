@@ -63,13 +63,16 @@ export function findCorruption(r: Json): CorruptFinding | null {
   // While Elasticsearch still retries the allocation, the store reads fine and only the failure
   // details tell that the copy on that node is the corrupt one.
   if (CORRUPT_TEXT.test(details))
-    for (const c of copies) if (c.nodeId === detailNodeId && !c.corrupt) Object.assign(c, { corrupt: true, error: /CorruptIndexException: ([^\n]+)/.exec(details)?.[1] ?? c.error });
+    for (const c of copies)
+      if (c.nodeId === detailNodeId && !c.corrupt)
+        Object.assign(c, { corrupt: true, error: /CorruptIndexException: ([^\n]+)/.exec(details)?.[1] ?? c.error });
   const corrupt = copies.some((c) => c.corrupt) || CORRUPT_TEXT.test(details);
   const canAllocate = String(r.can_allocate ?? '');
   if (!corrupt && canAllocate !== 'no_valid_shard_copy') return null;
   const holder = copies.find((c) => c.corrupt) ?? copies.find((c) => c.inSync);
   const reason =
-    holder?.error ?? (/CorruptIndexException: ([^\n]+)/.exec(details)?.[1] || details.split('\n')[0] || String(r.allocate_explanation ?? canAllocate));
+    holder?.error ??
+    (/CorruptIndexException: ([^\n]+)/.exec(details)?.[1] || details.split('\n')[0] || String(r.allocate_explanation ?? canAllocate));
   const file = /path="([^"]+)"/.exec(reason)?.[1] ?? /path="([^"]+)"/.exec(details)?.[1];
   return {
     index: String(r.index),
@@ -78,7 +81,11 @@ export function findCorruption(r: Json): CorruptFinding | null {
     corrupt,
     reason,
     ...(file ? { file } : {}),
-    ...(holder ? { node: { name: holder.node, id: holder.nodeId } } : detailNodeId ? { node: { name: detailNodeId, id: detailNodeId } } : {}),
+    ...(holder
+      ? { node: { name: holder.node, id: holder.nodeId } }
+      : detailNodeId
+        ? { node: { name: detailNodeId, id: detailNodeId } }
+        : {}),
     copies,
   };
 }
@@ -94,7 +101,12 @@ export interface SnapshotHolding {
 export function snapshotsHolding(index: string, repository: string, body: Json): SnapshotHolding[] {
   return ((body?.snapshots as Json[] | undefined) ?? [])
     .filter((s) => ((s.indices as string[] | undefined) ?? []).includes(index))
-    .map((s) => ({ repository, snapshot: String(s.snapshot), state: String(s.state), ...(s.end_time ? { endTime: String(s.end_time) } : {}) }));
+    .map((s) => ({
+      repository,
+      snapshot: String(s.snapshot),
+      state: String(s.state),
+      ...(s.end_time ? { endTime: String(s.end_time) } : {}),
+    }));
 }
 
 /** What recovers the shard without losing documents, best first; empty when nothing does. */
@@ -110,6 +122,8 @@ export function losslessOptions(f: CorruptFinding, snapshots: SnapshotHolding[])
     out.push(
       `snapshot ${s.repository}/${s.snapshot} (${s.state}${s.endTime ? `, ended ${s.endTime}` : ''}) holds ${f.index}: close or delete the index, then POST _snapshot/${s.repository}/${s.snapshot}/_restore {"indices":"${f.index}"} (writes after the snapshot are lost)`,
     );
-  out.push(`a file-level backup of the shard folder taken before the corruption: with the node stopped, put it back in place of the folder`);
+  out.push(
+    `a file-level backup of the shard folder taken before the corruption: with the node stopped, put it back in place of the folder`,
+  );
   return out;
 }

@@ -73,14 +73,19 @@ export function judgeLocality(facts: NodeFacts | null, view: HostView | null): L
   const who = `node ${facts.name} (id ${facts.id}${facts.pid ? `, pid ${facts.pid}` : ''})`;
   if (facts.dataPaths.length === 0 || facts.pid === undefined) return { ok: false, reason: `${who} did not report its path.data and pid` };
   const withFolder = view.dataPaths.filter((d) => d.shardFolderExists);
-  if (withFolder.length === 0) return { ok: false, reason: `the shard folder under ${who}'s path.data ${facts.dataPaths.join(', ')} does not exist on this host` };
+  if (withFolder.length === 0)
+    return { ok: false, reason: `the shard folder under ${who}'s path.data ${facts.dataPaths.join(', ')} does not exist on this host` };
   const d = withFolder[0];
-  if (d.nodeId === null) return { ok: false, reason: `${d.path}/_state on this host names no node id, so it cannot be told to belong to ${who}` };
+  if (d.nodeId === null)
+    return { ok: false, reason: `${d.path}/_state on this host names no node id, so it cannot be told to belong to ${who}` };
   if (d.nodeId !== facts.id) return { ok: false, reason: `${d.path} on this host belongs to node id ${d.nodeId}, not to ${who}` };
-  if (view.pidIsElasticsearch === null) return { ok: false, reason: `no process ${facts.pid} runs on this host, so ${who} does not run here` };
-  if (!view.pidIsElasticsearch) return { ok: false, reason: `process ${facts.pid} on this host is not Elasticsearch, so ${who} does not run here` };
+  if (view.pidIsElasticsearch === null)
+    return { ok: false, reason: `no process ${facts.pid} runs on this host, so ${who} does not run here` };
+  if (!view.pidIsElasticsearch)
+    return { ok: false, reason: `process ${facts.pid} on this host is not Elasticsearch, so ${who} does not run here` };
   if (d.lockedByPid === null) return { ok: false, reason: `the open files of process ${facts.pid} cannot be read (run shardeck as root)` };
-  if (!d.lockedByPid) return { ok: false, reason: `process ${facts.pid} on this host does not hold ${d.path}/node.lock, so it is not ${who}` };
+  if (!d.lockedByPid)
+    return { ok: false, reason: `process ${facts.pid} on this host does not hold ${d.path}/node.lock, so it is not ${who}` };
   return { ok: true, dataPath: d.path };
 }
 
@@ -112,5 +117,7 @@ export function newestSegmentsFile(names: string[]): string | null {
 
 /** /proc/<pid>/cmdline (NUL-separated) is an Elasticsearch server JVM. */
 export function isElasticsearchCmdline(cmdline: string): boolean {
-  return cmdline.split('\0').some((a) => a === 'org.elasticsearch.bootstrap.Elasticsearch' || a.endsWith('/org.elasticsearch.bootstrap.Elasticsearch'));
+  return cmdline
+    .split('\0')
+    .some((a) => a === 'org.elasticsearch.bootstrap.Elasticsearch' || a.endsWith('/org.elasticsearch.bootstrap.Elasticsearch'));
 }

@@ -79,7 +79,6 @@ export interface RecoveryPlan {
   alternative: PlanStep[] | null;
 }
 
-
 function parentOf(p: string): { dir: string; base: string } {
   const i = p.replace(/\/+$/, '').lastIndexOf('/');
   return { dir: p.slice(0, i) || '/', base: p.slice(i + 1) };
@@ -110,11 +109,16 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
   const java = f.java ? q(f.java) : '"$ES_JAVA_HOME/bin/java"';
   const { archive, indexDir, shardDir } = backupPaths(f);
   const checkIndex = `${as} ${java} -cp ${q(`${f.home}/lib/*`)} org.apache.lucene.index.CheckIndex ${q(`${f.folder}/index`)}`;
-  const get = (path: string, querystring: Record<string, string> = {}) =>
-    curlLine({ method: 'GET', path, querystring }, f.conn);
+  const get = (path: string, querystring: Record<string, string> = {}) => curlLine({ method: 'GET', path, querystring }, f.conn);
   const stale = stalePrimaryPlan(f.index, f.shard, f.node.name);
   const start: PlanStep[] = [
-    { id: 'stop', kind: 'shell', title: 'Stop the engine', command: f.serviceStop ?? DEFAULT_SERVICE_STOP, note: 'nothing may write to the shard folder while it is repaired' },
+    {
+      id: 'stop',
+      kind: 'shell',
+      title: 'Stop the engine',
+      command: f.serviceStop ?? DEFAULT_SERVICE_STOP,
+      note: 'nothing may write to the shard folder while it is repaired',
+    },
     {
       id: 'backup',
       kind: 'shell',
@@ -132,7 +136,13 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
     },
   ];
   const restart: PlanStep[] = [
-    { id: 'start', kind: 'shell', title: 'Start the engine', command: f.serviceStart ?? DEFAULT_SERVICE_START, note: 'the node reads the repaired folder' },
+    {
+      id: 'start',
+      kind: 'shell',
+      title: 'Start the engine',
+      command: f.serviceStart ?? DEFAULT_SERVICE_START,
+      note: 'the node reads the repaired folder',
+    },
     {
       id: 'wait',
       kind: 'read',
@@ -166,8 +176,21 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
   ];
   const steps: PlanStep[] = [
     ...start,
-    { id: 'check', kind: 'shell', title: 'Check the index with Lucene CheckIndex (read-only)', command: checkIndex, note: 'changes nothing; names the broken segments and the documents they hold (exit 1 when it finds corruption)' },
-    { id: 'exorcise', kind: 'shell', title: 'Remove the broken segments (CheckIndex -exorcise)', command: `${checkIndex} -exorcise`, note: 'the documents of the broken segments are lost, unidentified', losesData: true },
+    {
+      id: 'check',
+      kind: 'shell',
+      title: 'Check the index with Lucene CheckIndex (read-only)',
+      command: checkIndex,
+      note: 'changes nothing; names the broken segments and the documents they hold (exit 1 when it finds corruption)',
+    },
+    {
+      id: 'exorcise',
+      kind: 'shell',
+      title: 'Remove the broken segments (CheckIndex -exorcise)',
+      command: `${checkIndex} -exorcise`,
+      note: 'the documents of the broken segments are lost, unidentified',
+      losesData: true,
+    },
     {
       id: 'markers',
       kind: 'shell',
@@ -211,6 +234,11 @@ export function planLines(p: RecoveryPlan, conn: PreviewConnection): string[] {
       `   ${s.note}`,
     ]);
   const out = ['Offline repair with Lucene CheckIndex (nothing below has been run):', ...render(p.steps)];
-  if (p.alternative) out.push('', 'Alternative: elasticsearch-shard remove-corrupted-data in place of CheckIndex and the markers:', ...render(p.alternative));
+  if (p.alternative)
+    out.push(
+      '',
+      'Alternative: elasticsearch-shard remove-corrupted-data in place of CheckIndex and the markers:',
+      ...render(p.alternative),
+    );
   return out;
 }

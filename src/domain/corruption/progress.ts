@@ -34,7 +34,7 @@ export function newProgress(method: RecoveryMethod, facts: PlanFacts, now: strin
 /** The steps of the chosen method, the reroute taken from elasticsearch-shard once it printed one. */
 export function progressSteps(p: RecoveryProgress): PlanStep[] {
   const plan = recoveryPlan(p.facts);
-  const steps = p.method === 'shard-tool' ? plan.alternative ?? [] : plan.steps;
+  const steps = p.method === 'shard-tool' ? (plan.alternative ?? []) : plan.steps;
   const r = p.toolReroute;
   return r ? steps.map((s) => (s.id === 'reroute' ? { ...s, request: stalePrimaryPlan(r.index, r.shard, r.node) } : s)) : steps;
 }
@@ -62,24 +62,39 @@ export function failureAdvice(stepId: string, p: RecoveryProgress): string {
   const archive = recoveryPlan(p.facts).archive;
   const advice: Record<string, string> = {
     stop: 'nothing was changed and the engine may still be running: check the service (or --stop-cmd), then run shardeck recover-corrupt --resume',
-    backup: 'the shard folder is untouched and the partial archive was removed: free space or choose another place (--backup-dir DIR), then run shardeck recover-corrupt --resume',
+    backup:
+      'the shard folder is untouched and the partial archive was removed: free space or choose another place (--backup-dir DIR), then run shardeck recover-corrupt --resume',
     'verify-backup': `the archive ${archive} does not match the shard folder; it will be taken again: check the backup place, then run shardeck recover-corrupt --resume`,
-    check: 'CheckIndex changed nothing: read its output above (wrong java or lib/? give --java), then run shardeck recover-corrupt --resume',
+    check:
+      'CheckIndex changed nothing: read its output above (wrong java or lib/? give --java), then run shardeck recover-corrupt --resume',
     exorcise: `CheckIndex -exorcise did not write a new commit, so the broken segments are still referenced; if in doubt, restore the folder from ${archive} before going on; then run shardeck recover-corrupt --resume`,
     'shard-tool': `elasticsearch-shard did not finish its repair; if in doubt, restore the folder from ${archive} before going on; then run shardeck recover-corrupt --resume`,
-    markers: 'the corrupted_* markers are still there: remove them by hand or fix the permission, then run shardeck recover-corrupt --resume',
+    markers:
+      'the corrupted_* markers are still there: remove them by hand or fix the permission, then run shardeck recover-corrupt --resume',
     start: 'the engine did not start: read its log and the service status, then run shardeck recover-corrupt --resume',
     wait: 'the node did not answer in time: read its log (path.logs); resuming starts it again and waits',
-    allocation: 'the node answers but the shard could not be explained: run shardeck explain by hand, then shardeck recover-corrupt --resume',
-    reroute: 'the stale-primary allocation was not accepted: read the answer above and shardeck explain, then run shardeck recover-corrupt --resume',
+    allocation:
+      'the node answers but the shard could not be explained: run shardeck explain by hand, then shardeck recover-corrupt --resume',
+    reroute:
+      'the stale-primary allocation was not accepted: read the answer above and shardeck explain, then run shardeck recover-corrupt --resume',
     verify: 'the shard is not back yet: watch shardeck status; shardeck recover-corrupt --resume checks again',
   };
   return advice[stepId] ?? 'run shardeck recover-corrupt --resume once the cause is fixed';
 }
 
 /** Before vs after: the loss CheckIndex predicted and the one counted. */
-export function lossReport(p: RecoveryProgress): { docsBefore: number | null; docsAfter: number | null; lost: number | null; predictedLost: number | null } {
+export function lossReport(p: RecoveryProgress): {
+  docsBefore: number | null;
+  docsAfter: number | null;
+  lost: number | null;
+  predictedLost: number | null;
+} {
   const before = p.check?.totalDocs ?? null;
   const after = p.docsAfter ?? null;
-  return { docsBefore: before, docsAfter: after, lost: before !== null && after !== null ? before - after : null, predictedLost: p.check?.lostDocs ?? null };
+  return {
+    docsBefore: before,
+    docsAfter: after,
+    lost: before !== null && after !== null ? before - after : null,
+    predictedLost: p.check?.lostDocs ?? null,
+  };
 }

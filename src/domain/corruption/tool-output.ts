@@ -54,7 +54,8 @@ export function parseShardToolReroute(text: string): { index: string; shard: num
     else if (text[i] === '}' && --depth === 0) {
       try {
         const cmd = JSON.parse(text.slice(open, i + 1))?.commands?.[0]?.allocate_stale_primary;
-        if (cmd && typeof cmd.index === 'string' && typeof cmd.node === 'string') return { index: cmd.index, shard: Number(cmd.shard), node: cmd.node };
+        if (cmd && typeof cmd.index === 'string' && typeof cmd.node === 'string')
+          return { index: cmd.index, shard: Number(cmd.shard), node: cmd.node };
       } catch {
         /* not the JSON we expect */
       }

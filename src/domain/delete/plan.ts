@@ -16,7 +16,13 @@ export const CONFLICTS_LINE: Record<ConflictsPolicy, string> = {
  * as a task. The operator confirms by typing that count. requestsPerSecond: a starting throttle
  * (documents per second); -1 or absent for none.
  */
-export function deleteByQueryPlan(index: string, query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
+export function deleteByQueryPlan(
+  index: string,
+  query: Query,
+  previewed: number,
+  conflicts: ConflictsPolicy,
+  requestsPerSecond = -1,
+): MutationPlan {
   return {
     method: 'POST',
     path: `/${encodeURIComponent(index)}/_delete_by_query`,

@@ -50,10 +50,17 @@ export function parseOlderThan(input: string, now: number): Parsed<string> {
   }
   const d = parseIsoInstant(t);
   if (d === 'not-iso')
-    return { ok: false, error: `--older-than "${input}" is neither an age (90d, 12w, 36h, 1y) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those` };
+    return {
+      ok: false,
+      error: `--older-than "${input}" is neither an age (90d, 12w, 36h, 1y) nor an ISO date (2026-01-31 or 2026-01-31T12:00:00Z): give one of those`,
+    };
   if (d === 'not-a-day')
-    return { ok: false, error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
-  if (d.ms > now) return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };
+    return {
+      ok: false,
+      error: `--older-than "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31`,
+    };
+  if (d.ms > now)
+    return { ok: false, error: `--older-than "${input}" is in the future, so it would match every document: give a past date` };
   return { ok: true, value: new Date(d.ms).toISOString() };
 }
 
@@ -63,7 +70,13 @@ export function parseOlderThan(input: string, now: number): Parsed<string> {
  */
 function parseIsoInstant(t: string): { ms: number; dateOnly: boolean } | 'not-iso' | 'not-a-day' {
   const day = /^(\d{4})-(\d{2})-(\d{2})(T[\d:.]+(Z|[+-]\d{2}:?\d{2}))?$/i.exec(t);
-  const iso = !day ? null : day[4] === undefined ? `${t}T00:00:00Z` : /^T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(day[4]) ? t : null;
+  const iso = !day
+    ? null
+    : day[4] === undefined
+      ? `${t}T00:00:00Z`
+      : /^T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(day[4])
+        ? t
+        : null;
   const ms = iso === null ? NaN : Date.parse(iso);
   if (Number.isNaN(ms)) return 'not-iso';
   if (!isCalendarDay(Number(day![1]), Number(day![2]), Number(day![3]))) return 'not-a-day';
@@ -78,11 +91,18 @@ function parseIsoInstant(t: string): { ms: number; dateOnly: boolean } | 'not-is
 export function parseUntil(input: string, now: number): Parsed<string> {
   const d = parseIsoInstant(input.trim());
   if (d === 'not-iso')
-    return { ok: false, error: `--until "${input}" is not an ISO timestamp: give one with its zone such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31 (up to its end)` };
+    return {
+      ok: false,
+      error: `--until "${input}" is not an ISO timestamp: give one with its zone such as 2026-01-31T12:00:00Z, or a date such as 2026-01-31 (up to its end)`,
+    };
   if (d === 'not-a-day')
-    return { ok: false, error: `--until "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31` };
+    return {
+      ok: false,
+      error: `--until "${input}" is not a day of the calendar (month 01-12, and no such day in that month): give a real date such as 2026-01-31`,
+    };
   const ms = d.dateOnly ? d.ms + 86_400_000 - 1 : d.ms;
-  if (ms >= now) return { ok: false, error: `--until "${input}" is not in the past, so it would match every document: give a past timestamp` };
+  if (ms >= now)
+    return { ok: false, error: `--until "${input}" is not in the past, so it would match every document: give a past timestamp` };
   return { ok: true, value: new Date(ms).toISOString() };
 }
 
@@ -117,7 +137,9 @@ export function jsonErrorOffset(text: string): { offset: number; message: string
     JSON.parse(text);
     return null;
   } catch (e) {
-    const message = (e as Error).message.replace(/,? (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '').replace(/ in JSON at position \d+.*$/s, '');
+    const message = (e as Error).message
+      .replace(/,? (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '')
+      .replace(/ in JSON at position \d+.*$/s, '');
     const pos = /at position (\d+)/.exec((e as Error).message);
     if (pos) return { offset: Number(pos[1]), message };
     if (/end of JSON input/.test(message)) return { offset: text.length, message };
@@ -213,11 +235,17 @@ export function parseQueryBody(text: string, name: string): Parsed<{ query: Quer
   const err = jsonErrorOffset(text);
   if (err) {
     const { line, column } = lineColumn(text, err.offset);
-    return { ok: false, error: `${name} is not valid JSON at line ${line}, column ${column} (${err.message}): fix it there; nothing was sent` };
+    return {
+      ok: false,
+      error: `${name} is not valid JSON at line ${line}, column ${column} (${err.message}): fix it there; nothing was sent`,
+    };
   }
   const body: unknown = JSON.parse(text);
   if (body === null || typeof body !== 'object' || Array.isArray(body))
-    return { ok: false, error: `${name} must hold a JSON object with a top-level "query", like {"query": {"term": {"assoc:sources": "src-crm"}}}` };
+    return {
+      ok: false,
+      error: `${name} must hold a JSON object with a top-level "query", like {"query": {"term": {"assoc:sources": "src-crm"}}}`,
+    };
   const query = (body as Record<string, unknown>).query;
   if (query === undefined)
     return { ok: false, error: `${name} has no top-level "query": wrap the query as {"query": {...}} (nothing was sent)` };
@@ -229,8 +257,10 @@ export function parseQueryBody(text: string, name: string): Parsed<{ query: Quer
 /** Parses --expect N: a whole number of documents, as the operator read it in the preview. */
 export function parseExpected(raw: string): Parsed<number> {
   const t = raw.trim().replace(/,/g, '');
-  if (!/^\d+$/.test(t)) return { ok: false, error: `--expect "${raw}" is not a number of documents: give the count the preview showed, e.g. --expect 1234` };
+  if (!/^\d+$/.test(t))
+    return { ok: false, error: `--expect "${raw}" is not a number of documents: give the count the preview showed, e.g. --expect 1234` };
   // Beyond 2^53 the number is no longer exact, so it could not match the preview's count.
-  if (!Number.isSafeInteger(Number(t))) return { ok: false, error: `--expect "${raw}" is larger than any count a preview shows: give the count the preview showed` };
+  if (!Number.isSafeInteger(Number(t)))
+    return { ok: false, error: `--expect "${raw}" is larger than any count a preview shows: give the count the preview showed` };
   return { ok: true, value: Number(t) };
 }

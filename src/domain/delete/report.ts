@@ -22,7 +22,9 @@ export function deleteReport(previewed: number, task: TaskProgress, stillMatchin
   if (task.cancelled) lines.push('the task was cancelled: what it deleted before stays deleted');
   for (const f of task.failures.slice(0, 3)) lines.push(`failure: ${f}`);
   if (stillMatching > 0 && task.deleted === previewed)
-    lines.push(`${stillMatching} matching documents were not deleted: max_docs capped the delete at the previewed count (they were written after the preview or not seen); preview again to delete them`);
+    lines.push(
+      `${stillMatching} matching documents were not deleted: max_docs capped the delete at the previewed count (they were written after the preview or not seen); preview again to delete them`,
+    );
   if (task.deleted > 0) lines.push('the disk is not freed until the segments merge: shardeck forcemerge <index> --expunge-deletes');
   return { previewed, deleted: task.deleted, stillMatching, ok, lines };
 }
@@ -48,7 +50,10 @@ export function recordedDelete(r: { time: string; request?: { method: string; pa
  * A delete whose task is gone (the node restarted while it ran): what it deleted, counted from
  * the recorded query. Exact only if nothing matching was written since.
  */
-export function lostDeleteReport(d: RecordedDelete, stillMatching: number): { previewed: number; stillMatching: number; deleted: number; lines: string[] } {
+export function lostDeleteReport(
+  d: RecordedDelete,
+  stillMatching: number,
+): { previewed: number; stillMatching: number; deleted: number; lines: string[] } {
   const deleted = Math.max(0, d.previewed - stillMatching);
   return {
     previewed: d.previewed,
@@ -57,7 +62,9 @@ export function lostDeleteReport(d: RecordedDelete, stillMatching: number): { pr
     lines: [
       `the task is gone (the node restarted while it ran); its delete of ${d.index} was sent at ${d.time}`,
       `previewed ${d.previewed}, the same query matches ${stillMatching} now: about ${deleted} were deleted (matching documents written since blur this)`,
-      stillMatching > 0 ? `to delete the rest, preview again: shardeck delete-by-query ${d.index} ... --dry-run` : 'nothing of the previewed query is left',
+      stillMatching > 0
+        ? `to delete the rest, preview again: shardeck delete-by-query ${d.index} ... --dry-run`
+        : 'nothing of the previewed query is left',
     ],
   };
 }

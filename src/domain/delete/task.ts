@@ -42,9 +42,7 @@ export function parseTask(id: string, body: any): TaskProgress {
     // A finished task says why it was cancelled in response.canceled ("by user request"), while
     // its task.cancelled is false again; an error may name the cancellation instead.
     cancelled:
-      task.cancelled === true ||
-      Boolean(body?.response?.canceled ?? s.canceled) ||
-      /cancel/i.test(String(body?.error?.reason ?? '')),
+      task.cancelled === true || Boolean(body?.response?.canceled ?? s.canceled) || /cancel/i.test(String(body?.error?.reason ?? '')),
     total: Number(s.total ?? 0),
     deleted: Number(s.deleted ?? 0),
     batches: Number(s.batches ?? 0),

@@ -10,7 +10,15 @@ export interface AccessFacts {
 
 export function accessFindings(a: AccessFacts | null): Finding[] {
   if (!a)
-    return [{ id: 'access.privileges', family: 'access', severity: 'ok', finding: 'the node checks no privileges (security off): every user may do everything', evidence: ['_security/user/_has_privileges not answered'] }];
+    return [
+      {
+        id: 'access.privileges',
+        family: 'access',
+        severity: 'ok',
+        finding: 'the node checks no privileges (security off): every user may do everything',
+        evidence: ['_security/user/_has_privileges not answered'],
+      },
+    ];
   const who = a.user ? `user ${a.user}` : 'this user';
   if (a.missing.watcher.length)
     return [
@@ -19,8 +27,12 @@ export function accessFindings(a: AccessFacts | null): Finding[] {
         family: 'access',
         severity: 'warn',
         finding: `${who} lacks ${a.missing.watcher.join(', ')}: some panes and inspect commands cannot read (and no change can be made)`,
-        evidence: [...a.missing.watcher.map((p) => `watching needs ${p}`), ...a.missing.operator.filter((p) => !a.missing.watcher.includes(p)).map((p) => `changes need ${p}`)],
-        remedy: 'grant the watcher role of the README (cluster monitor; index monitor, view_index_metadata, read on *), or the operator role to make changes',
+        evidence: [
+          ...a.missing.watcher.map((p) => `watching needs ${p}`),
+          ...a.missing.operator.filter((p) => !a.missing.watcher.includes(p)).map((p) => `changes need ${p}`),
+        ],
+        remedy:
+          'grant the watcher role of the README (cluster monitor; index monitor, view_index_metadata, read on *), or the operator role to make changes',
       },
     ];
   if (a.missing.operator.length)
@@ -33,5 +45,13 @@ export function accessFindings(a: AccessFacts | null): Finding[] {
         evidence: a.missing.operator.map((p) => `changes need ${p}`),
       },
     ];
-  return [{ id: 'access.privileges', family: 'access', severity: 'ok', finding: `${who} has every privilege the console and its changes need`, evidence: ['watcher and operator privileges all granted'] }];
+  return [
+    {
+      id: 'access.privileges',
+      family: 'access',
+      severity: 'ok',
+      finding: `${who} has every privilege the console and its changes need`,
+      evidence: ['watcher and operator privileges all granted'],
+    },
+  ];
 }

@@ -19,13 +19,33 @@ export function diskFindings(disks: readonly NodeDisk[], w: Watermarks, blocks: 
     const base = { id: `disk.watermark.${r.node}`, family: 'disk' as const, node: r.node, evidence: ev };
     switch (r.level) {
       case 'flood':
-        return { ...base, severity: 'critical' as const, finding: `past the flood stage watermark: the node's indices become read-only (deletes still allowed)`, remedy: `${FREE_REMEDY}; then clear the read-only block`, fix: FIXES.unblock() };
+        return {
+          ...base,
+          severity: 'critical' as const,
+          finding: `past the flood stage watermark: the node's indices become read-only (deletes still allowed)`,
+          remedy: `${FREE_REMEDY}; then clear the read-only block`,
+          fix: FIXES.unblock(),
+        };
       case 'high':
-        return { ...base, severity: 'warn' as const, finding: `past the high watermark: Elasticsearch relocates shards away from this node`, remedy: FREE_REMEDY };
+        return {
+          ...base,
+          severity: 'warn' as const,
+          finding: `past the high watermark: Elasticsearch relocates shards away from this node`,
+          remedy: FREE_REMEDY,
+        };
       case 'low':
-        return { ...base, severity: 'warn' as const, finding: `past the low watermark: no new shards are allocated to this node`, remedy: FREE_REMEDY };
+        return {
+          ...base,
+          severity: 'warn' as const,
+          finding: `past the low watermark: no new shards are allocated to this node`,
+          remedy: FREE_REMEDY,
+        };
       default:
-        return { ...base, severity: 'ok' as const, finding: `below the watermarks (${formatBytes(r.headroomToHighBytes)} until the high one)` };
+        return {
+          ...base,
+          severity: 'ok' as const,
+          finding: `below the watermarks (${formatBytes(r.headroomToHighBytes)} until the high one)`,
+        };
     }
   });
   const ro = blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly);
@@ -37,8 +57,13 @@ export function diskFindings(disks: readonly NodeDisk[], w: Watermarks, blocks: 
           family: 'disk',
           severity: 'critical',
           finding: `${ro.length} ${ro.length === 1 ? 'index is' : 'indices are'} read-only${flood ? ' (a node is past the flood stage)' : ' while no node is past the flood stage: the block stays until cleared'}: writes fail with a cluster block exception`,
-          evidence: ro.slice(0, 8).map((b) => `${b.index}: ${b.readOnlyAllowDelete ? 'index.blocks.read_only_allow_delete' : 'index.blocks.read_only'}=true`).concat(ro.length > 8 ? [`... and ${ro.length - 8} more`] : []),
-          remedy: flood ? `${FREE_REMEDY}; then clear the read-only block` : 'clear the read-only block (PUT /*/_settings {"index.blocks.read_only_allow_delete": null})',
+          evidence: ro
+            .slice(0, 8)
+            .map((b) => `${b.index}: ${b.readOnlyAllowDelete ? 'index.blocks.read_only_allow_delete' : 'index.blocks.read_only'}=true`)
+            .concat(ro.length > 8 ? [`... and ${ro.length - 8} more`] : []),
+          remedy: flood
+            ? `${FREE_REMEDY}; then clear the read-only block`
+            : 'clear the read-only block (PUT /*/_settings {"index.blocks.read_only_allow_delete": null})',
           fix: FIXES.unblock(),
         }
       : { id: 'disk.read-only', family: 'disk', severity: 'ok', finding: 'no index is read-only', evidence: [] },
@@ -62,9 +87,18 @@ export function forecastFindings(nodes: readonly string[], forecasts: Record<str
     const f = forecasts[node];
     const id = `disk.forecast.${node}`;
     if (!f)
-      return { id, family: 'disk' as const, severity: 'unknown' as const, node, finding: 'no forecast: no disk growth seen yet (keep the console open a few minutes, or the log has no watermark history)', evidence: [] };
+      return {
+        id,
+        family: 'disk' as const,
+        severity: 'unknown' as const,
+        node,
+        finding: 'no forecast: no disk growth seen yet (keep the console open a few minutes, or the log has no watermark history)',
+        evidence: [],
+      };
     const eta = (s: 'low' | 'high' | 'flood') => f.etas.find((e) => e.stage === s)!.inMs;
-    const say = f.etas.map((e) => `${e.stage} ${e.inMs === null ? 'not at this rate' : e.inMs === 0 ? 'reached' : `in ${inWords(e.inMs)}`}`).join(', ');
+    const say = f.etas
+      .map((e) => `${e.stage} ${e.inMs === null ? 'not at this rate' : e.inMs === 0 ? 'reached' : `in ${inWords(e.inMs)}`}`)
+      .join(', ');
     const flood = eta('flood');
     const high = eta('high');
     const critical = flood !== null && flood > 0 && flood <= FLOOD_SOON_MS;
@@ -76,7 +110,9 @@ export function forecastFindings(nodes: readonly string[], forecasts: Record<str
       severity: critical ? ('critical' as const) : warn ? ('warn' as const) : ('ok' as const),
       node,
       finding: `at ${growth}: ${say}`,
-      evidence: [`${f.samples} samples over ${inWords(f.spanMs)} (${f.source === 'console' ? 'seen by the console' : 'from the log\'s watermark warnings'})`],
+      evidence: [
+        `${f.samples} samples over ${inWords(f.spanMs)} (${f.source === 'console' ? 'seen by the console' : "from the log's watermark warnings"})`,
+      ],
       ...(critical || warn ? { remedy: FREE_REMEDY } : {}),
     };
   });

@@ -56,7 +56,13 @@ export function doctorExitCode(fs: readonly Finding[]): 0 | 1 | 2 {
 }
 
 export const FIXES = {
-  replicas: (index: string, n: number): Fix => ({ commandId: 'wizard.replicas', key: 'R', pane: 'indices', command: `shardeck replicas set ${index} ${n}`, target: { index } }),
+  replicas: (index: string, n: number): Fix => ({
+    commandId: 'wizard.replicas',
+    key: 'R',
+    pane: 'indices',
+    command: `shardeck replicas set ${index} ${n}`,
+    target: { index },
+  }),
   unblock: (): Fix => ({ commandId: 'wizard.unblock', key: 'U', pane: 'disk', command: 'shardeck unblock' }),
   scroll: (n: number): Fix => ({ commandId: 'wizard.scroll', key: 'L', pane: 'nodes', command: `shardeck scroll-limit ${n}` }),
   allocation: (index: string, shard: number, primary: boolean): Fix => ({

@@ -11,7 +11,10 @@ export interface DiskSample {
   totalBytes: number;
 }
 
-export type StageEta = { stage: 'low' | 'high' | 'flood'; /** ms from `now`; 0 = already past it; null = not at this growth. */ inMs: number | null };
+export type StageEta = {
+  stage: 'low' | 'high' | 'flood';
+  /** ms from `now`; 0 = already past it; null = not at this growth. */ inMs: number | null;
+};
 
 export interface DiskForecast {
   node: string;
@@ -46,7 +49,13 @@ export function freeSlope(samples: readonly DiskSample[]): number | null {
 }
 
 /** When each watermark is reached from the last sample at the fitted growth; null when the series is too short. */
-export function forecastDisk(node: string, samples: readonly DiskSample[], w: Watermarks, now: number, source: DiskForecast['source']): DiskForecast | null {
+export function forecastDisk(
+  node: string,
+  samples: readonly DiskSample[],
+  w: Watermarks,
+  now: number,
+  source: DiskForecast['source'],
+): DiskForecast | null {
   const sorted = [...samples].sort((a, b) => a.t - b.t);
   const slope = freeSlope(sorted);
   if (slope === null) return null;
@@ -69,7 +78,8 @@ export function forecastDisk(node: string, samples: readonly DiskSample[], w: Wa
  */
 export function diskSamplesFromLog(lines: readonly { t: number | null; text: string }[]): Record<string, DiskSample[]> {
   const out: Record<string, DiskSample[]> = {};
-  const re = /disk watermark \[[^\]]*\] (?:exceeded|no longer exceeded) on \[[^\]]*\]\[([^\]]*)\]\[[^\]]*\] free: ([\d.]+[kmgtp]?b)\[([\d.]+)%\]/i;
+  const re =
+    /disk watermark \[[^\]]*\] (?:exceeded|no longer exceeded) on \[[^\]]*\]\[([^\]]*)\]\[[^\]]*\] free: ([\d.]+[kmgtp]?b)\[([\d.]+)%\]/i;
   for (const l of lines) {
     const m = re.exec(l.text);
     if (!m || l.t === null) continue;

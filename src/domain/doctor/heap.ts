@@ -111,7 +111,8 @@ export function heapFindings(i: HeapInputs): Finding[] {
   const opts = 'files' in i.options ? resolveHeapOptions(i.options.files, i.options.esJavaOpts, i.options.javaMajor) : null;
   const overrideFile = opts?.all.find((s) => s.where.includes('/jvm.options.d/'))?.where.replace(/:\d+$/, '');
   const where = overrideFile ?? 'a file of jvm.options.d named after the platform (it overrides jvm.options)';
-  const lineOf = (s?: HeapSetting) => (s ? [`${s.where}: ${s.text}${s.where === 'ES_JAVA_OPTS' ? ' (environment of the node; wins over the files)' : ''}`] : []);
+  const lineOf = (s?: HeapSetting) =>
+    s ? [`${s.where}: ${s.text}${s.where === 'ES_JAVA_OPTS' ? ' (environment of the node; wins over the files)' : ''}`] : [];
   const restart = 'then restart the engine (shardeck service restart)';
 
   // Xms equals Xmx: from what the node runs with.
@@ -124,7 +125,11 @@ export function heapFindings(i: HeapInputs): Finding[] {
     finding: same
       ? `heap minimum equals maximum (${formatBytes(heap.heapMaxBytes)})`
       : `heap minimum ${formatBytes(heap.heapInitBytes)} differs from maximum ${formatBytes(heap.heapMaxBytes)}: the JVM resizes the heap under load`,
-    evidence: [`node reports heap_init ${heap.heapInitBytes} B, heap_max ${heap.heapMaxBytes} B`, ...lineOf(opts?.xms), ...lineOf(opts?.xmx)],
+    evidence: [
+      `node reports heap_init ${heap.heapInitBytes} B, heap_max ${heap.heapMaxBytes} B`,
+      ...lineOf(opts?.xms),
+      ...lineOf(opts?.xmx),
+    ],
     ...(same ? {} : { remedy: `set -Xms and -Xmx to the same value in ${where}, ${restart}`, fix: FIXES.restart() }),
   });
 
@@ -139,7 +144,7 @@ export function heapFindings(i: HeapInputs): Finding[] {
       family: 'heap',
       severity: ok ? 'ok' : 'warn',
       node: n,
-      finding: `heap ${formatBytes(heap.heapMaxBytes)} is ${pct.toFixed(0)}% of ${formatBytes(heap.ramBytes)} RAM (at most ${limit}%${shared ? ': the platform\'s cluster node shares this machine' : ''})`,
+      finding: `heap ${formatBytes(heap.heapMaxBytes)} is ${pct.toFixed(0)}% of ${formatBytes(heap.ramBytes)} RAM (at most ${limit}%${shared ? ": the platform's cluster node shares this machine" : ''})`,
       evidence: [
         `heap_max ${heap.heapMaxBytes} B, RAM ${heap.ramBytes} B`,
         `platform's cluster node on this machine: ${i.platformOnHost.value === null ? 'unknown' : i.platformOnHost.value ? 'yes' : 'no'} (${i.platformOnHost.source})`,
@@ -164,7 +169,10 @@ export function heapFindings(i: HeapInputs): Finding[] {
     finding: over
       ? `heap ${formatBytes(heap.heapMaxBytes)} is past the compressed-oops limit (~32 GB): a bigger heap holds less`
       : `heap below the compressed-oops limit (~32 GB)`,
-    evidence: [`heap_max ${heap.heapMaxBytes} B`, ...(heap.compressedOops ? [`using_compressed_ordinary_object_pointers: ${heap.compressedOops}`] : [])],
+    evidence: [
+      `heap_max ${heap.heapMaxBytes} B`,
+      ...(heap.compressedOops ? [`using_compressed_ordinary_object_pointers: ${heap.compressedOops}`] : []),
+    ],
     ...(over ? { remedy: `set -Xmx below 31g (never more than 32 GB) in ${where}, ${restart}`, fix: FIXES.restart() } : {}),
   });
 
@@ -195,7 +203,9 @@ export function heapFindings(i: HeapInputs): Finding[] {
             ? `the options say ${wins}, but the node runs with ${formatBytes(heap.heapInitBytes)}/${formatBytes(heap.heapMaxBytes)}: changed since it started`
             : `heap set by ${wins}${shadowed.length ? ` (overrides ${shadowed.map((s) => `-${s.flag}${s.raw} at ${s.where}`).join(', ')})` : ''}`,
       evidence: [...winners.map((s) => `wins: ${s.where}: ${s.text}`), ...shadowed.map((s) => `overridden: ${s.where}: ${s.text}`)],
-      ...(stale ? { remedy: `the new heap applies at the next start: restart the engine (shardeck service restart)`, fix: FIXES.restart() } : {}),
+      ...(stale
+        ? { remedy: `the new heap applies at the next start: restart the engine (shardeck service restart)`, fix: FIXES.restart() }
+        : {}),
     });
   }
   return out;

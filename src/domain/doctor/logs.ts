@@ -42,7 +42,8 @@ export const LOG_RULES: readonly LogRule[] = [
     message: 'Trying to create too many scroll contexts. Must be less than or equal to: [500]',
     match: /Trying to create too many scroll contexts/,
     cause: 'open scroll contexts above the limit',
-    remedy: 'raise search.max_open_scroll_context (e.g. to 1000), or lower the scroll argument of client scan calls from the default 5m to e.g. 1m',
+    remedy:
+      'raise search.max_open_scroll_context (e.g. to 1000), or lower the scroll argument of client scan calls from the default 5m to e.g. 1m',
     severity: 'warn',
     fix: FIXES.scroll(1000),
   },
@@ -53,7 +54,8 @@ export const LOG_RULES: readonly LogRule[] = [
     // (o.e.n.NativeAccess, with "failed to map segment from shared object" in its stack trace).
     match: /Unable to load JNA native support library|Unable to load native provider\. Native methods will be disabled/,
     cause: 'the temporary folder is mounted noexec or has no execution rights for the service user',
-    remedy: 'set ES_TMPDIR in the sysconfig file to a folder owned by the search-engine user and group, then restart (shardeck service restart)',
+    remedy:
+      'set ES_TMPDIR in the sysconfig file to a folder owned by the search-engine user and group, then restart (shardeck service restart)',
     severity: 'warn',
     fix: FIXES.restart(),
   },
@@ -113,9 +115,20 @@ function iso(t: number | null): string {
 }
 
 /** One finding per rule of the seed's table; "unknown" for all when the log cannot be read here. */
-export function logFindings(log: { file: string; entries: LogEntry[]; readFrom?: string } | { file: string | null; notHere: string }): Finding[] {
+export function logFindings(
+  log: { file: string; entries: LogEntry[]; readFrom?: string } | { file: string | null; notHere: string },
+): Finding[] {
   if ('notHere' in log)
-    return [{ id: 'log.file', family: 'log', severity: 'unknown', finding: `node log not read: ${log.notHere}`, evidence: log.file ? [log.file] : [], remedy: 'run shardeck doctor on the storage node, or give the log with --log FILE' }];
+    return [
+      {
+        id: 'log.file',
+        family: 'log',
+        severity: 'unknown',
+        finding: `node log not read: ${log.notHere}`,
+        evidence: log.file ? [log.file] : [],
+        remedy: 'run shardeck doctor on the storage node, or give the log with --log FILE',
+      },
+    ];
   const head = log.readFrom ? [`${log.file} (${log.readFrom})`] : [log.file];
   return matchLog(log.entries).map((m) => ({
     id: `log.${m.rule.id}`,

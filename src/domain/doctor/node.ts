@@ -64,7 +64,9 @@ export function parseDoctorNodes(info: Json, osStats: Json): DoctorNode[] {
       ...(n.jvm?.version ? { javaVersion: String(n.jvm.version) } : {}),
       heapInitBytes: Number(n.jvm?.mem?.heap_init_in_bytes ?? 0),
       heapMaxBytes: Number(n.jvm?.mem?.heap_max_in_bytes ?? 0),
-      ...(n.jvm?.using_compressed_ordinary_object_pointers !== undefined ? { compressedOops: String(n.jvm.using_compressed_ordinary_object_pointers) } : {}),
+      ...(n.jvm?.using_compressed_ordinary_object_pointers !== undefined
+        ? { compressedOops: String(n.jvm.using_compressed_ordinary_object_pointers) }
+        : {}),
       tmpDir: tmp ? tmp.slice('-Djava.io.tmpdir='.length) : null,
       ramBytes: typeof ram === 'number' ? ram : null,
     };

@@ -17,8 +17,7 @@ export const DOCTOR_SCHEMA = 1;
 
 /** What this host shows of one node: its options files and temp folder, or why it is not here. */
 export type HostNodeView =
-  | { here: true; jvmFiles: OptionsFile[]; esJavaOpts?: string; tmp: TmpView | null }
-  | { here: false; reason: string };
+  { here: true; jvmFiles: OptionsFile[]; esJavaOpts?: string; tmp: TmpView | null } | { here: false; reason: string };
 
 export type DoctorLog = { file: string; entries: LogEntry[]; readFrom?: string } | { file: string | null; notHere: string };
 
@@ -61,7 +60,9 @@ export interface DoctorUnreachable {
   access?: AccessFacts;
 }
 
-export function forecasts(i: Pick<DoctorInputs, 'allocation' | 'settings' | 'log' | 'diskSamples' | 'now'>): Record<string, DiskForecast | null> {
+export function forecasts(
+  i: Pick<DoctorInputs, 'allocation' | 'settings' | 'log' | 'diskSamples' | 'now'>,
+): Record<string, DiskForecast | null> {
   const fromLog = 'entries' in i.log ? diskSamplesFromLog(i.log.entries) : {};
   return Object.fromEntries(
     i.allocation.map((d) => {
@@ -77,18 +78,42 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     const host = i.hosts[n.name] ?? { here: false, reason: 'not looked at' };
     findings.push(
       ...heapFindings({
-        heap: { node: n.name, heapInitBytes: n.heapInitBytes, heapMaxBytes: n.heapMaxBytes, compressedOops: n.compressedOops, ramBytes: n.ramBytes },
-        options: host.here ? { files: host.jvmFiles, esJavaOpts: host.esJavaOpts, javaMajor: javaMajor(n.javaVersion) } : { notHere: host.reason },
+        heap: {
+          node: n.name,
+          heapInitBytes: n.heapInitBytes,
+          heapMaxBytes: n.heapMaxBytes,
+          compressedOops: n.compressedOops,
+          ramBytes: n.ramBytes,
+        },
+        options: host.here
+          ? { files: host.jvmFiles, esJavaOpts: host.esJavaOpts, javaMajor: javaMajor(n.javaVersion) }
+          : { notHere: host.reason },
         platformOnHost: i.platformOnHost,
       }),
-      ...tmpFindings({ node: n.name, tmpDir: n.tmpDir, view: host.here && host.tmp ? host.tmp : { notHere: host.here ? 'the node does not name its temp folder' : host.reason } }),
+      ...tmpFindings({
+        node: n.name,
+        tmpDir: n.tmpDir,
+        view: host.here && host.tmp ? host.tmp : { notHere: host.here ? 'the node does not name its temp folder' : host.reason },
+      }),
     );
   }
   findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
-  findings.push(...forecastFindings(i.allocation.map((d) => d.node), forecasts(i)));
+  findings.push(
+    ...forecastFindings(
+      i.allocation.map((d) => d.node),
+      forecasts(i),
+    ),
+  );
   findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
-  findings.push(...versionFindings(i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })), i.scheme, i.certificates, i.now));
+  findings.push(
+    ...versionFindings(
+      i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })),
+      i.scheme,
+      i.certificates,
+      i.now,
+    ),
+  );
   if (i.access !== undefined) findings.push(...accessFindings(i.access));
   findings.push(...logFindings(i.log));
   const sorted = sortFindings(findings);

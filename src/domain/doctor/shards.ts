@@ -29,7 +29,9 @@ export function unassignedCases(shards: readonly ShardRow[], max = MAX_EXPLAINS)
     c.shards.push(s);
     by.set(key, c);
   }
-  const all = [...by.values()].sort((a, b) => Number(b.primary) - Number(a.primary) || b.shards.length - a.shards.length || a.index.localeCompare(b.index));
+  const all = [...by.values()].sort(
+    (a, b) => Number(b.primary) - Number(a.primary) || b.shards.length - a.shards.length || a.index.localeCompare(b.index),
+  );
   return { cases: all.slice(0, max), unexplained: all.slice(max).reduce((n, c) => n + c.shards.length, 0) };
 }
 
@@ -45,7 +47,8 @@ export function blockersOf(explain: Json): Blocker[] {
   for (const n of explain?.node_allocation_decisions ?? []) {
     for (const d of n.deciders ?? []) if (d.decision === 'NO' && !out.has(d.decider)) out.set(d.decider, String(d.explanation ?? ''));
   }
-  if (out.size === 0 && explain?.can_allocate && explain.can_allocate !== 'yes') out.set(explain.can_allocate, String(explain.allocate_explanation ?? ''));
+  if (out.size === 0 && explain?.can_allocate && explain.can_allocate !== 'yes')
+    out.set(explain.can_allocate, String(explain.allocate_explanation ?? ''));
   return [...out].map(([decider, explanation]) => ({ decider, explanation }));
 }
 
@@ -87,7 +90,9 @@ function fixFor(decider: string, c: ExplainedCase, dataNodes: number): Fix | und
 function remedyFor(decider: string, c: ExplainedCase, dataNodes: number): string {
   switch (decider) {
     case 'same_shard':
-      return dataNodes <= 1 ? `set number_of_replicas to 0 on ${c.index} and on its template (single node), so future indices are created correctly` : 'add a data node, or lower number_of_replicas';
+      return dataNodes <= 1
+        ? `set number_of_replicas to 0 on ${c.index} and on its template (single node), so future indices are created correctly`
+        : 'add a data node, or lower number_of_replicas';
     case 'filter':
       return `remove or correct the allocation filter (index.routing.allocation.* on ${c.index}, or cluster.routing.allocation.*) that excludes every node`;
     case 'max_retry':
@@ -115,7 +120,14 @@ export function shardFindings(i: ShardInputs): Finding[] {
   const byDecider = new Map<string, { cases: ExplainedCase[]; explanation: string }>();
   for (const c of i.explained) {
     const blockers = c.explain ? blockersOf(c.explain) : [];
-    const key = blockers.length ? blockers.map((b) => b.decider).sort().join('+') : c.error ? 'explain-failed' : 'unknown';
+    const key = blockers.length
+      ? blockers
+          .map((b) => b.decider)
+          .sort()
+          .join('+')
+      : c.error
+        ? 'explain-failed'
+        : 'unknown';
     const g = byDecider.get(key) ?? { cases: [], explanation: blockers[0]?.explanation ?? c.error ?? '' };
     g.cases.push(c);
     byDecider.set(key, g);
@@ -125,8 +137,13 @@ export function shardFindings(i: ShardInputs): Finding[] {
     const n = g.cases.reduce((s, c) => s + c.shards.length, 0);
     const primaries = g.cases.filter((c) => c.primary).reduce((s, c) => s + c.shards.length, 0);
     const main = key.split('+')[0];
-    const words = key.split('+').map((d) => DECIDER_WORDS[d] ?? d).join('; ');
-    reasons.push(`${n} ${primaries ? (primaries === n ? 'primary' : 'primary and replica') : 'replica'} shard${n === 1 ? '' : 's'} blocked by ${key} (${words})`);
+    const words = key
+      .split('+')
+      .map((d) => DECIDER_WORDS[d] ?? d)
+      .join('; ');
+    reasons.push(
+      `${n} ${primaries ? (primaries === n ? 'primary' : 'primary and replica') : 'replica'} shard${n === 1 ? '' : 's'} blocked by ${key} (${words})`,
+    );
     const c0 = g.cases[0];
     const corrupt = main === 'no_valid_shard_copy';
     out.push({
@@ -135,7 +152,12 @@ export function shardFindings(i: ShardInputs): Finding[] {
       severity: primaries ? 'critical' : 'warn',
       finding: `${n} unassigned shard${n === 1 ? '' : 's'}${primaries ? ` (${primaries} primary)` : ''} blocked by ${key}: ${words}`,
       evidence: [
-        ...g.cases.slice(0, 6).map((c) => `${c.index} ${c.primary ? 'primary' : 'replica'} shard${c.shards.length === 1 ? '' : 's'} ${c.shards.map((s) => s.shard).join(',')}: ${c.reason ?? '?'}${c.shards[0].unassignedDetails ? ` (${c.shards[0].unassignedDetails.slice(0, 160)})` : ''}`),
+        ...g.cases
+          .slice(0, 6)
+          .map(
+            (c) =>
+              `${c.index} ${c.primary ? 'primary' : 'replica'} shard${c.shards.length === 1 ? '' : 's'} ${c.shards.map((s) => s.shard).join(',')}: ${c.reason ?? '?'}${c.shards[0].unassignedDetails ? ` (${c.shards[0].unassignedDetails.slice(0, 160)})` : ''}`,
+          ),
         ...(g.explanation ? [`allocation explain: ${g.explanation.slice(0, 300)}`] : []),
       ],
       remedy: remedyFor(main, c0, dataNodes),
@@ -152,7 +174,9 @@ export function shardFindings(i: ShardInputs): Finding[] {
       st === 'green'
         ? `cluster ${i.health.clusterName} is green: every shard is assigned`
         : `cluster is ${st} because ${reasons.length ? reasons.join('; ') : `${i.health.unassignedShards} shard(s) are unassigned`}${i.unexplained ? ` (and ${i.unexplained} more not explained here: shardeck explain)` : ''}`,
-    evidence: [`${i.health.activeShards} active, ${i.health.unassignedShards} unassigned (${i.health.unassignedPrimaryShards ?? 'how many'} primary), ${dataNodes} data node${dataNodes === 1 ? '' : 's'}`],
+    evidence: [
+      `${i.health.activeShards} active, ${i.health.unassignedShards} unassigned (${i.health.unassignedPrimaryShards ?? 'how many'} primary), ${dataNodes} data node${dataNodes === 1 ? '' : 's'}`,
+    ],
   });
   // The seed's states: replicas > 0 on a single node; rule 3: a replica per index with several nodes.
   const user = i.indices.filter((x) => !x.system);
@@ -169,7 +193,13 @@ export function shardFindings(i: ShardInputs): Finding[] {
             remedy: 'set number_of_replicas to 0 on the index and on its template (service_v9), so future indices are created correctly',
             fix: FIXES.replicas(withRep[0].name, 0),
           }
-        : { id: 'shards.replicas-single-node', family: 'shards', severity: 'ok', finding: 'no index asks for a replica on this single node', evidence: [] },
+        : {
+            id: 'shards.replicas-single-node',
+            family: 'shards',
+            severity: 'ok',
+            finding: 'no index asks for a replica on this single node',
+            evidence: [],
+          },
     );
   } else if (dataNodes > 1) {
     const noRep = user.filter((x) => x.replicas === 0);
@@ -184,7 +214,13 @@ export function shardFindings(i: ShardInputs): Finding[] {
             remedy: 'set at least one replica per index (on service_v9_* indices and their template)',
             fix: FIXES.replicas(noRep[0].name, 1),
           }
-        : { id: 'shards.no-replica', family: 'shards', severity: 'ok', finding: `every index has a replica on the ${dataNodes} data nodes`, evidence: [] },
+        : {
+            id: 'shards.no-replica',
+            family: 'shards',
+            severity: 'ok',
+            finding: `every index has a replica on the ${dataNodes} data nodes`,
+            evidence: [],
+          },
     );
   }
   return out;

@@ -61,13 +61,26 @@ const REMEDY = (engine: string) =>
 
 export function tmpFindings(i: TmpInputs): Finding[] {
   const id = `tmp.folder.${i.node}`;
-  if ('notHere' in i.view) return [{ id, family: 'tmp', severity: 'unknown', node: i.node, finding: `temp folder not on this host: ${i.view.notHere}`, evidence: i.tmpDir ? [`java.io.tmpdir=${i.tmpDir}`] : [] }];
+  if ('notHere' in i.view)
+    return [
+      {
+        id,
+        family: 'tmp',
+        severity: 'unknown',
+        node: i.node,
+        finding: `temp folder not on this host: ${i.view.notHere}`,
+        evidence: i.tmpDir ? [`java.io.tmpdir=${i.tmpDir}`] : [],
+      },
+    ];
   const v = i.view;
   const engine = `${v.engine.user ?? `uid ${v.engine.uid}`}:${v.engine.group ?? `gid ${v.engine.gid}`}`;
   const where = v.realPath && v.realPath !== v.path ? `${v.path} (-> ${v.realPath})` : v.path;
   const ev = [`java.io.tmpdir=${where}`];
   if (v.mount) ev.push(`mounted at ${v.mount.mountPoint} (${v.mount.fsType}) with ${v.mount.options.filter(Boolean).join(',')}`);
-  if (v.owner) ev.push(`owner ${v.owner.user ?? v.owner.uid}:${v.owner.group ?? v.owner.gid} mode ${(v.owner.mode & 0o7777).toString(8)}; engine runs as ${engine}`);
+  if (v.owner)
+    ev.push(
+      `owner ${v.owner.user ?? v.owner.uid}:${v.owner.group ?? v.owner.gid} mode ${(v.owner.mode & 0o7777).toString(8)}; engine runs as ${engine}`,
+    );
   const problems: string[] = [];
   if (!v.exists) problems.push(`${where} does not exist`);
   if (v.mount?.options.includes('noexec')) problems.push(`${where} is on a noexec mount (${v.mount.mountPoint})`);
@@ -80,7 +93,17 @@ export function tmpFindings(i: TmpInputs): Finding[] {
       `${where} is owned by ${o.user ?? o.uid}, not by the engine's user ${v.engine.user ?? v.engine.uid}${viaGroup || viaOther ? '' : ' (who cannot write in it)'}`,
     );
   }
-  if (problems.length === 0) return [{ id, family: 'tmp', severity: 'ok', node: i.node, finding: `temp folder ${where} is usable by the engine (exec allowed)`, evidence: ev }];
+  if (problems.length === 0)
+    return [
+      {
+        id,
+        family: 'tmp',
+        severity: 'ok',
+        node: i.node,
+        finding: `temp folder ${where} is usable by the engine (exec allowed)`,
+        evidence: ev,
+      },
+    ];
   return [
     {
       id,

@@ -56,7 +56,8 @@ type AnyRequest = Omit<MutationRequest, 'method'> & { method: MutationMethod | '
 export function searchCurlArgv(req: AnyRequest, url: string, sc: SearchCurl, body: 'inline' | 'stdin' = 'inline'): string[] {
   const target = sc.form === 'path' ? pathWithQuery(req) : url.replace(/\/$/, '') + pathWithQuery(req);
   const argv = [sc.command, '-X', req.method, target];
-  if (req.body !== undefined) argv.push('-H', 'Content-Type: application/json', ...(body === 'stdin' ? ['--data-binary', '@-'] : ['-d', JSON.stringify(req.body)]));
+  if (req.body !== undefined)
+    argv.push('-H', 'Content-Type: application/json', ...(body === 'stdin' ? ['--data-binary', '@-'] : ['-d', JSON.stringify(req.body)]));
   return argv;
 }
 
@@ -64,7 +65,10 @@ export function curlLine(req: AnyRequest, conn: PreviewConnection): string {
   if (conn.searchCurl) {
     // The wrapper brings the credentials: no -u, --cacert or -k.
     const [command, ...args] = searchCurlArgv(req, conn.url, conn.searchCurl);
-    return [/^[\w./-]+$/.test(command) ? command : shellQuote(command), ...args.map((a) => (/^-/.test(a) || /^[A-Z]+$/.test(a) ? a : shellQuote(a)))].join(' ');
+    return [
+      /^[\w./-]+$/.test(command) ? command : shellQuote(command),
+      ...args.map((a) => (/^-/.test(a) || /^[A-Z]+$/.test(a) ? a : shellQuote(a))),
+    ].join(' ');
   }
   const parts = ['curl', '-X', req.method, shellQuote(conn.url.replace(/\/$/, '') + pathWithQuery(req))];
   // -u with the user alone: curl asks for the password, so the line runs as shown and the password never appears.

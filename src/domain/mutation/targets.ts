@@ -26,16 +26,15 @@ export function checkIndexExpression(expr: string, opts: TargetOptions = {}): st
       return `"${part}" would match every index: name the indices or a narrower pattern such as service_v9_*`;
     if (part.startsWith('-')) return `"${part}" is an exclusion, which hides what is matched: name the indices to change instead`;
     if (part.startsWith('_')) return `"${part}" is not an index name (names cannot start with _): check the spelling`;
-    if (NOT_IN_INDEX_NAMES.test(part) || part.includes('?')) return `"${part}" contains a character index names cannot have: check the spelling`;
+    if (NOT_IN_INDEX_NAMES.test(part) || part.includes('?'))
+      return `"${part}" contains a character index names cannot have: check the spelling`;
     if (part.startsWith('.') && !opts.includeSystem)
       return `"${part}" names system (dot) indices: add --include-system if you really mean them`;
   }
   return null;
 }
 
-export type TargetResolution =
-  | { ok: true; expression: string; indices: string[]; isPattern: boolean }
-  | { ok: false; error: string };
+export type TargetResolution = { ok: true; expression: string; indices: string[]; isPattern: boolean } | { ok: false; error: string };
 
 export function isPattern(expr: string): boolean {
   return expr.includes('*') || expr.includes(',');
@@ -46,12 +45,20 @@ export function isPattern(expr: string): boolean {
  * indices count). `matched` is null when Elasticsearch said an exact name does not exist.
  */
 export function judgeResolution(expr: string, matched: string[] | null, opts: TargetOptions = {}): TargetResolution {
-  if (matched === null) return { ok: false, error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck cat indices or the Indices pane` };
-  if (matched.length === 0) return { ok: false, error: `the pattern "${expr}" matches no index: check it with the Indices pane (nothing was changed)` };
+  if (matched === null)
+    return {
+      ok: false,
+      error: `no index matches "${expr}" (Elasticsearch: no such index): check the name with shardeck cat indices or the Indices pane`,
+    };
+  if (matched.length === 0)
+    return { ok: false, error: `the pattern "${expr}" matches no index: check it with the Indices pane (nothing was changed)` };
   const system = matched.filter((n) => n.startsWith('.'));
   if (system.length && !opts.includeSystem) {
     const shown = system.slice(0, 3).join(', ') + (system.length > 3 ? ', ...' : '');
-    return { ok: false, error: `"${expr}" also matches ${system.length} system (dot) ${system.length === 1 ? 'index' : 'indices'} (${shown}): narrow the pattern, or add --include-system if you mean them` };
+    return {
+      ok: false,
+      error: `"${expr}" also matches ${system.length} system (dot) ${system.length === 1 ? 'index' : 'indices'} (${shown}): narrow the pattern, or add --include-system if you mean them`,
+    };
   }
   return { ok: true, expression: expr, indices: [...matched].sort(), isPattern: isPattern(expr) };
 }
@@ -82,7 +89,8 @@ export function pinIndices(plan: MutationPlan, expression: string, indices: stri
   const segment = names.map(encodeURIComponent).join(',');
   const from = firstSegment(plan.path);
   const pinned: MutationPlan = { ...plan, path: withFirstSegment(plan.path, segment), resolved: { expression, indices: names } };
-  if (plan.verify && firstSegment(plan.verify.path) === from) pinned.verify = { ...plan.verify, path: withFirstSegment(plan.verify.path, segment) };
+  if (plan.verify && firstSegment(plan.verify.path) === from)
+    pinned.verify = { ...plan.verify, path: withFirstSegment(plan.verify.path, segment) };
   return pinned;
 }
 
@@ -98,7 +106,9 @@ export function compareResolution(previewed: ResolvedTarget, now: string[] | nul
   if (!added.length && !gone.length) return null;
   const list = (xs: string[]) => xs.slice(0, 5).join(', ') + (xs.length > 5 ? `, ... (${xs.length - 5} more)` : '');
   const parts = [
-    ...(added.length ? [`now also matches ${added.length} ${added.length === 1 ? 'index' : 'indices'} the preview did not show (${list(added)})`] : []),
+    ...(added.length
+      ? [`now also matches ${added.length} ${added.length === 1 ? 'index' : 'indices'} the preview did not show (${list(added)})`]
+      : []),
     ...(gone.length ? [`no longer matches ${gone.length} previewed ${gone.length === 1 ? 'index' : 'indices'} (${list(gone)})`] : []),
   ];
   return `"${previewed.expression}" ${parts.join(' and ')}: nothing was sent; preview again and confirm what it matches now`;
@@ -108,7 +118,11 @@ export function compareResolution(previewed: ResolvedTarget, now: string[] | nul
  * After a wait (a follower's approval, another change's lock): the same names must still be the
  * same indices. An index deleted and re-created under its name meanwhile has a new UUID: refused.
  */
-export function compareUuids(expression: string, before: ReadonlyMap<string, string>, now: ReadonlyMap<string, string> | null): string | null {
+export function compareUuids(
+  expression: string,
+  before: ReadonlyMap<string, string>,
+  now: ReadonlyMap<string, string> | null,
+): string | null {
   const names = [...before.keys()].sort();
   const nowNames = [...(now?.keys() ?? [])].sort();
   if (names.join(',') !== nowNames.join(',')) return compareResolution({ expression, indices: names }, nowNames);

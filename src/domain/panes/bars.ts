@@ -4,7 +4,11 @@ import { formatAge } from '../format';
 
 /** The platform user as user@tenant while signed in; a word when signing in failed; else nothing. */
 export function platformWho(p: { state: string; user?: string; tenant?: string }): string {
-  return p.state === 'signed-in' || p.state === 'refreshing' ? `${p.user ?? '?'}@${p.tenant ?? '?'}` : p.state === 'error' ? 'platform: sign-in failed' : '';
+  return p.state === 'signed-in' || p.state === 'refreshing'
+    ? `${p.user ?? '?'}@${p.tenant ?? '?'}`
+    : p.state === 'error'
+      ? 'platform: sign-in failed'
+      : '';
 }
 
 /** The status in the header's badge; a '?' when the last health read failed, dots before the first. */
@@ -42,7 +46,10 @@ export function shareLine(v: {
   if (v.role === 'follower') {
     if (v.leaderGone) return { text: `LEADER GONE · ${v.message ?? 'the data shown is stale'}`, alert: true };
     if (v.approval) return { text: `approval asked: ${v.approval.summary}`, alert: true };
-    return { text: `following ${v.leader ?? 'the leader'}${v.message ? ` · ${v.message}` : ''} · ${v.following ? 'f: on your own' : 'on your own · f: follow the leader'} · n note`, alert: false };
+    return {
+      text: `following ${v.leader ?? 'the leader'}${v.message ? ` · ${v.message}` : ''} · ${v.following ? 'f: on your own' : 'on your own · f: follow the leader'} · n note`,
+      alert: false,
+    };
   }
   if (v.approval) return { text: `waiting for a follower to approve: ${v.approval.summary}`, alert: true };
   const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';

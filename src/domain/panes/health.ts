@@ -24,7 +24,9 @@ export function summaryLines(h: ClusterHealth, version: string | undefined, why:
       bold: true,
     },
     ...(why ? [{ text: why, tone: statusTone(h.status) }] : []),
-    { text: `nodes ${h.numberOfNodes} (data ${h.numberOfDataNodes})   pending tasks ${formatCount(h.pendingTasks)}   active shards ${formatPercent(h.activeShardsPercent, 1)}` },
+    {
+      text: `nodes ${h.numberOfNodes} (data ${h.numberOfDataNodes})   pending tasks ${formatCount(h.pendingTasks)}   active shards ${formatPercent(h.activeShardsPercent, 1)}`,
+    },
     {
       text: `shards  active ${formatCount(h.activeShards)} (pri ${formatCount(h.activePrimaryShards)})  initializing ${h.initializingShards}  relocating ${h.relocatingShards}  unassigned ${h.unassignedShards}${h.unassignedPrimaryShards === null ? '' : ` (pri ${h.unassignedPrimaryShards})`}`,
       // Before 8.16 the count of primaries is not said: a red status is what says one is missing.
@@ -80,17 +82,31 @@ export function substituteLines(r: StatusReport, missing: string, width: number,
     else groups.set(key, { n: 1, primary: u.primary, first: `${u.index}/${u.shard}` });
   }
   const unassigned = r.shards.unassigned;
-  lines.push({ text: fitText(`unassigned shards ${formatCount(unassigned)}${unassigned ? ' by reason' : ''}`, width), bold: true, tone: unassigned ? statusTone(r.status) : undefined });
-  for (const [key, g] of groups) lines.push({ text: fitText(`  ${formatCount(g.n)} ${key} (e.g. ${g.first})`, width), tone: g.primary ? 'red' : 'yellow' });
+  lines.push({
+    text: fitText(`unassigned shards ${formatCount(unassigned)}${unassigned ? ' by reason' : ''}`, width),
+    bold: true,
+    tone: unassigned ? statusTone(r.status) : undefined,
+  });
+  for (const [key, g] of groups)
+    lines.push({ text: fitText(`  ${formatCount(g.n)} ${key} (e.g. ${g.first})`, width), tone: g.primary ? 'red' : 'yellow' });
   for (const d of explained) {
     lines.push({ text: fitText(`    cause: ${d.cause}`, width) });
     if (d.action) lines.push({ text: fitText(`    do: ${d.action}`, width), tone: 'yellow' });
   }
   const w = r.disk.watermarks;
-  lines.push({ text: fitText(`disk watermarks  low ${w.low}  high ${w.high}  flood ${w.flood}${w.enabled ? '' : '  (threshold disabled)'}`, width), bold: true });
+  lines.push({
+    text: fitText(`disk watermarks  low ${w.low}  high ${w.high}  flood ${w.flood}${w.enabled ? '' : '  (threshold disabled)'}`, width),
+    bold: true,
+  });
   for (const n of r.disk.nodes) {
     const tone: Tone | undefined = n.level === 'flood' ? 'red' : n.level === 'high' || n.level === 'low' ? 'yellow' : undefined;
-    lines.push({ text: fitText(`  ${n.node}  used ${formatPercent(n.usedPercent, 1)}  ${n.level === 'ok' ? 'below the low watermark' : `past the ${n.level} watermark`}`, width), tone });
+    lines.push({
+      text: fitText(
+        `  ${n.node}  used ${formatPercent(n.usedPercent, 1)}  ${n.level === 'ok' ? 'below the low watermark' : `past the ${n.level} watermark`}`,
+        width,
+      ),
+      tone,
+    });
   }
   return lines;
 }

@@ -56,7 +56,14 @@ export function indexLinesAgain(
   templateVersion: string,
   last?: IndexLinesMemo,
 ): IndexLinesMemo {
-  const reuse = last && last.blocks === blocks && last.projects === projects && last.showSystem === showSystem && last.templateVersion === templateVersion ? last : undefined;
+  const reuse =
+    last &&
+    last.blocks === blocks &&
+    last.projects === projects &&
+    last.showSystem === showSystem &&
+    last.templateVersion === templateVersion
+      ? last
+      : undefined;
   let byIndex: Map<string, IndexBlocks> | undefined;
   // Rows that moved (an index created or deleted before them) are found by identity.
   let lineOf: Map<IndexRow, IndexLine | null> | undefined;
@@ -106,7 +113,11 @@ function linesByRow(memo: IndexLinesMemo): Map<IndexRow, IndexLine | null> {
 }
 
 /** Projects the platform knows whose index is missing on this node, by name: shown, not hidden. */
-export function projectsWithoutIndex(projects: Record<string, string> | undefined, indices: IndexRow[] | undefined, templateVersion: string): string[] {
+export function projectsWithoutIndex(
+  projects: Record<string, string> | undefined,
+  indices: IndexRow[] | undefined,
+  templateVersion: string,
+): string[] {
   if (!projects || !indices) return [];
   const list = Object.entries(projects).map(([id, name]) => ({ id, name }));
   const report = matchProjectsToIndices(list, indices, templateVersion);

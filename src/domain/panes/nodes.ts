@@ -25,8 +25,15 @@ export function nodeLines(
   jvm: NodeJvmArgs[] = [],
 ): NodeLine[] {
   const byName = new Map((search ?? []).map((s) => [s.name, s]));
-  const pick = <T extends { id: string; name: string }>(list: T[], n: NodeInfo) => list.find((x) => x.id === n.id) ?? list.find((x) => x.name === n.name);
-  return nodes.map((n) => ({ ...n, openContexts: byName.get(n.name)?.openContexts ?? null, scrollContextLimit, stats: pick(stats, n), jvm: pick(jvm, n) }));
+  const pick = <T extends { id: string; name: string }>(list: T[], n: NodeInfo) =>
+    list.find((x) => x.id === n.id) ?? list.find((x) => x.name === n.name);
+  return nodes.map((n) => ({
+    ...n,
+    openContexts: byName.get(n.name)?.openContexts ?? null,
+    scrollContextLimit,
+    stats: pick(stats, n),
+    jvm: pick(jvm, n),
+  }));
 }
 
 const pct = (a: number, b: number) => (b > 0 ? (a / b) * 100 : 0);
@@ -35,7 +42,9 @@ const pct = (a: number, b: number) => (b > 0 ? (a / b) * 100 : 0);
 export function fullestPath(r: NodeLine): { path: string; usedPercent: number } | null {
   const paths = r.stats?.dataPaths ?? [];
   if (!paths.length) return null;
-  return paths.map((p) => ({ path: p.path, usedPercent: pct(p.totalBytes - p.availableBytes, p.totalBytes) })).sort((a, b) => b.usedPercent - a.usedPercent)[0];
+  return paths
+    .map((p) => ({ path: p.path, usedPercent: pct(p.totalBytes - p.availableBytes, p.totalBytes) }))
+    .sort((a, b) => b.usedPercent - a.usedPercent)[0];
 }
 
 const gcTime = (r: NodeLine) => (r.stats ? gcTotals(r.stats).timeMs : -1);
@@ -63,12 +72,19 @@ export const NODE_SORT_KEYS: SortKey<NodeLine>[] = [
 export const nodeSearchText = (r: NodeLine) => `${r.name} ${r.ip} ${r.roles}`;
 
 const xmsXmx = (r: NodeLine) => (r.jvm?.xms || r.jvm?.xmx ? `${r.jvm?.xms?.slice(4) ?? '?'}/${r.jvm?.xmx?.slice(4) ?? '?'}` : '-');
-const heapArgsTone = (r: NodeLine): Tone | undefined => ({ equal: 'green', differ: 'yellow', unknown: undefined } as const)[heapArgsVerdict(r.jvm)];
+const heapArgsTone = (r: NodeLine): Tone | undefined =>
+  (({ equal: 'green', differ: 'yellow', unknown: undefined }) as const)[heapArgsVerdict(r.jvm)];
 
 /** Every column, most important first: at a narrow width the last ones are left out (their facts are in the details). */
 export const NODE_COLUMNS: Column<NodeLine>[] = [
   { title: 'node', width: null, text: (r) => `${r.master ? '*' : ' '}${r.name}`, cut: 'middle' },
-  { title: 'heap%', width: 5, align: 'right', text: (r) => formatPercent(pct(r.heapUsedBytes, r.heapMaxBytes)), tone: (r) => usageTone(r.heapUsedBytes, r.heapMaxBytes) },
+  {
+    title: 'heap%',
+    width: 5,
+    align: 'right',
+    text: (r) => formatPercent(pct(r.heapUsedBytes, r.heapMaxBytes)),
+    tone: (r) => usageTone(r.heapUsedBytes, r.heapMaxBytes),
+  },
   {
     title: 'heap',
     width: 10,
@@ -77,7 +93,12 @@ export const NODE_COLUMNS: Column<NodeLine>[] = [
   },
   { title: 'used/max', width: 13, align: 'right', text: (r) => `${formatBytes(r.heapUsedBytes)}/${formatBytes(r.heapMaxBytes)}` },
   { title: 'Xms/Xmx', width: 11, align: 'right', text: xmsXmx, tone: heapArgsTone },
-  { title: 'gc', width: 13, align: 'right', text: (r) => (r.stats ? `${formatCount(gcTotals(r.stats).count)} ${formatMillis(gcTotals(r.stats).timeMs)}` : '-') },
+  {
+    title: 'gc',
+    width: 13,
+    align: 'right',
+    text: (r) => (r.stats ? `${formatCount(gcTotals(r.stats).count)} ${formatMillis(gcTotals(r.stats).timeMs)}` : '-'),
+  },
   { title: 'cpu', width: 4, align: 'right', text: (r) => (r.cpuPercent === null ? '-' : `${r.cpuPercent}%`) },
   { title: 'load', width: 5, align: 'right', text: (r) => (r.load1m === null ? '-' : r.load1m.toFixed(2)) },
   {
@@ -96,7 +117,13 @@ export const NODE_COLUMNS: Column<NodeLine>[] = [
   },
   { title: 'fielddata', width: 9, align: 'right', text: (r) => (r.stats ? formatBytes(r.stats.fielddataBytes) : '-') },
   { title: 'RAM', width: 7, align: 'right', text: (r) => formatBytes(r.ramTotalBytes) },
-  { title: 'max/RAM', width: 7, align: 'right', text: (r) => formatPercent(pct(r.heapMaxBytes, r.ramTotalBytes)), tone: (r) => heapSizeTone(r.heapMaxBytes, r.ramTotalBytes) },
+  {
+    title: 'max/RAM',
+    width: 7,
+    align: 'right',
+    text: (r) => formatPercent(pct(r.heapMaxBytes, r.ramTotalBytes)),
+    tone: (r) => heapSizeTone(r.heapMaxBytes, r.ramTotalBytes),
+  },
   {
     title: 'scroll',
     width: 9,
@@ -112,7 +139,15 @@ const NODE_NAME_MIN = 12;
 /** The columns that fit `width`: the most important first, the node name always. */
 export function nodeColumnsFor(width: number): Column<NodeLine>[] {
   const cols = [...NODE_COLUMNS];
-  while (cols.length > 2 && elasticWidths(cols.map((c) => c.width), width, 0)[0] < NODE_NAME_MIN) cols.pop();
+  while (
+    cols.length > 2 &&
+    elasticWidths(
+      cols.map((c) => c.width),
+      width,
+      0,
+    )[0] < NODE_NAME_MIN
+  )
+    cols.pop();
   return cols;
 }
 
@@ -128,7 +163,10 @@ export function nodeVerdict(n: NodeLine): { text: string; tone: Tone }[] {
   const lines = [{ text: heap, tone }];
   const args = heapArgsVerdict(n.jvm);
   if (args === 'differ')
-    lines.push({ text: `${n.jvm!.xms} differs from ${n.jvm!.xmx}: set -Xms equal to -Xmx (the heap then never resizes under load)`, tone: 'yellow' });
+    lines.push({
+      text: `${n.jvm!.xms} differs from ${n.jvm!.xmx}: set -Xms equal to -Xmx (the heap then never resizes under load)`,
+      tone: 'yellow',
+    });
   if (n.openContexts !== null && n.scrollContextLimit !== null) {
     const t = usageTone(n.openContexts, n.scrollContextLimit);
     lines.push({
@@ -151,12 +189,19 @@ export function nodeDetails(n: NodeLine): { text: string; tone?: Tone }[] {
   });
   const s = n.stats;
   if (s) {
-    lines.push({ text: `gc ${s.gc.map((c) => `${c.name} ${formatCount(c.count)} (${formatMillis(c.timeMs)})`).join(', ') || 'none reported'} · fielddata ${formatBytes(s.fielddataBytes)} (${formatCount(s.fielddataEvictions)} evictions)` });
+    lines.push({
+      text: `gc ${s.gc.map((c) => `${c.name} ${formatCount(c.count)} (${formatMillis(c.timeMs)})`).join(', ') || 'none reported'} · fielddata ${formatBytes(s.fielddataBytes)} (${formatCount(s.fielddataEvictions)} evictions)`,
+    });
     const load = [s.load1m, s.load5m, s.load15m].map((l) => (l === null ? '-' : l.toFixed(2))).join(' ');
-    lines.push({ text: `RAM ${formatBytes(s.ramUsedBytes)} used of ${formatBytes(s.ramTotalBytes)} · load ${load} · cpu ${s.cpuPercent === null ? '-' : `${s.cpuPercent}%`}` });
+    lines.push({
+      text: `RAM ${formatBytes(s.ramUsedBytes)} used of ${formatBytes(s.ramTotalBytes)} · load ${load} · cpu ${s.cpuPercent === null ? '-' : `${s.cpuPercent}%`}`,
+    });
     for (const p of s.dataPaths) {
       const used = pct(p.totalBytes - p.availableBytes, p.totalBytes);
-      lines.push({ text: `data ${formatPercent(used)} used, ${formatBytes(p.availableBytes)} free of ${formatBytes(p.totalBytes)}: ${p.path} (${p.mount})`, tone: used >= 90 ? 'red' : used >= 85 ? 'yellow' : undefined });
+      lines.push({
+        text: `data ${formatPercent(used)} used, ${formatBytes(p.availableBytes)} free of ${formatBytes(p.totalBytes)}: ${p.path} (${p.mount})`,
+        tone: used >= 90 ? 'red' : used >= 85 ? 'yellow' : undefined,
+      });
     }
   }
   return lines;

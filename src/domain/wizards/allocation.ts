@@ -55,11 +55,17 @@ export function explainAllocation(r: Json): AllocationExplanation {
   const advice: string[] = [];
   const deciders = nodes.flatMap((n) => n.reasons.map((x) => x.split(':')[0]));
   if (ui?.reason === 'ALLOCATION_FAILED' || /max_retry|retry_failed/.test(JSON.stringify(r)))
-    advice.push('allocation failed too often (index.allocation.max_retries): fix the cause, then retry with shardeck reroute --retry-failed');
-  if (deciders.includes('same_shard')) advice.push('a replica needs a node of its own: add a data node or lower number_of_replicas (shardeck replicas set)');
-  if (deciders.includes('disk_threshold')) advice.push('the nodes are past the disk watermarks: free disk (see the Disk pane); about 20% free is needed to place shards');
-  if (ui?.reason === 'NODE_LEFT') advice.push('the node holding it left: it is reassigned when the node returns or after the delayed timeout');
-  if (r.can_allocate === 'no_valid_shard_copy') advice.push('no valid copy of this primary remains (corruption or lost data): recover from a replica, a snapshot or a backup');
+    advice.push(
+      'allocation failed too often (index.allocation.max_retries): fix the cause, then retry with shardeck reroute --retry-failed',
+    );
+  if (deciders.includes('same_shard'))
+    advice.push('a replica needs a node of its own: add a data node or lower number_of_replicas (shardeck replicas set)');
+  if (deciders.includes('disk_threshold'))
+    advice.push('the nodes are past the disk watermarks: free disk (see the Disk pane); about 20% free is needed to place shards');
+  if (ui?.reason === 'NODE_LEFT')
+    advice.push('the node holding it left: it is reassigned when the node returns or after the delayed timeout');
+  if (r.can_allocate === 'no_valid_shard_copy')
+    advice.push('no valid copy of this primary remains (corruption or lost data): recover from a replica, a snapshot or a backup');
   const verdict =
     String(r.allocate_explanation ?? r.rebalance_explanation ?? '') ||
     (r.current_state === 'started' ? `the shard is started on ${r.current_node?.name ?? 'a node'}` : `the shard is ${r.current_state}`);
@@ -162,14 +168,20 @@ export function allocationMachine(shard?: ShardRef): Machine<AllocationState, Al
     step(s, e): Step<AllocationState, AllocationEffect> {
       const common = commonStep<AllocationState, AllocationEffect>(s, e);
       if (common) return common;
-      if (s.phase === 'explaining' && e.type === 'explained') return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned });
+      if (s.phase === 'explaining' && e.type === 'explained')
+        return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned });
       if (s.phase === 'explained' && e.type === 'retry')
         return stay({ phase: 'retryReview', plan: retryFailedPlan(s.unassigned), explanation: s.explanation, unassigned: s.unassigned });
       if (s.phase === 'retryReview' && e.type === 'confirm')
-        return go({ phase: 'applying', plan: s.plan }, { type: 'mutate', plans: [s.plan], confirmation: e.confirmation, compareShards: true });
+        return go(
+          { phase: 'applying', plan: s.plan },
+          { type: 'mutate', plans: [s.plan], confirmation: e.confirmation, compareShards: true },
+        );
       if (s.phase === 'applying' && e.type === 'applied') {
         const r = e.results[0];
-        return stay(r.ok ? { phase: 'done', result: r, moves: e.moves, stillUnassigned: e.stillUnassigned } : { phase: 'failed', message: r.message });
+        return stay(
+          r.ok ? { phase: 'done', result: r, moves: e.moves, stillUnassigned: e.stillUnassigned } : { phase: 'failed', message: r.message },
+        );
       }
       return stay(s);
     },

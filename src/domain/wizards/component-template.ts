@@ -16,14 +16,26 @@ import {
   type PlatformTemplateSettings,
   type TemplatesView,
 } from '../templates';
-import { commonStep, go, stay, withFocus, type CommonEvent, type Focus, type FocusEvent, type Machine, type PlanResult, type Step } from './machine';
+import {
+  commonStep,
+  go,
+  stay,
+  withFocus,
+  type CommonEvent,
+  type Focus,
+  type FocusEvent,
+  type Machine,
+  type PlanResult,
+  type Step,
+} from './machine';
 
 type Json = Record<string, any>;
 
 export const DEFAULT_COMPOSE_TEMPLATE = 'service_v9';
 
 /** The platform re-applies its own templates on restart: its configuration must list the component. */
-export const PLATFORM_NOTE = 'the platform re-applies its own templates on restart: set topic.elasticsearch.index-templates-settings to the value below, then restart the platform services';
+export const PLATFORM_NOTE =
+  'the platform re-applies its own templates on restart: set topic.elasticsearch.index-templates-settings to the value below, then restart the platform services';
 
 export interface ComponentForm {
   name: string;
@@ -66,26 +78,43 @@ export interface ComponentReport {
 
 /** Every check of the form: one sentence, or null. */
 export function checkComponentForm(f: ComponentForm): string | null {
-  return checkComponentName(f.name) ?? checkFieldName(f.field) ?? checkFieldType(f.type) ?? (f.template.trim() ? null : 'no index template named: give the one to compose it into (service_v9 by default)');
+  return (
+    checkComponentName(f.name) ??
+    checkFieldName(f.field) ??
+    checkFieldType(f.type) ??
+    (f.template.trim() ? null : 'no index template named: give the one to compose it into (service_v9 by default)')
+  );
 }
 
-export function buildComponentReview(form: ComponentForm, facts: ComponentFacts): { ok: true; review: ComponentReview } | { ok: false; error: string } {
+export function buildComponentReview(
+  form: ComponentForm,
+  facts: ComponentFacts,
+): { ok: true; review: ComponentReview } | { ok: false; error: string } {
   if (!facts.template) {
     const names = facts.view.index.map((t) => t.name);
-    return { ok: false, error: `index template "${form.template}" does not exist: give one of ${names.length ? names.join(', ') : '(there is none)'} with --template` };
+    return {
+      ok: false,
+      error: `index template "${form.template}" does not exist: give one of ${names.length ? names.join(', ') : '(there is none)'} with --template`,
+    };
   }
   const composed = ((facts.template.composed_of ?? []) as string[]).includes(form.name);
   const plans = [componentTemplatePlan(form.name, form.field, form.type, facts.existing !== null)];
-  const notes: string[] = ['existing indices keep their mappings; indices created from the template from now on keep the field in _source, not indexed'];
+  const notes: string[] = [
+    'existing indices keep their mappings; indices created from the template from now on keep the field in _source, not indexed',
+  ];
   const warnings: string[] = [];
   if (facts.existing) {
     const users = facts.view.components.find((c) => c.name === form.name)?.usedBy ?? [];
-    warnings.push(`component template ${form.name} exists and is replaced whole${users.length ? ` (used by ${users.join(', ')})` : ''}: ${JSON.stringify(facts.existing.template ?? {})}`);
+    warnings.push(
+      `component template ${form.name} exists and is replaced whole${users.length ? ` (used by ${users.join(', ')})` : ''}: ${JSON.stringify(facts.existing.template ?? {})}`,
+    );
   }
   if (composed) notes.push(`${form.template} is already composed of ${form.name}: the index template is not changed`);
   else plans.push(composeTemplatePlan(form.template, facts.template, form.name));
   if (facts.mappedNow && !(facts.mappedNow.type === form.type && facts.mappedNow.enabled === false))
-    notes.push(`a new index maps ${form.field} now as ${JSON.stringify(facts.mappedNow)}; after this as {"type":"${form.type}","enabled":false}`);
+    notes.push(
+      `a new index maps ${form.field} now as ${JSON.stringify(facts.mappedNow)}; after this as {"type":"${form.type}","enabled":false}`,
+    );
   const platform = platformTemplatesSettings(facts.view);
   const entry = facts.view.index.find((t) => t.name === form.template)!;
   const components = [...entry.composedOf.filter((c) => c !== form.name), form.name];
@@ -95,11 +124,17 @@ export function buildComponentReview(form: ComponentForm, facts: ComponentFacts)
 }
 
 /** After the change: does a new index from the template map the field as asked? (simulated mappings) */
-export function checkNewIndexMapping(form: Pick<ComponentForm, 'field' | 'type' | 'template'>, mappings: Json | undefined): { ok: boolean; message: string } {
+export function checkNewIndexMapping(
+  form: Pick<ComponentForm, 'field' | 'type' | 'template'>,
+  mappings: Json | undefined,
+): { ok: boolean; message: string } {
   const m = mappedField(mappings, form.field);
   return m && m.enabled === false && m.type === form.type
     ? { ok: true, message: `a new index from ${form.template} maps ${form.field} as ${form.type} with enabled: false` }
-    : { ok: false, message: `a new index from ${form.template} would map ${form.field} as ${m ? JSON.stringify(m) : 'nothing'}, not ${form.type} with enabled: false` };
+    : {
+        ok: false,
+        message: `a new index from ${form.template} would map ${form.field} as ${m ? JSON.stringify(m) : 'nothing'}, not ${form.type} with enabled: false`,
+      };
 }
 
 export type ComponentState = (
@@ -127,8 +162,7 @@ export type ComponentEvent =
   | { type: 'applied'; report: ComponentReport };
 
 export type ComponentEffect =
-  | { type: 'inspect'; form: ComponentForm }
-  | { type: 'apply'; review: ComponentReview; confirmation: Confirmation };
+  { type: 'inspect'; form: ComponentForm } | { type: 'apply'; review: ComponentReview; confirmation: Confirmation };
 
 export function componentMachine(initial: Partial<ComponentForm> = {}): Machine<ComponentState, ComponentEvent, ComponentEffect> {
   const form: ComponentForm = { name: '', field: '', type: DEFAULT_DISABLE_TYPE, template: DEFAULT_COMPOSE_TEMPLATE, ...initial };
@@ -140,7 +174,8 @@ export function componentMachine(initial: Partial<ComponentForm> = {}): Machine<
       switch (s.phase) {
         case 'input':
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
-          if (e.type === 'line' && e.field) return stay({ phase: 'input', form: { ...s.form, [e.field]: editLine(s.form[e.field], e.edit) } });
+          if (e.type === 'line' && e.field)
+            return stay({ phase: 'input', form: { ...s.form, [e.field]: editLine(s.form[e.field], e.edit) } });
           if (e.type === 'submit') {
             const error = checkComponentForm(s.form);
             if (error) return stay({ ...s, error });
@@ -156,7 +191,11 @@ export function componentMachine(initial: Partial<ComponentForm> = {}): Machine<
           return stay(s);
         case 'review':
           if (e.type === 'back' || (e.type === 'line' && e.edit.type === 'erase')) return stay({ phase: 'input', form: s.form });
-          if (e.type === 'confirm') return go({ phase: 'applying', form: s.form, review: s.review }, { type: 'apply', review: s.review, confirmation: e.confirmation });
+          if (e.type === 'confirm')
+            return go(
+              { phase: 'applying', form: s.form, review: s.review },
+              { type: 'apply', review: s.review, confirmation: e.confirmation },
+            );
           return stay(s);
         case 'applying':
           if (e.type === 'applied') {

@@ -3,8 +3,24 @@
 // count -> the delete runs as a task capped at that count (max_docs) -> progress, rethrottle,
 // cancel -> the query counted again -> report, and the force merge offered.
 // The CLI twin is commands/delete-by-query.ts; both build the same plan (deleteByQueryPlan).
-import { CONFLICTS_LINE, deleteByQueryPlan, deleteSkippedItsRefresh, type ConflictsPolicy, type DeletePreview, type SampleDoc } from '../delete/plan';
-import { olderThanQuery, parseOlderThan, parseQueryBody, parseUntil, sourceQuery, untilQuery, type Parsed, type Query } from '../delete/query';
+import {
+  CONFLICTS_LINE,
+  deleteByQueryPlan,
+  deleteSkippedItsRefresh,
+  type ConflictsPolicy,
+  type DeletePreview,
+  type SampleDoc,
+} from '../delete/plan';
+import {
+  olderThanQuery,
+  parseOlderThan,
+  parseQueryBody,
+  parseUntil,
+  sourceQuery,
+  untilQuery,
+  type Parsed,
+  type Query,
+} from '../delete/query';
 import { deleteReport, type DeleteReport } from '../delete/report';
 import { type TaskProgress } from '../delete/task';
 import type { Applied } from '../mutation/audit';
@@ -50,7 +66,11 @@ export type PreviewFacts = DeletePreview;
 export type { SampleDoc };
 
 /** The platform project name behind an index (service_v9_<project>), when signed in and known. */
-export function projectOfTarget(target: string, projects: Record<string, string> | undefined, templateVersion = DEFAULT_TEMPLATE_VERSION): string | undefined {
+export function projectOfTarget(
+  target: string,
+  projects: Record<string, string> | undefined,
+  templateVersion = DEFAULT_TEMPLATE_VERSION,
+): string | undefined {
   if (!projects) return undefined;
   const id = projectIdOfIndex(target.trim(), templateVersion);
   return id === null ? undefined : projects[id];
@@ -64,7 +84,10 @@ export function choiceOf(form: DeleteForm, now: number): Parsed<QueryChoice> | {
   if (form.kind === 'olderThan') {
     const at = parseOlderThan(form.value, now);
     if (!at.ok) return { ok: false, error: at.error.replace('--older-than', 'older than') };
-    return { ok: true, value: { query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value } };
+    return {
+      ok: true,
+      value: { query: olderThanQuery(at.value), described: `modified_at older than ${at.value}`, resolvedOlderThan: at.value },
+    };
   }
   if (form.kind === 'until') {
     const at = parseUntil(form.value, now);
@@ -76,7 +99,8 @@ export function choiceOf(form: DeleteForm, now: number): Parsed<QueryChoice> | {
     if (!q.ok) return { ok: false, error: 'no source given: type a source id such as src-crm' };
     return { ok: true, value: { query: q.value, described: `documents of source ${form.value.trim()}` } };
   }
-  if (form.value.trim() === '') return { ok: false, error: 'no file given: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)' };
+  if (form.value.trim() === '')
+    return { ok: false, error: 'no file given: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)' };
   return { ok: 'file', path: form.value.trim() };
 }
 
@@ -97,7 +121,14 @@ export function choiceOfFile(path: string, text: string): Parsed<QueryChoice> {
  * The wizard's delete: the CLI's plan, sent only to the previewed indices, refreshed afterwards so
  * the count that follows sees it.
  */
-export function wizardDeletePlan(target: string, indices: string[], query: Query, previewed: number, conflicts: ConflictsPolicy, requestsPerSecond = -1): MutationPlan {
+export function wizardDeletePlan(
+  target: string,
+  indices: string[],
+  query: Query,
+  previewed: number,
+  conflicts: ConflictsPolicy,
+  requestsPerSecond = -1,
+): MutationPlan {
   const plan = pinIndices(deleteByQueryPlan(target, query, previewed, conflicts, requestsPerSecond), target, indices);
   plan.querystring.refresh = 'true';
   // max_docs first, so the cap is the part of the body a narrow screen still shows.
@@ -115,7 +146,11 @@ export function parseRequestsPerSecond(text: string): Parsed<number> {
   if (!/^\d+(\.\d+)?$/.test(t) || Number(t) <= 0)
     return { ok: false, error: `"${text}" is not a rate: give documents per second (e.g. 500), or -1 for no throttle` };
   // Elasticsearch reads it as a Java float; a larger number means "no throttle" anyway.
-  if (Number(t) > FLOAT_MAX) return { ok: false, error: `"${text}" is more than Elasticsearch accepts as a rate: give documents per second (e.g. 500), or -1 for no throttle` };
+  if (Number(t) > FLOAT_MAX)
+    return {
+      ok: false,
+      error: `"${text}" is more than Elasticsearch accepts as a rate: give documents per second (e.g. 500), or -1 for no throttle`,
+    };
   return { ok: true, value: Number(t) };
 }
 
@@ -179,11 +214,24 @@ type DeletePhase =
   | { phase: 'reading'; form: DeleteForm }
   | { phase: 'previewing'; form: DeleteForm; choice: QueryChoice }
   | { phase: 'nothing'; form: DeleteForm; choice: QueryChoice; indices: string[]; indexTotal: number }
-  | ({ phase: 'review'; typed: string; error?: string; plan: MutationPlan; /** A sample page asked for and not yet shown. */ pending?: number } & DeleteReview)
+  | ({
+      phase: 'review';
+      typed: string;
+      error?: string;
+      plan: MutationPlan;
+      /** A sample page asked for and not yet shown. */ pending?: number;
+    } & DeleteReview)
   | ({ phase: 'starting'; plan: MutationPlan; confirmation: Confirmation } & DeleteReview)
   | ({ phase: 'running'; plan: MutationPlan } & DeleteReview & RunningTask)
   | ({ phase: 'counting'; final: TaskProgress } & DeleteReview & RunningTask)
-  | ({ phase: 'done'; report: DeleteReport; final: TaskProgress; offerMerge: boolean; /** Why the count may lag (its refresh failed). */ countLag?: string } & DeleteReview & RunningTask)
+  | ({
+      phase: 'done';
+      report: DeleteReport;
+      final: TaskProgress;
+      offerMerge: boolean;
+      /** Why the count may lag (its refresh failed). */ countLag?: string;
+    } & DeleteReview &
+      RunningTask)
   | {
       phase: 'failed';
       message: string;
@@ -249,7 +297,14 @@ function reviewOf(s: DeleteReview): DeleteReview {
 }
 
 function runningOf(s: RunningTask): RunningTask {
-  return { task: s.task, progress: s.progress, rate: s.rate, control: s.control, cancelRequested: s.cancelRequested, confirmation: s.confirmation };
+  return {
+    task: s.task,
+    progress: s.progress,
+    rate: s.rate,
+    control: s.control,
+    cancelRequested: s.cancelRequested,
+    confirmation: s.confirmation,
+  };
 }
 
 /** The one-line explanation of the conflicts policy the delete is sent with. */
@@ -272,7 +327,10 @@ function keyEvent(s: DeletePhase, e: Extract<DeleteEvent, { type: 'line' | 'chan
     if (s.phase !== 'input') return null;
     return e.field === 'kind' ? { type: 'nextKind' } : e.field === 'conflicts' ? { type: 'toggleConflicts' } : null;
   }
-  if (s.phase === 'input') return e.field === 'target' || e.field === 'value' || e.field === 'rate' ? { type: 'edit', field: e.field, value: editLine(s.form[e.field], e.edit) } : null;
+  if (s.phase === 'input')
+    return e.field === 'target' || e.field === 'value' || e.field === 'rate'
+      ? { type: 'edit', field: e.field, value: editLine(s.form[e.field], e.edit) }
+      : null;
   if (s.phase === 'review') {
     if (e.edit.type === 'erase' && !s.typed) return { type: 'back' };
     const typed = editLine(s.typed, e.edit, DIGITS);
@@ -290,11 +348,17 @@ export interface DeleteOptions {
 }
 
 /** The form opens on the value when the target came from the selected row. */
-export function deleteMachine(initial: Partial<DeleteForm> = {}, opts: DeleteOptions = {}): Machine<DeleteState, DeleteEvent, DeleteEffect> {
+export function deleteMachine(
+  initial: Partial<DeleteForm> = {},
+  opts: DeleteOptions = {},
+): Machine<DeleteState, DeleteEvent, DeleteEffect> {
   return withFocus(deletePhases(initial, opts), DELETE_FIELDS, initial.target ? 'value' : 'target');
 }
 
-function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, target = {} }: DeleteOptions): Machine<DeletePhase, DeleteEvent, DeleteEffect> {
+function deletePhases(
+  initial: Partial<DeleteForm>,
+  { pageSize = SAMPLE_PAGE, target = {} }: DeleteOptions,
+): Machine<DeletePhase, DeleteEvent, DeleteEffect> {
   const form: DeleteForm = { target: '', kind: 'olderThan', value: '', conflicts: 'abort', rate: '', ...initial };
   /** The starting throttle of a form that passed submit's check. */
   const rateOf = (f: DeleteForm): number => {
@@ -308,7 +372,12 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
     step(s, event): Step<DeletePhase, DeleteEffect> {
       const e = event.type === 'line' || event.type === 'change' ? keyEvent(s, event) : event;
       if (!e) return stay(s);
-      if (e.type === 'error') return stay({ phase: 'failed', message: e.message, ...('choice' in s && 'indices' in s && 'preview' in s ? { review: reviewOf(s) } : {}) });
+      if (e.type === 'error')
+        return stay({
+          phase: 'failed',
+          message: e.message,
+          ...('choice' in s && 'indices' in s && 'preview' in s ? { review: reviewOf(s) } : {}),
+        });
       if (e.type === 'cancel') return stay(BUSY.has(s.phase) ? s : { phase: 'cancelled' });
       switch (s.phase) {
         case 'input': {
@@ -317,7 +386,8 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
             const kind = QUERY_KINDS[(QUERY_KINDS.indexOf(s.form.kind) + 1) % QUERY_KINDS.length];
             return stay({ phase: 'input', form: { ...s.form, kind, value: '' } });
           }
-          if (e.type === 'toggleConflicts') return stay({ phase: 'input', form: { ...s.form, conflicts: s.form.conflicts === 'abort' ? 'proceed' : 'abort' } });
+          if (e.type === 'toggleConflicts')
+            return stay({ phase: 'input', form: { ...s.form, conflicts: s.form.conflicts === 'abort' ? 'proceed' : 'abort' } });
           if (e.type === 'submit') {
             // The guard's own syntax check first: `*`, `_all`, dot names never get as far as a request.
             const bad = checkIndexExpression(s.form.target.trim(), target);
@@ -342,9 +412,15 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
         case 'previewing':
           if (e.type === 'rejected') return stay({ phase: 'input', form: s.form, error: e.message });
           if (e.type === 'previewed') {
-            if (e.preview.matching === 0) return stay({ phase: 'nothing', form: s.form, choice: s.choice, indices: e.indices, indexTotal: e.preview.indexTotal });
+            if (e.preview.matching === 0)
+              return stay({ phase: 'nothing', form: s.form, choice: s.choice, indices: e.indices, indexTotal: e.preview.indexTotal });
             const review: DeleteReview = { form: s.form, choice: s.choice, indices: e.indices, preview: e.preview, from: 0 };
-            return stay({ phase: 'review', ...review, typed: '', plan: wizardDeletePlan(s.form.target.trim(), e.indices, s.choice.query, e.preview.matching, s.form.conflicts, rateOf(s.form)) });
+            return stay({
+              phase: 'review',
+              ...review,
+              typed: '',
+              plan: wizardDeletePlan(s.form.target.trim(), e.indices, s.choice.query, e.preview.matching, s.form.conflicts, rateOf(s.form)),
+            });
           }
           return stay(s);
         case 'review': {
@@ -356,12 +432,18 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
           }
           // The page and its offset change together, when its samples arrive; an older answer is dropped.
           if (e.type === 'samples')
-            return stay(e.from === s.pending ? { ...s, from: e.from, pending: undefined, preview: { ...s.preview, samples: e.samples } } : s);
+            return stay(
+              e.from === s.pending ? { ...s, from: e.from, pending: undefined, preview: { ...s.preview, samples: e.samples } } : s,
+            );
           if (e.type === 'typeCount') return stay({ ...s, typed: e.text.replace(/\D/g, ''), error: undefined });
           if (e.type === 'toggleConflicts') {
             const conflicts: ConflictsPolicy = s.form.conflicts === 'abort' ? 'proceed' : 'abort';
             const f = { ...s.form, conflicts };
-            return stay({ ...s, form: f, plan: wizardDeletePlan(f.target.trim(), s.indices, s.choice.query, s.preview.matching, conflicts, rateOf(f)) });
+            return stay({
+              ...s,
+              form: f,
+              plan: wizardDeletePlan(f.target.trim(), s.indices, s.choice.query, s.preview.matching, conflicts, rateOf(f)),
+            });
           }
           if (e.type === 'back') return stay({ phase: 'input', form: s.form });
           if (e.type === 'confirm') {
@@ -379,9 +461,18 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
         }
         case 'starting':
           if (e.type === 'notStarted')
-            return stay({ phase: 'failed', message: e.message, review: reviewOf(s), ...(e.applied ? { applied: e.applied } : {}), ...(e.refused ? { refused: e.refused } : {}) });
+            return stay({
+              phase: 'failed',
+              message: e.message,
+              review: reviewOf(s),
+              ...(e.applied ? { applied: e.applied } : {}),
+              ...(e.refused ? { refused: e.refused } : {}),
+            });
           if (e.type === 'started')
-            return go({ phase: 'running', ...reviewOf(s), plan: s.plan, task: e.task, cancelRequested: false, confirmation: s.confirmation }, { type: 'follow', task: e.task });
+            return go(
+              { phase: 'running', ...reviewOf(s), plan: s.plan, task: e.task, cancelRequested: false, confirmation: s.confirmation },
+              { type: 'follow', task: e.task },
+            );
           return stay(s);
         case 'running': {
           if (e.type === 'progress') return stay({ ...s, progress: e.progress });
@@ -390,22 +481,35 @@ function deletePhases(initial: Partial<DeleteForm>, { pageSize = SAMPLE_PAGE, ta
             if (s.rate === undefined) return stay(s);
             const r = parseRequestsPerSecond(s.rate);
             if (!r.ok) return stay({ ...s, control: { ok: false, message: r.error } });
-            return go({ ...s, rate: undefined, control: undefined }, { type: 'control', plan: rethrottlePlan(s.task, r.value), confirmation: { by: 'key' } });
+            return go(
+              { ...s, rate: undefined, control: undefined },
+              { type: 'control', plan: rethrottlePlan(s.task, r.value), confirmation: { by: 'key' } },
+            );
           }
           if (e.type === 'cancelTask') {
             if (s.cancelRequested) return stay(s);
-            return go({ ...s, rate: undefined, cancelRequested: true }, { type: 'control', plan: cancelTaskPlan(s.task), confirmation: { by: 'key' } });
+            return go(
+              { ...s, rate: undefined, cancelRequested: true },
+              { type: 'control', plan: cancelTaskPlan(s.task), confirmation: { by: 'key' } },
+            );
           }
-          if (e.type === 'controlled') return stay({ ...s, control: { ok: e.result.ok, message: e.result.ok ? `${e.result.summary}: ${e.result.message}` : e.result.message } });
-          if (e.type === 'finished')
-            return go({ phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: e.progress, final: e.progress }, {
-              type: 'count',
-              target: s.form.target.trim(),
-              query: s.choice.query,
-              refresh: deleteSkippedItsRefresh(e.progress),
-              // How the operator confirmed the delete (confirm accepts only the previewed count).
-              confirmation: s.confirmation,
+          if (e.type === 'controlled')
+            return stay({
+              ...s,
+              control: { ok: e.result.ok, message: e.result.ok ? `${e.result.summary}: ${e.result.message}` : e.result.message },
             });
+          if (e.type === 'finished')
+            return go(
+              { phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: e.progress, final: e.progress },
+              {
+                type: 'count',
+                target: s.form.target.trim(),
+                query: s.choice.query,
+                refresh: deleteSkippedItsRefresh(e.progress),
+                // How the operator confirmed the delete (confirm accepts only the previewed count).
+                confirmation: s.confirmation,
+              },
+            );
           if (e.type === 'lost')
             return stay({
               phase: 'failed',

@@ -83,13 +83,25 @@ type S = Step<DocsState, DocsEffect>;
 
 function searchOf(s: DocsState, choice: DocChoice, size: number, from: number): S {
   return go(
-    { ...s, busy: true, editing: false, error: undefined, errorKind: undefined, open: undefined, doc: undefined, hits: { described: choice.described, choice, total: { value: 0, relation: 'eq' }, hits: [], from, size } },
+    {
+      ...s,
+      busy: true,
+      editing: false,
+      error: undefined,
+      errorKind: undefined,
+      open: undefined,
+      doc: undefined,
+      hits: { described: choice.described, choice, total: { value: 0, relation: 'eq' }, hits: [], from, size },
+    },
     { type: 'search', index: s.index, choice, size, from, append: false },
   );
 }
 
 function lookupOf(s: DocsState, id: string): S {
-  return go({ ...s, busy: true, editing: false, error: undefined, errorKind: undefined, open: undefined, hits: undefined, doc: undefined }, { type: 'lookup', index: s.index, id });
+  return go(
+    { ...s, busy: true, editing: false, error: undefined, errorKind: undefined, open: undefined, hits: undefined, doc: undefined },
+    { type: 'lookup', index: s.index, id },
+  );
 }
 
 function reject(s: DocsState, message: string, kind: DocsErrorKind = 'bad-input'): S {
@@ -99,9 +111,16 @@ function reject(s: DocsState, message: string, kind: DocsErrorKind = 'bad-input'
 /** A form's input as a request, or why not (nothing is sent then). */
 function submitForm(s: DocsState, now: number, pageSize: number): S {
   const { kind, value } = s.form;
-  if (kind === 'id') return value.trim() === '' ? reject({ ...s, editing: true }, 'no id typed: type the _id of the document (a search shows them)') : lookupOf(s, value.trim());
+  if (kind === 'id')
+    return value.trim() === ''
+      ? reject({ ...s, editing: true }, 'no id typed: type the _id of the document (a search shows them)')
+      : lookupOf(s, value.trim());
   if (kind === 'file') {
-    if (value.trim() === '') return reject({ ...s, editing: true }, 'no file typed: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)');
+    if (value.trim() === '')
+      return reject(
+        { ...s, editing: true },
+        'no file typed: type the path of a JSON body such as {"query": {...}} (a logged query saved as-is)',
+      );
     return go({ ...s, busy: true, editing: false, error: undefined, errorKind: undefined }, { type: 'readFile', path: value.trim(), now });
   }
   const c = docChoice(kind, value, now);
@@ -121,7 +140,9 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
           return stay({ ...s, form: { kind, value: '' }, error: undefined, errorKind: undefined });
         }
         case 'line':
-          return s.editing ? stay({ ...s, form: { ...s.form, value: editLine(s.form.value, e.edit) }, error: undefined, errorKind: undefined }) : stay(s);
+          return s.editing
+            ? stay({ ...s, form: { ...s.form, value: editLine(s.form.value, e.edit) }, error: undefined, errorKind: undefined })
+            : stay(s);
         case 'edit':
           return stay({ ...s, editing: true, open: undefined });
         case 'submit':
@@ -137,7 +158,10 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
         case 'more': {
           const h = s.hits;
           if (!h || s.busy || h.from + h.hits.length >= h.total.value) return stay(s);
-          return go({ ...s, busy: true }, { type: 'search', index: s.index, choice: h.choice, size: h.size, from: h.from + h.hits.length, append: true });
+          return go(
+            { ...s, busy: true },
+            { type: 'search', index: s.index, choice: h.choice, size: h.size, from: h.from + h.hits.length, append: true },
+          );
         }
         case 'open':
           if (s.doc) return stay({ ...s, open: 'doc' });
@@ -152,7 +176,14 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
         case 'found':
           return stay({ ...s, busy: false, doc: e.doc, request: e.request, open: 'doc' });
         case 'missing':
-          return stay({ ...s, busy: false, error: e.message, errorKind: 'not-found', editing: true, ...(e.request ? { request: e.request } : {}) });
+          return stay({
+            ...s,
+            busy: false,
+            error: e.message,
+            errorKind: 'not-found',
+            editing: true,
+            ...(e.request ? { request: e.request } : {}),
+          });
         case 'page': {
           const h = s.hits!;
           const hits = e.append ? [...h.hits, ...e.hits] : e.hits;
@@ -160,7 +191,14 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
         }
         case 'rejected':
           // A next page refused (beyond the window) keeps the hits read so far on screen.
-          return stay({ ...s, busy: false, error: e.message, errorKind: e.kind, editing: !s.hits?.hits.length, hits: s.hits?.hits.length ? s.hits : undefined });
+          return stay({
+            ...s,
+            busy: false,
+            error: e.message,
+            errorKind: e.kind,
+            editing: !s.hits?.hits.length,
+            hits: s.hits?.hits.length ? s.hits : undefined,
+          });
         case 'cancel':
           return stay(s);
         case 'error':

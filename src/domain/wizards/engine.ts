@@ -57,9 +57,7 @@ export type EngineWizardEvent =
   | { type: 'error'; message: string };
 
 export type EngineWizardEffect =
-  | { type: 'load' }
-  | { type: 'plan'; action: EngineAction }
-  | { type: 'run'; action: EngineAction; confirmation: Confirmation };
+  { type: 'load' } | { type: 'plan'; action: EngineAction } | { type: 'run'; action: EngineAction; confirmation: Confirmation };
 
 const OUTPUT_LINES = 6;
 
@@ -73,7 +71,16 @@ export function actionLabel(a: EngineAction): string {
 
 /** `initial`: the CLI's one action; none: the console's menu. */
 export function engineMachine(initial?: EngineAction): Machine<EngineWizardState, EngineWizardEvent, EngineWizardEffect> {
-  const blank: EngineWizardState = { phase: 'loading', info: [], plugins: [], readOnly: false, input: '', commands: [], typed: '', output: [] };
+  const blank: EngineWizardState = {
+    phase: 'loading',
+    info: [],
+    plugins: [],
+    readOnly: false,
+    input: '',
+    commands: [],
+    typed: '',
+    output: [],
+  };
   const plan = (s: EngineWizardState, action: EngineAction): Step<EngineWizardState, EngineWizardEffect> => ({
     state: { ...s, phase: 'loading', action, commands: [], need: undefined, typed: '', output: [], result: undefined, message: undefined },
     effects: [{ type: 'plan', action }],
@@ -83,7 +90,13 @@ export function engineMachine(initial?: EngineAction): Machine<EngineWizardState
     step(s, e) {
       switch (e.type) {
         case 'loaded':
-          return stay({ ...s, phase: s.phase === 'loading' && !s.action ? 'menu' : s.phase, info: e.info, plugins: e.plugins, readOnly: e.readOnly });
+          return stay({
+            ...s,
+            phase: s.phase === 'loading' && !s.action ? 'menu' : s.phase,
+            info: e.info,
+            plugins: e.plugins,
+            readOnly: e.readOnly,
+          });
         case 'choose': {
           // From the menu, or the restart offered at the end of a plugin change.
           const fromDone = s.phase === 'done' && s.result?.restartNeeded && e.action.kind === 'service' && e.action.verb === 'restart';
@@ -118,7 +131,8 @@ export function engineMachine(initial?: EngineAction): Machine<EngineWizardState
           // A running command cannot be called back; a question or a typed name goes back to the menu (console) or ends (CLI).
           // While reading (never a change: the run is 'running') Esc ends the wizard.
           if (s.phase === 'running') return stay(s);
-          if ((s.phase === 'asking' || s.phase === 'input' || s.phase === 'done') && !initial) return stay({ ...s, phase: 'menu', action: undefined, result: undefined, typed: '', input: '' });
+          if ((s.phase === 'asking' || s.phase === 'input' || s.phase === 'done') && !initial)
+            return stay({ ...s, phase: 'menu', action: undefined, result: undefined, typed: '', input: '' });
           return stay({ ...s, phase: 'cancelled' });
         case 'error':
           return stay({ ...s, phase: 'failed', message: e.message });

@@ -67,7 +67,15 @@ export type MergeEvent =
 
 export type MergeEffect =
   | { type: 'inspect'; target: string }
-  | { type: 'merge'; target: string; flush?: MutationPlan; plan: MutationPlan; confirmation: Confirmation; waitForLeases: boolean; before: MergeFacts };
+  | {
+      type: 'merge';
+      target: string;
+      flush?: MutationPlan;
+      plan: MutationPlan;
+      confirmation: Confirmation;
+      waitForLeases: boolean;
+      before: MergeFacts;
+    };
 
 /**
  * A merge keeps soft-deleted documents the last commit may still need for history (Lucene keeps
@@ -99,7 +107,16 @@ export function buildMergeReview(target: string, indices: string[], before: Merg
   // Sent to the indices shown, not to the pattern (an index created meanwhile is not merged).
   const plan = pinIndices(forcemergePlan(target, asTask), target, indices);
   const deleted = before.indices.some((i) => i.docsDeleted > 0);
-  return { target, indices, before, retaining, refuse: space.refuse, warnings, plans: deleted ? [pinIndices(flushPlan(target), target, indices), plan] : [plan], plan };
+  return {
+    target,
+    indices,
+    before,
+    retaining,
+    refuse: space.refuse,
+    warnings,
+    plans: deleted ? [pinIndices(flushPlan(target), target, indices), plan] : [plan],
+    plan,
+  };
 }
 
 export interface FactLine {
@@ -110,7 +127,11 @@ export interface FactLine {
 /** Per index: deleted docs and store size (before, or before -> after). */
 export function mergeIndexLines(before: MergeFacts, after?: MergeFacts): FactLine[] {
   return before.indices.map((b) => {
-    if (!after) return { text: `${b.name}: ${formatCount(b.docsDeleted)} deleted docs, store ${formatBytes(b.storeBytes)}`, tone: b.docsDeleted > 0 ? 'yellow' : undefined };
+    if (!after)
+      return {
+        text: `${b.name}: ${formatCount(b.docsDeleted)} deleted docs, store ${formatBytes(b.storeBytes)}`,
+        tone: b.docsDeleted > 0 ? 'yellow' : undefined,
+      };
     const a = after.indices.find((i) => i.name === b.name);
     const freed = a !== undefined && a.storeBytes < b.storeBytes;
     return {
@@ -129,12 +150,19 @@ export function mergeDiskLines(before: MergeFacts, after?: MergeFacts): FactLine
         tone: diskLevelTone(b.level),
       };
     const a = after.disks.find((d) => d.node === b.node);
-    return { text: `node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}`, tone: a ? diskLevelTone(a.level) : undefined };
+    return {
+      text: `node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}`,
+      tone: a ? diskLevelTone(a.level) : undefined,
+    };
   });
 }
 
 /** targetOptions: what the target may name (--include-system). */
-export function forcemergeMachine(initialTarget = '', start = false, targetOptions: TargetOptions = {}): Machine<MergeState, MergeEvent, MergeEffect> {
+export function forcemergeMachine(
+  initialTarget = '',
+  start = false,
+  targetOptions: TargetOptions = {},
+): Machine<MergeState, MergeEvent, MergeEffect> {
   return {
     init: () =>
       start && !checkIndexExpression(initialTarget, targetOptions)
@@ -144,7 +172,7 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
       const common = commonStep<MergeState, MergeEffect>(s, e);
       if (common) {
         const review = s.phase === 'review' || s.phase === 'applying' ? reviewOf(s) : undefined;
-        return common.state.phase === 'failed' ? stay({ ...(common.state as Ended), review }) : (common);
+        return common.state.phase === 'failed' ? stay({ ...(common.state as Ended), review }) : common;
       }
       switch (s.phase) {
         case 'input':
@@ -158,7 +186,8 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
           return stay(s);
         case 'inspecting':
           if (e.type === 'rejected') return stay({ phase: 'input', target: s.target, error: e.message });
-          if (e.type === 'inspected') return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining, e.asTask) });
+          if (e.type === 'inspected')
+            return stay({ phase: 'review', ...buildMergeReview(s.target, e.indices, e.facts, e.retaining, e.asTask) });
           return stay(s);
         case 'review':
           if (e.type === 'back') return stay({ phase: 'input', target: s.target });
@@ -179,14 +208,27 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
           return stay(s);
         case 'applying':
           if (e.type === 'leasesCleared')
-            return stay({ ...s, waitingLeases: false, warnings: e.cleared ? s.warnings : [...s.warnings, 'leases still retain deleted documents: the merge may reclaim only part of them'] });
+            return stay({
+              ...s,
+              waitingLeases: false,
+              warnings: e.cleared
+                ? s.warnings
+                : [...s.warnings, 'leases still retain deleted documents: the merge may reclaim only part of them'],
+            });
           if (e.type === 'started') return stay({ ...s, task: e.task, waitingLeases: false });
           if (e.type === 'notStarted')
-            return stay({ phase: 'failed', message: e.message, review: reviewOf(s), ...(e.applied ? { applied: e.applied } : {}), ...(e.refused ? { refused: e.refused } : {}) });
+            return stay({
+              phase: 'failed',
+              message: e.message,
+              review: reviewOf(s),
+              ...(e.applied ? { applied: e.applied } : {}),
+              ...(e.refused ? { refused: e.refused } : {}),
+            });
           if (e.type === 'lost')
             return stay({
               phase: 'failed',
-              message: `lost task ${s.task ?? '?'}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task ?? ''}`.trim(),
+              message:
+                `lost task ${s.task ?? '?'}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task ?? ''}`.trim(),
               review: reviewOf(s),
               ...(s.task ? { lostTask: s.task } : {}),
             });
@@ -200,5 +242,14 @@ export function forcemergeMachine(initialTarget = '', start = false, targetOptio
 }
 
 export function reviewOf(s: MergeReview): MergeReview {
-  return { target: s.target, indices: s.indices, before: s.before, retaining: s.retaining, refuse: s.refuse, warnings: s.warnings, plans: s.plans, plan: s.plan };
+  return {
+    target: s.target,
+    indices: s.indices,
+    before: s.before,
+    retaining: s.retaining,
+    refuse: s.refuse,
+    warnings: s.warnings,
+    plans: s.plans,
+    plan: s.plan,
+  };
 }

@@ -76,7 +76,10 @@ export function withFocus<S extends object, E extends { type: string }, F, Field
   fields: readonly Field[],
   first: Field,
 ): Machine<S & Focus<Field>, E | FocusEvent, F> {
-  const keep = (focus: Field, next: Step<S, F>): Step<S & Focus<Field>, F> => ({ state: 'form' in next.state ? { ...next.state, focus } : next.state, effects: next.effects });
+  const keep = (focus: Field, next: Step<S, F>): Step<S & Focus<Field>, F> => ({
+    state: 'form' in next.state ? { ...next.state, focus } : next.state,
+    effects: next.effects,
+  });
   return {
     init: () => keep(first, m.init()),
     step(s, e) {

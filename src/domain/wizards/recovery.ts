@@ -63,7 +63,8 @@ export type RecoveryWizardEvent =
   | { type: 'cancel' }
   | { type: 'error'; message: string };
 
-export type RecoveryWizardEffect = { type: 'detect' } | { type: 'run'; method: RecoveryMethod | 'resume' } | { type: 'answer'; confirmation: Confirmation | null };
+export type RecoveryWizardEffect =
+  { type: 'detect' } | { type: 'run'; method: RecoveryMethod | 'resume' } | { type: 'answer'; confirmation: Confirmation | null };
 
 const OUTPUT_LINES = 6;
 const LOG_LINES = 4;
@@ -80,7 +81,13 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
       switch (e.type) {
         case 'detected':
           if (!e.finding && !e.resumeAt) return stay({ ...s, phase: 'none', message: [e.message ?? 'no corrupt primary found'] });
-          return stay({ ...s, phase: 'options', finding: e.finding ?? undefined, resumeAt: e.resumeAt, message: e.message ? [e.message] : undefined });
+          return stay({
+            ...s,
+            phase: 'options',
+            finding: e.finding ?? undefined,
+            resumeAt: e.resumeAt,
+            message: e.message ? [e.message] : undefined,
+          });
         case 'choose': {
           if (s.phase !== 'options') return stay(s);
           if (e.method === 'resume' && !s.resumeAt) return stay(s);
@@ -96,7 +103,8 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
           return stay(s.phase === 'asking' && s.need?.kind === 'type' ? { ...s, typed: editLine(s.typed, e.edit) } : s);
         case 'confirm': {
           if (s.phase !== 'asking' || !s.need) return stay(s);
-          if (s.need.kind === 'key') return { state: { ...s, phase: 'running' }, effects: [{ type: 'answer', confirmation: { by: 'key' } }] };
+          if (s.need.kind === 'key')
+            return { state: { ...s, phase: 'running' }, effects: [{ type: 'answer', confirmation: { by: 'key' } }] };
           if (s.typed !== s.need.expected) return stay(s);
           return { state: { ...s, phase: 'running' }, effects: [{ type: 'answer', confirmation: { by: 'typed', text: s.typed } }] };
         }

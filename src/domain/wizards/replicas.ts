@@ -7,7 +7,19 @@ import type { MutationPlan } from '../mutation/plan';
 import { describeMatch, pinIndices } from '../mutation/targets';
 import type { HealthStatus } from '../types';
 import { editLine, type LineEdit } from '../line-edit';
-import { commonStep, go, stay, withFocus, type CommonEvent, type FocusEvent, type Focus, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import {
+  commonStep,
+  go,
+  stay,
+  withFocus,
+  type CommonEvent,
+  type FocusEvent,
+  type Focus,
+  type Machine,
+  type MutateEffect,
+  type PlanResult,
+  type Step,
+} from './machine';
 
 export const DEFAULT_TEMPLATE = 'service_v9';
 
@@ -16,10 +28,14 @@ export function parseReplicaCount(text: string): { ok: true; value: number } | {
   const t = text.trim();
   if (!/^\d+$/.test(t)) {
     const why = /^-\d+$/.test(t) ? 'cannot be negative' : /^-?\d*\.\d+$/.test(t) ? 'must be a whole number' : 'is not a number';
-    return { ok: false, error: `replicas "${text}" ${why}: give a whole number of replicas, 0 or more (e.g. 0 on a single node, 1 with two or more nodes)` };
+    return {
+      ok: false,
+      error: `replicas "${text}" ${why}: give a whole number of replicas, 0 or more (e.g. 0 on a single node, 1 with two or more nodes)`,
+    };
   }
   const value = Number(t);
-  if (!Number.isSafeInteger(value) || value > 1000) return { ok: false, error: `replicas "${text}" is too large: give a whole number such as 0 or 1` };
+  if (!Number.isSafeInteger(value) || value > 1000)
+    return { ok: false, error: `replicas "${text}" is too large: give a whole number such as 0 or 1` };
   return { ok: true, value };
 }
 
@@ -31,7 +47,9 @@ export function expectedHealth(replicas: number, dataNodes: number): HealthStatu
 export function replicaWarnings(replicas: number, dataNodes: number): string[] {
   const w: string[] = [];
   if (dataNodes <= 1 && replicas > 0)
-    w.push(`${replicas} replica${replicas > 1 ? 's' : ''} on a single-node cluster cannot be placed: the indices turn yellow (set 0 on one node)`);
+    w.push(
+      `${replicas} replica${replicas > 1 ? 's' : ''} on a single-node cluster cannot be placed: the indices turn yellow (set 0 on one node)`,
+    );
   else if (replicas + 1 > dataNodes)
     w.push(`${replicas} replicas need ${replicas + 1} data nodes, the cluster has ${dataNodes}: some replicas stay unassigned (yellow)`);
   if (dataNodes > 1 && replicas === 0)
@@ -41,27 +59,31 @@ export function replicaWarnings(replicas: number, dataNodes: number): string[] {
 
 /** Sent to the indices the review showed (pinIndices), not to the pattern. */
 export function replicasPlan(target: string, replicas: number, indices: string[]): MutationPlan {
-  return pinIndices({
-    method: 'PUT',
-    path: `/${encodeURIComponent(target)}/_settings`,
-    querystring: { expand_wildcards: 'all' },
-    body: { index: { number_of_replicas: replicas } },
-    risk: 'reversible',
-    target,
-    summary: `set number_of_replicas to ${replicas} on ${describeMatch(indices)}`,
-    verify: {
-      path: `/${encodeURIComponent(target)}/_settings/index.number_of_replicas`,
-      querystring: { flat_settings: 'true', expand_wildcards: 'all' },
-      check(body) {
-        const wrong = Object.entries((body ?? {}) as Record<string, { settings: Record<string, string> }>)
-          .filter(([, v]) => Number(v.settings['index.number_of_replicas']) !== replicas)
-          .map(([i]) => i);
-        return wrong.length
-          ? { ok: false, message: `still not ${replicas} replicas: ${wrong.join(', ')}` }
-          : { ok: true, message: `every matched index now has ${replicas} replica${replicas === 1 ? '' : 's'}` };
+  return pinIndices(
+    {
+      method: 'PUT',
+      path: `/${encodeURIComponent(target)}/_settings`,
+      querystring: { expand_wildcards: 'all' },
+      body: { index: { number_of_replicas: replicas } },
+      risk: 'reversible',
+      target,
+      summary: `set number_of_replicas to ${replicas} on ${describeMatch(indices)}`,
+      verify: {
+        path: `/${encodeURIComponent(target)}/_settings/index.number_of_replicas`,
+        querystring: { flat_settings: 'true', expand_wildcards: 'all' },
+        check(body) {
+          const wrong = Object.entries((body ?? {}) as Record<string, { settings: Record<string, string> }>)
+            .filter(([, v]) => Number(v.settings['index.number_of_replicas']) !== replicas)
+            .map(([i]) => i);
+          return wrong.length
+            ? { ok: false, message: `still not ${replicas} replicas: ${wrong.join(', ')}` }
+            : { ok: true, message: `every matched index now has ${replicas} replica${replicas === 1 ? '' : 's'}` };
+        },
       },
     },
-  }, target, indices);
+    target,
+    indices,
+  );
 }
 
 type Json = Record<string, any>;
@@ -114,7 +136,13 @@ export function templatePlan(name: string, template: Json, replicas: number): Mu
 export function platformTemplateSettings(name: string, template: Json | null, replicas: number): Json {
   const shards = Number(template?.template?.settings?.index?.number_of_shards ?? template?.template?.settings?.number_of_shards ?? 6);
   // additional_components as the template is really composed (domain/templates.ts, the Templates pane's value).
-  return { [name]: { number_of_shards: shards, number_of_replicas: replicas, additional_components: ((template?.composed_of ?? []) as unknown[]).map(String) } };
+  return {
+    [name]: {
+      number_of_shards: shards,
+      number_of_replicas: replicas,
+      additional_components: ((template?.composed_of ?? []) as unknown[]).map(String),
+    },
+  };
 }
 
 // --- the machine ------------------------------------------------------------------------------
@@ -200,7 +228,8 @@ export type ReplicasEffect =
  *  index patterns match none of the indices changed (changing it would not keep them in line). */
 export function templateProblem(form: ReplicasForm, facts: ReplicasFacts): string | null {
   if (!form.withTemplate) return null;
-  if (!facts.template) return `index template "${form.template}" does not exist: nothing was sent (shardeck templates lists them; leave out --template to change only the indices)`;
+  if (!facts.template)
+    return `index template "${form.template}" does not exist: nothing was sent (shardeck templates lists them; leave out --template to change only the indices)`;
   const raw = facts.template.index_patterns;
   const patterns = (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String);
   if (facts.indices.length && !facts.indices.some((i) => patterns.some((p) => globMatches(p, i))))
@@ -221,7 +250,15 @@ export function buildReplicasReview(form: ReplicasForm, replicas: number, facts:
       );
     }
   }
-  return { replicas, facts, plans, warnings: replicaWarnings(replicas, facts.dataNodes), notes, platformJson, expected: expectedHealth(replicas, facts.dataNodes) };
+  return {
+    replicas,
+    facts,
+    plans,
+    warnings: replicaWarnings(replicas, facts.dataNodes),
+    notes,
+    platformJson,
+    expected: expectedHealth(replicas, facts.dataNodes),
+  };
 }
 
 function reportOf(form: ReplicasForm, review: ReplicasReview, results: PlanResult[]): ReplicasReport {
@@ -260,7 +297,10 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
             if (!n.ok) return stay({ ...s, error: n.error });
             if (s.form.withTemplate && !s.form.template.trim())
               return stay({ ...s, error: 'no template named: give the index template name (service_v9 by default)' });
-            return go({ phase: 'inspecting', form: s.form }, { type: 'inspect', target: s.form.target, template: s.form.withTemplate ? s.form.template : undefined });
+            return go(
+              { phase: 'inspecting', form: s.form },
+              { type: 'inspect', target: s.form.target, template: s.form.withTemplate ? s.form.template : undefined },
+            );
           }
           return stay(s);
         case 'inspecting':
@@ -274,13 +314,21 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
           }
           return stay(s);
         case 'review':
-          if (e.type === 'confirm') return go({ phase: 'applying', form: s.form, review: s.review }, { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation });
+          if (e.type === 'confirm')
+            return go(
+              { phase: 'applying', form: s.form, review: s.review },
+              { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation },
+            );
           if (e.type === 'back') return stay({ phase: 'input', form: s.form });
           return stay(s);
         case 'applying':
           if (e.type === 'applied') {
             if (e.results.some((r) => !r.ok))
-              return stay({ phase: 'failed', message: e.results.find((r) => !r.ok)!.message, report: reportOf(s.form, s.review, e.results) });
+              return stay({
+                phase: 'failed',
+                message: e.results.find((r) => !r.ok)!.message,
+                report: reportOf(s.form, s.review, e.results),
+              });
             return go(
               { phase: 'watching', form: s.form, review: s.review, results: e.results },
               { type: 'watch', target: s.form.target, expected: s.review.expected, replicas: s.review.replicas },

@@ -37,7 +37,8 @@ export function parseScrollLimit(text: string): { ok: true; value: number } | { 
   if (!/^\d+$/.test(t) || Number(t) < 1)
     return { ok: false, error: `scroll limit "${text}" is not a whole number of 1 or more: give e.g. 1000 (the default is 500)` };
   // The setting is a Java int: Elasticsearch rejects anything larger.
-  if (Number(t) > ES_INT_MAX) return { ok: false, error: `scroll limit "${text}" is more than Elasticsearch accepts (at most ${ES_INT_MAX}): give e.g. 1000` };
+  if (Number(t) > ES_INT_MAX)
+    return { ok: false, error: `scroll limit "${text}" is more than Elasticsearch accepts (at most ${ES_INT_MAX}): give e.g. 1000` };
   return { ok: true, value: Number(t) };
 }
 
@@ -109,11 +110,21 @@ export function scrollMachine(initialInput = ''): Machine<ScrollState, ScrollEve
           }
           return stay(s);
         case 'confirming':
-          if (e.type === 'back' || (e.type === 'line' && e.edit.type === 'erase')) return stay({ phase: 'review', facts: s.facts, input: s.input });
-          if (e.type === 'confirm') return go({ phase: 'applying', facts: s.facts, plan: s.plan }, { type: 'mutate', plans: [s.plan], confirmation: e.confirmation });
+          if (e.type === 'back' || (e.type === 'line' && e.edit.type === 'erase'))
+            return stay({ phase: 'review', facts: s.facts, input: s.input });
+          if (e.type === 'confirm')
+            return go(
+              { phase: 'applying', facts: s.facts, plan: s.plan },
+              { type: 'mutate', plans: [s.plan], confirmation: e.confirmation },
+            );
           return stay(s);
         case 'applying':
-          if (e.type === 'applied') return stay(e.results[0].ok ? { phase: 'done', facts: s.facts, result: e.results[0] } : { phase: 'failed', message: e.results[0].message });
+          if (e.type === 'applied')
+            return stay(
+              e.results[0].ok
+                ? { phase: 'done', facts: s.facts, result: e.results[0] }
+                : { phase: 'failed', message: e.results[0].message },
+            );
           return stay(s);
         default:
           return stay(s);

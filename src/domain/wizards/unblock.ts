@@ -50,7 +50,12 @@ function unblockPlan(names: string[], part: string): MutationPlan {
         const still = Object.entries((body ?? {}) as Record<string, { settings: Record<string, string> }>)
           .filter(([, v]) => v.settings?.['index.blocks.read_only_allow_delete'] === 'true')
           .map(([i]) => i);
-        return still.length ? { ok: false, message: `still blocked: ${still.join(', ')}` } : { ok: true, message: `${names.length === 1 ? names[0] : `these ${names.length} indices`} no longer carr${names.length === 1 ? 'ies' : 'y'} the read-only block: writes are accepted again` };
+        return still.length
+          ? { ok: false, message: `still blocked: ${still.join(', ')}` }
+          : {
+              ok: true,
+              message: `${names.length === 1 ? names[0] : `these ${names.length} indices`} no longer carr${names.length === 1 ? 'ies' : 'y'} the read-only block: writes are accepted again`,
+            };
       },
     },
   };
@@ -64,7 +69,9 @@ export function unblockPlans(blocked: string[]): MutationPlan[] {
   const names = [...new Set(blocked)].sort();
   const chunks: string[][] = [];
   let cur: string[] = [];
-  const fits = (list: string[]) => `PUT ${pathWithQuery({ path: `/${list.map(encodeURIComponent).join(',')}/_settings`, querystring: {} })} HTTP/1.1`.length <= MAX_REQUEST_LINE;
+  const fits = (list: string[]) =>
+    `PUT ${pathWithQuery({ path: `/${list.map(encodeURIComponent).join(',')}/_settings`, querystring: {} })} HTTP/1.1`.length <=
+    MAX_REQUEST_LINE;
   for (const n of names) {
     if (cur.length && !fits([...cur, n])) {
       chunks.push(cur);
@@ -97,7 +104,9 @@ export function buildUnblockReview(facts: UnblockFacts): UnblockReview {
     };
   }
   if (high.length)
-    notes.push(`${high.map((d) => d.node).join(', ')} still above the high watermark: Elasticsearch will not lift the block by itself yet; clearing it is safe below flood stage, but free disk soon`);
+    notes.push(
+      `${high.map((d) => d.node).join(', ')} still above the high watermark: Elasticsearch will not lift the block by itself yet; clearing it is safe below flood stage, but free disk soon`,
+    );
   return { facts, notes, plans: unblockPlans(facts.blocked) };
 }
 
@@ -130,11 +139,26 @@ export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEff
       if (s.phase === 'applying' && e.type === 'applied') {
         // One result for the whole unblock: the first that failed, else the last (each part stops the next on failure).
         const failed = e.results.find((r) => !r.ok);
-        if (failed) return stay({ phase: 'failed', message: e.results.length > 1 ? `${failed.summary}: ${failed.message}` : failed.message });
+        if (failed)
+          return stay({ phase: 'failed', message: e.results.length > 1 ? `${failed.summary}: ${failed.message}` : failed.message });
         if (e.results.length < (s.review.plans?.length ?? 0)) return stay({ phase: 'failed', message: 'not every part was sent' });
         const last = e.results[e.results.length - 1];
         const verifiedOk = e.results.every((r) => r.verified?.ok !== false);
-        const result = e.results.length === 1 ? last : { ...last, summary: `remove the flood-stage read-only block from ${s.review.facts.blocked.length} indices in ${e.results.length} requests`, ...(last.verified ? { verified: { ok: verifiedOk, message: verifiedOk ? last.verified.message : e.results.find((r) => r.verified?.ok === false)!.verified!.message } } : {}) };
+        const result =
+          e.results.length === 1
+            ? last
+            : {
+                ...last,
+                summary: `remove the flood-stage read-only block from ${s.review.facts.blocked.length} indices in ${e.results.length} requests`,
+                ...(last.verified
+                  ? {
+                      verified: {
+                        ok: verifiedOk,
+                        message: verifiedOk ? last.verified.message : e.results.find((r) => r.verified?.ok === false)!.verified!.message,
+                      },
+                    }
+                  : {}),
+              };
         return stay({ phase: 'done', review: s.review, result });
       }
       return stay(s);

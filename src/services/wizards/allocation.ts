@@ -1,6 +1,14 @@
 // The allocation wizard's session: explain a shard, retry failed allocations, report what moved.
 import type { EsApi } from '../../cluster/api';
-import { explainAllocation, type AllocationEffect, type AllocationEvent, type AllocationState, allocationMachine, diffShards, type ShardRef } from '../../domain/wizards/allocation';
+import {
+  explainAllocation,
+  type AllocationEffect,
+  type AllocationEvent,
+  type AllocationState,
+  allocationMachine,
+  diffShards,
+  type ShardRef,
+} from '../../domain/wizards/allocation';
 import type { Guard } from '../guard';
 import { waitUntil } from '../wait';
 import { performMutations, WizardSession, type WatchTuning } from './session';
@@ -14,9 +22,18 @@ export function allocationSession(es: EsApi, guard: Guard, shard?: ShardRef, tun
       const before = await es.data('shards');
       const results = await performMutations(guard, f);
       // Give the allocator time to start what it retried, then compare.
-      await waitUntil(() => es.health(), (h) => !results[0]?.ok || h.moving === 0, { timeoutMs: tuning.watchTimeoutMs ?? 30_000, intervalMs: tuning.pollMs ?? 1000 });
+      await waitUntil(
+        () => es.health(),
+        (h) => !results[0]?.ok || h.moving === 0,
+        { timeoutMs: tuning.watchTimeoutMs ?? 30_000, intervalMs: tuning.pollMs ?? 1000 },
+      );
       const after = await es.data('shards');
-      send({ type: 'applied', results, moves: diffShards(before, after), stillUnassigned: after.filter((s) => s.state === 'UNASSIGNED').length });
+      send({
+        type: 'applied',
+        results,
+        moves: diffShards(before, after),
+        stillUnassigned: after.filter((s) => s.state === 'UNASSIGNED').length,
+      });
     }
   });
 }

@@ -3,7 +3,15 @@
 // index template read fresh just before (refused when it changed since the preview), each through
 // the Guard; then simulates a new index to check the field is disabled.
 import type { EsApi } from '../../cluster/api';
-import { componentMachine, checkNewIndexMapping, type ComponentEffect, type ComponentEvent, type ComponentForm, type ComponentReport, type ComponentState } from '../../domain/wizards/component-template';
+import {
+  componentMachine,
+  checkNewIndexMapping,
+  type ComponentEffect,
+  type ComponentEvent,
+  type ComponentForm,
+  type ComponentReport,
+  type ComponentState,
+} from '../../domain/wizards/component-template';
 import { composeTemplatePlan, mappedField, platformTemplatesSettings } from '../../domain/templates';
 import type { Guard } from '../guard';
 import { performMutations, WizardSession } from './session';
@@ -29,8 +37,19 @@ export function componentTemplateSession(es: EsApi, guard: Guard, initial: Parti
       // The index template is PUT back whole: read it again right before, and send only what was previewed.
       const fresh = await es.indexTemplate(review.form.template);
       if (!fresh || !same(fresh, review.templateBefore))
-        results.push({ summary: second.summary, ok: false, message: `index template ${review.form.template} changed since the preview: not sent (the component template is in place); run again to see it as it is now` });
-      else results.push(...(await performMutations(guard, { type: 'mutate', plans: [composeTemplatePlan(review.form.template, fresh, review.form.name)], confirmation })));
+        results.push({
+          summary: second.summary,
+          ok: false,
+          message: `index template ${review.form.template} changed since the preview: not sent (the component template is in place); run again to see it as it is now`,
+        });
+      else
+        results.push(
+          ...(await performMutations(guard, {
+            type: 'mutate',
+            plans: [composeTemplatePlan(review.form.template, fresh, review.form.name)],
+            confirmation,
+          })),
+        );
     }
     const report: ComponentReport = { results, platformJson: review.platformJson };
     if (results.every((r) => r.ok)) {

@@ -23,51 +23,57 @@ export interface DeleteTuning extends SendTuning {
 }
 
 export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteForm> = {}, tuning: DeleteTuning = {}) {
-  return new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial, { pageSize: tuning.samplePage, target: tuning }), async (f, send) => {
-    switch (f.type) {
-      case 'readFile': {
-        let text: string;
-        try {
-          text = fs.readFileSync(f.path, 'utf8');
-        } catch (e) {
-          return send({ type: 'rejected', message: `cannot read ${f.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path` });
+  return new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(
+    deleteMachine(initial, { pageSize: tuning.samplePage, target: tuning }),
+    async (f, send) => {
+      switch (f.type) {
+        case 'readFile': {
+          let text: string;
+          try {
+            text = fs.readFileSync(f.path, 'utf8');
+          } catch (e) {
+            return send({
+              type: 'rejected',
+              message: `cannot read ${f.path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`,
+            });
+          }
+          return send({ type: 'fileRead', text });
         }
-        return send({ type: 'fileRead', text });
+        case 'preview': {
+          const res = await guard.resolveTarget(f.target, tuning);
+          if (!res.ok) return send({ type: 'rejected', message: res.error });
+          const preview = await previewDelete(es, f.target, f.query, f.pageSize);
+          return send({ type: 'previewed', indices: res.indices, preview });
+        }
+        case 'samples': {
+          const page = await previewDelete(es, f.target, f.query, f.pageSize, f.from);
+          return send({ type: 'samples', from: f.from, samples: page.samples });
+        }
+        case 'start': {
+          const r = await startTask(guard, f, tuning, 'delete');
+          return send('task' in r ? { type: 'started', task: r.task } : { type: 'notStarted', ...r });
+        }
+        case 'follow': {
+          const done = await followTask(es, f.task, (progress) => send({ type: 'progress', progress }), {
+            intervalMs: tuning.followIntervalMs ?? 500,
+            lostAfterMs: tuning.lostAfterMs,
+            timelineUrl: guard.previewConnection.url,
+          });
+          return send(done.ok ? { type: 'finished', progress: done.progress } : { type: 'lost', message: done.lost, last: done.last });
+        }
+        case 'control': {
+          const [result] = await performMutations(guard, { type: 'mutate', plans: [f.plan], confirmation: f.confirmation }, tuning);
+          return send({ type: 'controlled', result });
+        }
+        case 'count': {
+          // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
+          // (through the guard, with the delete's confirmation) so the count sees what was deleted.
+          // A failed refresh is audited and not retried; the count is read all the same, and says it may lag.
+          const notRefreshed = f.refresh ? await refreshIndex(guard, f.target, AFTER_DELETE, f.confirmation, tuning) : null;
+          const countLag = notRefreshed ? await countLagNote(es, f.target, notRefreshed) : undefined;
+          return send({ type: 'counted', stillMatching: await es.count(f.target, f.query), ...(countLag ? { countLag } : {}) });
+        }
       }
-      case 'preview': {
-        const res = await guard.resolveTarget(f.target, tuning);
-        if (!res.ok) return send({ type: 'rejected', message: res.error });
-        const preview = await previewDelete(es, f.target, f.query, f.pageSize);
-        return send({ type: 'previewed', indices: res.indices, preview });
-      }
-      case 'samples': {
-        const page = await previewDelete(es, f.target, f.query, f.pageSize, f.from);
-        return send({ type: 'samples', from: f.from, samples: page.samples });
-      }
-      case 'start': {
-        const r = await startTask(guard, f, tuning, 'delete');
-        return send('task' in r ? { type: 'started', task: r.task } : { type: 'notStarted', ...r });
-      }
-      case 'follow': {
-        const done = await followTask(es, f.task, (progress) => send({ type: 'progress', progress }), {
-          intervalMs: tuning.followIntervalMs ?? 500,
-          lostAfterMs: tuning.lostAfterMs,
-          timelineUrl: guard.previewConnection.url,
-        });
-        return send(done.ok ? { type: 'finished', progress: done.progress } : { type: 'lost', message: done.lost, last: done.last });
-      }
-      case 'control': {
-        const [result] = await performMutations(guard, { type: 'mutate', plans: [f.plan], confirmation: f.confirmation }, tuning);
-        return send({ type: 'controlled', result });
-      }
-      case 'count': {
-        // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
-        // (through the guard, with the delete's confirmation) so the count sees what was deleted.
-        // A failed refresh is audited and not retried; the count is read all the same, and says it may lag.
-        const notRefreshed = f.refresh ? await refreshIndex(guard, f.target, AFTER_DELETE, f.confirmation, tuning) : null;
-        const countLag = notRefreshed ? await countLagNote(es, f.target, notRefreshed) : undefined;
-        return send({ type: 'counted', stillMatching: await es.count(f.target, f.query), ...(countLag ? { countLag } : {}) });
-      }
-    }
-  });
+    },
+  );
 }

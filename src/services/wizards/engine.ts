@@ -3,7 +3,14 @@
 // and reports the verified end. `shardeck service` / `shardeck plugin` and the console drive it.
 import type { EsApi } from '../../cluster/api';
 import { serviceConfirmation, serviceSummary, type ServiceConfig } from '../../domain/engine';
-import { engineMachine, type EngineAction, type EngineResult, type EngineWizardEffect, type EngineWizardEvent, type EngineWizardState } from '../../domain/wizards/engine';
+import {
+  engineMachine,
+  type EngineAction,
+  type EngineResult,
+  type EngineWizardEffect,
+  type EngineWizardEvent,
+  type EngineWizardState,
+} from '../../domain/wizards/engine';
 import {
   changePlugin,
   listPlugins,
@@ -30,13 +37,25 @@ export interface EngineSessionOptions extends EngineTuning {
 /** The engine as lines: node, answers, pid, home and user of the plugin tool. */
 export function engineLines(f: EngineFacts): string[] {
   return [
-    f.node ? `node ${f.node.name}${f.pid ? ` (pid ${f.pid})` : ''}: ${f.answers ? `answers, cluster ${f.health}` : `does NOT answer (last seen ${f.seen})`}` : f.elsewhere ?? `no node seen from this host (${f.seen})`,
+    f.node
+      ? `node ${f.node.name}${f.pid ? ` (pid ${f.pid})` : ''}: ${f.answers ? `answers, cluster ${f.health}` : `does NOT answer (last seen ${f.seen})`}`
+      : (f.elsewhere ?? `no node seen from this host (${f.seen})`),
     ...(f.home ? [`home ${f.home.home}, plugin tool runs as ${f.home.user} (config ${f.home.confDir})`] : []),
   ];
 }
 
 function fromRun(r: HostRun, data: Record<string, unknown> = {}): EngineResult {
-  return { ok: r.ok, lines: r.lines, ...(r.restartNeeded ? { restartNeeded: true } : {}), data: { ...data, verified: r.verified ?? null, ...(r.plugins ? { plugins: r.plugins } : {}), ...(r.auditWarning ? { auditWarning: r.auditWarning } : {}) } };
+  return {
+    ok: r.ok,
+    lines: r.lines,
+    ...(r.restartNeeded ? { restartNeeded: true } : {}),
+    data: {
+      ...data,
+      verified: r.verified ?? null,
+      ...(r.plugins ? { plugins: r.plugins } : {}),
+      ...(r.auditWarning ? { auditWarning: r.auditWarning } : {}),
+    },
+  };
 }
 
 const refusal = (lines: string[], refused: EngineResult['refused']): EngineResult => ({ ok: false, lines, refused });
@@ -51,7 +70,11 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
       const [svc, plugins] = await Promise.all([serviceStatus(guard, facts, cfg, opts), listPlugins(guard, facts, opts)]);
       return send({
         type: 'loaded',
-        info: [...engineLines(facts), `service: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}${svc.output ? `: ${svc.output.split('\n')[0]}` : ''})`, plugins.ok ? `plugins: ${plugins.plugins.join(', ') || 'none'}` : `plugins: ${plugins.error}`],
+        info: [
+          ...engineLines(facts),
+          `service: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}${svc.output ? `: ${svc.output.split('\n')[0]}` : ''})`,
+          plugins.ok ? `plugins: ${plugins.plugins.join(', ') || 'none'}` : `plugins: ${plugins.error}`,
+        ],
         plugins: plugins.plugins,
         readOnly: guard.readOnly,
       });
@@ -61,15 +84,41 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
       facts = await readEngine(es, opts.url, o);
       if (a.kind === 'service' && a.verb === 'status') {
         const svc = await serviceStatus(guard, facts, cfg, opts);
-        const lines = [...engineLines(facts), `service manager: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}, exit ${svc.exitCode})`, ...(svc.output ? svc.output.split('\n').slice(-3).map((l) => `  ${l}`) : [])];
+        const lines = [
+          ...engineLines(facts),
+          `service manager: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}, exit ${svc.exitCode})`,
+          ...(svc.output
+            ? svc.output
+                .split('\n')
+                .slice(-3)
+                .map((l) => `  ${l}`)
+            : []),
+        ];
         return send({
           type: 'finished',
-          result: { ok: facts.answers && !facts.elsewhere, lines, data: { node: facts.node, pid: facts.pid ?? null, answers: facts.answers, health: facts.health ?? null, seen: facts.seen, service: { running: svc.running, command: svc.command, exitCode: svc.exitCode, output: svc.output }, ...(facts.elsewhere ? { elsewhere: facts.elsewhere } : {}) } },
+          result: {
+            ok: facts.answers && !facts.elsewhere,
+            lines,
+            data: {
+              node: facts.node,
+              pid: facts.pid ?? null,
+              answers: facts.answers,
+              health: facts.health ?? null,
+              seen: facts.seen,
+              service: { running: svc.running, command: svc.command, exitCode: svc.exitCode, output: svc.output },
+              ...(facts.elsewhere ? { elsewhere: facts.elsewhere } : {}),
+            },
+          },
         });
       }
       if (a.kind === 'plugin' && a.verb === 'list') {
         const l = await listPlugins(guard, facts, opts);
-        return send({ type: 'finished', result: l.ok ? { ok: true, lines: l.plugins.length ? l.plugins : ['no plugins installed'], data: { plugins: l.plugins, command: l.command } } : refusal([l.error!], 'host') });
+        return send({
+          type: 'finished',
+          result: l.ok
+            ? { ok: true, lines: l.plugins.length ? l.plugins : ['no plugins installed'], data: { plugins: l.plugins, command: l.command } }
+            : refusal([l.error!], 'host'),
+        });
       }
       // A change: read-only mode says so before anything else.
       if (guard.readOnly) {
@@ -81,12 +130,25 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
       }
       if (a.kind === 'service') {
         const p = servicePlan(a.verb, facts, cfg);
-        if (p.refusal) return send({ type: 'finished', result: refusal([p.refusal], p.refusal.startsWith('a recovery checklist') ? 'hold' : 'host') });
-        return send({ type: 'planned', action: a, commands: p.commands, summary: serviceSummary(a.verb, p.nodeName), need: serviceConfirmation(a.verb, p.nodeName) });
+        if (p.refusal)
+          return send({ type: 'finished', result: refusal([p.refusal], p.refusal.startsWith('a recovery checklist') ? 'hold' : 'host') });
+        return send({
+          type: 'planned',
+          action: a,
+          commands: p.commands,
+          summary: serviceSummary(a.verb, p.nodeName),
+          need: serviceConfirmation(a.verb, p.nodeName),
+        });
       }
       const change = pluginChange(a.verb as 'install' | 'remove', a.arg ?? '', facts);
       if ('refusal' in change) return send({ type: 'finished', result: refusal([change.refusal], change.kind) });
-      return send({ type: 'planned', action: a, commands: [change.command], summary: `${a.verb} plugin ${change.target} on node ${facts.node?.name ?? 'of this host'}`, need: { kind: 'key' } });
+      return send({
+        type: 'planned',
+        action: a,
+        commands: [change.command],
+        summary: `${a.verb} plugin ${change.target} on node ${facts.node?.name ?? 'of this host'}`,
+        need: { kind: 'key' },
+      });
     }
     const a = f.action;
     const output = (chunk: string) => send({ type: 'output', chunk });
@@ -98,7 +160,10 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
       send({ type: 'finished', result: fromRun(r, { node: facts?.node ?? null }) });
     } catch (e) {
       if (!(e instanceof GuardRefusal)) throw e;
-      send({ type: 'finished', result: refusal([e.message], e.kind === 'read-only' ? 'read-only' : e.kind === 'unconfirmed' ? 'unconfirmed' : 'host') });
+      send({
+        type: 'finished',
+        result: refusal([e.message], e.kind === 'read-only' ? 'read-only' : e.kind === 'unconfirmed' ? 'unconfirmed' : 'host'),
+      });
     }
   };
   return new WizardSession<EngineWizardState, EngineWizardEvent, EngineWizardEffect>(engineMachine(initial), perform);

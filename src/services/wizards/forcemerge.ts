@@ -26,17 +26,30 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
       const flushed = await sendOne(guard, f.flush, f.confirmation, tuning);
       if ('refusal' in flushed) return send({ type: 'notStarted', ...flushed.refusal });
       if (flushed.out.applied !== 'yes')
-        return send({ type: 'notStarted', message: `the flush before the merge: ${describeOutcome(flushed.out)}; nothing was merged (see shardeck audit)`, applied: flushed.out.applied });
+        return send({
+          type: 'notStarted',
+          message: `the flush before the merge: ${describeOutcome(flushed.out)}; nothing was merged (see shardeck audit)`,
+          applied: flushed.out.applied,
+        });
     }
     if (f.waitForLeases) send({ type: 'leasesCleared', cleared: await waitForLeases(es, f.target, tuning.leasesTimeoutMs ?? 60_000) });
     // The sizes right before the merge (the flush changed them a little): the ones "after" must differ from.
-    const baseline = f.flush ? await mergeFacts(es, f.before.indices.map((i) => i.name)) : f.before;
+    const baseline = f.flush
+      ? await mergeFacts(
+          es,
+          f.before.indices.map((i) => i.name),
+        )
+      : f.before;
     let failures: string[];
     if (f.plan.querystring.wait_for_completion === 'false') {
       const r = await startTask(guard, f, tuning, 'merge');
       if (!('task' in r)) return send({ type: 'notStarted', ...r });
       send({ type: 'started', task: r.task });
-      const done = await followTask(es, r.task, () => {}, { intervalMs: tuning.followIntervalMs ?? 1000, lostAfterMs: tuning.lostAfterMs, timelineUrl: guard.previewConnection.url });
+      const done = await followTask(es, r.task, () => {}, {
+        intervalMs: tuning.followIntervalMs ?? 1000,
+        lostAfterMs: tuning.lostAfterMs,
+        timelineUrl: guard.previewConnection.url,
+      });
       if (!done.ok) return send({ type: 'lost', message: done.lost });
       failures = done.progress.failures;
     } else {
@@ -44,9 +57,16 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
       const sent = await sendOne(guard, f.plan, f.confirmation, tuning);
       if ('refusal' in sent) return send({ type: 'notStarted', ...sent.refusal });
       if (!sent.out.ok) return send({ type: 'notStarted', message: `the merge: ${describeOutcome(sent.out)}`, applied: sent.out.applied });
-      failures = ((sent.out.body as { _shards?: { failures?: { reason?: { reason?: string } }[] } })?._shards?.failures ?? []).map((x) => String(x.reason?.reason ?? 'shard failure'));
+      failures = ((sent.out.body as { _shards?: { failures?: { reason?: { reason?: string } }[] } })?._shards?.failures ?? []).map((x) =>
+        String(x.reason?.reason ?? 'shard failure'),
+      );
     }
-    const after = await mergeFactsAfter(es, baseline, f.before.indices.map((i) => i.name), tuning.storeStatsMs);
+    const after = await mergeFactsAfter(
+      es,
+      baseline,
+      f.before.indices.map((i) => i.name),
+      tuning.storeStatsMs,
+    );
     send({ type: 'merged', after, failures });
   });
 }

@@ -48,13 +48,23 @@ const SERVICES = {
   /** Component template that disables a field, composed into an index template. */
   componentTemplate: (es, guard) => (initial?: Partial<ComponentForm>) => componentTemplateSession(es, guard, initial),
   /** This host's engine: service and plugins (services/wizards/engine.ts), the same session as `shardeck service` / `shardeck plugin`. */
-  engine: (es, guard, tuning) => () => engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides }),
+  engine: (es, guard, tuning) => () =>
+    engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides }),
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
-  preview: (_es, guard, tuning) => (plan: MutationPlan): Preview => guard.preview(plan, tuning),
+  preview:
+    (_es, guard, tuning) =>
+    (plan: MutationPlan): Preview =>
+      guard.preview(plan, tuning),
   /** The Documents view of one index: lookups and searches, reads only (services/documents.ts). */
-  documents: (es) => (index: string): DocumentsSession => documentsSession(es, index),
+  documents:
+    (es) =>
+    (index: string): DocumentsSession =>
+      documentsSession(es, index),
   /** A read as it was sent, and the equivalent curl line (without the password). */
-  curlOf: (_es, guard) => (request: ShownRequest): { request: string; curl: string } => requestLines(request, guard.previewConnection),
+  curlOf:
+    (_es, guard) =>
+    (request: ShownRequest): { request: string; curl: string } =>
+      requestLines(request, guard.previewConnection),
 } satisfies Record<string, (es: EsApi, guard: Guard, tuning: RunnerTuning) => unknown>;
 
 /** What the TUI's wizards get: sessions and previews, no client. */

@@ -4,7 +4,12 @@ import type { EsApi } from '../../cluster/api';
 import { stepCommandLines, type PlanFacts } from '../../domain/corruption/plan';
 import { newProgress, type RecoveryProgress } from '../../domain/corruption/progress';
 import type { Confirmation } from '../../domain/mutation/confirmation';
-import { recoveryMachine, type RecoveryWizardEffect, type RecoveryWizardEvent, type RecoveryWizardState } from '../../domain/wizards/recovery';
+import {
+  recoveryMachine,
+  type RecoveryWizardEffect,
+  type RecoveryWizardEvent,
+  type RecoveryWizardState,
+} from '../../domain/wizards/recovery';
 import { detectCorruption, findingFactLines, planFacts, startRefusal } from '../corruption';
 import type { Guard } from '../guard';
 import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from '../recovery-runner';
@@ -36,13 +41,19 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
         report = await detectCorruption(es, shard);
       } catch (e) {
         // The node may be down because a checklist stopped it: resuming needs no detection.
-        if (underWay) return send({ type: 'detected', finding: null, resumeAt, message: `the node does not answer (${(e as Error).message})` });
+        if (underWay)
+          return send({ type: 'detected', finding: null, resumeAt, message: `the node does not answer (${(e as Error).message})` });
         throw e;
       }
       const c = report.corrupt[0];
       if (!c) {
         const where = shard ? `${shard.index} shard ${shard.shard}` : 'the cluster';
-        return send({ type: 'detected', finding: null, resumeAt, message: `no corrupt primary in ${where} (cluster ${report.status}, ${report.unassignedPrimaries} unassigned primaries): nothing to repair` });
+        return send({
+          type: 'detected',
+          finding: null,
+          resumeAt,
+          message: `no corrupt primary in ${where} (cluster ${report.status}, ${report.unassignedPrimaries} unassigned primaries): nothing to repair`,
+        });
       }
       const planned = planFacts(c, { serviceStop: tuning.serviceStop, serviceStart: tuning.serviceStart }, guard.previewConnection);
       // Not this host's node: the findings and lossless options are shown, the checklist is not offered.
@@ -72,7 +83,14 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
         announce: (step, n, total, need) =>
           send({
             type: 'announced',
-            step: { n, total, title: step.title, commandLines: stepCommandLines(step, guard.previewConnection), note: step.note, losesData: Boolean(step.losesData) },
+            step: {
+              n,
+              total,
+              title: step.title,
+              commandLines: stepCommandLines(step, guard.previewConnection),
+              note: step.note,
+              losesData: Boolean(step.losesData),
+            },
             need,
           }),
         confirm: () => new Promise((resolve) => (answer = resolve)),

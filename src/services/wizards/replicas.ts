@@ -1,7 +1,13 @@
 // The replicas wizard's session: the target resolved and inspected, the plans sent, health watched until it settles.
 import type { EsApi } from '../../cluster/api';
 import type { TargetOptions } from '../../domain/mutation/targets';
-import { replicasMachine, type ReplicasEffect, type ReplicasEvent, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
+import {
+  replicasMachine,
+  type ReplicasEffect,
+  type ReplicasEvent,
+  type ReplicasForm,
+  type ReplicasState,
+} from '../../domain/wizards/replicas';
 import type { Guard } from '../guard';
 import { waitUntil } from '../wait';
 import { performMutations, WizardSession, type WatchTuning } from './session';
@@ -16,15 +22,22 @@ export function replicasSession(es: EsApi, guard: Guard, initial: Partial<Replic
         es.health(f.target),
         f.template ? es.indexTemplate(f.template) : Promise.resolve(undefined),
       ]);
-      send({ type: 'inspected', facts: { indices: res.indices, before, dataNodes: health.dataNodes, healthBefore: health.status, template } });
+      send({
+        type: 'inspected',
+        facts: { indices: res.indices, before, dataNodes: health.dataNodes, healthBefore: health.status, template },
+      });
     } else if (f.type === 'mutate') {
       send({ type: 'applied', results: await performMutations(guard, f, tuning) });
     } else {
       // Watch the target's health until it settles at what it can reach, or the time is up.
-      const { value: h, met } = await waitUntil(() => es.health(f.target), (h) => h.status === f.expected && h.moving === 0, {
-        timeoutMs: tuning.watchTimeoutMs ?? 60_000,
-        intervalMs: tuning.pollMs ?? 1000,
-      });
+      const { value: h, met } = await waitUntil(
+        () => es.health(f.target),
+        (h) => h.status === f.expected && h.moving === 0,
+        {
+          timeoutMs: tuning.watchTimeoutMs ?? 60_000,
+          intervalMs: tuning.pollMs ?? 1000,
+        },
+      );
       const replicas = await es.replicasOf(f.target);
       send({ type: 'watched', health: h.status, replicas, timedOut: !met });
     }

@@ -110,7 +110,12 @@ export async function performMutations(guard: Guard, effect: MutateEffect, opts:
 export type NotSent = { message: string; applied?: Applied; refused?: RefusalKind };
 
 /** Sends one plan through the guard: its outcome, or the guard's refusal (nothing was sent). */
-export async function sendOne(guard: Guard, plan: MutationPlan, confirmation: Confirmation, tuning: SendTuning): Promise<{ out: MutationOutcome } | { refusal: NotSent }> {
+export async function sendOne(
+  guard: Guard,
+  plan: MutationPlan,
+  confirmation: Confirmation,
+  tuning: SendTuning,
+): Promise<{ out: MutationOutcome } | { refusal: NotSent }> {
   try {
     const out = await guard.execute(plan, confirmation, tuning);
     if (out.auditWarning) tuning.onAuditWarning?.(out.auditWarning);
@@ -122,12 +127,19 @@ export async function sendOne(guard: Guard, plan: MutationPlan, confirmation: Co
 }
 
 /** A delete or merge sent as a task: its id, or why it did not start (and what the cluster did). */
-export async function startTask(guard: Guard, effect: { plan: MutationPlan; confirmation: Confirmation }, tuning: SendTuning, what: string): Promise<{ task: string } | NotSent> {
+export async function startTask(
+  guard: Guard,
+  effect: { plan: MutationPlan; confirmation: Confirmation },
+  tuning: SendTuning,
+  what: string,
+): Promise<{ task: string } | NotSent> {
   const sent = await sendOne(guard, effect.plan, effect.confirmation, tuning);
   if ('refusal' in sent) return sent.refusal;
   const { out } = sent;
   const task = out.ok ? taskIdOf(out.body) : null;
   if (task) return { task };
-  const message = out.ok ? `the ${what} was not accepted: no task id in the answer (not retried; see shardeck audit)` : `the ${what}: ${describeOutcome(out)}`;
+  const message = out.ok
+    ? `the ${what} was not accepted: no task id in the answer (not retried; see shardeck audit)`
+    : `the ${what}: ${describeOutcome(out)}`;
   return { message, applied: out.applied };
 }

@@ -39,7 +39,10 @@ export interface AppProps {
 }
 
 export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS, fleet }: AppProps) {
-  const value = useMemo(() => ({ store, ui: ui ?? createUiStore(), poller, share, clock, fleet }), [store, ui, poller, share, clock, fleet]);
+  const value = useMemo(
+    () => ({ store, ui: ui ?? createUiStore(), poller, share, clock, fleet }),
+    [store, ui, poller, share, clock, fleet],
+  );
   const { exit } = useApp();
   return (
     <ConsoleProvider value={value}>
@@ -69,7 +72,9 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
       <ShareKeys />
       {small ? (
         <Box flexDirection="column">
-          <Text bold>{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS} (${MIN_COLUMNS}x${FULL_ROWS} for wizards)`}</Text>
+          <Text
+            bold
+          >{`terminal too small: ${columns}x${rows}, need ${MIN_COLUMNS}x${MIN_ROWS} (${MIN_COLUMNS}x${FULL_ROWS} for wizards)`}</Text>
           <Text>resize the window, or press q to quit</Text>
         </Box>
       ) : (
@@ -105,7 +110,11 @@ function Body({ wizards, width, height, cramped }: { wizards: WizardEntry[]; wid
       return (
         <Box flexDirection="column" width={width} height={height}>
           <Text bold>{entry.title}</Text>
-          {cramped ? <Text color={colourOf('yellow')}>{`a wizard needs ${MIN_COLUMNS}x${FULL_ROWS}: make the terminal taller, or Esc to cancel`}</Text> : null}
+          {cramped ? (
+            <Text
+              color={colourOf('yellow')}
+            >{`a wizard needs ${MIN_COLUMNS}x${FULL_ROWS}: make the terminal taller, or Esc to cancel`}</Text>
+          ) : null}
           <Box display={cramped ? 'none' : 'flex'} flexDirection="column">
             <Wizard onClose={() => ui.setState({ dialog: undefined })} />
           </Box>
@@ -150,7 +159,13 @@ function Footer({ width }: { width: number }) {
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   if (noting) return <NoteLine width={width} />;
   if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
-  return <KeyHints keymap={keymap} scopes={modal ? ['dialog'] : fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)} width={width} />;
+  return (
+    <KeyHints
+      keymap={keymap}
+      scopes={modal ? ['dialog'] : fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)}
+      width={width}
+    />
+  );
 }
 
 function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
@@ -165,7 +180,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     'dialog',
     (name) => {
       const closing = commandFor(name, ['dialog', 'global'], keymap)?.id;
-      const closesView = dialog?.kind === 'help' ? closing === 'help' || closing === 'quit' : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
+      const closesView =
+        dialog?.kind === 'help'
+          ? closing === 'help' || closing === 'quit'
+          : dialog?.kind === 'fleet' && (closing === 'fleet.show' || closing === 'quit');
       if (closing === 'dialog.close' || closesView) {
         ui.setState({ dialog: undefined });
         return true;
@@ -256,4 +274,3 @@ function runGlobal(
       return false;
   }
 }
-

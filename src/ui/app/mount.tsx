@@ -10,7 +10,11 @@ import type { FleetControl, PollControl, ShareControl } from './context';
 import type { UiStore } from '../state';
 import { WizardServicesProvider } from '../wizards/services';
 
-export function mountConsole(store: ConsoleStore, props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl }, services: WizardServices) {
+export function mountConsole(
+  store: ConsoleStore,
+  props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl },
+  services: WizardServices,
+) {
   return render(
     <WizardServicesProvider value={services}>
       <App store={store} {...props} />

@@ -52,7 +52,8 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
         if (l?.kind === 'open' && folded.has(line)) setFold(line, false);
         return true;
       case 'json.fold': {
-        const open = l?.kind === 'open' && !folded.has(line) && (l.members ?? 0) > 0 ? line : containerOf(lines, l?.kind === 'open' ? line - 1 : line);
+        const open =
+          l?.kind === 'open' && !folded.has(line) && (l.members ?? 0) > 0 ? line : containerOf(lines, l?.kind === 'open' ? line - 1 : line);
         if (open !== null && open !== undefined && lines[open]?.depth !== undefined) setFold(open, true);
         return true;
       }

@@ -5,7 +5,17 @@ import { Text } from './Text';
 import type { Tone } from '../../domain/format';
 import { colourOf } from '../theme';
 
-export function LineInput({ value, placeholder = '', cursor = false, tone }: { value: string; placeholder?: string; cursor?: boolean; tone?: Tone }) {
+export function LineInput({
+  value,
+  placeholder = '',
+  cursor = false,
+  tone,
+}: {
+  value: string;
+  placeholder?: string;
+  cursor?: boolean;
+  tone?: Tone;
+}) {
   return (
     <>
       {tone ? (

@@ -33,12 +33,19 @@ export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProp
   const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const final = snaps.some((x) => notRetried(x.error?.kind));
-  const retry = paused ? 'polling paused' : final ? 'not retried: r asks again' : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
+  const retry = paused
+    ? 'polling paused'
+    : final
+      ? 'not retried: r asks again'
+      : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
   return (
     <Box flexDirection="column" width={width}>
       <Text>
-        <Text bold>{left}</Text> <Text color={colourOf(f.stale ? 'red' : undefined)} dimColor={!f.stale}>{right}</Text>
+        <Text bold>{left}</Text>{' '}
+        <Text color={colourOf(f.stale ? 'red' : undefined)} dimColor={!f.stale}>
+          {right}
+        </Text>
       </Text>
       {error ? (
         // Two lines: the one sentence that says what is wrong and what to do must not be cut short.

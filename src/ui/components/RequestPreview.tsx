@@ -36,7 +36,10 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
 export function RequestPreview({ previews }: { previews: Preview[] }) {
   const { columns } = useTerminalSize();
   const width = Math.max(1, columns - BOX_SIDES);
-  const lines = previews.length === 1 ? requestBoxLines(previews[0], width) : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+  const lines =
+    previews.length === 1
+      ? requestBoxLines(previews[0], width)
+      : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
       {lines.map((l, i) => (
@@ -56,10 +59,14 @@ export function RequestPreviewBar({ preview }: { preview: Preview }) {
   const [summary, request, ...rest] = previewLines(preview);
   return (
     <Box flexDirection="column" borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} paddingLeft={1}>
-      <Text bold wrap="truncate-end">{summary}</Text>
+      <Text bold wrap="truncate-end">
+        {summary}
+      </Text>
       <Text wrap="wrap">{request}</Text>
       {rest.map((l) => (
-        <Text key={l} wrap="truncate-end">{l}</Text>
+        <Text key={l} wrap="truncate-end">
+          {l}
+        </Text>
       ))}
     </Box>
   );

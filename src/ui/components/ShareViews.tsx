@@ -22,7 +22,7 @@ export function NoteLine({ width }: { width: number }) {
     <Text wrap="truncate">
       <Text bold>note: </Text>
       <LineInput value={note.slice(-Math.max(1, width - 30))} cursor />
-      <Text dimColor>  Enter adds  Esc cancels</Text>
+      <Text dimColor> Enter adds Esc cancels</Text>
     </Text>
   );
 }
@@ -32,21 +32,34 @@ export function ApprovalView({ request, width }: { request: Approval; width: num
   const typed = useUi((s) => s.approvalTyped ?? '');
   const lines = request.command
     ? [`command: ${request.command}`]
-    : [`${request.method} ${request.path}`, ...(request.body !== undefined ? [JSON.stringify(request.body)] : []), `equivalent: ${request.curl}`];
+    : [
+        `${request.method} ${request.path}`,
+        ...(request.body !== undefined ? [JSON.stringify(request.body)] : []),
+        `equivalent: ${request.curl}`,
+      ];
   return (
     <Box flexDirection="column" width={width}>
-      <Text bold color={colourOf('yellow')}>{fitText(`four eyes: ${request.proposedBy} asks you to approve a change`, width)}</Text>
+      <Text bold color={colourOf('yellow')}>
+        {fitText(`four eyes: ${request.proposedBy} asks you to approve a change`, width)}
+      </Text>
       <Box flexDirection="column" borderStyle="single" paddingX={1}>
-        <Text bold wrap="truncate-end">{request.summary}</Text>
+        <Text bold wrap="truncate-end">
+          {request.summary}
+        </Text>
         {lines.map((l) => (
-          <Text key={l} wrap="truncate-end">{l}</Text>
+          <Text key={l} wrap="truncate-end">
+            {l}
+          </Text>
         ))}
         <Text wrap="truncate-end">{`target ${request.target} · ${request.risk}`}</Text>
       </Box>
       {request.cannotApprove ? (
         <Text wrap="wrap">{`you cannot approve this: ${request.cannotApprove} · Esc hides it`}</Text>
       ) : request.need.kind === 'type' ? (
-        <TypedConfirm prompt={`this cannot be undone: type "${request.need.expected}" and Enter to approve (Esc declines): `} typed={typed} />
+        <TypedConfirm
+          prompt={`this cannot be undone: type "${request.need.expected}" and Enter to approve (Esc declines): `}
+          typed={typed}
+        />
       ) : (
         <Text>y approves (the leader's console then sends it) · n or Esc declines</Text>
       )}

@@ -15,5 +15,7 @@ function safe(node: React.ReactNode): React.ReactNode {
 
 export function Text({ children, ...props }: TextProps): React.ReactElement {
   // Children spread as arguments (as JSX passes them): an array child would need keys.
-  return Array.isArray(children) ? React.createElement(InkText, props, ...children.map(safe)) : React.createElement(InkText, props, safe(children));
+  return Array.isArray(children)
+    ? React.createElement(InkText, props, ...children.map(safe))
+    : React.createElement(InkText, props, safe(children));
 }

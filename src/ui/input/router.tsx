@@ -61,7 +61,8 @@ export function KeyRouter({ onInterrupt, children }: { onInterrupt: () => void; 
   };
   useInput((input, key) => {
     const name = keyName(input, key);
-    if (name === input && input.length > 1 && !input.startsWith('\u001b')) queue.current.push(...[...input].map((ch): [string, string] => [charName(ch), ch]));
+    if (name === input && input.length > 1 && !input.startsWith('\u001b'))
+      queue.current.push(...[...input].map((ch): [string, string] => [charName(ch), ch]));
     else queue.current.push([name, input]);
     if (!draining.current) drain();
   });

@@ -2,7 +2,16 @@
 // on screen now (so the highlight never shows a stale row number), written back when resolving
 // changed it, and the moves of the keymap's table keys.
 import { useEffect, useRef, useState } from 'react';
-import { MOVE_OF_COMMAND, navigate, NAV_START, sameNav, type ListNav, type NavEvent, type NavList, type NavMove } from '../../domain/list-nav';
+import {
+  MOVE_OF_COMMAND,
+  navigate,
+  NAV_START,
+  sameNav,
+  type ListNav,
+  type NavEvent,
+  type NavList,
+  type NavMove,
+} from '../../domain/list-nav';
 
 export interface ListNavControl {
   /** The state for this frame: its `cursor` is the selected item's row. */

@@ -35,17 +35,22 @@ function NodeBar({ row, width }: { row: DiskRow; width: number }) {
             { at: row.marks.flood, char: 'F' },
           ]}
         />{' '}
-        {fitText(formatPercent(row.usedPercent, 1), PCT, 'right')} <Text color={colourOf(tone)} bold={row.level !== 'ok'}>{fitText(row.level.toUpperCase(), LEVEL)}</Text>
+        {fitText(formatPercent(row.usedPercent, 1), PCT, 'right')}{' '}
+        <Text color={colourOf(tone)} bold={row.level !== 'ok'}>
+          {fitText(row.level.toUpperCase(), LEVEL)}
+        </Text>
       </Text>
-      <Text dimColor>
-        {fitText(`${' '.repeat(NAME)} ${diskUsageText(row)}`, width)}
-      </Text>
+      <Text dimColor>{fitText(`${' '.repeat(NAME)} ${diskUsageText(row)}`, width)}</Text>
     </Box>
   );
 }
 
 export function DiskPane({ width, height }: { width: number; height: number }) {
-  const { allocation, settings, blocks } = useConsole((s) => ({ allocation: s.snapshots.allocation, settings: s.snapshots.settings, blocks: s.snapshots.blocks }));
+  const { allocation, settings, blocks } = useConsole((s) => ({
+    allocation: s.snapshots.allocation,
+    settings: s.snapshots.settings,
+    blocks: s.snapshots.blocks,
+  }));
   const snaps = [allocation, settings, blocks];
   const rows = allocation.data && settings.data ? diskRows(allocation.data, settings.data.watermarks) : [];
   const readOnly = readOnlyIndices(blocks.data);
@@ -60,21 +65,23 @@ export function DiskPane({ width, height }: { width: number; height: number }) {
         {shownNodes.map((r) => (
           <NodeBar key={r.node} row={r} width={width} />
         ))}
-        {rows.length > shownNodes.length ? <Text dimColor>{`+${rows.length - shownNodes.length} more nodes (terminal too short)`}</Text> : null}
+        {rows.length > shownNodes.length ? (
+          <Text dimColor>{`+${rows.length - shownNodes.length} more nodes (terminal too short)`}</Text>
+        ) : null}
         <Text> </Text>
         {blocks.data ? (
           readOnly.length === 0 ? (
             <Text color={colourOf('green')}>no index has a read-only block</Text>
           ) : (
-            <Text color={colourOf('red')}>
-              {fitText(readOnlyHeading(readOnly.length), width)}
-            </Text>
+            <Text color={colourOf('red')}>{fitText(readOnlyHeading(readOnly.length), width)}</Text>
           )
         ) : null}
         {shownBlocks.map((b) => (
           <Text key={b.index}>{fitText(readOnlyLine(b), width)}</Text>
         ))}
-        {readOnly.length > shownBlocks.length ? <Text dimColor>{`  +${readOnly.length - shownBlocks.length} more (Indices pane, filter "ro")`}</Text> : null}
+        {readOnly.length > shownBlocks.length ? (
+          <Text dimColor>{`  +${readOnly.length - shownBlocks.length} more (Indices pane, filter "ro")`}</Text>
+        ) : null}
       </Box>
     </PaneFrame>
   );

@@ -52,7 +52,8 @@ export function DoctorPane({ width, height }: { width: number; height: number })
     const wizard = WIZARDS.find((w) => w.commandId === fix.commandId);
     if (!wizard) return false;
     const t = fix.target;
-    if (t?.index && t.shard !== undefined) setSelection(ui, 'shards', { index: t.index, shard: t.shard, primary: t.primary ?? true, node: null });
+    if (t?.index && t.shard !== undefined)
+      setSelection(ui, 'shards', { index: t.index, shard: t.shard, primary: t.primary ?? true, node: null });
     else if (t?.index) setSelection(ui, 'indices', { index: t.index });
     if (t?.node) setSelection(ui, 'nodes', { node: t.node });
     ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });

@@ -87,12 +87,10 @@ export function HealthPane({ width, height }: { width: number; height: number })
         ))}
         <Text> </Text>
         <Text bold>{fitText(reportHeading(indicators.length, start, shown.length, room, noReport), width)}</Text>
-        {s.report.data || (noReport && status) ? null : <Text dimColor>{s.report.error && !noReport ? 'health report unavailable' : 'loading…'}</Text>}
-        {notGreen ? (
-          <Text dimColor>
-            {fitText(diagnosisHint(diagnoses, noReport), width)}
-          </Text>
-        ) : null}
+        {s.report.data || (noReport && status) ? null : (
+          <Text dimColor>{s.report.error && !noReport ? 'health report unavailable' : 'loading…'}</Text>
+        )}
+        {notGreen ? <Text dimColor>{fitText(diagnosisHint(diagnoses, noReport), width)}</Text> : null}
         {shown.map((l, i) => (
           <Text key={`i${start + i}`} color={colourOf(l.tone)} bold={l.bold} dimColor={l.dim}>
             {l.text}

@@ -41,7 +41,12 @@ const CURL_LINES = 3;
 const lineKey = (l: { key: string }) => l.key;
 
 /** The lines of the section on screen (the mapping's rows are built once per mapping by the caller). */
-export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnType<typeof mappingFields>, folded: ReadonlySet<string>): DetailLine[] {
+export function sectionLines(
+  d: IndexDetail,
+  view: DetailView,
+  fields: ReturnType<typeof mappingFields>,
+  folded: ReadonlySet<string>,
+): DetailLine[] {
   switch (view.section) {
     case 'stats':
       return statsSectionLines(d);
@@ -55,7 +60,6 @@ export function sectionLines(d: IndexDetail, view: DetailView, fields: ReturnTyp
       return templateSectionLines(d);
   }
 }
-
 
 export function IndexDetailView({ width, height }: { width: number; height: number }) {
   const ctx = useConsoleContext();
@@ -74,7 +78,14 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
 
   const snaps = sectionSnapshots(detail, view.section);
   const request = detail.requests?.[view.section];
-  const curl = view.curl && request ? cutLines(`${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`, width, CURL_LINES) : [];
+  const curl =
+    view.curl && request
+      ? cutLines(
+          `${request.method} ${request.path}: ${curlLine(request, { url: connection.url, user: connection.user, insecure: connection.insecure })}`,
+          width,
+          CURL_LINES,
+        )
+      : [];
   const searchShown = view.searching || view.filter !== '';
   const rowsHigh = Math.max(1, bodyHeight(height, snaps) - 1 - (searchShown ? 1 : 0) - curl.length - (view.note ? 1 : 0));
   const patch = (p: Partial<DetailView>) => ui.setState((s) => ({ detail: { ...s.detail, ...p } }));
@@ -97,7 +108,12 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
         return true;
       case 'detail.nextSection':
       case 'detail.prevSection':
-        patch({ section: nextSection(view.section, cmd.id === 'detail.nextSection' ? 1 : -1), ...navFields(NAV_START), filter: '', note: undefined });
+        patch({
+          section: nextSection(view.section, cmd.id === 'detail.nextSection' ? 1 : -1),
+          ...navFields(NAV_START),
+          filter: '',
+          note: undefined,
+        });
         return true;
       case 'detail.search':
         if (sectionSearchable(view.section)) patch({ searching: true, note: undefined });

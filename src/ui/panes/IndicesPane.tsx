@@ -4,7 +4,15 @@
 // drawn here in place of the table until Esc.
 import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
-import { indexColumns, indexLinesAgain, indicesInfo, type IndexLinesMemo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../domain/panes/indices';
+import {
+  indexColumns,
+  indexLinesAgain,
+  indicesInfo,
+  type IndexLinesMemo,
+  INDEX_SORT_KEYS,
+  indexSearchText,
+  projectsWithoutIndex,
+} from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
 import { PANE_SPECS } from '../../store/panes';
 import { openIndexDetail } from '../../store/index-detail';
@@ -35,7 +43,11 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
     projects: s.projects,
     templateVersion: s.templateVersion,
   }));
-  const { showSystem, filtering, filter } = useUi((s) => ({ showSystem: s.showSystem, filtering: s.filtering, filter: s.tables.indices.filter }));
+  const { showSystem, filtering, filter } = useUi((s) => ({
+    showSystem: s.showSystem,
+    filtering: s.filtering,
+    filter: s.tables.indices.filter,
+  }));
   // The last snapshot's lines: rows the new one repeats keep theirs. A cache the render reads
   // and writes on purpose (indexLinesAgain returns the same lines when nothing changed), held in
   // state's box so it lives as long as the pane.
@@ -46,7 +58,10 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
     last.memo = indexLinesAgain(indices.data, blocks.data ?? NO_BLOCKS, projects, showSystem, templateVersion, last.memo);
     return last.memo.lines;
   }, [last, indices.data, blocks.data, projects, showSystem, templateVersion]);
-  const withoutIndex = useMemo(() => projectsWithoutIndex(projects, indices.data, templateVersion), [projects, indices.data, templateVersion]);
+  const withoutIndex = useMemo(
+    () => projectsWithoutIndex(projects, indices.data, templateVersion),
+    [projects, indices.data, templateVersion],
+  );
   const hidden = (indices.data?.length ?? 0) - (lines?.length ?? 0);
   const snaps = [indices, blocks];
   const columns = indexColumns(projects !== undefined);
@@ -71,15 +86,15 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   return (
     <PaneFrame title={PANE_SPECS.indices.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
-          <FilterLine pane="indices" width={width} />
-          <DataTable
-            {...model}
-            columns={columns}
-            height={rowsHigh}
-            width={width}
-            empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
-          />
-          <FullNameLine row={selected} cut={cut} width={width} />
+        <FilterLine pane="indices" width={width} />
+        <DataTable
+          {...model}
+          columns={columns}
+          height={rowsHigh}
+          width={width}
+          empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}
+        />
+        <FullNameLine row={selected} cut={cut} width={width} />
       </Box>
     </PaneFrame>
   );

@@ -48,11 +48,20 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
   const below: { text: string; tone?: Tone }[] = sel
-      ? [...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })), ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` }))]
-      : [];
+    ? [
+        ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
+        ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
+      ]
+    : [];
   const shown = below.slice(0, room);
   return (
-    <PaneFrame title={PANE_SPECS.nodes.title} info={`${countOf(model.rows.length, 'node')} · * master`} snaps={snaps} width={width} height={height}>
+    <PaneFrame
+      title={PANE_SPECS.nodes.title}
+      info={`${countOf(model.rows.length, 'node')} · * master`}
+      snaps={snaps}
+      width={width}
+      height={height}
+    >
       <Box flexDirection="column">
         <DataTable {...model} columns={columns} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
         <FullNameLine row={sel} cut={cut} width={width} />

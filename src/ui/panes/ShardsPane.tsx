@@ -12,7 +12,11 @@ import { FilterLine, filterLines, FullNameLine, useCutNames, useSelected, useTab
 export function ShardsPane({ width, height }: { width: number; height: number }) {
   const shards = useConsole((s) => s.snapshots.shards);
   const delayed = useConsole((s) => s.snapshots.health.data?.delayedUnassignedShards ?? 0);
-  const { problemsOnly, filtering, filter } = useUi((s) => ({ problemsOnly: s.problemsOnly, filtering: s.filtering, filter: s.tables.shards.filter }));
+  const { problemsOnly, filtering, filter } = useUi((s) => ({
+    problemsOnly: s.problemsOnly,
+    filtering: s.filtering,
+    filter: s.tables.shards.filter,
+  }));
   const rows = useMemo(() => shardLines(shards.data, problemsOnly), [shards.data, problemsOnly]);
   const snaps = [shards];
   const cut = useCutNames(rows, SHARD_COLUMNS, width);

@@ -22,7 +22,10 @@ const templateKey = (r: { key: string }) => r.key;
 export function TemplatesPane({ width, height }: { width: number; height: number }) {
   const { index, components } = useConsole((s) => ({ index: s.snapshots.indexTemplates, components: s.snapshots.componentTemplates }));
   const { showCurl, showPlatformJson } = useUi((s) => ({ showCurl: s.showCurl, showPlatformJson: s.showPlatformJson }));
-  const view = useMemo(() => (index.data && components.data ? parseTemplates(index.data, components.data) : undefined), [index.data, components.data]);
+  const view = useMemo(
+    () => (index.data && components.data ? parseTemplates(index.data, components.data) : undefined),
+    [index.data, components.data],
+  );
   const lines = useMemo(() => (view ? templateLines(view) : undefined), [view]);
   const platform = useMemo(() => (view ? platformJsonLines(platformTemplatesSettings(view)) : []), [view]);
   const snaps = [index, components];
@@ -34,15 +37,22 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   const room = Math.max(0, Math.min(want, body - 2 - full - Math.min(lines?.length ?? 1, body - 2 - want)));
   const rowsHigh = Math.max(1, body - 1 - full - (room ? room + 1 : 0));
   const model = useTableModel('templates', lines, TEMPLATE_SORT_KEYS, templateSearchText, templateKey, rowsHigh);
-  useTableKeys('templates', 'templates', model, TEMPLATE_SORT_KEYS.length, { 'templates.curl': 'showCurl', 'templates.platformJson': 'showPlatformJson' });
+  useTableKeys('templates', 'templates', model, TEMPLATE_SORT_KEYS.length, {
+    'templates.curl': 'showCurl',
+    'templates.platformJson': 'showPlatformJson',
+  });
   const sel = model.rows[model.cursor];
   useSelected('templates', sel ? { template: sel.name, kind: sel.kind } : undefined);
-  const curl = useCurlLines(['indexTemplates', 'componentTemplates'], sel ? [{ path: `/${sel.kind === 'index' ? '_index_template' : '_component_template'}/${encodeURIComponent(sel.name)}` }] : []);
+  const curl = useCurlLines(
+    ['indexTemplates', 'componentTemplates'],
+    sel ? [{ path: `/${sel.kind === 'index' ? '_index_template' : '_component_template'}/${encodeURIComponent(sel.name)}` }] : [],
+  );
   const nIndex = view?.index.length ?? 0;
   const info = view ? `${nIndex} index · ${view.components.length} component · P platform JSON · c curl` : '';
   let below: React.ReactNode = null;
   if (room && showCurl) below = <Wrapped lines={curl} room={room} />;
-  else if (room && showPlatformJson) below = <Wrapped lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
+  else if (room && showPlatformJson)
+    below = <Wrapped lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
   else if (room && sel)
     below = (
       <Box flexDirection="column" marginTop={1}>

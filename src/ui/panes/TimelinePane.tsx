@@ -42,12 +42,16 @@ export function TimelinePane({ width, height }: { width: number; height: number 
   const detail = sel ? wrapText(`${sel.time} ${entryText(sel)}`, width, DETAIL_LINES) : [];
   return (
     <PaneFrame title="Timeline" info={`${entries.length} entries (UTC)  n note`} snaps={[health]} width={width} height={height}>
-      {entries.length === 0 ? <Text dimColor>nothing yet: health transitions, changes, recovery steps, tasks and notes (n) appear here</Text> : null}
+      {entries.length === 0 ? (
+        <Text dimColor>nothing yet: health transitions, changes, recovery steps, tasks and notes (n) appear here</Text>
+      ) : null}
       <Box flexDirection="column" height={rowsHigh}>
         {entries.slice(start, end).map((e, i) => (
           <Text key={`${e.time}-${start + i}`} wrap="truncate" inverse={start + i === nav.nav.cursor && entries.length > 1}>
             <Text dimColor>{utcClock(e.time)} </Text>
-            <Text color={colourOf(toneOf(e))} bold={e.kind === 'note'}>{fitText(entryText(e), Math.max(1, width - 9))}</Text>
+            <Text color={colourOf(toneOf(e))} bold={e.kind === 'note'}>
+              {fitText(entryText(e), Math.max(1, width - 9))}
+            </Text>
           </Text>
         ))}
       </Box>

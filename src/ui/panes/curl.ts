@@ -8,12 +8,22 @@ import type { ResourceName } from '../../store/console';
 import type { ConnectionInfo } from '../../store/console';
 import { useConsole } from '../app/context';
 
-export function curlLinesOf(names: readonly ResourceName[], conn: Pick<ConnectionInfo, 'url' | 'user' | 'insecure'>, extra: { path: string; querystring?: Record<string, string> }[] = []): string[] {
+export function curlLinesOf(
+  names: readonly ResourceName[],
+  conn: Pick<ConnectionInfo, 'url' | 'user' | 'insecure'>,
+  extra: { path: string; querystring?: Record<string, string> }[] = [],
+): string[] {
   const to = { url: urlForMessage(conn.url), user: conn.user, insecure: conn.insecure };
-  return [...names.map(readRequestOf), ...extra.map((e) => ({ method: 'GET' as const, path: e.path, querystring: e.querystring ?? {} }))].map((r) => curlLine(r, to));
+  return [
+    ...names.map(readRequestOf),
+    ...extra.map((e) => ({ method: 'GET' as const, path: e.path, querystring: e.querystring ?? {} })),
+  ].map((r) => curlLine(r, to));
 }
 
-export function useCurlLines(names: readonly ResourceName[], extra: { path: string; querystring?: Record<string, string> }[] = []): string[] {
+export function useCurlLines(
+  names: readonly ResourceName[],
+  extra: { path: string; querystring?: Record<string, string> }[] = [],
+): string[] {
   const conn = useConsole((s) => s.connection);
   const key = JSON.stringify(extra);
   // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `extra` by content (a new array each render)

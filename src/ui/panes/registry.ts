@@ -27,4 +27,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   doctor: DoctorPane,
 };
 
-export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<PaneId, PaneEntry>;
+export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<
+  PaneId,
+  PaneEntry
+>;

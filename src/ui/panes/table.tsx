@@ -3,7 +3,18 @@
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Text } from '../components/Text';
 import type { Scope } from '../../keys/keymap';
-import { cutNameColumns, filterPrompt, filterRows, fitText, fullNameText, searchTexts, sortRowsAgain, type Column, type SortedRows, type SortKey } from '../../domain/table';
+import {
+  cutNameColumns,
+  filterPrompt,
+  filterRows,
+  fitText,
+  fullNameText,
+  searchTexts,
+  sortRowsAgain,
+  type Column,
+  type SortedRows,
+  type SortKey,
+} from '../../domain/table';
 import { navList, NAV_START } from '../../domain/list-nav';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
@@ -57,9 +68,24 @@ export function useTableModel<T>(
   // eslint-disable-next-line react-hooks/exhaustive-deps -- textOf is a module constant of each pane
   const texts = useMemo(() => (filtering ? searchTexts(sorted, textOf) : []), [sorted, filtering]);
   const shown = useMemo(() => filterRows(sorted, t.filter, () => texts), [sorted, texts, t.filter]);
-  const nav = useStoredListNav(t, () => ui.getState().tables[pane], (n) => patchTable(ui, pane, n), navList(shown, rowKey, height));
+  const nav = useStoredListNav(
+    t,
+    () => ui.getState().tables[pane],
+    (n) => patchTable(ui, pane, n),
+    navList(shown, rowKey, height),
+  );
   const { cursor, offset, gone } = nav.nav;
-  return { rows: shown, cursor, offset, gone, nav, rowKey, sortTitle: keys[t.sortKey % keys.length]?.title, descending: t.descending, filter: t.filter };
+  return {
+    rows: shown,
+    cursor,
+    offset,
+    gone,
+    nav,
+    rowKey,
+    sortTitle: keys[t.sortKey % keys.length]?.title,
+    descending: t.descending,
+    filter: t.filter,
+  };
 }
 
 /** A pane's own commands that flip a switch of the UI store (e.g. '.' shows dot indices). */
@@ -146,8 +172,7 @@ export function useSelected<K extends keyof Selection>(pane: K, value: Selection
 
 /** The name columns cut now (domain/table.ts cutNameColumns), once per rows and width: one more line under the table when any. */
 export function useCutNames<T>(rows: readonly T[] | undefined, columns: readonly Column<T>[], width: number): Column<T>[] {
-  // columns: a module constant, or rebuilt from the width.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- columns: a module constant, or rebuilt from the width (its length says which)
   return useMemo(() => cutNameColumns(rows ?? [], columns, width), [rows, width, columns.length]);
 }
 

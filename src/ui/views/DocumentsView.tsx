@@ -47,7 +47,19 @@ const HINT_WORDS: Partial<Record<CommandId, string>> = {
 
 type Session = ReturnType<WizardServices['documents']>;
 
-export function DocumentsView({ services, index, width, height, onClose }: { services: WizardServices; index: string; width: number; height: number; onClose: () => void }) {
+export function DocumentsView({
+  services,
+  index,
+  width,
+  height,
+  onClose,
+}: {
+  services: WizardServices;
+  index: string;
+  width: number;
+  height: number;
+  onClose: () => void;
+}) {
   const [state, session] = useSession(() => services.documents(index));
   const [showCurl, setShowCurl] = useState(false);
   const curl = showCurl && state.request ? services.curlOf(state.request).curl : undefined;
@@ -64,7 +76,14 @@ export function DocumentsView({ services, index, width, height, onClose }: { ser
         </Box>
       ) : null}
       {opened ? (
-        <JsonPart key={`${state.open}-${opened._id}`} value={opened} session={session} width={width} height={bodyHigh} onCurl={() => setShowCurl((v) => !v)} />
+        <JsonPart
+          key={`${state.open}-${opened._id}`}
+          value={opened}
+          session={session}
+          width={width}
+          height={bodyHigh}
+          onCurl={() => setShowCurl((v) => !v)}
+        />
       ) : (
         <HitsPart state={state} session={session} width={width} height={bodyHigh} onCurl={() => setShowCurl((v) => !v)} onClose={onClose} />
       )}
@@ -80,7 +99,11 @@ function QueryLine({ state, width }: { state: DocsState; width: number }) {
   return (
     <Text wrap="truncate-end">
       <Text bold={state.editing}>{label}</Text>
-      {state.editing ? <LineInput value={value} placeholder={`… (${DOCS_FORM_HINTS[state.form.kind]})`} cursor /> : <Text dimColor>{value}</Text>}
+      {state.editing ? (
+        <LineInput value={value} placeholder={`… (${DOCS_FORM_HINTS[state.form.kind]})`} cursor />
+      ) : (
+        <Text dimColor>{value}</Text>
+      )}
     </Text>
   );
 }
@@ -94,7 +117,15 @@ function StatusLine({ state, width }: { state: DocsState; width: number }) {
     );
   if (state.busy) return <Text dimColor>{fitText('reading…', width)}</Text>;
   if (state.doc) return <Text>{fitText(`${state.doc._index} / ${state.doc._id}: found`, width)}</Text>;
-  if (state.hits) return <Text>{fitText(`${state.hits.described}: ${pageText(state.hits.from, state.hits.hits.length, state.hits.total)} read (oldest first)`, width)}</Text>;
+  if (state.hits)
+    return (
+      <Text>
+        {fitText(
+          `${state.hits.described}: ${pageText(state.hits.from, state.hits.hits.length, state.hits.total)} read (oldest first)`,
+          width,
+        )}
+      </Text>
+    );
   return <Text dimColor>{fitText('type an id and Enter, or Tab for the other kinds of search', width)}</Text>;
 }
 
@@ -107,7 +138,21 @@ function useViewKeys(scopes: Scope[], handle: (id: CommandId | undefined, name: 
 /** A hit is its index and id (a search over several indices may repeat an id). */
 const hitKey = (r: { index: string; id: string }) => `${r.index}/${r.id}`;
 
-function HitsPart({ state, session, width, height, onCurl, onClose }: { state: DocsState; session: Session; width: number; height: number; onCurl: () => void; onClose: () => void }) {
+function HitsPart({
+  state,
+  session,
+  width,
+  height,
+  onCurl,
+  onClose,
+}: {
+  state: DocsState;
+  session: Session;
+  width: number;
+  height: number;
+  onCurl: () => void;
+  onClose: () => void;
+}) {
   const hits = state.hits?.hits;
   // Rows are built once per page read, not on every cursor move.
   const rows = useMemo(() => (hits ?? []).map(hitRow), [hits]);
@@ -122,16 +167,16 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
   };
   useViewKeys(['documents', 'list'], (id, name, input) => {
     if (state.editing) {
-      if (id === 'documents.kind') return session.send({ type: 'kind', by: name === 'shift-tab' ? -1 : 1 }), true;
-      if (id === 'documents.open') return session.send({ type: 'submit', now: Date.now() }), nav.reset(), true;
+      if (id === 'documents.kind') return (session.send({ type: 'kind', by: name === 'shift-tab' ? -1 : 1 }), true);
+      if (id === 'documents.open') return (session.send({ type: 'submit', now: Date.now() }), nav.reset(), true);
       if (id === 'documents.back') {
         // Esc leaves the query line for the hits, or closes the view when there are none.
-        if (state.hits || state.doc) return session.send({ type: 'back' }), true;
+        if (state.hits || state.doc) return (session.send({ type: 'back' }), true);
         onClose();
         return true;
       }
       const edit = lineEditOf(name, input);
-      if (edit) return session.send({ type: 'line', edit }), true;
+      if (edit) return (session.send({ type: 'line', edit }), true);
       return true;
     }
     if (move(id)) return true;
@@ -156,20 +201,49 @@ function HitsPart({ state, session, width, height, onCurl, onClose }: { state: D
     <Box flexDirection="column" height={height}>
       <Box height={height - 1} flexDirection="column">
         {hits ? (
-          <DataTable columns={COLUMNS} rows={rows} cursor={vp.cursor} offset={vp.offset} height={tableHigh} width={width} rowKey={hitKey} empty={state.busy ? '' : 'no document matches'} />
+          <DataTable
+            columns={COLUMNS}
+            rows={rows}
+            cursor={vp.cursor}
+            offset={vp.offset}
+            height={tableHigh}
+            width={width}
+            rowKey={hitKey}
+            empty={state.busy ? '' : 'no document matches'}
+          />
         ) : null}
       </Box>
-      <Hints width={width} ids={state.editing ? ['documents.open', 'documents.kind', 'documents.back'] : ['documents.open', 'documents.find', 'documents.curl', 'documents.back']} open={state.editing ? 'send' : 'open'} />
+      <Hints
+        width={width}
+        ids={
+          state.editing
+            ? ['documents.open', 'documents.kind', 'documents.back']
+            : ['documents.open', 'documents.find', 'documents.curl', 'documents.back']
+        }
+        open={state.editing ? 'send' : 'open'}
+      />
     </Box>
   );
 }
 
-function JsonPart({ value, session, width, height, onCurl }: { value: unknown; session: Session; width: number; height: number; onCurl: () => void }) {
+function JsonPart({
+  value,
+  session,
+  width,
+  height,
+  onCurl,
+}: {
+  value: unknown;
+  session: Session;
+  width: number;
+  height: number;
+  onCurl: () => void;
+}) {
   const model = useJsonView(value, height - 1);
   useViewKeys(['json', 'documents', 'list'], (id) => {
-    if (id === 'documents.back') return session.send({ type: 'back' }), true;
-    if (id === 'documents.curl') return onCurl(), true;
-    if (id === 'documents.find') return session.send({ type: 'edit' }), true;
+    if (id === 'documents.back') return (session.send({ type: 'back' }), true);
+    if (id === 'documents.curl') return (onCurl(), true);
+    if (id === 'documents.find') return (session.send({ type: 'edit' }), true);
     if (id) model.command(id);
     return true;
   });
@@ -178,7 +252,11 @@ function JsonPart({ value, session, width, height, onCurl }: { value: unknown; s
       <Box height={height - 1} flexDirection="column">
         <JsonView model={model} width={width} height={height - 1} />
       </Box>
-      <Hints width={width} ids={['json.toggle', 'json.foldAll', 'json.unfoldAll', 'documents.curl', 'documents.back']} extra={`${model.cursor + 1}/${model.visible.length}`} />
+      <Hints
+        width={width}
+        ids={['json.toggle', 'json.foldAll', 'json.unfoldAll', 'documents.curl', 'documents.back']}
+        extra={`${model.cursor + 1}/${model.visible.length}`}
+      />
     </Box>
   );
 }

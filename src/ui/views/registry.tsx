@@ -28,4 +28,6 @@ function Documents(p: ViewProps) {
   return <DocumentsView services={services} {...p} />;
 }
 
-export const VIEWS: ViewEntry[] = [{ id: 'documents', title: (index) => `Documents of ${index}`, commandId: 'indices.documents', component: Documents }];
+export const VIEWS: ViewEntry[] = [
+  { id: 'documents', title: (index) => `Documents of ${index}`, commandId: 'indices.documents', component: Documents },
+];

@@ -15,7 +15,9 @@ export const AllocationWizard = withServices(AllocationView);
 
 function AllocationView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const sel = useUi((s) => s.selection.shards);
-  const [state, session] = useSession(() => services.allocation(sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined));
+  const [state, session] = useSession(() =>
+    services.allocation(sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined),
+  );
   const hint = useHint();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'explained' && key.is('allocation.retry')) session.send({ type: 'retry' });
@@ -29,7 +31,9 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
         <Box flexDirection="column">
           {/* Whole: the decider's reason is the answer the operator came for (80x23 leaves room). */}
           {(state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).map((l, i) => (
-            <Text key={i} wrap="wrap">{l}</Text>
+            <Text key={i} wrap="wrap">
+              {l}
+            </Text>
           ))}
           <Hint>{hint(['allocation.retry', `retry failed allocations (${state.unassigned} unassigned)`], ['dialog.close', 'close'])}</Hint>
         </Box>
@@ -45,7 +49,15 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
       return (
         <Box flexDirection="column">
           <Results results={[state.result]} />
-          {state.moves.length ? state.moves.map((m) => <Text key={`${m.index}/${m.shard}/${m.primary}/${m.node}`}>{`${m.index} ${m.shard} ${m.primary ? 'p' : 'r'}: ${m.from} -> ${m.to}`}</Text>) : <Text>nothing moved</Text>}
+          {state.moves.length ? (
+            state.moves.map((m) => (
+              <Text
+                key={`${m.index}/${m.shard}/${m.primary}/${m.node}`}
+              >{`${m.index} ${m.shard} ${m.primary ? 'p' : 'r'}: ${m.from} -> ${m.to}`}</Text>
+            ))
+          ) : (
+            <Text>nothing moved</Text>
+          )}
           <Text>{`${state.stillUnassigned} still unassigned`}</Text>
           <Hint>{CLOSES}</Hint>
         </Box>

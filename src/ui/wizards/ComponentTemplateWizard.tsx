@@ -4,7 +4,13 @@ import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
-import { COMPONENT_FIELDS, DEFAULT_COMPOSE_TEMPLATE, PLATFORM_NOTE, type ComponentForm, type ComponentState } from '../../domain/wizards/component-template';
+import {
+  COMPONENT_FIELDS,
+  DEFAULT_COMPOSE_TEMPLATE,
+  PLATFORM_NOTE,
+  type ComponentForm,
+  type ComponentState,
+} from '../../domain/wizards/component-template';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
@@ -15,15 +21,34 @@ import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
 
-const LABELS: Record<keyof ComponentForm, string> = { name: 'component name', field: 'field to disable', type: 'field type', template: 'index template' };
+const LABELS: Record<keyof ComponentForm, string> = {
+  name: 'component name',
+  field: 'field to disable',
+  type: 'field type',
+  template: 'index template',
+};
 
-export const ComponentTemplateWizard = withServices(function FromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const ComponentTemplateWizard = withServices(function FromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const sel = useUi((s) => s.selection.templates);
   const template = sel?.kind === 'index' ? sel.template : DEFAULT_COMPOSE_TEMPLATE;
   return <ComponentTemplateView services={services} initial={{ template }} onClose={onClose} />;
 });
 
-export function ComponentTemplateView({ services, initial, onClose }: { services: WizardServices; initial: Partial<ComponentForm>; onClose: () => void }) {
+export function ComponentTemplateView({
+  services,
+  initial,
+  onClose,
+}: {
+  services: WizardServices;
+  initial: Partial<ComponentForm>;
+  onClose: () => void;
+}) {
   const [state, session] = useSession(() => services.componentTemplate(initial));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
@@ -74,7 +99,11 @@ export function ComponentTemplateScreen({ state, services }: { state: ComponentS
           <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
           {/* The target's entry only (the whole value is printed when done): the review fits 80x24. */}
           <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>
-          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint> : <Text>sending…</Text>}
+          {state.phase === 'review' ? (
+            <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint>
+          ) : (
+            <Text>sending…</Text>
+          )}
         </Box>
       );
     }
@@ -83,7 +112,11 @@ export function ComponentTemplateScreen({ state, services }: { state: ComponentS
       return (
         <Box flexDirection="column">
           <Results results={report.results} />
-          {report.newIndex ? <Text color={colourOf(report.newIndex.ok ? 'green' : 'red')}>{`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}`}</Text> : null}
+          {report.newIndex ? (
+            <Text
+              color={colourOf(report.newIndex.ok ? 'green' : 'red')}
+            >{`${report.newIndex.ok ? 'ok' : 'FAILED'}: ${report.newIndex.message}`}</Text>
+          ) : null}
           <PlatformValue value={report.platformJson} title={`set ${PLATFORM_TEMPLATES_KEY} to this, then restart the platform services:`} />
           <Hint>{CLOSES}</Hint>
         </Box>

@@ -9,7 +9,17 @@ import { Text } from '../components/Text';
 import { matchShare } from '../../domain/delete/plan';
 import { progressLine, type TaskProgress } from '../../domain/delete/task';
 import { formatCount, formatPercent, type Tone } from '../../domain/format';
-import { choiceOf, conflictsLine, DELETE_FIELDS, QUERY_KIND_LABELS, type DeleteField, type DeleteForm, type DeleteState, type RunningTask, type SampleDoc } from '../../domain/wizards/delete';
+import {
+  choiceOf,
+  conflictsLine,
+  DELETE_FIELDS,
+  QUERY_KIND_LABELS,
+  type DeleteField,
+  type DeleteForm,
+  type DeleteState,
+  type RunningTask,
+  type SampleDoc,
+} from '../../domain/wizards/delete';
 import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';
 import { Bar } from '../components/Bar';
@@ -24,7 +34,12 @@ import { useSession, withServices } from './services';
 import { ProjectNote, TargetLine } from './TargetLine';
 import { Cancelled, CLOSES, Hint } from './wizard-text';
 
-const VALUE_LABEL: Record<DeleteForm['kind'], string> = { olderThan: 'age or date', until: 'timestamp', source: 'source id', file: 'file path' };
+const VALUE_LABEL: Record<DeleteForm['kind'], string> = {
+  olderThan: 'age or date',
+  until: 'timestamp',
+  source: 'source id',
+  file: 'file path',
+};
 const VALUE_HINT: Record<DeleteForm['kind'], string> = {
   olderThan: '90d, 12w, 36h or 2025-01-31',
   until: '2025-01-31T12:00:00Z or 2025-01-31 (inclusive)',
@@ -32,19 +47,43 @@ const VALUE_HINT: Record<DeleteForm['kind'], string> = {
   file: 'a JSON body with "query"',
 };
 
-export const DeleteWizard = withServices(function DeleteFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const DeleteWizard = withServices(function DeleteFromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const selected = useUi((s) => s.selection.indices?.index);
   return <DeleteView services={services} initial={{ target: selected ?? '' }} onClose={onClose} />;
 });
 
 /** The delete wizard; after a delete that removed documents, m hands over to the force merge of the same target. */
-export function DeleteView({ services, initial, onClose }: { services: WizardServices; initial: Partial<DeleteForm>; onClose: () => void }) {
+export function DeleteView({
+  services,
+  initial,
+  onClose,
+}: {
+  services: WizardServices;
+  initial: Partial<DeleteForm>;
+  onClose: () => void;
+}) {
   const [mergeTarget, setMergeTarget] = React.useState<string | null>(null);
   if (mergeTarget !== null) return <ForceMergeView services={services} target={mergeTarget} start onClose={onClose} />;
   return <DeleteSteps services={services} initial={initial} onClose={onClose} onMerge={setMergeTarget} />;
 }
 
-function DeleteSteps({ services, initial, onClose, onMerge }: { services: WizardServices; initial: Partial<DeleteForm>; onClose: () => void; onMerge: (t: string) => void }) {
+function DeleteSteps({
+  services,
+  initial,
+  onClose,
+  onMerge,
+}: {
+  services: WizardServices;
+  initial: Partial<DeleteForm>;
+  onClose: () => void;
+  onMerge: (t: string) => void;
+}) {
   const [state, session] = useSession(() => services.deleteByQuery(initial));
   const send = session.send;
   useDialogKeys(session, onClose, (key) => {
@@ -146,21 +185,37 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
           ))}
           <ProjectNote target={f.target} />
           {resolved ? <Text color={colourOf('yellow')}>{resolved}</Text> : null}
-          <Text dimColor wrap="truncate-end">{conflictsLine(f.conflicts)}</Text>
+          <Text dimColor wrap="truncate-end">
+            {conflictsLine(f.conflicts)}
+          </Text>
           {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
-          <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.change', 'changes a choice'], ['dialog.submit', 'preview'], ['dialog.close', 'close'])}</Hint>
+          <Hint>
+            {hint(
+              'type to edit',
+              ['dialog.nextField', 'next field'],
+              ['dialog.change', 'changes a choice'],
+              ['dialog.submit', 'preview'],
+              ['dialog.close', 'close'],
+            )}
+          </Hint>
         </Box>
       );
     }
     case 'reading':
     case 'previewing':
-      return <Text>{state.phase === 'reading' ? `reading ${state.form.value}…` : `counting and sampling what ${state.form.target} matches…`}</Text>;
+      return (
+        <Text>
+          {state.phase === 'reading' ? `reading ${state.form.value}…` : `counting and sampling what ${state.form.target} matches…`}
+        </Text>
+      );
     case 'nothing':
       return (
         <Box flexDirection="column">
           <TargetLine target={state.form.target} indices={state.indices} />
           <Text wrap="truncate-end">{`which: ${state.choice.described}`}</Text>
-          <Text color={colourOf('green')}>{`nothing to do: no document of ${formatCount(state.indexTotal)} matches; nothing was sent`}</Text>
+          <Text
+            color={colourOf('green')}
+          >{`nothing to do: no document of ${formatCount(state.indexTotal)} matches; nothing was sent`}</Text>
           <Hint>{CLOSES}</Hint>
         </Box>
       );
@@ -178,13 +233,28 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
             {` · samples ${from + 1}-${last}, oldest first (${label('delete.samplesPrev')}/${label('delete.samplesNext')})${state.pending !== undefined ? ' …' : ''}`}
           </Text>
           {preview.samples.map((s) => (
-            <Text key={`${s.index}/${s.id}`} wrap="truncate-end">{sampleLine(s, Math.min(30, Math.max(...preview.samples.map((x) => x.id.length))))}</Text>
+            <Text key={`${s.index}/${s.id}`} wrap="truncate-end">
+              {sampleLine(s, Math.min(30, Math.max(...preview.samples.map((x) => x.id.length))))}
+            </Text>
           ))}
-          <Text dimColor wrap="wrap">{conflictsLine(state.form.conflicts)}</Text>
+          <Text dimColor wrap="wrap">
+            {conflictsLine(state.form.conflicts)}
+          </Text>
           <RequestPreviewBar preview={services.preview(state.plan)} />
           <TypedConfirm prompt={`type ${preview.matching} to delete them: `} typed={state.typed} />
-          {state.error ? <Text color={colourOf('red')} wrap="truncate-end">{state.error}</Text> : null}
-          <Hint>{hint(['dialog.submit', 'delete'], ['delete.conflicts', 'conflicts policy'], ['dialog.erase', 'edit'], ['dialog.close', 'close (nothing sent)'])}</Hint>
+          {state.error ? (
+            <Text color={colourOf('red')} wrap="truncate-end">
+              {state.error}
+            </Text>
+          ) : null}
+          <Hint>
+            {hint(
+              ['dialog.submit', 'delete'],
+              ['delete.conflicts', 'conflicts policy'],
+              ['dialog.erase', 'edit'],
+              ['dialog.close', 'close (nothing sent)'],
+            )}
+          </Hint>
         </Box>
       );
     }
@@ -205,7 +275,13 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
               {`   ${hint(['dialog.submit', 'send'], ['dialog.close', 'back'])}`}
             </Text>
           ) : (
-            <Hint>{hint(['delete.rethrottle', 'rethrottle'], ['delete.cancelTask', 'cancel the task'], 'the task runs on if the console closes')}</Hint>
+            <Hint>
+              {hint(
+                ['delete.rethrottle', 'rethrottle'],
+                ['delete.cancelTask', 'cancel the task'],
+                'the task runs on if the console closes',
+              )}
+            </Hint>
           )}
         </Box>
       );
@@ -236,4 +312,3 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
       return <Cancelled />;
   }
 }
-

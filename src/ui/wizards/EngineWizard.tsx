@@ -14,7 +14,13 @@ import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Lines } from './wizard-text';
 
-export const EngineWizard = withServices(function EngineFromNodes({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const EngineWizard = withServices(function EngineFromNodes({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const [state, session] = useSession(() => services.engine());
   const send = session.send;
   // A stop or start changes what every pane shows: refresh them when it ends, not at the next backoff.
@@ -56,7 +62,12 @@ export const EngineWizard = withServices(function EngineFromNodes({ onClose, ser
 function Body({ state: s }: { state: EngineWizardState }) {
   const hint = useHint();
   const label = useKeyLabel();
-  if (s.phase === 'loading') return <Text>{s.action ? `reading the engine for ${actionLabel(s.action)}…` : "reading this host's engine, its service and its plugins…"}</Text>;
+  if (s.phase === 'loading')
+    return (
+      <Text>
+        {s.action ? `reading the engine for ${actionLabel(s.action)}…` : "reading this host's engine, its service and its plugins…"}
+      </Text>
+    );
   if (s.phase === 'failed') return <Text color={colourOf('red')}>{s.message}</Text>;
   if (s.phase === 'cancelled') return <Text>cancelled: nothing was run</Text>;
   const info = <Lines lines={s.info} />;
@@ -81,7 +92,9 @@ function Body({ state: s }: { state: EngineWizardState }) {
       <>
         {info}
         <Text>
-          {s.action?.kind === 'plugin' && s.action.verb === 'remove' ? 'plugin to remove: ' : 'plugin zip (path on this host), name or https URL: '}
+          {s.action?.kind === 'plugin' && s.action.verb === 'remove'
+            ? 'plugin to remove: '
+            : 'plugin zip (path on this host), name or https URL: '}
           <LineInput value={s.input} cursor />
         </Text>
         <Hint>{hint(['dialog.submit', 'show the command'], ['dialog.close', 'back'])}</Hint>
@@ -90,7 +103,9 @@ function Body({ state: s }: { state: EngineWizardState }) {
   const tail = s.phase === 'running' ? s.output : [];
   return (
     <>
-      <Text bold wrap="truncate-end">{s.summary ?? (s.action ? actionLabel(s.action) : '')}</Text>
+      <Text bold wrap="truncate-end">
+        {s.summary ?? (s.action ? actionLabel(s.action) : '')}
+      </Text>
       {/* The exact commands, whole (wrapped): the operator must be able to read every character. */}
       {s.commands.map((c, i) => (
         <Text key={`cmd-${i}`}>{`$ ${c}`}</Text>
@@ -104,8 +119,12 @@ function Body({ state: s }: { state: EngineWizardState }) {
           <Hint>{hint(['dialog.close', 'back'])}</Hint>
         </>
       ) : null}
-      {s.phase === 'asking' && s.need?.kind === 'key' ? <Hint>{hint(['dialog.confirm', 'run it'], [['dialog.decline', 'dialog.close'], 'back'])}</Hint> : null}
-      {s.phase === 'done' ? <Hint>{s.result?.restartNeeded ? hint(['engine.restart', 'restart the engine now'], 'other keys close') : CLOSES}</Hint> : null}
+      {s.phase === 'asking' && s.need?.kind === 'key' ? (
+        <Hint>{hint(['dialog.confirm', 'run it'], [['dialog.decline', 'dialog.close'], 'back'])}</Hint>
+      ) : null}
+      {s.phase === 'done' ? (
+        <Hint>{s.result?.restartNeeded ? hint(['engine.restart', 'restart the engine now'], 'other keys close') : CLOSES}</Hint>
+      ) : null}
     </>
   );
 }

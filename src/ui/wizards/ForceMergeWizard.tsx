@@ -15,7 +15,13 @@ import { useSession, withServices } from './services';
 import { TargetLine } from './TargetLine';
 import { Cancelled, CLOSES, Hint, Notes } from './wizard-text';
 
-export const ForceMergeWizard = withServices(function ForceMergeFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const ForceMergeWizard = withServices(function ForceMergeFromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const selected = useUi((s) => s.selection.indices?.index);
   return <ForceMergeView services={services} target={selected ?? ''} onClose={onClose} />;
 });
@@ -33,11 +39,21 @@ function Facts({ lines }: { lines: FactLine[] }) {
 }
 
 /** The force-merge wizard; `start` inspects the given target at once (handed over by the delete wizard). */
-export function ForceMergeView({ services, target, start = false, onClose }: { services: WizardServices; target: string; start?: boolean; onClose: () => void }) {
+export function ForceMergeView({
+  services,
+  target,
+  start = false,
+  onClose,
+}: {
+  services: WizardServices;
+  target: string;
+  start?: boolean;
+  onClose: () => void;
+}) {
   const [state, session] = useSession(() => services.forcemerge(target, start));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return lineKeys(key, session.send);
-    if (state.phase === 'review' && key.is('dialog.erase')) return session.send({ type: 'back' }), true;
+    if (state.phase === 'review' && key.is('dialog.erase')) return (session.send({ type: 'back' }), true);
     if (state.phase === 'review' && key.is('dialog.confirm') && !state.refuse) {
       session.send({ type: 'confirm', confirmation: { by: 'key' } });
       return true;
@@ -80,14 +96,22 @@ export function ForceMergeScreen({ state, services }: { state: MergeState; servi
           {state.phase === 'review' ? (
             <Hint>{hint(state.refuse ? '' : ['dialog.confirm', 'merge'], ['dialog.erase', 'edit'], ['dialog.close', 'close'])}</Hint>
           ) : (
-            <Text>{state.waitingLeases ? 'waiting (reading only) for the retention leases…' : state.task ? `merging, task ${state.task} (cannot be cancelled); sizes follow within ~10 s…` : 'sending…'}</Text>
+            <Text>
+              {state.waitingLeases
+                ? 'waiting (reading only) for the retention leases…'
+                : state.task
+                  ? `merging, task ${state.task} (cannot be cancelled); sizes follow within ~10 s…`
+                  : 'sending…'}
+            </Text>
           )}
         </Box>
       );
     case 'done':
       return (
         <Box flexDirection="column">
-          <Text color={colourOf(state.failures.length ? 'red' : 'green')}>{`${state.failures.length ? 'FAILED' : 'ok'}: merge finished (task ${state.task}); before -> after:`}</Text>
+          <Text
+            color={colourOf(state.failures.length ? 'red' : 'green')}
+          >{`${state.failures.length ? 'FAILED' : 'ok'}: merge finished (task ${state.task}); before -> after:`}</Text>
           <Facts lines={mergeIndexLines(state.before, state.after).slice(0, 6)} />
           <Facts lines={mergeDiskLines(state.before, state.after).slice(0, 3)} />
           {state.failures.slice(0, 3).map((f) => (

@@ -2,7 +2,17 @@
 import React from 'react';
 import { Text } from '../components/Text';
 
-export function FormRow({ label, width, focused, children }: { label: string; width: number; focused: boolean; children: React.ReactNode }) {
+export function FormRow({
+  label,
+  width,
+  focused,
+  children,
+}: {
+  label: string;
+  width: number;
+  focused: boolean;
+  children: React.ReactNode;
+}) {
   return (
     <Text inverse={focused} wrap="truncate-end">
       {`${label.padEnd(width)} `}

@@ -16,14 +16,28 @@ import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Lines } from './wizard-text';
 
-export const RecoveryWizard = withServices(function RecoveryFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const RecoveryWizard = withServices(function RecoveryFromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const sel = useUi((s) => s.selection.shards);
   // A selected primary is looked at even when the cluster is not red; otherwise the first corrupt one.
   const shard = sel?.primary ? { index: sel.index, shard: sel.shard } : undefined;
   return <RecoveryView services={services} shard={shard} onClose={onClose} />;
 });
 
-export function RecoveryView({ services, shard, onClose }: { services: WizardServices; shard?: { index: string; shard: number }; onClose: () => void }) {
+export function RecoveryView({
+  services,
+  shard,
+  onClose,
+}: {
+  services: WizardServices;
+  shard?: { index: string; shard: number };
+  onClose: () => void;
+}) {
   const [state, session] = useSession(() => services.recovery(shard));
   const send = session.send;
   // The checklist stops and starts the node: each step's end refreshes the panes at once rather
@@ -77,15 +91,25 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
     );
     return (
       <>
-        {f ? <Text color={colourOf('red')} wrap="truncate-end">{f.lines[0]}</Text> : null}
+        {f ? (
+          <Text color={colourOf('red')} wrap="truncate-end">
+            {f.lines[0]}
+          </Text>
+        ) : null}
         {f ? <Lines lines={f.lines.slice(1)} /> : null}
         {f ? <Text bold>first, what loses nothing:</Text> : null}
         {f ? <Lines lines={f.options.map((o) => `- ${o}`)} /> : null}
         {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
         {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
         {/* Wrapped whole: it says which host to go to. */}
-        {f?.elsewhere ? <Text color={colourOf('red')}>{`offline repair not offered here: ${f.elsewhere.replace(/; nothing was run$/, '')}`}</Text> : null}
-        {offer ? <Text dimColor wrap="truncate-end">the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies</Text> : null}
+        {f?.elsewhere ? (
+          <Text color={colourOf('red')}>{`offline repair not offered here: ${f.elsewhere.replace(/; nothing was run$/, '')}`}</Text>
+        ) : null}
+        {offer ? (
+          <Text dimColor wrap="truncate-end">
+            the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies
+          </Text>
+        ) : null}
         <Hint>{keys}</Hint>
       </>
     );
@@ -102,12 +126,24 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
           {step.losesData ? <Text color={colourOf('red')}> [LOSES DATA]</Text> : null}
         </Box>
       ) : null}
-      {step ? <Text bold wrap="truncate-end">{step.title}</Text> : null}
+      {step ? (
+        <Text bold wrap="truncate-end">
+          {step.title}
+        </Text>
+      ) : null}
       {/* The exact command, whole (wrapped): the operator must be able to read every character. */}
       {step && !ended ? step.commandLines.slice(0, 4).map((l, i) => <Text key={`cmd-${i}`}>{l}</Text>) : null}
-      {step && !ended ? <Text dimColor wrap="truncate-end">{step.note}</Text> : null}
+      {step && !ended ? (
+        <Text dimColor wrap="truncate-end">
+          {step.note}
+        </Text>
+      ) : null}
       {s.log.map((l, i) => (
-        <Text key={`log-${i}`} color={colourOf(l.startsWith('FAILED') ? 'red' : l.startsWith('ok') ? 'green' : undefined)} wrap="truncate-end">
+        <Text
+          key={`log-${i}`}
+          color={colourOf(l.startsWith('FAILED') ? 'red' : l.startsWith('ok') ? 'green' : undefined)}
+          wrap="truncate-end"
+        >
           {l}
         </Text>
       ))}
@@ -129,6 +165,7 @@ function Prompt({ state: s }: { state: RecoveryWizardState }) {
         <Hint>{hint(['dialog.close', 'stops here (resumable)'])}</Hint>
       </>
     );
-  if (s.phase === 'asking') return <Hint>{hint(['dialog.confirm', 'run this step'], [['dialog.decline', 'dialog.close'], 'stop here (resumable)'])}</Hint>;
+  if (s.phase === 'asking')
+    return <Hint>{hint(['dialog.confirm', 'run this step'], [['dialog.decline', 'dialog.close'], 'stop here (resumable)'])}</Hint>;
   return <Hint>{CLOSES}</Hint>;
 }

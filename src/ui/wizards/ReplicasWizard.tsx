@@ -15,18 +15,37 @@ import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
 
-const LABELS: Record<keyof ReplicasForm, string> = { target: 'index or pattern', replicas: 'replicas', withTemplate: 'also the template', template: 'template name' };
+const LABELS: Record<keyof ReplicasForm, string> = {
+  target: 'index or pattern',
+  replicas: 'replicas',
+  withTemplate: 'also the template',
+  template: 'template name',
+};
 
-export const ReplicasWizard = withServices(function ReplicasFromSelection({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const ReplicasWizard = withServices(function ReplicasFromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const selected = useUi((s) => s.selection.indices?.index);
   return <ReplicasView services={services} initial={{ target: selected ?? '' }} onClose={onClose} />;
 });
 
-export function ReplicasView({ services, initial, onClose }: { services: WizardServices; initial: Partial<ReplicasForm>; onClose: () => void }) {
+export function ReplicasView({
+  services,
+  initial,
+  onClose,
+}: {
+  services: WizardServices;
+  initial: Partial<ReplicasForm>;
+  onClose: () => void;
+}) {
   const [state, session] = useSession(() => services.replicas(initial));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
-    if (state.phase === 'review' && key.is('dialog.erase')) return session.send({ type: 'back' }), true;
+    if (state.phase === 'review' && key.is('dialog.erase')) return (session.send({ type: 'back' }), true);
     if (state.phase !== 'review' || !key.is('dialog.confirm')) return false;
     session.send({ type: 'confirm', confirmation: { by: 'key' } });
     return true;
@@ -44,12 +63,20 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
             const v = state.form[f];
             return (
               <FormRow key={f} label={LABELS[f]} width={18} focused={f === state.focus}>
-                {typeof v === 'boolean' ? (v ? '[x]' : '[ ]') : <LineInput value={v} placeholder="…" />}
+                {typeof v === 'boolean' ? v ? '[x]' : '[ ]' : <LineInput value={v} placeholder="…" />}
               </FormRow>
             );
           })}
           {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
-          <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.change', 'toggles'], ['dialog.submit', 'check'], ['dialog.close', 'close'])}</Hint>
+          <Hint>
+            {hint(
+              'type to edit',
+              ['dialog.nextField', 'next field'],
+              ['dialog.change', 'toggles'],
+              ['dialog.submit', 'check'],
+              ['dialog.close', 'close'],
+            )}
+          </Hint>
         </Box>
       );
     case 'inspecting':
@@ -65,7 +92,11 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
           <Notes warnings={r.warnings} notes={r.notes} />
           {r.platformJson ? <Text>{`topic.elasticsearch.index-templates-settings: ${JSON.stringify(r.platformJson)}`}</Text> : null}
           <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
-          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint> : <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>}
+          {state.phase === 'review' ? (
+            <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint>
+          ) : (
+            <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>
+          )}
         </Box>
       );
     }
@@ -74,7 +105,9 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
       return (
         <Box flexDirection="column">
           <Results results={report.results} />
-          <Text color={colourOf(report.after!.health)}>{`health ${report.before.health} -> ${report.after!.health}${report.after!.reachedExpected ? '' : ` (expected ${report.expected}: not reached yet)`}`}</Text>
+          <Text
+            color={colourOf(report.after!.health)}
+          >{`health ${report.before.health} -> ${report.after!.health}${report.after!.reachedExpected ? '' : ` (expected ${report.expected}: not reached yet)`}`}</Text>
           <Hint>{CLOSES}</Hint>
         </Box>
       );

@@ -32,7 +32,10 @@ function ScrollView({ onClose, services }: { onClose: () => void; services: Wiza
     <Box flexDirection="column">
       <Text>{`${SCROLL_SETTING}: ${state.facts.limit} per node`}</Text>
       {scrollRows(state.facts).map((r) => (
-        <Text key={r.name} color={colourOf(r.full ? 'red' : 'green')}>{`${r.name}: ${r.open} open of ${r.limit} allowed${r.full ? ' (full)' : ''}`}</Text>
+        <Text
+          key={r.name}
+          color={colourOf(r.full ? 'red' : 'green')}
+        >{`${r.name}: ${r.open} open of ${r.limit} allowed${r.full ? ' (full)' : ''}`}</Text>
       ))}
       <Notes notes={[KEEP_ALIVE_NOTE]} />
       {state.phase === 'review' ? (

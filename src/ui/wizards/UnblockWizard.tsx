@@ -22,7 +22,8 @@ function UnblockView({ onClose, services }: { onClose: () => void; services: Wiz
     else return false;
     return true;
   });
-  if (state.phase !== 'review' && state.phase !== 'done') return <Waiting phase={state.phase} message={state.phase === 'failed' ? state.message : undefined} />;
+  if (state.phase !== 'review' && state.phase !== 'done')
+    return <Waiting phase={state.phase} message={state.phase === 'failed' ? state.message : undefined} />;
   const { facts, refusal, plans, notes } = state.review;
   return (
     <Box flexDirection="column">
@@ -34,9 +35,21 @@ function UnblockView({ onClose, services }: { onClose: () => void; services: Wiz
       ))}
       <Notes notes={notes} />
       {refusal ? <Text color={colourOf('red')}>{`refused: ${refusal}`}</Text> : null}
-      {plans?.length && state.phase !== 'done' ? <Text bold>{`sends to exactly these ${facts.blocked.length} blocked ${facts.blocked.length === 1 ? 'index' : 'indices'}${plans.length > 1 ? ` in ${plans.length} requests` : ''}: ${facts.blocked.join(', ')}`}</Text> : null}
-      {state.phase === 'done' ? <Results results={[state.result]} /> : plans?.length ? <RequestPreview previews={plans.map((p) => services.preview(p))} /> : null}
-      <Hint>{state.phase === 'done' ? CLOSES : hint(plans?.length ? ['dialog.confirm', 'send'] : '', ['unblock.recheck', 're-check'], ['dialog.close', 'close'])}</Hint>
+      {plans?.length && state.phase !== 'done' ? (
+        <Text
+          bold
+        >{`sends to exactly these ${facts.blocked.length} blocked ${facts.blocked.length === 1 ? 'index' : 'indices'}${plans.length > 1 ? ` in ${plans.length} requests` : ''}: ${facts.blocked.join(', ')}`}</Text>
+      ) : null}
+      {state.phase === 'done' ? (
+        <Results results={[state.result]} />
+      ) : plans?.length ? (
+        <RequestPreview previews={plans.map((p) => services.preview(p))} />
+      ) : null}
+      <Hint>
+        {state.phase === 'done'
+          ? CLOSES
+          : hint(plans?.length ? ['dialog.confirm', 'send'] : '', ['unblock.recheck', 're-check'], ['dialog.close', 'close'])}
+      </Hint>
     </Box>
   );
 }

@@ -101,7 +101,12 @@ export function useKeyLabel(): (id: CommandId) => string {
  * A question before something runs: y (or n / `decline`) when a key confirms it; the asked name
  * typed and Enter otherwise. Takes every key (the question is modal).
  */
-export function askKeys(key: DialogKey, need: ConfirmationNeed | undefined, send: (e: { type: 'confirm' } | { type: 'line'; edit: LineEdit }) => void, decline: () => void): true {
+export function askKeys(
+  key: DialogKey,
+  need: ConfirmationNeed | undefined,
+  send: (e: { type: 'confirm' } | { type: 'line'; edit: LineEdit }) => void,
+  decline: () => void,
+): true {
   if (need?.kind === 'key') {
     if (key.is('dialog.confirm')) send({ type: 'confirm' });
     else if (key.is('dialog.decline')) decline();

@@ -38,11 +38,21 @@ export interface WizardEntry {
 export const WIZARDS: WizardEntry[] = [
   { id: 'replicas', title: 'Replicas of an index or pattern', commandId: 'wizard.replicas', component: ReplicasWizard },
   { id: 'delete', title: 'Delete documents by query (preview first)', commandId: 'wizard.deleteByQuery', component: DeleteWizard },
-  { id: 'forcemerge', title: 'Force merge: free the disk of deleted documents', commandId: 'wizard.forcemerge', component: ForceMergeWizard },
+  {
+    id: 'forcemerge',
+    title: 'Force merge: free the disk of deleted documents',
+    commandId: 'wizard.forcemerge',
+    component: ForceMergeWizard,
+  },
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
-  { id: 'componentTemplate', title: 'Component template that disables a field', commandId: 'wizard.componentTemplate', component: ComponentTemplateWizard },
+  {
+    id: 'componentTemplate',
+    title: 'Component template that disables a field',
+    commandId: 'wizard.componentTemplate',
+    component: ComponentTemplateWizard,
+  },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
   { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
 ];

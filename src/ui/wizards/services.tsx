@@ -29,7 +29,9 @@ export function useSession<T extends SessionLike>(create: () => T): [ReturnType<
 }
 
 /** Renders `View` with the services, or says why changes are not available. */
-export function withServices(View: React.ComponentType<{ onClose: () => void; services: WizardServices }>): React.ComponentType<{ onClose: () => void }> {
+export function withServices(
+  View: React.ComponentType<{ onClose: () => void; services: WizardServices }>,
+): React.ComponentType<{ onClose: () => void }> {
   return function WithServices({ onClose }: { onClose: () => void }) {
     const services = useWizardServices();
     return services ? <View onClose={onClose} services={services} /> : <NoServices />;

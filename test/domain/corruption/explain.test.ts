@@ -6,7 +6,13 @@ import { fixture } from './fixtures';
 describe('detection', () => {
   it('recognises no_valid_shard_copy with a corrupt copy and names the node and the file', () => {
     const f = findCorruption(JSON.parse(fixture('explain-primary.json')))!;
-    expect(f).toMatchObject({ index: 'corrupt-exp', shard: 0, canAllocate: 'no_valid_shard_copy', corrupt: true, node: { name: 'corrupt-exp' } });
+    expect(f).toMatchObject({
+      index: 'corrupt-exp',
+      shard: 0,
+      canAllocate: 'no_valid_shard_copy',
+      corrupt: true,
+      node: { name: 'corrupt-exp' },
+    });
     expect(f.reason).toMatch(/CorruptIndexException|corrupt/i);
   });
 
@@ -21,6 +27,15 @@ describe('detection', () => {
   });
 
   it('is not fooled by a primary that is merely unassigned (allocation filter)', () => {
-    expect(findCorruption({ index: 'x', shard: 0, primary: true, current_state: 'unassigned', can_allocate: 'no', node_allocation_decisions: [] })).toBeNull();
+    expect(
+      findCorruption({
+        index: 'x',
+        shard: 0,
+        primary: true,
+        current_state: 'unassigned',
+        can_allocate: 'no',
+        node_allocation_decisions: [],
+      }),
+    ).toBeNull();
   });
 });

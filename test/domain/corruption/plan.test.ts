@@ -1,13 +1,33 @@
 // The offline checklist's exact commands, and how long its last step waits.
 import { describe, expect, it } from 'vitest';
-import { backupPaths, DEFAULT_SHARD_WAIT_S, healthWaitQuery, HEALTH_WAIT_STEP_S, planLines, recoveryPlan, stalePrimaryPlan } from '../../../src/domain/corruption/plan';
+import {
+  backupPaths,
+  DEFAULT_SHARD_WAIT_S,
+  healthWaitQuery,
+  HEALTH_WAIT_STEP_S,
+  planLines,
+  recoveryPlan,
+  stalePrimaryPlan,
+} from '../../../src/domain/corruption/plan';
 import { facts } from './fixtures';
 
 describe('the plan', () => {
-  it('runs every file step as the data owner with the node\'s own java and lib/, and backs up before anything changes', () => {
+  it("runs every file step as the data owner with the node's own java and lib/, and backs up before anything changes", () => {
     const p = recoveryPlan(facts);
     const ids = p.steps.map((s) => s.id);
-    expect(ids).toEqual(['stop', 'backup', 'verify-backup', 'check', 'exorcise', 'markers', 'start', 'wait', 'allocation', 'reroute', 'verify']);
+    expect(ids).toEqual([
+      'stop',
+      'backup',
+      'verify-backup',
+      'check',
+      'exorcise',
+      'markers',
+      'start',
+      'wait',
+      'allocation',
+      'reroute',
+      'verify',
+    ]);
     expect(p.archive).toBe('/backups/service_v9_abc-0-20261123T1200Z.tar');
     const check = p.steps.find((s) => s.id === 'check')!;
     expect(check.command).toBe(
@@ -23,13 +43,25 @@ describe('the plan', () => {
 
   it('offers elasticsearch-shard in place of CheckIndex and the markers, with its reroute always needed', () => {
     const alt = recoveryPlan(facts).alternative!;
-    expect(alt.map((s) => s.id)).toEqual(['stop', 'backup', 'verify-backup', 'shard-tool', 'start', 'wait', 'allocation', 'reroute', 'verify']);
-    expect(alt.find((s) => s.id === 'shard-tool')!.command).toMatch(/^echo y \| runuser -u 'elasticsearch' -- env ES_PATH_CONF='\/etc\/elasticsearch' .*remove-corrupted-data --index 'service_v9_abc' --shard-id 0$/);
+    expect(alt.map((s) => s.id)).toEqual([
+      'stop',
+      'backup',
+      'verify-backup',
+      'shard-tool',
+      'start',
+      'wait',
+      'allocation',
+      'reroute',
+      'verify',
+    ]);
+    expect(alt.find((s) => s.id === 'shard-tool')!.command).toMatch(
+      /^echo y \| runuser -u 'elasticsearch' -- env ES_PATH_CONF='\/etc\/elasticsearch' .*remove-corrupted-data --index 'service_v9_abc' --shard-id 0$/,
+    );
     expect(alt.find((s) => s.id === 'reroute')!.conditional).toBe(false);
     expect(recoveryPlan({ ...facts, hasShardTool: false }).alternative).toBeNull();
   });
 
-  it('uses the profile\'s service commands instead of systemctl', () => {
+  it("uses the profile's service commands instead of systemctl", () => {
     const p = recoveryPlan({ ...facts, serviceStop: 'sv stop es', serviceStart: 'sv start es' });
     expect(p.steps[0].command).toBe('sv stop es');
     expect(p.steps.find((s) => s.id === 'start')!.command).toBe('sv start es');
@@ -39,14 +71,20 @@ describe('the plan', () => {
 describe('the checklist as the operator reads it (recover-corrupt --plan)', () => {
   // Every step's title, command, note and flags: a word changed in a command that will be pasted
   // into a root shell shows here. Without java, the node's ES_JAVA_HOME; a slash-ended backup folder.
-  it('with the node\'s java, and with its ES_JAVA_HOME', async () => {
+  it("with the node's java, and with its ES_JAVA_HOME", async () => {
     const conn = { url: 'https://127.0.0.1:9200', user: 'elastic' };
     await expect(planLines(recoveryPlan(facts), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan.txt');
-    await expect(planLines(recoveryPlan({ ...facts, java: null, backupDir: '/backups//', hasShardTool: false }), conn).join('\n') + '\n').toMatchFileSnapshot('__plans__/recover-plan-es-java-home.txt');
+    await expect(
+      planLines(recoveryPlan({ ...facts, java: null, backupDir: '/backups//', hasShardTool: false }), conn).join('\n') + '\n',
+    ).toMatchFileSnapshot('__plans__/recover-plan-es-java-home.txt');
   });
 
   it('the backup paths and the stale-primary reroute', () => {
-    expect(backupPaths({ ...facts, backupDir: '/backups/' })).toEqual({ archive: '/backups/service_v9_abc-0-20261123T1200Z.tar', indexDir: '/data/indices/UUID', shardDir: '0' });
+    expect(backupPaths({ ...facts, backupDir: '/backups/' })).toEqual({
+      archive: '/backups/service_v9_abc-0-20261123T1200Z.tar',
+      indexDir: '/data/indices/UUID',
+      shardDir: '0',
+    });
     expect(backupPaths({ ...facts, folder: '/0' })).toMatchObject({ indexDir: '/', shardDir: '0' });
     expect(stalePrimaryPlan('i', 2, 'n9')).toEqual({
       method: 'POST',

@@ -39,7 +39,9 @@ describe('progress', () => {
 
   it('uses the reroute elasticsearch-shard printed (by node id) once it printed one', () => {
     const p = { ...newProgress('shard-tool', facts, at), toolReroute: { index: 'service_v9_abc', shard: 0, node: 'ID1' } };
-    const body = progressSteps(p).find((s) => s.id === 'reroute')!.request!.body as { commands: { allocate_stale_primary: { node: string; accept_data_loss: boolean } }[] };
+    const body = progressSteps(p).find((s) => s.id === 'reroute')!.request!.body as {
+      commands: { allocate_stale_primary: { node: string; accept_data_loss: boolean } }[];
+    };
     expect(body.commands[0].allocate_stale_primary).toMatchObject({ node: 'ID1', accept_data_loss: true });
   });
 });

@@ -25,8 +25,14 @@ describe('what the tools print', () => {
   });
 
   it('a clean index, and output from a tool that failed before checking', () => {
-    const clean = '0.00% total deletions; 5 documents; 0 deletions\n1 of 1: name=_0 maxDoc=5\n    test: open reader.........OK\n\nNo problems were detected with this index.\n';
-    expect(parseCheckIndex(clean)).toMatchObject({ totalDocs: 5, brokenSegments: 0, lostDocs: 0, segments: [{ name: '_0', broken: false }] });
+    const clean =
+      '0.00% total deletions; 5 documents; 0 deletions\n1 of 1: name=_0 maxDoc=5\n    test: open reader.........OK\n\nNo problems were detected with this index.\n';
+    expect(parseCheckIndex(clean)).toMatchObject({
+      totalDocs: 5,
+      brokenSegments: 0,
+      lostDocs: 0,
+      segments: [{ name: '_0', broken: false }],
+    });
     expect(parseCheckIndex('ERROR: could not read any segments file in directory\njava.nio.file.NoSuchFileException')).toBeNull();
     expect(parseShardToolReroute('no reroute here')).toBeNull();
   });

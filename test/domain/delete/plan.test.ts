@@ -23,7 +23,11 @@ describe('plans', () => {
     expect(deleteByQueryPlan('i', q, 5, 'abort', 200).querystring).toEqual({ wait_for_completion: 'false', requests_per_second: '200' });
     expect(deleteByQueryPlan('i', q, 5, 'abort').querystring).toEqual({ wait_for_completion: 'false' });
     expect(deleteByQueryPlan('i', q, 5, 'abort', 0).querystring).toEqual({ wait_for_completion: 'false' });
-    expect(deleteByQueryPlan('a b', q, 7, 'abort')).toMatchObject({ path: '/a%20b/_delete_by_query', target: 'a b', summary: 'delete at most 7 documents of a b matching the previewed query' });
+    expect(deleteByQueryPlan('a b', q, 7, 'abort')).toMatchObject({
+      path: '/a%20b/_delete_by_query',
+      target: 'a b',
+      summary: 'delete at most 7 documents of a b matching the previewed query',
+    });
   });
   it('share of the index', () => {
     expect(matchShare(25, 100)).toBe(25);
@@ -37,8 +41,14 @@ describe('plans', () => {
     expect(deleteSkippedItsRefresh({ cancelled: true, failures: ['x'] })).toBe(true);
   });
   it('the refresh: a reversible POST of exactly that index, its reason in the summary', () => {
-    expect(refreshPlan('logs a')).toEqual({ method: 'POST', path: '/logs%20a/_refresh', querystring: { expand_wildcards: 'all' }, risk: 'reversible', target: 'logs a', summary: `refresh logs a so the count ${AFTER_DELETE} sees what was deleted` });
+    expect(refreshPlan('logs a')).toEqual({
+      method: 'POST',
+      path: '/logs%20a/_refresh',
+      querystring: { expand_wildcards: 'all' },
+      risk: 'reversible',
+      target: 'logs a',
+      summary: `refresh logs a so the count ${AFTER_DELETE} sees what was deleted`,
+    });
     expect(refreshPlan('x', 'of the wizard').summary).toBe('refresh x so the count of the wizard sees what was deleted');
   });
 });
-

@@ -1,6 +1,14 @@
 // Which documents a delete names: ages, dates, sources, JSON bodies, --expect.
 import { describe, expect, it } from 'vitest';
-import { jsonErrorOffset, lineColumn, parseExpected, parseOlderThan, parseQueryBody, parseUntil, sourceQuery } from '../../../src/domain/delete/query';
+import {
+  jsonErrorOffset,
+  lineColumn,
+  parseExpected,
+  parseOlderThan,
+  parseQueryBody,
+  parseUntil,
+  sourceQuery,
+} from '../../../src/domain/delete/query';
 
 const NOW = Date.UTC(2026, 10, 22, 8, 0, 0);
 
@@ -36,12 +44,18 @@ describe('older-than', () => {
   it('an age reaching exactly the first instant of year 1 still passes', () => {
     const hours = (NOW - Date.parse('0001-01-01T00:00:00Z')) / 3_600_000;
     expect(parseOlderThan(`${hours}h`, NOW)).toEqual({ ok: true, value: '0001-01-01T00:00:00.000Z' });
-    expect(parseOlderThan(`${hours + 1}h`, NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/before the year 1: give an age of at most \d+h$/) });
+    expect(parseOlderThan(`${hours + 1}h`, NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/before the year 1: give an age of at most \d+h$/),
+    });
   });
   it('ages take upper-case units, and the smallest age is one hour before now', () => {
     expect(parseOlderThan('1H', NOW)).toEqual({ ok: true, value: '2026-11-22T07:00:00.000Z' });
     expect(parseOlderThan(' 1W ', NOW)).toEqual({ ok: true, value: '2026-11-15T08:00:00.000Z' });
-    expect(parseOlderThan('0h', NOW)).toEqual({ ok: false, error: '--older-than "0h" would match every document: give a positive age such as 90d' });
+    expect(parseOlderThan('0h', NOW)).toEqual({
+      ok: false,
+      error: '--older-than "0h" would match every document: give a positive age such as 90d',
+    });
     expect(parseOlderThan('1d2', NOW).ok).toBe(false);
     expect(parseOlderThan('x1d', NOW).ok).toBe(false);
   });
@@ -60,8 +74,14 @@ describe('until', () => {
     expect(parseUntil('2026-11-22', NOW).ok).toBe(false);
     expect(parseUntil('2026-11-21', Date.UTC(2026, 10, 22)).ok).toBe(true);
     expect(parseUntil('2026-11-21', Date.UTC(2026, 10, 21, 23, 59, 59, 999)).ok).toBe(false);
-    expect(parseUntil('2026-02-30', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^--until "2026-02-30" is not a day of the calendar/) });
-    expect(parseUntil('yesterday', NOW)).toMatchObject({ ok: false, error: expect.stringMatching(/^--until "yesterday" is not an ISO timestamp/) });
+    expect(parseUntil('2026-02-30', NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^--until "2026-02-30" is not a day of the calendar/),
+    });
+    expect(parseUntil('yesterday', NOW)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^--until "yesterday" is not an ISO timestamp/),
+    });
   });
 });
 

@@ -23,10 +23,19 @@ describe('report', () => {
 describe('a delete whose task died with its node', () => {
   const record = {
     time: '2026-11-22T10:00:00.000Z',
-    request: { method: 'POST', path: '/service_v9_alpha/_delete_by_query', body: { max_docs: 1700, query: { term: { 'assoc:sources': 'src-crm' } } } },
+    request: {
+      method: 'POST',
+      path: '/service_v9_alpha/_delete_by_query',
+      body: { max_docs: 1700, query: { term: { 'assoc:sources': 'src-crm' } } },
+    },
   };
   it('is read back from its audit record; other requests are not deletes', () => {
-    expect(recordedDelete(record)).toEqual({ index: 'service_v9_alpha', query: { term: { 'assoc:sources': 'src-crm' } }, previewed: 1700, time: record.time });
+    expect(recordedDelete(record)).toEqual({
+      index: 'service_v9_alpha',
+      query: { term: { 'assoc:sources': 'src-crm' } },
+      previewed: 1700,
+      time: record.time,
+    });
     expect(recordedDelete({ ...record, request: { method: 'POST', path: '/service_v9_alpha/_forcemerge' } })).toBeNull();
     expect(recordedDelete({ ...record, request: { ...record.request, body: { query: { match_all: {} } } } })).toBeNull();
   });

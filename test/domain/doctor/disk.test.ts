@@ -8,9 +8,28 @@ import type { IndexBlocks, NodeDisk, Watermarks } from '../../../src/domain/type
 
 const GB = 1024 ** 3;
 const H = 3_600_000;
-const W: Watermarks = { low: parseWatermark('50gb', undefined), high: parseWatermark('20gb', undefined), flood: parseWatermark('10gb', undefined), thresholdEnabled: true };
-const node = (name: string, freeGb: number): NodeDisk => ({ node: name, host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: (100 - freeGb) * GB, availBytes: freeGb * GB, totalBytes: 100 * GB });
-const block = (index: string, kind: 'allowDelete' | 'readOnly' | 'write'): IndexBlocks => ({ index, readOnlyAllowDelete: kind === 'allowDelete', readOnly: kind === 'readOnly', write: kind === 'write' });
+const W: Watermarks = {
+  low: parseWatermark('50gb', undefined),
+  high: parseWatermark('20gb', undefined),
+  flood: parseWatermark('10gb', undefined),
+  thresholdEnabled: true,
+};
+const node = (name: string, freeGb: number): NodeDisk => ({
+  node: name,
+  host: null,
+  ip: null,
+  shards: 1,
+  indicesBytes: 0,
+  usedBytes: (100 - freeGb) * GB,
+  availBytes: freeGb * GB,
+  totalBytes: 100 * GB,
+});
+const block = (index: string, kind: 'allowDelete' | 'readOnly' | 'write'): IndexBlocks => ({
+  index,
+  readOnlyAllowDelete: kind === 'allowDelete',
+  readOnly: kind === 'readOnly',
+  write: kind === 'write',
+});
 
 describe('disk findings', () => {
   it('one finding per node by level, then the read-only blocks', () => {
@@ -29,7 +48,10 @@ describe('disk findings', () => {
     expect(f[3].remedy).toMatch(/; then clear the read-only block$/);
     expect(f[3].fix).toMatchObject({ key: 'U', command: 'shardeck unblock' });
     expect(f[1].fix).toBeUndefined();
-    expect(f[0].evidence).toEqual(['40.0% used, 60.0gb free of 100gb (64424509440 B free)', 'watermarks low 50gb, high 20gb, flood stage 10gb: on this disk 50.0% / 80.0% / 90.0% used']);
+    expect(f[0].evidence).toEqual([
+      '40.0% used, 60.0gb free of 100gb (64424509440 B free)',
+      'watermarks low 50gb, high 20gb, flood stage 10gb: on this disk 50.0% / 80.0% / 90.0% used',
+    ]);
     expect(f[4]).toEqual({ id: 'disk.read-only', family: 'disk', severity: 'ok', finding: 'no index is read-only', evidence: [] });
   });
 
@@ -43,7 +65,9 @@ describe('disk findings', () => {
     const blocks = [block('a', 'allowDelete'), block('b', 'readOnly'), block('c', 'write')];
     const calm = diskFindings([node('a', 60)], W, blocks).at(-1)!;
     expect(calm).toMatchObject({ severity: 'critical', fix: { key: 'U' } });
-    expect(calm.finding).toBe('2 indices are read-only while no node is past the flood stage: the block stays until cleared: writes fail with a cluster block exception');
+    expect(calm.finding).toBe(
+      '2 indices are read-only while no node is past the flood stage: the block stays until cleared: writes fail with a cluster block exception',
+    );
     expect(calm.evidence).toEqual(['a: index.blocks.read_only_allow_delete=true', 'b: index.blocks.read_only=true']);
     expect(calm.remedy).toBe('clear the read-only block (PUT /*/_settings {"index.blocks.read_only_allow_delete": null})');
     const full = diskFindings([node('a', 60), node('d', 5)], W, [block('a', 'allowDelete')]).at(-1)!;

@@ -68,7 +68,12 @@ describe('the fit and its limits, on plain values', () => {
   // Far from the epoch, as real samples are: a span or mean taken from 0 instead of the first sample shows.
   const T0 = Date.UTC(2026, 10, 20, 8, 0, 0);
   const at = (ms: number, availBytes: number, totalBytes = 10_000): DiskSample => ({ t: T0 + ms, availBytes, totalBytes });
-  const PCT: Watermarks = { low: parseWatermark('85%', undefined), high: parseWatermark('90%', undefined), flood: parseWatermark('95%', undefined), thresholdEnabled: true };
+  const PCT: Watermarks = {
+    low: parseWatermark('85%', undefined),
+    high: parseWatermark('90%', undefined),
+    flood: parseWatermark('95%', undefined),
+    thresholdEnabled: true,
+  };
 
   it('least squares, not first to last: a noisy series gives the fitted slope', () => {
     // Mean t 90 s, mean free 800: sum(dx*dy) = -30e6, sum(dx^2) = 18e9.
@@ -128,7 +133,8 @@ describe('disk history from the log', () => {
   });
 
   it('skips lines without a time or with a share of 0, and reads plain bytes', () => {
-    const line = (node: string, free: string, pct: string) => `low disk watermark [85%] exceeded on [id][${node}][/data] free: ${free}[${pct}%], replicas will not be assigned`;
+    const line = (node: string, free: string, pct: string) =>
+      `low disk watermark [85%] exceeded on [id][${node}][/data] free: ${free}[${pct}%], replicas will not be assigned`;
     const s = diskSamplesFromLog([
       { t: 1, text: line('n1', '512b', '50') },
       { t: null, text: line('n1', '1gb', '10') },
@@ -136,6 +142,9 @@ describe('disk history from the log', () => {
       { t: 3, text: 'started' },
       { t: 4, text: line('n2', '1gb', '10') },
     ]);
-    expect(s).toEqual({ n1: [{ t: 1, availBytes: 512, totalBytes: 1024 }], n2: [{ t: 4, availBytes: 1024 ** 3, totalBytes: 10 * 1024 ** 3 }] });
+    expect(s).toEqual({
+      n1: [{ t: 1, availBytes: 512, totalBytes: 1024 }],
+      n2: [{ t: 4, availBytes: 1024 ** 3, totalBytes: 10 * 1024 ** 3 }],
+    });
   });
 });

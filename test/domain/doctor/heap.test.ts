@@ -46,7 +46,9 @@ describe('heap findings', () => {
   it('all ok on a 4 GB heap of 16 GB RAM set by the override file', () => {
     const f = heapFindings(inputs());
     expect(f.every((x) => x.severity === 'ok')).toBe(true);
-    expect(byId(f, 'heap.options.n1').finding).toMatch(/-Xmx4g from \/etc\/elasticsearch\/jvm.options.d\/platform.options:3 \(overrides .*-Xmx2g at \/etc\/elasticsearch\/jvm.options:3/);
+    expect(byId(f, 'heap.options.n1').finding).toMatch(
+      /-Xmx4g from \/etc\/elasticsearch\/jvm.options.d\/platform.options:3 \(overrides .*-Xmx2g at \/etc\/elasticsearch\/jvm.options:3/,
+    );
   });
 
   it('Xms != Xmx is a warning with the lines that set them', () => {
@@ -55,7 +57,6 @@ describe('heap findings', () => {
     expect(f.remedy).toMatch(/same value in \/etc\/elasticsearch\/jvm.options.d\/platform.options.*shardeck service restart/);
     expect(f.fix?.command).toBe('shardeck service restart');
   });
-
 
   it('30% when shared: 4 GB of 16 GB is 25% (ok), 6 GB is 37% (warn)', () => {
     const on = { platformOnHost: { value: true, source: 'profile' } };
@@ -66,7 +67,10 @@ describe('heap findings', () => {
   });
 
   it('past the compressed-oops limit is critical', () => {
-    const f = byId(heapFindings(inputs({ heapMaxBytes: 40 * GB, heapInitBytes: 40 * GB, ramBytes: 128 * GB, compressedOops: 'false' })), 'heap.oops.n1');
+    const f = byId(
+      heapFindings(inputs({ heapMaxBytes: 40 * GB, heapInitBytes: 40 * GB, ramBytes: 128 * GB, compressedOops: 'false' })),
+      'heap.oops.n1',
+    );
     expect(f.severity).toBe('critical');
   });
 

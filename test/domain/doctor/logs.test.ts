@@ -27,7 +27,11 @@ describe('log to remedy', () => {
 
   it('counts every message of the seed table with first and last time', () => {
     const m = Object.fromEntries(matchLog(parseLog(LOG)).map((x) => [x.rule.id, x]));
-    expect(m['scroll-contexts']).toMatchObject({ count: 2, first: new Date('2026-11-21T10:00:00').getTime(), last: new Date('2026-11-21T10:05:00').getTime() });
+    expect(m['scroll-contexts']).toMatchObject({
+      count: 2,
+      first: new Date('2026-11-21T10:00:00').getTime(),
+      last: new Date('2026-11-21T10:05:00').getTime(),
+    });
     expect(m.jna.count).toBe(2);
     expect(m.corrupt.count).toBe(2);
     expect(m['cluster-block'].count).toBe(1);
@@ -37,7 +41,9 @@ describe('log to remedy', () => {
   it('gives the remedy and the key or command that applies it', () => {
     const f = Object.fromEntries(logFindings({ file: '/var/log/es/c.log', entries: parseLog(LOG) }).map((x) => [x.id, x]));
     expect(f['log.scroll-contexts']).toMatchObject({ severity: 'warn', fix: { key: 'L', command: 'shardeck scroll-limit 1000' } });
-    expect(f['log.scroll-contexts'].finding).toMatch(/2 times in the log, first 20\d\d-11-21T\d\d:00:00Z, last .*: open scroll contexts above the limit/);
+    expect(f['log.scroll-contexts'].finding).toMatch(
+      /2 times in the log, first 20\d\d-11-21T\d\d:00:00Z, last .*: open scroll contexts above the limit/,
+    );
     expect(f['log.scroll-contexts'].remedy).toMatch(/raise search.max_open_scroll_context .* 5m to e.g. 1m/);
     expect(f['log.jna'].remedy).toMatch(/ES_TMPDIR in the sysconfig file/);
     expect(f['log.cluster-block'].fix).toMatchObject({ key: 'U', command: 'shardeck unblock' });
@@ -50,6 +56,9 @@ describe('log to remedy', () => {
     const quiet = logFindings({ file: 'x.log', entries: parseLog('[2026-11-20T08:00:00,001][INFO ][o] [n1] started') });
     expect(quiet.map((f) => [f.id, f.severity])).toEqual(LOG_RULES.map((r) => [`log.${r.id}`, 'ok']));
     expect(quiet.map((f) => f.id)).toEqual(['log.scroll-contexts', 'log.jna', 'log.cluster-block', 'log.corrupt']);
-    expect(logFindings({ file: null, notHere: 'no node of this cluster runs on this host' })[0]).toMatchObject({ severity: 'unknown', id: 'log.file' });
+    expect(logFindings({ file: null, notHere: 'no node of this cluster runs on this host' })[0]).toMatchObject({
+      severity: 'unknown',
+      id: 'log.file',
+    });
   });
 });

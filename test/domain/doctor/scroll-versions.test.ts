@@ -15,22 +15,38 @@ describe('scroll contexts', () => {
     );
     expect(f.map((x) => x.severity)).toEqual(['ok', 'warn', 'critical']);
     expect(f[1]).toMatchObject({ fix: { key: 'L', command: 'shardeck scroll-limit 1000' } });
-    expect(f[1].remedy).toBe('raise search.max_open_scroll_context (e.g. to 1000), or lower the scroll argument of client scan calls from the default 5m to e.g. 1m');
+    expect(f[1].remedy).toBe(
+      'raise search.max_open_scroll_context (e.g. to 1000), or lower the scroll argument of client scan calls from the default 5m to e.g. 1m',
+    );
   });
 });
 
 describe('versions and transport', () => {
   const now = Date.parse('2026-11-24T00:00:00Z');
   it('a node below 8 is critical (platform 3.7.4 needs 8); mixed versions warn', () => {
-    const f = versionFindings([{ name: 'a', version: '7.17.29', httpTls: false }, { name: 'b', version: '8.19.21', httpTls: true }], 'https', null, now);
+    const f = versionFindings(
+      [
+        { name: 'a', version: '7.17.29', httpTls: false },
+        { name: 'b', version: '8.19.21', httpTls: true },
+      ],
+      'https',
+      null,
+      now,
+    );
     expect(f.find((x) => x.id === 'versions.engine.a')).toMatchObject({ severity: 'critical' });
     expect(f.find((x) => x.id === 'versions.engine.b')).toMatchObject({ severity: 'ok' });
     expect(f.find((x) => x.id === 'versions.mixed')?.severity).toBe('warn');
   });
 
   it('plain http warns; https is ok', () => {
-    expect(versionFindings([{ name: 'a', version: '8.19.21', httpTls: false }], 'http', null, now).find((x) => x.id === 'versions.transport')?.finding).toMatch(/plain http and the node serves no HTTPS/);
-    expect(versionFindings([{ name: 'a', version: '8.19.21', httpTls: true }], 'https', null, now).find((x) => x.id === 'versions.transport')?.severity).toBe('ok');
+    expect(
+      versionFindings([{ name: 'a', version: '8.19.21', httpTls: false }], 'http', null, now).find((x) => x.id === 'versions.transport')
+        ?.finding,
+    ).toMatch(/plain http and the node serves no HTTPS/);
+    expect(
+      versionFindings([{ name: 'a', version: '8.19.21', httpTls: true }], 'https', null, now).find((x) => x.id === 'versions.transport')
+        ?.severity,
+    ).toBe('ok');
   });
 
   it('a certificate within 30 days warns, within 7 is critical; the _ssl/certificates answer is deduplicated', () => {
@@ -41,7 +57,9 @@ describe('versions and transport', () => {
       { path: 'tls/long.crt', format: 'PEM', serial_number: '3', subject_dn: 'CN=x', expiry: '2027-11-28T00:00:00.000Z' },
     ]);
     expect(certs).toHaveLength(3);
-    const f = versionFindings([{ name: 'a', version: '8.19.21', httpTls: true }], 'https', certs, now).filter((x) => x.id.startsWith('versions.certificate'));
+    const f = versionFindings([{ name: 'a', version: '8.19.21', httpTls: true }], 'https', certs, now).filter((x) =>
+      x.id.startsWith('versions.certificate'),
+    );
     expect(f.map((x) => [x.id, x.severity])).toEqual([
       ['versions.certificate.tls/node.crt', 'warn'],
       ['versions.certificate.tls/ca.crt', 'critical'],

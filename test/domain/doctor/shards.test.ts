@@ -30,33 +30,63 @@ describe('shards', () => {
 
   it('reads the deciders that said NO from a real explain', () => {
     expect(blockersOf(fx('explain-same-shard')).map((b) => b.decider)).toEqual(['same_shard']);
-    expect(blockersOf(fx('explain-filter'))[0].explanation).toMatch(/node does not match index setting \[index.routing.allocation.require\]/);
-    expect(blockersOf({ can_allocate: 'no_valid_shard_copy', allocate_explanation: 'cannot allocate because all found copies of the shard are either stale or corrupt' })).toEqual([
+    expect(blockersOf(fx('explain-filter'))[0].explanation).toMatch(
+      /node does not match index setting \[index.routing.allocation.require\]/,
+    );
+    expect(
+      blockersOf({
+        can_allocate: 'no_valid_shard_copy',
+        allocate_explanation: 'cannot allocate because all found copies of the shard are either stale or corrupt',
+      }),
+    ).toEqual([
       { decider: 'no_valid_shard_copy', explanation: 'cannot allocate because all found copies of the shard are either stale or corrupt' },
     ]);
   });
 
   it('groups by decider, says why red in one sentence, and links the wizard that fixes it', () => {
     const f = Object.fromEntries(shardFindings({ health, indices, explained: explained(), unexplained: 0 }).map((x) => [x.id, x]));
-    expect(f['shards.unassigned.filter']).toMatchObject({ severity: 'critical', fix: { key: 'e', command: 'shardeck explain service_v9_nowhere 0 primary' } });
+    expect(f['shards.unassigned.filter']).toMatchObject({
+      severity: 'critical',
+      fix: { key: 'e', command: 'shardeck explain service_v9_nowhere 0 primary' },
+    });
     expect(f['shards.unassigned.filter'].remedy).toMatch(/allocation filter/);
-    expect(f['shards.unassigned.same_shard']).toMatchObject({ severity: 'warn', fix: { key: 'R', command: 'shardeck replicas set service_v9_rep 0', target: { index: 'service_v9_rep' } } });
+    expect(f['shards.unassigned.same_shard']).toMatchObject({
+      severity: 'warn',
+      fix: { key: 'R', command: 'shardeck replicas set service_v9_rep 0', target: { index: 'service_v9_rep' } },
+    });
     expect(f['shards.health'].severity).toBe('critical');
     expect(f['shards.health'].finding).toBe(
       'cluster is red because 1 primary shard blocked by filter (an allocation filter (index.routing.allocation.* or cluster.routing.allocation.*) excludes every node); ' +
         '2 replica shards blocked by same_shard (a copy may not share a node with another copy of the same shard)',
     );
-    expect(f['shards.replicas-single-node']).toMatchObject({ severity: 'warn', fix: { command: 'shardeck replicas set service_v9_rep 0' } });
+    expect(f['shards.replicas-single-node']).toMatchObject({
+      severity: 'warn',
+      fix: { command: 'shardeck replicas set service_v9_rep 0' },
+    });
   });
 
   it('a corrupt primary links the recovery checklist', () => {
     const c = unassignedCases(shards).cases[0];
-    const [f] = shardFindings({ health, indices, explained: [{ ...c, explain: { can_allocate: 'no_valid_shard_copy', allocate_explanation: 'stale or corrupt' } }], unexplained: 0 });
-    expect(f).toMatchObject({ id: 'shards.corrupt.no_valid_shard_copy', severity: 'critical', fix: { key: 'C', command: 'shardeck recover-corrupt' } });
+    const [f] = shardFindings({
+      health,
+      indices,
+      explained: [{ ...c, explain: { can_allocate: 'no_valid_shard_copy', allocate_explanation: 'stale or corrupt' } }],
+      unexplained: 0,
+    });
+    expect(f).toMatchObject({
+      id: 'shards.corrupt.no_valid_shard_copy',
+      severity: 'critical',
+      fix: { key: 'C', command: 'shardeck recover-corrupt' },
+    });
   });
 
   it("with several data nodes, an index without a replica breaks the seed's rule 3", () => {
-    const f = shardFindings({ health: { ...health, status: 'green', numberOfDataNodes: 2, unassignedShards: 0 }, indices: indices.map((i) => ({ ...i, replicas: 0 })), explained: [], unexplained: 0 });
+    const f = shardFindings({
+      health: { ...health, status: 'green', numberOfDataNodes: 2, unassignedShards: 0 },
+      indices: indices.map((i) => ({ ...i, replicas: 0 })),
+      explained: [],
+      unexplained: 0,
+    });
     expect(f.find((x) => x.id === 'shards.no-replica')).toMatchObject({ severity: 'warn', fix: { key: 'R' } });
   });
 });

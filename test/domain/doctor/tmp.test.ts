@@ -32,13 +32,20 @@ describe('temp folder', () => {
   });
 
   it('a folder of another user the engine cannot write in is a warning', () => {
-    const [f] = tmpFindings({ node: 'n1', tmpDir: '/srv/t', view: view('/srv/t', { uid: 0, gid: 0, user: 'root', group: 'root', mode: 0o40755 }) });
+    const [f] = tmpFindings({
+      node: 'n1',
+      tmpDir: '/srv/t',
+      view: view('/srv/t', { uid: 0, gid: 0, user: 'root', group: 'root', mode: 0o40755 }),
+    });
     expect(f.finding).toMatch(/owned by root, not by the engine's user elasticsearch \(who cannot write in it\)/);
   });
 
   it('ok on an exec mount owned by the engine; unknown when not on this host', () => {
     expect(tmpFindings({ node: 'n1', tmpDir: '/srv/t', view: view('/srv/t') })[0].severity).toBe('ok');
-    expect(tmpFindings({ node: 'n1', tmpDir: '/srv/t', view: { notHere: 'elsewhere' } })[0]).toMatchObject({ severity: 'unknown', finding: 'temp folder not on this host: elsewhere' });
+    expect(tmpFindings({ node: 'n1', tmpDir: '/srv/t', view: { notHere: 'elsewhere' } })[0]).toMatchObject({
+      severity: 'unknown',
+      finding: 'temp folder not on this host: elsewhere',
+    });
   });
 });
 

@@ -41,7 +41,9 @@ describe('health pane lines', () => {
   });
 
   it('diagnoses fetched on request take the place of those in the report: cause, then what to do', () => {
-    const lines = indicatorLines(scenario('yellow').healthReport, 60, { disk: [{ cause: 'the disk is full', action: 'free some', helpUrl: '' } as never] });
+    const lines = indicatorLines(scenario('yellow').healthReport, 60, {
+      disk: [{ cause: 'the disk is full', action: 'free some', helpUrl: '' } as never],
+    });
     const disk = lines.slice(0, 4).map((l) => l.text.trimEnd());
     expect(disk[2]).toBe('        cause: the disk is full');
     expect(disk[3]).toBe('        do: free some');
@@ -76,9 +78,22 @@ describe('the Health pane before 8.7 (no health report)', () => {
     const { buildStatusReport } = await import('../../../src/domain/status');
     const { explainAllocation } = await import('../../../src/domain/wizards/allocation');
     const s = scenario('red');
-    const report = buildStatusReport({ health: s.health, allocation: s.allocation, settings: s.settings, blocks: s.blocks, shards: s.shards });
+    const report = buildStatusReport({
+      health: s.health,
+      allocation: s.allocation,
+      settings: s.settings,
+      blocks: s.blocks,
+      shards: s.shards,
+    });
     const explained = explanationDiagnoses(
-      explainAllocation({ index: 'a', shard: 0, primary: false, current_state: 'unassigned', allocate_explanation: 'cannot allocate', unassigned_info: { reason: 'NODE_LEFT' } }),
+      explainAllocation({
+        index: 'a',
+        shard: 0,
+        primary: false,
+        current_state: 'unassigned',
+        allocate_explanation: 'cannot allocate',
+        unassigned_info: { reason: 'NODE_LEFT' },
+      }),
     );
     const lines = substituteLines(report, 'the health report needs 8.7', 80, explained);
     const text = lines.map((l) => l.text.trimEnd());

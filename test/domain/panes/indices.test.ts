@@ -1,6 +1,13 @@
 // The Indices pane's rows, from the recorded yellow scenario.
 import { describe, expect, it } from 'vitest';
-import { indexColumns, indexLines, indicesInfo, INDEX_SORT_KEYS, indexSearchText, projectsWithoutIndex } from '../../../src/domain/panes/indices';
+import {
+  indexColumns,
+  indexLines,
+  indicesInfo,
+  INDEX_SORT_KEYS,
+  indexSearchText,
+  projectsWithoutIndex,
+} from '../../../src/domain/panes/indices';
 import { sortRows } from '../../../src/domain/table';
 import { scenario } from './scenario';
 

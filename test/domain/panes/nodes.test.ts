@@ -1,6 +1,14 @@
 // The Nodes pane's rows and verdict, from the recorded yellow scenario and sized variations of it.
 import { describe, expect, it } from 'vitest';
-import { fullestPath, nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_COLUMNS, NODE_SORT_KEYS } from '../../../src/domain/panes/nodes';
+import {
+  fullestPath,
+  nodeColumnsFor,
+  nodeDetails,
+  nodeLines,
+  nodeVerdict,
+  NODE_COLUMNS,
+  NODE_SORT_KEYS,
+} from '../../../src/domain/panes/nodes';
 import { heapArgsVerdict, jvmSizeBytes, parseNodeJvm, parseNodeStats } from '../../../src/domain/node-stats';
 import { elasticWidths, sortRows } from '../../../src/domain/table';
 import fs from 'node:fs';
@@ -15,7 +23,21 @@ describe('nodes pane rows', () => {
     const [n] = nodeLines(y.nodes, y.nodeSearch, y.settings.maxOpenScrollContext);
     expect(n).toMatchObject({ name: 'fixtures', openContexts: 0, scrollContextLimit: 500 });
     // Without node stats (not read yet): those columns say '-'.
-    expect(NODE_COLUMNS.map((c) => c.text(n))).toEqual(['*fixtures', '33%', '███·······', '170mb/512mb', '-', '-', '68%', '0.38', '-', '-', '23.5gb', '2%', '0/500']);
+    expect(NODE_COLUMNS.map((c) => c.text(n))).toEqual([
+      '*fixtures',
+      '33%',
+      '███·······',
+      '170mb/512mb',
+      '-',
+      '-',
+      '68%',
+      '0.38',
+      '-',
+      '-',
+      '23.5gb',
+      '2%',
+      '0/500',
+    ]);
     // A node the search stats do not name: no count, shown as '-'.
     const [unknown] = nodeLines(y.nodes, [], 500);
     expect(NODE_COLUMNS.find((c) => c.title === 'scroll')!.text(unknown)).toBe('-');
@@ -27,8 +49,14 @@ describe('nodes pane rows', () => {
       { text: 'heap max 512mb = 2% of RAM (limit 50%, never above 32gb)', tone: 'green' },
       { text: 'open search contexts 0 of search.max_open_scroll_context 500', tone: 'green' },
     ]);
-    expect(nodeVerdict({ ...n, heapMaxBytes: 40 * GB, ramTotalBytes: 128 * GB })[0]).toMatchObject({ tone: 'red', text: expect.stringMatching(/above 32gb: compressed pointers are off/) });
-    expect(nodeVerdict({ ...n, heapMaxBytes: 16 * GB, ramTotalBytes: 24 * GB })[0]).toMatchObject({ tone: 'yellow', text: expect.stringMatching(/over 50% of RAM/) });
+    expect(nodeVerdict({ ...n, heapMaxBytes: 40 * GB, ramTotalBytes: 128 * GB })[0]).toMatchObject({
+      tone: 'red',
+      text: expect.stringMatching(/above 32gb: compressed pointers are off/),
+    });
+    expect(nodeVerdict({ ...n, heapMaxBytes: 16 * GB, ramTotalBytes: 24 * GB })[0]).toMatchObject({
+      tone: 'yellow',
+      text: expect.stringMatching(/over 50% of RAM/),
+    });
     const full = nodeVerdict({ ...n, openContexts: 499 })[1];
     expect(full.tone).not.toBe('green');
     expect(full.text).toMatch(/raise the limit or shorten client scroll keep-alive$/);
@@ -56,7 +84,13 @@ describe('node statistics (recorded _nodes/stats and _nodes/jvm)', () => {
   });
 
   it('takes -Xms/-Xmx from the JVM arguments (the last one wins), and says whether they are equal', () => {
-    expect(jvm[0]).toMatchObject({ name: 'fixtures', xms: '-Xms512m', xmx: '-Xmx512m', xmsBytes: 512 * 1024 ** 2, xmxBytes: 512 * 1024 ** 2 });
+    expect(jvm[0]).toMatchObject({
+      name: 'fixtures',
+      xms: '-Xms512m',
+      xmx: '-Xmx512m',
+      xmsBytes: 512 * 1024 ** 2,
+      xmxBytes: 512 * 1024 ** 2,
+    });
     expect(heapArgsVerdict(jvm[0])).toBe('equal');
     const differ = parseNodeJvm({ nodes: { a: { name: 'a', jvm: { input_arguments: ['-Xms1g', '-Xmx4g', '-Xms2g'] } } } })[0];
     expect(differ).toMatchObject({ xms: '-Xms2g', xmsBytes: 2 * GB, xmxBytes: 4 * GB });
@@ -78,19 +112,31 @@ describe('node statistics (recorded _nodes/stats and _nodes/jvm)', () => {
       expect.stringMatching(/^data \d+% used, .+ free of .+: \/.+\/data \(.+\)$/),
     ]);
     const odd = { ...n, jvm: { ...n.jvm!, xms: '-Xms256m', xmsBytes: 256 * 1024 ** 2 } };
-    expect(nodeVerdict(odd)[1]).toEqual({ text: '-Xms256m differs from -Xmx512m: set -Xms equal to -Xmx (the heap then never resizes under load)', tone: 'yellow' });
+    expect(nodeVerdict(odd)[1]).toEqual({
+      text: '-Xms256m differs from -Xmx512m: set -Xms equal to -Xmx (the heap then never resizes under load)',
+      tone: 'yellow',
+    });
     expect(NODE_COLUMNS.find((c) => c.title === 'Xms/Xmx')!.tone!(odd)).toBe('yellow');
   });
 
   it('sorts by the fullest data path, and keeps to the width: 80 columns drop the last columns, 120 show them all', () => {
     const [n] = nodeLines(y.nodes, y.nodeSearch, 500, stats, jvm);
-    const full = { ...n, id: 'b', name: 'b', stats: { ...n.stats!, dataPaths: [{ path: '/x', mount: '/', totalBytes: 100, availableBytes: 5 }] } };
+    const full = {
+      ...n,
+      id: 'b',
+      name: 'b',
+      stats: { ...n.stats!, dataPaths: [{ path: '/x', mount: '/', totalBytes: 100, availableBytes: 5 }] },
+    };
     expect(fullestPath(full)!.usedPercent).toBe(95);
     const key = NODE_SORT_KEYS.findIndex((k) => k.title === 'disk');
     expect(sortRows([full, n], NODE_SORT_KEYS, key, false).map((r) => r.name)).toEqual(['fixtures', 'b']);
     for (const w of [80, 100, 120, 160]) {
       const cols = nodeColumnsFor(w);
-      const widths = elasticWidths(cols.map((c) => c.width), w, 0);
+      const widths = elasticWidths(
+        cols.map((c) => c.width),
+        w,
+        0,
+      );
       expect(widths.reduce((a, b) => a + b, 0) + cols.length - 1).toBeLessThanOrEqual(w);
       expect(widths[0]).toBeGreaterThanOrEqual(12);
     }

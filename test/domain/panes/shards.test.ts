@@ -18,7 +18,9 @@ describe('shards pane rows', () => {
   it('u narrows to the copies not STARTED, and the title counts them', () => {
     const problems = shardLines(r.shards, true)!;
     expect(problems).toHaveLength(7);
-    expect(shardsInfo(problems.length, true, r.shards)).toBe('7 shards (problems only: u) · 7 unassigned: 6 REPLICA_ADDED, 1 INDEX_CREATED');
+    expect(shardsInfo(problems.length, true, r.shards)).toBe(
+      '7 shards (problems only: u) · 7 unassigned: 6 REPLICA_ADDED, 1 INDEX_CREATED',
+    );
     expect(shardLines(r.shards, false)).toBe(r.shards);
     expect(shardsInfo(38, false, r.shards)).toBe('38 shards · 7 unassigned: 6 REPLICA_ADDED, 1 INDEX_CREATED');
   });

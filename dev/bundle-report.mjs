@@ -1,4 +1,4 @@
-// node dev/bundle-report.mjs [src/commands/tui.tsx]: what a command's chunk loads before it runs (its
+// node dev/bundle-report.mjs [src/commands/tui/index.tsx]: what a command's chunk loads before it runs (its
 // static import closure in the bundle dev/build.mjs makes, from esbuild's metafile), by package or
 // source folder; BY_FILE=1 lists files. Nothing is written (the bundle is built in memory).
 import { build } from 'esbuild';
@@ -32,7 +32,7 @@ const closure = (name, seen = new Set()) => {
   return seen;
 };
 const entryOf = (src) => Object.entries(outs).find(([, o]) => o.entryPoint === src)?.[0];
-for (const which of [process.argv[2] ?? 'src/commands/tui.tsx']) {
+for (const which of [process.argv[2] ?? 'src/commands/tui/index.tsx']) {
   const out = entryOf(which);
   const files = closure(out);
   files.add(Object.keys(outs).find((k) => k.endsWith('/cli.js')));

@@ -2,8 +2,7 @@
 // it goes out and an outcome line after (domain/mutation/audit.ts parseAuditLog joins them).
 import path from 'node:path';
 import { configDir, appendPrivateLine } from '../config/files';
-import { BrokenFileError, moveAsideRemedy, readLocalText } from '../config/local-files';
-import { readProblem } from '../domain/local-files';
+import { moveAsideRemedy, readLocalText } from '../config/local-files';
 import { appendHostJournal, readHostJournals } from '../config/host-journal';
 import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
 
@@ -18,14 +17,9 @@ const auditRemedy = (file: string) =>
 /** The most an audit log is read at once (its last bytes when longer: the latest records). */
 const MAX_AUDIT_BYTES = 64 * 1024 * 1024;
 
+/** A write that fails throws the system's error: the guard names its code and says nothing was sent. */
 export function appendAudit(record: AuditSending | AuditOutcomeLine, file = auditFile()): void {
-  try {
-    appendPrivateLine(file, JSON.stringify(record), { durable: true });
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EISDIR' || code === 'EACCES') throw new BrokenFileError(file, readProblem(code), auditRemedy(file));
-    throw e;
-  }
+  appendPrivateLine(file, JSON.stringify(record), { durable: true });
 }
 
 export function readAudit(file = auditFile()): { records: AuditRecord[]; unreadable: number; tornLastLine: boolean } {

@@ -223,7 +223,7 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
 
 /** A step's exact command ("$ ..."), or its request as every preview shows one (method, path, body, curl). */
 export function stepCommandLines(step: PlanStep, conn: PreviewConnection): string[] {
-  return step.request ? previewLines(buildPreview(step.request, conn)) : [`$ ${displayText(step.command)}`];
+  return step.request ? previewLines(buildPreview(step.request, conn)) : [`$ ${displayText(String(step.command))}`];
 }
 
 /** The plan as the operator reads it: numbered steps, each with its exact command. */

@@ -79,9 +79,9 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     const shown = displayText(name);
     const block = (text: string, what: string, plainText: string) => {
       // The layout's own line breaks (and a trailing one) are the only ones.
-      for (const line of text.split('\n')) expect(line, what).not.toMatch(RAW);
-      expect(text, what).toContain(shown);
-      expect(text.split('\n'), what).toHaveLength(plainText.split('\n').length);
+      for (const line of text.split('\n')) expect.soft(line, what).not.toMatch(RAW);
+      expect.soft(text, what).toContain(shown);
+      expect.soft(text.split('\n'), what).toHaveLength(plainText.split('\n').length);
     };
     const each = <T>(make: (n: string) => T, render: (v: T) => string, what: string) =>
       block(render(make(name)), what, render(make('plain')));

@@ -139,13 +139,14 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     // The status word is coloured, never a profile that reads like one.
     expect(fleetTextLine(row('GREEN', 'green'), 0, (s) => `<${s}>`)).toMatch(/^GREEN\s+<GREEN>\s+GREEN nodes/);
 
+    // The tenant is the project's id, so the tenant line is covered too.
     const projects = (n: string) => [{ id: n, name: n }];
-    each(projects, (p) => projectsText(n0(name, p), p, { reachable: false, error: `no node: ${p[0].name}` }), 'projectsText, no storage');
+    each(projects, (p) => projectsText(p[0].id, p, { reachable: false, error: `no node: ${p[0].name}` }), 'projectsText, no storage');
     each(
       projects,
       (p) =>
         projectsText(
-          n0(name, p),
+          p[0].id,
           p,
           { reachable: true, url: `http://${p[0].id}` },
           {
@@ -214,8 +215,3 @@ describe('a hostile name put into a line stays in that line, visibly escaped', (
     expect(displayText('a\ufeffb\u2060c\u200dd')).toBe('a\\ufeffb\\u2060c\\u200dd');
   });
 });
-
-/** The tenant shown with a project list: the project's own id, so the tenant line is covered too. */
-function n0(_: string, p: { id: string }[]): string {
-  return p[0].id;
-}

@@ -4,6 +4,7 @@
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
 import fs from 'node:fs';
 import { countOf } from '../domain/format';
+import { displayText } from '../domain/display-text';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
@@ -30,26 +31,37 @@ export function fixText(f: Finding): string | null {
   const key = f.fix.key
     ? `key ${f.fix.key} on the ${PANE_NAMES[f.fix.pane ?? ''] ?? f.fix.pane} pane (or Enter on the Doctor pane), or `
     : '';
-  return `${key}${f.fix.command}`;
+  return `${key}${displayText(f.fix.command)}`;
 }
 
-function renderText(r: DoctorReport): string {
+/** The report as text lines: every name, finding, evidence and remedy escaped where it is put into its line. */
+export function doctorText(r: DoctorReport): string {
   const out: string[] = [];
   const c = r.counts;
   out.push(
-    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${r.cluster.name}, ${countOf(r.cluster.nodes, 'node')}: ` +
+    `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${displayText(r.cluster.name)}, ${countOf(r.cluster.nodes, 'node')}: ` +
       `${c.critical} critical, ${c.warn} warning(s), ${c.ok} ok${c.unknown ? `, ${c.unknown} not checked here` : ''}`,
   );
   for (const f of r.findings) {
     const [tag, colour] = TAG[f.severity];
-    out.push(`${paint(colour, tag)} ${f.finding}${f.node ? `  [${f.node}]` : ''}  (${f.id})`);
+    out.push(`${paint(colour, tag)} ${displayText(f.finding)}${f.node ? `  [${displayText(f.node)}]` : ''}  (${displayText(f.id)})`);
     if (f.severity === 'ok') continue;
-    for (const e of f.evidence) out.push(`       ${paint('dim', e)}`);
-    if (f.remedy) out.push(`       remedy: ${f.remedy}`);
+    for (const e of f.evidence) out.push(`       ${paint('dim', displayText(e))}`);
+    if (f.remedy) out.push(`       remedy: ${displayText(f.remedy)}`);
     const fix = fixText(f);
     if (fix) out.push(`       apply: ${fix}`);
   }
   return out.join('\n') + '\n';
+}
+
+/** Why the node could not be checked (and, refused, what the user lacks), each value escaped in its line. */
+export function doctorUnreachableText(r: DoctorUnreachable): string {
+  const a = r.access;
+  const list = (xs: string[]) => xs.map(displayText).join(', ') || 'nothing';
+  const lacks = a
+    ? `\n${a.user ? `user ${displayText(a.user)}` : 'this user'} lacks, to watch: ${list(a.missing.watcher)}; to change: ${list(a.missing.operator)}\n`
+    : '\n';
+  return `${paint('red', r.error.kind === 'forbidden' ? 'REFUSED' : 'UNREACHABLE')} ${displayText(r.error.message)}${lacks}`;
 }
 
 const doctor: CommandModule = {
@@ -93,11 +105,8 @@ const doctor: CommandModule = {
           error: { kind: err.kind ?? 'unknown', message: err.message },
           ...(access ? { access } : {}),
         };
-        const lacks = access
-          ? `\n${access.user ? `user ${access.user}` : 'this user'} lacks, to watch: ${access.missing.watcher.join(', ') || 'nothing'}; to change: ${access.missing.operator.join(', ') || 'nothing'}\n`
-          : '\n';
         if (json) outJson(report);
-        else out(`${paint('red', err.kind === 'forbidden' ? 'REFUSED' : 'UNREACHABLE')} ${err.message}${lacks}`);
+        else out(doctorUnreachableText(report));
         return EXIT.unreachable;
       }
       report = await runDoctor(es, {
@@ -107,13 +116,13 @@ const doctor: CommandModule = {
       });
     } catch (e) {
       // Health answered but a later read failed: say which, exit as "unknown".
-      err(`shardeck doctor: ${(e as Error).message}\n`);
+      err(`shardeck doctor: ${displayText((e as Error).message)}\n`);
       return EXIT.unreachable;
     } finally {
       await closeClient(client);
     }
     if (json) outJson(report);
-    else out(renderText(report));
+    else out(doctorText(report));
     return doctorReportExit(report);
   },
 };

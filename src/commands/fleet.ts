@@ -2,7 +2,7 @@
 // bounded concurrency and a deadline per cluster; the exit code is the worst status (like status).
 import { UsageError } from '../config/connection';
 import { countOf } from '../domain/format';
-import { fleetExitCode, fleetStatusText, fleetTextLine, type FleetRow } from '../domain/fleet';
+import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
 import { paint } from './support/paint';
 import { type CommandContext, type CommandModule } from './support/common';
@@ -65,7 +65,7 @@ const fleet: CommandModule = {
     } else {
       const now = Date.now();
       const lines = [`${countOf(rows.length, 'cluster')}, worst first`];
-      for (const r of rows) lines.push(fleetTextLine(r, now).replace(fleetStatusText(r).toUpperCase(), (s) => paint(TONE[r.status], s)));
+      for (const r of rows) lines.push(fleetTextLine(r, now, (s) => paint(TONE[r.status], s)));
       out(lines.join('\n') + '\n');
     }
     return code;

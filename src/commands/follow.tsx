@@ -15,6 +15,7 @@ import { StopList } from '../domain/stop-list';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from './support/screen';
 import { EXIT, type CommandModule } from './support/common';
 import { printJson } from './support/guarded';
+import { displayText } from '../domain/display-text';
 import { err } from './support/output';
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {
@@ -67,7 +68,7 @@ const follow: CommandModule = {
     } catch (e) {
       if (!(e instanceof FollowError)) throw e;
       if (json) printJson({ schema: 1, command: 'follow', ok: false, error: e.message });
-      err(`shardeck follow: ${e.message}\n`);
+      err(`shardeck follow: ${displayText(e.message)}\n`);
       return EXIT.failed;
     }
 

@@ -7,6 +7,7 @@ import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config
 import { readRefreshToken } from '../config/secrets';
 import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
 import type { CommandContext, CommandModule } from './support/common';
+import { displayText } from '../domain/display-text';
 import { out } from './support/output';
 
 function badVia(via: string): never {
@@ -66,6 +67,29 @@ function save({ values, positionals }: CommandContext): number {
   return 0;
 }
 
+/** One row of `shardeck profiles` (text). */
+export interface ProfileRow {
+  name: string;
+  last: boolean;
+  url: string;
+  platformUrl?: string;
+  signedIn: boolean;
+}
+
+/** The profiles table: names and URLs (a config.json edited by hand may hold anything) escaped in their line. */
+export function profilesText(rows: readonly ProfileRow[]): string {
+  const t = displayText;
+  const wName = Math.max(4, ...rows.map((r) => t(r.name).length));
+  const wUrl = Math.max(7, ...rows.map((r) => t(r.url).length));
+  const lines = [`  ${'NAME'.padEnd(wName)}  ${'STORAGE'.padEnd(wUrl)}  PLATFORM`];
+  for (const r of rows) {
+    const platform = r.platformUrl ? `${t(r.platformUrl)} (${r.signedIn ? 'signed in' : 'not signed in'})` : '-';
+    lines.push(`${r.last ? '*' : ' '} ${t(r.name).padEnd(wName)}  ${t(r.url).padEnd(wUrl)}  ${platform}`);
+  }
+  lines.push('* last used: the default when --profile is not given');
+  return lines.join('\n') + '\n';
+}
+
 const profiles: CommandModule = {
   summary: 'List the profiles (storage node, platform URL, whether signed in); * marks the last used, the default.',
   usage: [
@@ -119,15 +143,7 @@ const profiles: CommandModule = {
       out('no profiles yet: shardeck login --platform URL [--profile NAME] creates one\n');
       return 0;
     }
-    const wName = Math.max(4, ...rows.map((r) => r.name.length));
-    const wUrl = Math.max(7, ...rows.map((r) => r.url.length));
-    const lines = [`  ${'NAME'.padEnd(wName)}  ${'STORAGE'.padEnd(wUrl)}  PLATFORM`];
-    for (const r of rows) {
-      const platform = r.platformUrl ? `${r.platformUrl} (${r.signedIn ? 'signed in' : 'not signed in'})` : '-';
-      lines.push(`${r.last ? '*' : ' '} ${r.name.padEnd(wName)}  ${r.url.padEnd(wUrl)}  ${platform}`);
-    }
-    lines.push('* last used: the default when --profile is not given');
-    out(lines.join('\n') + '\n');
+    out(profilesText(rows));
     return 0;
   },
 };

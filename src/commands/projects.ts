@@ -3,6 +3,7 @@
 // project-like indices without a project.
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import { countOf } from '../domain/format';
+import { displayText } from '../domain/display-text';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { createEsApi } from '../cluster/api';
@@ -12,7 +13,7 @@ import { paint } from './support/paint';
 import { reportPlatformError, signInOfFlags } from './support/platform-common';
 import { out } from './support/output';
 
-type Storage = { reachable: true; url: string } | { reachable: false; error: string };
+export type Storage = { reachable: true; url: string } | { reachable: false; error: string };
 
 /** The node's index names, or why they could not be read (the project list stands on its own). */
 async function readIndices(values: Record<string, unknown>): Promise<{ storage: Storage; indices?: IndexName[] }> {
@@ -29,28 +30,31 @@ async function readIndices(values: Record<string, unknown>): Promise<{ storage: 
   }
 }
 
-function renderText(tenant: string, projects: PlatformProject[], storage: Storage, report?: ProjectIndexReport): string {
+/** The projects as text lines: ids, names, index names and the storage error escaped where put into their line. */
+export function projectsText(tenant: string, projects: PlatformProject[], storage: Storage, report?: ProjectIndexReport): string {
   const out: string[] = [];
+  const t = displayText;
   if (!report) {
-    out.push(`${countOf(projects.length, 'project')} of tenant ${tenant}`);
-    const w = Math.max(2, ...projects.map((p) => p.id.length));
-    for (const p of projects) out.push(`  ${p.id.padEnd(w)}  ${p.name}`);
-    if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${storage.error}`));
+    out.push(`${countOf(projects.length, 'project')} of tenant ${t(tenant)}`);
+    const w = Math.max(2, ...projects.map((p) => t(p.id).length));
+    for (const p of projects) out.push(`  ${t(p.id).padEnd(w)}  ${t(p.name)}`);
+    if (!storage.reachable) out.push(paint('yellow', `indices not checked: ${t(storage.error)}`));
     return out.join('\n') + '\n';
   }
   out.push(
-    `${projects.length} project(s) of tenant ${tenant}; indices service_${report.templateVersion}_<id> on ${(storage as { url: string }).url}`,
+    `${projects.length} project(s) of tenant ${t(tenant)}; indices service_${t(report.templateVersion)}_<id> on ${t((storage as { url: string }).url)}`,
   );
-  const wId = Math.max(2, ...report.projects.map((p) => p.id.length));
-  const wIndex = Math.max(5, ...report.projects.map((p) => p.index.length));
+  const wId = Math.max(2, ...report.projects.map((p) => t(p.id).length));
+  const wIndex = Math.max(5, ...report.projects.map((p) => t(p.index).length));
   out.push(`  ${'ID'.padEnd(wId)}  ${'INDEX'.padEnd(wIndex)}  NAME`);
   for (const p of report.projects) {
-    const index = p.indexExists ? p.index.padEnd(wIndex) : paint('yellow', `${p.index} (none)`.padEnd(wIndex));
-    out.push(`  ${p.id.padEnd(wId)}  ${index}  ${p.name}`);
+    const index = p.indexExists ? t(p.index).padEnd(wIndex) : paint('yellow', `${t(p.index)} (none)`.padEnd(wIndex));
+    out.push(`  ${t(p.id).padEnd(wId)}  ${index}  ${t(p.name)}`);
   }
-  if (report.projectsWithoutIndex.length) out.push(paint('yellow', `projects without an index: ${report.projectsWithoutIndex.join(', ')}`));
+  if (report.projectsWithoutIndex.length)
+    out.push(paint('yellow', `projects without an index: ${report.projectsWithoutIndex.map(t).join(', ')}`));
   if (report.indicesWithoutProject.length)
-    out.push(paint('yellow', `indices of no known project: ${report.indicesWithoutProject.join(', ')}`));
+    out.push(paint('yellow', `indices of no known project: ${report.indicesWithoutProject.map(t).join(', ')}`));
   return out.join('\n') + '\n';
 }
 
@@ -77,7 +81,7 @@ const projects: CommandModule = {
       const body = report ? { tenant, storage, ...report } : { tenant, storage, templateVersion, projects: list };
       out(JSON.stringify(body, null, 2) + '\n');
     } else {
-      out(renderText(tenant, list, storage, report));
+      out(projectsText(tenant, list, storage, report));
     }
     return 0;
   },

@@ -21,19 +21,20 @@ import { detectCorruption, findingFactLines, planFacts, startRefusal, type Corru
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { displayText } from '../domain/display-text';
 import { paint } from './support/paint';
 import { err, out, forTerminal } from './support/output';
 
 const NAME = 'recover-corrupt';
 
-function findingLines(c: CorruptShardReport): string[] {
+export function findingLines(c: CorruptShardReport): string[] {
   const [head, ...facts] = findingFactLines(c);
   return [
     paint('red', head),
     ...facts,
     'first, what loses nothing:',
-    ...c.options.map((o) => `  - ${o}`),
-    `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${c.index} ${c.shard} --plan to read it, without --plan to run it step by step`,
+    ...c.options.map((o) => `  - ${displayText(o)}`),
+    `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${displayText(c.index)} ${c.shard} --plan to read it, without --plan to run it step by step`,
   ];
 }
 
@@ -51,14 +52,14 @@ function overrides(values: Values): Partial<PlanFacts> {
   return o;
 }
 
-function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
+export function stepLines(step: PlanStep, n: number, total: number, conn: PreviewConnection): string[] {
   return [
     paint(
       'bold',
-      `step ${n}/${total}: ${step.title}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`,
+      `step ${n}/${total}: ${displayText(step.title)}${step.losesData ? ' [LOSES DATA]' : ''}${step.conditional ? ' (the check before says it is needed)' : ''}`,
     ),
     ...stepCommandLines(step, conn).map((l) => `  ${l}`),
-    `  ${step.note}`,
+    `  ${displayText(step.note)}`,
   ];
 }
 
@@ -160,7 +161,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
             ? Promise.resolve({ by: 'yes-flag' })
             : askOnTerminal(step, need),
       output: (chunk) => say(paint('dim', chunk)),
-      info: (line) => say(`  ${line}\n`),
+      info: (line) => say(`  ${displayText(line)}\n`),
     };
     const waitS = values['wait-timeout'] === undefined ? undefined : Number(values['wait-timeout']);
     const hostSecrets = connectionSecrets(conn);
@@ -198,7 +199,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
     else {
       const [first, ...rest] = runEndLines(end);
       out([paint(end.status === 'finished' ? 'green' : end.status === 'declined' ? 'bold' : 'red', first), ...rest].join('\n') + '\n');
-      if (end.status === 'refused') err(`shardeck ${NAME}: ${end.message}\n`);
+      if (end.status === 'refused') err(`shardeck ${NAME}: ${displayText(end.message)}\n`);
     }
     return end.status === 'finished' ? EXIT.ok : EXIT.failed;
   } catch (e) {
@@ -210,7 +211,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
 
 function failed(message: string, json: boolean): number {
   if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: message });
-  err(`shardeck ${NAME}: ${message}\n`);
+  err(`shardeck ${NAME}: ${displayText(message)}\n`);
   return EXIT.failed;
 }
 

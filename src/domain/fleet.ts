@@ -1,6 +1,7 @@
 // Every saved profile's cluster in one table (shardeck fleet, the console's Fleet view): one row per
 // profile from its status report, worst first, and the fleet's exit code (the worst status, like
 // `status`). Pure: services/fleet.ts reads the clusters.
+import { displayText } from './display-text';
 import { formatAgo, type Tone } from './format';
 import type { Column } from './table';
 import { statusExitCode, type StatusReport, type UnreachableReport } from './status';
@@ -142,16 +143,19 @@ export function fleetColumns(now: number): Column<FleetRow>[] {
 
 /** The line under the table for the selected row: its URL and, when it failed, why. */
 export function fleetDetail(r: FleetRow): string {
-  return `${r.profile}: ${r.url}${r.cluster ? ` · cluster ${r.cluster}` : ''}${r.error ? ` · ${r.error}` : ''}`;
+  return `${displayText(r.profile)}: ${displayText(r.url)}${r.cluster ? ` · cluster ${displayText(r.cluster)}` : ''}${r.error ? ` · ${displayText(r.error)}` : ''}`;
 }
 
-/** One line per row for `shardeck fleet` (text). */
-export function fleetTextLine(r: FleetRow, now: number): string {
+/** One line per row for `shardeck fleet` (text); `tone` colours the status word (never a profile or cluster that reads like one). */
+export function fleetTextLine(r: FleetRow, now: number, tone: (status: string) => string = (s) => s): string {
   const age = r.fetchedAt === undefined ? '' : ` (${formatAgo(now - r.fetchedAt)}, ${r.tookMs} ms)`;
+  const profile = displayText(r.profile).padEnd(16);
+  const word = fleetStatusText(r).toUpperCase();
+  const status = tone(word) + ' '.repeat(Math.max(0, 11 - word.length));
   if (r.status === 'unreachable' || r.status === 'pending')
-    return `${r.profile.padEnd(16)} ${fleetStatusText(r).toUpperCase().padEnd(11)} ${r.url}: ${r.error ?? 'no answer yet'}`;
+    return `${profile} ${status} ${displayText(r.url)}: ${displayText(r.error ?? 'no answer yet')}`;
   return (
-    `${r.profile.padEnd(16)} ${r.status.toUpperCase().padEnd(11)} ${r.cluster ?? ''} nodes ${num(r.nodes)}, unassigned ${num(r.unassigned)}, ` +
+    `${profile} ${status} ${displayText(r.cluster ?? '')} nodes ${num(r.nodes)}, unassigned ${num(r.unassigned)}, ` +
     `disk ${r.disk ?? '-'}, read-only indices ${num(r.readOnlyIndices)}${age}`
   );
 }

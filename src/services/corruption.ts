@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { displayText } from '../domain/display-text';
 import { configDir } from '../config/files';
 import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { defaultConfDir } from '../domain/host-env';
@@ -350,15 +351,16 @@ export function startRefusal(c: CorruptShardReport): string | null {
 
 /** What detection found about one shard, a fact per line (the first one names it). */
 export function findingFactLines(c: CorruptShardReport): string[] {
+  const t = displayText;
   return [
-    `${c.index} shard ${c.shard} primary${c.node ? ` on node ${c.node.name}` : ''}: ${c.canAllocate}${c.corrupt ? ' (corrupt)' : ''}`,
-    `  reason: ${c.reason}`,
-    ...(c.file ? [`  file:   ${c.file}`] : []),
-    `  folder: ${c.folder ?? 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
+    `${t(c.index)} shard ${c.shard} primary${c.node ? ` on node ${t(c.node.name)}` : ''}: ${t(c.canAllocate)}${c.corrupt ? ' (corrupt)' : ''}`,
+    `  reason: ${t(c.reason)}`,
+    ...(c.file ? [`  file:   ${t(c.file)}`] : []),
+    `  folder: ${c.folder ? t(c.folder) : 'unknown (the node did not report path.data or the index UUID)'}${c.folder ? (c.folderOnThisHost ? '' : ' (not seen from this host)') : ''}`,
     `  documents last seen: ${c.docs ?? 'unknown (an unassigned shard reports none; the read-only CheckIndex step counts them)'}`,
     c.local.ok
       ? '  this host: runs the node holding the copy (the checklist may run here)'
-      : `  this host: NOT the node holding the copy: ${c.local.reason}`,
-    ...(c.logEvidence.length ? ["  the node's log:", ...c.logEvidence.map((l) => `    ${l}`)] : []),
+      : `  this host: NOT the node holding the copy: ${t(c.local.reason)}`,
+    ...(c.logEvidence.length ? ["  the node's log:", ...c.logEvidence.map((l) => `    ${t(l)}`)] : []),
   ];
 }

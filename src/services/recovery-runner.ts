@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { displayText } from '../domain/display-text';
 import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import {
@@ -376,7 +377,7 @@ async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: R
     p = recordStep({ ...p, ...outcome.patch }, current.id, rec);
     for (const id of outcome.skip ?? []) p = recordStep(p, id, { status: 'skipped', at: rec.at, message: outcome.message });
     saveProgress(p);
-    io.info(`${outcome.ok ? 'ok' : 'FAILED'}: ${outcome.message}`);
+    io.info(`${outcome.ok ? 'ok' : 'FAILED'}: ${displayText(outcome.message)}`);
     if (!outcome.ok)
       return { status: 'failed', progress: p, step: current, message: outcome.message, advice: failureAdvice(current.id, p) };
   }
@@ -387,33 +388,35 @@ async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: R
 
 /** The end of a run as the operator reads it (first line: the verdict). */
 export function runEndLines(end: RunEnd): string[] {
-  const where = `progress: ${progressFile(end.progress.index, end.progress.shard)}`;
+  const t = displayText;
+  const index = t(end.progress.index);
+  const where = `progress: ${t(progressFile(end.progress.index, end.progress.shard))}`;
   if (end.status === 'finished') {
     const l = end.loss;
     return [
-      `recovered: ${end.progress.index} shard ${end.progress.shard}`,
+      `recovered: ${index} shard ${end.progress.shard}`,
       `documents before ${l.docsBefore ?? '?'} -> after ${l.docsAfter ?? '?'}: ${l.lost ?? '?'} lost (CheckIndex counted ${l.predictedLost ?? '?'} in the broken segments, unidentified)`,
-      `backup: ${recoveryPlan(end.progress.facts).archive}`,
+      `backup: ${t(recoveryPlan(end.progress.facts).archive)}`,
       where,
     ];
   }
   if (end.status === 'busy')
     return [
       `another shardeck${end.pid ? ` (pid ${end.pid})` : ''} is running this checklist now: nothing was run`,
-      `wait for it to finish or stop; then shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`,
+      `wait for it to finish or stop; then shardeck recover-corrupt --resume ${index} ${end.progress.shard}`,
       where,
     ];
   if (end.status === 'declined')
     return [
-      `stopped before "${end.step.title}": nothing of it was run`,
-      `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard}`,
+      `stopped before "${t(end.step.title)}": nothing of it was run`,
+      `go on with: shardeck recover-corrupt --resume ${index} ${end.progress.shard}`,
       where,
     ];
   if (end.status === 'refused')
     return [
-      end.message,
-      `go on with: shardeck recover-corrupt --resume ${end.progress.index} ${end.progress.shard} --yes --accept-data-loss ${end.progress.index}`,
+      t(end.message),
+      `go on with: shardeck recover-corrupt --resume ${index} ${end.progress.shard} --yes --accept-data-loss ${index}`,
       where,
     ];
-  return [`step "${end.step.title}" failed: ${end.message}`, `next: ${end.advice}`, where];
+  return [`step "${t(end.step.title)}" failed: ${t(end.message)}`, `next: ${t(end.advice)}`, where];
 }

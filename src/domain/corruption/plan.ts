@@ -1,5 +1,6 @@
 // The offline checklist as the exact commands for this node and shard: stop, back up, repair
 // (CheckIndex or elasticsearch-shard), start, reroute, verify. Nothing here runs anything.
+import { displayText } from '../display-text';
 import { DEFAULT_SERVICE_START, DEFAULT_SERVICE_STOP } from '../engine';
 import type { MutationPlan } from '../mutation/plan';
 import { buildPreview, curlLine, previewLines, shellQuote, type PreviewConnection } from '../mutation/preview';
@@ -222,16 +223,16 @@ export function recoveryPlan(f: PlanFacts): RecoveryPlan {
 
 /** A step's exact command ("$ ..."), or its request as every preview shows one (method, path, body, curl). */
 export function stepCommandLines(step: PlanStep, conn: PreviewConnection): string[] {
-  return step.request ? previewLines(buildPreview(step.request, conn)) : [`$ ${step.command}`];
+  return step.request ? previewLines(buildPreview(step.request, conn)) : [`$ ${displayText(String(step.command))}`];
 }
 
 /** The plan as the operator reads it: numbered steps, each with its exact command. */
 export function planLines(p: RecoveryPlan, conn: PreviewConnection): string[] {
   const render = (steps: PlanStep[]) =>
     steps.flatMap((s, i) => [
-      `${i + 1}. ${s.title}${s.conditional ? ' (only if the check before says so)' : ''}${s.losesData ? ' [LOSES DATA]' : ''}`,
+      `${i + 1}. ${displayText(s.title)}${s.conditional ? ' (only if the check before says so)' : ''}${s.losesData ? ' [LOSES DATA]' : ''}`,
       ...stepCommandLines(s, conn).map((l) => `   ${l}`),
-      `   ${s.note}`,
+      `   ${displayText(s.note)}`,
     ]);
   const out = ['Offline repair with Lucene CheckIndex (nothing below has been run):', ...render(p.steps)];
   if (p.alternative)

@@ -265,6 +265,8 @@ const WALKS: Walk[] = [
           },
         }),
     ],
+    // The change and its template's curl lines whole, in the place of the facts (dialog.curl).
+    ['review-curl', (c) => c.app.press('c')],
     ['applying', (c) => c.app.press('y')],
     [
       'watching',
@@ -608,6 +610,7 @@ WALKS.push(
     ],
     ['inspecting', (c) => c.app.press(KEYS.enter)],
     ['review', (c) => c.send({ type: 'inspected', facts: templateFacts(c) })],
+    ['review-curl', (c) => c.app.press('c')],
     ['applying', (c) => c.app.press('y')],
     [
       'done',

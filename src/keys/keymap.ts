@@ -203,6 +203,7 @@ const COMMANDS = [
   { id: 'dialog.prevField', keys: ['shift-tab', 'up'], description: 'previous field of a form', scope: 'dialog' },
   { id: 'dialog.change', keys: [' ', 'left', 'right'], description: 'change the choice of a field (a toggle or a list)', scope: 'dialog' },
   { id: 'dialog.erase', keys: ['backspace'], description: 'erase the last character; on a review, back to the form', scope: 'dialog' },
+  { id: 'dialog.curl', keys: ['c'], description: "show / hide a review's curl lines whole", scope: 'dialog' },
   { id: 'delete.samplesNext', keys: ['right', 'pagedown'], description: 'next page of sample documents', scope: 'delete' },
   { id: 'delete.samplesPrev', keys: ['left', 'pageup'], description: 'previous page of sample documents', scope: 'delete' },
   { id: 'delete.conflicts', keys: ['c'], description: 'switch the conflicts policy (abort / proceed) before sending', scope: 'delete' },

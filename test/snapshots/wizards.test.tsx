@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { diskRows } from '../../src/domain/disk';
 import { findCorruption } from '../../src/domain/corruption/explain';
-import { buildPreview } from '../../src/domain/mutation/preview';
+import { buildPreview, type PreviewConnection } from '../../src/domain/mutation/preview';
 import type { PlanResult } from '../../src/domain/wizards/machine';
 import { allocationMachine, explainAllocation } from '../../src/domain/wizards/allocation';
 import { deleteMachine, type DeleteForm } from '../../src/domain/wizards/delete';
@@ -46,7 +46,7 @@ const SIZES = [
 type AnySession = WizardSession<any, any, any>;
 
 /** Services whose sessions run the real machines and leave every effect to the test. */
-function recordedServices() {
+function recordedServices(conn: PreviewConnection = { url: 'http://127.0.0.1:9200', user: 'elastic' }) {
   const sessions: Record<string, AnySession> = {};
   const open = (name: string, s: AnySession) => (sessions[name] = s);
   const noEffects = () => Promise.resolve(undefined);
@@ -60,7 +60,7 @@ function recordedServices() {
     recovery: () => open('recovery', new WizardSession(recoveryMachine(), noEffects)),
     componentTemplate: (initial?: Partial<ComponentForm>) =>
       open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
-    preview: (plan) => buildPreview(plan, { url: 'http://127.0.0.1:9200', user: 'elastic' }),
+    preview: (plan) => buildPreview(plan, conn),
   } as WizardServices;
   return { services, sessions };
 }
@@ -79,6 +79,8 @@ type WalkStep = [string, (c: Ctx) => unknown];
 interface Walk {
   wizard: string;
   steps: WalkStep[];
+  /** The connection previews are built for (default: http://127.0.0.1:9200 as elastic). */
+  conn?: PreviewConnection;
 }
 
 const walk = (wizard: string, ...steps: WalkStep[]): Walk => ({ wizard, steps });
@@ -265,6 +267,8 @@ const WALKS: Walk[] = [
           },
         }),
     ],
+    // The change and its template's curl lines whole, in the place of the facts (dialog.curl).
+    ['review-curl', (c) => c.app.press('c')],
     ['applying', (c) => c.app.press('y')],
     [
       'watching',
@@ -319,6 +323,26 @@ const WALKS: Walk[] = [
     ['counting', (c) => c.send({ type: 'finished', progress: progress(1234, true) })],
     ['done', (c) => c.send({ type: 'counted', stillMatching: 0 })],
   ),
+  // A longer curl line (a CA file), shown whole: it takes sample rows, and the typed line, its
+  // error and the keys stay on an 80x23 screen.
+  {
+    ...walk('delete', [
+      'review-cacert',
+      async (c) => {
+        await c.app.type('90d');
+        await c.app.press(KEYS.enter);
+        c.send({
+          type: 'previewed',
+          indices: [c.state.form.target.trim()],
+          preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES },
+        });
+        await tick();
+        await c.app.type('12');
+        await c.app.press(KEYS.enter);
+      },
+    ]),
+    conn: { url: 'https://storage-1.example:9200', user: 'elastic', caFile: '/etc/shardeck/certs/storage-cluster-ca.crt' },
+  },
   walk('delete', [
     'nothing',
     async (c) => {
@@ -608,6 +632,7 @@ WALKS.push(
     ],
     ['inspecting', (c) => c.app.press(KEYS.enter)],
     ['review', (c) => c.send({ type: 'inspected', facts: templateFacts(c) })],
+    ['review-curl', (c) => c.app.press('c')],
     ['applying', (c) => c.app.press('y')],
     [
       'done',
@@ -661,7 +686,7 @@ WALKS.push(
 );
 
 async function run(w: Walk, columns: number, rows: number): Promise<void> {
-  const { services, sessions } = recordedServices();
+  const { services, sessions } = recordedServices(w.conn);
   const store = makeStore();
   loadScenario(store, WHERE[w.wizard].scenario);
   store.setState({ pane: WHERE[w.wizard].pane });

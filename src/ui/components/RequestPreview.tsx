@@ -9,6 +9,8 @@ import { useTerminalSize } from '../app/terminal';
 
 /** The box's border and padding, left and right. */
 const BOX_SIDES = 4;
+/** The bar's border and padding, on the left only. */
+const BAR_SIDES = 2;
 
 /**
  * The lines of one request for a box `width` columns wide: the summary cut at the edge, then the
@@ -29,16 +31,16 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
 }
 
 /**
- * Each request in a box. One request: its curl line whole (wrapped, copyable). Two or more (a
- * change and its template): a line each, cut at the edge, as 80x23 has no rows for more; the
- * subcommand's --dry-run prints them whole.
+ * Each request in a box. One request, or `whole` (the review's curl key): each curl line whole
+ * (wrapped, copyable). Otherwise, two or more (a change and its template): a line each, cut at the
+ * edge, as 80x23 has no rows for more beside the review.
  */
-export function RequestPreview({ previews }: { previews: Preview[] }) {
+export function RequestPreview({ previews, whole = false }: { previews: Preview[]; whole?: boolean }) {
   const { columns } = useTerminalSize();
   const width = Math.max(1, columns - BOX_SIDES);
   const lines =
-    previews.length === 1
-      ? requestBoxLines(previews[0], width)
+    previews.length === 1 || whole
+      ? previews.flatMap((p) => requestBoxLines(p, width))
       : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
   return (
     <Box flexDirection="column" borderStyle="single" paddingX={1}>
@@ -52,20 +54,17 @@ export function RequestPreview({ previews }: { previews: Preview[] }) {
 }
 
 /**
- * One request in the space 80x24 leaves beside a review: a bar on the left instead of a box;
- * method and path wrap (every parameter visible), the body and the curl line are cut.
+ * One request in the space 80x23 leaves beside a review: a bar on the left instead of a box,
+ * with the same lines as the box (requestBoxLines): the curl line whole, cut at the bar's width.
  */
 export function RequestPreviewBar({ preview }: { preview: Preview }) {
-  const [summary, request, ...rest] = previewLines(preview);
+  const { columns } = useTerminalSize();
+  const lines = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
   return (
     <Box flexDirection="column" borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} paddingLeft={1}>
-      <Text bold wrap="truncate-end">
-        {summary}
-      </Text>
-      <Text wrap="wrap">{request}</Text>
-      {rest.map((l) => (
-        <Text key={l} wrap="truncate-end">
-          {l}
+      {lines.map((l, i) => (
+        <Text key={i} bold={l.bold} wrap="truncate-end">
+          {l.text}
         </Text>
       ))}
     </Box>

@@ -1,6 +1,6 @@
 // Component template that disables a field: renders domain/wizards/component-template.ts and sends
 // the operator's keys to it. The index template is prefilled from the Templates pane's selected row.
-import React from 'react';
+import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { platformJsonLines, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
@@ -50,15 +50,17 @@ export function ComponentTemplateView({
   onClose: () => void;
 }) {
   const [state, session] = useSession(() => services.componentTemplate(initial));
+  const [curl, setCurl] = useState(false);
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
     if (state.phase !== 'review') return false;
     if (key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
+    else if (key.is('dialog.curl') && state.review.plans.length > 1) setCurl((v) => !v);
     else if (key.is('dialog.erase')) session.send({ type: 'back' });
     else return false;
     return true;
   });
-  return <ComponentTemplateScreen state={state} services={services} />;
+  return <ComponentTemplateScreen state={state} services={services} curl={curl} />;
 }
 
 function PlatformValue({ value, title }: { value: Record<string, unknown>; title: string }) {
@@ -72,7 +74,16 @@ function PlatformValue({ value, title }: { value: Record<string, unknown>; title
   );
 }
 
-export function ComponentTemplateScreen({ state, services }: { state: ComponentState; services: WizardServices }) {
+/** `curl`: the review shows the requests' curl lines whole (dialog.curl) in the place of the rest. */
+export function ComponentTemplateScreen({
+  state,
+  services,
+  curl = false,
+}: {
+  state: ComponentState;
+  services: WizardServices;
+  curl?: boolean;
+}) {
   const hint = useHint();
   switch (state.phase) {
     case 'input':
@@ -93,14 +104,26 @@ export function ComponentTemplateScreen({ state, services }: { state: ComponentS
     case 'review':
     case 'applying': {
       const r = state.review;
+      // One request is shown whole already: the key is for the component with its template.
+      const many = r.plans.length > 1;
+      const whole = curl && many && state.phase === 'review';
       return (
         <Box flexDirection="column">
-          <Notes warnings={r.warnings} notes={r.notes.filter((n) => n !== PLATFORM_NOTE)} />
-          <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
+          {whole ? null : <Notes warnings={r.warnings} notes={r.notes.filter((n) => n !== PLATFORM_NOTE)} />}
+          <RequestPreview previews={r.plans.map((p) => services.preview(p))} whole={whole} />
           {/* The target's entry only (the whole value is printed when done): the review fits 80x24. */}
-          <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>
+          {whole ? null : (
+            <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>
+          )}
           {state.phase === 'review' ? (
-            <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint>
+            <Hint>
+              {hint(
+                ['dialog.confirm', 'send'],
+                ...(many ? [['dialog.curl', whole ? 'review' : 'whole curl'] as const] : []),
+                ['dialog.erase', 'edit'],
+                ['dialog.close', 'cancel'],
+              )}
+            </Hint>
           ) : (
             <Text>sending…</Text>
           )}

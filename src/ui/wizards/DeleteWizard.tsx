@@ -24,7 +24,9 @@ import type { WizardServices } from '../../services/wizards';
 import { useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
-import { RequestPreviewBar } from '../components/RequestPreview';
+import { RequestPreviewBar, requestBoxLines } from '../components/RequestPreview';
+import { useTerminalSize } from '../app/terminal';
+import { wrapText } from '../../domain/text';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
@@ -155,9 +157,17 @@ function TaskLines({ running, total }: { running: RunningTask; total: number }) 
   );
 }
 
+/**
+ * The wizard's rows under the title: the screen less the header (2), the status bar, the title and
+ * the line Ink keeps free (App.tsx). The review fits them: its curl line is whole (the bar), so a
+ * long one takes sample rows, not the typed line or the keys.
+ */
+const CHROME_ROWS = 5;
+
 export function DeleteScreen({ state, services }: { state: DeleteState; services: WizardServices }) {
   const hint = useHint();
   const label = useKeyLabel();
+  const { rows, columns } = useTerminalSize();
   switch (state.phase) {
     case 'input': {
       const f = state.form;
@@ -221,7 +231,11 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
       );
     case 'review': {
       const { preview, from } = state;
-      const last = Math.min(from + preview.samples.length, preview.matching);
+      const request = services.preview(state.plan);
+      // Target, which, the count, the typed line, an error and the keys: a row each.
+      const others = 6 + wrapText(conflictsLine(state.form.conflicts), columns).length + requestBoxLines(request, columns - 2).length;
+      const samples = preview.samples.slice(0, Math.max(1, rows - CHROME_ROWS - others));
+      const last = Math.min(from + samples.length, preview.matching);
       return (
         <Box flexDirection="column">
           <TargetLine target={state.form.target} indices={state.indices} />
@@ -232,15 +246,15 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
             </Text>
             {` · samples ${from + 1}-${last}, oldest first (${label('delete.samplesPrev')}/${label('delete.samplesNext')})${state.pending !== undefined ? ' …' : ''}`}
           </Text>
-          {preview.samples.map((s) => (
+          {samples.map((s) => (
             <Text key={`${s.index}/${s.id}`} wrap="truncate-end">
-              {sampleLine(s, Math.min(30, Math.max(...preview.samples.map((x) => x.id.length))))}
+              {sampleLine(s, Math.min(30, Math.max(...samples.map((x) => x.id.length))))}
             </Text>
           ))}
           <Text dimColor wrap="wrap">
             {conflictsLine(state.form.conflicts)}
           </Text>
-          <RequestPreviewBar preview={services.preview(state.plan)} />
+          <RequestPreviewBar preview={request} />
           <TypedConfirm prompt={`type ${preview.matching} to delete them: `} typed={state.typed} />
           {state.error ? (
             <Text color={colourOf('red')} wrap="truncate-end">

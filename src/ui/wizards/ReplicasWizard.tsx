@@ -1,6 +1,6 @@
 // Replicas wizard: renders the machine of domain/wizards/replicas.ts and sends the operator's keys
 // to it. Target prefilled from the Indices pane's selected row.
-import React from 'react';
+import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { describeMatch } from '../../domain/mutation/targets';
@@ -43,17 +43,20 @@ export function ReplicasView({
   onClose: () => void;
 }) {
   const [state, session] = useSession(() => services.replicas(initial));
+  const [curl, setCurl] = useState(false);
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));
+    if (state.phase === 'review' && state.review.plans.length > 1 && key.is('dialog.curl')) return (setCurl((v) => !v), true);
     if (state.phase === 'review' && key.is('dialog.erase')) return (session.send({ type: 'back' }), true);
     if (state.phase !== 'review' || !key.is('dialog.confirm')) return false;
     session.send({ type: 'confirm', confirmation: { by: 'key' } });
     return true;
   });
-  return <ReplicasScreen state={state} services={services} />;
+  return <ReplicasScreen state={state} services={services} curl={curl} />;
 }
 
-export function ReplicasScreen({ state, services }: { state: ReplicasState; services: WizardServices }) {
+/** `curl`: the review shows the requests' curl lines whole (dialog.curl) in the place of the facts. */
+export function ReplicasScreen({ state, services, curl = false }: { state: ReplicasState; services: WizardServices; curl?: boolean }) {
   const hint = useHint();
   switch (state.phase) {
     case 'input':
@@ -85,15 +88,29 @@ export function ReplicasScreen({ state, services }: { state: ReplicasState; serv
     case 'applying':
     case 'watching': {
       const r = state.review;
+      // One request is shown whole already: the key is for a change with its template.
+      const many = r.plans.length > 1;
+      const whole = curl && many && state.phase === 'review';
       return (
         <Box flexDirection="column">
-          <Text>{`${state.form.target}: ${describeMatch(r.facts.indices)}`}</Text>
-          <Text>{`health now ${r.facts.healthBefore}, expected after: ${r.expected}`}</Text>
-          <Notes warnings={r.warnings} notes={r.notes} />
-          {r.platformJson ? <Text>{`topic.elasticsearch.index-templates-settings: ${JSON.stringify(r.platformJson)}`}</Text> : null}
-          <RequestPreview previews={r.plans.map((p) => services.preview(p))} />
+          {whole ? null : (
+            <>
+              <Text>{`${state.form.target}: ${describeMatch(r.facts.indices)}`}</Text>
+              <Text>{`health now ${r.facts.healthBefore}, expected after: ${r.expected}`}</Text>
+              <Notes warnings={r.warnings} notes={r.notes} />
+              {r.platformJson ? <Text>{`topic.elasticsearch.index-templates-settings: ${JSON.stringify(r.platformJson)}`}</Text> : null}
+            </>
+          )}
+          <RequestPreview previews={r.plans.map((p) => services.preview(p))} whole={whole} />
           {state.phase === 'review' ? (
-            <Hint>{hint(['dialog.confirm', 'send'], ['dialog.erase', 'edit'], ['dialog.close', 'cancel'])}</Hint>
+            <Hint>
+              {hint(
+                ['dialog.confirm', 'send'],
+                ...(many ? [['dialog.curl', whole ? 'review' : 'whole curl'] as const] : []),
+                ['dialog.erase', 'edit'],
+                ['dialog.close', 'cancel'],
+              )}
+            </Hint>
           ) : (
             <Text>{state.phase === 'applying' ? 'sending…' : `watching health until ${r.expected}…`}</Text>
           )}

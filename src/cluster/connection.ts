@@ -9,7 +9,7 @@ import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation/preview';
 import { AnswerMeter, AnswerTooBigError, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlSender } from './search-curl';
-import { esClient, httpSender, type EsClient } from './transport';
+import { BODY_STALLED, esClient, httpSender, type EsClient } from './transport';
 
 export type { EsClient } from './transport';
 import type { RowsParser } from '../domain/parse';
@@ -182,6 +182,13 @@ export function classifyError(e: unknown, url: string): ConnError {
       `${where} sent an answer that is not JSON (cut short, or from something in front of the node such as a proxy): try again; if it persists, check what answers on that port`,
     );
   }
+  // Headers, then a body that stops coming (a stalled node or link): said as such (transport.ts).
+  if (e instanceof errors.TimeoutError && e.message === BODY_STALLED) {
+    return new ConnError(
+      'timeout',
+      `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`,
+    );
+  }
   if (e instanceof errors.TimeoutError) {
     return new ConnError('timeout', `${where} did not answer in time: the node may be overloaded or stuck in GC; check its log`);
   }
@@ -277,13 +284,6 @@ export function classifyError(e: unknown, url: string): ConnError {
   }
   if (/other side closed|socket hang up|ECONNRESET|HPE_INVALID|Invalid response status/i.test(text) && where.startsWith('http://')) {
     return new ConnError('tls-mismatch', `${where} closed the connection: a node on 3.7.4+ speaks HTTPS (use https:// in --url)`);
-  }
-  // Headers, then a body that stops coming (a stalled node or link): the same words as a timeout.
-  if (code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_HEADERS_TIMEOUT' || /Body Timeout Error|Headers Timeout Error/.test(text)) {
-    return new ConnError(
-      'timeout',
-      `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`,
-    );
   }
   if (code === 'ECONNREFUSED' || /ECONNREFUSED/.test(text))
     return new ConnError('unreachable', `nothing listens at ${where} (connection refused): is Elasticsearch running? check --url`);

@@ -183,6 +183,9 @@ export interface EsClient {
   close(): Promise<void>;
 }
 
+/** A timeout after the answer's head came: the node (or the link) stopped half way. */
+export const BODY_STALLED = 'Body timed out: the head came, then nothing';
+
 export function esClient(sender: Sender, requestTimeoutMs: number): EsClient {
   return {
     transport: new EsTransportClient(sender, requestTimeoutMs),
@@ -243,7 +246,7 @@ export function httpSender({ url, auth, ca, rejectUnauthorized = true }: HttpSen
         signal?.addEventListener('abort', abort, { once: true });
         const done = () => signal?.removeEventListener('abort', abort);
         // Idle time on the socket, before the head or between two chunks of the body.
-        req.setTimeout(timeoutMs, () => stop(new TimeoutError('Request timed out')));
+        req.setTimeout(timeoutMs, () => stop(new TimeoutError(answer ? BODY_STALLED : 'Request timed out')));
         const connectionError = (e: Error) => Object.assign(new ConnectionError(e.message), { cause: e });
         req.on('error', (e) => {
           done();

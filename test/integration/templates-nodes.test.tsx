@@ -296,7 +296,8 @@ describe('panes on the real node (80x24, real poller)', () => {
     poller.start();
     const app = await renderApp(store, { columns: 80, rows: 24 });
     try {
-      let f = await until(app, /-Xms512m = -Xmx512m/);
+      // Two reads fill the pane (the node list, then its statistics): wait for both, not the first.
+      let f = await until(app, /-Xms512m = -Xmx512m[\s\S]*RAM [\d.]+[mg]b used of/);
       expectFits(f);
       expect(f).toMatch(/node↑ +heap% heap +used\/max +Xms\/Xmx +gc +cpu +load/);
       expect(f).toMatch(/\*tplnodes\S* +\d+% [█·]{10} +[\d.]+mb\/512mb +512m\/512m +\d+ [\d.]+m?s +\d+% +[\d.]+/);

@@ -113,12 +113,16 @@ export async function waitForLeases(es: EsApi, expr: string, timeoutMs = 60_000)
 
 /**
  * Facts after a merge. Elasticsearch caches store sizes for index.store.stats_refresh_interval
- * (10 s), so this reads until the size of every index that had deleted documents differs from
- * `baseline` (read just before the merge was sent, after the flush: the flush alone changes the
- * sizes a little) or `staleMs` has passed, when any cache taken before the merge ended is gone.
+ * (10 s), and for a moment after the merge the old segments are still on disk beside the merged
+ * one (a size larger than before was seen). So this reads until every index that had deleted
+ * documents is smaller than `baseline` (read just before the merge was sent, after the flush: the
+ * flush alone changes the sizes a little) or `staleMs` has passed, when any cache taken before the
+ * merge ended is gone; then the last read is the answer, whatever it says.
  */
 export async function mergeFactsAfter(es: EsApi, baseline: MergeFacts, indices: string[], staleMs = 11_000): Promise<MergeFacts> {
-  const changed = (after: MergeFacts) =>
-    baseline.indices.every((b) => b.docsDeleted === 0 || after.indices.find((a) => a.name === b.name)?.storeBytes !== b.storeBytes);
-  return (await waitUntil(() => mergeFacts(es, indices), changed, { timeoutMs: staleMs, intervalMs: 1000 })).value;
+  const shrunk = (after: MergeFacts) =>
+    baseline.indices.every(
+      (b) => b.docsDeleted === 0 || (after.indices.find((a) => a.name === b.name)?.storeBytes ?? Infinity) < b.storeBytes,
+    );
+  return (await waitUntil(() => mergeFacts(es, indices), shrunk, { timeoutMs: staleMs, intervalMs: 1000 })).value;
 }

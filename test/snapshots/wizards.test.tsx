@@ -71,7 +71,10 @@ function recordedServices(conn: PreviewConnection = { url: 'http://127.0.0.1:920
       (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
     ],
     [recoveryWizard, () => open('recovery', new WizardSession(recoveryMachine(), noEffects))],
-    [componentTemplateWizard, (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects))],
+    [
+      componentTemplateWizard,
+      (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
+    ],
   ]);
   const services = {
     open: (make: unknown, ...args: unknown[]) => made.get(make)!(...args),

@@ -68,29 +68,33 @@ describe('adding a pane: domain/panes.ts + ui/panes/registry.ts make it whole', 
 
   it('the check catches a pane without a component, number key, keys or titles, a read that does not exist and a key bound twice', () => {
     const r = real();
-    const sparkline: PaneDeclaration = { title: 'Sparkline', key: '9', keyScopes: ['sparkline', 'table'], reads: ['health', 'helth'] };
+    const plantedPane: PaneDeclaration = { title: 'Planted', key: 'f9', keyScopes: ['planted', 'table'], reads: ['health', 'helth'] };
     const planted: Recipe = {
       ...r,
-      panes: { ...r.panes, sparkline, tasks: { title: 'Tasks', key: '0', keyScopes: ['list'], reads: [], whileNotGreen: ['task'] } },
-      components: { ...r.components, tasks: () => null },
+      panes: {
+        ...r.panes,
+        planted: plantedPane,
+        unlisted: { title: 'Unlisted', key: 'f10', keyScopes: ['list'], reads: [], whileNotGreen: ['task'] },
+      },
+      components: { ...r.components, unlisted: () => null },
       keymap: [
         ...r.keymap.filter((k) => k.id !== 'pane.disk'),
-        { id: 'pane.tasks', keys: ['0'], scope: 'global' },
-        { id: 'tasks.cancel', keys: ['x'], scope: 'tasks' },
+        { id: 'pane.unlisted', keys: ['f10'], scope: 'global' },
+        { id: 'unlisted.cancel', keys: ['x'], scope: 'unlisted' },
         { id: 'quit.again', keys: ['q'], scope: 'global' },
       ],
-      scopeTitles: { ...r.scopeTitles, sparkline: undefined },
+      scopeTitles: { ...r.scopeTitles, planted: undefined },
     };
     expect(recipeGaps(planted)).toEqual([
       'disk: no global number key pane.disk on 4',
-      'sparkline: no component in ui/panes/registry.ts',
-      'sparkline: no global number key pane.sparkline on 9',
-      'sparkline: its own key scope has no keys',
-      'sparkline: a table without the list keys',
-      'sparkline: reads helth, which cluster/resources.ts does not have',
-      'tasks: reads task, which cluster/resources.ts does not have',
-      'tasks.cancel: scoped to the tasks pane, which does not list that scope (its keys never work)',
-      'tasks.cancel: its scope tasks has no title',
+      'planted: no component in ui/panes/registry.ts',
+      'planted: no global number key pane.planted on f9',
+      'planted: its own key scope has no keys',
+      'planted: a table without the list keys',
+      'planted: reads helth, which cluster/resources.ts does not have',
+      'unlisted: reads task, which cluster/resources.ts does not have',
+      'unlisted.cancel: scoped to the unlisted pane, which does not list that scope (its keys never work)',
+      'unlisted.cancel: its scope unlisted has no title',
       'quit.again: q is already quit in global',
     ]);
     // A pane's scope that has keys but lost its titles.

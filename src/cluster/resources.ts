@@ -1,6 +1,7 @@
 // The reads behind the live panes, one entry per resource: the request (asking only for the columns
 // shown: `h=`, `bytes=b`, `filter_path`, so a poll costs the node as little as possible), the parser
-// that turns its answer into domain types, how often it is polled, and the panes that need it.
+// that turns its answer into domain types and how often it is polled (each pane names the reads it
+// needs in domain/panes.ts).
 // The store's snapshots, the poller and the subcommands all take the list from here.
 // dev/record-fixtures.ts replays exactly these requests against a real node to record test fixtures.
 import {
@@ -18,7 +19,7 @@ import {
   type RowsParser,
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
-import type { PaneId } from '../domain/panes';
+import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
 import type { Feature } from '../domain/capabilities';
 import type { ReadRequest } from './connection';
 
@@ -36,8 +37,6 @@ interface Resource<T> {
   rowsParser?: (prev?: T) => RowsParser<T>;
   /** Grows with the cluster (one row per index or shard): read less often when a read costs the node much (services/poller.ts). */
   grows?: boolean;
-  /** The panes that show it. The header (health) is always on screen; the status bar's read-only flag needs blocks. */
-  panes: readonly PaneId[];
   /** A feature not every 8.x has (domain/capabilities.ts): on an older node the read is not sent. */
   needs?: Feature;
 }
@@ -72,7 +71,6 @@ export const RESOURCES = {
     parse: parseClusterHealth,
     every: 1,
     grows: true,
-    panes: ['health', 'indices', 'shards', 'disk', 'nodes', 'doctor', 'timeline'],
   }),
   // verbose=false skips the expensive root-cause analysis; diagnoses are fetched per indicator on demand.
   // Before 8.7 there is none (8.2-8.6 had an experimental _internal/_health without `verbose`): the
@@ -81,7 +79,6 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_health_report', querystring: { verbose: 'false' } },
     parse: parseHealthReport,
     every: 2,
-    panes: ['health'],
     needs: 'healthReport',
   }),
   indices: resource({
@@ -96,7 +93,6 @@ export const RESOURCES = {
     rowsParser: catIndicesParser,
     every: 1,
     grows: true,
-    panes: ['indices'],
   }),
   shards: resource({
     request: cat('/_cat/shards', ['index', 'shard', 'prirep', 'state', 'node', 'docs', 'store', 'unassigned.reason', 'unassigned.details']),
@@ -104,14 +100,11 @@ export const RESOURCES = {
     rowsParser: catShardsParser,
     every: 1,
     grows: true,
-    panes: ['shards'],
   }),
   allocation: resource({
     request: cat('/_cat/allocation', ['node', 'host', 'ip', 'shards', 'disk.indices', 'disk.used', 'disk.avail', 'disk.total']),
     parse: parseCatAllocation,
     every: 1,
-    // Doctor: its disk forecast grows from these samples while the console runs.
-    panes: ['health', 'disk', 'doctor'],
   }),
   // Nested (not flat_settings): filter_path cannot match dotted flat keys, the real node returns {}.
   settings: resource({
@@ -126,7 +119,6 @@ export const RESOURCES = {
     },
     parse: parseClusterSettings,
     every: 6,
-    panes: ['health', 'disk', 'nodes'],
   }),
   // The index blocks as the cluster state holds them (only indices that carry one appear). Not
   // GET _all/_settings/index.blocks.*: that answer is as small, but the node walks every index's
@@ -137,7 +129,6 @@ export const RESOURCES = {
     parse: parseIndexBlocks,
     every: 2,
     grows: true,
-    panes: ['health', 'indices', 'disk'],
   }),
   nodes: resource({
     request: cat(
@@ -147,7 +138,6 @@ export const RESOURCES = {
     ),
     parse: parseCatNodes,
     every: 1,
-    panes: ['health', 'disk', 'nodes'],
   }),
   nodeSearch: resource({
     request: {
@@ -157,7 +147,6 @@ export const RESOURCES = {
     },
     parse: parseNodeSearchStats,
     every: 1,
-    panes: ['nodes'],
   }),
   // The Nodes pane's statistics: only the fields shown travel (a data path's watermark fields do not).
   nodeStats: resource({
@@ -168,26 +157,22 @@ export const RESOURCES = {
     },
     parse: parseNodeStats,
     every: 1,
-    panes: ['nodes'],
   }),
   // -Xms/-Xmx change only with a restart: read rarely.
   nodeJvm: resource({
     request: { method: 'GET', path: '/_nodes/jvm', querystring: { filter_path: 'nodes.*.name,nodes.*.jvm.input_arguments' } },
     parse: parseNodeJvm,
     every: 30,
-    panes: ['nodes'],
   }),
   indexTemplates: resource({
     request: { method: 'GET', path: '/_index_template', querystring: {} },
     parse: asJson,
     every: 5,
-    panes: ['templates'],
   }),
   componentTemplates: resource({
     request: { method: 'GET', path: '/_component_template', querystring: {} },
     parse: asJson,
     every: 5,
-    panes: ['templates'],
   }),
 };
 
@@ -195,9 +180,10 @@ export type ResourceName = keyof typeof RESOURCES;
 export type ResourceData<K extends ResourceName> = ReturnType<(typeof RESOURCES)[K]['parse']>;
 export const RESOURCE_NAMES = Object.keys(RESOURCES) as ResourceName[];
 
-/** The resources a pane needs, in the registry's order. */
+/** The resources a pane reads (domain/panes.ts), in this registry's order. */
 export function resourcesOfPane(pane: PaneId): ResourceName[] {
-  return RESOURCE_NAMES.filter((name) => RESOURCES[name].panes.includes(pane));
+  const reads: readonly string[] = PANE_DECLARATIONS[pane].reads;
+  return RESOURCE_NAMES.filter((name) => reads.includes(name));
 }
 
 export function healthReportIndicatorRequest(indicator: string): ReadRequest {

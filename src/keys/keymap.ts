@@ -1,22 +1,19 @@
 // The keymap as data: one row per command. The help overlay, the footer hints and the README's
 // key table are generated from it; tests press keys by command id; read-only mode removes every
-// `dangerous` command here, in one place.
+// `dangerous` command here, in one place. The panes' number keys and scope titles come from domain/panes.ts.
+import { PANES, PANE_DECLARATIONS, paneScopeTitle, type PaneDeclaration, type PaneId } from '../domain/panes';
 
-export type Scope =
+/** Where a key works. A pane's own keys are in the scope named after it (domain/panes.ts: its `keyScopes`). */
+export type Scope = PaneId | OtherScope;
+
+type OtherScope =
   | 'global'
   /** Moving through any list: a table, the Health indicators, the Timeline, a view. */
   | 'list'
   /** A table pane's filter and order. */
   | 'table'
-  | 'indices'
-  | 'shards'
-  | 'health'
-  | 'disk'
-  | 'nodes'
-  | 'templates'
   /** The index detail (Enter on an Indices row). */
   | 'detail'
-  | 'doctor'
   /** The Fleet view (F): every saved profile's cluster. */
   | 'fleet'
   /** Every wizard: confirm, decline, forms and typed lines. */
@@ -46,19 +43,20 @@ export interface KeyCommand<Id extends string = CommandId> {
   short?: string;
 }
 
+/** Each pane's number key, as domain/panes.ts declares it with the pane (in tab order). */
+function paneKeys(): KeyCommand<`pane.${PaneId}`>[] {
+  return PANES.map((p) => {
+    const pane: PaneDeclaration = PANE_DECLARATIONS[p];
+    return { id: `pane.${p}`, keys: [pane.key], description: pane.keyDescription ?? paneScopeTitle(p), scope: 'global' };
+  });
+}
+
 // `as const`: the ids become the CommandId type, so a command id misspelt in the wizard registry,
 // a `case` or a key check fails the typecheck.
 const COMMANDS = [
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true },
   { id: 'help', keys: ['?'], description: 'show / hide this help', scope: 'global', hint: true },
-  { id: 'pane.health', keys: ['1'], description: 'Health pane', scope: 'global' },
-  { id: 'pane.indices', keys: ['2'], description: 'Indices pane', scope: 'global' },
-  { id: 'pane.shards', keys: ['3'], description: 'Shards pane', scope: 'global' },
-  { id: 'pane.disk', keys: ['4'], description: 'Disk pane', scope: 'global' },
-  { id: 'pane.nodes', keys: ['5'], description: 'Nodes pane', scope: 'global' },
-  { id: 'pane.templates', keys: ['6'], description: 'Templates pane', scope: 'global' },
-  { id: 'pane.doctor', keys: ['7'], description: 'Doctor pane: the runbook checked on the node', scope: 'global' },
-  { id: 'pane.timeline', keys: ['8'], description: 'Timeline pane', scope: 'global' },
+  ...paneKeys(),
   { id: 'pane.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true },
   { id: 'pane.prev', keys: ['shift-tab'], description: 'previous pane', scope: 'global' },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
@@ -275,34 +273,41 @@ export function keyLabel(name: string): string {
   return labels[name] ?? name;
 }
 
-const SCOPE_TITLES: Record<Scope, string> = {
-  global: 'anywhere',
-  list: 'in a list (a table, the Timeline, a view)',
-  table: 'in a table',
-  health: 'Health pane',
-  indices: 'Indices pane',
-  shards: 'Shards pane',
-  disk: 'Disk pane',
-  nodes: 'Nodes pane',
-  templates: 'Templates pane',
-  detail: 'index detail',
-  doctor: 'Doctor pane',
-  fleet: 'Fleet view',
-  dialog: 'in a wizard',
-  delete: 'delete wizard',
-  unblock: 'unblock wizard',
-  allocation: 'allocation wizard',
-  recovery: 'recovery wizard',
-  documents: 'Documents view',
-  json: 'JSON viewer',
-  engine: 'engine wizard',
+interface ScopeTitles {
+  /** The heading of its keys in the help overlay (ui/components/HelpOverlay.tsx). */
+  help: string;
+  /** The README key table's "where" column. */
+  where: string;
+}
+
+const OTHER_TITLES: Record<OtherScope, ScopeTitles> = {
+  global: { help: 'Everywhere', where: 'anywhere' },
+  list: { help: 'Lists (tables, the Timeline, views)', where: 'in a list (a table, the Timeline, a view)' },
+  table: { help: 'Table panes', where: 'in a table' },
+  detail: { help: 'Index detail (Enter on an index)', where: 'index detail' },
+  fleet: { help: 'Fleet view (F; Esc or F back)', where: 'Fleet view' },
+  dialog: { help: 'In a wizard (any key closes a finished one)', where: 'in a wizard' },
+  delete: { help: 'Delete wizard', where: 'delete wizard' },
+  unblock: { help: 'Unblock wizard', where: 'unblock wizard' },
+  allocation: { help: 'Allocation wizard', where: 'allocation wizard' },
+  recovery: { help: 'Recovery wizard', where: 'recovery wizard' },
+  documents: { help: 'Documents view (v on an index)', where: 'Documents view' },
+  json: { help: 'JSON viewer (a hit or document opened)', where: 'JSON viewer' },
+  engine: { help: 'Engine wizard', where: 'engine wizard' },
 };
+
+/** Every scope's titles, in the order help lists them: the shared scopes, each pane's in tab order, then the views' and wizards'. */
+export const SCOPE_TITLES: Record<Scope, ScopeTitles> = (() => {
+  const { global, list, table, ...others } = OTHER_TITLES;
+  const panes = Object.fromEntries(PANES.map((p) => [p, { help: paneScopeTitle(p), where: paneScopeTitle(p) }]));
+  return { global, list, table, ...panes, ...others } as Record<Scope, ScopeTitles>;
+})();
 
 /** The README's key table (npm run readme:keys writes it; a test checks it matches). */
 export function keymapMarkdown(keymap: readonly KeyCommand[] = KEYMAP): string {
   const rows = keymap.map(
     (k) =>
-      `| ${k.keys.map((x) => '`' + keyLabel(x) + '`').join(' ')} | ${SCOPE_TITLES[k.scope]} | ${k.description}${k.dangerous ? ' (changes the cluster; absent in read-only mode)' : ''} |`,
+      `| ${k.keys.map((x) => '`' + keyLabel(x) + '`').join(' ')} | ${SCOPE_TITLES[k.scope].where} | ${k.description}${k.dangerous ? ' (changes the cluster; absent in read-only mode)' : ''} |`,
   );
   return ['| keys | where | what |', '| --- | --- | --- |', ...rows].join('\n');
 }

@@ -13,7 +13,7 @@ import { explainAllocation } from '../domain/wizards/allocation';
 import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
-/** What each pane needs: store/panes.ts, the one table of panes (from the panes of each resource). */
+/** What each pane needs: the reads it names in domain/panes.ts, the one table of panes. */
 export { PANE_RESOURCES };
 
 /** How the poller reads: one resource, and (on the operator's request) one health indicator's diagnoses. */

@@ -64,7 +64,7 @@ function table(sortKey = 0, descending = false): TableState {
 
 export function createUiStore(init: Partial<UiState> = {}): UiStore {
   return createStore<UiState>()(() => ({
-    // One cursor, sort and filter per table pane (store/panes.ts): a new table pane needs no line here.
+    // One cursor, sort and filter per table pane (its key scopes in domain/panes.ts): a new table pane needs no line here.
     tables: Object.fromEntries(PANES.filter(isTablePane).map((p) => [p, table()])) as Record<TablePane, TableState>,
     selection: {},
     filtering: false,

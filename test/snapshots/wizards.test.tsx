@@ -22,6 +22,14 @@ import type { TaskProgress } from '../../src/domain/delete/task';
 import { KEYMAP } from '../../src/keys/keymap';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardSession } from '../../src/services/wizards/session';
+import { allocationWizard } from '../../src/services/wizards/allocation';
+import { componentTemplateWizard } from '../../src/services/wizards/component-template';
+import { deleteWizard } from '../../src/services/wizards/delete';
+import { forcemergeWizard } from '../../src/services/wizards/forcemerge';
+import { recoveryWizard } from '../../src/services/wizards/recovery';
+import { replicasWizard } from '../../src/services/wizards/replicas';
+import { scrollWizard } from '../../src/services/wizards/scroll';
+import { unblockWizard } from '../../src/services/wizards/unblock';
 import type { PaneId } from '../../src/store/console';
 import { wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
@@ -50,16 +58,26 @@ function recordedServices(conn: PreviewConnection = { url: 'http://127.0.0.1:920
   const sessions: Record<string, AnySession> = {};
   const open = (name: string, s: AnySession) => (sessions[name] = s);
   const noEffects = () => Promise.resolve(undefined);
+  // Each wizard's screens open its session with the maker of its session module: the same
+  // machine here, without the effects.
+  const made = new Map<unknown, (...args: any[]) => AnySession>([
+    [replicasWizard, (initial?: Partial<ReplicasForm>) => open('replicas', new WizardSession(replicasMachine(initial), noEffects))],
+    [unblockWizard, () => open('unblock', new WizardSession(unblockMachine(), noEffects))],
+    [scrollWizard, () => open('scroll', new WizardSession(scrollMachine(), noEffects))],
+    [allocationWizard, (shard?: never) => open('allocation', new WizardSession(allocationMachine(shard), noEffects))],
+    [deleteWizard, (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects))],
+    [
+      forcemergeWizard,
+      (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
+    ],
+    [recoveryWizard, () => open('recovery', new WizardSession(recoveryMachine(), noEffects))],
+    [
+      componentTemplateWizard,
+      (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
+    ],
+  ]);
   const services = {
-    replicas: (initial?: Partial<ReplicasForm>) => open('replicas', new WizardSession(replicasMachine(initial), noEffects)),
-    unblock: () => open('unblock', new WizardSession(unblockMachine(), noEffects)),
-    scroll: () => open('scroll', new WizardSession(scrollMachine(), noEffects)),
-    allocation: (shard?: never) => open('allocation', new WizardSession(allocationMachine(shard), noEffects)),
-    deleteByQuery: (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects)),
-    forcemerge: (target?: string, start?: boolean) => open('forcemerge', new WizardSession(forcemergeMachine(target, start), noEffects)),
-    recovery: () => open('recovery', new WizardSession(recoveryMachine(), noEffects)),
-    componentTemplate: (initial?: Partial<ComponentForm>) =>
-      open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
+    open: (make: unknown, ...args: unknown[]) => made.get(make)!(...args),
     preview: (plan) => buildPreview(plan, conn),
   } as WizardServices;
   return { services, sessions };

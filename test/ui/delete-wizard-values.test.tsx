@@ -16,7 +16,7 @@ describe('delete wizard: an impossible older-than', () => {
   it('300000000d typed key by key: the console keeps rendering; Enter shows the error; no effect runs', async () => {
     const effects: DeleteEffect[] = [];
     const services = {
-      deleteByQuery: (initial?: Partial<DeleteForm>) =>
+      open: (_deleteWizard: unknown, initial?: Partial<DeleteForm>) =>
         new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), (f) => {
           effects.push(f);
           return Promise.resolve();
@@ -44,7 +44,7 @@ describe('delete wizard: an impossible older-than', () => {
 
   it('2026-02-31 is refused in the form, not turned into March 3', async () => {
     const services = {
-      deleteByQuery: (initial?: Partial<DeleteForm>) =>
+      open: (_deleteWizard: unknown, initial?: Partial<DeleteForm>) =>
         new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async () => {}),
     } as unknown as WizardServices;
     const store = makeStore();

@@ -37,3 +37,7 @@ export function allocationSession(es: EsApi, guard: Guard, shard?: ShardRef, tun
     }
   });
 }
+
+/** The console's way to open it: `services.open(allocationWizard, ...)` (services/wizards/index.ts). */
+export const allocationWizard = (es: EsApi, guard: Guard, tuning: WatchTuning, shard?: ShardRef) =>
+  allocationSession(es, guard, shard, tuning);

@@ -64,3 +64,7 @@ export function componentTemplateSession(es: EsApi, guard: Guard, initial: Parti
     send({ type: 'applied', report });
   });
 }
+
+/** The console's way to open it: `services.open(componentTemplateWizard, ...)` (services/wizards/index.ts). */
+export const componentTemplateWizard = (es: EsApi, guard: Guard, _tuning: object, initial?: Partial<ComponentForm>) =>
+  componentTemplateSession(es, guard, initial);

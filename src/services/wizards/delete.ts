@@ -77,3 +77,7 @@ export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteFo
     },
   );
 }
+
+/** The console's way to open it: `services.open(deleteWizard, ...)` (services/wizards/index.ts). */
+export const deleteWizard = (es: EsApi, guard: Guard, tuning: DeleteTuning, initial?: Partial<DeleteForm>) =>
+  deleteSession(es, guard, initial, tuning);

@@ -168,3 +168,13 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
   };
   return new WizardSession<EngineWizardState, EngineWizardEvent, EngineWizardEffect>(engineMachine(initial), perform);
 }
+
+/** The engine wizard's: the node's URL (its remembered facts) and the profile's service commands and home. */
+export interface EngineWizardTuning extends EngineTuning {
+  engineUrl?: string;
+  engineOverrides?: EngineOverrides;
+}
+
+/** The console's way to open it: `services.open(engineWizard)` (services/wizards/index.ts); the same session as `shardeck service` / `shardeck plugin`. */
+export const engineWizard = (es: EsApi, guard: Guard, tuning: EngineWizardTuning) =>
+  engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides });

@@ -70,3 +70,8 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
     send({ type: 'merged', after, failures });
   });
 }
+
+/** The console's way to open it: `services.open(forcemergeWizard, ...)` (services/wizards/index.ts). */
+/** `start`: inspect the target at once (offered after a delete). */
+export const forcemergeWizard = (es: EsApi, guard: Guard, tuning: DeleteTuning, target?: string, start?: boolean) =>
+  forcemergeSession(es, guard, target, start, tuning);

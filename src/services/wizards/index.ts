@@ -3,53 +3,35 @@
 import type { EsApi } from '../../cluster/api';
 import type { MutationPlan } from '../../domain/mutation/plan';
 import type { Preview } from '../../domain/mutation/preview';
-import type { ShardRef } from '../../domain/wizards/allocation';
-import type { DeleteForm } from '../../domain/wizards/delete';
-import type { ReplicasForm } from '../../domain/wizards/replicas';
-import type { ComponentForm } from '../../domain/wizards/component-template';
 import { requestLines, type ShownRequest } from '../../domain/documents';
 import { documentsSession, type DocumentsSession } from '../documents';
 import type { Guard } from '../guard';
-import { allocationSession } from './allocation';
-import { componentTemplateSession } from './component-template';
-import { deleteSession, type DeleteTuning } from './delete';
-import { engineSession } from './engine';
-import type { EngineOverrides, EngineTuning } from '../engine';
-import { forcemergeSession } from './forcemerge';
-import { recoverySession, type RecoveryTuning } from './recovery';
-import { replicasSession } from './replicas';
-import { scrollSession } from './scroll';
+import type { DeleteTuning } from './delete';
+import type { EngineWizardTuning } from './engine';
+import type { RecoveryTuning } from './recovery';
 import type { WatchTuning } from './session';
-import { unblockSession } from './unblock';
 
-/** The engine wizard's: the node's URL (its remembered facts) and the profile's service commands and home. */
-export interface EngineWizardTuning extends EngineTuning {
-  engineUrl?: string;
-  engineOverrides?: EngineOverrides;
-}
+export type { EngineWizardTuning };
 
 export type RunnerTuning = WatchTuning & DeleteTuning & RecoveryTuning & EngineWizardTuning;
+
+/**
+ * How a wizard's session module lets the console open it (`replicasWizard` of ./replicas.ts): from
+ * `es`, the Guard and the console's tuning, and what the wizard was opened on. The screens pass it
+ * to `open` and never hold `es` or the Guard; a new wizard needs no entry here.
+ */
+export type WizardMaker<A extends unknown[], S> = (es: EsApi, guard: Guard, tuning: RunnerTuning, ...args: A) => S;
 
 /**
  * The one list of what the TUI's wizards get (through ui/wizards/services.tsx): each entry makes
  * one service from `es` (every read) and `guard` (every change). WizardServices is derived from it.
  */
 const SERVICES = {
-  replicas: (es, guard, tuning) => (initial?: Partial<ReplicasForm>) => replicasSession(es, guard, initial, tuning),
-  unblock: (es, guard) => () => unblockSession(es, guard),
-  scroll: (es, guard) => () => scrollSession(es, guard),
-  allocation: (es, guard, tuning) => (shard?: ShardRef) => allocationSession(es, guard, shard, tuning),
-  /** Query-before-delete (services/wizards/delete.ts). */
-  deleteByQuery: (es, guard, tuning) => (initial?: Partial<DeleteForm>) => deleteSession(es, guard, initial, tuning),
-  /** Expunge-deletes merge; `start` inspects the target at once (offered after a delete). */
-  forcemerge: (es, guard, tuning) => (target?: string, start?: boolean) => forcemergeSession(es, guard, target, start, tuning),
-  /** Corruption recovery: detection, lossless options, then the offline checklist (services/wizards/recovery.ts). */
-  recovery: (es, guard, tuning) => (shard?: { index: string; shard: number }) => recoverySession(es, guard, shard, tuning),
-  /** Component template that disables a field, composed into an index template. */
-  componentTemplate: (es, guard) => (initial?: Partial<ComponentForm>) => componentTemplateSession(es, guard, initial),
-  /** This host's engine: service and plugins (services/wizards/engine.ts), the same session as `shardeck service` / `shardeck plugin`. */
-  engine: (es, guard, tuning) => () =>
-    engineSession(es, guard, { ...tuning, url: tuning.engineUrl ?? '', overrides: tuning.engineOverrides }),
+  /** A wizard's session: `services.open(replicasWizard, initial)` (the maker its session module exports). */
+  open:
+    (es, guard, tuning) =>
+    <A extends unknown[], S>(make: WizardMaker<A, S>, ...args: A): S =>
+      make(es, guard, tuning, ...args),
   /** Method, path, body and the curl line of a plan (throws the read-only refusal). */
   preview:
     (_es, guard, tuning) =>

@@ -102,3 +102,7 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
     send({ type: 'ended', status: end.status === 'busy' || end.status === 'refused' ? 'failed' : end.status, lines: runEndLines(end) });
   });
 }
+
+/** The console's way to open it: `services.open(recoveryWizard, ...)` (services/wizards/index.ts). */
+export const recoveryWizard = (es: EsApi, guard: Guard, tuning: RecoveryTuning, shard?: { index: string; shard: number }) =>
+  recoverySession(es, guard, shard, tuning);

@@ -43,3 +43,7 @@ export function replicasSession(es: EsApi, guard: Guard, initial: Partial<Replic
     }
   });
 }
+
+/** The console's way to open it: `services.open(replicasWizard, ...)` (services/wizards/index.ts). */
+export const replicasWizard = (es: EsApi, guard: Guard, tuning: WatchTuning & TargetOptions, initial?: Partial<ReplicasForm>) =>
+  replicasSession(es, guard, initial, tuning);

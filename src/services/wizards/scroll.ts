@@ -14,3 +14,6 @@ export function scrollSession(es: EsApi, guard: Guard, initialInput = '') {
     }
   });
 }
+
+/** The console's way to open it: `services.open(scrollWizard, ...)` (services/wizards/index.ts). */
+export const scrollWizard = (es: EsApi, guard: Guard) => scrollSession(es, guard);

@@ -17,3 +17,6 @@ export function unblockSession(es: EsApi, guard: Guard) {
     }
   });
 }
+
+/** The console's way to open it: `services.open(unblockWizard, ...)` (services/wizards/index.ts). */
+export const unblockWizard = (es: EsApi, guard: Guard) => unblockSession(es, guard);

@@ -3,35 +3,12 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import type { KeyCommand, Scope } from '../../keys/keymap';
+import { SCOPE_TITLES, type KeyCommand, type Scope } from '../../keys/keymap';
 import { fitText } from '../../domain/table';
 import { scrollList } from '../../domain/list-nav';
 import { commandFor, keyLabel } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { useListNav } from '../input/use-list-nav';
-
-const SCOPE_TITLES: Record<Scope, string> = {
-  global: 'Everywhere',
-  list: 'Lists (tables, the Timeline, views)',
-  table: 'Table panes',
-  health: 'Health pane',
-  indices: 'Indices pane',
-  shards: 'Shards pane',
-  disk: 'Disk pane',
-  nodes: 'Nodes pane',
-  templates: 'Templates pane',
-  detail: 'Index detail (Enter on an index)',
-  doctor: 'Doctor pane',
-  fleet: 'Fleet view (F; Esc or F back)',
-  dialog: 'In a wizard (any key closes a finished one)',
-  delete: 'Delete wizard',
-  unblock: 'Unblock wizard',
-  allocation: 'Allocation wizard',
-  recovery: 'Recovery wizard',
-  documents: 'Documents view (v on an index)',
-  json: 'JSON viewer (a hit or document opened)',
-  engine: 'Engine wizard',
-};
 
 export interface HelpLine {
   text: string;
@@ -44,7 +21,7 @@ export function helpLines(keymap: readonly KeyCommand[]): HelpLine[] {
   for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
     const rows = keymap.filter((k) => k.scope === scope);
     if (rows.length === 0) continue;
-    lines.push({ text: SCOPE_TITLES[scope], heading: true });
+    lines.push({ text: SCOPE_TITLES[scope].help, heading: true });
     for (const k of rows) {
       const keys = fitText(k.keys.map(keyLabel).join(' '), 14);
       lines.push({ text: `  ${keys} ${k.description}${k.dangerous ? '  (changes the cluster)' : ''}`, dangerous: k.dangerous });

@@ -45,7 +45,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const blocks = s.blocks?.data;
   const shards = s.shards?.data;
   const status = useMemo(() => {
-    // Settings arrive in the same first round as health (both are among its resources in store/panes.ts).
+    // Settings arrive in the same first round as health (both are among its reads in domain/panes.ts).
     if (!h || (h.status === 'green' && !noReport) || !settings) return null;
     // The same report `shardeck status` prints; it names reasons when shards are known.
     return buildStatusReport({ health: h, allocation: allocation ?? [], settings, blocks: blocks ?? [], shards });

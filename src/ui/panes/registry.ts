@@ -1,5 +1,5 @@
-// Every pane of the console: the table of store/panes.ts (title, key scopes, the resources polled
-// for it) joined with the component that draws it. App.tsx draws the current pane from here.
+// Every pane of the console: the table of domain/panes.ts (title, key scopes, the reads polled
+// for it; typed in store/panes.ts) joined with the component that draws it. App.tsx draws the current pane from here.
 import type { ComponentType } from 'react';
 import { PANES, PANE_SPECS, type PaneId, type PaneSpec } from '../../store/panes';
 import { DiskPane } from './DiskPane';

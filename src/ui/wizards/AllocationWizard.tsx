@@ -5,6 +5,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { explanationLines, NO_UNASSIGNED } from '../../domain/wizards/allocation';
 import type { WizardServices } from '../../services/wizards';
+import { allocationWizard } from '../../services/wizards/allocation';
 import { useUi } from '../app/context';
 import { RequestPreview } from '../components/RequestPreview';
 import { useDialogKeys, useHint } from './dialog-keys';
@@ -16,7 +17,7 @@ export const AllocationWizard = withServices(AllocationView);
 function AllocationView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
   const sel = useUi((s) => s.selection.shards);
   const [state, session] = useSession(() =>
-    services.allocation(sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined),
+    services.open(allocationWizard, sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined),
   );
   const hint = useHint();
   useDialogKeys(session, onClose, (key) => {

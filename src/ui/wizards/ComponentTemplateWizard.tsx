@@ -12,6 +12,7 @@ import {
   type ComponentState,
 } from '../../domain/wizards/component-template';
 import type { WizardServices } from '../../services/wizards';
+import { componentTemplateWizard } from '../../services/wizards/component-template';
 import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
@@ -49,7 +50,7 @@ export function ComponentTemplateView({
   initial: Partial<ComponentForm>;
   onClose: () => void;
 }) {
-  const [state, session] = useSession(() => services.componentTemplate(initial));
+  const [state, session] = useSession(() => services.open(componentTemplateWizard, initial));
   const [curl, setCurl] = useState(false);
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));

@@ -21,6 +21,7 @@ import {
   type SampleDoc,
 } from '../../domain/wizards/delete';
 import type { WizardServices } from '../../services/wizards';
+import { deleteWizard } from '../../services/wizards/delete';
 import { useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
@@ -86,7 +87,7 @@ function DeleteSteps({
   onClose: () => void;
   onMerge: (t: string) => void;
 }) {
-  const [state, session] = useSession(() => services.deleteByQuery(initial));
+  const [state, session] = useSession(() => services.open(deleteWizard, initial));
   const send = session.send;
   useDialogKeys(session, onClose, (key) => {
     switch (state.phase) {

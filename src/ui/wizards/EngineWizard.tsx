@@ -6,6 +6,7 @@ import React, { useEffect } from 'react';
 import { Text } from '../components/Text';
 import { actionLabel, engineClosesOnEsc, RESTART, type EngineWizardState } from '../../domain/wizards/engine';
 import type { WizardServices } from '../../services/wizards';
+import { engineWizard } from '../../services/wizards/engine';
 import { useConsoleContext } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { TypedConfirm } from '../components/TypedConfirm';
@@ -21,7 +22,7 @@ export const EngineWizard = withServices(function EngineFromNodes({
   onClose: () => void;
   services: WizardServices;
 }) {
-  const [state, session] = useSession(() => services.engine());
+  const [state, session] = useSession(() => services.open(engineWizard));
   const send = session.send;
   // A stop or start changes what every pane shows: refresh them when it ends, not at the next backoff.
   const { poller } = useConsoleContext();

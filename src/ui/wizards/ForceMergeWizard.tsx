@@ -6,6 +6,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { mergeDiskLines, mergeIndexLines, type FactLine, type MergeState } from '../../domain/wizards/forcemerge';
 import type { WizardServices } from '../../services/wizards';
+import { forcemergeWizard } from '../../services/wizards/forcemerge';
 import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar } from '../components/RequestPreview';
@@ -50,7 +51,7 @@ export function ForceMergeView({
   start?: boolean;
   onClose: () => void;
 }) {
-  const [state, session] = useSession(() => services.forcemerge(target, start));
+  const [state, session] = useSession(() => services.open(forcemergeWizard, target, start));
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return lineKeys(key, session.send);
     if (state.phase === 'review' && key.is('dialog.erase')) return (session.send({ type: 'back' }), true);

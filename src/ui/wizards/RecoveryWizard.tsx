@@ -8,6 +8,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import type { WizardServices } from '../../services/wizards';
+import { recoveryWizard } from '../../services/wizards/recovery';
 import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { TypedConfirm } from '../components/TypedConfirm';
@@ -38,7 +39,7 @@ export function RecoveryView({
   shard?: { index: string; shard: number };
   onClose: () => void;
 }) {
-  const [state, session] = useSession(() => services.recovery(shard));
+  const [state, session] = useSession(() => services.open(recoveryWizard, shard));
   const send = session.send;
   // The checklist stops and starts the node: each step's end refreshes the panes at once rather
   // than when the poller's backoff from the stopped node next allows.

@@ -6,6 +6,7 @@ import { Text } from '../components/Text';
 import { describeMatch } from '../../domain/mutation/targets';
 import { REPLICAS_FIELDS, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';
+import { replicasWizard } from '../../services/wizards/replicas';
 import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
@@ -42,7 +43,7 @@ export function ReplicasView({
   initial: Partial<ReplicasForm>;
   onClose: () => void;
 }) {
-  const [state, session] = useSession(() => services.replicas(initial));
+  const [state, session] = useSession(() => services.open(replicasWizard, initial));
   const [curl, setCurl] = useState(false);
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'input') return formKeys(key, session.send, () => session.send({ type: 'submit' }));

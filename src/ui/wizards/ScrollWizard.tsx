@@ -4,6 +4,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { KEEP_ALIVE_NOTE, scrollRows, SCROLL_SETTING } from '../../domain/wizards/scroll';
 import type { WizardServices } from '../../services/wizards';
+import { scrollWizard } from '../../services/wizards/scroll';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
@@ -14,7 +15,7 @@ import { Hint, Notes, Results, Waiting } from './wizard-text';
 export const ScrollWizard = withServices(ScrollView);
 
 function ScrollView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
-  const [state, session] = useSession(() => services.scroll());
+  const [state, session] = useSession(() => services.open(scrollWizard));
   const hint = useHint();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'review') return lineKeys(key, session.send);

@@ -4,6 +4,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { formatPercent } from '../../domain/format';
 import type { WizardServices } from '../../services/wizards';
+import { unblockWizard } from '../../services/wizards/unblock';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
 import { useDialogKeys, useHint } from './dialog-keys';
@@ -13,7 +14,7 @@ import { CLOSES, Hint, Notes, Results, Waiting } from './wizard-text';
 export const UnblockWizard = withServices(UnblockView);
 
 function UnblockView({ onClose, services }: { onClose: () => void; services: WizardServices }) {
-  const [state, session] = useSession(() => services.unblock());
+  const [state, session] = useSession(() => services.open(unblockWizard));
   const hint = useHint();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase !== 'review') return false;

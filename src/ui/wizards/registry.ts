@@ -12,6 +12,8 @@
 //     selection.templates -> { template, kind: 'index' | 'component' }
 //   (undefined when that pane had no row under the cursor);
 // - the cluster snapshots and connection: useConsole((s) => s.snapshots.indices.data), s.connection;
+// - its session: withServices (./services.tsx), then services.open(<name>Wizard, ...) with the maker
+//   its session module exports (services/wizards/<name>.ts); no list of sessions to add it to;
 // - keys: useDialogKeys (ui/wizards/dialog-keys.ts): keys by command id from the keymap ('dialog'
 //   and the wizard's own scope), typed characters as line edits for the machine, any key closes a
 //   finished wizard, Esc cancels. While a wizard is open, global and pane keys are off.

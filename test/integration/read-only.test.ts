@@ -145,6 +145,7 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   reroute: [{ args: ['reroute', '--retry-failed', '--yes'], exit: 4 }],
   audit: [{ args: ['audit'], exit: 0 }],
+  snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   help: [
     { args: ['help'], exit: 0 },
     { args: ['help', '--complete', 'indices'], exit: 0 },

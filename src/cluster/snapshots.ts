@@ -32,6 +32,10 @@ export function snapshotsApi(es: EsTransport) {
     repositories,
     /** The repository's snapshots, newest first (verbose: shards, failures, times). */
     snapshots,
+    /** One snapshot (verbose), or undefined when the repository no longer has it. */
+    async snapshotInfo(repository: string, snapshot: string): Promise<SnapshotInfo | undefined> {
+      return parseSnapshots(await getJson(es, `/_snapshot/${seg(repository)}/${seg(snapshot)}`, { verbose: 'true' }), repository)[0];
+    },
     /** One snapshot's size and progress (GET _snapshot/<repo>/<snap>/_status: costs the node, read for one at a time). */
     async snapshotStatus(repository: string, snapshot: string): Promise<SnapshotProgress | undefined> {
       return parseSnapshotStatus(await getJson(es, `/_snapshot/${seg(repository)}/${seg(snapshot)}/_status`))[0];

@@ -19,6 +19,8 @@ import { forcemergeSession } from './forcemerge';
 import { recoverySession, type RecoveryTuning } from './recovery';
 import { replicasSession } from './replicas';
 import { scrollSession } from './scroll';
+import { snapshotSession } from './snapshot';
+import type { SnapshotRequest } from '../../domain/wizards/snapshot';
 import type { WatchTuning } from './session';
 import { unblockSession } from './unblock';
 
@@ -38,6 +40,8 @@ const SERVICES = {
   replicas: (es, guard, tuning) => (initial?: Partial<ReplicasForm>) => replicasSession(es, guard, initial, tuning),
   unblock: (es, guard) => () => unblockSession(es, guard),
   scroll: (es, guard) => () => scrollSession(es, guard),
+  /** Snapshot repositories (add, verify, remove) and taking a snapshot, followed to its end (services/wizards/snapshot.ts). */
+  snapshot: (es, guard) => (request: SnapshotRequest) => snapshotSession(es, guard, request),
   allocation: (es, guard, tuning) => (shard?: ShardRef) => allocationSession(es, guard, shard, tuning),
   /** Query-before-delete (services/wizards/delete.ts). */
   deleteByQuery: (es, guard, tuning) => (initial?: Partial<DeleteForm>) => deleteSession(es, guard, initial, tuning),

@@ -94,3 +94,81 @@ describe('shardeck snapshots', () => {
     expect(j).toMatchObject({ ok: false, code: 5, command: 'snapshots' });
   });
 });
+
+describe('shardeck snapshot repo', () => {
+  it('add: a location outside path.repo is refused before anything is sent, naming path.repo (exit 64)', async () => {
+    const r = await cli(['snapshot', 'repo', 'add', 'outside', '--location', '/tmp/not-under-path-repo', '--yes']);
+    expect(r.code, r.stderr).toBe(64);
+    expect(r.stderr).toContain(`/tmp/not-under-path-repo is not under path.repo (snapshots: ${node.repoDir})`);
+    expect((await es('GET', '/_snapshot/outside')).status).toBe(404);
+    expect(auditLinesIn(cfg).filter((l) => l.includes('outside'))).toEqual([]);
+  });
+
+  it('add, verify and remove: previewed, audited, read back', async () => {
+    const loc = path.join(node.repoDir, 'backups');
+    const add = await cli(['snapshot', 'repo', 'add', 'backups', '--location', loc, '--yes']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('PUT /_snapshot/backups');
+    expect(add.stdout).toContain(`ok: repository backups is registered at ${loc}`);
+    expect((await es('GET', '/_snapshot/backups')).body.backups.settings.location).toBe(loc);
+    const again = await cli(['snapshot', 'repo', 'add', 'backups', '--location', loc, '--yes']);
+    expect(again.code).toBe(64);
+    expect(again.stderr).toMatch(/already registered/);
+    const verify = JSON.parse((await cli(['snapshot', 'repo', 'verify', 'backups', '--yes', '--json'])).stdout);
+    expect(verify).toMatchObject({ ok: true, action: 'repo-verify', verifiedBy: ['snapshots'] });
+    await es('PUT', '/_snapshot/doomed', { type: 'fs', settings: { location: path.join(node.repoDir, 'doomed') } });
+    const rm = await cli(['snapshot', 'repo', 'remove', 'doomed', '--yes']);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toContain('ok: repository doomed is no longer registered');
+    expect((await es('GET', '/_snapshot/doomed')).status).toBe(404);
+    const missing = await cli(['snapshot', 'repo', 'remove', 'doomed', '--yes']);
+    expect(missing.code).toBe(5);
+    const audited = auditLinesIn(cfg).map((l) => JSON.parse(l) as { target?: string; request?: { method: string; path: string } });
+    expect(audited.filter((a) => a.request).map((a) => `${a.request!.method} ${a.request!.path}`)).toEqual([
+      'PUT /_snapshot/backups',
+      'POST /_snapshot/backups/_verify',
+      'DELETE /_snapshot/doomed',
+    ]);
+  });
+});
+
+describe('shardeck snapshot create', () => {
+  it('takes exactly the indices the pattern names, follows it to its end (progress on stderr), exit 0', async () => {
+    await indexWith('logs-b', 5);
+    await indexWith('other', 3);
+    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-*', '--name', 'before', '--wait', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"indices":"logs-a,logs-b"');
+    expect(r.stderr).toContain('started; following it to its end...');
+    expect(r.stdout).toMatch(/^before {2}SUCCESS {2}2 indices {2}shards 2\/2 ok/m);
+    const got = (await es('GET', '/_snapshot/backups/before')).body.snapshots[0];
+    expect([...got.indices].sort()).toEqual(['logs-a', 'logs-b']);
+    expect(got.include_global_state).toBe(false);
+  });
+
+  it('a primary that cannot be allocated: refused whole without --partial (exit 5); with it PARTIAL, its failure shown, exit 1', async () => {
+    await es('PUT', '/unplaced-2?wait_for_active_shards=0', {
+      settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' },
+    });
+    const whole = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-a,unplaced-2', '--name', 'whole', '--wait', '--yes']);
+    expect(whole.code).toBe(5);
+    expect(whole.stderr).toMatch(/unassigned primary shards/);
+    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-a,unplaced-2', '--name', 'part', '--partial', '--wait', '--yes']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^part {2}PARTIAL/m);
+    expect(r.stdout).toContain('unplaced-2[0]: primary shard is not allocated');
+    expect(r.stdout).toContain('partial: 1 of 2 shards failed');
+    await es('DELETE', '/unplaced-2');
+  });
+
+  it('an index name holding ESC is escaped in the preview and the listing, exact in --json', async () => {
+    const hostile = 'esc-\u001b[2j-idx';
+    await indexWith(hostile, 1);
+    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'esc-*', '--name', 'hostile', '--wait', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('\u001b');
+    expect(r.stdout).toContain('esc-\\u001b[2j-idx');
+    const j = JSON.parse((await cli(['snapshots', 'backups', '--json'])).stdout);
+    expect(j.repositories[0].snapshots.find((s: { name: string }) => s.name === 'hostile').indices).toEqual([hostile]);
+  });
+});

@@ -27,6 +27,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   nodes: () => import('./nodes').then((m) => m.default),
   snapshots: () => import('./snapshots').then((m) => m.default),
   snapshot: () => import('./snapshot').then((m) => m.default),
+  restore: () => import('./restore').then((m) => m.default),
   'component-template': () => import('./component-template').then((m) => m.default),
   mappings: () => import('./mappings').then((m) => m.default),
   settings: () => import('./settings').then((m) => m.default),

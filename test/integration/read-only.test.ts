@@ -152,6 +152,10 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['snapshot', 'repo', 'remove', 'ro-repo', '--yes'], exit: 4 },
     { args: ['snapshot', 'create', 'ro-repo', '--indices', INDEX, '--wait', '--yes'], exit: 4 },
   ],
+  restore: [
+    { args: ['restore', 'ro-repo', 'ro-snap', '--indices', INDEX, '--yes'], exit: 4 },
+    { args: ['restore', 'ro-repo', 'ro-snap', '--indices', INDEX, '--replace', '--yes', '--accept-data-loss', INDEX], exit: 4 },
+  ],
   help: [
     { args: ['help'], exit: 0 },
     { args: ['help', '--complete', 'indices'], exit: 0 },

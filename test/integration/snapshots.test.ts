@@ -172,3 +172,59 @@ describe('shardeck snapshot create', () => {
     expect(j.repositories[0].snapshots.find((s: { name: string }) => s.name === 'hostile').indices).toEqual([hostile]);
   });
 });
+
+describe('shardeck restore', () => {
+  // logs-a held 20 documents when "before" was taken (above); 5 are deleted since.
+  const deleteSome = async () => {
+    const r = await es('POST', '/logs-a/_delete_by_query?refresh=true', { query: { range: { n: { gte: 15 } } } });
+    expect(r.body.deleted).toBe(5);
+  };
+
+  it('beside: the pattern resolved to the exact list, restored under the suffix, the original untouched, counts shown', async () => {
+    await deleteSome();
+    expect(await count('logs-a')).toBe(15);
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a*', '--rename-suffix=-back', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('logs-a -> logs-a-back (the original holds 15 documents now)');
+    expect(r.stdout).toContain('"indices":"logs-a","include_global_state":false,"rename_pattern":"(.+)","rename_replacement":"$1-back"');
+    expect(r.stderr).toMatch(/logs-a-back\[0\] DONE \S+ \(100%\)/);
+    expect(r.stdout).toContain('health of the restored indices: green');
+    expect(r.stdout).toContain('logs-a-back: 20 documents restored (the original held 15 before; +5)');
+    expect(await count('logs-a-back')).toBe(20);
+    expect(await count('logs-a')).toBe(15);
+    // A second restore under the same suffix would collide: refused before sending.
+    const again = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--rename-suffix=-back', '--yes']);
+    expect(again.code).toBe(64);
+    expect(again.stderr).toContain('logs-a-back already exists');
+  });
+
+  it('in place: --yes alone sends nothing (exit 5); with the typed names it closes, restores, verifies the counts', async () => {
+    const before = auditLinesIn(cfg).length;
+    const bare = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes']);
+    expect(bare.code).toBe(5);
+    expect(bare.stderr).toContain('add --accept-data-loss logs-a to --yes; nothing was sent');
+    const wrong = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes', '--accept-data-loss', 'logs-b']);
+    expect(wrong.code).toBe(5);
+    expect(wrong.stderr).toMatch(/type "logs-a" to confirm/);
+    expect(auditLinesIn(cfg).length).toBe(before);
+    expect(await count('logs-a')).toBe(15);
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes', '--accept-data-loss', 'logs-a', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ ok: true, mode: 'replace', includeGlobalState: false, report: { green: true } });
+    expect(j.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path}`)).toEqual([
+      'POST /logs-a/_close',
+      'POST /_snapshot/backups/before/_restore?wait_for_completion=false',
+    ]);
+    expect(j.report.counts).toEqual([{ index: 'logs-a', target: 'logs-a', before: 15, after: 20 }]);
+    expect(await count('logs-a')).toBe(20);
+  });
+
+  it('a snapshot or index it does not hold: exit 5 / 64, nothing sent', async () => {
+    expect((await cli(['restore', 'backups', 'nope', '--indices', 'logs-a'])).code).toBe(5);
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'other', '--yes']);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain('the snapshot holds no index matching "other" (it holds: logs-a, logs-b)');
+    expect((await cli(['restore', 'backups', 'before', '--indices', '*', '--yes'])).code).toBe(64);
+  });
+});

@@ -20,6 +20,8 @@ import { recoverySession, type RecoveryTuning } from './recovery';
 import { replicasSession } from './replicas';
 import { scrollSession } from './scroll';
 import { snapshotSession } from './snapshot';
+import { restoreSession } from './restore';
+import type { RestoreForm } from '../../domain/wizards/restore';
 import type { SnapshotRequest } from '../../domain/wizards/snapshot';
 import type { WatchTuning } from './session';
 import { unblockSession } from './unblock';
@@ -42,6 +44,8 @@ const SERVICES = {
   scroll: (es, guard) => () => scrollSession(es, guard),
   /** Snapshot repositories (add, verify, remove) and taking a snapshot, followed to its end (services/wizards/snapshot.ts). */
   snapshot: (es, guard) => (request: SnapshotRequest) => snapshotSession(es, guard, request),
+  /** Restore beside or in place, followed until green, counts after (services/wizards/restore.ts). */
+  restore: (es, guard, tuning) => (form: RestoreForm) => restoreSession(es, guard, form, tuning),
   allocation: (es, guard, tuning) => (shard?: ShardRef) => allocationSession(es, guard, shard, tuning),
   /** Query-before-delete (services/wizards/delete.ts). */
   deleteByQuery: (es, guard, tuning) => (initial?: Partial<DeleteForm>) => deleteSession(es, guard, initial, tuning),

@@ -30,11 +30,14 @@ async function demoSnapshot(node) {
     return { status: res.status, body: await res.json() };
   };
   const repo = await call('PUT', '/_snapshot/demo', { type: 'fs', settings: { location: path.join(node.baseDir, 'repo', 'demo') } });
-  if (repo.status !== 200) return say(`no demo snapshot repository (${repo.body?.error?.reason ?? repo.status}): npm run es:stop, then run the demo again`);
+  if (repo.status !== 200)
+    return say(`no demo snapshot repository (${repo.body?.error?.reason ?? repo.status}): npm run es:stop, then run the demo again`);
   const had = await call('GET', '/_snapshot/demo/demo-first');
   if (had.status === 200) return;
   const snap = await call('PUT', '/_snapshot/demo/demo-first?wait_for_completion=true', { include_global_state: false });
-  say(snap.status === 200 ? `snapshot demo/demo-first taken (${snap.body.snapshot?.state})` : `the demo snapshot failed: HTTP ${snap.status}`);
+  say(
+    snap.status === 200 ? `snapshot demo/demo-first taken (${snap.body.snapshot?.state})` : `the demo snapshot failed: HTTP ${snap.status}`,
+  );
 }
 
 say('building shardeck');

@@ -24,7 +24,8 @@ import { err, out } from './support/output';
 const NAME = 'restore';
 
 const restore: CommandModule = {
-  summary: 'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
+  summary:
+    'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
     'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
   options: {
@@ -42,7 +43,8 @@ const restore: CommandModule = {
     indices: 'the indices to restore: a name, a list or a pattern, matched against what the snapshot holds (the preview lists them)',
     'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
     replace: 'restore in place: close the originals and restore over them (what was written since the snapshot is lost)',
-    'accept-data-loss': 'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
+    'accept-data-loss':
+      'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
     timeout: 'seconds to follow the restore until the indices are green (default 1800)',
   },
   examples: [
@@ -57,8 +59,10 @@ const restore: CommandModule = {
       return usageError(NAME, 'give the repository, the snapshot and --indices: shardeck restore REPO SNAPSHOT --indices LIST', json);
     if (values.replace && values['rename-suffix'] !== undefined)
       return usageError(NAME, '--replace restores in place, --rename-suffix beside: give one of them', json);
-    if (values['accept-data-loss'] !== undefined && !values.replace) return usageError(NAME, '--accept-data-loss goes with --replace', json);
-    const timeout = values.timeout === undefined ? { ok: true as const, value: 1800 } : parseTimeoutSeconds(String(values.timeout), 6 * 3600);
+    if (values['accept-data-loss'] !== undefined && !values.replace)
+      return usageError(NAME, '--accept-data-loss goes with --replace', json);
+    const timeout =
+      values.timeout === undefined ? { ok: true as const, value: 1800 } : parseTimeoutSeconds(String(values.timeout), 6 * 3600);
     if (!timeout.ok) return usageError(NAME, timeout.error, json);
     const form: RestoreForm = {
       repository,
@@ -96,7 +100,9 @@ const restore: CommandModule = {
         includeGlobalState: false,
       };
       if (!json) {
-        out(`from ${displayText(`${repository}/${snapshot}`)} (taken ${facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : 'at an unknown time'}):\n`);
+        out(
+          `from ${displayText(`${repository}/${snapshot}`)} (taken ${facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : 'at an unknown time'}):\n`,
+        );
         for (const i of facts.indices)
           out(
             `  ${displayText(i.index)} -> ${displayText(i.target)}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
@@ -145,15 +151,28 @@ const restore: CommandModule = {
       const { report, results } = state;
       const ok = report.green;
       if (json) {
-        printJson({ ...head, ok, ...(ok ? {} : { error: `the restored indices are ${report.health}, not green, after ${timeout.value}s` }), dryRun: false, sent: true, requests, results, report });
+        printJson({
+          ...head,
+          ok,
+          ...(ok ? {} : { error: `the restored indices are ${report.health}, not green, after ${timeout.value}s` }),
+          dryRun: false,
+          sent: true,
+          requests,
+          results,
+          report,
+        });
         return ok ? EXIT.ok : EXIT.failed;
       }
       for (const r of results) out(`ok: ${displayText(r.verified?.message ?? r.message)}\n`);
-      out(`health of the restored indices: ${paint(report.health, report.health)}${ok ? '' : ` (not green after ${timeout.value}s: see shardeck status)`}\n`);
+      out(
+        `health of the restored indices: ${paint(report.health, report.health)}${ok ? '' : ` (not green after ${timeout.value}s: see shardeck status)`}\n`,
+      );
       for (const c of report.counts)
         out(
           `${displayText(c.target)}: ${c.after} documents restored` +
-            (c.before === undefined ? '' : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
+            (c.before === undefined
+              ? ''
+              : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
             '\n',
         );
       return ok ? EXIT.ok : EXIT.failed;

@@ -32,7 +32,8 @@ const USAGE =
 function requestOf(positionals: string[], values: Record<string, unknown>, now: number): SnapshotRequest | string {
   const [verb, a, b, ...extra] = positionals;
   if (verb === 'repo') {
-    if (b === undefined || extra.length || !['add', 'verify', 'remove'].includes(a ?? '')) return `give what to do and the repository: ${USAGE}`;
+    if (b === undefined || extra.length || !['add', 'verify', 'remove'].includes(a ?? ''))
+      return `give what to do and the repository: ${USAGE}`;
     const bad = checkName('repository', b);
     if (bad) return bad;
     if (a === 'add') {
@@ -44,14 +45,22 @@ function requestOf(positionals: string[], values: Record<string, unknown>, now: 
     return a === 'verify' ? { kind: 'repo-verify', name: b } : { kind: 'repo-remove', name: b };
   }
   if (verb === 'create') {
-    if (a === undefined || b !== undefined) return `give the repository: shardeck snapshot create REPO [--indices LIST] [--name NAME] [--wait]`;
+    if (a === undefined || b !== undefined)
+      return `give the repository: shardeck snapshot create REPO [--indices LIST] [--name NAME] [--wait]`;
     const repoBad = checkName('repository', a);
     if (repoBad) return repoBad;
     const name = typeof values.name === 'string' ? values.name : defaultSnapshotName(now);
     const nameBad = checkName('snapshot', name);
     if (nameBad) return nameBad;
     const indices = typeof values.indices === 'string' ? values.indices : undefined;
-    return { kind: 'create', repository: a, name, wait: Boolean(values.wait), partial: Boolean(values.partial), ...(indices !== undefined ? { indices } : {}) };
+    return {
+      kind: 'create',
+      repository: a,
+      name,
+      wait: Boolean(values.wait),
+      partial: Boolean(values.partial),
+      ...(indices !== undefined ? { indices } : {}),
+    };
   }
   return USAGE;
 }
@@ -73,7 +82,7 @@ const snapshot: CommandModule = {
     'dry-run': 'show the preview and send nothing',
     location: "repo add: the repository's folder, under path.repo on every node (checked before sending)",
     indices: 'create: an index, a list or a pattern (resolved to the exact list in the preview; default: every open index but system ones)',
-    name: 'create: the snapshot\'s name (default: shardeck-<UTC date>-<time>)',
+    name: "create: the snapshot's name (default: shardeck-<UTC date>-<time>)",
     partial: 'create: take what can be taken when a primary is unassigned (default: Elasticsearch refuses the whole snapshot)',
     wait: 'create: follow the snapshot to its end, its progress on stderr; exit 0 all shards ok, 1 partial, 5 failed (default: return once it started)',
   },
@@ -142,7 +151,13 @@ const snapshot: CommandModule = {
       const { result, snapshot: taken, nodes } = state;
       const okSent = result.ok && result.verified?.ok !== false;
       const outcome = taken ? (taken.state === 'IN_PROGRESS' ? 'running' : snapshotOutcome(taken)) : undefined;
-      const code = !okSent ? EXIT.failed : outcome === undefined || outcome === 'ok' ? EXIT.ok : outcome === 'partial' ? EXIT.yellow : EXIT.failed;
+      const code = !okSent
+        ? EXIT.failed
+        : outcome === undefined || outcome === 'ok'
+          ? EXIT.ok
+          : outcome === 'partial'
+            ? EXIT.yellow
+            : EXIT.failed;
       if (json) {
         printJson({
           ...head,
@@ -157,13 +172,18 @@ const snapshot: CommandModule = {
         });
         return code;
       }
-      out(`${okSent ? 'ok' : 'FAILED'}: ${displayText(result.verified && result.message.startsWith('done') ? result.verified.message : result.message)}\n`);
+      out(
+        `${okSent ? 'ok' : 'FAILED'}: ${displayText(result.verified && result.message.startsWith('done') ? result.verified.message : result.message)}\n`,
+      );
       if (nodes) out(`verified by ${nodes.length} node${nodes.length === 1 ? '' : 's'}: ${displayText(nodes.join(', '))}\n`);
       if (taken) {
         const line = snapshotLine(taken);
         out(`${paint(line.tone ?? '', displayText(line.text))}\n`);
         for (const f of failureLines(taken)) out(`  ${paint(f.tone ?? '', displayText(f.text))}\n`);
-        if (outcome === 'partial') out(`${paint('yellow', 'partial:')} ${taken.shards.failed} of ${taken.shards.total} shards failed (above); the others are in the snapshot\n`);
+        if (outcome === 'partial')
+          out(
+            `${paint('yellow', 'partial:')} ${taken.shards.failed} of ${taken.shards.total} shards failed (above); the others are in the snapshot\n`,
+          );
         if (outcome === 'failed') out(`${paint('red', 'failed:')} the snapshot holds no usable copy\n`);
         if (outcome === 'running') out('still running when shardeck stopped following it: see shardeck snapshots\n');
       } else if (req.kind === 'create' && okSent) out(`started; follow it with: shardeck snapshots ${displayText(req.repository)}\n`);

@@ -8,7 +8,8 @@ import { formatMillis } from './panes/nodes';
 type Json = Record<string, any>;
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-const int = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v !== '' ? Number(v) || 0 : 0);
+const int = (v: unknown): number =>
+  typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v !== '' ? Number(v) || 0 : 0;
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
 
 export interface SnapshotRepository {
@@ -332,7 +333,15 @@ export interface Line {
 }
 
 export function stateTone(state: string): Tone {
-  return state === 'SUCCESS' ? 'green' : state === 'IN_PROGRESS' ? 'yellow' : state === 'PARTIAL' ? 'yellow' : state === 'FAILED' ? 'red' : 'gray';
+  return state === 'SUCCESS'
+    ? 'green'
+    : state === 'IN_PROGRESS'
+      ? 'yellow'
+      : state === 'PARTIAL'
+        ? 'yellow'
+        : state === 'FAILED'
+          ? 'red'
+          : 'gray';
 }
 
 export function repositoryLine(r: SnapshotRepository): string {
@@ -342,7 +351,12 @@ export function repositoryLine(r: SnapshotRepository): string {
 
 /** 2026-11-26 01:00:51 UTC (what the operator compares with the node's log). */
 export function formatTime(ms: number | undefined): string {
-  return ms ? new Date(ms).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC') : '-';
+  return ms
+    ? new Date(ms)
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, ' UTC')
+    : '-';
 }
 
 /**
@@ -363,7 +377,10 @@ export function snapshotLine(s: SnapshotInfo, sizeBytes?: number): Line {
 
 /** Why shards failed, one line each: "logs-b[0]: primary shard is not allocated (INTERNAL_SERVER_ERROR)". */
 export function failureLines(s: SnapshotInfo): Line[] {
-  return s.failures.map((f) => ({ text: `${f.index}[${f.shard}]: ${f.reason || 'no reason given'}${f.status ? ` (${f.status})` : ''}`, tone: 'red' }));
+  return s.failures.map((f) => ({
+    text: `${f.index}[${f.shard}]: ${f.reason || 'no reason given'}${f.status ? ` (${f.status})` : ''}`,
+    tone: 'red',
+  }));
 }
 
 export function slmLine(slm: SlmState): Line {
@@ -382,7 +399,11 @@ export function slmLine(slm: SlmState): Line {
 
 /** A running (or finished) snapshot's progress: shards done, bytes copied of what it had to copy. */
 export function progressLine(p: SnapshotProgress): Line {
-  const pct = p.incrementalBytes ? (100 * p.processedBytes) / p.incrementalBytes : p.shards.total ? (100 * p.shards.done) / p.shards.total : 100;
+  const pct = p.incrementalBytes
+    ? (100 * p.processedBytes) / p.incrementalBytes
+    : p.shards.total
+      ? (100 * p.shards.done) / p.shards.total
+      : 100;
   return {
     text:
       `${p.name} ${p.state}: shards ${formatCount(p.shards.done)}/${formatCount(p.shards.total)} done` +
@@ -393,7 +414,10 @@ export function progressLine(p: SnapshotProgress): Line {
 }
 
 /** Bytes per second and the time left, from what a shard recovered in its time so far. */
-export function rateAndEta(r: Pick<ShardRecovery, 'bytesTotal' | 'bytesRecovered' | 'timeMs'>): { bytesPerSecond?: number; etaMs?: number } {
+export function rateAndEta(r: Pick<ShardRecovery, 'bytesTotal' | 'bytesRecovered' | 'timeMs'>): {
+  bytesPerSecond?: number;
+  etaMs?: number;
+} {
   if (!r.timeMs || !r.bytesRecovered) return {};
   const bytesPerSecond = (r.bytesRecovered * 1000) / r.timeMs;
   return { bytesPerSecond, etaMs: Math.max(0, ((r.bytesTotal - r.bytesRecovered) / bytesPerSecond) * 1000) };

@@ -46,7 +46,9 @@ describe('snapshot requests', () => {
       kind: 'input',
     });
     const ok = reviewOf({ kind: 'repo-add', name: 'new', location: '/repo/new' }, { repositories: repos, pathRepo: nodes });
-    expect(ok).toMatchObject({ plan: { method: 'PUT', path: '/_snapshot/new', body: { type: 'fs', settings: { location: '/repo/new' } } } });
+    expect(ok).toMatchObject({
+      plan: { method: 'PUT', path: '/_snapshot/new', body: { type: 'fs', settings: { location: '/repo/new' } } },
+    });
   });
   it('verify and remove name a registered repository, else it is missing', () => {
     expect(reviewOf({ kind: 'repo-remove', name: 'nope' }, { repositories: repos })).toMatchObject({ kind: 'missing' });
@@ -55,11 +57,16 @@ describe('snapshot requests', () => {
     });
   });
   it('create names exactly the resolved indices, never a pattern, without the global state', () => {
-    const r = reviewOf({ kind: 'create', repository: 'backups', name: 's1', wait: true }, { repositories: repos, indices: ['logs-a', 'logs-b'] });
+    const r = reviewOf(
+      { kind: 'create', repository: 'backups', name: 's1', wait: true },
+      { repositories: repos, indices: ['logs-a', 'logs-b'] },
+    );
     expect(r).toMatchObject({ plan: { body: { indices: 'logs-a,logs-b', include_global_state: false, partial: false } } });
-    expect(reviewOf({ kind: 'create', repository: 'backups', name: 's1', wait: true }, { repositories: repos, indices: [] })).toMatchObject({
-      kind: 'missing',
-    });
+    expect(reviewOf({ kind: 'create', repository: 'backups', name: 's1', wait: true }, { repositories: repos, indices: [] })).toMatchObject(
+      {
+        kind: 'missing',
+      },
+    );
   });
   it('the machine: review, send, follow until finished (a cancel while following changes nothing)', () => {
     const m = snapshotMachine({ kind: 'create', repository: 'backups', name: 's1', wait: true });
@@ -98,7 +105,10 @@ describe('restore', () => {
   it('a pattern is resolved against what the snapshot holds; * and _all are refused', () => {
     expect(matchSnapshotIndices('logs-*', snap.indices)).toEqual({ ok: true, indices: ['logs-a', 'logs-b'] });
     expect(matchSnapshotIndices('logs-a,other', snap.indices)).toEqual({ ok: true, indices: ['logs-a', 'other'] });
-    expect(matchSnapshotIndices('nope', snap.indices)).toMatchObject({ ok: false, error: expect.stringMatching(/holds no index matching "nope"/) });
+    expect(matchSnapshotIndices('nope', snap.indices)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/holds no index matching "nope"/),
+    });
     expect(matchSnapshotIndices('*', snap.indices)).toMatchObject({ ok: false });
     expect(matchSnapshotIndices('_all', snap.indices)).toMatchObject({ ok: false });
     // A dot in a name is a dot, not "any character".
@@ -113,7 +123,13 @@ describe('restore', () => {
       path: '/_snapshot/backups/nightly/_restore',
       risk: 'reversible',
       target: 'logs-a-restored,logs-b-restored',
-      body: { indices: 'logs-a,logs-b', include_global_state: false, rename_pattern: '(.+)', rename_replacement: '$1-restored', include_aliases: false },
+      body: {
+        indices: 'logs-a,logs-b',
+        include_global_state: false,
+        rename_pattern: '(.+)',
+        rename_replacement: '$1-restored',
+        include_aliases: false,
+      },
     });
     expect(refusalOf(form(), facts('beside', true))).toMatch(/logs-a-restored, logs-b-restored already exist/);
     expect(refusalOf(form({ suffix: '-Bad' }), facts('beside'))).toMatch(/lower case/);

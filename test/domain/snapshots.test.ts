@@ -48,7 +48,9 @@ describe('snapshots of a repository', () => {
     ]);
     const [partial, ok] = snaps;
     expect(partial).toMatchObject({ state: 'PARTIAL', shards: { total: 2, ok: 1, failed: 1 }, includeGlobalState: false });
-    expect(partial.failures).toEqual([{ index: 'logs-b', shard: 0, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' }]);
+    expect(partial.failures).toEqual([
+      { index: 'logs-b', shard: 0, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' },
+    ]);
     expect(ok).toMatchObject({ state: 'SUCCESS', indices: ['logs-a'], shards: { total: 1, ok: 1, failed: 0 }, durationMs: 200 });
     expect(ok.startMs).toBe(1795654851398);
   });

@@ -68,14 +68,18 @@ describe('shardeck snapshots', () => {
     expect((await es('PUT', '/_snapshot/listing', { type: 'fs', settings: { location: loc } })).status).toBe(200);
     expect((await es('PUT', '/_snapshot/listing/first?wait_for_completion=true', { indices: 'logs-a' })).status).toBe(200);
     // A shard that cannot be allocated: the second snapshot is PARTIAL with that shard's failure.
-    await es('PUT', '/unplaced?wait_for_active_shards=0', { settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' } });
+    await es('PUT', '/unplaced?wait_for_active_shards=0', {
+      settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' },
+    });
     const partial = await es('PUT', '/_snapshot/listing/second?wait_for_completion=true', { indices: 'logs-a,unplaced', partial: true });
     expect(partial.body.snapshot.state).toBe('PARTIAL');
     const r = await cli(['snapshots', 'listing']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`listing (fs ${loc}): 2 snapshots`);
-    expect(lines[1]).toMatch(/^ {2}second {2}PARTIAL {2}2 indices {2}shards 1\/2 ok, 1 failed {2}\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+    expect(lines[1]).toMatch(
+      /^ {2}second {2}PARTIAL {2}2 indices {2}shards 1\/2 ok, 1 failed {2}\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+    );
     expect(lines[2]).toBe('    unplaced[0]: primary shard is not allocated (INTERNAL_SERVER_ERROR)');
     expect(lines[3]).toMatch(/^ {2}first {2}SUCCESS {2}1 index {2}shards 1\/1 ok {2}\d/);
     const j = JSON.parse((await cli(['snapshots', '--json'])).stdout);
@@ -153,7 +157,18 @@ describe('shardeck snapshot create', () => {
     const whole = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-a,unplaced-2', '--name', 'whole', '--wait', '--yes']);
     expect(whole.code).toBe(5);
     expect(whole.stderr).toMatch(/unassigned primary shards/);
-    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-a,unplaced-2', '--name', 'part', '--partial', '--wait', '--yes']);
+    const r = await cli([
+      'snapshot',
+      'create',
+      'backups',
+      '--indices',
+      'logs-a,unplaced-2',
+      '--name',
+      'part',
+      '--partial',
+      '--wait',
+      '--yes',
+    ]);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/^part {2}PARTIAL/m);
     expect(r.stdout).toContain('unplaced-2[0]: primary shard is not allocated');
@@ -208,7 +223,18 @@ describe('shardeck restore', () => {
     expect(wrong.stderr).toMatch(/type "logs-a" to confirm/);
     expect(auditLinesIn(cfg).length).toBe(before);
     expect(await count('logs-a')).toBe(15);
-    const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes', '--accept-data-loss', 'logs-a', '--json']);
+    const r = await cli([
+      'restore',
+      'backups',
+      'before',
+      '--indices',
+      'logs-a',
+      '--replace',
+      '--yes',
+      '--accept-data-loss',
+      'logs-a',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ ok: true, mode: 'replace', includeGlobalState: false, report: { green: true } });

@@ -25,7 +25,10 @@ export interface RestoreForm {
 export const DEFAULT_SUFFIX = '-restored';
 
 /** The indices of the snapshot an expression names (`*` inside a part matches any run of characters). */
-export function matchSnapshotIndices(expr: string, held: readonly string[]): { ok: true; indices: string[] } | { ok: false; error: string } {
+export function matchSnapshotIndices(
+  expr: string,
+  held: readonly string[],
+): { ok: true; indices: string[] } | { ok: false; error: string } {
   const syntax = checkIndexExpression(expr);
   if (syntax) return { ok: false, error: syntax };
   const parts = expr.split(',').map((p) => p.trim());
@@ -33,7 +36,8 @@ export function matchSnapshotIndices(expr: string, held: readonly string[]): { o
   for (const part of parts) {
     const re = new RegExp(`^${part.split('*').map(escapeRe).join('.*')}$`);
     const hits = held.filter((n) => re.test(n));
-    if (!hits.length) return { ok: false, error: `the snapshot holds no index matching "${part}" (it holds: ${held.join(', ') || 'none'})` };
+    if (!hits.length)
+      return { ok: false, error: `the snapshot holds no index matching "${part}" (it holds: ${held.join(', ') || 'none'})` };
     hits.forEach((h) => out.add(h));
   }
   return { ok: true, indices: [...out].sort() };
@@ -90,7 +94,8 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
   const indices = facts.indices.map((i) => i.index);
   const targets = facts.indices.map((i) => i.target);
   const body: Record<string, unknown> = { indices: indices.join(','), include_global_state: false };
-  if (form.mode === 'beside') Object.assign(body, { rename_pattern: '(.+)', rename_replacement: `$1${form.suffix}`, include_aliases: false });
+  if (form.mode === 'beside')
+    Object.assign(body, { rename_pattern: '(.+)', rename_replacement: `$1${form.suffix}`, include_aliases: false });
   const restore: MutationPlan = {
     method: 'POST',
     path: `/_snapshot/${seg(form.repository)}/${seg(form.snapshot)}/_restore`,
@@ -213,7 +218,8 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
         }
         case 'watching':
           if (e.type === 'progress') return stay({ ...s, progress: e.progress });
-          if (e.type === 'settled') return stay({ phase: 'done', form, facts: s.facts, plans: s.plans, results: s.results, report: e.report });
+          if (e.type === 'settled')
+            return stay({ phase: 'done', form, facts: s.facts, plans: s.plans, results: s.results, report: e.report });
           return stay(s);
         default:
           return stay(s);

@@ -69,7 +69,8 @@ export function parseSnapshotInfo(s: Json, repository: string): SnapshotInfo {
     name: str(s.snapshot),
     uuid: str(s.uuid),
     state: str(s.state) || 'UNKNOWN',
-    indices: Array.isArray(s.indices) ? s.indices.map(str) : [],
+    // Elasticsearch lists them in no fixed order: sorted, so lines and messages are stable.
+    indices: Array.isArray(s.indices) ? s.indices.map(str).sort() : [],
     dataStreams: Array.isArray(s.data_streams) ? s.data_streams.map(str) : [],
     includeGlobalState: s.include_global_state === true,
     shards: { total: int(shards.total), ok: int(shards.successful), failed: int(shards.failed) },

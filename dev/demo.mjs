@@ -8,6 +8,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { esStart } from './es.mjs';
 import { loadDemoData } from './demo-data.mjs';
+import { demoSnapshot } from './demo-snapshot.mjs';
 import { platformSignIn } from './platform.mjs';
 import { cacheRoot, ensureDir } from './lib/paths.mjs';
 
@@ -18,35 +19,13 @@ const env = { ...process.env, SHARDECK_CONFIG_DIR: configDir };
 
 const say = (m) => process.stderr.write(`[demo] ${m}\n`);
 
-/**
- * One fs repository in the node's path.repo (dev/lib/es-node.mjs gives every node one) and one
- * snapshot of the demo data, so the Snapshots pane and `shardeck snapshots` show something at once.
- * Idempotent; a node started before nodes had a path.repo is said, not fatal.
- */
-async function demoSnapshot(node) {
-  const call = async (method, p, body) => {
-    const headers = { 'content-type': 'application/json' };
-    const res = await fetch(node.url + p, { method, headers, body: body && JSON.stringify(body) });
-    return { status: res.status, body: await res.json() };
-  };
-  const repo = await call('PUT', '/_snapshot/demo', { type: 'fs', settings: { location: path.join(node.baseDir, 'repo', 'demo') } });
-  if (repo.status !== 200)
-    return say(`no demo snapshot repository (${repo.body?.error?.reason ?? repo.status}): npm run es:stop, then run the demo again`);
-  const had = await call('GET', '/_snapshot/demo/demo-first');
-  if (had.status === 200) return;
-  const snap = await call('PUT', '/_snapshot/demo/demo-first?wait_for_completion=true', { include_global_state: false });
-  say(
-    snap.status === 200 ? `snapshot demo/demo-first taken (${snap.body.snapshot?.state})` : `the demo snapshot failed: HTTP ${snap.status}`,
-  );
-}
-
 say('building shardeck');
 execFileSync('npm', ['run', '-s', 'build'], { cwd: root, stdio: 'inherit' });
 say('starting Elasticsearch (first run downloads it)');
 const es = await esStart({ quiet: true });
 say(`loading demo data into ${es.url}`);
 await loadDemoData(es.url);
-await demoSnapshot(es);
+await demoSnapshot(es, say);
 const saved = spawnSync(process.execPath, [cli, 'profiles', 'save', 'demo', '--url', es.url], { env, encoding: 'utf8' });
 if (saved.status !== 0) throw new Error(`saving the demo profile failed: ${saved.stderr}`);
 say('starting the reference platform server and signing in');

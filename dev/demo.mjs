@@ -8,6 +8,7 @@ import { spawnSync, execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { esStart } from './es.mjs';
 import { loadDemoData } from './demo-data.mjs';
+import { demoSnapshot } from './demo-snapshot.mjs';
 import { platformSignIn } from './platform.mjs';
 import { cacheRoot, ensureDir } from './lib/paths.mjs';
 
@@ -24,6 +25,7 @@ say('starting Elasticsearch (first run downloads it)');
 const es = await esStart({ quiet: true });
 say(`loading demo data into ${es.url}`);
 await loadDemoData(es.url);
+await demoSnapshot(es, say);
 const saved = spawnSync(process.execPath, [cli, 'profiles', 'save', 'demo', '--url', es.url], { env, encoding: 'utf8' });
 if (saved.status !== 0) throw new Error(`saving the demo profile failed: ${saved.stderr}`);
 say('starting the reference platform server and signing in');

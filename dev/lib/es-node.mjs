@@ -242,7 +242,8 @@ function killStartup(child, baseDir) {
  * When it picked the ports itself and the node could not bind one, it tries again with new ports
  * (up to 3 times). When the node does not come up it is killed (and its new folder removed) before
  * the error is thrown.
- * Returns a handle: { url, name, pid, home, baseDir, dataDir, logFile, ca?, user?, password?, stop(), restart() }.
+ * Every node gets path.repo = <baseDir>/repo (handle.repoDir) unless settings['path.repo'] is given.
+ * Returns a handle: { url, name, pid, home, baseDir, dataDir, repoDir, logFile, ca?, user?, password?, stop(), restart() }.
  */
 export async function startNode(opts = {}) {
   const ownPorts = !opts.httpPort && !opts.transportPort;
@@ -272,7 +273,11 @@ async function startNodeOnce(opts) {
     // The node's JVM is told from others by its folder in its command line (-Djava.io.tmpdir), so a
     // temp folder elsewhere (opts.tmpDir) is reached through <baseDir>/tmp, a symlink to it.
     const tmpDir = path.join(baseDir, 'tmp');
+    // Every node may hold fs snapshot repositories (path.repo is read at start only): a folder of its
+    // own, owned by the node's user like the rest of baseDir. A test's own settings['path.repo'] wins.
+    const repoDir = opts.settings?.['path.repo'] ?? path.join(baseDir, 'repo');
     for (const d of [dataDir, logsDir]) ensureDir(d);
+    if (!opts.settings?.['path.repo']) ensureDir(repoDir);
     if (opts.tmpDir) {
       fs.rmSync(tmpDir, { recursive: true, force: true });
       fs.symlinkSync(opts.tmpDir, tmpDir);
@@ -309,6 +314,7 @@ async function startNodeOnce(opts) {
       'http.port': String(httpPort),
       'transport.port': String(transportPort),
       'xpack.security.enabled': opts.secure ? 'true' : 'false',
+      'path.repo': repoDir,
       ...(opts.seedHosts ? { 'discovery.seed_hosts': opts.seedHosts.join(',') } : { 'discovery.type': 'single-node' }),
       ...(opts.initialMasters ? { 'cluster.initial_master_nodes': opts.initialMasters.join(',') } : {}),
       ...(opts.settings || {}),
@@ -384,6 +390,8 @@ async function startNodeOnce(opts) {
       version: ES_VERSION,
       baseDir,
       dataDir,
+      /** The node's path.repo: where fs snapshot repositories may live. */
+      repoDir,
       logFile,
       logsDir,
       httpPort,

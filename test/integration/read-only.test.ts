@@ -145,6 +145,17 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   reroute: [{ args: ['reroute', '--retry-failed', '--yes'], exit: 4 }],
   audit: [{ args: ['audit'], exit: 0 }],
+  snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
+  snapshot: [
+    { args: ['snapshot', 'repo', 'add', 'ro-repo', '--location', 'ro-repo', '--yes'], exit: 4 },
+    { args: ['snapshot', 'repo', 'verify', 'ro-repo', '--yes'], exit: 4 },
+    { args: ['snapshot', 'repo', 'remove', 'ro-repo', '--yes'], exit: 4 },
+    { args: ['snapshot', 'create', 'ro-repo', '--indices', INDEX, '--wait', '--yes'], exit: 4 },
+  ],
+  restore: [
+    { args: ['restore', 'ro-repo', 'ro-snap', '--indices', INDEX, '--yes'], exit: 4 },
+    { args: ['restore', 'ro-repo', 'ro-snap', '--indices', INDEX, '--replace', '--yes', '--accept-data-loss', INDEX], exit: 4 },
+  ],
   help: [
     { args: ['help'], exit: 0 },
     { args: ['help', '--complete', 'indices'], exit: 0 },

@@ -97,18 +97,6 @@ export interface SnapshotHolding {
   endTime?: string;
 }
 
-/** The snapshots of one repository (GET _snapshot/<repo>/_all) that hold the index. */
-export function snapshotsHolding(index: string, repository: string, body: Json): SnapshotHolding[] {
-  return ((body?.snapshots as Json[] | undefined) ?? [])
-    .filter((s) => ((s.indices as string[] | undefined) ?? []).includes(index))
-    .map((s) => ({
-      repository,
-      snapshot: String(s.snapshot),
-      state: String(s.state),
-      ...(s.end_time ? { endTime: String(s.end_time) } : {}),
-    }));
-}
-
 /** What recovers the shard without losing documents, best first; empty when nothing does. */
 export function losslessOptions(f: CorruptFinding, snapshots: SnapshotHolding[]): string[] {
   const out: string[] = [];

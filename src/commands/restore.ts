@@ -1,0 +1,187 @@
+// shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix S | --replace] [--accept-data-loss LIST] [--yes] [--dry-run] [--json]
+// The CLI twin of the restore wizard: drives the same session (services/wizards/restore.ts).
+import { isConnectionFailure } from '../cluster/connection';
+import { recoveryLine } from '../domain/snapshots';
+import { parseTimeoutSeconds } from '../domain/values';
+import { DEFAULT_SUFFIX, replaceConfirmText, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
+import { displayText } from '../domain/display-text';
+import { restoreSession } from '../services/wizards/restore';
+import { EXIT, type CommandModule } from './support/common';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+} from './support/guarded';
+import { paint } from './support/paint';
+import { err, out } from './support/output';
+
+const NAME = 'restore';
+
+const restore: CommandModule = {
+  summary:
+    'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
+  usage:
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
+  options: {
+    ...MUTATION_OPTIONS,
+    indices: { type: 'string' },
+    'rename-suffix': { type: 'string' },
+    replace: { type: 'boolean' },
+    'accept-data-loss': { type: 'string' },
+    timeout: { type: 'string' },
+  },
+  group: 'recover',
+  flagHelp: {
+    yes: 'confirm without asking (an in-place restore still needs --accept-data-loss with the index names)',
+    'dry-run': 'show the preview and send nothing',
+    indices: 'the indices to restore: a name, a list or a pattern, matched against what the snapshot holds (the preview lists them)',
+    'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
+    replace: 'restore in place: close the originals and restore over them (what was written since the snapshot is lost)',
+    'accept-data-loss':
+      'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
+    timeout: 'seconds to follow the restore until the indices are green (default 1800)',
+  },
+  examples: [
+    'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha',
+    "shardeck restore backups nightly-2026.11.25 --indices 'service_v9_*' --rename-suffix=-check --yes --json",
+    'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha --replace --yes --accept-data-loss service_v9_alpha',
+  ],
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    const [repository, snapshot, ...extra] = positionals;
+    if (!repository || !snapshot || extra.length || typeof values.indices !== 'string' || !values.indices)
+      return usageError(NAME, 'give the repository, the snapshot and --indices: shardeck restore REPO SNAPSHOT --indices LIST', json);
+    if (values.replace && values['rename-suffix'] !== undefined)
+      return usageError(NAME, '--replace restores in place, --rename-suffix beside: give one of them', json);
+    if (values['accept-data-loss'] !== undefined && !values.replace)
+      return usageError(NAME, '--accept-data-loss goes with --replace', json);
+    const timeout =
+      values.timeout === undefined ? { ok: true as const, value: 1800 } : parseTimeoutSeconds(String(values.timeout), 6 * 3600);
+    if (!timeout.ok) return usageError(NAME, timeout.error, json);
+    const form: RestoreForm = {
+      repository,
+      snapshot,
+      indices: values.indices,
+      mode: values.replace ? 'replace' : 'beside',
+      suffix: typeof values['rename-suffix'] === 'string' ? values['rename-suffix'] : DEFAULT_SUFFIX,
+    };
+    const { es, guard, close } = await openGuard(values);
+    try {
+      guard.assertWritable();
+      const session = restoreSession(es, guard, form, {
+        watchTimeoutMs: timeout.value * 1000,
+        onAuditWarning: (w) => err(`${paint('yellow', 'warning:')} ${w}\n`),
+      });
+      let state: RestoreState = await session.idle();
+      if (state.phase === 'failed') throw session.failure(state.message);
+      if (state.phase === 'refused') {
+        if (state.kind === 'input') return usageError(NAME, state.message, json);
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: state.message });
+        err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
+        return EXIT.failed;
+      }
+      if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
+      const { facts, plans } = state;
+      const requests = previews(guard, plans);
+      const head = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        repository,
+        snapshot,
+        mode: form.mode,
+        snapshotTakenAt: facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : null,
+        indices: facts.indices.map((i) => ({ index: i.index, target: i.target, documentsNow: i.originalDocs ?? null })),
+        includeGlobalState: false,
+      };
+      if (!json) {
+        out(
+          `from ${displayText(`${repository}/${snapshot}`)} (taken ${facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : 'at an unknown time'}):\n`,
+        );
+        for (const i of facts.indices)
+          out(
+            `  ${displayText(i.index)} -> ${displayText(i.target)}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
+          );
+        if (form.mode === 'replace')
+          out(
+            `${paint('red', 'in place:')} the originals are closed and overwritten: every document written to them since the snapshot is lost\n`,
+          );
+        printPreviews(requests);
+      }
+      if (values['dry-run']) {
+        if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
+        else out('dry run: nothing was sent\n');
+        return EXIT.ok;
+      }
+      const typed = typeof values['accept-data-loss'] === 'string' ? values['accept-data-loss'] : undefined;
+      if (form.mode === 'replace' && values.yes && typed === undefined) {
+        const message = `an in-place restore loses data: add --accept-data-loss ${replaceConfirmText(facts.indices.map((i) => i.index))} to --yes; nothing was sent`;
+        if (json) printJson({ ...head, ok: false, error: message });
+        err(`shardeck ${NAME}: ${displayText(message)}\n`);
+        return EXIT.failed;
+      }
+      const confirmation = await confirmOnTerminal(NAME, plans, values, form.mode === 'replace' ? typed : undefined);
+      if (!confirmation) return EXIT.failed;
+      // Progress per shard on stderr while it runs, once per change.
+      let last = '';
+      const unsubscribe = session.subscribe(() => {
+        const s = session.getState();
+        if (s.phase !== 'watching' || !s.progress) return;
+        const lines = [`health ${s.progress.health}`, ...s.progress.recoveries.map((r) => `  ${recoveryLine(r).text}`)];
+        if (lines.join('\n') === last) return;
+        last = lines.join('\n');
+        for (const l of lines) err(`${displayText(l)}\n`);
+      });
+      session.send({ type: 'confirm', confirmation });
+      state = await session.idle();
+      unsubscribe();
+      if (state.phase === 'failed') {
+        const failure = session.failure(state.message);
+        if (!state.results?.length && isConnectionFailure(failure)) return reportFailure(NAME, failure, json);
+        if (json) printJson({ ...head, ok: false, error: state.message, requests, results: state.results ?? [] });
+        err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
+        return EXIT.failed;
+      }
+      if (state.phase !== 'done') throw new Error(`stopped (${state.phase})`);
+      const { report, results } = state;
+      const ok = report.green;
+      if (json) {
+        printJson({
+          ...head,
+          ok,
+          ...(ok ? {} : { error: `the restored indices are ${report.health}, not green, after ${timeout.value}s` }),
+          dryRun: false,
+          sent: true,
+          requests,
+          results,
+          report,
+        });
+        return ok ? EXIT.ok : EXIT.failed;
+      }
+      for (const r of results) out(`ok: ${displayText(r.verified?.message ?? r.message)}\n`);
+      out(
+        `health of the restored indices: ${paint(report.health, report.health)}${ok ? '' : ` (not green after ${timeout.value}s: see shardeck status)`}\n`,
+      );
+      for (const c of report.counts)
+        out(
+          `${displayText(c.target)}: ${c.after} documents restored` +
+            (c.before === undefined
+              ? ''
+              : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
+            '\n',
+        );
+      return ok ? EXIT.ok : EXIT.failed;
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+export default restore;

@@ -1,0 +1,229 @@
+// Restore from a snapshot: the indices (a pattern resolved against what the snapshot holds, to the
+// exact list the preview shows), restored BESIDE the originals under a new name (default: no data
+// is touched) or IN PLACE (the originals are closed and restored over: what was written since the
+// snapshot is lost, so the operator types the index names, even with --yes). Never the cluster's
+// global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
+// the restored indices are green, then counts their documents.
+import type { Confirmation } from '../mutation/confirmation';
+import type { MutationPlan } from '../mutation/plan';
+import { checkIndexExpression } from '../mutation/targets';
+import type { ShardRecovery, SnapshotInfo } from '../snapshots';
+import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type PlanResult, type Step } from './machine';
+
+export type RestoreMode = 'beside' | 'replace';
+
+export interface RestoreForm {
+  repository: string;
+  snapshot: string;
+  /** An index, a list or a pattern, matched against the indices the snapshot holds. */
+  indices: string;
+  mode: RestoreMode;
+  /** beside: appended to each name (logs-a -> logs-a-restored). */
+  suffix: string;
+}
+
+export const DEFAULT_SUFFIX = '-restored';
+
+/** The indices of the snapshot an expression names (`*` inside a part matches any run of characters). */
+export function matchSnapshotIndices(
+  expr: string,
+  held: readonly string[],
+): { ok: true; indices: string[] } | { ok: false; error: string } {
+  const syntax = checkIndexExpression(expr);
+  if (syntax) return { ok: false, error: syntax };
+  const parts = expr.split(',').map((p) => p.trim());
+  const out = new Set<string>();
+  for (const part of parts) {
+    const re = new RegExp(`^${part.split('*').map(escapeRe).join('.*')}$`);
+    const hits = held.filter((n) => re.test(n));
+    if (!hits.length)
+      return { ok: false, error: `the snapshot holds no index matching "${part}" (it holds: ${held.join(', ') || 'none'})` };
+    hits.forEach((h) => out.add(h));
+  }
+  return { ok: true, indices: [...out].sort() };
+}
+
+const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Where each index is restored: under its own name (replace) or with the suffix (beside). */
+export function targetName(index: string, form: Pick<RestoreForm, 'mode' | 'suffix'>): string {
+  return form.mode === 'replace' ? index : `${index}${form.suffix}`;
+}
+
+export interface RestoreIndexFact {
+  index: string;
+  target: string;
+  /** The target as the cluster has it now: absent, or open/closed. */
+  existing?: { status: string };
+  /** Documents in the original now (when it is open): what the restored copy is compared with. */
+  originalDocs?: number;
+}
+
+export interface RestoreFacts {
+  snapshot: SnapshotInfo;
+  indices: RestoreIndexFact[];
+}
+
+const seg = encodeURIComponent;
+const list = (names: readonly string[]) => names.map(seg).join(',');
+
+/** Reads the targets back through _cat/indices: each one present with the status asked for. */
+function statusCheck(names: readonly string[], status: 'open' | 'close', what: string): MutationPlan['verify'] {
+  return {
+    path: `/_cat/indices/${list(names)}`,
+    querystring: { format: 'json', h: 'index,status', expand_wildcards: 'all' },
+    check(body) {
+      const rows = Array.isArray(body) ? (body as { index?: string; status?: string }[]) : [];
+      const bad = names.filter((n) => rows.find((r) => r.index === n)?.status !== status);
+      return bad.length ? { ok: false, message: `not ${what}: ${bad.join(', ')}` } : { ok: true, message: `${what}: ${names.join(', ')}` };
+    },
+  };
+}
+
+/** What the operator types to confirm an in-place restore: the names of the indices it overwrites. */
+export function replaceConfirmText(indices: readonly string[]): string {
+  return indices.join(',');
+}
+
+/**
+ * The requests of a restore: beside, one restore under the new names (without the snapshot's
+ * aliases, which would point at the copies too); in place, closing the open originals, then the
+ * restore over them (with their aliases). Both name exactly the indices, never a pattern.
+ */
+export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPlan[] {
+  const indices = facts.indices.map((i) => i.index);
+  const targets = facts.indices.map((i) => i.target);
+  const body: Record<string, unknown> = { indices: indices.join(','), include_global_state: false };
+  if (form.mode === 'beside')
+    Object.assign(body, { rename_pattern: '(.+)', rename_replacement: `$1${form.suffix}`, include_aliases: false });
+  const restore: MutationPlan = {
+    method: 'POST',
+    path: `/_snapshot/${seg(form.repository)}/${seg(form.snapshot)}/_restore`,
+    querystring: { wait_for_completion: 'false' },
+    body,
+    risk: form.mode === 'replace' ? 'destructive' : 'reversible',
+    target: targets.join(','),
+    ...(form.mode === 'replace' ? { confirmText: replaceConfirmText(indices) } : {}),
+    summary:
+      form.mode === 'replace'
+        ? `restore ${indices.join(', ')} from ${form.repository}/${form.snapshot} IN PLACE: what was written to them since the snapshot is lost`
+        : `restore ${indices.join(', ')} from ${form.repository}/${form.snapshot} beside the originals as ${targets.join(', ')} (no data touched)`,
+    verify: statusCheck(targets, 'open', 'restoring or restored'),
+  };
+  if (form.mode === 'beside') return [restore];
+  const open = facts.indices.filter((i) => i.existing?.status === 'open').map((i) => i.index);
+  if (!open.length) return [restore];
+  const close: MutationPlan = {
+    method: 'POST',
+    path: `/${list(open)}/_close`,
+    querystring: {},
+    risk: 'destructive',
+    target: open.join(','),
+    confirmText: replaceConfirmText(indices),
+    summary: `close ${open.join(', ')} so the snapshot can be restored over ${open.length === 1 ? 'it' : 'them'}`,
+    verify: statusCheck(open, 'close', 'closed'),
+  };
+  return [close, restore];
+}
+
+/** Why the restore cannot be planned (nothing is sent), or undefined. */
+export function refusalOf(form: RestoreForm, facts: RestoreFacts): string | undefined {
+  if (form.mode === 'beside') {
+    if (!form.suffix || form.suffix !== form.suffix.toLowerCase() || /[\s,"*\\<|>/?#:]/.test(form.suffix))
+      return `the suffix must be lower case, without spaces or any of , " * \\ < | > / ? # : (e.g. ${DEFAULT_SUFFIX})`;
+    const taken = facts.indices.filter((i) => i.existing);
+    if (taken.length)
+      return `${taken.map((i) => i.target).join(', ')} already ${taken.length === 1 ? 'exists' : 'exist'}: pick another --rename-suffix, or delete ${taken.length === 1 ? 'it' : 'them'} first`;
+  }
+  if (!['SUCCESS', 'PARTIAL'].includes(facts.snapshot.state))
+    return `snapshot ${form.repository}/${form.snapshot} is ${facts.snapshot.state}: only a finished snapshot can be restored`;
+  const failed = facts.indices.filter((i) => facts.snapshot.failures.some((f) => f.index === i.index)).map((i) => i.index);
+  if (failed.length) return `the snapshot holds no whole copy of ${failed.join(', ')} (its shards failed in it)`;
+  return undefined;
+}
+
+export interface RestoreProgress {
+  recoveries: ShardRecovery[];
+  health: string;
+}
+
+export interface RestoreReport {
+  /** Per index: documents before (the original, when it was open) and after (the restored target). */
+  counts: { index: string; target: string; before?: number; after: number }[];
+  health: string;
+  /** The restored indices were green before the deadline. */
+  green: boolean;
+}
+
+export type RestoreState =
+  | { phase: 'loading'; form: RestoreForm }
+  | { phase: 'refused'; form: RestoreForm; kind: 'input' | 'missing'; message: string; facts?: RestoreFacts }
+  | { phase: 'review'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
+  | { phase: 'applying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
+  | { phase: 'watching'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; progress?: RestoreProgress }
+  | { phase: 'done'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; report: RestoreReport }
+  | (Ended & { results?: PlanResult[] });
+
+export type RestoreEvent =
+  | CommonEvent
+  | { type: 'loaded'; facts: RestoreFacts }
+  | { type: 'refused'; kind: 'input' | 'missing'; message: string }
+  | { type: 'confirm'; confirmation: Confirmation }
+  | { type: 'applied'; results: PlanResult[] }
+  | { type: 'progress'; progress: RestoreProgress }
+  | { type: 'settled'; report: RestoreReport };
+
+export type RestoreEffect =
+  | { type: 'load'; form: RestoreForm }
+  | { type: 'mutate'; plans: MutationPlan[]; confirmation: Confirmation }
+  /** Follow the restore of these targets until green; `before`: the original's documents before the restore. */
+  | { type: 'watch'; indices: { index: string; target: string; before?: number }[] };
+
+export function restoreMachine(form: RestoreForm): Machine<RestoreState, RestoreEvent, RestoreEffect> {
+  return {
+    init: () => go({ phase: 'loading', form }, { type: 'load', form }),
+    step(s, e): Step<RestoreState, RestoreEffect> {
+      const common = commonStep<RestoreState, RestoreEffect>(s, e);
+      if (common) return common;
+      switch (s.phase) {
+        case 'loading': {
+          if (e.type === 'refused') return stay({ phase: 'refused', form, kind: e.kind, message: e.message });
+          if (e.type !== 'loaded') return stay(s);
+          const why = refusalOf(form, e.facts);
+          if (why) return stay({ phase: 'refused', form, kind: 'input', message: why, facts: e.facts });
+          return stay({ phase: 'review', form, facts: e.facts, plans: restorePlans(form, e.facts) });
+        }
+        case 'review':
+          return e.type === 'confirm'
+            ? go({ ...s, phase: 'applying' }, { type: 'mutate', plans: s.plans, confirmation: e.confirmation })
+            : stay(s);
+        case 'applying': {
+          if (e.type !== 'applied') return stay(s);
+          // Every plan must have gone through; a close without its restore leaves the index closed: said in the message.
+          if (e.results.length < s.plans.length || e.results.some((r) => !r.ok)) {
+            const bad = e.results.find((r) => !r.ok);
+            const closedOnly = form.mode === 'replace' && s.plans.length === 2 && e.results.length >= 1 && e.results[0].ok;
+            return stay({
+              phase: 'failed',
+              message: `${bad?.message ?? 'not sent'}${closedOnly ? ` (the originals are CLOSED now: open them with POST /${s.plans[0].target}/_open, or run the restore again)` : ''}`,
+              results: e.results,
+            });
+          }
+          const indices = s.facts.indices.map((i) => ({
+            index: i.index,
+            target: i.target,
+            ...(i.originalDocs !== undefined ? { before: i.originalDocs } : {}),
+          }));
+          return go({ phase: 'watching', form, facts: s.facts, plans: s.plans, results: e.results }, { type: 'watch', indices });
+        }
+        case 'watching':
+          if (e.type === 'progress') return stay({ ...s, progress: e.progress });
+          if (e.type === 'settled')
+            return stay({ phase: 'done', form, facts: s.facts, plans: s.plans, results: s.results, report: e.report });
+          return stay(s);
+        default:
+          return stay(s);
+      }
+    },
+  };
+}

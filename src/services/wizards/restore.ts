@@ -1,0 +1,82 @@
+// The restore session: reads the snapshot and the indices it would restore over or beside, sends the
+// close (in place) and the restore through the Guard, then follows the restore shard by shard
+// (_recovery, type SNAPSHOT) until the restored indices are green, and counts their documents.
+import type { EsApi } from '../../cluster/api';
+import { ConnError } from '../../cluster/connection';
+import { restoreRecoveries } from '../../domain/snapshots';
+import {
+  matchSnapshotIndices,
+  restoreMachine,
+  targetName,
+  type RestoreEffect,
+  type RestoreEvent,
+  type RestoreFacts,
+  type RestoreForm,
+  type RestoreProgress,
+  type RestoreState,
+} from '../../domain/wizards/restore';
+import type { Guard } from '../guard';
+import { waitUntil } from '../wait';
+import { performMutations, WizardSession } from './session';
+
+export interface RestoreTuning {
+  /** Between two reads of the restore's progress (ms). */
+  pollMs?: number;
+  /** How long to wait for the restored indices to be green (ms). */
+  watchTimeoutMs?: number;
+  onAuditWarning?: (warning: string) => void;
+}
+
+type Loaded = { facts: RestoreFacts } | { refused: { kind: 'input' | 'missing'; message: string } };
+
+async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
+  let snapshot;
+  try {
+    snapshot = await es.snapshotInfo(form.repository, form.snapshot);
+  } catch (e) {
+    if (e instanceof ConnError && e.status === 404) return { refused: { kind: 'missing', message: e.esReason ?? e.message } };
+    throw e;
+  }
+  if (!snapshot) return { refused: { kind: 'missing', message: `no snapshot ${form.snapshot} in ${form.repository}` } };
+  const m = matchSnapshotIndices(form.indices, snapshot.indices);
+  if (!m.ok) return { refused: { kind: 'input', message: m.error } };
+  const rows = new Map((await es.data('indices')).map((r) => [r.name, r]));
+  const indices = await Promise.all(
+    m.indices.map(async (index) => {
+      const target = targetName(index, form);
+      const t = rows.get(target);
+      const original = rows.get(index);
+      // An exact count of the original (the _cat figure may lag a refresh behind).
+      const originalDocs = original?.status === 'open' ? await es.count(index) : undefined;
+      return { index, target, ...(t ? { existing: { status: t.status } } : {}), ...(originalDocs !== undefined ? { originalDocs } : {}) };
+    }),
+  );
+  return { facts: { snapshot, indices } };
+}
+
+export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tuning: RestoreTuning = {}) {
+  return new WizardSession<RestoreState, RestoreEvent, RestoreEffect>(restoreMachine(form), async (f, send) => {
+    if (f.type === 'load') {
+      const r = await load(es, f.form);
+      send('facts' in r ? { type: 'loaded', facts: r.facts } : { type: 'refused', ...r.refused });
+    } else if (f.type === 'mutate') {
+      const results = await performMutations(guard, f);
+      for (const r of results) if (r.auditWarning) tuning.onAuditWarning?.(r.auditWarning);
+      send({ type: 'applied', results });
+    } else {
+      const targets = f.indices.map((i) => i.target);
+      const read = async (): Promise<RestoreProgress> => {
+        const [recoveries, health] = await Promise.all([es.recoveries(false, targets), es.health(targets.join(','))]);
+        return { recoveries: restoreRecoveries(recoveries, targets), health: health.status };
+      };
+      const { value, met } = await waitUntil(read, (p) => p.health === 'green', {
+        timeoutMs: tuning.watchTimeoutMs ?? 30 * 60_000,
+        intervalMs: tuning.pollMs ?? 1000,
+        onPending: (progress) => send({ type: 'progress', progress }),
+      });
+      send({ type: 'progress', progress: value });
+      const counts = await Promise.all(f.indices.map(async (i) => ({ ...i, after: await es.count(i.target) })));
+      send({ type: 'settled', report: { counts, health: value.health, green: met } });
+    }
+  });
+}

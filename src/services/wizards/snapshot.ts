@@ -1,0 +1,86 @@
+// The snapshot session: reads what a repository or snapshot change needs (repositories, each
+// node's path.repo, the exact indices), sends the one plan through the Guard, and follows a
+// snapshot to its end (GET _snapshot/<repo>/<snap>/_status until it is no longer running).
+import type { EsApi } from '../../cluster/api';
+import { describeOutcome } from '../../domain/mutation/audit';
+import {
+  snapshotMachine,
+  stillRunning,
+  type SnapshotEffect,
+  type SnapshotEvent,
+  type SnapshotFacts,
+  type SnapshotRequest,
+  type SnapshotState,
+} from '../../domain/wizards/snapshot';
+import type { Guard } from '../guard';
+import { waitUntil } from '../wait';
+import { sendOne, WizardSession } from './session';
+
+export interface SnapshotTuning {
+  /** Between two reads of a running snapshot's progress (ms). */
+  pollMs?: number;
+  /** How long to follow a snapshot at most (ms). */
+  followTimeoutMs?: number;
+  onAuditWarning?: (warning: string) => void;
+}
+
+async function load(es: EsApi, guard: Guard, req: SnapshotRequest): Promise<SnapshotFacts> {
+  const repositories = await es.repositories();
+  if (req.kind === 'repo-add') return { repositories, pathRepo: await es.nodesPathRepo() };
+  if (req.kind !== 'create') return { repositories };
+  if (req.indices !== undefined) {
+    const r = await guard.resolveTarget(req.indices);
+    return r.ok ? { repositories, indices: r.indices } : { repositories, indicesError: r.error };
+  }
+  // Every open index but the system ones, each by name: what the preview lists is what is taken.
+  const rows = await es.data('indices');
+  return {
+    repositories,
+    indices: rows
+      .filter((r) => r.status === 'open' && !r.system)
+      .map((r) => r.name)
+      .sort(),
+  };
+}
+
+export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, tuning: SnapshotTuning = {}) {
+  return new WizardSession<SnapshotState, SnapshotEvent, SnapshotEffect>(snapshotMachine(req), async (f, send) => {
+    if (f.type === 'load') send({ type: 'loaded', facts: await load(es, guard, f.request) });
+    else if (f.type === 'send') {
+      const sent = await sendOne(guard, f.plan, f.confirmation, { onAuditWarning: tuning.onAuditWarning });
+      if ('refusal' in sent) {
+        send({ type: 'sent', result: { summary: f.plan.summary, ok: false, message: sent.refusal.message } });
+        return;
+      }
+      const { out } = sent;
+      const nodes = Object.values((out.body as { nodes?: Record<string, { name?: string }> } | undefined)?.nodes ?? {}).map((n) =>
+        String(n?.name ?? ''),
+      );
+      send({
+        type: 'sent',
+        result: {
+          summary: f.plan.summary,
+          ok: out.applied === 'yes',
+          applied: out.applied,
+          message: describeOutcome(out),
+          verified: out.verified,
+          ...(out.auditWarning ? { auditWarning: out.auditWarning } : {}),
+        },
+        ...(f.plan.path.endsWith('/_verify') && out.ok ? { nodes } : {}),
+      });
+    } else {
+      await waitUntil(
+        () => es.snapshotStatus(f.repository, f.name),
+        (p) => !p || !stillRunning(p.state),
+        {
+          timeoutMs: tuning.followTimeoutMs ?? 6 * 3_600_000,
+          intervalMs: tuning.pollMs ?? 1000,
+          onPending: (p) => p && send({ type: 'progress', progress: p }),
+        },
+      );
+      const snapshot = await es.snapshotInfo(f.repository, f.name);
+      if (!snapshot) throw new Error(`snapshot ${f.repository}/${f.name} is no longer in the repository`);
+      send({ type: 'finished', snapshot });
+    }
+  });
+}

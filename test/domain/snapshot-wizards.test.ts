@@ -1,0 +1,188 @@
+// The snapshot and restore machines and their plans, with plain values (the real-node side is
+// test/integration/snapshots.test.ts).
+import { describe, expect, it } from 'vitest';
+import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
+import { checkPlanPath } from '../../src/domain/mutation/targets';
+import type { SnapshotInfo } from '../../src/domain/snapshots';
+import {
+  matchSnapshotIndices,
+  refusalOf,
+  restoreMachine,
+  restorePlans,
+  type RestoreFacts,
+  type RestoreForm,
+} from '../../src/domain/wizards/restore';
+import { checkName, defaultSnapshotName, reviewOf, snapshotMachine } from '../../src/domain/wizards/snapshot';
+
+const snap: SnapshotInfo = {
+  repository: 'backups',
+  name: 'nightly',
+  uuid: 'u',
+  state: 'SUCCESS',
+  indices: ['logs-a', 'logs-b', 'other'],
+  dataStreams: [],
+  includeGlobalState: false,
+  shards: { total: 3, ok: 3, failed: 0 },
+  failures: [],
+};
+const repos = [{ name: 'backups', type: 'fs', location: '/repo/backups', settings: {} }];
+const nodes = [{ node: 'n1', paths: ['/repo'] }];
+
+describe('snapshot requests', () => {
+  it('names are checked as Elasticsearch does, before connecting', () => {
+    expect(checkName('snapshot', 'nightly-1')).toBeUndefined();
+    expect(checkName('snapshot', 'Nightly')).toMatch(/lower case/);
+    expect(checkName('repository', '_all')).toMatch(/cannot start with _/);
+    expect(checkName('repository', 'a\u001bb')).toMatch(/control characters/);
+    expect(checkName('repository', 'a*')).toMatch(/cannot hold/);
+    expect(defaultSnapshotName(Date.UTC(2026, 10, 26, 1, 2, 3))).toBe('shardeck-2026.11.26-01.02.03');
+  });
+  it('repo add: refused before any plan when the location is outside path.repo or the name is taken', () => {
+    expect(reviewOf({ kind: 'repo-add', name: 'x', location: '/elsewhere' }, { repositories: repos, pathRepo: nodes })).toMatchObject({
+      kind: 'input',
+      message: expect.stringMatching(/not under path\.repo \(n1: \/repo\)/),
+    });
+    expect(reviewOf({ kind: 'repo-add', name: 'backups', location: '/repo/b' }, { repositories: repos, pathRepo: nodes })).toMatchObject({
+      kind: 'input',
+    });
+    const ok = reviewOf({ kind: 'repo-add', name: 'new', location: '/repo/new' }, { repositories: repos, pathRepo: nodes });
+    expect(ok).toMatchObject({
+      plan: { method: 'PUT', path: '/_snapshot/new', body: { type: 'fs', settings: { location: '/repo/new' } } },
+    });
+  });
+  it('verify and remove name a registered repository, else it is missing', () => {
+    expect(reviewOf({ kind: 'repo-remove', name: 'nope' }, { repositories: repos })).toMatchObject({ kind: 'missing' });
+    expect(reviewOf({ kind: 'repo-verify', name: 'backups' }, { repositories: repos })).toMatchObject({
+      plan: { method: 'POST', path: '/_snapshot/backups/_verify' },
+    });
+  });
+  it('create names exactly the resolved indices, never a pattern, without the global state', () => {
+    const r = reviewOf(
+      { kind: 'create', repository: 'backups', name: 's1', wait: true },
+      { repositories: repos, indices: ['logs-a', 'logs-b'] },
+    );
+    expect(r).toMatchObject({ plan: { body: { indices: 'logs-a,logs-b', include_global_state: false, partial: false } } });
+    expect(reviewOf({ kind: 'create', repository: 'backups', name: 's1', wait: true }, { repositories: repos, indices: [] })).toMatchObject(
+      {
+        kind: 'missing',
+      },
+    );
+  });
+  it('the machine: review, send, follow until finished (a cancel while following changes nothing)', () => {
+    const m = snapshotMachine({ kind: 'create', repository: 'backups', name: 's1', wait: true });
+    let s = m.init().state;
+    s = m.step(s, { type: 'loaded', facts: { repositories: repos, indices: ['logs-a'] } }).state;
+    expect(s.phase).toBe('review');
+    const sent = m.step(s, { type: 'confirm', confirmation: { by: 'key' } });
+    expect(sent.effects[0]).toMatchObject({ type: 'send' });
+    const follow = m.step(sent.state, { type: 'sent', result: { summary: 'x', ok: true, message: 'done' } });
+    expect(follow.state.phase).toBe('following');
+    expect(follow.effects).toEqual([{ type: 'follow', repository: 'backups', name: 's1' }]);
+    expect(m.step(follow.state, { type: 'cancel' }).state.phase).toBe('following');
+    expect(m.step(follow.state, { type: 'finished', snapshot: snap }).state).toMatchObject({ phase: 'done', snapshot: snap });
+  });
+});
+
+describe('restore', () => {
+  const form = (over: Partial<RestoreForm> = {}): RestoreForm => ({
+    repository: 'backups',
+    snapshot: 'nightly',
+    indices: 'logs-*',
+    mode: 'beside',
+    suffix: '-restored',
+    ...over,
+  });
+  const facts = (mode: 'beside' | 'replace', existing = false): RestoreFacts => ({
+    snapshot: snap,
+    indices: ['logs-a', 'logs-b'].map((index) => ({
+      index,
+      target: mode === 'replace' ? index : `${index}-restored`,
+      ...(existing || mode === 'replace' ? { existing: { status: 'open' } } : {}),
+      originalDocs: 10,
+    })),
+  });
+
+  it('a pattern is resolved against what the snapshot holds; * and _all are refused', () => {
+    expect(matchSnapshotIndices('logs-*', snap.indices)).toEqual({ ok: true, indices: ['logs-a', 'logs-b'] });
+    expect(matchSnapshotIndices('logs-a,other', snap.indices)).toEqual({ ok: true, indices: ['logs-a', 'other'] });
+    expect(matchSnapshotIndices('nope', snap.indices)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/holds no index matching "nope"/),
+    });
+    expect(matchSnapshotIndices('*', snap.indices)).toMatchObject({ ok: false });
+    expect(matchSnapshotIndices('_all', snap.indices)).toMatchObject({ ok: false });
+    // A dot in a name is a dot, not "any character".
+    expect(matchSnapshotIndices('logs.a', ['logs.a', 'logsxa'])).toEqual({ ok: true, indices: ['logs.a'] });
+  });
+
+  it('beside: one reversible restore under the new names, without aliases or global state', () => {
+    const plans = restorePlans(form(), facts('beside'));
+    expect(plans).toHaveLength(1);
+    expect(plans[0]).toMatchObject({
+      method: 'POST',
+      path: '/_snapshot/backups/nightly/_restore',
+      risk: 'reversible',
+      target: 'logs-a-restored,logs-b-restored',
+      body: {
+        indices: 'logs-a,logs-b',
+        include_global_state: false,
+        rename_pattern: '(.+)',
+        rename_replacement: '$1-restored',
+        include_aliases: false,
+      },
+    });
+    expect(refusalOf(form(), facts('beside', true))).toMatch(/logs-a-restored, logs-b-restored already exist/);
+    expect(refusalOf(form({ suffix: '-Bad' }), facts('beside'))).toMatch(/lower case/);
+  });
+
+  it('in place: close then restore, both destructive, confirmed only by the typed names (never by --yes alone)', () => {
+    const plans = restorePlans(form({ mode: 'replace' }), facts('replace'));
+    expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /logs-a,logs-b/_close', 'POST /_snapshot/backups/nightly/_restore']);
+    expect(plans.every((p) => p.risk === 'destructive' && p.confirmText === 'logs-a,logs-b')).toBe(true);
+    expect(plans[1].body).toEqual({ indices: 'logs-a,logs-b', include_global_state: false });
+    for (const p of plans) {
+      expect(confirmationSatisfies(p, { by: 'yes-flag' })).toBe(false);
+      expect(confirmationSatisfies(p, { by: 'key' })).toBe(false);
+      expect(confirmationSatisfies(p, { by: 'yes-flag', text: 'logs-a,logs-b' })).toBe(true);
+      expect(checkPlanPath(p)).toBeNull();
+    }
+  });
+
+  it('a snapshot that failed, or whose shards of the index failed, is refused', () => {
+    expect(refusalOf(form(), { ...facts('beside'), snapshot: { ...snap, state: 'FAILED' } })).toMatch(/only a finished snapshot/);
+    const partial = { ...snap, state: 'PARTIAL', failures: [{ index: 'logs-b', shard: 0, reason: 'x', status: 'y' }] };
+    expect(refusalOf(form(), { ...facts('beside'), snapshot: partial })).toMatch(/no whole copy of logs-b/);
+  });
+
+  it('the machine: a close that went through without its restore says the originals are closed', () => {
+    const m = restoreMachine(form({ mode: 'replace' }));
+    let s = m.init().state;
+    s = m.step(s, { type: 'loaded', facts: facts('replace') }).state;
+    expect(s.phase).toBe('review');
+    s = m.step(s, { type: 'confirm', confirmation: { by: 'typed', text: 'logs-a,logs-b' } }).state;
+    const failed = m.step(s, {
+      type: 'applied',
+      results: [
+        { summary: 'close', ok: true, message: 'done' },
+        { summary: 'restore', ok: false, message: 'refused' },
+      ],
+    }).state;
+    expect(failed).toMatchObject({ phase: 'failed', message: expect.stringMatching(/the originals are CLOSED now/) });
+    const watching = m.step(s, {
+      type: 'applied',
+      results: [
+        { summary: 'close', ok: true, message: 'done' },
+        { summary: 'restore', ok: true, message: 'done' },
+      ],
+    });
+    expect(watching.effects).toEqual([
+      {
+        type: 'watch',
+        indices: [
+          { index: 'logs-a', target: 'logs-a', before: 10 },
+          { index: 'logs-b', target: 'logs-b', before: 10 },
+        ],
+      },
+    ]);
+  });
+});

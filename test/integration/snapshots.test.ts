@@ -1,0 +1,256 @@
+// Snapshots on a real node through the built CLI: the harness's path.repo, the snapshots listing,
+// repositories added (a good and a bad location), verified and removed, a snapshot taken and
+// followed, documents deleted, restored beside and in place with the counts verified.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
+import { isRoot } from '../../dev/lib/paths.mjs';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let cfg: string;
+
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
+const count = async (index: string) => (await es('GET', `/${encodeURIComponent(index)}/_count`)).body.count as number;
+/** An index of `n` documents, searchable at once. */
+async function indexWith(index: string, n: number): Promise<void> {
+  await es('PUT', `/${encodeURIComponent(index)}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const lines = Array.from({ length: n }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
+  const res = await fetch(`${node.url}/${encodeURIComponent(index)}/_bulk?refresh=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson' },
+    body: lines,
+  });
+  expect(res.status).toBe(200);
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await startNode({ name: 'snapshots' });
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-snapshots-'));
+  await indexWith('logs-a', 20);
+}, 180_000);
+
+afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+describe('the harness', () => {
+  it("gives the node a path.repo in its own folder, owned by the node's user", async () => {
+    expect(node.repoDir).toBe(path.join(node.baseDir, 'repo'));
+    const settings = (await es('GET', '/_nodes/settings?filter_path=nodes.*.settings.path.repo')).body;
+    expect(Object.values(settings.nodes).map((n: any) => n.settings.path.repo)).toEqual([[node.repoDir]]);
+    if (isRoot) {
+      const { execFileSync } = await import('node:child_process');
+      expect(execFileSync('stat', ['-c', '%U', node.repoDir], { encoding: 'utf8' }).trim()).toBe(ES_USER);
+    }
+  });
+});
+
+describe('shardeck snapshots', () => {
+  it('with no repository says how to add one, and the node has no SLM', async () => {
+    const r = await cli(['snapshots']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/no snapshot repository is registered: shardeck snapshot repo add NAME --location PATH/);
+    expect(r.stdout).toMatch(/^SLM: this node has no snapshot lifecycle management \(GET _slm\/policy: HTTP 405\)$/m);
+  });
+
+  it('lists a repository and its snapshots newest first, a partial one with its failure; --json the same', async () => {
+    const loc = path.join(node.repoDir, 'listing');
+    expect((await es('PUT', '/_snapshot/listing', { type: 'fs', settings: { location: loc } })).status).toBe(200);
+    expect((await es('PUT', '/_snapshot/listing/first?wait_for_completion=true', { indices: 'logs-a' })).status).toBe(200);
+    // A shard that cannot be allocated: the second snapshot is PARTIAL with that shard's failure.
+    await es('PUT', '/unplaced?wait_for_active_shards=0', {
+      settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' },
+    });
+    const partial = await es('PUT', '/_snapshot/listing/second?wait_for_completion=true', { indices: 'logs-a,unplaced', partial: true });
+    expect(partial.body.snapshot.state).toBe('PARTIAL');
+    const r = await cli(['snapshots', 'listing']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toBe(`listing (fs ${loc}): 2 snapshots`);
+    expect(lines[1]).toMatch(
+      /^ {2}second {2}PARTIAL {2}2 indices {2}shards 1\/2 ok, 1 failed {2}\S+ {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/,
+    );
+    expect(lines[2]).toBe('    unplaced[0]: primary shard is not allocated (INTERNAL_SERVER_ERROR)');
+    expect(lines[3]).toMatch(/^ {2}first {2}SUCCESS {2}1 index {2}shards 1\/1 ok {2}\d/);
+    const j = JSON.parse((await cli(['snapshots', '--json'])).stdout);
+    expect(j).toMatchObject({ ok: true, command: 'snapshots', slm: { available: false } });
+    expect(j.repositories[0].snapshots.map((s: { name: string }) => s.name)).toEqual(['second', 'first']);
+    expect(j.repositories[0].snapshots[0].sizeBytes).toBeGreaterThan(0);
+    expect(j.repositories[0].snapshots[0].failures[0]).toMatchObject({ index: 'unplaced', reason: 'primary shard is not allocated' });
+    await es('DELETE', '/unplaced');
+  });
+
+  it('an unknown repository: exit 5, the error names the ones there are; --json its error shape', async () => {
+    const r = await cli(['snapshots', 'nope']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/no snapshot repository named nope \(there are: listing\)/);
+    const j = JSON.parse((await cli(['snapshots', 'nope', '--json'])).stdout);
+    expect(j).toMatchObject({ ok: false, code: 5, command: 'snapshots' });
+  });
+});
+
+describe('shardeck snapshot repo', () => {
+  it('add: a location outside path.repo is refused before anything is sent, naming path.repo (exit 64)', async () => {
+    const r = await cli(['snapshot', 'repo', 'add', 'outside', '--location', '/tmp/not-under-path-repo', '--yes']);
+    expect(r.code, r.stderr).toBe(64);
+    expect(r.stderr).toContain(`/tmp/not-under-path-repo is not under path.repo (snapshots: ${node.repoDir})`);
+    expect((await es('GET', '/_snapshot/outside')).status).toBe(404);
+    expect(auditLinesIn(cfg).filter((l) => l.includes('outside'))).toEqual([]);
+  });
+
+  it('add, verify and remove: previewed, audited, read back', async () => {
+    const loc = path.join(node.repoDir, 'backups');
+    const add = await cli(['snapshot', 'repo', 'add', 'backups', '--location', loc, '--yes']);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain('PUT /_snapshot/backups');
+    expect(add.stdout).toContain(`ok: repository backups is registered at ${loc}`);
+    expect((await es('GET', '/_snapshot/backups')).body.backups.settings.location).toBe(loc);
+    const again = await cli(['snapshot', 'repo', 'add', 'backups', '--location', loc, '--yes']);
+    expect(again.code).toBe(64);
+    expect(again.stderr).toMatch(/already registered/);
+    const verify = JSON.parse((await cli(['snapshot', 'repo', 'verify', 'backups', '--yes', '--json'])).stdout);
+    expect(verify).toMatchObject({ ok: true, action: 'repo-verify', verifiedBy: ['snapshots'] });
+    await es('PUT', '/_snapshot/doomed', { type: 'fs', settings: { location: path.join(node.repoDir, 'doomed') } });
+    const rm = await cli(['snapshot', 'repo', 'remove', 'doomed', '--yes']);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(rm.stdout).toContain('ok: repository doomed is no longer registered');
+    expect((await es('GET', '/_snapshot/doomed')).status).toBe(404);
+    const missing = await cli(['snapshot', 'repo', 'remove', 'doomed', '--yes']);
+    expect(missing.code).toBe(5);
+    const audited = auditLinesIn(cfg).map((l) => JSON.parse(l) as { target?: string; request?: { method: string; path: string } });
+    expect(audited.filter((a) => a.request).map((a) => `${a.request!.method} ${a.request!.path}`)).toEqual([
+      'PUT /_snapshot/backups',
+      'POST /_snapshot/backups/_verify',
+      'DELETE /_snapshot/doomed',
+    ]);
+  });
+});
+
+describe('shardeck snapshot create', () => {
+  it('takes exactly the indices the pattern names, follows it to its end (progress on stderr), exit 0', async () => {
+    await indexWith('logs-b', 5);
+    await indexWith('other', 3);
+    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-*', '--name', 'before', '--wait', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('"indices":"logs-a,logs-b"');
+    expect(r.stderr).toContain('started; following it to its end...');
+    expect(r.stdout).toMatch(/^before {2}SUCCESS {2}2 indices {2}shards 2\/2 ok/m);
+    const got = (await es('GET', '/_snapshot/backups/before')).body.snapshots[0];
+    expect([...got.indices].sort()).toEqual(['logs-a', 'logs-b']);
+    expect(got.include_global_state).toBe(false);
+  });
+
+  it('a primary that cannot be allocated: refused whole without --partial (exit 5); with it PARTIAL, its failure shown, exit 1', async () => {
+    await es('PUT', '/unplaced-2?wait_for_active_shards=0', {
+      settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' },
+    });
+    const whole = await cli(['snapshot', 'create', 'backups', '--indices', 'logs-a,unplaced-2', '--name', 'whole', '--wait', '--yes']);
+    expect(whole.code).toBe(5);
+    expect(whole.stderr).toMatch(/unassigned primary shards/);
+    const r = await cli([
+      'snapshot',
+      'create',
+      'backups',
+      '--indices',
+      'logs-a,unplaced-2',
+      '--name',
+      'part',
+      '--partial',
+      '--wait',
+      '--yes',
+    ]);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/^part {2}PARTIAL/m);
+    expect(r.stdout).toContain('unplaced-2[0]: primary shard is not allocated');
+    expect(r.stdout).toContain('partial: 1 of 2 shards failed');
+    await es('DELETE', '/unplaced-2');
+  });
+
+  it('an index name holding ESC is escaped in the preview and the listing, exact in --json', async () => {
+    const hostile = 'esc-\u001b[2j-idx';
+    await indexWith(hostile, 1);
+    const r = await cli(['snapshot', 'create', 'backups', '--indices', 'esc-*', '--name', 'hostile', '--wait', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout + r.stderr).not.toContain('\u001b');
+    expect(r.stdout).toContain('esc-\\u001b[2j-idx');
+    const j = JSON.parse((await cli(['snapshots', 'backups', '--json'])).stdout);
+    expect(j.repositories[0].snapshots.find((s: { name: string }) => s.name === 'hostile').indices).toEqual([hostile]);
+  });
+});
+
+describe('shardeck restore', () => {
+  // logs-a held 20 documents when "before" was taken (above); 5 are deleted since.
+  const deleteSome = async () => {
+    const r = await es('POST', '/logs-a/_delete_by_query?refresh=true', { query: { range: { n: { gte: 15 } } } });
+    expect(r.body.deleted).toBe(5);
+  };
+
+  it('beside: the pattern resolved to the exact list, restored under the suffix, the original untouched, counts shown', async () => {
+    await deleteSome();
+    expect(await count('logs-a')).toBe(15);
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a*', '--rename-suffix=-back', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('logs-a -> logs-a-back (the original holds 15 documents now)');
+    expect(r.stdout).toContain('"indices":"logs-a","include_global_state":false,"rename_pattern":"(.+)","rename_replacement":"$1-back"');
+    expect(r.stderr).toMatch(/logs-a-back\[0\] DONE \S+ \(100%\)/);
+    expect(r.stdout).toContain('health of the restored indices: green');
+    expect(r.stdout).toContain('logs-a-back: 20 documents restored (the original held 15 before; +5)');
+    expect(await count('logs-a-back')).toBe(20);
+    expect(await count('logs-a')).toBe(15);
+    // A second restore under the same suffix would collide: refused before sending.
+    const again = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--rename-suffix=-back', '--yes']);
+    expect(again.code).toBe(64);
+    expect(again.stderr).toContain('logs-a-back already exists');
+  });
+
+  it('in place: --yes alone sends nothing (exit 5); with the typed names it closes, restores, verifies the counts', async () => {
+    const before = auditLinesIn(cfg).length;
+    const bare = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes']);
+    expect(bare.code).toBe(5);
+    expect(bare.stderr).toContain('add --accept-data-loss logs-a to --yes; nothing was sent');
+    const wrong = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes', '--accept-data-loss', 'logs-b']);
+    expect(wrong.code).toBe(5);
+    expect(wrong.stderr).toMatch(/type "logs-a" to confirm/);
+    expect(auditLinesIn(cfg).length).toBe(before);
+    expect(await count('logs-a')).toBe(15);
+    const r = await cli([
+      'restore',
+      'backups',
+      'before',
+      '--indices',
+      'logs-a',
+      '--replace',
+      '--yes',
+      '--accept-data-loss',
+      'logs-a',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({ ok: true, mode: 'replace', includeGlobalState: false, report: { green: true } });
+    expect(j.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path}`)).toEqual([
+      'POST /logs-a/_close',
+      'POST /_snapshot/backups/before/_restore?wait_for_completion=false',
+    ]);
+    expect(j.report.counts).toEqual([{ index: 'logs-a', target: 'logs-a', before: 15, after: 20 }]);
+    expect(await count('logs-a')).toBe(20);
+  });
+
+  it('a snapshot or index it does not hold: exit 5 / 64, nothing sent', async () => {
+    expect((await cli(['restore', 'backups', 'nope', '--indices', 'logs-a'])).code).toBe(5);
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'other', '--yes']);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toContain('the snapshot holds no index matching "other" (it holds: logs-a, logs-b)');
+    expect((await cli(['restore', 'backups', 'before', '--indices', '*', '--yes'])).code).toBe(64);
+  });
+});

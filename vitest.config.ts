@@ -6,9 +6,12 @@ import { defineConfig } from 'vitest/config';
 // otherwise writes a missing snapshot and passes). `vitest -u` still rewrites them on purpose.
 process.env.UPDATE_SNAPSHOT ??= 'none';
 
-// Two projects: fast pure tests (domain, UI frames from recorded fixtures) and suites against
+// Projects: fast pure tests (domain, UI frames from recorded fixtures) and suites against
 // real Elasticsearch nodes started by dev/lib/es-node.mjs. On 2 cores the real-node suites run
 // one file at a time so node start-ups do not starve each other.
+// test/unit/vitest-projects.test.ts checks that every file calling vi.mock is listed here.
+export const MODULE_MOCKS = ['test/ui/windowing.test.tsx'];
+
 export default defineConfig({
   test: {
     // A skip without a reason the README lists fails the run (test/setup/skip-check.ts).
@@ -17,8 +20,22 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // One module graph per worker, not per file (Ink and React imported once): 135 s -> 60 s
+          // for the unit and snapshot projects on this machine. A file that changes process state restores it.
+          isolate: false,
           include: ['test/domain/**/*.test.ts', 'test/ui/**/*.test.{ts,tsx}', 'test/unit/**/*.test.{ts,tsx}'],
+          exclude: MODULE_MOCKS,
           // A guarded change in a unit test (to a closed port) still writes the host journal: not the machine's.
+          env: { FORCE_COLOR: '0', NO_COLOR: '1', SHARDECK_LOCK_DIR: path.join(os.tmpdir(), 'shardeck-unit-locks') },
+          testTimeout: 10_000,
+        },
+      },
+      {
+        // A file that replaces a module (vi.mock) needs its own module graph: shared, the module is
+        // already loaded by another file and the mock never applies.
+        test: {
+          name: 'unit-mocks',
+          include: MODULE_MOCKS,
           env: { FORCE_COLOR: '0', NO_COLOR: '1', SHARDECK_LOCK_DIR: path.join(os.tmpdir(), 'shardeck-unit-locks') },
           testTimeout: 10_000,
         },
@@ -28,6 +45,7 @@ export default defineConfig({
         // (test/ui/markers.ts), so a change in what the operator sees is a readable diff.
         test: {
           name: 'snapshots',
+          isolate: false,
           include: ['test/snapshots/**/*.test.{ts,tsx}'],
           // Orphaned screens (a file no test compares) fail the run too: test/setup/screens.ts.
           globalSetup: ['test/setup/screens.ts'],

@@ -22,7 +22,12 @@ const PANE_TABLE = {
     keyScopes: ['nodes', 'table', 'list'],
     reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'],
   },
-  templates: { title: 'Templates', key: '6', keyScopes: ['templates', 'table', 'list'], reads: ['indexTemplates', 'componentTemplates'] },
+  templates: {
+    title: 'Templates',
+    key: '6',
+    keyScopes: ['templates', 'table', 'list'],
+    reads: ['health', 'indexTemplates', 'componentTemplates'],
+  },
   // The doctor's findings; its checks run when the pane opens and on its own key, not in the poll
   // (the disks are, for its forecast's samples).
   doctor: {

@@ -1,5 +1,6 @@
 // Polls the cluster outside React. One request in flight per resource (a slow answer delays the
-// next poll of that resource instead of piling up), exponential backoff on failure, AbortSignal
+// next poll of that resource instead of piling up), exponential backoff on failure (health, the
+// probe, stays on its period and brings the others back when it answers again), AbortSignal
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
 import type { ResourceRead } from '../cluster/api';
@@ -163,13 +164,27 @@ export class Poller {
     if (this.stopped) return;
     const state = this.store.getState();
     if (state.paused || !this.needed().has(name)) return;
+    const wasFailing = state.snapshots[name].failures > 0;
     await this.pollOnce(name);
     if (this.stopped) return;
     const s = this.store.getState();
     const snap = s.snapshots[name];
     // The node's version or the user's role lacks it: asking again on a timer cannot help.
     if (notRetried(snap.error?.kind)) return;
-    this.schedule(name, snap.error ? backoffMs(s.intervalMs, snap.failures) : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
+    // Health is the probe: one small read every period even while failing, so the reads that back
+    // off come back within a period of the node's recovery instead of after their backoff.
+    if (name === 'health' && !snap.error && wasFailing) this.resumeBackedOff();
+    const failingDelay = name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures);
+    this.schedule(name, snap.error ? failingDelay : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
+  }
+
+  /** After the probe answers again: every needed read waiting out its backoff is read now. */
+  private resumeBackedOff(): void {
+    const s = this.store.getState();
+    for (const n of this.needed()) {
+      const error = s.snapshots[n].error;
+      if (n !== 'health' && error && !notRetried(error.kind) && !this.inFlight.has(n)) this.schedule(n, 0);
+    }
   }
 
   /**

@@ -48,7 +48,7 @@ describe('poller backoff (fake timers)', () => {
       intervalMs: INTERVAL,
       pane: 'shards',
     });
-    const poller = new Poller(reads, store, ['health']);
+    const poller = new Poller(reads, store, ['indices']);
     poller.start();
     try {
       await vi.advanceTimersByTimeAsync(0);
@@ -56,20 +56,54 @@ describe('poller backoff (fake timers)', () => {
       const expected = [0];
       for (let failures = 1; failures <= 8; failures++) expected.push(expected.at(-1)! + backoffMs(INTERVAL, failures));
       await vi.advanceTimersByTimeAsync(expected.at(-1)!);
-      expect(calls.health).toEqual(expected);
+      expect(calls.indices).toEqual(expected);
       expect(expected.at(-1)! - expected.at(-2)!).toBe(MAX_BACKOFF_MS);
-      expect(store.getState().snapshots.health).toMatchObject({ failures: 9, error: { kind: 'unreachable' } });
+      expect(store.getState().snapshots.indices).toMatchObject({ failures: 9, error: { kind: 'unreachable' } });
       // A waited-out read one millisecond early sends nothing.
       await vi.advanceTimersByTimeAsync(MAX_BACKOFF_MS - 1);
-      expect(calls.health).toHaveLength(9);
+      expect(calls.indices).toHaveLength(9);
       // The node answers: the error clears and the next read comes one interval later.
       state.down = false;
       await vi.advanceTimersByTimeAsync(1);
-      expect(calls.health).toHaveLength(10);
-      expect(store.getState().snapshots.health).toMatchObject({ failures: 0, error: undefined, data: HEALTH });
+      expect(calls.indices).toHaveLength(10);
+      expect(store.getState().snapshots.indices).toMatchObject({ failures: 0, error: undefined, data: [] });
       await vi.advanceTimersByTimeAsync(INTERVAL);
-      expect(calls.health).toHaveLength(11);
-      expect(calls.health.at(-1)! - calls.health.at(-2)!).toBe(INTERVAL);
+      expect(calls.indices).toHaveLength(11);
+      expect(calls.indices.at(-1)! - calls.indices.at(-2)!).toBe(INTERVAL);
+    } finally {
+      poller.stop();
+    }
+  });
+
+  it('health, the probe, is read every period while failing; when it answers, the reads backing off come back at once', async () => {
+    const { reads, calls, state } = fakeReads();
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'shards',
+    });
+    const poller = new Poller(reads, store, ['health', 'indices']);
+    state.down = false;
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      // Down for ten minutes after answering (the status stays green in the store): indices backs
+      // off to the 60 s cap, health keeps its period.
+      state.down = true;
+      const before = { health: calls.health.length, indices: calls.indices.length };
+      await vi.advanceTimersByTimeAsync(600_000);
+      expect(calls.health.length - before.health).toBeGreaterThanOrEqual(590);
+      expect(calls.indices.length - before.indices).toBeLessThan(20);
+      const lastIndices = calls.indices.at(-1)!;
+      // Healed right after the indices read: its backoff would wait 60 s; the probe's next answer brings it back.
+      state.down = false;
+      const healedAt = Date.now();
+      await vi.advanceTimersByTimeAsync(INTERVAL + 1);
+      expect(store.getState().snapshots.health).toMatchObject({ failures: 0, error: undefined });
+      expect(calls.indices.at(-1)).toBeGreaterThan(lastIndices);
+      // One period at most (a timer of 0 is 1 ms in Node).
+      expect(calls.indices.at(-1)! - healedAt).toBeLessThanOrEqual(INTERVAL + 1);
+      expect(store.getState().snapshots.indices).toMatchObject({ failures: 0, error: undefined, data: [] });
     } finally {
       poller.stop();
     }

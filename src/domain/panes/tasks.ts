@@ -71,7 +71,7 @@ export const taskSearchText = (r: TaskLine) => `${r.id} ${r.action} ${r.nodeName
 const folded = (r: TaskLine) => (r.children.length ? ` (+${r.children.length})` : '');
 
 export const TASK_COLUMNS: Column<TaskLine>[] = [
-  { title: 'running', width: 7, align: 'right', text: (r) => formatMillis(r.runningMillis) },
+  { title: 'running', width: 8, align: 'right', text: (r) => formatMillis(r.runningMillis) },
   { title: 'node', width: 10, text: (r) => displayText(r.nodeName), cut: 'middle' },
   {
     title: 'cancel',
@@ -79,7 +79,7 @@ export const TASK_COLUMNS: Column<TaskLine>[] = [
     text: (r) => (r.cancelled ? 'asked' : r.cancellable ? 'yes' : 'no'),
     tone: (r) => (r.cancelled ? 'yellow' : undefined),
   },
-  { title: 'action', width: 34, text: (r) => `${displayText(r.action)}${folded(r)}`, cut: 'middle', tone: (r) => (taskWrites(r.action) ? 'yellow' : undefined) },
+  { title: 'action', width: 33, text: (r) => `${displayText(r.action)}${folded(r)}`, cut: 'middle', tone: (r) => (taskWrites(r.action) ? 'yellow' : undefined) },
   { title: 'description', width: null, text: (r) => displayText(r.description) },
 ];
 

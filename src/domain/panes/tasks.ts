@@ -109,3 +109,19 @@ export function taskDetails(r: TaskLine): { text: string; tone?: Tone }[] {
   else if (!r.cancellable) lines.push({ text: 'not cancellable: Elasticsearch does not stop this kind of task', tone: 'gray' });
   return lines;
 }
+
+/**
+ * Why a task cannot be cancelled or rethrottled (the pane's keys and `shardeck tasks cancel` /
+ * `rethrottle` say it and send nothing), or null when it can.
+ */
+export function taskControlRefusal(
+  t: { id: string; action: string; cancellable?: boolean; cancelled: boolean; completed?: boolean },
+  what: 'cancel' | 'rethrottle',
+): string | null {
+  if (t.completed) return `task ${t.id} has finished: nothing to ${what}`;
+  if (what === 'rethrottle')
+    return taskRethrottles(t.action) ? null : `task ${t.id} (${t.action}) takes no rate: only by-query and reindex tasks are rethrottled`;
+  if (t.cancelled) return `task ${t.id} is being cancelled already: it stops at its next check`;
+  if (!t.cancellable) return `task ${t.id} (${t.action}) is not cancellable: Elasticsearch does not stop this kind of task`;
+  return null;
+}

@@ -93,3 +93,39 @@ describe('tasks pane rows', () => {
     expect(taskRethrottles('indices:data/write/update')).toBe(false);
   });
 });
+
+describe('cancel and rethrottle of a task', () => {
+  it("a writing task's cancel needs its id typed: --yes alone or a key does not confirm it", () => {
+    const writes = cancelTaskPlan('n1:7', { action: 'indices:data/write/update/byquery', writes: true });
+    expect(writes).toMatchObject({ method: 'POST', path: '/_tasks/n1%3A7/_cancel', risk: 'destructive', target: 'n1:7' });
+    expect(confirmationSatisfies(writes, { by: 'yes-flag' })).toBe(false);
+    expect(confirmationSatisfies(writes, { by: 'key' })).toBe(false);
+    expect(confirmationSatisfies(writes, { by: 'typed', text: 'n1:8' })).toBe(false);
+    expect(confirmationSatisfies(writes, { by: 'typed', text: 'n1:7' })).toBe(true);
+    expect(confirmationSatisfies(writes, { by: 'yes-flag', text: 'n1:7' })).toBe(true);
+    const reads = cancelTaskPlan('n1:9', { action: 'indices:data/read/search', writes: false });
+    expect(reads.risk).toBe('reversible');
+    expect(confirmationSatisfies(reads, { by: 'key' })).toBe(true);
+  });
+
+  it('rethrottles through the API of the task: delete, update-by-query, reindex', () => {
+    expect(rethrottlePlan('n:1', 5).path).toBe('/_delete_by_query/n%3A1/_rethrottle');
+    expect(rethrottlePlan('n:1', 5, 'indices:data/write/update/byquery').path).toBe('/_update_by_query/n%3A1/_rethrottle');
+    expect(rethrottlePlan('n:1', -1, 'indices:data/write/reindex')).toMatchObject({
+      path: '/_reindex/n%3A1/_rethrottle',
+      querystring: { requests_per_second: '-1' },
+      summary: 'rethrottle reindex task n:1 to no throttle',
+    });
+  });
+
+  it('says why a task cannot be cancelled or rethrottled', () => {
+    const t = { id: 'n:1', action: 'indices:data/write/delete/byquery', cancellable: true, cancelled: false };
+    expect(taskControlRefusal(t, 'cancel')).toBeNull();
+    expect(taskControlRefusal(t, 'rethrottle')).toBeNull();
+    expect(taskControlRefusal({ ...t, cancellable: false }, 'cancel')).toMatch(/not cancellable/);
+    expect(taskControlRefusal({ ...t, cancelled: true }, 'cancel')).toMatch(/being cancelled already/);
+    expect(taskControlRefusal({ ...t, completed: true }, 'cancel')).toMatch(/has finished/);
+    expect(taskControlRefusal({ ...t, action: 'health-node[c]' }, 'rethrottle')).toMatch(/takes no rate/);
+    expect(taskControlRefusal({ ...t, action: 'x\x1b[2Jy', cancellable: false }, 'cancel')).not.toContain('\x1b');
+  });
+});

@@ -118,10 +118,13 @@ export function taskControlRefusal(
   t: { id: string; action: string; cancellable?: boolean; cancelled: boolean; completed?: boolean },
   what: 'cancel' | 'rethrottle',
 ): string | null {
-  if (t.completed) return `task ${t.id} has finished: nothing to ${what}`;
+  // The id and action come from the node: escaped here, so every screen and line gets them safe.
+  const id = displayText(t.id);
+  const action = displayText(t.action);
+  if (t.completed) return `task ${id} has finished: nothing to ${what}`;
   if (what === 'rethrottle')
-    return taskRethrottles(t.action) ? null : `task ${t.id} (${t.action}) takes no rate: only by-query and reindex tasks are rethrottled`;
-  if (t.cancelled) return `task ${t.id} is being cancelled already: it stops at its next check`;
-  if (!t.cancellable) return `task ${t.id} (${t.action}) is not cancellable: Elasticsearch does not stop this kind of task`;
+    return taskRethrottles(t.action) ? null : `task ${id} (${action}) takes no rate: only by-query and reindex tasks are rethrottled`;
+  if (t.cancelled) return `task ${id} is being cancelled already: it stops at its next check`;
+  if (!t.cancellable) return `task ${id} (${action}) is not cancellable: Elasticsearch does not stop this kind of task`;
   return null;
 }

@@ -5,7 +5,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCatNodes, parseTasks, type ClusterTask } from '../../../src/domain/parse';
-import { taskDetails, taskLines, taskRethrottles, taskStatusLine, taskWrites, TASK_COLUMNS, TASK_SORT_KEYS } from '../../../src/domain/panes/tasks';
+import {
+  taskControlRefusal,
+  taskDetails,
+  taskLines,
+  taskRethrottles,
+  taskStatusLine,
+  taskWrites,
+  TASK_COLUMNS,
+  TASK_SORT_KEYS,
+} from '../../../src/domain/panes/tasks';
+import { cancelTaskPlan, rethrottlePlan } from '../../../src/domain/wizards/delete';
+import { confirmationSatisfies } from '../../../src/domain/mutation/confirmation';
 import { sortRows } from '../../../src/domain/table';
 import { isDisplaySafe } from '../../../src/domain/display-text';
 

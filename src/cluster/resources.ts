@@ -16,6 +16,7 @@ import {
   parseHealthReport,
   parseIndexBlocks,
   parseNodeSearchStats,
+  parseTasks,
   type RowsParser,
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
@@ -56,6 +57,24 @@ export const NODE_STATS_FILTER = [
   'nodes.*.fs.data.mount',
   'nodes.*.fs.data.total_in_bytes',
   'nodes.*.fs.data.available_in_bytes',
+].join(',');
+
+export const TASKS_FILTER = [
+  'tasks.node',
+  'tasks.id',
+  'tasks.action',
+  'tasks.description',
+  'tasks.running_time_in_nanos',
+  'tasks.cancellable',
+  'tasks.cancelled',
+  'tasks.parent_task_id',
+  'tasks.status.total',
+  'tasks.status.deleted',
+  'tasks.status.updated',
+  'tasks.status.created',
+  'tasks.status.batches',
+  'tasks.status.version_conflicts',
+  'tasks.status.requests_per_second',
 ].join(',');
 
 /** Kept as answered: domain/templates.ts parseTemplates joins the two template reads. */
@@ -163,6 +182,21 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_nodes/jvm', querystring: { filter_path: 'nodes.*.name,nodes.*.jvm.input_arguments' } },
     parse: parseNodeJvm,
     every: 30,
+  }),
+  // Every running task, flat (parents named by parent_task_id; domain/panes/tasks.ts folds them):
+  // read only while the Tasks pane is shown, with only its columns and a by-query's counters.
+  tasks: resource({
+    request: {
+      method: 'GET',
+      path: '/_tasks',
+      querystring: {
+        detailed: 'true',
+        group_by: 'none',
+        filter_path: TASKS_FILTER,
+      },
+    },
+    parse: parseTasks,
+    every: 1,
   }),
   indexTemplates: resource({
     request: { method: 'GET', path: '/_index_template', querystring: {} },

@@ -1,8 +1,11 @@
-// shardeck tasks [TASK_ID] [--json]
+// shardeck tasks [TASK_ID] [--json] | tasks --all [--json] | tasks cancel ID | tasks rethrottle ID --rps N
 // Re-attach to a delete-by-query or force merge after the TUI or the SSH session was closed:
 // without an id, the running ones; with an id, its status (finished tasks are read from the
 // node's task results). A delete whose task is gone is counted from its audit record, after a
 // guarded refresh; in read-only mode without one (the output says the count may lag).
+// --all: every task the nodes run (the Tasks pane's read), parents with their children folded.
+// cancel / rethrottle: the Tasks pane's keys as commands, through the Guard (preview, audit,
+// exactly that task id, never retried); a task that writes needs its id typed to be cancelled.
 import { lostDeleteReport, recordedDelete } from '../domain/delete/report';
 import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task';
 import { ConnError } from '../cluster/connection';
@@ -14,8 +17,15 @@ import type { AuditRecord } from '../domain/mutation/audit';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
-import { out } from './support/output';
+import { err, out } from './support/output';
 import { displayText } from '../domain/display-text';
+import { taskControlRefusal, taskLines, taskStatusLine, taskWrites, type TaskLine } from '../domain/panes/tasks';
+import { cancelTaskPlan, parseRequestsPerSecond, rethrottlePlan } from '../domain/wizards/delete';
+import { formatMillis } from '../domain/panes/nodes';
+import { sendOne } from '../services/wizards/session';
+import { describeOutcome } from '../domain/mutation/audit';
+import { confirmOnTerminal, MUTATION_OPTIONS, previews, printPreviews, warnAudit } from './support/guarded';
+import type { CommandContext } from './support/common';
 
 const NAME = 'tasks';
 
@@ -39,15 +49,115 @@ function carriedConfirmation(by: AuditRecord['confirmedBy'], previewed: number):
   return by === 'yes-flag' ? { by: 'yes-flag' } : { by: 'key' };
 }
 
+/** One task of --all: running time, node, action (+ folded children), cancellable, description, progress. */
+function allLine(t: TaskLine): string {
+  const kids = t.children.length ? ` (+${t.children.length})` : '';
+  const head = `${formatMillis(t.runningMillis).padStart(7)}  ${displayText(t.id)}  ${displayText(t.nodeName)}  ${displayText(t.action)}${kids}`;
+  const flags = [t.cancelled ? 'cancelling' : t.cancellable ? 'cancellable' : 'not cancellable'];
+  const status = taskStatusLine(t);
+  const desc = t.description ? `  ${displayText(t.description)}` : '';
+  return `${head}  [${flags.join(', ')}]${desc}\n${status ? `         ${status}\n` : ''}`;
+}
+
+async function listAll(values: CommandContext['values']): Promise<number> {
+  const json = Boolean(values.json);
+  const { es, close } = await openGuard(values);
+  try {
+    const [list, nodes] = await Promise.all([es.data('tasks'), es.data('nodes')]);
+    const lines = taskLines(list, nodes).sort((a, b) => b.runningMillis - a.runningMillis);
+    if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, tasks: lines });
+    else out(lines.length ? lines.map(allLine).join('') : 'no task is running\n');
+    return EXIT.ok;
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
+/** tasks cancel ID / tasks rethrottle ID --rps N: the task read first, refused when it cannot be, then one guarded request. */
+async function control(verb: 'cancel' | 'rethrottle', args: string[], values: CommandContext['values']): Promise<number> {
+  const json = Boolean(values.json);
+  const [id, ...extra] = args;
+  if (id === undefined || extra.length || !isTaskId(id))
+    return usageError(NAME, `give one task id as node:number (shardeck tasks --all lists them): shardeck tasks ${verb} abc123:4567`, json);
+  const rate = verb === 'rethrottle' ? parseRequestsPerSecond(String(values.rps ?? '')) : null;
+  if (verb === 'rethrottle' && values.rps === undefined)
+    return usageError(NAME, 'give the new rate: --rps N (documents per second, or -1 for no throttle)', json);
+  if (rate && !rate.ok) return usageError(NAME, rate.error, json);
+  if (verb === 'cancel' && values.rps !== undefined) return usageError(NAME, '--rps is for rethrottle', json);
+  const { es, guard, close } = await openGuard(values);
+  try {
+    guard.assertWritable();
+    let p: TaskProgress;
+    try {
+      p = await es.task(id);
+    } catch (e) {
+      if (e instanceof ConnError && e.status === 404) return usageError(NAME, `the node knows no task ${id}: check the id (shardeck tasks --all)`, json);
+      throw e;
+    }
+    const refusal = taskControlRefusal(p, verb);
+    if (refusal) {
+      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: refusal, task: p });
+      else err(`shardeck ${NAME}: ${displayText(refusal)}\n`);
+      return EXIT.failed;
+    }
+    const plan =
+      verb === 'cancel' ? cancelTaskPlan(id, { action: p.action, writes: taskWrites(p.action) }) : rethrottlePlan(id, rate!.ok ? rate!.value : -1, p.action);
+    const requests = previews(guard, [plan]);
+    const head = { schema: JSON_SCHEMA, command: NAME, action: verb, task: id, taskAction: p.action, requests };
+    if (!json) printPreviews(requests);
+    if (values['dry-run']) {
+      if (json) printJson({ ...head, ok: true, dryRun: true, sent: false });
+      else out('dry run: nothing was sent\n');
+      return EXIT.ok;
+    }
+    // The id on the command line is what a writing task's cancel asks to be typed: --yes carries it.
+    const confirmation = await confirmOnTerminal(NAME, [plan], values, plan.confirmText);
+    if (!confirmation) return EXIT.failed;
+    const sent = await sendOne(guard, plan, confirmation, {});
+    if ('refusal' in sent) {
+      if (json) printJson({ ...head, ok: false, error: sent.refusal.message, sent: false });
+      else err(`shardeck ${NAME}: ${displayText(sent.refusal.message)}\n`);
+      return EXIT.failed;
+    }
+    warnAudit(sent.out.auditWarning);
+    const ok = sent.out.applied === 'yes';
+    const message = describeOutcome(sent.out);
+    if (json) printJson({ ...head, ok, ...(ok ? {} : { error: message }), sent: true, applied: sent.out.applied });
+    else out(`${ok ? 'ok' : 'FAILED'}: ${plan.summary}: ${message}\n`);
+    return ok ? EXIT.ok : EXIT.failed;
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
 const tasks: CommandModule = {
-  summary: 'Show running delete-by-query and force-merge tasks, or the status of one (re-attach after the session was closed).',
-  usage: 'usage: shardeck tasks [TASK_ID] [--json]   (TASK_ID as printed by delete-by-query, e.g. abc123:4567)',
+  summary:
+    'Show running delete-by-query and force-merge tasks, or the status of one (re-attach after the session was closed); --all: every task; cancel or rethrottle one.',
+  usage:
+    'usage: shardeck tasks [TASK_ID] [--json] | shardeck tasks --all [--json] | shardeck tasks cancel TASK_ID [--yes] [--dry-run] [--json] | shardeck tasks rethrottle TASK_ID --rps N [--yes] [--dry-run] [--json]   (TASK_ID as printed by delete-by-query or --all, e.g. abc123:4567)',
+  options: { ...MUTATION_OPTIONS, all: { type: 'boolean' }, rps: { type: 'string' } },
   group: 'inspect',
-  flagHelp: {},
-  examples: ['shardeck tasks', 'shardeck tasks abc123:4567', 'shardeck tasks abc123:4567 --json'],
+  flagHelp: {
+    all: 'every task the nodes run, not only deletes and merges (parents with their children folded)',
+    rps: 'rethrottle: the new rate in documents per second (-1: no throttle)',
+    yes: 'confirm without asking (a task that writes: the id given is its typed confirmation)',
+    'dry-run': 'cancel / rethrottle: show the request and send nothing',
+  },
+  examples: ['shardeck tasks --all', 'shardeck tasks rethrottle abc123:4567 --rps 500', 'shardeck tasks cancel abc123:4567'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [id, ...extra] = positionals;
+    if (id === 'cancel' || id === 'rethrottle') return control(id, extra, values);
+    if (values.rps !== undefined || values.yes || values['dry-run'])
+      return usageError(NAME, '--rps, --yes and --dry-run go with tasks cancel / tasks rethrottle', json);
+    if (values.all) {
+      if (positionals.length) return usageError(NAME, '--all lists every task: give no task id with it', json);
+      return listAll(values);
+    }
     if (extra.length || (id !== undefined && !isTaskId(id)))
       return usageError(
         NAME,

@@ -39,6 +39,7 @@ const PANE_TABLE = {
   },
   // Its entries are not polled: the timeline service appends them (health transitions name the problem shards).
   timeline: { title: 'Timeline', key: '8', keyScopes: ['list'], reads: ['health'], whileNotGreen: ['shards'] },
+  tasks: { title: 'Tasks', key: '0', keyScopes: ['tasks', 'table', 'list'], reads: ['health', 'tasks', 'nodes'] },
 } as const satisfies Record<string, PaneDeclaration>;
 
 export interface PaneDeclaration {
@@ -86,4 +87,5 @@ export interface Selection {
   nodes?: { node: string };
   templates?: { template: string; kind: 'index' | 'component' };
   health?: { indicator: string };
+  tasks?: { task: string };
 }

@@ -332,3 +332,49 @@ export function parseNodeSearchStats(r: Json): NodeSearchStats[] {
     })
     .sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** One task the node is running (GET _tasks?group_by=none), as the Tasks pane and `shardeck tasks --all` show it. */
+export interface ClusterTask {
+  /** "nodeId:number", the id cancel and rethrottle name. */
+  id: string;
+  node: string;
+  action: string;
+  /** As the node sent it: untrusted (a by-query's description holds the operator's query); escaped where shown. */
+  description: string;
+  runningMillis: number;
+  cancellable: boolean;
+  cancelled: boolean;
+  /** The task that started it (a by-query's slices, a search's shard requests), or null. */
+  parent: string | null;
+  /** A by-query or reindex task's progress, or null for other tasks. */
+  status: { total: number; done: number; batches: number; versionConflicts: number; requestsPerSecond: number } | null;
+}
+
+/** GET _tasks?detailed=true&group_by=none: the flat list, parents named by parent_task_id. */
+export function parseTasks(r: Json): ClusterTask[] {
+  const list = Array.isArray(r?.tasks) ? (r.tasks as Json[]) : [];
+  return list.map((t) => {
+    const s = (t.status ?? null) as Json | null;
+    const byQuery = s !== null && typeof s === 'object' && 'total' in s;
+    return {
+      id: `${str(t.node)}:${str(t.id)}`,
+      node: str(t.node),
+      action: str(t.action),
+      description: str(t.description),
+      runningMillis: Math.round(num(t.running_time_in_nanos) / 1e6),
+      cancellable: t.cancellable === true,
+      cancelled: t.cancelled === true,
+      parent: typeof t.parent_task_id === 'string' ? t.parent_task_id : null,
+      status: byQuery
+        ? {
+            total: num(s.total),
+            // by-query and reindex count what they did in different fields; the pane shows their sum.
+            done: num(s.deleted) + num(s.updated) + num(s.created),
+            batches: num(s.batches),
+            versionConflicts: num(s.version_conflicts),
+            requestsPerSecond: s.requests_per_second === undefined ? -1 : num(s.requests_per_second),
+          }
+        : null,
+    };
+  });
+}

@@ -158,6 +158,7 @@ const COMMANDS = [
   },
   { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
   { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
+  { id: 'tasks.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'tasks' },
   {
     id: 'wizard.componentTemplate',
     keys: ['X'],

@@ -219,6 +219,10 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   tasks: [
     { args: ['tasks'], exit: 0, reads: true },
+    { args: ['tasks', '--all'], exit: 0, reads: true },
+    // Refused before the task is even read: the guard's read-only check comes first.
+    { args: ['tasks', 'cancel', '@finished', '--yes'], exit: 4 },
+    { args: ['tasks', 'rethrottle', '@finished', '--rps', '5', '--yes'], exit: 4 },
     { args: ['tasks', '@finished'], exit: 0, reads: true },
     {
       args: ['tasks', LOST_TASK, '--json'],

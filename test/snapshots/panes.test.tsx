@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseHealthReport } from '../../src/domain/parse';
 import type { PaneId } from '../../src/store/console';
-import { failOnConsoleError, fixture, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
+import * as resourcesModule from '../../src/cluster/resources';
+import { setSnapshot } from '../../src/store/console';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -71,7 +73,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     const { EXPLAIN_KEY } = await import('../../src/services/poller');
     const store = makeStore();
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
-      if (name === 'healthReport') continue;
+      // No _health_report before 8.7; the Tasks pane's read was recorded on 8.19 only (not drawn here).
+      if (name === 'healthReport' || name === 'tasks') continue;
       setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(OLD, name) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
     }
     const version = parseEsVersion((fixture(OLD, 'root') as { version: { number: string } }).version.number)!;
@@ -98,6 +101,40 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
         if (explained) expect(text).toContain('cause: ');
         await expect(text).toMatchFileSnapshot(`__screens__/${OLD}-health${explained ? '-explained' : ''}-${columns}x${rows}.txt`);
       });
+});
+
+// Recorded by dev/record-tasks.ts from a real 8.19 node running a delete-by-query in 2 slices and an
+// unsliced one, both throttled to 1 document a second (test/fixtures/tasks: its _tasks and _cat/nodes).
+describe('Tasks pane', () => {
+  const tasksScreen = (columns: number, rows: number, tasks?: unknown[]) =>
+    screen('yellow', 'tasks', columns, rows, (app) => {
+      const { RESOURCES } = resourcesModule;
+      for (const name of ['tasks', 'nodes'] as const)
+        setSnapshot(app.store, name, {
+          data: (tasks && name === 'tasks' ? tasks : RESOURCES[name].parse(fixture('tasks', name) as never)) as never,
+          fetchedAt: NOW - 3000,
+          failures: 0,
+        });
+    });
+  for (const [columns, rows] of SIZES)
+    it(`running tasks at ${columns}x${rows}`, async () => {
+      const text = await tasksScreen(columns, rows);
+      expect(text).toContain('(+2)'); // the sliced delete's 2 slices, folded
+      await expect(text).toMatchFileSnapshot(`__screens__/tasks-running-${columns}x${rows}.txt`);
+    });
+  it('the sliced delete-by-query highlighted at 80x23: its slices summed', async () => {
+    await tasksScreen(80, 23);
+    await r!.press(KEYS.down); // the node's own health-node task runs longest; the delete is next
+    const text = withColourMarkers(r!.frame());
+    expect(text).toMatch(/deleted \d+ \/ 200 \(\d+%\) · \d+ batches/);
+    expect(text).toContain('2 child tasks: indices:data/write/delete/byquery');
+    await expect(text).toMatchFileSnapshot('__screens__/tasks-sliced-80x23.txt');
+  });
+  it('no task at 80x23', async () => {
+    const text = await tasksScreen(80, 23, []);
+    expect(text).toContain('no task is running');
+    await expect(text).toMatchFileSnapshot('__screens__/tasks-empty-80x23.txt');
+  });
 });
 
 describe('sharing and the incident timeline', () => {

@@ -305,7 +305,10 @@ describe('keys', () => {
     expect(app.store.getState().pane).toBe('shards');
     await app.press('1');
     await app.press('\u001b[Z');
-    expect(app.store.getState().pane).toBe('timeline');
+    expect(app.store.getState().pane).toBe('tasks');
+    await app.press('1');
+    await app.press('0');
+    expect(app.store.getState().pane).toBe('tasks');
   });
 
   it('a pane switched to does not flash a red STALE while its first read since is on its way', async () => {

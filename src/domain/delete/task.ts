@@ -16,6 +16,8 @@ export interface TaskProgress {
   description: string;
   completed: boolean;
   cancelled: boolean;
+  /** Whether Elasticsearch can cancel it (GET _tasks/<id>'s task.cancellable). */
+  cancellable?: boolean;
   total: number;
   deleted: number;
   batches: number;
@@ -43,6 +45,7 @@ export function parseTask(id: string, body: any): TaskProgress {
     // its task.cancelled is false again; an error may name the cancellation instead.
     cancelled:
       task.cancelled === true || Boolean(body?.response?.canceled ?? s.canceled) || /cancel/i.test(String(body?.error?.reason ?? '')),
+    cancellable: task.cancellable === true,
     total: Number(s.total ?? 0),
     deleted: Number(s.deleted ?? 0),
     batches: Number(s.batches ?? 0),

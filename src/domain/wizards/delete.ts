@@ -154,31 +154,51 @@ export function parseRequestsPerSecond(text: string): Parsed<number> {
   return { ok: true, value: Number(t) };
 }
 
-/** POST _delete_by_query/<task>/_rethrottle: takes effect at the next batch; nothing is deleted by it. */
-export function rethrottlePlan(task: string, requestsPerSecond: number): MutationPlan {
+/** The API a by-query or reindex task is rethrottled through, by its action. */
+function rethrottleApi(action: string): { path: string; kind: string } {
+  if (/reindex/.test(action)) return { path: '_reindex', kind: 'reindex' };
+  if (/update\/byquery/.test(action)) return { path: '_update_by_query', kind: 'update-by-query' };
+  return { path: '_delete_by_query', kind: 'delete' };
+}
+
+/**
+ * POST _delete_by_query/<task>/_rethrottle (or _update_by_query, _reindex, by the task's action):
+ * takes effect at the next batch; nothing is changed by it.
+ */
+export function rethrottlePlan(task: string, requestsPerSecond: number, action = 'indices:data/write/delete/byquery'): MutationPlan {
   const rate = requestsPerSecond < 0 ? 'no throttle' : `${requestsPerSecond} documents per second`;
+  const api = rethrottleApi(action);
   return {
     method: 'POST',
-    path: `/_delete_by_query/${encodeURIComponent(task)}/_rethrottle`,
+    path: `/${api.path}/${encodeURIComponent(task)}/_rethrottle`,
     querystring: { requests_per_second: String(requestsPerSecond) },
     risk: 'reversible',
     target: task,
-    summary: `rethrottle delete task ${task} to ${rate}`,
+    summary: `rethrottle ${api.kind} task ${task} to ${rate}`,
   };
 }
 
 /**
- * POST _tasks/<id>/_cancel: stops the delete at the next batch. It stops deleting, it restores
- * nothing: what was deleted before stays deleted (said in the summary and the report).
+ * POST _tasks/<id>/_cancel: stops the task at its next check. It stops, it restores nothing: what a
+ * delete deleted stays deleted (said in the summary and the report). Any other task that writes
+ * (by-query, reindex, update: `writes`) is left half done, so its id is typed to confirm, even
+ * after --yes (the delete wizard's own task was confirmed by its typed count already).
  */
-export function cancelTaskPlan(task: string): MutationPlan {
-  return {
+export function cancelTaskPlan(task: string, other?: { action: string; writes: boolean }): MutationPlan {
+  const plan: MutationPlan = {
     method: 'POST',
     path: `/_tasks/${encodeURIComponent(task)}/_cancel`,
     querystring: {},
     risk: 'reversible',
     target: task,
     summary: `cancel task ${task} (stops deleting; what was deleted stays deleted)`,
+  };
+  if (!other) return plan;
+  return {
+    ...plan,
+    risk: other.writes ? 'destructive' : 'reversible',
+    confirmText: other.writes ? task : undefined,
+    summary: `cancel task ${task} (${other.action})${other.writes ? ': it stops half done; what it wrote stays written' : ''}`,
   };
 }
 

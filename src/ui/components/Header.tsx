@@ -17,18 +17,18 @@ const HELP_TAB = '  ? help';
 
 /**
  * One tab per pane with its own number key (pre-assigned: 6 Templates, 7 Doctor, 8 Timeline). When
- * all titles do not fit (eight panes at 80 columns), the other panes' titles are cut to four letters,
- * the current one stays whole, so every tab and its number stay on screen.
+ * all titles do not fit (nine panes at 80 columns), the other panes' titles are cut to four letters,
+ * then fewer, the current one stays whole, so every tab, its number and "? help" stay on screen.
  */
 function paneTabs(current: string, width: number): { pane: string; text: string }[] {
-  const tabs = (cut: boolean) =>
+  const tabs = (cut: number) =>
     PANES.map((p) => {
       const title = PANE_SPECS[p].title;
-      return { pane: p, text: ` ${keysOf(`pane.${p}`)[0]} ${cut && p !== current ? title.slice(0, 4) : title} ` };
+      return { pane: p, text: ` ${keysOf(`pane.${p}`)[0]} ${p !== current ? title.slice(0, cut) : title} ` };
     });
-  const full = tabs(false);
-  const length = full.reduce((n, t) => n + t.text.length, HELP_TAB.length);
-  return length <= width ? full : tabs(true);
+  const fits = (t: { text: string }[]) => t.reduce((n, x) => n + x.text.length, HELP_TAB.length) <= width;
+  for (const cut of [Infinity, 4, 3, 2]) if (fits(tabs(cut))) return tabs(cut);
+  return tabs(1);
 }
 
 export function Header({ width }: { width: number }) {

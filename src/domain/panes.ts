@@ -34,6 +34,13 @@ const PANE_TABLE = {
   },
   // Its entries are not polled: the timeline service appends them (health transitions name the problem shards).
   timeline: { title: 'Timeline', key: '8', keyScopes: ['list'], reads: ['health'], whileNotGreen: ['shards'] },
+  // Repositories, snapshots newest first, what runs now; which snapshots hold the index highlighted in Indices.
+  snapshots: {
+    title: 'Snapshots',
+    key: '9',
+    keyScopes: ['snapshots', 'table', 'list'],
+    reads: ['health', 'snapshotRepositories', 'snapshots', 'runningSnapshots', 'restores'],
+  },
 } as const satisfies Record<string, PaneDeclaration>;
 
 export interface PaneDeclaration {
@@ -81,4 +88,5 @@ export interface Selection {
   nodes?: { node: string };
   templates?: { template: string; kind: 'index' | 'component' };
   health?: { indicator: string };
+  snapshots?: { repository: string; snapshot: string };
 }

@@ -8,6 +8,7 @@ import { HealthPane } from './HealthPane';
 import { IndicesPane } from './IndicesPane';
 import { NodesPane } from './NodesPane';
 import { ShardsPane } from './ShardsPane';
+import { SnapshotsPane } from './SnapshotsPane';
 import { TemplatesPane } from './TemplatesPane';
 import { TimelinePane } from './TimelinePane';
 
@@ -25,6 +26,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   templates: TemplatesPane,
   timeline: TimelinePane,
   doctor: DoctorPane,
+  snapshots: SnapshotsPane,
 };
 
 export const PANE_REGISTRY = Object.fromEntries(PANES.map((id) => [id, { id, ...PANE_SPECS[id], component: COMPONENTS[id] }])) as Record<

@@ -190,6 +190,13 @@ const COMMANDS = [
     scope: 'nodes',
     dangerous: true,
   },
+  {
+    id: 'wizard.restore',
+    keys: ['R'],
+    description: 'restore the selected snapshot: beside the originals (default) or in place',
+    scope: 'snapshots',
+    dangerous: true,
+  },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
   // A finished wizard closes on any key.

@@ -305,7 +305,7 @@ describe('keys', () => {
     expect(app.store.getState().pane).toBe('shards');
     await app.press('1');
     await app.press('\u001b[Z');
-    expect(app.store.getState().pane).toBe('timeline');
+    expect(app.store.getState().pane).toBe('snapshots');
   });
 
   it('a pane switched to does not flash a red STALE while its first read since is on its way', async () => {

@@ -26,6 +26,7 @@ import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
+import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
 import { UnblockWizard } from './UnblockWizard';
 
@@ -57,4 +58,5 @@ export const WIZARDS: WizardEntry[] = [
   },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
   { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
+  { id: 'restore', title: 'Restore from a snapshot', commandId: 'wizard.restore', component: RestoreWizard },
 ];

@@ -139,6 +139,7 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
         ],
       },
     });
+    await tick(20);
     await app.type('logs-a,logs');
     const typed = await shot(app, 'review-typing', columns, rows);
     expect(typed).toContain('type logs-a,logs-b to restore in place: ⟦red bold⟧logs-a,logs⟦⟧_');

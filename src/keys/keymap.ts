@@ -197,6 +197,13 @@ const COMMANDS = [
     scope: 'snapshots',
     dangerous: true,
   },
+  {
+    id: 'wizard.snapshot',
+    keys: ['S'],
+    description: 'take a snapshot into the selected snapshot\'s repository (or one chosen), followed to its end',
+    scope: 'snapshots',
+    dangerous: true,
+  },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
   // A finished wizard closes on any key.

@@ -3,7 +3,7 @@
 // and restored over, confirmed by typing their names), then the session of
 // services/wizards/restore.ts: the preview, the restore followed shard by shard until green, and
 // the documents counted against the originals.
-import React, { useRef, useState } from 'react';
+import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { formatCount } from '../../domain/format';
@@ -20,7 +20,7 @@ import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { formKeys, useDialogKeys, useHint, type DialogKey } from './dialog-keys';
+import { formKeys, useDialogKeys, useFormKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
@@ -51,12 +51,6 @@ export const RestoreWizard = withServices(function RestoreFromSelection({
   };
   return <RestoreFormView initial={initial} onSubmit={setForm} onClose={onClose} />;
 });
-
-/** A form kept here (the session starts once it is filled): its Esc closes it, nothing sent. */
-function useFormKeys(onClose: () => void, handle: (key: DialogKey) => boolean) {
-  const ended = useRef({ phase: 'input', getState: () => ended.current, send: () => (ended.current.phase = 'cancelled') });
-  useDialogKeys(ended.current, onClose, handle);
-}
 
 function NoSnapshot({ onClose }: { onClose: () => void }) {
   useFormKeys(onClose, () => false);

@@ -1,6 +1,7 @@
 // A wizard's keys: its one key layer, the keys asked by command id from the keymap in force
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
+import { useRef } from 'react';
 import type { LineEdit } from '../../domain/line-edit';
 import type { ConfirmationNeed } from '../../domain/mutation/confirmation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
@@ -41,6 +42,15 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
     }
     return true;
   });
+}
+
+/**
+ * The keys of a form a wizard keeps itself, before its session starts (the session takes the
+ * filled form): `handle` as for useDialogKeys; Esc closes it, nothing was sent.
+ */
+export function useFormKeys(onClose: () => void, handle: (key: DialogKey) => boolean | void): void {
+  const form = useRef({ phase: 'input', getState: () => form.current, send: () => void (form.current.phase = 'cancelled') });
+  useDialogKeys(form.current, onClose, handle);
 }
 
 /** A line being typed: Enter submits it, a character or Backspace edits it; false for any other key. */

@@ -193,14 +193,14 @@ const COMMANDS = [
   {
     id: 'wizard.restore',
     keys: ['R'],
-    description: 'restore the selected snapshot: beside the originals (default) or in place',
+    description: 'restore the selected snapshot (beside, or in place)',
     scope: 'snapshots',
     dangerous: true,
   },
   {
     id: 'wizard.snapshot',
     keys: ['S'],
-    description: 'take a snapshot into the selected snapshot\'s repository (or one chosen), followed to its end',
+    description: 'take a snapshot, followed to its end',
     scope: 'snapshots',
     dangerous: true,
   },

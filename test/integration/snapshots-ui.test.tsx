@@ -81,6 +81,6 @@ it('the pane shows the snapshot; R restores it beside, followed until green, cou
   expect(await count('logs-a')).toBe(15); // beside: the original untouched
   const records = readAudit(auditFile).records;
   expect(records).toHaveLength(1);
-  expect(records[0]).toMatchObject({ method: 'POST', path: '/_snapshot/backups/nightly-1/_restore' });
+  expect(records[0]).toMatchObject({ request: { method: 'POST', path: '/_snapshot/backups/nightly-1/_restore', body: { indices: 'logs-a' } } });
   app.unmount();
 });

@@ -28,9 +28,15 @@ beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-snapui-'));
   await es('PUT', '/logs-a', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = Array.from({ length: 20 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
-  const res = await fetch(`${node.url}/logs-a/_bulk?refresh=true`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: bulk });
+  const res = await fetch(`${node.url}/logs-a/_bulk?refresh=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson' },
+    body: bulk,
+  });
   expect(res.ok).toBe(true);
-  expect((await es('PUT', '/_snapshot/backups', { type: 'fs', settings: { location: path.join(node.repoDir, 'backups') } })).status).toBe(200);
+  expect((await es('PUT', '/_snapshot/backups', { type: 'fs', settings: { location: path.join(node.repoDir, 'backups') } })).status).toBe(
+    200,
+  );
   const snap = await es('PUT', '/_snapshot/backups/nightly-1?wait_for_completion=true', { indices: 'logs-a', include_global_state: false });
   expect(snap.body.snapshot.state).toBe('SUCCESS');
   await es('POST', '/logs-a/_delete_by_query?refresh=true', { query: { range: { n: { lt: 5 } } } });
@@ -81,6 +87,8 @@ it('the pane shows the snapshot; R restores it beside, followed until green, cou
   expect(await count('logs-a')).toBe(15); // beside: the original untouched
   const records = readAudit(auditFile).records;
   expect(records).toHaveLength(1);
-  expect(records[0]).toMatchObject({ request: { method: 'POST', path: '/_snapshot/backups/nightly-1/_restore', body: { indices: 'logs-a' } } });
+  expect(records[0]).toMatchObject({
+    request: { method: 'POST', path: '/_snapshot/backups/nightly-1/_restore', body: { indices: 'logs-a' } },
+  });
   app.unmount();
 });

@@ -28,9 +28,9 @@ const SIZES = [
   [120, 40],
 ] as const;
 
-const snaps = RESOURCES.snapshots.parse(fixture('snapshots', 'pane-snapshots') as never);
+const snaps = RESOURCES.snapshots.parse(fixture('snapshots', 'pane-snapshots'));
 const nightly1 = snaps.find((s) => s.name === 'nightly-1')!;
-const restoring = RESOURCES.restores.parse(fixture('snapshots', 'recovery-after-restore') as never);
+const restoring = RESOURCES.restores.parse(fixture('snapshots', 'recovery-after-restore'));
 
 type Session = WizardSession<any, any, any>;
 
@@ -101,7 +101,7 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     const plans = session()!.getState().plans;
     session()!.send({ type: 'applied', results: [ok(plans[0].summary, 'restoring or restored: logs-a-restored, logs-b-restored')] });
     await shot(app, 'watching', columns, rows);
-    const half = { ...restoring[0]!, stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
+    const half = { ...restoring[0], stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
     session()!.send({ type: 'progress', progress: { recoveries: [half], health: 'red' } });
     const progress = await shot(app, 'progress', columns, rows);
     expect(progress).toContain('logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files');

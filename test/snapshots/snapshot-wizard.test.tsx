@@ -32,9 +32,9 @@ const SIZES = [
   [120, 40],
 ] as const;
 
-const repos = RESOURCES.snapshotRepositories.parse(fixture('snapshots', 'pane-repositories') as never);
-const snaps = RESOURCES.snapshots.parse(fixture('snapshots', 'pane-snapshots') as never);
-const status = RESOURCES.runningSnapshots.parse(fixture('snapshots', 'status-s1') as never)[0]!;
+const repos = RESOURCES.snapshotRepositories.parse(fixture('snapshots', 'pane-repositories'));
+const snaps = RESOURCES.snapshots.parse(fixture('snapshots', 'pane-snapshots'));
+const status = RESOURCES.runningSnapshots.parse(fixture('snapshots', 'status-s1'))[0];
 type Session = WizardSession<any, any, any>;
 
 async function open(columns: number, rows: number): Promise<{ app: Rendered; session: () => Session | undefined }> {

@@ -25,7 +25,11 @@ async function screen(columns: number, rows: number, fill?: Fill): Promise<strin
   loadScenario(store, 'yellow');
   if (fill) {
     const put = (name: 'snapshotRepositories' | 'snapshots' | 'runningSnapshots' | 'restores', file: string) =>
-      setSnapshot(store, name, { data: RESOURCES[name].parse(fixture('snapshots', file) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
+      setSnapshot(store, name, {
+        data: RESOURCES[name].parse(fixture('snapshots', file) as never) as never,
+        fetchedAt: NOW - 3000,
+        failures: 0,
+      });
     put('snapshotRepositories', 'pane-repositories');
     put('snapshots', 'pane-snapshots');
     if (fill.running) {

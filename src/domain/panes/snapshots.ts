@@ -32,7 +32,8 @@ export const SNAPSHOT_SORT_KEYS: SortKey<SnapshotInfo>[] = [
 
 export const snapshotSearchText = (s: SnapshotInfo) => `${s.repository} ${s.name} ${s.state} ${s.indices.join(' ')}`;
 
-const duration = (s: SnapshotInfo) => (s.state === 'IN_PROGRESS' ? 'running' : s.durationMs !== undefined ? formatMillis(s.durationMs) : '-');
+const duration = (s: SnapshotInfo) =>
+  s.state === 'IN_PROGRESS' ? 'running' : s.durationMs !== undefined ? formatMillis(s.durationMs) : '-';
 
 export const SNAPSHOT_COLUMNS: Column<SnapshotInfo>[] = [
   { title: 'snapshot', width: null, text: (s) => s.name, cut: 'middle' },
@@ -58,7 +59,8 @@ export function snapshotsInfo(snapshots: number, repositories: number): string {
 
 /** Above the table: the repositories, or how to make one when there is none. */
 export function repositoriesLine(repos: readonly SnapshotRepository[]): Line {
-  if (!repos.length) return { text: 'no repository: shardeck snapshot repo add NAME --location PATH (a folder under path.repo)', tone: 'yellow' };
+  if (!repos.length)
+    return { text: 'no repository: shardeck snapshot repo add NAME --location PATH (a folder under path.repo)', tone: 'yellow' };
   return { text: `${repos.length === 1 ? 'repository' : 'repositories'}: ${repos.map(repositoryLine).join(', ')}` };
 }
 
@@ -86,7 +88,11 @@ export interface RunningLine extends Line {
 
 export function runningLines(snapshots: readonly SnapshotProgress[], restores: readonly ShardRecovery[]): RunningLine[] {
   return [
-    ...snapshots.map((p) => ({ ...progressLine(p), text: `snapshot ${p.repository}/${progressLine(p).text}`, percent: snapshotPercent(p) })),
+    ...snapshots.map((p) => ({
+      ...progressLine(p),
+      text: `snapshot ${p.repository}/${progressLine(p).text}`,
+      percent: snapshotPercent(p),
+    })),
     ...restores.map((r) => ({
       ...recoveryLine(r),
       text: `restore ${r.source ? `${r.source.snapshot}: ` : ''}${recoveryLine(r).text}`,

@@ -76,7 +76,7 @@ export function RestoreFormView({
     formKeys(
       key,
       (e) => {
-        if (e.type === 'focus') setFocus(visible[(visible.indexOf(focus) + e.by + visible.length) % visible.length]!);
+        if (e.type === 'focus') setFocus(visible[(visible.indexOf(focus) + e.by + visible.length) % visible.length]);
         // Space is both a change and a typed character: the choice takes the change only.
         else if (focus === 'mode' && e.type === 'change') setForm((f) => ({ ...f, mode: f.mode === 'beside' ? 'replace' : 'beside' }));
         else if (e.type === 'line' && focus !== 'mode') setForm((f) => ({ ...f, [focus]: editLine(f[focus], e.edit) }));
@@ -103,7 +103,15 @@ export function RestoreFormView({
       {form.mode === 'replace' ? (
         <Text color={colourOf('red')}>{'what was written to them since the snapshot is lost: you will type their names'}</Text>
       ) : null}
-      <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.change', 'beside / in place'], ['dialog.submit', 'preview'], ['dialog.close', 'close'])}</Hint>
+      <Hint>
+        {hint(
+          'type to edit',
+          ['dialog.nextField', 'next field'],
+          ['dialog.change', 'beside / in place'],
+          ['dialog.submit', 'preview'],
+          ['dialog.close', 'close'],
+        )}
+      </Hint>
     </Box>
   );
 }
@@ -218,7 +226,9 @@ function Progress({ state, width }: { state: Extract<RestoreState, { phase: 'wat
           </Box>
         );
       })}
-      <Text color={colourOf(p.health === 'green' ? 'green' : p.health === 'red' ? 'red' : 'yellow')}>{`health of the restored indices: ${p.health}; following until green…`}</Text>
+      <Text
+        color={colourOf(p.health === 'green' ? 'green' : p.health === 'red' ? 'red' : 'yellow')}
+      >{`health of the restored indices: ${p.health}; following until green…`}</Text>
     </Box>
   );
 }

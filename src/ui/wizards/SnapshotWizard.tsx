@@ -29,7 +29,13 @@ const FIELDS: Field[] = ['repository', 'name', 'indices', 'partial'];
 const LABELS: Record<Field, string> = { repository: 'repository', name: 'name', indices: 'indices', partial: 'partial ok' };
 const BAR_WIDTH = 10;
 
-export const SnapshotWizard = withServices(function SnapshotFromPane({ onClose, services }: { onClose: () => void; services: WizardServices }) {
+export const SnapshotWizard = withServices(function SnapshotFromPane({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const selected = useUi((s) => s.selection.snapshots?.repository);
   const repos = useConsole((s) => s.snapshots.snapshotRepositories.data) ?? [];
   const [now] = useState(() => Date.now());
@@ -63,13 +69,13 @@ export function SnapshotFormView({
     formKeys(
       key,
       (e) => {
-        if (e.type === 'focus') setFocus(FIELDS[(FIELDS.indexOf(focus) + e.by + FIELDS.length) % FIELDS.length]!);
+        if (e.type === 'focus') setFocus(FIELDS[(FIELDS.indexOf(focus) + e.by + FIELDS.length) % FIELDS.length]);
         else if (focus === 'partial') {
           if (e.type === 'change') setReq((r) => ({ ...r, partial: !r.partial }));
         } else if (focus === 'repository') {
           // A repository that exists: Space goes to the next one.
           if (e.type === 'change' && repos.length)
-            setReq((r) => ({ ...r, repository: repos[(repos.findIndex((x) => x.name === r.repository) + 1) % repos.length]!.name }));
+            setReq((r) => ({ ...r, repository: repos[(repos.findIndex((x) => x.name === r.repository) + 1) % repos.length].name }));
         } else if (e.type === 'line') setReq((r) => ({ ...r, [focus]: editLine(r[focus] ?? '', e.edit) }));
       },
       // Empty indices: every open index but the system ones (the session names them in the preview).
@@ -81,7 +87,11 @@ export function SnapshotFormView({
       {FIELDS.map((f) => (
         <FormRow key={f} label={LABELS[f]} width={11} focused={f === focus}>
           {f === 'partial' ? (
-            req.partial ? '[x] take what it can when a primary is missing' : '[ ] refuse when a primary is missing'
+            req.partial ? (
+              '[x] take what it can when a primary is missing'
+            ) : (
+              '[ ] refuse when a primary is missing'
+            )
           ) : f === 'repository' ? (
             req.repository || 'no repository: shardeck snapshot repo add NAME --location PATH'
           ) : (
@@ -89,7 +99,15 @@ export function SnapshotFormView({
           )}
         </FormRow>
       ))}
-      <Hint>{hint('type to edit', ['dialog.nextField', 'next field'], ['dialog.change', 'next repository / toggle'], ['dialog.submit', 'preview'], ['dialog.close', 'close'])}</Hint>
+      <Hint>
+        {hint(
+          'type to edit',
+          ['dialog.nextField', 'next field'],
+          ['dialog.change', 'next repository / toggle'],
+          ['dialog.submit', 'preview'],
+          ['dialog.close', 'close'],
+        )}
+      </Hint>
     </Box>
   );
 }
@@ -123,7 +141,11 @@ export function SnapshotScreen({ state, req, services }: { state: SnapshotState;
       return (
         <Box flexDirection="column">
           <RequestPreview previews={[services.preview(state.plan)]} />
-          {state.phase === 'review' ? <Hint>{hint(['dialog.confirm', 'take it'], ['dialog.close', 'cancel'])}</Hint> : <Text>sending…</Text>}
+          {state.phase === 'review' ? (
+            <Hint>{hint(['dialog.confirm', 'take it'], ['dialog.close', 'cancel'])}</Hint>
+          ) : (
+            <Text>sending…</Text>
+          )}
         </Box>
       );
     case 'following': {

@@ -1,7 +1,7 @@
 // A wizard's keys: its one key layer, the keys asked by command id from the keymap in force
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
-import { useRef } from 'react';
+import { useState } from 'react';
 import type { LineEdit } from '../../domain/line-edit';
 import type { ConfirmationNeed } from '../../domain/mutation/confirmation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
@@ -49,8 +49,11 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
  * filled form): `handle` as for useDialogKeys; Esc closes it, nothing was sent.
  */
 export function useFormKeys(onClose: () => void, handle: (key: DialogKey) => boolean | void): void {
-  const form = useRef({ phase: 'input', getState: () => form.current, send: () => void (form.current.phase = 'cancelled') });
-  useDialogKeys(form.current, onClose, handle);
+  const [form] = useState(() => {
+    const f = { phase: 'input', getState: () => f, send: () => void (f.phase = 'cancelled') };
+    return f;
+  });
+  useDialogKeys(form, onClose, handle);
 }
 
 /** A line being typed: Enter submits it, a character or Backspace edits it; false for any other key. */

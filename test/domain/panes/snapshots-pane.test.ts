@@ -50,7 +50,7 @@ describe('Snapshots pane lines', () => {
     expect(holdingLine(undefined, snaps)).toBeUndefined();
   });
   it('details a PARTIAL snapshot with the reason of its failed shard', () => {
-    const lines = snapshotDetails(snaps[0]!).map((l) => l.text);
+    const lines = snapshotDetails(snaps[0]).map((l) => l.text);
     expect(lines[1]).toBe('indices: logs-a, logs-c');
     expect(lines[2]).toBe('logs-c[0]: primary shard is not allocated (INTERNAL_SERVER_ERROR)');
   });
@@ -61,7 +61,7 @@ describe('Snapshots pane lines', () => {
       ['snapshot r1/s1 SUCCESS', 100],
       ['restore s1', 100],
     ]);
-    const half = { ...restores[0]!, stage: 'INDEX', bytesRecovered: restores[0]!.bytesTotal / 2 };
-    expect(runningLines([], [half])[0]!.percent).toBe(50);
+    const half = { ...restores[0], stage: 'INDEX', bytesRecovered: restores[0].bytesTotal / 2 };
+    expect(runningLines([], [half])[0].percent).toBe(50);
   });
 });

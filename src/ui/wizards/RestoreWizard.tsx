@@ -20,7 +20,7 @@ import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
-import { formKeys, useDialogKeys, useFormKeys, useHint } from './dialog-keys';
+import { useDialogKeys, useHint, useLocalForm, type FormEvent } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
@@ -53,8 +53,26 @@ export const RestoreWizard = withServices(function RestoreFromSelection({
 });
 
 function NoSnapshot({ onClose }: { onClose: () => void }) {
-  useFormKeys(onClose, () => false);
+  useLocalForm(
+    {},
+    (s) => s,
+    () => undefined,
+    onClose,
+  );
   return <Text>no snapshot selected: pick one in the Snapshots pane first (Esc closes)</Text>;
+}
+
+type FormStep = { form: RestoreForm; focus: Field };
+const visibleFields = (form: RestoreForm) => FIELDS.filter((f) => f !== 'suffix' || form.mode === 'beside');
+
+function restoreFormStep(s: FormStep, e: FormEvent): FormStep {
+  const visible = visibleFields(s.form);
+  if (e.type === 'focus') return { ...s, focus: visible[(visible.indexOf(s.focus) + e.by + visible.length) % visible.length] };
+  // Space is both a change and a typed character: the choice takes the change only.
+  if (s.focus === 'mode')
+    return e.type === 'change' ? { ...s, form: { ...s.form, mode: s.form.mode === 'beside' ? 'replace' : 'beside' } } : s;
+  if (e.type === 'line') return { ...s, form: { ...s.form, [s.focus]: editLine(s.form[s.focus], e.edit) } };
+  return s;
 }
 
 export function RestoreFormView({
@@ -68,22 +86,9 @@ export function RestoreFormView({
   onClose: () => void;
   focusAt?: Field;
 }) {
-  const [form, setForm] = useState(initial);
-  const [focus, setFocus] = useState<Field>(focusAt);
+  const { form, focus } = useLocalForm({ form: initial, focus: focusAt }, restoreFormStep, (s) => onSubmit(s.form), onClose);
   const hint = useHint();
-  const visible = FIELDS.filter((f) => f !== 'suffix' || form.mode === 'beside');
-  useFormKeys(onClose, (key) =>
-    formKeys(
-      key,
-      (e) => {
-        if (e.type === 'focus') setFocus(visible[(visible.indexOf(focus) + e.by + visible.length) % visible.length]);
-        // Space is both a change and a typed character: the choice takes the change only.
-        else if (focus === 'mode' && e.type === 'change') setForm((f) => ({ ...f, mode: f.mode === 'beside' ? 'replace' : 'beside' }));
-        else if (e.type === 'line' && focus !== 'mode') setForm((f) => ({ ...f, [focus]: editLine(f[focus], e.edit) }));
-      },
-      () => onSubmit(form),
-    ),
-  );
+  const visible = visibleFields(form);
   return (
     <Box flexDirection="column">
       <Text>{`from ${form.repository}/${form.snapshot}`}</Text>

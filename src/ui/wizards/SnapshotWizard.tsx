@@ -18,7 +18,7 @@ import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
-import { formKeys, useDialogKeys, useFormKeys, useHint } from './dialog-keys';
+import { useDialogKeys, useHint, useLocalForm, type FormEvent } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
@@ -51,6 +51,21 @@ export const SnapshotWizard = withServices(function SnapshotFromPane({
   return <SnapshotFormView initial={initial} repos={repos} onSubmit={setReq} onClose={onClose} />;
 });
 
+type FormStep = { req: CreateRequest; focus: Field };
+
+function snapshotFormStep(s: FormStep, e: FormEvent, repos: readonly SnapshotRepository[]): FormStep {
+  if (e.type === 'focus') return { ...s, focus: FIELDS[(FIELDS.indexOf(s.focus) + e.by + FIELDS.length) % FIELDS.length] };
+  const r = s.req;
+  if (s.focus === 'partial') return e.type === 'change' ? { ...s, req: { ...r, partial: !r.partial } } : s;
+  // A repository that exists: Space goes to the next one.
+  if (s.focus === 'repository')
+    return e.type === 'change' && repos.length
+      ? { ...s, req: { ...r, repository: repos[(repos.findIndex((x) => x.name === r.repository) + 1) % repos.length].name } }
+      : s;
+  if (e.type === 'line') return { ...s, req: { ...r, [s.focus]: editLine(r[s.focus] ?? '', e.edit) } };
+  return s;
+}
+
 export function SnapshotFormView({
   initial,
   repos,
@@ -62,26 +77,14 @@ export function SnapshotFormView({
   onSubmit: (req: CreateRequest) => void;
   onClose: () => void;
 }) {
-  const [req, setReq] = useState(initial);
-  const [focus, setFocus] = useState<Field>('repository');
-  const hint = useHint();
-  useFormKeys(onClose, (key) =>
-    formKeys(
-      key,
-      (e) => {
-        if (e.type === 'focus') setFocus(FIELDS[(FIELDS.indexOf(focus) + e.by + FIELDS.length) % FIELDS.length]);
-        else if (focus === 'partial') {
-          if (e.type === 'change') setReq((r) => ({ ...r, partial: !r.partial }));
-        } else if (focus === 'repository') {
-          // A repository that exists: Space goes to the next one.
-          if (e.type === 'change' && repos.length)
-            setReq((r) => ({ ...r, repository: repos[(repos.findIndex((x) => x.name === r.repository) + 1) % repos.length].name }));
-        } else if (e.type === 'line') setReq((r) => ({ ...r, [focus]: editLine(r[focus] ?? '', e.edit) }));
-      },
-      // Empty indices: every open index but the system ones (the session names them in the preview).
-      () => onSubmit(req.indices ? req : { ...req, indices: undefined }),
-    ),
+  const { req, focus } = useLocalForm(
+    { req: initial, focus: 'repository' as Field },
+    (s, e) => snapshotFormStep(s, e, repos),
+    // Empty indices: every open index but the system ones (the session names them in the preview).
+    ({ req: r }) => onSubmit(r.indices ? r : { ...r, indices: undefined }),
+    onClose,
   );
+  const hint = useHint();
   return (
     <Box flexDirection="column">
       {FIELDS.map((f) => (

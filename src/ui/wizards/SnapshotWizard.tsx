@@ -78,7 +78,7 @@ export function SnapshotFormView({
   onClose: () => void;
 }) {
   const { req, focus } = useLocalForm(
-    { req: initial, focus: 'repository' as Field },
+    { req: initial, focus: 'repository' },
     (s, e) => snapshotFormStep(s, e, repos),
     // Empty indices: every open index but the system ones (the session names them in the preview).
     ({ req: r }) => onSubmit(r.indices ? r : { ...r, indices: undefined }),

@@ -77,7 +77,7 @@ export function SnapshotFormView({
   onSubmit: (req: CreateRequest) => void;
   onClose: () => void;
 }) {
-  const { req, focus } = useLocalForm(
+  const { req, focus } = useLocalForm<FormStep>(
     { req: initial, focus: 'repository' },
     (s, e) => snapshotFormStep(s, e, repos),
     // Empty indices: every open index but the system ones (the session names them in the preview).

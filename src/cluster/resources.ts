@@ -21,6 +21,7 @@ import {
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
 import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
+import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, restoreRecoveries } from '../domain/snapshots';
 import type { Feature } from '../domain/capabilities';
 import type { ReadRequest } from './connection';
 
@@ -76,6 +77,22 @@ export const TASKS_FILTER = [
   'tasks.status.version_conflicts',
   'tasks.status.requests_per_second',
 ].join(',');
+const SNAPSHOT_FIELDS = [
+  'snapshot',
+  'repository',
+  'uuid',
+  'state',
+  'indices',
+  'include_global_state',
+  'shards',
+  'start_time_in_millis',
+  'end_time_in_millis',
+  'duration_in_millis',
+  'failures',
+];
+const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.files', 'total_time_in_millis', 'source']
+  .map((f) => `*.shards.${f}`)
+  .join(',');
 
 /** Kept as answered: domain/templates.ts parseTemplates joins the two template reads. */
 const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
@@ -207,6 +224,39 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_component_template', querystring: {} },
     parse: asJson,
     every: 5,
+  }),
+  // The Snapshots pane: the repositories, then every repository's snapshots in one request
+  // (newest first; only the fields shown). A listing reads each repository's index: not every poll.
+  snapshotRepositories: resource({
+    request: { method: 'GET', path: '/_snapshot', querystring: { filter_path: '*.type,*.settings' } },
+    parse: parseRepositories,
+    every: 5,
+  }),
+  snapshots: resource({
+    request: {
+      method: 'GET',
+      path: '/_snapshot/_all/_all',
+      querystring: {
+        verbose: 'true',
+        sort: 'start_time',
+        order: 'desc',
+        filter_path: SNAPSHOT_FIELDS.map((f) => `snapshots.${f}`).join(','),
+      },
+    },
+    parse: (b: unknown) => parseSnapshots(b, ''),
+    every: 5,
+  }),
+  // What runs now: snapshots being taken (_status with no repository lists only the running ones)
+  // and restores (recoveries from a snapshot); both answer {} or [] when nothing runs.
+  runningSnapshots: resource({
+    request: { method: 'GET', path: '/_snapshot/_status', querystring: {} },
+    parse: parseSnapshotStatus,
+    every: 2,
+  }),
+  restores: resource({
+    request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
+    parse: (b: unknown) => restoreRecoveries(parseRecovery(b)),
+    every: 2,
   }),
 };
 

@@ -39,6 +39,13 @@ const PANE_TABLE = {
   },
   // Its entries are not polled: the timeline service appends them (health transitions name the problem shards).
   timeline: { title: 'Timeline', key: '8', keyScopes: ['list'], reads: ['health'], whileNotGreen: ['shards'] },
+  // Repositories, snapshots newest first, what runs now; which snapshots hold the index highlighted in Indices.
+  snapshots: {
+    title: 'Snapshots',
+    key: '9',
+    keyScopes: ['snapshots', 'table', 'list'],
+    reads: ['health', 'snapshotRepositories', 'snapshots', 'runningSnapshots', 'restores'],
+  },
   tasks: { title: 'Tasks', key: '0', keyScopes: ['tasks', 'table', 'list'], reads: ['health', 'tasks', 'nodes'] },
 } as const satisfies Record<string, PaneDeclaration>;
 
@@ -87,5 +94,6 @@ export interface Selection {
   nodes?: { node: string };
   templates?: { template: string; kind: 'index' | 'component' };
   health?: { indicator: string };
+  snapshots?: { repository: string; snapshot: string };
   tasks?: { task: string };
 }

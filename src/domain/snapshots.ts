@@ -398,18 +398,29 @@ export function slmLine(slm: SlmState): Line {
   };
 }
 
-/** A running (or finished) snapshot's progress: shards done, bytes copied of what it had to copy. */
-export function progressLine(p: SnapshotProgress): Line {
+/** How far a snapshot got: bytes copied of its increment (shards done when it has none). */
+export function snapshotPercent(p: Pick<SnapshotProgress, 'incrementalBytes' | 'processedBytes' | 'shards'>): number {
   const pct = p.incrementalBytes
     ? (100 * p.processedBytes) / p.incrementalBytes
     : p.shards.total
       ? (100 * p.shards.done) / p.shards.total
       : 100;
+  return Math.min(100, pct);
+}
+
+/** How far a restoring shard got, in bytes. */
+export function recoveryPercent(r: Pick<ShardRecovery, 'bytesTotal' | 'bytesRecovered' | 'stage'>): number {
+  return r.bytesTotal ? Math.min(100, (100 * r.bytesRecovered) / r.bytesTotal) : r.stage === 'DONE' ? 100 : 0;
+}
+
+/** A running (or finished) snapshot's progress: shards done, bytes copied of what it had to copy. */
+export function progressLine(p: SnapshotProgress): Line {
+  const pct = snapshotPercent(p);
   return {
     text:
       `${p.name} ${p.state}: shards ${formatCount(p.shards.done)}/${formatCount(p.shards.total)} done` +
       `${p.shards.failed ? `, ${formatCount(p.shards.failed)} failed` : ''}, ` +
-      `${formatBytes(p.processedBytes)} of ${formatBytes(p.incrementalBytes)} copied (${formatPercent(Math.min(100, pct))}), ${formatMillis(p.timeMs)}`,
+      `${formatBytes(p.processedBytes)} of ${formatBytes(p.incrementalBytes)} copied (${formatPercent(pct)}), ${formatMillis(p.timeMs)}`,
     tone: p.shards.failed ? 'red' : p.state === 'SUCCESS' ? 'green' : 'yellow',
   };
 }
@@ -426,7 +437,7 @@ export function rateAndEta(r: Pick<ShardRecovery, 'bytesTotal' | 'bytesRecovered
 
 /** One restoring shard: "logs-a-restored[0] INDEX 8.2kb/16.4kb (50%) 8/16 files 1.2mb/s eta 3.0s". */
 export function recoveryLine(r: ShardRecovery): Line {
-  const pct = r.bytesTotal ? (100 * r.bytesRecovered) / r.bytesTotal : r.stage === 'DONE' ? 100 : 0;
+  const pct = recoveryPercent(r);
   const { bytesPerSecond, etaMs } = rateAndEta(r);
   return {
     text:

@@ -191,6 +191,20 @@ const COMMANDS = [
     scope: 'nodes',
     dangerous: true,
   },
+  {
+    id: 'wizard.restore',
+    keys: ['R'],
+    description: 'restore the selected snapshot (beside, or in place)',
+    scope: 'snapshots',
+    dangerous: true,
+  },
+  {
+    id: 'wizard.snapshot',
+    keys: ['S'],
+    description: 'take a snapshot, followed to its end',
+    scope: 'snapshots',
+    dangerous: true,
+  },
   // In a wizard. Not `dangerous`: no wizard opens in read-only mode, and each wizard's own
   // confirmation (a key or the typed count or name) is what sends; these only move through it.
   // A finished wizard closes on any key.

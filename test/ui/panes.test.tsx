@@ -309,6 +309,8 @@ describe('keys', () => {
     await app.press('1');
     await app.press('0');
     expect(app.store.getState().pane).toBe('tasks');
+    await app.press('9');
+    expect(app.store.getState().pane).toBe('snapshots');
   });
 
   it('a pane switched to does not flash a red STALE while its first read since is on its way', async () => {

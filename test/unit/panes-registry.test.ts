@@ -21,6 +21,7 @@ describe('pane registry', () => {
       // Its checks are not polled; the disks are, for the forecast's samples.
       doctor: ['allocation', 'health'],
       timeline: ['health'],
+      snapshots: ['health', 'restores', 'runningSnapshots', 'snapshotRepositories', 'snapshots'],
       // Read only while shown: the nodes name each task's node.
       tasks: ['health', 'nodes', 'tasks'],
     });
@@ -32,14 +33,14 @@ describe('pane registry', () => {
   });
 
   it('the list keys work on every pane but Disk, the filter and order only on the table panes; tabs in order, each with its pre-assigned number key and component', () => {
-    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'doctor', 'timeline', 'tasks']);
+    expect(PANES).toEqual(['health', 'indices', 'shards', 'disk', 'nodes', 'templates', 'doctor', 'timeline', 'snapshots', 'tasks']);
     expect(scopesFor('disk')).toEqual(['disk', 'global']);
     expect(scopesFor('indices')).toEqual(['indices', 'table', 'list', 'global']);
     // Health has no filter: '/' is neither advertised nor bound there (typed keys ran commands).
     expect(scopesFor('health')).toEqual(['health', 'list', 'global']);
-    expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'tasks']);
+    expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'snapshots', 'tasks']);
     // Each table pane has its own cursor state from the start.
-    expect(Object.keys(createUiStore().getState().tables)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'tasks']);
+    expect(Object.keys(createUiStore().getState().tables)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'snapshots', 'tasks']);
     expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual([
       'health',
       'indices',
@@ -48,9 +49,10 @@ describe('pane registry', () => {
       'templates',
       'doctor',
       'timeline',
+      'snapshots',
       'tasks',
     ]);
-    // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline.
+    // Pre-assigned, so branches adding panes do not collide: 6 Templates, 7 Doctor, 8 Timeline, 9 Snapshots.
     const NUMBER: Record<string, string> = {
       health: '1',
       indices: '2',
@@ -60,6 +62,7 @@ describe('pane registry', () => {
       templates: '6',
       doctor: '7',
       timeline: '8',
+      snapshots: '9',
       tasks: '0',
     };
     for (const p of PANES) {

@@ -80,3 +80,6 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
     }
   });
 }
+
+/** The console's way to open it: `services.open(restoreWizard, form)` (services/wizards/index.ts). */
+export const restoreWizard = (es: EsApi, guard: Guard, tuning: RestoreTuning, form: RestoreForm) => restoreSession(es, guard, form, tuning);

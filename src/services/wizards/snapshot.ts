@@ -84,3 +84,7 @@ export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, t
     }
   });
 }
+
+/** The console's way to open it: `services.open(snapshotWizard, request)` (services/wizards/index.ts). */
+export const snapshotWizard = (es: EsApi, guard: Guard, tuning: SnapshotTuning, req: SnapshotRequest) =>
+  snapshotSession(es, guard, req, tuning);

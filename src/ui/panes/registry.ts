@@ -8,6 +8,7 @@ import { HealthPane } from './HealthPane';
 import { IndicesPane } from './IndicesPane';
 import { NodesPane } from './NodesPane';
 import { ShardsPane } from './ShardsPane';
+import { SnapshotsPane } from './SnapshotsPane';
 import { TasksPane } from './TasksPane';
 import { TemplatesPane } from './TemplatesPane';
 import { TimelinePane } from './TimelinePane';
@@ -26,6 +27,7 @@ const COMPONENTS: Record<PaneId, PaneEntry['component']> = {
   templates: TemplatesPane,
   timeline: TimelinePane,
   doctor: DoctorPane,
+  snapshots: SnapshotsPane,
   tasks: TasksPane,
 };
 

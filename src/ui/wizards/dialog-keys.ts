@@ -1,6 +1,9 @@
 // A wizard's keys: its one key layer, the keys asked by command id from the keymap in force
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
+import { useState, useSyncExternalStore } from 'react';
+import { WizardSession } from '../../services/wizards/session';
+import { stay } from '../../domain/wizards/machine';
 import type { LineEdit } from '../../domain/line-edit';
 import type { ConfirmationNeed } from '../../domain/mutation/confirmation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
@@ -43,6 +46,35 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
   });
 }
 
+/**
+ * A form a wizard keeps itself, before its session starts (the session takes the filled form):
+ * `step` applies each key's event to the form as it is then (a session of its own, so keys that
+ * come faster than the screen redraws are not lost), Enter hands it to `onSubmit` once, Esc
+ * closes it with nothing sent.
+ */
+export function useLocalForm<S>(initial: S, step: (s: S, e: FormEvent) => S, onSubmit: (s: S) => void, onClose: () => void): S {
+  const [session] = useState(
+    () =>
+      new WizardSession<S & { phase: string }, FormEvent | { type: 'cancel' }, never>(
+        {
+          init: () => stay({ ...initial, phase: 'input' }),
+          step: (s, e) => stay(e.type === 'cancel' ? { ...s, phase: 'cancelled' } : { ...step(s, e), phase: s.phase }),
+        },
+        () => Promise.resolve(),
+      ),
+  );
+  const state = useSyncExternalStore(session.subscribe, session.getState);
+  useDialogKeys(session, onClose, (key) =>
+    formKeys(key, session.send, () => {
+      const filled = session.getState();
+      if (filled.phase !== 'input') return;
+      session.send({ type: 'cancel' }); // handed on: its later keys change nothing
+      onSubmit(filled);
+    }),
+  );
+  return state;
+}
+
 /** A line being typed: Enter submits it, a character or Backspace edits it; false for any other key. */
 export function lineKeys(key: DialogKey, send: (e: { type: 'submit' } | { type: 'line'; edit: LineEdit }) => void): boolean {
   if (key.is('dialog.submit')) send({ type: 'submit' });
@@ -51,7 +83,7 @@ export function lineKeys(key: DialogKey, send: (e: { type: 'submit' } | { type: 
   return true;
 }
 
-type FormEvent = FocusEvent | { type: 'change' } | { type: 'line'; edit: LineEdit };
+export type FormEvent = FocusEvent | { type: 'change' } | { type: 'line'; edit: LineEdit };
 
 /**
  * A form: Enter submits, Tab and the arrows move the focus, and the machine takes what fits the

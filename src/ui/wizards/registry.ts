@@ -26,7 +26,9 @@ import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
+import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
+import { SnapshotWizard } from './SnapshotWizard';
 import { UnblockWizard } from './UnblockWizard';
 
 export interface WizardEntry {
@@ -57,4 +59,6 @@ export const WIZARDS: WizardEntry[] = [
   },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
   { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
+  { id: 'restore', title: 'Restore from a snapshot', commandId: 'wizard.restore', component: RestoreWizard },
+  { id: 'snapshot', title: 'Take a snapshot', commandId: 'wizard.snapshot', component: SnapshotWizard },
 ];

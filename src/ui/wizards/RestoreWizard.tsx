@@ -1,0 +1,239 @@
+// Restore wizard (R on the Snapshots pane): the indices (all of the selected snapshot's by default),
+// beside the originals under a suffix (default: no data touched) or in place (the originals closed
+// and restored over, confirmed by typing their names), then the session of
+// services/wizards/restore.ts: the preview, the restore followed shard by shard until green, and
+// the documents counted against the originals.
+import React, { useState } from 'react';
+import { Box } from 'ink';
+import { Text } from '../components/Text';
+import { formatCount } from '../../domain/format';
+import { editLine } from '../../domain/line-edit';
+import { fitText } from '../../domain/table';
+import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
+import { DEFAULT_SUFFIX, replaceConfirmText, type RestoreForm, type RestoreState } from '../../domain/wizards/restore';
+import type { WizardServices } from '../../services/wizards';
+import { restoreWizard } from '../../services/wizards/restore';
+import { useConsole, useUi } from '../app/context';
+import { useTerminalSize } from '../app/terminal';
+import { Bar } from '../components/Bar';
+import { LineInput } from '../components/LineInput';
+import { RequestPreview } from '../components/RequestPreview';
+import { TypedConfirm } from '../components/TypedConfirm';
+import { colourOf } from '../theme';
+import { useDialogKeys, useHint, useLocalForm, type FormEvent } from './dialog-keys';
+import { FormRow } from './FormRow';
+import { useSession, withServices } from './services';
+import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
+
+type Field = 'indices' | 'mode' | 'suffix';
+const FIELDS: Field[] = ['indices', 'mode', 'suffix'];
+const LABELS: Record<Field, string> = { indices: 'indices', mode: 'where', suffix: 'rename suffix' };
+const BAR_WIDTH = 10;
+
+export const RestoreWizard = withServices(function RestoreFromSelection({
+  onClose,
+  services,
+}: {
+  onClose: () => void;
+  services: WizardServices;
+}) {
+  const sel = useUi((s) => s.selection.snapshots);
+  const held = useConsole((s) => s.snapshots.snapshots.data?.find((x) => x.repository === sel?.repository && x.name === sel?.snapshot));
+  const [form, setForm] = useState<RestoreForm | undefined>();
+  if (!sel) return <NoSnapshot onClose={onClose} />;
+  if (form) return <RestoreRun services={services} form={form} onClose={onClose} />;
+  const initial: RestoreForm = {
+    repository: sel.repository,
+    snapshot: sel.snapshot,
+    indices: held?.indices.join(',') ?? '',
+    mode: 'beside',
+    suffix: DEFAULT_SUFFIX,
+  };
+  return <RestoreFormView initial={initial} onSubmit={setForm} onClose={onClose} />;
+});
+
+function NoSnapshot({ onClose }: { onClose: () => void }) {
+  useLocalForm(
+    {},
+    (s) => s,
+    () => undefined,
+    onClose,
+  );
+  return <Text>no snapshot selected: pick one in the Snapshots pane first (Esc closes)</Text>;
+}
+
+type FormStep = { form: RestoreForm; focus: Field };
+const visibleFields = (form: RestoreForm) => FIELDS.filter((f) => f !== 'suffix' || form.mode === 'beside');
+
+function restoreFormStep(s: FormStep, e: FormEvent): FormStep {
+  const visible = visibleFields(s.form);
+  if (e.type === 'focus') return { ...s, focus: visible[(visible.indexOf(s.focus) + e.by + visible.length) % visible.length] };
+  // Space is both a change and a typed character: the choice takes the change only.
+  if (s.focus === 'mode')
+    return e.type === 'change' ? { ...s, form: { ...s.form, mode: s.form.mode === 'beside' ? 'replace' : 'beside' } } : s;
+  if (e.type === 'line') return { ...s, form: { ...s.form, [s.focus]: editLine(s.form[s.focus], e.edit) } };
+  return s;
+}
+
+export function RestoreFormView({
+  initial,
+  onSubmit,
+  onClose,
+  focusAt = 'indices',
+}: {
+  initial: RestoreForm;
+  onSubmit: (form: RestoreForm) => void;
+  onClose: () => void;
+  focusAt?: Field;
+}) {
+  const { form, focus } = useLocalForm({ form: initial, focus: focusAt }, restoreFormStep, (s) => onSubmit(s.form), onClose);
+  const hint = useHint();
+  const visible = visibleFields(form);
+  return (
+    <Box flexDirection="column">
+      <Text>{`from ${form.repository}/${form.snapshot}`}</Text>
+      {visible.map((f) => (
+        <FormRow key={f} label={LABELS[f]} width={14} focused={f === focus}>
+          {f === 'mode' ? (
+            form.mode === 'beside' ? (
+              'beside the originals, under a new name (no data touched)'
+            ) : (
+              <Text color={colourOf('red')}>in place: close the originals and restore over them</Text>
+            )
+          ) : (
+            <LineInput value={form[f]} placeholder="…" />
+          )}
+        </FormRow>
+      ))}
+      {form.mode === 'replace' ? (
+        <Text color={colourOf('red')}>{'what was written to them since the snapshot is lost: you will type their names'}</Text>
+      ) : null}
+      <Hint>
+        {hint(
+          'type to edit',
+          ['dialog.nextField', 'next field'],
+          ['dialog.change', 'beside / in place'],
+          ['dialog.submit', 'preview'],
+          ['dialog.close', 'close'],
+        )}
+      </Hint>
+    </Box>
+  );
+}
+
+function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
+  const [state, session] = useSession(() => services.open(restoreWizard, form));
+  const [typed, setTyped] = useState('');
+  useDialogKeys(session, onClose, (key) => {
+    // The session's state now, not the last render's: a key may come before the screen redraws.
+    if (session.getState().phase !== 'review') return false;
+    if (form.mode === 'replace') {
+      if (key.is('dialog.submit')) session.send({ type: 'confirm', confirmation: { by: 'typed', text: typed } });
+      else if (key.edit) setTyped((t) => editLine(t, key.edit!));
+      else return false;
+      return true;
+    }
+    if (!key.is('dialog.confirm')) return false;
+    session.send({ type: 'confirm', confirmation: { by: 'key' } });
+    return true;
+  });
+  return <RestoreScreen state={state} services={services} typed={typed} />;
+}
+
+export function RestoreScreen({ state, services, typed = '' }: { state: RestoreState; services: WizardServices; typed?: string }) {
+  const hint = useHint();
+  const { columns } = useTerminalSize();
+  const width = Math.max(20, columns - 6);
+  switch (state.phase) {
+    case 'loading':
+      return <Text>{`reading ${state.form.repository}/${state.form.snapshot} and the indices it would restore…`}</Text>;
+    case 'refused':
+      return (
+        <Box flexDirection="column">
+          <Text color={colourOf('red')}>{`not restored: ${state.message}`}</Text>
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
+    case 'review':
+    case 'applying':
+    case 'watching': {
+      const replace = state.form.mode === 'replace';
+      const names = state.facts.indices.map((i) => i.index);
+      return (
+        <Box flexDirection="column">
+          {state.facts.indices.map((i) => (
+            <Text key={i.index}>
+              {fitText(
+                `${i.index} -> ${i.target}${i.originalDocs !== undefined ? ` (original: ${formatCount(i.originalDocs)} docs${replace ? ', overwritten' : ''})` : ' (no open original)'}`,
+                width,
+              )}
+            </Text>
+          ))}
+          {state.phase === 'watching' ? (
+            <Progress state={state} width={width} />
+          ) : (
+            <RequestPreview previews={state.plans.map((p) => services.preview(p))} />
+          )}
+          {state.phase === 'review' ? (
+            replace ? (
+              <>
+                <TypedConfirm prompt={`type ${replaceConfirmText(names)} to restore in place: `} typed={typed} />
+                <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'cancel'])}</Hint>
+              </>
+            ) : (
+              <Hint>{hint(['dialog.confirm', 'send'], ['dialog.close', 'cancel'])}</Hint>
+            )
+          ) : state.phase === 'applying' ? (
+            <Text>sending…</Text>
+          ) : null}
+        </Box>
+      );
+    }
+    case 'done': {
+      const { report } = state;
+      return (
+        <Box flexDirection="column">
+          <Results results={state.results} />
+          {report.counts.map((c) => (
+            <Text key={c.target} color={colourOf(c.before === undefined || c.before === c.after ? undefined : 'yellow')}>
+              {fitText(
+                `${c.target}: ${formatCount(c.after)} docs${c.before === undefined ? '' : ` (${c.index} before: ${formatCount(c.before)})`}`,
+                width,
+              )}
+            </Text>
+          ))}
+          <Text color={colourOf(report.green ? 'green' : 'red')}>
+            {report.green ? 'restored indices green' : `restored indices ${report.health}: not green in time`}
+          </Text>
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
+    }
+    case 'failed':
+      return <Failed results={state.results} message={state.message} />;
+    case 'cancelled':
+      return <Cancelled />;
+  }
+}
+
+/** Each restoring shard with a bar (bytes, files, rate, time left), then the restored indices' health. */
+function Progress({ state, width }: { state: Extract<RestoreState, { phase: 'watching' }>; width: number }) {
+  const p = state.progress;
+  if (!p) return <Text>restore sent: waiting for its first shards…</Text>;
+  return (
+    <Box flexDirection="column">
+      {p.recoveries.map((r) => {
+        const l = recoveryLine(r);
+        return (
+          <Box key={`${r.index}[${r.shard}]`}>
+            <Bar percent={recoveryPercent(r)} width={BAR_WIDTH} tone={l.tone ?? 'yellow'} />
+            <Text color={colourOf(l.tone)}> {fitText(l.text, Math.max(1, width - BAR_WIDTH - 3))}</Text>
+          </Box>
+        );
+      })}
+      <Text
+        color={colourOf(p.health === 'green' ? 'green' : p.health === 'red' ? 'red' : 'yellow')}
+      >{`health of the restored indices: ${p.health}; following until green…`}</Text>
+    </Box>
+  );
+}

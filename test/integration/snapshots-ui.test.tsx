@@ -1,0 +1,94 @@
+// The Snapshots pane and its restore wizard in the console at 80x24 against a real node: a
+// repository and a snapshot of 20 documents, 5 deleted since; the pane (filled by its own reads)
+// shows the snapshot and which snapshots hold the index; R on it restores beside (logs-a-restored)
+// through the real Guard, followed until green, and the wizard's counts are those of the node.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { createClient } from '../../src/cluster/connection';
+import { createEsApi } from '../../src/cluster/api';
+import { readAudit } from '../../src/services/audit';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { setSnapshot, type ResourceName } from '../../src/store/console';
+import { createUiStore } from '../../src/ui/state';
+import { esCall } from '../helpers/real-node';
+import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
+import { KEYS, makeStore, renderApp } from '../ui/harness';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let dir: string;
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const count = async (index: string) => (await es('GET', `/${index}/_count`)).body.count as number;
+
+beforeAll(async () => {
+  node = await startNode({ name: 'snapshots-ui' });
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-snapui-'));
+  await es('PUT', '/logs-a', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const bulk = Array.from({ length: 20 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
+  const res = await fetch(`${node.url}/logs-a/_bulk?refresh=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson' },
+    body: bulk,
+  });
+  expect(res.ok).toBe(true);
+  expect((await es('PUT', '/_snapshot/backups', { type: 'fs', settings: { location: path.join(node.repoDir, 'backups') } })).status).toBe(
+    200,
+  );
+  const snap = await es('PUT', '/_snapshot/backups/nightly-1?wait_for_completion=true', { indices: 'logs-a', include_global_state: false });
+  expect(snap.body.snapshot.state).toBe('SUCCESS');
+  await es('POST', '/logs-a/_delete_by_query?refresh=true', { query: { range: { n: { lt: 5 } } } });
+  expect(await count('logs-a')).toBe(15);
+});
+
+afterAll(async () => {
+  await node?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('the pane shows the snapshot; R restores it beside, followed until green, counts as the node has them', async () => {
+  const auditFile = path.join(dir, 'audit.log');
+  const client = createClient({ url: node.url });
+  const api = createEsApi(client, node.url);
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
+  const services = createWizardServices(api, guard, { pollMs: 200 });
+  const store = makeStore();
+  // The pane's reads, made as the poller makes them (cluster/resources.ts through the facade).
+  const reads: ResourceName[] = ['health', 'indices', 'snapshotRepositories', 'snapshots', 'runningSnapshots', 'restores'];
+  for (const name of reads) setSnapshot(store, name, { data: (await api.data(name)) as never, fetchedAt: Date.now(), failures: 0 });
+  const ui = createUiStore();
+  ui.setState((s) => ({ selection: { ...s.selection, indices: { index: 'logs-a' } } }));
+  store.setState({ pane: 'snapshots' });
+  const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['restore'], services), ui });
+
+  const pane = await until(app, /nightly-1/);
+  expect(pane).toMatch(/repository: backups \(fs /);
+  expect(pane).toMatch(/nightly-1\s+backups\s+SUCCESS\s+1\s+1\/0/);
+  expect(pane).toContain('logs-a (Indices pane) is held by backups/nightly-1');
+  expectFits(pane);
+
+  await app.press('R');
+  const form = await until(app, /from backups\/nightly-1/);
+  expect(form).toMatch(/indices\s+logs-a/);
+  expectFits(form);
+  await app.press(KEYS.enter);
+  const review = await until(app, /y send/);
+  expect(review).toContain('logs-a -> logs-a-restored (original: 15 docs)');
+  expectFits(review);
+  expect(readAudit(auditFile).records).toEqual([]); // nothing sent before y
+
+  await app.press('y');
+  const done = await until(app, /restored indices green/, 60_000);
+  expect(done).toContain('logs-a-restored: 20 docs (logs-a before: 15)');
+  expectFits(done);
+  expect(await count('logs-a-restored')).toBe(20);
+  expect(await count('logs-a')).toBe(15); // beside: the original untouched
+  const records = readAudit(auditFile).records;
+  expect(records).toHaveLength(1);
+  expect(records[0]).toMatchObject({
+    request: { method: 'POST', path: '/_snapshot/backups/nightly-1/_restore', body: { indices: 'logs-a' } },
+  });
+  app.unmount();
+});

@@ -1,0 +1,166 @@
+// The restore wizard (R on the Snapshots pane), every step as the operator sees it at 80x23 and
+// 120x40: the form (beside, in place), the refusal of a PARTIAL snapshot's failed index, the
+// review with its request, the typed names of an in-place restore, the restore followed shard by
+// shard, and the counts after. Opened on its key over the yellow scenario with the Snapshots
+// pane's reads recorded from a real node (test/fixtures/snapshots/pane-*.json); the session runs
+// the real machine (domain/wizards/restore.ts) and the test answers its effects with the events
+// the runner sends, built from recorded answers (recovery-after-restore.json).
+import { afterEach, describe, expect, it } from 'vitest';
+import { RESOURCES } from '../../src/cluster/resources';
+import { buildPreview } from '../../src/domain/mutation/preview';
+import type { PlanResult } from '../../src/domain/wizards/machine';
+import { restoreMachine, type RestoreForm } from '../../src/domain/wizards/restore';
+import { KEYMAP } from '../../src/keys/keymap';
+import type { WizardServices } from '../../src/services/wizards';
+import { restoreWizard } from '../../src/services/wizards/restore';
+import { WizardSession } from '../../src/services/wizards/session';
+import { setSnapshot } from '../../src/store/console';
+import { wizardsWith } from '../helpers/wizard-ui';
+import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { withColourMarkers } from '../ui/markers';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => r?.unmount());
+
+const SIZES = [
+  [80, 23],
+  [120, 40],
+] as const;
+
+const snaps = RESOURCES.snapshots.parse(fixture('snapshots', 'pane-snapshots'));
+const nightly1 = snaps.find((s) => s.name === 'nightly-1')!;
+const restoring = RESOURCES.restores.parse(fixture('snapshots', 'recovery-after-restore'));
+
+type Session = WizardSession<any, any, any>;
+
+async function open(columns: number, rows: number): Promise<{ app: Rendered; session: () => Session | undefined }> {
+  let session: Session | undefined;
+  const services = {
+    open: (make: unknown, form: RestoreForm) => {
+      expect(make).toBe(restoreWizard);
+      return (session = new WizardSession(restoreMachine(form), () => Promise.resolve(undefined)));
+    },
+    preview: (plan) => buildPreview(plan, { url: 'http://127.0.0.1:9200', user: 'elastic' }),
+  } as WizardServices;
+  const store = makeStore();
+  loadScenario(store, 'yellow');
+  setSnapshot(store, 'snapshotRepositories', {
+    data: RESOURCES.snapshotRepositories.parse(fixture('snapshots', 'pane-repositories') as never),
+    fetchedAt: NOW - 3000,
+  });
+  setSnapshot(store, 'snapshots', { data: snaps, fetchedAt: NOW - 3000 });
+  store.setState({ pane: 'snapshots' });
+  r = await renderApp(store, { columns, rows, wizards: wizardsWith(['restore'], services) });
+  return { app: r, session: () => session };
+}
+
+const shot = async (app: Rendered, name: string, columns: number, rows: number) => {
+  await tick(20);
+  const text = withColourMarkers(app.frame());
+  await expect(text).toMatchFileSnapshot(`__screens__/wizard-restore-${name}-${columns}x${rows}.txt`);
+  return text;
+};
+
+const R = KEYMAP.find((k) => k.id === 'wizard.restore')!.keys[0];
+const ok = (summary: string, verified: string): PlanResult => ({
+  summary,
+  ok: true,
+  applied: 'yes',
+  message: 'applied (HTTP 200)',
+  verified: { ok: true, message: verified },
+});
+
+describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
+  it('beside: form, review, sent, followed shard by shard, counted', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down); // nightly-1, the SUCCESS one
+    await app.press(R);
+    const form = await shot(app, 'form', columns, rows);
+    expect(form).toContain('from backups/nightly-1');
+    expect(form).toContain('logs-a,logs-b'); // every index of the snapshot by default
+    expect(form).toContain('-restored');
+    await app.press(KEYS.enter);
+    expect(session()!.getState()).toMatchObject({ phase: 'loading', form: { indices: 'logs-a,logs-b', mode: 'beside' } });
+    await shot(app, 'loading', columns, rows);
+    session()!.send({
+      type: 'loaded',
+      facts: {
+        snapshot: nightly1,
+        indices: [
+          { index: 'logs-a', target: 'logs-a-restored', originalDocs: 20 },
+          { index: 'logs-b', target: 'logs-b-restored', originalDocs: 0 },
+        ],
+      },
+    });
+    const review = await shot(app, 'review', columns, rows);
+    expect(review).toContain('/_snapshot/backups/nightly-1/');
+    expect(review).toContain('"rename_replacement":"$1-restored"');
+    await app.press('y');
+    expect(session()!.getState().phase).toBe('applying');
+    const plans = session()!.getState().plans;
+    session()!.send({ type: 'applied', results: [ok(plans[0].summary, 'restoring or restored: logs-a-restored, logs-b-restored')] });
+    await shot(app, 'watching', columns, rows);
+    const half = { ...restoring[0], stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
+    session()!.send({ type: 'progress', progress: { recoveries: [half], health: 'red' } });
+    const progress = await shot(app, 'progress', columns, rows);
+    expect(progress).toContain('logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files');
+    session()!.send({
+      type: 'settled',
+      report: {
+        counts: [
+          { index: 'logs-a', target: 'logs-a-restored', before: 20, after: 20 },
+          { index: 'logs-b', target: 'logs-b-restored', before: 0, after: 0 },
+        ],
+        health: 'green',
+        green: true,
+      },
+    });
+    const done = await shot(app, 'done', columns, rows);
+    expect(done).toContain('logs-a-restored: 20 docs (logs-a before: 20)');
+  });
+
+  it('in place: the names typed; a PARTIAL snapshot refused for its failed index', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down);
+    await app.press(R);
+    await app.press(KEYS.tab);
+    await app.press(' ');
+    await shot(app, 'form-in-place', columns, rows);
+    await app.press(KEYS.enter);
+    expect(session()!.getState().form).toMatchObject({ mode: 'replace' });
+    session()!.send({
+      type: 'loaded',
+      facts: {
+        snapshot: nightly1,
+        indices: [
+          { index: 'logs-a', target: 'logs-a', existing: { status: 'open' }, originalDocs: 15 },
+          { index: 'logs-b', target: 'logs-b', existing: { status: 'open' }, originalDocs: 0 },
+        ],
+      },
+    });
+    await tick(20);
+    await app.type('logs-a,logs');
+    const typed = await shot(app, 'review-typing', columns, rows);
+    expect(typed).toContain('type logs-a,logs-b to restore in place: ⟦red bold⟧logs-a,logs⟦⟧_');
+    expect(session()!.getState().phase).toBe('review'); // nothing sent while typing
+  });
+
+  it('refused: the PARTIAL snapshot holds no whole copy of its failed index', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(R); // nightly-2, newest, PARTIAL (logs-c failed)
+    await app.press(KEYS.enter);
+    session()!.send({
+      type: 'loaded',
+      facts: {
+        snapshot: snaps[0],
+        indices: [
+          { index: 'logs-a', target: 'logs-a-restored', originalDocs: 20 },
+          { index: 'logs-c', target: 'logs-c-restored' },
+        ],
+      },
+    });
+    const text = await shot(app, 'refused', columns, rows);
+    expect(text).toContain('the snapshot holds no whole copy of logs-c');
+  });
+});

@@ -17,7 +17,8 @@ describe('pane registry', () => {
       shards: ['health', 'shards'],
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
       nodes: ['health', 'nodeJvm', 'nodeSearch', 'nodeStats', 'nodes', 'settings'],
-      templates: ['componentTemplates', 'indexTemplates'],
+      // Health on every pane: the header shows it, and it is the poller's probe (services/poller.ts).
+      templates: ['componentTemplates', 'health', 'indexTemplates'],
       // Its checks are not polled; the disks are, for the forecast's samples.
       doctor: ['allocation', 'health'],
       timeline: ['health'],

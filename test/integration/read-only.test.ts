@@ -406,13 +406,17 @@ describe('every dangerous key of the console with --read-only does nothing', () 
         const t = screen(s);
         expect(t, `${k.id} ${dangerousKey}`).not.toContain(titleOf(k.id).slice(0, 30));
         expect(t, `${k.id} ${dangerousKey}`).toMatch(/READ-ONLY/);
-        // The refused key left the Enters to the pane (an index detail may be open): Esc until the
-        // pane itself is back, so the next key is pressed where it would open its wizard.
+        // The refused key left the Enters to the pane (an index detail may be open) and the typed
+        // name's digits to the number keys (the 9 of service_v9_ro opens Snapshots): Esc and the
+        // pane's key until the pane itself is back, so the next key is pressed where it would open its wizard.
         await waitUntil(
           `back on the ${k.scope} pane`,
           () => {
             const now = screen(s);
-            if (!onPane(k.scope)(now)) press(s, 'escape');
+            if (!onPane(k.scope)(now)) {
+              press(s, 'escape');
+              press(s, keysOf(`pane.${k.scope}`)[0]);
+            }
             return now;
           },
           onPane(k.scope),

@@ -36,6 +36,12 @@ const ARGS: Record<string, string[][]> = {
   nodes: [[]],
   doctor: [[]],
   'component-template': [['put', 'no_body', '--disable-field', 'body', '--yes']],
+  snapshots: [[]],
+  snapshot: [
+    ['repo', 'verify', 'backups'],
+    ['create', 'backups', '--indices', 'service_v9_x', '--yes'],
+  ],
+  restore: [['backups', 'nightly-1', '--indices', 'service_v9_x', '--yes']],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

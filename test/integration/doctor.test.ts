@@ -137,7 +137,7 @@ describe('doctor on a node with its heap from jvm.options.d, Xms != Xmx and a no
     tmux('new-session', '-d', '-s', 'doc', '-x', '80', '-y', '24', cmd);
     try {
       const screen = () => tmux('capture-pane', '-p', '-t', 'doc');
-      await waitUntil('the console', screen, (t) => /7 Doct/.test(t));
+      await waitUntil('the console', screen, (t) => /7 Do/.test(t));
       tmux('send-keys', '-t', 'doc', '7');
       const shown = await waitUntil('the checks on the Doctor pane', screen, (t) => /checked \S+ ago/.test(t) && /remedy:/.test(t));
       const rows = shown.split('\n').filter((l) => /^(CRIT|WARN|ok {2}|----) /.test(l));

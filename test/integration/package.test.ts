@@ -168,7 +168,7 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
           const lines = first.split('\n');
           expect(lines.length).toBeLessThanOrEqual(25);
           for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
-          expect(first).toMatch(/1 Health {2}2 Indi/);
+          expect(first).toMatch(/1 Health {2}2 In/);
           tmux('send-keys', '-t', 'pkg', '2');
           await waitFor((s) => /Indices/.test(s) && /index/.test(s), 'the Indices pane');
           // Colour as the terminal receives it: present unless NO_COLOR.
@@ -256,7 +256,7 @@ describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
       )
         .trim()
         .split('\n');
-    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt']);
+    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt', 'restore']);
     expect(bash('shardeck replicas --dr')).toEqual(['--dry-run']);
     expect(bash("shardeck status --profile ''")).toEqual(['lab-node']);
     expect(fs.existsSync('/usr/share/zsh/vendor-completions/_shardeck')).toBe(true);

@@ -26,13 +26,16 @@ async function record(url: string, scenario: string, reads: ('tasks' | 'nodes')[
 const node = await startNode({ name: 'tasks-fixtures' });
 try {
   await record(node.url, 'yellow');
-  for (const s of ['red', 'full']) fs.copyFileSync(path.join(root, 'test/fixtures/yellow/tasks.json'), path.join(root, 'test/fixtures', s, 'tasks.json'));
+  for (const s of ['red', 'full'])
+    fs.copyFileSync(path.join(root, 'test/fixtures/yellow/tasks.json'), path.join(root, 'test/fixtures', s, 'tasks.json'));
   await es(node.url, 'PUT', '/service_v9_slow', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
   const lines: string[] = [];
   for (let i = 0; i < 400; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i, source: i % 2 ? 'src-crm' : 'src-erp' }));
   await es(node.url, 'POST', '/service_v9_slow/_bulk?refresh=true', lines.join('\n') + '\n');
   const q = 'requests_per_second=1&wait_for_completion=false&scroll_size=10&conflicts=proceed';
-  const sliced = await es(node.url, 'POST', `/service_v9_slow/_delete_by_query?${q}&slices=2`, { query: { term: { 'source.keyword': 'src-crm' } } });
+  const sliced = await es(node.url, 'POST', `/service_v9_slow/_delete_by_query?${q}&slices=2`, {
+    query: { term: { 'source.keyword': 'src-crm' } },
+  });
   const plain = await es(node.url, 'POST', `/service_v9_slow/_delete_by_query?${q}`, { query: { range: { n: { lt: 100 } } } });
   // Until both have done a batch (each task's status says so), so the counters are not all zero.
   for (let i = 0; i < 60; i++) {

@@ -208,7 +208,18 @@ function check(results, feature, url, env, args, ok = (code) => code === 0) {
   return r;
 }
 
-const PANE_KEYS = { health: '1', indices: '2', shards: '3', disk: '4', nodes: '5', templates: '6', doctor: '7', timeline: '8', snapshots: '9', tasks: '0' };
+const PANE_KEYS = {
+  health: '1',
+  indices: '2',
+  shards: '3',
+  disk: '4',
+  nodes: '5',
+  templates: '6',
+  doctor: '7',
+  timeline: '8',
+  snapshots: '9',
+  tasks: '0',
+};
 const PANE_TITLES = {
   health: 'Health',
   indices: 'Indices',

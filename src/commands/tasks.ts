@@ -93,7 +93,8 @@ async function control(verb: 'cancel' | 'rethrottle', args: string[], values: Co
     try {
       p = await es.task(id);
     } catch (e) {
-      if (e instanceof ConnError && e.status === 404) return usageError(NAME, `the node knows no task ${id}: check the id (shardeck tasks --all)`, json);
+      if (e instanceof ConnError && e.status === 404)
+        return usageError(NAME, `the node knows no task ${id}: check the id (shardeck tasks --all)`, json);
       throw e;
     }
     const refusal = taskControlRefusal(p, verb);
@@ -103,7 +104,9 @@ async function control(verb: 'cancel' | 'rethrottle', args: string[], values: Co
       return EXIT.failed;
     }
     const plan =
-      verb === 'cancel' ? cancelTaskPlan(id, { action: p.action, writes: taskWrites(p.action) }) : rethrottlePlan(id, rate!.ok ? rate!.value : -1, p.action);
+      verb === 'cancel'
+        ? cancelTaskPlan(id, { action: p.action, writes: taskWrites(p.action) })
+        : rethrottlePlan(id, rate!.ok ? rate!.value : -1, p.action);
     const requests = previews(guard, [plan]);
     const head = { schema: JSON_SCHEMA, command: NAME, action: verb, task: id, taskAction: p.action, requests };
     if (!json) printPreviews(requests);

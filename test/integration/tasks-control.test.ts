@@ -115,7 +115,11 @@ it('cancels the delete: preview, then exactly that task, never retried; the node
   expect(done.response.deleted).toBeLessThan(300);
   const records = audit();
   expect(records).toHaveLength(2);
-  expect(records[1]).toMatchObject({ target: task, request: { path: `/_tasks/${encodeURIComponent(task)}/_cancel` }, confirmedBy: 'yes-flag' });
+  expect(records[1]).toMatchObject({
+    target: task,
+    request: { path: `/_tasks/${encodeURIComponent(task)}/_cancel` },
+    confirmedBy: 'yes-flag',
+  });
   // Finished: a second cancel is refused and sends nothing.
   const again = await cli(['tasks', 'cancel', task, '--yes']);
   expect(again.code).toBe(5);

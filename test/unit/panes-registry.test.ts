@@ -41,7 +41,15 @@ describe('pane registry', () => {
     expect(scopesFor('health')).toEqual(['health', 'list', 'global']);
     expect(PANES.filter(isTablePane)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'snapshots', 'tasks']);
     // Each table pane has its own cursor state from the start.
-    expect(Object.keys(createUiStore().getState().tables)).toEqual(['indices', 'shards', 'nodes', 'templates', 'doctor', 'snapshots', 'tasks']);
+    expect(Object.keys(createUiStore().getState().tables)).toEqual([
+      'indices',
+      'shards',
+      'nodes',
+      'templates',
+      'doctor',
+      'snapshots',
+      'tasks',
+    ]);
     expect(PANES.filter((p) => PANE_SPECS[p].keyScopes.includes('list'))).toEqual([
       'health',
       'indices',

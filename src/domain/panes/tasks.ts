@@ -79,7 +79,13 @@ export const TASK_COLUMNS: Column<TaskLine>[] = [
     text: (r) => (r.cancelled ? 'asked' : r.cancellable ? 'yes' : 'no'),
     tone: (r) => (r.cancelled ? 'yellow' : undefined),
   },
-  { title: 'action', width: 33, text: (r) => `${displayText(r.action)}${folded(r)}`, cut: 'middle', tone: (r) => (taskWrites(r.action) ? 'yellow' : undefined) },
+  {
+    title: 'action',
+    width: 33,
+    text: (r) => `${displayText(r.action)}${folded(r)}`,
+    cut: 'middle',
+    tone: (r) => (taskWrites(r.action) ? 'yellow' : undefined),
+  },
   { title: 'description', width: null, text: (r) => displayText(r.description) },
 ];
 

@@ -5,20 +5,18 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { fitText } from '../../domain/table';
 import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
 import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;
 const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
-import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
   const { nodes, search, settings, stats, jvm } = useConsole((s) => ({
@@ -53,7 +51,6 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
         ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
       ]
     : [];
-  const shown = below.slice(0, room);
   return (
     <PaneFrame
       title={PANE_SPECS.nodes.title}
@@ -71,15 +68,9 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
               <Text key={l}>{l}</Text>
             ))}
           </Box>
-        ) : shown.length ? (
-          <Box flexDirection="column" marginTop={1}>
-            {shown.map((l, i) => (
-              <Text key={i} color={colourOf(l.tone)}>
-                {fitText(l.text, width)}
-              </Text>
-            ))}
-          </Box>
-        ) : null}
+        ) : (
+          <DetailLines lines={below} width={width} room={room} />
+        )}
       </Box>
     </PaneFrame>
   );

@@ -25,7 +25,7 @@ import { Bar } from '../components/Bar';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { colourOf } from '../theme';
-import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 const BAR_WIDTH = 12;
 
@@ -82,17 +82,7 @@ export function SnapshotsPane({ width, height }: { width: number; height: number
           empty={list.data && repos.data ? emptySnapshotsText(repos.data) : ''}
         />
         <FullNameLine row={sel} cut={cut} width={width} />
-        {room && sel ? (
-          <Box flexDirection="column" marginTop={1}>
-            {snapshotDetails(sel)
-              .slice(0, room)
-              .map((l, i) => (
-                <Text key={i} color={colourOf(l.tone)}>
-                  {fitText(l.text, width)}
-                </Text>
-              ))}
-          </Box>
-        ) : null}
+        {sel ? <DetailLines lines={snapshotDetails(sel)} width={width} room={room} /> : null}
       </Box>
     </PaneFrame>
   );

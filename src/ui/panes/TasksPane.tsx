@@ -4,15 +4,13 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { fitText } from '../../domain/table';
 import { taskDetails, taskLines, taskSearchText, TASK_COLUMNS, TASK_SORT_KEYS, type TaskLine } from '../../domain/panes/tasks';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
-import { useSelected, useTableKeys, useTableModel } from './table';
+import { useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 const taskKey = (r: TaskLine) => r.id;
 /** The details: the id line, the description, the progress, the children, what cancel can do. */
@@ -43,16 +41,8 @@ export function TasksPane({ width, height }: { width: number; height: number }) 
               <Text key={l}>{l}</Text>
             ))}
           </Box>
-        ) : room && sel ? (
-          <Box flexDirection="column" marginTop={1}>
-            {taskDetails(sel)
-              .slice(0, room)
-              .map((l, i) => (
-                <Text key={i} color={colourOf(l.tone)}>
-                  {fitText(l.text, width)}
-                </Text>
-              ))}
-          </Box>
+        ) : sel ? (
+          <DetailLines lines={taskDetails(sel)} width={width} room={room} />
         ) : null}
       </Box>
     </PaneFrame>

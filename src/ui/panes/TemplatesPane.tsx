@@ -5,17 +5,14 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import type { Tone } from '../../domain/format';
-import { fitText } from '../../domain/table';
 import { templateDetails, templateLines, templateSearchText, TEMPLATE_COLUMNS, TEMPLATE_SORT_KEYS } from '../../domain/panes/templates';
 import { parseTemplates, platformJsonLines, platformTemplatesSettings, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
-import { colourOf } from '../theme';
 import { useCurlLines } from './curl';
-import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 const templateKey = (r: { key: string }) => r.key;
 
@@ -53,18 +50,7 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   if (room && showCurl) below = <Wrapped lines={curl} room={room} />;
   else if (room && showPlatformJson)
     below = <Wrapped lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
-  else if (room && sel)
-    below = (
-      <Box flexDirection="column" marginTop={1}>
-        {templateDetails(sel)
-          .slice(0, room)
-          .map((l: { text: string; tone?: Tone }) => (
-            <Text key={l.text} color={colourOf(l.tone)}>
-              {fitText(l.text, width)}
-            </Text>
-          ))}
-      </Box>
-    );
+  else if (sel) below = <DetailLines lines={templateDetails(sel)} width={width} room={room} />;
   return (
     <PaneFrame title={PANE_SPECS.templates.title} info={info} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">

@@ -1,7 +1,10 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
 // per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
 import React, { useEffect, useMemo, useRef } from 'react';
+import { Box } from 'ink';
 import { Text } from '../components/Text';
+import type { Tone } from '../../domain/format';
+import { colourOf } from '../theme';
 import type { Scope } from '../../keys/keymap';
 import {
   cutNameColumns,
@@ -180,4 +183,19 @@ export function useCutNames<T>(rows: readonly T[] | undefined, columns: readonly
 export function FullNameLine<T>({ row, cut, width }: { row: T | undefined; cut: readonly Column<T>[]; width: number }) {
   if (!cut.length) return null;
   return <Text dimColor>{fitText(fullNameText(row, cut), width)}</Text>;
+}
+
+/** The highlighted row's facts under a table: as many lines as there is room for, each cut to the width, in its tone. */
+export function DetailLines({ lines, width, room }: { lines: readonly { text: string; tone?: Tone }[]; width: number; room: number }) {
+  const shown = lines.slice(0, Math.max(0, room));
+  if (!shown.length) return null;
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      {shown.map((l, i) => (
+        <Text key={i} color={colourOf(l.tone)}>
+          {fitText(l.text, width)}
+        </Text>
+      ))}
+    </Box>
+  );
 }

@@ -17,6 +17,7 @@ import {
   printPreviews,
   reportFailure,
   usageError,
+  reviewOf,
 } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
@@ -78,16 +79,10 @@ const restore: CommandModule = {
         watchTimeoutMs: timeout.value * 1000,
         onAuditWarning: (w) => err(`${paint('yellow', 'warning:')} ${w}\n`),
       });
-      let state: RestoreState = await session.idle();
-      if (state.phase === 'failed') throw session.failure(state.message);
-      if (state.phase === 'refused') {
-        if (state.kind === 'input') return usageError(NAME, state.message, json);
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: state.message });
-        err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
-        return EXIT.failed;
-      }
-      if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
-      const { facts, plans } = state;
+      const review = await reviewOf(session, NAME, json);
+      if (typeof review === 'number') return review;
+      let state: RestoreState = review;
+      const { facts, plans } = review;
       const requests = previews(guard, plans);
       const head = {
         schema: JSON_SCHEMA,

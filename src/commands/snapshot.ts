@@ -19,6 +19,7 @@ import {
   reportFailure,
   usageError,
   warnAudit,
+  reviewOf,
 } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
@@ -99,16 +100,10 @@ const snapshot: CommandModule = {
     try {
       guard.assertWritable();
       const session = snapshotSession(es, guard, req, { onAuditWarning: warnAudit });
-      let state: SnapshotState = await session.idle();
-      if (state.phase === 'failed') throw session.failure(state.message);
-      if (state.phase === 'refused') {
-        if (state.kind === 'input') return usageError(NAME, state.message, json);
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: state.message });
-        err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
-        return EXIT.failed;
-      }
-      if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
-      const { plan, facts } = state;
+      const review = await reviewOf(session, NAME, json);
+      if (typeof review === 'number') return review;
+      let state: SnapshotState = review;
+      const { plan, facts } = review;
       const requests = previews(guard, [plan]);
       const head = {
         schema: JSON_SCHEMA,

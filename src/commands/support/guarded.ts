@@ -97,6 +97,29 @@ export function printPreviews(ps: Preview[]): void {
 }
 
 /**
+ * A wizard session's first stop, for its command: the review, or the exit code of the session's
+ * refusal (bad input: the usage error; anything else said once, on stderr or as the JSON failure).
+ * A failure throws (reportFailure words it).
+ */
+export async function reviewOf<S extends { phase: string }>(
+  session: { idle(): Promise<S>; failure(message: string): Error },
+  command: string,
+  json: boolean,
+): Promise<Extract<S, { phase: 'review' }> | number> {
+  const state = (await session.idle()) as S & { kind?: string; message?: string };
+  if (state.phase === 'failed') throw session.failure(state.message ?? 'failed');
+  if (state.phase === 'refused') {
+    const message = state.message ?? 'refused';
+    if (state.kind === 'input') return usageError(command, message, json);
+    if (json) printJson({ schema: JSON_SCHEMA, command, ok: false, error: message });
+    err(`shardeck ${command}: ${displayText(message)}\n`);
+    return EXIT.failed;
+  }
+  if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
+  return state as Extract<S, { phase: 'review' }>;
+}
+
+/**
  * How the operator says yes: --yes, else a question on the terminal (y for a reversible change,
  * the target's name for a destructive one). Null when declined or when there is no terminal.
  * `typedAhead` is what a flag gave for a destructive plan (--expect N): --yes alone does not do.

@@ -78,8 +78,17 @@ export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, t
           onPending: (p) => p && send({ type: 'progress', progress: p }),
         },
       );
-      const snapshot = await es.snapshotInfo(f.repository, f.name);
+      // The status ends (or is not there yet) before the listing says how it ended: a snapshot just
+      // started, or just finished, reads IN_PROGRESS with 0 shards done there (seen: exit 5 for a
+      // PARTIAL one). The listing is the authority on the end: read it until it is not running.
+      const { value: snapshot } = await waitUntil(
+        () => es.snapshotInfo(f.repository, f.name),
+        (info) => !info || !stillRunning(info.state),
+        { timeoutMs: tuning.followTimeoutMs ?? 6 * 3_600_000, intervalMs: tuning.pollMs ?? 1000 },
+      );
       if (!snapshot) throw new Error(`snapshot ${f.repository}/${f.name} is no longer in the repository`);
+      if (stillRunning(snapshot.state))
+        throw new Error(`snapshot ${f.repository}/${f.name} still ${snapshot.state} after the follow timeout`);
       send({ type: 'finished', snapshot });
     }
   });

@@ -5,7 +5,6 @@ import {
   holdingIndex,
   parseNodesPathRepo,
   parseRecovery,
-  parseRepositories,
   parseSlmPolicies,
   parseSnapshotStatus,
   parseSnapshots,
@@ -17,12 +16,17 @@ import {
   type SnapshotRepository,
 } from '../domain/snapshots';
 import { ConnError, getJson, type EsTransport } from './connection';
+import { RESOURCES, type ResourceData } from './resources';
 
 const seg = encodeURIComponent;
 
 export function snapshotsApi(es: EsTransport) {
-  const repositories = async (): Promise<SnapshotRepository[]> =>
-    parseRepositories(await getJson(es, '/_snapshot', { filter_path: '*.type,*.settings' }));
+  // The pane's reads (cluster/resources.ts), asked once by a command: one request, one parser.
+  const asResource = async <K extends 'snapshotRepositories' | 'runningSnapshots'>(name: K): Promise<ResourceData<K>> => {
+    const r = RESOURCES[name];
+    return r.parse(await getJson(es, r.request.path, r.request.querystring)) as ResourceData<K>;
+  };
+  const repositories = (): Promise<SnapshotRepository[]> => asResource('snapshotRepositories');
   const snapshots = async (repository: string): Promise<SnapshotInfo[]> =>
     parseSnapshots(
       await getJson(es, `/_snapshot/${seg(repository)}/_all`, { verbose: 'true', sort: 'start_time', order: 'desc' }),
@@ -41,9 +45,7 @@ export function snapshotsApi(es: EsTransport) {
       return parseSnapshotStatus(await getJson(es, `/_snapshot/${seg(repository)}/${seg(snapshot)}/_status`))[0];
     },
     /** The snapshots running now, in every repository (GET _snapshot/_status). */
-    async runningSnapshots(): Promise<SnapshotProgress[]> {
-      return parseSnapshotStatus(await getJson(es, '/_snapshot/_status'));
-    },
+    runningSnapshots: (): Promise<SnapshotProgress[]> => asResource('runningSnapshots'),
     /** Shard recoveries (a restore's are type SNAPSHOT); only those running with activeOnly. */
     async recoveries(activeOnly: boolean, indices?: readonly string[]): Promise<ShardRecovery[]> {
       const path = indices?.length ? `/${indices.map(seg).join(',')}/_recovery` : '/_recovery';

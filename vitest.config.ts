@@ -7,10 +7,32 @@ import { defineConfig } from 'vitest/config';
 process.env.UPDATE_SNAPSHOT ??= 'none';
 
 // Projects: fast pure tests (domain, UI frames from recorded fixtures) and suites against
-// real Elasticsearch nodes started by dev/lib/es-node.mjs. On 2 cores the real-node suites run
-// one file at a time so node start-ups do not starve each other.
+// real Elasticsearch nodes started by dev/lib/es-node.mjs. The real-node files run two at a time
+// (most on a long-lived node of their worker), then the ones that change the machine, alone.
 // test/unit/vitest-projects.test.ts checks that every file calling vi.mock is listed here.
 export const MODULE_MOCKS = ['test/ui/windowing.test.tsx'];
+
+const INTEGRATION_WORKERS = 2;
+export const INTEGRATION_ALONE = [
+  'test/integration/engine-service.test.ts',
+  'test/integration/package.test.ts',
+  'test/integration/root-safe.test.ts',
+  'test/integration/host-journal.test.ts',
+  'test/integration/journal-trust.test.ts',
+  'test/integration/share.test.ts',
+  'test/integration/share-server.test.ts',
+  'test/integration/harness.test.ts',
+  'test/integration/node-dies.test.tsx',
+  'test/integration/fleet.test.tsx',
+];
+const integration = {
+  include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
+  // Users, packages, the distribution: made once, before any file (not by whichever runs first).
+  globalSetup: ['test/setup/global.ts'],
+  setupFiles: ['test/setup/nodes.ts'],
+  testTimeout: 120_000,
+  hookTimeout: 240_000,
+};
 
 export default defineConfig({
   test: {
@@ -55,15 +77,25 @@ export default defineConfig({
         },
       },
       {
+        // Real-node files, two at a time (each worker has its own shared node: test/helpers/shared-node.ts).
         test: {
+          ...integration,
           name: 'integration',
-          include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
+          exclude: INTEGRATION_ALONE,
+          maxWorkers: INTEGRATION_WORKERS,
+          provide: { sharedNodeCount: INTEGRATION_WORKERS },
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        // Files that change the machine itself (OS users and groups, packages, the engine service,
+        // the change-lock folder's owners) or start three nodes: one at a time, after the others.
+        test: {
+          ...integration,
+          name: 'integration-alone',
+          include: INTEGRATION_ALONE,
           fileParallelism: false,
-          // Users, packages, the distribution: made once, before any file (not by whichever runs first).
-          globalSetup: ['test/setup/global.ts'],
-          setupFiles: ['test/setup/nodes.ts'],
-          testTimeout: 120_000,
-          hookTimeout: 240_000,
+          sequence: { groupOrder: 2 },
         },
       },
     ],

@@ -4,12 +4,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { cliAgainst, esCall } from '../helpers/real-node';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -41,7 +41,7 @@ const isBlocked = async (index: string) =>
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'changes' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-changes-'));
   await es('PUT', '/_component_template/service_v9_mappings', {
     template: { mappings: { properties: { modified_at: { type: 'date' } } } },
@@ -50,10 +50,8 @@ beforeAll(async () => {
   for (const p of ['alpha', 'beta']) await es('PUT', `/service_v9_${p}`, {});
 });
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });});
 
 describe('replicas on a single node', () => {
   it('replicas 1 turns the indices yellow, and shardeck warns it would', async () => {

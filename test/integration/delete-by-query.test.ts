@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
@@ -18,9 +17,10 @@ import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { readAudit } from '../../src/services/audit';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_dbq';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -60,15 +60,13 @@ async function ids(query: unknown = { match_all: {} }): Promise<Set<string>> {
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'dbq' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-dbq-'));
   await loadDemoData(node.url, { docsPerIndex: 10_000, indices: [INDEX, 'service_v9_dbq_other'], yellowIndex: '' });
 }, 180_000);
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });});
 
 describe('bad input sends nothing', () => {
   it('invalid JSON, a body without "query", a wildcard, an unknown index, --yes without or with a wrong --expect', async () => {

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
@@ -20,11 +19,12 @@ import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_dbqui';
 const CUTOFF = '2025-03-01';
 const QUERY = { range: { modified_at: { lt: '2025-03-01T00:00:00.000Z' } } };
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -111,16 +111,14 @@ async function startThrottledSourceDelete(app: Rendered, source: string, n: numb
 
 beforeAll(async () => {
   process.env.NO_COLOR = '1';
-  node = await startNode({ name: 'dbq-ui' });
+  node = await sharedNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-dbqui-'));
   await loadDemoData(node.url, { docsPerIndex: 10_000, indices: [INDEX], yellowIndex: '' });
 }, 240_000);
 
-afterAll(async () => {
+afterAll(() => {
   delete process.env.NO_COLOR;
-  await node?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+  fs.rmSync(dir, { recursive: true, force: true });});
 
 failOnConsoleError();
 

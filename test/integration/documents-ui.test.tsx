@@ -4,7 +4,6 @@
 // before it is sent (line and column) -> an unmapped field refused -> Esc back to the pane.
 // Read-only mode does not take the view away: it only reads.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
@@ -16,16 +15,17 @@ import { startCountingProxy, type CountingProxy } from '../helpers/counting-prox
 import { esCall } from '../helpers/real-node';
 import { expectFits, plain, until } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_docsui';
 const BOUNDARY = '2025-03-01T12:00:00.000Z';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 
 failOnConsoleError();
 
 beforeAll(async () => {
-  node = await startNode({ name: 'documents-ui' });
+  node = await sharedNode();
   await loadDemoData(node.url, { docsPerIndex: 500, indices: [INDEX], yellowIndex: '' });
   await esCall(node.url, 'PUT', `/${INDEX}/_doc/at-boundary?refresh=true`, {
     title: 'at the boundary',
@@ -38,7 +38,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 async function openConsole(readOnly: boolean): Promise<Rendered> {

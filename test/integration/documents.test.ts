@@ -5,11 +5,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_docs';
 const OTHER = 'service_v9_docs_other';
@@ -21,7 +21,7 @@ const EDGE = [
   { id: 'after-boundary', modified_at: '2025-03-01T12:00:00.001Z' },
 ];
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -34,7 +34,7 @@ const searches = () => proxy.requests.filter((r) => /\/_search|\/_doc\//.test(r.
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'documents' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-docs-'));
   await loadDemoData(node.url, { docsPerIndex: 1000, indices: [INDEX, OTHER], yellowIndex: '' });
   for (const d of EDGE)
@@ -53,7 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
   fs.rmSync(cfg, { recursive: true, force: true });
 });
 

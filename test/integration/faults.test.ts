@@ -8,14 +8,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { readAudit } from '../../src/services/audit';
 import { onPath, startCountingProxy, type CountingProxy, type Fault } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
 /** A stalled read is given up after this (the default is 15 s; the README's table gives both). */
@@ -58,14 +58,13 @@ const figure = (what: string, r: Run) => console.log(`FAULTS | ${what} | exit ${
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'faults' });
+  node = await sharedNode();
   proxy = await startCountingProxy(node.url);
   await esCall(node.url, 'PUT', '/service_v9_faults', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
 }, 240_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 beforeEach(() => {

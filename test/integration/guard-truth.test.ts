@@ -14,7 +14,6 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -22,6 +21,7 @@ import { Guard } from '../../src/services/guard';
 import { replicasSession } from '../../src/services/wizards/replicas';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 /**
  * pass: forward and answer; hold: never forward, never answer; withhold: forward, keep the answer
@@ -97,7 +97,7 @@ async function startProxy(target: string) {
   return Object.assign(proxy, { close });
 }
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
 let cfg: string;
 
@@ -125,13 +125,12 @@ async function makeIndex(name: string, replicas = 0, docs = 0): Promise<void> {
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'guard-truth' });
+  node = await sharedNode();
   proxy = await startProxy(node.url);
 }, 240_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 beforeEach(async () => {

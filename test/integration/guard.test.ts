@@ -5,7 +5,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard, GuardRefusal, type Approver } from '../../src/services/guard';
@@ -13,8 +12,9 @@ import type { MutationPlan } from '../../src/domain/mutation/plan';
 import { pinIndices } from '../../src/domain/mutation/targets';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 const INDEX = 'guard_idx';
 
@@ -31,16 +31,14 @@ const cli = cliAgainst(
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'guard' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-guard-'));
   await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   await es('PUT', '/.guard_system', { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.hidden': true } });
 });
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });});
 
 describe('bad input is refused before anything is sent', () => {
   const cases: [string[], RegExp][] = [
@@ -89,7 +87,7 @@ describe('read-only mode', () => {
   it('still shows what is there (scroll-limit without a number reads only)', async () => {
     const r = await cli(['scroll-limit', '--read-only', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ limit: 500, nodes: [{ name: 'guard', open: 0, limit: 500, full: false }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({ limit: 500, nodes: [{ name: node.name, open: 0, limit: 500, full: false }] });
   });
 });
 

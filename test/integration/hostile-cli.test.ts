@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { displayText } from '../../src/domain/display-text';
 import { HOSTILE, HOSTILE_INDICES } from '../fixtures/hostile/names';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 // eslint-disable-next-line no-control-regex -- the names that hold control characters, on purpose
 const HOLDS_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202e]/;
@@ -20,7 +20,7 @@ const HOLDS_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u202e]/;
 // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
 const RAW = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 const cli = (...args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
 const enc = (name: string) => `/${encodeURIComponent(name)}`;
@@ -30,7 +30,7 @@ const replicasOf = async (name: string) =>
 beforeAll(async () => {
   ensureBuilt();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-hostile-'));
-  node = await startNode({ name: 'hostile-cli' });
+  node = await sharedNode();
   for (const name of HOSTILE_INDICES) {
     const r = await esCall(node.url, 'PUT', enc(name), { settings: { number_of_shards: 1, number_of_replicas: 0 } });
     if (r.status !== 200) throw new Error(`the node refused the fixture's index ${JSON.stringify(name)}: ${JSON.stringify(r.body)}`);
@@ -40,10 +40,8 @@ beforeAll(async () => {
   expect(HOSTILE.some((h) => !h.es)).toBe(true);
 }, 300_000);
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });});
 
 describe('the hostile names on a real node, through every command that shows them', () => {
   it('listing commands (status, stats, cat indices) print every name inert and visible', async () => {

@@ -2,7 +2,6 @@
 // against a real node: the real poller fills the Indices pane, Enter opens the detail, and the
 // detail's own reads (services/index-detail.ts) go to the node only while it is open.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { wideMapping, WIDE_SETTINGS } from '../../dev/wide-mapping.mjs';
 import { createEsApi } from '../../src/cluster/api';
@@ -15,8 +14,9 @@ import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
 import { KEYS, renderApp, tick, type Rendered } from '../ui/harness';
 import { esCall } from '../helpers/real-node';
 import { expectFits, plain, until } from '../helpers/wizard-ui';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let client: ReturnType<typeof createClient>;
 let store: ConsoleStore;
 let poller: Poller;
@@ -24,7 +24,7 @@ let detail: IndexDetailPoller;
 let app: Rendered;
 
 beforeAll(async () => {
-  node = await startNode({ name: 'detail-ui' });
+  node = await sharedNode();
   await loadDemoData(node.url, { docsPerIndex: 300 });
   await esCall(node.url, 'PUT', '/service_v9_wide', { settings: WIDE_SETTINGS, mappings: wideMapping(2000) });
   await esCall(node.url, 'PUT', '/service_v9_doomed', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
@@ -49,7 +49,6 @@ afterAll(async () => {
   poller?.stop();
   detail?.stop();
   if (client) await closeClient(client);
-  await node?.stop();
 });
 
 /** Puts the Indices cursor on `index` (filter by its name) and presses Enter. */

@@ -5,15 +5,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { wideMapping, WIDE_SETTINGS } from '../../dev/wide-mapping.mjs';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const MANY = 120;
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
 const cli = (...args: string[]) => runCli([args[0], '--url', proxy.url, ...args.slice(1)], { env: { SHARDECK_CONFIG_DIR: cfg } });
@@ -25,7 +25,7 @@ const json = async (...args: string[]) => {
 beforeAll(async () => {
   ensureBuilt();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-inspect-'));
-  node = await startNode({ name: 'inspect-cli' });
+  node = await sharedNode();
   await loadDemoData(node.url, { docsPerIndex: 200 });
   await esCall(node.url, 'PUT', '/service_v9_wide', { settings: WIDE_SETTINGS, mappings: wideMapping(2000) });
   // Many small indices with one identical mapping; one of them differs.
@@ -39,7 +39,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
   fs.rmSync(cfg, { recursive: true, force: true });
 });
 

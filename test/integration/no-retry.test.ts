@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
@@ -16,9 +15,10 @@ import type { MutationPlan } from '../../src/domain/mutation/plan';
 import { startCountingProxy, type CountingProxy, type Trap } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_noretry';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
 const es = async (method: string, p: string, body?: unknown) => (await esCall(node.url, method, p, body)).body;
@@ -34,14 +34,13 @@ const deletePost = (m: string, p: string) => m === 'POST' && p.startsWith(`/${IN
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'no-retry' });
+  node = await sharedNode();
   await loadDemoData(node.url, { docsPerIndex: 200, indices: [INDEX], yellowIndex: '' });
   proxy = await startCountingProxy(node.url);
 }, 180_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 beforeEach(() => {

@@ -5,13 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { readAudit } from '../../src/services/audit';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 let env: NodeJS.ProcessEnv;
 const secrets = () => path.join(env.SHARDECK_CONFIG_DIR!, 'secrets.json');
@@ -19,7 +19,7 @@ const cli = (args: string[], input?: string) => runCli(args, { env, input });
 
 beforeAll(async () => {
   ensureBuilt();
-  [server, node] = await Promise.all([startPlatformServer(), startNode({ name: 'platform-cli' })]);
+  [server, node] = await Promise.all([startPlatformServer(), sharedNode()]);
   server.setProjects([
     { id: 'Alpha', name: 'Alpha storefront' },
     { id: 'KB', name: 'Knowledge base' },
@@ -38,7 +38,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), node?.stop()]);
+  await server?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

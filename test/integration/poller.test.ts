@@ -1,7 +1,6 @@
 // The poller against a real node: it asks only for what the visible pane needs, never has two
 // requests in flight for one resource, stops asking while paused, and backs off from a dead node.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient, readRows } from '../../src/cluster/connection';
 import { RESOURCES } from '../../src/cluster/resources';
 import { catIndicesParser, parseCatIndices } from '../../src/domain/parse';
@@ -9,6 +8,7 @@ import { createEsApi } from '../../src/cluster/api';
 import { Poller, PANE_RESOURCES } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore, type ResourceName } from '../../src/store/console';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 /** Waits for a condition on the poller or its store (they change on their own; nothing to read). */
 const until = (what: string, cond: () => boolean, timeoutMs = 10_000) => waitUntil(what, cond, Boolean, { timeoutMs, intervalMs: 20 });
@@ -24,12 +24,11 @@ function fetched(store: ConsoleStore): ResourceName[] {
 }
 
 describe('poller on a real node', () => {
-  let node: Awaited<ReturnType<typeof startNode>>;
+  let node: SharedNode;
   beforeAll(async () => {
-    node = await startNode({ name: 'poller' });
+    node = await sharedNode();
   });
   afterAll(async () => {
-    await node?.stop();
   });
 
   const make = (url = node.url, intervalMs = 200) => {

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
@@ -15,11 +14,12 @@ import { Guard } from '../../src/services/guard';
 import { startCountingProxy, type CountingProxy } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_refresh';
 const QUERY = { term: { 'assoc:sources': 'src-crm' } };
 const LOST_TASK = 'lostnode0000000000000:77';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
 const es = async (method: string, p: string, body?: unknown) => (await esCall(node.url, method, p, body)).body;
@@ -28,14 +28,13 @@ const cli = (args: string[]) => runCli([args[0], '--url', proxy.url, ...args.sli
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'refresh-guarded' });
+  node = await sharedNode();
   await loadDemoData(node.url, { docsPerIndex: 300, indices: [INDEX], yellowIndex: '' });
   proxy = await startCountingProxy(node.url);
 }, 180_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 beforeEach(() => {

@@ -7,7 +7,6 @@ import path from 'node:path';
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -16,13 +15,14 @@ import { createWizardServices } from '../../src/services/wizards';
 import { KeyRouter } from '../../src/ui/input/router';
 import { ReplicasView } from '../../src/ui/wizards/ReplicasWizard';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 const INDEX = 'service_v9_uiwizard';
 
 beforeAll(async () => {
-  node = await startNode({ name: 'wizard-ui' });
+  node = await sharedNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-wizui-'));
   await fetch(`${node.url}/${INDEX}`, {
     method: 'PUT',
@@ -31,10 +31,8 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });});
 
 const until = (frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> =>
   waitUntil(

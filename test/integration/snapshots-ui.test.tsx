@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -17,14 +16,15 @@ import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { KEYS, makeStore, renderApp } from '../ui/harness';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 const count = async (index: string) => (await es('GET', `/${index}/_count`)).body.count as number;
 
 beforeAll(async () => {
-  node = await startNode({ name: 'snapshots-ui' });
+  node = await sharedNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-snapui-'));
   await es('PUT', '/logs-a', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = Array.from({ length: 20 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"n":${i}}\n`).join('');
@@ -43,10 +43,8 @@ beforeAll(async () => {
   expect(await count('logs-a')).toBe(15);
 });
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });});
 
 it('the pane shows the snapshot; R restores it beside, followed until green, counts as the node has them', async () => {
   const auditFile = path.join(dir, 'audit.log');

@@ -5,12 +5,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
+import { ES_USER } from '../../dev/lib/es-node.mjs';
 import { isRoot } from '../../dev/lib/paths.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -33,15 +34,13 @@ async function indexWith(index: string, n: number): Promise<void> {
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'snapshots' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-snapshots-'));
   await indexWith('logs-a', 20);
 }, 180_000);
 
-afterAll(async () => {
-  await node?.stop();
-  fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });});
 
 describe('the harness', () => {
   it("gives the node a path.repo in its own folder, owned by the node's user", async () => {
@@ -119,7 +118,7 @@ describe('shardeck snapshot repo', () => {
     expect(again.code).toBe(64);
     expect(again.stderr).toMatch(/already registered/);
     const verify = JSON.parse((await cli(['snapshot', 'repo', 'verify', 'backups', '--yes', '--json'])).stdout);
-    expect(verify).toMatchObject({ ok: true, action: 'repo-verify', verifiedBy: ['snapshots'] });
+    expect(verify).toMatchObject({ ok: true, action: 'repo-verify', verifiedBy: [node.name] });
     await es('PUT', '/_snapshot/doomed', { type: 'fs', settings: { location: path.join(node.repoDir, 'doomed') } });
     const rm = await cli(['snapshot', 'repo', 'remove', 'doomed', '--yes']);
     expect(rm.code, rm.stderr).toBe(0);

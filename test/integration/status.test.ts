@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-status-'));
 const env = { SHARDECK_CONFIG_DIR: configDir };
@@ -27,20 +28,17 @@ async function status(args: string[]) {
 }
 
 describe('status on a plain node', () => {
-  let node: Awaited<ReturnType<typeof startNode>>;
+  let node: SharedNode;
   beforeAll(async () => {
     ensureBuilt();
-    node = await startNode({ name: 'status-plain' });
-  });
-  afterAll(async () => {
-    await node?.stop();
+    node = await sharedNode();
   });
 
   it('is green with exit 0 on an empty node', async () => {
     const { code, report } = await status(['--url', node.url]);
     expect(code).toBe(0);
     expect(report).toMatchObject({ schema: 1, reachable: true, status: 'green', cluster: { version: '8.19.21', nodes: 1 } });
-    expect(report.disk.nodes[0]).toMatchObject({ node: 'status-plain', level: 'ok' });
+    expect(report.disk.nodes[0]).toMatchObject({ node: node.name, level: 'ok' });
     expect(report.disk.nodes[0].marks.flood).toBeGreaterThan(report.disk.nodes[0].marks.high);
   });
 

@@ -7,13 +7,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { waitUntil } from '../helpers/wait-until';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_slow';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let cfg: string;
 let task: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
@@ -29,7 +29,7 @@ const audit = () =>
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'tasks-control' });
+  node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-tasks-'));
   await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const lines: string[] = [];
@@ -47,21 +47,19 @@ beforeAll(async () => {
   expect(task).toMatch(/^[\w-]+:\d+$/);
 }, 180_000);
 
-afterAll(async () => {
-  await node?.stop();
-  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
-});
+afterAll(() => {
+  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });});
 
 it('tasks --all lists the slow delete with its progress, among every other task', async () => {
   const r = await cli(['tasks', '--all', '--json']);
   expect(r.code).toBe(0);
   const out = JSON.parse(r.stdout);
   const mine = out.tasks.find((t: { id: string }) => t.id === task);
-  expect(mine).toMatchObject({ action: 'indices:data/write/delete/byquery', cancellable: true, nodeName: 'tasks-control' });
+  expect(mine).toMatchObject({ action: 'indices:data/write/delete/byquery', cancellable: true, nodeName: node.name });
   expect(mine.progress.total).toBe(300);
   expect(out.tasks.some((t: { action: string }) => !t.action.includes('byquery'))).toBe(true);
   const text = await cli(['tasks', '--all']);
-  expect(text.stdout).toContain(`${task}  tasks-control  indices:data/write/delete/byquery`);
+  expect(text.stdout).toContain(`${task}  ${node.name}  indices:data/write/delete/byquery`);
   expect(text.stdout).toMatch(/deleted \d+ \/ 300/);
 });
 

@@ -6,8 +6,9 @@ import { afterAll, inject } from 'vitest';
 import { disposeStartedNodes } from '../../dev/lib/es-node.mjs';
 
 process.env.SHARDECK_NODES_DIR = inject('nodesDir');
-// The shared folder (change locks, the host journal of changes) of this run, not the machine's:
-// a journal left by an earlier run for the same port would show in this run's timelines.
-process.env.SHARDECK_LOCK_DIR ??= path.join(inject('nodesDir'), 'locks');
+// The shared folder (change locks, the host journal of changes) of this file, not the machine's nor
+// another file's: a journal left for the same port (a shared node, an earlier run) would show in
+// this file's timelines, and two files run at once.
+process.env.SHARDECK_LOCK_DIR ??= path.join(inject('nodesDir'), `locks-${process.pid}`);
 
 afterAll(() => disposeStartedNodes(), 120_000);

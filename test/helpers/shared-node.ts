@@ -1,0 +1,86 @@
+// Long-lived test nodes, one per integration worker: started once by the global set-up
+// (test/setup/global.ts) instead of once per file (~11 s of JVM start each), and put back to a
+// fresh node's state before each file that takes one. A file that stops, restarts or
+// reconfigures its node, asserts the node's name, or needs TLS or users starts its own.
+import fs from 'node:fs';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { esCall } from './real-node';
+
+/** What a file may use of a shared node: no stop or restart (the next file needs it). */
+export interface SharedNode {
+  url: string;
+  name: string;
+  version: string;
+  baseDir: string;
+  dataDir: string;
+  repoDir: string;
+  logFile: string;
+  httpPort: number;
+  transportPort: number;
+  clusterName: string;
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sharedNodes: SharedNode[];
+  }
+}
+
+/** The node of this worker (VITEST_POOL_ID counts 1..maxWorkers), reset to a fresh node's state. */
+export async function sharedNode(): Promise<SharedNode> {
+  const nodes = inject('sharedNodes');
+  const slot = Number(process.env.VITEST_POOL_ID ?? '1');
+  const node = nodes[(slot - 1) % nodes.length];
+  if (!node) throw new Error('no shared test node: this project has no test/setup/global.ts with shared nodes');
+  await resetNode(node);
+  return node;
+}
+
+async function ok(url: string, method: string, p: string, body?: unknown): Promise<any> {
+  const r = await esCall(url, method, p, body);
+  if (r.status >= 300) throw new Error(`resetting the shared node: ${method} ${p} answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body;
+}
+
+/**
+ * What earlier files may have left: tasks, scrolls, indices and data streams, their own templates
+ * and pipelines, snapshot repositories (and the files in path.repo), every cluster setting.
+ * Built-in templates and pipelines (dot names, or `_meta.managed`) stay. Names are listed, never `*`.
+ */
+export async function resetNode(node: SharedNode): Promise<void> {
+  const { url } = node;
+  await esCall(url, 'POST', '/_tasks/_cancel?actions=*byquery,*reindex,*forcemerge');
+  await esCall(url, 'DELETE', '/_search/scroll/_all');
+  const settings = await ok(url, 'GET', '/_cluster/settings?flat_settings=true');
+  const unset = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).map((k) => [k, null]));
+  if (Object.keys(settings.persistent).length || Object.keys(settings.transient).length)
+    await ok(url, 'PUT', '/_cluster/settings', { persistent: unset(settings.persistent), transient: unset(settings.transient) });
+
+  // The test distribution may lack the data streams module (the path is then read as an index name).
+  const streams = await esCall(url, 'GET', '/_data_stream?expand_wildcards=all');
+  const names: string[] = streams.status === 200 ? streams.body.data_streams.map((d: any) => d.name) : [];
+  for (const name of names.filter((n) => !n.startsWith('.'))) await ok(url, 'DELETE', `/_data_stream/${encodeURIComponent(name)}`);
+  const indices: string[] = (await ok(url, 'GET', '/_cat/indices?h=index&format=json&expand_wildcards=all')).map((r: any) => r.index);
+  const own = indices.filter((n) => !n.startsWith('.'));
+  // Batches keep the request line short; names come from the node itself.
+  for (let i = 0; i < own.length; i += 50)
+    await ok(url, 'DELETE', `/${own.slice(i, i + 50).map(encodeURIComponent).join(',')}?expand_wildcards=all`);
+
+  const builtIn = (name: string, meta: any) => name.startsWith('.') || meta?.managed === true;
+  const templates = (await ok(url, 'GET', '/_index_template')).index_templates;
+  for (const t of templates.filter((t: any) => !builtIn(t.name, t.index_template._meta)))
+    await ok(url, 'DELETE', `/_index_template/${encodeURIComponent(t.name)}`);
+  const components = (await ok(url, 'GET', '/_component_template')).component_templates;
+  for (const t of components.filter((t: any) => !builtIn(t.name, t.component_template._meta)))
+    await ok(url, 'DELETE', `/_component_template/${encodeURIComponent(t.name)}`);
+  const legacy = await ok(url, 'GET', '/_template');
+  for (const name of Object.keys(legacy).filter((n) => !n.startsWith('.'))) await ok(url, 'DELETE', `/_template/${encodeURIComponent(name)}`);
+  const pipelines = await esCall(url, 'GET', '/_ingest/pipeline'); // 404: there is none
+  for (const [name] of Object.entries<any>(pipelines.status === 200 ? pipelines.body : {}).filter(([n, def]) => !builtIn(n, def._meta)))
+    await ok(url, 'DELETE', `/_ingest/pipeline/${encodeURIComponent(name)}`);
+
+  for (const repo of Object.keys(await ok(url, 'GET', '/_snapshot'))) await ok(url, 'DELETE', `/_snapshot/${encodeURIComponent(repo)}`);
+  for (const entry of fs.readdirSync(node.repoDir)) fs.rmSync(path.join(node.repoDir, entry), { recursive: true, force: true });
+  await ok(url, 'GET', '/_cluster/health?wait_for_status=green&timeout=30s');
+}

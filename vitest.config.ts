@@ -14,16 +14,12 @@ export const MODULE_MOCKS = ['test/ui/windowing.test.tsx'];
 
 const INTEGRATION_WORKERS = 2;
 export const INTEGRATION_ALONE = [
-  'test/integration/engine-service.test.ts',
   'test/integration/package.test.ts',
   'test/integration/root-safe.test.ts',
   'test/integration/host-journal.test.ts',
   'test/integration/journal-trust.test.ts',
   'test/integration/share.test.ts',
   'test/integration/share-server.test.ts',
-  'test/integration/harness.test.ts',
-  'test/integration/node-dies.test.tsx',
-  'test/integration/fleet.test.tsx',
 ];
 const integration = {
   include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],
@@ -42,6 +38,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          maxWorkers: 2,
           // One module graph per worker, not per file (Ink and React imported once): 135 s -> 60 s
           // for the unit and snapshot projects on this machine. A file that changes process state restores it.
           isolate: false,
@@ -57,6 +54,7 @@ export default defineConfig({
         // already loaded by another file and the mock never applies.
         test: {
           name: 'unit-mocks',
+          maxWorkers: 2,
           include: MODULE_MOCKS,
           env: { FORCE_COLOR: '0', NO_COLOR: '1', SHARDECK_LOCK_DIR: path.join(os.tmpdir(), 'shardeck-unit-locks') },
           testTimeout: 10_000,
@@ -67,6 +65,7 @@ export default defineConfig({
         // (test/ui/markers.ts), so a change in what the operator sees is a readable diff.
         test: {
           name: 'snapshots',
+          maxWorkers: 2,
           isolate: false,
           include: ['test/snapshots/**/*.test.{ts,tsx}'],
           // Orphaned screens (a file no test compares) fail the run too: test/setup/screens.ts.
@@ -88,8 +87,8 @@ export default defineConfig({
         },
       },
       {
-        // Files that change the machine itself (OS users and groups, packages, the engine service,
-        // the change-lock folder's owners) or start three nodes: one at a time, after the others.
+        // Files that change the machine itself (OS users and groups, the package and dist/, files
+        // under /etc and /var, the change-lock folder's owners): one at a time, after the others.
         test: {
           ...integration,
           name: 'integration-alone',

@@ -1,8 +1,9 @@
-// The bundles' start-up stand-ins (dev/lib/bundle-aliases.mjs), built the way dev/build.mjs builds
-// them: string-width gives the real module's widths but builds its Intl.Segmenter and Unicode
+// What every start-up must not pay for. The bundles' stand-ins (dev/lib/bundle-aliases.mjs), built
+// the way dev/build.mjs builds them: string-width gives the real module's widths but builds its Intl.Segmenter and Unicode
 // tables only on the first text that is not printable ASCII (50-150 ms of every start-up before);
 // semver is not in the bundle at all, and shardeck's config still opens (conf uses it only for
-// migrations, which shardeck does not give).
+// migrations, which shardeck does not give). And no sort by localeCompare: its first call builds
+// ICU's collator (~40 ms; status --json sorts the health indicators): src/domain/order.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -89,5 +90,19 @@ describe("the bundle's semver", () => {
       if (before === undefined) delete process.env.SHARDECK_CONFIG_DIR;
       else process.env.SHARDECK_CONFIG_DIR = before;
     }
+  });
+});
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : /\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+
+describe('text order', () => {
+  it('no file of src/ calls localeCompare (compareText of src/domain/order.ts instead)', () => {
+    const offenders = sources(path.join(root, 'src')).filter((f) => /\.localeCompare\(/.test(fs.readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });

@@ -14,6 +14,10 @@ export function bundleAliases(root) {
     // conf validates with Ajv only when given a schema; shardeck's config has none (config/profiles.ts).
     'ajv/dist/2020.js': path.join(root, 'dev/stubs/ajv.cjs'),
     'ajv-formats': path.join(root, 'dev/stubs/ajv-formats.cjs'),
+    // conf uses semver only for migrations; shardeck gives none (dev/stubs/semver.cjs).
+    semver: path.join(root, 'dev/stubs/semver.cjs'),
+    // string-width's tables and regular expressions load on its first non-ASCII text (dev/stubs/string-width.mjs).
+    'string-width': path.join(root, 'dev/stubs/string-width.mjs'),
     // yoga-layout's WebAssembly loaded without Node's fetch (dev/stubs/yoga-load.mjs): ~20 ms.
     'yoga-layout': path.join(root, 'dev/stubs/yoga.mjs'),
   };

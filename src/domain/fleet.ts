@@ -5,6 +5,7 @@ import { displayText } from './display-text';
 import { formatAgo, type Tone } from './format';
 import type { Column } from './table';
 import { statusExitCode, type StatusReport, type UnreachableReport } from './status';
+import { compareText } from './order';
 
 export type FleetStatus = 'green' | 'yellow' | 'red' | 'unreachable' | 'pending';
 export type DiskWorst = 'ok' | 'low' | 'high' | 'flood' | null;
@@ -94,7 +95,7 @@ export function sortFleet(rows: readonly FleetRow[]): FleetRow[] {
       (b.unassigned ?? 0) - (a.unassigned ?? 0) ||
       DISK_ORDER[b.disk ?? 'ok'] - DISK_ORDER[a.disk ?? 'ok'] ||
       (b.readOnlyIndices ?? 0) - (a.readOnlyIndices ?? 0) ||
-      a.profile.localeCompare(b.profile),
+      compareText(a.profile, b.profile),
   );
 }
 

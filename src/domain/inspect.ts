@@ -5,6 +5,7 @@
 import { formatBytes, formatCount } from './format';
 import { num } from './parse';
 import { displayText } from './display-text';
+import { compareText } from './order';
 
 /** Settings as `flat_settings=true` gives them: dotted keys, values as text (lists as JSON). */
 export type FlatSettings = Record<string, string>;
@@ -28,7 +29,7 @@ export function parseIndexSettings(
       settings: flatten(v.settings ?? {}),
       ...(v.defaults ? { defaults: flatten(v.defaults) } : {}),
     }))
-    .sort((a, b) => a.index.localeCompare(b.index));
+    .sort((a, b) => compareText(a.index, b.index));
 }
 
 /** Nested objects into dotted keys (what flat_settings does; the template simulation answers nested). */
@@ -192,7 +193,7 @@ export function groupMappings(body: Record<string, { mappings?: unknown }>): Map
     if (g) g.indices.push(index);
     else groups.set(key, { indices: [index], mapping });
   }
-  return [...groups.values()].sort((a, b) => b.indices.length - a.indices.length || a.indices[0].localeCompare(b.indices[0]));
+  return [...groups.values()].sort((a, b) => b.indices.length - a.indices.length || compareText(a.indices[0], b.indices[0]));
 }
 
 /** A list of index names cut to `max` for one line: "a, b, c and 12 more". */
@@ -359,7 +360,7 @@ export interface TemplateMatch {
 export function templateMatch(index: string, simulated: any, templates: IndexTemplateInfo[]): TemplateMatch {
   const matching = templates
     .filter((t) => !t.dataStream && t.indexPatterns.some((p) => globMatches(p, index)))
-    .sort((a, b) => b.priority - a.priority || a.name.localeCompare(b.name));
+    .sort((a, b) => b.priority - a.priority || compareText(a.name, b.name));
   const t = simulated?.template ?? {};
   return {
     template: matching[0] ?? null,
@@ -406,7 +407,7 @@ export function parseCatCommands(textBody: string): CatCommand[] {
     if (firstParam >= 0) c.takesTarget = true;
     byName.set(name, c);
   }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return [...byName.values()].sort((a, b) => compareText(a.name, b.name));
 }
 
 export interface CatColumn {

@@ -1,6 +1,7 @@
 // Node statistics beyond _cat/nodes (seed: GET /_nodes/stats, /os, /fs, /jvm, /indices/fielddata):
 // heap, GC, fielddata, RAM, load, CPU and each data path's disk; and the heap the JVM was started
 // with (-Xms/-Xmx from its input arguments, GET /_nodes/jvm). Pure parsers of the raw answers.
+import { compareText } from './order';
 
 type Json = Record<string, any>;
 
@@ -77,7 +78,7 @@ export function parseNodeStats(body: Json): NodeStats[] {
         })),
       };
     })
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 /** "-Xmx4g" -> 4 GiB in bytes; null when not a size the JVM would take. */
@@ -109,7 +110,7 @@ export function parseNodeJvm(body: Json): NodeJvmArgs[] {
         xmxBytes: xmx ? jvmSizeBytes(xmx.slice(4)) : null,
       };
     })
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 /** GC totals of a node: collections and time over every collector. */

@@ -15,6 +15,7 @@ import type {
   ShardRow,
 } from './types';
 import { parseWatermark } from './disk';
+import { compareText } from './order';
 
 type Json = Record<string, unknown>;
 
@@ -85,7 +86,7 @@ export function parseHealthReport(r: Json): HealthReport {
     })),
   }));
   // Worst first, so the pane shows what needs attention at the top.
-  indicators.sort((a, b) => statusOrder[a.status] - statusOrder[b.status] || a.name.localeCompare(b.name));
+  indicators.sort((a, b) => statusOrder[a.status] - statusOrder[b.status] || compareText(a.name, b.name));
   return { status: indicatorStatus(r.status), indicators };
 }
 
@@ -241,7 +242,7 @@ export function parseCatAllocation(rows: Json[]): NodeDisk[] {
       availBytes: num(r['disk.avail']),
       totalBytes: num(r['disk.total']),
     }))
-    .sort((a, b) => a.node.localeCompare(b.node));
+    .sort((a, b) => compareText(a.node, b.node));
 }
 
 /** Flattens nested settings ({"watermark":{"low":{"max_headroom":..}}}) to dotted keys. */
@@ -302,7 +303,7 @@ export function parseIndexBlocks(r: Json): IndexBlocks[] {
       write: WRITE_BLOCK in ids,
     }))
     .filter((b) => b.readOnlyAllowDelete || b.readOnly || b.write)
-    .sort((a, b) => a.index.localeCompare(b.index));
+    .sort((a, b) => compareText(a.index, b.index));
 }
 
 export function parseCatNodes(rows: Json[]): NodeInfo[] {
@@ -320,7 +321,7 @@ export function parseCatNodes(rows: Json[]): NodeInfo[] {
       cpuPercent: numOrNull(r.cpu),
       load1m: numOrNull(r.load_1m),
     }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 export function parseNodeSearchStats(r: Json): NodeSearchStats[] {
@@ -330,7 +331,7 @@ export function parseNodeSearchStats(r: Json): NodeSearchStats[] {
       const search = ((n.indices as Json | undefined)?.search ?? {}) as Json;
       return { name: str(n.name), openContexts: num(search.open_contexts), scrollCurrent: num(search.scroll_current) };
     })
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 /** One task the node is running (GET _tasks?group_by=none), as the Tasks pane and `shardeck tasks --all` show it. */

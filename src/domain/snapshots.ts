@@ -4,6 +4,7 @@
 // from a real 8.19 node (test/fixtures/snapshots/).
 import { formatBytes, formatCount, formatPercent, type Tone } from './format';
 import { formatMillis } from './panes/nodes';
+import { compareText } from './order';
 
 type Json = Record<string, any>;
 
@@ -29,7 +30,7 @@ export function parseRepositories(body: unknown): SnapshotRepository[] {
       const { location, ...rest } = settings;
       return { name, type: str(obj(r).type), ...(location ? { location } : {}), settings: rest };
     })
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => compareText(a.name, b.name));
 }
 
 export interface SnapshotFailure {
@@ -95,7 +96,7 @@ export function parseSnapshots(body: unknown, repository: string): SnapshotInfo[
 }
 
 function newestFirst(a: SnapshotInfo, b: SnapshotInfo): number {
-  return (b.startMs ?? 0) - (a.startMs ?? 0) || b.name.localeCompare(a.name);
+  return (b.startMs ?? 0) - (a.startMs ?? 0) || compareText(b.name, a.name);
 }
 
 /**
@@ -174,7 +175,7 @@ export function parseSnapshotStatus(body: unknown): SnapshotProgress[] {
           const c = counts(obj(v).shards_stats);
           return { index, done: c.done, failed: c.failed, total: c.total };
         })
-        .sort((a, b) => a.index.localeCompare(b.index)),
+        .sort((a, b) => compareText(a.index, b.index)),
     };
   });
 }
@@ -219,7 +220,7 @@ export function parseRecovery(body: unknown): ShardRecovery[] {
       });
     }
   }
-  return out.sort((a, b) => a.index.localeCompare(b.index) || a.shard - b.shard);
+  return out.sort((a, b) => compareText(a.index, b.index) || a.shard - b.shard);
 }
 
 /** The restores among the recoveries (type SNAPSHOT), of these indices when given. */
@@ -257,7 +258,7 @@ export function parseSlmPolicies(body: unknown): SlmState {
       ...(p.next_execution_millis ? { nextMs: int(p.next_execution_millis) } : {}),
     };
   });
-  return { available: true, policies: policies.sort((a, b) => a.id.localeCompare(b.id)) };
+  return { available: true, policies: policies.sort((a, b) => compareText(a.id, b.id)) };
 }
 
 /**
@@ -278,7 +279,7 @@ export function parseNodesPathRepo(body: unknown): { node: string; paths: string
       const paths = Array.isArray(repo) ? repo.map(str) : typeof repo === 'string' ? repo.split(',').map((s) => s.trim()) : [];
       return { node: str(n.name) || id, paths: paths.filter(Boolean) };
     })
-    .sort((a, b) => a.node.localeCompare(b.node));
+    .sort((a, b) => compareText(a.node, b.node));
 }
 
 /** POSIX normalisation without node:path (domain is pure): "a/./b/../c" -> "a/c"; null when ".." climbs above the root. */

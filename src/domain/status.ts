@@ -14,6 +14,7 @@ import type {
   ShardRow,
   Watermark,
 } from './types';
+import { compareText } from './order';
 
 /** Bumped only on an incompatible change of the --json shape (documented in the README). */
 export const STATUS_SCHEMA = 1;
@@ -116,7 +117,7 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
       .filter((s) => s.state === 'UNASSIGNED')
       .map((s) => ({ index: s.index, shard: s.shard, primary: s.primary, reason: s.unassignedReason, details: s.unassignedDetails }))
       // Primaries first: an unassigned primary is what makes a cluster red.
-      .sort((a, b) => Number(b.primary) - Number(a.primary) || a.index.localeCompare(b.index) || a.shard - b.shard),
+      .sort((a, b) => Number(b.primary) - Number(a.primary) || compareText(a.index, b.index) || a.shard - b.shard),
     disk: {
       watermarks: {
         low: describe(i.settings.watermarks.low),

@@ -4,6 +4,7 @@
 import type { Tone } from './format';
 import { displayText } from './display-text';
 import { middleEllipsis } from './text';
+import { compareText } from './order';
 
 export type SortValue = string | number;
 
@@ -136,9 +137,7 @@ export function viewRows<T>(rows: readonly T[], view: TableView, textOf: (row: T
 /** Numbers by value, text by code unit (index and node names are ASCII; locale rules cost 10x). */
 export function compareValues(a: SortValue, b: SortValue): number {
   if (typeof a === 'number' && typeof b === 'number') return a - b;
-  const x = String(a);
-  const y = String(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+  return compareText(String(a), String(b));
 }
 
 export interface Viewport {

@@ -5,6 +5,7 @@
 // field, and the index template put back whole with only composed_of changed.
 import type { MutationPlan } from './mutation/plan';
 import { displayText } from './display-text';
+import { compareText } from './order';
 
 type Json = Record<string, any>;
 
@@ -129,8 +130,8 @@ export function parseTemplates(indexBody: Json, componentBody: Json): TemplatesV
     usedBy: usedBy.get(name) ?? [],
     body,
   }));
-  index.sort((a, b) => a.name.localeCompare(b.name));
-  components.sort((a, b) => a.name.localeCompare(b.name));
+  index.sort((a, b) => compareText(a.name, b.name));
+  components.sort((a, b) => compareText(a.name, b.name));
   return { index, components };
 }
 

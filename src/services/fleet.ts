@@ -11,6 +11,7 @@ import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from 
 import { urlForMessage } from '../domain/urls';
 import { putFleetRow, type FleetStore } from '../store/fleet';
 import { readStatus } from './status';
+import { compareText } from '../domain/order';
 
 export interface FleetOptions {
   /** Clusters read at the same time. */
@@ -35,7 +36,7 @@ export interface FleetTarget {
 export function fleetTargets(): FleetTarget[] {
   return listProfiles()
     .map(({ name, profile }) => ({ profile: name, profileData: profile }))
-    .sort((a, b) => a.profile.localeCompare(b.profile));
+    .sort((a, b) => compareText(a.profile, b.profile));
 }
 
 /**

@@ -12,7 +12,8 @@ const DIRECTIVE = new RegExp(`(//|/\\*)\\s*eslint-${'disable'}(-next-line|-line)
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' || e.name === '__screens__' ? [] : files(p);
+    // bench/out: the benchmark's bundles (gitignored), third-party comments included.
+    if (e.isDirectory()) return e.name === 'node_modules' || e.name === '__screens__' || p === path.resolve('bench', 'out') ? [] : files(p);
     return /\.(ts|tsx|mjs|js)$/.test(e.name) ? [p] : [];
   });
 }

@@ -1,6 +1,7 @@
 // What every doctor check returns: one finding per thing looked at, with the evidence it read and
 // the seed's remedy in the node's own terms, and where shardeck applies that remedy (a console key
 // and its CLI twin). Pure.
+import { compareText } from '../order';
 
 export type Severity = 'ok' | 'warn' | 'critical' | 'unknown';
 
@@ -42,7 +43,7 @@ export function severityRank(s: Severity): number {
 
 /** Worst first; then by family and id, so the order is stable between runs. */
 export function sortFindings(fs: readonly Finding[]): Finding[] {
-  return [...fs].sort((a, b) => RANK[b.severity] - RANK[a.severity] || a.family.localeCompare(b.family) || a.id.localeCompare(b.id));
+  return [...fs].sort((a, b) => RANK[b.severity] - RANK[a.severity] || compareText(a.family, b.family) || compareText(a.id, b.id));
 }
 
 export function worstSeverity(fs: readonly Finding[]): Severity {

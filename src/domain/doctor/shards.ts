@@ -4,6 +4,7 @@
 // corrupt primaries. Pure.
 import type { ClusterHealth, IndexRow, ShardRow } from '../types';
 import { FIXES, type Finding, type Fix } from './finding';
+import { compareText } from '../order';
 
 type Json = Record<string, any>;
 
@@ -30,7 +31,7 @@ export function unassignedCases(shards: readonly ShardRow[], max = MAX_EXPLAINS)
     by.set(key, c);
   }
   const all = [...by.values()].sort(
-    (a, b) => Number(b.primary) - Number(a.primary) || b.shards.length - a.shards.length || a.index.localeCompare(b.index),
+    (a, b) => Number(b.primary) - Number(a.primary) || b.shards.length - a.shards.length || compareText(a.index, b.index),
   );
   return { cases: all.slice(0, max), unexplained: all.slice(max).reduce((n, c) => n + c.shards.length, 0) };
 }

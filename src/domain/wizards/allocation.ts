@@ -4,6 +4,7 @@ import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import type { ShardRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
+import { compareText } from '../order';
 
 export interface ShardRef {
   index: string;
@@ -122,7 +123,7 @@ function shardKey(s: Pick<ShardRow, 'index' | 'shard' | 'primary'>, n: number): 
 function keyed(rows: ShardRow[]): Map<string, ShardRow> {
   const seen = new Map<string, number>();
   const out = new Map<string, ShardRow>();
-  const sorted = [...rows].sort((a, b) => (a.node ?? '~').localeCompare(b.node ?? '~'));
+  const sorted = [...rows].sort((a, b) => compareText(a.node ?? '~', b.node ?? '~'));
   for (const r of sorted) {
     const base = shardKey(r, 0);
     const n = seen.get(base) ?? 0;
@@ -142,7 +143,7 @@ export function diffShards(before: ShardRow[], after: ShardRow[]): ShardMove[] {
     if (!was || was.state !== now.state || was.node !== now.node)
       moves.push({ index: now.index, shard: now.shard, primary: now.primary, from: was?.state ?? 'absent', to: now.state, node: now.node });
   }
-  return moves.sort((x, y) => x.index.localeCompare(y.index) || x.shard - y.shard);
+  return moves.sort((x, y) => compareText(x.index, y.index) || x.shard - y.shard);
 }
 
 export type AllocationState =

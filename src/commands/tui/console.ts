@@ -42,7 +42,7 @@ export async function runConsole(
   values: CommandContext['values'],
   intervalMs: number | undefined,
 ): Promise<CommandContext['values'] | number | undefined> {
-  const { client, conn, where, profileName, profile } = await openConnection(values);
+  const { client, conn, where, profileName, profile } = await openConnection(values, { allocationCheck: false });
   const es = createEsApi(client, conn.url);
   // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
   // other failure (unreachable, no rights for GET /) is left to the panes, which say it and retry.

@@ -42,4 +42,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   service: () => import('./service').then((m) => m.default),
   plugin: () => import('./plugin').then((m) => m.default),
   allocation: () => import('./allocation').then((m) => m.default),
+  'restart-node': () => import('./restart-node').then((m) => m.default),
 };

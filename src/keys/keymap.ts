@@ -107,6 +107,14 @@ const COMMANDS = [
   { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail', short: 'docs' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   {
+    id: 'wizard.allocationRestore',
+    keys: ['A'],
+    description: 'put back the allocation settings shardeck changed and did not restore',
+    scope: 'health',
+    dangerous: true,
+    short: 'allocation',
+  },
+  {
     id: 'indices.documents',
     keys: ['v'],
     description: 'documents: look up by id, search, open as JSON',

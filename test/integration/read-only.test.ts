@@ -149,6 +149,7 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['allocation', 'restore', '--yes'], exit: 4 },
     { args: ['allocation'], exit: 0, reads: true },
   ],
+  'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

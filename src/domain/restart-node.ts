@@ -122,6 +122,19 @@ export function restoreAllocationNow(p: RestartProgress): boolean {
   return p.steps['allocation-off']?.status === 'done' && p.steps.stop?.status !== 'done' && p.steps['allocation-back']?.status !== 'done';
 }
 
+/**
+ * Where a resumed restart goes on. Allocation was put back meanwhile (`shardeck allocation
+ * restore`, or by hand) while the engine had not stopped yet: the restart starts again at
+ * allocation off, so the engine never stops with replicas allocating.
+ */
+export function resumeFrom(p: RestartProgress, allocationStillOff: boolean): RestartProgress {
+  if (allocationStillOff || p.steps.stop?.status === 'done' || p.steps['allocation-off']?.status !== 'done') return p;
+  const steps = { ...p.steps };
+  delete steps['allocation-off'];
+  delete steps.flush;
+  return { ...p, steps };
+}
+
 /** Each step's time, for the report ("allocation-off 0.2 s, flush 0.1 s, ..."). */
 export function restartTimings(p: RestartProgress): string {
   return RESTART_STEPS.filter((id) => p.steps[id]?.status === 'done')

@@ -109,7 +109,7 @@ const COMMANDS = [
   {
     id: 'wizard.allocationRestore',
     keys: ['A'],
-    description: 'put back the allocation settings shardeck changed and did not restore',
+    description: 'put back allocation settings shardeck left changed',
     scope: 'health',
     dangerous: true,
     short: 'allocation',

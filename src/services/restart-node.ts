@@ -21,6 +21,7 @@ import {
   restartChecks,
   restartTimings,
   restoreAllocationNow,
+  resumeFrom,
   stepTitle,
   type RestartChecks,
   type RestartProgress,
@@ -70,8 +71,11 @@ export async function prepareRestart(es: EsApi, opts: RestartOptions): Promise<R
   if (facts.elsewhere) return { kind: 'refused', message: `${facts.elsewhere}: restart-node restarts the node of this host; nothing was changed` };
   if (!facts.node)
     return { kind: 'refused', message: 'no node of this cluster runs on this host (and none was seen here): nothing to restart; nothing was changed' };
-  const progress = loadRestartProgress(facts.node.name);
-  if (progress) return { kind: 'ready', facts, node: facts.node, checks: null, progress };
+  const saved = loadRestartProgress(facts.node.name);
+  if (saved) {
+    const progress = resumeFrom(saved, (await leftAllocation(es)) !== null);
+    return { kind: 'ready', facts, node: facts.node, checks: null, progress };
+  }
   const [health, shards] = await Promise.all([es.data('health'), es.data('shards')]);
   const checks = restartChecks({
     node: facts.node.name,

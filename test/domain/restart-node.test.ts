@@ -10,6 +10,7 @@ import {
   restartChecks,
   restartTimings,
   restoreAllocationNow,
+  resumeFrom,
   type RestartProgress,
 } from '../../src/domain/restart-node';
 import { checkPlanPath } from '../../src/domain/mutation/targets';
@@ -84,6 +85,14 @@ describe('the step machine', () => {
     expect(restoreAllocationNow(recordRestartStep(off, 'flush', { status: 'failed', at: 't', ms: 1, message: 'x' }))).toBe(true);
     const stopped = recordRestartStep(recordRestartStep(off, 'flush', done()), 'stop', done());
     expect(restoreAllocationNow(stopped)).toBe(false);
+  });
+
+  it('resumed after allocation was put back meanwhile, and the engine not stopped: allocation off again first', () => {
+    const flushed = recordRestartStep(recordRestartStep(start(), 'allocation-off', done()), 'flush', done());
+    expect(nextRestartStep(resumeFrom(flushed, true))).toBe('stop');
+    expect(nextRestartStep(resumeFrom(flushed, false))).toBe('allocation-off');
+    const stopped = recordRestartStep(flushed, 'stop', done());
+    expect(nextRestartStep(resumeFrom(stopped, false))).toBe('start');
   });
 
   it('a progress file is read back only in its own shape', () => {

@@ -193,6 +193,14 @@ const COMMANDS = [
     short: 'recover',
   },
   {
+    id: 'wizard.restartNode',
+    keys: ['R'],
+    description: "rolling restart of this host's node (allocation kept safe)",
+    scope: 'nodes',
+    dangerous: true,
+    short: 'restart',
+  },
+  {
     id: 'wizard.engine',
     keys: ['E'],
     description: "this host's engine: service start / stop / restart, plugins",

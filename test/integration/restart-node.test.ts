@@ -89,7 +89,7 @@ it('run again: goes on (allocation off again), restarts the engine, puts allocat
   expect(r.stdout).toMatch(/an unfinished restart of restart-me .* goes on at: allocation-off/);
   for (const step of ['allocation-off', 'flush', 'stop', 'start', 'allocation-back', 'green', 'verify']) expect(r.stdout).toMatch(new RegExp(`\\n${step}: `));
   expect(r.stdout).toMatch(/ok: restarted restart-me: allocation-off \d+\.\d s, flush \d+\.\d s, stop \d+\.\d s, start \d+\.\d s, allocation-back \d+\.\d s, green \d+\.\d s, verify \d+\.\d s/);
-  // eslint-disable-next-line no-console -- the issue asks for a restart's timings
+   
   console.log(r.stdout.split('\n').find((l) => l.startsWith('ok: restarted')));
   expect(await pid()).not.toBe(before);
   expect(await enableSetting()).toBeUndefined();

@@ -26,7 +26,8 @@ function flatten(obj: unknown, prefix: string, out: Record<string, string | null
   if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) {
     for (const [k, v] of Object.entries(obj as Json)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else if (prefix) {
-    out[prefix] = obj === null || obj === undefined ? null : Array.isArray(obj) ? obj.join(',') : String(obj);
+    out[prefix] =
+      typeof obj === 'string' ? obj : typeof obj === 'number' || typeof obj === 'boolean' ? String(obj) : Array.isArray(obj) ? obj.join(',') : null;
   }
   return out;
 }

@@ -14,6 +14,7 @@ import {
   type RestartProgress,
 } from '../../src/domain/restart-node';
 import { checkPlanPath } from '../../src/domain/mutation/targets';
+import { restartWizardMachine, type RestartWizardState } from '../../src/domain/wizards/restart-node';
 
 const shard = (index: string, n: number, primary: boolean, node: string | null, state = 'STARTED') => ({ index, shard: n, primary, state, node });
 const green = { status: 'green' as const, relocating: 0, unassigned: 0 };
@@ -101,5 +102,27 @@ describe('the step machine', () => {
     expect(parseRestartProgress('{')).toBeNull();
     expect(parseRestartProgress(JSON.stringify({ ...p, steps: { 'rm -rf': done() } }))).toBeNull();
     expect(parseRestartProgress(JSON.stringify({ ...p, indices: [1] }))).toBeNull();
+  });
+});
+
+describe('the restart wizard', () => {
+  const facts = { node: 'a', resumeAt: null, warnings: [], steps: ['allocation-off: ...'] };
+  const type = (m: ReturnType<typeof restartWizardMachine>, s: RestartWizardState, text: string) =>
+    [...text].reduce((st, ch) => m.step(st, { type: 'line', edit: { type: 'insert', text: ch } }).state, s);
+
+  it('runs only once the node name is typed, and Esc does not stop it half-way', () => {
+    const m = restartWizardMachine();
+    let s = m.step(m.init().state, { type: 'loaded', facts }).state;
+    const wrong = m.step(type(m, s, 'b'), { type: 'submit' });
+    expect(wrong.effects).toEqual([]);
+    expect(wrong.state).toMatchObject({ phase: 'review', error: "type the node's name, a, to restart it" });
+    s = type(m, s, 'a');
+    const run = m.step(s, { type: 'submit' });
+    expect(run.effects).toEqual([{ type: 'run', confirmation: { by: 'typed', text: 'a' } }]);
+    s = m.step(run.state, { type: 'cancel' }).state;
+    expect(s.phase).toBe('running');
+    s = m.step(s, { type: 'step', line: { id: 'stop', phase: 'start', text: 'stop' } }).state;
+    s = m.step(s, { type: 'finished', ok: true, message: 'restarted a' }).state;
+    expect(s).toMatchObject({ phase: 'done', ok: true, log: [{ id: 'stop' }] });
   });
 });

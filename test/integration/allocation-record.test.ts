@@ -8,6 +8,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { createEsApi } from '../../src/cluster/api';
+import { createClient } from '../../src/cluster/connection';
+import { Guard } from '../../src/services/guard';
+import { createWizardServices } from '../../src/services/wizards';
+import { createUiStore } from '../../src/ui/state';
+import { makeStore, renderApp } from '../ui/harness';
+import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-alloc-'));
 const lockDir = path.join(dir, 'locks');
@@ -115,4 +122,36 @@ describe('allocation limits and the record of what shardeck changed', () => {
     expect(r.stderr).toBe('');
     expect(fs.readdirSync(recordDir)).toEqual([]);
   });
+
+  it('the console: the dialog (A on the Health pane; the console opens the same one at start) says what is left and y puts it back', async () => {
+    await cli(['allocation', 'enable', 'primaries', '--yes']);
+    const saved = { cfg: process.env.SHARDECK_CONFIG_DIR, lock: process.env.SHARDECK_LOCK_DIR };
+    process.env.SHARDECK_CONFIG_DIR = env.SHARDECK_CONFIG_DIR;
+    process.env.SHARDECK_LOCK_DIR = lockDir;
+    process.env.NO_COLOR = '1';
+    const client = createClient({ url: node.url });
+    try {
+      const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui' });
+      const services = createWizardServices(createEsApi(client, node.url), guard, {});
+      const store = makeStore();
+      store.setState({ pane: 'health' });
+      const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['allocationRestore'], services), ui: createUiStore() });
+      await app.press('A');
+      let f = await until(app, /y put it back/, 60_000);
+      expectFits(f);
+      expect(f.replace(/\n/g, ' ')).toMatch(/shardeck changed allocation at/);
+      expect(f).toMatch(/PUT .*_cluster\/settings/);
+      await app.press('y');
+      f = await until(app, /ok: allocation is back to what it was|FAILED/, 60_000);
+      expect(f).toMatch(/ok: allocation is back to what it was/);
+      expect(await enableSetting()).toBeUndefined();
+      expect(fs.readdirSync(recordDir)).toEqual([]);
+      app.unmount();
+    } finally {
+      await client.close();
+      for (const [k, v] of [['SHARDECK_CONFIG_DIR', saved.cfg], ['SHARDECK_LOCK_DIR', saved.lock]] as const)
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+    }
+  }, 120_000);
 });

@@ -1,9 +1,16 @@
 // Allocation explain: why a shard is (not) where it is.
 import type { ShardRef } from '../domain/wizards/allocation';
-import { classifyError, type EsTransport } from './connection';
+import { allocationValuesOf, type AllocationValues } from '../domain/allocation-limits';
+import { classifyError, getJson, type EsTransport } from './connection';
 
-export function allocationApi({ client, url }: EsTransport) {
+export function allocationApi(es: EsTransport) {
+  const { client, url } = es;
   return {
+    /** The allocation settings (enable, rebalance, excludes) per level, persistent and transient. */
+    async allocationSettings(): Promise<AllocationValues> {
+      // flat_settings without filter_path: filter_path cannot match dotted flat keys.
+      return allocationValuesOf(await getJson(es, '/_cluster/settings', { flat_settings: 'true' }));
+    },
     /**
      * Allocation explain of one shard, or of the first unassigned one when none is given. Resolves
      * null when there is no unassigned shard to explain (Elasticsearch answers 400 for that).

@@ -150,7 +150,9 @@ export const RESOURCES = {
       querystring: {
         include_defaults: 'true',
         filter_path:
-          '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context',
+          '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context,' +
+          // What limits allocation (the Health pane and status warn, whoever set it).
+          '*.cluster.routing.allocation.enable,*.cluster.routing.rebalance.enable,*.cluster.routing.allocation.exclude',
       },
     },
     parse: parseClusterSettings,

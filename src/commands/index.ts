@@ -41,4 +41,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   doctor: () => import('./doctor').then((m) => m.default),
   service: () => import('./service').then((m) => m.default),
   plugin: () => import('./plugin').then((m) => m.default),
+  allocation: () => import('./allocation').then((m) => m.default),
+  'restart-node': () => import('./restart-node').then((m) => m.default),
 };

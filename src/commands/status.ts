@@ -37,6 +37,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
   }
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
+  for (const l of r.allocationLimits) out.push(`${paint('yellow', 'WARNING')} ${displayText(l.text)}`);
   for (const u of r.unassigned.slice(0, 10)) {
     out.push(
       `  ${displayText(u.index)} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${displayText(u.details)})` : ''}`,
@@ -60,7 +61,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
 }
 
 const status: CommandModule = {
-  summary: 'Cluster health, unassigned shards and disk against the watermarks; exit 0 green, 1 yellow, 2 red, 3 unreachable.',
+  summary: 'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red, 3 unreachable.',
   usage: 'usage: shardeck status [--json] [connection flags]',
   group: 'watch',
   flagHelp: {},

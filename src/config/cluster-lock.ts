@@ -38,7 +38,12 @@ export function clusterLockDir(): string {
 
 /** The lock file of one cluster, by its UUID (what a cluster is, whatever URL or profile reaches it). */
 export function clusterLockFile(clusterUuid: string): string {
-  return path.join(clusterLockDir(), `cluster-${crypto.createHash('sha256').update(clusterUuid).digest('hex').slice(0, 16)}.lock`);
+  return path.join(clusterLockDir(), `cluster-${clusterFileKey(clusterUuid)}.lock`);
+}
+
+/** What a cluster's files in the lock folder are named by: a hash of its UUID. */
+export function clusterFileKey(clusterUuid: string): string {
+  return crypto.createHash('sha256').update(clusterUuid).digest('hex').slice(0, 16);
 }
 
 export interface ClusterLockHolder {

@@ -1,5 +1,6 @@
 // Turns Elasticsearch responses (as requested by cluster/, see cluster/resources.ts) into domain
 // types. Pure: tested against responses recorded from a real node in test/fixtures/.
+import { allocationLimits } from './allocation-limits';
 import type {
   ClusterHealth,
   ClusterSettingsView,
@@ -281,6 +282,7 @@ export function parseClusterSettings(r: Json): ClusterSettingsView {
       thresholdEnabled: (s['cluster.routing.allocation.disk.threshold_enabled'] ?? 'true') !== 'false',
     },
     maxOpenScrollContext: num(s['search.max_open_scroll_context'] ?? '500'),
+    allocationLimits: allocationLimits(s),
   };
 }
 

@@ -3,6 +3,7 @@
 import { diskRows, type DiskRow } from './disk';
 import { countOf, formatBytes } from './format';
 import { nodeLeftShards } from './node-watch';
+import type { AllocationLimit } from './allocation-limits';
 import type {
   ClusterHealth,
   ClusterSettingsView,
@@ -57,6 +58,12 @@ export interface StatusReport {
    * that left, from the shards' details. null when no shard is unassigned for that reason.
    */
   nodeLeft: { shards: number; delayed: number; nodeIds: string[] } | null;
+  /**
+   * What limits shard allocation or rebalancing now (cluster.routing.allocation.enable or
+   * rebalance.enable not "all", an allocation exclude), whoever set it: a green cluster with one
+   * exits 1, as a planned restart forgotten half-way is the classic outage.
+   */
+  allocationLimits: AllocationLimit[];
 }
 
 export interface UnreachableReport {
@@ -129,6 +136,7 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
     },
     readOnlyIndices: i.blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly).map((b) => b.index),
     nodeLeft: nodeLeftOf(i),
+    allocationLimits: i.settings.allocationLimits,
   };
 }
 
@@ -143,10 +151,10 @@ function nodeLeftOf(i: StatusInputs): StatusReport['nodeLeft'] {
   return { shards: left.shards, delayed: i.health.delayedUnassignedShards, nodeIds: left.nodeIds };
 }
 
-/** Exit codes like a monitoring check: 0 green, 1 yellow, 2 red, 3 unreachable or unauthorized. */
+/** Exit codes like a monitoring check: 0 green, 1 yellow (or green with allocation limited), 2 red, 3 unreachable or unauthorized. */
 export function statusExitCode(r: StatusReport | UnreachableReport): number {
   if (!r.reachable) return 3;
-  return r.status === 'green' ? 0 : r.status === 'yellow' ? 1 : 2;
+  return r.status === 'green' ? (r.allocationLimits.length ? 1 : 0) : r.status === 'yellow' ? 1 : 2;
 }
 
 /** One line on why the cluster is not green, from the unassigned shards. */

@@ -1,4 +1,5 @@
 // Domain types: what the panes show, independent of how Elasticsearch spells it.
+import type { AllocationLimit } from './allocation-limits';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 export type IndicatorStatus = HealthStatus | 'unknown' | 'unavailable';
@@ -109,6 +110,8 @@ export interface Watermarks {
 export interface ClusterSettingsView {
   watermarks: Watermarks;
   maxOpenScrollContext: number;
+  /** What limits allocation or rebalancing now (enable, rebalance, excludes), whoever set it. */
+  allocationLimits: AllocationLimit[];
 }
 
 export type DiskLevel = 'ok' | 'low' | 'high' | 'flood';

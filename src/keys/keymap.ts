@@ -107,6 +107,14 @@ const COMMANDS = [
   { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail', short: 'docs' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   {
+    id: 'wizard.allocationRestore',
+    keys: ['A'],
+    description: 'put back allocation settings shardeck left changed',
+    scope: 'health',
+    dangerous: true,
+    short: 'allocation',
+  },
+  {
     id: 'indices.documents',
     keys: ['v'],
     description: 'documents: look up by id, search, open as JSON',
@@ -183,6 +191,14 @@ const COMMANDS = [
     scope: 'shards',
     dangerous: true,
     short: 'recover',
+  },
+  {
+    id: 'wizard.restartNode',
+    keys: ['R'],
+    description: "rolling restart of this host's node (allocation kept safe)",
+    scope: 'nodes',
+    dangerous: true,
+    short: 'restart',
   },
   {
     id: 'wizard.engine',

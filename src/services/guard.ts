@@ -27,6 +27,8 @@ import {
   type TargetResolution,
 } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile } from './audit';
+import { differences, recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
+import { readAllocationRecord, removeAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 
 export interface GuardContext {
   client: EsClient;
@@ -168,8 +170,44 @@ export class Guard {
         const changed = compareUuids(plan.resolved.expression, uuids, await this.es.resolveIndexUuids(plan.resolved.expression));
         if (changed) throw new GuardRefusal('changed', changed);
       }
-      return this.send(plan, confirmation, preview, four);
+      if (!touchesAllocation(plan)) return this.send(plan, confirmation, preview, four);
+      const record = await this.recordAllocation(plan);
+      try {
+        return await this.send(plan, confirmation, preview, four);
+      } finally {
+        await this.dropRecordIfBack(record);
+      }
     });
+  }
+
+  /**
+   * Before a change of allocation (enable, rebalance, an exclude): the values before it, written
+   * to this user's record of the cluster (config/allocation-record.ts), so that a crash, Ctrl-C or
+   * a lost session never leaves allocation off unnoticed. Not written: not sent.
+   */
+  private async recordAllocation(plan: MutationPlan): Promise<AllocationRecord> {
+    const uuid = await this.lockKey();
+    const now = await this.es.allocationSettings();
+    const head = { clusterUuid: uuid, url: urlForMessage(this.ctx.conn.url), at: new Date().toISOString(), user: hostUser(), pid: process.pid };
+    const record = recordBefore(readAllocationRecord(uuid), plan, now, head)!;
+    try {
+      writeAllocationRecord(record);
+    } catch (e) {
+      throw new GuardRefusal(
+        'audit',
+        `cannot write the record of the allocation settings before the change (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): nothing was sent`,
+      );
+    }
+    return record;
+  }
+
+  /** Once every recorded setting is what it was before (put back, or the change not applied), the record goes. */
+  private async dropRecordIfBack(record: AllocationRecord): Promise<void> {
+    try {
+      if (differences(record, await this.es.allocationSettings()).length === 0) removeAllocationRecord(record.clusterUuid);
+    } catch {
+      // not read: the record stays, and the next start compares again
+    }
   }
 
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */

@@ -144,6 +144,12 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['explain', CORRUPT, '0', 'primary'], exit: 0, reads: true },
   ],
   reroute: [{ args: ['reroute', '--retry-failed', '--yes'], exit: 4 }],
+  allocation: [
+    { args: ['allocation', 'enable', 'primaries', '--yes'], exit: 4 },
+    { args: ['allocation', 'restore', '--yes'], exit: 4 },
+    { args: ['allocation'], exit: 0, reads: true },
+  ],
+  'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

@@ -7,6 +7,8 @@ import { createClient } from '../../cluster/connection';
 import { promptHidden, resolveConnection, UsageError, type ResolvedConnection } from '../../config/connection';
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../../config/profiles';
 import { err, markInsecureTls } from './output';
+import { createEsApi } from '../../cluster/api';
+import { leftAllocation } from '../../services/allocation-record';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
@@ -83,8 +85,15 @@ export interface CommandConnection {
   where: string;
 }
 
-/** Resolves the profile and connection from the flags and builds the client. */
-export async function openConnection(values: CommandContext['values']): Promise<CommandConnection> {
+/**
+ * Resolves the profile and connection from the flags and builds the client. Unless told not to
+ * (the console shows a dialog instead; `allocation` shows it itself), says on stderr when
+ * shardeck left an allocation setting changed on this cluster (services/allocation-record.ts).
+ */
+export async function openConnection(
+  values: CommandContext['values'],
+  { allocationCheck = true }: { allocationCheck?: boolean } = {},
+): Promise<CommandConnection> {
   const conf = openConfig();
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);
@@ -94,7 +103,9 @@ export async function openConnection(values: CommandContext['values']): Promise<
   const conn = await resolveConnection(values, profile, process.stdin.isTTY ? promptHidden : undefined);
   if (profile) markLastUsed(profileName, conf);
   announceInsecure(conn);
-  return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url) };
+  const client = createClient(conn);
+  if (allocationCheck) await warnLeftAllocation(client, conn.url);
+  return { profileName, profile, conn, client, where: urlForMessage(conn.url) };
 }
 
 /**
@@ -107,4 +118,14 @@ export function announceInsecure(conn: { url: string; insecure?: boolean; via?: 
   err(
     `shardeck: WARNING: TLS verification is OFF for ${urlForMessage(conn.url)} (--insecure, given or in the profile): anyone on the network path can read and change what is sent, the password included; give the CA with --ca FILE instead\n`,
   );
+}
+
+/** One line on stderr when shardeck left allocation changed here; a failure to tell never stops the command. */
+async function warnLeftAllocation(client: EsClient, url: string): Promise<void> {
+  try {
+    const left = await leftAllocation(createEsApi(client, url));
+    if (left) err(`shardeck: WARNING: ${left.message}; put it back with: shardeck allocation restore\n`);
+  } catch {
+    // unreachable or refused: the command says so itself
+  }
 }

@@ -40,7 +40,7 @@ export const ENGINE_FLAG_HELP: Record<string, string> = {
 
 type Values = CommandContext['values'];
 
-function overrides(values: Values, profile: EngineOverrides | undefined): EngineOverrides {
+export function engineOverrides(values: Values, profile: EngineOverrides | undefined): EngineOverrides {
   const s = (k: string) => (values[k] === undefined ? undefined : String(values[k]));
   const pick = <T>(...xs: (T | undefined)[]) => xs.find((x) => x !== undefined);
   return {
@@ -99,7 +99,7 @@ export async function runEngineAction(command: string, action: EngineAction, val
       guard,
       {
         url: conn.url,
-        overrides: overrides(values, profile),
+        overrides: engineOverrides(values, profile),
         hostSecrets: connectionSecrets(conn),
         ...(waitS === undefined ? {} : { stopTimeoutMs: waitS * 1000, startTimeoutMs: waitS * 1000 }),
       },

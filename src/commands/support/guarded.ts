@@ -38,8 +38,9 @@ export const JSON_SCHEMA = 1;
 /** The facade for reads and the Guard for changes, over one client. */
 export async function openGuard(
   values: CommandContext['values'],
+  opts: { allocationCheck?: boolean } = {},
 ): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
-  const s = await openConnection(values);
+  const s = await openConnection(values, opts);
   const guard = new Guard({
     client: s.client,
     conn: s.conn,

@@ -3,7 +3,7 @@
 // screen.ts; Enter in the Fleet view ends this console for another profile's).
 import { saveIndexNames } from '../../config/completion-cache';
 import { describeHolder } from '../../config/cluster-lock';
-import { createEsApi } from '../../cluster/api';
+import { createEsApi, type EsApi } from '../../cluster/api';
 import { closeClient, type ConnError } from '../../cluster/connection';
 import { connectionSecrets } from '../../domain/host-env';
 import { StopList } from '../../domain/stop-list';
@@ -12,7 +12,8 @@ import { startPlatformSignIn } from '../../services/platform-sign-in';
 import { Poller } from '../../services/poller';
 import { TimelineRecorder } from '../../services/timeline';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
-import { createUiStore } from '../../ui/state';
+import { createUiStore, type UiStore } from '../../ui/state';
+import { leftAllocation } from '../../services/allocation-record';
 import { EXIT, openConnection, type CommandContext } from '../support/common';
 import { err } from '../support/output';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
@@ -42,7 +43,7 @@ export async function runConsole(
   values: CommandContext['values'],
   intervalMs: number | undefined,
 ): Promise<CommandContext['values'] | number | undefined> {
-  const { client, conn, where, profileName, profile } = await openConnection(values);
+  const { client, conn, where, profileName, profile } = await openConnection(values, { allocationCheck: false });
   const es = createEsApi(client, conn.url);
   // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
   // other failure (unreachable, no rights for GET /) is left to the panes, which say it and retry.
@@ -131,10 +132,26 @@ export async function runConsole(
     instance = mounted;
     stops.add('console screen', () => mounted.unmount());
     if (values.share || shareGroup) await sharing.start();
+    offerAllocationRestore(es, store, ui, conn.readOnly);
     await mounted.waitUntilExit();
     const switchTo = fleet.switchTo();
     return switchTo === undefined ? undefined : { profile: switchTo, 'read-only': values['read-only'], interval: values.interval };
   } finally {
     stops.stopAll(reportStopFailure);
   }
+}
+
+/**
+ * When shardeck left an allocation setting changed on this cluster (services/allocation-record.ts),
+ * the console opens the dialog that puts it back (the Health pane's A opens it again); in
+ * read-only mode the status bar says it. Asked once, after the first frame; a failure to ask is silent.
+ */
+function offerAllocationRestore(es: EsApi, store: ConsoleStore, ui: UiStore, readOnly: boolean): void {
+  leftAllocation(es)
+    .then((left) => {
+      if (!left) return;
+      if (readOnly) store.setState({ notice: `${left.message} (read-only: shardeck allocation restore puts it back)` });
+      else if (!ui.getState().dialog) ui.setState({ dialog: { kind: 'wizard', id: 'allocationRestore' }, filtering: false });
+    })
+    .catch(() => undefined);
 }

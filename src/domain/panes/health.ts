@@ -6,6 +6,7 @@ import type { ClusterHealth, HealthDiagnosis, HealthReport } from '../types';
 import type { StatusReport } from '../status';
 import type { AllocationExplanation } from '../wizards/allocation';
 import { wrapText } from '../text';
+import { displayText } from '../display-text';
 
 /** One line of the pane and how it is drawn. */
 export interface PaneLine {
@@ -33,6 +34,11 @@ export function summaryLines(h: ClusterHealth, version: string | undefined, why:
       tone: (h.unassignedPrimaryShards ?? (h.status === 'red' ? 1 : 0)) > 0 ? 'red' : h.unassignedShards > 0 ? 'yellow' : undefined,
     },
   ];
+}
+
+/** A warning line per thing that limits allocation or rebalancing (the cluster's values made safe to show). */
+export function allocationLimitLines(texts: readonly string[]): PaneLine[] {
+  return texts.map((t) => ({ text: `WARNING ${displayText(t)}`, tone: 'yellow' as const }));
 }
 
 /** Splits a long line at spaces so the "why" sentence is read whole at 80 columns. */

@@ -4,7 +4,7 @@ import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
-import { diagnosisHint, indicatorLines, reportHeading, substituteLines, summaryLines, wrapLine } from '../../domain/panes/health';
+import { allocationLimitLines, diagnosisHint, indicatorLines, reportHeading, substituteLines, summaryLines, wrapLine } from '../../domain/panes/health';
 import { EXPLAIN_KEY } from '../../services/poller';
 import { fitText } from '../../domain/table';
 import { PANE_SPECS } from '../../store/panes';
@@ -32,6 +32,8 @@ export function HealthPane({ width, height }: { width: number; height: number })
       health: st.snapshots.health,
       report: st.snapshots.healthReport,
       version: nodeVersions(st.snapshots.nodes.data),
+      // A string, not the array: the same limits re-read do not re-render the pane.
+      limits: JSON.stringify((st.snapshots.settings.data?.allocationLimits ?? []).map((l) => l.text)),
       allocation: green ? undefined : st.snapshots.allocation,
       settings: green ? undefined : st.snapshots.settings,
       blocks: green ? undefined : st.snapshots.blocks,
@@ -54,7 +56,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
   const version = s.version;
   // A report the node cannot give is not a failing read: the frame stays clean, the substitute says why.
   const snaps = noReport ? [s.health] : [s.health, s.report];
-  const top = h ? summaryLines(h, version, why) : [];
+  const top = h ? [...summaryLines(h, version, why), ...allocationLimitLines(JSON.parse(s.limits) as string[])] : [];
   const wrapped = top.flatMap((l) => wrapLine(l, width));
   const indicators = noReport
     ? status

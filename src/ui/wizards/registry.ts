@@ -20,12 +20,14 @@
 import type React from 'react';
 import type { CommandId } from '../../keys/keymap';
 import { AllocationWizard } from './AllocationWizard';
+import { AllocationRestoreWizard } from './AllocationRestoreWizard';
 import { ComponentTemplateWizard } from './ComponentTemplateWizard';
 import { DeleteWizard } from './DeleteWizard';
 import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
+import { RestartNodeWizard } from './RestartNodeWizard';
 import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
 import { SnapshotWizard } from './SnapshotWizard';
@@ -51,6 +53,13 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
+  { id: 'restartNode', title: 'Rolling restart of this host\'s node', commandId: 'wizard.restartNode', component: RestartNodeWizard },
+  {
+    id: 'allocationRestore',
+    title: 'Allocation left changed by shardeck: put it back',
+    commandId: 'wizard.allocationRestore',
+    component: AllocationRestoreWizard,
+  },
   {
     id: 'componentTemplate',
     title: 'Component template that disables a field',

@@ -1,0 +1,110 @@
+// shardeck allocation [--json] | allocation enable VALUE | allocation restore: what limits shard
+// allocation now (whoever set it) and what shardeck changed and did not put back; `enable` sets
+// cluster.routing.allocation.enable through the guard (recorded first), `restore` puts back what
+// shardeck's record says was there before.
+import {
+  allocationEnablePlan,
+  allocationLimits,
+  effectiveAllocation,
+  ENABLE_VALUES,
+  isEnableValue,
+  type AllocationLimit,
+} from '../domain/allocation-limits';
+import { displayText } from '../domain/display-text';
+import type { MutationPlan } from '../domain/mutation/plan';
+import { leftAllocation, type LeftAllocation } from '../services/allocation-record';
+import { performMutations } from '../services/wizards/session';
+import { EXIT, type CommandModule } from './support/common';
+import {
+  confirmOnTerminal,
+  JSON_SCHEMA,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+  warnAudit,
+} from './support/guarded';
+import { out } from './support/output';
+import { paint } from './support/paint';
+import type { Guard } from '../services/guard';
+import type { CommandContext } from './support/common';
+
+const NAME = 'allocation';
+
+function leftJson(left: LeftAllocation | null) {
+  return left
+    ? { at: left.record.at, by: left.record.user, pid: left.record.pid, what: left.record.what, settings: left.diffs, message: left.message }
+    : null;
+}
+
+function showState(limits: AllocationLimit[], left: LeftAllocation | null): void {
+  if (limits.length === 0) out(`${paint('green', 'allocation is not limited')}: every shard may go to every node\n`);
+  for (const l of limits) out(`${paint('yellow', 'limited')}: ${displayText(l.text)}\n`);
+  if (left) out(`${paint('yellow', 'left by shardeck')}: ${left.message}\n  put it back: shardeck allocation restore\n`);
+}
+
+/** Preview, --dry-run, confirmation, the guard; the verified outcome. */
+async function sendPlan(guard: Guard, plan: MutationPlan, values: CommandContext['values'], head: object): Promise<number> {
+  const json = Boolean(values.json);
+  const requests = previews(guard, [plan]);
+  if (!json) printPreviews(requests);
+  if (values['dry-run']) {
+    if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
+    else out('dry run: nothing was sent\n');
+    return EXIT.ok;
+  }
+  const confirmation = await confirmOnTerminal(NAME, [plan], values);
+  if (!confirmation) return EXIT.failed;
+  const [result] = await performMutations(guard, { type: 'mutate', plans: [plan], confirmation });
+  const ok = result.ok && result.verified?.ok !== false;
+  warnAudit(result.auditWarning);
+  if (json) printJson({ ...head, ok, ...(ok ? {} : { error: result.message }), dryRun: false, sent: true, requests, result });
+  else out(`${ok ? 'ok' : 'FAILED'}: ${result.verified && ok ? result.verified.message : result.message}\n`);
+  return ok ? EXIT.ok : EXIT.failed;
+}
+
+const allocation: CommandModule = {
+  summary: 'What limits shard allocation now and what shardeck left changed; enable VALUE sets it, restore puts back what shardeck changed.',
+  usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore] [--yes] [--dry-run] [--json] [connection flags]`,
+  options: { ...MUTATION_OPTIONS },
+  group: 'change',
+  flagHelp: { yes: 'confirm without asking', 'dry-run': 'show the preview and send nothing' },
+  examples: ['shardeck allocation', 'shardeck allocation enable primaries --yes', 'shardeck allocation restore --yes'],
+  async run({ values, positionals }) {
+    const json = Boolean(values.json);
+    const [verb, value, ...rest] = positionals;
+    if (rest.length || (verb !== undefined && verb !== 'enable' && verb !== 'restore'))
+      return usageError(NAME, `give nothing, enable ${ENABLE_VALUES.join('|')}, or restore`, json);
+    if (verb === 'enable' && (value === undefined || !isEnableValue(value)))
+      return usageError(NAME, `give what to allow: shardeck allocation enable ${ENABLE_VALUES.join('|')}`, json);
+    if (verb === 'restore' && value !== undefined) return usageError(NAME, 'restore takes no value', json);
+    const { es, guard, close } = await openGuard(values, { allocationCheck: false });
+    try {
+      if (verb) guard.assertWritable();
+      const [settings, left] = await Promise.all([es.allocationSettings(), leftAllocation(es)]);
+      const limits = allocationLimits(effectiveAllocation(settings));
+      const head = { schema: JSON_SCHEMA, command: NAME, limits, left: leftJson(left) };
+      if (!json) showState(limits, left);
+      if (verb === undefined) {
+        if (json) printJson({ ...head, ok: true });
+        return EXIT.ok;
+      }
+      if (verb === 'enable') return await sendPlan(guard, allocationEnablePlan(value as (typeof ENABLE_VALUES)[number], 'by shardeck allocation enable'), values, head);
+      if (!left) {
+        if (json) printJson({ ...head, ok: true, sent: false });
+        else out('nothing to put back: shardeck left no allocation setting changed on this cluster\n');
+        return EXIT.ok;
+      }
+      return await sendPlan(guard, left.plan, values, head);
+    } catch (e) {
+      return reportFailure(NAME, e, json);
+    } finally {
+      await close();
+    }
+  },
+};
+
+export default allocation;

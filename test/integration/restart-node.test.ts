@@ -1,0 +1,108 @@
+// The rolling restart of this host's node, on a real 8.19 node run as a service by the harness
+// (dev/es-service.mjs, as in engine-service.test.ts), through the built CLI:
+// 1. a restart killed after allocation was turned off (its stop command hangs; shardeck is killed
+//    with SIGKILL once it announced the stop): the next command says allocation was left off by
+//    shardeck, and `allocation restore` puts it back;
+// 2. the same restart run again goes on (allocation off again first, as it was put back), stops
+//    and starts the engine (a new process), puts allocation back to what it was (unset), waits for
+//    green and verifies; every step audited, timings printed.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { esCall } from '../helpers/real-node';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+
+const NAME = 'restart-me';
+let node: Awaited<ReturnType<typeof startNode>>;
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-restart-'));
+const env = { SHARDECK_CONFIG_DIR: path.join(dir, 'config'), SHARDECK_LOCK_DIR: path.join(dir, 'locks'), NO_COLOR: '1' };
+const svc = (verb: string) => `${process.execPath} ${path.resolve('dev/es-service.mjs')} ${verb} ${node.baseDir}`;
+const cli = (args: string[]) => runCli([...args, '--url', node.url], { env });
+
+async function enableSetting(): Promise<string | undefined> {
+  const r = await esCall(node.url, 'GET', '/_cluster/settings?flat_settings=true');
+  return r.body.persistent['cluster.routing.allocation.enable'];
+}
+
+async function pid(): Promise<number> {
+  const r = await esCall(node.url, 'GET', '/_nodes/process?filter_path=nodes.*.process.id');
+  return (Object.values(r.body.nodes)[0] as { process: { id: number } }).process.id;
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await startNode({ name: NAME });
+  await esCall(node.url, 'PUT', '/restart_v1', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  await esCall(node.url, 'PUT', '/restart_v1/_doc/1?refresh=true', { n: 1 });
+}, 300_000);
+
+afterAll(async () => {
+  try {
+    await node?.stop();
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    if (node?.baseDir) fs.rmSync(node.baseDir, { recursive: true, force: true });
+  }
+});
+
+it('killed after allocation went off: the next command says so and allocation restore puts it back', async () => {
+  // Its own process group, so the hanging stop command goes with it when the test kills it.
+  const child = spawn(
+    process.execPath,
+    [CLI, 'restart-node', '--url', node.url, '--yes', '--node-name', NAME, '--stop-cmd', 'exec tail -f /dev/null', '--start-cmd', 'true'],
+    { env: { ...process.env, ...env }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (d) => (stderr += d));
+  const exited = new Promise((r) => child.on('close', r));
+  // Killed once it says it is stopping the engine: allocation is off and the flush done by then.
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (/\nstop: stop the engine/.test(stdout)) resolve();
+    });
+    child.on('close', () => reject(new Error(`restart-node ended before the stop: ${stdout} ${stderr}`)));
+  });
+  process.kill(-child.pid!, 'SIGKILL');
+  await exited;
+  expect(stdout).toMatch(/allocation-off: allocation of replicas off/);
+  expect(stdout).toMatch(/done: cluster.routing.allocation.enable is primaries/);
+  expect(await enableSetting()).toBe('primaries');
+
+  const next = await cli(['status', '--json']);
+  expect(next.code).toBe(1);
+  expect(next.stderr).toMatch(/shardeck changed allocation at .*for the restart of node restart-me.* cluster.routing.allocation.enable is primaries \(persistent; it was unset\); put it back with: shardeck allocation restore/);
+  const back = await cli(['allocation', 'restore', '--yes']);
+  expect(back.code).toBe(0);
+  expect(await enableSetting()).toBeUndefined();
+}, 120_000);
+
+it('run again: goes on (allocation off again), restarts the engine, puts allocation back, green, verified', async () => {
+  const before = await pid();
+  const r = await cli(['restart-node', '--yes', '--node-name', NAME, '--stop-cmd', svc('stop'), '--start-cmd', svc('start'), '--green-timeout', '120']);
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/an unfinished restart of restart-me .* goes on at: allocation-off/);
+  for (const step of ['allocation-off', 'flush', 'stop', 'start', 'allocation-back', 'green', 'verify']) expect(r.stdout).toMatch(new RegExp(`\\n${step}: `));
+  expect(r.stdout).toMatch(/ok: restarted restart-me: allocation-off \d+\.\d s, flush \d+\.\d s, stop \d+\.\d s, start \d+\.\d s, allocation-back \d+\.\d s, green \d+\.\d s, verify \d+\.\d s/);
+   
+  console.log(r.stdout.split('\n').find((l) => l.startsWith('ok: restarted')));
+  expect(await pid()).not.toBe(before);
+  expect(await enableSetting()).toBeUndefined();
+  const st = await cli(['status', '--json']);
+  expect(st.code).toBe(0);
+  expect(st.stderr).toBe('');
+  expect(JSON.parse(st.stdout).status).toBe('green');
+  const audit = (await runCli(['audit', '--last', '20'], { env })).stdout;
+  expect(audit).toMatch(/es-service\.mjs stop/);
+  expect(audit).toMatch(/es-service\.mjs start/);
+  expect(audit).toMatch(/POST \/restart_v1\/_flush/);
+  // A finished restart is not resumed: the next run starts with the checks.
+  const dry = await cli(['restart-node', '--dry-run']);
+  expect(dry.stdout).toMatch(/restart of node restart-me \(this host\)/);
+  expect(dry.stdout).toMatch(/warning: 1 shard has no copy on another node and will be unavailable \(red\) while restart-me is down: restart_v1\[0\]/);
+}, 300_000);

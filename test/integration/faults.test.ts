@@ -132,6 +132,25 @@ describe('a read answered 429 with Retry-After', () => {
     expect(r.code).toBe(0);
     expect(proxy.requests.filter((q) => q.path.startsWith('/_cluster/health')).map((q) => q.handled)).toEqual(['answered', 'forwarded']);
   });
+
+  it("the version check's read (the node list, the first read after health): retried the same way", async () => {
+    proxy.trap({ match: onPath('GET', /^\/_cat\/nodes$/), action: { status: 429, headers: { 'retry-after': '1' } }, times: 1 });
+    const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
+    figure('status, version check 429 once then healed', r);
+    expect(r.code).toBe(0);
+    const nodeReads = proxy.requests.filter((q) => q.path.startsWith('/_cat/nodes'));
+    expect(nodeReads[0]).toMatchObject({ handled: 'answered' });
+    expect(nodeReads[1]).toMatchObject({ handled: 'forwarded', path: nodeReads[0].path });
+  });
+
+  it('asked to wait longer than the cap (Retry-After: 60): not waited for, exit 3 with the sentence, asked once', async () => {
+    proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { status: 429, headers: { 'retry-after': '60' } } });
+    const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
+    figure('status, health 429 asking 60 s', r);
+    expect(r.code).toBe(3);
+    expect(JSON.stringify(oneJsonDocument(r.stdout, 3))).toMatch(/429/);
+    expect(proxy.requests.filter((q) => q.path.startsWith('/_cluster/health'))).toHaveLength(1);
+  });
 });
 
 describe('a change whose answer was lost or refused is never resent', () => {

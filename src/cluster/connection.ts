@@ -392,7 +392,8 @@ export async function readRows<T>(
     }
     return { body: rowsFrom(parser, body), bytes };
   } catch (e) {
-    throw classifyError(e, url);
+    // The rows' decoder met an answer that is not JSON (cut short, a proxy's page): said as the client's own parse failure is.
+    throw classifyError(e instanceof SyntaxError ? new errors.DeserializationError(e.message, '') : e, url);
   }
 }
 

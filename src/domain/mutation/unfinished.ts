@@ -31,7 +31,9 @@ export function flatSettings(body: unknown, prefix = ''): Record<string, unknown
 /** Does the flat setting read back hold what the request set (null: reset, so absent)? Elasticsearch answers strings. */
 function holds(asked: unknown, now: unknown): boolean {
   if (asked === null) return now === undefined;
-  return now !== undefined && String(now) === String(asked);
+  // Flattened values are scalars (or lists, compared as JSON).
+  const text = (v: unknown) => JSON.stringify(typeof v === 'number' || typeof v === 'boolean' ? String(v) : v);
+  return now !== undefined && text(now) === text(asked);
 }
 
 function compare(asked: Record<string, unknown>, now: (key: string) => unknown, where: string): { ok: boolean; message: string } {

@@ -255,7 +255,7 @@ describe('one change of each kind, its answer lost after the node took it: read 
     await waitUntil('the delete done on the node', count, (n) => n === 0, { timeoutMs: 30_000 });
   });
 
-  it('force merge: its answer lost after the node took it: exit 5 "unknown" (no read-back check), one POST, one sending and one outcome', async () => {
+  it('force merge: its answer lost after the node took it: exit 5 "unknown" (no read-back check), one POST, one sending and one outcome for it', async () => {
     const mergePost = onPath('POST', new RegExp(`^/${INDEX}/_forcemerge$`));
     proxy.trap({ match: mergePost, action: { resetAfterBytes: 0 } });
     const r = await cli(['forcemerge', INDEX, '--expunge-deletes', '--yes', '--json', '--url', proxy.url], 60_000);
@@ -265,8 +265,11 @@ describe('one change of each kind, its answer lost after the node took it: read 
     expect(doc).toMatchObject({ sent: true, applied: 'unknown' });
     expect(doc.error).toMatch(/not resent/);
     expect(proxy.requests.filter((q) => mergePost(q.method, q.path))).toHaveLength(1);
-    expect(phasesOf()).toEqual(['sending', 'outcome']);
-    expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'unknown' });
+    // Two changes: the flush before the merge (answered), then the merge: one sending and one outcome each.
+    expect(phasesOf()).toEqual(['sending', 'outcome', 'sending', 'outcome']);
+    const [flush, merge] = readAudit(path.join(cfg, 'audit.log')).records;
+    expect(flush).toMatchObject({ request: { path: `/${INDEX}/_flush` }, outcome: { ok: true } });
+    expect(merge).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { applied: 'unknown' } });
   });
 
   it('the flood-stage block cleared (unblock): its answer lost after the node took it: read back applied, exit 0, one PUT, one sending and one outcome', async () => {

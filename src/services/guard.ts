@@ -13,7 +13,14 @@ import type { EsClient } from '../cluster/connection';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
 import { readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../domain/mutation/unfinished';
-import { auditOutcomeLine, formatAuditRecord, type Applied, type AuditOutcome, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
+import {
+  auditOutcomeLine,
+  formatAuditRecord,
+  type Applied,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSending,
+} from '../domain/mutation/audit';
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../domain/mutation/confirmation';
 import type { ApprovalPreview, ApprovalRequest } from '../domain/share';
 import type { MutationPlan, Risk } from '../domain/mutation/plan';
@@ -340,11 +347,16 @@ export class Guard {
         try {
           check = v.check(await this.es.readBack(v.path, v.querystring));
         } catch (e) {
-          said.push(`${formatAuditRecord(r)}; it could not be read back now (${(e as Error).message}): check the cluster before running it again`);
+          said.push(
+            `${formatAuditRecord(r)}; it could not be read back now (${(e as Error).message}): check the cluster before running it again`,
+          );
           continue;
         }
       }
-      const outcome = unfinishedOutcome(check, 'this request has no read-back check: check the cluster (shardeck status, shardeck tasks) before running it again');
+      const outcome = unfinishedOutcome(
+        check,
+        'this request has no read-back check: check the cluster (shardeck status, shardeck tasks) before running it again',
+      );
       const warning = this.writeOutcome(r as AuditSending, outcome);
       said.push(`${formatAuditRecord({ ...r, outcome })}; it was not resent${warning ? ` (warning: ${warning})` : ''}`);
     }

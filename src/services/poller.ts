@@ -176,7 +176,10 @@ export class Poller {
     // off come back within a period of the node's recovery instead of after their backoff.
     if (name === 'health' && !snap.error && wasFailing) this.resumeBackedOff();
     // A 429's Retry-After is honoured (capped), never shortening the period or the backoff.
-    const failingDelay = pollRetryDelayMs(name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures), snap.error?.retryAfterMs);
+    const failingDelay = pollRetryDelayMs(
+      name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures),
+      snap.error?.retryAfterMs,
+    );
     this.schedule(name, snap.error ? failingDelay : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
   }
 

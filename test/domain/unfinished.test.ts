@@ -51,14 +51,24 @@ describe('readBackOfRequest', () => {
   });
 
   it('an index setting (a reset is null: absent), on every index of the path', () => {
-    const v = readBackOfRequest({ method: 'PUT', path: '/a,b/_settings', querystring: {}, body: { 'index.blocks.read_only_allow_delete': null } })!;
+    const v = readBackOfRequest({
+      method: 'PUT',
+      path: '/a,b/_settings',
+      querystring: {},
+      body: { 'index.blocks.read_only_allow_delete': null },
+    })!;
     expect(v.path).toBe('/a,b/_settings');
     expect(v.check({ a: { settings: {} }, b: { settings: {} } })).toMatchObject({ ok: true });
     expect(v.check({ a: { settings: {} }, b: { settings: { 'index.blocks.read_only_allow_delete': 'true' } } })).toMatchObject({
       ok: false,
       message: expect.stringMatching(/^b does not hold/),
     });
-    const replicas = readBackOfRequest({ method: 'PUT', path: '/a/_settings', querystring: {}, body: { index: { number_of_replicas: 1 } } })!;
+    const replicas = readBackOfRequest({
+      method: 'PUT',
+      path: '/a/_settings',
+      querystring: {},
+      body: { index: { number_of_replicas: 1 } },
+    })!;
     expect(replicas.check({ a: { settings: { 'index.number_of_replicas': '1' } } })).toMatchObject({ ok: true });
     expect(replicas.check({})).toMatchObject({ ok: false });
   });

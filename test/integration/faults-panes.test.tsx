@@ -87,10 +87,15 @@ describe.each(CASES)('the %s pane when its read fails: %s', (pane, what, fault, 
     try {
       proxy.trap({ match: onPath('GET', path), action: fault });
       poller.start();
-      await waitUntil(`${pane}, ${what}: the read failing`, () => store.getState().snapshots[read].error?.message ?? 'no error', (m) => words.test(m), {
-        timeoutMs: 60_000,
-        intervalMs: 50,
-      });
+      await waitUntil(
+        `${pane}, ${what}: the read failing`,
+        () => store.getState().snapshots[read].error?.message ?? 'no error',
+        (m) => words.test(m),
+        {
+          timeoutMs: 60_000,
+          intervalMs: 50,
+        },
+      );
       // The pane's one sentence (PaneFrame: the error, then how it retries).
       const failing = await waitFrame('the failure said in words', (f) => words.test(f) && /retrying every/.test(f));
       expect(failing).not.toMatch(NOT_IN_WORDS);
@@ -98,16 +103,25 @@ describe.each(CASES)('the %s pane when its read fails: %s', (pane, what, fault, 
       console.log(`FAULTS | console, ${pane} pane, ${what}: the screen\n${plain(app.frame())}`);
       // Still running: another pane's key is handled and that pane drawn, then back.
       await app.press(PANE_DECLARATIONS[other].key);
-      await waitUntil('the other pane', () => store.getState().pane, (p) => p === other);
+      await waitUntil(
+        'the other pane',
+        () => store.getState().pane,
+        (p) => p === other,
+      );
       await waitFrame('the other pane drawn', (f) => !words.test(f) || pane === 'timeline');
       // Back: the pane's reads are sent at once on its key; heal only once that read has failed too,
       // so what mends the pane below is the poller's own retry, not the key.
       const failures = store.getState().snapshots[read].failures;
       await app.press(PANE_DECLARATIONS[pane].key);
-      await waitUntil('the read failing again after the key', () => store.getState().snapshots[read].failures, (n) => n > failures, {
-        timeoutMs: 60_000,
-        intervalMs: 50,
-      });
+      await waitUntil(
+        'the read failing again after the key',
+        () => store.getState().snapshots[read].failures,
+        (n) => n > failures,
+        {
+          timeoutMs: 60_000,
+          intervalMs: 50,
+        },
+      );
       await waitFrame('back on the failing pane', (f) => words.test(f));
       // Healed: no key pressed from here on.
       proxy.clearTraps();

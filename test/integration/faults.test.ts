@@ -227,7 +227,8 @@ describe('a change whose answer was lost or refused is never resent', () => {
 
 describe('one change of each kind, its answer lost after the node took it: read back or said unknown, never resent', () => {
   const INDEX = 'service_v9_faults_changes';
-  const count = async () => (await esCall(node.url, 'POST', `/${INDEX}/_count`, { query: { term: { 'assoc:sources': 'src-gone' } } })).body.count;
+  const count = async () =>
+    (await esCall(node.url, 'POST', `/${INDEX}/_count`, { query: { term: { 'assoc:sources': 'src-gone' } } })).body.count;
 
   beforeAll(async () => {
     await esCall(node.url, 'PUT', `/${INDEX}`, {
@@ -303,7 +304,11 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
       stdio: 'ignore',
     });
     const exited = once(child, 'exit');
-    await waitUntil('the change held by the proxy', () => proxy.requests.find((q) => settingsPut(q.method, q.path)), (q) => !!q && held(q));
+    await waitUntil(
+      'the change held by the proxy',
+      () => proxy.requests.find((q) => settingsPut(q.method, q.path)),
+      (q) => !!q && held(q),
+    );
     child.kill('SIGKILL');
     await exited;
     expect(phasesOf()).toEqual(['sending']);

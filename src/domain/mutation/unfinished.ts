@@ -79,7 +79,9 @@ export function readBackOfRequest(req: MutationRequest): VerifyCheck | null {
       if (!indices.length) return { ok: false, message: 'none of its indices is there any more' };
       const results = indices.map(([index, v]) => compare(wanted, (k) => v.settings?.[k], index));
       const bad = results.filter((r) => !r.ok);
-      return bad.length ? { ok: false, message: bad.map((r) => r.message).join('; ') } : { ok: true, message: results.map((r) => r.message).join('; ') };
+      return bad.length
+        ? { ok: false, message: bad.map((r) => r.message).join('; ') }
+        : { ok: true, message: results.map((r) => r.message).join('; ') };
     },
   };
 }

@@ -35,7 +35,10 @@ export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProp
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const final = snaps.some((x) => notRetried(x.error?.kind));
   // A node that answered 429 asked for a wait (Retry-After): the poller honours it, so the line says it.
-  const asked = snaps.reduce<number | undefined>((m, x) => (x.error?.retryAfterMs === undefined ? m : Math.max(m ?? 0, x.error.retryAfterMs)), undefined);
+  const asked = snaps.reduce<number | undefined>(
+    (m, x) => (x.error?.retryAfterMs === undefined ? m : Math.max(m ?? 0, x.error.retryAfterMs)),
+    undefined,
+  );
   const retry = paused
     ? 'polling paused'
     : final

@@ -189,7 +189,8 @@ export class Poller {
     for (const n of this.needed()) {
       const error = s.snapshots[n].error;
       // A read the node asked to wait for (429, Retry-After) waits: health answering is not its queue draining.
-      if (n !== 'health' && error && !notRetried(error.kind) && !(error.retryAfterMs! > 0) && !this.inFlight.has(n)) this.schedule(n, 0);
+      if (n !== 'health' && error && !notRetried(error.kind) && (error.retryAfterMs ?? 0) === 0 && !this.inFlight.has(n))
+        this.schedule(n, 0);
     }
   }
 

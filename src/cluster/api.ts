@@ -32,10 +32,27 @@ export type ResourceRead = <K extends ResourceName>(
  * integ-test zip has no rest-root module: 405). A failed ask is not kept (the next read asks
  * again); a node that does not say leaves every read allowed.
  */
+/**
+ * One read, retried after a 429 as domain/retry.ts says (after the Retry-After the node asked for,
+ * a few times, never long); anything else fails at once. Reads only: a change never comes here.
+ */
+async function retrying<T>(read: () => Promise<T>): Promise<T> {
+  for (let retries = 0; ; retries++) {
+    try {
+      return await read();
+    } catch (e) {
+      const wait = e instanceof ConnError ? readRetryDelayMs(e.status, e.retryAfter, retries, Date.now()) : null;
+      if (wait === null) throw e;
+      await new Promise((r) => setTimeout(r, wait));
+    }
+  }
+}
+
 function versionApi(es: EsTransport) {
   let known: Promise<EsVersion | undefined> | undefined;
   const version = (): Promise<EsVersion | undefined> => {
-    known ??= getJson<{ version?: string }[]>(es, '/_cat/nodes', { h: 'version', format: 'json' }).then(
+    // Retried on a 429 like every one-shot read: the version check is the first read of most commands.
+    known ??= retrying(() => getJson<{ version?: string }[]>(es, '/_cat/nodes', { h: 'version', format: 'json' })).then(
       (rows) => oldestVersion((Array.isArray(rows) ? rows : []).map((r) => String(r?.version ?? ''))),
       (e) => {
         known = undefined;
@@ -90,20 +107,10 @@ function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) 
   return {
     resource,
     /**
-     * Only the parsed data of one resource (one-shot commands). A 429 is retried after the
-     * Retry-After the node asked for, a few times and never long (domain/retry.ts); anything else
-     * fails at once. Reads only: a change never comes here.
+     * Only the parsed data of one resource (one-shot commands), a 429 retried (retrying above).
      */
     async data<K extends ResourceName>(name: K): Promise<ResourceData<K>> {
-      for (let retries = 0; ; retries++) {
-        try {
-          return (await resource(name)).data;
-        } catch (e) {
-          const wait = e instanceof ConnError ? readRetryDelayMs(e.status, e.retryAfter, retries, Date.now()) : null;
-          if (wait === null) throw e;
-          await new Promise((r) => setTimeout(r, wait));
-        }
-      }
+      return (await retrying(() => resource(name))).data;
     },
     /** The verbose health report of one indicator: its diagnoses. */
     async healthDiagnoses(indicator: string, signal?: AbortSignal): Promise<Record<string, HealthDiagnosis[]>> {

@@ -179,14 +179,15 @@ export function classifyError(e: unknown, url: string): ConnError {
     // Never the parser's words ("Unexpected token <"): they quote someone else's bytes and say nothing.
     return new ConnError(
       'server',
-      `${where} sent an answer that is not JSON (cut short, or from something in front of the node such as a proxy): try again; if it persists, check what answers on that port`,
+      // Short: with the URL and the poller's "(retrying every ...)" it must fit a pane's two error lines.
+      `${where} sent an answer that is not JSON (cut short, or a proxy's page): check what answers on that port`,
     );
   }
   // Headers, then a body that stops coming (a stalled node or link): said as such (transport.ts).
   if (e instanceof errors.TimeoutError && e.message === BODY_STALLED) {
     return new ConnError(
       'timeout',
-      `${where} stopped answering half way (it sent its headers, then nothing): the node may be overloaded or stuck in GC; check its log`,
+      `${where} stopped answering half way (headers, then nothing): the node may be overloaded or stuck in GC; check its log`,
     );
   }
   if (e instanceof errors.TimeoutError) {
@@ -391,7 +392,8 @@ export async function readRows<T>(
     }
     return { body: rowsFrom(parser, body), bytes };
   } catch (e) {
-    throw classifyError(e, url);
+    // The rows' decoder met an answer that is not JSON (cut short, a proxy's page): said as the client's own parse failure is.
+    throw classifyError(e instanceof SyntaxError ? new errors.DeserializationError(e.message, '') : e, url);
   }
 }
 

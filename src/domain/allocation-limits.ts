@@ -2,6 +2,7 @@
 // allocation exclude set) and the record shardeck keeps of what it changed, so that allocation is
 // never left off by shardeck: the record is written before the change with the values before it;
 // the next shardeck on that cluster compares it with the cluster and offers to put them back. Pure.
+import { compareText } from './order';
 import type { MutationPlan } from './mutation/plan';
 
 export const ALLOCATION_ENABLE = 'cluster.routing.allocation.enable';
@@ -82,7 +83,7 @@ export function allocationLimits(effective: Record<string, string>): AllocationL
   const re = effective[REBALANCE_ENABLE];
   if (re !== undefined && re !== 'all')
     out.push({ setting: REBALANCE_ENABLE, value: re, text: `rebalancing is limited to ${re} (${REBALANCE_ENABLE}=${re})` });
-  for (const [k, v] of Object.entries(effective).sort(([a], [b]) => a.localeCompare(b)))
+  for (const [k, v] of Object.entries(effective).sort(([a], [b]) => compareText(a, b)))
     if (k.startsWith(EXCLUDE_PREFIX) && v !== '')
       out.push({ setting: k, value: v, text: `an allocation exclude is set: ${k}=${v} (no shard may stay on the nodes it names)` });
   return out;

@@ -5,6 +5,8 @@ import { formatAgo } from './format';
 export interface SnapshotError {
   kind: string;
   message: string;
+  /** A 429's Retry-After, ms: the poller reads again no sooner (domain/retry.ts pollRetryDelayMs). */
+  retryAfterMs?: number;
 }
 
 export interface Snapshot<T> {

@@ -12,7 +12,15 @@ import { urlForMessage } from '../domain/urls';
 import type { EsClient } from '../cluster/connection';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
-import { auditOutcomeLine, type Applied, type AuditOutcome, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
+import { readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../domain/mutation/unfinished';
+import {
+  auditOutcomeLine,
+  formatAuditRecord,
+  type Applied,
+  type AuditOutcome,
+  type AuditRecord,
+  type AuditSending,
+} from '../domain/mutation/audit';
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../domain/mutation/confirmation';
 import type { ApprovalPreview, ApprovalRequest } from '../domain/share';
 import type { MutationPlan, Risk } from '../domain/mutation/plan';
@@ -26,7 +34,7 @@ import {
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation/targets';
-import { appendAudit, appendJournal, auditFile } from './audit';
+import { appendAudit, appendJournal, auditFile, readAudit } from './audit';
 import { differences, recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
 import { readAllocationRecord, removeAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 
@@ -356,6 +364,43 @@ export class Guard {
     return this.runOnHost({ ...step, risk: 'read', confirmedBy: 'none' }, run);
   }
 
+  /**
+   * The changes to this cluster this audit log holds without an outcome, their sender gone (killed
+   * between "sending" and the answer): each read back from its request (a settings change) and
+   * its outcome recorded by this run, never sent again. One line per change, for the operator.
+   * A read-back that fails leaves the record open for the next run.
+   */
+  async settleUnfinished(): Promise<string[]> {
+    let records: AuditRecord[];
+    try {
+      records = readAudit(this.auditPath).records;
+    } catch {
+      return []; // a broken log: the change itself reports it (writeSending)
+    }
+    const said: string[] = [];
+    for (const r of unfinishedChanges(records, urlForMessage(this.ctx.conn.url), pidAlive)) {
+      const v = readBackOfRequest(r.request!);
+      let check: { ok: boolean; message: string } | null = null;
+      if (v) {
+        try {
+          check = v.check(await this.es.readBack(v.path, v.querystring));
+        } catch (e) {
+          said.push(
+            `${formatAuditRecord(r)}; it could not be read back now (${(e as Error).message}): check the cluster before running it again`,
+          );
+          continue;
+        }
+      }
+      const outcome = unfinishedOutcome(
+        check,
+        'this request has no read-back check: check the cluster (shardeck status, shardeck tasks) before running it again',
+      );
+      const warning = this.writeOutcome(r as AuditSending, outcome);
+      said.push(`${formatAuditRecord({ ...r, outcome })}; it was not resent${warning ? ` (warning: ${warning})` : ''}`);
+    }
+    return said;
+  }
+
   private get auditPath(): string {
     return this.ctx.auditFile ?? auditFile();
   }
@@ -411,6 +456,16 @@ export class Guard {
     } catch (e) {
       return { read: false, ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
     }
+  }
+}
+
+/** Whether the process that wrote a sending record still runs (EPERM: it does, as another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

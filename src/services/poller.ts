@@ -7,6 +7,7 @@ import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/resources';
 import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
+import { parseRetryAfter, pollRetryDelayMs } from '../domain/retry';
 import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
 import { nodeNames, watchNodes } from '../domain/node-watch';
 import { explanationDiagnoses } from '../domain/panes/health';
@@ -174,7 +175,11 @@ export class Poller {
     // Health is the probe: one small read every period even while failing, so the reads that back
     // off come back within a period of the node's recovery instead of after their backoff.
     if (name === 'health' && !snap.error && wasFailing) this.resumeBackedOff();
-    const failingDelay = name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures);
+    // A 429's Retry-After is honoured (capped), never shortening the period or the backoff.
+    const failingDelay = pollRetryDelayMs(
+      name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures),
+      snap.error?.retryAfterMs,
+    );
     this.schedule(name, snap.error ? failingDelay : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
   }
 
@@ -183,7 +188,9 @@ export class Poller {
     const s = this.store.getState();
     for (const n of this.needed()) {
       const error = s.snapshots[n].error;
-      if (n !== 'health' && error && !notRetried(error.kind) && !this.inFlight.has(n)) this.schedule(n, 0);
+      // A read the node asked to wait for (429, Retry-After) waits: health answering is not its queue draining.
+      if (n !== 'health' && error && !notRetried(error.kind) && (error.retryAfterMs ?? 0) === 0 && !this.inFlight.has(n))
+        this.schedule(n, 0);
     }
   }
 
@@ -246,7 +253,8 @@ export class Poller {
         // A read the node's version lacks sent nothing: it is not counted as a request.
         if (err.kind === 'unsupported') this.stats.requests--;
         const failures = this.store.getState().snapshots[name].failures + 1;
-        setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message }, failures });
+        const retryAfterMs = err.kind === 'busy' ? (parseRetryAfter(err.retryAfter, Date.now()) ?? undefined) : undefined;
+        setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message, retryAfterMs }, failures });
       }
     } finally {
       this.inFlight.delete(name);

@@ -7,7 +7,7 @@
 // It is also the fault proxy: per-path rules (trap) for what an overloaded or half-broken cluster
 // and the links in front of it do: added latency, a stall (nothing at all, or headers then
 // nothing), a reset after N bytes of the node's real answer (0: the change was made, its answer
-// lost), an answer cut short or not JSON, a chosen status (429 with Retry-After, 502, 503, 504),
+// lost), the node's answer withheld (the change made, its answer stalled), an answer cut short or not JSON, a chosen status (429 with Retry-After, 502, 503, 504),
 // each for every match or only the first `times`; clearTraps() (heal) ends every fault at once,
 // the stalls in flight included (their connections are closed, as a healed link would).
 import http from 'node:http';
@@ -66,7 +66,9 @@ export type Fault =
   /** Forwarded; the node's body is cut at this many bytes and the answer ends cleanly. */
   | { truncateBodyAt: number }
   /** Forwarded; a 200 whose body is not JSON comes back instead of the node's answer. */
-  | { invalidJson: true };
+  | { invalidJson: true }
+  /** Forwarded, and the node's answer never passed on: the change was made, its answer stalls (until heal). */
+  | { withhold: true };
 
 export type Trap = {
   match: (method: string, path: string) => boolean;
@@ -168,6 +170,13 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     }
     // The rest alter the node's real answer.
     forward(req, method, path, (up) => {
+      if ('withhold' in fault) {
+        seen.handled = 'stalled';
+        up.resume();
+        stalled.add(req.socket);
+        req.socket.on('close', () => stalled.delete(req.socket));
+        return;
+      }
       if ('invalidJson' in fault) {
         seen.handled = 'garbled';
         up.resume();

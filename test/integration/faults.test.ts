@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readAudit } from '../../src/services/audit';
 import { onPath, startCountingProxy, type CountingProxy, type Fault } from '../helpers/counting-proxy';
@@ -73,6 +74,15 @@ beforeEach(() => {
   proxy.reset();
 });
 
+/** The audit log's lines in order: "sending", or "outcome" for an outcome line. */
+function phasesOf(): string[] {
+  return fs
+    .readFileSync(path.join(cfg, 'audit.log'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l).phase as string | undefined) ?? 'outcome');
+}
+
 const READ_FAULTS: [string, Fault][] = [
   ['stall, nothing at all', { stall: 'nothing' }],
   ['stall, headers then nothing', { stall: 'headers' }],
@@ -130,6 +140,25 @@ describe('a read answered 429 with Retry-After', () => {
     figure('status, health 429 once then healed', r);
     expect(r.code).toBe(0);
     expect(proxy.requests.filter((q) => q.path.startsWith('/_cluster/health')).map((q) => q.handled)).toEqual(['answered', 'forwarded']);
+  });
+
+  it("the version check's read (the node list, the first read after health): retried the same way", async () => {
+    proxy.trap({ match: onPath('GET', /^\/_cat\/nodes$/), action: { status: 429, headers: { 'retry-after': '1' } }, times: 1 });
+    const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
+    figure('status, version check 429 once then healed', r);
+    expect(r.code).toBe(0);
+    const nodeReads = proxy.requests.filter((q) => q.path.startsWith('/_cat/nodes'));
+    expect(nodeReads[0]).toMatchObject({ handled: 'answered' });
+    expect(nodeReads[1]).toMatchObject({ handled: 'forwarded', path: nodeReads[0].path });
+  });
+
+  it('asked to wait longer than the cap (Retry-After: 60): not waited for, exit 3 with the sentence, asked once', async () => {
+    proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { status: 429, headers: { 'retry-after': '60' } } });
+    const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
+    figure('status, health 429 asking 60 s', r);
+    expect(r.code).toBe(3);
+    expect(JSON.stringify(oneJsonDocument(r.stdout, 3))).toMatch(/429/);
+    expect(proxy.requests.filter((q) => q.path.startsWith('/_cluster/health'))).toHaveLength(1);
   });
 });
 
@@ -192,6 +221,131 @@ describe('a change whose answer was lost or refused is never resent', () => {
     expect(proxy.requests.filter((q) => settingsPut(q.method, q.path))).toHaveLength(1);
     const { phases } = auditOf();
     expect(phases).toEqual(['sending', 'outcome']);
+  });
+});
+
+describe('one change of each kind, its answer lost after the node took it: read back or said unknown, never resent', () => {
+  const INDEX = 'service_v9_faults_changes';
+  const count = async () =>
+    (await esCall(node.url, 'POST', `/${INDEX}/_count`, { query: { term: { 'assoc:sources': 'src-gone' } } })).body.count;
+
+  beforeAll(async () => {
+    await esCall(node.url, 'PUT', `/${INDEX}`, {
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { properties: { 'assoc:sources': { type: 'keyword' } } },
+    });
+    for (let i = 0; i < 5; i++) await esCall(node.url, 'POST', `/${INDEX}/_doc`, { 'assoc:sources': i < 3 ? 'src-gone' : 'src-kept' });
+    await esCall(node.url, 'POST', `/${INDEX}/_refresh`);
+  });
+
+  it('delete-by-query (a task): the node started it, its answer (the task id) lost: exit 5 "unknown", one POST, one sending and one outcome', async () => {
+    const deletePost = onPath('POST', new RegExp(`^/${INDEX}/_delete_by_query$`));
+    proxy.trap({ match: deletePost, action: { resetAfterBytes: 0 } });
+    const r = await cli(['delete-by-query', INDEX, '--source', 'src-gone', '--expect', '3', '--yes', '--json', '--url', proxy.url], 60_000);
+    figure('delete-by-query, answer lost after the node took it', r);
+    expect(r.killed).toBe(false);
+    expect(proxy.requests.filter((q) => deletePost(q.method, q.path))).toHaveLength(1);
+    // Nothing else changed after it: no refresh, no second delete.
+    expect(proxy.changing().map((q) => `${q.method} ${q.path.split('?')[0]}`)).toEqual([`POST /${INDEX}/_delete_by_query`]);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'unknown' });
+    expect(r.stdout + r.stderr).toMatch(/unknown.*not resent/s);
+    expect(r.code).toBe(5);
+    // The node did run it (the proxy cut only its answer): the operator's "check before running it again" holds.
+    await waitUntil('the delete done on the node', count, (n) => n === 0, { timeoutMs: 30_000 });
+  });
+
+  it('force merge: its answer lost after the node took it: exit 5 "unknown" (no read-back check), one POST, one sending and one outcome for it', async () => {
+    const mergePost = onPath('POST', new RegExp(`^/${INDEX}/_forcemerge$`));
+    proxy.trap({ match: mergePost, action: { resetAfterBytes: 0 } });
+    const r = await cli(['forcemerge', INDEX, '--expunge-deletes', '--yes', '--json', '--url', proxy.url], 60_000);
+    figure('forcemerge, answer lost after the node took it', r);
+    expect(r.killed).toBe(false);
+    const doc = oneJsonDocument(r.stdout, 5);
+    expect(doc).toMatchObject({ sent: true, applied: 'unknown' });
+    expect(doc.error).toMatch(/not resent/);
+    expect(proxy.requests.filter((q) => mergePost(q.method, q.path))).toHaveLength(1);
+    // Two changes: the flush before the merge (answered), then the merge: one sending and one outcome each.
+    expect(phasesOf()).toEqual(['sending', 'outcome', 'sending', 'outcome']);
+    const [flush, merge] = readAudit(path.join(cfg, 'audit.log')).records;
+    expect(flush).toMatchObject({ request: { path: `/${INDEX}/_flush` }, outcome: { ok: true } });
+    expect(merge).toMatchObject({ request: { path: `/${INDEX}/_forcemerge` }, outcome: { applied: 'unknown' } });
+  });
+
+  it('the flood-stage block cleared (unblock): its answer lost after the node took it: read back applied, exit 0, one PUT, one sending and one outcome', async () => {
+    const blocked = `${INDEX}_blocked`;
+    await esCall(node.url, 'PUT', `/${blocked}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await esCall(node.url, 'PUT', `/${blocked}/_settings`, { 'index.blocks.read_only_allow_delete': true });
+    const settingsPut = onPath('PUT', /\/_settings$/);
+    proxy.trap({ match: settingsPut, action: { resetAfterBytes: 0 } });
+    const r = await cli(['unblock', '--yes', '--json', '--url', proxy.url], 60_000);
+    figure('unblock, answer lost after the node took it', r);
+    expect(r.killed).toBe(false);
+    expect(proxy.requests.filter((q) => settingsPut(q.method, q.path)), r.stdout).toHaveLength(1);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'yes' });
+    const after = await esCall(node.url, 'GET', `/${blocked}/_settings?flat_settings=true`);
+    expect(after.body[blocked].settings['index.blocks.read_only_allow_delete']).toBeUndefined();
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+  });
+});
+
+describe('shardeck killed between "sending" and the answer (SIGKILL while the answer stalls)', () => {
+  const settingsPut = onPath('PUT', /^\/_cluster\/settings$/);
+  const scrollLimit = async () =>
+    (await esCall(node.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent?.['search.max_open_scroll_context'];
+
+  /** Starts scroll-limit `n` and kills it once the proxy holds its PUT as `fault` does. */
+  async function killedMidChange(n: number, fault: Fault, held: (q: { handled: string }) => boolean): Promise<void> {
+    proxy.trap({ match: settingsPut, action: fault });
+    const child = spawn(process.execPath, [CLI, 'scroll-limit', String(n), '--url', proxy.url, '--yes'], {
+      env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg, SHARDECK_REQUEST_TIMEOUT_MS: '60000' },
+      stdio: 'ignore',
+    });
+    const exited = once(child, 'exit');
+    await waitUntil(
+      'the change held by the proxy',
+      () => proxy.requests.find((q) => settingsPut(q.method, q.path)),
+      (q) => !!q && held(q),
+    );
+    child.kill('SIGKILL');
+    await exited;
+    expect(phasesOf()).toEqual(['sending']);
+    proxy.clearTraps();
+    proxy.reset();
+  }
+
+  it('the node took it: the next run says so, reads it back "applied", records the outcome, and sends nothing again', async () => {
+    const want = 600 + Math.floor(Math.random() * 90);
+    await killedMidChange(want, { withhold: true }, (q) => q.handled === 'stalled');
+    expect(String(await scrollLimit())).toBe(String(want));
+    // The next run: any change command to that cluster; a dry run sends nothing of its own.
+    const r = await cli(['scroll-limit', String(want + 1), '--url', proxy.url, '--dry-run'], 30_000);
+    figure('killed mid-change (applied): the next run reads it back', r);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `an earlier change was sent, but shardeck stopped before its answer; read back now: .*PUT /_cluster/settings .*${want}.* read back: applied; it was not resent`,
+      ),
+    );
+    expect(proxy.changing()).toEqual([]);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'yes' });
+    // Said once: the run after has nothing to say.
+    const again = await cli(['scroll-limit', String(want + 1), '--url', proxy.url, '--dry-run'], 30_000);
+    expect(again.stderr).not.toMatch(/earlier change/);
+    expect((await cli(['audit'], 10_000)).stdout).toMatch(/PUT \/_cluster\/settings .* read back: applied\n$/);
+  });
+
+  it('the node never saw it: the next run reads it back "not applied"; nothing resent', async () => {
+    const before = await scrollLimit();
+    await killedMidChange(991, { stall: 'nothing' }, (q) => q.handled === 'stalled');
+    const r = await cli(['scroll-limit', '992', '--url', proxy.url, '--dry-run'], 30_000);
+    figure('killed mid-change (not applied): the next run reads it back', r);
+    expect(r.stderr).toMatch(/read back now: .*PUT \/_cluster\/settings .* read back: not applied; it was not resent/);
+    expect(proxy.changing()).toEqual([]);
+    expect(await scrollLimit()).toBe(before);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'no' });
   });
 });
 

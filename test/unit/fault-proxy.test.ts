@@ -112,6 +112,16 @@ describe('the fault proxy', () => {
     expect(hits).toEqual(['PUT /x/_settings']);
   });
 
+  it('withhold: the node did it, its answer never comes until heal closes the connection', async () => {
+    proxy.trap({ match: onPath('PUT', /_settings/), action: { withhold: true } });
+    const pending = get('/x/_settings', 'PUT');
+    await until('stalled');
+    while (!hits.length) await new Promise((r) => setImmediate(r));
+    expect(hits).toEqual(['PUT /x/_settings']);
+    proxy.clearTraps();
+    expect((await pending).error).toMatch(/ECONNRESET|socket hang up/);
+  });
+
   it('reset after N bytes, in the middle of the body', async () => {
     proxy.trap({ match: onPath('GET', /health/), action: { resetAfterBytes: 150 } });
     const got = await get('/_cluster/health');

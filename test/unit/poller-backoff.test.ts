@@ -109,6 +109,63 @@ describe('poller backoff (fake timers)', () => {
     }
   });
 
+  it('a 429 with Retry-After: read again no sooner than the node asked (capped at 30 s), never sooner than its period; health, the probe, too', async () => {
+    const calls: Record<string, number[]> = {};
+    const state = { retryAfter: '20' as string | undefined, busy: true };
+    const reads: PollReads = {
+      resource: ((name: ResourceName) => {
+        (calls[name] ??= []).push(Date.now());
+        if (state.busy)
+          return Promise.reject(new ConnError('busy', 'the node is too busy to answer (429)', 429, undefined, undefined, state.retryAfter));
+        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
+      }) as PollReads['resource'],
+      healthDiagnoses: () => Promise.resolve({}),
+    };
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'shards',
+    });
+    const poller = new Poller(reads, store, ['health', 'indices']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(0);
+      expect(store.getState().snapshots.indices.error).toMatchObject({ kind: 'busy', retryAfterMs: 20_000 });
+      // Asked for 20 s: nothing before (the probe's 1 s period and the indices' 2 s backoff wait too).
+      await vi.advanceTimersByTimeAsync(20_000 - 1);
+      expect(calls).toEqual({ health: [0], indices: [0] });
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls).toEqual({ health: [0, 20_000], indices: [0, 20_000] });
+      // Asked for an hour: capped at 30 s.
+      state.retryAfter = '3600';
+      await vi.advanceTimersByTimeAsync(20_000);
+      expect(calls.health).toEqual([0, 20_000, 40_000]);
+      await vi.advanceTimersByTimeAsync(30_000);
+      expect(calls.health).toEqual([0, 20_000, 40_000, 70_000]);
+      // Asked for 0 s: the period (health) and the backoff (indices) still hold.
+      state.retryAfter = '0';
+      await vi.advanceTimersByTimeAsync(30_000);
+      const h = calls.health.length;
+      const i = calls.indices.length;
+      await vi.advanceTimersByTimeAsync(INTERVAL - 1);
+      expect(calls.health).toHaveLength(h);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(calls.health).toHaveLength(h + 1);
+      // indices backs off as usual (32 s by now); healed right after one of its reads, the probe's
+      // answer brings it back within a period, as a wait of 0 s asked for nothing.
+      while (calls.indices.length === i) await vi.advanceTimersByTimeAsync(1);
+      expect(calls.indices.at(-1)! - calls.indices.at(-2)!).toBeGreaterThan(10 * INTERVAL);
+      state.busy = false;
+      const healedAt = Date.now();
+      await vi.advanceTimersByTimeAsync(INTERVAL + 1);
+      expect(store.getState().snapshots.health).toMatchObject({ failures: 0, error: undefined });
+      expect(store.getState().snapshots.indices).toMatchObject({ failures: 0, error: undefined });
+      expect(calls.indices.at(-1)! - healedAt).toBeLessThanOrEqual(INTERVAL + 1);
+    } finally {
+      poller.stop();
+    }
+  });
+
   it('never has two reads of one resource in flight: a slow answer delays the next poll', async () => {
     const { reads, calls, state } = fakeReads();
     state.down = false;

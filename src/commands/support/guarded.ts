@@ -53,6 +53,9 @@ export async function openGuard(
     // A subcommand has no followers: a profile that requires approval sends changes from a shared console only.
     ...(s.profile?.requireApproval ? { approver: NO_FOLLOWER } : {}),
   });
+  // A change an earlier run sent and never heard back from (killed mid-request): said and read back first, never resent.
+  for (const line of await guard.settleUnfinished())
+    err(`shardeck: an earlier change was sent, but shardeck stopped before its answer; read back now: ${displayText(line)}\n`);
   return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }
 

@@ -6,6 +6,7 @@ import { Text } from './Text';
 import { formatAge } from '../../domain/format';
 import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
 import { fitText } from '../../domain/table';
+import { pollRetryDelayMs } from '../../domain/retry';
 import { backoffMs, notRetried } from '../../services/poller';
 import { colourOf } from '../theme';
 import { useConsole, useConsoleContext, useNow } from '../app/context';
@@ -33,11 +34,16 @@ export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProp
   const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const final = snaps.some((x) => notRetried(x.error?.kind));
+  // A node that answered 429 asked for a wait (Retry-After): the poller honours it, so the line says it.
+  const asked = snaps.reduce<number | undefined>(
+    (m, x) => (x.error?.retryAfterMs === undefined ? m : Math.max(m ?? 0, x.error.retryAfterMs)),
+    undefined,
+  );
   const retry = paused
     ? 'polling paused'
     : final
       ? 'not retried: r asks again'
-      : `retrying every ${formatAge(backoffMs(intervalMs, f.failures))}`;
+      : `retrying every ${formatAge(pollRetryDelayMs(backoffMs(intervalMs, f.failures), asked))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
   return (
     <Box flexDirection="column" width={width}>

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { AuditRecord } from '../../src/domain/mutation/audit';
+import { flatSettings, readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
+
+const URL_ = 'http://127.0.0.1:9200';
+const rec = (over: Partial<AuditRecord>): AuditRecord => ({
+  id: 'a',
+  time: '2026-11-26T04:00:00.000Z',
+  profile: 'p',
+  url: URL_,
+  request: { method: 'PUT', path: '/_cluster/settings', querystring: {}, body: { persistent: { 'search.max_open_scroll_context': 700 } } },
+  risk: 'reversible',
+  target: 'cluster settings',
+  summary: 's',
+  confirmedBy: 'yes-flag',
+  pid: 10,
+  ...over,
+});
+
+describe('unfinishedChanges', () => {
+  it('a change to this cluster without an outcome whose sender is gone; not one still in flight, answered, elsewhere, a host read or another user', () => {
+    const gone = rec({ id: 'gone' });
+    const records = [
+      gone,
+      rec({ id: 'inflight', pid: 11 }),
+      rec({ id: 'done', outcome: { ok: true, durationMs: 1, applied: 'yes' } }),
+      rec({ id: 'other', url: 'http://127.0.0.1:9201' }),
+      rec({ id: 'read', risk: 'read', request: undefined, command: 'service status' }),
+      rec({ id: '0:x', journalOf: 'bob' }),
+    ];
+    expect(unfinishedChanges(records, URL_, (pid) => pid === 11)).toEqual([gone]);
+  });
+});
+
+describe('readBackOfRequest', () => {
+  it('flattens what was sent as Elasticsearch names it', () => {
+    expect(flatSettings({ index: { blocks: { read_only_allow_delete: null } }, 'index.x': 1 })).toEqual({
+      'index.blocks.read_only_allow_delete': null,
+      'index.x': 1,
+    });
+  });
+
+  it('a cluster setting: holds or not, as strings', () => {
+    const v = readBackOfRequest(rec({}).request!)!;
+    expect(v).toMatchObject({ path: '/_cluster/settings', querystring: { flat_settings: 'true' } });
+    expect(v.check({ persistent: { 'search.max_open_scroll_context': '700' }, transient: {} })).toMatchObject({ ok: true });
+    expect(v.check({ persistent: { 'search.max_open_scroll_context': '500' } })).toEqual({
+      ok: false,
+      message: 'the cluster does not hold persistent.search.max_open_scroll_context=700',
+    });
+  });
+
+  it('an index setting (a reset is null: absent), on every index of the path', () => {
+    const v = readBackOfRequest({
+      method: 'PUT',
+      path: '/a,b/_settings',
+      querystring: {},
+      body: { 'index.blocks.read_only_allow_delete': null },
+    })!;
+    expect(v.path).toBe('/a,b/_settings');
+    expect(v.check({ a: { settings: {} }, b: { settings: {} } })).toMatchObject({ ok: true });
+    expect(v.check({ a: { settings: {} }, b: { settings: { 'index.blocks.read_only_allow_delete': 'true' } } })).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^b does not hold/),
+    });
+    const replicas = readBackOfRequest({
+      method: 'PUT',
+      path: '/a/_settings',
+      querystring: {},
+      body: { index: { number_of_replicas: 1 } },
+    })!;
+    expect(replicas.check({ a: { settings: { 'index.number_of_replicas': '1' } } })).toMatchObject({ ok: true });
+    expect(replicas.check({})).toMatchObject({ ok: false });
+  });
+
+  it('nothing to compare for a merge, a delete task or a body without settings', () => {
+    expect(readBackOfRequest({ method: 'POST', path: '/a/_forcemerge', querystring: {} })).toBeNull();
+    expect(readBackOfRequest({ method: 'POST', path: '/a/_delete_by_query', querystring: {}, body: { query: {} } })).toBeNull();
+    expect(readBackOfRequest({ method: 'PUT', path: '/a/_settings', querystring: {}, body: {} })).toBeNull();
+    expect(readBackOfRequest({ method: 'PUT', path: '/_index_template/t', querystring: {}, body: { x: 1 } })).toBeNull();
+  });
+});
+
+describe('unfinishedOutcome', () => {
+  it('applied yes / no from the read-back, unknown without one; never a success', () => {
+    expect(unfinishedOutcome({ ok: true, message: 'm' }, 'w')).toMatchObject({ ok: false, applied: 'yes', readBack: '(by a later run) m' });
+    expect(unfinishedOutcome({ ok: false, message: 'm' }, 'w')).toMatchObject({ applied: 'no' });
+    expect(unfinishedOutcome(null, 'no check')).toMatchObject({ applied: 'unknown', readBack: 'no check' });
+  });
+});

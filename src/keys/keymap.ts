@@ -216,6 +216,13 @@ const COMMANDS = [
   { id: 'dialog.prevField', keys: ['shift-tab', 'up'], description: 'previous field of a form', scope: 'dialog' },
   { id: 'dialog.change', keys: [' ', 'left', 'right'], description: 'change the choice of a field (a toggle or a list)', scope: 'dialog' },
   { id: 'dialog.erase', keys: ['backspace'], description: 'erase the last character; on a review, back to the form', scope: 'dialog' },
+  {
+    id: 'dialog.snapshotFirst',
+    keys: ['s'],
+    description: 'on the review of a delete, a force merge or a corruption repair: snapshot exactly its indices first',
+    scope: 'dialog',
+    dangerous: true,
+  },
   { id: 'dialog.curl', keys: ['c'], description: "show / hide a review's curl lines whole", scope: 'dialog' },
   { id: 'delete.samplesNext', keys: ['right', 'pagedown'], description: 'next page of sample documents', scope: 'delete' },
   { id: 'delete.samplesPrev', keys: ['left', 'pageup'], description: 'previous page of sample documents', scope: 'delete' },

@@ -15,6 +15,7 @@ import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
+import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst, type SnapshotFirst } from './SnapshotFirst';
 import { CLOSES, Hint, Lines } from './wizard-text';
 
 export const RecoveryWizard = withServices(function RecoveryFromSelection({
@@ -47,8 +48,11 @@ export function RecoveryView({
   useEffect(() => {
     if (state.phase !== 'detecting') void poller?.refreshNow().catch(() => undefined);
   }, [state.step?.n, state.phase, poller]);
+  // The corrupt primary cannot be copied: partial, so the snapshot keeps what it can and says what it could not.
+  const first = useSnapshotFirst(services, 'repair', true);
   useDialogKeys(session, onClose, (key) => {
     const s = state;
+    if (first.keys(key, s.phase === 'options' && repairOffered(s) ? [s.finding!.index] : undefined)) return true;
     if (key.is('dialog.close')) {
       // A running step cannot be called back; while asking, the machine takes Esc as "stop here".
       if (recoveryClosable(s)) onClose();
@@ -66,12 +70,17 @@ export function RecoveryView({
   });
   return (
     <Box flexDirection="column">
-      <Body state={state} />
+      {first.blocking ? <SnapshotFirstScreen first={first} change="repair" /> : <Body state={state} first={first} />}
     </Box>
   );
 }
 
-function Body({ state: s }: { state: RecoveryWizardState }) {
+/** The offline checklist is offered (a finding on this host, nothing under way). */
+function repairOffered(s: RecoveryWizardState): boolean {
+  return Boolean(s.finding && !s.resumeAt && !s.finding.elsewhere);
+}
+
+function Body({ state: s, first }: { state: RecoveryWizardState; first: SnapshotFirst }) {
   const hint = useHint();
   if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
   if (s.phase === 'none' || s.phase === 'error')
@@ -83,7 +92,7 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
     );
   if (s.phase === 'options') {
     const f = s.finding;
-    const offer = f && !s.resumeAt && !f.elsewhere;
+    const offer = repairOffered(s);
     const keys = hint(
       offer ? ['recovery.checkIndex', 'offline repair with CheckIndex'] : '',
       offer && f?.shardTool ? ['recovery.shardTool', 'with elasticsearch-shard'] : '',
@@ -111,6 +120,7 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
             the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies
           </Text>
         ) : null}
+        {offer && f ? <SnapshotFirstLine first={first} what={f.index} /> : null}
         <Hint>{keys}</Hint>
       </>
     );

@@ -19,7 +19,7 @@ const repos = [
 ];
 const info = (over: Partial<SnapshotInfo>): SnapshotInfo => ({
   repository: 'backups',
-  name: 'before-delete-logs-a-2026.11.26-04.30.05',
+  name: 'before-delete-logs-a-20261126-043005',
   uuid: 'u',
   state: 'SUCCESS',
   indices: ['logs-a'],
@@ -36,8 +36,8 @@ const result = { summary: 's', ok: true, message: 'applied' };
 
 describe('snapshotFirstName', () => {
   it('names the change, the index and the time, and is a valid snapshot name', () => {
-    expect(snapshotFirstName('delete', ['logs-a'], NOW)).toBe('before-delete-logs-a-2026.11.26-04.30.05');
-    expect(snapshotFirstName('merge', ['a', 'b', 'c'], NOW)).toBe('before-merge-a-and-2-more-2026.11.26-04.30.05');
+    expect(snapshotFirstName('delete', ['logs-a'], NOW)).toBe('before-delete-logs-a-20261126-043005');
+    expect(snapshotFirstName('merge', ['a', 'b', 'c'], NOW)).toBe('before-merge-a-and-2-more-20261126-043005');
   });
 
   it('an index name that would make an invalid snapshot name is made valid (lower case, no refused character, cut)', () => {
@@ -54,7 +54,7 @@ describe('snapshotFirstRequest', () => {
     expect(snapshotFirstRequest('delete', ['logs-a', 'logs-b'], repos, NOW)).toEqual({
       kind: 'create',
       repository: 'backups',
-      name: 'before-delete-logs-a-and-1-more-2026.11.26-04.30.05',
+      name: 'before-delete-logs-a-and-1-more-20261126-043005',
       indices: 'logs-a,logs-b',
       wait: true,
       partial: false,
@@ -74,7 +74,7 @@ describe('snapshotFirstVerdict', () => {
 
   it('every shard in: taken, with its line', () => {
     const v = snapshotFirstVerdict(done(info({})), req);
-    expect(v).toEqual({ kind: 'taken', line: expect.stringContaining('snapshot first: backups/before-delete-logs-a-2026.11.26-04.30.05  SUCCESS') });
+    expect(v).toEqual({ kind: 'taken', line: 'snapshot taken (2/2 shards): backups/before-delete-logs-a-20261126-043005' });
   });
 
   it('PARTIAL or FAILED: stopped, with each failed shard and its reason', () => {
@@ -82,17 +82,17 @@ describe('snapshotFirstVerdict', () => {
     const partial = snapshotFirstVerdict(done(info({ state: 'PARTIAL', shards: { total: 2, ok: 1, failed: 1 }, failures })), req);
     expect(partial.kind).toBe('stopped');
     expect(partial.kind === 'stopped' && partial.lines).toEqual([
-      expect.stringMatching(/^snapshot backups\/before-delete-logs-a-2026.11.26-04.30.05 is PARTIAL: .* shards 1\/2 ok, 1 failed/),
+      'snapshot PARTIAL, 1/2 shards ok, 1 failed: backups/before-delete-logs-a-20261126-043005',
       'logs-a[1]: primary shard is not allocated (INTERNAL_SERVER_ERROR)',
     ]);
     const failed = snapshotFirstVerdict(done(info({ state: 'FAILED', shards: { total: 1, ok: 0, failed: 1 }, failures })), req);
-    expect(failed.kind === 'stopped' && failed.lines[0]).toMatch(/ FAILED: /);
+    expect(failed.kind === 'stopped' && failed.lines[0]).toMatch(/^snapshot FAILED, 0\/1 shards ok, 1 failed: /);
   });
 
   it('refused, failed to send, or its end not read: stopped with the reason', () => {
     expect(snapshotFirstVerdict({ phase: 'refused', kind: 'input', message: 'no such index [x]' }, req)).toEqual({
       kind: 'stopped',
-      lines: ['snapshot backups/before-delete-logs-a-2026.11.26-04.30.05 not taken: no such index [x]'],
+      lines: ['snapshot backups/before-delete-logs-a-20261126-043005 not taken: no such index [x]'],
     });
     expect(snapshotFirstVerdict({ phase: 'failed', message: 'HTTP 500' }, req).kind).toBe('stopped');
     expect(snapshotFirstVerdict({ phase: 'done', facts: { repositories: repos }, plan, result }, req).kind).toBe('stopped');
@@ -103,7 +103,7 @@ describe('snapshotFirstVerdict', () => {
     expect(snapshotFirstVerdict({ phase: 'applying', facts: { repositories: repos }, plan }, req).kind).toBe('running');
     expect(snapshotFirstVerdict({ phase: 'following', facts: { repositories: repos }, plan, result }, req)).toEqual({
       kind: 'running',
-      lines: ['taking the snapshot backups/before-delete-logs-a-2026.11.26-04.30.05 first…', 'started: waiting for its first progress…'],
+      lines: ['taking the snapshot backups/before-delete-logs-a-20261126-043005 first…', 'started: waiting for its first progress…'],
     });
   });
 });

@@ -2,13 +2,13 @@
 // every node's path.repo before anything is sent), verify it, remove it, take a snapshot of exactly
 // the indices the preview names and follow it to its end. Pure: plans and the machine that the
 // `snapshot` command (and the console's wizard, later) drive through services/wizards/snapshot.ts.
+import { formatCount } from '../format';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import {
   checkLocation,
   failureLines,
   progressLine,
-  snapshotLine,
   snapshotOutcome,
   type SnapshotInfo,
   type SnapshotProgress,
@@ -241,13 +241,14 @@ export type SnapshotFirstChange = 'delete' | 'merge' | 'repair';
 const NOT_IN_NAME = /[\s,"*\\<|>/?#:\u0000-\u001f\u007f-\u009f]+/g;
 
 /**
- * The snapshot named after the change: before-delete-logs-a-2026.11.26-04.30.00 (lower case, valid
+ * The snapshot named after the change: before-delete-logs-a-20261126-043000 (UTC; lower case, valid
  * for checkName; several indices: the first and how many more; long names cut).
  */
 export function snapshotFirstName(change: SnapshotFirstChange, indices: readonly string[], now: number): string {
   const first = (indices[0] ?? 'indices').toLowerCase().replace(NOT_IN_NAME, '-').slice(0, 180);
   const what = indices.length > 1 ? `${first}-and-${indices.length - 1}-more` : first;
-  return defaultSnapshotName(now, `before-${change}-${what}`);
+  const d = new Date(now).toISOString();
+  return `before-${change}-${what}-${d.slice(0, 10).replaceAll('-', '')}-${d.slice(11, 19).replaceAll(':', '')}`;
 }
 
 /**
@@ -288,13 +289,13 @@ export function snapshotFirstVerdict(s: SnapshotState, req: Extract<SnapshotRequ
       return { kind: 'stopped', lines: [`snapshot ${what} not taken (cancelled)`] };
     case 'done': {
       if (!s.snapshot) return { kind: 'stopped', lines: [`snapshot ${what}: its end was not read`] };
-      const outcome = snapshotOutcome(s.snapshot);
-      const line = snapshotLine(s.snapshot).text;
-      if (outcome === 'ok') return { kind: 'taken', line: `snapshot first: ${req.repository}/${line}` };
+      const { ok, total, failed } = s.snapshot.shards;
+      const shards = `${formatCount(ok)}/${formatCount(total)} shards`;
+      if (snapshotOutcome(s.snapshot) === 'ok') return { kind: 'taken', line: `snapshot taken (${shards}): ${what}` };
       return {
         kind: 'stopped',
         lines: [
-          `snapshot ${what} ${outcome === 'partial' ? 'is PARTIAL' : 'FAILED'}: ${line}`,
+          `snapshot ${s.snapshot.state}, ${shards} ok, ${formatCount(failed)} failed: ${what}`,
           ...failureLines(s.snapshot).map((l) => l.text),
         ],
       };

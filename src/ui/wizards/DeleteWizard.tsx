@@ -123,7 +123,8 @@ function DeleteSteps({
   });
 
   if (first.blocking) return <SnapshotFirstScreen first={first} change="delete" />;
-  return <DeleteScreen state={state} services={services} snapshotFirst={<SnapshotFirstLine first={first} what="the indices above" />} />;
+  const line = first.repository || first.verdict ? <SnapshotFirstLine first={first} what="the indices above" /> : undefined;
+  return <DeleteScreen state={state} services={services} snapshotFirst={line} />;
 }
 
 /** id · modified_at · sources · title; the id column as wide as the page's longest id (up to 30). */

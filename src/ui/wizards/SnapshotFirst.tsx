@@ -98,7 +98,6 @@ export function useSnapshotFirst(services: WizardServices, change: SnapshotFirst
 /** The review's one line about it: the offer, the snapshot taken, or going on without a whole one. */
 export function SnapshotFirstLine({ first, what }: { first: SnapshotFirst; what: string }) {
   const hint = useHint();
-  const { columns } = useTerminalSize();
   const v = first.verdict;
   if (v?.kind === 'taken')
     return (
@@ -109,7 +108,11 @@ export function SnapshotFirstLine({ first, what }: { first: SnapshotFirst; what:
   if (v?.kind === 'stopped')
     return <Text color={colourOf('yellow')} wrap="truncate-end">{`no whole snapshot: ${v.lines[0]}`}</Text>;
   if (!first.repository) return null;
-  return <Hint>{fitText(hint(['dialog.snapshotFirst', `snapshot ${what} to ${first.repository} first`]), Math.max(1, columns - 4))}</Hint>;
+  return (
+    <Text dimColor wrap="truncate-end">
+      {hint(['dialog.snapshotFirst', `snapshot ${what} to ${first.repository} first`])}
+    </Text>
+  );
 }
 
 /** While it runs, and when it stopped: the snapshot's lines, and the choice. */
@@ -141,8 +144,8 @@ export function SnapshotFirstScreen({ first, change }: { first: SnapshotFirst; c
           {l}
         </Text>
       ))}
-      <Text>{`the ${change} was not sent.`}</Text>
-      <Hint>{hint(['dialog.confirm', `back to the ${change}'s review without a whole snapshot`], ['dialog.close', 'close (nothing changed)'])}</Hint>
+      <Text>{`nothing else was done: the ${change} waits for your choice.`}</Text>
+      <Hint>{hint(['dialog.confirm', 'back to the review without a whole snapshot'], ['dialog.close', 'close (nothing changed)'])}</Hint>
     </Box>
   );
 }

@@ -232,6 +232,13 @@ const COMMANDS = [
   { id: 'delete.mergeNow', keys: ['m'], description: 'after a delete: force merge the same target to free the disk', scope: 'delete' },
   { id: 'unblock.recheck', keys: ['r'], description: 're-read the blocks and the disks', scope: 'unblock' },
   { id: 'allocation.retry', keys: ['R'], description: 'retry failed allocations (the request is shown first)', scope: 'allocation' },
+  {
+    id: 'recovery.restore',
+    keys: ['f'],
+    description: 'restore the corrupt index from the newest snapshot holding it (offered before the offline repair)',
+    scope: 'recovery',
+    dangerous: true,
+  },
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },

@@ -698,7 +698,9 @@ const WALKS: Walk[] = [
           snapshotEnd(c, {
             state: 'PARTIAL',
             shards: { total: 1, ok: 0, failed: 1 },
-            failures: [{ index: c.state.finding.index, shard: 0, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' }],
+            failures: [
+              { index: c.state.finding.index, shard: 0, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' },
+            ],
           });
           await tick();
           // c (the checklist) waits for the choice.

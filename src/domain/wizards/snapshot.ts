@@ -303,7 +303,10 @@ export function snapshotFirstVerdict(s: SnapshotState, req: Extract<SnapshotRequ
     case 'following':
       return {
         kind: 'running',
-        lines: [`taking the snapshot ${what} first…`, ...(s.progress ? [progressLine(s.progress).text] : ['started: waiting for its first progress…'])],
+        lines: [
+          `taking the snapshot ${what} first…`,
+          ...(s.progress ? [progressLine(s.progress).text] : ['started: waiting for its first progress…']),
+        ],
         ...(s.progress ? { progress: s.progress } : {}),
       };
     default:

@@ -248,7 +248,11 @@ export function DeleteScreen({
       const { preview, from } = state;
       const request = services.preview(state.plan);
       // Target, which, the count, the typed line, an error and the keys: a row each.
-      const others = 6 + (snapshotFirst ? 1 : 0) + wrapText(conflictsLine(state.form.conflicts), columns).length + requestBoxLines(request, columns - 2).length;
+      const others =
+        6 +
+        (snapshotFirst ? 1 : 0) +
+        wrapText(conflictsLine(state.form.conflicts), columns).length +
+        requestBoxLines(request, columns - 2).length;
       const samples = preview.samples.slice(0, Math.max(1, rows - CHROME_ROWS - others));
       const last = Math.min(from + samples.length, preview.matching);
       return (

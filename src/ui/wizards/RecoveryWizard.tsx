@@ -3,12 +3,14 @@
 // (resume one under way). Each step shows its exact command and runs on y, or on the index's
 // name typed where documents are lost; n or Esc stops before it (resumable, also from the CLI).
 // Laid out for 80x24: long lines are truncated, output and findings keep their last lines.
-import React, { useEffect } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import type { WizardServices } from '../../services/wizards';
 import { recoveryWizard } from '../../services/wizards/recovery';
+import type { RestoreForm } from '../../domain/wizards/restore';
+import { RestoreFormView, RestoreRun } from './RestoreWizard';
 import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { TypedConfirm } from '../components/TypedConfirm';
@@ -40,6 +42,25 @@ export function RecoveryView({
   shard?: { index: string; shard: number };
   onClose: () => void;
 }) {
+  // The restore route hands over to the restore wizard, its form filled (in place, the newest snapshot).
+  const [restore, setRestore] = useState<RestoreForm | null>(null);
+  const [form, setForm] = useState<RestoreForm | null>(null);
+  if (form) return <RestoreRun services={services} form={form} onClose={onClose} />;
+  if (restore) return <RestoreFormView initial={restore} focusAt="mode" onSubmit={setForm} onClose={onClose} />;
+  return <RecoverySteps services={services} shard={shard} onClose={onClose} onRestore={setRestore} />;
+}
+
+function RecoverySteps({
+  services,
+  shard,
+  onClose,
+  onRestore,
+}: {
+  services: WizardServices;
+  shard?: { index: string; shard: number };
+  onClose: () => void;
+  onRestore: (form: RestoreForm) => void;
+}) {
   const [state, session] = useSession(() => services.open(recoveryWizard, shard));
   const send = session.send;
   // The checklist stops and starts the node: each step's end refreshes the panes at once rather
@@ -60,7 +81,8 @@ export function RecoveryView({
       return true;
     }
     if (s.phase === 'options') {
-      if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
+      if (key.is('recovery.restore') && s.finding?.restore && !s.resumeAt) onRestore(s.finding.restore.form);
+      else if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
       else if (key.is('recovery.shardTool')) send({ type: 'choose', method: 'shard-tool' });
       else if (key.is('recovery.resume')) send({ type: 'choose', method: 'resume' });
       return true;
@@ -109,6 +131,11 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
         {f ? <Lines lines={f.lines.slice(1)} /> : null}
         {f ? <Text bold>first, what loses nothing:</Text> : null}
         {f ? <Lines lines={f.options.map((o) => `- ${o}`)} /> : null}
+        {f?.restore && !s.resumeAt ? (
+          <Text color={colourOf('green')} wrap="truncate-end">
+            {hint(['recovery.restore', f.restore.line])}
+          </Text>
+        ) : null}
         {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
         {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
         {/* Wrapped whole: it says which host to go to. */}

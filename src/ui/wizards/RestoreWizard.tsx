@@ -121,7 +121,7 @@ export function RestoreFormView({
   );
 }
 
-function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
+export function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
   const [state, session] = useSession(() => services.open(restoreWizard, form));
   const [typed, setTyped] = useState('');
   useDialogKeys(session, onClose, (key) => {

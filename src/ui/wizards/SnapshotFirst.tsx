@@ -105,8 +105,7 @@ export function SnapshotFirstLine({ first, what }: { first: SnapshotFirst; what:
         {v.line}
       </Text>
     );
-  if (v?.kind === 'stopped')
-    return <Text color={colourOf('yellow')} wrap="truncate-end">{`no whole snapshot: ${v.lines[0]}`}</Text>;
+  if (v?.kind === 'stopped') return <Text color={colourOf('yellow')} wrap="truncate-end">{`no whole snapshot: ${v.lines[0]}`}</Text>;
   if (!first.repository) return null;
   return (
     <Text dimColor wrap="truncate-end">

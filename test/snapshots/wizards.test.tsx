@@ -31,6 +31,9 @@ import { replicasWizard } from '../../src/services/wizards/replicas';
 import { scrollWizard } from '../../src/services/wizards/scroll';
 import { unblockWizard } from '../../src/services/wizards/unblock';
 import { snapshotRepositoriesRead, snapshotWizard } from '../../src/services/wizards/snapshot';
+import { restoreWizard } from '../../src/services/wizards/restore';
+import { restoreMachine, type RestoreForm } from '../../src/domain/wizards/restore';
+import { restoreRoute } from '../../src/domain/wizards/recovery';
 import { snapshotMachine, type SnapshotRequest } from '../../src/domain/wizards/snapshot';
 import type { SnapshotInfo, SnapshotRepository } from '../../src/domain/snapshots';
 import type { PaneId } from '../../src/store/console';
@@ -84,6 +87,7 @@ function recordedServices(
     ],
     // "Snapshot first": the repositories it is offered with, and its snapshot session (SnapshotFirst.tsx).
     [snapshotRepositoriesRead, (() => Promise.resolve(repositories)) as never],
+    [restoreWizard, (form: RestoreForm) => open('restore', new WizardSession(restoreMachine(form), noEffects))],
     [
       snapshotWizard,
       (req: SnapshotRequest) => {
@@ -682,6 +686,60 @@ const WALKS: Walk[] = [
       });
     },
   ]),
+  // A snapshot holds the corrupt index: its restore is offered first, and f hands over to the restore
+  // wizard, filled in place from the newest one (the index name typed at its review).
+  walk(
+    'recovery',
+    [
+      'options-restore-route',
+      (c) =>
+        c.send({
+          type: 'detected',
+          finding: corruptFinding({
+            restore: restoreRoute('corrupt-exp', [
+              { repository: 'backups', snapshot: 'nightly-2026.11.21', state: 'SUCCESS', endTime: '2026-11-21T01:00:04.000Z' },
+            ]),
+          }),
+        }),
+    ],
+    [
+      'restore-form',
+      async (c) => {
+        await c.app.press(keyOf('recovery.restore'));
+      },
+    ],
+    [
+      'restore-review',
+      async (c) => {
+        await c.app.press(KEYS.enter);
+        const restore = c.sessions.restore;
+        expect(restore.getState().form).toEqual({
+          repository: 'backups',
+          snapshot: 'nightly-2026.11.21',
+          indices: 'corrupt-exp',
+          mode: 'replace',
+          suffix: '-restored',
+        });
+        restore.send({
+          type: 'loaded',
+          facts: {
+            snapshot: {
+              repository: 'backups',
+              name: 'nightly-2026.11.21',
+              uuid: 'u',
+              state: 'SUCCESS',
+              indices: ['corrupt-exp'],
+              dataStreams: [],
+              includeGlobalState: false,
+              shards: { total: 1, ok: 1, failed: 0 },
+              failures: [],
+            },
+            indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open' } }],
+          },
+        });
+      },
+    ],
+  ),
   // The corrupt primary cannot be copied: the snapshot is partial by request, and says which shard it could not take.
   {
     ...walk(

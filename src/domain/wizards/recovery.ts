@@ -37,7 +37,7 @@ export function restoreRoute(index: string, snapshots: readonly SnapshotHolding[
   if (!newest) return undefined;
   return {
     form: { repository: newest.repository, snapshot: newest.snapshot, indices: index, mode: 'replace', suffix: DEFAULT_SUFFIX },
-    line: `restore ${index} from ${newest.repository}/${newest.snapshot}${newest.endTime ? ` (taken ${newest.endTime.slice(0, 19).replace('T', ' ')} UTC)` : ''}: in place, writes since then are lost`,
+    line: `restore in place from ${newest.repository}/${newest.snapshot}${newest.endTime ? ` of ${newest.endTime.slice(0, 16).replace('T', ' ')} UTC` : ''} (writes since are lost)`,
   };
 }
 

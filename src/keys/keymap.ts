@@ -23,6 +23,7 @@ type OtherScope =
   | 'unblock'
   | 'allocation'
   | 'recovery'
+  | 'restore'
   /** The Documents view of an index (opened with v on an Indices row). */
   | 'documents'
   /** A JSON document open in the viewer. */
@@ -242,6 +243,13 @@ const COMMANDS = [
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },
+  {
+    id: 'restore.cancel',
+    keys: ['x'],
+    description: 'cancel the running restore: delete the indices being restored (their names typed)',
+    scope: 'restore',
+    dangerous: true,
+  },
   { id: 'documents.find', keys: ['f'], description: 'new lookup or search: id, age, until, source, JSON, file', scope: 'documents' },
   {
     id: 'documents.kind',
@@ -320,6 +328,7 @@ const OTHER_TITLES: Record<OtherScope, ScopeTitles> = {
   unblock: { help: 'Unblock wizard', where: 'unblock wizard' },
   allocation: { help: 'Allocation wizard', where: 'allocation wizard' },
   recovery: { help: 'Recovery wizard', where: 'recovery wizard' },
+  restore: { help: 'Restore wizard', where: 'restore wizard' },
   documents: { help: 'Documents view (v on an index)', where: 'Documents view' },
   json: { help: 'JSON viewer (a hit or document opened)', where: 'JSON viewer' },
   engine: { help: 'Engine wizard', where: 'engine wizard' },

@@ -220,7 +220,7 @@ const COMMANDS = [
   {
     id: 'dialog.snapshotFirst',
     keys: ['s'],
-    description: 'on the review of a delete, a force merge or a corruption repair: snapshot exactly its indices first',
+    description: 'snapshot first: the indices a delete, merge or repair touches',
     scope: 'dialog',
     dangerous: true,
   },
@@ -236,7 +236,7 @@ const COMMANDS = [
   {
     id: 'recovery.restore',
     keys: ['f'],
-    description: 'restore the corrupt index from the newest snapshot holding it (offered before the offline repair)',
+    description: 'restore the corrupt index from its newest snapshot',
     scope: 'recovery',
     dangerous: true,
   },
@@ -246,7 +246,7 @@ const COMMANDS = [
   {
     id: 'restore.cancel',
     keys: ['x'],
-    description: 'cancel the running restore: delete the indices being restored (their names typed)',
+    description: 'cancel a running restore (deletes the restoring indices)',
     scope: 'restore',
     dangerous: true,
   },

@@ -23,6 +23,7 @@ type OtherScope =
   | 'unblock'
   | 'allocation'
   | 'recovery'
+  | 'restore'
   /** The Documents view of an index (opened with v on an Indices row). */
   | 'documents'
   /** A JSON document open in the viewer. */
@@ -232,6 +233,13 @@ const COMMANDS = [
   { id: 'dialog.prevField', keys: ['shift-tab', 'up'], description: 'previous field of a form', scope: 'dialog' },
   { id: 'dialog.change', keys: [' ', 'left', 'right'], description: 'change the choice of a field (a toggle or a list)', scope: 'dialog' },
   { id: 'dialog.erase', keys: ['backspace'], description: 'erase the last character; on a review, back to the form', scope: 'dialog' },
+  {
+    id: 'dialog.snapshotFirst',
+    keys: ['s'],
+    description: 'snapshot first: the indices a delete, merge or repair touches',
+    scope: 'dialog',
+    dangerous: true,
+  },
   { id: 'dialog.curl', keys: ['c'], description: "show / hide a review's curl lines whole", scope: 'dialog' },
   { id: 'delete.samplesNext', keys: ['right', 'pagedown'], description: 'next page of sample documents', scope: 'delete' },
   { id: 'delete.samplesPrev', keys: ['left', 'pageup'], description: 'previous page of sample documents', scope: 'delete' },
@@ -241,9 +249,23 @@ const COMMANDS = [
   { id: 'delete.mergeNow', keys: ['m'], description: 'after a delete: force merge the same target to free the disk', scope: 'delete' },
   { id: 'unblock.recheck', keys: ['r'], description: 're-read the blocks and the disks', scope: 'unblock' },
   { id: 'allocation.retry', keys: ['R'], description: 'retry failed allocations (the request is shown first)', scope: 'allocation' },
+  {
+    id: 'recovery.restore',
+    keys: ['f'],
+    description: 'restore the corrupt index from its newest snapshot',
+    scope: 'recovery',
+    dangerous: true,
+  },
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },
+  {
+    id: 'restore.cancel',
+    keys: ['x'],
+    description: 'cancel a running restore (deletes the restoring indices)',
+    scope: 'restore',
+    dangerous: true,
+  },
   { id: 'documents.find', keys: ['f'], description: 'new lookup or search: id, age, until, source, JSON, file', scope: 'documents' },
   {
     id: 'documents.kind',
@@ -322,6 +344,7 @@ const OTHER_TITLES: Record<OtherScope, ScopeTitles> = {
   unblock: { help: 'Unblock wizard', where: 'unblock wizard' },
   allocation: { help: 'Allocation wizard', where: 'allocation wizard' },
   recovery: { help: 'Recovery wizard', where: 'recovery wizard' },
+  restore: { help: 'Restore wizard', where: 'restore wizard' },
   documents: { help: 'Documents view (v on an index)', where: 'Documents view' },
   json: { help: 'JSON viewer (a hit or document opened)', where: 'JSON viewer' },
   engine: { help: 'Engine wizard', where: 'engine wizard' },

@@ -185,4 +185,38 @@ describe('restore', () => {
       },
     ]);
   });
+
+  it('cancel a running restore: x, the restoring indices typed, one guarded DELETE of exactly them; Esc backs out', () => {
+    const m = restoreMachine(form());
+    let s = m.init().state;
+    s = m.step(s, { type: 'loaded', facts: facts('beside') }).state;
+    s = m.step(s, { type: 'confirm', confirmation: { by: 'key' } }).state;
+    s = m.step(s, { type: 'applied', results: [{ summary: 'restore', ok: true, message: 'done' }] }).state;
+    expect(s.phase).toBe('watching');
+    s = m.step(s, { type: 'cancelRestore' }).state;
+    const plan = s.phase === 'watching' ? s.cancel!.plan : undefined;
+    expect(plan).toMatchObject({ method: 'DELETE', path: '/logs-a-restored,logs-b-restored', risk: 'destructive' });
+    expect(confirmationSatisfies(plan!, { by: 'key' })).toBe(false);
+    expect(checkPlanPath(plan!)).toBeNull();
+    // Esc: the prompt closes, the restore is still followed.
+    expect(m.step(s, { type: 'cancel' }).state).toMatchObject({ phase: 'watching', cancel: undefined });
+    // A wrong name: nothing sent.
+    for (const ch of 'logs-a') s = m.step(s, { type: 'line', edit: { type: 'insert', text: ch } }).state;
+    const wrong = m.step(s, { type: 'confirmCancel' });
+    expect(wrong.effects).toEqual([]);
+    expect(wrong.state).toMatchObject({ phase: 'watching', cancel: { error: expect.stringMatching(/nothing was sent/) } });
+    s = wrong.state;
+    for (const ch of 'logs-a-restored,logs-b-restored') s = m.step(s, { type: 'line', edit: { type: 'insert', text: ch } }).state;
+    const sent = m.step(s, { type: 'confirmCancel' });
+    expect(sent.effects).toEqual([{ type: 'stop', plan, confirmation: { by: 'typed', text: 'logs-a-restored,logs-b-restored' } }]);
+    s = sent.state;
+    expect(s.phase).toBe('stopping');
+    // The watch failing on the deleted indices, or a late progress, changes nothing; the delete's result ends it.
+    expect(m.step(s, { type: 'error', message: 'index_not_found' }).state.phase).toBe('stopping');
+    expect(m.step(s, { type: 'applied', results: [{ summary: 'cancel', ok: true, message: 'done' }] }).state.phase).toBe('stopped');
+    expect(m.step(s, { type: 'applied', results: [{ summary: 'cancel', ok: false, message: 'HTTP 403' }] }).state).toMatchObject({
+      phase: 'failed',
+      message: 'the restore was not cancelled: HTTP 403',
+    });
+  });
 });

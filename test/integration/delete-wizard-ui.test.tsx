@@ -11,6 +11,7 @@ import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import type { IndexRow } from '../../src/domain/types';
 import { QUERY_KIND_LABELS } from '../../src/domain/wizards/delete';
+import { changesFromAudit } from '../../src/domain/timeline';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
@@ -53,13 +54,13 @@ function bytes(text: string): number {
 }
 
 /** The console at 80x24 on the Indices pane with INDEX selected, the delete wizard wired to a real Guard. */
-async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
+async function openConsole(auditFile: string, index = INDEX): Promise<{ app: Rendered; ui: ReturnType<typeof createUiStore> }> {
   const client = createClient({ url: node.url });
   const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile });
   const services = createWizardServices(createEsApi(client, node.url), guard, { followIntervalMs: 200 });
   const store = makeStore();
   const row: IndexRow = {
-    name: INDEX,
+    name: index,
     health: 'green',
     status: 'open',
     primaries: 6,
@@ -75,7 +76,7 @@ async function openConsole(auditFile: string): Promise<{ app: Rendered; ui: Retu
   const wizards = wizardsWith(['delete'], services);
   const ui = createUiStore();
   const app = await renderApp(store, { columns: 80, rows: 24, wizards, ui });
-  await until(app, new RegExp(INDEX));
+  await until(app, new RegExp(index));
   return { app, ui };
 }
 
@@ -292,3 +293,77 @@ it('t rethrottles a throttled delete to no throttle through the guard; it then d
   expect(task.response.deleted).toBe(n);
   app.unmount();
 }, 120_000);
+
+it('s on the review snapshots exactly the index first (audited, so in the timeline), then the typed count deletes', async () => {
+  const auditFile = path.join(dir, 'audit-snapshot-first.log');
+  const SMALL = 'snapfirst_logs';
+  expect((await es('PUT', `/${SMALL}`, { settings: { number_of_shards: 2, number_of_replicas: 0 } })).status).toBe(200);
+  const docs = Array.from({ length: 30 }, (_, i) => ({
+    title: `doc ${i}`,
+    modified_at: i < 20 ? `2025-01-${String(i + 1).padStart(2, '0')}` : '2025-06-01',
+  }));
+  const bulk = docs.flatMap((d, i) => [JSON.stringify({ index: { _index: SMALL, _id: `d${i}` } }), JSON.stringify(d)]).join('\n') + '\n';
+  const loaded = await fetch(`${node.url}/_bulk?refresh=true`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson' },
+    body: bulk,
+  });
+  expect(((await loaded.json()) as { errors: boolean }).errors).toBe(false);
+  // Another index the snapshot must leave out: exactly what the delete touches is taken.
+  expect((await es('PUT', '/snapfirst_other', { settings: { number_of_shards: 1, number_of_replicas: 0 } })).status).toBe(200);
+  expect((await es('PUT', '/_snapshot/before', { type: 'fs', settings: { location: path.join(node.repoDir, 'before') } })).status).toBe(
+    200,
+  );
+
+  const { app } = await openConsole(auditFile, SMALL);
+  await app.press('D');
+  await until(app, /which documents/);
+  await app.type('2025-03-01');
+  await app.press(KEYS.enter);
+  let f = await until(app, /type 20 to delete them/);
+  expectFits(f);
+  expect(f).toContain('s snapshot the indices above to before first');
+
+  await app.press('s');
+  f = await until(app, /snapshot taken \(2\/2 shards\): before\/before-delete-snapfirst_logs-\d{8}-\d{6}/, 60_000);
+  expectFits(f);
+  expect(f).toContain('type 20 to delete them');
+  // Nothing deleted yet: the delete waits for its own typed count.
+  expect((await es('GET', `/${SMALL}/_count`)).body.count).toBe(30);
+
+  await app.type('20');
+  await app.press(KEYS.enter);
+  f = await until(app, /ok: deleted \d+ of \d+ previewed/, 60_000);
+  expect(f).toContain('ok: deleted 20 of 20 previewed; the query still matches 0');
+
+  const listed = (await es('GET', '/_snapshot/before/_all')).body.snapshots as { snapshot: string; state: string; indices: string[] }[];
+  expect(listed).toHaveLength(1);
+  const [snap] = listed;
+  expect(snap.snapshot).toMatch(/^before-delete-snapfirst_logs-\d{8}-\d{6}$/);
+  expect(snap).toMatchObject({ state: 'SUCCESS', indices: [SMALL] });
+  // It holds the 30 documents from before the delete: restored beside, counted.
+  const restored = await es('POST', `/_snapshot/before/${snap.snapshot}/_restore?wait_for_completion=true`, {
+    indices: SMALL,
+    rename_pattern: '(.+)',
+    rename_replacement: '$1-check',
+    include_aliases: false,
+  });
+  expect(restored.status).toBe(200);
+  await es('POST', `/${SMALL}-check/_refresh`);
+  expect((await es('GET', `/${SMALL}-check/_count`)).body.count).toBe(30);
+  expect((await es('GET', `/${SMALL}/_count`)).body.count).toBe(10);
+
+  // Audited through the Guard, in order (the snapshot confirmed by its key), so in the timeline too.
+  const audit = readAudit(auditFile).records;
+  expect(audit.map((r) => `${r.request?.method} ${r.request?.path} ${r.confirmedBy}`)).toEqual([
+    `PUT /_snapshot/before/${snap.snapshot} key`,
+    `POST /${SMALL}/_delete_by_query typed`,
+  ]);
+  expect(audit[0].request?.body).toMatchObject({ indices: SMALL, include_global_state: false });
+  const timeline = changesFromAudit(audit, node.url);
+  expect(timeline.flatMap((e) => (e.kind === 'change' ? [`${e.target} ${e.result}`] : []))).toEqual([
+    `before/${snap.snapshot} ok (200)`,
+    expect.stringMatching(new RegExp(`^${SMALL} ok`)),
+  ]);
+  app.unmount();
+}, 180_000);

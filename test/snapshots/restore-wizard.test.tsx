@@ -120,6 +120,36 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     expect(done).toContain('logs-a-restored: 20 docs (logs-a before: 20)');
   });
 
+  it('x while it runs: the restoring indices typed, one DELETE of exactly them, then stopped', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down);
+    await app.press(R);
+    await app.press(KEYS.enter);
+    session()!.send({
+      type: 'loaded',
+      facts: { snapshot: nightly1, indices: [{ index: 'logs-a', target: 'logs-a-restored', originalDocs: 20 }] },
+    });
+    await tick(20);
+    await app.press('y');
+    const plans = session()!.getState().plans;
+    session()!.send({ type: 'applied', results: [ok(plans[0].summary, 'restoring or restored: logs-a-restored')] });
+    const half = { ...restoring[0], stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
+    session()!.send({ type: 'progress', progress: { recoveries: [half], health: 'red' } });
+    await tick(20);
+    await app.press(KEYMAP.find((k) => k.id === 'restore.cancel')!.keys[0]);
+    await app.type('logs-a-rest');
+    const asking = await shot(app, 'cancel-typing', columns, rows);
+    expect(asking).toContain("curl -X DELETE 'http://127.0.0.1:9200/logs-a-restored'");
+    expect(asking).toContain('type logs-a-restored to delete them: ');
+    expect(session()!.getState().cancel.typed).toBe('logs-a-rest');
+    await app.type('ored');
+    await app.press(KEYS.enter);
+    expect(session()!.getState()).toMatchObject({ phase: 'stopping', cancelPlan: { method: 'DELETE', path: '/logs-a-restored' } });
+    session()!.send({ type: 'applied', results: [ok('cancel', 'deleted: logs-a-restored')] });
+    const stopped = await shot(app, 'cancel-stopped', columns, rows);
+    expect(stopped).toContain('restore cancelled: its indices are deleted; the snapshot is untouched');
+  });
+
   it('in place: the names typed; a PARTIAL snapshot refused for its failed index', async () => {
     const { app, session } = await open(columns, rows);
     await app.press(KEYS.down);

@@ -30,6 +30,12 @@ import { recoveryWizard } from '../../src/services/wizards/recovery';
 import { replicasWizard } from '../../src/services/wizards/replicas';
 import { scrollWizard } from '../../src/services/wizards/scroll';
 import { unblockWizard } from '../../src/services/wizards/unblock';
+import { snapshotRepositoriesRead, snapshotWizard } from '../../src/services/wizards/snapshot';
+import { restoreWizard } from '../../src/services/wizards/restore';
+import { restoreMachine, type RestoreForm } from '../../src/domain/wizards/restore';
+import { restoreRoute } from '../../src/domain/wizards/recovery';
+import { snapshotMachine, type SnapshotRequest } from '../../src/domain/wizards/snapshot';
+import type { SnapshotInfo, SnapshotRepository } from '../../src/domain/snapshots';
 import type { PaneId } from '../../src/store/console';
 import { wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
@@ -54,8 +60,12 @@ const SIZES = [
 type AnySession = WizardSession<any, any, any>;
 
 /** Services whose sessions run the real machines and leave every effect to the test. */
-function recordedServices(conn: PreviewConnection = { url: 'http://127.0.0.1:9200', user: 'elastic' }) {
+function recordedServices(
+  conn: PreviewConnection = { url: 'http://127.0.0.1:9200', user: 'elastic' },
+  repositories: SnapshotRepository[] = [],
+) {
   const sessions: Record<string, AnySession> = {};
+  const snapshotRequests: SnapshotRequest[] = [];
   const open = (name: string, s: AnySession) => (sessions[name] = s);
   const noEffects = () => Promise.resolve(undefined);
   // Each wizard's screens open its session with the maker of its session module: the same
@@ -75,12 +85,22 @@ function recordedServices(conn: PreviewConnection = { url: 'http://127.0.0.1:920
       componentTemplateWizard,
       (initial?: Partial<ComponentForm>) => open('componentTemplate', new WizardSession(componentMachine(initial), noEffects)),
     ],
+    // "Snapshot first": the repositories it is offered with, and its snapshot session (SnapshotFirst.tsx).
+    [snapshotRepositoriesRead, (() => Promise.resolve(repositories)) as never],
+    [restoreWizard, (form: RestoreForm) => open('restore', new WizardSession(restoreMachine(form), noEffects))],
+    [
+      snapshotWizard,
+      (req: SnapshotRequest) => {
+        snapshotRequests.push(req);
+        return open('snapshotFirst', new WizardSession(snapshotMachine(req), noEffects));
+      },
+    ],
   ]);
   const services = {
     open: (make: unknown, ...args: unknown[]) => made.get(make)!(...args),
     preview: (plan) => buildPreview(plan, conn),
   } as WizardServices;
-  return { services, sessions };
+  return { services, sessions, snapshotRequests };
 }
 
 interface Ctx {
@@ -90,6 +110,10 @@ interface Ctx {
   state: any;
   send(e: object): void;
   store: ReturnType<typeof makeStore>;
+  /** Every session opened, by name ('snapshotFirst': the snapshot taken before the change). */
+  sessions: Record<string, AnySession>;
+  /** What each snapshot session was opened with. */
+  snapshotRequests: SnapshotRequest[];
 }
 
 type WalkStep = [string, (c: Ctx) => unknown];
@@ -99,6 +123,8 @@ interface Walk {
   steps: WalkStep[];
   /** The connection previews are built for (default: http://127.0.0.1:9200 as elastic). */
   conn?: PreviewConnection;
+  /** The snapshot repositories registered ("snapshot first" is offered when there is one). */
+  repositories?: SnapshotRepository[];
 }
 
 const walk = (wizard: string, ...steps: WalkStep[]): Walk => ({ wizard, steps });
@@ -252,6 +278,66 @@ async function toMergeReview(c: Ctx): Promise<void> {
   await tick();
 }
 
+const REPOS: SnapshotRepository[] = [{ name: 'backups', type: 'fs', location: '/var/lib/es-repo/backups', settings: {} }];
+
+/** The snapshot-first session: loaded with the change's indices, sent (the key confirmed it), followed. */
+async function snapshotFollowed(c: Ctx): Promise<void> {
+  const first = c.sessions.snapshotFirst;
+  const req = snapshotRequestOf(c);
+  first.send({ type: 'loaded', facts: { repositories: REPOS, indices: req.indices!.split(',') } });
+  await tick();
+  const plan = first.getState().plan;
+  first.send({ type: 'sent', result: { summary: plan.summary, ok: true, applied: 'yes', message: 'applied (HTTP 200)' } });
+  first.send({
+    type: 'progress',
+    progress: {
+      repository: 'backups',
+      name: req.name,
+      state: 'STARTED',
+      shards: { total: 2, done: 1, failed: 0 },
+      incrementalBytes: 8 * 1024 * 1024,
+      processedBytes: 3 * 1024 * 1024,
+      totalBytes: 8 * 1024 * 1024,
+      timeMs: 1400,
+    },
+  });
+}
+
+/** The request the snapshot-first session was opened with. */
+function snapshotRequestOf(c: Ctx): Extract<SnapshotRequest, { kind: 'create' }> {
+  const req = c.snapshotRequests.at(-1);
+  expect(req?.kind).toBe('create');
+  return req as Extract<SnapshotRequest, { kind: 'create' }>;
+}
+
+function snapshotEnd(c: Ctx, over: Partial<SnapshotInfo>): void {
+  const req = snapshotRequestOf(c);
+  c.sessions.snapshotFirst.send({
+    type: 'finished',
+    snapshot: {
+      repository: 'backups',
+      name: req.name,
+      uuid: 'u1',
+      state: 'SUCCESS',
+      indices: req.indices!.split(','),
+      dataStreams: [],
+      includeGlobalState: false,
+      shards: { total: 2, ok: 2, failed: 0 },
+      startMs: NOW,
+      durationMs: 2100,
+      failures: [],
+      ...over,
+    },
+  });
+}
+
+async function toDeleteReview(c: Ctx): Promise<void> {
+  await c.app.type('90d');
+  await c.app.press(KEYS.enter);
+  c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } });
+  await tick();
+}
+
 // --- the walks --------------------------------------------------------------------------------------
 
 const WALKS: Walk[] = [
@@ -385,6 +471,77 @@ const WALKS: Walk[] = [
       c.send({ type: 'notStarted', message: 'not sent: the index was deleted meanwhile (index_not_found_exception); nothing was deleted' });
     },
   ]),
+  // "Snapshot first" (s on the review, a repository registered): taken whole, then the review says so.
+  {
+    ...walk(
+      'delete',
+      ['review-snapshot-offer', toDeleteReview],
+      [
+        'snapshot-following',
+        async (c) => {
+          await c.app.press(keyOf('dialog.snapshotFirst'));
+          expect(snapshotRequestOf(c)).toEqual({
+            kind: 'create',
+            repository: 'backups',
+            name: 'before-delete-service_v9_alpha-20261122-120000',
+            indices: c.state.indices.join(','),
+            wait: true,
+            partial: false,
+          });
+          await snapshotFollowed(c);
+          // The key confirmed it: sent once, and the delete was not.
+          expect(c.sessions.snapshotFirst.getState().phase).toBe('following');
+          expect(c.state.phase).toBe('review');
+        },
+      ],
+      ['review-snapshot-taken', (c) => snapshotEnd(c, {})],
+    ),
+    repositories: REPOS,
+  },
+  // PARTIAL: the delete stops with the reason; y goes back to its review, without the offer again.
+  {
+    ...walk(
+      'delete',
+      [
+        'snapshot-partial',
+        async (c) => {
+          await toDeleteReview(c);
+          await c.app.press(keyOf('dialog.snapshotFirst'));
+          await snapshotFollowed(c);
+          await tick();
+          snapshotEnd(c, {
+            state: 'PARTIAL',
+            shards: { total: 2, ok: 1, failed: 1 },
+            failures: [{ index: c.state.indices[0], shard: 1, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' }],
+          });
+          await tick();
+          // Enter (the delete's own key) does nothing here: only y or Esc.
+          await c.app.press(KEYS.enter);
+          expect(c.state.phase).toBe('review');
+        },
+      ],
+      ['review-without-snapshot', (c) => c.app.press('y')],
+    ),
+    repositories: REPOS,
+  },
+  {
+    ...walk(
+      'forcemerge',
+      ['review-snapshot-offer', toMergeReview],
+      [
+        'review-snapshot-taken',
+        async (c) => {
+          await c.app.press(keyOf('dialog.snapshotFirst'));
+          expect(snapshotRequestOf(c)).toMatchObject({ repository: 'backups', indices: c.state.indices.join(','), partial: false });
+          expect(snapshotRequestOf(c).name).toMatch(/^before-merge-/);
+          await snapshotFollowed(c);
+          await tick();
+          snapshotEnd(c, {});
+        },
+      ],
+    ),
+    repositories: REPOS,
+  },
   walk(
     'forcemerge',
     ['form', () => undefined],
@@ -529,6 +686,90 @@ const WALKS: Walk[] = [
       });
     },
   ]),
+  // A snapshot holds the corrupt index: its restore is offered first, and f hands over to the restore
+  // wizard, filled in place from the newest one (the index name typed at its review).
+  walk(
+    'recovery',
+    [
+      'options-restore-route',
+      (c) =>
+        c.send({
+          type: 'detected',
+          finding: corruptFinding({
+            restore: restoreRoute('corrupt-exp', [
+              { repository: 'backups', snapshot: 'nightly-2026.11.21', state: 'SUCCESS', endTime: '2026-11-21T01:00:04.000Z' },
+            ]),
+          }),
+        }),
+    ],
+    [
+      'restore-form',
+      async (c) => {
+        await c.app.press(keyOf('recovery.restore'));
+      },
+    ],
+    [
+      'restore-review',
+      async (c) => {
+        await c.app.press(KEYS.enter);
+        const restore = c.sessions.restore;
+        expect(restore.getState().form).toEqual({
+          repository: 'backups',
+          snapshot: 'nightly-2026.11.21',
+          indices: 'corrupt-exp',
+          mode: 'replace',
+          suffix: '-restored',
+        });
+        restore.send({
+          type: 'loaded',
+          facts: {
+            snapshot: {
+              repository: 'backups',
+              name: 'nightly-2026.11.21',
+              uuid: 'u',
+              state: 'SUCCESS',
+              indices: ['corrupt-exp'],
+              dataStreams: [],
+              includeGlobalState: false,
+              shards: { total: 1, ok: 1, failed: 0 },
+              failures: [],
+            },
+            indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open' } }],
+          },
+        });
+      },
+    ],
+  ),
+  // The corrupt primary cannot be copied: the snapshot is partial by request, and says which shard it could not take.
+  {
+    ...walk(
+      'recovery',
+      ['options-snapshot-offer', (c) => c.send({ type: 'detected', finding: corruptFinding() })],
+      [
+        'snapshot-failed',
+        async (c) => {
+          await c.app.press(keyOf('dialog.snapshotFirst'));
+          const req = snapshotRequestOf(c);
+          expect(req).toMatchObject({ repository: 'backups', indices: c.state.finding.index, partial: true });
+          await snapshotFollowed(c);
+          await tick();
+          snapshotEnd(c, {
+            state: 'PARTIAL',
+            shards: { total: 1, ok: 0, failed: 1 },
+            failures: [
+              { index: c.state.finding.index, shard: 0, reason: 'primary shard is not allocated', status: 'INTERNAL_SERVER_ERROR' },
+            ],
+          });
+          await tick();
+          // c (the checklist) waits for the choice.
+          await c.app.press('c');
+          expect(c.state.phase).toBe('options');
+        },
+      ],
+      ['options-without-snapshot', (c) => c.app.press('y')],
+    ),
+    repositories: REPOS,
+  },
   walk(
     'recovery',
     ['detecting', () => undefined],
@@ -704,7 +945,7 @@ WALKS.push(
 );
 
 async function run(w: Walk, columns: number, rows: number): Promise<void> {
-  const { services, sessions } = recordedServices(w.conn);
+  const { services, sessions, snapshotRequests } = recordedServices(w.conn, w.repositories);
   const store = makeStore();
   loadScenario(store, WHERE[w.wizard].scenario);
   store.setState({ pane: WHERE[w.wizard].pane });
@@ -720,6 +961,8 @@ async function run(w: Walk, columns: number, rows: number): Promise<void> {
     },
     send: (e) => session.send(e),
     store,
+    sessions,
+    snapshotRequests,
   };
   for (const [step, act] of w.steps) {
     await act(ctx);

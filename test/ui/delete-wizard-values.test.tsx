@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../src/domain/wizards/delete';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardSession } from '../../src/services/wizards/session';
+import { snapshotRepositoriesRead } from '../../src/services/wizards/snapshot';
 import { plain, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, type Rendered } from './harness';
 
@@ -16,11 +17,14 @@ describe('delete wizard: an impossible older-than', () => {
   it('300000000d typed key by key: the console keeps rendering; Enter shows the error; no effect runs', async () => {
     const effects: DeleteEffect[] = [];
     const services = {
-      open: (_deleteWizard: unknown, initial?: Partial<DeleteForm>) =>
-        new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), (f) => {
-          effects.push(f);
-          return Promise.resolve();
-        }),
+      // No snapshot repository: "snapshot first" is not offered (ui/wizards/SnapshotFirst.tsx).
+      open: (make: unknown, initial?: Partial<DeleteForm>) =>
+        make === snapshotRepositoriesRead
+          ? Promise.resolve([])
+          : new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), (f) => {
+              effects.push(f);
+              return Promise.resolve();
+            }),
     } as unknown as WizardServices;
     const store = makeStore();
     loadScenario(store, 'yellow');
@@ -44,8 +48,10 @@ describe('delete wizard: an impossible older-than', () => {
 
   it('2026-02-31 is refused in the form, not turned into March 3', async () => {
     const services = {
-      open: (_deleteWizard: unknown, initial?: Partial<DeleteForm>) =>
-        new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async () => {}),
+      open: (make: unknown, initial?: Partial<DeleteForm>) =>
+        make === snapshotRepositoriesRead
+          ? Promise.resolve([])
+          : new WizardSession<DeleteState, DeleteEvent, DeleteEffect>(deleteMachine(initial), async () => {}),
     } as unknown as WizardServices;
     const store = makeStore();
     loadScenario(store, 'yellow');

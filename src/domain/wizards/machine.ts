@@ -96,7 +96,7 @@ export function withFocus<S extends object, E extends { type: string }, F, Field
 }
 
 /** Phases a wizard ends in (any key closes it then), whichever machine it is. */
-const ENDED = new Set(['done', 'failed', 'cancelled', 'nothing', 'finished', 'declined', 'none', 'error']);
+const ENDED = new Set(['done', 'failed', 'cancelled', 'nothing', 'finished', 'declined', 'none', 'error', 'stopped']);
 
 export function isEnded(phase: string): boolean {
   return ENDED.has(phase);

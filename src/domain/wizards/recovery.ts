@@ -6,6 +6,8 @@
 import { editLine, type LineEdit } from '../line-edit';
 import type { Confirmation, ConfirmationNeed } from '../mutation/confirmation';
 import type { RecoveryMethod } from '../corruption/progress';
+import type { SnapshotHolding } from '../corruption/explain';
+import { DEFAULT_SUFFIX, type RestoreForm } from './restore';
 import { stay, type Machine, type Step } from './machine';
 
 export interface RecoveryFinding {
@@ -18,6 +20,25 @@ export interface RecoveryFinding {
   shardTool: boolean;
   /** Why the checklist may not run from this host (another node holds the copy): then it is not offered. */
   elsewhere?: string;
+  /** The restore route, offered before the lossy repair when a snapshot holds the index (restoreRoute). */
+  restore?: { form: RestoreForm; line: string };
+}
+
+/**
+ * The seed's first remedy when a snapshot holds the corrupt index: restore it from the newest one, in
+ * place (the red index is closed and restored over: what was written to it since the snapshot is
+ * lost, which the operator confirms by typing its name), before the offline repair (which loses the
+ * broken segments' documents and stops the engine). Undefined when no finished snapshot holds it.
+ */
+export function restoreRoute(index: string, snapshots: readonly SnapshotHolding[]): RecoveryFinding['restore'] {
+  const newest = snapshots
+    .filter((s) => s.state === 'SUCCESS' || s.state === 'PARTIAL')
+    .sort((a, b) => (b.endTime ?? '').localeCompare(a.endTime ?? ''))[0];
+  if (!newest) return undefined;
+  return {
+    form: { repository: newest.repository, snapshot: newest.snapshot, indices: index, mode: 'replace', suffix: DEFAULT_SUFFIX },
+    line: `restore in place from ${newest.repository}/${newest.snapshot}${newest.endTime ? ` of ${newest.endTime.slice(0, 16).replace('T', ' ')} UTC` : ''} (writes since are lost)`,
+  };
 }
 
 export interface AnnouncedStep {

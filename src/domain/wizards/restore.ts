@@ -6,6 +6,7 @@
 // the restored indices are green, then counts their documents.
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
+import { editLine, type LineEdit } from '../line-edit';
 import { checkIndexExpression } from '../mutation/targets';
 import type { ShardRecovery, SnapshotInfo } from '../snapshots';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type PlanResult, type Step } from './machine';
@@ -126,6 +127,38 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
   return [close, restore];
 }
 
+/**
+ * Cancels a running restore the only way Elasticsearch has: deleting the indices being restored
+ * (exactly the targets, typed). Beside, the originals are untouched; in place, the originals were
+ * closed and overwritten, so after this the index is gone until restored again. The snapshot stays.
+ */
+export function cancelRestorePlan(form: Pick<RestoreForm, 'mode' | 'repository' | 'snapshot'>, targets: readonly string[]): MutationPlan {
+  return {
+    method: 'DELETE',
+    path: `/${list(targets)}`,
+    querystring: {},
+    risk: 'destructive',
+    target: targets.join(','),
+    confirmText: targets.join(','),
+    summary:
+      `cancel the restore from ${form.repository}/${form.snapshot}: delete ${targets.join(', ')} while ${targets.length === 1 ? 'it is' : 'they are'} restored` +
+      (form.mode === 'replace'
+        ? ' (in place: the original was overwritten, so the index is GONE until restored again; the snapshot stays)'
+        : ' (the originals are untouched; the snapshot stays)'),
+    verify: {
+      path: '/_cat/indices',
+      querystring: { format: 'json', h: 'index', expand_wildcards: 'all' },
+      check(body) {
+        const names = new Set((Array.isArray(body) ? (body as { index?: string }[]) : []).map((r) => r.index));
+        const left = targets.filter((t) => names.has(t));
+        return left.length
+          ? { ok: false, message: `still there: ${left.join(', ')}` }
+          : { ok: true, message: `deleted: ${targets.join(', ')}` };
+      },
+    },
+  };
+}
+
 /** Why the restore cannot be planned (nothing is sent), or undefined. */
 export function refusalOf(form: RestoreForm, facts: RestoreFacts): string | undefined {
   if (form.mode === 'beside') {
@@ -160,7 +193,20 @@ export type RestoreState =
   | { phase: 'refused'; form: RestoreForm; kind: 'input' | 'missing'; message: string; facts?: RestoreFacts }
   | { phase: 'review'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
   | { phase: 'applying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
-  | { phase: 'watching'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; progress?: RestoreProgress }
+  | {
+      phase: 'watching';
+      form: RestoreForm;
+      facts: RestoreFacts;
+      plans: MutationPlan[];
+      results: PlanResult[];
+      progress?: RestoreProgress;
+      /** The operator asked to cancel it: the delete's plan and the names typed so far. */
+      cancel?: { plan: MutationPlan; typed: string; error?: string };
+    }
+  /** The cancel (delete of the restoring indices) is out. */
+  | { phase: 'stopping'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; cancelPlan: MutationPlan }
+  /** The restore was cancelled: its indices deleted (results: every plan sent, the delete last). */
+  | { phase: 'stopped'; form: RestoreForm; results: PlanResult[] }
   | { phase: 'done'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; report: RestoreReport }
   | (Ended & { results?: PlanResult[] });
 
@@ -171,18 +217,30 @@ export type RestoreEvent =
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'applied'; results: PlanResult[] }
   | { type: 'progress'; progress: RestoreProgress }
-  | { type: 'settled'; report: RestoreReport };
+  | { type: 'settled'; report: RestoreReport }
+  /** While it runs: ask to cancel it (the typed prompt), a key typed into it, send it, or back. */
+  | { type: 'cancelRestore' }
+  | { type: 'line'; edit: LineEdit }
+  | { type: 'confirmCancel' }
+  | { type: 'back' };
 
 export type RestoreEffect =
   | { type: 'load'; form: RestoreForm }
   | { type: 'mutate'; plans: MutationPlan[]; confirmation: Confirmation }
   /** Follow the restore of these targets until green; `before`: the original's documents before the restore. */
-  | { type: 'watch'; indices: { index: string; target: string; before?: number }[] };
+  | { type: 'watch'; indices: { index: string; target: string; before?: number }[] }
+  /** Cancel the running restore: the delete of its indices (the watch then ends without a report). */
+  | { type: 'stop'; plan: MutationPlan; confirmation: Confirmation };
 
 export function restoreMachine(form: RestoreForm): Machine<RestoreState, RestoreEvent, RestoreEffect> {
   return {
     init: () => go({ phase: 'loading', form }, { type: 'load', form }),
     step(s, e): Step<RestoreState, RestoreEffect> {
+      // Esc on the cancel prompt closes the prompt; while the delete is out, nothing (it cannot be called back).
+      if (e.type === 'cancel' && s.phase === 'watching' && s.cancel) return stay({ ...s, cancel: undefined });
+      if (e.type === 'cancel' && s.phase === 'stopping') return stay(s);
+      // The watch may fail once its indices are deleted: the stop's own result says what happened.
+      if (e.type === 'error' && (s.phase === 'stopping' || s.phase === 'stopped')) return stay(s);
       const common = commonStep<RestoreState, RestoreEffect>(s, e);
       if (common) return common;
       switch (s.phase) {
@@ -217,10 +275,50 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
           return go({ phase: 'watching', form, facts: s.facts, plans: s.plans, results: e.results }, { type: 'watch', indices });
         }
         case 'watching':
+          if (e.type === 'cancelRestore' && !s.cancel)
+            return stay({
+              ...s,
+              cancel: {
+                plan: cancelRestorePlan(
+                  form,
+                  s.facts.indices.map((i) => i.target),
+                ),
+                typed: '',
+              },
+            });
+          if (s.cancel) {
+            if (e.type === 'back') return stay({ ...s, cancel: undefined });
+            if (e.type === 'line')
+              return stay({ ...s, cancel: { ...s.cancel, typed: editLine(s.cancel.typed, e.edit), error: undefined } });
+            if (e.type === 'confirmCancel') {
+              const expected = s.cancel.plan.confirmText ?? '';
+              if (s.cancel.typed !== expected)
+                return stay({
+                  ...s,
+                  cancel: { ...s.cancel, typed: '', error: `typed "${s.cancel.typed}", not ${expected}: nothing was sent` },
+                });
+              const { cancel, progress: _progress, ...rest } = s;
+              return go(
+                { ...rest, phase: 'stopping', cancelPlan: cancel.plan },
+                { type: 'stop', plan: cancel.plan, confirmation: { by: 'typed', text: cancel.typed } },
+              );
+            }
+          }
           if (e.type === 'progress') return stay({ ...s, progress: e.progress });
           if (e.type === 'settled')
             return stay({ phase: 'done', form, facts: s.facts, plans: s.plans, results: s.results, report: e.report });
           return stay(s);
+        case 'stopping': {
+          if (e.type !== 'applied') return stay(s);
+          const [r] = e.results;
+          if (!r?.ok)
+            return stay({
+              phase: 'failed',
+              message: `the restore was not cancelled: ${r?.message ?? 'not sent'}`,
+              results: [...s.results, ...e.results],
+            });
+          return stay({ phase: 'stopped', form, results: [...s.results, ...e.results] });
+        }
         default:
           return stay(s);
       }

@@ -2,9 +2,18 @@
 // every node's path.repo before anything is sent), verify it, remove it, take a snapshot of exactly
 // the indices the preview names and follow it to its end. Pure: plans and the machine that the
 // `snapshot` command (and the console's wizard, later) drive through services/wizards/snapshot.ts.
+import { formatCount } from '../format';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
-import { checkLocation, type SnapshotInfo, type SnapshotProgress, type SnapshotRepository } from '../snapshots';
+import {
+  checkLocation,
+  failureLines,
+  progressLine,
+  snapshotOutcome,
+  type SnapshotInfo,
+  type SnapshotProgress,
+  type SnapshotRepository,
+} from '../snapshots';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type PlanResult, type Step } from './machine';
 
 export type SnapshotRequest =
@@ -222,4 +231,85 @@ export function snapshotMachine(req: SnapshotRequest): Machine<SnapshotState, Sn
 /** A snapshot still running, as _status says it (STARTED while shards are copied). */
 export function stillRunning(state: string): boolean {
   return state === 'STARTED' || state === 'IN_PROGRESS' || state === 'INIT' || state === 'ABORTED';
+}
+
+/** A change a snapshot can be taken before ("snapshot first" in its wizard's review). */
+export type SnapshotFirstChange = 'delete' | 'merge' | 'repair';
+
+/** What Elasticsearch refuses in a snapshot name (checkName), replaced in an index name used in one. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced
+const NOT_IN_NAME = /[\s,"*\\<|>/?#:\u0000-\u001f\u007f-\u009f]+/g;
+
+/**
+ * The snapshot named after the change: before-delete-logs-a-20261126-043000 (UTC; lower case, valid
+ * for checkName; several indices: the first and how many more; long names cut).
+ */
+export function snapshotFirstName(change: SnapshotFirstChange, indices: readonly string[], now: number): string {
+  const first = (indices[0] ?? 'indices').toLowerCase().replace(NOT_IN_NAME, '-').slice(0, 180);
+  const what = indices.length > 1 ? `${first}-and-${indices.length - 1}-more` : first;
+  const d = new Date(now).toISOString();
+  return `before-${change}-${what}-${d.slice(0, 10).replaceAll('-', '')}-${d.slice(11, 19).replaceAll(':', '')}`;
+}
+
+/**
+ * The snapshot to take before a change of exactly these indices, in the first repository (none:
+ * nothing is offered). partial: a repair's index has a primary that cannot be copied; the snapshot
+ * then takes what it can and says PARTIAL (the operator then chooses).
+ */
+export function snapshotFirstRequest(
+  change: SnapshotFirstChange,
+  indices: readonly string[],
+  repositories: readonly SnapshotRepository[],
+  now: number,
+  partial = false,
+): Extract<SnapshotRequest, { kind: 'create' }> | undefined {
+  const repository = repositories[0]?.name;
+  if (!repository || !indices.length) return undefined;
+  return { kind: 'create', repository, name: snapshotFirstName(change, indices, now), indices: indices.join(','), wait: true, partial };
+}
+
+/**
+ * Where a "snapshot first" stands, from its session's state: running (with a line), taken (every
+ * shard in: the change may go on), or stopped (refused, failed or partial: the reason, and the
+ * change waits for the operator's choice).
+ */
+export type SnapshotFirstVerdict =
+  | { kind: 'running'; lines: string[]; progress?: SnapshotProgress }
+  | { kind: 'taken'; line: string }
+  | { kind: 'stopped'; lines: string[] };
+
+export function snapshotFirstVerdict(s: SnapshotState, req: Extract<SnapshotRequest, { kind: 'create' }>): SnapshotFirstVerdict {
+  const what = `${req.repository}/${req.name}`;
+  switch (s.phase) {
+    case 'refused':
+      return { kind: 'stopped', lines: [`snapshot ${what} not taken: ${s.message}`] };
+    case 'failed':
+      return { kind: 'stopped', lines: [`snapshot ${what} failed: ${s.message}`] };
+    case 'cancelled':
+      return { kind: 'stopped', lines: [`snapshot ${what} not taken (cancelled)`] };
+    case 'done': {
+      if (!s.snapshot) return { kind: 'stopped', lines: [`snapshot ${what}: its end was not read`] };
+      const { ok, total, failed } = s.snapshot.shards;
+      const shards = `${formatCount(ok)}/${formatCount(total)} shards`;
+      if (snapshotOutcome(s.snapshot) === 'ok') return { kind: 'taken', line: `snapshot taken (${shards}): ${what}` };
+      return {
+        kind: 'stopped',
+        lines: [
+          `snapshot ${s.snapshot.state}, ${shards} ok, ${formatCount(failed)} failed: ${what}`,
+          ...failureLines(s.snapshot).map((l) => l.text),
+        ],
+      };
+    }
+    case 'following':
+      return {
+        kind: 'running',
+        lines: [
+          `taking the snapshot ${what} first…`,
+          ...(s.progress ? [progressLine(s.progress).text] : ['started: waiting for its first progress…']),
+        ],
+        ...(s.progress ? { progress: s.progress } : {}),
+      };
+    default:
+      return { kind: 'running', lines: [`taking the snapshot ${what} first…`] };
+  }
 }

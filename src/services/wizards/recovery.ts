@@ -6,6 +6,7 @@ import { newProgress, type RecoveryProgress } from '../../domain/corruption/prog
 import type { Confirmation } from '../../domain/mutation/confirmation';
 import {
   recoveryMachine,
+  restoreRoute,
   type RecoveryWizardEffect,
   type RecoveryWizardEvent,
   type RecoveryWizardState,
@@ -56,6 +57,8 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
         });
       }
       const planned = planFacts(c, { serviceStop: tuning.serviceStop, serviceStart: tuning.serviceStart }, guard.previewConnection);
+      // A restore needs no access to the node's host: offered wherever shardeck runs.
+      const restore = restoreRoute(c.index, c.snapshots);
       // Not this host's node: the findings and lossless options are shown, the checklist is not offered.
       const elsewhere = startRefusal(c);
       facts = typeof planned === 'string' || elsewhere ? null : planned;
@@ -68,6 +71,7 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
           options: c.options,
           shardTool: c.hasShardTool !== false && facts !== null,
           ...(elsewhere ? { elsewhere } : {}),
+          ...(restore ? { restore } : {}),
         },
         resumeAt,
         message: typeof planned === 'string' ? planned : undefined,

@@ -55,8 +55,15 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
 }
 
 export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tuning: RestoreTuning = {}) {
+  // Set once the restore is cancelled: the watch stops reading (its indices are being deleted).
+  let stopped = false;
   return new WizardSession<RestoreState, RestoreEvent, RestoreEffect>(restoreMachine(form), async (f, send) => {
-    if (f.type === 'load') {
+    if (f.type === 'stop') {
+      stopped = true;
+      const results = await performMutations(guard, { type: 'mutate', plans: [f.plan], confirmation: f.confirmation });
+      for (const r of results) if (r.auditWarning) tuning.onAuditWarning?.(r.auditWarning);
+      send({ type: 'applied', results });
+    } else if (f.type === 'load') {
       const r = await load(es, f.form);
       send('facts' in r ? { type: 'loaded', facts: r.facts } : { type: 'refused', ...r.refused });
     } else if (f.type === 'mutate') {
@@ -66,14 +73,21 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
     } else {
       const targets = f.indices.map((i) => i.target);
       const read = async (): Promise<RestoreProgress> => {
-        const [recoveries, health] = await Promise.all([es.recoveries(false, targets), es.health(targets.join(','))]);
-        return { recoveries: restoreRecoveries(recoveries, targets), health: health.status };
+        if (stopped) return { recoveries: [], health: 'cancelled' };
+        try {
+          const [recoveries, health] = await Promise.all([es.recoveries(false, targets), es.health(targets.join(','))]);
+          return { recoveries: restoreRecoveries(recoveries, targets), health: health.status };
+        } catch (e) {
+          if (stopped) return { recoveries: [], health: 'cancelled' };
+          throw e;
+        }
       };
-      const { value, met } = await waitUntil(read, (p) => p.health === 'green', {
+      const { value, met } = await waitUntil(read, (p) => p.health === 'green' || stopped, {
         timeoutMs: tuning.watchTimeoutMs ?? 30 * 60_000,
         intervalMs: tuning.pollMs ?? 1000,
         onPending: (progress) => send({ type: 'progress', progress }),
       });
+      if (stopped) return;
       send({ type: 'progress', progress: value });
       const counts = await Promise.all(f.indices.map(async (i) => ({ ...i, after: await es.count(i.target) })));
       send({ type: 'settled', report: { counts, health: value.health, green: met } });

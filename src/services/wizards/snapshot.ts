@@ -13,6 +13,7 @@ import {
   type SnapshotState,
 } from '../../domain/wizards/snapshot';
 import type { Guard } from '../guard';
+import type { SnapshotRepository } from '../../domain/snapshots';
 import { waitUntil } from '../wait';
 import { sendOne, WizardSession } from './session';
 
@@ -97,3 +98,9 @@ export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, t
 /** The console's way to open it: `services.open(snapshotWizard, request)` (services/wizards/index.ts). */
 export const snapshotWizard = (es: EsApi, guard: Guard, tuning: SnapshotTuning, req: SnapshotRequest) =>
   snapshotSession(es, guard, req, tuning);
+
+/**
+ * The registered repositories, for a wizard that offers "snapshot first" (`services.open(snapshotRepositoriesRead)`):
+ * the offer is made only when there is one.
+ */
+export const snapshotRepositoriesRead = (es: EsApi): Promise<SnapshotRepository[]> => es.repositories();

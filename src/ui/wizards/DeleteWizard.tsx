@@ -35,6 +35,7 @@ import { ForceMergeView } from './ForceMergeWizard';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { ProjectNote, TargetLine } from './TargetLine';
+import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst } from './SnapshotFirst';
 import { Cancelled, CLOSES, Hint } from './wizard-text';
 
 const VALUE_LABEL: Record<DeleteForm['kind'], string> = {
@@ -89,7 +90,9 @@ function DeleteSteps({
 }) {
   const [state, session] = useSession(() => services.open(deleteWizard, initial));
   const send = session.send;
+  const first = useSnapshotFirst(services, 'delete');
   useDialogKeys(session, onClose, (key) => {
+    if (first.keys(key, state.phase === 'review' ? state.indices : undefined)) return true;
     switch (state.phase) {
       case 'done':
         if (!key.is('delete.mergeNow') || !state.offerMerge) return false;
@@ -119,7 +122,9 @@ function DeleteSteps({
     }
   });
 
-  return <DeleteScreen state={state} services={services} />;
+  if (first.blocking) return <SnapshotFirstScreen first={first} change="delete" />;
+  const line = first.repository || first.verdict ? <SnapshotFirstLine first={first} what="the indices above" /> : undefined;
+  return <DeleteScreen state={state} services={services} snapshotFirst={line} />;
 }
 
 /** id · modified_at · sources · title; the id column as wide as the page's longest id (up to 30). */
@@ -165,7 +170,16 @@ function TaskLines({ running, total }: { running: RunningTask; total: number }) 
  */
 const CHROME_ROWS = 5;
 
-export function DeleteScreen({ state, services }: { state: DeleteState; services: WizardServices }) {
+export function DeleteScreen({
+  state,
+  services,
+  snapshotFirst,
+}: {
+  state: DeleteState;
+  services: WizardServices;
+  /** The review's "snapshot first" line (SnapshotFirst.tsx). */
+  snapshotFirst?: React.ReactNode;
+}) {
   const hint = useHint();
   const label = useKeyLabel();
   const { rows, columns } = useTerminalSize();
@@ -234,7 +248,11 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
       const { preview, from } = state;
       const request = services.preview(state.plan);
       // Target, which, the count, the typed line, an error and the keys: a row each.
-      const others = 6 + wrapText(conflictsLine(state.form.conflicts), columns).length + requestBoxLines(request, columns - 2).length;
+      const others =
+        6 +
+        (snapshotFirst ? 1 : 0) +
+        wrapText(conflictsLine(state.form.conflicts), columns).length +
+        requestBoxLines(request, columns - 2).length;
       const samples = preview.samples.slice(0, Math.max(1, rows - CHROME_ROWS - others));
       const last = Math.min(from + samples.length, preview.matching);
       return (
@@ -256,6 +274,7 @@ export function DeleteScreen({ state, services }: { state: DeleteState; services
             {conflictsLine(state.form.conflicts)}
           </Text>
           <RequestPreviewBar preview={request} />
+          {snapshotFirst}
           <TypedConfirm prompt={`type ${preview.matching} to delete them: `} typed={state.typed} />
           {state.error ? (
             <Text color={colourOf('red')} wrap="truncate-end">

@@ -14,6 +14,7 @@ import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { TargetLine } from './TargetLine';
+import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst, type SnapshotFirst } from './SnapshotFirst';
 import { Cancelled, CLOSES, Hint, Notes } from './wizard-text';
 
 export const ForceMergeWizard = withServices(function ForceMergeFromSelection({
@@ -52,7 +53,9 @@ export function ForceMergeView({
   onClose: () => void;
 }) {
   const [state, session] = useSession(() => services.open(forcemergeWizard, target, start));
+  const first = useSnapshotFirst(services, 'merge');
   useDialogKeys(session, onClose, (key) => {
+    if (first.keys(key, state.phase === 'review' && !state.refuse ? state.indices : undefined)) return true;
     if (state.phase === 'input') return lineKeys(key, session.send);
     if (state.phase === 'review' && key.is('dialog.erase')) return (session.send({ type: 'back' }), true);
     if (state.phase === 'review' && key.is('dialog.confirm') && !state.refuse) {
@@ -61,10 +64,11 @@ export function ForceMergeView({
     }
     return false;
   });
-  return <ForceMergeScreen state={state} services={services} />;
+  if (first.blocking) return <SnapshotFirstScreen first={first} change="merge" />;
+  return <ForceMergeScreen state={state} services={services} first={first} />;
 }
 
-export function ForceMergeScreen({ state, services }: { state: MergeState; services: WizardServices }) {
+export function ForceMergeScreen({ state, services, first }: { state: MergeState; services: WizardServices; first?: SnapshotFirst }) {
   const hint = useHint();
   switch (state.phase) {
     case 'input':
@@ -94,6 +98,7 @@ export function ForceMergeScreen({ state, services }: { state: MergeState; servi
           ) : (
             state.plans.map((p) => <RequestPreviewBar key={p.path} preview={services.preview(p)} />)
           )}
+          {first && state.phase === 'review' && !state.refuse ? <SnapshotFirstLine first={first} what="the indices above" /> : null}
           {state.phase === 'review' ? (
             <Hint>{hint(state.refuse ? '' : ['dialog.confirm', 'merge'], ['dialog.erase', 'edit'], ['dialog.close', 'close'])}</Hint>
           ) : (

@@ -3,18 +3,21 @@
 // (resume one under way). Each step shows its exact command and runs on y, or on the index's
 // name typed where documents are lost; n or Esc stops before it (resumable, also from the CLI).
 // Laid out for 80x24: long lines are truncated, output and findings keep their last lines.
-import React, { useEffect } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { recoveryClosable, type RecoveryWizardState } from '../../domain/wizards/recovery';
 import type { WizardServices } from '../../services/wizards';
 import { recoveryWizard } from '../../services/wizards/recovery';
+import type { RestoreForm } from '../../domain/wizards/restore';
+import { RestoreFormView, RestoreRun } from './RestoreWizard';
 import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
+import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst, type SnapshotFirst } from './SnapshotFirst';
 import { CLOSES, Hint, Lines } from './wizard-text';
 
 export const RecoveryWizard = withServices(function RecoveryFromSelection({
@@ -39,6 +42,25 @@ export function RecoveryView({
   shard?: { index: string; shard: number };
   onClose: () => void;
 }) {
+  // The restore route hands over to the restore wizard, its form filled (in place, the newest snapshot).
+  const [restore, setRestore] = useState<RestoreForm | null>(null);
+  const [form, setForm] = useState<RestoreForm | null>(null);
+  if (form) return <RestoreRun services={services} form={form} onClose={onClose} />;
+  if (restore) return <RestoreFormView initial={restore} focusAt="mode" onSubmit={setForm} onClose={onClose} />;
+  return <RecoverySteps services={services} shard={shard} onClose={onClose} onRestore={setRestore} />;
+}
+
+function RecoverySteps({
+  services,
+  shard,
+  onClose,
+  onRestore,
+}: {
+  services: WizardServices;
+  shard?: { index: string; shard: number };
+  onClose: () => void;
+  onRestore: (form: RestoreForm) => void;
+}) {
   const [state, session] = useSession(() => services.open(recoveryWizard, shard));
   const send = session.send;
   // The checklist stops and starts the node: each step's end refreshes the panes at once rather
@@ -47,8 +69,11 @@ export function RecoveryView({
   useEffect(() => {
     if (state.phase !== 'detecting') void poller?.refreshNow().catch(() => undefined);
   }, [state.step?.n, state.phase, poller]);
+  // The corrupt primary cannot be copied: partial, so the snapshot keeps what it can and says what it could not.
+  const first = useSnapshotFirst(services, 'repair', true);
   useDialogKeys(session, onClose, (key) => {
     const s = state;
+    if (first.keys(key, s.phase === 'options' && repairOffered(s) ? [s.finding!.index] : undefined)) return true;
     if (key.is('dialog.close')) {
       // A running step cannot be called back; while asking, the machine takes Esc as "stop here".
       if (recoveryClosable(s)) onClose();
@@ -56,7 +81,8 @@ export function RecoveryView({
       return true;
     }
     if (s.phase === 'options') {
-      if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
+      if (key.is('recovery.restore') && s.finding?.restore && !s.resumeAt) onRestore(s.finding.restore.form);
+      else if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
       else if (key.is('recovery.shardTool')) send({ type: 'choose', method: 'shard-tool' });
       else if (key.is('recovery.resume')) send({ type: 'choose', method: 'resume' });
       return true;
@@ -66,12 +92,17 @@ export function RecoveryView({
   });
   return (
     <Box flexDirection="column">
-      <Body state={state} />
+      {first.blocking ? <SnapshotFirstScreen first={first} change="repair" /> : <Body state={state} first={first} />}
     </Box>
   );
 }
 
-function Body({ state: s }: { state: RecoveryWizardState }) {
+/** The offline checklist is offered (a finding on this host, nothing under way). */
+function repairOffered(s: RecoveryWizardState): boolean {
+  return Boolean(s.finding && !s.resumeAt && !s.finding.elsewhere);
+}
+
+function Body({ state: s, first }: { state: RecoveryWizardState; first: SnapshotFirst }) {
   const hint = useHint();
   if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
   if (s.phase === 'none' || s.phase === 'error')
@@ -83,7 +114,7 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
     );
   if (s.phase === 'options') {
     const f = s.finding;
-    const offer = f && !s.resumeAt && !f.elsewhere;
+    const offer = repairOffered(s);
     const keys = hint(
       offer ? ['recovery.checkIndex', 'offline repair with CheckIndex'] : '',
       offer && f?.shardTool ? ['recovery.shardTool', 'with elasticsearch-shard'] : '',
@@ -100,6 +131,11 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
         {f ? <Lines lines={f.lines.slice(1)} /> : null}
         {f ? <Text bold>first, what loses nothing:</Text> : null}
         {f ? <Lines lines={f.options.map((o) => `- ${o}`)} /> : null}
+        {f?.restore && !s.resumeAt ? (
+          <Text color={colourOf('green')} wrap="truncate-end">
+            {hint(['recovery.restore', f.restore.line])}
+          </Text>
+        ) : null}
         {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
         {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
         {/* Wrapped whole: it says which host to go to. */}
@@ -111,6 +147,7 @@ function Body({ state: s }: { state: RecoveryWizardState }) {
             the offline repair stops the engine and loses the broken segments' documents: choose it only if none of the above applies
           </Text>
         ) : null}
+        {offer && f ? <SnapshotFirstLine first={first} what={f.index} /> : null}
         <Hint>{keys}</Hint>
       </>
     );

@@ -121,12 +121,24 @@ export function RestoreFormView({
   );
 }
 
-function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
+export function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
   const [state, session] = useSession(() => services.open(restoreWizard, form));
   const [typed, setTyped] = useState('');
   useDialogKeys(session, onClose, (key) => {
     // The session's state now, not the last render's: a key may come before the screen redraws.
-    if (session.getState().phase !== 'review') return false;
+    const now = session.getState();
+    if (now.phase === 'watching') {
+      if (now.cancel) {
+        if (key.is('dialog.submit')) session.send({ type: 'confirmCancel' });
+        else if (key.edit) session.send({ type: 'line', edit: key.edit });
+        else return false;
+        return true;
+      }
+      if (!key.is('restore.cancel')) return false;
+      session.send({ type: 'cancelRestore' });
+      return true;
+    }
+    if (now.phase !== 'review') return false;
     if (form.mode === 'replace') {
       if (key.is('dialog.submit')) session.send({ type: 'confirm', confirmation: { by: 'typed', text: typed } });
       else if (key.edit) setTyped((t) => editLine(t, key.edit!));
@@ -169,8 +181,18 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
               )}
             </Text>
           ))}
-          {state.phase === 'watching' ? (
-            <Progress state={state} width={width} />
+          {state.phase === 'watching' && state.cancel ? (
+            <>
+              <RequestPreview previews={[services.preview(state.cancel.plan)]} />
+              <TypedConfirm prompt={`type ${state.cancel.plan.confirmText} to delete them: `} typed={state.cancel.typed} />
+              {state.cancel.error ? <Text color={colourOf('red')}>{state.cancel.error}</Text> : null}
+              <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'back (the restore goes on)'])}</Hint>
+            </>
+          ) : state.phase === 'watching' ? (
+            <>
+              <Progress state={state} width={width} />
+              <Hint>{hint(['restore.cancel', 'cancel the restore (deletes the restoring indices)'])}</Hint>
+            </>
           ) : (
             <RequestPreview previews={state.plans.map((p) => services.preview(p))} />
           )}
@@ -209,6 +231,16 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
         </Box>
       );
     }
+    case 'stopping':
+      return <Text>{`${state.cancelPlan.summary}…`}</Text>;
+    case 'stopped':
+      return (
+        <Box flexDirection="column">
+          <Results results={state.results} />
+          <Text color={colourOf('yellow')}>restore cancelled: its indices are deleted; the snapshot is untouched</Text>
+          <Hint>{CLOSES}</Hint>
+        </Box>
+      );
     case 'failed':
       return <Failed results={state.results} message={state.message} />;
     case 'cancelled':

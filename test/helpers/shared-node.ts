@@ -27,14 +27,58 @@ declare module 'vitest' {
   }
 }
 
-/** The node of this worker (VITEST_POOL_ID counts 1..maxWorkers), reset to a fresh node's state. */
+/**
+ * A node no other file holds, reset to a fresh node's state. Files of two workers run at once; each
+ * takes a node by creating its holder file exclusively (the holder's pid inside; a holder whose
+ * process is gone is taken over) and gives it back after the file (test/setup/nodes.ts).
+ */
 export async function sharedNode(): Promise<SharedNode> {
   const nodes = inject('sharedNodes');
-  const slot = Number(process.env.VITEST_POOL_ID ?? '1');
-  const node = nodes[(slot - 1) % nodes.length];
-  if (!node) throw new Error('no shared test node: this project has no test/setup/global.ts with shared nodes');
-  await resetNode(node);
-  return node;
+  if (!nodes?.length) throw new Error('no shared test node: this project has no test/setup/global.ts with shared nodes');
+  const dir = inject('nodesDir');
+  const deadline = Date.now() + 600_000;
+  for (;;) {
+    for (const [i, node] of nodes.entries()) {
+      const holder = path.join(dir, `shared-${i + 1}.holder`);
+      if (!take(holder)) continue;
+      held = holder;
+      fs.appendFileSync(path.join(dir, 'shared-nodes.log'), `${new Date().toISOString()} ${process.pid} ${node.name} ${process.env.VITEST_POOL_ID ?? ''}\n`);
+      await resetNode(node);
+      return node;
+    }
+    if (Date.now() > deadline) throw new Error(`every shared test node is held (${dir}/shared-*.holder)`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+let held: string | undefined;
+
+function take(holder: string): boolean {
+  try {
+    fs.writeFileSync(holder, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  const pid = Number(fs.readFileSync(holder, 'utf8'));
+  if (pid && pid !== process.pid && isRunning(pid)) return false;
+  fs.rmSync(holder, { force: true }); // its file ended without giving it back
+  return take(holder);
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Gives this file's shared node back (after the file; a file may only hold one). */
+export function releaseSharedNode(): void {
+  if (held) fs.rmSync(held, { force: true });
+  held = undefined;
 }
 
 async function ok(url: string, method: string, p: string, body?: unknown): Promise<any> {

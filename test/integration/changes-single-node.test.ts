@@ -175,7 +175,7 @@ describe('scroll contexts', () => {
 
     const show = await cli(['scroll-limit']);
     expect(show.stdout).toMatch(/search\.max_open_scroll_context: 2 per node/);
-    expect(show.stdout).toMatch(/changes: 2 open of 2 allowed \(full: the next scroll fails\)/);
+    expect(show.stdout).toMatch(new RegExp(`${node.name}: 2 open of 2 allowed \\(full: the next scroll fails\\)`));
     expect(show.stdout).toMatch(/keep-alive of 1m instead of the default 5m/);
 
     const raise = await cli(['scroll-limit', '10', '--yes', '--json']);

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startNode } from '../../dev/lib/es-node.mjs';
 import { loadDemoData } from '../../dev/demo-data.mjs';
 import { corruptShard } from '../../dev/corrupt.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
@@ -22,7 +23,6 @@ import { startCountingProxy, type CountingProxy } from '../helpers/counting-prox
 import { waitUntil } from '../helpers/wait-until';
 import { auditLinesIn, esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt, runCli, type CliResult } from '../helpers/run-cli';
-import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_ro';
 const BLOCKED = 'service_v9_blocked';
@@ -30,7 +30,7 @@ const CORRUPT = 'ro_corrupt';
 const QUERY = { term: { 'assoc:sources': 'src-crm' } };
 const LOST_TASK = 'lostnode0000000000000:4242';
 
-let node: SharedNode;
+let node: Awaited<ReturnType<typeof startNode>>;
 let platform: Awaited<ReturnType<typeof startPlatformServer>>;
 let proxy: CountingProxy;
 let dir: string;
@@ -65,7 +65,7 @@ beforeAll(async () => {
   ensureBuilt();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-ro-'));
   cfg = path.join(dir, 'conf');
-  [node, platform] = await Promise.all([sharedNode(), startPlatformServer()]);
+  [node, platform] = await Promise.all([startNode({ name: 'read-only', anyStatus: true }), startPlatformServer()]);
   // A corrupt primary (red, allocation failed 5 times): recover-corrupt and reroute would act on it.
   ({ node } = await corruptShard(node, CORRUPT, { docs: 300, late: 7 }));
   await loadDemoData(node.url, { docsPerIndex: 500, indices: [INDEX, BLOCKED], yellowIndex: '' });
@@ -108,7 +108,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
-  await platform?.close();
+  await Promise.all([node?.stop(), platform?.close()]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -102,7 +102,7 @@ describe('shardeck snapshot repo', () => {
   it('add: a location outside path.repo is refused before anything is sent, naming path.repo (exit 64)', async () => {
     const r = await cli(['snapshot', 'repo', 'add', 'outside', '--location', '/tmp/not-under-path-repo', '--yes']);
     expect(r.code, r.stderr).toBe(64);
-    expect(r.stderr).toContain(`/tmp/not-under-path-repo is not under path.repo (snapshots: ${node.repoDir})`);
+    expect(r.stderr).toContain(`/tmp/not-under-path-repo is not under path.repo (${node.name}: ${node.repoDir})`);
     expect((await es('GET', '/_snapshot/outside')).status).toBe(404);
     expect(auditLinesIn(cfg).filter((l) => l.includes('outside'))).toEqual([]);
   });

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { disposeStartedNodes } from '../../dev/lib/es-node.mjs';
+import { releaseSharedNode } from '../helpers/shared-node';
 
 process.env.SHARDECK_NODES_DIR = inject('nodesDir');
 // The shared folder (change locks, the host journal of changes) of this file, not the machine's nor
@@ -11,4 +12,7 @@ process.env.SHARDECK_NODES_DIR = inject('nodesDir');
 // this file's timelines, and two files run at once.
 process.env.SHARDECK_LOCK_DIR ??= path.join(inject('nodesDir'), `locks-${process.pid}`);
 
-afterAll(() => disposeStartedNodes(), 120_000);
+afterAll(async () => {
+  releaseSharedNode();
+  await disposeStartedNodes();
+}, 120_000);

@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
@@ -15,13 +14,14 @@ import { createWizardServices } from '../../src/services/wizards';
 import { createUiStore } from '../../src/ui/state';
 import { makeStore, renderApp } from '../ui/harness';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-alloc-'));
 const lockDir = path.join(dir, 'locks');
 const env = { SHARDECK_CONFIG_DIR: path.join(dir, 'config'), SHARDECK_LOCK_DIR: lockDir };
 const recordDir = path.join(lockDir, `allocation.${process.getuid!()}`);
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 
 async function es(method: string, p: string, body?: unknown) {
   const res = await fetch(node.url + p, {
@@ -41,10 +41,9 @@ const enableSetting = async () =>
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'alloc-record' });
+  node = await sharedNode();
 });
-afterAll(async () => {
-  await node?.stop();
+afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

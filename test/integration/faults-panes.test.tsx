@@ -6,7 +6,6 @@
 // once healed the pane shows data again by itself, no key pressed. Each case's time from heal to
 // data is printed (FAULTS lines) for the README; none is asserted against the clock.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import type { ResourceName } from '../../src/cluster/resources';
@@ -18,8 +17,9 @@ import { esCall } from '../helpers/real-node';
 import { expectFits, plain } from '../helpers/wizard-ui';
 import { waitUntil } from '../helpers/wait-until';
 import { failOnConsoleError, renderApp } from '../ui/harness';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let proxy: CountingProxy;
 /** A stalled read is given up after this (the default is 15 s). */
 const REQUEST_TIMEOUT_MS = 2000;
@@ -28,14 +28,13 @@ const INTERVAL_MS = 1000;
 failOnConsoleError();
 
 beforeAll(async () => {
-  node = await startNode({ name: 'faultpanes' });
+  node = await sharedNode();
   proxy = await startCountingProxy(node.url);
   await esCall(node.url, 'PUT', '/service_v9_faultpanes', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
 }, 240_000);
 
 afterAll(async () => {
   await proxy?.close();
-  await node?.stop();
 });
 
 /**

@@ -121,7 +121,7 @@ beforeAll(async () => {
     INDEX,
   );
   // Red comes before Elasticsearch gives up allocating the corrupt copy (see recover-corrupt.test.tsx).
-  await untilAllocationGaveUp(local!.url, INDEX);
+  await untilAllocationGaveUp(local.url, INDEX);
   // A leftover folder of the shard under the local node's P, as a stale copy would leave.
   const uuid = (await es('GET', `/_cat/indices/${INDEX}?h=uuid&format=json`)).body[0].uuid;
   const stale = path.join(dataDir, 'indices', uuid, '0', 'index');

@@ -192,3 +192,25 @@ describe('detection, plain values', () => {
     expect(findCorruption(explain({ ...corrupt, current_state: 'initializing' }))).toBeNull();
   });
 });
+
+describe('detection, the edges', () => {
+  const copyA = { node_name: 'a', node_id: 'id-a', store: { in_sync: true } };
+  const base = { index: 'i', shard: 0, primary: true, current_state: 'unassigned' };
+  it('details that name a node without a corruption mark no copy corrupt', () => {
+    const f = findCorruption({
+      ...base,
+      can_allocate: 'no_valid_shard_copy',
+      unassigned_info: { details: 'failed shard on node [id-a]: node left the cluster' },
+      node_allocation_decisions: [copyA],
+    })!;
+    expect(f.corrupt).toBe(false);
+    expect(f.copies).toStrictEqual([{ node: 'a', nodeId: 'id-a', inSync: true, corrupt: false }]);
+  });
+  it('a corrupt copy with no can_allocate in the answer', () => {
+    const f = findCorruption({
+      ...base,
+      node_allocation_decisions: [{ ...copyA, store: { in_sync: true, store_exception: { type: 'corrupt_index_exception', reason: 'r' } } }],
+    })!;
+    expect(f).toMatchObject({ canAllocate: '', corrupt: true, reason: 'r' });
+  });
+});

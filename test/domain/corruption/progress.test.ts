@@ -98,3 +98,11 @@ describe('progress, plain values', () => {
     expect(lossReport({ ...p, check, docsAfter: 0 })).toEqual({ docsBefore: 2000, docsAfter: 0, lost: 2000, predictedLost: 1 });
   });
 });
+
+describe('without elasticsearch-shard', () => {
+  it('the shard-tool method has no steps, so nothing is next', () => {
+    const p = newProgress('shard-tool', { ...facts, hasShardTool: false }, '2026-11-23T12:00:00Z');
+    expect(progressSteps(p)).toEqual([]);
+    expect(nextStep(p)).toBeNull();
+  });
+});

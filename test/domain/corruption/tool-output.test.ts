@@ -93,3 +93,11 @@ describe('what the tools print, plain values', () => {
     expect(parseShardToolReroute(reroute({ allocate_stale_primary: { shard: 0, node: 'N' } }))).toBeNull();
   });
 });
+
+describe('the reroute is the one after the POST line', () => {
+  const body = JSON.stringify({ commands: [{ allocate_stale_primary: { index: 'i', shard: 0, node: 'N' } }] });
+  it('none without the POST line, and none from JSON printed before it', () => {
+    expect(parseShardToolReroute(`${body}\n`)).toBeNull();
+    expect(parseShardToolReroute(`${body}\nPOST /_cluster/reroute and no body`)).toBeNull();
+  });
+});

@@ -51,7 +51,8 @@ export function parseShardToolReroute(text: string): { index: string; shard: num
   if (at < 0) return null;
   const open = text.indexOf('{', at);
   let depth = 0;
-  // Stryker disable next-line EqualityOperator: equivalent, open is never 0 (the POST line comes first) and text[length] is no brace
+  // Stryker disable next-line EqualityOperator,ConditionalExpression: equivalent, open is never 0 (the POST line comes first),
+  // text[length] is no brace, and with open -1 the slice parsed below is no JSON (null alike)
   for (let i = open; i >= 0 && i < text.length; i++) {
     if (text[i] === '{') depth++;
     else if (text[i] === '}' && --depth === 0) {

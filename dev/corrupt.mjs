@@ -54,3 +54,20 @@ export async function corruptShard(node, index, { docs = 2000, late = 37, before
   );
   return { node: restarted, folder, segmentDocs: seg.num_docs, docs: docs + late };
 }
+
+/**
+ * Until Elasticsearch has given up allocating the corrupt primary for the corruption's reason
+ * (unassigned, can_allocate no or no_valid_shard_copy, CorruptIndexException in the explanation):
+ * what detection is asked from. On a loaded machine the retries take a while.
+ */
+export async function untilAllocationGaveUp(url, index, timeoutMs = 120_000) {
+  await waitUntil(
+    `${index}: allocation to give up on the corruption`,
+    () => es(url, 'POST', '/_cluster/allocation/explain', { index, shard: 0, primary: true }),
+    (e) =>
+      e.current_state === 'unassigned' &&
+      ['no', 'no_valid_shard_copy'].includes(e.can_allocate) &&
+      /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e)),
+    { timeoutMs, intervalMs: 500 },
+  );
+}

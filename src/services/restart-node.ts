@@ -69,6 +69,8 @@ export type RestartStart =
 export async function prepareRestart(es: EsApi, opts: RestartOptions): Promise<RestartStart> {
   const facts = await readEngine(es, opts.url, opts.overrides);
   if (facts.elsewhere) return { kind: 'refused', message: `${facts.elsewhere}: restart-node restarts the node of this host; nothing was changed` };
+  // No node seen on this host: when the cluster does not answer either, say that (exit 3), not "no node here".
+  if (!facts.node) await es.data('health');
   if (!facts.node)
     return { kind: 'refused', message: 'no node of this cluster runs on this host (and none was seen here): nothing to restart; nothing was changed' };
   const saved = loadRestartProgress(facts.node.name);

@@ -42,6 +42,8 @@ const ARGS: Record<string, string[][]> = {
     ['create', 'backups', '--indices', 'service_v9_x', '--yes'],
   ],
   restore: [['backups', 'nightly-1', '--indices', 'service_v9_x', '--yes']],
+  allocation: [[], ['enable', 'primaries', '--yes'], ['restore', '--yes']],
+  'restart-node': [['--yes', '--node-name', 'x']],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { LockBusyError, releaseLock, tryLock, withFileLock } from '../../src/config/files';
 
 let dir: string;
@@ -114,19 +114,30 @@ describe('withFileLock', () => {
     const lock = path.join(dir, 'held.lock');
     expect(tryLock(lock)).toBe(true); // held by this (live) process
     let ran = false;
-    const started = Date.now();
-    await expect(
-      withFileLock(
+    // The clock is the test's: it gives up at waitMs, not before, whatever the machine's load.
+    vi.useFakeTimers();
+    let settled: 'ran' | Error | undefined;
+    try {
+      const waiting = withFileLock(
         lock,
         () => {
           ran = true;
           return Promise.resolve();
         },
         { waitMs: 400, staleMs: 60_000 },
-      ),
-    ).rejects.toThrow(LockBusyError);
+      ).then(
+        () => (settled = 'ran'),
+        (e: Error) => (settled = e),
+      );
+      await vi.advanceTimersByTimeAsync(399);
+      expect(settled).toBeUndefined(); // still trying, one ms before its deadline
+      await vi.advanceTimersByTimeAsync(100); // past it, with the longest pause between two tries
+      await waiting;
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(settled).toBeInstanceOf(LockBusyError);
     expect(ran).toBe(false);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(400);
     await expect(withFileLock(lock, () => Promise.resolve(1), { waitMs: 100 })).rejects.toThrow(new RegExp(`pid ${process.pid}`));
     releaseLock(lock);
     expect(await withFileLock(lock, () => Promise.resolve('ran'), { waitMs: 100 })).toBe('ran');
@@ -139,6 +150,7 @@ describe('withFileLock', () => {
     await withFileLock(
       lock,
       async () => {
+        // Real time must pass: the heartbeat is the lock file's mtime, which the fs clock stamps.
         await new Promise((r) => setTimeout(r, 400));
         stolen = tryLock(lock, 150);
       },

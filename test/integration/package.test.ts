@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { esCall } from '../helpers/real-node';
 import { DEB, EXE, ensurePackaged, hiddenNodeArgv, isRoot, run } from '../helpers/package';
+import { waitUntil } from '../helpers/wait-until';
 
 if (!isRoot)
   process.stderr.write(
@@ -133,16 +134,11 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
     const SOCKET = `shardeck-pkg-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'pkg');
-    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-    async function waitFor(test: (s: string) => boolean, what: string): Promise<string> {
-      let last = '';
-      for (let i = 0; i < 150; i++) {
-        last = screen();
-        if (test(last)) return last;
-        await sleep(200);
-      }
-      throw new Error(`timed out waiting for ${what}; screen:\n${last}`);
-    }
+    const waitFor = (test: (s: string) => boolean, what: string): Promise<string> =>
+      waitUntil(what, screen, test, { timeoutMs: 30_000, intervalMs: 200 }).catch((e: Error) => {
+        // The whole screen, not the one line the timeout quotes.
+        throw new Error(`${e.message.split('; last seen')[0]}; screen:\n${screen()}`);
+      });
     afterAll(() => {
       try {
         tmux('kill-server');
@@ -256,7 +252,7 @@ describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
       )
         .trim()
         .split('\n');
-    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt', 'restore']);
+    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt', 'restore', 'restart-node']);
     expect(bash('shardeck replicas --dr')).toEqual(['--dry-run']);
     expect(bash("shardeck status --profile ''")).toEqual(['lab-node']);
     expect(fs.existsSync('/usr/share/zsh/vendor-completions/_shardeck')).toBe(true);

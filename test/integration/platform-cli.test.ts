@@ -9,6 +9,7 @@ import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { readAudit } from '../../src/services/audit';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { waitUntil } from '../helpers/wait-until';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
 let node: SharedNode;
@@ -153,13 +154,10 @@ describe('shardeck login / whoami / projects / profiles / logout (built CLI)', (
     const sock = `shardeck-login-${process.pid}`;
     const tmux = (...args: string[]) => execFileSync('tmux', ['-L', sock, ...args], { encoding: 'utf8' });
     const screen = () => tmux('capture-pane', '-p', '-t', 'login');
-    const waitFor = async (text: string) => {
-      const deadline = Date.now() + 10_000;
-      while (!screen().includes(text)) {
-        if (Date.now() > deadline) throw new Error(`no "${text}" on screen:\n${screen()}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
+    const waitFor = (text: string) =>
+      waitUntil(`"${text}" on screen`, screen, (s) => s.includes(text), { timeoutMs: 10_000, intervalMs: 50 }).catch((e: Error) => {
+        throw new Error(`no "${text}" on screen:\n${screen()}`, { cause: e });
+      });
     const token = server.addUser();
     const cmd = `env SHARDECK_CONFIG_DIR=${env.SHARDECK_CONFIG_DIR} NO_COLOR=1 ${process.execPath} ${CLI} login --profile tty --platform ${server.url}; sleep 30`;
     tmux('new-session', '-d', '-s', 'login', '-x', '150', '-y', '10', cmd);

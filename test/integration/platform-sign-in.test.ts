@@ -96,6 +96,7 @@ describe('expiry while signed in', () => {
     const { platform } = signInFor('p', { lifetimeMs: 1000 });
     await platform.signIn();
     const before = { exchanges: server.exchanges, unauthorized: server.counters.unauthorized };
+    // Real time must pass: the token's 1 s lifetime runs out (no fake clock: the server's is real too).
     await new Promise((r) => setTimeout(r, 1100));
     const results = await Promise.all(Array.from({ length: 20 }, () => platform.getJson(tenantPath)));
     expect(results.every(Array.isArray)).toBe(true);

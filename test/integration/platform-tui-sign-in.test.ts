@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { saveRefreshToken } from '../../src/config/secrets';
 import { startPlatformSignIn } from '../../src/services/platform-sign-in';
@@ -33,6 +33,23 @@ async function until(store: ConsoleStore, pred: (s: ReturnType<ConsoleStore['get
   await waitUntil('the platform state asked for', () => store.getState(), pred, { timeoutMs: ms, intervalMs: 10 }).catch((e: Error) => {
     throw new Error(`${e.message.split('; last seen')[0]}; platform state: ${JSON.stringify(store.getState().platform)}`);
   });
+}
+
+/**
+ * Records the timers services/platform-sign-in.ts sets ("wait <ms>") and runs ("waited <ms>"),
+ * in `events`; the real timers run them (a timer never fires early). Not the HTTP client's nor
+ * the test's own timers. mockRestore() ends it.
+ */
+function recordTimers(events: string[]) {
+  const realSetTimeout = globalThis.setTimeout;
+  return vi.spyOn(globalThis, 'setTimeout').mockImplementation(((fn: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const ours = /services\/platform-sign-in\.ts/.test(new Error().stack ?? '');
+    if (ours) events.push(`wait ${ms}`);
+    return realSetTimeout(() => {
+      if (ours) events.push(`waited ${ms}`);
+      fn(...args);
+    }, ms);
+  }) as typeof setTimeout);
 }
 
 describe('startPlatformSignIn', () => {
@@ -69,7 +86,19 @@ describe('startPlatformSignIn', () => {
         /security reason: generate a new one under API Access in the platform settings, then run shardeck login --profile p/,
       );
       const afterRevoke = server.exchanges;
-      await new Promise((r) => setTimeout(r, 300)); // six poll periods
+      // Six more poll periods run to their end (each one's timer fired and its tick set the next).
+      const ticks: string[] = [];
+      const timers = recordTimers(ticks);
+      try {
+        await waitUntil(
+          'six poll periods after the revocation',
+          () => ticks.filter((e) => e === 'waited 50').length,
+          (n) => n >= 6 && ticks.at(-1) === 'wait 50',
+          { intervalMs: 10 },
+        );
+      } finally {
+        timers.mockRestore();
+      }
       expect(server.exchanges).toBe(afterRevoke);
       expect(store.getState().projects?.alpha).toBe('Alpha Logistics');
 
@@ -95,33 +124,38 @@ describe('startPlatformSignIn', () => {
   });
 
   it('shows an unreachable platform as an error and retries with growing delays', async () => {
-    // Accepts and drops every connection, like a platform behind a broken network.
-    let attempts = 0;
+    // Drops every connection once the request arrives, like a platform behind a broken network.
+    // (Dropped before the request is read, Node 20's fetch of a POST in a fresh process waits for
+    // its 15 s timeout instead of failing: the test then failed when run alone.)
+    const events: string[] = [];
     const dead = net.createServer((c) => {
-      attempts++;
-      c.destroy();
+      events.push('attempt');
+      c.once('data', () => c.destroy());
     });
     await new Promise<void>((r) => dead.listen(0, '127.0.0.1', () => r()));
     const url = `http://127.0.0.1:${(dead.address() as net.AddressInfo).port}`;
     saveRefreshToken('down', 'rt_whatever');
     const store = newStore();
-    const started = Date.now();
+    const timers = recordTimers(events);
     const handle = startPlatformSignIn(store, 'down', { url: 'http://127.0.0.1:9200', platformUrl: url }, { retryBaseMs: 40 });
     try {
       await until(store, (s) => s.platform.state === 'error');
       expect(store.getState().platform.message).toMatch(/^cannot reach the platform at http:\/\/127\.0\.0\.1:\d+ \(/);
       await waitUntil(
         'five attempts',
-        () => attempts,
+        () => events.filter((e) => e === 'attempt').length,
         (n) => n >= 5,
         { timeoutMs: 10_000, intervalMs: 5 },
       );
-      const tookMs = Date.now() - started;
-      // Delays 40, 80, 160, 320 ms: five attempts take at least 600 ms (timers never fire early),
-      // not the 160 ms of a tight loop at the base delay; a slow machine only makes it longer.
-      expect(tookMs).toBeGreaterThanOrEqual(600 - 5);
+      // Each attempt after the first waited out a delay twice the last: 40, 80, 160, 320 ms, not
+      // the base delay of a tight loop.
+      expect(events.slice(0, 13)).toEqual([
+        'attempt',
+        ...[40, 80, 160, 320].flatMap((ms) => [`wait ${ms}`, `waited ${ms}`, 'attempt']),
+      ]);
     } finally {
       handle.stop();
+      timers.mockRestore();
       dead.close();
     }
   });

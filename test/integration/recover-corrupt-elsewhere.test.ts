@@ -16,7 +16,7 @@ import path from 'node:path';
 import readline from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { corruptShard } from '../../dev/corrupt.mjs';
+import { corruptShard, untilAllocationGaveUp } from '../../dev/corrupt.mjs';
 import { ES_USER, freePort, startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
@@ -121,13 +121,7 @@ beforeAll(async () => {
     INDEX,
   );
   // Red comes before Elasticsearch gives up allocating the corrupt copy (see recover-corrupt.test.tsx).
-  for (let i = 0; ; i++) {
-    const e = await es('POST', '/_cluster/allocation/explain', { index: INDEX, shard: 0, primary: true });
-    const gaveUp = e.body.current_state === 'unassigned' && ['no', 'no_valid_shard_copy'].includes(e.body.can_allocate);
-    if (gaveUp && /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e.body))) break;
-    if (i > 240) throw new Error(`${INDEX}: allocation never failed on the corruption`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
+  await untilAllocationGaveUp(local.url, INDEX);
   // A leftover folder of the shard under the local node's P, as a stale copy would leave.
   const uuid = (await es('GET', `/_cat/indices/${INDEX}?h=uuid&format=json`)).body[0].uuid;
   const stale = path.join(dataDir, 'indices', uuid, '0', 'index');

@@ -21,12 +21,14 @@ import { waitForIndexHealth } from '../../src/services/recovery-runner';
 import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
-import { KEYS, makeStore, renderApp, tick } from '../ui/harness';
+import { KEYS, makeStore, renderApp } from '../ui/harness';
+import { waitUntil } from '../helpers/wait-until';
 import { javaHome } from '../../dev/lib/es-dist.mjs';
-import { corruptShard } from '../../dev/corrupt.mjs';
+import { corruptShard, untilAllocationGaveUp } from '../../dev/corrupt.mjs';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+import { startCountingProxy } from '../helpers/counting-proxy';
 import { readAudit } from '../../src/services/audit';
 import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 
@@ -48,23 +50,9 @@ async function corruptIndex(index: string, beforeStop?: () => Promise<void>): Pr
   const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeStop });
   node = made.node;
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
-  await untilAllocationFailed(index);
+  // Detection is asked once Elasticsearch has given up retrying the copy.
+  await untilAllocationGaveUp(node.url, index);
   return made;
-}
-
-/**
- * Red comes first with the primary unassigned after the restart (CLUSTER_RECOVERED); then
- * Elasticsearch retries the allocation (the primary flips to initializing and back) until it
- * gives up (max_retry). Detection is asked once it has: on a loaded machine that takes a while.
- */
-async function untilAllocationFailed(index: string): Promise<void> {
-  for (let i = 0; i < 240; i++) {
-    const e = await es('POST', '/_cluster/allocation/explain', { index, shard: 0, primary: true });
-    const gaveUp = e.body.current_state === 'unassigned' && ['no', 'no_valid_shard_copy'].includes(e.body.can_allocate);
-    if (gaveUp && /CorruptIndexException|corrupt_index_exception/.test(JSON.stringify(e.body))) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`${index}: allocation never failed on the corruption`);
 }
 
 /** Every file under dir as "relative-path size", sorted: what the archive must hold. */
@@ -163,10 +151,21 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   });
   // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
   // default), which one request cannot raise: it asks in short waits until the whole wait is over.
-  const waitStarted = Date.now();
-  const waited = await waitForIndexHealth(createEsApi(createClient({ url: node.url, requestTimeoutMs: 8000 }), node.url), index, 10_000);
-  expect(waited).toMatchObject({ status: 'red', timed_out: true });
-  expect(Date.now() - waitStarted).toBeGreaterThanOrEqual(9900);
+  // What the node was asked to wait (each answer timed out, or the wait would have ended) must
+  // add up to the whole 10 s, each request's wait under the client's timeout.
+  const proxy = await startCountingProxy(node.url);
+  try {
+    const waited = await waitForIndexHealth(createEsApi(createClient({ url: proxy.url, requestTimeoutMs: 8000 }), proxy.url), index, 10_000);
+    expect(waited).toMatchObject({ status: 'red', timed_out: true });
+    const asked = proxy.requests
+      .filter((r) => r.path.startsWith(`/_cluster/health/${index}?`))
+      .map((r) => Number(/[?&]timeout=(\d+)s(&|$)/.exec(r.path)?.[1]));
+    expect(asked.length).toBeGreaterThan(1);
+    for (const s of asked) expect(s).toBeLessThan(8);
+    expect(asked.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10);
+  } finally {
+    await proxy.close();
+  }
 
   const planned = await cli(['recover-corrupt', index, '0', '--plan']);
   expect(planned.code).toBe(0);
@@ -456,20 +455,23 @@ it('the console wizard: C on the red primary, lossless options first, c starts t
     await app.press('r');
     // Answer each step as it asks (the reroute is skipped when the shard comes back by itself).
     let answered = 1;
+    const asking = /y run this step|and Enter:/;
+    const ended = /recovered: |failed: /;
     for (;;) {
-      f = await until(app, /y run this step|and Enter:|recovered: |failed: /, 120_000);
-      if (/recovered: |failed: /.test(f)) break;
-      const n = Number(/step (\d+)\/11/.exec(f)?.[1]);
-      if (n <= answered) {
-        await tick(50);
-        continue;
-      }
-      answered = n;
+      // The end, or a question from a step after the last one answered.
+      f = await waitUntil(
+        `a question after step ${answered}, or the end`,
+        () => plain(app.frame()),
+        (x) => ended.test(x) || (asking.test(x) && Number(/step (\d+)\/11/.exec(x)?.[1]) > answered),
+        { timeoutMs: 120_000, intervalMs: 50 },
+      );
+      if (ended.test(f)) break;
+      answered = Number(/step (\d+)\/11/.exec(f)?.[1]);
       if (/type service_v9_broken3 and Enter/.test(f)) {
-        // A wrong name is not accepted; the right one runs the step.
+        // A wrong name is not accepted; the right one runs the step. (The machine answers a wrong
+        // name at once, with no effect to wait for: the frame after Enter is its answer.)
         await app.type('service_v9_broken');
         await app.press(KEYS.enter);
-        await tick(300);
         expect(plain(app.frame())).toMatch(/type service_v9_broken3 and Enter/);
         await app.type('3');
         await app.press(KEYS.enter);

@@ -57,10 +57,12 @@ it('types the count, shows the request and its curl line, sends on y, and report
     </KeyRouter>,
   );
   await until(app.lastFrame, /replicas/);
-  for (const ch of ['x', '\u007f', '0']) {
-    app.stdin.write(ch);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  // Each key once the one before it is drawn (keys written together could arrive as one chunk).
+  app.stdin.write('x');
+  await until(app.lastFrame, /replicas\s+x/);
+  app.stdin.write('\u007f');
+  await waitUntil('the x deleted', () => app.lastFrame() ?? '', (f) => /replicas/.test(f) && !/replicas\s+x/.test(f));
+  app.stdin.write('0');
   await until(app.lastFrame, /replicas\s+0/);
   app.stdin.write('\r');
   const review = await until(app.lastFrame, /y send/);

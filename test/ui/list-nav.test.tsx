@@ -9,7 +9,7 @@ import { setSnapshot } from '../../src/store/console';
 import type { IndexRow } from '../../src/domain/types';
 import { useUi } from '../../src/ui/app/context';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
-import { failOnConsoleError, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
+import { failOnConsoleError, frameWhere, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -35,9 +35,10 @@ async function indicesPane(): Promise<Rendered> {
   return r;
 }
 
-function setIndices(app: Rendered, rows: IndexRow[]): Promise<void> {
+/** A new Indices snapshot, as a poll brings it; waits until the frame shows it (`drawn`). */
+async function setIndices(app: Rendered, rows: IndexRow[], what: string, drawn: (frame: string) => boolean): Promise<void> {
   setSnapshot(app.store, 'indices', { data: rows, fetchedAt: NOW, failures: 0 });
-  return new Promise((res) => setTimeout(res, 0));
+  await frameWhere(app, what, drawn);
 }
 
 const row = (name: string, like: IndexRow): IndexRow => ({ ...like, name });
@@ -50,7 +51,9 @@ describe('the cursor follows the item', () => {
     await app.press(KEYS.down);
     expect(highlighted(app)).toBe('service_v9_kb');
     // The next poll: two new indices sort before it, so row 2 is now another index.
-    await setIndices(app, [row('service_v9_aa1', rows[0]), row('service_v9_aa2', rows[0]), ...rows]);
+    await setIndices(app, [row('service_v9_aa1', rows[0]), row('service_v9_aa2', rows[0]), ...rows], 'the two new rows', (f) =>
+      f.includes('service_v9_aa2'),
+    );
     expect(highlighted(app)).toBe('service_v9_kb');
     expect(app.ui.getState().selection.indices).toEqual({ index: 'service_v9_kb' });
     await app.press(keysOf('wizard.replicas')[0]);
@@ -78,6 +81,8 @@ describe('the cursor follows the item', () => {
     await setIndices(
       app,
       rows.filter((x) => x.name !== 'service_v9_kb'),
+      'the footer saying service_v9_kb is gone',
+      (f) => f.includes('selection moved: service_v9_kb is gone'),
     );
     // The row now at its old position.
     expect(highlighted(app)).toBe('service_v9_legacy');
@@ -138,7 +143,7 @@ describe('long names', () => {
     const app = await indicesPane();
     const rows = app.store.getState().snapshots.indices.data!;
     const long = (n: string) => row(`service_v9_logs-application-eu-west-1-2026-11-22-${n}`, rows[0]);
-    await setIndices(app, [long('000017'), long('000018')]);
+    await setIndices(app, [long('000017'), long('000018')], 'the two long names', (f) => /…[\w-]*000018/.test(f));
     const shown = app.lines().filter((l) => /service_v9_l…/.test(l));
     expect(shown).toHaveLength(2);
     // The distinct ends stay on screen: the two rows are told apart.
@@ -165,13 +170,13 @@ describe('the Fleet view', () => {
     await r.press(KEYS.down);
     // charlie goes red: it moves to the top, and bravo (chosen, row 1) moves down to row 2.
     putFleetRow(fleetStore, { ...base, profile: 'charlie', status: 'red' });
-    await new Promise((res) => setTimeout(res, 0));
+    await frameWhere(r, 'charlie (red) drawn above alpha', (f) => f.indexOf('charlie') >= 0 && f.indexOf('charlie') < f.indexOf('alpha'));
     expect(fleetStore.getState().rows.map((x) => x.profile)).toEqual(['charlie', 'alpha', 'bravo']);
     await r.press(KEYS.enter);
     expect(opened).toEqual(['bravo']);
     // bravo disappears (profile removed): the highlight is on alpha, and Enter waits for a move.
     fleetStore.setState((s) => ({ rows: s.rows.filter((x) => x.profile !== 'bravo') }));
-    await new Promise((res) => setTimeout(res, 0));
+    await frameWhere(r, 'the fleet without bravo', (f) => f.includes('selection moved: bravo is gone'));
     expect(r.frame()).toContain('selection moved: bravo is gone');
     await r.press(KEYS.enter);
     expect(opened).toEqual(['bravo']);

@@ -9,6 +9,7 @@ import type { RecoveryMethod } from '../corruption/progress';
 import type { SnapshotHolding } from '../corruption/explain';
 import { DEFAULT_SUFFIX, type RestoreForm } from './restore';
 import { stay, type Machine, type Step } from './machine';
+import { compareText } from '../order';
 
 export interface RecoveryFinding {
   index: string;
@@ -33,7 +34,7 @@ export interface RecoveryFinding {
 export function restoreRoute(index: string, snapshots: readonly SnapshotHolding[]): RecoveryFinding['restore'] {
   const newest = snapshots
     .filter((s) => s.state === 'SUCCESS' || s.state === 'PARTIAL')
-    .sort((a, b) => (b.endTime ?? '').localeCompare(a.endTime ?? ''))[0];
+    .sort((a, b) => compareText(b.endTime ?? '', a.endTime ?? ''))[0];
   if (!newest) return undefined;
   return {
     form: { repository: newest.repository, snapshot: newest.snapshot, indices: index, mode: 'replace', suffix: DEFAULT_SUFFIX },

@@ -82,3 +82,75 @@ describe("is the shard's node the Elasticsearch of this host", () => {
     );
   });
 });
+
+describe('node facts and locality, plain values', () => {
+  it('every fact a node reports, and none it does not', () => {
+    expect(
+      parseNodeFacts({
+        nodes: {
+          ID1: {
+            name: 'es-a',
+            host: '10.0.0.5',
+            settings: { path: { data: ['/d1', '/d2'], home: '/usr/share/es', logs: '/var/log/es' } },
+            process: { id: 4242 },
+            jvm: { using_bundled_jdk: false },
+          },
+          ID2: { settings: { path: { data: '/only' } }, process: { id: '77' }, jvm: { using_bundled_jdk: 'yes' } },
+          ID3: {},
+        },
+      }),
+    ).toStrictEqual([
+      { id: 'ID1', name: 'es-a', dataPaths: ['/d1', '/d2'], home: '/usr/share/es', logs: '/var/log/es', pid: 4242, bundledJdk: false, host: '10.0.0.5' },
+      { id: 'ID2', name: 'ID2', dataPaths: ['/only'] },
+      { id: 'ID3', name: 'ID3', dataPaths: [] },
+    ]);
+    expect(parseNodeFacts({})).toEqual([]);
+  });
+
+  it('the shard folder: one trailing slash or several are dropped, nothing else', () => {
+    expect(shardFolder('/data//', 'U', 3)).toBe('/data/indices/U/3');
+    expect(shardFolder('/data', 'U', 0)).toBe('/data/indices/U/0');
+  });
+
+  const holder = { id: 'HOLDERxxxxxxxxxxxxxxxx', name: 'es-a', dataPaths: ['/var/lib/elasticsearch'], pid: 4242, host: 'storage-a' };
+  const here = { path: '/var/lib/elasticsearch', nodeId: holder.id, shardFolderExists: true, lockedByPid: true };
+  const reason = (...a: Parameters<typeof judgeLocality>) => {
+    const l = judgeLocality(...a);
+    return l.ok ? 'ok' : l.reason;
+  };
+
+  it('each refusal in its words', () => {
+    const view = { pidIsElasticsearch: true, dataPaths: [here] };
+    expect(reason(null, view)).toBe('the cluster did not say which node holds the copy');
+    expect(reason(holder, null)).toBe('the cluster did not say which node holds the copy');
+    expect(reason({ ...holder, dataPaths: [] }, view)).toBe('node es-a (id HOLDERxxxxxxxxxxxxxxxx, pid 4242) did not report its path.data and pid');
+    expect(reason({ ...holder, pid: undefined }, view)).toBe('node es-a (id HOLDERxxxxxxxxxxxxxxxx) did not report its path.data and pid');
+    expect(reason(holder, { pidIsElasticsearch: true, dataPaths: [{ ...here, shardFolderExists: false }] })).toBe(
+      "the shard folder under node es-a (id HOLDERxxxxxxxxxxxxxxxx, pid 4242)'s path.data /var/lib/elasticsearch does not exist on this host",
+    );
+    expect(reason({ ...holder, dataPaths: ['/a', '/b'] }, { pidIsElasticsearch: true, dataPaths: [] })).toMatch(/path\.data \/a, \/b does not/);
+    // The first data path that holds the folder is the one judged.
+    expect(
+      judgeLocality(holder, { pidIsElasticsearch: true, dataPaths: [{ ...here, path: '/x', shardFolderExists: false }, { ...here, path: '/y' }] }),
+    ).toEqual({ ok: true, dataPath: '/y' });
+  });
+
+  it('where to run it when the holder is unknown or names no host', () => {
+    expect(elsewhereRefusal('i', 1, null, 'why')).toBe(
+      "the corrupt copy of i shard 1 is on another node, not on this host's Elasticsearch: why; run shardeck recover-corrupt on the host of node ?, as root; nothing was run",
+    );
+    expect(elsewhereRefusal('i', 1, { ...holder, host: undefined }, 'why')).toBe(
+      "the corrupt copy of i shard 1 is on node es-a, not on this host's Elasticsearch: why; run shardeck recover-corrupt on the host of node es-a, as root; nothing was run",
+    );
+  });
+
+  it('segments files by their whole name only; none is null', () => {
+    expect(newestSegmentsFile(['segments_2', 'pending_segments_z', 'segments_3.bak'])).toBe('segments_2');
+    expect(newestSegmentsFile(['write.lock'])).toBeNull();
+  });
+
+  it('the main class as an argument of its own, or the end of the module path', () => {
+    expect(isElasticsearchCmdline(['java', 'org.elasticsearch.bootstrap.Elasticsearch'].join('\0'))).toBe(true);
+    expect(isElasticsearchCmdline(['java', 'xorg.elasticsearch.bootstrap.Elasticsearch'].join('\0'))).toBe(false);
+  });
+});

@@ -351,9 +351,10 @@ function launch(s: string, flags: string): void {
   tmux('new-session', '-d', '-s', s, '-x', '80', '-y', '24', cmd);
 }
 
-// Pane keys: a dangerous key of a wizard's own dialog (snapshot first) is reached only inside a
-// wizard that read-only mode never opens, and what it sends goes through the Guard all the same.
-const DANGEROUS = KEYMAP.filter((k) => k.dangerous && k.scope !== 'dialog');
+// Pane keys: a dangerous key inside a wizard (snapshot first, the checklist's restore route, a
+// restore's cancel) is reached only in a wizard that read-only mode never opens, and what it
+// sends goes through the Guard all the same.
+const DANGEROUS = KEYMAP.filter((k) => k.dangerous && k.scope in PANE_SPECS);
 const titleOf = (id: string) => WIZARDS.find((w) => w.commandId === id)?.title ?? id;
 
 describe('every dangerous key of the console with --read-only does nothing', () => {

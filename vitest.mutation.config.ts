@@ -22,7 +22,12 @@ export default defineConfig({
         test: {
           ...unit.test,
           testTimeout: 60_000,
-          exclude: [...configDefaults.exclude, 'test/unit/private-files.test.ts', 'test/unit/completion-shell.test.ts', 'test/ui/windowing.test.tsx'],
+          exclude: [
+            ...configDefaults.exclude,
+            'test/unit/private-files.test.ts',
+            'test/unit/completion-shell.test.ts',
+            'test/ui/windowing.test.tsx',
+          ],
         },
       },
     ] as never,

@@ -36,7 +36,14 @@ const NAME = 'allocation';
 
 function leftJson(left: LeftAllocation | null) {
   return left
-    ? { at: left.record.at, by: left.record.user, pid: left.record.pid, what: left.record.what, settings: left.diffs, message: left.message }
+    ? {
+        at: left.record.at,
+        by: left.record.user,
+        pid: left.record.pid,
+        what: left.record.what,
+        settings: left.diffs,
+        message: left.message,
+      }
     : null;
 }
 
@@ -67,7 +74,8 @@ async function sendPlan(guard: Guard, plan: MutationPlan, values: CommandContext
 }
 
 const allocation: CommandModule = {
-  summary: 'What limits shard allocation now and what shardeck left changed; enable VALUE sets it, restore puts back what shardeck changed.',
+  summary:
+    'What limits shard allocation now and what shardeck left changed; enable VALUE sets it, restore puts back what shardeck changed.',
   usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore] [--yes] [--dry-run] [--json] [connection flags]`,
   options: { ...MUTATION_OPTIONS },
   group: 'change',
@@ -92,7 +100,13 @@ const allocation: CommandModule = {
         if (json) printJson({ ...head, ok: true });
         return EXIT.ok;
       }
-      if (verb === 'enable') return await sendPlan(guard, allocationEnablePlan(value as (typeof ENABLE_VALUES)[number], 'by shardeck allocation enable'), values, head);
+      if (verb === 'enable')
+        return await sendPlan(
+          guard,
+          allocationEnablePlan(value as (typeof ENABLE_VALUES)[number], 'by shardeck allocation enable'),
+          values,
+          head,
+        );
       if (!left) {
         if (json) printJson({ ...head, ok: true, sent: false });
         else out('nothing to put back: shardeck left no allocation setting changed on this cluster\n');

@@ -21,13 +21,17 @@ const NAME = 'restart-node';
 async function confirm(values: CommandContext['values'], node: string): Promise<Confirmation | null> {
   if (values['node-name'] !== undefined) {
     if (String(values['node-name']) !== node) {
-      err(`shardeck ${NAME}: --node-name ${displayText(String(values['node-name']))} is not the node of this host (${displayText(node)}); nothing was changed\n`);
+      err(
+        `shardeck ${NAME}: --node-name ${displayText(String(values['node-name']))} is not the node of this host (${displayText(node)}); nothing was changed\n`,
+      );
       return null;
     }
     if (values.yes) return { by: 'yes-flag', text: node };
   }
   if (values.yes) {
-    err(`shardeck ${NAME}: this takes node ${displayText(node)} out of service and --yes does not confirm it: add --node-name ${displayText(node)}; nothing was changed\n`);
+    err(
+      `shardeck ${NAME}: this takes node ${displayText(node)} out of service and --yes does not confirm it: add --node-name ${displayText(node)}; nothing was changed\n`,
+    );
     return null;
   }
   if (values.json || !process.stdin.isTTY) {
@@ -46,7 +50,8 @@ async function confirm(values: CommandContext['values'], node: string): Promise<
 }
 
 const restartNode: CommandModule = {
-  summary: "Rolling restart of this host's node: checks, allocation of replicas off, flush, stop, start, allocation back, green (resumable).",
+  summary:
+    "Rolling restart of this host's node: checks, allocation of replicas off, flush, stop, start, allocation back, green (resumable).",
   usage: [
     'usage: shardeck restart-node [--yes --node-name NAME] [--dry-run] [--green-timeout SECONDS] [--stop-cmd CMD] [--start-cmd CMD] [--json] [connection flags]',
     "Elastic's documented steps, each previewed and audited; the allocation setting is recorded before it changes and put back to",
@@ -61,7 +66,11 @@ const restartNode: CommandModule = {
     'dry-run': 'show the checks and the steps, change nothing',
     'green-timeout': 'seconds to wait for green after allocation is back (default 300)',
   },
-  examples: ['shardeck restart-node --dry-run', 'shardeck restart-node --yes --node-name storage-1', 'shardeck restart-node --yes --node-name storage-1 --green-timeout 900'],
+  examples: [
+    'shardeck restart-node --dry-run',
+    'shardeck restart-node --yes --node-name storage-1',
+    'shardeck restart-node --yes --node-name storage-1 --green-timeout 900',
+  ],
   async run({ values }) {
     const json = Boolean(values.json);
     for (const k of ['wait-timeout', 'green-timeout'])
@@ -71,7 +80,10 @@ const restartNode: CommandModule = {
     try {
       if (!values['dry-run']) guard.assertWritable();
       const overrides = engineOverrides(values, profile);
-      const waitMs = values['wait-timeout'] === undefined ? {} : { stopTimeoutMs: Number(values['wait-timeout']) * 1000, startTimeoutMs: Number(values['wait-timeout']) * 1000 };
+      const waitMs =
+        values['wait-timeout'] === undefined
+          ? {}
+          : { stopTimeoutMs: Number(values['wait-timeout']) * 1000, startTimeoutMs: Number(values['wait-timeout']) * 1000 };
       const tuning = {
         hostSecrets: connectionSecrets(conn),
         ...waitMs,
@@ -95,7 +107,10 @@ const restartNode: CommandModule = {
         return EXIT.failed;
       }
       const node = start.node.name;
-      if (start.progress) say(`an unfinished restart of ${displayText(node)} (started ${start.progress.startedAt}) goes on at: ${nextRestartStep(start.progress)} (${restartProgressFile(node)})\n`);
+      if (start.progress)
+        say(
+          `an unfinished restart of ${displayText(node)} (started ${start.progress.startedAt}) goes on at: ${nextRestartStep(start.progress)} (${restartProgressFile(node)})\n`,
+        );
       else if (start.checks) {
         if (start.checks.refusal) {
           if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: start.checks.refusal });
@@ -110,21 +125,29 @@ const restartNode: CommandModule = {
       say('steps:\n');
       for (const id of RESTART_STEPS) say(`  ${id}: ${stepTitle(id, displayText(node))}\n`);
       if (!json) {
-        printPreviews(previews(guard, [allocationEnablePlan('primaries', `for the restart of node ${node}`), ...(indices.length ? [flushPlan(indices, node)] : [])]));
+        printPreviews(
+          previews(guard, [
+            allocationEnablePlan('primaries', `for the restart of node ${node}`),
+            ...(indices.length ? [flushPlan(indices, node)] : []),
+          ]),
+        );
         out(`  $ ${cmds.stop.join(' ; ')}\n  $ ${cmds.start.join(' ; ')}\n`);
       }
       if (values['dry-run']) {
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, dryRun: true, node, checks: start.checks, steps: RESTART_STEPS });
+        if (json)
+          printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, dryRun: true, node, checks: start.checks, steps: RESTART_STEPS });
         else out('dry run: nothing was changed\n');
         return EXIT.ok;
       }
       const c = await confirm(values, node);
       if (!c) {
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: 'not confirmed: nothing was changed', refused: 'unconfirmed' });
+        if (json)
+          printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: 'not confirmed: nothing was changed', refused: 'unconfirmed' });
         return EXIT.failed;
       }
       const r = await runRestart(es, guard, start, c, opts);
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: r.ok, ...(r.ok ? {} : { error: r.message }), node, progress: r.progress });
+      if (json)
+        printJson({ schema: JSON_SCHEMA, command: NAME, ok: r.ok, ...(r.ok ? {} : { error: r.message }), node, progress: r.progress });
       else out(`${r.ok ? 'ok' : 'FAILED'}: ${displayText(r.message)}\n`);
       return r.ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

@@ -61,7 +61,8 @@ function renderText(r: StatusReport | UnreachableReport): string {
 }
 
 const status: CommandModule = {
-  summary: 'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red, 3 unreachable.',
+  summary:
+    'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red, 3 unreachable.',
   usage: 'usage: shardeck status [--json] [connection flags]',
   group: 'watch',
   flagHelp: {},

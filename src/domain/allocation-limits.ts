@@ -28,7 +28,13 @@ function flatten(obj: unknown, prefix: string, out: Record<string, string | null
     for (const [k, v] of Object.entries(obj as Json)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
   } else if (prefix) {
     out[prefix] =
-      typeof obj === 'string' ? obj : typeof obj === 'number' || typeof obj === 'boolean' ? String(obj) : Array.isArray(obj) ? obj.join(',') : null;
+      typeof obj === 'string'
+        ? obj
+        : typeof obj === 'number' || typeof obj === 'boolean'
+          ? String(obj)
+          : Array.isArray(obj)
+            ? obj.join(',')
+            : null;
   }
   return out;
 }
@@ -167,7 +173,9 @@ export function restorePlan(r: AllocationRecord, diffs: AllocationDiff[]): Mutat
       path: '/_cluster/settings',
       querystring: { flat_settings: 'true' },
       check(res) {
-        const left = differences(r, allocationValuesOf(res)).filter((x) => diffs.some((d) => d.level === x.level && d.setting === x.setting));
+        const left = differences(r, allocationValuesOf(res)).filter((x) =>
+          diffs.some((d) => d.level === x.level && d.setting === x.setting),
+        );
         return left.length === 0
           ? { ok: true, message: 'allocation is back to what it was' }
           : { ok: false, message: `still not as before: ${left.map((x) => `${x.setting} is ${shown(x.now)}`).join(', ')}` };

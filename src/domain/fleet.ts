@@ -104,7 +104,9 @@ export function fleetExitCode(rows: readonly FleetRow[]): number {
   let worst = 0;
   for (const r of rows) {
     const code =
-      r.status === 'unreachable' || r.status === 'pending' ? 3 : statusExitCode({ reachable: true, status: r.status, allocationLimits: [] } as unknown as StatusReport);
+      r.status === 'unreachable' || r.status === 'pending'
+        ? 3
+        : statusExitCode({ reachable: true, status: r.status, allocationLimits: [] } as unknown as StatusReport);
     worst = Math.max(worst, code);
   }
   return worst;

@@ -151,7 +151,8 @@ export function parseRestartProgress(text: string): RestartProgress | null {
     return null;
   }
   const p = j as Partial<RestartProgress> | null;
-  if (!p || p.version !== 1 || typeof p.node?.name !== 'string' || typeof p.node?.id !== 'string' || typeof p.startedAt !== 'string') return null;
+  if (!p || p.version !== 1 || typeof p.node?.name !== 'string' || typeof p.node?.id !== 'string' || typeof p.startedAt !== 'string')
+    return null;
   if (!Array.isArray(p.indices) || !p.indices.every((x) => typeof x === 'string')) return null;
   const steps: RestartProgress['steps'] = {};
   for (const [id, r] of Object.entries(p.steps ?? {})) {
@@ -160,7 +161,14 @@ export function parseRestartProgress(text: string): RestartProgress | null {
     if ((rec.status !== 'done' && rec.status !== 'failed') || typeof rec.at !== 'string') return null;
     steps[id as RestartStepId] = { status: rec.status, at: rec.at, ms: Number(rec.ms) || 0, message: String(rec.message ?? '') };
   }
-  return { version: 1, node: { name: p.node.name, id: p.node.id }, startedAt: p.startedAt, indices: p.indices, steps, ...(p.finished ? { finished: true } : {}) };
+  return {
+    version: 1,
+    node: { name: p.node.name, id: p.node.id },
+    startedAt: p.startedAt,
+    indices: p.indices,
+    steps,
+    ...(p.finished ? { finished: true } : {}),
+  };
 }
 
 /** The flush of exactly the indices with shards on the node (Elastic's `POST _flush`, narrowed to them: never `_all`). */

@@ -196,7 +196,13 @@ export class Guard {
   private async recordAllocation(plan: MutationPlan): Promise<AllocationRecord> {
     const uuid = await this.lockKey();
     const now = await this.es.allocationSettings();
-    const head = { clusterUuid: uuid, url: urlForMessage(this.ctx.conn.url), at: new Date().toISOString(), user: hostUser(), pid: process.pid };
+    const head = {
+      clusterUuid: uuid,
+      url: urlForMessage(this.ctx.conn.url),
+      at: new Date().toISOString(),
+      user: hostUser(),
+      pid: process.pid,
+    };
     const record = recordBefore(readAllocationRecord(uuid), plan, now, head)!;
     try {
       writeAllocationRecord(record);

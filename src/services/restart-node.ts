@@ -63,16 +63,26 @@ export interface RestartOptions {
 
 export type RestartStart =
   | { kind: 'refused'; message: string }
-  | { kind: 'ready'; facts: EngineFacts; node: { name: string; id: string }; checks: RestartChecks | null; progress: RestartProgress | null };
+  | {
+      kind: 'ready';
+      facts: EngineFacts;
+      node: { name: string; id: string };
+      checks: RestartChecks | null;
+      progress: RestartProgress | null;
+    };
 
 /** The node, an unfinished restart of it (then no checks: it goes on), else the checks. */
 export async function prepareRestart(es: EsApi, opts: RestartOptions): Promise<RestartStart> {
   const facts = await readEngine(es, opts.url, opts.overrides);
-  if (facts.elsewhere) return { kind: 'refused', message: `${facts.elsewhere}: restart-node restarts the node of this host; nothing was changed` };
+  if (facts.elsewhere)
+    return { kind: 'refused', message: `${facts.elsewhere}: restart-node restarts the node of this host; nothing was changed` };
   // No node seen on this host: when the cluster does not answer either, say that (exit 3), not "no node here".
   if (!facts.node) await es.data('health');
   if (!facts.node)
-    return { kind: 'refused', message: 'no node of this cluster runs on this host (and none was seen here): nothing to restart; nothing was changed' };
+    return {
+      kind: 'refused',
+      message: 'no node of this cluster runs on this host (and none was seen here): nothing to restart; nothing was changed',
+    };
   const saved = loadRestartProgress(facts.node.name);
   if (saved) {
     const progress = resumeFrom(saved, (await leftAllocation(es)) !== null);
@@ -114,7 +124,9 @@ async function runStep(
     case 'allocation-off':
       return send(guard, allocationEnablePlan('primaries', `for the restart of node ${name}`), c);
     case 'flush':
-      return p.indices.length ? send(guard, flushPlan(p.indices, name), c) : { ok: true, message: 'no index has a shard on the node: nothing to flush' };
+      return p.indices.length
+        ? send(guard, flushPlan(p.indices, name), c)
+        : { ok: true, message: 'no index has a shard on the node: nothing to flush' };
     case 'stop':
     case 'start': {
       const r = await runService(es, guard, id, facts, opts.overrides, c, onOutput, tuning);
@@ -126,10 +138,17 @@ async function runStep(
     }
     case 'green': {
       const ms = tuning.greenTimeoutMs ?? 300_000;
-      const { value, met } = await waitUntil(() => es.health(), (h) => h.status === 'green', { timeoutMs: ms, intervalMs: 1000 });
+      const { value, met } = await waitUntil(
+        () => es.health(),
+        (h) => h.status === 'green',
+        { timeoutMs: ms, intervalMs: 1000 },
+      );
       return met
         ? { ok: true, message: 'the cluster is green' }
-        : { ok: false, message: `the cluster is ${value.status} after ${Math.round(ms / 1000)} s (${value.unassigned} unassigned): run it again to go on waiting, or see the Health pane` };
+        : {
+            ok: false,
+            message: `the cluster is ${value.status} after ${Math.round(ms / 1000)} s (${value.unassigned} unassigned): run it again to go on waiting, or see the Health pane`,
+          };
     }
     case 'verify': {
       const [nodes, left] = await Promise.all([es.nodeFacts(), leftAllocation(es)]);
@@ -164,12 +183,20 @@ export async function runRestart(
     } catch (e) {
       r = { ok: false, message: (e as Error).message };
     }
-    p = recordRestartStep(p, id, { status: r.ok ? 'done' : 'failed', at: new Date().toISOString(), ms: Date.now() - began, message: r.message });
+    p = recordRestartStep(p, id, {
+      status: r.ok ? 'done' : 'failed',
+      at: new Date().toISOString(),
+      ms: Date.now() - began,
+      message: r.message,
+    });
     save(p);
     opts.onStep?.({ id, title, phase: r.ok ? 'done' : 'failed', message: r.message });
     if (!r.ok) {
       if (restoreAllocationNow(p)) {
-        const back = await runStep('allocation-back', es, guard, p, start.facts, confirmation, opts).catch((e: Error) => ({ ok: false, message: e.message }));
+        const back = await runStep('allocation-back', es, guard, p, start.facts, confirmation, opts).catch((e: Error) => ({
+          ok: false,
+          message: e.message,
+        }));
         // Given up before anything was down: the next run starts over, checks first (not at the flush with allocation on).
         if (back.ok) fs.rmSync(restartProgressFile(p.node.name), { force: true });
         return {

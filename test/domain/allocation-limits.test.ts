@@ -24,7 +24,11 @@ describe('allocation limits', () => {
   it('reads enable, rebalance and excludes per level from a flat answer, and nothing else', () => {
     const v = allocationValuesOf({
       persistent: { 'cluster.routing.allocation.enable': 'primaries', 'search.max_open_scroll_context': '900' },
-      transient: { 'cluster.routing.rebalance.enable': 'none', 'cluster.routing.allocation.exclude._name': 'n2', 'cluster.routing.allocation.exclude._ip': '' },
+      transient: {
+        'cluster.routing.rebalance.enable': 'none',
+        'cluster.routing.allocation.exclude._name': 'n2',
+        'cluster.routing.allocation.exclude._ip': '',
+      },
     });
     expect(v).toEqual({
       persistent: { 'cluster.routing.allocation.enable': 'primaries' },
@@ -79,7 +83,13 @@ describe('the record of what shardeck changed', () => {
   it('knows which plans change allocation', () => {
     expect(allocationKeysOfPlan(enable)).toEqual({ persistent: ['cluster.routing.allocation.enable'], transient: [] });
     expect(touchesAllocation(scrollLimitPlan(900, 500))).toBe(false);
-    expect(touchesAllocation({ method: 'PUT', path: '/_cluster/settings', body: { transient: { cluster: { routing: { allocation: { exclude: { _name: 'n1' } } } } } } })).toBe(true);
+    expect(
+      touchesAllocation({
+        method: 'PUT',
+        path: '/_cluster/settings',
+        body: { transient: { cluster: { routing: { allocation: { exclude: { _name: 'n1' } } } } } },
+      }),
+    ).toBe(true);
     expect(touchesAllocation({ ...enable, method: 'POST' })).toBe(false);
   });
 
@@ -88,7 +98,10 @@ describe('the record of what shardeck changed', () => {
     expect(first.before).toEqual({ persistent: { 'cluster.routing.allocation.enable': null }, transient: {} });
     const second = recordBefore(
       first,
-      { ...allocationEnablePlan('none', 'again'), body: { persistent: { 'cluster.routing.allocation.enable': 'none' }, transient: { 'cluster.routing.rebalance.enable': 'none' } } },
+      {
+        ...allocationEnablePlan('none', 'again'),
+        body: { persistent: { 'cluster.routing.allocation.enable': 'none' }, transient: { 'cluster.routing.rebalance.enable': 'none' } },
+      },
       { persistent: { 'cluster.routing.allocation.enable': 'primaries' }, transient: {} },
       { ...head, pid: 43 },
     )!;
@@ -106,7 +119,11 @@ describe('the record of what shardeck changed', () => {
     const diffs = differences(rec, now);
     expect(diffs).toEqual([{ level: 'persistent', setting: 'cluster.routing.allocation.enable', before: null, now: 'primaries' }]);
     const plan = restorePlan(rec, diffs)!;
-    expect(plan).toMatchObject({ method: 'PUT', path: '/_cluster/settings', body: { persistent: { 'cluster.routing.allocation.enable': null } } });
+    expect(plan).toMatchObject({
+      method: 'PUT',
+      path: '/_cluster/settings',
+      body: { persistent: { 'cluster.routing.allocation.enable': null } },
+    });
     expect(plan.summary).toMatch(/cluster.routing.allocation.enable primaries -> unset \(persistent\)/);
     expect(plan.verify!.check({ persistent: {}, transient: {} }).ok).toBe(true);
     expect(plan.verify!.check({ persistent: { 'cluster.routing.allocation.enable': 'primaries' } }).ok).toBe(false);
@@ -120,7 +137,11 @@ describe('the record of what shardeck changed', () => {
     expect(parseAllocationRecord('not json')).toBeNull();
     expect(parseAllocationRecord(JSON.stringify({ ...rec, version: 2 }))).toBeNull();
     // A record naming a setting that is not an allocation setting would make restore change anything: refused.
-    expect(parseAllocationRecord(JSON.stringify({ ...rec, before: { persistent: { 'search.max_open_scroll_context': '1' }, transient: {} } }))).toBeNull();
-    expect(parseAllocationRecord(JSON.stringify({ ...rec, before: { persistent: { 'cluster.routing.allocation.enable': 5 }, transient: {} } }))).toBeNull();
+    expect(
+      parseAllocationRecord(JSON.stringify({ ...rec, before: { persistent: { 'search.max_open_scroll_context': '1' }, transient: {} } })),
+    ).toBeNull();
+    expect(
+      parseAllocationRecord(JSON.stringify({ ...rec, before: { persistent: { 'cluster.routing.allocation.enable': 5 }, transient: {} } })),
+    ).toBeNull();
   });
 });

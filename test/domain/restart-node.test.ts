@@ -16,7 +16,13 @@ import {
 import { checkPlanPath } from '../../src/domain/mutation/targets';
 import { restartWizardMachine, type RestartWizardState } from '../../src/domain/wizards/restart-node';
 
-const shard = (index: string, n: number, primary: boolean, node: string | null, state = 'STARTED') => ({ index, shard: n, primary, state, node });
+const shard = (index: string, n: number, primary: boolean, node: string | null, state = 'STARTED') => ({
+  index,
+  shard: n,
+  primary,
+  state,
+  node,
+});
 const green = { status: 'green' as const, relocating: 0, unassigned: 0 };
 
 describe('restart checks', () => {
@@ -33,14 +39,21 @@ describe('restart checks', () => {
     const c = restartChecks({
       node: 'a',
       health: { status: 'yellow', relocating: 0, unassigned: 1 },
-      shards: [shard('logs', 0, true, 'a'), shard('logs', 0, false, null, 'UNASSIGNED'), shard('logs', 1, true, 'a'), shard('logs', 1, false, 'b', 'INITIALIZING')],
+      shards: [
+        shard('logs', 0, true, 'a'),
+        shard('logs', 0, false, null, 'UNASSIGNED'),
+        shard('logs', 1, true, 'a'),
+        shard('logs', 1, false, 'b', 'INITIALIZING'),
+      ],
     });
     expect(c.noCopyElsewhere).toEqual([
       { index: 'logs', shard: 0 },
       { index: 'logs', shard: 1 },
     ]);
     expect(c.warnings[0]).toMatch(/the cluster is yellow \(1 unassigned shard\)/);
-    expect(c.warnings[1]).toMatch(/2 shards have no copy on another node and will be unavailable \(red\) while a is down: logs\[0\], logs\[1\]/);
+    expect(c.warnings[1]).toMatch(
+      /2 shards have no copy on another node and will be unavailable \(red\) while a is down: logs\[0\], logs\[1\]/,
+    );
     expect(c.refusal).toBeNull();
   });
 

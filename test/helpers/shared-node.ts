@@ -42,7 +42,10 @@ export async function sharedNode(): Promise<SharedNode> {
       const holder = path.join(dir, `shared-${i + 1}.holder`);
       if (!take(holder)) continue;
       held = holder;
-      fs.appendFileSync(path.join(dir, 'shared-nodes.log'), `${new Date().toISOString()} ${process.pid} ${node.name} ${process.env.VITEST_POOL_ID ?? ''}\n`);
+      fs.appendFileSync(
+        path.join(dir, 'shared-nodes.log'),
+        `${new Date().toISOString()} ${process.pid} ${node.name} ${process.env.VITEST_POOL_ID ?? ''}\n`,
+      );
       await resetNode(node);
       return node;
     }
@@ -109,7 +112,14 @@ export async function resetNode(node: SharedNode): Promise<void> {
   const own = indices.filter((n) => !n.startsWith('.'));
   // Batches keep the request line short; names come from the node itself.
   for (let i = 0; i < own.length; i += 50)
-    await ok(url, 'DELETE', `/${own.slice(i, i + 50).map(encodeURIComponent).join(',')}?expand_wildcards=all`);
+    await ok(
+      url,
+      'DELETE',
+      `/${own
+        .slice(i, i + 50)
+        .map(encodeURIComponent)
+        .join(',')}?expand_wildcards=all`,
+    );
 
   const builtIn = (name: string, meta: any) => name.startsWith('.') || meta?.managed === true;
   const templates = (await ok(url, 'GET', '/_index_template')).index_templates;
@@ -119,7 +129,8 @@ export async function resetNode(node: SharedNode): Promise<void> {
   for (const t of components.filter((t: any) => !builtIn(t.name, t.component_template._meta)))
     await ok(url, 'DELETE', `/_component_template/${encodeURIComponent(t.name)}`);
   const legacy = await ok(url, 'GET', '/_template');
-  for (const name of Object.keys(legacy).filter((n) => !n.startsWith('.'))) await ok(url, 'DELETE', `/_template/${encodeURIComponent(name)}`);
+  for (const name of Object.keys(legacy).filter((n) => !n.startsWith('.')))
+    await ok(url, 'DELETE', `/_template/${encodeURIComponent(name)}`);
   const pipelines = await esCall(url, 'GET', '/_ingest/pipeline'); // 404: there is none
   for (const [name] of Object.entries<any>(pipelines.status === 200 ? pipelines.body : {}).filter(([n, def]) => !builtIn(n, def._meta)))
     await ok(url, 'DELETE', `/_ingest/pipeline/${encodeURIComponent(name)}`);

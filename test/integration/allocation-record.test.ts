@@ -49,7 +49,9 @@ afterAll(() => {
 
 describe('allocation limits and the record of what shardeck changed', () => {
   it('set by hand: status warns with exit 1 and the reason in JSON; nothing is offered back (shardeck did not set it)', async () => {
-    await es('PUT', '/_cluster/settings', { persistent: { 'cluster.routing.rebalance.enable': 'none', 'cluster.routing.allocation.exclude._name': 'gone-node' } });
+    await es('PUT', '/_cluster/settings', {
+      persistent: { 'cluster.routing.rebalance.enable': 'none', 'cluster.routing.allocation.exclude._name': 'gone-node' },
+    });
     const r = await cli(['status', '--json']);
     expect(r.code).toBe(1);
     const report = JSON.parse(r.stdout);
@@ -64,7 +66,9 @@ describe('allocation limits and the record of what shardeck changed', () => {
     expect(text.stdout).toMatch(/WARNING an allocation exclude is set: cluster.routing.allocation.exclude._name=gone-node/);
     const a = await cli(['allocation', '--json']);
     expect(JSON.parse(a.stdout)).toMatchObject({ ok: true, left: null });
-    await es('PUT', '/_cluster/settings', { persistent: { 'cluster.routing.rebalance.enable': null, 'cluster.routing.allocation.exclude._name': null } });
+    await es('PUT', '/_cluster/settings', {
+      persistent: { 'cluster.routing.rebalance.enable': null, 'cluster.routing.allocation.exclude._name': null },
+    });
     expect((await cli(['status', '--json'])).code).toBe(0);
   });
 
@@ -109,7 +113,9 @@ describe('allocation limits and the record of what shardeck changed', () => {
     expect(after.code).toBe(0);
     expect(after.stderr).toBe('');
     // The restore is audited like every change.
-    expect((await runCli(['audit', '--last', '2'], { env })).stdout).toMatch(/PUT \/_cluster\/settings\?flat_settings=true \{"persistent":\{"cluster.routing.allocation.enable":null\}\} -> ok 200/);
+    expect((await runCli(['audit', '--last', '2'], { env })).stdout).toMatch(
+      /PUT \/_cluster\/settings\?flat_settings=true \{"persistent":\{"cluster.routing.allocation.enable":null\}\} -> ok 200/,
+    );
   });
 
   it('put back by hand: the next command finds nothing left and drops the record', async () => {
@@ -134,7 +140,12 @@ describe('allocation limits and the record of what shardeck changed', () => {
       const services = createWizardServices(createEsApi(client, node.url), guard, {});
       const store = makeStore();
       store.setState({ pane: 'health' });
-      const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['allocationRestore'], services), ui: createUiStore() });
+      const app = await renderApp(store, {
+        columns: 80,
+        rows: 24,
+        wizards: wizardsWith(['allocationRestore'], services),
+        ui: createUiStore(),
+      });
       await app.press('A');
       let f = await until(app, /y put it back/, 60_000);
       expectFits(f);
@@ -148,7 +159,10 @@ describe('allocation limits and the record of what shardeck changed', () => {
       app.unmount();
     } finally {
       await client.close();
-      for (const [k, v] of [['SHARDECK_CONFIG_DIR', saved.cfg], ['SHARDECK_LOCK_DIR', saved.lock]] as const)
+      for (const [k, v] of [
+        ['SHARDECK_CONFIG_DIR', saved.cfg],
+        ['SHARDECK_LOCK_DIR', saved.lock],
+      ] as const)
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
     }

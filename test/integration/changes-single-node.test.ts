@@ -51,7 +51,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });});
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 describe('replicas on a single node', () => {
   it('replicas 1 turns the indices yellow, and shardeck warns it would', async () => {

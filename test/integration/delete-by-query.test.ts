@@ -66,7 +66,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });});
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 describe('bad input sends nothing', () => {
   it('invalid JSON, a body without "query", a wildcard, an unknown index, --yes without or with a wrong --expect', async () => {

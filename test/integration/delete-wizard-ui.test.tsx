@@ -119,7 +119,8 @@ beforeAll(async () => {
 
 afterAll(() => {
   delete process.env.NO_COLOR;
-  fs.rmSync(dir, { recursive: true, force: true });});
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 failOnConsoleError();
 

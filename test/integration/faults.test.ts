@@ -281,7 +281,10 @@ describe('one change of each kind, its answer lost after the node took it: read 
     const r = await cli(['unblock', '--yes', '--json', '--url', proxy.url], 60_000);
     figure('unblock, answer lost after the node took it', r);
     expect(r.killed).toBe(false);
-    expect(proxy.requests.filter((q) => settingsPut(q.method, q.path)), r.stdout).toHaveLength(1);
+    expect(
+      proxy.requests.filter((q) => settingsPut(q.method, q.path)),
+      r.stdout,
+    ).toHaveLength(1);
     expect(phasesOf()).toEqual(['sending', 'outcome']);
     expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'yes' });
     const after = await esCall(node.url, 'GET', `/${blocked}/_settings?flat_settings=true`);

@@ -38,7 +38,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });});
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 describe('bad input is refused before anything is sent', () => {
   const cases: [string[], RegExp][] = [

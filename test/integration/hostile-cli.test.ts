@@ -41,7 +41,8 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });});
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 describe('the hostile names on a real node, through every command that shows them', () => {
   it('listing commands (status, stats, cat indices) print every name inert and visible', async () => {

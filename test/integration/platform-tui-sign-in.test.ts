@@ -149,10 +149,7 @@ describe('startPlatformSignIn', () => {
       );
       // Each attempt after the first waited out a delay twice the last: 40, 80, 160, 320 ms, not
       // the base delay of a tight loop.
-      expect(events.slice(0, 13)).toEqual([
-        'attempt',
-        ...[40, 80, 160, 320].flatMap((ms) => [`wait ${ms}`, `waited ${ms}`, 'attempt']),
-      ]);
+      expect(events.slice(0, 13)).toEqual(['attempt', ...[40, 80, 160, 320].flatMap((ms) => [`wait ${ms}`, `waited ${ms}`, 'attempt'])]);
     } finally {
       handle.stop();
       timers.mockRestore();

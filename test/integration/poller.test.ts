@@ -28,8 +28,7 @@ describe('poller on a real node', () => {
   beforeAll(async () => {
     node = await sharedNode();
   });
-  afterAll(async () => {
-  });
+  afterAll(async () => {});
 
   const make = (url = node.url, intervalMs = 200) => {
     const store = createConsoleStore({ connection: { url, profile: 'test', insecure: false, readOnly: false }, intervalMs, pane: 'disk' });

@@ -155,7 +155,11 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // add up to the whole 10 s, each request's wait under the client's timeout.
   const proxy = await startCountingProxy(node.url);
   try {
-    const waited = await waitForIndexHealth(createEsApi(createClient({ url: proxy.url, requestTimeoutMs: 8000 }), proxy.url), index, 10_000);
+    const waited = await waitForIndexHealth(
+      createEsApi(createClient({ url: proxy.url, requestTimeoutMs: 8000 }), proxy.url),
+      index,
+      10_000,
+    );
     expect(waited).toMatchObject({ status: 'red', timed_out: true });
     const asked = proxy.requests
       .filter((r) => r.path.startsWith(`/_cluster/health/${index}?`))

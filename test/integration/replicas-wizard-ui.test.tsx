@@ -32,7 +32,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });});
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 const until = (frame: () => string | undefined, re: RegExp, timeoutMs = 20_000): Promise<string> =>
   waitUntil(
@@ -61,7 +62,11 @@ it('types the count, shows the request and its curl line, sends on y, and report
   app.stdin.write('x');
   await until(app.lastFrame, /replicas\s+x/);
   app.stdin.write('\u007f');
-  await waitUntil('the x deleted', () => app.lastFrame() ?? '', (f) => /replicas/.test(f) && !/replicas\s+x/.test(f));
+  await waitUntil(
+    'the x deleted',
+    () => app.lastFrame() ?? '',
+    (f) => /replicas/.test(f) && !/replicas\s+x/.test(f),
+  );
   app.stdin.write('0');
   await until(app.lastFrame, /replicas\s+0/);
   app.stdin.write('\r');

@@ -75,7 +75,9 @@ it('killed after allocation went off: the next command says so and allocation re
 
   const next = await cli(['status', '--json']);
   expect(next.code).toBe(1);
-  expect(next.stderr).toMatch(/shardeck changed allocation at .*for the restart of node restart-me.* cluster.routing.allocation.enable is primaries \(persistent; it was unset\); put it back with: shardeck allocation restore/);
+  expect(next.stderr).toMatch(
+    /shardeck changed allocation at .*for the restart of node restart-me.* cluster.routing.allocation.enable is primaries \(persistent; it was unset\); put it back with: shardeck allocation restore/,
+  );
   const back = await cli(['allocation', 'restore', '--yes']);
   expect(back.code).toBe(0);
   expect(await enableSetting()).toBeUndefined();
@@ -83,13 +85,27 @@ it('killed after allocation went off: the next command says so and allocation re
 
 it('run again: goes on (allocation off again), restarts the engine, puts allocation back, green, verified', async () => {
   const before = await pid();
-  const r = await cli(['restart-node', '--yes', '--node-name', NAME, '--stop-cmd', svc('stop'), '--start-cmd', svc('start'), '--green-timeout', '120']);
+  const r = await cli([
+    'restart-node',
+    '--yes',
+    '--node-name',
+    NAME,
+    '--stop-cmd',
+    svc('stop'),
+    '--start-cmd',
+    svc('start'),
+    '--green-timeout',
+    '120',
+  ]);
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/an unfinished restart of restart-me .* goes on at: allocation-off/);
-  for (const step of ['allocation-off', 'flush', 'stop', 'start', 'allocation-back', 'green', 'verify']) expect(r.stdout).toMatch(new RegExp(`\\n${step}: `));
-  expect(r.stdout).toMatch(/ok: restarted restart-me: allocation-off \d+\.\d s, flush \d+\.\d s, stop \d+\.\d s, start \d+\.\d s, allocation-back \d+\.\d s, green \d+\.\d s, verify \d+\.\d s/);
-   
+  for (const step of ['allocation-off', 'flush', 'stop', 'start', 'allocation-back', 'green', 'verify'])
+    expect(r.stdout).toMatch(new RegExp(`\\n${step}: `));
+  expect(r.stdout).toMatch(
+    /ok: restarted restart-me: allocation-off \d+\.\d s, flush \d+\.\d s, stop \d+\.\d s, start \d+\.\d s, allocation-back \d+\.\d s, green \d+\.\d s, verify \d+\.\d s/,
+  );
+
   console.log(r.stdout.split('\n').find((l) => l.startsWith('ok: restarted')));
   expect(await pid()).not.toBe(before);
   expect(await enableSetting()).toBeUndefined();
@@ -104,5 +120,7 @@ it('run again: goes on (allocation off again), restarts the engine, puts allocat
   // A finished restart is not resumed: the next run starts with the checks.
   const dry = await cli(['restart-node', '--dry-run']);
   expect(dry.stdout).toMatch(/restart of node restart-me \(this host\)/);
-  expect(dry.stdout).toMatch(/warning: 1 shard has no copy on another node and will be unavailable \(red\) while restart-me is down: restart_v1\[0\]/);
+  expect(dry.stdout).toMatch(
+    /warning: 1 shard has no copy on another node and will be unavailable \(red\) while restart-me is down: restart_v1\[0\]/,
+  );
 }, 300_000);

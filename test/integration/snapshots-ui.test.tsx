@@ -44,7 +44,8 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  fs.rmSync(dir, { recursive: true, force: true });});
+  fs.rmSync(dir, { recursive: true, force: true });
+});
 
 it('the pane shows the snapshot; R restores it beside, followed until green, counts as the node has them', async () => {
   const auditFile = path.join(dir, 'audit.log');

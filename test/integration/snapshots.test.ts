@@ -40,7 +40,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });});
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 describe('the harness', () => {
   it("gives the node a path.repo in its own folder, owned by the node's user", async () => {
@@ -65,7 +66,9 @@ describe('shardeck snapshots', () => {
   it('lists a repository and its snapshots newest first, a partial one with its failure; --json the same', async () => {
     const loc = path.join(node.repoDir, 'listing');
     expect((await es('PUT', '/_snapshot/listing', { type: 'fs', settings: { location: loc } })).status).toBe(200);
-    expect((await es('PUT', '/_snapshot/listing/first?wait_for_completion=true', { indices: 'logs-a', include_global_state: false })).status).toBe(200);
+    expect(
+      (await es('PUT', '/_snapshot/listing/first?wait_for_completion=true', { indices: 'logs-a', include_global_state: false })).status,
+    ).toBe(200);
     // A shard that cannot be allocated: the second snapshot is PARTIAL with that shard's failure.
     await es('PUT', '/unplaced?wait_for_active_shards=0', {
       settings: { number_of_replicas: 0, 'index.routing.allocation.require._name': 'nowhere' },

@@ -48,7 +48,8 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(() => {
-  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });});
+  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
+});
 
 it('tasks --all lists the slow delete with its progress, among every other task', async () => {
   const r = await cli(['tasks', '--all', '--json']);

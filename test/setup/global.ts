@@ -30,20 +30,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
       const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startNode({ name: `shared-${i + 1}` })));
       project.provide(
         'sharedNodes',
-        nodes.map(
-          (n): SharedNode => ({
-            url: n.url,
-            name: n.name,
-            version: n.version,
-            baseDir: n.baseDir,
-            dataDir: n.dataDir,
-            repoDir: n.repoDir,
-            logFile: n.logFile,
-            httpPort: n.httpPort,
-            transportPort: n.transportPort,
-            clusterName: n.clusterName,
-          }),
-        ),
+        nodes.map((n): SharedNode => ({
+          url: n.url,
+          name: n.name,
+          version: n.version,
+          baseDir: n.baseDir,
+          dataDir: n.dataDir,
+          repoDir: n.repoDir,
+          logFile: n.logFile,
+          httpPort: n.httpPort,
+          transportPort: n.transportPort,
+          clusterName: n.clusterName,
+        })),
       );
     } finally {
       if (previous === undefined) delete process.env.SHARDECK_NODES_DIR;

@@ -69,12 +69,28 @@ describe("the bundle's string-width", () => {
   });
 
   it('gives the real module’s width for every kind of text', () => {
-    const texts = ['plain', ' ~!{}', '漢字abc', 'é', 'e\u0301', '👍🏽', '👨‍👩‍👧', '\u001b[31mred\u001b[0m', '\t', 'a\u200bb', '│ ─ ●', 'ｶﾀｶﾅ', '한국어'];
+    const texts = [
+      'plain',
+      ' ~!{}',
+      '漢字abc',
+      'é',
+      'e\u0301',
+      '👍🏽',
+      '👨‍👩‍👧',
+      '\u001b[31mred\u001b[0m',
+      '\t',
+      'a\u200bb',
+      '│ ─ ●',
+      'ｶﾀｶﾅ',
+      '한국어',
+    ];
     for (const t of texts) {
       expect(bundled.stringWidth(t), JSON.stringify(t)).toBe(realWidth(t));
       expect(bundled.stringWidth(t, { ambiguousIsNarrow: false }), JSON.stringify(t)).toBe(realWidth(t, { ambiguousIsNarrow: false }));
     }
-    expect(bundled.stringWidth('\u001b[31mred', { countAnsiEscapeCodes: true })).toBe(realWidth('\u001b[31mred', { countAnsiEscapeCodes: true }));
+    expect(bundled.stringWidth('\u001b[31mred', { countAnsiEscapeCodes: true })).toBe(
+      realWidth('\u001b[31mred', { countAnsiEscapeCodes: true }),
+    );
     expect(bundled.stringWidth(42)).toBe(0);
   });
 });

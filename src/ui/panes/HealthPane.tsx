@@ -4,7 +4,15 @@ import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
-import { allocationLimitLines, diagnosisHint, indicatorLines, reportHeading, substituteLines, summaryLines, wrapLine } from '../../domain/panes/health';
+import {
+  allocationLimitLines,
+  diagnosisHint,
+  indicatorLines,
+  reportHeading,
+  substituteLines,
+  summaryLines,
+  wrapLine,
+} from '../../domain/panes/health';
 import { EXPLAIN_KEY } from '../../services/poller';
 import { fitText } from '../../domain/table';
 import { PANE_SPECS } from '../../store/panes';

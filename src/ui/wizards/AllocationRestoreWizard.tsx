@@ -25,9 +25,15 @@ function AllocationRestoreView({ onClose, services }: { onClose: () => void; ser
   const { message, plan } = state.facts;
   return (
     <Box flexDirection="column">
-      <Text color={colourOf(message ? 'yellow' : 'green')}>{message ?? 'nothing to put back: shardeck left no allocation setting changed here'}</Text>
+      <Text color={colourOf(message ? 'yellow' : 'green')}>
+        {message ?? 'nothing to put back: shardeck left no allocation setting changed here'}
+      </Text>
       {state.phase === 'done' ? <Results results={[state.result]} /> : plan ? <RequestPreview previews={[services.preview(plan)]} /> : null}
-      <Hint>{state.phase === 'done' ? CLOSES : hint(plan ? ['dialog.confirm', 'put it back'] : '', ['dialog.close', plan ? 'leave it (asked again next start)' : 'close'])}</Hint>
+      <Hint>
+        {state.phase === 'done'
+          ? CLOSES
+          : hint(plan ? ['dialog.confirm', 'put it back'] : '', ['dialog.close', plan ? 'leave it (asked again next start)' : 'close'])}
+      </Hint>
     </Box>
   );
 }

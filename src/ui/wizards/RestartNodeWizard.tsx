@@ -21,12 +21,12 @@ function RestartNodeView({ onClose, services }: { onClose: () => void; services:
   const { facts } = state;
   return (
     <Box flexDirection="column">
-      <Text bold>{`restart node ${facts.node} (this host)${facts.resumeAt ? `: an unfinished restart goes on at ${facts.resumeAt}` : ''}`}</Text>
+      <Text
+        bold
+      >{`restart node ${facts.node} (this host)${facts.resumeAt ? `: an unfinished restart goes on at ${facts.resumeAt}` : ''}`}</Text>
       <Notes warnings={facts.warnings} />
       {state.phase === 'review'
-        ? facts.steps.map((s) => (
-            <Text key={s} wrap="truncate-end">{`  ${s}`}</Text>
-          ))
+        ? facts.steps.map((s) => <Text key={s} wrap="truncate-end">{`  ${s}`}</Text>)
         : state.log.slice(-12).map((l, i) => (
             <Text key={i} wrap="truncate-end" color={colourOf(l.phase === 'done' ? 'green' : l.phase === 'failed' ? 'red' : undefined)}>
               {l.phase === 'start' ? `${l.id}: ${l.text}` : `  ${l.phase}: ${l.text}`}

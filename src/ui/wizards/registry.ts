@@ -53,7 +53,7 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
-  { id: 'restartNode', title: 'Rolling restart of this host\'s node', commandId: 'wizard.restartNode', component: RestartNodeWizard },
+  { id: 'restartNode', title: "Rolling restart of this host's node", commandId: 'wizard.restartNode', component: RestartNodeWizard },
   {
     id: 'allocationRestore',
     title: 'Allocation left changed by shardeck: put it back',

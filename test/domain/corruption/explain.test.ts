@@ -66,7 +66,10 @@ describe('detection, plain values', () => {
         node_allocation_decisions: [
           dec('a', { in_sync: true, store_exception: deepCorrupt }),
           dec('b', { in_sync: true }),
-          dec('c', { in_sync: false, store_exception: { type: 'x', reason: 'outer stale', caused_by: { type: 'y', reason: 'stale reason' } } }),
+          dec('c', {
+            in_sync: false,
+            store_exception: { type: 'x', reason: 'outer stale', caused_by: { type: 'y', reason: 'stale reason' } },
+          }),
           dec('d'),
         ],
       }),
@@ -116,7 +119,10 @@ describe('detection, plain values', () => {
       explain({
         can_allocate: 'no',
         unassigned_info: { details },
-        node_allocation_decisions: [dec('a', { in_sync: true }), dec('b', { in_sync: true, store_exception: { type: 'x', reason: 'locked' } })],
+        node_allocation_decisions: [
+          dec('a', { in_sync: true }),
+          dec('b', { in_sync: true, store_exception: { type: 'x', reason: 'locked' } }),
+        ],
       }),
     );
     expect(f).toStrictEqual({
@@ -179,7 +185,9 @@ describe('detection, plain values', () => {
     );
     expect(findCorruption(explain({}))!.reason).toBe('no_valid_shard_copy');
     // An in-sync copy that is not corrupt holds it.
-    expect(findCorruption(explain({ node_allocation_decisions: [dec('a', { in_sync: false }), dec('b', { in_sync: true })] }))!.node).toEqual({
+    expect(
+      findCorruption(explain({ node_allocation_decisions: [dec('a', { in_sync: false }), dec('b', { in_sync: true })] }))!.node,
+    ).toEqual({
       name: 'b',
       id: 'id-b',
     });
@@ -209,7 +217,9 @@ describe('detection, the edges', () => {
   it('a corrupt copy with no can_allocate in the answer', () => {
     const f = findCorruption({
       ...base,
-      node_allocation_decisions: [{ ...copyA, store: { in_sync: true, store_exception: { type: 'corrupt_index_exception', reason: 'r' } } }],
+      node_allocation_decisions: [
+        { ...copyA, store: { in_sync: true, store_exception: { type: 'corrupt_index_exception', reason: 'r' } } },
+      ],
     })!;
     expect(f).toMatchObject({ canAllocate: '', corrupt: true, reason: 'r' });
   });

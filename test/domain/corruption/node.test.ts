@@ -100,7 +100,16 @@ describe('node facts and locality, plain values', () => {
         },
       }),
     ).toStrictEqual([
-      { id: 'ID1', name: 'es-a', dataPaths: ['/d1', '/d2'], home: '/usr/share/es', logs: '/var/log/es', pid: 4242, bundledJdk: false, host: '10.0.0.5' },
+      {
+        id: 'ID1',
+        name: 'es-a',
+        dataPaths: ['/d1', '/d2'],
+        home: '/usr/share/es',
+        logs: '/var/log/es',
+        pid: 4242,
+        bundledJdk: false,
+        host: '10.0.0.5',
+      },
       { id: 'ID2', name: 'ID2', dataPaths: ['/only'] },
       { id: 'ID3', name: 'ID3', dataPaths: [] },
     ]);
@@ -123,15 +132,25 @@ describe('node facts and locality, plain values', () => {
     const view = { pidIsElasticsearch: true, dataPaths: [here] };
     expect(reason(null, view)).toBe('the cluster did not say which node holds the copy');
     expect(reason(holder, null)).toBe('the cluster did not say which node holds the copy');
-    expect(reason({ ...holder, dataPaths: [] }, view)).toBe('node es-a (id HOLDERxxxxxxxxxxxxxxxx, pid 4242) did not report its path.data and pid');
+    expect(reason({ ...holder, dataPaths: [] }, view)).toBe(
+      'node es-a (id HOLDERxxxxxxxxxxxxxxxx, pid 4242) did not report its path.data and pid',
+    );
     expect(reason({ ...holder, pid: undefined }, view)).toBe('node es-a (id HOLDERxxxxxxxxxxxxxxxx) did not report its path.data and pid');
     expect(reason(holder, { pidIsElasticsearch: true, dataPaths: [{ ...here, shardFolderExists: false }] })).toBe(
       "the shard folder under node es-a (id HOLDERxxxxxxxxxxxxxxxx, pid 4242)'s path.data /var/lib/elasticsearch does not exist on this host",
     );
-    expect(reason({ ...holder, dataPaths: ['/a', '/b'] }, { pidIsElasticsearch: true, dataPaths: [] })).toMatch(/path\.data \/a, \/b does not/);
+    expect(reason({ ...holder, dataPaths: ['/a', '/b'] }, { pidIsElasticsearch: true, dataPaths: [] })).toMatch(
+      /path\.data \/a, \/b does not/,
+    );
     // The first data path that holds the folder is the one judged.
     expect(
-      judgeLocality(holder, { pidIsElasticsearch: true, dataPaths: [{ ...here, path: '/x', shardFolderExists: false }, { ...here, path: '/y' }] }),
+      judgeLocality(holder, {
+        pidIsElasticsearch: true,
+        dataPaths: [
+          { ...here, path: '/x', shardFolderExists: false },
+          { ...here, path: '/y' },
+        ],
+      }),
     ).toEqual({ ok: true, dataPath: '/y' });
   });
 

@@ -73,7 +73,9 @@ describe('what the tools print, plain values', () => {
   it('no verdict without the totals line at the start of a line, or without a clean or broken summary', () => {
     expect(parseCheckIndex('WARNING: 1 broken segments (containing 2 documents) detected\n')).toBeNull();
     expect(parseCheckIndex('0.00% total deletions; 5 documents; 0 deletions\n1 of 1: name=_0 maxDoc=5\n')).toBeNull();
-    expect(parseCheckIndex('said: 0.00% total deletions; 5 documents; 0 deletions\nNo problems were detected with this index.\n')).toBeNull();
+    expect(
+      parseCheckIndex('said: 0.00% total deletions; 5 documents; 0 deletions\nNo problems were detected with this index.\n'),
+    ).toBeNull();
   });
 
   it('the reroute: at the very start of the output too; nothing for JSON that is cut, absent or of another shape', () => {

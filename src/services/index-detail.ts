@@ -3,6 +3,7 @@
 // when it opens and then every SLOW_EVERY intervals (they change rarely; the Settings resource of
 // cluster/resources.ts is read as seldom), with the poller's backoff on failure. Nothing is read while the detail is
 // closed, the console is paused, or another pane is on screen; leaving aborts what is in flight.
+import { setMaxListeners } from 'node:events';
 import type { EsApi } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { detailRequests } from '../cluster/inspect';
@@ -11,6 +12,16 @@ import type { Snapshot } from '../domain/snapshot';
 import type { ConsoleStore } from '../store/console';
 import { patchIndexDetail } from '../store/index-detail';
 import { backoffMs } from './poller';
+
+/**
+ * One signal for every read in flight, each adding a listener: a stalled node can hold all of them
+ * at once, past Node's default of 10, whose warning would be written over the console's screen.
+ */
+function readsAbort(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(64, c.signal);
+  return c;
+}
 
 export type DetailReads = Pick<EsApi, 'indexSettings' | 'indexMappings' | 'templateFor' | 'indexShards' | 'indexStats'>;
 
@@ -23,7 +34,7 @@ export class IndexDetailPoller {
   /** Requests sent, for tests and the benchmark. */
   readonly stats = { requests: 0 };
   private current?: string;
-  private abort = new AbortController();
+  private abort = readsAbort();
   private timer?: ReturnType<typeof setTimeout>;
   private unsubscribe?: () => void;
   private polling = false;
@@ -75,7 +86,7 @@ export class IndexDetailPoller {
 
   private leave(): void {
     this.abort.abort();
-    this.abort = new AbortController();
+    this.abort = readsAbort();
     clearTimeout(this.timer);
     this.timer = undefined;
     this.current = undefined;

@@ -3,6 +3,7 @@
 // probe, stays on its period and brings the others back when it answers again), AbortSignal
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
+import { setMaxListeners } from 'node:events';
 import type { ResourceRead } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/resources';
@@ -14,6 +15,16 @@ import { explanationDiagnoses } from '../domain/panes/health';
 import { explainAllocation } from '../domain/wizards/allocation';
 import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
+
+/**
+ * One signal for every read in flight, each adding a listener: a stalled node can hold all of them
+ * at once, past Node's default of 10, whose warning would be written over the console's screen.
+ */
+function readsAbort(): AbortController {
+  const c = new AbortController();
+  setMaxListeners(64, c.signal);
+  return c;
+}
 
 /** What each pane needs: the reads it names in domain/panes.ts, the one table of panes. */
 export { PANE_RESOURCES };
@@ -53,7 +64,7 @@ export class Poller {
   readonly stats: PollStats = { requests: 0, bytes: 0, overlaps: 0 };
   private timers = new Map<ResourceName, ReturnType<typeof setTimeout>>();
   private inFlight = new Set<ResourceName>();
-  private abort = new AbortController();
+  private abort = readsAbort();
   private unsubscribe?: () => void;
   private stopped = false;
 
@@ -99,7 +110,7 @@ export class Poller {
   stop(): void {
     this.stopped = true;
     this.abort.abort();
-    this.abort = new AbortController();
+    this.abort = readsAbort();
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.unsubscribe?.();

@@ -260,7 +260,8 @@ describe('flood stage', () => {
     expect(await isBlocked('flood_idx')).toBe(true);
     const cleared = await cli(['unblock', '--yes', '--json']);
     const r2 = JSON.parse(cleared.stdout);
-    expect(r2.disks[0].level).toBe('high');
+    // Failed 3 times in ~10 whole runs (two files at a time): `disks` empty. The answer says why next time.
+    expect(r2.disks?.[0]?.level, cleared.stdout + cleared.stderr).toBe('high');
     expect(r2.notes.join(' ')).toMatch(/will not lift the block by itself yet/);
     // Exactly the indices listed as blocked, by name: never * or _all.
     expect(r2.blocked).toEqual(expect.arrayContaining(['flood_idx', 'flood_idx2']));

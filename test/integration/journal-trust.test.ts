@@ -37,7 +37,8 @@ const sending = (id: string, summary: string, extra: Record<string, unknown> = {
 function writeAsOther(text: string): string {
   const file = hostJournalFile(URL_, esUid());
   const tmp = path.join(dir, 'other.txt');
-  fs.writeFileSync(tmp, text, { mode: 0o644 });
+  fs.writeFileSync(tmp, text);
+  fs.chmodSync(tmp, 0o644); // the engine's user reads it; explicit, whatever the umask (077 on hardened roots)
   execFileSync('runuser', ['-u', ES_USER, '--', 'sh', '-c', `umask 077; cat ${tmp} > ${file}`]);
   return file;
 }

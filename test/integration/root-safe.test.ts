@@ -152,11 +152,16 @@ const esGid = () => Number(execFileSync('id', ['-g', ES_USER], { encoding: 'utf8
 
 /** A java stand-in: writes the uid it ran as, and its arguments, where the test reads them. */
 function recordingJava(dir: string, name = 'java'): { java: string; ran: string } {
-  fs.mkdirSync(path.join(dir, 'out'), { recursive: true, mode: 0o755 });
+  // Modes set explicitly, whatever the umask (077 on hardened roots): the engine's user runs the
+  // stand-in and writes what it saw.
+  fs.mkdirSync(path.join(dir, 'out'), { recursive: true });
+  fs.chmodSync(dir, 0o755);
+  fs.chmodSync(path.join(dir, 'out'), 0o755);
   execFileSync('chown', [ES_USER, path.join(dir, 'out')]);
   const ran = path.join(dir, 'out', `${name}.ran`);
   const java = path.join(dir, name);
-  fs.writeFileSync(java, `#!/bin/sh\nid -u >> ${ran}\necho "$@" >> ${ran}\n`, { mode: 0o755 });
+  fs.writeFileSync(java, `#!/bin/sh\nid -u >> ${ran}\necho "$@" >> ${ran}\n`);
+  fs.chmodSync(java, 0o755);
   return { java, ran };
 }
 

@@ -336,8 +336,8 @@ s.on('data', (d) => {
   }
 });
 `,
-      { mode: 0o644 },
     );
+    fs.chmodSync(script, 0o644); // the other user reads it: explicit, whatever the umask (077 on hardened roots)
     const audit = path.join(dir, 'typed-audit.log');
     const guard = new Guard({
       client: createClient({ url: 'http://127.0.0.1:1' }),

@@ -91,13 +91,21 @@ async function ok(url: string, method: string, p: string, body?: unknown): Promi
 }
 
 /**
- * What earlier files may have left: tasks, scrolls, indices and data streams, their own templates
+ * What earlier files may have left: tasks and their results (.tasks), scrolls, indices and data streams, their own templates
  * and pipelines, snapshot repositories (and the files in path.repo), every cluster setting.
  * Built-in templates and pipelines (dot names, or `_meta.managed`) stay. Names are listed, never `*`.
  */
 export async function resetNode(node: SharedNode): Promise<void> {
   const { url } = node;
   await esCall(url, 'POST', '/_tasks/_cancel?actions=*byquery,*reindex,*forcemerge');
+  // A cancelled task stores its result in .tasks when it ends: wait for them, then drop .tasks (a
+  // fresh node has none; left, it is one more index that a flood-stage block or a snapshot takes).
+  for (let i = 0; i < 60; i++) {
+    const running = await ok(url, 'GET', '/_tasks?actions=*byquery,*reindex&group_by=none');
+    if (!running.tasks?.length) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  await esCall(url, 'DELETE', '/.tasks'); // 404 when there is none
   await esCall(url, 'DELETE', '/_search/scroll/_all');
   const settings = await ok(url, 'GET', '/_cluster/settings?flat_settings=true');
   const unset = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).map((k) => [k, null]));

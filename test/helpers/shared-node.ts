@@ -117,6 +117,9 @@ export async function resetNode(node: SharedNode): Promise<void> {
   const names: string[] = streams.status === 200 ? streams.body.data_streams.map((d: any) => d.name) : [];
   for (const name of names.filter((n) => !n.startsWith('.'))) await ok(url, 'DELETE', `/_data_stream/${encodeURIComponent(name)}`);
   const indices: string[] = (await ok(url, 'GET', '/_cat/indices?h=index&format=json&expand_wildcards=all')).map((r: any) => r.index);
+  // Dot indices a file made (the demo data's .shardeck-demo-internal) go too, one by one; one
+  // Elasticsearch keeps for itself may refuse, and stays.
+  for (const dot of indices.filter((n) => n.startsWith('.'))) await esCall(url, 'DELETE', `/${encodeURIComponent(dot)}`);
   const own = indices.filter((n) => !n.startsWith('.'));
   // Batches keep the request line short; names come from the node itself.
   for (let i = 0; i < own.length; i += 50)

@@ -11,7 +11,8 @@ import { IndexDetailPoller } from '../../src/services/index-detail';
 import { createWizardServices } from '../../src/services/wizards';
 import { Poller } from '../../src/services/poller';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
-import { KEYS, renderApp, tick, type Rendered } from '../ui/harness';
+import { KEYS, renderApp, type Rendered } from '../ui/harness';
+import { waitUntil } from '../helpers/wait-until';
 import { esCall } from '../helpers/real-node';
 import { expectFits, plain, until } from '../helpers/wizard-ui';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
@@ -114,7 +115,12 @@ describe('index detail on a real node', () => {
     expect(store.getState().indexDetail).toBeUndefined();
     expect(plain(app.frame())).not.toContain('Index service_v9_alpha');
     const before = detail.stats.requests;
-    await tick(2500);
+    // Two more reads of the Indices pane (the console's period, the detail's stats period too): an
+    // open detail would have read its stats at least once meanwhile. Waits on the poller, not a clock.
+    const indicesRead = () => store.getState().snapshots.indices.fetchedAt ?? 0;
+    const from = indicesRead();
+    const once = await waitUntil('the Indices pane read again', indicesRead, (t) => t > from);
+    await waitUntil('the Indices pane read a second time', indicesRead, (t) => t > once);
     expect(detail.stats.requests).toBe(before);
   });
 

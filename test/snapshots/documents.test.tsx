@@ -9,7 +9,7 @@ import type { WizardServices } from '../../src/services/wizards';
 import { WizardSession } from '../../src/services/wizards/session';
 import type { IndexRow } from '../../src/domain/types';
 import { setSnapshot } from '../../src/store/console';
-import { failOnConsoleError, fixture, KEYS, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, KEYS, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 
 failOnConsoleError();
@@ -60,7 +60,7 @@ const searchRequest = {
 };
 
 async function shot(name: string, columns: number, rows: number) {
-  await tick(20);
+  await r!.settled();
   await expect(withColourMarkers(r!.frame())).toMatchFileSnapshot(`__screens__/documents-${name}-${columns}x${rows}.txt`);
 }
 

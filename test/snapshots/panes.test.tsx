@@ -8,7 +8,7 @@ import path from 'node:path';
 import { parseHealthReport } from '../../src/domain/parse';
 import type { PaneId } from '../../src/store/console';
 import { PANE_SPECS } from '../../src/store/panes';
-import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 import * as resourcesModule from '../../src/cluster/resources';
 import { setSnapshot } from '../../src/store/console';
@@ -32,7 +32,7 @@ async function screen(scenario: string, pane: PaneId, columns: number, rows: num
   r = await renderApp(store, { columns, rows });
   if (prepare) {
     prepare(r);
-    await tick(20);
+    await r.settled();
   }
   return withColourMarkers(r.frame());
 }

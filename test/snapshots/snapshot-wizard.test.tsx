@@ -14,7 +14,7 @@ import { snapshotWizard } from '../../src/services/wizards/snapshot';
 import { WizardSession } from '../../src/services/wizards/session';
 import { setSnapshot } from '../../src/store/console';
 import { wizardsWith } from '../helpers/wizard-ui';
-import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 
 failOnConsoleError();
@@ -56,7 +56,7 @@ async function open(columns: number, rows: number): Promise<{ app: Rendered; ses
 }
 
 const shot = async (app: Rendered, name: string, columns: number, rows: number) => {
-  await tick(20);
+  await app.settled();
   const text = withColourMarkers(app.frame());
   await expect(text).toMatchFileSnapshot(`__screens__/wizard-snapshot-${name}-${columns}x${rows}.txt`);
   return text;

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/cluster/resources';
 import { setSnapshot } from '../../src/store/console';
-import { failOnConsoleError, fixture, loadScenario, makeStore, NOW, renderApp, tick, type Rendered } from '../ui/harness';
+import { failOnConsoleError, fixture, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 
 failOnConsoleError();
@@ -41,7 +41,7 @@ async function screen(columns: number, rows: number, fill?: Fill): Promise<strin
   r = await renderApp(store, { columns, rows });
   if (fill?.index) {
     r.ui.setState((s) => ({ selection: { ...s.selection, indices: { index: fill.index! } } }));
-    await tick(20);
+    await r.settled();
   }
   return withColourMarkers(r.frame());
 }

@@ -966,7 +966,7 @@ async function run(w: Walk, columns: number, rows: number): Promise<void> {
   };
   for (const [step, act] of w.steps) {
     await act(ctx);
-    await tick(20);
+    await r.settled();
     await expect(withColourMarkers(r.frame())).toMatchFileSnapshot(`__screens__/wizard-${w.wizard}-${step}-${columns}x${rows}.txt`);
   }
 }

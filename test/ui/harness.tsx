@@ -56,6 +56,8 @@ export interface Rendered {
   press(key: string): Promise<void>;
   type(text: string): Promise<void>;
   resize(columns: number, rows: number): Promise<void>;
+  /** Waits until Ink has drawn what the last input or state change asked for (see `settled`). */
+  settled(): Promise<void>;
   unmount(): void;
   store: ConsoleStore;
   ui: UiStore;
@@ -68,6 +70,19 @@ export interface Rendered {
 
 export function tick(ms = 0): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
+}
+
+/**
+ * Waits for the drawing to settle: no new frame for three turns of the event loop in a row (at most
+ * 500 turns). It waits on the frames themselves, not on a clock: a busy machine only takes more turns.
+ */
+async function settled(stdout: FakeStdout): Promise<void> {
+  let seen = stdout.frames.length;
+  for (let turn = 0, quiet = 0; turn < 500 && quiet < 3; turn++) {
+    await tick();
+    if (stdout.frames.length === seen) quiet++;
+    else [seen, quiet] = [stdout.frames.length, 0];
+  }
 }
 
 /** Mounts the App on a terminal of columns x rows and waits a tick so input handlers are registered. */
@@ -140,6 +155,7 @@ export async function renderApp(
       for (let i = 0; i < 50 && stdout.frames.length === before; i++) await tick(10);
       await tick();
     },
+    settled: () => settled(stdout),
     unmount: () => instance.unmount(),
     store,
     ui,

@@ -1,7 +1,9 @@
 // Plain values for the guard's target rules and the read-back of an unfinished change: every
 // sentence compared whole, every branch of the filters taken (mutation testing found them unpinned).
 import { describe, expect, it } from 'vitest';
-import type { AuditRecord } from '../../src/domain/mutation/audit';
+import { describeOutcome, formatAuditRecord, parseAuditLog, type AuditRecord } from '../../src/domain/mutation/audit';
+import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
+import { curlLine, searchCurlArgv } from '../../src/domain/mutation/preview';
 import type { MutationPlan } from '../../src/domain/mutation/plan';
 import { compareResolution, compareUuids, describeMatch, isPattern, judgeResolution, pinIndices } from '../../src/domain/mutation/targets';
 import { flatSettings, readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
@@ -175,5 +177,93 @@ describe('unfinished changes', () => {
       applied: 'unknown',
       readBack: 'w',
     });
+  });
+});
+
+describe('the audit log', () => {
+  const sent = rec({ id: 's1', time: 'T', request: { method: 'PUT', path: '/a/_settings', querystring: {}, body: { x: 1 } } });
+
+  it('reads records, joins outcomes, and counts every other line as unreadable', () => {
+    const text = [
+      JSON.stringify(sent),
+      '   ',
+      'null',
+      '[1]',
+      '5',
+      '{not json',
+      JSON.stringify({ id: 'nt' }),
+      JSON.stringify({ time: 'T', of: 'x' }),
+      JSON.stringify({ of: 's1', time: 'T2', outcome: { ok: true, durationMs: 1 } }),
+      JSON.stringify({ of: 's1', time: 'T3', outcome: { ok: false, durationMs: 1 } }),
+      JSON.stringify({ time: 'T4', id: 7, phase: 'sending' }),
+      JSON.stringify({ of: '7', time: 'T5', outcome: { ok: true, durationMs: 1 } }),
+      '',
+    ].join('\n');
+    const log = parseAuditLog(text);
+    expect(log.unreadable).toBe(8);
+    expect(log.tornLastLine).toBe(false);
+    expect(log.records).toEqual([
+      { ...sent, outcome: { ok: true, durationMs: 1 }, outcomeTime: 'T2' },
+      { time: 'T4', id: 7 },
+    ]);
+  });
+
+  it('one line per record, each outcome in its own words', () => {
+    const line = (outcome?: AuditRecord['outcome'], over: Partial<AuditRecord> = {}) => formatAuditRecord({ ...sent, outcome, ...over });
+    expect(line()).toBe('T p PUT /a/_settings {"x":1} -> outcome unknown (no answer recorded)');
+    expect(line({ ok: true, durationMs: 1 })).toBe('T p PUT /a/_settings {"x":1} -> ok');
+    expect(line({ ok: true, durationMs: 1, status: 200, task: 'n:1' })).toBe('T p PUT /a/_settings {"x":1} -> ok 200 task n:1');
+    expect(line({ ok: false, durationMs: 1, readBack: 'r', applied: 'yes', error: 'reset' })).toBe(
+      'T p PUT /a/_settings {"x":1} -> no answer (reset); read back: applied',
+    );
+    expect(line({ ok: false, durationMs: 1, readBack: 'r' })).toBe(
+      'T p PUT /a/_settings {"x":1} -> no answer (no response); read back: applied or not: unknown',
+    );
+    expect(line({ ok: false, durationMs: 1, readBack: 'r', status: 503, applied: 'no' })).toBe(
+      'T p PUT /a/_settings {"x":1} -> FAILED 503; read back: not applied',
+    );
+    expect(line({ ok: false, durationMs: 1, status: 400, error: 'bad' })).toBe('T p PUT /a/_settings {"x":1} -> FAILED 400 bad');
+    expect(line({ ok: false, durationMs: 1 })).toBe('T p PUT /a/_settings {"x":1} -> FAILED');
+    expect(line({ ok: true, durationMs: 1 }, { request: { method: 'POST', path: '/a/_refresh', querystring: {} } })).toBe(
+      'T p POST /a/_refresh -> ok',
+    );
+    expect(line({ ok: true, durationMs: 1 }, { platformUser: 'ann', request: undefined, command: 'systemctl stop x' })).toBe(
+      'T p/ann $ systemctl stop x -> ok',
+    );
+    expect(line({ ok: true, durationMs: 1 }, { request: undefined, command: undefined })).toBe('T p $ ? -> ok');
+    expect(line({ ok: true, durationMs: 1 }, { risk: 'read', command: undefined })).toBe('T p read (no change) $ ? -> ok');
+  });
+
+  it('what the cluster did, in one sentence, whatever the answer was', () => {
+    expect(describeOutcome({ ok: true, applied: 'yes', status: 200, auditWarning: 'disk full' })).toBe('done (200) (warning: disk full)');
+    expect(describeOutcome({ ok: false, applied: 'no' })).toBe('failed: nothing was retried');
+    expect(describeOutcome({ ok: false, applied: 'yes', error: { message: 'reset' }, verified: { ok: true, message: 'holds' } })).toBe(
+      'no answer (reset), but the cluster read back shows it applied (holds); it was not resent',
+    );
+    expect(describeOutcome({ ok: false, applied: 'unknown', status: 502, error: { message: 'bad gateway' } })).toBe(
+      'bad gateway, and whether it was applied is unknown: check the cluster (shardeck status, shardeck tasks) before running it again; it was not resent',
+    );
+  });
+
+  it('a key never confirms data loss, even with the right text', () => {
+    const plan = { risk: 'destructive' as const, target: 'logs', confirmText: undefined };
+    expect(confirmationSatisfies(plan, { by: 'key' })).toBe(false);
+    expect(confirmationSatisfies(plan, { by: 'typed', text: 'logs' })).toBe(true);
+    expect(confirmationSatisfies(plan, { by: 'yes-flag', text: 'log' })).toBe(false);
+  });
+
+  it('search_curl lines: a body only when there is one, the command and arguments quoted when they must be', () => {
+    const sc = { command: 'search_curl', form: 'path' as const };
+    expect(searchCurlArgv({ method: 'GET', path: '/_cat/health', querystring: {} }, 'http://h:9200', sc)).toEqual([
+      'search_curl',
+      '-X',
+      'GET',
+      '/_cat/health',
+    ]);
+    const conn = (command: string) => ({ url: 'http://h:9200', searchCurl: { command, form: 'curl' as const } });
+    const req = { method: 'PUT' as const, path: '/a/_settings', querystring: { x: 'AB' } };
+    expect(curlLine(req, conn('my curl'))).toBe(`'my curl' -X PUT 'http://h:9200/a/_settings?x=AB'`);
+    expect(curlLine(req, conn('wrap;x'))).toBe(`'wrap;x' -X PUT 'http://h:9200/a/_settings?x=AB'`);
+    expect(curlLine(req, conn('/usr/bin/sc'))).toBe(`/usr/bin/sc -X PUT 'http://h:9200/a/_settings?x=AB'`);
   });
 });

@@ -149,11 +149,14 @@ function bindFailedIn(baseDir) {
   return files.some((f) => BIND_FAILURE.test(logTail(f, 400)));
 }
 
-/** Waits for the node's health endpoint; gives up early when the process is gone. */
-async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile, anyStatus }) {
+/**
+ * Waits for the node's health endpoint; gives up early when the process is gone, and at the
+ * deadline or when `signal` is aborted (a caller giving up: the same way out as the deadline).
+ */
+async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile, anyStatus, signal }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !signal?.aborted) {
     try {
       const args = ['-s', '-o', '/dev/null', '-w', '%{http_code}', '-m', '2'];
       if (ca) args.push('--cacert', ca);
@@ -234,7 +237,7 @@ function killStartup(child, baseDir) {
  *   name, clusterName, dataDir (kept across restarts when given), httpPort, transportPort,
  *   seedHosts (transport addresses of other nodes), initialMasters (names), secure (TLS + password),
  *   settings (extra -E settings), heap ('512m'), anyStatus (ready once health answers, even red),
- *   timeoutMs (start-up deadline, 120 s), pickPort (how free ports are found; tests of the retry),
+ *   timeoutMs (start-up deadline, 120 s), signal (an AbortSignal: gives up as the deadline does), pickPort (how free ports are found; tests of the retry),
  *   javaOpts (ES_JAVA_OPTS instead of -Xms/-Xmx of `heap`; '' leaves heap to the config files),
  *   configFiles ({ 'jvm.options.d/x.options': text, ... } written into the node's config dir;
  *   a key ending in '+' appends to that file instead), tmpDir (the temp folder; ES_TMPDIR is
@@ -423,6 +426,7 @@ async function startNodeOnce(opts) {
         baseDir,
         logFile,
         anyStatus: opts.anyStatus,
+        signal: opts.signal,
       });
     }
     return handle;

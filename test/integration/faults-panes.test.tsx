@@ -5,7 +5,9 @@
 // the HTTP library's words), the console keeps running (another pane's key works and draws), and
 // once healed the pane shows data again by itself, no key pressed. Each case's time from heal to
 // data is printed (FAULTS lines) for the README; none is asserted against the clock.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The cases run a few at a time (describe.concurrent, Vitest's maxConcurrency): each has its own
+// proxy, store, poller and console, and most of a case is waiting out its timeout and backoff.
+import { beforeAll, describe, expect, it } from 'vitest';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import type { ResourceName } from '../../src/cluster/resources';
@@ -20,22 +22,16 @@ import { failOnConsoleError, renderApp } from '../ui/harness';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 let node: SharedNode;
-let proxy: CountingProxy;
 /** A stalled read is given up after this (the default is 15 s). */
 const REQUEST_TIMEOUT_MS = 2000;
 const INTERVAL_MS = 1000;
 
-failOnConsoleError();
+failOnConsoleError('file');
 
 beforeAll(async () => {
   node = await sharedNode();
-  proxy = await startCountingProxy(node.url);
   await esCall(node.url, 'PUT', '/service_v9_faultpanes', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
 }, 240_000);
-
-afterAll(async () => {
-  await proxy?.close();
-});
 
 /**
  * The read each pane alone adds (PANE_TABLE's reads, domain/panes.ts) and its path: health, on
@@ -65,10 +61,9 @@ const NOT_IN_WORDS = /\n\s+at |Error:|Unexpected (token|end)|Timeout Error|undef
 
 const CASES = PANES.flatMap((pane) => FAULTS.map(([what, fault, words]) => [pane, what, fault, words] as const));
 
-describe.each(CASES)('the %s pane when its read fails: %s', (pane, what, fault, words) => {
+describe.concurrent.each(CASES)('the %s pane when its read fails: %s', (pane, what, fault, words) => {
   it('says so in words, keeps running, and shows data again by itself once healed', async () => {
-    proxy.clearTraps();
-    proxy.reset();
+    const proxy: CountingProxy = await startCountingProxy(node.url);
     const [read, path] = PANE_READ[pane];
     const other: PaneId = pane === 'indices' ? 'shards' : 'indices';
     const store = createConsoleStore({
@@ -140,6 +135,7 @@ describe.each(CASES)('the %s pane when its read fails: %s', (pane, what, fault, 
       poller.stop();
       app.unmount();
       await closeClient(client);
+      await proxy.close();
     }
   }, 180_000);
 });

@@ -50,23 +50,46 @@ describe('umask 077', () => {
   });
 });
 
-describe('startNode', () => {
-  it('kills the JVM and removes its folder when start-up times out', async () => {
+// The two start-ups run at once.
+describe.concurrent('startNode', () => {
+  it('kills the JVM and removes its folder when start-up is given up', async () => {
     const before = fs.readdirSync(nodesRoot());
-    // A node that runs but never answers health without a password: its start-up times out with
-    // the JVM fully up (its folder lists the JVM's pid file by then).
+    // A node that runs but never answers health without a password. Its start-up is given up once
+    // it answers 401 (the JVM fully up, its pid file written): through startNode's signal, the
+    // deadline's own way out (a fixed deadline either waited idle or, under load, ended before the JVM was up).
     let jvmSeen = false;
+    let httpPort = 0;
+    const giveUp = new AbortController();
     const watch = setInterval(() => {
       const dir = fs.readdirSync(nodesRoot()).find((d) => d.startsWith('never-ready-'));
       if (dir && fs.existsSync(path.join(nodesRoot(), dir, 'es.pid'))) jvmSeen = true;
+      if (jvmSeen && httpPort)
+        void fetch(`http://127.0.0.1:${httpPort}/`).then(
+          (r) => r.status === 401 && giveUp.abort(),
+          () => undefined,
+        );
     }, 200);
-    const err = await startNode({ name: 'never-ready', timeoutMs: 45_000, settings: { 'xpack.security.enabled': 'true' } })
+    const pickPort = async () => {
+      const port = await freePort();
+      httpPort ||= port; // the first port asked for is the HTTP one
+      return port;
+    };
+    const err = await startNode({
+      name: 'never-ready',
+      // Past this test's own timeout: only the signal can end the start-up in time.
+      timeoutMs: 600_000,
+      signal: giveUp.signal,
+      pickPort,
+      settings: { 'xpack.security.enabled': 'true' },
+    })
       .catch((e: Error) => e)
       .finally(() => clearInterval(watch));
+    expect(giveUp.signal.aborted).toBe(true);
     expect(err).toBeInstanceOf(Error);
     expect((err as Error).message).toMatch(/did not become ready \(HTTP 401\)/);
     expect(jvmSeen).toBe(true);
-    const made = fs.readdirSync(nodesRoot()).filter((d) => !before.includes(d));
+    // (The port-race node of the test beside this one may have made its folder meanwhile.)
+    const made = fs.readdirSync(nodesRoot()).filter((d) => !before.includes(d) && d.startsWith('never-ready-'));
     expect(made).toEqual([]); // its folder is gone...
     // ...and nothing runs from it any more.
     await waitUntil(
@@ -75,7 +98,7 @@ describe('startNode', () => {
       (p) => p.length === 0,
       { timeoutMs: 10_000 },
     );
-  }, 120_000);
+  }, 240_000);
 
   it('a port taken between freePort() and the bind: the node tries again with new ports and comes up', async () => {
     // A listener holds the first port handed out, as another process would.

@@ -152,24 +152,30 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   // The last step's health wait outlasts the client's request timeout (8 s here, 15 s by
   // default), which one request cannot raise: it asks in short waits until the whole wait is over.
   // What the node was asked to wait (each answer timed out, or the wait would have ended) must
-  // add up to the whole 10 s, each request's wait under the client's timeout.
-  const proxy = await startCountingProxy(node.url);
-  try {
-    const waited = await waitForIndexHealth(
-      createEsApi(createClient({ url: proxy.url, requestTimeoutMs: 8000 }), proxy.url),
-      index,
-      10_000,
-    );
-    expect(waited).toMatchObject({ status: 'red', timed_out: true });
-    const asked = proxy.requests
-      .filter((r) => r.path.startsWith(`/_cluster/health/${index}?`))
-      .map((r) => Number(/[?&]timeout=(\d+)s(&|$)/.exec(r.path)?.[1]));
-    expect(asked.length).toBeGreaterThan(1);
-    for (const s of asked) expect(s).toBeLessThan(8);
-    expect(asked.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10);
-  } finally {
-    await proxy.close();
-  }
+  // add up to the whole 10 s, each request's wait under the client's timeout. It waits beside the
+  // refusals below (none of them stops the node or changes the index), and ends before step 2.
+  const healthWait = (async () => {
+    const proxy = await startCountingProxy(node.url);
+    try {
+      const waited = await waitForIndexHealth(
+        createEsApi(createClient({ url: proxy.url, requestTimeoutMs: 8000 }), proxy.url),
+        index,
+        10_000,
+      );
+      expect(waited).toMatchObject({ status: 'red', timed_out: true });
+      const asked = proxy.requests
+        .filter((r) => r.path.startsWith(`/_cluster/health/${index}?`))
+        .map((r) => Number(/[?&]timeout=(\d+)s(&|$)/.exec(r.path)?.[1]));
+      expect(asked.length).toBeGreaterThan(1);
+      for (const s of asked) expect(s).toBeLessThan(8);
+      expect(asked.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(10);
+    } finally {
+      await proxy.close();
+    }
+  })().then(
+    () => undefined,
+    (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
+  );
 
   const planned = await cli(['recover-corrupt', index, '0', '--plan']);
   expect(planned.code).toBe(0);
@@ -218,6 +224,9 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
   expect(JSON.parse(stopFails.stdout)).toMatchObject({ status: 'failed', stoppedAt: 'stop', advice: expect.stringMatching(/--resume/) });
   expect(fs.existsSync(lock)).toBe(false);
   expect((await es('GET', '/_cluster/health')).status).toBe(200);
+
+  const healthWaitFailed = await healthWait;
+  if (healthWaitFailed) throw healthWaitFailed;
 
   // 2. The engine stops; the backup place is full: the partial archive is removed, the folder untouched.
   const full = await cli([

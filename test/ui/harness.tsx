@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import React from 'react';
 import { render } from 'ink';
-import { afterEach, beforeEach, expect, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, vi } from 'vitest';
 import { App } from '../../src/ui/app/App';
 import { createUiStore, type UiStore } from '../../src/ui/state';
 import { createConsoleStore, setSnapshot, type ConsoleStore, type ResourceName } from '../../src/store/console';
@@ -176,13 +176,16 @@ export function frameWhere(
   return waitUntil(what, () => app.frame(), test, { timeoutMs, intervalMs: 5 });
 }
 
-/** Any console.error during a test (React act() warnings, key warnings) fails it. */
-export function failOnConsoleError(): void {
+/**
+ * Any console.error during a test (React act() warnings, key warnings) fails it. `file`: one spy
+ * for the whole file, checked after it (tests that run concurrently share the one console).
+ */
+export function failOnConsoleError(scope: 'each' | 'file' = 'each'): void {
   let spy: ReturnType<typeof vi.spyOn>;
-  beforeEach(() => {
+  (scope === 'each' ? beforeEach : beforeAll)(() => {
     spy = vi.spyOn(console, 'error');
   });
-  afterEach(() => {
+  (scope === 'each' ? afterEach : afterAll)(() => {
     expect(spy.mock.calls.map((c: unknown[]) => String(c[0]))).toEqual([]);
     spy.mockRestore();
   });

@@ -75,6 +75,7 @@ function executable() {
   fs.rmSync(EXE, { force: true });
   fs.copyFileSync(process.execPath, EXE);
   fs.chmodSync(EXE, 0o755);
+  stripSymbols(EXE);
   try {
     execFileSync(
       process.execPath,
@@ -92,6 +93,19 @@ function executable() {
   } catch (e) {
     process.stderr.write(String(e.stderr ?? ''));
     throw e;
+  }
+}
+
+/**
+ * Node's own binary carries its symbol table and debug info (~12 MiB of the ~99): nothing the
+ * executable runs reads them (no native addons; .dynsym, which those would need, stays). Without
+ * binutils' strip the copy is kept whole.
+ */
+function stripSymbols(file) {
+  try {
+    execFileSync('strip', [file], { stdio: 'pipe' });
+  } catch (e) {
+    log(`not stripped (${e.code === 'ENOENT' ? 'no strip command' : String(e.stderr ?? e.message).trim()}): the executable keeps Node's symbols`);
   }
 }
 

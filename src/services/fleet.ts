@@ -115,7 +115,7 @@ export class FleetReader {
       timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
     });
     try {
-      const report = await Promise.race([readStatus(createEsApi(c, t.profileData.url)), deadline]);
+      const report = await Promise.race([readStatus(createEsApi(c, t.profileData.url), 'row'), deadline]);
       return fleetRow(t.profile, url, report, Date.now(), Date.now() - started);
     } catch (e) {
       // How long it was waited for: a row that timed out once said 0 ms, which read as "failed at once".

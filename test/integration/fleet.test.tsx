@@ -14,6 +14,7 @@ import { FleetReader, FleetWatcher, fleetTargets } from '../../src/services/flee
 import { createConsoleStore } from '../../src/store/console';
 import { createFleetStore } from '../../src/store/fleet';
 import type { FleetControl } from '../../src/ui/app/context';
+import { startCountingProxy } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
@@ -131,6 +132,29 @@ it('silent clusters never hold back the rows of those that answer: one slot, two
     expect(silentRow.tookMs).toBeGreaterThan(0);
   } finally {
     await reader.close();
+  }
+});
+
+it('a fleet row reads only what it shows: no health report, node list or shard list, even for a yellow cluster', async () => {
+  // Through a proxy that records every request, in front of the yellow node (not green: the
+  // status command would also read its shard list to name the unassigned shards).
+  const proxy = await startCountingProxy(nodes[0].url);
+  const reader = new FleetReader([{ profile: 'y', profileData: { url: proxy.url } }], { timeoutMs: 20_000 });
+  try {
+    const [row] = await reader.round();
+    expect(row).toMatchObject({ status: 'yellow', unassigned: 1, readOnlyIndices: 0, disk: expect.any(String) });
+    // _cat/nodes once, for the version check (h=version: a major shardeck does not know is refused), not the node list.
+    const paths = proxy.requests.map((q) => (q.path.startsWith('/_cat/nodes') ? q.path : q.path.split('?')[0])).sort();
+    expect(paths).toEqual([
+      '/_cat/allocation',
+      '/_cat/nodes?h=version&format=json',
+      '/_cluster/health',
+      '/_cluster/settings',
+      '/_cluster/state/blocks',
+    ]);
+  } finally {
+    await reader.close();
+    await proxy.close();
   }
 });
 

@@ -146,7 +146,7 @@ async function pressure(es: Es, samples: number, intervalMs: number, json: boole
   }
   for (const p of nodesNow) {
     out(`${paint('bold', displayText(p.name))} ${cpuLoadText(statsOf(p))}\n`);
-    for (const l of pressureLines(p, statsOf(p))) out(`  ${l.tone ? paint(l.tone, displayText(l.text)) : displayText(l.text)}\n`);
+    for (const l of pressureLines(p)) out(`  ${l.tone ? paint(l.tone, displayText(l.text)) : displayText(l.text)}\n`);
     if (samples > 1) for (const l of sparkLines(history[p.name] ?? [], 78)) out(`  ${l}\n`);
   }
   return EXIT.ok;

@@ -117,11 +117,11 @@ describe('Nodes pane pressure (P)', () => {
       // The sick node's reads in place of the yellow scenario's before the first frame (no selection moves).
       const store = makeStore();
       loadScenario(store, 'yellow');
-      const before = RESOURCES.nodePressure.parse(fixture('pressure', 'before') as never);
-      const after = RESOURCES.nodePressure.parse(fixture('pressure', 'nodePressure') as never, before);
-      const stats = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats') as never);
+      const before = RESOURCES.nodePressure.parse(fixture('pressure', 'before'));
+      const after = RESOURCES.nodePressure.parse(fixture('pressure', 'nodePressure'), before);
+      const stats = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats'));
       for (const [name, data] of [
-        ['nodes', RESOURCES.nodes.parse(fixture('pressure', 'nodes') as never)],
+        ['nodes', RESOURCES.nodes.parse(fixture('pressure', 'nodes'))],
         ['nodeStats', stats],
         ['nodePressure', after],
       ] as const)
@@ -131,8 +131,8 @@ describe('Nodes pane pressure (P)', () => {
         nodeHistory: addSamples(addSamples(undefined, nodeSamples(before, stats, NOW - 8000)), nodeSamples(after, stats, NOW - 3000)),
       });
       r = await renderApp(store, { columns, rows });
-      await r!.press('P');
-      const text = withColourMarkers(r!.frame());
+      await r.press('P');
+      const text = withColourMarkers(r.frame());
       expect(text).toMatch(/a\/q\/rej write 0\/0\/\d+ \+\d+/);
       expect(text).toMatch(/request .* tripped \d+ \+\d+/);
       expect(text).toMatch(/heap +[▁-█ ]+ +\d+%/);

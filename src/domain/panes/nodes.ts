@@ -226,10 +226,10 @@ function short(v: number): string {
 /**
  * The selected node's pressure as lines (under the table with P, and in `shardeck nodes --pressure`):
  * thread pools active/queue/rejected with the rejections since the last poll, the breakers, the old
- * generation with GC since the last poll, CPU and load. Red: rejections or trips since the last poll,
+ * generation with GC since the last poll (CPU and load: cpuLoadText). Red: rejections or trips since the last poll,
  * old-gen above 85%; yellow: a queue, a breaker at 90% of its limit, old-gen above 75%.
  */
-export function pressureLines(p: NodePressure | undefined, s: NodeStats | undefined): { text: string; tone?: Tone }[] {
+export function pressureLines(p: NodePressure | undefined): { text: string; tone?: Tone }[] {
   if (!p) return [{ text: 'pressure: not read yet' }];
   const pools = p.pools.filter((x) => POOLS_ALWAYS.includes(x.name) || x.active || x.queue || x.rejectedSince);
   const poolText = pools

@@ -63,7 +63,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
     : showPressure
       ? [
           { text: `${sel.name}: ${cpuLoadText(sel.stats)} · +N: since the last poll` },
-          ...pressureLines(pressure.data?.find((p) => p.id === sel.id) ?? pressure.data?.find((p) => p.name === sel.name), sel.stats),
+          ...pressureLines(pressure.data?.find((p) => p.id === sel.id) ?? pressure.data?.find((p) => p.name === sel.name)),
           ...sparkLines(history?.[sel.name] ?? [], width).map((text) => ({ text })),
         ]
       : [

@@ -26,7 +26,6 @@ const nodes: CommandModule = {
     'shardeck nodes',
     'shardeck nodes --json | jq ".nodes[].heap"',
     'shardeck nodes --pressure --samples 3 --interval 5',
-    'shardeck nodes --pressure --json | jq ".nodes[].pools"',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

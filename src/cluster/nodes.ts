@@ -3,6 +3,7 @@
 import { hasPrivilegesBody, missingPrivileges, ROLES } from '../domain/privileges';
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
 import type { NodeJvmArgs, NodeStats } from '../domain/node-stats';
+import { parseQueueSizes, THREAD_POOL_QUEUE_FILTER } from '../domain/doctor/pressure';
 import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
 import type { Certificate } from '../domain/doctor/versions';
 import { getJson, postJson, read, type EsTransport } from './connection';
@@ -21,6 +22,10 @@ export function nodesApi(es: EsTransport) {
     /** Heap, GC, fielddata, RAM, load, CPU and data paths of every node (the Nodes pane's read). */
     async nodeStats(): Promise<NodeStats[]> {
       return RESOURCES.nodeStats.parse((await read(es, RESOURCES.nodeStats.request)).body);
+    },
+    /** Each node's configured write/search/get queue sizes (the doctor's "queue full" rule; they change only with a restart). */
+    async threadPoolQueueSizes(): Promise<Record<string, Record<string, number>>> {
+      return parseQueueSizes(await getJson(es, '/_nodes/thread_pool', { filter_path: THREAD_POOL_QUEUE_FILTER }));
     },
     /** -Xms / -Xmx of every node, from its JVM input arguments. */
     async nodeJvmArgs(): Promise<NodeJvmArgs[]> {

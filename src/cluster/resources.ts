@@ -20,6 +20,7 @@ import {
   type RowsParser,
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
+import { NODE_PRESSURE_FILTER, parseNodePressure } from '../domain/node-pressure';
 import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
 import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, restoreRecoveries } from '../domain/snapshots';
 import type { Feature } from '../domain/capabilities';
@@ -194,6 +195,17 @@ export const RESOURCES = {
       querystring: { filter_path: NODE_STATS_FILTER },
     },
     parse: parseNodeStats,
+    every: 1,
+  }),
+  // The Nodes pane's pressure (thread pools, breakers, old generation, GC, search and indexing
+  // totals): only the fields shown; the previous answer gives what changed since (rejections, rates).
+  nodePressure: resource({
+    request: {
+      method: 'GET',
+      path: '/_nodes/stats/thread_pool,breaker,jvm,indices/search,indexing',
+      querystring: { filter_path: NODE_PRESSURE_FILTER },
+    },
+    parse: parseNodePressure,
     every: 1,
   }),
   // -Xms/-Xmx change only with a restart: read rarely.

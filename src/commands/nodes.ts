@@ -1,6 +1,9 @@
 // shardeck nodes [--json]: every node's heap (used/max, -Xms against -Xmx), GC, fielddata, RAM, load,
 // CPU and each data path's disk (seed: GET /_nodes/stats, /os, /fs, /jvm, /indices/fielddata).
-import { nodeDetails, nodeLines, nodeVerdict } from '../domain/panes/nodes';
+import { cpuLoadText, nodeDetails, nodeLines, nodeVerdict, pressureLines } from '../domain/panes/nodes';
+import { addSamples, nodeSamples, sparkLines, MAX_NODE_SAMPLES, type NodeSample } from '../domain/node-history';
+import { oldGenPercent, type NodePressure } from '../domain/node-pressure';
+import type { NodeStats } from '../domain/node-stats';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
@@ -11,15 +14,33 @@ const NAME = 'nodes';
 
 const nodes: CommandModule = {
   summary: "Node statistics: heap (Xms vs Xmx), GC, fielddata, RAM, load, CPU, each data path's disk.",
-  usage: 'usage: shardeck nodes [--json] [connection flags]',
+  usage: 'usage: shardeck nodes [--json] | shardeck nodes --pressure [--samples N] [--interval S] [--json] [connection flags]',
   group: 'inspect',
-  flagHelp: {},
-  examples: ['shardeck nodes', 'shardeck nodes --json | jq ".nodes[].heap"'],
+  options: { pressure: { type: 'boolean' }, samples: { type: 'string' }, interval: { type: 'string' } },
+  flagHelp: {
+    pressure: 'thread pools, breakers, old-gen, GC, CPU (the Nodes pane P); with --samples, what changed and the history',
+    samples: `with --pressure: read N times (1-${MAX_NODE_SAMPLES}, default 1); from the 2nd, rejections and rates since the previous`,
+    interval: 'with --samples: seconds between reads (1-300, default 5)',
+  },
+  examples: [
+    'shardeck nodes',
+    'shardeck nodes --json | jq ".nodes[].heap"',
+    'shardeck nodes --pressure --samples 3 --interval 5',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) return usageError(NAME, 'takes no arguments: shardeck nodes [--json]', json);
+    if (!values.pressure && (values.samples !== undefined || values.interval !== undefined))
+      return usageError(NAME, '--samples and --interval go with --pressure', json);
+    const samples = values.samples === undefined ? 1 : Number(values.samples);
+    const interval = values.interval === undefined ? 5 : Number(values.interval);
+    if (!Number.isInteger(samples) || samples < 1 || samples > MAX_NODE_SAMPLES)
+      return usageError(NAME, `--samples "${String(values.samples)}" is not a whole number from 1 to ${MAX_NODE_SAMPLES}`, json);
+    if (!Number.isFinite(interval) || interval < 1 || interval > 300)
+      return usageError(NAME, `--interval "${String(values.interval)}" is not a number of seconds from 1 to 300`, json);
     const { es, close } = await openGuard(values);
     try {
+      if (values.pressure) return await pressure(es, samples, interval * 1000, json);
       const [cat, search, settings, stats, jvm] = await Promise.all([
         es.data('nodes'),
         es.data('nodeSearch'),
@@ -76,5 +97,58 @@ const nodes: CommandModule = {
     }
   },
 };
+
+type Es = Awaited<ReturnType<typeof openGuard>>['es'];
+
+/** nodes --pressure: the pressure read (and the statistics beside it) `samples` times, `intervalMs` apart. */
+async function pressure(es: Es, samples: number, intervalMs: number, json: boolean): Promise<number> {
+  let last: NodePressure[] | undefined;
+  let stats: NodeStats[] = [];
+  let history: Record<string, NodeSample[]> = {};
+  for (let i = 0; i < samples; i++) {
+    // Not a synchronisation: the operator asked for reads this far apart.
+    if (i) await new Promise((r) => setTimeout(r, intervalMs));
+    const [p, s] = await Promise.all([es.resource('nodePressure', undefined, last), es.nodeStats()]);
+    last = p.data;
+    stats = s;
+    history = addSamples(history, nodeSamples(last, stats, Date.now()));
+  }
+  const nodesNow = last ?? [];
+  const statsOf = (p: NodePressure) => stats.find((s) => s.id === p.id) ?? stats.find((s) => s.name === p.name);
+  if (json) {
+    printJson({
+      schema: JSON_SCHEMA,
+      command: NAME,
+      ok: true,
+      pressure: true,
+      samples,
+      intervalMs: samples > 1 ? intervalMs : null,
+      nodes: nodesNow.map((p) => {
+        const s = statsOf(p);
+        return {
+          id: p.id,
+          name: p.name,
+          pools: p.pools,
+          breakers: p.breakers,
+          oldGen: { usedBytes: p.oldUsedBytes, maxBytes: p.oldMaxBytes, percent: oldGenPercent(p) },
+          gc: p.gc,
+          cpuPercent: s?.cpuPercent ?? null,
+          load: s ? { '1m': s.load1m, '5m': s.load5m, '15m': s.load15m } : null,
+          searchPerSec: p.searchPerSec,
+          indexPerSec: p.indexPerSec,
+          sinceMs: p.intervalMs,
+          samples: history[p.name] ?? [],
+        };
+      }),
+    });
+    return EXIT.ok;
+  }
+  for (const p of nodesNow) {
+    out(`${paint('bold', displayText(p.name))} ${cpuLoadText(statsOf(p))}\n`);
+    for (const l of pressureLines(p)) out(`  ${l.tone ? paint(l.tone, displayText(l.text)) : displayText(l.text)}\n`);
+    if (samples > 1) for (const l of sparkLines(history[p.name] ?? [], 78)) out(`  ${l}\n`);
+  }
+  return EXIT.ok;
+}
 
 export default nodes;

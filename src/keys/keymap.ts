@@ -167,6 +167,13 @@ const COMMANDS = [
   },
   { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
   { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
+  {
+    id: 'nodes.pressure',
+    keys: ['P'],
+    description: 'show / hide the pressure: thread pools, breakers, old-gen, history',
+    scope: 'nodes',
+    short: 'pressure',
+  },
   { id: 'tasks.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'tasks' },
   {
     id: 'wizard.componentTemplate',

@@ -11,6 +11,7 @@ import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
 import type { DiskSample } from '../domain/doctor/forecast';
+import type { NodeSample } from '../domain/node-history';
 import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
@@ -187,12 +188,14 @@ export interface DoctorOptions {
   scheme: 'http' | 'https';
   platformOnHost: { value: boolean | null; source: string };
   diskSamples?: Record<string, DiskSample[]>;
+  /** The console's samples per node (the Nodes pane's history). */
+  nodeHistory?: Record<string, NodeSample[]>;
   now?: number;
 }
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, search, nodes] = await Promise.all([
+  const [health, allocation, settings, blocks, indices, search, nodes, pressure, stats, queueSizes] = await Promise.all([
     es.data('health'),
     es.data('allocation'),
     es.data('settings'),
@@ -200,6 +203,9 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     es.data('indices'),
     es.data('nodeSearch'),
     es.doctorNodes(),
+    es.data('nodePressure'),
+    es.nodeStats(),
+    es.threadPoolQueueSizes(),
   ]);
   const explained: ExplainedCase[] = [];
   let unexplained = 0;
@@ -242,6 +248,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     platformOnHost: o.platformOnHost,
     log,
     diskSamples: o.diskSamples,
+    pressure: { pressure, stats, queueSizes, history: o.nodeHistory },
     access,
     now: o.now ?? Date.now(),
   });
@@ -251,12 +258,12 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
  * The console's doctor run: the report into the store (one run at a time), with the disk samples
  * the poller kept. Failures are shown on the pane; the previous report stays.
  */
-export async function runDoctorInto(store: ConsoleStore, es: EsApi, o: Omit<DoctorOptions, 'diskSamples'>): Promise<void> {
+export async function runDoctorInto(store: ConsoleStore, es: EsApi, o: Omit<DoctorOptions, 'diskSamples' | 'nodeHistory'>): Promise<void> {
   const cur = store.getState().doctor;
   if (cur?.inFlight) return;
   store.setState({ doctor: { ...cur, inFlight: true, error: undefined } });
   try {
-    const report = await runDoctor(es, { ...o, diskSamples: store.getState().diskSamples });
+    const report = await runDoctor(es, { ...o, diskSamples: store.getState().diskSamples, nodeHistory: store.getState().nodeHistory });
     store.setState({ doctor: { report, fetchedAt: Date.now(), inFlight: false } });
   } catch (e) {
     store.setState({ doctor: { ...store.getState().doctor, inFlight: false, error: (e as Error).message } });

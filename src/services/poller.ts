@@ -13,7 +13,7 @@ import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot'
 import { nodeNames, watchNodes } from '../domain/node-watch';
 import { explanationDiagnoses } from '../domain/panes/health';
 import { explainAllocation } from '../domain/wizards/allocation';
-import { recordDiskSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
+import { recordDiskSamples, recordNodeSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
 import { PANE_RESOURCES, PANE_SPECS } from '../store/panes';
 
 /**
@@ -255,6 +255,8 @@ export class Poller {
         });
         // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
         if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
+        // The Nodes pane's history: a sample per node each time the pressure read answers.
+        if (name === 'nodePressure') recordNodeSamples(this.store, data as ResourceData<'nodePressure'>, Date.now());
       }
       if (name === 'health' || name === 'nodes') this.watchNodes(name);
     } catch (e) {

@@ -13,6 +13,8 @@ import type { IndexDetail } from '../domain/index-detail';
 import type { TimelineEntry } from '../domain/timeline';
 import type { ApprovalMessage } from '../domain/share';
 import type { DiskSample } from '../domain/doctor/forecast';
+import { addSamples, nodeSamples, type NodeSample } from '../domain/node-history';
+import type { NodePressure } from '../domain/node-pressure';
 import type { DoctorReport } from '../domain/doctor/report';
 import type { NodeWatch } from '../domain/node-watch';
 
@@ -104,6 +106,8 @@ export interface ConsoleState {
   doctor?: { report?: DoctorReport; fetchedAt?: number; inFlight: boolean; error?: string };
   /** Disk per node as the console saw it change, for the doctor's forecast (bounded, oldest dropped). */
   diskSamples?: Record<string, DiskSample[]>;
+  /** Each node's samples while the Nodes pane was shown (domain/node-history.ts; at most MAX_NODE_SAMPLES each). */
+  nodeHistory?: Record<string, NodeSample[]>;
   /** Nodes seen in this session and those that left (domain/node-watch.ts), updated by the poller. */
   nodeWatch?: NodeWatch;
 }
@@ -161,4 +165,9 @@ export function recordDiskSamples(store: ConsoleStore, disks: readonly NodeDisk[
     }
     return { diskSamples: next };
   });
+}
+
+/** Adds a sample per node from a pressure answer and the node statistics beside it (the history's series). */
+export function recordNodeSamples(store: ConsoleStore, pressure: readonly NodePressure[], at: number): void {
+  store.setState((s) => ({ nodeHistory: addSamples(s.nodeHistory, nodeSamples(pressure, s.snapshots.nodeStats.data, at)) }));
 }

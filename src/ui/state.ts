@@ -46,6 +46,8 @@ export interface UiState {
   problemsOnly: boolean;
   /** Nodes and Templates panes: the requests behind the pane as curl lines. */
   showCurl: boolean;
+  /** Nodes pane: the selected node's pressure and history under the table instead of its details. */
+  showPressure: boolean;
   /** Templates pane: the platform's index-templates-settings value instead of the details. */
   showPlatformJson: boolean;
   dialog?: Dialog;
@@ -71,6 +73,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     showSystem: false,
     problemsOnly: false,
     showCurl: false,
+    showPressure: false,
     showPlatformJson: false,
     detail: emptyDetailView(),
     ...init,

@@ -74,8 +74,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     const { EXPLAIN_KEY } = await import('../../src/services/poller');
     const store = makeStore();
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
-      // No _health_report before 8.7; the Tasks pane's read was recorded on 8.19 only (not drawn here).
-      if (name === 'healthReport' || name === 'tasks') continue;
+      // No _health_report before 8.7; the Tasks pane's and the node pressure reads were recorded on 8.19 only (not drawn here).
+      if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
       // Recorded before the Snapshots pane existed; the Health pane does not draw from its reads.
       if (PANE_SPECS.snapshots.reads.includes(name) && !PANE_SPECS.health.reads.includes(name)) continue;
       setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(OLD, name) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
@@ -104,6 +104,40 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
         if (explained) expect(text).toContain('cause: ');
         await expect(text).toMatchFileSnapshot(`__screens__/${OLD}-health${explained ? '-explained' : ''}-${columns}x${rows}.txt`);
       });
+});
+
+// Recorded by dev/record-pressure.ts from a real 8.19 node made sick on purpose: a write pool of one
+// thread and a queue of one flooded with bulk requests, a request breaker tripped by a lowered limit
+// (test/fixtures/pressure: the pressure answers before and after, its _cat/nodes and _nodes/stats).
+describe('Nodes pane pressure (P)', () => {
+  for (const [columns, rows] of SIZES)
+    it(`the sick node's pressure and history at ${columns}x${rows}`, async () => {
+      const { RESOURCES } = resourcesModule;
+      const { nodeSamples, addSamples } = await import('../../src/domain/node-history');
+      // The sick node's reads in place of the yellow scenario's before the first frame (no selection moves).
+      const store = makeStore();
+      loadScenario(store, 'yellow');
+      const before = RESOURCES.nodePressure.parse(fixture('pressure', 'before'));
+      const after = RESOURCES.nodePressure.parse(fixture('pressure', 'nodePressure'), before);
+      const stats = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats'));
+      for (const [name, data] of [
+        ['nodes', RESOURCES.nodes.parse(fixture('pressure', 'nodes'))],
+        ['nodeStats', stats],
+        ['nodePressure', after],
+      ] as const)
+        setSnapshot(store, name, { data: data as never, fetchedAt: NOW - 3000, failures: 0 });
+      store.setState({
+        pane: 'nodes',
+        nodeHistory: addSamples(addSamples(undefined, nodeSamples(before, stats, NOW - 8000)), nodeSamples(after, stats, NOW - 3000)),
+      });
+      r = await renderApp(store, { columns, rows });
+      await r.press('P');
+      const text = withColourMarkers(r.frame());
+      expect(text).toMatch(/a\/q\/rej write 0\/0\/\d+ \+\d+/);
+      expect(text).toMatch(/request .* tripped \d+ \+\d+/);
+      expect(text).toMatch(/heap +[▁-█ ]+ +\d+%/);
+      await expect(text).toMatchFileSnapshot(`__screens__/nodes-pressure-${columns}x${rows}.txt`);
+    });
 });
 
 // Recorded by dev/record-tasks.ts from a real 8.19 node running a delete-by-query in 2 slices and an

@@ -9,6 +9,7 @@ import { heapFindings, type OptionsFile } from './heap';
 import { logFindings, type LogEntry } from './logs';
 import { javaMajor, type DoctorNode } from './node';
 import { scrollFindings } from './scroll';
+import { pressureFindings, type PressureInputs } from './pressure';
 import { shardFindings, type ExplainedCase } from './shards';
 import { tmpFindings, type TmpView } from './tmp';
 import { versionFindings, type Certificate } from './versions';
@@ -38,6 +39,8 @@ export interface DoctorInputs {
   log: DoctorLog;
   /** Disk samples the console took while it ran, per node. */
   diskSamples?: Record<string, DiskSample[]>;
+  /** Node pressure (thread pools, breakers, old-gen, CPU) and the console's samples; undefined: not read. */
+  pressure?: PressureInputs;
   /** The privileges the user lacks (null: the node checks none); undefined: not asked. */
   access?: AccessFacts | null;
   now: number;
@@ -106,6 +109,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   );
   findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
+  if (i.pressure) findings.push(...pressureFindings(i.pressure));
   findings.push(
     ...versionFindings(
       i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })),

@@ -4,6 +4,7 @@
 // verdict and details of the selected node.
 import { barText, formatBytes, formatCount, formatPercent, heapSizeTone, usageTone, type Tone } from '../format';
 import { gcTotals, heapArgsVerdict, type NodeJvmArgs, type NodeStats } from '../node-stats';
+import { oldGenPercent, type NodePressure } from '../node-pressure';
 import { elasticWidths, type Column, type SortKey } from '../table';
 import type { NodeInfo, NodeSearchStats } from '../types';
 
@@ -204,5 +205,63 @@ export function nodeDetails(n: NodeLine): { text: string; tone?: Tone }[] {
       });
     }
   }
+  return lines;
+}
+
+const POOLS_ALWAYS = ['write', 'search', 'get', 'management'];
+const POOL_SHORT: Record<string, string> = { management: 'mgmt', force_merge: 'merge' };
+
+/** CPU and load of the node (the head of its pressure lines). */
+export function cpuLoadText(s: NodeStats | undefined): string {
+  const cpu = s?.cpuPercent === null || s?.cpuPercent === undefined ? '-' : `${s.cpuPercent}%`;
+  const load = s ? [s.load1m, s.load5m, s.load15m].map((l) => (l === null ? '-' : l.toFixed(2))).join(' ') : '-';
+  return `cpu ${cpu} · load ${load}`;
+}
+
+/** "1.2k": a counter in few cells. */
+function short(v: number): string {
+  return v >= 1_000_000 ? `${(v / 1_000_000).toFixed(1)}m` : v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(v);
+}
+
+/**
+ * The selected node's pressure as lines (under the table with P, and in `shardeck nodes --pressure`):
+ * thread pools active/queue/rejected with the rejections since the last poll, the breakers, the old
+ * generation with GC since the last poll (CPU and load: cpuLoadText). Red: rejections or trips since the last poll,
+ * old-gen above 85%; yellow: a queue, a breaker at 90% of its limit, old-gen above 75%.
+ */
+export function pressureLines(p: NodePressure | undefined): { text: string; tone?: Tone }[] {
+  if (!p) return [{ text: 'pressure: not read yet' }];
+  const pools = p.pools.filter((x) => POOLS_ALWAYS.includes(x.name) || x.active || x.queue || x.rejectedSince);
+  const poolText = pools
+    .map((x) => `${POOL_SHORT[x.name] ?? x.name} ${x.active}/${x.queue}/${short(x.rejected)}${x.rejectedSince ? ` +${short(x.rejectedSince)}` : ''}`)
+    .join(' · ');
+  const rejectedNow = pools.some((x) => (x.rejectedSince ?? 0) > 0);
+  const lines: { text: string; tone?: Tone }[] = [
+    { text: `a/q/rej ${poolText}`, tone: rejectedNow ? 'red' : pools.some((x) => x.queue > 0) ? 'yellow' : undefined },
+  ];
+  const shown = p.breakers.filter((b) => b.name === 'parent' || b.tripped > 0 || (b.limitBytes > 0 && b.estimatedBytes / b.limitBytes >= 0.5));
+  const breakerText = shown
+    .map(
+      (b) =>
+        `${b.name} ${formatBytes(b.estimatedBytes)}/${formatBytes(b.limitBytes)}${b.tripped ? ` tripped ${short(b.tripped)}${b.trippedSince ? ` +${b.trippedSince}` : ''}` : ''}`,
+    )
+    .join(' · ');
+  lines.push({
+    text: `breakers ${breakerText || 'none reported'}`,
+    tone: p.breakers.some((b) => (b.trippedSince ?? 0) > 0)
+      ? 'red'
+      : shown.some((b) => b.limitBytes > 0 && b.estimatedBytes / b.limitBytes >= 0.9)
+        ? 'yellow'
+        : undefined,
+  });
+  const old = oldGenPercent(p);
+  const gc = p.gc
+    .map((g) => `${g.name} ${g.countSince === null ? formatCount(g.count) : `+${g.countSince}`} (${formatMillis(g.timeMsSince ?? g.timeMs)})`)
+    .join(' ');
+  const per = p.intervalMs === null ? 'total' : `in ${formatMillis(p.intervalMs)}`;
+  lines.push({
+    text: `old-gen ${old === null ? '-' : `${formatPercent(old)} ${formatBytes(p.oldUsedBytes)}/${formatBytes(p.oldMaxBytes)}`} · gc ${per}: ${gc || '-'}`,
+    tone: old === null ? undefined : old > 85 ? 'red' : old > 75 ? 'yellow' : undefined,
+  });
   return lines;
 }

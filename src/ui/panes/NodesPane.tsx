@@ -5,7 +5,17 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
+import {
+  nodeColumnsFor,
+  nodeDetails,
+  nodeLines,
+  nodeVerdict,
+  NODE_SORT_KEYS,
+  nodeSearchText,
+  pressureLines,
+  cpuLoadText,
+} from '../../domain/panes/nodes';
+import { sparkLines } from '../../domain/node-history';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
@@ -15,23 +25,25 @@ import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;
-const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'];
+const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm'];
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings, stats, jvm } = useConsole((s) => ({
+  const { nodes, search, settings, stats, jvm, pressure, history } = useConsole((s) => ({
     nodes: s.snapshots.nodes,
     search: s.snapshots.nodeSearch,
     settings: s.snapshots.settings,
     stats: s.snapshots.nodeStats,
     jvm: s.snapshots.nodeJvm,
+    pressure: s.snapshots.nodePressure,
+    history: s.nodeHistory,
   }));
-  const showCurl = useUi((s) => s.showCurl);
+  const { showCurl, showPressure } = useUi((s) => ({ showCurl: s.showCurl, showPressure: s.showPressure }));
   const lines = useMemo(
     () => (nodes.data ? nodeLines(nodes.data, search.data, settings.data?.maxOpenScrollContext ?? null, stats.data, jvm.data) : undefined),
     [nodes.data, search.data, settings.data, stats.data, jvm.data],
   );
-  const snaps = [nodes, search, settings, stats, jvm];
+  const snaps = [nodes, search, settings, stats, jvm, ...(showPressure ? [pressure] : [])];
   const curl = useCurlLines(NODE_READS);
   const body = bodyHeight(height, snaps);
   // Under the table, after a blank line: the selected node's verdict and statistics (or the curl
@@ -39,18 +51,25 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const minRows = Math.max(1, Math.min(lines?.length ?? 1, Math.floor(body / 2)));
   const columns = nodeColumnsFor(width);
   const cut = useCutNames(lines, columns, width);
-  const room = Math.max(0, Math.min(10, body - 2 - minRows - (cut.length ? 1 : 0)));
+  // The pressure wants its 3 lines and 4 of history: room for them before table rows beyond the first few.
+  const room = Math.max(0, Math.min(showPressure ? 8 : 10, body - 2 - minRows - (cut.length ? 1 : 0)));
   const rowsHigh = Math.max(1, body - 1 - (cut.length ? 1 : 0) - (room ? room + 1 : 0));
   const model = useTableModel('nodes', lines, NODE_SORT_KEYS, nodeSearchText, nodeKey, rowsHigh);
-  useTableKeys('nodes', 'nodes', model, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl' });
+  useTableKeys('nodes', 'nodes', model, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl', 'nodes.pressure': 'showPressure' });
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
-  const below: { text: string; tone?: Tone }[] = sel
-    ? [
-        ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
-        ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
-      ]
-    : [];
+  const below: { text: string; tone?: Tone }[] = !sel
+    ? []
+    : showPressure
+      ? [
+          { text: `${sel.name}: ${cpuLoadText(sel.stats)} · +N: since the last poll` },
+          ...pressureLines(pressure.data?.find((p) => p.id === sel.id) ?? pressure.data?.find((p) => p.name === sel.name)),
+          ...sparkLines(history?.[sel.name] ?? [], width).map((text) => ({ text })),
+        ]
+      : [
+          ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
+          ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
+        ];
   return (
     <PaneFrame
       title={PANE_SPECS.nodes.title}

@@ -1,0 +1,53 @@
+// Makes a node sick on purpose, the way Elastic's troubleshooting guides describe the symptoms: a
+// write pool of one thread with a queue of one (node settings, given at start) flooded with bulk
+// requests gives rejections; a request breaker limit lowered dynamically (and set back) trips the
+// request breaker on an aggregation. Used by dev/record-pressure.ts (fixtures) and the real-node
+// test of the pressure read (test/integration/node-pressure.test.ts).
+
+/** Node settings (startNode's `settings`) for a write pool that rejects under a small flood. */
+export const SICK_WRITE_POOL = { 'thread_pool.write.size': '1', 'thread_pool.write.queue_size': '1' };
+
+async function call(url, method, path, body) {
+  const res = await fetch(url + path, {
+    method,
+    headers: { 'content-type': typeof body === 'string' ? 'application/x-ndjson' : 'application/json' },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : {} };
+}
+
+/**
+ * `requests` bulk requests of `docs` documents each, all at once, into `index` (made with 2
+ * shards). Returns how many requests and items the node rejected (429 / es_rejected_execution_exception).
+ */
+export async function floodWrites(url, index, { requests = 30, docs = 50 } = {}) {
+  await call(url, 'PUT', `/${index}`, { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+  const lines = [];
+  for (let i = 0; i < docs; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i, text: `doc ${i}` }));
+  const body = lines.join('\n') + '\n';
+  const answers = await Promise.all(Array.from({ length: requests }, () => call(url, 'POST', `/${index}/_bulk`, body)));
+  let rejectedRequests = 0;
+  let rejectedItems = 0;
+  for (const a of answers) {
+    if (a.status === 429) rejectedRequests++;
+    for (const item of a.body.items ?? []) if (item.index?.status === 429) rejectedItems++;
+  }
+  return { rejectedRequests, rejectedItems };
+}
+
+/**
+ * Lowers indices.breaker.request.limit to 1kb, runs a terms aggregation on `index` (the breaker
+ * trips: 429 circuit_breaking_exception), and sets the limit back (null) whatever happened.
+ * Returns the search's status and error type.
+ */
+export async function tripRequestBreaker(url, index) {
+  const set = await call(url, 'PUT', '/_cluster/settings', { persistent: { 'indices.breaker.request.limit': '1kb' } });
+  if (set.status !== 200) throw new Error(`setting the request breaker limit: ${set.status} ${JSON.stringify(set.body).slice(0, 300)}`);
+  try {
+    const search = await call(url, 'POST', `/${index}/_search?size=0`, { aggs: { n: { terms: { field: 'n', size: 1000 } } } });
+    return { status: search.status, type: search.body.error?.type ?? null };
+  } finally {
+    await call(url, 'PUT', '/_cluster/settings', { persistent: { 'indices.breaker.request.limit': null } });
+  }
+}

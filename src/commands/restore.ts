@@ -3,7 +3,8 @@
 import { isConnectionFailure } from '../cluster/connection';
 import { recoveryLine } from '../domain/snapshots';
 import { parseTimeoutSeconds } from '../domain/values';
-import { DEFAULT_SUFFIX, replaceConfirmText, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
+import { formatBytes } from '../domain/format';
+import { DEFAULT_SUFFIX, replaceConfirmText, restoreNotes, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
 import { displayText } from '../domain/display-text';
 import { restoreSession } from '../services/wizards/restore';
 import { EXIT, type CommandModule } from './support/common';
@@ -28,11 +29,12 @@ const restore: CommandModule = {
   summary:
     'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
-    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
   options: {
     ...MUTATION_OPTIONS,
     indices: { type: 'string' },
     'rename-suffix': { type: 'string' },
+    'include-aliases': { type: 'boolean' },
     replace: { type: 'boolean' },
     'accept-data-loss': { type: 'string' },
     timeout: { type: 'string' },
@@ -43,6 +45,8 @@ const restore: CommandModule = {
     'dry-run': 'show the preview and send nothing',
     indices: 'the indices to restore: a name, a list or a pattern, matched against what the snapshot holds (the preview lists them)',
     'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
+    'include-aliases':
+      "beside: put the snapshot's aliases on the copies too (off by default: an alias the original still holds would then point at both)",
     replace: 'restore in place: close the originals and restore over them (what was written since the snapshot is lost)',
     'accept-data-loss':
       'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
@@ -60,6 +64,8 @@ const restore: CommandModule = {
       return usageError(NAME, 'give the repository, the snapshot and --indices: shardeck restore REPO SNAPSHOT --indices LIST', json);
     if (values.replace && values['rename-suffix'] !== undefined)
       return usageError(NAME, '--replace restores in place, --rename-suffix beside: give one of them', json);
+    if (values.replace && values['include-aliases'])
+      return usageError(NAME, "--include-aliases goes with a restore beside (in place always brings the snapshot's aliases back)", json);
     if (values['accept-data-loss'] !== undefined && !values.replace)
       return usageError(NAME, '--accept-data-loss goes with --replace', json);
     const timeout =
@@ -71,6 +77,7 @@ const restore: CommandModule = {
       indices: values.indices,
       mode: values.replace ? 'replace' : 'beside',
       suffix: typeof values['rename-suffix'] === 'string' ? values['rename-suffix'] : DEFAULT_SUFFIX,
+      ...(values['include-aliases'] ? { includeAliases: true } : {}),
     };
     const { es, guard, close } = await openGuard(values);
     try {
@@ -84,6 +91,8 @@ const restore: CommandModule = {
       let state: RestoreState = review;
       const { facts, plans } = review;
       const requests = previews(guard, plans);
+      const notes = restoreNotes(form, facts, '--include-aliases');
+      const details = (index: string) => facts.snapshot.indexDetails?.[index];
       const head = {
         schema: JSON_SCHEMA,
         command: NAME,
@@ -91,17 +100,29 @@ const restore: CommandModule = {
         snapshot,
         mode: form.mode,
         snapshotTakenAt: facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : null,
-        indices: facts.indices.map((i) => ({ index: i.index, target: i.target, documentsNow: i.originalDocs ?? null })),
+        indices: facts.indices.map((i) => ({
+          index: i.index,
+          target: i.target,
+          documentsNow: i.originalDocs ?? null,
+          aliasesNow: i.aliases ?? [],
+          shards: details(i.index)?.shards ?? null,
+          bytes: details(i.index)?.bytes ?? null,
+        })),
         includeGlobalState: false,
+        includeAliases: form.mode === 'replace' || form.includeAliases === true,
+        notes: notes.map((n) => n.text),
       };
       if (!json) {
         out(
           `from ${displayText(`${repository}/${snapshot}`)} (taken ${facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : 'at an unknown time'}):\n`,
         );
-        for (const i of facts.indices)
+        for (const i of facts.indices) {
+          const d = details(i.index);
           out(
-            `  ${displayText(i.index)} -> ${displayText(i.target)}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
+            `  ${displayText(i.index)} -> ${displayText(i.target)}${d ? ` (${d.shards} shard${d.shards === 1 ? '' : 's'}, ${formatBytes(d.bytes)} in the snapshot)` : ''}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
           );
+        }
+        for (const n of notes) out(`${n.tone ? paint(n.tone, displayText(n.text)) : displayText(n.text)}\n`);
         if (form.mode === 'replace')
           out(
             `${paint('red', 'in place:')} the originals are closed and overwritten: every document written to them since the snapshot is lost\n`,

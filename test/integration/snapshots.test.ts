@@ -207,7 +207,7 @@ describe('shardeck restore', () => {
     expect(await count('logs-a')).toBe(15);
     const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a*', '--rename-suffix=-back', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('logs-a -> logs-a-back (the original holds 15 documents now)');
+    expect(r.stdout).toMatch(/^ {2}logs-a -> logs-a-back \(1 shard, \S+ in the snapshot\) \(the original holds 15 documents now\)$/m);
     expect(r.stdout).toContain('"indices":"logs-a","include_global_state":false,"rename_pattern":"(.+)","rename_replacement":"$1-back"');
     expect(r.stderr).toMatch(/logs-a-back\[0\] DONE \S+ \(100%\)/);
     expect(r.stdout).toContain('health of the restored indices: green');
@@ -259,5 +259,66 @@ describe('shardeck restore', () => {
     expect(r.code).toBe(64);
     expect(r.stderr).toContain('the snapshot holds no index matching "other" (it holds: logs-a, logs-b)');
     expect((await cli(['restore', 'backups', 'before', '--indices', '*', '--yes'])).code).toBe(64);
+  });
+});
+
+describe('shardeck restore: aliases', () => {
+  // Which indices each alias of these names is on, as the cluster has it.
+  const aliasMap = async (...names: string[]) => {
+    const rows = (await es('GET', `/_cat/aliases/${names.join(',')}?format=json&h=alias,index`)).body as { alias: string; index: string }[];
+    const out: Record<string, string[]> = {};
+    for (const r of rows) (out[r.alias] ??= []).push(r.index);
+    for (const k of Object.keys(out)) out[k].sort();
+    return out;
+  };
+
+  beforeAll(async () => {
+    await indexWith('al-a', 4);
+    expect((await es('POST', '/_aliases', { actions: [{ add: { index: 'al-a', alias: 'al' } }] })).status).toBe(200);
+    expect((await es('PUT', '/_snapshot/aliased', { type: 'fs', settings: { location: path.join(node.repoDir, 'aliased') } })).status).toBe(200);
+    const snap = await es('PUT', '/_snapshot/aliased/with-al?wait_for_completion=true', { indices: 'al-a', include_global_state: false });
+    expect(snap.body.snapshot.state).toBe('SUCCESS');
+  }, 120_000);
+
+  it('beside leaves the aliases out by default and says why; --include-aliases puts the alias on the original AND the copy', async () => {
+    const dry = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const j = JSON.parse(dry.stdout);
+    expect(j).toMatchObject({ includeAliases: false, indices: [{ index: 'al-a', aliasesNow: [{ name: 'al', write: false }], shards: 1 }] });
+    expect(j.notes[0]).toBe('aliases: left out (now al-a: al): on the copies they would point at both and searches see both; --include-aliases adds them');
+    expect(j.requests[0].body).toMatchObject({ include_aliases: false });
+
+    const plain = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-plain', '--yes']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('aliases: left out (now al-a: al)');
+    expect(await aliasMap('al')).toEqual({ al: ['al-a'] });
+
+    const withAl = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-with', '--include-aliases', '--yes']);
+    expect(withAl.code, withAl.stderr).toBe(0);
+    expect(withAl.stdout).toContain('aliases: put on the copies too: one an original still holds (now al-a: al) points at both, and searches see both');
+    expect(withAl.stdout).toContain('"include_aliases":true');
+    // What the preview warned: the alias is on both, and a search through it counts both.
+    expect(await aliasMap('al')).toEqual({ al: ['al-a', 'al-a-with'] });
+    expect(await count('al')).toBe(8);
+    expect(await aliasMap('al-a-plain')).toEqual({});
+
+    const both = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--replace', '--include-aliases']);
+    expect(both.code).toBe(64);
+  });
+
+  it("in place: the snapshot's aliases replace the current ones (one added since dropped, one removed since back), as the preview says", async () => {
+    await es('POST', '/_aliases', {
+      actions: [
+        { remove: { index: 'al-a', alias: 'al' } },
+        { add: { index: 'al-a', alias: 'since' } },
+      ],
+    });
+    const r = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--replace', '--yes', '--accept-data-loss', 'al-a']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("aliases: the snapshot's replace the current ones (now al-a: since): added since are dropped, removed since return");
+    expect(r.stdout).toContain('"include_aliases":true');
+    const all = (await es('GET', '/al-a/_alias')).body['al-a'].aliases;
+    expect(Object.keys(all)).toEqual(['al']);
+    expect(await aliasMap('since')).toEqual({});
   });
 });

@@ -40,7 +40,10 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
   if (!snapshot) return { refused: { kind: 'missing', message: `no snapshot ${form.snapshot} in ${form.repository}` } };
   const m = matchSnapshotIndices(form.indices, snapshot.indices);
   if (!m.ok) return { refused: { kind: 'input', message: m.error } };
-  const rows = new Map((await es.data('indices')).map((r) => [r.name, r]));
+  const [rows, aliases] = await Promise.all([
+    es.data('indices').then((all) => new Map(all.map((r) => [r.name, r]))),
+    es.indexAliases(m.indices),
+  ]);
   const indices = await Promise.all(
     m.indices.map(async (index) => {
       const target = targetName(index, form);
@@ -48,7 +51,13 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
       const original = rows.get(index);
       // An exact count of the original (the _cat figure may lag a refresh behind).
       const originalDocs = original?.status === 'open' ? await es.count(index) : undefined;
-      return { index, target, ...(t ? { existing: { status: t.status } } : {}), ...(originalDocs !== undefined ? { originalDocs } : {}) };
+      return {
+        index,
+        target,
+        ...(t ? { existing: { status: t.status } } : {}),
+        ...(originalDocs !== undefined ? { originalDocs } : {}),
+        ...(aliases[index] ? { aliases: aliases[index] } : {}),
+      };
     }),
   );
   return { facts: { snapshot, indices } };

@@ -104,6 +104,7 @@ const restore: CommandModule = {
           index: i.index,
           target: i.target,
           documentsNow: i.originalDocs ?? null,
+          ...(i.unreadable ? { unreadable: i.unreadable } : {}),
           aliasesNow: i.aliases ?? [],
           shards: details(i.index)?.shards ?? null,
           bytes: details(i.index)?.bytes ?? null,
@@ -119,7 +120,7 @@ const restore: CommandModule = {
         for (const i of facts.indices) {
           const d = details(i.index);
           out(
-            `  ${displayText(i.index)} -> ${displayText(i.target)}${d ? ` (${d.shards} shard${d.shards === 1 ? '' : 's'}, ${formatBytes(d.bytes)} in the snapshot)` : ''}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
+            `  ${displayText(i.index)} -> ${displayText(i.target)}${d ? ` (${d.shards} shard${d.shards === 1 ? '' : 's'}, ${formatBytes(d.bytes)} in the snapshot)` : ''}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}${i.unreadable ? ` (the original ${i.unreadable})` : ''}\n`,
           );
         }
         for (const n of notes) out(`${n.tone ? paint(n.tone, displayText(n.text)) : displayText(n.text)}\n`);

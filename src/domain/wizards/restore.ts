@@ -63,6 +63,8 @@ export interface RestoreIndexFact {
   existing?: { status: string };
   /** Documents in the original now (when it is open): what the restored copy is compared with. */
   originalDocs?: number;
+  /** Why the open original could not be counted (red: its primary is not available). */
+  unreadable?: string;
   /** The original's aliases now (when it exists; a write alias marked). */
   aliases?: { name: string; write: boolean }[];
 }
@@ -210,6 +212,31 @@ export function restoreNotes(form: RestoreForm, facts: RestoreFacts, includeHow:
       (form.mode === 'replace' ? '; changed since (replicas, refresh) go back' : ''),
   };
   return [aliases, settings];
+}
+
+/**
+ * `restore cancel INDEX...`: the delete of exactly these indices, when each one is being restored
+ * now (a running SNAPSHOT recovery of it; a finished restore or another index is refused, so the
+ * command never deletes an index that is not restoring), all from one snapshot. In place when the
+ * index has its snapshot name (the original was overwritten, or there was none).
+ */
+export function restoreCancelOf(
+  names: readonly string[],
+  running: readonly ShardRecovery[],
+): { ok: true; plan: MutationPlan; from: { repository: string; snapshot: string } } | { ok: false; error: string } {
+  const restoring = running.filter((r) => r.type === 'SNAPSHOT' && r.stage !== 'DONE' && r.source);
+  const missing = names.filter((n) => !restoring.some((r) => r.index === n));
+  if (missing.length)
+    return {
+      ok: false,
+      error: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not being restored (no running restore of ${missing.length === 1 ? 'it' : 'them'}); restoring now: ${[...new Set(restoring.map((r) => r.index))].sort().join(', ') || 'none'}`,
+    };
+  const mine = restoring.filter((r) => names.includes(r.index));
+  const froms = [...new Set(mine.map((r) => `${r.source!.repository}/${r.source!.snapshot}`))];
+  if (froms.length > 1) return { ok: false, error: `these are restored from ${froms.join(' and ')}: cancel one snapshot's indices at a time` };
+  const { repository, snapshot } = mine[0].source!;
+  const inPlace = mine.some((r) => r.source!.index === r.index);
+  return { ok: true, plan: cancelRestorePlan({ mode: inPlace ? 'replace' : 'beside', repository, snapshot }, names), from: { repository, snapshot } };
 }
 
 /** Why the restore cannot be planned (nothing is sent), or undefined. */

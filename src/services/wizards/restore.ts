@@ -49,13 +49,24 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
       const target = targetName(index, form);
       const t = rows.get(target);
       const original = rows.get(index);
-      // An exact count of the original (the _cat figure may lag a refresh behind).
-      const originalDocs = original?.status === 'open' ? await es.count(index) : undefined;
+      // An exact count of the original (the _cat figure may lag a refresh behind). A red original
+      // (a corrupt primary: the checklist's restore route) cannot be counted (503): said, not thrown.
+      let originalDocs: number | undefined;
+      let unreadable: string | undefined;
+      if (original?.status === 'open') {
+        try {
+          originalDocs = await es.count(index);
+        } catch (e) {
+          if (!(e instanceof ConnError && e.status === 503)) throw e;
+          unreadable = `cannot be counted: ${e.esType ?? 'HTTP 503'} (a primary shard is not available)`;
+        }
+      }
       return {
         index,
         target,
         ...(t ? { existing: { status: t.status } } : {}),
         ...(originalDocs !== undefined ? { originalDocs } : {}),
+        ...(unreadable ? { unreadable } : {}),
         ...(aliases[index] ? { aliases: aliases[index] } : {}),
       };
     }),

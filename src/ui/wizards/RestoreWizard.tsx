@@ -185,7 +185,7 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
           {state.facts.indices.map((i) => (
             <Text key={i.index}>
               {fitText(
-                `${i.index} -> ${i.target}${i.originalDocs !== undefined ? ` (original: ${formatCount(i.originalDocs)} docs${replace ? ', overwritten' : ''})` : ' (no open original)'}`,
+                `${i.index} -> ${i.target}${i.originalDocs !== undefined ? ` (original: ${formatCount(i.originalDocs)} docs${replace ? ', overwritten' : ''})` : i.unreadable ? ` (original ${i.unreadable})` : ' (no open original)'}`,
                 width,
               )}
             </Text>

@@ -1,13 +1,15 @@
 // shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix S | --replace] [--accept-data-loss LIST] [--yes] [--dry-run] [--json]
 // The CLI twin of the restore wizard: drives the same session (services/wizards/restore.ts).
 import { isConnectionFailure } from '../cluster/connection';
-import { recoveryLine } from '../domain/snapshots';
+import { recoveryLine, restoreRecoveries } from '../domain/snapshots';
+import { checkIndexExpression } from '../domain/mutation/targets';
+import { performMutations } from '../services/wizards/session';
 import { parseTimeoutSeconds } from '../domain/values';
 import { formatBytes } from '../domain/format';
-import { DEFAULT_SUFFIX, replaceConfirmText, restoreNotes, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
+import { DEFAULT_SUFFIX, replaceConfirmText, restoreCancelOf, restoreNotes, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
 import { displayText } from '../domain/display-text';
 import { restoreSession } from '../services/wizards/restore';
-import { EXIT, type CommandModule } from './support/common';
+import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import {
   confirmOnTerminal,
   JSON_SCHEMA,
@@ -29,7 +31,7 @@ const restore: CommandModule = {
   summary:
     'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
-    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
   options: {
     ...MUTATION_OPTIONS,
     indices: { type: 'string' },
@@ -56,9 +58,11 @@ const restore: CommandModule = {
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha',
     "shardeck restore backups nightly-2026.11.25 --indices 'service_v9_*' --rename-suffix=-check --yes --json",
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha --replace --yes --accept-data-loss service_v9_alpha',
+    'shardeck restore cancel service_v9_alpha-restored',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
+    if (positionals[0] === 'cancel' && values.indices === undefined) return cancel(values, positionals.slice(1), json);
     const [repository, snapshot, ...extra] = positionals;
     if (!repository || !snapshot || extra.length || typeof values.indices !== 'string' || !values.indices)
       return usageError(NAME, 'give the repository, the snapshot and --indices: shardeck restore REPO SNAPSHOT --indices LIST', json);
@@ -200,5 +204,50 @@ const restore: CommandModule = {
     }
   },
 };
+
+/**
+ * shardeck restore cancel INDEX...: the only cancel Elasticsearch has, the delete of the indices
+ * being restored. Exactly the names given, each one checked to be restoring now (a running
+ * SNAPSHOT recovery), previewed and typed: with --yes the names given count as typed.
+ */
+async function cancel(values: CommandContext['values'], args: string[], json: boolean): Promise<number> {
+  const names = [...new Set(args.flatMap((a) => a.split(',')).map((n) => n.trim()).filter(Boolean))];
+  if (!names.length) return usageError(NAME, 'name the indices being restored: shardeck restore cancel INDEX...', json);
+  const bad = names.map((n) => checkIndexExpression(n) ?? (/[*?]/.test(n) ? `"${n}": exact index names only, no pattern` : null)).find(Boolean);
+  if (bad) return usageError(NAME, bad, json);
+  for (const flag of ['rename-suffix', 'replace', 'accept-data-loss', 'include-aliases', 'timeout'] as const)
+    if (values[flag] !== undefined) return usageError(NAME, `--${flag} does not go with restore cancel`, json);
+  const { es, guard, close } = await openGuard(values);
+  try {
+    guard.assertWritable();
+    const decision = restoreCancelOf(names, restoreRecoveries(await es.recoveries(true)));
+    if (!decision.ok) {
+      if (json) printJson({ schema: JSON_SCHEMA, command: `${NAME} cancel`, ok: false, error: decision.error, code: EXIT.failed });
+      err(`shardeck ${NAME} cancel: ${displayText(decision.error)}; nothing was sent\n`);
+      return EXIT.failed;
+    }
+    const { plan, from } = decision;
+    const requests = previews(guard, [plan]);
+    const head = { schema: JSON_SCHEMA, command: `${NAME} cancel`, repository: from.repository, snapshot: from.snapshot, indices: names };
+    if (!json) printPreviews(requests);
+    if (values['dry-run']) {
+      if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
+      else out('dry run: nothing was sent\n');
+      return EXIT.ok;
+    }
+    const confirmation = await confirmOnTerminal(`${NAME} cancel`, [plan], values, values.yes ? names.join(',') : undefined);
+    if (!confirmation) return EXIT.failed;
+    const [result] = await performMutations(guard, { type: 'mutate', plans: [plan], confirmation });
+    if (result.auditWarning) err(`${paint('yellow', 'warning:')} ${displayText(result.auditWarning)}\n`);
+    if (json) printJson({ ...head, ok: result.ok, ...(result.ok ? {} : { error: result.message }), dryRun: false, sent: true, requests, results: [result] });
+    else if (result.ok) out(`ok: ${displayText(result.verified?.message ?? result.message)}: the restore is cancelled; the snapshot is untouched\n`);
+    else err(`shardeck ${NAME} cancel: ${displayText(result.message)}\n`);
+    return result.ok ? EXIT.ok : EXIT.failed;
+  } catch (e) {
+    return reportFailure(`${NAME} cancel`, e, json);
+  } finally {
+    await close();
+  }
+}
 
 export default restore;

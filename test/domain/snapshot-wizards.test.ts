@@ -8,6 +8,7 @@ import {
   matchSnapshotIndices,
   refusalOf,
   restoreMachine,
+  restoreCancelOf,
   restoreNotes,
   restorePlans,
   type RestoreFacts,
@@ -175,6 +176,40 @@ describe('restore', () => {
     expect(inPlace[1].text).toMatch(/; changed since \(replicas, refresh\) go back$/);
     // No original with aliases: nothing to name.
     expect(restoreNotes(form(), facts('beside'), 'x')[0].text).not.toMatch(/now/);
+  });
+
+  it('restore cancel: only indices being restored now, from one snapshot; exactly them, typed', () => {
+    const rec = (index: string, from: string, stage = 'INDEX', snapshot = 'nightly') => ({
+      index,
+      shard: 0,
+      primary: true,
+      type: 'SNAPSHOT',
+      stage,
+      bytesTotal: 10,
+      bytesRecovered: 1,
+      filesTotal: 1,
+      filesRecovered: 0,
+      timeMs: 5,
+      source: { repository: 'backups', snapshot, index: from },
+    });
+    const ok = restoreCancelOf(['logs-a-restored'], [rec('logs-a-restored', 'logs-a'), rec('logs-b', 'logs-b')]);
+    expect(ok).toMatchObject({ ok: true, from: { repository: 'backups', snapshot: 'nightly' } });
+    if (!ok.ok) return;
+    expect(ok.plan).toMatchObject({ method: 'DELETE', path: '/logs-a-restored', confirmText: 'logs-a-restored', risk: 'destructive' });
+    expect(ok.plan.summary).toMatch(/the originals are untouched/);
+    // In place (the snapshot's own name): the index is gone until restored again.
+    const inPlace = restoreCancelOf(['logs-b'], [rec('logs-b', 'logs-b')]);
+    expect(inPlace.ok && inPlace.plan.summary).toMatch(/GONE until restored again/);
+    // Finished, or not a restore: refused.
+    expect(restoreCancelOf(['logs-a-restored'], [rec('logs-a-restored', 'logs-a', 'DONE')])).toEqual({
+      ok: false,
+      error: 'logs-a-restored is not being restored (no running restore of it); restoring now: none',
+    });
+    expect(restoreCancelOf(['x'], [{ ...rec('x', 'x'), type: 'PEER', source: undefined }])).toMatchObject({ ok: false });
+    expect(restoreCancelOf(['a', 'b'], [rec('a', 'a'), rec('b', 'b', 'INDEX', 'other')])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cancel one snapshot's indices at a time/),
+    });
   });
 
   it('a snapshot that failed, or whose shards of the index failed, is refused', () => {

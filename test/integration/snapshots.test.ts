@@ -10,6 +10,7 @@ import { isRoot } from '../../dev/lib/paths.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: SharedNode;
 let cfg: string;
@@ -321,4 +322,69 @@ describe('shardeck restore: aliases', () => {
     expect(Object.keys(all)).toEqual(['al']);
     expect(await aliasMap('since')).toEqual({});
   });
+});
+
+describe('shardeck restore cancel', () => {
+  it('a throttled restore: refused for an index not restoring or a pattern; the typed names delete exactly the restoring index', async () => {
+    // 300 documents of ~1 KB: restored at 2 KB/s it runs for minutes, long enough to cancel.
+    await es('PUT', '/slow-a', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const lines = Array.from({ length: 300 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"text":"${`word${i} `.repeat(120)}"}\n`).join('');
+    const bulk = await fetch(`${node.url}/slow-a/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: lines,
+    });
+    expect(bulk.status).toBe(200);
+    const loc = path.join(node.repoDir, 'slow');
+    expect((await es('PUT', '/_snapshot/slow', { type: 'fs', settings: { location: loc, max_restore_bytes_per_sec: '2kb' } })).status).toBe(
+      200,
+    );
+    expect((await es('PUT', '/_snapshot/slow/s?wait_for_completion=true', { indices: 'slow-a', include_global_state: false })).body.snapshot.state).toBe(
+      'SUCCESS',
+    );
+    const started = await es('POST', '/_snapshot/slow/s/_restore', {
+      indices: 'slow-a',
+      rename_pattern: '(.+)',
+      rename_replacement: '$1-copy',
+      include_aliases: false,
+    });
+    expect(started.status).toBe(200);
+    await waitUntil(
+      'the throttled restore to start',
+      async () => (await es('GET', '/slow-a-copy/_recovery?active_only=true')).body,
+      (b) => b?.['slow-a-copy']?.shards?.[0]?.type === 'SNAPSHOT',
+      { timeoutMs: 60_000 },
+    );
+    const before = auditLinesIn(cfg).length;
+
+    const notRestoring = await cli(['restore', 'cancel', 'slow-a', '--yes']);
+    expect(notRestoring.code).toBe(5);
+    expect(notRestoring.stderr).toContain('slow-a is not being restored (no running restore of it); restoring now: slow-a-copy; nothing was sent');
+    expect((await cli(['restore', 'cancel', 'slow-*', '--yes'])).code).toBe(64);
+    const dry = await cli(['restore', 'cancel', 'slow-a-copy', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('DELETE /slow-a-copy');
+    expect(dry.stdout).toContain('cancel the restore from slow/s: delete slow-a-copy while it is restored (the originals are untouched; the snapshot stays)');
+    expect(auditLinesIn(cfg).length).toBe(before);
+
+    const r = await cli(['restore', 'cancel', 'slow-a-copy', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      sent: true,
+      repository: 'slow',
+      snapshot: 's',
+      indices: ['slow-a-copy'],
+      requests: [{ method: 'DELETE', path: '/slow-a-copy' }],
+      results: [{ ok: true, verified: { ok: true, message: 'deleted: slow-a-copy' } }],
+    });
+    const audited = auditLinesIn(cfg)
+      .slice(before)
+      .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
+      .filter((a) => a.request);
+    expect(audited.map((a) => `${a.request!.method} ${a.request!.path}`)).toEqual(['DELETE /slow-a-copy']);
+    expect((await es('GET', '/slow-a-copy')).status).toBe(404);
+    expect(await count('slow-a')).toBe(300);
+    expect((await es('GET', '/_recovery?active_only=true')).body).toEqual({});
+  }, 240_000);
 });

@@ -56,7 +56,6 @@ const restore: CommandModule = {
   },
   examples: [
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha',
-    "shardeck restore backups nightly-2026.11.25 --indices 'service_v9_*' --rename-suffix=-check --yes --json",
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha --replace --yes --accept-data-loss service_v9_alpha',
     'shardeck restore cancel service_v9_alpha-restored',
   ],

@@ -3,6 +3,7 @@
 import type { SnapshotHolding } from '../domain/corruption/explain';
 import {
   holdingIndex,
+  parseIndexAliases,
   parseNodesPathRepo,
   parseRecovery,
   parseSlmPolicies,
@@ -36,9 +37,19 @@ export function snapshotsApi(es: EsTransport) {
     repositories,
     /** The repository's snapshots, newest first (verbose: shards, failures, times). */
     snapshots,
-    /** One snapshot (verbose), or undefined when the repository no longer has it. */
+    /** One snapshot (verbose, with each index's shards and size), or undefined when the repository no longer has it. */
     async snapshotInfo(repository: string, snapshot: string): Promise<SnapshotInfo | undefined> {
-      return parseSnapshots(await getJson(es, `/_snapshot/${seg(repository)}/${seg(snapshot)}`, { verbose: 'true' }), repository)[0];
+      return parseSnapshots(
+        await getJson(es, `/_snapshot/${seg(repository)}/${seg(snapshot)}`, { verbose: 'true', index_details: 'true' }),
+        repository,
+      )[0];
+    },
+    /** The aliases each of these indices has now (those that exist; missing ones are left out). */
+    async indexAliases(indices: readonly string[]): Promise<Record<string, { name: string; write: boolean }[]>> {
+      if (!indices.length) return {};
+      return parseIndexAliases(
+        await getJson(es, `/${indices.map(seg).join(',')}/_alias`, { ignore_unavailable: 'true', expand_wildcards: 'all' }),
+      );
     },
     /** One snapshot's size and progress (GET _snapshot/<repo>/<snap>/_status: costs the node, read for one at a time). */
     async snapshotStatus(repository: string, snapshot: string): Promise<SnapshotProgress | undefined> {

@@ -1,12 +1,15 @@
 // shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix S | --replace] [--accept-data-loss LIST] [--yes] [--dry-run] [--json]
 // The CLI twin of the restore wizard: drives the same session (services/wizards/restore.ts).
 import { isConnectionFailure } from '../cluster/connection';
-import { recoveryLine } from '../domain/snapshots';
+import { recoveryLine, restoreRecoveries } from '../domain/snapshots';
+import { checkIndexExpression } from '../domain/mutation/targets';
+import { performMutations } from '../services/wizards/session';
 import { parseTimeoutSeconds } from '../domain/values';
-import { DEFAULT_SUFFIX, replaceConfirmText, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
+import { formatBytes } from '../domain/format';
+import { DEFAULT_SUFFIX, replaceConfirmText, restoreCancelOf, restoreNotes, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
 import { displayText } from '../domain/display-text';
 import { restoreSession } from '../services/wizards/restore';
-import { EXIT, type CommandModule } from './support/common';
+import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import {
   confirmOnTerminal,
   JSON_SCHEMA,
@@ -28,11 +31,12 @@ const restore: CommandModule = {
   summary:
     'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
-    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS]',
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
   options: {
     ...MUTATION_OPTIONS,
     indices: { type: 'string' },
     'rename-suffix': { type: 'string' },
+    'include-aliases': { type: 'boolean' },
     replace: { type: 'boolean' },
     'accept-data-loss': { type: 'string' },
     timeout: { type: 'string' },
@@ -43,6 +47,8 @@ const restore: CommandModule = {
     'dry-run': 'show the preview and send nothing',
     indices: 'the indices to restore: a name, a list or a pattern, matched against what the snapshot holds (the preview lists them)',
     'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
+    'include-aliases':
+      "beside: put the snapshot's aliases on the copies too (off by default: an alias the original still holds would then point at both)",
     replace: 'restore in place: close the originals and restore over them (what was written since the snapshot is lost)',
     'accept-data-loss':
       'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
@@ -50,16 +56,19 @@ const restore: CommandModule = {
   },
   examples: [
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha',
-    "shardeck restore backups nightly-2026.11.25 --indices 'service_v9_*' --rename-suffix=-check --yes --json",
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha --replace --yes --accept-data-loss service_v9_alpha',
+    'shardeck restore cancel service_v9_alpha-restored',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
+    if (positionals[0] === 'cancel' && values.indices === undefined) return cancel(values, positionals.slice(1), json);
     const [repository, snapshot, ...extra] = positionals;
     if (!repository || !snapshot || extra.length || typeof values.indices !== 'string' || !values.indices)
       return usageError(NAME, 'give the repository, the snapshot and --indices: shardeck restore REPO SNAPSHOT --indices LIST', json);
     if (values.replace && values['rename-suffix'] !== undefined)
       return usageError(NAME, '--replace restores in place, --rename-suffix beside: give one of them', json);
+    if (values.replace && values['include-aliases'])
+      return usageError(NAME, "--include-aliases goes with a restore beside (in place always brings the snapshot's aliases back)", json);
     if (values['accept-data-loss'] !== undefined && !values.replace)
       return usageError(NAME, '--accept-data-loss goes with --replace', json);
     const timeout =
@@ -71,6 +80,7 @@ const restore: CommandModule = {
       indices: values.indices,
       mode: values.replace ? 'replace' : 'beside',
       suffix: typeof values['rename-suffix'] === 'string' ? values['rename-suffix'] : DEFAULT_SUFFIX,
+      ...(values['include-aliases'] ? { includeAliases: true } : {}),
     };
     const { es, guard, close } = await openGuard(values);
     try {
@@ -84,6 +94,8 @@ const restore: CommandModule = {
       let state: RestoreState = review;
       const { facts, plans } = review;
       const requests = previews(guard, plans);
+      const notes = restoreNotes(form, facts, '--include-aliases');
+      const details = (index: string) => facts.snapshot.indexDetails?.[index];
       const head = {
         schema: JSON_SCHEMA,
         command: NAME,
@@ -91,17 +103,30 @@ const restore: CommandModule = {
         snapshot,
         mode: form.mode,
         snapshotTakenAt: facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : null,
-        indices: facts.indices.map((i) => ({ index: i.index, target: i.target, documentsNow: i.originalDocs ?? null })),
+        indices: facts.indices.map((i) => ({
+          index: i.index,
+          target: i.target,
+          documentsNow: i.originalDocs ?? null,
+          ...(i.unreadable ? { unreadable: i.unreadable } : {}),
+          aliasesNow: i.aliases ?? [],
+          shards: details(i.index)?.shards ?? null,
+          bytes: details(i.index)?.bytes ?? null,
+        })),
         includeGlobalState: false,
+        includeAliases: form.mode === 'replace' || form.includeAliases === true,
+        notes: notes.map((n) => n.text),
       };
       if (!json) {
         out(
           `from ${displayText(`${repository}/${snapshot}`)} (taken ${facts.snapshot.startMs ? new Date(facts.snapshot.startMs).toISOString() : 'at an unknown time'}):\n`,
         );
-        for (const i of facts.indices)
+        for (const i of facts.indices) {
+          const d = details(i.index);
           out(
-            `  ${displayText(i.index)} -> ${displayText(i.target)}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}\n`,
+            `  ${displayText(i.index)} -> ${displayText(i.target)}${d ? ` (${d.shards} shard${d.shards === 1 ? '' : 's'}, ${formatBytes(d.bytes)} in the snapshot)` : ''}${i.originalDocs !== undefined ? ` (the original holds ${i.originalDocs} documents now)` : ''}${i.unreadable ? ` (the original ${i.unreadable})` : ''}\n`,
           );
+        }
+        for (const n of notes) out(`${n.tone ? paint(n.tone, displayText(n.text)) : displayText(n.text)}\n`);
         if (form.mode === 'replace')
           out(
             `${paint('red', 'in place:')} the originals are closed and overwritten: every document written to them since the snapshot is lost\n`,
@@ -178,5 +203,50 @@ const restore: CommandModule = {
     }
   },
 };
+
+/**
+ * shardeck restore cancel INDEX...: the only cancel Elasticsearch has, the delete of the indices
+ * being restored. Exactly the names given, each one checked to be restoring now (a running
+ * SNAPSHOT recovery), previewed and typed: with --yes the names given count as typed.
+ */
+async function cancel(values: CommandContext['values'], args: string[], json: boolean): Promise<number> {
+  const names = [...new Set(args.flatMap((a) => a.split(',')).map((n) => n.trim()).filter(Boolean))];
+  if (!names.length) return usageError(NAME, 'name the indices being restored: shardeck restore cancel INDEX...', json);
+  const bad = names.map((n) => checkIndexExpression(n) ?? (/[*?]/.test(n) ? `"${n}": exact index names only, no pattern` : null)).find(Boolean);
+  if (bad) return usageError(NAME, bad, json);
+  for (const flag of ['rename-suffix', 'replace', 'accept-data-loss', 'include-aliases', 'timeout'] as const)
+    if (values[flag] !== undefined) return usageError(NAME, `--${flag} does not go with restore cancel`, json);
+  const { es, guard, close } = await openGuard(values);
+  try {
+    guard.assertWritable();
+    const decision = restoreCancelOf(names, restoreRecoveries(await es.recoveries(true)));
+    if (!decision.ok) {
+      if (json) printJson({ schema: JSON_SCHEMA, command: `${NAME} cancel`, ok: false, error: decision.error, code: EXIT.failed });
+      err(`shardeck ${NAME} cancel: ${displayText(decision.error)}; nothing was sent\n`);
+      return EXIT.failed;
+    }
+    const { plan, from } = decision;
+    const requests = previews(guard, [plan]);
+    const head = { schema: JSON_SCHEMA, command: `${NAME} cancel`, repository: from.repository, snapshot: from.snapshot, indices: names };
+    if (!json) printPreviews(requests);
+    if (values['dry-run']) {
+      if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
+      else out('dry run: nothing was sent\n');
+      return EXIT.ok;
+    }
+    const confirmation = await confirmOnTerminal(`${NAME} cancel`, [plan], values, values.yes ? names.join(',') : undefined);
+    if (!confirmation) return EXIT.failed;
+    const [result] = await performMutations(guard, { type: 'mutate', plans: [plan], confirmation });
+    if (result.auditWarning) err(`${paint('yellow', 'warning:')} ${displayText(result.auditWarning)}\n`);
+    if (json) printJson({ ...head, ok: result.ok, ...(result.ok ? {} : { error: result.message }), dryRun: false, sent: true, requests, results: [result] });
+    else if (result.ok) out(`ok: ${displayText(result.verified?.message ?? result.message)}: the restore is cancelled; the snapshot is untouched\n`);
+    else err(`shardeck ${NAME} cancel: ${displayText(result.message)}\n`);
+    return result.ok ? EXIT.ok : EXIT.failed;
+  } catch (e) {
+    return reportFailure(`${NAME} cancel`, e, json);
+  } finally {
+    await close();
+  }
+}
 
 export default restore;

@@ -58,6 +58,8 @@ export interface SnapshotInfo {
   durationMs?: number;
   failures: SnapshotFailure[];
   version?: string;
+  /** Per index, when asked with index_details: its shards and its size in the snapshot. */
+  indexDetails?: Record<string, { shards: number; bytes: number }>;
 }
 
 /** One entry of `snapshots` (GET _snapshot/<repo>/_all, verbose) or of a create's answer (`snapshot`). */
@@ -86,7 +88,26 @@ export function parseSnapshotInfo(s: Json, repository: string): SnapshotInfo {
       ...(f.node_id ? { node: str(f.node_id) } : {}),
     })),
     ...(s.version ? { version: str(s.version) } : {}),
+    ...(s.index_details && typeof s.index_details === 'object'
+      ? {
+          indexDetails: Object.fromEntries(
+            Object.entries(obj(s.index_details)).map(([k, v]) => [k, { shards: int(obj(v).shard_count), bytes: int(obj(v).size_in_bytes) }]),
+          ),
+        }
+      : {}),
   };
+}
+
+/** GET /<indices>/_alias: each index's aliases now (a write alias marked), by index. */
+export function parseIndexAliases(body: unknown): Record<string, { name: string; write: boolean }[]> {
+  return Object.fromEntries(
+    Object.entries(obj(body)).map(([index, v]) => [
+      index,
+      Object.entries(obj(obj(v).aliases))
+        .map(([name, a]) => ({ name, write: obj(a).is_write_index === true }))
+        .sort((a, b) => compareText(a.name, b.name)),
+    ]),
+  );
 }
 
 /** GET _snapshot/<repo>/_all: the repository's snapshots, newest first (whatever order they came in). */

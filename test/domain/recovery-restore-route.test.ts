@@ -45,7 +45,7 @@ describe('restoreRoute', () => {
       indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open' } }],
     });
     expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /corrupt-exp/_close', 'POST /_snapshot/offsite/weekly-9/_restore']);
-    expect(plans[1].body).toEqual({ indices: 'corrupt-exp', include_global_state: false });
+    expect(plans[1].body).toEqual({ indices: 'corrupt-exp', include_global_state: false, include_aliases: true });
     for (const p of plans) expect(confirmationNeeded(p)).toEqual({ kind: 'type', expected: 'corrupt-exp' });
   });
 });

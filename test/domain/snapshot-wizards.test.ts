@@ -8,6 +8,8 @@ import {
   matchSnapshotIndices,
   refusalOf,
   restoreMachine,
+  restoreCancelOf,
+  restoreNotes,
   restorePlans,
   type RestoreFacts,
   type RestoreForm,
@@ -139,13 +141,75 @@ describe('restore', () => {
     const plans = restorePlans(form({ mode: 'replace' }), facts('replace'));
     expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /logs-a,logs-b/_close', 'POST /_snapshot/backups/nightly/_restore']);
     expect(plans.every((p) => p.risk === 'destructive' && p.confirmText === 'logs-a,logs-b')).toBe(true);
-    expect(plans[1].body).toEqual({ indices: 'logs-a,logs-b', include_global_state: false });
+    expect(plans[1].body).toEqual({ indices: 'logs-a,logs-b', include_global_state: false, include_aliases: true });
     for (const p of plans) {
       expect(confirmationSatisfies(p, { by: 'yes-flag' })).toBe(false);
       expect(confirmationSatisfies(p, { by: 'key' })).toBe(false);
       expect(confirmationSatisfies(p, { by: 'yes-flag', text: 'logs-a,logs-b' })).toBe(true);
       expect(checkPlanPath(p)).toBeNull();
     }
+  });
+
+  it('aliases: beside leaves them out unless asked, in place brings them back; the notes say what that does', () => {
+    expect(restorePlans(form({ includeAliases: true }), facts('beside'))[0].body).toMatchObject({ include_aliases: true });
+    const held = facts('beside');
+    held.indices[0].aliases = [
+      { name: 'logs', write: false },
+      { name: 'logs-write', write: true },
+    ];
+    const [besideAliases, settings] = restoreNotes(form(), held, '--include-aliases');
+    expect(besideAliases).toEqual({
+      text: 'aliases: left out (now logs-a: logs, logs-write (write)): on the copies they would point at both and searches see both; --include-aliases adds them',
+    });
+    expect(settings.text).toBe(
+      "settings: the snapshot's, all of them (no index_settings, no ignore_index_settings); no cluster state",
+    );
+    expect(restoreNotes(form({ includeAliases: true }), held, 'x')[0]).toMatchObject({
+      tone: 'red',
+      text: expect.stringMatching(/logs-write \(write\)\) points at both, and searches see both; a write alias is refused$/),
+    });
+    const inPlace = restoreNotes(form({ mode: 'replace' }), { ...held, indices: held.indices.map((i) => ({ ...i, target: i.index })) }, 'x');
+    expect(inPlace[0]).toEqual({
+      tone: 'yellow',
+      text: "aliases: the snapshot's replace the current ones (now logs-a: logs, logs-write (write)): added since are dropped, removed since return",
+    });
+    expect(inPlace[1].text).toMatch(/; changed since \(replicas, refresh\) go back$/);
+    // No original with aliases: nothing to name.
+    expect(restoreNotes(form(), facts('beside'), 'x')[0].text).not.toMatch(/now/);
+  });
+
+  it('restore cancel: only indices being restored now, from one snapshot; exactly them, typed', () => {
+    const rec = (index: string, from: string, stage = 'INDEX', snapshot = 'nightly') => ({
+      index,
+      shard: 0,
+      primary: true,
+      type: 'SNAPSHOT',
+      stage,
+      bytesTotal: 10,
+      bytesRecovered: 1,
+      filesTotal: 1,
+      filesRecovered: 0,
+      timeMs: 5,
+      source: { repository: 'backups', snapshot, index: from },
+    });
+    const ok = restoreCancelOf(['logs-a-restored'], [rec('logs-a-restored', 'logs-a'), rec('logs-b', 'logs-b')]);
+    expect(ok).toMatchObject({ ok: true, from: { repository: 'backups', snapshot: 'nightly' } });
+    if (!ok.ok) return;
+    expect(ok.plan).toMatchObject({ method: 'DELETE', path: '/logs-a-restored', confirmText: 'logs-a-restored', risk: 'destructive' });
+    expect(ok.plan.summary).toMatch(/the originals are untouched/);
+    // In place (the snapshot's own name): the index is gone until restored again.
+    const inPlace = restoreCancelOf(['logs-b'], [rec('logs-b', 'logs-b')]);
+    expect(inPlace.ok && inPlace.plan.summary).toMatch(/GONE until restored again/);
+    // Finished, or not a restore: refused.
+    expect(restoreCancelOf(['logs-a-restored'], [rec('logs-a-restored', 'logs-a', 'DONE')])).toEqual({
+      ok: false,
+      error: 'logs-a-restored is not being restored (no running restore of it); restoring now: none',
+    });
+    expect(restoreCancelOf(['x'], [{ ...rec('x', 'x'), type: 'PEER', source: undefined }])).toMatchObject({ ok: false });
+    expect(restoreCancelOf(['a', 'b'], [rec('a', 'a'), rec('b', 'b', 'INDEX', 'other')])).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/cancel one snapshot's indices at a time/),
+    });
   });
 
   it('a snapshot that failed, or whose shards of the index failed, is refused', () => {

@@ -9,6 +9,7 @@ import {
   checkLocation,
   failureLines,
   holdingIndex,
+  parseIndexAliases,
   parseNodesPathRepo,
   parseRecovery,
   parseRepositories,
@@ -74,6 +75,22 @@ describe('snapshots of a repository', () => {
     expect(snapshotOutcome({ state: 'FAILED', shards: { total: 1, ok: 0, failed: 1 } })).toBe('failed');
   });
 });
+
+describe('before a restore', () => {
+  it("a snapshot's index details (shards, size) and an index's aliases now, a write alias marked", () => {
+    expect(parseSnapshots(fixture('snapshot-index-details'), 'r')[0].indexDetails).toEqual({ 'logs-a': { shards: 1, bytes: 227 } });
+    expect(snaps0().indexDetails).toBeUndefined();
+    expect(parseIndexAliases(fixture('index-aliases'))).toEqual({
+      'logs-a': [
+        { name: 'extra', write: false },
+        { name: 'logs', write: false },
+        { name: 'logs-write', write: true },
+      ],
+    });
+    expect(parseIndexAliases({})).toEqual({});
+  });
+});
+const snaps0 = () => parseSnapshots(fixture('snapshots-r1'), 'r1')[0];
 
 describe('status and recovery', () => {
   it("a finished snapshot's size and progress", () => {

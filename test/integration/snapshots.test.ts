@@ -10,6 +10,7 @@ import { isRoot } from '../../dev/lib/paths.mjs';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: SharedNode;
 let cfg: string;
@@ -207,7 +208,7 @@ describe('shardeck restore', () => {
     expect(await count('logs-a')).toBe(15);
     const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a*', '--rename-suffix=-back', '--yes']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain('logs-a -> logs-a-back (the original holds 15 documents now)');
+    expect(r.stdout).toMatch(/^ {2}logs-a -> logs-a-back \(1 shard, \S+ in the snapshot\) \(the original holds 15 documents now\)$/m);
     expect(r.stdout).toContain('"indices":"logs-a","include_global_state":false,"rename_pattern":"(.+)","rename_replacement":"$1-back"');
     expect(r.stderr).toMatch(/logs-a-back\[0\] DONE \S+ \(100%\)/);
     expect(r.stdout).toContain('health of the restored indices: green');
@@ -260,4 +261,130 @@ describe('shardeck restore', () => {
     expect(r.stderr).toContain('the snapshot holds no index matching "other" (it holds: logs-a, logs-b)');
     expect((await cli(['restore', 'backups', 'before', '--indices', '*', '--yes'])).code).toBe(64);
   });
+});
+
+describe('shardeck restore: aliases', () => {
+  // Which indices each alias of these names is on, as the cluster has it.
+  const aliasMap = async (...names: string[]) => {
+    const rows = (await es('GET', `/_cat/aliases/${names.join(',')}?format=json&h=alias,index`)).body as { alias: string; index: string }[];
+    const out: Record<string, string[]> = {};
+    for (const r of rows) (out[r.alias] ??= []).push(r.index);
+    for (const k of Object.keys(out)) out[k].sort();
+    return out;
+  };
+
+  beforeAll(async () => {
+    await indexWith('al-a', 4);
+    expect((await es('POST', '/_aliases', { actions: [{ add: { index: 'al-a', alias: 'al' } }] })).status).toBe(200);
+    expect((await es('PUT', '/_snapshot/aliased', { type: 'fs', settings: { location: path.join(node.repoDir, 'aliased') } })).status).toBe(200);
+    const snap = await es('PUT', '/_snapshot/aliased/with-al?wait_for_completion=true', { indices: 'al-a', include_global_state: false });
+    expect(snap.body.snapshot.state).toBe('SUCCESS');
+  }, 120_000);
+
+  it('beside leaves the aliases out by default and says why; --include-aliases puts the alias on the original AND the copy', async () => {
+    const dry = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const j = JSON.parse(dry.stdout);
+    expect(j).toMatchObject({ includeAliases: false, indices: [{ index: 'al-a', aliasesNow: [{ name: 'al', write: false }], shards: 1 }] });
+    expect(j.notes[0]).toBe('aliases: left out (now al-a: al): on the copies they would point at both and searches see both; --include-aliases adds them');
+    expect(j.requests[0].body).toMatchObject({ include_aliases: false });
+
+    const plain = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-plain', '--yes']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('aliases: left out (now al-a: al)');
+    expect(await aliasMap('al')).toEqual({ al: ['al-a'] });
+
+    const withAl = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-with', '--include-aliases', '--yes']);
+    expect(withAl.code, withAl.stderr).toBe(0);
+    expect(withAl.stdout).toContain('aliases: put on the copies too: one an original still holds (now al-a: al) points at both, and searches see both');
+    expect(withAl.stdout).toContain('"include_aliases":true');
+    // What the preview warned: the alias is on both, and a search through it counts both.
+    expect(await aliasMap('al')).toEqual({ al: ['al-a', 'al-a-with'] });
+    expect(await count('al')).toBe(8);
+    expect(await aliasMap('al-a-plain')).toEqual({});
+
+    const both = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--replace', '--include-aliases']);
+    expect(both.code).toBe(64);
+  });
+
+  it("in place: the snapshot's aliases replace the current ones (one added since dropped, one removed since back), as the preview says", async () => {
+    await es('POST', '/_aliases', {
+      actions: [
+        { remove: { index: 'al-a', alias: 'al' } },
+        { add: { index: 'al-a', alias: 'since' } },
+      ],
+    });
+    const r = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--replace', '--yes', '--accept-data-loss', 'al-a']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("aliases: the snapshot's replace the current ones (now al-a: since): added since are dropped, removed since return");
+    expect(r.stdout).toContain('"include_aliases":true');
+    const all = (await es('GET', '/al-a/_alias')).body['al-a'].aliases;
+    expect(Object.keys(all)).toEqual(['al']);
+    expect(await aliasMap('since')).toEqual({});
+  });
+});
+
+describe('shardeck restore cancel', () => {
+  it('a throttled restore: refused for an index not restoring or a pattern; the typed names delete exactly the restoring index', async () => {
+    // 300 documents of ~1 KB: restored at 2 KB/s it runs for minutes, long enough to cancel.
+    await es('PUT', '/slow-a', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const lines = Array.from({ length: 300 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"text":"${`word${i} `.repeat(120)}"}\n`).join('');
+    const bulk = await fetch(`${node.url}/slow-a/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: lines,
+    });
+    expect(bulk.status).toBe(200);
+    const loc = path.join(node.repoDir, 'slow');
+    expect((await es('PUT', '/_snapshot/slow', { type: 'fs', settings: { location: loc, max_restore_bytes_per_sec: '2kb' } })).status).toBe(
+      200,
+    );
+    expect((await es('PUT', '/_snapshot/slow/s?wait_for_completion=true', { indices: 'slow-a', include_global_state: false })).body.snapshot.state).toBe(
+      'SUCCESS',
+    );
+    const started = await es('POST', '/_snapshot/slow/s/_restore', {
+      indices: 'slow-a',
+      rename_pattern: '(.+)',
+      rename_replacement: '$1-copy',
+      include_aliases: false,
+    });
+    expect(started.status).toBe(200);
+    await waitUntil(
+      'the throttled restore to start',
+      async () => (await es('GET', '/slow-a-copy/_recovery?active_only=true')).body,
+      (b) => b?.['slow-a-copy']?.shards?.[0]?.type === 'SNAPSHOT',
+      { timeoutMs: 60_000 },
+    );
+    const before = auditLinesIn(cfg).length;
+
+    const notRestoring = await cli(['restore', 'cancel', 'slow-a', '--yes']);
+    expect(notRestoring.code).toBe(5);
+    expect(notRestoring.stderr).toContain('slow-a is not being restored (no running restore of it); restoring now: slow-a-copy; nothing was sent');
+    expect((await cli(['restore', 'cancel', 'slow-*', '--yes'])).code).toBe(64);
+    const dry = await cli(['restore', 'cancel', 'slow-a-copy', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('DELETE /slow-a-copy');
+    expect(dry.stdout).toContain('cancel the restore from slow/s: delete slow-a-copy while it is restored (the originals are untouched; the snapshot stays)');
+    expect(auditLinesIn(cfg).length).toBe(before);
+
+    const r = await cli(['restore', 'cancel', 'slow-a-copy', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      ok: true,
+      sent: true,
+      repository: 'slow',
+      snapshot: 's',
+      indices: ['slow-a-copy'],
+      requests: [{ method: 'DELETE', path: '/slow-a-copy' }],
+      results: [{ ok: true, verified: { ok: true, message: 'deleted: slow-a-copy' } }],
+    });
+    const audited = auditLinesIn(cfg)
+      .slice(before)
+      .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
+      .filter((a) => a.request);
+    expect(audited.map((a) => `${a.request!.method} ${a.request!.path}`)).toEqual(['DELETE /slow-a-copy']);
+    expect((await es('GET', '/slow-a-copy')).status).toBe(404);
+    expect(await count('slow-a')).toBe(300);
+    expect((await es('GET', '/_recovery?active_only=true')).body).toEqual({});
+  }, 240_000);
 });

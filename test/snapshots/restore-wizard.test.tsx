@@ -95,6 +95,7 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     });
     const review = await shot(app, 'review', columns, rows);
     expect(review).toContain('/_snapshot/backups/nightly-1/');
+    expect(review).toContain('aliases: left out: on the copies they would point at both');
     expect(review).toContain('"rename_replacement":"$1-restored"');
     await app.press('y');
     expect(session()!.getState().phase).toBe('applying');
@@ -174,6 +175,28 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     const typed = await shot(app, 'review-typing', columns, rows);
     expect(typed).toContain('type logs-a,logs-b to restore in place: ⟦red bold⟧logs-a,logs⟦⟧_');
     expect(session()!.getState().phase).toBe('review'); // nothing sent while typing
+  });
+
+  it("beside with the snapshot's aliases: chosen in the form, said in red on the review with the originals' aliases now", async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down);
+    await app.press(R);
+    for (let i = 0; i < 3; i++) await app.press(KEYS.tab);
+    await app.press(' ');
+    const form = await shot(app, 'form-aliases', columns, rows);
+    expect(form).toContain('included (one the original holds then points at both)');
+    await app.press(KEYS.enter);
+    expect(session()!.getState().form).toMatchObject({ mode: 'beside', includeAliases: true });
+    session()!.send({
+      type: 'loaded',
+      facts: {
+        snapshot: nightly1,
+        indices: [{ index: 'logs-a', target: 'logs-a-restored', originalDocs: 20, aliases: [{ name: 'logs', write: false }] }],
+      },
+    });
+    const review = await shot(app, 'review-aliases', columns, rows);
+    expect(review).toContain('"include_aliases":true');
+    expect(review).toMatch(/⟦red⟧aliases: put on the copies too: one an original still holds \(now logs-a: logs\)/);
   });
 
   it('refused: the PARTIAL snapshot holds no whole copy of its failed index', async () => {

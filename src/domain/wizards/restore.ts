@@ -21,6 +21,11 @@ export interface RestoreForm {
   mode: RestoreMode;
   /** beside: appended to each name (logs-a -> logs-a-restored). */
   suffix: string;
+  /**
+   * beside: put the snapshot's aliases on the copies too (default false: an alias the original
+   * still holds would point at both, seen on 8.19). In place they always come back with the index.
+   */
+  includeAliases?: boolean;
 }
 
 export const DEFAULT_SUFFIX = '-restored';
@@ -58,6 +63,10 @@ export interface RestoreIndexFact {
   existing?: { status: string };
   /** Documents in the original now (when it is open): what the restored copy is compared with. */
   originalDocs?: number;
+  /** Why the open original could not be counted (red: its primary is not available). */
+  unreadable?: string;
+  /** The original's aliases now (when it exists; a write alias marked). */
+  aliases?: { name: string; write: boolean }[];
 }
 
 export interface RestoreFacts {
@@ -88,15 +97,21 @@ export function replaceConfirmText(indices: readonly string[]): string {
 
 /**
  * The requests of a restore: beside, one restore under the new names (without the snapshot's
- * aliases, which would point at the copies too); in place, closing the open originals, then the
- * restore over them (with their aliases). Both name exactly the indices, never a pattern.
+ * aliases unless asked: they would point at the copies too); in place, closing the open originals,
+ * then the restore over them (with the snapshot's aliases). Both name exactly the indices, never a
+ * pattern; include_aliases is always sent, so the preview shows it.
  */
 export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPlan[] {
   const indices = facts.indices.map((i) => i.index);
   const targets = facts.indices.map((i) => i.target);
   const body: Record<string, unknown> = { indices: indices.join(','), include_global_state: false };
   if (form.mode === 'beside')
-    Object.assign(body, { rename_pattern: '(.+)', rename_replacement: `$1${form.suffix}`, include_aliases: false });
+    Object.assign(body, {
+      rename_pattern: '(.+)',
+      rename_replacement: `$1${form.suffix}`,
+      include_aliases: form.includeAliases === true,
+    });
+  else body.include_aliases = true;
   const restore: MutationPlan = {
     method: 'POST',
     path: `/_snapshot/${seg(form.repository)}/${seg(form.snapshot)}/_restore`,
@@ -157,6 +172,71 @@ export function cancelRestorePlan(form: Pick<RestoreForm, 'mode' | 'repository' 
       },
     },
   };
+}
+
+export interface RestoreNote {
+  text: string;
+  tone?: 'yellow' | 'red';
+}
+
+const aliasList = (facts: RestoreFacts) =>
+  facts.indices
+    .filter((i) => i.aliases?.length)
+    .map((i) => `${i.index}: ${i.aliases!.map((a) => `${a.name}${a.write ? ' (write)' : ''}`).join(', ')}`)
+    .join('; ');
+
+/**
+ * What the operator must know before a restore about what is not in the request's index list: the
+ * aliases and the index settings. Elasticsearch has no read of a snapshot's aliases or settings
+ * short of restoring it (index_details gives shards and size only), so the notes say what the
+ * restore does with them and show the originals' aliases now. Seen on an 8.19 node: beside with
+ * the aliases, an alias the original still holds points at both (a write alias: the restore is
+ * refused, "has more than one write index"); in place with them, the snapshot's aliases replace
+ * the current ones. `includeHow`: how this surface asks for them (a flag, a form field).
+ */
+export function restoreNotes(form: RestoreForm, facts: RestoreFacts, includeHow: string): RestoreNote[] {
+  const now = aliasList(facts);
+  const held = now ? ` (now ${now})` : '';
+  const aliases: RestoreNote =
+    form.mode === 'replace'
+      ? { text: `aliases: the snapshot's replace the current ones${held}: added since are dropped, removed since return`, tone: 'yellow' }
+      : form.includeAliases
+        ? {
+            text: `aliases: put on the copies too: one an original still holds${held} points at both, and searches see both; a write alias is refused`,
+            tone: 'red',
+          }
+        : { text: `aliases: left out${held}: on the copies they would point at both and searches see both; ${includeHow} adds them` };
+  const settings: RestoreNote = {
+    text:
+      "settings: the snapshot's, all of them (no index_settings, no ignore_index_settings); no cluster state" +
+      (form.mode === 'replace' ? '; changed since (replicas, refresh) go back' : ''),
+  };
+  return [aliases, settings];
+}
+
+/**
+ * `restore cancel INDEX...`: the delete of exactly these indices, when each one is being restored
+ * now (a running SNAPSHOT recovery of it; a finished restore or another index is refused, so the
+ * command never deletes an index that is not restoring), all from one snapshot. In place when the
+ * index has its snapshot name (the original was overwritten, or there was none).
+ */
+export function restoreCancelOf(
+  names: readonly string[],
+  running: readonly ShardRecovery[],
+): { ok: true; plan: MutationPlan; from: { repository: string; snapshot: string } } | { ok: false; error: string } {
+  const restoring = running.filter((r) => r.type === 'SNAPSHOT' && r.stage !== 'DONE' && r.source);
+  const missing = names.filter((n) => !restoring.some((r) => r.index === n));
+  if (missing.length)
+    return {
+      ok: false,
+      error: `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not being restored (no running restore of ${missing.length === 1 ? 'it' : 'them'}); restoring now: ${[...new Set(restoring.map((r) => r.index))].sort().join(', ') || 'none'}`,
+    };
+  const mine = restoring.filter((r) => names.includes(r.index));
+  const froms = [...new Set(mine.map((r) => `${r.source!.repository}/${r.source!.snapshot}`))];
+  if (froms.length > 1) return { ok: false, error: `these are restored from ${froms.join(' and ')}: cancel one snapshot's indices at a time` };
+  const { repository, snapshot } = mine[0].source!;
+  const inPlace = mine.some((r) => r.source!.index === r.index);
+  return { ok: true, plan: cancelRestorePlan({ mode: inPlace ? 'replace' : 'beside', repository, snapshot }, names), from: { repository, snapshot } };
 }
 
 /** Why the restore cannot be planned (nothing is sent), or undefined. */

@@ -40,15 +40,35 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
   if (!snapshot) return { refused: { kind: 'missing', message: `no snapshot ${form.snapshot} in ${form.repository}` } };
   const m = matchSnapshotIndices(form.indices, snapshot.indices);
   if (!m.ok) return { refused: { kind: 'input', message: m.error } };
-  const rows = new Map((await es.data('indices')).map((r) => [r.name, r]));
+  const [rows, aliases] = await Promise.all([
+    es.data('indices').then((all) => new Map(all.map((r) => [r.name, r]))),
+    es.indexAliases(m.indices),
+  ]);
   const indices = await Promise.all(
     m.indices.map(async (index) => {
       const target = targetName(index, form);
       const t = rows.get(target);
       const original = rows.get(index);
-      // An exact count of the original (the _cat figure may lag a refresh behind).
-      const originalDocs = original?.status === 'open' ? await es.count(index) : undefined;
-      return { index, target, ...(t ? { existing: { status: t.status } } : {}), ...(originalDocs !== undefined ? { originalDocs } : {}) };
+      // An exact count of the original (the _cat figure may lag a refresh behind). A red original
+      // (a corrupt primary: the checklist's restore route) cannot be counted (503): said, not thrown.
+      let originalDocs: number | undefined;
+      let unreadable: string | undefined;
+      if (original?.status === 'open') {
+        try {
+          originalDocs = await es.count(index);
+        } catch (e) {
+          if (!(e instanceof ConnError && e.status === 503)) throw e;
+          unreadable = `cannot be counted: ${e.esType ?? 'HTTP 503'} (a primary shard is not available)`;
+        }
+      }
+      return {
+        index,
+        target,
+        ...(t ? { existing: { status: t.status } } : {}),
+        ...(originalDocs !== undefined ? { originalDocs } : {}),
+        ...(unreadable ? { unreadable } : {}),
+        ...(aliases[index] ? { aliases: aliases[index] } : {}),
+      };
     }),
   );
   return { facts: { snapshot, indices } };
@@ -82,7 +102,12 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
           throw e;
         }
       };
-      const { value, met } = await waitUntil(read, (p) => p.health === 'green' || stopped, {
+      // Green alone is not enough: right after the restore is accepted, the health read may still
+      // see the index as it was (seen on a red in-place target: the count that followed got 503).
+      // Done when every target's restore shards are DONE and the targets are green.
+      const restored = (p: RestoreProgress) =>
+        p.health === 'green' && targets.every((t) => p.recoveries.some((r) => r.index === t)) && p.recoveries.every((r) => r.stage === 'DONE');
+      const { value, met } = await waitUntil(read, (p) => restored(p) || stopped, {
         timeoutMs: tuning.watchTimeoutMs ?? 30 * 60_000,
         intervalMs: tuning.pollMs ?? 1000,
         onPending: (progress) => send({ type: 'progress', progress }),

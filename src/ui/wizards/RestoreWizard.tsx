@@ -10,7 +10,7 @@ import { formatCount } from '../../domain/format';
 import { editLine } from '../../domain/line-edit';
 import { fitText } from '../../domain/table';
 import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
-import { DEFAULT_SUFFIX, replaceConfirmText, type RestoreForm, type RestoreState } from '../../domain/wizards/restore';
+import { DEFAULT_SUFFIX, replaceConfirmText, restoreNotes, type RestoreForm, type RestoreState } from '../../domain/wizards/restore';
 import type { WizardServices } from '../../services/wizards';
 import { restoreWizard } from '../../services/wizards/restore';
 import { useConsole, useUi } from '../app/context';
@@ -25,9 +25,11 @@ import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
 
-type Field = 'indices' | 'mode' | 'suffix';
-const FIELDS: Field[] = ['indices', 'mode', 'suffix'];
-const LABELS: Record<Field, string> = { indices: 'indices', mode: 'where', suffix: 'rename suffix' };
+type Field = 'indices' | 'mode' | 'suffix' | 'aliases';
+const FIELDS: Field[] = ['indices', 'mode', 'suffix', 'aliases'];
+const LABELS: Record<Field, string> = { indices: 'indices', mode: 'where', suffix: 'rename suffix', aliases: 'aliases' };
+/** How the console asks for the snapshot's aliases beside (the restore notes name it). */
+const INCLUDE_HOW = 'the form\'s "aliases"';
 const BAR_WIDTH = 10;
 
 export const RestoreWizard = withServices(function RestoreFromSelection({
@@ -63,7 +65,7 @@ function NoSnapshot({ onClose }: { onClose: () => void }) {
 }
 
 type FormStep = { form: RestoreForm; focus: Field };
-const visibleFields = (form: RestoreForm) => FIELDS.filter((f) => f !== 'suffix' || form.mode === 'beside');
+const visibleFields = (form: RestoreForm) => FIELDS.filter((f) => (f !== 'suffix' && f !== 'aliases') || form.mode === 'beside');
 
 function restoreFormStep(s: FormStep, e: FormEvent): FormStep {
   const visible = visibleFields(s.form);
@@ -71,6 +73,7 @@ function restoreFormStep(s: FormStep, e: FormEvent): FormStep {
   // Space is both a change and a typed character: the choice takes the change only.
   if (s.focus === 'mode')
     return e.type === 'change' ? { ...s, form: { ...s.form, mode: s.form.mode === 'beside' ? 'replace' : 'beside' } } : s;
+  if (s.focus === 'aliases') return e.type === 'change' ? { ...s, form: { ...s.form, includeAliases: !s.form.includeAliases } } : s;
   if (e.type === 'line') return { ...s, form: { ...s.form, [s.focus]: editLine(s.form[s.focus], e.edit) } };
   return s;
 }
@@ -100,6 +103,12 @@ export function RestoreFormView({
             ) : (
               <Text color={colourOf('red')}>in place: close the originals and restore over them</Text>
             )
+          ) : f === 'aliases' ? (
+            form.includeAliases ? (
+              <Text color={colourOf('red')}>{'included (one the original holds then points at both)'}</Text>
+            ) : (
+              'left out (they would point at the copies and the originals)'
+            )
           ) : (
             <LineInput value={form[f]} placeholder="…" />
           )}
@@ -112,7 +121,7 @@ export function RestoreFormView({
         {hint(
           'type to edit',
           ['dialog.nextField', 'next field'],
-          ['dialog.change', 'beside / in place'],
+          ['dialog.change', focus === 'aliases' ? 'left out / included' : 'beside / in place'],
           ['dialog.submit', 'preview'],
           ['dialog.close', 'close'],
         )}
@@ -176,11 +185,18 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
           {state.facts.indices.map((i) => (
             <Text key={i.index}>
               {fitText(
-                `${i.index} -> ${i.target}${i.originalDocs !== undefined ? ` (original: ${formatCount(i.originalDocs)} docs${replace ? ', overwritten' : ''})` : ' (no open original)'}`,
+                `${i.index} -> ${i.target}${i.originalDocs !== undefined ? ` (original: ${formatCount(i.originalDocs)} docs${replace ? ', overwritten' : ''})` : i.unreadable ? ` (original ${i.unreadable})` : ' (no open original)'}`,
                 width,
               )}
             </Text>
           ))}
+          {state.phase === 'review'
+            ? restoreNotes(state.form, state.facts, INCLUDE_HOW).map((n) => (
+                <Text key={n.text} color={colourOf(n.tone)}>
+                  {n.text}
+                </Text>
+              ))
+            : null}
           {state.phase === 'watching' && state.cancel ? (
             <>
               <RequestPreview previews={[services.preview(state.cancel.plan)]} />

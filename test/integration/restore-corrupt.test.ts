@@ -1,0 +1,94 @@
+// The seed's first remedy for a corrupt shard, on a real 8.19.21 node: a snapshot taken before the
+// corruption (dev/corrupt.mjs: documents flushed, the node stopped, a byte of a segment changed,
+// the node started -> red, its primary given up), then the checklist's restore route through its
+// CLI twin, `restore --replace` on the red index: closed (Elasticsearch closes a red index),
+// restored over, green, every document of the snapshot back, and exactly the close and the
+// restore audited. The red original cannot be counted (_count answers 503): the preview says so.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { corruptShard, untilAllocationGaveUp } from '../../dev/corrupt.mjs';
+import { startNode } from '../../dev/lib/es-node.mjs';
+import { ensureBuilt } from '../helpers/run-cli';
+import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
+
+let node: Awaited<ReturnType<typeof startNode>>;
+let cfg: string;
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+const cli = cliAgainst(
+  () => node.url,
+  () => cfg,
+);
+const INDEX = 'service_v9_broken';
+// Where a slow run spends its time (the corruption restarts the node; the machine may be loaded).
+const step = (what: string) => process.stderr.write(`[restore-corrupt] ${new Date().toISOString()} ${what}\n`);
+const DOCS = 2000;
+const LATE = 37;
+
+beforeAll(async () => {
+  ensureBuilt();
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-restore-corrupt-'));
+  node = await startNode({ name: 'restore-corrupt', anyStatus: true });
+  expect((await es('PUT', '/_snapshot/nightly', { type: 'fs', settings: { location: path.join(node.repoDir, 'nightly') } })).status).toBe(200);
+}, 240_000);
+
+afterAll(async () => {
+  try {
+    await node?.stop();
+  } finally {
+    for (const d of [cfg, node?.baseDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  }
+});
+
+it('a red index whose primary is corrupt: restore --replace from the snapshot before the corruption makes it green with every document back', async () => {
+  step('node up; corrupting');
+  const made = await corruptShard(node, INDEX, {
+    docs: DOCS,
+    late: LATE,
+    beforeStop: async () => {
+      const snap = await es('PUT', '/_snapshot/nightly/before-corruption?wait_for_completion=true', {
+        indices: INDEX,
+        include_global_state: false,
+      });
+      expect(snap.body.snapshot.state).toBe('SUCCESS');
+    },
+  });
+  node = made.node;
+  step('corrupted; waiting for allocation to give up');
+  await untilAllocationGaveUp(node.url, INDEX);
+  expect((await es('GET', `/_cluster/health/${INDEX}`)).body.status).toBe('red');
+
+  // The checklist offers the restore first (its `f` opens the restore wizard filled in place).
+  const detect = await cli(['recover-corrupt', '--json']);
+  expect(detect.code).toBe(2);
+  expect(JSON.parse(detect.stdout).corrupt[0].snapshots).toEqual([
+    { repository: 'nightly', snapshot: 'before-corruption', state: 'SUCCESS', endTime: expect.any(String) },
+  ]);
+
+  step('red; restoring in place');
+  const before = auditLinesIn(cfg).length;
+  const r = await cli(['restore', 'nightly', 'before-corruption', '--indices', INDEX, '--replace', '--yes', '--accept-data-loss', INDEX, '--json', '--timeout', '300']);
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+  const j = JSON.parse(r.stdout);
+  // A red original cannot be counted (503): said in the preview, not a failure of the restore.
+  expect(j.indices).toEqual([
+    expect.objectContaining({ index: INDEX, target: INDEX, documentsNow: null, unreadable: expect.stringMatching(/^cannot be counted: /) }),
+  ]);
+  expect(j.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path}`)).toEqual([
+    `POST /${INDEX}/_close`,
+    'POST /_snapshot/nightly/before-corruption/_restore?wait_for_completion=false',
+  ]);
+  expect(j.report).toMatchObject({ green: true, health: 'green', counts: [{ index: INDEX, target: INDEX, after: DOCS + LATE }] });
+  expect((await es('GET', `/_cluster/health/${INDEX}`)).body.status).toBe('green');
+  expect((await es('GET', `/${INDEX}/_count`)).body.count).toBe(DOCS + LATE);
+  // Exactly the close and the restore, nothing else.
+  const audit = auditLinesIn(cfg)
+    .slice(before)
+    .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
+    .filter((a) => a.request);
+  expect(audit.map((a) => `${a.request!.method} ${a.request!.path.split('?')[0]}`)).toEqual([
+    `POST /${INDEX}/_close`,
+    'POST /_snapshot/nightly/before-corruption/_restore',
+  ]);
+}, 1_200_000);

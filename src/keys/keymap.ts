@@ -115,6 +115,13 @@ const COMMANDS = [
     dangerous: true,
     short: 'allocation',
   },
+  // Reads the cluster and writes the audit log only (nothing is resent): open in read-only mode too.
+  {
+    id: 'wizard.unfinished',
+    keys: ['U'],
+    description: 'read back changes an earlier shardeck sent and never heard back from',
+    scope: 'health',
+  },
   {
     id: 'indices.documents',
     keys: ['v'],

@@ -132,6 +132,8 @@ export async function runConsole(
     instance = mounted;
     stops.add('console screen', () => mounted.unmount());
     if (values.share || shareGroup) await sharing.start();
+    // Changes an earlier shardeck sent and never heard back from come first: their outcome is unknown.
+    if (guard.unfinished().length) ui.setState({ dialog: { kind: 'wizard', id: 'unfinished' }, filtering: false });
     offerAllocationRestore(es, store, ui, conn.readOnly);
     await mounted.waitUntilExit();
     const switchTo = fleet.switchTo();

@@ -115,12 +115,13 @@ const COMMANDS = [
     dangerous: true,
     short: 'allocation',
   },
-  // Reads the cluster and writes the audit log only (nothing is resent): open in read-only mode too.
+  // Reads the cluster back and writes the audit log (nothing is resent); a wizard, so not in read-only mode (shardeck audit --read-back is).
   {
     id: 'wizard.unfinished',
     keys: ['U'],
-    description: 'read back changes an earlier shardeck sent and never heard back from',
+    description: 'read back changes a killed shardeck left unanswered',
     scope: 'health',
+    dangerous: true,
   },
   {
     id: 'indices.documents',

@@ -202,10 +202,12 @@ export async function applyOnePlan(
   guard: Guard,
   values: CommandContext['values'],
   head: object,
+  /** What the plans' targets may name (--include-system): the preview checks them too. */
+  targetOptions: TargetOptions = {},
 ): Promise<number> {
   const json = Boolean(values.json);
   const plans = Array.isArray(plan) ? plan : [plan];
-  const requests = previews(guard, plans);
+  const requests = previews(guard, plans, targetOptions);
   if (!json) printPreviews(requests);
   if (values['dry-run']) {
     if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });

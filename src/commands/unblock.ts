@@ -10,10 +10,14 @@ const NAME = 'unblock';
 
 const unblock: CommandModule = {
   summary: "List indices blocked at flood stage and each node's disk; clear the read-only block once no node is past flood stage.",
-  usage: 'usage: shardeck unblock [--yes] [--dry-run] [--json] [connection flags]',
-  options: { ...MUTATION_OPTIONS },
+  usage: 'usage: shardeck unblock [--include-system] [--yes] [--dry-run] [--json] [connection flags]',
+  options: { ...MUTATION_OPTIONS, 'include-system': { type: 'boolean' } },
   group: 'change',
-  flagHelp: { yes: 'confirm without asking', 'dry-run': 'show the preview and send nothing' },
+  flagHelp: {
+    yes: 'confirm without asking',
+    'dry-run': 'show the preview and send nothing',
+    'include-system': "lift the block on Elasticsearch's own (dot) indices too (default: left, and named)",
+  },
   examples: ['shardeck unblock --dry-run', 'shardeck unblock', 'shardeck unblock --yes --json'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -24,7 +28,8 @@ const unblock: CommandModule = {
     const { es, guard, close } = await openGuard(values);
     try {
       guard.assertWritable();
-      const session = unblockSession(es, guard);
+      const targetOptions = { includeSystem: Boolean(values['include-system']) };
+      const session = unblockSession(es, guard, targetOptions);
       const state = await session.idle();
       if (state.phase !== 'review') throw state.phase === 'failed' ? session.failure(state.message) : new Error(state.phase);
       const { review } = state;
@@ -35,6 +40,7 @@ const unblock: CommandModule = {
         disks: review.facts.disks,
         notes: review.notes,
         refusal: review.refusal ?? null,
+        leftSystem: review.leftSystem ?? [],
       };
       if (!json) {
         out(
@@ -56,7 +62,8 @@ const unblock: CommandModule = {
         return EXIT.ok;
       }
       // Exactly the blocked indices, by name (several requests when the names would not fit one).
-      return await applyOnePlan(NAME, session, review.plans, guard, values, { ...head, indices: review.facts.blocked.length });
+      const indices = review.facts.blocked.length - (review.leftSystem?.length ?? 0);
+      return await applyOnePlan(NAME, session, review.plans, guard, values, { ...head, indices }, targetOptions);
     } catch (e) {
       return reportFailure(NAME, e, json);
     } finally {

@@ -115,6 +115,14 @@ const COMMANDS = [
     dangerous: true,
     short: 'allocation',
   },
+  // Reads the cluster back and writes the audit log (nothing is resent); a wizard, so not in read-only mode (shardeck audit --read-back is).
+  {
+    id: 'wizard.unfinished',
+    keys: ['U'],
+    description: 'read back changes a killed shardeck left unanswered',
+    scope: 'health',
+    dangerous: true,
+  },
   {
     id: 'indices.documents',
     keys: ['v'],

@@ -5,6 +5,7 @@ import { configDir, appendPrivateLine } from '../config/files';
 import { moveAsideRemedy, readLocalText } from '../config/local-files';
 import { appendHostJournal, readHostJournals } from '../config/host-journal';
 import { parseAuditLog, type AuditOutcomeLine, type AuditRecord, type AuditSending } from '../domain/mutation/audit';
+import { unfinishedChanges } from '../domain/mutation/unfinished';
 
 export function auditFile(): string {
   return path.join(configDir(), 'audit.log');
@@ -26,6 +27,25 @@ export function readAudit(file = auditFile()): { records: AuditRecord[]; unreada
   const text = readLocalText(file, MAX_AUDIT_BYTES, auditRemedy(file), { tail: true });
   if (text === null) return { records: [], unreadable: 0, tornLastLine: false };
   return parseAuditLog(text);
+}
+
+/** Whether the process that wrote a sending record still runs (EPERM: it does, as another user). */
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The changes of `records` to `url` (undefined: any cluster) sent by a shardeck that is gone
+ * without their outcome (killed between "sending" and the answer): what the next start offers to
+ * read back (domain/mutation/unfinished.ts).
+ */
+export function unfinishedInLog(records: AuditRecord[], url?: string): AuditRecord[] {
+  return unfinishedChanges(records, url, pidAlive);
 }
 
 /**

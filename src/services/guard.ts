@@ -12,7 +12,7 @@ import { urlForMessage } from '../domain/urls';
 import type { EsClient } from '../cluster/connection';
 import { createEsApi, type EsApi } from '../cluster/api';
 import { sendMutation } from '../cluster/mutations';
-import { readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../domain/mutation/unfinished';
+import { readBackOfRequest, unfinishedOutcome } from '../domain/mutation/unfinished';
 import {
   auditOutcomeLine,
   formatAuditRecord,
@@ -34,7 +34,7 @@ import {
   type TargetOptions,
   type TargetResolution,
 } from '../domain/mutation/targets';
-import { appendAudit, appendJournal, auditFile, readAudit } from './audit';
+import { appendAudit, appendJournal, auditFile, readAudit, unfinishedInLog } from './audit';
 import { differences, recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
 import { readAllocationRecord, removeAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 
@@ -377,14 +377,8 @@ export class Guard {
    * A read-back that fails leaves the record open for the next run.
    */
   async settleUnfinished(): Promise<string[]> {
-    let records: AuditRecord[];
-    try {
-      records = readAudit(this.auditPath).records;
-    } catch {
-      return []; // a broken log: the change itself reports it (writeSending)
-    }
     const said: string[] = [];
-    for (const r of unfinishedChanges(records, urlForMessage(this.ctx.conn.url), pidAlive)) {
+    for (const r of this.unfinished()) {
       const v = readBackOfRequest(r.request!);
       let check: { ok: boolean; message: string } | null = null;
       if (v) {
@@ -405,6 +399,15 @@ export class Guard {
       said.push(`${formatAuditRecord({ ...r, outcome })}; it was not resent${warning ? ` (warning: ${warning})` : ''}`);
     }
     return said;
+  }
+
+  /** The changes to this cluster settleUnfinished would read back (none when the log cannot be read: the change itself reports it). */
+  unfinished(): AuditRecord[] {
+    try {
+      return unfinishedInLog(readAudit(this.auditPath).records, urlForMessage(this.ctx.conn.url));
+    } catch {
+      return [];
+    }
   }
 
   private get auditPath(): string {
@@ -462,16 +465,6 @@ export class Guard {
     } catch (e) {
       return { read: false, ok: false, message: `could not read the cluster back: ${(e as Error).message}` };
     }
-  }
-}
-
-/** Whether the process that wrote a sending record still runs (EPERM: it does, as another user). */
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

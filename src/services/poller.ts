@@ -1,6 +1,7 @@
 // Polls the cluster outside React. One request in flight per resource (a slow answer delays the
-// next poll of that resource instead of piling up), exponential backoff on failure (health, the
-// probe, stays on its period and brings the others back when it answers again), AbortSignal
+// next poll of that resource instead of piling up), exponential backoff on failure while the node
+// does not answer (health, the probe, stays on its period and brings the others back when it
+// answers again; while it answers, a failing read stays on its period too), AbortSignal
 // on stop, and only the resources the visible pane needs (so watching Health/Disk costs the same
 // whatever the number of indices).
 import { setMaxListeners } from 'node:events';
@@ -52,6 +53,21 @@ export function notRetried(kind: string | undefined): boolean {
 
 export function backoffMs(baseMs: number, failures: number): number {
   return Math.min(MAX_BACKOFF_MS, baseMs * 2 ** Math.min(failures, 6));
+}
+
+/** Whether health, the probe, answers now: the node is up, so a read failing beside it is that read's own trouble. */
+export function probeAnswers(health: Pick<Snapshot<unknown>, 'error' | 'fetchedAt'>): boolean {
+  return !health.error && health.fetchedAt !== undefined;
+}
+
+/**
+ * How long a failing read waits before it is read again: its period while the probe answers (the
+ * node is up: a pane's own read that failed, a proxy's 502 on one path, comes back within one
+ * period of healing instead of after its backoff, at the cost of one read per period, as when it
+ * answers), and health itself; its backoff while the node does not answer health either.
+ */
+export function failingWaitMs(probeUp: boolean, periodMs: number, intervalMs: number, failures: number): number {
+  return probeUp ? periodMs : backoffMs(intervalMs, failures);
 }
 
 export interface PollStats {
@@ -186,12 +202,13 @@ export class Poller {
     // Health is the probe: one small read every period even while failing, so the reads that back
     // off come back within a period of the node's recovery instead of after their backoff.
     if (name === 'health' && !snap.error && wasFailing) this.resumeBackedOff();
+    const period = periodOf(name, s.intervalMs, snap, s.snapshots.health.data);
     // A 429's Retry-After is honoured (capped), never shortening the period or the backoff.
     const failingDelay = pollRetryDelayMs(
-      name === 'health' ? s.intervalMs : backoffMs(s.intervalMs, snap.failures),
+      failingWaitMs(name === 'health' || probeAnswers(s.snapshots.health), period, s.intervalMs, snap.failures),
       snap.error?.retryAfterMs,
     );
-    this.schedule(name, snap.error ? failingDelay : periodOf(name, s.intervalMs, snap, s.snapshots.health.data));
+    this.schedule(name, snap.error ? failingDelay : period);
   }
 
   /** After the probe answers again: every needed read waiting out its backoff is read now. */

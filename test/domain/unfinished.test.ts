@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/domain/mutation/audit';
 import { flatSettings, readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
+import { unfinishedMachine } from '../../src/domain/wizards/unfinished';
 
 const URL_ = 'http://127.0.0.1:9200';
 const rec = (over: Partial<AuditRecord>): AuditRecord => ({
@@ -29,6 +30,26 @@ describe('unfinishedChanges', () => {
       rec({ id: '0:x', journalOf: 'bob' }),
     ];
     expect(unfinishedChanges(records, URL_, (pid) => pid === 11)).toEqual([gone]);
+    // No URL (shardeck audit's listing): every cluster's.
+    expect(unfinishedChanges(records, undefined, (pid) => pid === 11).map((r) => r.id)).toEqual(['gone', 'other']);
+  });
+});
+
+describe('the unfinished-changes dialog (unfinishedMachine)', () => {
+  it('lists, reads back only once confirmed, and shows what the read-back said; nothing to confirm when none is left', () => {
+    const m = unfinishedMachine();
+    expect(m.init()).toEqual({ state: { phase: 'loading' }, effects: [{ type: 'load' }] });
+    const review = m.step({ phase: 'loading' }, { type: 'loaded', changes: ['PUT /_cluster/settings -> outcome unknown'] });
+    expect(review).toEqual({ state: { phase: 'review', changes: ['PUT /_cluster/settings -> outcome unknown'] }, effects: [] });
+    const applying = m.step(review.state, { type: 'confirm', confirmation: { by: 'key' } });
+    expect(applying.effects).toEqual([{ type: 'settle' }]);
+    expect(m.step(applying.state, { type: 'settled', said: ['read back: applied'] }).state).toMatchObject({
+      phase: 'done',
+      said: ['read back: applied'],
+    });
+    const none = m.step({ phase: 'loading' }, { type: 'loaded', changes: [] }).state;
+    expect(m.step(none, { type: 'confirm', confirmation: { by: 'key' } })).toEqual({ state: none, effects: [] });
+    expect(m.step(review.state, { type: 'cancel' }).state).toEqual({ phase: 'cancelled' });
   });
 });
 

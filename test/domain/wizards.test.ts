@@ -156,6 +156,24 @@ describe('unblock', () => {
     expect(none.notes[0]).toMatch(/no index is blocked/);
   });
 
+  it("after a real flood stage Elasticsearch blocks its own dot indices too: the operator's are lifted, the system ones left and named with how to lift them", () => {
+    const review = buildUnblockReview({ blocked: ['flood_idx', '.tasks', '.kibana_1'], disks: [disk('high')] });
+    expect(review.refusal).toBeUndefined();
+    expect(review.plans!.map((p) => p.path)).toEqual(['/flood_idx/_settings']);
+    expect(review.leftSystem).toEqual(['.kibana_1', '.tasks']);
+    expect(review.notes.join(' ')).toMatch(
+      /left blocked: 2 system \(dot\) indices \(\.kibana_1, \.tasks\).*below the high watermark.*shardeck unblock --include-system/,
+    );
+    // Asked for (--include-system): every blocked index, by name.
+    expect(buildUnblockReview({ blocked: ['flood_idx', '.tasks'], disks: [disk('high')] }, { includeSystem: true }).plans![0].path).toBe(
+      '/.tasks,flood_idx/_settings',
+    );
+    // Only system indices blocked: nothing sent, said why.
+    const onlySystem = buildUnblockReview({ blocked: ['.tasks'], disks: [disk('ok')] });
+    expect(onlySystem.plans).toBeUndefined();
+    expect(onlySystem.notes.join(' ')).toMatch(/left blocked: 1 system \(dot\) index \(\.tasks\)/);
+  });
+
   it('confirm does nothing while refused; sends the plan when allowed', () => {
     const refused = drive(unblockMachine(), [
       { type: 'loaded', facts: { blocked: ['a'], disks: [disk('flood')] } },

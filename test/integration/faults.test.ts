@@ -350,6 +350,63 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
     expect(await scrollLimit()).toBe(before);
     expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'no' });
   });
+
+  it('shardeck audit lists it as unfinished; --read-back reads it back (applied), records the outcome, sends nothing', async () => {
+    const want = 700 + Math.floor(Math.random() * 90);
+    await killedMidChange(want, { withhold: true }, (q) => q.handled === 'stalled');
+    const listed = await cli(['audit'], 10_000);
+    expect(listed.stdout).toMatch(/PUT \/_cluster\/settings .* -> outcome unknown/);
+    expect(listed.stdout).toContain(
+      `1 change(s) above were sent by a shardeck that stopped before their answer (killed, a dropped SSH session): read them back (nothing is resent) with shardeck audit --read-back --url ${proxy.url}`,
+    );
+    expect(JSON.parse((await cli(['audit', '--json'], 10_000)).stdout).unfinished).toEqual([
+      { id: readAudit(path.join(cfg, 'audit.log')).records[0].id, url: proxy.url },
+    ]);
+    const r = await cli(['audit', '--read-back', '--url', proxy.url], 30_000);
+    figure('killed mid-change: shardeck audit --read-back', r);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^read back: .*PUT /_cluster/settings .*${want}.* read back: applied; it was not resent\n$`));
+    expect(proxy.changing()).toEqual([]);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect((await cli(['audit'], 10_000)).stdout).not.toMatch(/stopped before their answer/);
+    expect((await cli(['audit', '--read-back', '--url', proxy.url], 30_000)).stdout).toBe(
+      'no unfinished change to this cluster: nothing to read back\n',
+    );
+  });
+
+  it('the console at start: a dialog lists it, y reads it back (applied) and records the outcome; nothing resent', async () => {
+    const want = 800 + Math.floor(Math.random() * 90);
+    await killedMidChange(want, { withhold: true }, (q) => q.handled === 'stalled');
+    const SOCKET = `shardeck-unfinished-${process.pid}`;
+    const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+    // The screen as one line of words: the dialog wraps its sentences inside its box.
+    const screen = () => tmux('capture-pane', '-p', '-t', 'start').replace(/[\s│|]+/g, ' ');
+    const waitFor = (what: string, test: (s: string) => boolean) => waitUntil(what, screen, test, { timeoutMs: 60_000, intervalMs: 200 });
+    try {
+      const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} --url ${proxy.url} --interval 2; echo EXIT=$?; sleep 600`;
+      const t0 = performance.now();
+      tmux('new-session', '-d', '-s', 'start', '-x', '80', '-y', '24', cmd);
+      const dialog = await waitFor('the dialog at start', (s) => s.includes('were sent by a shardeck that stopped before their answer'));
+      console.log(`FAULTS | console start: the unfinished change offered after | ${Math.round(performance.now() - t0)} ms`);
+      expect(dialog).toContain('PUT /_cluster/settings');
+      expect(phasesOf()).toEqual(['sending']); // nothing read back before the operator says so
+      tmux('send-keys', '-t', 'start', 'y');
+      await waitFor('the read-back said', (s) => s.includes('read back: applied; it was not resent'));
+      expect(proxy.changing()).toEqual([]);
+      expect(phasesOf()).toEqual(['sending', 'outcome']);
+      expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({ applied: 'yes' });
+      tmux('send-keys', '-t', 'start', 'x');
+      await waitFor('the dialog closed', (s) => !s.includes('read back: applied'));
+      tmux('send-keys', '-t', 'start', 'q');
+      await waitFor('the exit', (s) => s.includes('EXIT=0'));
+    } finally {
+      try {
+        tmux('kill-server');
+      } catch {
+        // no session left
+      }
+    }
+  });
 });
 
 describe('the console under a stalled read (tmux, 80x24)', () => {

@@ -109,6 +109,40 @@ describe('poller backoff (fake timers)', () => {
     }
   });
 
+  it("a pane's own read failing while health, the probe, answers: retried on its period, not its backoff, so it is back within one period of the heal", async () => {
+    const calls: Record<string, number[]> = {};
+    const state = { indicesDown: true };
+    const reads: PollReads = {
+      resource: ((name: ResourceName) => {
+        (calls[name] ??= []).push(Date.now());
+        if (name === 'indices' && state.indicesDown) return Promise.reject(new ConnError('timeout', 'did not answer in time'));
+        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
+      }) as PollReads['resource'],
+      healthDiagnoses: () => Promise.resolve({}),
+    };
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'indices',
+    });
+    const poller = new Poller(reads, store, ['health', 'indices']);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(60 * INTERVAL);
+      // Failing for a minute while the node answers health: read every period (was 2, 4, 8, 16, 32 s apart).
+      expect(calls.indices.length).toBeGreaterThanOrEqual(60);
+      expect(store.getState().snapshots.indices).toMatchObject({ error: { kind: 'timeout' } });
+      expect(store.getState().snapshots.indices.failures).toBeGreaterThanOrEqual(60);
+      state.indicesDown = false;
+      const healedAt = Date.now();
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      expect(store.getState().snapshots.indices).toMatchObject({ failures: 0, error: undefined, data: [] });
+      expect(calls.indices.at(-1)! - healedAt).toBeLessThanOrEqual(INTERVAL);
+    } finally {
+      poller.stop();
+    }
+  });
+
   it('a 429 with Retry-After: read again no sooner than the node asked (capped at 30 s), never sooner than its period; health, the probe, too', async () => {
     const calls: Record<string, number[]> = {};
     const state = { retryAfter: '20' as string | undefined, busy: true };

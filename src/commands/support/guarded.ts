@@ -38,9 +38,9 @@ export const JSON_SCHEMA = 1;
 /** The facade for reads and the Guard for changes, over one client. */
 export async function openGuard(
   values: CommandContext['values'],
-  opts: { allocationCheck?: boolean } = {},
+  opts: { allocationCheck?: boolean; settle?: boolean } = {},
 ): Promise<{ es: EsApi; guard: Guard; profile: Profile | undefined; conn: CommandConnection['conn']; close: () => Promise<void> }> {
-  const s = await openConnection(values, opts);
+  const s = await openConnection(values, { allocationCheck: opts.allocationCheck });
   const guard = new Guard({
     client: s.client,
     conn: s.conn,
@@ -54,8 +54,10 @@ export async function openGuard(
     ...(s.profile?.requireApproval ? { approver: NO_FOLLOWER } : {}),
   });
   // A change an earlier run sent and never heard back from (killed mid-request): said and read back first, never resent.
-  for (const line of await guard.settleUnfinished())
-    err(`shardeck: an earlier change was sent, but shardeck stopped before its answer; read back now: ${displayText(line)}\n`);
+  // (settle: false: the caller settles them itself, `shardeck audit --read-back`.)
+  if (opts.settle !== false)
+    for (const line of await guard.settleUnfinished())
+      err(`shardeck: an earlier change was sent, but shardeck stopped before its answer; read back now: ${displayText(line)}\n`);
   return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
 }
 
@@ -200,10 +202,12 @@ export async function applyOnePlan(
   guard: Guard,
   values: CommandContext['values'],
   head: object,
+  /** What the plans' targets may name (--include-system): the preview checks them too. */
+  targetOptions: TargetOptions = {},
 ): Promise<number> {
   const json = Boolean(values.json);
   const plans = Array.isArray(plan) ? plan : [plan];
-  const requests = previews(guard, plans);
+  const requests = previews(guard, plans, targetOptions);
   if (!json) printPreviews(requests);
   if (values['dry-run']) {
     if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });

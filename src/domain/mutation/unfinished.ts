@@ -6,13 +6,20 @@ import type { AuditOutcome, AuditRecord } from './audit';
 import type { MutationRequest, VerifyCheck } from './plan';
 
 /**
- * This log's changes to `url` without an outcome whose sender is not alive (`alive(pid)`: a
- * change still in flight in another shardeck is none of ours). Host reads and other users'
- * journals are not changes of this log.
+ * This log's changes to `url` (undefined: to any cluster) without an outcome whose sender is not
+ * alive (`alive(pid)`: a change still in flight in another shardeck is none of ours). Host reads
+ * and other users' journals are not changes of this log.
  */
-export function unfinishedChanges(records: AuditRecord[], url: string, alive: (pid: number) => boolean): AuditRecord[] {
+export function unfinishedChanges(records: AuditRecord[], url: string | undefined, alive: (pid: number) => boolean): AuditRecord[] {
   return records.filter(
-    (r) => r.id && r.request && !r.outcome && !r.journalOf && r.risk !== 'read' && r.url === url && !(r.pid !== undefined && alive(r.pid)),
+    (r) =>
+      r.id &&
+      r.request &&
+      !r.outcome &&
+      !r.journalOf &&
+      r.risk !== 'read' &&
+      (url === undefined || r.url === url) &&
+      !(r.pid !== undefined && alive(r.pid)),
   );
 }
 

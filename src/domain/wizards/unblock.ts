@@ -4,7 +4,7 @@
 import type { DiskRow } from '../disk';
 import type { Confirmation } from '../mutation/confirmation';
 import { pathWithQuery, type MutationPlan } from '../mutation/plan';
-import { MAX_REQUEST_LINE } from '../mutation/targets';
+import { MAX_REQUEST_LINE, type TargetOptions } from '../mutation/targets';
 import type { IndexBlocks } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
@@ -23,6 +23,8 @@ export interface UnblockReview {
   refusal?: string;
   /** Exactly the blocked indices, by name: one request, or several when the names would not fit one request line. */
   plans?: MutationPlan[];
+  /** Blocked system (dot) indices left as they are (not asked for with --include-system). */
+  leftSystem?: string[];
   notes: string[];
 }
 
@@ -87,8 +89,20 @@ function pct(p: number): string {
   return `${p.toFixed(1)}%`;
 }
 
-export function buildUnblockReview(facts: UnblockFacts): UnblockReview {
+/**
+ * Past a real flood stage Elasticsearch blocks every index on the node, its own dot indices (.tasks,
+ * ...) too: those are left unless asked for (targets.ts refuses dot names without it), so the
+ * operator's indices are cleared and the system ones named, with how to lift them.
+ */
+export function buildUnblockReview(facts: UnblockFacts, opts: TargetOptions = {}): UnblockReview {
   const notes = [AUTO_RELEASE_NOTE];
+  const leftSystem = opts.includeSystem ? [] : facts.blocked.filter((n) => n.startsWith('.')).sort();
+  const targets = facts.blocked.filter((n) => !leftSystem.includes(n));
+  if (leftSystem.length)
+    notes.push(
+      `left blocked: ${leftSystem.length} system (dot) ${leftSystem.length === 1 ? 'index' : 'indices'} (${leftSystem.join(', ')}): Elasticsearch lifts their block itself once every node is below the high watermark; to lift it now too: shardeck unblock --include-system`,
+    );
+  const left = leftSystem.length ? { leftSystem } : {};
   const flood = facts.disks.filter((d) => d.level === 'flood');
   const high = facts.disks.filter((d) => d.level === 'high');
   if (facts.blocked.length === 0) {
@@ -100,6 +114,7 @@ export function buildUnblockReview(facts: UnblockFacts): UnblockReview {
     return {
       facts,
       notes,
+      ...left,
       refusal: `node ${d.node} is still past flood stage (${pct(d.usedPercent)} used, flood stage at ${pct(d.marks.flood)}): free disk first (delete whole indices, add disk); Elasticsearch would set the block again at once`,
     };
   }
@@ -107,7 +122,7 @@ export function buildUnblockReview(facts: UnblockFacts): UnblockReview {
     notes.push(
       `${high.map((d) => d.node).join(', ')} still above the high watermark: Elasticsearch will not lift the block by itself yet; clearing it is safe below flood stage, but free disk soon`,
     );
-  return { facts, notes, plans: unblockPlans(facts.blocked) };
+  return targets.length ? { facts, notes, ...left, plans: unblockPlans(targets) } : { facts, notes, ...left };
 }
 
 export type UnblockState =
@@ -126,14 +141,14 @@ export type UnblockEvent =
 
 export type UnblockEffect = { type: 'load' } | MutateEffect;
 
-export function unblockMachine(): Machine<UnblockState, UnblockEvent, UnblockEffect> {
+export function unblockMachine(opts: TargetOptions = {}): Machine<UnblockState, UnblockEvent, UnblockEffect> {
   return {
     init: () => go({ phase: 'loading' }, { type: 'load' }),
     step(s, e): Step<UnblockState, UnblockEffect> {
       const common = commonStep<UnblockState, UnblockEffect>(s, e);
       if (common) return common;
       if (e.type === 'reload' && s.phase !== 'applying') return go({ phase: 'loading' }, { type: 'load' });
-      if (s.phase === 'loading' && e.type === 'loaded') return stay({ phase: 'review', review: buildUnblockReview(e.facts) });
+      if (s.phase === 'loading' && e.type === 'loaded') return stay({ phase: 'review', review: buildUnblockReview(e.facts, opts) });
       if (s.phase === 'review' && e.type === 'confirm' && s.review.plans?.length)
         return go({ phase: 'applying', review: s.review }, { type: 'mutate', plans: s.review.plans, confirmation: e.confirmation });
       if (s.phase === 'applying' && e.type === 'applied') {

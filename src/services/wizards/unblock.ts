@@ -2,18 +2,18 @@
 import type { EsApi } from '../../cluster/api';
 import { diskRows } from '../../domain/disk';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../../domain/wizards/unblock';
+import type { TargetOptions } from '../../domain/mutation/targets';
 import type { Guard } from '../guard';
 import { performMutations, WizardSession } from './session';
 
-export function unblockSession(es: EsApi, guard: Guard) {
-  return new WizardSession<UnblockState, UnblockEvent, UnblockEffect>(unblockMachine(), async (f, send) => {
+export function unblockSession(es: EsApi, guard: Guard, opts: TargetOptions = {}) {
+  return new WizardSession<UnblockState, UnblockEvent, UnblockEffect>(unblockMachine(opts), async (f, send) => {
     if (f.type === 'load') {
       const [blocks, allocation, settings] = await Promise.all([es.data('blocks'), es.data('allocation'), es.data('settings')]);
       send({ type: 'loaded', facts: { blocked: blockedIndices(blocks), disks: diskRows(allocation, settings.watermarks) } });
     } else {
-      // The names are the cluster's own list of blocked indices, shown in the preview: a blocked system (dot) index is one of them.
-      const dot = f.plans.some((p) => /(^\/|,)\./.test(p.path));
-      send({ type: 'applied', results: await performMutations(guard, f, dot ? { includeSystem: true } : {}) });
+      // System (dot) indices are in the plans only when asked for (buildUnblockReview).
+      send({ type: 'applied', results: await performMutations(guard, f, opts) });
     }
   });
 }

@@ -7,7 +7,7 @@ import { formatAge } from '../../domain/format';
 import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
 import { fitText } from '../../domain/table';
 import { pollRetryDelayMs } from '../../domain/retry';
-import { backoffMs, notRetried } from '../../services/poller';
+import { failingWaitMs, notRetried, probeAnswers } from '../../services/poller';
 import { colourOf } from '../theme';
 import { useConsole, useConsoleContext, useNow } from '../app/context';
 
@@ -23,7 +23,11 @@ export interface PaneFrameProps {
 }
 
 export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProps) {
-  const { intervalMs, paused } = useConsole((s) => ({ intervalMs: s.intervalMs, paused: s.paused }));
+  const { intervalMs, paused, probeUp } = useConsole((s) => ({
+    intervalMs: s.intervalMs,
+    paused: s.paused,
+    probeUp: probeAnswers(s.snapshots.health),
+  }));
   // When this pane came on screen (a pane switch mounts it): see isStale.
   const { clock } = useConsoleContext();
   const [shownSince] = useState(clock);
@@ -43,7 +47,7 @@ export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProp
     ? 'polling paused'
     : final
       ? 'not retried: r asks again'
-      : `retrying every ${formatAge(pollRetryDelayMs(backoffMs(intervalMs, f.failures), asked))}`;
+      : `retrying every ${formatAge(pollRetryDelayMs(failingWaitMs(probeUp, intervalMs, intervalMs, f.failures), asked))}`;
   const error = f.error ? `${f.error} (${retry})` : '';
   return (
     <Box flexDirection="column" width={width}>

@@ -32,6 +32,7 @@ import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
 import { SnapshotWizard } from './SnapshotWizard';
 import { UnblockWizard } from './UnblockWizard';
+import { UnfinishedWizard } from './UnfinishedWizard';
 
 export interface WizardEntry {
   id: string;
@@ -59,6 +60,12 @@ export const WIZARDS: WizardEntry[] = [
     title: 'Allocation left changed by shardeck: put it back',
     commandId: 'wizard.allocationRestore',
     component: AllocationRestoreWizard,
+  },
+  {
+    id: 'unfinished',
+    title: 'Changes left without an answer: read them back',
+    commandId: 'wizard.unfinished',
+    component: UnfinishedWizard,
   },
   {
     id: 'componentTemplate',

@@ -44,4 +44,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   allocation: () => import('./allocation').then((m) => m.default),
   'restart-node': () => import('./restart-node').then((m) => m.default),
   deprecations: () => import('./deprecations').then((m) => m.default),
+  balance: () => import('./balance').then((m) => m.default),
 };

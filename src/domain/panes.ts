@@ -20,7 +20,7 @@ const PANE_TABLE = {
     title: 'Nodes',
     key: '5',
     keyScopes: ['nodes', 'table', 'list'],
-    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm'],
+    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm', 'desiredBalance', 'nodeShutdown'],
   },
   templates: {
     title: 'Templates',

@@ -5,7 +5,15 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { nodeColumnsFor, nodeDetails, nodeLines, nodeVerdict, NODE_SORT_KEYS, nodeSearchText } from '../../domain/panes/nodes';
+import {
+  nodeColumnsFor,
+  nodeDetails,
+  nodeLines,
+  nodeMaintenanceLines,
+  nodeVerdict,
+  NODE_SORT_KEYS,
+  nodeSearchText,
+} from '../../domain/panes/nodes';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
@@ -19,12 +27,15 @@ const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodeJvm
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings, stats, jvm } = useConsole((s) => ({
+  const { nodes, search, settings, stats, jvm, balance, shutdown } = useConsole((s) => ({
     nodes: s.snapshots.nodes,
     search: s.snapshots.nodeSearch,
     settings: s.snapshots.settings,
     stats: s.snapshots.nodeStats,
     jvm: s.snapshots.nodeJvm,
+    // Not in the frame's snaps: their failure (no module, no privilege, before 8.6) is never shown as an error.
+    balance: s.snapshots.desiredBalance,
+    shutdown: s.snapshots.nodeShutdown,
   }));
   const showCurl = useUi((s) => s.showCurl);
   const lines = useMemo(
@@ -48,13 +59,14 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   const below: { text: string; tone?: Tone }[] = sel
     ? [
         ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
+        ...nodeMaintenanceLines(sel, balance, shutdown.data, shutdown.fetchedAt ?? 0).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
         ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
       ]
     : [];
   return (
     <PaneFrame
       title={PANE_SPECS.nodes.title}
-      info={`${countOf(model.rows.length, 'node')} · * master`}
+      info={`${countOf(model.rows.length, 'node')} · * master${shutdown.data?.length ? ` · ${countOf(shutdown.data.length, 'shutdown record')}` : ''}`}
       snaps={snaps}
       width={width}
       height={height}

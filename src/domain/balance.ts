@@ -4,6 +4,7 @@
 // state is GET _internal/desired_balance: its computed stats, per node what it holds and how much
 // of it is not where it wants it, and (the whole answer) every copy with node_is_desired and the
 // desired nodes. This turns that into plain sentences. Pure.
+import { compareText } from './order';
 import { formatBytes, type Tone } from './format';
 
 type Json = Record<string, any>;
@@ -83,7 +84,7 @@ export function parseBalanceSummary(body: Json): BalanceSummary {
       unassigned: num(s.unassigned_shards) ?? 0,
       computedMoves: num(s.computed_shard_movements) ?? 0,
     },
-    nodes: nodes.sort((a, b) => a.name.localeCompare(b.name)),
+    nodes: nodes.sort((a, b) => compareText(a.name, b.name)),
   };
 }
 
@@ -114,7 +115,7 @@ export function parseDesiredBalance(body: Json): DesiredBalance {
       if (ignored > 0) unplaced.push({ index, shard, copies: ignored });
     }
   const order = (a: { index: string; shard: number }, b: { index: string; shard: number }) =>
-    a.index.localeCompare(b.index) || a.shard - b.shard;
+    compareText(a.index, b.index) || a.shard - b.shard;
   return { ...summary, misplaced: misplaced.sort(order), unplaced: unplaced.sort(order) };
 }
 

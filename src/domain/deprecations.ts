@@ -6,6 +6,8 @@
 // started with, and every deprecated API a client called. shardeck keeps no list of its own of what
 // a release removes: only what the node reports. Pure.
 
+import { compareText } from './order';
+
 export type DeprecationSeverity = 'critical' | 'warning';
 
 export interface DeprecationIssue {
@@ -93,9 +95,9 @@ export function sortIssues(issues: DeprecationIssue[]): DeprecationIssue[] {
   return [...issues].sort(
     (a, b) =>
       rank(a.severity) - rank(b.severity) ||
-      a.level.localeCompare(b.level) ||
-      (a.target ?? '').localeCompare(b.target ?? '') ||
-      a.message.localeCompare(b.message),
+      compareText(a.level, b.level) ||
+      compareText(a.target ?? '', b.target ?? '') ||
+      compareText(a.message, b.message),
   );
 }
 

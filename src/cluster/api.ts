@@ -17,6 +17,7 @@ import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type Resour
 import { snapshotsApi } from './snapshots';
 import { tasksApi } from './tasks';
 import { templatesApi } from './templates';
+import { upgradeApi } from './upgrade';
 
 /** One polled resource, parsed (keeping the rows of `prev` it repeats), and the size of its answer (for the benchmark). */
 export type ResourceRead = <K extends ResourceName>(
@@ -135,7 +136,8 @@ export type EsApi = ReturnType<typeof versionApi> &
   ReturnType<typeof snapshotsApi> &
   ReturnType<typeof templatesApi> &
   ReturnType<typeof inspectApi> &
-  ReturnType<typeof documentsApi>;
+  ReturnType<typeof documentsApi> &
+  ReturnType<typeof upgradeApi>;
 
 export function createEsApi(client: EsClient, url: string): EsApi {
   const es = { client, url };
@@ -152,5 +154,6 @@ export function createEsApi(client: EsClient, url: string): EsApi {
     ...templatesApi(es),
     ...inspectApi(es),
     ...documentsApi(es),
+    ...upgradeApi(es),
   };
 }

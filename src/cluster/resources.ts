@@ -24,6 +24,8 @@ import { NODE_PRESSURE_FILTER, parseNodePressure } from '../domain/node-pressure
 import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
 import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, restoreRecoveries } from '../domain/snapshots';
 import type { Feature } from '../domain/capabilities';
+import { parseBalanceSummary } from '../domain/balance';
+import { parseShutdownRecords } from '../domain/shutdown';
 import type { ReadRequest } from './connection';
 
 function cat(path: string, h: string[], extra: Record<string, string> = {}): ReadRequest {
@@ -213,6 +215,21 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_nodes/jvm', querystring: { filter_path: 'nodes.*.name,nodes.*.jvm.input_arguments' } },
     parse: parseNodeJvm,
     every: 30,
+  }),
+  // The desired balance's stats and per-node part only (the routing table grows with the cluster:
+  // `shardeck balance` reads it whole): the Nodes pane's "balancer" line. 8.6+.
+  desiredBalance: resource({
+    request: { method: 'GET', path: '/_internal/desired_balance', querystring: { filter_path: 'stats,cluster_balance_stats.nodes' } },
+    parse: parseBalanceSummary,
+    every: 10,
+    needs: 'desiredBalance',
+  }),
+  // Shutdown records an orchestrator left (domain/shutdown.ts); a node without the module answers
+  // an empty node-info, parsed as none. The Nodes pane shows them and never their read's failure.
+  nodeShutdown: resource({
+    request: { method: 'GET', path: '/_nodes/shutdown', querystring: {} },
+    parse: parseShutdownRecords,
+    every: 10,
   }),
   // Every running task, flat (parents named by parent_task_id; domain/panes/tasks.ts folds them):
   // read only while the Tasks pane is shown, with only its columns and a by-query's counters.

@@ -38,6 +38,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
   for (const l of r.allocationLimits) out.push(`${paint('yellow', 'WARNING')} ${displayText(l.text)}`);
+  for (const x of r.shutdownRecords) out.push(`${paint('yellow', 'WARNING')} ${displayText(x.text)}`);
   for (const u of r.unassigned.slice(0, 10)) {
     out.push(
       `  ${displayText(u.index)} shard ${u.shard} ${u.primary ? 'primary' : 'replica'}: ${u.reason ?? '?'}${u.details ? ` (${displayText(u.details)})` : ''}`,

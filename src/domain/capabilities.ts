@@ -50,6 +50,11 @@ export const FEATURES = {
     what: 'the health report (GET _health_report)',
     substitute: "shardeck's own diagnosis: cluster health, unassigned shards by reason (allocation explain on demand), disk watermarks",
   },
+  desiredBalance: {
+    since: '8.6.0',
+    what: 'the desired balance (GET _internal/desired_balance: why shards move)',
+    substitute: 'nothing: not on this version (shard placement is still shown on the Shards pane)',
+  },
   // 8.0 answers "request [/x/_forcemerge] contains unrecognized parameter: [wait_for_completion]".
   forcemergeTask: {
     since: '8.1.0',

@@ -1,5 +1,6 @@
 // The status report: the facts of the Health and Disk panes in one stable shape, for
 // `shardeck status` (text and --json) and monitoring checks. Pure.
+import { shutdownWarning, type ShutdownRecord } from './shutdown';
 import { diskRows, type DiskRow } from './disk';
 import { countOf, formatBytes } from './format';
 import { nodeLeftShards } from './node-watch';
@@ -64,6 +65,12 @@ export interface StatusReport {
    * exits 1, as a planned restart forgotten half-way is the classic outage.
    */
   allocationLimits: AllocationLimit[];
+  /**
+   * Node shutdown records an orchestrator left (GET _nodes/shutdown; Elasticsearch never removes
+   * them): each still acts (a RESTART delays reallocation, a REMOVE drains the node). A green
+   * cluster with one exits 1. Empty where the node has no shutdown module or may not read them.
+   */
+  shutdownRecords: (ShutdownRecord & { node: string | null; text: string })[];
 }
 
 export interface UnreachableReport {
@@ -81,6 +88,8 @@ export interface StatusInputs {
   blocks: IndexBlocks[];
   nodes?: NodeInfo[];
   shards?: ShardRow[];
+  shutdown?: ShutdownRecord[];
+  now?: number;
 }
 
 function describe(w: Watermark): string {
@@ -137,6 +146,10 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
     readOnlyIndices: i.blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly).map((b) => b.index),
     nodeLeft: nodeLeftOf(i),
     allocationLimits: i.settings.allocationLimits,
+    shutdownRecords: (i.shutdown ?? []).map((r) => {
+      const node = i.nodes?.find((n) => n.id === r.nodeId)?.name ?? null;
+      return { ...r, node, text: shutdownWarning(r, node ?? undefined, i.now ?? Date.now()) };
+    }),
   };
 }
 
@@ -151,10 +164,10 @@ function nodeLeftOf(i: StatusInputs): StatusReport['nodeLeft'] {
   return { shards: left.shards, delayed: i.health.delayedUnassignedShards, nodeIds: left.nodeIds };
 }
 
-/** Exit codes like a monitoring check: 0 green, 1 yellow (or green with allocation limited), 2 red, 3 unreachable or unauthorized. */
+/** Exit codes like a monitoring check: 0 green, 1 yellow (or green with allocation limited or a shutdown record), 2 red, 3 unreachable or unauthorized. */
 export function statusExitCode(r: StatusReport | UnreachableReport): number {
   if (!r.reachable) return 3;
-  return r.status === 'green' ? (r.allocationLimits.length ? 1 : 0) : r.status === 'yellow' ? 1 : 2;
+  return r.status === 'green' ? (r.allocationLimits.length || r.shutdownRecords.length ? 1 : 0) : r.status === 'yellow' ? 1 : 2;
 }
 
 /** One line on why the cluster is not green, from the unassigned shards. */

@@ -17,6 +17,8 @@ import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
 import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
 import { elasticsearchRunsAs, envOfPid, runsOnThisHost, userName } from './corruption';
+import { ConnError } from '../cluster/connection';
+import { deprecationLogFile, deprecationsReport, parseDeprecationLog, type DeprecationsReport } from '../domain/deprecations';
 
 /** The log is read from its end, at most this much (a log of years is not read whole). */
 export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
@@ -182,6 +184,46 @@ export function platformOnHost(
   return { value: null, source: 'unknown: no platform URL in the profile (--platform-on-host yes|no)' };
 }
 
+/** The deprecation log is read from its end, at most this much. */
+export const DEPRECATION_LOG_TAIL_BYTES = 16 * 1024 * 1024;
+
+/** The node's own deprecation log (of the node running on this host), or why it is not read. */
+function readDeprecationLog(nodes: DoctorNode[], hosts: Record<string, HostNodeView>) {
+  const local = nodes.find((n) => hosts[n.name]?.here);
+  if (!local) return { file: null, why: 'no node of this cluster runs on this host: its deprecation log is not read' };
+  const file = deprecationLogFile(local);
+  if (!file) return { file: null, why: `node ${local.name} did not report path.logs and cluster.name` };
+  try {
+    const r = readCapped(file, DEPRECATION_LOG_TAIL_BYTES, { tail: true });
+    return { file, issues: parseDeprecationLog(r.truncated ? r.text.slice(r.text.indexOf('\n') + 1) : r.text) };
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { file, issues: [] }; // nothing deprecated was ever used: the node writes it on the first
+    return { file, why: e instanceof NotRegularFileError ? `${file} is ${e.what}: not read` : `${file}: ${(e as Error).message}` };
+  }
+}
+
+/**
+ * Upgrade readiness: the issues of _migration/deprecations (a 403 or a node without the module is
+ * said, not fatal) and of the deprecation log of the node on this host.
+ */
+export async function readDeprecations(
+  es: EsApi,
+  known?: { nodes: DoctorNode[]; hosts: Record<string, HostNodeView> },
+): Promise<DeprecationsReport> {
+  const nodes = known?.nodes ?? (await es.doctorNodes());
+  const hosts = known?.hosts ?? Object.fromEntries(nodes.map((n) => [n.name, hostNodeView(n)]));
+  let api: Awaited<ReturnType<EsApi['deprecations']>>;
+  try {
+    api = await es.deprecations();
+  } catch (e) {
+    // A 403 names the privilege (manage); either way the log is still worth reading.
+    if (!(e instanceof ConnError)) throw e;
+    api = { why: e.message };
+  }
+  return deprecationsReport(api, readDeprecationLog(nodes, hosts));
+}
+
 export interface DoctorOptions {
   /** --log FILE: read this log instead of the node's own. */
   logFile?: string;
@@ -232,6 +274,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     const file = nodeLogFile(local);
     log = file ? readLog(file) : { file: null, notHere: `node ${local.name} did not report path.logs and cluster.name` };
   } else log = { file: null, notHere: 'no node of this cluster runs on this host (give the log with --log FILE)' };
+  const deprecations = await readDeprecations(es, { nodes, hosts });
   return buildDoctorReport({
     health,
     nodes,
@@ -250,6 +293,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     diskSamples: o.diskSamples,
     pressure: { pressure, stats, queueSizes, history: o.nodeHistory },
     access,
+    deprecations,
     now: o.now ?? Date.now(),
   });
 }

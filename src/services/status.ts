@@ -31,14 +31,16 @@ export async function readStatus(
     return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };
   }
   const full = parts === 'full';
-  const [healthReport, allocation, settings, blocks, nodes] = await Promise.all([
+  const [healthReport, allocation, settings, blocks, nodes, shutdown] = await Promise.all([
     full ? r('healthReport').catch(() => undefined) : undefined, // 8.7+ only; its absence is not an outage
     r('allocation'),
     r('settings'),
     r('blocks'),
     full ? r('nodes') : [],
+    // No shutdown module (the test distribution), no privilege: no records, nothing said, never a failure.
+    full ? r('nodeShutdown').catch(() => []) : [],
   ]);
   // The shard list grows with the cluster; only fetch it when there is something to explain.
   const shards = health.status === 'green' || !full ? undefined : await r('shards');
-  return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards });
+  return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards, shutdown });
 }

@@ -150,6 +150,8 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['allocation'], exit: 0, reads: true },
   ],
   'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
+  deprecations: [{ args: ['deprecations'], exit: 0, reads: true }],
+  balance: [{ args: ['balance'], exit: 0, reads: true }],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

@@ -76,6 +76,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
       // No _health_report before 8.7; the Tasks pane's and the node pressure reads were recorded on 8.19 only (not drawn here).
       if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
+      // The Nodes pane's maintenance reads were recorded on 8.19 only (not drawn here).
+      if (name === 'desiredBalance' || name === 'nodeShutdown') continue;
       // Recorded before the Snapshots pane existed; the Health pane does not draw from its reads.
       if (PANE_SPECS.snapshots.reads.includes(name) && !PANE_SPECS.health.reads.includes(name)) continue;
       setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(OLD, name) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
@@ -293,4 +295,21 @@ describe('Doctor pane', () => {
       expect(text).toContain('remedy: remove or correct the allocation filter');
       await expect(text).toMatchFileSnapshot(`__screens__/red-doctor-${columns}x${rows}.txt`);
     });
+});
+
+// A node shutdown record an orchestrator left (the reference's example answer, on the recorded node):
+// the Nodes pane names it under the node and counts it in its title.
+describe('Nodes pane with a shutdown record', () => {
+  it('at 80x24', async () => {
+    const { parseShutdownRecords } = await import('../../src/domain/shutdown');
+    const example = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'shutdown', 'reference-example.json'), 'utf8'));
+    const text = await screen('yellow', 'nodes', 80, 24, (app) => {
+      const id = app.store.getState().snapshots.nodes.data![0].id;
+      example.nodes[0].node_id = id;
+      example.nodes[0].shutdown_startedmillis = NOW - 3 * 86_400_000;
+      setSnapshot(app.store, 'nodeShutdown', { data: parseShutdownRecords(example), fetchedAt: NOW, failures: 0 });
+    });
+    expect(text).toContain('1 shutdown record');
+    await expect(text).toMatchFileSnapshot('__screens__/yellow-nodes-shutdown-80x24.txt');
+  });
 });

@@ -13,6 +13,8 @@ import { pressureFindings, type PressureInputs } from './pressure';
 import { shardFindings, type ExplainedCase } from './shards';
 import { tmpFindings, type TmpView } from './tmp';
 import { versionFindings, type Certificate } from './versions';
+import { upgradeFindings } from './upgrade';
+import type { DeprecationsReport } from '../deprecations';
 
 export const DOCTOR_SCHEMA = 1;
 
@@ -43,6 +45,8 @@ export interface DoctorInputs {
   pressure?: PressureInputs;
   /** The privileges the user lacks (null: the node checks none); undefined: not asked. */
   access?: AccessFacts | null;
+  /** Upgrade readiness (_migration/deprecations and the deprecation log); undefined: not asked. */
+  deprecations?: DeprecationsReport;
   now: number;
 }
 
@@ -120,6 +124,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   );
   if (i.access !== undefined) findings.push(...accessFindings(i.access));
   findings.push(...logFindings(i.log));
+  if (i.deprecations) findings.push(...upgradeFindings(i.deprecations));
   const sorted = sortFindings(findings);
   const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };
   for (const f of sorted) counts[f.severity]++;

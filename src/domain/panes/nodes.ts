@@ -2,6 +2,8 @@
 // path's disk, heap max against the machine's RAM (at most 50% of RAM, never above 32 GB) and open
 // scroll contexts against search.max_open_scroll_context; the columns that fit the width; and the
 // verdict and details of the selected node.
+import type { BalanceSummary } from '../balance';
+import { shutdownShort, type ShutdownRecord } from '../shutdown';
 import { barText, formatBytes, formatCount, formatPercent, heapSizeTone, usageTone, type Tone } from '../format';
 import { gcTotals, heapArgsVerdict, type NodeJvmArgs, type NodeStats } from '../node-stats';
 import { oldGenPercent, type NodePressure } from '../node-pressure';
@@ -263,5 +265,28 @@ export function pressureLines(p: NodePressure | undefined): { text: string; tone
     text: `old-gen ${old === null ? '-' : `${formatPercent(old)} ${formatBytes(p.oldUsedBytes)}/${formatBytes(p.oldMaxBytes)}`} · gc ${per}: ${gc || '-'}`,
     tone: old === null ? undefined : old > 85 ? 'red' : old > 75 ? 'yellow' : undefined,
   });
+  return lines;
+}
+
+/**
+ * The selected node's maintenance lines: a shutdown record an orchestrator left on it, and the
+ * balancer's view of it (desired balance, 8.6+; "not on this version" before). A failed read of
+ * either says nothing (the records are a hint; the balance needs the manage privilege).
+ */
+export function nodeMaintenanceLines(
+  n: Pick<NodeLine, 'id' | 'name'>,
+  balance: { data?: BalanceSummary; error?: { kind: string } },
+  shutdown: ShutdownRecord[] | undefined,
+  now: number,
+): { text: string; tone?: Tone }[] {
+  const lines: { text: string; tone?: Tone }[] = [];
+  for (const r of shutdown ?? []) if (r.nodeId === n.id) lines.push({ text: shutdownShort(r, now), tone: 'yellow' });
+  const b = balance.data?.nodes.find((x) => x.id === n.id || x.name === n.name);
+  if (b)
+    lines.push({
+      text: `balancer: ${b.shards} shard${b.shards === 1 ? '' : 's'}, ${b.undesired ? `${b.undesired} it wants elsewhere` : 'all where it wants them'} (shardeck balance)`,
+      ...(b.undesired ? { tone: 'yellow' } : {}),
+    });
+  else if (balance.error?.kind === 'unsupported') lines.push({ text: 'balancer: not on this version (needs 8.6)', tone: 'gray' });
   return lines;
 }

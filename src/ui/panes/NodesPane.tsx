@@ -9,6 +9,7 @@ import {
   nodeColumnsFor,
   nodeDetails,
   nodeLines,
+  nodeMaintenanceLines,
   nodeVerdict,
   NODE_SORT_KEYS,
   nodeSearchText,
@@ -29,7 +30,7 @@ const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodePre
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings, stats, jvm, pressure, history } = useConsole((s) => ({
+  const { nodes, search, settings, stats, jvm, pressure, history, balance, shutdown } = useConsole((s) => ({
     nodes: s.snapshots.nodes,
     search: s.snapshots.nodeSearch,
     settings: s.snapshots.settings,
@@ -37,6 +38,9 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
     jvm: s.snapshots.nodeJvm,
     pressure: s.snapshots.nodePressure,
     history: s.nodeHistory,
+    // Not in the frame's snaps: their failure (no module, no privilege, before 8.6) is never shown as an error.
+    balance: s.snapshots.desiredBalance,
+    shutdown: s.snapshots.nodeShutdown,
   }));
   const { showCurl, showPressure } = useUi((s) => ({ showCurl: s.showCurl, showPressure: s.showPressure }));
   const lines = useMemo(
@@ -68,12 +72,13 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
         ]
       : [
           ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
+          ...nodeMaintenanceLines(sel, balance, shutdown.data, shutdown.fetchedAt ?? 0).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
           ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
         ];
   return (
     <PaneFrame
       title={PANE_SPECS.nodes.title}
-      info={`${countOf(model.rows.length, 'node')} · * master`}
+      info={`${countOf(model.rows.length, 'node')} · * master${shutdown.data?.length ? ` · ${countOf(shutdown.data.length, 'shutdown record')}` : ''}`}
       snaps={snaps}
       width={width}
       height={height}

@@ -168,6 +168,23 @@ const COMMANDS = [
   { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
   { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
   { id: 'tasks.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'tasks' },
+  { id: 'tasks.detail', keys: ['return'], description: "show / hide the highlighted task's whole detail", scope: 'tasks', short: 'detail' },
+  {
+    id: 'wizard.taskCancel',
+    keys: ['x'],
+    description: 'cancel the highlighted task (a task that writes: its id typed)',
+    scope: 'tasks',
+    dangerous: true,
+    short: 'cancel',
+  },
+  {
+    id: 'wizard.taskRethrottle',
+    keys: ['t'],
+    description: 'rethrottle the highlighted by-query or reindex task',
+    scope: 'tasks',
+    dangerous: true,
+    short: 'rethrottle',
+  },
   {
     id: 'wizard.componentTemplate',
     keys: ['X'],

@@ -48,6 +48,8 @@ export interface UiState {
   showCurl: boolean;
   /** Templates pane: the platform's index-templates-settings value instead of the details. */
   showPlatformJson: boolean;
+  /** Tasks pane: the highlighted task's whole detail in place of the list (Enter). */
+  showTaskDetail: boolean;
   dialog?: Dialog;
   detail: DetailView;
   /** A note for the timeline being typed (n); undefined when the prompt is closed. */
@@ -72,6 +74,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     problemsOnly: false,
     showCurl: false,
     showPlatformJson: false,
+    showTaskDetail: false,
     detail: emptyDetailView(),
     ...init,
   }));

@@ -54,7 +54,11 @@ describe('task control machine', () => {
     const typed = run('cancel', task(), [...type('n1:53'), { type: 'submit' }]);
     expect(typed.state.phase).toBe('applying');
     expect(typed.effects).toMatchObject([
-      { type: 'mutate', confirmation: { by: 'typed', text: 'n1:53' }, plans: [{ method: 'POST', path: '/_tasks/n1%3A53/_cancel', risk: 'destructive' }] },
+      {
+        type: 'mutate',
+        confirmation: { by: 'typed', text: 'n1:53' },
+        plans: [{ method: 'POST', path: '/_tasks/n1%3A53/_cancel', risk: 'destructive' }],
+      },
     ]);
     // The CLI's --yes with the id given on the command line.
     const flag = run('cancel', task(), [{ type: 'confirm', confirmation: { by: 'yes-flag', text: 'n1:53' } }]);
@@ -67,7 +71,10 @@ describe('task control machine', () => {
   });
 
   it('refused before anything is asked, with the reason', () => {
-    expect(run('cancel', task({ completed: true }), []).state).toMatchObject({ phase: 'nothing', message: 'task n1:53 has finished: nothing to cancel' });
+    expect(run('cancel', task({ completed: true }), []).state).toMatchObject({
+      phase: 'nothing',
+      message: 'task n1:53 has finished: nothing to cancel',
+    });
     expect(run('cancel', task({ cancellable: false }), []).state.phase).toBe('nothing');
     expect(run('cancel', task({ cancelled: true }), []).state.phase).toBe('nothing');
     expect(run('rethrottle', task({ action: 'indices:data/read/search' }), []).state).toMatchObject({ phase: 'nothing' });
@@ -87,7 +94,10 @@ describe('task control machine', () => {
       { type: 'mutate', plans: [{ path: '/_update_by_query/n1%3A53/_rethrottle', querystring: { requests_per_second: '2.5' } }] },
     ]);
     // The CLI gives the rate up front: the review is filled.
-    expect(run('rethrottle', task(), [{ type: 'submit' }], '-1').state).toMatchObject({ phase: 'confirming', plan: { querystring: { requests_per_second: '-1' } } });
+    expect(run('rethrottle', task(), [{ type: 'submit' }], '-1').state).toMatchObject({
+      phase: 'confirming',
+      plan: { querystring: { requests_per_second: '-1' } },
+    });
   });
 
   it('Esc before sending cancels; a finished answer ends in done', () => {

@@ -85,7 +85,7 @@ const HEALTH = 'vW204kurQaSu8cApPxR53w:17';
 const SLICED = 'vW204kurQaSu8cApPxR53w:53';
 
 describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
-  it("cancel of a delete-by-query: the id typed (a wrong one refused), then sent as typed", async () => {
+  it('cancel of a delete-by-query: the id typed (a wrong one refused), then sent as typed', async () => {
     const { app, opened } = await open(columns, rows);
     await app.press(KEYS.down);
     await app.press(keyOf('wizard.taskCancel'));
@@ -124,7 +124,10 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     await app.press(KEYS.enter);
     const review = await shot(app, 'rethrottle-review', columns, rows);
     expect(review).toContain('to 5 documents per second');
-    expect(s.getState().plan).toMatchObject({ path: `/_delete_by_query/${encodeURIComponent(SLICED)}/_rethrottle`, querystring: { requests_per_second: '5' } });
+    expect(s.getState().plan).toMatchObject({
+      path: `/_delete_by_query/${encodeURIComponent(SLICED)}/_rethrottle`,
+      querystring: { requests_per_second: '5' },
+    });
     await app.press('y');
     expect(s.getState().phase).toBe('applying');
   });
@@ -138,7 +141,7 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     expect(text).toContain('nothing sent: task vW204kurQaSu8cApPxR53w:17 (health-node[c]) takes no rate');
   });
 
-  it("Enter: the highlighted task whole, its slices each on a line; Enter again: the list", async () => {
+  it('Enter: the highlighted task whole, its slices each on a line; Enter again: the list', async () => {
     const { app } = await open(columns, rows);
     await app.press(KEYS.down);
     await app.press(KEYS.enter); // tasks.detail

@@ -21,7 +21,16 @@ export type TaskControlState =
   | { phase: 'nothing'; verb: TaskVerb; id: string; task: TaskProgress; message: string }
   /** Rethrottle: the new rate being typed. */
   | { phase: 'review'; verb: TaskVerb; id: string; task: TaskProgress; input: string; error?: string }
-  | { phase: 'confirming'; verb: TaskVerb; id: string; task: TaskProgress; input: string; plan: MutationPlan; typed: string; error?: string }
+  | {
+      phase: 'confirming';
+      verb: TaskVerb;
+      id: string;
+      task: TaskProgress;
+      input: string;
+      plan: MutationPlan;
+      typed: string;
+      error?: string;
+    }
   | { phase: 'applying'; verb: TaskVerb; id: string; task: TaskProgress; plan: MutationPlan }
   | { phase: 'done'; verb: TaskVerb; id: string; task: TaskProgress; plan: MutationPlan; result: PlanResult }
   | Ended;
@@ -45,7 +54,11 @@ export function taskControlPlan(verb: TaskVerb, task: Pick<TaskProgress, 'id' | 
     : rethrottlePlan(task.id, rate, task.action);
 }
 
-export function taskControlMachine(verb: TaskVerb, id: string, rateInput = ''): Machine<TaskControlState, TaskControlEvent, TaskControlEffect> {
+export function taskControlMachine(
+  verb: TaskVerb,
+  id: string,
+  rateInput = '',
+): Machine<TaskControlState, TaskControlEvent, TaskControlEffect> {
   const confirming = (s: { task: TaskProgress; input: string }, plan: MutationPlan): TaskControlState => ({
     phase: 'confirming',
     verb,
@@ -91,7 +104,8 @@ export function taskControlMachine(verb: TaskVerb, id: string, rateInput = ''): 
           }
           if (e.type === 'confirm') {
             // A key cannot stand for a typed id: the console's y is ignored on a writing task's cancel.
-            if (!confirmationSatisfies(s.plan, e.confirmation)) return stay({ ...s, error: `type the task id ${need.kind === 'type' ? need.expected : ''} exactly` });
+            if (!confirmationSatisfies(s.plan, e.confirmation))
+              return stay({ ...s, error: `type the task id ${need.kind === 'type' ? need.expected : ''} exactly` });
             return send(s, e.confirmation);
           }
           return stay(s);
@@ -99,7 +113,9 @@ export function taskControlMachine(verb: TaskVerb, id: string, rateInput = ''): 
         case 'applying':
           if (e.type === 'applied') {
             const r = e.results[0];
-            return stay(r ? { phase: 'done', verb, id, task: s.task, plan: s.plan, result: r } : { phase: 'failed', message: 'nothing was sent' });
+            return stay(
+              r ? { phase: 'done', verb, id, task: s.task, plan: s.plan, result: r } : { phase: 'failed', message: 'nothing was sent' },
+            );
           }
           return stay(s);
         default:

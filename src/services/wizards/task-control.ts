@@ -12,11 +12,14 @@ import type { Guard } from '../guard';
 import { performMutations, WizardSession } from './session';
 
 export function taskControlSession(es: EsApi, guard: Guard, verb: TaskVerb, id: string, rateInput = '') {
-  return new WizardSession<TaskControlState, TaskControlEvent, TaskControlEffect>(taskControlMachine(verb, id, rateInput), async (f, send) => {
-    if (f.type === 'load') send({ type: 'loaded', task: await es.task(f.id) });
-    // Never retried: a cancel or a rate sent twice is not what the preview showed.
-    else send({ type: 'applied', results: await performMutations(guard, f) });
-  });
+  return new WizardSession<TaskControlState, TaskControlEvent, TaskControlEffect>(
+    taskControlMachine(verb, id, rateInput),
+    async (f, send) => {
+      if (f.type === 'load') send({ type: 'loaded', task: await es.task(f.id) });
+      // Never retried: a cancel or a rate sent twice is not what the preview showed.
+      else send({ type: 'applied', results: await performMutations(guard, f) });
+    },
+  );
 }
 
 /** The console's way to open it: `services.open(taskControlWizard, verb, id)`. */

@@ -20,7 +20,9 @@ import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Results, Waiting } from './wizard-text';
 
-export const TaskCancelWizard = withServices(({ onClose, services }) => <TaskControlView verb="cancel" onClose={onClose} services={services} />);
+export const TaskCancelWizard = withServices(({ onClose, services }) => (
+  <TaskControlView verb="cancel" onClose={onClose} services={services} />
+));
 export const TaskRethrottleWizard = withServices(({ onClose, services }) => (
   <TaskControlView verb="rethrottle" onClose={onClose} services={services} />
 ));
@@ -107,7 +109,9 @@ function Confirming({
           <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'close'])}</Hint>
         </>
       ) : (
-        <Hint>{hint(['dialog.confirm', 'send'], state.verb === 'rethrottle' ? ['dialog.erase', 'edit'] : '', ['dialog.close', 'close'])}</Hint>
+        <Hint>
+          {hint(['dialog.confirm', 'send'], state.verb === 'rethrottle' ? ['dialog.erase', 'edit'] : '', ['dialog.close', 'close'])}
+        </Hint>
       )}
     </>
   );

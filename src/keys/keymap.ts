@@ -167,6 +167,13 @@ const COMMANDS = [
   },
   { id: 'templates.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'templates' },
   { id: 'nodes.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'nodes' },
+  {
+    id: 'nodes.hotThreads',
+    keys: ['H'],
+    description: "hot threads of the highlighted node: the busiest threads over 500ms, top frames",
+    scope: 'nodes',
+    short: 'threads',
+  },
   { id: 'tasks.curl', keys: ['c'], description: 'show / hide the requests as curl lines', scope: 'tasks' },
   { id: 'tasks.detail', keys: ['return'], description: "show / hide the highlighted task's whole detail", scope: 'tasks', short: 'detail' },
   {

@@ -82,13 +82,13 @@ it('t rethrottles and x cancels the highlighted slow delete, each through the Gu
   await app.press(KEYS.enter);
 
   await app.press('t');
-  f = await until(app, /new rate \(documents per second/);
+  await until(app, /new rate \(documents per second/);
   await app.type('3');
   await app.press(KEYS.enter);
   f = await until(app, /rethrottle delete task .* to 3 documents per second/);
   expectFits(f);
   await app.press('y');
-  f = await until(app, /ok: /);
+  await until(app, /ok: /);
   await waitUntil(
     'the node runs the delete at 3/s',
     async () => (await es('GET', `/_tasks/${task}`)).body.task.status.requests_per_second as number,
@@ -106,7 +106,7 @@ it('t rethrottles and x cancels the highlighted slow delete, each through the Gu
   await app.press(KEYS.backspace);
   await app.type(task);
   await app.press(KEYS.enter);
-  f = await until(app, /ok: /);
+  await until(app, /ok: /);
   const done = await waitUntil(
     'the delete ends cancelled',
     async () => (await es('GET', `/_tasks/${task}`)).body,

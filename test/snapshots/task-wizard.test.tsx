@@ -27,7 +27,7 @@ const SIZES = [
   [120, 40],
 ] as const;
 
-const recorded = RESOURCES.tasks.parse(fixture('tasks', 'tasks') as never);
+const recorded = RESOURCES.tasks.parse(fixture('tasks', 'tasks'));
 const keyOf = (id: string) => KEYMAP.find((k) => k.id === id)!.keys[0];
 
 /** GET _tasks/<id> of a recorded row, as es.task returns it while the task runs. */

@@ -21,13 +21,24 @@ import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { colourOf } from '../theme';
 import { useHint } from '../wizards/dialog-keys';
-import type { ViewProps } from './registry';
 
 type Sample = { phase: 'sampling' } | { phase: 'done'; nodes: HotNode[] } | { phase: 'failed'; message: string };
 /** An answer, for the sample it answers (node, type, round): an older one is not shown as the new one. */
 type Answered = { key: string; sample: Sample };
 
-export function HotThreadsView({ index: nodeName, width, height, onClose, services }: ViewProps & { services: WizardServices }) {
+export function HotThreadsView({
+  index: nodeName,
+  width,
+  height,
+  onClose,
+  services,
+}: {
+  index: string;
+  width: number;
+  height: number;
+  onClose: () => void;
+  services: WizardServices;
+}) {
   const nodes = useConsole((s) => s.snapshots.nodes.data);
   const [type, setType] = useState<HotThreadType>(HOT_THREADS_DEFAULTS.type);
   const [round, setRound] = useState(0);

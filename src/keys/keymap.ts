@@ -170,7 +170,7 @@ const COMMANDS = [
   {
     id: 'nodes.hotThreads',
     keys: ['H'],
-    description: 'hot threads of the highlighted node: busiest threads, top frames',
+    description: 'hot threads of the highlighted node',
     scope: 'nodes',
     short: 'threads',
   },

@@ -33,7 +33,7 @@ const hotThreads: CommandModule = {
     if (!opts.ok) return usageError(NAME, opts.error, json);
     const frames = values.frames === undefined ? 6 : Number(values.frames);
     if (!Number.isInteger(frames) || frames < 0 || frames > 60)
-      return usageError(NAME, `--frames "${values.frames}" is not a whole number from 0 to 60`, json);
+      return usageError(NAME, `--frames "${String(values.frames)}" is not a whole number from 0 to 60`, json);
     const { es, close } = await openGuard(values);
     try {
       let node: string | null = null;

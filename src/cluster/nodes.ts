@@ -6,6 +6,7 @@ import type { NodeJvmArgs, NodeStats } from '../domain/node-stats';
 import { parseQueueSizes, THREAD_POOL_QUEUE_FILTER } from '../domain/doctor/pressure';
 import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
 import type { Certificate } from '../domain/doctor/versions';
+import { parseHotThreads, type HotNode, type HotThreadsOptions } from '../domain/hot-threads';
 import { getJson, postJson, read, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 
@@ -30,6 +31,15 @@ export function nodesApi(es: EsTransport) {
     /** -Xms / -Xmx of every node, from its JVM input arguments. */
     async nodeJvmArgs(): Promise<NodeJvmArgs[]> {
       return RESOURCES.nodeJvm.parse((await read(es, RESOURCES.nodeJvm.request)).body);
+    },
+    /**
+     * GET _nodes/<id>/hot_threads (every node when `node` is null): plain text, parsed. The node
+     * samples for the interval before it answers; asked only when the operator asks for it.
+     */
+    async hotThreads(node: string | null, o: HotThreadsOptions): Promise<HotNode[]> {
+      const path = node === null ? '/_nodes/hot_threads' : `/_nodes/${encodeURIComponent(node)}/hot_threads`;
+      const querystring = { threads: String(o.threads), interval: o.interval, type: o.type };
+      return parseHotThreads(String((await read<string>(es, { method: 'GET', path, querystring })).body ?? ''));
     },
     /** What the doctor checks of each node: version, paths, heap, JVM arguments, HTTP TLS, and RAM. */
     async doctorNodes(): Promise<DoctorNode[]> {

@@ -25,6 +25,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tasks: () => import('./tasks').then((m) => m.default),
   templates: () => import('./templates').then((m) => m.default),
   nodes: () => import('./nodes').then((m) => m.default),
+  'hot-threads': () => import('./hot-threads').then((m) => m.default),
   snapshots: () => import('./snapshots').then((m) => m.default),
   snapshot: () => import('./snapshot').then((m) => m.default),
   restore: () => import('./restore').then((m) => m.default),

@@ -19,11 +19,11 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { err, out } from './support/output';
 import { displayText } from '../domain/display-text';
-import { taskControlRefusal, taskLines, taskStatusLine, taskWrites, type TaskLine } from '../domain/panes/tasks';
-import { cancelTaskPlan, parseRequestsPerSecond, rethrottlePlan } from '../domain/wizards/delete';
+import { taskLines, taskStatusLine, type TaskLine } from '../domain/panes/tasks';
+import { parseRequestsPerSecond } from '../domain/wizards/delete';
+import type { TaskControlState } from '../domain/wizards/task-control';
+import { taskControlSession } from '../services/wizards/task-control';
 import { formatMillis } from '../domain/panes/nodes';
-import { sendOne } from '../services/wizards/session';
-import { describeOutcome } from '../domain/mutation/audit';
 import { confirmOnTerminal, MUTATION_OPTIONS, previews, printPreviews, warnAudit } from './support/guarded';
 import type { CommandContext } from './support/common';
 
@@ -89,24 +89,26 @@ async function control(verb: 'cancel' | 'rethrottle', args: string[], values: Co
   const { es, guard, close } = await openGuard(values);
   try {
     guard.assertWritable();
-    let p: TaskProgress;
-    try {
-      p = await es.task(id);
-    } catch (e) {
+    // The Tasks pane's session: the task read, the refusal, the rate, the plan (one workflow).
+    const session = taskControlSession(es, guard, verb, id, verb === 'rethrottle' ? String(values.rps) : '');
+    let state: TaskControlState = await session.idle();
+    if (state.phase === 'failed') {
+      const e = session.failure(state.message);
       if (e instanceof ConnError && e.status === 404)
         return usageError(NAME, `the node knows no task ${id}: check the id (shardeck tasks --all)`, json);
       throw e;
     }
-    const refusal = taskControlRefusal(p, verb);
-    if (refusal) {
-      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: refusal, task: p });
-      else err(`shardeck ${NAME}: ${displayText(refusal)}\n`);
+    if (state.phase === 'nothing') {
+      if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: false, error: state.message, task: state.task });
+      else err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
       return EXIT.failed;
     }
-    const plan =
-      verb === 'cancel'
-        ? cancelTaskPlan(id, { action: p.action, writes: taskWrites(p.action) })
-        : rethrottlePlan(id, rate!.ok ? rate!.value : -1, p.action);
+    if (state.phase === 'review') {
+      session.send({ type: 'submit' });
+      state = session.getState();
+    }
+    if (state.phase !== 'confirming') throw new Error(`unexpected state ${state.phase}`);
+    const { plan, task: p } = state;
     const requests = previews(guard, [plan]);
     const head = { schema: JSON_SCHEMA, command: NAME, action: verb, task: id, taskAction: p.action, requests };
     if (!json) printPreviews(requests);
@@ -118,17 +120,20 @@ async function control(verb: 'cancel' | 'rethrottle', args: string[], values: Co
     // The id on the command line is what a writing task's cancel asks to be typed: --yes carries it.
     const confirmation = await confirmOnTerminal(NAME, [plan], values, plan.confirmText);
     if (!confirmation) return EXIT.failed;
-    const sent = await sendOne(guard, plan, confirmation, {});
-    if ('refusal' in sent) {
-      if (json) printJson({ ...head, ok: false, error: sent.refusal.message, sent: false });
-      else err(`shardeck ${NAME}: ${displayText(sent.refusal.message)}\n`);
+    session.send({ type: 'confirm', confirmation });
+    const end = await session.idle();
+    if (end.phase !== 'done') throw end.phase === 'failed' ? session.failure(end.message) : new Error(`unexpected state ${end.phase}`);
+    const r = end.result;
+    if (r.applied === undefined) {
+      // The Guard refused it: nothing was sent.
+      if (json) printJson({ ...head, ok: false, error: r.message, sent: false });
+      else err(`shardeck ${NAME}: ${displayText(r.message)}\n`);
       return EXIT.failed;
     }
-    warnAudit(sent.out.auditWarning);
-    const ok = sent.out.applied === 'yes';
-    const message = describeOutcome(sent.out);
-    if (json) printJson({ ...head, ok, ...(ok ? {} : { error: message }), sent: true, applied: sent.out.applied });
-    else out(`${ok ? 'ok' : 'FAILED'}: ${plan.summary}: ${message}\n`);
+    warnAudit(r.auditWarning);
+    const ok = r.applied === 'yes';
+    if (json) printJson({ ...head, ok, ...(ok ? {} : { error: r.message }), sent: true, applied: r.applied });
+    else out(`${ok ? 'ok' : 'FAILED'}: ${plan.summary}: ${r.message}\n`);
     return ok ? EXIT.ok : EXIT.failed;
   } catch (e) {
     return reportFailure(NAME, e, json);

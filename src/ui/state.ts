@@ -50,6 +50,8 @@ export interface UiState {
   showPressure: boolean;
   /** Templates pane: the platform's index-templates-settings value instead of the details. */
   showPlatformJson: boolean;
+  /** Tasks pane: the highlighted task's whole detail in place of the list (Enter). */
+  showTaskDetail: boolean;
   dialog?: Dialog;
   detail: DetailView;
   /** A note for the timeline being typed (n); undefined when the prompt is closed. */
@@ -75,6 +77,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     showCurl: false,
     showPressure: false,
     showPlatformJson: false,
+    showTaskDetail: false,
     detail: emptyDetailView(),
     ...init,
   }));

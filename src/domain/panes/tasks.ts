@@ -7,6 +7,7 @@ import type { ClusterTask } from '../parse';
 import type { Column, SortKey } from '../table';
 import type { NodeInfo } from '../types';
 import { formatMillis } from './nodes';
+import { wrapText } from '../text';
 
 export interface TaskLine extends ClusterTask {
   /** The node's name (its id when _cat/nodes does not list it). */
@@ -133,4 +134,32 @@ export function taskControlRefusal(
   if (t.cancelled) return `task ${id} is being cancelled already: it stops at its next check`;
   if (!t.cancellable) return `task ${id} (${action}) is not cancellable: Elasticsearch does not stop this kind of task`;
   return null;
+}
+
+/**
+ * Enter on a task: everything the list knows of it, wrapped at `width` (not cut): its id, node,
+ * its parent, the whole description, its progress, each folded child on a line of its own, and
+ * whether it can be cancelled or rethrottled.
+ */
+export function taskFullDetail(r: TaskLine, width: number): { text: string; tone?: Tone }[] {
+  const wrap = (text: string, tone?: Tone) => wrapText(text, Math.max(20, width)).map((t) => ({ text: t, tone }));
+  const out = [
+    ...wrap(`task ${displayText(r.id)} · ${displayText(r.action)}`),
+    ...wrap(`node ${displayText(r.nodeName)} (${displayText(r.node)}) · running ${formatMillis(r.runningMillis)}`),
+    ...wrap(`parent task: ${r.parent ? displayText(r.parent) : 'none'}`),
+    ...wrap(`description: ${r.description ? displayText(r.description) : '(none)'}`),
+  ];
+  const status = taskStatusLine(r);
+  if (status) out.push(...wrap(status));
+  if (r.children.length) out.push(...wrap(`${r.children.length} child task${r.children.length === 1 ? '' : 's'}:`));
+  for (const c of r.children) {
+    const s = c.status ? ` · ${taskStatusLine({ action: c.action, progress: c.status })}` : '';
+    out.push(...wrap(`- ${displayText(c.id)} · ${displayText(c.action)} · ${formatMillis(c.runningMillis)}${s}`));
+  }
+  const cancel = taskControlRefusal({ ...r, completed: false }, 'cancel');
+  const rethrottle = taskControlRefusal({ ...r, completed: false }, 'rethrottle');
+  const writes = taskWrites(r.action) ? ' (its id is typed to confirm: it stops half done)' : '';
+  out.push(...wrap(cancel ?? `cancellable${writes}`, cancel ? 'gray' : undefined));
+  if (!rethrottle) out.push(...wrap('takes a new rate while it runs (rethrottle: requests_per_second)'));
+  return out;
 }

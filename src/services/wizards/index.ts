@@ -2,6 +2,7 @@
 // over the facade for reads and the Guard for changes, no client.
 import type { EsApi } from '../../cluster/api';
 import type { MutationPlan } from '../../domain/mutation/plan';
+import type { HotNode, HotThreadsOptions } from '../../domain/hot-threads';
 import type { Preview } from '../../domain/mutation/preview';
 import { requestLines, type ShownRequest } from '../../domain/documents';
 import { documentsSession, type DocumentsSession } from '../documents';
@@ -42,6 +43,11 @@ const SERVICES = {
     (es) =>
     (index: string): DocumentsSession =>
       documentsSession(es, index),
+  /** Hot threads of one node (by id): the node samples for the interval, then answers (read on demand). */
+  hotThreads:
+    (es) =>
+    (node: string, o: HotThreadsOptions): Promise<HotNode[]> =>
+      es.hotThreads(node, o),
   /** A read as it was sent, and the equivalent curl line (without the password). */
   curlOf:
     (_es, guard) =>

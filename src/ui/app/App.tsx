@@ -213,7 +213,8 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       return true;
     }
     if (view) {
-      const index = ui.getState().selection.indices?.index;
+      const sel = ui.getState().selection;
+      const index = view.target ? view.target(sel) : sel.indices?.index;
       if (!index) return false;
       ui.setState({ dialog: { kind: 'view', id: view.id, index }, filtering: false });
       return true;

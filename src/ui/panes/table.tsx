@@ -92,7 +92,7 @@ export function useTableModel<T>(
 }
 
 /** A pane's own commands that flip a switch of the UI store (e.g. '.' shows dot indices). */
-export type Toggles = Record<string, 'showSystem' | 'problemsOnly' | 'showCurl' | 'showPressure' | 'showPlatformJson'>;
+export type Toggles = Record<string, 'showSystem' | 'problemsOnly' | 'showCurl' | 'showPressure' | 'showPlatformJson' | 'showTaskDetail'>;
 
 /**
  * The table keys (cursor, paging, sort, filter) for a pane, plus the pane's toggles (its commands

@@ -31,6 +31,7 @@ import { RestartNodeWizard } from './RestartNodeWizard';
 import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
 import { SnapshotWizard } from './SnapshotWizard';
+import { TaskCancelWizard, TaskRethrottleWizard } from './TaskControlWizard';
 import { UnblockWizard } from './UnblockWizard';
 import { UnfinishedWizard } from './UnfinishedWizard';
 
@@ -77,4 +78,6 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
   { id: 'restore', title: 'Restore from a snapshot', commandId: 'wizard.restore', component: RestoreWizard },
   { id: 'snapshot', title: 'Take a snapshot', commandId: 'wizard.snapshot', component: SnapshotWizard },
+  { id: 'taskCancel', title: 'Cancel a task', commandId: 'wizard.taskCancel', component: TaskCancelWizard },
+  { id: 'taskRethrottle', title: 'Rethrottle a by-query or reindex task', commandId: 'wizard.taskRethrottle', component: TaskRethrottleWizard },
 ];

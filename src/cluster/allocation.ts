@@ -15,7 +15,7 @@ export function allocationApi(es: EsTransport) {
      * Allocation explain of one shard, or of the first unassigned one when none is given. Resolves
      * null when there is no unassigned shard to explain (Elasticsearch answers 400 for that).
      */
-    async allocationExplain(shard?: ShardRef): Promise<Record<string, any> | null> {
+    async allocationExplain(shard?: ShardRef & { current_node?: string }): Promise<Record<string, any> | null> {
       try {
         const res = await client.transport.request(
           { method: 'POST', path: '/_cluster/allocation/explain', querystring: {}, body: shard },

@@ -43,4 +43,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   plugin: () => import('./plugin').then((m) => m.default),
   allocation: () => import('./allocation').then((m) => m.default),
   'restart-node': () => import('./restart-node').then((m) => m.default),
+  drain: () => import('./drain').then((m) => m.default),
 };

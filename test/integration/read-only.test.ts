@@ -150,6 +150,10 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['allocation'], exit: 0, reads: true },
   ],
   'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
+  drain: [
+    { args: ['drain', 'x', '--yes'], exit: 4 },
+    { args: ['drain', '--undo', 'x', '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

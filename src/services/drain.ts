@@ -65,7 +65,14 @@ export interface DrainWatch {
 export async function watchDrain(
   es: DrainApi,
   node: string,
-  opts: { timeoutMs: number; intervalMs?: number; atStart?: number; onProgress?: (w: DrainWatch) => void },
+  opts: {
+    timeoutMs: number;
+    intervalMs?: number;
+    atStart?: number;
+    onProgress?: (w: DrainWatch) => void;
+    /** True when whoever follows is gone (the wizard closed): the watch ends early. */
+    stop?: () => boolean;
+  },
 ): Promise<{ met: boolean; watch: DrainWatch }> {
   let atStart = opts.atStart;
   let lastLeft = -1;
@@ -81,7 +88,7 @@ export async function watchDrain(
       lastLeft = progress.left;
       return { progress, blockers };
     },
-    (w) => w.progress.left === 0,
+    (w) => w.progress.left === 0 || (opts.stop?.() ?? false),
     { timeoutMs: opts.timeoutMs, intervalMs: opts.intervalMs ?? 1000, onPending: opts.onProgress },
   );
   return { met, watch: value };

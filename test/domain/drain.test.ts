@@ -14,6 +14,7 @@ import {
   undoDrainChange,
 } from '../../src/domain/drain';
 import type { ShardRow } from '../../src/domain/types';
+import { drainWizardMachine } from '../../src/domain/wizards/drain';
 
 const NODES = ['node-1', 'node-2', 'node-3'];
 const settings = (persistent: Record<string, string> = {}, transient: Record<string, string> = {}) =>
@@ -23,7 +24,7 @@ const row = (index: string, shard: number, primary: boolean, state: string, node
   index,
   shard,
   primary,
-  state: state as ShardRow['state'],
+  state,
   node,
   docs: null,
   storeBytes: null,
@@ -122,5 +123,43 @@ describe('drain: progress and what blocks it', () => {
       ['same_shard', ['node-1'], ['a[0]p', 'b[0]r']],
     ]);
     expect(b[1].words).toMatch(/share a node/);
+  });
+});
+
+describe('drain wizard machine', () => {
+  const facts = (undo: boolean) => {
+    const c = drainChange('node-2', NODES, settings());
+    if (c.kind !== 'plan') throw new Error(c.kind);
+    return { node: 'node-2', undo, plan: c.plan, progress: 'node node-2: 3 shard copies left' };
+  };
+  const result = { summary: 's', ok: true, message: 'done', verified: { ok: true, message: 'set' } };
+
+  it('review -> y sends the one plan -> follows -> done; Esc while following stops following only', () => {
+    const m = drainWizardMachine();
+    let s = m.init();
+    expect(s.effects).toEqual([{ type: 'load' }]);
+    s = m.step(s.state, { type: 'loaded', facts: facts(false) });
+    expect(s.state.phase).toBe('review');
+    s = m.step(s.state, { type: 'confirm', confirmation: { by: 'key' } });
+    expect(s.effects).toMatchObject([{ type: 'apply', follow: true }]);
+    expect(m.step(s.state, { type: 'cancel' }).state.phase).toBe('applying');
+    s = m.step(s.state, { type: 'applied', result });
+    expect(s.state.phase).toBe('following');
+    s = m.step(s.state, { type: 'progress', progress: 'p', blockers: ['same_shard: ...'] });
+    expect(s.state).toMatchObject({ phase: 'following', progress: 'p', blockers: ['same_shard: ...'] });
+    expect(m.step(s.state, { type: 'cancel' }).state.phase).toBe('done');
+    expect(m.step(s.state, { type: 'followed', progress: 'empty', blockers: [] }).state).toMatchObject({ phase: 'done', progress: 'empty' });
+  });
+
+  it('an undo or a failed send is not followed; nothing to change ends at once', () => {
+    const m = drainWizardMachine();
+    let s = m.step(m.init().state, { type: 'loaded', facts: facts(true) });
+    s = m.step(s.state, { type: 'confirm', confirmation: { by: 'key' } });
+    expect(s.effects).toMatchObject([{ type: 'apply', follow: false }]);
+    expect(m.step(s.state, { type: 'applied', result }).state.phase).toBe('done');
+    let t = m.step(m.init().state, { type: 'loaded', facts: facts(false) });
+    t = m.step(t.state, { type: 'confirm', confirmation: { by: 'key' } });
+    expect(m.step(t.state, { type: 'applied', result: { ...result, ok: false } }).state.phase).toBe('done');
+    expect(m.step(m.init().state, { type: 'nothing', message: 'select a node' }).state).toEqual({ phase: 'nothing', message: 'select a node' });
   });
 });

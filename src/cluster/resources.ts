@@ -90,7 +90,7 @@ const SNAPSHOT_FIELDS = [
   'duration_in_millis',
   'failures',
 ];
-const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.files', 'total_time_in_millis', 'source']
+const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.files', 'total_time_in_millis', 'source', 'target.name']
   .map((f) => `*.shards.${f}`)
   .join(',');
 
@@ -254,6 +254,12 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_snapshot/_status', querystring: {} },
     parse: parseSnapshotStatus,
     every: 2,
+  }),
+  // Every shard recovery in progress (peer, store, snapshot): the Shards pane's section and `shardeck recovery`.
+  recoveries: resource({
+    request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
+    parse: parseRecovery,
+    every: 1,
   }),
   restores: resource({
     request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },

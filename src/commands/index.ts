@@ -44,4 +44,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   allocation: () => import('./allocation').then((m) => m.default),
   'restart-node': () => import('./restart-node').then((m) => m.default),
   drain: () => import('./drain').then((m) => m.default),
+  recovery: () => import('./recovery').then((m) => m.default),
 };

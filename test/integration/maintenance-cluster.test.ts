@@ -1,7 +1,8 @@
 // Maintenance on a real 3-node 8.19 cluster through the built CLI (issue 27): draining a node
 // (its exact name merged into cluster.routing.allocation.exclude._name, an exclude set beforehand
 // kept; the value before recorded like every allocation change; the copies followed off the node;
-// what blocks the move grouped by decider; undo removes exactly that name).
+// what blocks the move grouped by decider; undo removes exactly that name), and the recovery view
+// during a replica recovery slowed by a 1mb throttle set (and put back) through shardeck.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -175,3 +176,55 @@ describe('drain a node', () => {
     }
   }, 240_000);
 });
+
+describe('recovery', () => {
+  const INDEX = 'service_v9_mt_recovering';
+
+  it('throttle to 1mb (recorded), a replica added: recovery --json shows it with %, rate, source and target; --restore puts the throttle back', async () => {
+    const set = await cli(['recovery', 'throttle', '--max-bytes-per-sec', '1mb', '--yes']);
+    expect(set.code).toBe(0);
+    expect(set.stdout).toMatch(/ok: indices\.recovery\.max_bytes_per_sec is 1mb/);
+    expect((await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec']).toBe('1mb');
+
+    // About 8 MB of incompressible text on one primary, flushed to segment files: a peer recovery copies them at 1mb/s.
+    expect((await esCall(cluster.url, 'PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).status).toBe(200);
+    for (let batch = 0; batch < 8; batch++) {
+      const lines = Array.from({ length: 1000 }, () =>
+        [JSON.stringify({ index: {} }), JSON.stringify({ body: crypto.randomUUID().repeat(1) + Array.from({ length: 28 }, () => crypto.randomUUID()).join('') })].join('\n'),
+      ).join('\n');
+      const res = await fetch(`${cluster.url}/${INDEX}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines + '\n' });
+      expect(res.status).toBe(200);
+    }
+    expect((await esCall(cluster.url, 'POST', `/${INDEX}/_flush`)).status).toBe(200);
+    expect((await esCall(cluster.url, 'PUT', `/${INDEX}/_settings`, { index: { number_of_replicas: 1 } })).status).toBe(200);
+
+    let seen: any;
+    for (let i = 0; i < 60 && !seen; i++) {
+      const r = await cli(['recovery', '--json']);
+      expect(r.code).toBe(0);
+      const j = JSON.parse(r.stdout);
+      expect(j.throttle['indices.recovery.max_bytes_per_sec']).toEqual({ value: '1mb', level: 'persistent' });
+      seen = j.recoveries.find((x: any) => x.index === INDEX && x.type === 'PEER' && x.bytesRecovered > 0 && x.bytesRecovered < x.bytesTotal);
+    }
+    expect(seen).toBeDefined();
+    expect(seen.primary).toBe(false);
+    expect(seen.sourceNode).toMatch(/^node-[123]$/);
+    expect(seen.targetNode).toMatch(/^node-[123]$/);
+    expect(seen.targetNode).not.toBe(seen.sourceNode);
+    expect(seen.bytesPercent).toBeGreaterThan(0);
+    expect(seen.bytesPercent).toBeLessThan(100);
+    expect(seen.rate).toBeGreaterThan(0);
+    expect(seen.etaMs).toBeGreaterThan(0);
+    const text = await cli(['recovery']);
+    expect(text.stdout).toMatch(/indices\.recovery\.max_bytes_per_sec = 1mb \(persistent\)/);
+
+    const back = await cli(['recovery', 'throttle', '--restore', '--yes']);
+    expect(back.code).toBe(0);
+    expect(back.stdout).toMatch(/ok: indices\.recovery\.max_bytes_per_sec is unset/);
+    expect((await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec']).toBeUndefined();
+    expect((await cli(['recovery', 'throttle', '--restore', '--yes'])).stdout).toMatch(/nothing to put back/);
+    const h = await esCall(cluster.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=120s');
+    expect(h.body.status).toBe('green');
+  }, 300_000);
+});
+

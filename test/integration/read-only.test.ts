@@ -154,6 +154,11 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['drain', 'x', '--yes'], exit: 4 },
     { args: ['drain', '--undo', 'x', '--yes'], exit: 4 },
   ],
+  recovery: [
+    { args: ['recovery'], exit: 0, reads: true },
+    { args: ['recovery', 'throttle', '--max-bytes-per-sec', '100mb', '--yes'], exit: 4 },
+    { args: ['recovery', 'throttle', '--restore', '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

@@ -70,16 +70,22 @@ export interface ThrottleValue {
 
 export type RecoveryThrottle = Record<ThrottleKey, ThrottleValue>;
 
+/** A scalar setting as text; anything else (absent, an object) is null. */
+function scalar(v: unknown): string | null {
+  return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;
+}
+
+/** A setting of a flat or nested settings object. */
 function dig(obj: unknown, key: string): string | null {
   if (obj === null || typeof obj !== 'object') return null;
-  const o = obj as Json;
-  if (key in o && o[key] !== null && typeof o[key] !== 'object') return String(o[key]);
-  let cur: unknown = o;
+  const flat = scalar((obj as Json)[key]);
+  if (flat !== null) return flat;
+  let cur: unknown = obj;
   for (const part of key.split('.')) {
     if (cur === null || typeof cur !== 'object') return null;
     cur = (cur as Json)[part];
   }
-  return cur === null || cur === undefined || typeof cur === 'object' ? null : String(cur);
+  return scalar(cur);
 }
 
 /** GET _cluster/settings?include_defaults (nested or flat): each throttle setting and where it comes from. */
@@ -92,7 +98,7 @@ export function parseRecoveryThrottle(body: unknown): RecoveryThrottle {
     }
     return { value: null, level: 'default' };
   };
-  return { [MAX_BYTES]: one(MAX_BYTES), [CONCURRENT]: one(CONCURRENT) } as RecoveryThrottle;
+  return { [MAX_BYTES]: one(MAX_BYTES), [CONCURRENT]: one(CONCURRENT) };
 }
 
 export function throttleLines(t: RecoveryThrottle): string[] {
@@ -128,10 +134,10 @@ export function throttlePlan(change: ThrottleChange, why: string): MutationPlan 
       querystring: { flat_settings: 'true' },
       check(res) {
         const p = ((res ?? {}) as Json).persistent as Json | undefined;
-        const wrong = keys.filter((k) => (p?.[k] === undefined ? null : String(p[k])) !== (change[k] ?? null));
+        const wrong = keys.filter((k) => scalar(p?.[k]) !== (change[k] ?? null));
         return wrong.length === 0
           ? { ok: true, message: keys.map((k) => `${k} is ${change[k] ?? 'unset'}`).join(', ') }
-          : { ok: false, message: `reads back otherwise: ${wrong.map((k) => `${k} is ${String(p?.[k] ?? 'unset')}`).join(', ')}` };
+          : { ok: false, message: `reads back otherwise: ${wrong.map((k) => `${k} is ${scalar(p?.[k]) ?? 'unset'}`).join(', ')}` };
       },
     },
   };

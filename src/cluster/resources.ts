@@ -255,12 +255,6 @@ export const RESOURCES = {
     parse: parseSnapshotStatus,
     every: 2,
   }),
-  // Every shard recovery in progress (peer, store, snapshot): the Shards pane's section and `shardeck recovery`.
-  recoveries: resource({
-    request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
-    parse: parseRecovery,
-    every: 1,
-  }),
   restores: resource({
     request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
     parse: (b: unknown) => restoreRecoveries(parseRecovery(b)),

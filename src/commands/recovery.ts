@@ -68,7 +68,7 @@ const recovery: CommandModule = {
     const { es, guard, close } = await openGuard(values);
     try {
       if (verb && !values['dry-run']) guard.assertWritable();
-      const [all, throttle] = await Promise.all([es.data('recoveries'), es.recoveryThrottle()]);
+      const [all, throttle] = await Promise.all([es.recoveries(true), es.recoveryThrottle()]);
       const active = activeRecoveries(all);
       const head = { schema: JSON_SCHEMA, command: NAME, throttle };
       if (verb === undefined) {

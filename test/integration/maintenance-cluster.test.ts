@@ -156,6 +156,8 @@ describe('drain a node', () => {
       expect(await copiesOn('node-3')).toEqual([]);
       await app.press('x'); // a finished wizard closes on any key
 
+      // The pane, shown again, set its (empty) selection: the node under the cursor once more.
+      ui.setState((s) => ({ selection: { ...s.selection, nodes: { node: 'node-3' } } }));
       await app.press('D');
       f = await until(app, /y undo the drain/, 60_000);
       expect(f).toMatch(/undo the drain of node node-3/);

@@ -93,7 +93,7 @@ const SNAPSHOT_FIELDS = [
   'duration_in_millis',
   'failures',
 ];
-const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.files', 'total_time_in_millis', 'source']
+const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.files', 'total_time_in_millis', 'source', 'target.name']
   .map((f) => `*.shards.${f}`)
   .join(',');
 

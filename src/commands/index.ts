@@ -46,4 +46,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   'restart-node': () => import('./restart-node').then((m) => m.default),
   deprecations: () => import('./deprecations').then((m) => m.default),
   balance: () => import('./balance').then((m) => m.default),
+  drain: () => import('./drain').then((m) => m.default),
+  recovery: () => import('./recovery').then((m) => m.default),
 };

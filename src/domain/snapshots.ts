@@ -214,6 +214,9 @@ export interface ShardRecovery {
   filesRecovered: number;
   timeMs: number;
   source?: { repository: string; snapshot: string; index: string };
+  /** The node a peer recovery copies from, and the node it recovers on. */
+  sourceNode?: string;
+  targetNode?: string;
 }
 
 /** GET _recovery (active_only=true while following a restore): every shard's recovery. */
@@ -238,6 +241,8 @@ export function parseRecovery(body: unknown): ShardRecovery[] {
         filesRecovered: int(files.recovered) + int(files.reused),
         timeMs: int(r.total_time_in_millis),
         ...(src.snapshot ? { source: { repository: str(src.repository), snapshot: str(src.snapshot), index: str(src.index) } } : {}),
+        ...(src.name ? { sourceNode: str(src.name) } : {}),
+        ...(obj(r.target).name ? { targetNode: str(obj(r.target).name) } : {}),
       });
     }
   }

@@ -241,6 +241,14 @@ const COMMANDS = [
     short: 'restart',
   },
   {
+    id: 'wizard.drain',
+    keys: ['D'],
+    description: 'drain the selected node: its shards move off (again: undo)',
+    scope: 'nodes',
+    dangerous: true,
+    short: 'drain',
+  },
+  {
     id: 'wizard.engine',
     keys: ['E'],
     description: "this host's engine: service start / stop / restart, plugins",

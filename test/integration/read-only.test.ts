@@ -152,6 +152,15 @@ const WALK: Record<string, Run[] | 'console'> = {
   'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
   deprecations: [{ args: ['deprecations'], exit: 0, reads: true }],
   balance: [{ args: ['balance'], exit: 0, reads: true }],
+  drain: [
+    { args: ['drain', 'x', '--yes'], exit: 4 },
+    { args: ['drain', '--undo', 'x', '--yes'], exit: 4 },
+  ],
+  recovery: [
+    { args: ['recovery'], exit: 0, reads: true },
+    { args: ['recovery', 'throttle', '--max-bytes-per-sec', '100mb', '--yes'], exit: 4 },
+    { args: ['recovery', 'throttle', '--restore', '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

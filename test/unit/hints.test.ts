@@ -12,7 +12,7 @@ describe('footer hints', () => {
     expect(at80('indices')).toContain('/ filter');
     expect(at80('shards')).toMatch(/^e explain {2}C recover/);
     expect(at80('disk')).toMatch(/^U unblock/);
-    expect(at80('nodes')).toMatch(/^L scroll {2}R restart {2}E engine/);
+    expect(at80('nodes')).toMatch(/^L scroll {2}R restart {2}D drain {2}E engine/);
     expect(at80('templates')).toMatch(/^X disable/);
     expect(at80('health')).toMatch(/^A allocation {2}U unfinished {2}d diagnose/);
     for (const pane of PANES) {

@@ -59,7 +59,7 @@ export interface ExplainedCase extends UnassignedCase {
   error?: string;
 }
 
-const DECIDER_WORDS: Record<string, string> = {
+export const DECIDER_WORDS: Record<string, string> = {
   same_shard: 'a copy may not share a node with another copy of the same shard',
   filter: 'an allocation filter (index.routing.allocation.* or cluster.routing.allocation.*) excludes every node',
   max_retry: 'allocation failed too many times (index.allocation.max_retries)',

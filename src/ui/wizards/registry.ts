@@ -23,6 +23,7 @@ import { AllocationWizard } from './AllocationWizard';
 import { AllocationRestoreWizard } from './AllocationRestoreWizard';
 import { ComponentTemplateWizard } from './ComponentTemplateWizard';
 import { DeleteWizard } from './DeleteWizard';
+import { DrainWizard } from './DrainWizard';
 import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { RecoveryWizard } from './RecoveryWizard';
@@ -56,6 +57,7 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },
   { id: 'restartNode', title: "Rolling restart of this host's node", commandId: 'wizard.restartNode', component: RestartNodeWizard },
+  { id: 'drain', title: 'Drain a node (or undo its drain)', commandId: 'wizard.drain', component: DrainWizard },
   {
     id: 'allocationRestore',
     title: 'Allocation left changed by shardeck: put it back',

@@ -1,0 +1,37 @@
+// Where shardeck keeps the recovery throttle's values before it first changed them
+// (domain/shard-recovery.ts ThrottleRecord), for `shardeck recovery throttle --restore`: one file
+// per cluster beside the allocation records, <lockDir>/recovery-throttle.<uid>/<key>.json, the
+// folder 0700 and the file 0600 (the private-file helpers), written before the change.
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseThrottleRecord, type ThrottleRecord } from '../domain/shard-recovery';
+import { clusterFileKey, clusterLockDir } from './cluster-lock';
+import { ensurePrivateDir, readCapped, writePrivateFileAtomic } from './files';
+
+const uid = (): number => process.getuid?.() ?? 0;
+const dir = (): string => path.join(clusterLockDir(), `recovery-throttle.${uid()}`);
+const file = (clusterUuid: string): string => path.join(dir(), `${clusterFileKey(clusterUuid)}.json`);
+
+/** The record of this cluster, or null: none, or a file that is not this user's private record (ignored). */
+export function readThrottleRecord(clusterUuid: string): ThrottleRecord | null {
+  try {
+    ensurePrivateDir(dir());
+    const r = readCapped(file(clusterUuid), 16 * 1024, { noFollow: true });
+    const mode = fs.statSync(file(clusterUuid)).mode & 0o777;
+    if (r.owner !== uid() || r.truncated || mode & 0o077) return null;
+    const rec = parseThrottleRecord(r.text);
+    return rec?.clusterUuid === clusterUuid ? rec : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Throws when it cannot be written (the change is then not sent). */
+export function writeThrottleRecord(r: ThrottleRecord): void {
+  ensurePrivateDir(dir());
+  writePrivateFileAtomic(file(r.clusterUuid), JSON.stringify(r, null, 2) + '\n');
+}
+
+export function removeThrottleRecord(clusterUuid: string): void {
+  fs.rmSync(file(clusterUuid), { force: true });
+}

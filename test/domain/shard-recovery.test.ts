@@ -1,0 +1,75 @@
+// Recoveries in progress and the recovery throttle (plain values shaped like 8.19's answers:
+// GET _recovery?active_only with its filter_path, GET _cluster/settings?include_defaults).
+import { describe, expect, it } from 'vitest';
+import { parseRecovery } from '../../src/domain/snapshots';
+import {
+  activeRecoveries,
+  isByteRate,
+  parseRecoveryThrottle,
+  parseThrottleRecord,
+  recoveryLine,
+  recoveryProgress,
+  throttlePlan,
+  throttleRecordBefore,
+} from '../../src/domain/shard-recovery';
+
+const answer = {
+  logs: {
+    shards: [
+      {
+        id: 0,
+        type: 'PEER',
+        stage: 'INDEX',
+        primary: false,
+        total_time_in_millis: 4000,
+        source: { id: 'a', host: '127.0.0.1', transport_address: '127.0.0.1:9300', ip: '127.0.0.1', name: 'node-1' },
+        target: { name: 'node-3' },
+        index: {
+          size: { total_in_bytes: 8_000_000, reused_in_bytes: 0, recovered_in_bytes: 4_000_000 },
+          files: { total: 10, reused: 0, recovered: 5 },
+        },
+      },
+      { id: 1, type: 'PEER', stage: 'DONE', primary: false, total_time_in_millis: 10, index: { size: {}, files: {} } },
+    ],
+  },
+};
+
+describe('recoveries', () => {
+  it('source and target, %, rate and time left', () => {
+    const [r, done] = parseRecovery(answer);
+    expect(r).toMatchObject({ index: 'logs', shard: 0, sourceNode: 'node-1', targetNode: 'node-3' });
+    expect(recoveryProgress(r)).toEqual({ bytesPercent: 50, filesPercent: 50, rate: 1_000_000, etaMs: 4000 });
+    expect(activeRecoveries([r, done])).toEqual([r]);
+    expect(recoveryLine(r)).toMatch(/^logs\[0\]r peer\/index node-1 -> node-3: 50\.0% of .*files 50\.0% \(5\/10\), .*\/s, ETA 4s$/);
+    // Nothing copied yet: no rate, no ETA.
+    expect(recoveryProgress({ ...r, bytesRecovered: 0 })).toMatchObject({ rate: null, etaMs: null });
+  });
+});
+
+describe('recovery throttle', () => {
+  it('each value and where it comes from (transient, persistent, the default)', () => {
+    const t = parseRecoveryThrottle({
+      persistent: { indices: { recovery: { max_bytes_per_sec: '1mb' } } },
+      defaults: { indices: { recovery: { max_bytes_per_sec: '40mb' } }, cluster: { routing: { allocation: { node_concurrent_recoveries: '2' } } } },
+    });
+    expect(t).toEqual({
+      'indices.recovery.max_bytes_per_sec': { value: '1mb', level: 'persistent' },
+      'cluster.routing.allocation.node_concurrent_recoveries': { value: '2', level: 'default' },
+    });
+    expect(isByteRate('100mb')).toBe(true);
+    expect(isByteRate('fast')).toBe(false);
+  });
+
+  it('the value before is kept from the first change; the plan reads back what it set', () => {
+    const head = { clusterUuid: 'u', at: 't', user: 'root' };
+    const first = throttleRecordBefore(null, { 'indices.recovery.max_bytes_per_sec': '1mb' }, { 'indices.recovery.max_bytes_per_sec': null }, head);
+    const second = throttleRecordBefore(first, { 'indices.recovery.max_bytes_per_sec': '5mb' }, { 'indices.recovery.max_bytes_per_sec': '1mb' }, head);
+    expect(second.before).toEqual({ 'indices.recovery.max_bytes_per_sec': null });
+    expect(parseThrottleRecord(JSON.stringify(second))).toEqual(second);
+    expect(parseThrottleRecord(JSON.stringify({ ...second, before: { 'other.setting': 'x' } }))).toBeNull();
+    const p = throttlePlan(second.before, 'put back');
+    expect(p.body).toEqual({ persistent: { 'indices.recovery.max_bytes_per_sec': null } });
+    expect(p.verify!.check({ persistent: {} }).ok).toBe(true);
+    expect(p.verify!.check({ persistent: { 'indices.recovery.max_bytes_per_sec': '1mb' } }).ok).toBe(false);
+  });
+});

@@ -105,7 +105,9 @@ function stripSymbols(file) {
   try {
     execFileSync('strip', [file], { stdio: 'pipe' });
   } catch (e) {
-    log(`not stripped (${e.code === 'ENOENT' ? 'no strip command' : String(e.stderr ?? e.message).trim()}): the executable keeps Node's symbols`);
+    log(
+      `not stripped (${e.code === 'ENOENT' ? 'no strip command' : String(e.stderr ?? e.message).trim()}): the executable keeps Node's symbols`,
+    );
   }
 }
 

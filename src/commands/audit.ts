@@ -42,7 +42,8 @@ const audit: CommandModule = {
   group: 'inspect',
   flagHelp: {
     last: 'show only the last N records (default: all)',
-    'read-back': "read the cluster back for each change to it left unfinished (shardeck killed before the answer) and record the outcome; nothing is resent",
+    'read-back':
+      'read the cluster back for each change to it left unfinished (shardeck killed before the answer) and record the outcome; nothing is resent',
   },
   examples: ['shardeck audit --last 20', 'shardeck audit --json', 'shardeck audit --read-back --profile prod'],
   run({ values }) {

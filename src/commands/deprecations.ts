@@ -44,15 +44,13 @@ export function deprecationsText(r: DeprecationsReport): string {
     }
   }
   if (!r.issues.length) lines.push(paint('green', 'nothing deprecated reported'));
-  lines.push(
-    paint('dim', 'Only what Elasticsearch itself reports; shardeck keeps no list of its own of what a release removes.'),
-  );
+  lines.push(paint('dim', 'Only what Elasticsearch itself reports; shardeck keeps no list of its own of what a release removes.'));
   return lines.join('\n') + '\n';
 }
 
 const deprecations: CommandModule = {
   summary:
-    'Upgrade readiness: what Elasticsearch reports will break on the next major (_migration/deprecations and the node\'s deprecation log), by severity, with the fix; exit 0 none, 1 warnings, 2 critical.',
+    "Upgrade readiness: what Elasticsearch reports will break on the next major (_migration/deprecations and the node's deprecation log), by severity, with the fix; exit 0 none, 1 warnings, 2 critical.",
   usage: 'usage: shardeck deprecations [--json] [connection flags]',
   group: 'inspect',
   flagHelp: {},

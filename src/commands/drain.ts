@@ -82,8 +82,7 @@ const drain: CommandModule = {
         const ok = result.ok && result.verified?.ok !== false;
         if (!json) out(`${ok ? 'ok' : 'FAILED'}: ${displayText(result.verified && ok ? result.verified.message : result.message)}\n`);
         if (!ok || undo || waitMs === 0) {
-          if (json)
-            printJson({ ...head, ok, ...(ok ? {} : { error: result.message }), sent: true, change: changeJson, requests, result });
+          if (json) printJson({ ...head, ok, ...(ok ? {} : { error: result.message }), sent: true, change: changeJson, requests, result });
           return ok ? EXIT.ok : EXIT.failed;
         }
       }
@@ -96,7 +95,8 @@ const drain: CommandModule = {
         if (line !== lastLine) out(`${displayText(line)}\n`);
         lastLine = line;
         const b = blockers?.length ? blockerLines(blockers).join('\n') : '';
-        if (b && b !== lastBlockers) out(`${paint('yellow', 'blocked')}: the copies left cannot move:\n${displayText(b).replace(/^/gm, '  ')}\n`);
+        if (b && b !== lastBlockers)
+          out(`${paint('yellow', 'blocked')}: the copies left cannot move:\n${displayText(b).replace(/^/gm, '  ')}\n`);
         lastBlockers = b;
       };
       say(state.progress, null);
@@ -115,7 +115,9 @@ const drain: CommandModule = {
           ok: met,
           ...(met ? {} : { error: message }),
           sent: result !== undefined,
-          ...(change.kind === 'plan' ? { change: { level: change.level, before: change.before, after: change.after }, requests, result } : {}),
+          ...(change.kind === 'plan'
+            ? { change: { level: change.level, before: change.before, after: change.after }, requests, result }
+            : {}),
           progress: watch.progress,
           blockers: watch.blockers ?? [],
         });

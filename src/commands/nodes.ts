@@ -22,11 +22,7 @@ const nodes: CommandModule = {
     samples: `with --pressure: read N times (1-${MAX_NODE_SAMPLES}, default 1); from the 2nd, rejections and rates since the previous`,
     interval: 'with --samples: seconds between reads (1-300, default 5)',
   },
-  examples: [
-    'shardeck nodes',
-    'shardeck nodes --json | jq ".nodes[].heap"',
-    'shardeck nodes --pressure --samples 3 --interval 5',
-  ],
+  examples: ['shardeck nodes', 'shardeck nodes --json | jq ".nodes[].heap"', 'shardeck nodes --pressure --samples 3 --interval 5'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) return usageError(NAME, 'takes no arguments: shardeck nodes [--json]', json);

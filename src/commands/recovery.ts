@@ -51,7 +51,11 @@ const recovery: CommandModule = {
     concurrent: `${CONCURRENT}: recoveries at once per node`,
     restore: 'put the throttle back to what it was before shardeck changed it',
   },
-  examples: ['shardeck recovery', 'shardeck recovery throttle --max-bytes-per-sec 100mb --yes', 'shardeck recovery throttle --restore --yes'],
+  examples: [
+    'shardeck recovery',
+    'shardeck recovery throttle --max-bytes-per-sec 100mb --yes',
+    'shardeck recovery throttle --restore --yes',
+  ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const [verb, ...rest] = positionals;
@@ -61,7 +65,8 @@ const recovery: CommandModule = {
     const restore = Boolean(values.restore);
     if (verb === undefined && (rate !== undefined || count !== undefined || restore))
       return usageError(NAME, 'the throttle flags go with: shardeck recovery throttle', json);
-    if (rate !== undefined && !isByteRate(rate)) return usageError(NAME, `--max-bytes-per-sec takes a rate like 40mb or 1gb, not ${rate}`, json);
+    if (rate !== undefined && !isByteRate(rate))
+      return usageError(NAME, `--max-bytes-per-sec takes a rate like 40mb or 1gb, not ${rate}`, json);
     if (count !== undefined && !isCount(count)) return usageError(NAME, `--concurrent takes a whole number from 1, not ${count}`, json);
     if (verb === 'throttle' && restore && (rate !== undefined || count !== undefined))
       return usageError(NAME, '--restore takes no new value', json);
@@ -79,13 +84,26 @@ const recovery: CommandModule = {
             recoveries: active.map((r) => ({ ...r, ...recoveryProgress(r) })),
           });
         else {
-          out(active.length ? `${paint('bold', `${active.length} recover${active.length === 1 ? 'y' : 'ies'} in progress`)}\n` : 'no shard recovery in progress\n');
+          out(
+            active.length
+              ? `${paint('bold', `${active.length} recover${active.length === 1 ? 'y' : 'ies'} in progress`)}\n`
+              : 'no shard recovery in progress\n',
+          );
           for (const r of active) out(`  ${displayText(recoveryLine(r))}\n`);
-          out(`throttle:\n${throttleLines(throttle).map((l) => `  ${displayText(l)}`).join('\n')}\n`);
+          out(
+            `throttle:\n${throttleLines(throttle)
+              .map((l) => `  ${displayText(l)}`)
+              .join('\n')}\n`,
+          );
         }
         return EXIT.ok;
       }
-      if (!json) out(`throttle now:\n${throttleLines(throttle).map((l) => `  ${displayText(l)}`).join('\n')}\n`);
+      if (!json)
+        out(
+          `throttle now:\n${throttleLines(throttle)
+            .map((l) => `  ${displayText(l)}`)
+            .join('\n')}\n`,
+        );
       let plan;
       let back: Awaited<ReturnType<typeof throttleRestore>> = null;
       if (restore) {

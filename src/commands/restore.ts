@@ -6,7 +6,14 @@ import { checkIndexExpression } from '../domain/mutation/targets';
 import { performMutations } from '../services/wizards/session';
 import { parseTimeoutSeconds } from '../domain/values';
 import { formatBytes } from '../domain/format';
-import { DEFAULT_SUFFIX, replaceConfirmText, restoreCancelOf, restoreNotes, type RestoreForm, type RestoreState } from '../domain/wizards/restore';
+import {
+  DEFAULT_SUFFIX,
+  replaceConfirmText,
+  restoreCancelOf,
+  restoreNotes,
+  type RestoreForm,
+  type RestoreState,
+} from '../domain/wizards/restore';
 import { displayText } from '../domain/display-text';
 import { restoreSession } from '../services/wizards/restore';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
@@ -210,9 +217,18 @@ const restore: CommandModule = {
  * SNAPSHOT recovery), previewed and typed: with --yes the names given count as typed.
  */
 async function cancel(values: CommandContext['values'], args: string[], json: boolean): Promise<number> {
-  const names = [...new Set(args.flatMap((a) => a.split(',')).map((n) => n.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      args
+        .flatMap((a) => a.split(','))
+        .map((n) => n.trim())
+        .filter(Boolean),
+    ),
+  ];
   if (!names.length) return usageError(NAME, 'name the indices being restored: shardeck restore cancel INDEX...', json);
-  const bad = names.map((n) => checkIndexExpression(n) ?? (/[*?]/.test(n) ? `"${n}": exact index names only, no pattern` : null)).find(Boolean);
+  const bad = names
+    .map((n) => checkIndexExpression(n) ?? (/[*?]/.test(n) ? `"${n}": exact index names only, no pattern` : null))
+    .find(Boolean);
   if (bad) return usageError(NAME, bad, json);
   for (const flag of ['rename-suffix', 'replace', 'accept-data-loss', 'include-aliases', 'timeout'] as const)
     if (values[flag] !== undefined) return usageError(NAME, `--${flag} does not go with restore cancel`, json);
@@ -238,8 +254,18 @@ async function cancel(values: CommandContext['values'], args: string[], json: bo
     if (!confirmation) return EXIT.failed;
     const [result] = await performMutations(guard, { type: 'mutate', plans: [plan], confirmation });
     if (result.auditWarning) err(`${paint('yellow', 'warning:')} ${displayText(result.auditWarning)}\n`);
-    if (json) printJson({ ...head, ok: result.ok, ...(result.ok ? {} : { error: result.message }), dryRun: false, sent: true, requests, results: [result] });
-    else if (result.ok) out(`ok: ${displayText(result.verified?.message ?? result.message)}: the restore is cancelled; the snapshot is untouched\n`);
+    if (json)
+      printJson({
+        ...head,
+        ok: result.ok,
+        ...(result.ok ? {} : { error: result.message }),
+        dryRun: false,
+        sent: true,
+        requests,
+        results: [result],
+      });
+    else if (result.ok)
+      out(`ok: ${displayText(result.verified?.message ?? result.message)}: the restore is cancelled; the snapshot is untouched\n`);
     else err(`shardeck ${NAME} cancel: ${displayText(result.message)}\n`);
     return result.ok ? EXIT.ok : EXIT.failed;
   } catch (e) {

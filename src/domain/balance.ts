@@ -127,11 +127,10 @@ export interface BalanceContext {
   blockedBy?: Record<string, string>;
 }
 
-export const copyKey = (c: { index: string; shard: number; primary: boolean }): string =>
-  `${c.index}/${c.shard}/${c.primary ? 'p' : 'r'}`;
+export const copyKey = (c: { index: string; shard: number; primary: boolean }): string => `${c.index}/${c.shard}/${c.primary ? 'p' : 'r'}`;
 
 const HOW =
-  'The desired-balance allocator (Elasticsearch 8.6+) computes where each shard copy should be from every node\'s shard count, forecast write load and disk use (weights cluster.routing.allocation.balance.shard, .index, .write_load, .disk_usage), then moves copies towards it a few at a time (cluster.routing.allocation.cluster_concurrent_rebalance, node_concurrent_recoveries).';
+  "The desired-balance allocator (Elasticsearch 8.6+) computes where each shard copy should be from every node's shard count, forecast write load and disk use (weights cluster.routing.allocation.balance.shard, .index, .write_load, .disk_usage), then moves copies towards it a few at a time (cluster.routing.allocation.cluster_concurrent_rebalance, node_concurrent_recoveries).";
 
 /** The explanation in plain words: the headline, then per node, per misplaced copy (with why it stays) and per unplaceable shard. */
 export function explainBalance(b: DesiredBalance, ctx: BalanceContext): { text: string; tone?: Tone }[] {
@@ -143,7 +142,10 @@ export function explainBalance(b: DesiredBalance, ctx: BalanceContext): { text: 
           text: `${s.undesired} of ${s.allocations} assigned shard copies are not on the node the balancer wants${s.computing ? ' (it is computing again now: this may change)' : ''}`,
           tone: 'yellow',
         }
-      : { text: `every assigned shard copy (${s.allocations}) is where the balancer wants it${s.computing ? ' (it is computing again now)' : ''}`, tone: 'green' },
+      : {
+          text: `every assigned shard copy (${s.allocations}) is where the balancer wants it${s.computing ? ' (it is computing again now)' : ''}`,
+          tone: 'green',
+        },
   );
   out.push({ text: HOW });
   for (const n of b.nodes) out.push({ text: nodeBalanceLine(n), ...(n.undesired ? { tone: 'yellow' } : {}) });

@@ -194,7 +194,5 @@ export function moveBlockers(explains: readonly Json[]): MoveBlocker[] {
 }
 
 export function blockerLines(blockers: readonly MoveBlocker[]): string[] {
-  return blockers.map(
-    (b) => `${b.decider}: ${b.words}; refused on ${b.nodes.join(', ')} for ${b.shards.join(', ')} (${b.explanation})`,
-  );
+  return blockers.map((b) => `${b.decider}: ${b.words}; refused on ${b.nodes.join(', ')} for ${b.shards.join(', ')} (${b.explanation})`);
 }

@@ -25,11 +25,17 @@ export const MAX_NODE_SAMPLES = 360;
 const pct = (a: number, b: number) => (b > 0 ? (a / b) * 100 : null);
 
 /** One sample per node of the pressure answer, with heap, CPU and disk from the node statistics read beside it. */
-export function nodeSamples(pressure: readonly NodePressure[], stats: readonly NodeStats[] | undefined, t: number): Record<string, NodeSample> {
+export function nodeSamples(
+  pressure: readonly NodePressure[],
+  stats: readonly NodeStats[] | undefined,
+  t: number,
+): Record<string, NodeSample> {
   return Object.fromEntries(
     pressure.map((p) => {
       const s = stats?.find((x) => x.id === p.id) ?? stats?.find((x) => x.name === p.name);
-      const disk = s?.dataPaths.length ? Math.max(...s.dataPaths.map((d) => pct(d.totalBytes - d.availableBytes, d.totalBytes) ?? 0)) : null;
+      const disk = s?.dataPaths.length
+        ? Math.max(...s.dataPaths.map((d) => pct(d.totalBytes - d.availableBytes, d.totalBytes) ?? 0))
+        : null;
       return [
         p.name,
         {

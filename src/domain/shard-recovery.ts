@@ -48,7 +48,11 @@ export function formatDuration(ms: number | null): string {
 /** One line per recovery, for the command and the Shards pane's section. */
 export function recoveryLine(r: ShardRecovery): string {
   const p = recoveryProgress(r);
-  const from = r.source ? `from ${r.source.repository}:${r.source.snapshot} to ${r.targetNode ?? '?'}` : r.sourceNode ? `${r.sourceNode} -> ${r.targetNode ?? '?'}` : `on ${r.targetNode ?? '?'}`;
+  const from = r.source
+    ? `from ${r.source.repository}:${r.source.snapshot} to ${r.targetNode ?? '?'}`
+    : r.sourceNode
+      ? `${r.sourceNode} -> ${r.targetNode ?? '?'}`
+      : `on ${r.targetNode ?? '?'}`;
   return (
     `${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${from}: ` +
     `${p.bytesPercent.toFixed(1)}% of ${formatBytes(r.bytesTotal)}, files ${p.filesPercent.toFixed(1)}% (${r.filesRecovered}/${r.filesTotal}), ` +

@@ -51,7 +51,7 @@ export function parseShutdownRecords(body: unknown): ShutdownRecord[] {
 }
 
 const EFFECT: Record<string, string> = {
-  RESTART: "its shards wait for it instead of being reallocated when it leaves",
+  RESTART: 'its shards wait for it instead of being reallocated when it leaves',
   REMOVE: 'every shard is being moved off it',
   REPLACE: 'its shards are moving to the replacement node',
   SIGTERM: 'it is being drained for a shutdown on SIGTERM',

@@ -91,7 +91,10 @@ export function parseSnapshotInfo(s: Json, repository: string): SnapshotInfo {
     ...(s.index_details && typeof s.index_details === 'object'
       ? {
           indexDetails: Object.fromEntries(
-            Object.entries(obj(s.index_details)).map(([k, v]) => [k, { shards: int(obj(v).shard_count), bytes: int(obj(v).size_in_bytes) }]),
+            Object.entries(obj(s.index_details)).map(([k, v]) => [
+              k,
+              { shards: int(obj(v).shard_count), bytes: int(obj(v).size_in_bytes) },
+            ]),
           ),
         }
       : {}),

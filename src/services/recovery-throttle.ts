@@ -56,11 +56,17 @@ export async function changeThrottle(
 /** The plan that puts back what the record says was there (null: nothing recorded). */
 export async function throttleRestore(es: ThrottleApi): Promise<{ record: ThrottleRecord; plan: MutationPlan } | null> {
   const record = readThrottleRecord(await es.clusterUuid());
-  return record ? { record, plan: throttlePlan(record.before, 'put the recovery throttle back as it was before shardeck changed it') } : null;
+  return record
+    ? { record, plan: throttlePlan(record.before, 'put the recovery throttle back as it was before shardeck changed it') }
+    : null;
 }
 
 /** Sends the restore; the record goes once the values read back as they were. */
-export async function restoreThrottle(guard: Guard, r: { record: ThrottleRecord; plan: MutationPlan }, c: Confirmation): Promise<PlanResult> {
+export async function restoreThrottle(
+  guard: Guard,
+  r: { record: ThrottleRecord; plan: MutationPlan },
+  c: Confirmation,
+): Promise<PlanResult> {
   const [result] = await performMutations(guard, { type: 'mutate', plans: [r.plan], confirmation: c });
   if (result.ok && result.verified?.ok !== false) removeThrottleRecord(r.record.clusterUuid);
   return result;

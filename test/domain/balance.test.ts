@@ -3,13 +3,7 @@
 // answer with one copy marked as a 2-node cluster reports a copy the balancer wants elsewhere.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  balanceUnsupported,
-  explainBalance,
-  explainBlock,
-  parseBalanceSummary,
-  parseDesiredBalance,
-} from '../../src/domain/balance';
+import { balanceUnsupported, explainBalance, explainBlock, parseBalanceSummary, parseDesiredBalance } from '../../src/domain/balance';
 import { nodeMaintenanceLines } from '../../src/domain/panes/nodes';
 
 const recorded = () =>
@@ -20,9 +14,7 @@ describe('desired balance', () => {
   it('reads the stats, each node, and the shards the balancer found no node for', () => {
     const b = parseDesiredBalance(recorded());
     expect(b.stats).toMatchObject({ computing: false, allocations: 3, undesired: 0, unassigned: 2 });
-    expect(b.nodes).toEqual([
-      expect.objectContaining({ id: NODE, name: 'm3b-probe', shards: 3, undesired: 0, forecastWriteLoad: 0 }),
-    ]);
+    expect(b.nodes).toEqual([expect.objectContaining({ id: NODE, name: 'm3b-probe', shards: 3, undesired: 0, forecastWriteLoad: 0 })]);
     expect(b.misplaced).toEqual([]);
     expect(b.unplaced).toEqual([
       { index: 'idx-a', shard: 0, copies: 1 },

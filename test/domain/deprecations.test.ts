@@ -27,7 +27,7 @@ describe('_migration/deprecations', () => {
     expect(issues[0]).toMatchObject({
       source: 'api',
       message: "Cluster name cannot contain ':'",
-      details: 'This cluster is named [mycompany:logging], which contains the illegal character \':\'.',
+      details: "This cluster is named [mycompany:logging], which contains the illegal character ':'.",
       url: expect.stringContaining('breaking-changes-7.0.html'),
       resolveDuringRollingUpgrade: false,
     });
@@ -64,7 +64,9 @@ describe('_migration/deprecations', () => {
     const u = parseUnauthorized(
       'action [cluster:admin/xpack/deprecation/info] is unauthorized for user [w] with effective roles [watcher], this action is granted by the cluster privileges [manage,all]',
     );
-    expect(forbiddenSentence(u!)).toMatch(/^user w lacks the cluster privilege manage \(or all\) for cluster:admin\/xpack\/deprecation\/info/);
+    expect(forbiddenSentence(u!)).toMatch(
+      /^user w lacks the cluster privilege manage \(or all\) for cluster:admin\/xpack\/deprecation\/info/,
+    );
   });
 });
 
@@ -81,7 +83,9 @@ describe('the deprecation log (recorded from 8.19.21 started with a deprecated s
       count: 1,
       first: '2026-11-26T07:32:37.236Z',
     });
-    expect(issues[0].fix).toMatch(/^remove or replace \[cluster\.routing\.allocation\.disk\.watermark\.enable_for_single_data_node\] in elasticsearch\.yml/);
+    expect(issues[0].fix).toMatch(
+      /^remove or replace \[cluster\.routing\.allocation\.disk\.watermark\.enable_for_single_data_node\] in elasticsearch\.yml/,
+    );
   });
 
   it('groups repeats by what they are about, a CRITICAL line makes it critical, junk lines are skipped', () => {
@@ -105,7 +109,9 @@ describe('the deprecation log (recorded from 8.19.21 started with a deprecated s
   });
 
   it('is found beside the plain log', () => {
-    expect(deprecationLogFile({ logs: '/var/log/elasticsearch/', clusterName: 'prod' })).toBe('/var/log/elasticsearch/prod_deprecation.json');
+    expect(deprecationLogFile({ logs: '/var/log/elasticsearch/', clusterName: 'prod' })).toBe(
+      '/var/log/elasticsearch/prod_deprecation.json',
+    );
     expect(deprecationLogFile({ logs: '/x' })).toBeNull();
   });
 });

@@ -53,7 +53,10 @@ describe('drain: the exclude list', () => {
   it('refuses a wildcard, a list, a name that is not a node; says when it is already drained', () => {
     expect(drainChange('node-*', NODES, settings())).toMatchObject({ kind: 'refused' });
     expect(drainChange('node-1,node-2', NODES, settings())).toMatchObject({ kind: 'refused' });
-    expect(drainChange('node-9', NODES, settings())).toMatchObject({ kind: 'refused', message: expect.stringContaining('no node is named node-9') });
+    expect(drainChange('node-9', NODES, settings())).toMatchObject({
+      kind: 'refused',
+      message: expect.stringContaining('no node is named node-9'),
+    });
     expect(drainChange('node', NODES, settings())).toMatchObject({ kind: 'refused' });
     expect(drainChange('node-2', NODES, settings({ [EXCLUDE_NAME]: 'a, node-2' }))).toMatchObject({ kind: 'nothing' });
   });
@@ -111,7 +114,11 @@ describe('drain: progress and what blocks it', () => {
           node_name: 'node-3',
           node_decision: 'no',
           deciders: [
-            { decider: 'filter', decision: 'NO', explanation: 'node matches cluster setting [cluster.routing.allocation.exclude] filters [_name:"node-3"]' },
+            {
+              decider: 'filter',
+              decision: 'NO',
+              explanation: 'node matches cluster setting [cluster.routing.allocation.exclude] filters [_name:"node-3"]',
+            },
             { decider: 'disk_threshold', decision: 'YES', explanation: 'enough disk' },
           ],
         },
@@ -148,7 +155,10 @@ describe('drain wizard machine', () => {
     s = m.step(s.state, { type: 'progress', progress: 'p', blockers: ['same_shard: ...'] });
     expect(s.state).toMatchObject({ phase: 'following', progress: 'p', blockers: ['same_shard: ...'] });
     expect(m.step(s.state, { type: 'cancel' }).state.phase).toBe('done');
-    expect(m.step(s.state, { type: 'followed', progress: 'empty', blockers: [] }).state).toMatchObject({ phase: 'done', progress: 'empty' });
+    expect(m.step(s.state, { type: 'followed', progress: 'empty', blockers: [] }).state).toMatchObject({
+      phase: 'done',
+      progress: 'empty',
+    });
   });
 
   it('an undo or a failed send is not followed; nothing to change ends at once', () => {
@@ -160,6 +170,9 @@ describe('drain wizard machine', () => {
     let t = m.step(m.init().state, { type: 'loaded', facts: facts(false) });
     t = m.step(t.state, { type: 'confirm', confirmation: { by: 'key' } });
     expect(m.step(t.state, { type: 'applied', result: { ...result, ok: false } }).state.phase).toBe('done');
-    expect(m.step(m.init().state, { type: 'nothing', message: 'select a node' }).state).toEqual({ phase: 'nothing', message: 'select a node' });
+    expect(m.step(m.init().state, { type: 'nothing', message: 'select a node' }).state).toEqual({
+      phase: 'nothing',
+      message: 'select a node',
+    });
   });
 });

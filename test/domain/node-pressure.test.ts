@@ -116,7 +116,10 @@ describe('history', () => {
   });
 
   it('sparkLines fit the width, two series a line, the newest value after each', () => {
-    const lines = sparkLines(Array.from({ length: 100 }, (_, i) => sample(i)), 80);
+    const lines = sparkLines(
+      Array.from({ length: 100 }, (_, i) => sample(i)),
+      80,
+    );
     expect(lines).toHaveLength(4);
     for (const l of lines) expect([...l].length).toBeLessThanOrEqual(80);
     expect(lines[0]).toMatch(/^heap +[▁-█]+ +99% {2}old +-$/);

@@ -50,7 +50,10 @@ describe('recovery throttle', () => {
   it('each value and where it comes from (transient, persistent, the default)', () => {
     const t = parseRecoveryThrottle({
       persistent: { indices: { recovery: { max_bytes_per_sec: '1mb' } } },
-      defaults: { indices: { recovery: { max_bytes_per_sec: '40mb' } }, cluster: { routing: { allocation: { node_concurrent_recoveries: '2' } } } },
+      defaults: {
+        indices: { recovery: { max_bytes_per_sec: '40mb' } },
+        cluster: { routing: { allocation: { node_concurrent_recoveries: '2' } } },
+      },
     });
     expect(t).toEqual({
       'indices.recovery.max_bytes_per_sec': { value: '1mb', level: 'persistent' },
@@ -62,8 +65,18 @@ describe('recovery throttle', () => {
 
   it('the value before is kept from the first change; the plan reads back what it set', () => {
     const head = { clusterUuid: 'u', at: 't', user: 'root' };
-    const first = throttleRecordBefore(null, { 'indices.recovery.max_bytes_per_sec': '1mb' }, { 'indices.recovery.max_bytes_per_sec': null }, head);
-    const second = throttleRecordBefore(first, { 'indices.recovery.max_bytes_per_sec': '5mb' }, { 'indices.recovery.max_bytes_per_sec': '1mb' }, head);
+    const first = throttleRecordBefore(
+      null,
+      { 'indices.recovery.max_bytes_per_sec': '1mb' },
+      { 'indices.recovery.max_bytes_per_sec': null },
+      head,
+    );
+    const second = throttleRecordBefore(
+      first,
+      { 'indices.recovery.max_bytes_per_sec': '5mb' },
+      { 'indices.recovery.max_bytes_per_sec': '1mb' },
+      head,
+    );
     expect(second.before).toEqual({ 'indices.recovery.max_bytes_per_sec': null });
     expect(parseThrottleRecord(JSON.stringify(second))).toEqual(second);
     expect(parseThrottleRecord(JSON.stringify({ ...second, before: { 'other.setting': 'x' } }))).toBeNull();

@@ -161,14 +161,16 @@ describe('restore', () => {
     expect(besideAliases).toEqual({
       text: 'aliases: left out (now logs-a: logs, logs-write (write)): on the copies they would point at both and searches see both; --include-aliases adds them',
     });
-    expect(settings.text).toBe(
-      "settings: the snapshot's, all of them (no index_settings, no ignore_index_settings); no cluster state",
-    );
+    expect(settings.text).toBe("settings: the snapshot's, all of them (no index_settings, no ignore_index_settings); no cluster state");
     expect(restoreNotes(form({ includeAliases: true }), held, 'x')[0]).toMatchObject({
       tone: 'red',
       text: expect.stringMatching(/logs-write \(write\)\) points at both, and searches see both; a write alias is refused$/),
     });
-    const inPlace = restoreNotes(form({ mode: 'replace' }), { ...held, indices: held.indices.map((i) => ({ ...i, target: i.index })) }, 'x');
+    const inPlace = restoreNotes(
+      form({ mode: 'replace' }),
+      { ...held, indices: held.indices.map((i) => ({ ...i, target: i.index })) },
+      'x',
+    );
     expect(inPlace[0]).toEqual({
       tone: 'yellow',
       text: "aliases: the snapshot's replace the current ones (now logs-a: logs, logs-write (write)): added since are dropped, removed since return",

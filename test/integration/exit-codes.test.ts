@@ -44,7 +44,10 @@ const ARGS: Record<string, string[][]> = {
   restore: [['backups', 'nightly-1', '--indices', 'service_v9_x', '--yes']],
   allocation: [[], ['enable', 'primaries', '--yes'], ['restore', '--yes']],
   'restart-node': [['--yes', '--node-name', 'x']],
-  drain: [['node-2', '--yes'], ['--undo', 'node-2', '--yes']],
+  drain: [
+    ['node-2', '--yes'],
+    ['--undo', 'node-2', '--yes'],
+  ],
   recovery: [[], ['throttle', '--max-bytes-per-sec', '100mb', '--yes'], ['throttle', '--restore', '--yes']],
 };
 

@@ -105,7 +105,9 @@ describe('drain a node', () => {
     const again = await cli(['drain', victim, '--wait-timeout', '3']);
     expect(again.code).toBe(5);
     expect(again.stdout).toMatch(/already drained/);
-    expect(again.stdout).toMatch(/same_shard: a copy may not share a node with another copy of the same shard; refused on node-[13], node-[13]/);
+    expect(again.stdout).toMatch(
+      /same_shard: a copy may not share a node with another copy of the same shard; refused on node-[13], node-[13]/,
+    );
 
     // Lift the block: a re-run follows the node to empty.
     expect((await esCall(cluster.url, 'PUT', `/${BLOCKED}/_settings`, { index: { number_of_replicas: 1 } })).status).toBe(200);
@@ -186,15 +188,24 @@ describe('recovery', () => {
     const set = await cli(['recovery', 'throttle', '--max-bytes-per-sec', '1mb', '--yes']);
     expect(set.code).toBe(0);
     expect(set.stdout).toMatch(/ok: indices\.recovery\.max_bytes_per_sec is 1mb/);
-    expect((await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec']).toBe('1mb');
+    expect(
+      (await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec'],
+    ).toBe('1mb');
 
     // About 8 MB of incompressible text on one primary, flushed to segment files: a peer recovery copies them at 1mb/s.
     expect((await esCall(cluster.url, 'PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).status).toBe(200);
     for (let batch = 0; batch < 8; batch++) {
       const lines = Array.from({ length: 1000 }, () =>
-        [JSON.stringify({ index: {} }), JSON.stringify({ body: crypto.randomUUID().repeat(1) + Array.from({ length: 28 }, () => crypto.randomUUID()).join('') })].join('\n'),
+        [
+          JSON.stringify({ index: {} }),
+          JSON.stringify({ body: crypto.randomUUID().repeat(1) + Array.from({ length: 28 }, () => crypto.randomUUID()).join('') }),
+        ].join('\n'),
       ).join('\n');
-      const res = await fetch(`${cluster.url}/${INDEX}/_bulk`, { method: 'POST', headers: { 'content-type': 'application/x-ndjson' }, body: lines + '\n' });
+      const res = await fetch(`${cluster.url}/${INDEX}/_bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-ndjson' },
+        body: lines + '\n',
+      });
       expect(res.status).toBe(200);
     }
     expect((await esCall(cluster.url, 'POST', `/${INDEX}/_flush`)).status).toBe(200);
@@ -206,7 +217,9 @@ describe('recovery', () => {
       expect(r.code).toBe(0);
       const j = JSON.parse(r.stdout);
       expect(j.throttle['indices.recovery.max_bytes_per_sec']).toEqual({ value: '1mb', level: 'persistent' });
-      seen = j.recoveries.find((x: any) => x.index === INDEX && x.type === 'PEER' && x.bytesRecovered > 0 && x.bytesRecovered < x.bytesTotal);
+      seen = j.recoveries.find(
+        (x: any) => x.index === INDEX && x.type === 'PEER' && x.bytesRecovered > 0 && x.bytesRecovered < x.bytesTotal,
+      );
     }
     expect(seen).toBeDefined();
     expect(seen.primary).toBe(false);
@@ -223,10 +236,11 @@ describe('recovery', () => {
     const back = await cli(['recovery', 'throttle', '--restore', '--yes']);
     expect(back.code).toBe(0);
     expect(back.stdout).toMatch(/ok: indices\.recovery\.max_bytes_per_sec is unset/);
-    expect((await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec']).toBeUndefined();
+    expect(
+      (await esCall(cluster.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent['indices.recovery.max_bytes_per_sec'],
+    ).toBeUndefined();
     expect((await cli(['recovery', 'throttle', '--restore', '--yes'])).stdout).toMatch(/nothing to put back/);
     const h = await esCall(cluster.url, 'GET', '/_cluster/health?wait_for_status=green&timeout=120s');
     expect(h.body.status).toBe('green');
   }, 300_000);
 });
-

@@ -50,7 +50,11 @@ describe('upgrade readiness', () => {
     const findings = JSON.parse(r.stdout).findings as { id: string; family: string; severity: string; finding: string; remedy?: string }[];
     const upgrade = findings.filter((f) => f.family === 'upgrade');
     expect(upgrade).toHaveLength(1);
-    expect(upgrade[0]).toMatchObject({ severity: 'warn', finding: expect.stringContaining(DEPRECATED), remedy: expect.stringContaining('restart-node') });
+    expect(upgrade[0]).toMatchObject({
+      severity: 'warn',
+      finding: expect.stringContaining(DEPRECATED),
+      remedy: expect.stringContaining('restart-node'),
+    });
   });
 });
 

@@ -30,7 +30,9 @@ beforeAll(async () => {
   ensureBuilt();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-restore-corrupt-'));
   node = await startNode({ name: 'restore-corrupt', anyStatus: true });
-  expect((await es('PUT', '/_snapshot/nightly', { type: 'fs', settings: { location: path.join(node.repoDir, 'nightly') } })).status).toBe(200);
+  expect((await es('PUT', '/_snapshot/nightly', { type: 'fs', settings: { location: path.join(node.repoDir, 'nightly') } })).status).toBe(
+    200,
+  );
 }, 240_000);
 
 afterAll(async () => {
@@ -68,7 +70,20 @@ it('a red index whose primary is corrupt: restore --replace from the snapshot be
 
   step('red; restoring in place');
   const before = auditLinesIn(cfg).length;
-  const r = await cli(['restore', 'nightly', 'before-corruption', '--indices', INDEX, '--replace', '--yes', '--accept-data-loss', INDEX, '--json', '--timeout', '300']);
+  const r = await cli([
+    'restore',
+    'nightly',
+    'before-corruption',
+    '--indices',
+    INDEX,
+    '--replace',
+    '--yes',
+    '--accept-data-loss',
+    INDEX,
+    '--json',
+    '--timeout',
+    '300',
+  ]);
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   const j = JSON.parse(r.stdout);
   // A red original cannot be counted (503): said in the preview, not a failure of the restore.

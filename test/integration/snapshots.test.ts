@@ -276,7 +276,9 @@ describe('shardeck restore: aliases', () => {
   beforeAll(async () => {
     await indexWith('al-a', 4);
     expect((await es('POST', '/_aliases', { actions: [{ add: { index: 'al-a', alias: 'al' } }] })).status).toBe(200);
-    expect((await es('PUT', '/_snapshot/aliased', { type: 'fs', settings: { location: path.join(node.repoDir, 'aliased') } })).status).toBe(200);
+    expect((await es('PUT', '/_snapshot/aliased', { type: 'fs', settings: { location: path.join(node.repoDir, 'aliased') } })).status).toBe(
+      200,
+    );
     const snap = await es('PUT', '/_snapshot/aliased/with-al?wait_for_completion=true', { indices: 'al-a', include_global_state: false });
     expect(snap.body.snapshot.state).toBe('SUCCESS');
   }, 120_000);
@@ -286,7 +288,9 @@ describe('shardeck restore: aliases', () => {
     expect(dry.code, dry.stderr).toBe(0);
     const j = JSON.parse(dry.stdout);
     expect(j).toMatchObject({ includeAliases: false, indices: [{ index: 'al-a', aliasesNow: [{ name: 'al', write: false }], shards: 1 }] });
-    expect(j.notes[0]).toBe('aliases: left out (now al-a: al): on the copies they would point at both and searches see both; --include-aliases adds them');
+    expect(j.notes[0]).toBe(
+      'aliases: left out (now al-a: al): on the copies they would point at both and searches see both; --include-aliases adds them',
+    );
     expect(j.requests[0].body).toMatchObject({ include_aliases: false });
 
     const plain = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-plain', '--yes']);
@@ -296,7 +300,9 @@ describe('shardeck restore: aliases', () => {
 
     const withAl = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--rename-suffix=-with', '--include-aliases', '--yes']);
     expect(withAl.code, withAl.stderr).toBe(0);
-    expect(withAl.stdout).toContain('aliases: put on the copies too: one an original still holds (now al-a: al) points at both, and searches see both');
+    expect(withAl.stdout).toContain(
+      'aliases: put on the copies too: one an original still holds (now al-a: al) points at both, and searches see both',
+    );
     expect(withAl.stdout).toContain('"include_aliases":true');
     // What the preview warned: the alias is on both, and a search through it counts both.
     expect(await aliasMap('al')).toEqual({ al: ['al-a', 'al-a-with'] });
@@ -309,14 +315,13 @@ describe('shardeck restore: aliases', () => {
 
   it("in place: the snapshot's aliases replace the current ones (one added since dropped, one removed since back), as the preview says", async () => {
     await es('POST', '/_aliases', {
-      actions: [
-        { remove: { index: 'al-a', alias: 'al' } },
-        { add: { index: 'al-a', alias: 'since' } },
-      ],
+      actions: [{ remove: { index: 'al-a', alias: 'al' } }, { add: { index: 'al-a', alias: 'since' } }],
     });
     const r = await cli(['restore', 'aliased', 'with-al', '--indices', 'al-a', '--replace', '--yes', '--accept-data-loss', 'al-a']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain("aliases: the snapshot's replace the current ones (now al-a: since): added since are dropped, removed since return");
+    expect(r.stdout).toContain(
+      "aliases: the snapshot's replace the current ones (now al-a: since): added since are dropped, removed since return",
+    );
     expect(r.stdout).toContain('"include_aliases":true');
     const all = (await es('GET', '/al-a/_alias')).body['al-a'].aliases;
     expect(Object.keys(all)).toEqual(['al']);
@@ -339,9 +344,10 @@ describe('shardeck restore cancel', () => {
     expect((await es('PUT', '/_snapshot/slow', { type: 'fs', settings: { location: loc, max_restore_bytes_per_sec: '2kb' } })).status).toBe(
       200,
     );
-    expect((await es('PUT', '/_snapshot/slow/s?wait_for_completion=true', { indices: 'slow-a', include_global_state: false })).body.snapshot.state).toBe(
-      'SUCCESS',
-    );
+    expect(
+      (await es('PUT', '/_snapshot/slow/s?wait_for_completion=true', { indices: 'slow-a', include_global_state: false })).body.snapshot
+        .state,
+    ).toBe('SUCCESS');
     const started = await es('POST', '/_snapshot/slow/s/_restore', {
       indices: 'slow-a',
       rename_pattern: '(.+)',
@@ -359,12 +365,16 @@ describe('shardeck restore cancel', () => {
 
     const notRestoring = await cli(['restore', 'cancel', 'slow-a', '--yes']);
     expect(notRestoring.code).toBe(5);
-    expect(notRestoring.stderr).toContain('slow-a is not being restored (no running restore of it); restoring now: slow-a-copy; nothing was sent');
+    expect(notRestoring.stderr).toContain(
+      'slow-a is not being restored (no running restore of it); restoring now: slow-a-copy; nothing was sent',
+    );
     expect((await cli(['restore', 'cancel', 'slow-*', '--yes'])).code).toBe(64);
     const dry = await cli(['restore', 'cancel', 'slow-a-copy', '--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('DELETE /slow-a-copy');
-    expect(dry.stdout).toContain('cancel the restore from slow/s: delete slow-a-copy while it is restored (the originals are untouched; the snapshot stays)');
+    expect(dry.stdout).toContain(
+      'cancel the restore from slow/s: delete slow-a-copy while it is restored (the originals are untouched; the snapshot stays)',
+    );
     expect(auditLinesIn(cfg).length).toBe(before);
 
     const r = await cli(['restore', 'cancel', 'slow-a-copy', '--yes', '--json']);

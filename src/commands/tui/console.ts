@@ -135,7 +135,9 @@ export async function runConsole(
     // Changes an earlier shardeck sent and never heard back from come first: their outcome is unknown.
     const unfinished = guard.unfinished().length;
     if (unfinished && conn.readOnly)
-      store.setState({ notice: `${unfinished} change(s) sent by a shardeck that stopped before their answer (read-only: shardeck audit --read-back reads them back)` });
+      store.setState({
+        notice: `${unfinished} change(s) sent by a shardeck that stopped before their answer (read-only: shardeck audit --read-back reads them back)`,
+      });
     else if (unfinished) ui.setState({ dialog: { kind: 'wizard', id: 'unfinished' }, filtering: false });
     offerAllocationRestore(es, store, ui, conn.readOnly);
     await mounted.waitUntilExit();

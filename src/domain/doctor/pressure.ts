@@ -47,11 +47,13 @@ function rejections(p: NodePressure, sizes: Record<string, number> | undefined, 
   const rejected = pools.filter((x) => x.rejected > 0);
   const full = rejected.filter((x) => (sizes?.[x.name] ?? 0) > 0 && x.queue >= sizes![x.name]);
   const evidence = pools.map(
-    (x) => `thread_pool.${x.name}: active ${x.active}, queue ${x.queue}${sizes?.[x.name] ? ` of ${sizes[x.name]}` : ''}, rejected ${x.rejected}`,
+    (x) =>
+      `thread_pool.${x.name}: active ${x.active}, queue ${x.queue}${sizes?.[x.name] ? ` of ${sizes[x.name]}` : ''}, rejected ${x.rejected}`,
   );
   const watched = seen.reduce((t, s) => t + (s.rejections ?? 0), 0);
   if (seen.length > 1) evidence.push(`${watched} rejected while the console watched (${seen.length} samples)`);
-  if (!rejected.length) return finding('rejections', p.name, 'ok', `no ${REJECTION_POOLS.join('/')} requests rejected since the node started`, evidence);
+  if (!rejected.length)
+    return finding('rejections', p.name, 'ok', `no ${REJECTION_POOLS.join('/')} requests rejected since the node started`, evidence);
   const what = rejected.map((x) => `${x.name} ${x.rejected}`).join(', ');
   return finding(
     'rejections',
@@ -123,7 +125,9 @@ function cpu(p: NodePressure, s: NodeStats | undefined, seen: readonly NodeSampl
       'cpu',
       p.name,
       high ? 'warn' : 'ok',
-      high ? `CPU at ${CPU_HIGH}% or more in each of the last ${CPU_SAMPLES} samples` : `CPU below ${CPU_HIGH}% in the last ${CPU_SAMPLES} samples`,
+      high
+        ? `CPU at ${CPU_HIGH}% or more in each of the last ${CPU_SAMPLES} samples`
+        : `CPU below ${CPU_HIGH}% in the last ${CPU_SAMPLES} samples`,
       evidence,
       remedy,
     );
@@ -157,7 +161,9 @@ export function parseQueueSizes(body: any): Record<string, Record<string, number
   return Object.fromEntries(
     Object.values(nodes).map((n) => [
       String(n.name ?? ''),
-      Object.fromEntries(Object.entries((n.thread_pool ?? {}) as Record<string, any>).map(([pool, v]) => [pool, Number(v?.queue_size) || 0])),
+      Object.fromEntries(
+        Object.entries((n.thread_pool ?? {}) as Record<string, any>).map(([pool, v]) => [pool, Number(v?.queue_size) || 0]),
+      ),
     ]),
   );
 }

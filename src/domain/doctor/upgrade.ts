@@ -18,10 +18,7 @@ export function upgradeFindings(r: DeprecationsReport): Finding[] {
     fix: { command: 'shardeck deprecations' },
   }));
   if (out.length) return out;
-  const unread = [
-    ...(r.api.read ? [] : [`API: ${r.api.why}`]),
-    ...(r.log.read ? [] : [`log: ${r.log.why}`]),
-  ];
+  const unread = [...(r.api.read ? [] : [`API: ${r.api.why}`]), ...(r.log.read ? [] : [`log: ${r.log.why}`])];
   const read = [...(r.api.read ? ['GET _migration/deprecations'] : []), ...(r.log.read ? [r.log.file] : [])];
   return [
     read.length

@@ -222,7 +222,13 @@ export function cpuLoadText(s: NodeStats | undefined): string {
 
 /** "1.2k": a counter in few cells. */
 function short(v: number): string {
-  return v >= 1_000_000 ? `${(v / 1_000_000).toFixed(1)}m` : v >= 10_000 ? `${Math.round(v / 1000)}k` : v >= 1000 ? `${(v / 1000).toFixed(1)}k` : String(v);
+  return v >= 1_000_000
+    ? `${(v / 1_000_000).toFixed(1)}m`
+    : v >= 10_000
+      ? `${Math.round(v / 1000)}k`
+      : v >= 1000
+        ? `${(v / 1000).toFixed(1)}k`
+        : String(v);
 }
 
 /**
@@ -235,13 +241,18 @@ export function pressureLines(p: NodePressure | undefined): { text: string; tone
   if (!p) return [{ text: 'pressure: not read yet' }];
   const pools = p.pools.filter((x) => POOLS_ALWAYS.includes(x.name) || x.active || x.queue || x.rejectedSince);
   const poolText = pools
-    .map((x) => `${POOL_SHORT[x.name] ?? x.name} ${x.active}/${x.queue}/${short(x.rejected)}${x.rejectedSince ? ` +${short(x.rejectedSince)}` : ''}`)
+    .map(
+      (x) =>
+        `${POOL_SHORT[x.name] ?? x.name} ${x.active}/${x.queue}/${short(x.rejected)}${x.rejectedSince ? ` +${short(x.rejectedSince)}` : ''}`,
+    )
     .join(' · ');
   const rejectedNow = pools.some((x) => (x.rejectedSince ?? 0) > 0);
   const lines: { text: string; tone?: Tone }[] = [
     { text: `a/q/rej ${poolText}`, tone: rejectedNow ? 'red' : pools.some((x) => x.queue > 0) ? 'yellow' : undefined },
   ];
-  const shown = p.breakers.filter((b) => b.name === 'parent' || b.tripped > 0 || (b.limitBytes > 0 && b.estimatedBytes / b.limitBytes >= 0.5));
+  const shown = p.breakers.filter(
+    (b) => b.name === 'parent' || b.tripped > 0 || (b.limitBytes > 0 && b.estimatedBytes / b.limitBytes >= 0.5),
+  );
   const breakerText = shown
     .map(
       (b) =>
@@ -258,7 +269,9 @@ export function pressureLines(p: NodePressure | undefined): { text: string; tone
   });
   const old = oldGenPercent(p);
   const gc = p.gc
-    .map((g) => `${g.name} ${g.countSince === null ? formatCount(g.count) : `+${g.countSince}`} (${formatMillis(g.timeMsSince ?? g.timeMs)})`)
+    .map(
+      (g) => `${g.name} ${g.countSince === null ? formatCount(g.count) : `+${g.countSince}`} (${formatMillis(g.timeMsSince ?? g.timeMs)})`,
+    )
     .join(' ');
   const per = p.intervalMs === null ? 'total' : `in ${formatMillis(p.intervalMs)}`;
   lines.push({

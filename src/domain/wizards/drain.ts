@@ -43,7 +43,8 @@ export function drainWizardMachine(): Machine<DrainWizardState, DrainWizardEvent
       if (e.type === 'cancel') {
         // The request cannot be called back; the following can stop (the drain stays, recorded).
         if (s.phase === 'applying') return stay(s);
-        if (s.phase === 'following') return stay({ phase: 'done', facts: s.facts, result: s.result, progress: s.progress, blockers: s.blockers });
+        if (s.phase === 'following')
+          return stay({ phase: 'done', facts: s.facts, result: s.result, progress: s.progress, blockers: s.blockers });
         return stay({ phase: 'cancelled' });
       }
       switch (s.phase) {
@@ -65,7 +66,8 @@ export function drainWizardMachine(): Machine<DrainWizardState, DrainWizardEvent
             : stay({ phase: 'done', facts: s.facts, result: e.result, progress: s.facts.progress, blockers: [] });
         case 'following':
           if (e.type === 'progress') return stay({ ...s, progress: e.progress, blockers: e.blockers });
-          if (e.type === 'followed') return stay({ phase: 'done', facts: s.facts, result: s.result, progress: e.progress, blockers: e.blockers });
+          if (e.type === 'followed')
+            return stay({ phase: 'done', facts: s.facts, result: s.result, progress: e.progress, blockers: e.blockers });
           return stay(s);
         default:
           return stay(s);

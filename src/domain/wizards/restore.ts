@@ -233,10 +233,15 @@ export function restoreCancelOf(
     };
   const mine = restoring.filter((r) => names.includes(r.index));
   const froms = [...new Set(mine.map((r) => `${r.source!.repository}/${r.source!.snapshot}`))];
-  if (froms.length > 1) return { ok: false, error: `these are restored from ${froms.join(' and ')}: cancel one snapshot's indices at a time` };
+  if (froms.length > 1)
+    return { ok: false, error: `these are restored from ${froms.join(' and ')}: cancel one snapshot's indices at a time` };
   const { repository, snapshot } = mine[0].source!;
   const inPlace = mine.some((r) => r.source!.index === r.index);
-  return { ok: true, plan: cancelRestorePlan({ mode: inPlace ? 'replace' : 'beside', repository, snapshot }, names), from: { repository, snapshot } };
+  return {
+    ok: true,
+    plan: cancelRestorePlan({ mode: inPlace ? 'replace' : 'beside', repository, snapshot }, names),
+    from: { repository, snapshot },
+  };
 }
 
 /** Why the restore cannot be planned (nothing is sent), or undefined. */

@@ -2,12 +2,7 @@
 // the node is drained already), the guard for sending it, watchDrain to follow the node to empty.
 import type { EsApi } from '../../cluster/api';
 import { blockerLines, progressLine, undoDrainChange } from '../../domain/drain';
-import {
-  drainWizardMachine,
-  type DrainWizardEffect,
-  type DrainWizardEvent,
-  type DrainWizardState,
-} from '../../domain/wizards/drain';
+import { drainWizardMachine, type DrainWizardEffect, type DrainWizardEvent, type DrainWizardState } from '../../domain/wizards/drain';
 import { prepareDrain, watchDrain } from '../drain';
 import type { Guard } from '../guard';
 import { performMutations, WizardSession, type WatchTuning } from './session';

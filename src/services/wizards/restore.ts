@@ -106,7 +106,9 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
       // see the index as it was (seen on a red in-place target: the count that followed got 503).
       // Done when every target's restore shards are DONE and the targets are green.
       const restored = (p: RestoreProgress) =>
-        p.health === 'green' && targets.every((t) => p.recoveries.some((r) => r.index === t)) && p.recoveries.every((r) => r.stage === 'DONE');
+        p.health === 'green' &&
+        targets.every((t) => p.recoveries.some((r) => r.index === t)) &&
+        p.recoveries.every((r) => r.stage === 'DONE');
       const { value, met } = await waitUntil(read, (p) => restored(p) || stopped, {
         timeoutMs: tuning.watchTimeoutMs ?? 30 * 60_000,
         intervalMs: tuning.pollMs ?? 1000,

@@ -2,12 +2,7 @@
 // audit log), then their read-back through the Guard (settleUnfinished: read, never resent).
 import type { EsApi } from '../../cluster/api';
 import { formatAuditRecord } from '../../domain/mutation/audit';
-import {
-  unfinishedMachine,
-  type UnfinishedEffect,
-  type UnfinishedEvent,
-  type UnfinishedState,
-} from '../../domain/wizards/unfinished';
+import { unfinishedMachine, type UnfinishedEffect, type UnfinishedEvent, type UnfinishedState } from '../../domain/wizards/unfinished';
 import type { Guard } from '../guard';
 import { WizardSession } from './session';
 

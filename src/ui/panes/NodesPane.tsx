@@ -72,7 +72,10 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
         ]
       : [
           ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
-          ...nodeMaintenanceLines(sel, balance, shutdown.data, shutdown.fetchedAt ?? 0).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
+          ...nodeMaintenanceLines(sel, balance, shutdown.data, shutdown.fetchedAt ?? 0).map((l) => ({
+            ...l,
+            text: `${sel.name}: ${l.text}`,
+          })),
           ...nodeDetails(sel).map((l) => ({ ...l, text: `  ${l.text}` })),
         ];
   return (

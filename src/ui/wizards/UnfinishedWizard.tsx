@@ -45,7 +45,10 @@ function UnfinishedView({ onClose, services }: { onClose: () => void; services: 
       ))}
       {changes.length ? <Text dimColor>reading back only reads the cluster and records the outcome: nothing is sent again</Text> : null}
       <Hint>
-        {hint(changes.length ? ['dialog.confirm', 'read them back'] : '', ['dialog.close', changes.length ? 'leave them (asked again next start)' : 'close'])}
+        {hint(changes.length ? ['dialog.confirm', 'read them back'] : '', [
+          'dialog.close',
+          changes.length ? 'leave them (asked again next start)' : 'close',
+        ])}
       </Hint>
     </Box>
   );

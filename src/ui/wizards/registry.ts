@@ -81,5 +81,10 @@ export const WIZARDS: WizardEntry[] = [
   { id: 'restore', title: 'Restore from a snapshot', commandId: 'wizard.restore', component: RestoreWizard },
   { id: 'snapshot', title: 'Take a snapshot', commandId: 'wizard.snapshot', component: SnapshotWizard },
   { id: 'taskCancel', title: 'Cancel a task', commandId: 'wizard.taskCancel', component: TaskCancelWizard },
-  { id: 'taskRethrottle', title: 'Rethrottle a by-query or reindex task', commandId: 'wizard.taskRethrottle', component: TaskRethrottleWizard },
+  {
+    id: 'taskRethrottle',
+    title: 'Rethrottle a by-query or reindex task',
+    commandId: 'wizard.taskRethrottle',
+    component: TaskRethrottleWizard,
+  },
 ];

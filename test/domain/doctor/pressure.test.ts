@@ -15,7 +15,10 @@ const quiet = parseNodePressure(raw('before'));
 const sick = parseNodePressure(raw('nodePressure'), quiet);
 const stats = parseNodeStats(raw('nodeStats'));
 const name = sick[0].name;
-const byId = (p: readonly NodePressure[], more: { stats?: NodeStats[]; queueSizes?: Record<string, Record<string, number>>; history?: Record<string, NodeSample[]> } = {}) =>
+const byId = (
+  p: readonly NodePressure[],
+  more: { stats?: NodeStats[]; queueSizes?: Record<string, Record<string, number>>; history?: Record<string, NodeSample[]> } = {},
+) =>
   Object.fromEntries(pressureFindings({ pressure: p, stats: more.stats ?? stats, ...more }).map((f) => [f.id.replace(`.${name}`, ''), f]));
 const withCpu = (cpu: number | null) => stats.map((s) => ({ ...s, cpuPercent: cpu }));
 
@@ -76,9 +79,13 @@ describe('pressure rules', () => {
     expect(byId(sick, { history: { [name]: [...high.slice(1), sample(40)] } })['pressure.cpu'].severity).toBe('ok');
   });
 
-  it("the queue sizes of GET _nodes/thread_pool, by node name", () => {
-    expect(THREAD_POOL_QUEUE_FILTER).toBe('nodes.*.name,nodes.*.thread_pool.write.queue_size,nodes.*.thread_pool.search.queue_size,nodes.*.thread_pool.get.queue_size');
-    expect(parseQueueSizes({ nodes: { x: { name: 'n1', thread_pool: { write: { queue_size: 1 }, search: { queue_size: 1000 } } } } })).toEqual({
+  it('the queue sizes of GET _nodes/thread_pool, by node name', () => {
+    expect(THREAD_POOL_QUEUE_FILTER).toBe(
+      'nodes.*.name,nodes.*.thread_pool.write.queue_size,nodes.*.thread_pool.search.queue_size,nodes.*.thread_pool.get.queue_size',
+    );
+    expect(
+      parseQueueSizes({ nodes: { x: { name: 'n1', thread_pool: { write: { queue_size: 1 }, search: { queue_size: 1000 } } } } }),
+    ).toEqual({
       n1: { write: 1, search: 1000 },
     });
     expect(parseQueueSizes({})).toEqual({});

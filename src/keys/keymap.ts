@@ -178,7 +178,7 @@ const COMMANDS = [
   {
     id: 'nodes.pressure',
     keys: ['P'],
-    description: 'show / hide the pressure: thread pools, breakers, old-gen, history',
+    description: 'show / hide the pressure: pools, breakers, old-gen, history',
     scope: 'nodes',
     short: 'pressure',
   },

@@ -252,7 +252,7 @@ describe.skipIf(!isRoot)('the Debian package [needs root]', () => {
       )
         .trim()
         .split('\n');
-    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt', 'restore', 'restart-node']);
+    expect(bash('shardeck re')).toEqual(['replicas', 'reroute', 'recover-corrupt', 'restore', 'restart-node', 'recovery']);
     expect(bash('shardeck replicas --dr')).toEqual(['--dry-run']);
     expect(bash("shardeck status --profile ''")).toEqual(['lab-node']);
     expect(fs.existsSync('/usr/share/zsh/vendor-completions/_shardeck')).toBe(true);

@@ -39,7 +39,7 @@ export function nodesApi(es: EsTransport) {
     async hotThreads(node: string | null, o: HotThreadsOptions): Promise<HotNode[]> {
       const path = node === null ? '/_nodes/hot_threads' : `/_nodes/${encodeURIComponent(node)}/hot_threads`;
       const querystring = { threads: String(o.threads), interval: o.interval, type: o.type };
-      return parseHotThreads(String((await read<string>(es, { method: 'GET', path, querystring })).body ?? ''));
+      return parseHotThreads(String((await read<string>(es, { method: 'GET', path, querystring })).body ?? ''), o.type);
     },
     /** What the doctor checks of each node: version, paths, heap, JVM arguments, HTTP TLS, and RAM. */
     async doctorNodes(): Promise<DoctorNode[]> {

@@ -7,13 +7,13 @@
 import { displayText } from '../domain/display-text';
 import { countOf } from '../domain/format';
 import { createEsApi } from '../cluster/api';
-import { closeClient, type ConnError } from '../cluster/connection';
+import { closeClient } from '../cluster/connection';
 import { deprecationsExit, issueTitle, type DeprecationsReport, type DeprecationSeverity } from '../domain/deprecations';
 import { readDeprecations } from '../services/doctor';
-import { EXIT, openConnection, type CommandModule } from './support/common';
-import { usageError } from './support/guarded';
+import { openConnection, type CommandModule } from './support/common';
+import { reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
-import { err, out, outJson } from './support/output';
+import { out, outJson } from './support/output';
 
 const NAME = 'deprecations';
 
@@ -66,10 +66,8 @@ const deprecations: CommandModule = {
         await es.checkVersion();
         report = await readDeprecations(es);
       } catch (e) {
-        const ce = e as ConnError;
-        if (json) outJson({ schema: 1, reachable: false, error: { kind: ce.kind ?? 'unknown', message: ce.message } });
-        else err(`shardeck deprecations: ${displayText(ce.message)}\n`);
-        return EXIT.unreachable;
+        // The one JSON error shape and exit code of every command (3: not reached, 5: refused).
+        return reportFailure(NAME, e, json);
       }
       if (json) outJson(report);
       else out(deprecationsText(report));

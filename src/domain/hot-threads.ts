@@ -70,7 +70,11 @@ export function threadPool(name: string): string | null {
   return m ? m[1] : null;
 }
 
-export function parseHotThreads(text: string): HotNode[] {
+/**
+ * The node's plain-text answer as threads. `asked`: the type the request asked for, which a node
+ * with no busy thread does not repeat (its type is read from the thread lines).
+ */
+export function parseHotThreads(text: string, asked = ''): HotNode[] {
   const nodes: HotNode[] = [];
   let node: HotNode | null = null;
   let thread: HotThread | null = null;
@@ -79,7 +83,7 @@ export function parseHotThreads(text: string): HotNode[] {
     const line = raw.replace(/\r$/, '');
     const n = NODE_LINE.exec(line);
     if (n) {
-      node = { name: n[1], id: n[2], at: '', interval: '', type: '', busiest: 0, threads: [] };
+      node = { name: n[1], id: n[2], at: '', interval: '', type: asked, busiest: 0, threads: [] };
       nodes.push(node);
       thread = stack = null;
       continue;

@@ -44,6 +44,10 @@ describe('parseHotThreads', () => {
       '::: {a}{id1}{x}\n   Hot threads at 2026-01-01T00:00:00Z, interval=1s, busiestThreads=3, ignoreIdleThreads=true:\n',
     );
     expect(n).toMatchObject({ name: 'a', id: 'id1', interval: '1s', threads: [] });
+    // No busy thread says no type: the one asked for is the one sampled (seen: "? over 500ms" for wait).
+    const idle = '::: {a}{id1}{x}\n   Hot threads at 2026-01-01T00:00:00Z, interval=500ms, busiestThreads=3, ignoreIdleThreads=true:\n';
+    expect(parseHotThreads(idle, 'wait')[0].type).toBe('wait');
+    expect(hotThreadLines(parseHotThreads(idle, 'wait'), 80)[0].text).toMatch(/^a: wait over 500ms/);
     expect(hotThreadLines([n], 80).map((l) => l.text.trimEnd())).toContain('  no busy thread in the interval (idle threads are left out)');
   });
 });

@@ -49,6 +49,9 @@ const ARGS: Record<string, string[][]> = {
     ['--undo', 'node-2', '--yes'],
   ],
   recovery: [[], ['throttle', '--max-bytes-per-sec', '100mb', '--yes'], ['throttle', '--restore', '--yes']],
+  deprecations: [[]],
+  balance: [[]],
+  'hot-threads': [[], ['node-1']],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

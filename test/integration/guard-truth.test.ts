@@ -197,9 +197,15 @@ describe('the audit record is written before sending, its outcome after', () => 
       request: { method: 'PUT', path: '/gt_a/_settings', body: { index: { number_of_replicas: 1 } } },
     });
     const shown = await runCli(['audit'], { env: { SHARDECK_CONFIG_DIR: cfg } });
-    expect(shown.stdout.trim()).toMatch(
+    const [record, note, ...rest] = shown.stdout.trim().split('\n');
+    expect(record).toMatch(
       / PUT \/gt_a\/_settings\?expand_wildcards=all \{"index":\{"number_of_replicas":1\}\} -> outcome unknown \(no answer recorded\)$/,
     );
+    // Its sender is gone: the listing says so and how to read it back (nothing is resent).
+    expect(note).toBe(
+      `1 change(s) above were sent by a shardeck that stopped before their answer (killed, a dropped SSH session): read them back (nothing is resent) with shardeck audit --read-back --url ${proxy.url} (or --profile NAME)`,
+    );
+    expect(rest).toEqual([]);
     const asJson = JSON.parse((await runCli(['audit', '--json'], { env: { SHARDECK_CONFIG_DIR: cfg } })).stdout);
     expect(asJson.records).toEqual([
       expect.objectContaining({ request: expect.objectContaining({ path: '/gt_a/_settings' }), outcome: null }),

@@ -38,7 +38,7 @@ const restore: CommandModule = {
   summary:
     'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
-    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix -restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix=-restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
   options: {
     ...MUTATION_OPTIONS,
     indices: { type: 'string' },

@@ -4,8 +4,8 @@
 // index: the copy green with every document of the snapshot, the corrupt original untouched, and
 // exactly the restore audited. The red original cannot be counted (_count answers 503): the
 // preview says so. Restoring IN PLACE over the corrupt copy (`--replace`: close, restore over) was
-// tried here in three whole runs: the index stayed red for the 300 s watch each time (issue 25's
-// note); that route stays untested until it is understood.
+// tried in one whole run and twice alone: the index stayed red for the whole watch (300 s, 600 s;
+// issue 25's note); that route stays untested until it is understood.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -79,8 +79,8 @@ it('a red index whose primary is corrupt: restored beside from the snapshot befo
     'before-corruption',
     '--indices',
     INDEX,
-    '--rename-suffix',
-    '-restored',
+    // A value starting with a dash is given with = (node's parseArgs, as the usage shows).
+    '--rename-suffix=-restored',
     '--yes',
     '--json',
     '--timeout',

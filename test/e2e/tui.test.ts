@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startNode } from '../../dev/lib/es-node.mjs';
 import { waitUntil } from '../helpers/wait-until';
+import { ensureBuilt } from '../helpers/run-cli';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOCKET = `shardeck-e2e-${process.pid}`;
@@ -37,7 +38,8 @@ function keys(session: string, ...k: string[]): void {
 }
 
 beforeAll(async () => {
-  execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  // Not `npm run build` outright: it empties dist/ while the other worker's files run the CLI from it.
+  ensureBuilt();
   node = await startNode({ name: 'tui-e2e' });
   const res = await fetch(`${node.url}/${INDEX}`, {
     method: 'PUT',

@@ -1,11 +1,34 @@
 // Makes a node sick on purpose, the way Elastic's troubleshooting guides describe the symptoms: a
 // write pool of one thread with a queue of one (node settings, given at start) flooded with bulk
 // requests gives rejections; a request breaker limit lowered dynamically (and set back) trips the
-// request breaker on an aggregation. Used by dev/record-pressure.ts (fixtures) and the real-node
+// request breaker on an aggregation; a delete-by-query throttled to one document a second is a
+// long task to list, rethrottle and cancel. Used by dev/record-pressure.ts (fixtures) and the real-node
 // test of the pressure read (test/integration/node-pressure.test.ts).
 
 /** Node settings (startNode's `settings`) for a write pool that rejects under a small flood. */
 export const SICK_WRITE_POOL = { 'thread_pool.write.size': '1', 'thread_pool.write.queue_size': '1' };
+
+/**
+ * `index` (1 shard, no replica) with `docs` documents, then a delete-by-query of all of them at one
+ * document a second, not waited for (10 a batch: the first batch is done within seconds). Returns
+ * the task id (`node:number`); the caller cancels it or drops the index.
+ */
+export async function startSlowDelete(url, index, { docs = 300 } = {}) {
+  await ok(url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  const lines = [];
+  for (let i = 0; i < docs; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i }));
+  await ok(url, 'POST', `/${index}/_bulk?refresh=true`, lines.join('\n') + '\n');
+  const started = await ok(url, 'POST', `/${index}/_delete_by_query?requests_per_second=1&wait_for_completion=false&scroll_size=10`, {
+    query: { match_all: {} },
+  });
+  return started.task;
+}
+
+async function ok(url, method, path, body) {
+  const r = await call(url, method, path, body);
+  if (r.status >= 300 || r.body.errors) throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(r.body).slice(0, 300)}`);
+  return r.body;
+}
 
 async function call(url, method, path, body) {
   const res = await fetch(url + path, {

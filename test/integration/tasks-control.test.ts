@@ -10,6 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { waitUntil } from '../helpers/wait-until';
+import { startSlowDelete } from '../../dev/lib/sick-node.mjs';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_slow';
@@ -31,19 +32,7 @@ beforeAll(async () => {
   ensureBuilt();
   node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-tasks-'));
-  await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
-  const lines: string[] = [];
-  for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i }));
-  const bulk = await fetch(`${node.url}/${INDEX}/_bulk?refresh=true`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson' },
-    body: lines.join('\n') + '\n',
-  });
-  expect(bulk.status).toBe(200);
-  const started = await es('POST', `/${INDEX}/_delete_by_query?requests_per_second=1&wait_for_completion=false&scroll_size=10`, {
-    query: { match_all: {} },
-  });
-  task = started.body.task;
+  task = await startSlowDelete(node.url, INDEX);
   expect(task).toMatch(/^[\w-]+:\d+$/);
 }, 180_000);
 

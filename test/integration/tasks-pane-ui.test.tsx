@@ -14,6 +14,7 @@ import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
+import { startSlowDelete } from '../../dev/lib/sick-node.mjs';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
@@ -29,19 +30,7 @@ beforeAll(async () => {
   process.env.NO_COLOR = '1';
   node = await sharedNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-taskspane-'));
-  await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
-  const lines: string[] = [];
-  for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i }));
-  const bulk = await fetch(`${node.url}/${INDEX}/_bulk?refresh=true`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson' },
-    body: lines.join('\n') + '\n',
-  });
-  expect(bulk.status).toBe(200);
-  const started = await es('POST', `/${INDEX}/_delete_by_query?requests_per_second=1&wait_for_completion=false&scroll_size=10`, {
-    query: { match_all: {} },
-  });
-  task = started.body.task;
+  task = await startSlowDelete(node.url, INDEX);
   expect(task).toMatch(/^[\w-]+:\d+$/);
 }, 180_000);
 

@@ -6,6 +6,7 @@ import { ConnError } from '../../src/cluster/connection';
 import type { ResourceName } from '../../src/cluster/resources';
 import { backoffMs, MAX_BACKOFF_MS, Poller, type PollReads } from '../../src/services/poller';
 import { createConsoleStore } from '../../src/store/console';
+import type { PaneId } from '../../src/domain/panes';
 
 const INTERVAL = 1000;
 const HEALTH = {
@@ -37,17 +38,33 @@ function fakeReads() {
   return { reads, calls, state };
 }
 
+/** Reads that answer (health: HEALTH, the rest: []) unless `failure` gives an error for that resource now; each call's time kept. */
+function readsWhere(
+  failure: (name: ResourceName) => Error | undefined,
+  data = (name: ResourceName): unknown => (name === 'health' ? HEALTH : []),
+) {
+  const calls: Record<string, number[]> = {};
+  const reads: PollReads = {
+    resource: ((name: ResourceName) => {
+      (calls[name] ??= []).push(Date.now());
+      const error = failure(name);
+      return error ? Promise.reject(error) : Promise.resolve({ data: data(name), bytes: 10 });
+    }) as PollReads['resource'],
+    healthDiagnoses: () => Promise.resolve({}),
+  };
+  return { reads, calls };
+}
+
+const consoleOn = (pane: PaneId) =>
+  createConsoleStore({ connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false }, intervalMs: INTERVAL, pane });
+
 describe('poller backoff (fake timers)', () => {
   beforeEach(() => vi.useFakeTimers({ now: 0 }));
   afterEach(() => vi.useRealTimers());
 
   it('waits twice as long after each failure, up to the cap, and returns to its period after an answer', async () => {
     const { reads, calls, state } = fakeReads();
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'shards',
-    });
+    const store = consoleOn('shards');
     const poller = new Poller(reads, store, ['indices']);
     poller.start();
     try {
@@ -77,11 +94,7 @@ describe('poller backoff (fake timers)', () => {
 
   it('health, the probe, is read every period while failing; when it answers, the reads backing off come back at once', async () => {
     const { reads, calls, state } = fakeReads();
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'shards',
-    });
+    const store = consoleOn('shards');
     const poller = new Poller(reads, store, ['health', 'indices']);
     state.down = false;
     poller.start();
@@ -110,21 +123,11 @@ describe('poller backoff (fake timers)', () => {
   });
 
   it("a pane's own read failing while health, the probe, answers: retried on its period, not its backoff, so it is back within one period of the heal", async () => {
-    const calls: Record<string, number[]> = {};
     const state = { indicesDown: true };
-    const reads: PollReads = {
-      resource: ((name: ResourceName) => {
-        (calls[name] ??= []).push(Date.now());
-        if (name === 'indices' && state.indicesDown) return Promise.reject(new ConnError('timeout', 'did not answer in time'));
-        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
-      }) as PollReads['resource'],
-      healthDiagnoses: () => Promise.resolve({}),
-    };
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'indices',
-    });
+    const { reads, calls } = readsWhere((name) =>
+      name === 'indices' && state.indicesDown ? new ConnError('timeout', 'did not answer in time') : undefined,
+    );
+    const store = consoleOn('indices');
     const poller = new Poller(reads, store, ['health', 'indices']);
     poller.start();
     try {
@@ -144,22 +147,11 @@ describe('poller backoff (fake timers)', () => {
   });
 
   it('a 429 with Retry-After: read again no sooner than the node asked (capped at 30 s), never sooner than its period; health, the probe, too', async () => {
-    const calls: Record<string, number[]> = {};
     const state = { retryAfter: '20' as string | undefined, busy: true };
-    const reads: PollReads = {
-      resource: ((name: ResourceName) => {
-        (calls[name] ??= []).push(Date.now());
-        if (state.busy)
-          return Promise.reject(new ConnError('busy', 'the node is too busy to answer (429)', 429, undefined, undefined, state.retryAfter));
-        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
-      }) as PollReads['resource'],
-      healthDiagnoses: () => Promise.resolve({}),
-    };
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'shards',
-    });
+    const { reads, calls } = readsWhere(() =>
+      state.busy ? new ConnError('busy', 'the node is too busy to answer (429)', 429, undefined, undefined, state.retryAfter) : undefined,
+    );
+    const store = consoleOn('shards');
     const poller = new Poller(reads, store, ['health', 'indices']);
     poller.start();
     try {
@@ -204,11 +196,7 @@ describe('poller backoff (fake timers)', () => {
     const { reads, calls, state } = fakeReads();
     state.down = false;
     state.delayMs = 3 * INTERVAL;
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'shards',
-    });
+    const store = consoleOn('shards');
     const poller = new Poller(reads, store, ['health']);
     poller.start();
     try {
@@ -231,11 +219,7 @@ describe('what the poller reads (fake reads)', () => {
   it('the Health pane adds the shard list while the cluster is not green, and only then', async () => {
     const { reads, calls, state } = fakeReads();
     state.down = false;
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'health',
-    });
+    const store = consoleOn('health');
     const poller = new Poller(reads, store);
     poller.start();
     try {
@@ -256,35 +240,27 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
 
   it('keeps a sample per node each time the disks changed, on the Doctor pane too', async () => {
     let avail = 1000;
-    const reads: PollReads = {
-      resource: ((name: ResourceName) =>
-        Promise.resolve({
-          data:
-            name === 'health'
-              ? HEALTH
-              : name === 'allocation'
-                ? [
-                    {
-                      node: 'n1',
-                      host: null,
-                      ip: null,
-                      shards: 1,
-                      indicesBytes: 0,
-                      usedBytes: 2000 - avail,
-                      availBytes: avail,
-                      totalBytes: 2000,
-                    },
-                  ]
-                : [],
-          bytes: 10,
-        })) as PollReads['resource'],
-      healthDiagnoses: () => Promise.resolve({}),
-    };
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'doctor',
-    });
+    const { reads } = readsWhere(
+      () => undefined,
+      (name) =>
+        name === 'health'
+          ? HEALTH
+          : name === 'allocation'
+            ? [
+                {
+                  node: 'n1',
+                  host: null,
+                  ip: null,
+                  shards: 1,
+                  indicesBytes: 0,
+                  usedBytes: 2000 - avail,
+                  availBytes: avail,
+                  totalBytes: 2000,
+                },
+              ]
+            : [],
+    );
+    const store = consoleOn('doctor');
     const poller = new Poller(reads, store);
     poller.start();
     try {
@@ -300,67 +276,45 @@ describe('disk samples for the doctor forecast (fake reads)', () => {
   });
 
   it("a read the node's version lacks is asked once and never again, even when the pane is opened again", async () => {
-    const calls: Record<string, number> = {};
-    const reads: PollReads = {
-      resource: ((name: ResourceName) => {
-        calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'healthReport')
-          return Promise.reject(new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer'));
-        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
-      }) as PollReads['resource'],
-      healthDiagnoses: () => Promise.resolve({}),
-    };
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'health',
-    });
+    const { reads, calls } = readsWhere((name) =>
+      name === 'healthReport' ? new ConnError('unsupported', 'the health report needs Elasticsearch 8.7 or newer') : undefined,
+    );
+    const store = consoleOn('health');
     const poller = new Poller(reads, store);
     poller.start();
     try {
       await vi.advanceTimersByTimeAsync(10 * INTERVAL);
-      expect(calls.healthReport).toBe(1);
-      expect(calls.health).toBeGreaterThan(5);
+      expect(calls.healthReport).toHaveLength(1);
+      expect(calls.health.length).toBeGreaterThan(5);
       expect(store.getState().snapshots.healthReport.error).toMatchObject({ kind: 'unsupported' });
       store.setState({ pane: 'disk' });
       store.setState({ pane: 'health' });
       await poller.refreshNow();
       await vi.advanceTimersByTimeAsync(10 * INTERVAL);
-      expect(calls.healthReport).toBe(1);
+      expect(calls.healthReport).toHaveLength(1);
     } finally {
       poller.stop();
     }
   });
 
   it('a read the user may not make (403) is not retried on a timer; the refresh key asks again and puts it back on its timer', async () => {
-    const calls: Record<string, number> = {};
     const state = { allowed: false };
-    const reads: PollReads = {
-      resource: ((name: ResourceName) => {
-        calls[name] = (calls[name] ?? 0) + 1;
-        if (name === 'blocks' && !state.allowed)
-          return Promise.reject(new ConnError('forbidden', 'user w lacks the cluster privilege monitor'));
-        return Promise.resolve({ data: name === 'health' ? HEALTH : [], bytes: 10 });
-      }) as PollReads['resource'],
-      healthDiagnoses: () => Promise.resolve({}),
-    };
-    const store = createConsoleStore({
-      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
-      intervalMs: INTERVAL,
-      pane: 'health',
-    });
+    const { reads, calls } = readsWhere((name) =>
+      name === 'blocks' && !state.allowed ? new ConnError('forbidden', 'user w lacks the cluster privilege monitor') : undefined,
+    );
+    const store = consoleOn('health');
     const poller = new Poller(reads, store, ['health', 'blocks']);
     poller.start();
     try {
       await vi.advanceTimersByTimeAsync(100 * INTERVAL);
-      expect(calls.blocks).toBe(1);
+      expect(calls.blocks).toHaveLength(1);
       expect(store.getState().snapshots.blocks.error).toMatchObject({ kind: 'forbidden' });
       state.allowed = true; // the role was granted meanwhile
       await poller.refreshNow();
-      expect(calls.blocks).toBe(2);
+      expect(calls.blocks).toHaveLength(2);
       expect(store.getState().snapshots.blocks.error).toBeUndefined();
       await vi.advanceTimersByTimeAsync(10 * INTERVAL);
-      expect(calls.blocks).toBeGreaterThan(4);
+      expect(calls.blocks.length).toBeGreaterThan(4);
     } finally {
       poller.stop();
     }

@@ -11,18 +11,20 @@ export const SOURCES = 'assoc:sources';
 
 const RELATIVE_UNITS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
 
-/** `now` moved back n calendar years (NaN when that leaves the dates Date can hold). */
+/** `now` moved back n calendar years (NaN when that leaves the dates Date can hold: setUTCFullYear says so). */
 function yearsBack(now: number, n: number): number {
   const d = new Date(now);
-  return n > 300_000 ? NaN : d.setUTCFullYear(d.getUTCFullYear() - n);
+  return d.setUTCFullYear(d.getUTCFullYear() - n);
 }
 
 /** The earliest instant an older-than may name: 0001-01-01, the first four-digit ISO year (what Elasticsearch's date format reads). */
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00Z');
 
-/** Whether y-m-d is a day of the calendar (Date.parse turns 2026-02-31 into March 3). */
+/**
+ * Whether y-m-d is a day of the calendar: Date.parse turns 2026-02-31 into March 3 (it refuses
+ * month 00 or 13 and day 00 itself, so m and d are 1-12 and 1-31 here).
+ */
 function isCalendarDay(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
   const days = [31, (y % 4 === 0 && y % 100 !== 0) || y % 400 === 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1];
   return d <= days;
 }

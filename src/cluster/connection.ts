@@ -137,10 +137,10 @@ export async function closeClient(client: EsClient, waitMs = 2000): Promise<void
 }
 
 /** The --ca file the transport read again after this error (transport.ts), when one was given. */
-function caFileOf(e: unknown): { caFile: string; caRenewed: boolean } | undefined {
+function caFileOf(e: unknown): string | undefined {
   let cur: any = e;
   for (let i = 0; cur && i < 5; i++) {
-    if (typeof cur.caFile === 'string') return { caFile: cur.caFile, caRenewed: cur.caRenewed === true };
+    if (typeof cur.caFile === 'string') return cur.caFile;
     cur = cur.cause;
   }
   return undefined;
@@ -272,13 +272,11 @@ export function classifyError(e: unknown, url: string): ConnError {
     );
   }
   if ((code && TLS_TRUST_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
-    const given = caFileOf(e);
-    // It worked with this CA before (or never did): either way the cure is the CA that signed the node's certificate now.
-    if (given)
-      return new ConnError(
-        'tls',
-        `the certificate of ${where} is not signed by the CA in ${given.caFile} (${code ?? 'untrusted'}${given.caRenewed ? '; that file just changed: the next request uses it' : ''}): if the certificate was replaced (rotated), put its CA in that file: it is read again at the next request`,
-      );
+    const caFile = caFileOf(e);
+    // It worked with this CA, or never did: either way the cure is the CA that signed the node's
+    // certificate now, in that file (read again at the next request). Short: the pane shows two lines.
+    if (caFile && code !== 'CERT_HAS_EXPIRED')
+      return new ConnError('tls', `certificate of ${where} not signed by the --ca file's CA: if rotated, put the new CA in ${caFile}`);
     return new ConnError(
       'tls',
       `the certificate of ${where} is not trusted (${code ?? text.split(' / ').pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`,

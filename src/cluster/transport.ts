@@ -236,19 +236,18 @@ export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }:
       ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo' })
       : new http.Agent({ keepAlive: true, scheduling: 'lifo' });
   let agent = newAgent();
-  /** The CA file read again after a certificate was not trusted: true when it changed (new connections use it). */
-  const renewCa = (): boolean => {
+  /** The CA file read again after a certificate was not trusted: when it changed, new connections use it. */
+  const renewCa = (): void => {
     try {
-      if (!caFile || fs.statSync(caFile).size > CA_FILE_CAP) return false;
+      if (!caFile || fs.statSync(caFile).size > CA_FILE_CAP) return;
       const now = fs.readFileSync(caFile, 'utf8');
-      if (now === ca) return false;
+      if (now === ca) return;
       ca = now;
       const old = agent;
       agent = newAgent();
       old.destroy();
-      return true;
     } catch {
-      return false; // unreadable now: the CA read at start stays
+      // unreadable now: the CA read at start stays
     }
   };
   const base = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
@@ -289,7 +288,10 @@ export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }:
           done();
           const err = connectionError(e);
           // A certificate not trusted by the CA given: rotated, maybe. The file is read again for the next request.
-          if (caFile && TLS_TRUST_CODES.has((e as NodeJS.ErrnoException).code ?? '')) Object.assign(err, { caFile, caRenewed: renewCa() });
+          if (caFile && TLS_TRUST_CODES.has((e as NodeJS.ErrnoException).code ?? '')) {
+            renewCa();
+            Object.assign(err, { caFile });
+          }
           finish(() => reject(err));
         });
         req.on('response', (res) => {

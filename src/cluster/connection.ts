@@ -9,7 +9,7 @@ import { urlForMessage } from '../domain/urls';
 import type { SearchCurl } from '../domain/mutation/preview';
 import { AnswerMeter, AnswerTooBigError, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlSender } from './search-curl';
-import { BODY_STALLED, esClient, httpSender, type EsClient } from './transport';
+import { BODY_STALLED, esClient, httpSender, TLS_TRUST_CODES, type EsClient } from './transport';
 
 export type { EsClient } from './transport';
 import type { RowsParser } from '../domain/parse';
@@ -121,7 +121,7 @@ export function createClient(opts: ConnectionOptions): EsClient {
   // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too; never retried.
   const sender = opts.via
     ? searchCurlSender(opts.via, node.toString())
-    : httpSender({ url: node, auth, ca, rejectUnauthorized: !opts.insecure });
+    : httpSender({ url: node, auth, ca, caFile: opts.caFile, rejectUnauthorized: !opts.insecure });
   return esClient(sender, timeoutMs);
 }
 
@@ -136,14 +136,15 @@ export async function closeClient(client: EsClient, waitMs = 2000): Promise<void
   clearTimeout(timer);
 }
 
-const TLS_CODES = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'CERT_HAS_EXPIRED',
-  'CERT_UNTRUSTED',
-]);
+/** The --ca file the transport read again after this error (transport.ts), when one was given. */
+function caFileOf(e: unknown): string | undefined {
+  let cur: any = e;
+  for (let i = 0; cur && i < 5; i++) {
+    if (typeof cur.caFile === 'string') return cur.caFile;
+    cur = cur.cause;
+  }
+  return undefined;
+}
 
 function causeCode(e: unknown): string | undefined {
   let cur: any = e;
@@ -270,7 +271,12 @@ export function classifyError(e: unknown, url: string): ConnError {
       `the certificate of ${where} is valid but was issued for ${names.length ? names.join(', ') : 'another name'}, not ${host}: connect with ${names.length ? 'one of those names' : 'the name or IP the certificate was issued for'} in --url (e.g. ${names.length ? where.replace(host, example) : where}), or have the certificate reissued to include ${host}`,
     );
   }
-  if ((code && TLS_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
+  if ((code && TLS_TRUST_CODES.has(code)) || /unable to verify|self[- ]signed certificate|certificate has expired/i.test(text)) {
+    const caFile = caFileOf(e);
+    // It worked with this CA, or never did: either way the cure is the CA that signed the node's
+    // certificate now, in that file (read again at the next request). Short: the pane shows two lines.
+    if (caFile && code !== 'CERT_HAS_EXPIRED')
+      return new ConnError('tls', `certificate of ${where} not signed by the --ca file's CA: if rotated, put the new CA in ${caFile}`);
     return new ConnError(
       'tls',
       `the certificate of ${where} is not trusted (${code ?? text.split(' / ').pop()}): give the CA that signed it with --ca FILE (or, knowingly, --insecure)`,

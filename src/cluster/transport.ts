@@ -7,6 +7,7 @@
 // node:http's parser is native: nothing is left to wait for once the sockets are closed.
 // The error classes come from the client's own transport package (a small file), so errors stay
 // `errors.ResponseError` & co. for classifyError and the tests.
+import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { stringify } from 'node:querystring';
@@ -201,19 +202,54 @@ export interface HttpSenderOptions {
   /** Basic auth, sent on every request (never put in the URL). */
   auth?: { username: string; password: string };
   ca?: string;
+  /**
+   * The file ca was read from (--ca): read again when a certificate is not trusted, and the
+   * connections renewed when it changed, so a console outlives a certificate rotation once the
+   * operator puts the new CA there.
+   */
+  caFile?: string;
   rejectUnauthorized?: boolean;
 }
+
+/** The certificate errors a (new) CA can cure. */
+export const TLS_TRUST_CODES = new Set([
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_UNTRUSTED',
+]);
+
+/** A CA bundle larger than this is not read again (the first read at start is the command's own). */
+const CA_FILE_CAP = 1 << 20;
 
 /**
  * node:http(s) with one keep-alive agent (the console's polls reuse their sockets; close() ends
  * them, so a one-shot command exits as soon as it has printed). Every answer within the size cap,
  * no redirect followed or read as an answer.
  */
-export function httpSender({ url, auth, ca, rejectUnauthorized = true }: HttpSenderOptions): Sender {
+export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }: HttpSenderOptions): Sender {
   const secure = url.protocol === 'https:';
-  const agent = secure
-    ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo' })
-    : new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+  const newAgent = () =>
+    secure
+      ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo' })
+      : new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+  let agent = newAgent();
+  /** The CA file read again after a certificate was not trusted: when it changed, new connections use it. */
+  const renewCa = (): void => {
+    try {
+      if (!caFile || fs.statSync(caFile).size > CA_FILE_CAP) return;
+      const now = fs.readFileSync(caFile, 'utf8');
+      if (now === ca) return;
+      ca = now;
+      const old = agent;
+      agent = newAgent();
+      old.destroy();
+    } catch {
+      // unreadable now: the CA read at start stays
+    }
+  };
   const base = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   const authorization = auth ? `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` : undefined;
   return {
@@ -250,7 +286,13 @@ export function httpSender({ url, auth, ca, rejectUnauthorized = true }: HttpSen
         const connectionError = (e: Error) => Object.assign(new ConnectionError(e.message), { cause: e });
         req.on('error', (e) => {
           done();
-          finish(() => reject(connectionError(e)));
+          const err = connectionError(e);
+          // A certificate not trusted by the CA given: rotated, maybe. The file is read again for the next request.
+          if (caFile && TLS_TRUST_CODES.has((e as NodeJS.ErrnoException).code ?? '')) {
+            renewCa();
+            Object.assign(err, { caFile });
+          }
+          finish(() => reject(err));
         });
         req.on('response', (res) => {
           answer = res;

@@ -87,7 +87,7 @@ const deleteByQuery: CommandModule = {
   summary: 'Delete exactly the documents a query matched in the preview (capped by max_docs), then report what still matches.',
   usage:
     'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --until 2026-01-31T12:00:00Z | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]\n' +
-    'a task whose status cannot be read for 15 s (the node went away) is reported lost, exit 5, never retried; shardeck tasks ID tells what it deleted once the node is back',
+    'a task whose status cannot be read for 3 minutes (the node went away) is reported lost, exit 5, never retried; shardeck tasks ID tells what it deleted once the node is back. A node restarted while it runs is waited through: the task died with it, what it deleted is counted from the query (exit 5), nothing resent',
   options: {
     ...MUTATION_OPTIONS,
     'older-than': { type: 'string' },
@@ -268,7 +268,7 @@ const deleteByQuery: CommandModule = {
       const timing = { preview_ms: previewMs, delete_ms: deleteMs };
       if (state.countLag && !json) out(`  ${state.countLag}\n`);
       const { report } = state;
-      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, progress: state.final, report, timing });
+      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, ...(state.gone ? { gone: true } : {}), progress: state.final, report, timing });
       else
         for (const [i, l] of report.lines.entries())
           out(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);

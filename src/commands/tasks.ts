@@ -10,7 +10,7 @@ import { lostDeleteReport, recordedDelete } from '../domain/delete/report';
 import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
-import { countLagNote, refreshIndex } from '../services/delete-by-query';
+import { countLagNote, GONE_TASK, refreshIndex } from '../services/delete-by-query';
 import { recordTaskEnd } from '../services/timeline';
 import { taskEndResult } from '../domain/timeline';
 import type { AuditRecord } from '../domain/mutation/audit';
@@ -198,7 +198,7 @@ const tasks: CommandModule = {
         }
         // The refresh is a write: through the guard, carrying the delete's confirmation; in
         // read-only mode nothing is sent and the count is read as the index shows it now.
-        recordTaskEnd(guard.previewConnection.url, id, 'lost: the node knows the task no more (it died with its node)');
+        recordTaskEnd(guard.previewConnection.url, id, `lost: ${GONE_TASK}`);
         const notRefreshed = guard.readOnly
           ? 'read-only mode: not refreshed'
           : await refreshIndex(

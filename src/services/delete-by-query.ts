@@ -6,6 +6,7 @@ import { diskRows } from '../domain/disk';
 import { refreshPlan, type DeletePreview } from '../domain/delete/plan';
 import { type Query } from '../domain/delete/query';
 import { type TaskProgress } from '../domain/delete/task';
+import { ConnError } from '../cluster/connection';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import type { TargetOptions } from '../domain/mutation/targets';
 import type { MergeFacts } from '../domain/wizards/forcemerge';
@@ -46,11 +47,26 @@ export async function previewDelete(es: EsApi, expr: string, query: Query, pageS
   return { matching, indexTotal, samples };
 }
 
-type Followed = { ok: true; progress: TaskProgress } | { ok: false; lost: string; last?: TaskProgress };
+/**
+ * Followed to its end; lost (no answer for lostAfterMs); or gone: the node answers again but knows
+ * the task no more and stored no result for it (the node restarted while it ran).
+ */
+type Followed = { ok: true; progress: TaskProgress } | { ok: false; lost: string; last?: TaskProgress; gone?: true };
+
+/** What the timeline says of a task that died with its node (`shardeck tasks ID` says the same). */
+export const GONE_TASK = 'the node knows the task no more (it died with its node)';
+
+/**
+ * How long a task's status may go unread before it is reported lost: long enough for its node to
+ * restart (a restart is waited through and the task's end learned after it).
+ */
+export const TASK_LOST_AFTER_MS = Number(process.env.SHARDECK_TASK_LOST_AFTER_MS) || 180_000;
 
 /**
  * Polls a task until it completes, calling onProgress on each read. A failed read is not retried
- * blindly: after `lostAfterMs` without an answer the task is reported lost (the node may be down).
+ * blindly: after `lostAfterMs` without an answer the task is reported lost (the node may be down);
+ * a 404 once the node answers again ends it at once as gone (a finished task's result is kept in
+ * .tasks and read like a running one's).
  */
 export async function followTask(
   es: EsApi,
@@ -60,7 +76,7 @@ export async function followTask(
   opts: { intervalMs?: number; lostAfterMs?: number; timelineUrl?: string } = {},
 ): Promise<Followed> {
   const interval = opts.intervalMs ?? 500;
-  const lostAfter = opts.lostAfterMs ?? 15_000;
+  const lostAfter = opts.lostAfterMs ?? TASK_LOST_AFTER_MS;
   let last: TaskProgress | undefined;
   let failingSince: number | null = null;
   const step = async (): Promise<{ end?: Followed; failed?: boolean }> => {
@@ -75,6 +91,7 @@ export async function followTask(
       onProgress(done);
       return { end: { ok: true, progress: done } };
     } catch (e) {
+      if (e instanceof ConnError && e.status === 404) return { end: { ok: false, lost: GONE_TASK, last, gone: true } };
       failingSince ??= Date.now();
       if (Date.now() - failingSince >= lostAfter) return { end: { ok: false, lost: (e as Error).message, last } };
       return { failed: true };

@@ -327,6 +327,32 @@ describe('delete wizard: the task', () => {
     expect(refused.state).toMatchObject({ phase: 'failed', message: 'blocked' });
   });
 
+  it('a task gone after a node restart: counted from the query after a refresh (the node may still recover its shards), reported not ok, nothing resent', () => {
+    const last = task({ deleted: 1000 });
+    const { state, effects } = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...started,
+      { type: 'progress', progress: last },
+      { type: 'gone' },
+      { type: 'counted', stillMatching: 200 },
+    ]);
+    expect(effects.map((f) => f.type)).toEqual(['preview', 'start', 'follow', 'count']);
+    expect(effects[3]).toMatchObject({ type: 'count', target: 'service_v9_alpha', refresh: true, afterRestart: true });
+    expect(state).toMatchObject({
+      phase: 'done',
+      gone: true,
+      final: last,
+      offerMerge: true,
+      report: { ok: false, previewed: 1234, stillMatching: 200, deleted: 1034 },
+    });
+    const lines = (state as { report: { lines: string[] } }).report.lines;
+    expect(lines[0]).toBe('the task is gone (the node restarted while it ran) and stored no result; it was not resent');
+    expect(lines[1]).toMatch(/previewed 1234, the same query matches 200 now: about 1034 were deleted/);
+    expect(lines[2]).toMatch(/preview again: shardeck delete-by-query service_v9_alpha/);
+    // A task that ends normally is counted without waiting for a recovery.
+    const normal = drive(deleteMachine({ target: 'service_v9_alpha' }), [...started, { type: 'finished', progress: task({ completed: true, deleted: 1234 }) }]);
+    expect(normal.effects[3]).not.toHaveProperty('afterRestart');
+  });
+
   it('Esc before anything is sent cancels the wizard', () => {
     const s: DeleteState = drive(deleteMachine({ target: 'a' }), [...toReview, { type: 'cancel' }]).state;
     expect(s).toEqual({ phase: 'cancelled' });

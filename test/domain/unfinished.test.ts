@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/domain/mutation/audit';
-import { flatSettings, readBackOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
+import type { MutationRequest } from '../../src/domain/mutation/plan';
+import { flatSettings, readBackOfRequest, recordedTaskAmong, taskOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
 import { unfinishedMachine } from '../../src/domain/wizards/unfinished';
 
 const URL_ = 'http://127.0.0.1:9200';
@@ -107,5 +108,46 @@ describe('unfinishedOutcome', () => {
     expect(unfinishedOutcome({ ok: true, message: 'm' }, 'w')).toMatchObject({ ok: false, applied: 'yes', readBack: '(by a later run) m' });
     expect(unfinishedOutcome({ ok: false, message: 'm' }, 'w')).toMatchObject({ applied: 'no' });
     expect(unfinishedOutcome(null, 'no check')).toMatchObject({ applied: 'unknown', readBack: 'no check' });
+  });
+});
+
+describe('a merge or delete left unfinished, looked up among the running tasks', () => {
+  const del: MutationRequest = { method: 'POST', path: '/service_v9_a,service_v9_b/_delete_by_query', querystring: {} };
+  const sent = '2026-11-26T04:00:00.000Z';
+  const at = (s: number) => Date.parse(sent) + s * 1000;
+  const running = (over: Partial<{ id: string; action: string; description: string; runningMillis: number }>) => ({
+    id: 'n1:7',
+    action: 'indices:data/write/delete/byquery',
+    description: 'delete-by-query [service_v9_a, service_v9_b]',
+    runningMillis: 30_000,
+    ...over,
+  });
+
+  it('names the task a request starts: delete-by-query and force merge only, by POST', () => {
+    expect(taskOfRequest(del)).toEqual({ action: 'indices:data/write/delete/byquery', indices: ['service_v9_a', 'service_v9_b'] });
+    expect(taskOfRequest({ method: 'POST', path: '/a%2Cb/_forcemerge', querystring: {} })).toEqual({
+      action: 'indices:admin/forcemerge',
+      indices: ['a,b'],
+    });
+    expect(taskOfRequest({ ...del, method: 'PUT' })).toBeNull();
+    expect(taskOfRequest({ method: 'POST', path: '/_cluster/settings', querystring: {} })).toBeNull();
+    expect(taskOfRequest({ method: 'POST', path: '/a/_refresh', querystring: {} })).toBeNull();
+  });
+
+  it('finds it by action, every index in its description, and a start no earlier than the record (5 s of clock skew)', () => {
+    const t = taskOfRequest(del)!;
+    // Started 10 s after the record: ours.
+    expect(recordedTaskAmong(t, sent, [running({})], at(40))).toEqual(running({}));
+    // Started 4 s before the record (skew): still ours; 6 s before: an older task of the same indices.
+    expect(recordedTaskAmong(t, sent, [running({ runningMillis: 44_000 })], at(40))).not.toBeNull();
+    expect(recordedTaskAmong(t, sent, [running({ runningMillis: 46_000 })], at(40))).toBeNull();
+    // Another action, or missing one of the indices (a longer name containing it is not it).
+    expect(recordedTaskAmong(t, sent, [running({ action: 'indices:admin/forcemerge' })], at(40))).toBeNull();
+    expect(recordedTaskAmong(t, sent, [running({ description: 'delete-by-query [service_v9_a]' })], at(40))).toBeNull();
+    expect(recordedTaskAmong(t, sent, [running({ description: 'delete-by-query [service_v9_aa, service_v9_b]' })], at(40))).toBeNull();
+    const merge = taskOfRequest({ method: 'POST', path: '/a/_forcemerge', querystring: {} })!;
+    const m = running({ id: 'n1:9', action: 'indices:admin/forcemerge', description: 'Force-merge indices [a], maxSegments[1], onlyExpungeDeletes[false], flush[true]' });
+    expect(recordedTaskAmong(merge, sent, [running({}), m], at(40))).toEqual(m);
+    expect(recordedTaskAmong(merge, sent, [], at(40))).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 // The wizard machines, driven event by event without rendering or a cluster.
 import { describe, expect, it } from 'vitest';
+import { commonStep, watchLostMessage } from '../../src/domain/wizards/machine';
 import type { DiskRow } from '../../src/domain/disk';
 import type { ShardRow } from '../../src/domain/types';
 import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
@@ -107,6 +108,27 @@ describe('replicas', () => {
       phase: 'done',
       report: { before: { health: 'yellow' }, after: { health: 'green', reachedExpected: true } },
     });
+  });
+
+  it('the node stops answering while health is watched (a restart): what was applied stays, and the sentence says it is not resent', () => {
+    const { state, effects } = drive(replicasMachine({ target: 'a', replicas: '0' }), [
+      { type: 'submit' },
+      { type: 'inspected', facts },
+      { type: 'confirm', confirmation: { by: 'key' } },
+      { type: 'applied', results: [{ summary: 'a', ok: true, applied: 'yes', message: 'every matched index now has 0 replicas' }] },
+      { type: 'error', message: 'nothing listens at http://n1:9200 (connection refused)' },
+    ]);
+    expect(effects.map((f) => f.type)).toEqual(['inspect', 'mutate', 'watch']);
+    expect(state).toMatchObject({
+      phase: 'failed',
+      message: expect.stringMatching(
+        /^the change was applied \(above\) and is not resent; then the cluster stopped answering while it was watched \(nothing listens at .*\): the node may be restarting/,
+      ),
+      report: { results: [{ ok: true, message: 'every matched index now has 0 replicas' }] },
+    });
+    // Any machine: an error while watching says the same; before sending it is the error alone.
+    expect(commonStep({ phase: 'watching' }, { type: 'error', message: 'x' })?.state).toEqual({ phase: 'failed', message: watchLostMessage('x') });
+    expect(commonStep({ phase: 'review' }, { type: 'error', message: 'x' })?.state).toEqual({ phase: 'failed', message: 'x' });
   });
 
   it('a failed request stops before watching; cancel is ignored while a request is out', () => {

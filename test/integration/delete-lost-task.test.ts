@@ -32,7 +32,8 @@ const count = async (query: unknown = { match_all: {} }) => {
 function startCli(args: string[]): Promise<CliResult> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [CLI, args[0], '--url', node.url, ...args.slice(1)], {
-      env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg },
+      // The node is stopped for good here: lost after 15 s instead of waiting out a restart (3 min).
+      env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg, SHARDECK_TASK_LOST_AFTER_MS: '15000' },
     });
     let stdout = '';
     let stderr = '';

@@ -9,7 +9,9 @@ import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { closeClient, createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
+import { Guard } from '../../src/services/guard';
 import { onPath, startCountingProxy, type CountingProxy, type Fault } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
@@ -372,6 +374,26 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
     expect((await cli(['audit', '--read-back', '--url', proxy.url], 30_000)).stdout).toBe(
       'no unfinished change to this cluster: nothing to read back\n',
     );
+  });
+
+  it('two shardecks starting at once settle it once (the cluster lock): one outcome, one says it, the other finds nothing left', async () => {
+    const want = 900 + Math.floor(Math.random() * 90);
+    await killedMidChange(want, { withhold: true }, (q) => q.handled === 'stalled');
+    const auditFile = path.join(cfg, 'audit.log');
+    const guards = [0, 1].map(() => {
+      const client = createClient({ url: proxy.url });
+      return { client, guard: new Guard({ client, conn: { url: proxy.url, readOnly: false }, profile: 'race', auditFile }) };
+    });
+    try {
+      // Both see the change unfinished before either reads it back.
+      expect(guards.map(({ guard }) => guard.unfinished().length)).toEqual([1, 1]);
+      const said = await Promise.all(guards.map(({ guard }) => guard.settleUnfinished()));
+      expect(said.flat()).toEqual([expect.stringMatching(new RegExp(`PUT /_cluster/settings .*${want}.* read back: applied; it was not resent$`))]);
+      expect(phasesOf()).toEqual(['sending', 'outcome']);
+      expect(proxy.changing()).toEqual([]);
+    } finally {
+      await Promise.all(guards.map(({ client }) => closeClient(client)));
+    }
   });
 
   it('the console at start: a dialog lists it, y reads it back (applied) and records the outcome; nothing resent', async () => {

@@ -34,6 +34,7 @@ export interface RecordedDelete {
   index: string;
   query: Query;
   previewed: number;
+  /** When it was sent (the audit's time); empty when the session that sent it tells it. */
   time: string;
 }
 
@@ -51,7 +52,7 @@ export function recordedDelete(r: { time: string; request?: { method: string; pa
  * the recorded query. Exact only if nothing matching was written since.
  */
 export function lostDeleteReport(
-  d: RecordedDelete,
+  d: Pick<RecordedDelete, 'index' | 'previewed' | 'time'>,
   stillMatching: number,
 ): { previewed: number; stillMatching: number; deleted: number; lines: string[] } {
   const deleted = Math.max(0, d.previewed - stillMatching);
@@ -60,11 +61,19 @@ export function lostDeleteReport(
     stillMatching,
     deleted,
     lines: [
-      `the task is gone (the node restarted while it ran); its delete of ${d.index} was sent at ${d.time}`,
+      `the task is gone (the node restarted while it ran)${d.time ? `; its delete of ${d.index} was sent at ${d.time}` : ' and stored no result; it was not resent'}`,
       `previewed ${d.previewed}, the same query matches ${stillMatching} now: about ${deleted} were deleted (matching documents written since blur this)`,
       stillMatching > 0
         ? `to delete the rest, preview again: shardeck delete-by-query ${d.index} ... --dry-run`
         : 'nothing of the previewed query is left',
     ],
   };
+}
+
+/**
+ * The report of a delete whose task died with its node while the session that sent it followed
+ * it: counted from the query like a lost one, never ok (it did not finish; what it did is inferred).
+ */
+export function goneDeleteReport(index: string, previewed: number, stillMatching: number): DeleteReport {
+  return { ...lostDeleteReport({ index, previewed, time: '' }, stillMatching), ok: false };
 }

@@ -106,3 +106,44 @@ export function unfinishedOutcome(check: { ok: boolean; message: string } | null
     readBack: check === null ? why : `(by a later run) ${check.message}`,
   };
 }
+
+/** A task a recorded request starts (a delete-by-query or a force merge, sent with wait_for_completion=false). */
+export interface RecordedTask {
+  action: string;
+  indices: string[];
+}
+
+const TASK_ACTIONS: Record<string, string> = {
+  _delete_by_query: 'indices:data/write/delete/byquery',
+  _forcemerge: 'indices:admin/forcemerge',
+};
+
+/** The task this request starts, to look it up in _tasks when its answer (the task id) was lost; null for other requests. */
+export function taskOfRequest(req: MutationRequest): RecordedTask | null {
+  const m = /^\/([^/_][^/]*)\/(_delete_by_query|_forcemerge)$/.exec(req.path);
+  if (req.method !== 'POST' || !m) return null;
+  return { action: TASK_ACTIONS[m[2]], indices: m[1].split(',').map(decodeURIComponent) };
+}
+
+/**
+ * The running task the recorded request started: its action, every index of the request named in
+ * its description ("delete-by-query [a, b]", "Force-merge indices [a], ..."), and started no
+ * earlier than the record was written (`skewMs` for two clocks). Null when none runs (it ended, or
+ * never started: still unknown).
+ */
+export function recordedTaskAmong(
+  t: RecordedTask,
+  recordedAt: string,
+  running: { id: string; action: string; description: string; runningMillis: number }[],
+  nowMs: number,
+  skewMs = 5000,
+): { id: string } | null {
+  const sentMs = Date.parse(recordedAt);
+  const names = (d: string) => new Set((/\[([^\]]*)\]/.exec(d)?.[1] ?? '').split(',').map((n) => n.trim()));
+  return (
+    running.find(
+      (r) =>
+        r.action === t.action && t.indices.every((i) => names(r.description).has(i)) && nowMs - r.runningMillis >= sentMs - skewMs,
+    ) ?? null
+  );
+}

@@ -21,8 +21,8 @@ import {
   type Parsed,
   type Query,
 } from '../delete/query';
-import { deleteReport, type DeleteReport } from '../delete/report';
-import { type TaskProgress } from '../delete/task';
+import { deleteReport, goneDeleteReport, type DeleteReport } from '../delete/report';
+import { parseTask, type TaskProgress } from '../delete/task';
 import type { Applied } from '../mutation/audit';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
@@ -243,11 +243,12 @@ type DeletePhase =
     } & DeleteReview)
   | ({ phase: 'starting'; plan: MutationPlan; confirmation: Confirmation } & DeleteReview)
   | ({ phase: 'running'; plan: MutationPlan } & DeleteReview & RunningTask)
-  | ({ phase: 'counting'; final: TaskProgress } & DeleteReview & RunningTask)
+  | ({ phase: 'counting'; final: TaskProgress; /** The task died with its node. */ gone?: true } & DeleteReview & RunningTask)
   | ({
       phase: 'done';
       report: DeleteReport;
       final: TaskProgress;
+      /** The task died with its node: the report is counted from the query, not read from the task. */ gone?: true;
       offerMerge: boolean;
       /** Why the count may lag (its refresh failed). */ countLag?: string;
     } & DeleteReview &
@@ -297,6 +298,8 @@ export type DeleteEvent =
   | { type: 'controlled'; result: PlanResult }
   | { type: 'finished'; progress: TaskProgress }
   | { type: 'lost'; message: string; last?: TaskProgress }
+  /** The node answers again but knows the task no more and stored no result (it restarted while the task ran). */
+  | { type: 'gone'; last?: TaskProgress }
   | { type: 'counted'; stillMatching: number; countLag?: string };
 
 export type DeleteEffect =
@@ -307,7 +310,15 @@ export type DeleteEffect =
   | { type: 'follow'; task: string }
   | { type: 'control'; plan: MutationPlan; confirmation: Confirmation }
   /** Refresh (guarded, carrying the delete's confirmation) and count the query again. */
-  | { type: 'count'; target: string; query: Query; refresh: boolean; confirmation: Confirmation };
+  | {
+      type: 'count';
+      target: string;
+      query: Query;
+      refresh: boolean;
+      confirmation: Confirmation;
+      /** After the node restarted: its shards may still be recovering, so wait until the target reads. */
+      afterRestart?: true;
+    };
 
 /** Phases where a request or a task is under way: Esc does not end the wizard there. */
 const BUSY = new Set(['reading', 'previewing', 'starting', 'running', 'counting']);
@@ -530,6 +541,21 @@ function deletePhases(
                 confirmation: s.confirmation,
               },
             );
+          if (e.type === 'gone') {
+            // Its end is learned from the query: what still matches after a refresh (its own refresh=true never ran).
+            const final = e.last ?? s.progress ?? parseTask(s.task, {});
+            return go(
+              { phase: 'counting', ...reviewOf(s), ...runningOf(s), progress: final, final, gone: true },
+              {
+                type: 'count',
+                target: s.form.target.trim(),
+                query: s.choice.query,
+                refresh: true,
+                confirmation: s.confirmation,
+                afterRestart: true,
+              },
+            );
+          }
           if (e.type === 'lost')
             return stay({
               phase: 'failed',
@@ -542,8 +568,10 @@ function deletePhases(
         }
         case 'counting':
           if (e.type === 'counted') {
-            const report = deleteReport(s.preview.matching, s.final, e.stillMatching);
-            return stay({ ...s, phase: 'done', report, offerMerge: s.final.deleted > 0, ...(e.countLag ? { countLag: e.countLag } : {}) });
+            const report = s.gone
+              ? goneDeleteReport(s.form.target.trim(), s.preview.matching, e.stillMatching)
+              : deleteReport(s.preview.matching, s.final, e.stillMatching);
+            return stay({ ...s, phase: 'done', report, offerMerge: report.deleted > 0, ...(e.countLag ? { countLag: e.countLag } : {}) });
           }
           return stay(s);
         default:

@@ -27,8 +27,18 @@ export type Ended = { phase: 'failed'; message: string } | { phase: 'cancelled' 
  */
 export function commonStep<S extends { phase: string }, F>(s: S, e: { type: string; message?: string }): Step<S | Ended, F> | null {
   if (e.type === 'cancel') return stay(s.phase === 'applying' || s.phase === 'watching' ? s : { phase: 'cancelled' });
-  if (e.type === 'error') return stay({ phase: 'failed', message: e.message ?? 'failed' });
+  if (e.type === 'error')
+    return stay({ phase: 'failed', message: s.phase === 'watching' ? watchLostMessage(e.message) : (e.message ?? 'failed') });
   return null;
+}
+
+/**
+ * A read failing while the wizard watches the cluster settle (the node restarting): the change
+ * was already sent and answered, so the sentence says so and that it was not resent; else the
+ * operator sees only "nothing listens at ..." and may run it again.
+ */
+export function watchLostMessage(reason = 'no answer'): string {
+  return `the change was applied (above) and is not resent; then the cluster stopped answering while it was watched (${reason}): the node may be restarting. Watch it settle on the Health pane (or shardeck status)`;
 }
 
 /** The effect every machine ends with: send these plans through the guard, in order. */

@@ -11,6 +11,7 @@ import {
   commonStep,
   go,
   stay,
+  watchLostMessage,
   withFocus,
   type CommonEvent,
   type FocusEvent,
@@ -283,6 +284,9 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
   return {
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<ReplicasPhase, ReplicasEffect> {
+      // The node restarting while health is watched: the report of what was applied is kept.
+      if (s.phase === 'watching' && e.type === 'error')
+        return stay({ phase: 'failed', message: watchLostMessage(e.message), report: reportOf(s.form, s.review, s.results) });
       const common = commonStep<ReplicasPhase, ReplicasEffect>(s, e);
       if (common) return common;
       switch (s.phase) {

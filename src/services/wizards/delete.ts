@@ -7,6 +7,7 @@ import { AFTER_DELETE } from '../../domain/delete/plan';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../domain/wizards/delete';
 import { countLagNote, followTask, previewDelete, refreshIndex } from '../delete-by-query';
 import type { Guard } from '../guard';
+import { waitUntil } from '../wait';
 import { performMutations, startTask, WizardSession, type SendTuning } from './session';
 
 export interface DeleteTuning extends SendTuning {
@@ -59,13 +60,21 @@ export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteFo
             lostAfterMs: tuning.lostAfterMs,
             timelineUrl: guard.previewConnection.url,
           });
-          return send(done.ok ? { type: 'finished', progress: done.progress } : { type: 'lost', message: done.lost, last: done.last });
+          if (done.ok) return send({ type: 'finished', progress: done.progress });
+          return send(done.gone ? { type: 'gone', last: done.last } : { type: 'lost', message: done.lost, last: done.last });
         }
         case 'control': {
           const [result] = await performMutations(guard, { type: 'mutate', plans: [f.plan], confirmation: f.confirmation }, tuning);
           return send({ type: 'controlled', result });
         }
         case 'count': {
+          // After a restart the target's primaries may still be recovering: the refresh and count wait for them (or fail as before).
+          if (f.afterRestart)
+            await waitUntil(
+              () => es.health(f.target).catch(() => null),
+              (h) => h !== null && h.status !== 'red',
+              { timeoutMs: 60_000, intervalMs: 500 },
+            );
           // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
           // (through the guard, with the delete's confirmation) so the count sees what was deleted.
           // A failed refresh is audited and not retried; the count is read all the same, and says it may lag.

@@ -26,7 +26,9 @@ let cluster: Awaited<ReturnType<typeof startCluster>>;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-maint-'));
 const lockDir = path.join(dir, 'locks');
 const env = { SHARDECK_CONFIG_DIR: path.join(dir, 'config'), SHARDECK_LOCK_DIR: lockDir };
-const recordDir = path.join(lockDir, `allocation.${process.getuid!()}`);
+/** This user's allocation records: <lockDir>/<cluster>.allocation.<uid>.json (config/allocation-record.ts). */
+const records = (): string[] =>
+  fs.existsSync(lockDir) ? fs.readdirSync(lockDir).filter((n) => n.endsWith(`.allocation.${process.getuid!()}.json`)) : [];
 const cli = (args: string[]) => runCli([...args, '--url', cluster.url], { env });
 
 async function excludeNow(): Promise<string | undefined> {
@@ -96,8 +98,8 @@ describe('drain a node', () => {
     expect(await excludeNow()).toBe(`gone-node,${victim}`);
     expect(await copiesOn(victim)).toEqual([expect.stringMatching(new RegExp(`^${BLOCKED}/0[pr]$`))]);
     // Recorded before the change (the next shardeck offers to put it back).
-    const [file] = fs.readdirSync(recordDir);
-    expect(JSON.parse(fs.readFileSync(path.join(recordDir, file), 'utf8')).before.persistent).toEqual({ [EXCLUDE]: 'gone-node' });
+    const [file] = records();
+    expect(JSON.parse(fs.readFileSync(path.join(lockDir, file), 'utf8')).before.persistent).toEqual({ [EXCLUDE]: 'gone-node' });
     const st = await cli(['status', '--json']);
     expect(st.stderr).toMatch(/shardeck changed allocation at .*exclude\._name is gone-node,node-2 \(persistent; it was gone-node\)/);
 
@@ -122,7 +124,7 @@ describe('drain a node', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`ok: ${EXCLUDE.replace(/\./g, '\\.')} is gone-node \\(persistent\\)`));
     expect(await excludeNow()).toBe('gone-node');
-    expect(fs.readdirSync(recordDir)).toEqual([]);
+    expect(records()).toEqual([]);
     expect((await cli(['drain', '--undo', victim, '--yes'])).stdout).toMatch(/is not drained .*nothing to undo/);
     const audit = (await runCli(['audit', '--last', '5'], { env })).stdout;
     expect(audit).toContain(`{"persistent":{"${EXCLUDE}":"gone-node,${victim}"}} -> ok 200`);
@@ -167,7 +169,7 @@ describe('drain a node', () => {
       f = await until(app, /ok: |FAILED/, 60_000);
       expect(f).toMatch(/ok: cluster\.routing\.allocation\.exclude\._name is gone-node \(persistent\)/);
       expect(await excludeNow()).toBe('gone-node');
-      expect(fs.readdirSync(recordDir)).toEqual([]);
+      expect(records()).toEqual([]);
       app.unmount();
     } finally {
       await client.close();

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
-import { loadDemoData } from './demo-data.mjs';
+import { es, loadDemoData } from './demo-data.mjs';
 import { corruptShard } from './corrupt.mjs';
 import { captureToSvg } from './ansi-svg.mjs';
 import { platformSignIn, platformStop } from './platform.mjs';
@@ -148,6 +148,7 @@ try {
     await inspectShots(s);
     tmux('kill-session', '-t', s);
   }
+  await shardsRecoveryShot();
   await shareShots();
   await recoveryShots();
 } finally {
@@ -159,6 +160,52 @@ try {
   await node.stop();
   if (!platformWasRunning) await platformStop();
   fs.rmSync(configDir, { recursive: true, force: true });
+}
+
+/**
+ * The Shards pane's recovery section (shards-recovery.png): a snapshot of service_v9_alpha restored
+ * beside it under a throttle of 20kb/s (the repository's and indices.recovery's), so its recovery
+ * is on screen for a while; the copy, the repository and the throttle are removed afterwards.
+ */
+async function shardsRecoveryShot() {
+  const repo = 'shots_repo';
+  await es(node.url, 'PUT', `/_snapshot/${repo}`, { type: 'fs', settings: { location: path.join(node.repoDir, repo) } });
+  await es(node.url, 'PUT', `/_snapshot/${repo}/alpha?wait_for_completion=true`, { indices: 'service_v9_alpha', include_global_state: false });
+  await es(node.url, 'PUT', `/_snapshot/${repo}`, {
+    type: 'fs',
+    settings: { location: path.join(node.repoDir, repo), max_restore_bytes_per_sec: '20kb' },
+  });
+  await es(node.url, 'PUT', '/_cluster/settings', { persistent: { 'indices.recovery.max_bytes_per_sec': '20kb' } });
+  const s = 'recovering';
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    s,
+    '-x',
+    '80',
+    '-y',
+    '24',
+    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+  );
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '3');
+    await es(node.url, 'POST', `/_snapshot/${repo}/alpha/_restore`, {
+      indices: 'service_v9_alpha',
+      rename_pattern: '(.+)',
+      rename_replacement: '$1_restored',
+      include_global_state: false,
+    });
+    await waitFor(s, /recoveries: \d+ active[\s\S]*snapshot\/index/, 'the recovery section', 60);
+    shoot(s, 'shards-recovery', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    await es(node.url, 'DELETE', '/service_v9_alpha_restored').catch(() => undefined);
+    await es(node.url, 'PUT', '/_cluster/settings', { persistent: { 'indices.recovery.max_bytes_per_sec': null } });
+    await es(node.url, 'DELETE', `/_snapshot/${repo}/alpha`).catch(() => undefined);
+    await es(node.url, 'DELETE', `/_snapshot/${repo}`).catch(() => undefined);
+  }
 }
 
 /** The index detail (Enter on an Indices row), the Documents view (v) with a search and a hit as JSON, the Doctor pane (7). */

@@ -26,6 +26,7 @@ import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, 
 import type { Feature } from '../domain/capabilities';
 import { parseBalanceSummary } from '../domain/balance';
 import { parseShutdownRecords } from '../domain/shutdown';
+import { activeRecoveries } from '../domain/shard-recovery';
 import type { ReadRequest } from './connection';
 
 function cat(path: string, h: string[], extra: Record<string, string> = {}): ReadRequest {
@@ -288,6 +289,14 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
     parse: (b: unknown) => restoreRecoveries(parseRecovery(b)),
     every: 2,
+  }),
+  // Every active recovery (peer, existing store, snapshot), for the Shards pane's section: the same
+  // request as restores (the scenarios' recorded answers are shared), read only while the health
+  // says shards initialize or relocate (domain/panes.ts whileRecovering).
+  recoveries: resource({
+    request: { method: 'GET', path: '/_recovery', querystring: { active_only: 'true', filter_path: RECOVERY_FIELDS } },
+    parse: (b: unknown) => activeRecoveries(parseRecovery(b)),
+    every: 1,
   }),
 };
 

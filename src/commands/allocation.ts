@@ -39,6 +39,7 @@ function leftJson(left: LeftAllocation | null) {
     ? {
         at: left.record.at,
         by: left.record.user,
+        recordOwner: left.owner,
         pid: left.record.pid,
         what: left.record.what,
         settings: left.diffs,

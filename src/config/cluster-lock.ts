@@ -95,7 +95,44 @@ export async function withClusterLock<T>(
   /** onWait: told once who holds it while this waits, then null once this process has it. */
   opts: { waitMs?: number; onWait?: (holder: ClusterLockHolder | null) => void } = {},
 ): Promise<T> {
-  const file = clusterLockFile(clusterUuid);
+  return withSharedLock(clusterLockFile(clusterUuid), what, fn, opts);
+}
+
+/** The lock a rolling restart holds from its first step to its end (restart-node). */
+export function restartLockFile(clusterUuid: string): string {
+  return path.join(clusterLockDir(), `restart-${clusterFileKey(clusterUuid)}.lock`);
+}
+
+/**
+ * Runs a whole rolling restart holding the cluster's restart lock: a second restart of any node of
+ * the cluster, by any operator of the host, is refused at once with who runs the first (two nodes
+ * down together could take every copy of a shard). Its own lock, not the change lock: other
+ * operators' changes (an allocation restore) still go through while a restart waits minutes for
+ * green. Released on every way out of fn; a holder that died (crash, SIGKILL, a lost session) is
+ * taken over by the next restart.
+ */
+export async function withRestartLock<T>(clusterUuid: string, what: string, fn: () => Promise<T>): Promise<T> {
+  const file = restartLockFile(clusterUuid);
+  try {
+    return await withSharedLock(file, what, fn, { waitMs: 0 });
+  } catch (e) {
+    if (e instanceof ClusterBusyError && e.holder.pid !== null)
+      throw new ClusterBusyError(
+        e.holder,
+        0,
+        file,
+        `another rolling restart of this cluster is under way: ${describeHolder(e.holder)}; nothing was changed: run it again when that one has finished (a restart whose process is gone is taken over); if that process is not a shardeck restart, its owner or root removes ${file}`,
+      );
+    throw e;
+  }
+}
+
+async function withSharedLock<T>(
+  file: string,
+  what: string,
+  fn: () => Promise<T>,
+  opts: { waitMs?: number; onWait?: (holder: ClusterLockHolder | null) => void },
+): Promise<T> {
   // Already held by this call chain: a change made inside another (the recovery checklist's last
   // step refreshes the index through the guard) goes on under it instead of waiting for itself.
   const mine = heldHere.getStore();

@@ -14,7 +14,8 @@ const PANE_TABLE = {
     whileNotGreen: ['shards'],
   },
   indices: { title: 'Indices', key: '2', keyScopes: ['indices', 'table', 'list'], reads: ['health', 'indices', 'blocks'] },
-  shards: { title: 'Shards', key: '3', keyScopes: ['shards', 'table', 'list'], reads: ['health', 'shards'] },
+  // Its recovery section: the active recoveries, read only while the health says shards initialize or relocate.
+  shards: { title: 'Shards', key: '3', keyScopes: ['shards', 'table', 'list'], reads: ['health', 'shards'], whileRecovering: ['recoveries'] },
   disk: { title: 'Disk', key: '4', keyScopes: ['disk'], reads: ['health', 'allocation', 'settings', 'blocks', 'nodes'] },
   nodes: {
     title: 'Nodes',
@@ -68,6 +69,8 @@ export interface PaneDeclaration {
   reads: readonly string[];
   /** Read too while the cluster is not green (a list that grows with the cluster is not polled otherwise). */
   whileNotGreen?: readonly string[];
+  /** Read too while shards initialize or relocate (health's counts): nothing to show otherwise. */
+  whileRecovering?: readonly string[];
 }
 
 export type PaneId = keyof typeof PANE_TABLE;

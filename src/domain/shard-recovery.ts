@@ -4,6 +4,7 @@
 // changed through the guard with the value before kept (a record, like the allocation one), put
 // back with --restore. Pure.
 import { formatBytes } from './format';
+import { fitText } from './table';
 import type { MutationPlan } from './mutation/plan';
 import type { ShardRecovery } from './snapshots';
 
@@ -58,6 +59,37 @@ export function recoveryLine(r: ShardRecovery): string {
     `${p.bytesPercent.toFixed(1)}% of ${formatBytes(r.bytesTotal)}, files ${p.filesPercent.toFixed(1)}% (${r.filesRecovered}/${r.filesTotal}), ` +
     `${p.rate === null ? 'rate ?' : `${formatBytes(p.rate)}/s`}, ETA ${formatDuration(p.etaMs)}`
   );
+}
+
+/** One line of the Shards pane's recovery section: text, or a bar between two texts. */
+export type RecoverySectionLine = { text: string; tone?: 'dim' } | { before: string; percent: number; barWidth: number; after: string };
+
+/**
+ * The Shards pane's recovery section in `width` columns and at most `rows` lines: a title, then two
+ * lines per recovery (which copy, type/stage, source -> target; a bar with bytes %, files, rate and
+ * ETA), and how many more there are when they do not all fit. Names are the cluster's: the pane's
+ * Text makes them safe to print. Empty when nothing recovers or there is no room for one.
+ */
+export function recoverySection(recs: readonly ShardRecovery[], width: number, rows: number): RecoverySectionLine[] {
+  if (recs.length === 0 || rows < 3) return [];
+  const fits = Math.floor((rows - 1) / 2);
+  const shown = recs.length <= fits ? recs.length : Math.max(1, Math.floor((rows - 2) / 2));
+  const out: RecoverySectionLine[] = [{ text: fitText(`recoveries: ${recs.length} active (details and throttle: shardeck recovery)`, width), tone: 'dim' }];
+  for (const r of recs.slice(0, shown)) {
+    const p = recoveryProgress(r);
+    const where = r.source
+      ? `${r.source.repository}:${r.source.snapshot} -> ${r.targetNode ?? '?'}`
+      : r.sourceNode
+        ? `${r.sourceNode} -> ${r.targetNode ?? '?'}`
+        : `on ${r.targetNode ?? '?'}`;
+    out.push({ text: fitText(`${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${where}`, width) });
+    const after = ` ${p.bytesPercent.toFixed(1)}% of ${formatBytes(r.bytesTotal)} · files ${r.filesRecovered}/${r.filesTotal} · ${p.rate === null ? '?' : `${formatBytes(p.rate)}/s`} · ETA ${formatDuration(p.etaMs)}`;
+    // The bar takes what the figures leave (two columns of indent, two brackets), 8 to 30 cells.
+    const barWidth = Math.max(8, Math.min(30, width - 4 - after.length));
+    out.push({ before: '  ', percent: p.bytesPercent, barWidth, after: fitText(after, Math.max(0, width - 4 - barWidth)) });
+  }
+  if (shown < recs.length) out.push({ text: fitText(`  +${recs.length - shown} more: shardeck recovery`, width), tone: 'dim' });
+  return out;
 }
 
 /** Recoveries that still copy (a finished one may linger in active_only for a moment). */

@@ -36,7 +36,8 @@ import {
 } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile, readAudit, unfinishedInLog } from './audit';
 import { differences, recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
-import { readAllocationRecord, removeAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
+import { readAllocationRecord, readAllocationRecords, writeAllocationRecord } from '../config/allocation-record';
+import { dropRecordsBack } from './allocation-record';
 
 export interface GuardContext {
   client: EsClient;
@@ -190,7 +191,7 @@ export class Guard {
 
   /**
    * Before a change of allocation (enable, rebalance, an exclude): the values before it, written
-   * to this user's record of the cluster (config/allocation-record.ts), so that a crash, Ctrl-C or
+   * to this user's record of the cluster (config/allocation-record.ts, seen by every operator of the host), so that a crash, Ctrl-C or
    * a lost session never leaves allocation off unnoticed. Not written: not sent.
    */
   private async recordAllocation(plan: MutationPlan): Promise<AllocationRecord> {
@@ -203,7 +204,12 @@ export class Guard {
       user: hostUser(),
       pid: process.pid,
     };
-    const record = recordBefore(readAllocationRecord(uuid), plan, now, head)!;
+    // Another operator's record still not put back (its shardeck crashed): what comes back after this
+    // change is what was there before THAT change, not the limit it left (a restart would otherwise
+    // "restore" allocation to primaries).
+    const inherited = readAllocationRecords(uuid).find((f) => !f.mine && differences(f.record, now).length > 0);
+    const own = readAllocationRecord(uuid) ?? (inherited ? { ...inherited.record, ...head, what: plan.summary } : null);
+    const record = recordBefore(own, plan, now, head)!;
     try {
       writeAllocationRecord(record);
     } catch (e) {
@@ -215,10 +221,10 @@ export class Guard {
     return record;
   }
 
-  /** Once every recorded setting is what it was before (put back, or the change not applied), the record goes. */
+  /** Once every recorded setting is what it was before (put back, or the change not applied), the record goes: this user's, and another operator's where this user may remove it (root). */
   private async dropRecordIfBack(record: AllocationRecord): Promise<void> {
     try {
-      if (differences(record, await this.es.allocationSettings()).length === 0) removeAllocationRecord(record.clusterUuid);
+      dropRecordsBack(record.clusterUuid, await this.es.allocationSettings());
     } catch {
       // not read: the record stays, and the next start compares again
     }

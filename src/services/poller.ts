@@ -70,6 +70,12 @@ export function failingWaitMs(probeUp: boolean, periodMs: number, intervalMs: nu
   return probeUp ? periodMs : backoffMs(intervalMs, failures);
 }
 
+/** Whether the last health read says shards initialize or relocate (recoveries are running). */
+function recovering(s: ReturnType<ConsoleStore['getState']>): boolean {
+  const h = s.snapshots.health.data;
+  return !!h && h.initializingShards + h.relocatingShards > 0;
+}
+
 export interface PollStats {
   requests: number;
   bytes: number;
@@ -98,6 +104,8 @@ export class Poller {
     // A list that grows with the cluster (Health's shard list) is read only while it explains a yellow/red cluster.
     const status = s.snapshots.health.data?.status;
     if (!this.wanted && status && status !== 'green') for (const r of PANE_SPECS[s.pane].whileNotGreen ?? []) set.add(r);
+    // Recoveries are read only while there are some to show.
+    if (!this.wanted && recovering(s)) for (const r of PANE_SPECS[s.pane].whileRecovering ?? []) set.add(r);
     return set;
   }
 
@@ -112,9 +120,13 @@ export class Poller {
     let paused = this.store.getState().paused;
     let interval = this.store.getState().intervalMs;
     let status = this.store.getState().snapshots.health.data?.status;
+    let moving = recovering(this.store.getState());
     this.unsubscribe = this.store.subscribe((s) => {
       const nextStatus = s.snapshots.health.data?.status;
-      const changed = s.pane !== pane || (paused && !s.paused) || s.intervalMs !== interval || nextStatus !== status;
+      const nextMoving = recovering(s);
+      const changed =
+        s.pane !== pane || (paused && !s.paused) || s.intervalMs !== interval || nextStatus !== status || nextMoving !== moving;
+      moving = nextMoving;
       pane = s.pane;
       paused = s.paused;
       interval = s.intervalMs;

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
+import { ClusterBusyError, withRestartLock } from '../config/cluster-lock';
 import { configDir, readCapped, writePrivateFileAtomic } from '../config/files';
 import { allocationEnablePlan } from '../domain/allocation-limits';
 import type { ServiceConfig } from '../domain/engine';
@@ -160,8 +161,10 @@ async function runStep(
 }
 
 /**
- * Runs the steps from the first one not done, saving after each. Stops at the first failure (a
- * re-run goes on from it); before the engine stopped, a failure puts allocation back at once.
+ * Runs the steps from the first one not done, saving after each, holding the cluster's restart
+ * lock throughout (config/cluster-lock.ts withRestartLock: another restart running is refused with
+ * its holder, nothing changed). Stops at the first failure (a re-run goes on from it); before the
+ * engine stopped, a failure puts allocation back at once.
  */
 export async function runRestart(
   es: EsApi,
@@ -171,7 +174,25 @@ export async function runRestart(
   opts: RestartOptions,
 ): Promise<{ ok: boolean; progress: RestartProgress; message: string }> {
   guard.assertWritable();
-  let p = start.progress ?? newRestartProgress(start.node, start.checks?.indices ?? [], new Date().toISOString());
+  const p = start.progress ?? newRestartProgress(start.node, start.checks?.indices ?? [], new Date().toISOString());
+  try {
+    return await withRestartLock(await es.clusterUuid(), `restart of node ${p.node.name}`, () => runSteps(es, guard, start, p, confirmation, opts));
+  } catch (e) {
+    if (e instanceof ClusterBusyError) return { ok: false, progress: p, message: e.message };
+    throw e;
+  }
+}
+
+/** The steps, under the restart lock (runRestart). */
+async function runSteps(
+  es: EsApi,
+  guard: Guard,
+  start: Extract<RestartStart, { kind: 'ready' }>,
+  from: RestartProgress,
+  confirmation: Confirmation,
+  opts: RestartOptions,
+): Promise<{ ok: boolean; progress: RestartProgress; message: string }> {
+  let p = from;
   save(p);
   for (let id = nextRestartStep(p); id; id = nextRestartStep(p)) {
     const title = stepTitle(id, p.node.name);

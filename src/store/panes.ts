@@ -14,6 +14,8 @@ export interface PaneSpec extends PaneDeclaration {
   reads: readonly ResourceName[];
   /** Read too while the cluster is not green (a list that grows with the cluster is not polled otherwise). */
   whileNotGreen?: readonly ResourceName[];
+  /** Read too while shards initialize or relocate (health's counts). */
+  whileRecovering?: readonly ResourceName[];
 }
 
 export const PANE_SPECS: Record<PaneId, PaneSpec> = PANE_DECLARATIONS;

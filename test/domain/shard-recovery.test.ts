@@ -9,6 +9,7 @@ import {
   parseThrottleRecord,
   recoveryLine,
   recoveryProgress,
+  recoverySection,
   throttlePlan,
   throttleRecordBefore,
 } from '../../src/domain/shard-recovery';
@@ -86,3 +87,30 @@ describe('recovery throttle', () => {
     expect(p.verify!.check({ persistent: { 'indices.recovery.max_bytes_per_sec': '1mb' } }).ok).toBe(false);
   });
 });
+
+describe('the Shards pane recovery section', () => {
+  const one = parseRecovery(answer)[0];
+  const many = Array.from({ length: 5 }, (_, i) => ({ ...one, shard: i }));
+  const text = (l: ReturnType<typeof recoverySection>[number]) => ('text' in l ? l.text : `${l.before}[${'#'.repeat(l.barWidth)}]${l.after}`);
+
+  it('a title, then per recovery the copy and where, and a bar with %, files, rate and ETA, each line within the width', () => {
+    const lines = recoverySection([one], 80, 5);
+    expect(lines.map(text).map((t) => t.trimEnd())).toEqual([
+      'recoveries: 1 active (details and throttle: shardeck recovery)',
+      'logs[0]r peer/index node-1 -> node-3',
+      `  [${'#'.repeat(28)}] 50.0% of 7.63mb · files 5/10 · 977kb/s · ETA 4s`,
+    ]);
+    expect(lines[2]).toMatchObject({ percent: 50 });
+    for (const w of [40, 80, 120]) for (const l of recoverySection(many, w, 9)) expect(text(l).length).toBeLessThanOrEqual(w);
+  });
+
+  it('those that do not fit are counted; nothing without recoveries or room', () => {
+    const lines = recoverySection(many, 80, 5).map(text);
+    expect(lines).toHaveLength(4);
+    expect(lines[3].trim()).toBe('+4 more: shardeck recovery');
+    expect(recoverySection(many, 80, 11)).toHaveLength(11);
+    expect(recoverySection([], 80, 9)).toEqual([]);
+    expect(recoverySection([one], 80, 2)).toEqual([]);
+  });
+});
+

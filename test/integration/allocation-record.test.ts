@@ -1,12 +1,14 @@
 // Allocation is never left off by shardeck, on a real 8.19 node through the built CLI: a limit set
 // by hand makes status warn (exit 1, the reason in JSON); a limit set by shardeck is recorded
 // first (0600 in a 0700 folder under the lock folder), the next command on that cluster says so on
-// stderr, and `shardeck allocation restore` puts it back and drops the record.
+// stderr, and `shardeck allocation restore` puts it back and drops the record. The record is seen by
+// every operator of the host: a second OS user's record is offered to root and the other way round.
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { cliForOtherUsers, ensureBuilt, runCli } from '../helpers/run-cli';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
 import { Guard } from '../../src/services/guard';
@@ -17,9 +19,13 @@ import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-alloc-'));
+// The other user must reach the shared folder inside it (the folder itself is made 1777 by shardeck).
+fs.chmodSync(dir, 0o755);
 const lockDir = path.join(dir, 'locks');
 const env = { SHARDECK_CONFIG_DIR: path.join(dir, 'config'), SHARDECK_LOCK_DIR: lockDir };
-const recordDir = path.join(lockDir, `allocation.${process.getuid!()}`);
+/** This user's allocation records: <lockDir>/<cluster>.allocation.<uid>.json (config/allocation-record.ts). */
+const records = (): string[] =>
+  fs.existsSync(lockDir) ? fs.readdirSync(lockDir).filter((n) => n.endsWith(`.allocation.${process.getuid!()}.json`)) : [];
 
 let node: SharedNode;
 
@@ -44,8 +50,27 @@ beforeAll(async () => {
   node = await sharedNode();
 });
 afterAll(() => {
+  if (otherUid !== undefined) spawnSync('userdel', [OTHER]);
   fs.rmSync(dir, { recursive: true, force: true });
 });
+
+const OTHER = `shardeck-alloc-${process.pid % 100000}`;
+let otherUid: number | undefined;
+
+/** The built CLI as the other OS user, with nothing of root's environment but the shared lock folder. */
+function asOther(args: string[]) {
+  const r = spawnSync(
+    'runuser',
+    ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${path.join(dir, 'other-conf')}`]
+      .concat([`SHARDECK_LOCK_DIR=${lockDir}`, 'NO_COLOR=1', process.execPath, cliForOtherUsers(), ...args, '--url', node.url]),
+    { encoding: 'utf8', cwd: '/' },
+  );
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** Every operator's allocation record of the node, by owner uid. */
+const recordsOf = (uid: number): string[] =>
+  fs.existsSync(lockDir) ? fs.readdirSync(lockDir).filter((n) => n.endsWith(`.allocation.${uid}.json`)) : [];
 
 describe('allocation limits and the record of what shardeck changed', () => {
   it('set by hand: status warns with exit 1 and the reason in JSON; nothing is offered back (shardeck did not set it)', async () => {
@@ -76,11 +101,11 @@ describe('allocation limits and the record of what shardeck changed', () => {
     const set = await cli(['allocation', 'enable', 'primaries', '--yes']);
     expect(set.stdout).toMatch(/ok: cluster.routing.allocation.enable is primaries/);
     expect(await enableSetting()).toBe('primaries');
-    // The record: this user's folder 0700, the file 0600, the value before (unset).
-    expect(fs.statSync(recordDir).mode & 0o777).toBe(0o700);
-    const [file] = fs.readdirSync(recordDir);
-    expect(fs.statSync(path.join(recordDir, file)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(fs.readFileSync(path.join(recordDir, file), 'utf8')).before).toEqual({
+    // The record: in the shared sticky lock folder, this user's file 0644 (every operator reads it), the value before (unset).
+    expect(fs.statSync(lockDir).mode & 0o7777).toBe(0o1777);
+    const [file] = records();
+    expect(fs.statSync(path.join(lockDir, file)).mode & 0o777).toBe(0o644);
+    expect(JSON.parse(fs.readFileSync(path.join(lockDir, file), 'utf8')).before).toEqual({
       persistent: { 'cluster.routing.allocation.enable': null },
       transient: {},
     });
@@ -108,7 +133,7 @@ describe('allocation limits and the record of what shardeck changed', () => {
     expect(back.code).toBe(0);
     expect(back.stdout).toMatch(/ok: allocation is back to what it was/);
     expect(await enableSetting()).toBeUndefined();
-    expect(fs.readdirSync(recordDir)).toEqual([]);
+    expect(records()).toEqual([]);
     const after = await cli(['status', '--json']);
     expect(after.code).toBe(0);
     expect(after.stderr).toBe('');
@@ -120,12 +145,12 @@ describe('allocation limits and the record of what shardeck changed', () => {
 
   it('put back by hand: the next command finds nothing left and drops the record', async () => {
     await cli(['allocation', 'enable', 'none', '--yes']);
-    expect(fs.readdirSync(recordDir)).toHaveLength(1);
+    expect(records()).toHaveLength(1);
     await es('PUT', '/_cluster/settings', { persistent: { 'cluster.routing.allocation.enable': null } });
     const r = await cli(['status', '--json']);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe('');
-    expect(fs.readdirSync(recordDir)).toEqual([]);
+    expect(records()).toEqual([]);
   });
 
   it('the console: the dialog (A on the Health pane; the console opens the same one at start) says what is left and y puts it back', async () => {
@@ -155,7 +180,7 @@ describe('allocation limits and the record of what shardeck changed', () => {
       f = await until(app, /ok: allocation is back to what it was|FAILED/, 60_000);
       expect(f).toMatch(/ok: allocation is back to what it was/);
       expect(await enableSetting()).toBeUndefined();
-      expect(fs.readdirSync(recordDir)).toEqual([]);
+      expect(records()).toEqual([]);
       app.unmount();
     } finally {
       await client.close();
@@ -167,4 +192,84 @@ describe('allocation limits and the record of what shardeck changed', () => {
         else process.env[k] = v;
     }
   }, 120_000);
+
+  it('every operator of the host sees it: the other user\'s record is offered to root, root\'s to the other user; each puts it back', async () => {
+    const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    otherUid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
+    fs.mkdirSync(path.join(dir, 'other-conf'), { mode: 0o700 });
+    fs.chownSync(path.join(dir, 'other-conf'), otherUid, otherUid);
+    // The shared folder as shardeck makes it (this test may run alone: nothing made it yet).
+    fs.mkdirSync(lockDir, { recursive: true });
+    fs.chmodSync(lockDir, 0o1777);
+
+    // The other operator's shardeck leaves allocation at primaries (as a crash after the change would).
+    const left = asOther(['allocation', 'enable', 'primaries', '--yes']);
+    expect(left.code, left.stderr).toBe(0);
+    expect(await enableSetting()).toBe('primaries');
+    const [theirs] = recordsOf(otherUid);
+    expect(fs.statSync(path.join(lockDir, theirs)).uid).toBe(otherUid);
+
+    // Root's next command says so, naming whose record it is from the file system.
+    const st = await cli(['status', '--json']);
+    expect(st.code).toBe(1);
+    expect(st.stderr).toMatch(
+      new RegExp(`cluster.routing.allocation.enable is primaries \\(persistent; it was unset\\) \\(the record of ${OTHER} \\(uid ${otherUid}\\), another operator`),
+    );
+    expect(JSON.parse((await cli(['allocation', '--json'])).stdout).left).toMatchObject({ recordOwner: `${OTHER} (uid ${otherUid})` });
+
+    // A change of root meanwhile keeps what was there before the OTHER's change: one restore puts
+    // allocation back to unset (not to the primaries the other left), and root drops both records.
+    expect((await cli(['allocation', 'enable', 'none', '--yes'])).code).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(lockDir, records()[0]), 'utf8')).before.persistent).toEqual({
+      'cluster.routing.allocation.enable': null,
+    });
+    const back = await cli(['allocation', 'restore', '--yes']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(await enableSetting()).toBeUndefined();
+    expect(recordsOf(otherUid)).toEqual([]);
+    expect(records()).toEqual([]);
+
+    // The other way round: root's record, seen and put back by the other user, who may not remove
+    // root's file (sticky folder): it stays, counts for nothing, and root's next start drops it.
+    expect((await cli(['allocation', 'enable', 'none', '--yes'])).code).toBe(0);
+    const seen = asOther(['status', '--json']);
+    expect(seen.code).toBe(1);
+    expect(seen.stderr).toMatch(/cluster.routing.allocation.enable is none .*the record of root \(uid 0\), another operator/);
+    const theirBack = asOther(['allocation', 'restore', '--yes']);
+    expect(theirBack.code, theirBack.stderr).toBe(0);
+    expect(await enableSetting()).toBeUndefined();
+    expect(records()).toHaveLength(1);
+    const quiet = asOther(['status', '--json']);
+    expect([quiet.code, quiet.stderr]).toEqual([0, '']);
+    const mine = await cli(['status', '--json']);
+    expect([mine.code, mine.stderr]).toEqual([0, '']);
+    expect(records()).toEqual([]);
+
+    // A record under the other user's name that root wrote (the owner is not the uid in its name) is
+    // not the other's: ignored, though the setting it claims differs from now.
+    const key = theirs.split('.')[0];
+    const planted = path.join(lockDir, `${key}.allocation.${otherUid}.json`);
+    fs.writeFileSync(
+      planted,
+      JSON.stringify({
+        version: 1,
+        clusterUuid: ((await es('GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')) as { metadata: { cluster_uuid: string } }).metadata
+          .cluster_uuid,
+        url: node.url,
+        at: new Date().toISOString(),
+        user: OTHER,
+        pid: 1,
+        what: 'planted',
+        before: { persistent: { 'cluster.routing.allocation.enable': 'none' }, transient: {} },
+      }),
+      { mode: 0o644 },
+    );
+    const ignored = await cli(['status', '--json']);
+    expect([ignored.code, ignored.stderr]).toEqual([0, '']);
+    fs.chownSync(planted, otherUid, otherUid);
+    // The same file owned by the uid in its name is that operator's record: offered.
+    expect((await cli(['status', '--json'])).stderr).toMatch(/it was none\) \(the record of/);
+    fs.rmSync(planted);
+  }, 240_000);
 });

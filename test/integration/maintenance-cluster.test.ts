@@ -2,7 +2,8 @@
 // (its exact name merged into cluster.routing.allocation.exclude._name, an exclude set beforehand
 // kept; the value before recorded like every allocation change; the copies followed off the node;
 // what blocks the move grouped by decider; undo removes exactly that name), and the recovery view
-// during a replica recovery slowed by a 1mb throttle set (and put back) through shardeck.
+// during a replica recovery slowed by a 1mb throttle set (and put back) through shardeck, in the
+// command and in the console's Shards pane (its recovery section, with the real poller).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { startCluster } from '../../dev/lib/es-node.mjs';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
 import { Guard } from '../../src/services/guard';
+import { Poller } from '../../src/services/poller';
 import { createWizardServices } from '../../src/services/wizards';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
@@ -26,7 +28,9 @@ let cluster: Awaited<ReturnType<typeof startCluster>>;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-maint-'));
 const lockDir = path.join(dir, 'locks');
 const env = { SHARDECK_CONFIG_DIR: path.join(dir, 'config'), SHARDECK_LOCK_DIR: lockDir };
-const recordDir = path.join(lockDir, `allocation.${process.getuid!()}`);
+/** This user's allocation records: <lockDir>/<cluster>.allocation.<uid>.json (config/allocation-record.ts). */
+const records = (): string[] =>
+  fs.existsSync(lockDir) ? fs.readdirSync(lockDir).filter((n) => n.endsWith(`.allocation.${process.getuid!()}.json`)) : [];
 const cli = (args: string[]) => runCli([...args, '--url', cluster.url], { env });
 
 async function excludeNow(): Promise<string | undefined> {
@@ -96,8 +100,8 @@ describe('drain a node', () => {
     expect(await excludeNow()).toBe(`gone-node,${victim}`);
     expect(await copiesOn(victim)).toEqual([expect.stringMatching(new RegExp(`^${BLOCKED}/0[pr]$`))]);
     // Recorded before the change (the next shardeck offers to put it back).
-    const [file] = fs.readdirSync(recordDir);
-    expect(JSON.parse(fs.readFileSync(path.join(recordDir, file), 'utf8')).before.persistent).toEqual({ [EXCLUDE]: 'gone-node' });
+    const [file] = records();
+    expect(JSON.parse(fs.readFileSync(path.join(lockDir, file), 'utf8')).before.persistent).toEqual({ [EXCLUDE]: 'gone-node' });
     const st = await cli(['status', '--json']);
     expect(st.stderr).toMatch(/shardeck changed allocation at .*exclude\._name is gone-node,node-2 \(persistent; it was gone-node\)/);
 
@@ -122,7 +126,7 @@ describe('drain a node', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(new RegExp(`ok: ${EXCLUDE.replace(/\./g, '\\.')} is gone-node \\(persistent\\)`));
     expect(await excludeNow()).toBe('gone-node');
-    expect(fs.readdirSync(recordDir)).toEqual([]);
+    expect(records()).toEqual([]);
     expect((await cli(['drain', '--undo', victim, '--yes'])).stdout).toMatch(/is not drained .*nothing to undo/);
     const audit = (await runCli(['audit', '--last', '5'], { env })).stdout;
     expect(audit).toContain(`{"persistent":{"${EXCLUDE}":"gone-node,${victim}"}} -> ok 200`);
@@ -167,7 +171,7 @@ describe('drain a node', () => {
       f = await until(app, /ok: |FAILED/, 60_000);
       expect(f).toMatch(/ok: cluster\.routing\.allocation\.exclude\._name is gone-node \(persistent\)/);
       expect(await excludeNow()).toBe('gone-node');
-      expect(fs.readdirSync(recordDir)).toEqual([]);
+      expect(records()).toEqual([]);
       app.unmount();
     } finally {
       await client.close();
@@ -210,6 +214,24 @@ describe('recovery', () => {
     }
     expect((await esCall(cluster.url, 'POST', `/${INDEX}/_flush`)).status).toBe(200);
     expect((await esCall(cluster.url, 'PUT', `/${INDEX}/_settings`, { index: { number_of_replicas: 1 } })).status).toBe(200);
+
+    // The console's Shards pane with the real poller: its recovery section (the _recovery read made
+    // because the health says a shard initializes) shows the copy, where it goes and a bar, at 80x23.
+    const client = createClient({ url: cluster.url });
+    const store = makeStore();
+    store.setState({ pane: 'shards', intervalMs: 1000 });
+    const poller = new Poller(createEsApi(client, cluster.url), store);
+    poller.start();
+    try {
+      const app = await renderApp(store, { columns: 80, rows: 23 });
+      const f = await until(app, new RegExp(`recoveries: 1 active[\\s\\S]*${INDEX}\\[0\\]r peer/\\w+ node-\\d -> node-\\d\\s+\\[█*·*\\] \\d+\\.\\d% of`), 30_000);
+      expectFits(f);
+      expect(f.split('\n').length).toBeLessThanOrEqual(23);
+      app.unmount();
+    } finally {
+      poller.stop();
+      await client.close();
+    }
 
     let seen: any;
     for (let i = 0; i < 60 && !seen; i++) {

@@ -1,8 +1,9 @@
 // The rolling restart of this host's node, on a real 8.19 node run as a service by the harness
 // (dev/es-service.mjs, as in engine-service.test.ts), through the built CLI:
 // 1. a restart killed after allocation was turned off (its stop command hangs; shardeck is killed
-//    with SIGKILL once it announced the stop): the next command says allocation was left off by
-//    shardeck, and `allocation restore` puts it back;
+//    with SIGKILL once it announced the stop; meanwhile a second restart is refused by the restart
+//    lock): the next command says allocation was left off by shardeck, and `allocation restore`
+//    puts it back;
 // 2. the same restart run again goes on (allocation off again first, as it was put back), stops
 //    and starts the engine (a new process), puts allocation back to what it was (unset), waits for
 //    green and verifies; every step audited, timings printed.
@@ -67,8 +68,18 @@ it('killed after allocation went off: the next command says so and allocation re
     });
     child.on('close', () => reject(new Error(`restart-node ended before the stop: ${stdout} ${stderr}`)));
   });
+  // Meanwhile a second restart (another operator, another terminal) is refused at once, naming the
+  // first: the restart lock is held over the whole run, not per step.
+  const second = await cli(['restart-node', '--yes', '--node-name', NAME, '--stop-cmd', 'true', '--start-cmd', 'true']);
+  expect(second.code).toBe(5);
+  expect(second.stdout).toMatch(
+    new RegExp(`FAILED: another rolling restart of this cluster is under way: [^:]+: restart of node ${NAME} \\(pid ${child.pid}, lock owned by root`),
+  );
+  expect(second.stdout).not.toMatch(/\nstop: /);
   process.kill(-child.pid!, 'SIGKILL');
   await exited;
+  // Killed: its lock stays, and is taken over by the next restart (the second test).
+  expect(fs.readdirSync(env.SHARDECK_LOCK_DIR).filter((f) => /^restart-.*\.lock$/.test(f))).toHaveLength(1);
   expect(stdout).toMatch(/allocation-off: allocation of replicas off/);
   expect(stdout).toMatch(/done: cluster.routing.allocation.enable is primaries/);
   expect(await enableSetting()).toBe('primaries');
@@ -107,6 +118,8 @@ it('run again: goes on (allocation off again), restarts the engine, puts allocat
   );
 
   console.log(r.stdout.split('\n').find((l) => l.startsWith('ok: restarted')));
+  // The killed run's restart lock was taken over, and this run released it.
+  expect(fs.readdirSync(env.SHARDECK_LOCK_DIR).filter((f) => /^restart-/.test(f))).toEqual([]);
   expect(await pid()).not.toBe(before);
   expect(await enableSetting()).toBeUndefined();
   const st = await cli(['status', '--json']);

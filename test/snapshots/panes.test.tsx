@@ -12,6 +12,7 @@ import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, render
 import { withColourMarkers } from '../ui/markers';
 import * as resourcesModule from '../../src/cluster/resources';
 import { setSnapshot } from '../../src/store/console';
+import { parsedAsPolled } from '../helpers/recorded';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -78,6 +79,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
       if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
       // The Nodes pane's maintenance reads were recorded on 8.19 only (not drawn here).
       if (name === 'desiredBalance' || name === 'nodeShutdown') continue;
+      // The Shards pane's recovery read was recorded on 8.19 only (not drawn here).
+      if (name === 'recoveries') continue;
       // Recorded before the Snapshots pane existed; the Health pane does not draw from its reads.
       if (PANE_SPECS.snapshots.reads.includes(name) && !PANE_SPECS.health.reads.includes(name)) continue;
       setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(OLD, name) as never) as never, fetchedAt: NOW - 3000, failures: 0 });
@@ -311,5 +314,39 @@ describe('Nodes pane with a shutdown record', () => {
     });
     expect(text).toContain('1 shutdown record');
     await expect(text).toMatchFileSnapshot('__screens__/yellow-nodes-shutdown-80x24.txt');
+  });
+});
+
+// Recorded by dev/record-recovery.ts from a real 2-node cluster during a replica recovery slowed by
+// a 1mb throttle (test/fixtures/recovery: the Shards pane's health, shards and recoveries reads).
+describe('Shards pane during a replica recovery', () => {
+  /** The yellow scenario's other reads, the recorded cluster's health, shards and recoveries, before the first frame. */
+  async function recoveryScreen(columns: number, rows: number, prepare?: (r: Rendered) => void): Promise<string> {
+    const store = makeStore();
+    loadScenario(store, 'yellow');
+    for (const name of ['health', 'shards', 'recoveries'] as const)
+      setSnapshot(store, name, { data: parsedAsPolled('recovery', name) as never, fetchedAt: NOW - 1000, failures: 0 });
+    store.setState({ pane: 'shards' });
+    r = await renderApp(store, { columns, rows });
+    if (prepare) {
+      prepare(r);
+      await r.settled();
+    }
+    return withColourMarkers(r.frame());
+  }
+  for (const [columns, rows] of SIZES)
+    it(`the recovery section with its bar at ${columns}x${rows}`, async () => {
+      const text = await recoveryScreen(columns, rows);
+      expect(text).toContain('recoveries: 1 active');
+      expect(text).toContain('service_v9_orders[0]r peer/index node-2 -> node-1');
+      expect(text).toMatch(/8\.1% of 15\.5 ?MB/i);
+      await expect(text).toMatchFileSnapshot(`__screens__/recovery-shards-${columns}x${rows}.txt`);
+    });
+  it('no section once the health says nothing initializes or relocates (the last recoveries read is not shown)', async () => {
+    const text = await recoveryScreen(80, 24, (app) => {
+      const h = app.store.getState().snapshots.health.data!;
+      setSnapshot(app.store, 'health', { data: { ...h, initializingShards: 0 }, fetchedAt: NOW, failures: 0 });
+    });
+    expect(text).not.toContain('recoveries:');
   });
 });

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ClusterBusyError, clusterLockFile, withClusterLock } from '../../src/config/cluster-lock';
+import { ClusterBusyError, clusterLockFile, restartLockFile, withClusterLock, withRestartLock } from '../../src/config/cluster-lock';
 
 const UUID = 'Xq3kTn0PQ9a2mR6oVw1bYg';
 /** Another user: no passwd entry is needed for a uid to own files and run a process. */
@@ -135,5 +135,31 @@ describe('cluster lock', () => {
     } finally {
       fs.rmSync(theirs, { recursive: true, force: true });
     }
+  });
+
+  it('the restart lock: a second restart is refused at once naming the first; changes still go through; released when the run throws; a dead holder is taken over', async () => {
+    let release!: () => void;
+    let held!: () => void;
+    const holds = new Promise<void>((r) => (held = r));
+    const first = withRestartLock(UUID, 'restart of node a', () => {
+      held();
+      return new Promise<void>((r) => (release = r));
+    });
+    await holds;
+    const err = await withRestartLock(UUID, 'restart of node b', () => Promise.resolve('ran')).catch((e) => e);
+    expect(err).toBeInstanceOf(ClusterBusyError);
+    expect((err as Error).message).toMatch(/another rolling restart of this cluster is under way: .*: restart of node a \(pid \d+/);
+    // Its own lock: another operator's change (an allocation restore) is not held up by a restart.
+    expect(await withClusterLock(UUID, 'allocation restore', () => Promise.resolve('ran'), { waitMs: 300 })).toBe('ran');
+    release();
+    await first;
+    expect(fs.existsSync(restartLockFile(UUID))).toBe(false);
+    // A run that fails half-way lets the next one in.
+    await expect(withRestartLock(UUID, 'x', () => Promise.reject(new Error('stop failed')))).rejects.toThrow('stop failed');
+    expect(fs.existsSync(restartLockFile(UUID))).toBe(false);
+    // A restart killed (SIGKILL) leaves its lock; the next one takes it over.
+    const gone = spawnSync('true').pid;
+    fs.writeFileSync(restartLockFile(UUID), `${gone} 0123456789abcdef\nroot: restart of node a\n`, { mode: 0o644 });
+    expect(await withRestartLock(UUID, 'restart of node a', () => Promise.resolve('ran'))).toBe('ran');
   });
 });

@@ -32,7 +32,7 @@ function recipeGaps(r: Recipe): string[] {
       else if (!r.scopeTitles[id]?.help || !r.scopeTitles[id]?.where) gaps.push(`${id}: its key scope has no title`);
     }
     if (pane.keyScopes.includes('table') && !pane.keyScopes.includes('list')) gaps.push(`${id}: a table without the list keys`);
-    for (const read of [...pane.reads, ...(pane.whileNotGreen ?? [])])
+    for (const read of [...pane.reads, ...(pane.whileNotGreen ?? []), ...(pane.whileRecovering ?? [])])
       if (!r.reads.includes(read)) gaps.push(`${id}: reads ${read}, which cluster/resources.ts does not have`);
   }
   for (const k of r.keymap) {

@@ -25,13 +25,13 @@ const HEALTH = {
 /** Reads that fail while `down` is true, counting the calls per resource. */
 function fakeReads() {
   const calls: Record<string, number[]> = {};
-  const state = { down: true, delayMs: 0, status: 'green' };
+  const state = { down: true, delayMs: 0, status: 'green', initializing: 0 };
   const reads: PollReads = {
     resource: (async (name: ResourceName) => {
       (calls[name] ??= []).push(Date.now());
       if (state.delayMs) await new Promise((r) => setTimeout(r, state.delayMs));
       if (state.down) throw new ConnError('unreachable', 'nothing listens (connection refused)');
-      return { data: name === 'health' ? { ...HEALTH, status: state.status } : [], bytes: 10 };
+      return { data: name === 'health' ? { ...HEALTH, status: state.status, initializingShards: state.initializing } : [], bytes: 10 };
     }) as PollReads['resource'],
     healthDiagnoses: () => Promise.resolve({}),
   };
@@ -228,6 +228,47 @@ describe('what the poller reads (fake reads)', () => {
       state.status = 'yellow';
       await vi.advanceTimersByTimeAsync(3 * INTERVAL);
       expect(calls.shards?.length ?? 0).toBeGreaterThan(0);
+    } finally {
+      poller.stop();
+    }
+  });
+});
+
+describe('the Shards pane reads recoveries (fake reads)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('only while the health says shards initialize or relocate, and only on that pane', async () => {
+    const { reads, calls, state } = fakeReads();
+    state.down = false;
+    const store = createConsoleStore({
+      connection: { url: 'http://x', profile: 't', insecure: false, readOnly: false },
+      intervalMs: INTERVAL,
+      pane: 'shards',
+    });
+    const poller = new Poller(reads, store);
+    poller.start();
+    try {
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      expect(calls.recoveries).toBeUndefined(); // nothing recovers
+      state.initializing = 1;
+      state.status = 'yellow';
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      const during = calls.recoveries?.length ?? 0;
+      expect(during).toBeGreaterThan(0);
+      // Another pane: not read, though shards still initialize.
+      store.setState({ pane: 'indices' });
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      const elsewhere = calls.recoveries.length;
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      expect(calls.recoveries.length).toBe(elsewhere);
+      // Back on Shards, the recovery done: not read any more.
+      state.initializing = 0;
+      store.setState({ pane: 'shards' });
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      const after = calls.recoveries.length;
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      expect(calls.recoveries.length).toBe(after);
     } finally {
       poller.stop();
     }

@@ -14,7 +14,7 @@ import { RESOURCES } from '../src/cluster/resources';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const { request } = RESOURCES.pendingTasks;
-const read = async (url: string) => (await fetch(`${url}${request.path}?${new URLSearchParams(request.querystring)}`)).json();
+const read = async (url: string) => (await fetch(`${url}${request.path}?${new URLSearchParams(request.querystring).toString()}`)).json();
 const write = (scenario: string, body: unknown) => {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
@@ -27,7 +27,10 @@ const url = given ?? node!.url;
 try {
   const quiet = await read(url);
   for (const s of ['yellow', 'red', 'full']) write(s, quiet);
-  const busy = await queueIndexCreations(url, 'service_v9_pending', { count: 200, read: () => read(url) });
+  const busy = (await queueIndexCreations(url, 'service_v9_pending', { count: 200, read: () => read(url) })) as {
+    created: number;
+    most: { tasks?: unknown[] } | null;
+  };
   process.stderr.write(`busy: ${busy.created} created, most pending seen ${busy.most?.tasks?.length ?? 0}\n`);
   if (!busy.most?.tasks?.length) throw new Error('no pending task seen: nothing recorded for test/fixtures/pending');
   write('pending', busy.most);

@@ -73,6 +73,6 @@ export async function queueIndexCreations(url, prefix, { count = 200, read }) {
   );
   done = true;
   await watching;
-  for (let i = 0; i < names.length; i += 50) await call(url, 'DELETE', `/${names.slice(i, i + 50).join(',')}`);
+  for (let i = 0; i < names.length; i += 50) await call(url, 'DELETE', `/${names.slice(i, i + 50).join(',')}?ignore_unavailable=true`);
   return { created: answers.filter((a) => a.status === 200).length, most };
 }

@@ -70,10 +70,7 @@ export function pendingLines(tasks: readonly PendingTask[], width: number, max: 
   const oldest = oldestPending(tasks);
   const lines: PendingLine[] = [
     {
-      text: fitText(
-        `pending cluster tasks ${formatCount(tasks.length)}, oldest ${formatMillis(oldest)} in queue (* executing)`,
-        width,
-      ),
+      text: fitText(`pending cluster tasks ${formatCount(tasks.length)}, oldest ${formatMillis(oldest)} in queue (* executing)`, width),
       bold: true,
       tone: oldest >= PENDING_OLD_MS ? 'red' : 'yellow',
     },

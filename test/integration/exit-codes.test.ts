@@ -52,6 +52,7 @@ const ARGS: Record<string, string[][]> = {
   deprecations: [[]],
   balance: [[]],
   'hot-threads': [[], ['node-1']],
+  pending: [[]],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

@@ -76,6 +76,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
       // No _health_report before 8.7; the Tasks pane's and the node pressure reads were recorded on 8.19 only (not drawn here).
       if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
+      // Pending tasks were recorded on 8.19 only: none drawn (the section shows only while tasks wait).
+      if (name === 'pendingTasks') continue;
       // The Nodes pane's maintenance reads were recorded on 8.19 only (not drawn here).
       if (name === 'desiredBalance' || name === 'nodeShutdown') continue;
       // Recorded before the Snapshots pane existed; the Health pane does not draw from its reads.
@@ -106,6 +108,24 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
         if (explained) expect(text).toContain('cause: ');
         await expect(text).toMatchFileSnapshot(`__screens__/${OLD}-health${explained ? '-explained' : ''}-${columns}x${rows}.txt`);
       });
+});
+
+// Recorded by dev/record-pending.ts from a real 8.19 node made busy on purpose (200 index creations
+// at once: 206 tasks queued), in the yellow scenario's place of "none pending".
+describe('Health pane with pending cluster tasks', () => {
+  for (const [columns, rows] of SIZES)
+    it(`the busy node's queue at ${columns}x${rows}`, async () => {
+      const text = await screen('yellow', 'health', columns, rows, (app) => {
+        const data = resourcesModule.RESOURCES.pendingTasks.parse(fixture('pending', 'pendingTasks'));
+        setSnapshot(app.store, 'pendingTasks', { data, fetchedAt: NOW - 3000, failures: 0 });
+        // The health answer of the same moment counts them too.
+        const health = { ...app.store.getState().snapshots.health.data!, pendingTasks: data.length };
+        setSnapshot(app.store, 'health', { data: health, fetchedAt: NOW - 3000, failures: 0 });
+      });
+      expect(text).toMatch(/pending cluster tasks 206, oldest 1\.8s in queue/);
+      expect(text).toMatch(/… 204 more: shardeck pending/);
+      await expect(text).toMatchFileSnapshot(`__screens__/health-pending-${columns}x${rows}.txt`);
+    });
 });
 
 // Recorded by dev/record-pressure.ts from a real 8.19 node made sick on purpose: a write pool of one

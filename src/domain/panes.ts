@@ -20,7 +20,7 @@ const PANE_TABLE = {
     title: 'Nodes',
     key: '5',
     keyScopes: ['nodes', 'table', 'list'],
-    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm', 'desiredBalance', 'nodeShutdown'],
+    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm', 'desiredBalance', 'nodeShutdown', 'allocation'],
   },
   templates: {
     title: 'Templates',

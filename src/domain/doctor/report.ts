@@ -11,6 +11,8 @@ import { javaMajor, type DoctorNode } from './node';
 import { scrollFindings } from './scroll';
 import { pressureFindings, type PressureInputs } from './pressure';
 import { pendingFindings } from './pending';
+import { hotSpotFindings } from './hotspots';
+import { hotSpots } from '../hot-spots';
 import type { PendingTask } from '../pending-tasks';
 import { shardFindings, type ExplainedCase } from './shards';
 import { tmpFindings, type TmpView } from './tmp';
@@ -119,6 +121,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
   if (i.pressure) findings.push(...pressureFindings(i.pressure));
   if (i.pending) findings.push(...pendingFindings(i.pending));
+  findings.push(...hotSpotFindings(hotSpots(i.allocation, i.pressure?.pressure)));
   findings.push(
     ...versionFindings(
       i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseHealthReport } from '../../src/domain/parse';
 import type { PaneId } from '../../src/store/console';
 import { PANE_SPECS } from '../../src/store/panes';
+import { parsedAsPolled } from '../helpers/recorded';
 import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 import * as resourcesModule from '../../src/cluster/resources';
@@ -125,6 +126,25 @@ describe('Health pane with pending cluster tasks', () => {
       expect(text).toMatch(/pending cluster tasks 206, oldest 1\.8s in queue/);
       expect(text).toMatch(/… 204 more: shardeck pending/);
       await expect(text).toMatchFileSnapshot(`__screens__/health-pending-${columns}x${rows}.txt`);
+    });
+});
+
+// Recorded by dev/record-hot-spots.ts from a real 3-node 8.19 cluster with a hot spot made on
+// purpose (16 one-shard indices held on node-1 by an allocation filter, 3 left to the balancer):
+// every read of the Nodes pane in the yellow scenario's place.
+describe('Nodes pane with a hot spot', () => {
+  for (const [columns, rows] of SIZES)
+    it(`3 nodes, node-1 with 2x the average shards at ${columns}x${rows}`, async () => {
+      // Before the first frame, so no selection moves.
+      const store = makeStore();
+      loadScenario(store, 'yellow');
+      for (const name of ['allocation', 'nodePressure', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const)
+        setSnapshot(store, name, { data: parsedAsPolled('hot-spots', name) as never, fetchedAt: NOW - 3000, failures: 0 });
+      store.setState({ pane: 'nodes' });
+      r = await renderApp(store, { columns, rows });
+      const text = withColourMarkers(r.frame());
+      expect(text).toMatch(/hot spot: node-1 shards 16 \(2\.\dx the average 6\)/);
+      await expect(text).toMatchFileSnapshot(`__screens__/nodes-hot-spot-${columns}x${rows}.txt`);
     });
 });
 

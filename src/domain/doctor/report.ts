@@ -13,6 +13,8 @@ import { pressureFindings, type PressureInputs } from './pressure';
 import { pendingFindings } from './pending';
 import { hotSpotFindings } from './hotspots';
 import { hotSpots } from '../hot-spots';
+import { fieldLimitFindings } from './fields';
+import type { FieldCount } from '../field-limits';
 import type { PendingTask } from '../pending-tasks';
 import { shardFindings, type ExplainedCase } from './shards';
 import { tmpFindings, type TmpView } from './tmp';
@@ -49,6 +51,8 @@ export interface DoctorInputs {
   pressure?: PressureInputs;
   /** The master's queue of cluster-state updates (_cluster/pending_tasks); undefined: not read. */
   pending?: PendingTask[];
+  /** Every index's mapped field count against its limit; undefined: not read. */
+  fieldCounts?: FieldCount[];
   /** The privileges the user lacks (null: the node checks none); undefined: not asked. */
   access?: AccessFacts | null;
   /** Upgrade readiness (_migration/deprecations and the deprecation log); undefined: not asked. */
@@ -122,6 +126,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   if (i.pressure) findings.push(...pressureFindings(i.pressure));
   if (i.pending) findings.push(...pendingFindings(i.pending));
   findings.push(...hotSpotFindings(hotSpots(i.allocation, i.pressure?.pressure)));
+  if (i.fieldCounts) findings.push(...fieldLimitFindings(i.fieldCounts));
   findings.push(
     ...versionFindings(
       i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })),

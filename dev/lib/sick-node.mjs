@@ -76,3 +76,17 @@ export async function queueIndexCreations(url, prefix, { count = 200, read }) {
   for (let i = 0; i < names.length; i += 50) await call(url, 'DELETE', `/${names.slice(i, i + 50).join(',')}?ignore_unavailable=true`);
   return { created: answers.filter((a) => a.status === 200).length, most };
 }
+
+/**
+ * An index near its field limit (Elastic's "mapping explosion"): index.mapping.total_fields.limit
+ * `limit`, and `fields` mapped fields (an object `attrs` holding fields-2 keyword fields, as data
+ * with its keys as field names makes, and a text field with a keyword multi-field counts 2 more).
+ * Returns the node's answer to the creation.
+ */
+export async function nearFieldLimit(url, index, { limit = 20, fields = 19 } = {}) {
+  const attrs = Object.fromEntries(Array.from({ length: fields - 3 }, (_, i) => [`k${i}`, { type: 'keyword' }]));
+  return call(url, 'PUT', `/${index}`, {
+    settings: { number_of_shards: 1, number_of_replicas: 0, 'index.mapping.total_fields.limit': limit },
+    mappings: { properties: { attrs: { properties: attrs }, title: { type: 'text', fields: { raw: { type: 'keyword' } } } } },
+  });
+}

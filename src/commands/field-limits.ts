@@ -14,14 +14,14 @@ const fieldLimits: CommandModule = {
   usage: 'usage: shardeck field-limits [--json] [--from PERCENT] [connection flags]',
   group: 'inspect',
   options: { from: { type: 'string' } },
-  flagHelp: { from: `list indices from this share of their limit (1-100, default ${FIELDS_LIST})` },
+  flagHelp: { from: `list indices from this share of their limit (above 0, at most 100; default ${FIELDS_LIST})` },
   examples: ['shardeck field-limits', 'shardeck field-limits --from 50 --json'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     if (positionals.length) return usageError(NAME, 'takes no arguments: shardeck field-limits [--json] [--from PERCENT]', json);
     const from = values.from === undefined ? FIELDS_LIST : Number(values.from);
-    if (!Number.isFinite(from) || from < 1 || from > 100)
-      return usageError(NAME, `--from "${String(values.from)}" is not a percentage from 1 to 100`, json);
+    if (!Number.isFinite(from) || from <= 0 || from > 100)
+      return usageError(NAME, `--from "${String(values.from)}" is not a percentage above 0, at most 100`, json);
     const { es, close } = await openGuard(values);
     try {
       const all = await es.fieldCounts();
@@ -40,10 +40,10 @@ const fieldLimits: CommandModule = {
         return code;
       }
       if (!near.length) {
-        out(`no index at ${from}% of its field limit (${all.length} checked)\n`);
+        out(`no index at ${from}% of its field limit (${all.length} indices with mapped fields checked)\n`);
         return code;
       }
-      out(`${near.length} of ${all.length} indices at ${from}%+ of index.mapping.total_fields.limit:\n`);
+      out(`${near.length} of ${all.length} indices with mapped fields at ${from}%+ of index.mapping.total_fields.limit:\n`);
       for (const c of near) {
         const l = fieldCountLine(c, 80);
         out(`${l.tone ? paint(l.tone, l.text.trimEnd()) : l.text.trimEnd()}\n`);

@@ -74,3 +74,42 @@ export async function tripRequestBreaker(url, index) {
     await call(url, 'PUT', '/_cluster/settings', { persistent: { 'indices.breaker.request.limit': null } });
   }
 }
+
+/**
+ * Sends `count` index creations (1 shard, 0 replicas) at once: each is a cluster-state update the
+ * master queues, so `_cluster/pending_tasks` fills while they run. `read` is called again and
+ * again meanwhile; the answer with the most tasks is returned (with how many indices were made).
+ * The indices are deleted afterwards (by their exact names, a few at a time).
+ */
+export async function queueIndexCreations(url, prefix, { count = 200, read }) {
+  const names = Array.from({ length: count }, (_, i) => `${prefix}_${i}`);
+  let done = false;
+  let most = null;
+  const watching = (async () => {
+    while (!done) {
+      const body = await read();
+      if ((body.tasks?.length ?? 0) > (most?.tasks?.length ?? 0)) most = body;
+    }
+  })();
+  const answers = await Promise.all(
+    names.map((n) => call(url, 'PUT', `/${n}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })),
+  );
+  done = true;
+  await watching;
+  for (let i = 0; i < names.length; i += 50) await call(url, 'DELETE', `/${names.slice(i, i + 50).join(',')}?ignore_unavailable=true`);
+  return { created: answers.filter((a) => a.status === 200).length, most };
+}
+
+/**
+ * An index near its field limit (Elastic's "mapping explosion"): index.mapping.total_fields.limit
+ * `limit`, and `fields` mapped fields (an object `attrs` holding fields-2 keyword fields, as data
+ * with its keys as field names makes, and a text field with a keyword multi-field counts 2 more).
+ * Returns the node's answer to the creation.
+ */
+export async function nearFieldLimit(url, index, { limit = 20, fields = 19 } = {}) {
+  const attrs = Object.fromEntries(Array.from({ length: fields - 3 }, (_, i) => [`k${i}`, { type: 'keyword' }]));
+  return call(url, 'PUT', `/${index}`, {
+    settings: { number_of_shards: 1, number_of_replicas: 0, 'index.mapping.total_fields.limit': limit },
+    mappings: { properties: { attrs: { properties: attrs }, title: { type: 'text', fields: { raw: { type: 'keyword' } } } } },
+  });
+}

@@ -3,6 +3,7 @@
 import { type SampleDoc } from '../domain/delete/plan';
 import { MODIFIED_AT, SOURCES, type Query } from '../domain/delete/query';
 import { shardsRetainingDeletes } from '../domain/merge';
+import { FIELD_LIMIT_FILTER, FIELD_MAPPING_FILTER, fieldCounts, type FieldCount } from '../domain/field-limits';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';
 
 const at = (expr: string, api: string) => `/${encodeURIComponent(expr)}/${api}`;
@@ -45,6 +46,19 @@ export function indicesApi(es: EsTransport) {
         expand_wildcards: 'all',
       });
       return new Map(rows.map((r) => [r.index, r.uuid]));
+    },
+
+    /**
+     * Every index's mapped field count against its index.mapping.total_fields.limit (fullest first).
+     * Read when asked (the field-limits command, the doctor), never polled: the mappings of every
+     * index travel (only their properties and runtime fields), and the limit only where it is set.
+     */
+    async fieldCounts(): Promise<FieldCount[]> {
+      const [mappings, limits] = await Promise.all([
+        getJson(es, '/_mapping', { filter_path: FIELD_MAPPING_FILTER, expand_wildcards: 'all' }),
+        getJson(es, '/_settings/index.mapping.total_fields.limit', { filter_path: FIELD_LIMIT_FILTER, expand_wildcards: 'all' }),
+      ]);
+      return fieldCounts(mappings, limits);
     },
 
     /** number_of_replicas of each index an expression matches. */

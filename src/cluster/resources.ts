@@ -21,6 +21,7 @@ import {
 } from '../domain/parse';
 import { parseNodeJvm, parseNodeStats } from '../domain/node-stats';
 import { NODE_PRESSURE_FILTER, parseNodePressure } from '../domain/node-pressure';
+import { PENDING_TASKS_FILTER, parsePendingTasks } from '../domain/pending-tasks';
 import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
 import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, restoreRecoveries } from '../domain/snapshots';
 import type { Feature } from '../domain/capabilities';
@@ -210,6 +211,13 @@ export const RESOURCES = {
     },
     parse: parseNodePressure,
     every: 1,
+  }),
+  // Cluster-state updates the master has queued (the Health pane's section while any exist, and the
+  // count is in the health answer too): the master answers from its queue, only the fields shown.
+  pendingTasks: resource({
+    request: { method: 'GET', path: '/_cluster/pending_tasks', querystring: { filter_path: PENDING_TASKS_FILTER } },
+    parse: parsePendingTasks,
+    every: 2,
   }),
   // -Xms/-Xmx change only with a restart: read rarely.
   nodeJvm: resource({

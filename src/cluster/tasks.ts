@@ -1,6 +1,6 @@
 // The task API: one task's status (finished ones from the node's task results), a wait for its
 // end, and the running delete-by-query and force-merge tasks.
-import { parseTask, type TaskProgress } from '../domain/delete/task';
+import { parseTask, slicesRunning, type TaskProgress } from '../domain/delete/task';
 import { ConnError, getJson, type EsTransport } from './connection';
 
 const taskPath = (id: string) => `/_tasks/${encodeURIComponent(id)}`;
@@ -8,7 +8,16 @@ const taskPath = (id: string) => `/_tasks/${encodeURIComponent(id)}`;
 export function tasksApi(es: EsTransport) {
   return {
     async task(id: string): Promise<TaskProgress> {
-      return parseTask(id, await getJson(es, taskPath(id)));
+      const body = await getJson<any>(es, taskPath(id));
+      if (!slicesRunning(body)) return parseTask(id, body);
+      // A sliced parent counts nothing until its slices end: its running slices are its child tasks.
+      const children = await getJson<any>(es, '/_tasks', {
+        parent_task_id: id,
+        detailed: 'true',
+        group_by: 'none',
+        filter_path: 'tasks.status',
+      });
+      return parseTask(id, body, children?.tasks ?? []);
     },
 
     /** Waits up to `ms` for the task to end: its final status, or null while it still runs. */

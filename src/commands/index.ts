@@ -26,6 +26,8 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   templates: () => import('./templates').then((m) => m.default),
   nodes: () => import('./nodes').then((m) => m.default),
   'hot-threads': () => import('./hot-threads').then((m) => m.default),
+  pending: () => import('./pending').then((m) => m.default),
+  'field-limits': () => import('./field-limits').then((m) => m.default),
   snapshots: () => import('./snapshots').then((m) => m.default),
   snapshot: () => import('./snapshot').then((m) => m.default),
   restore: () => import('./restore').then((m) => m.default),

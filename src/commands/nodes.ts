@@ -9,6 +9,7 @@ import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './
 import { paint } from './support/paint';
 import { out } from './support/output';
 import { displayText } from '../domain/display-text';
+import { hotSpotLine, hotSpots } from '../domain/hot-spots';
 
 const NAME = 'nodes';
 
@@ -37,14 +38,17 @@ const nodes: CommandModule = {
     const { es, close } = await openGuard(values);
     try {
       if (values.pressure) return await pressure(es, samples, interval * 1000, json);
-      const [cat, search, settings, stats, jvm] = await Promise.all([
+      const [cat, search, settings, stats, jvm, allocation, load] = await Promise.all([
         es.data('nodes'),
         es.data('nodeSearch'),
         es.data('settings'),
         es.nodeStats(),
         es.nodeJvmArgs(),
+        es.data('allocation'),
+        es.data('nodePressure'),
       ]);
       const lines = nodeLines(cat, search, settings.maxOpenScrollContext, stats, jvm);
+      const hot = hotSpots(allocation, load);
       if (json) {
         printJson({
           schema: JSON_SCHEMA,
@@ -74,6 +78,8 @@ const nodes: CommandModule = {
             scroll: { open: n.openContexts, limit: n.scrollContextLimit },
             verdict: nodeVerdict(n),
           })),
+          // Shards, indices on disk and write load per data node; `hot` names what is at 2x the average.
+          hotSpots: hot,
         });
         return EXIT.ok;
       }
@@ -85,6 +91,8 @@ const nodes: CommandModule = {
         for (const l of nodeVerdict(n)) out(`  ${paint(l.tone, l.text)}\n`);
         for (const l of nodeDetails(n)) out(`  ${l.tone ? paint(l.tone, l.text) : l.text}\n`);
       }
+      const hotLine = hotSpotLine(hot, 80);
+      if (hotLine) out(`${hotLine.tone ? paint(hotLine.tone, hotLine.text.trimEnd()) : hotLine.text.trimEnd()}\n`);
       return EXIT.ok;
     } catch (e) {
       return reportFailure(NAME, e, json);

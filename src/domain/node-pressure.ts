@@ -44,6 +44,8 @@ export interface NodePressure {
   indexPerSec: number | null;
   /** ms since the previous answer by the node's clock (null on the first). */
   intervalMs: number | null;
+  /** indices.indexing.write_load (8.6+): write threads its shards keep busy on average; null when not reported. */
+  writeLoad: number | null;
 }
 
 export const NODE_PRESSURE_FILTER = [
@@ -59,6 +61,8 @@ export const NODE_PRESSURE_FILTER = [
   'nodes.*.jvm.gc.collectors.*.collection_time_in_millis',
   'nodes.*.indices.search.query_total',
   'nodes.*.indices.indexing.index_total',
+  // 8.6+: the average number of write threads its shards kept busy (the hot-spot column; null before).
+  'nodes.*.indices.indexing.write_load',
 ].join(',');
 
 const n = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0)) || 0;
@@ -121,6 +125,7 @@ export function parseNodePressure(body: Json, prev?: readonly NodePressure[]): N
         searchPerSec: rate(searchTotal, before?.searchTotal),
         indexPerSec: rate(indexTotal, before?.indexTotal),
         intervalMs,
+        writeLoad: typeof s.indices?.indexing?.write_load === 'number' ? (s.indices.indexing.write_load as number) : null,
       };
     })
     .sort((a, b) => compareText(a.name, b.name));

@@ -10,7 +10,7 @@ const PANE_TABLE = {
     title: 'Health',
     key: '1',
     keyScopes: ['health', 'list'],
-    reads: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes'],
+    reads: ['health', 'healthReport', 'allocation', 'settings', 'blocks', 'nodes', 'pendingTasks'],
     whileNotGreen: ['shards'],
   },
   indices: { title: 'Indices', key: '2', keyScopes: ['indices', 'table', 'list'], reads: ['health', 'indices', 'blocks'] },
@@ -21,7 +21,7 @@ const PANE_TABLE = {
     title: 'Nodes',
     key: '5',
     keyScopes: ['nodes', 'table', 'list'],
-    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm', 'desiredBalance', 'nodeShutdown'],
+    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm', 'desiredBalance', 'nodeShutdown', 'allocation'],
   },
   templates: {
     title: 'Templates',

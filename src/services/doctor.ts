@@ -237,7 +237,7 @@ export interface DoctorOptions {
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, search, nodes, pressure, stats, queueSizes] = await Promise.all([
+  const [health, allocation, settings, blocks, indices, search, nodes, pressure, stats, queueSizes, pending, fieldCounts] = await Promise.all([
     es.data('health'),
     es.data('allocation'),
     es.data('settings'),
@@ -248,6 +248,8 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     es.data('nodePressure'),
     es.nodeStats(),
     es.threadPoolQueueSizes(),
+    es.data('pendingTasks'),
+    es.fieldCounts(),
   ]);
   const explained: ExplainedCase[] = [];
   let unexplained = 0;
@@ -292,6 +294,8 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     log,
     diskSamples: o.diskSamples,
     pressure: { pressure, stats, queueSizes, history: o.nodeHistory },
+    pending,
+    fieldCounts,
     access,
     deprecations,
     now: o.now ?? Date.now(),

@@ -52,6 +52,8 @@ const ARGS: Record<string, string[][]> = {
   deprecations: [[]],
   balance: [[]],
   'hot-threads': [[], ['node-1']],
+  pending: [[]],
+  'field-limits': [[]],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

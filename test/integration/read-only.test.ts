@@ -219,6 +219,8 @@ const WALK: Record<string, Run[] | 'console'> = {
   ],
   nodes: [{ args: ['nodes'], exit: 0, reads: true }],
   'hot-threads': [{ args: ['hot-threads', '--interval', '100ms'], exit: 0, reads: true }],
+  pending: [{ args: ['pending'], exit: 0, reads: true }],
+  'field-limits': [{ args: ['field-limits'], exit: 0, reads: true }],
   'component-template': [{ args: ['component-template', 'put', 'ro_no_body', '--disable-field', 'body', '--yes'], exit: 4 }],
   // Reads only (allocation explains are POST reads): exit 2 for the corrupt primary.
   doctor: [{ args: ['doctor'], exit: 2, reads: true }],

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { parseHealthReport } from '../../src/domain/parse';
 import type { PaneId } from '../../src/store/console';
 import { PANE_SPECS } from '../../src/store/panes';
+import { parsedAsPolled } from '../helpers/recorded';
 import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 import * as resourcesModule from '../../src/cluster/resources';
@@ -77,6 +78,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
       // No _health_report before 8.7; the Tasks pane's and the node pressure reads were recorded on 8.19 only (not drawn here).
       if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
+      // Pending tasks were recorded on 8.19 only: none drawn (the section shows only while tasks wait).
+      if (name === 'pendingTasks') continue;
       // The Nodes pane's maintenance reads were recorded on 8.19 only (not drawn here).
       if (name === 'desiredBalance' || name === 'nodeShutdown') continue;
       // The Shards pane's recovery read was recorded on 8.19 only (not drawn here).
@@ -109,6 +112,43 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
         if (explained) expect(text).toContain('cause: ');
         await expect(text).toMatchFileSnapshot(`__screens__/${OLD}-health${explained ? '-explained' : ''}-${columns}x${rows}.txt`);
       });
+});
+
+// Recorded by dev/record-pending.ts from a real 8.19 node made busy on purpose (200 index creations
+// at once: 206 tasks queued), in the yellow scenario's place of "none pending".
+describe('Health pane with pending cluster tasks', () => {
+  for (const [columns, rows] of SIZES)
+    it(`the busy node's queue at ${columns}x${rows}`, async () => {
+      const text = await screen('yellow', 'health', columns, rows, (app) => {
+        const data = resourcesModule.RESOURCES.pendingTasks.parse(fixture('pending', 'pendingTasks'));
+        setSnapshot(app.store, 'pendingTasks', { data, fetchedAt: NOW - 3000, failures: 0 });
+        // The health answer of the same moment counts them too.
+        const health = { ...app.store.getState().snapshots.health.data!, pendingTasks: data.length };
+        setSnapshot(app.store, 'health', { data: health, fetchedAt: NOW - 3000, failures: 0 });
+      });
+      expect(text).toMatch(/pending cluster tasks 206, oldest 1\.8s in queue/);
+      expect(text).toMatch(/… 204 more: shardeck pending/);
+      await expect(text).toMatchFileSnapshot(`__screens__/health-pending-${columns}x${rows}.txt`);
+    });
+});
+
+// Recorded by dev/record-hot-spots.ts from a real 3-node 8.19 cluster with a hot spot made on
+// purpose (16 one-shard indices held on node-1 by an allocation filter, 3 left to the balancer):
+// every read of the Nodes pane in the yellow scenario's place.
+describe('Nodes pane with a hot spot', () => {
+  for (const [columns, rows] of SIZES)
+    it(`3 nodes, node-1 with 2x the average shards at ${columns}x${rows}`, async () => {
+      // Before the first frame, so no selection moves.
+      const store = makeStore();
+      loadScenario(store, 'yellow');
+      for (const name of ['allocation', 'nodePressure', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const)
+        setSnapshot(store, name, { data: parsedAsPolled('hot-spots', name) as never, fetchedAt: NOW - 3000, failures: 0 });
+      store.setState({ pane: 'nodes' });
+      r = await renderApp(store, { columns, rows });
+      const text = withColourMarkers(r.frame());
+      expect(text).toMatch(/hot spot: node-1 shards 16 \(2\.\dx the average 6\)/);
+      await expect(text).toMatchFileSnapshot(`__screens__/nodes-hot-spot-${columns}x${rows}.txt`);
+    });
 });
 
 // Recorded by dev/record-pressure.ts from a real 8.19 node made sick on purpose: a write pool of one

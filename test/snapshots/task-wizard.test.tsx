@@ -5,7 +5,7 @@
 // reports it (built from the same recorded row) and its request with a result.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/cluster/resources';
-import type { TaskProgress } from '../../src/domain/delete/task';
+import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
 import { buildPreview } from '../../src/domain/mutation/preview';
 import type { ClusterTask } from '../../src/domain/parse';
 import { taskControlMachine, type TaskVerb } from '../../src/domain/wizards/task-control';
@@ -30,24 +30,19 @@ const SIZES = [
 const recorded = RESOURCES.tasks.parse(fixture('tasks', 'tasks'));
 const keyOf = (id: string) => KEYMAP.find((k) => k.id === id)!.keys[0];
 
-/** GET _tasks/<id> of a recorded row, as es.task returns it while the task runs. */
+const rawTasks = (fixture('tasks', 'tasks') as { tasks: { node: string; id: number; parent_task_id?: string; status?: unknown }[] }).tasks;
+
+/**
+ * GET _tasks/<id> of a recorded row, as es.task returns it while the task runs: a sliced parent as
+ * the node answers it (its own counters 0, status.slices null for each running slice: the list's
+ * filter_path leaves that field out, so it is put back here) with its slices, the recorded rows
+ * whose parent it is, summed in (cluster/tasks.ts reads them with parent_task_id).
+ */
 function progressOf(t: ClusterTask): TaskProgress {
-  return {
-    id: t.id,
-    action: t.action,
-    description: t.description,
-    completed: false,
-    cancelled: t.cancelled,
-    cancellable: t.cancellable,
-    total: t.status?.total ?? 0,
-    deleted: t.status?.done ?? 0,
-    batches: t.status?.batches ?? 0,
-    versionConflicts: t.status?.versionConflicts ?? 0,
-    throttledMillis: 0,
-    requestsPerSecond: t.status?.requestsPerSecond ?? -1,
-    runningMillis: t.runningMillis,
-    failures: [],
-  };
+  const raw = rawTasks.find((x) => `${x.node}:${x.id}` === t.id)!;
+  const kids = rawTasks.filter((x) => x.parent_task_id === t.id);
+  const status = kids.length ? { ...(raw.status as object), slices: kids.map(() => null) } : raw.status;
+  return parseTask(t.id, { completed: false, task: { ...raw, status } }, kids);
 }
 
 type Session = WizardSession<any, any, any>;
@@ -96,6 +91,9 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     const asking = await shot(app, 'cancel-typed', columns, rows);
     expect(s.getState().plan).toMatchObject({ method: 'POST', path: `/_tasks/${encodeURIComponent(SLICED)}/_cancel`, risk: 'destructive' });
     expect(asking).toContain(`type ${SLICED} to cancel it`);
+    // The parent's own 0 / 0 is not what the operator sees: its two slices' counts (108 + 92), summed.
+    expect(asking).toContain('deleted 18 / 200 (9%) · 2 batches · 2 version conflicts');
+    expect(asking).not.toContain('0 / 0');
     await app.press('y'); // y is a character of the id here, not a yes: nothing is sent
     expect(s.getState()).toMatchObject({ phase: 'confirming', typed: 'y' });
     await app.type('vW204');

@@ -12,11 +12,11 @@ describe('pane registry', () => {
     // The set each pane polls (the order is the registry's, of no consequence).
     const sorted = Object.fromEntries(Object.entries(PANE_RESOURCES).map(([p, rs]) => [p, [...rs].sort()]));
     expect(sorted).toEqual({
-      health: ['allocation', 'blocks', 'health', 'healthReport', 'nodes', 'settings'],
+      health: ['allocation', 'blocks', 'health', 'healthReport', 'nodes', 'pendingTasks', 'settings'],
       indices: ['blocks', 'health', 'indices'],
       shards: ['health', 'shards'],
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
-      nodes: ['desiredBalance', 'health', 'nodeJvm', 'nodePressure', 'nodeSearch', 'nodeShutdown', 'nodeStats', 'nodes', 'settings'],
+      nodes: ['allocation', 'desiredBalance', 'health', 'nodeJvm', 'nodePressure', 'nodeSearch', 'nodeShutdown', 'nodeStats', 'nodes', 'settings'],
       // Health on every pane: the header shows it, and it is the poller's probe (services/poller.ts).
       templates: ['componentTemplates', 'health', 'indexTemplates'],
       // Its checks are not polled; the disks are, for the forecast's samples.

@@ -27,12 +27,49 @@ export interface TaskProgress {
   runningMillis: number;
   /** Failures the finished task reported, or its error. */
   failures: string[];
+  /** A sliced by-query or reindex parent: how many slices, how many still run (their counts are summed in). */
+  slices?: { count: number; running: number };
 }
 
-/** GET _tasks/<id>: the status while it runs, the stored response once completed. */
-export function parseTask(id: string, body: any): TaskProgress {
+/**
+ * A sliced parent's own counters stay 0 until its slices end (status.slices: the finished ones'
+ * statuses, null for each one still running): the finished slices and the running ones (its child
+ * tasks, GET _tasks?parent_task_id=<id>) summed. Null for a task that is not sliced.
+ */
+function slicedStatus(s: any, children: readonly any[]): { status: Record<string, number>; count: number; running: number } | null {
+  if (!Array.isArray(s?.slices)) return null;
+  const finished = (s.slices as any[]).filter((x) => x && typeof x === 'object');
+  const parts = [...finished, ...children.map((c) => c?.status ?? {})];
+  const add = (f: string) => parts.reduce((a, x) => a + (Number(x?.[f]) || 0), 0);
+  return {
+    status: {
+      total: add('total'),
+      deleted: add('deleted'),
+      batches: add('batches'),
+      version_conflicts: add('version_conflicts'),
+      throttled_millis: add('throttled_millis'),
+      // Each running slice goes at its share of the parent's rate.
+      requests_per_second: children.length ? add('requests_per_second') : Number(s.requests_per_second ?? -1),
+    },
+    count: s.slices.length,
+    running: s.slices.length - finished.length,
+  };
+}
+
+/** Whether GET _tasks/<id> answered a sliced parent whose slices still run (their child tasks hold the counts). */
+export function slicesRunning(body: any): boolean {
+  const slices = body?.completed ? null : body?.task?.status?.slices;
+  return Array.isArray(slices) && slices.some((x) => x === null);
+}
+
+/**
+ * GET _tasks/<id>: the status while it runs, the stored response once completed; a sliced parent's
+ * counts summed from its slices (`children`: the running slices' tasks, see slicedStatus).
+ */
+export function parseTask(id: string, body: any, children: readonly any[] = []): TaskProgress {
   const task = body?.task ?? {};
-  const s = body?.response ?? task.status ?? {};
+  const sliced = body?.response ? null : slicedStatus(task.status, children);
+  const s = body?.response ?? sliced?.status ?? task.status ?? {};
   const failures: string[] = [];
   if (body?.error) failures.push(`${body.error.type ?? 'error'}: ${body.error.reason ?? JSON.stringify(body.error)}`);
   for (const f of body?.response?.failures ?? []) failures.push(f?.cause?.reason ?? f?.reason ?? JSON.stringify(f));
@@ -54,6 +91,7 @@ export function parseTask(id: string, body: any): TaskProgress {
     requestsPerSecond: Number(s.requests_per_second ?? -1),
     runningMillis: Math.round(Number(task.running_time_in_nanos ?? 0) / 1e6),
     failures,
+    ...(sliced ? { slices: { count: sliced.count, running: sliced.running } } : {}),
   };
 }
 
@@ -61,5 +99,6 @@ export function parseTask(id: string, body: any): TaskProgress {
 export function progressLine(p: TaskProgress): string {
   const pct = p.total > 0 ? Math.floor((p.deleted / p.total) * 100) : p.completed ? 100 : 0;
   const rate = p.requestsPerSecond > 0 && Number.isFinite(p.requestsPerSecond) ? ` · ${p.requestsPerSecond}/s` : '';
-  return `deleted ${p.deleted} / ${p.total} (${pct}%) · ${p.batches} batches · ${p.versionConflicts} version conflicts · throttled ${(p.throttledMillis / 1000).toFixed(1)}s${rate}`;
+  const sliced = p.slices ? ` · sliced: ${p.slices.count} slices, ${p.slices.running} running` : '';
+  return `deleted ${p.deleted} / ${p.total} (${pct}%) · ${p.batches} batches · ${p.versionConflicts} version conflicts · throttled ${(p.throttledMillis / 1000).toFixed(1)}s${rate}${sliced}`;
 }

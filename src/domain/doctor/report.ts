@@ -10,6 +10,12 @@ import { logFindings, type LogEntry } from './logs';
 import { javaMajor, type DoctorNode } from './node';
 import { scrollFindings } from './scroll';
 import { pressureFindings, type PressureInputs } from './pressure';
+import { pendingFindings } from './pending';
+import { hotSpotFindings } from './hotspots';
+import { hotSpots } from '../hot-spots';
+import { fieldLimitFindings } from './fields';
+import type { FieldCount } from '../field-limits';
+import type { PendingTask } from '../pending-tasks';
 import { shardFindings, type ExplainedCase } from './shards';
 import { tmpFindings, type TmpView } from './tmp';
 import { versionFindings, type Certificate } from './versions';
@@ -43,6 +49,10 @@ export interface DoctorInputs {
   diskSamples?: Record<string, DiskSample[]>;
   /** Node pressure (thread pools, breakers, old-gen, CPU) and the console's samples; undefined: not read. */
   pressure?: PressureInputs;
+  /** The master's queue of cluster-state updates (_cluster/pending_tasks); undefined: not read. */
+  pending?: PendingTask[];
+  /** Every index's mapped field count against its limit; undefined: not read. */
+  fieldCounts?: FieldCount[];
   /** The privileges the user lacks (null: the node checks none); undefined: not asked. */
   access?: AccessFacts | null;
   /** Upgrade readiness (_migration/deprecations and the deprecation log); undefined: not asked. */
@@ -114,6 +124,9 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
   if (i.pressure) findings.push(...pressureFindings(i.pressure));
+  if (i.pending) findings.push(...pendingFindings(i.pending));
+  findings.push(...hotSpotFindings(hotSpots(i.allocation, i.pressure?.pressure)));
+  if (i.fieldCounts) findings.push(...fieldLimitFindings(i.fieldCounts));
   findings.push(
     ...versionFindings(
       i.nodes.map((n) => ({ name: n.name, version: n.version, httpTls: n.httpTls })),

@@ -23,7 +23,11 @@ import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { scrollList } from '../../domain/list-nav';
+import { pendingLines, type PendingTask } from '../../domain/pending-tasks';
 import { useListNav } from '../input/use-list-nav';
+
+/** Lines of tasks the pending section shows under its heading (the last says how many more). */
+const PENDING_ROWS = 3;
 
 export function HealthPane({ width, height }: { width: number; height: number }) {
   const { poller } = useConsoleContext();
@@ -42,6 +46,8 @@ export function HealthPane({ width, height }: { width: number; height: number })
       version: nodeVersions(st.snapshots.nodes.data),
       // A string, not the array: the same limits re-read do not re-render the pane.
       limits: JSON.stringify((st.snapshots.settings.data?.allocationLimits ?? []).map((l) => l.text)),
+      // A string too: an empty queue re-read is the same "[]".
+      pending: JSON.stringify(st.snapshots.pendingTasks.data ?? []),
       allocation: green ? undefined : st.snapshots.allocation,
       settings: green ? undefined : st.snapshots.settings,
       blocks: green ? undefined : st.snapshots.blocks,
@@ -65,7 +71,8 @@ export function HealthPane({ width, height }: { width: number; height: number })
   // A report the node cannot give is not a failing read: the frame stays clean, the substitute says why.
   const snaps = noReport ? [s.health] : [s.health, s.report];
   const top = h ? [...summaryLines(h, version, why), ...allocationLimitLines(JSON.parse(s.limits) as string[])] : [];
-  const wrapped = top.flatMap((l) => wrapLine(l, width));
+  // Pending cluster tasks, oldest first, only while any wait (a few lines: `shardeck pending` lists them all).
+  const wrapped = [...top.flatMap((l) => wrapLine(l, width)), ...pendingLines(JSON.parse(s.pending) as PendingTask[], width, PENDING_ROWS)];
   const indicators = noReport
     ? status
       ? substituteLines(status, s.report.error!.message, width, diagnoses?.byIndicator[EXPLAIN_KEY])
@@ -91,7 +98,7 @@ export function HealthPane({ width, height }: { width: number; height: number })
     <PaneFrame title={PANE_SPECS.health.title} snaps={snaps} width={width} height={height}>
       <Box flexDirection="column">
         {wrapped.map((l, i) => (
-          <Text key={`t${i}`} color={colourOf(l.tone)} bold={l.bold}>
+          <Text key={`t${i}`} color={colourOf(l.tone)} bold={l.bold} dimColor={l.dim}>
             {l.text}
           </Text>
         ))}

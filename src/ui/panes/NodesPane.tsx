@@ -17,6 +17,7 @@ import {
   cpuLoadText,
 } from '../../domain/panes/nodes';
 import { sparkLines } from '../../domain/node-history';
+import { hotSpotLine, hotSpots } from '../../domain/hot-spots';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
@@ -30,7 +31,7 @@ const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodePre
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings, stats, jvm, pressure, history, balance, shutdown } = useConsole((s) => ({
+  const { nodes, search, settings, stats, jvm, pressure, history, balance, shutdown, allocation } = useConsole((s) => ({
     nodes: s.snapshots.nodes,
     search: s.snapshots.nodeSearch,
     settings: s.snapshots.settings,
@@ -41,6 +42,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
     // Not in the frame's snaps: their failure (no module, no privilege, before 8.6) is never shown as an error.
     balance: s.snapshots.desiredBalance,
     shutdown: s.snapshots.nodeShutdown,
+    allocation: s.snapshots.allocation,
   }));
   const { showCurl, showPressure } = useUi((s) => ({ showCurl: s.showCurl, showPressure: s.showPressure }));
   const lines = useMemo(
@@ -62,6 +64,11 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   useTableKeys('nodes', 'nodes', model, NODE_SORT_KEYS.length, { 'nodes.curl': 'showCurl', 'nodes.pressure': 'showPressure' });
   const sel = model.rows[model.cursor];
   useSelected('nodes', sel ? { node: sel.name } : undefined);
+  // Hot spots (shards, indices on disk, write load at 2x the average), over every node: not the selected one's.
+  const hot = useMemo(
+    () => (allocation.data ? hotSpotLine(hotSpots(allocation.data, pressure.data), width) : null),
+    [allocation.data, pressure.data, width],
+  );
   const below: { text: string; tone?: Tone }[] = !sel
     ? []
     : showPressure
@@ -71,6 +78,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
           ...sparkLines(history?.[sel.name] ?? [], width).map((text) => ({ text })),
         ]
       : [
+          ...(hot ? [hot] : []),
           ...nodeVerdict(sel).map((l) => ({ ...l, text: `${sel.name}: ${l.text}` })),
           ...nodeMaintenanceLines(sel, balance, shutdown.data, shutdown.fetchedAt ?? 0).map((l) => ({
             ...l,

@@ -13,7 +13,6 @@ import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, render
 import { withColourMarkers } from '../ui/markers';
 import * as resourcesModule from '../../src/cluster/resources';
 import { setSnapshot } from '../../src/store/console';
-import { parsedAsPolled } from '../helpers/recorded';
 
 failOnConsoleError();
 let r: Rendered | undefined;

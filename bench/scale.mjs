@@ -113,7 +113,12 @@ export async function fleet(realUrls) {
     const runs = [];
     for (let i = 0; i < FLEET_RUNS; i++) {
       const x = once(1);
-      runs.push({ first_row_ms: x.first_row_ms, answered_rows_ms: x.answered_rows_ms, first_table_ms: x.first_table_ms, load: os.loadavg()[0] });
+      runs.push({
+        first_row_ms: x.first_row_ms,
+        answered_rows_ms: x.answered_rows_ms,
+        first_table_ms: x.first_table_ms,
+        load: os.loadavg()[0],
+      });
       log(`  fleet run ${i + 1}: ${JSON.stringify(runs.at(-1))}`);
     }
     const r = once(FLEET_WATCH_S);

@@ -60,7 +60,11 @@ describe('status on a plain node', () => {
         proxy.reset();
         proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { delayMs: 600_000 } });
         const report = readStatus(createEsApi(client, proxy.url), parts);
-        await waitUntil(`${reads} reads of a ${parts} status at the proxy`, () => proxy.requests.length, (n) => n === reads);
+        await waitUntil(
+          `${reads} reads of a ${parts} status at the proxy`,
+          () => proxy.requests.length,
+          (n) => n === reads,
+        );
         expect(proxy.requests.find((q) => q.path.startsWith('/_cluster/health'))?.handled).toBe('delayed');
         proxy.clearTraps();
         expect(await report).toMatchObject({ reachable: true, status: 'green' });

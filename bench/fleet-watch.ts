@@ -16,7 +16,12 @@ const t0 = performance.now();
 let firstRowMs: number | undefined;
 let lastAnswerMs = 0;
 let seenAnswered = 0;
+// Each profile's first row of the first round: when it landed and how long its own read took.
+const landed = new Map<string, { at_ms: number; took_ms?: number; status: string }>();
 store.subscribe((s) => {
+  for (const r of s.rows)
+    if (r.status !== 'pending' && !landed.has(r.profile))
+      landed.set(r.profile, { at_ms: Math.round(performance.now() - t0), took_ms: r.tookMs, status: r.status });
   const real = s.rows.filter((r) => r.status !== 'pending' && r.status !== 'unreachable').length;
   if (real > seenAnswered) {
     seenAnswered = real;
@@ -48,6 +53,7 @@ process.stdout.write(
     statuses,
     slowest_answer_ms: Math.max(...rows.map((r) => r.tookMs ?? 0)),
     errors: [...new Set(rows.map((r) => r.error).filter(Boolean))].slice(0, 4),
+    rows: Object.fromEntries([...landed].sort((a, b) => a[1].at_ms - b[1].at_ms)),
   }) + '\n',
 );
 process.exit(0);

@@ -6,6 +6,7 @@
 // 80x24 terminal (Ink in debug mode: every render is written at once, no frame-rate throttle, so a
 // frame's time is its cost, not the throttle's wait). Nothing of an answer is kept by the
 // benchmark after it is parsed: peak RSS is what the console itself holds.
+import './v8-first';
 import fs from 'node:fs';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import path from 'node:path';
@@ -17,10 +18,6 @@ import { RESOURCES } from '../src/cluster/resources';
 import { JsonRowsDecoder } from '../src/cluster/connection';
 import type { RowsParser } from '../src/domain/parse';
 import { mountOnFakeTerminal, tick } from './fake-screen';
-import { applyV8Flags } from '../src/config/v8-flags';
-
-// The console's own V8 settings, as the launcher applies them (src/cli.tsx).
-applyV8Flags();
 
 // Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
 const root = process.cwd();
@@ -99,11 +96,12 @@ const median = (xs: number[]) => {
 
 /**
  * With BENCH_MEM=1 (and node --expose-gc): the live heap after each stage and V8's spaces, on
- * stderr; with BENCH_SNAP=<stage name> also a heap snapshot of that stage in /tmp.
+ * stderr; with BENCH_SNAP=<stage name> also a heap snapshot of that stage in /tmp. BENCH_MEM=nogc:
+ * the same without collecting first (where the peak comes, undisturbed).
  */
 function stage(name: string) {
   if (!process.env.BENCH_MEM) return;
-  (globalThis as { gc?: () => void }).gc?.();
+  if (process.env.BENCH_MEM !== 'nogc') (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
   const mb = (x: number) => (x / 2 ** 20).toFixed(0);
   if (process.env.BENCH_SNAP === name) writeHeapSnapshot(`/tmp/snap-${name.replace(/ /g, '-')}.heapsnapshot`);

@@ -13,25 +13,20 @@ import { buildStatusReport, STATUS_SCHEMA, type StatusReport, type UnreachableRe
 export type StatusParts = 'full' | 'row';
 
 /**
- * Health first: if it fails, the node is unreachable or refuses us, and nothing else will work
- * (an unreachable report). A later read that fails throws (the caller says which).
+ * Every read goes out at once (one round trip, not health, then the version, then the rest: a fleet
+ * row or `status` waits for its slowest read, not for three in turn). Health still decides: if it
+ * fails, the node is unreachable or refuses us, and the others' failures say nothing more (an
+ * unreachable report); then the version check; a later read that fails throws (the caller says which).
  */
 export async function readStatus(
   api: Pick<EsApi, 'data'> & Partial<Pick<EsApi, 'checkVersion'>>,
   parts: StatusParts = 'full',
 ): Promise<StatusReport | UnreachableReport> {
   const r = api.data;
-  let health;
-  try {
-    health = await r('health');
-    // A major shardeck does not know (domain/capabilities.ts): one clear refusal, as "unknown".
-    await api.checkVersion?.();
-  } catch (e) {
-    const err = e as ConnError;
-    return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };
-  }
   const full = parts === 'full';
-  const [healthReport, allocation, settings, blocks, nodes, shutdown] = await Promise.all([
+  const healthRead = r('health');
+  const versionRead = api.checkVersion?.();
+  const rest = Promise.all([
     full ? r('healthReport').catch(() => undefined) : undefined, // 8.7+ only; its absence is not an outage
     r('allocation'),
     r('settings'),
@@ -40,6 +35,19 @@ export async function readStatus(
     // No shutdown module (the test distribution), no privilege: no records, nothing said, never a failure.
     full ? r('nodeShutdown').catch(() => []) : [],
   ]);
+  // Looked at only once health and the version passed: an unreachable node fails them all.
+  rest.catch(() => undefined);
+  versionRead?.catch(() => undefined);
+  let health;
+  try {
+    health = await healthRead;
+    // A major shardeck does not know (domain/capabilities.ts): one clear refusal, as "unknown".
+    await versionRead;
+  } catch (e) {
+    const err = e as ConnError;
+    return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };
+  }
+  const [healthReport, allocation, settings, blocks, nodes, shutdown] = await rest;
   // The shard list grows with the cluster; only fetch it when there is something to explain.
   const shards = health.status === 'green' || !full ? undefined : await r('shards');
   return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards, shutdown });

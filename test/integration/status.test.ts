@@ -6,8 +6,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode } from '../../dev/lib/es-node.mjs';
+import { createEsApi } from '../../src/cluster/api';
+import { closeClient, createClient } from '../../src/cluster/connection';
+import { readStatus } from '../../src/services/status';
+import { onPath, startCountingProxy } from '../helpers/counting-proxy';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { waitUntil } from '../helpers/wait-until';
 
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-status-'));
 const env = { SHARDECK_CONFIG_DIR: configDir };
@@ -40,6 +45,34 @@ describe('status on a plain node', () => {
     expect(report).toMatchObject({ schema: 1, reachable: true, status: 'green', cluster: { version: '8.19.21', nodes: 1 } });
     expect(report.disk.nodes[0]).toMatchObject({ node: node.name, level: 'ok' });
     expect(report.disk.nodes[0].marks.flood).toBeGreaterThan(report.disk.nodes[0].marks.high);
+  });
+
+  it('sends its reads at once: all of them are in flight while the health answer is held back (a fleet row too)', async () => {
+    // Health, then the version, then the rest was three round trips in turn (a fleet row's time
+    // on a slow cluster); now one. The health answer is held at a proxy until every read arrived.
+    const proxy = await startCountingProxy(node.url);
+    const client = createClient({ url: proxy.url, requestTimeoutMs: 120_000 });
+    try {
+      for (const [parts, reads] of [
+        ['row', 5],
+        ['full', 8],
+      ] as const) {
+        proxy.reset();
+        proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { delayMs: 600_000 } });
+        const report = readStatus(createEsApi(client, proxy.url), parts);
+        await waitUntil(
+          `${reads} reads of a ${parts} status at the proxy`,
+          () => proxy.requests.length,
+          (n) => n === reads,
+        );
+        expect(proxy.requests.find((q) => q.path.startsWith('/_cluster/health'))?.handled).toBe('delayed');
+        proxy.clearTraps();
+        expect(await report).toMatchObject({ reachable: true, status: 'green' });
+      }
+    } finally {
+      await closeClient(client, 500);
+      await proxy.close();
+    }
   });
 
   it('says yellow (exit 1) and why when an index has a replica on one node', async () => {

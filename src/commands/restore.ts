@@ -56,7 +56,7 @@ const restore: CommandModule = {
     'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
     'include-aliases':
       "beside: put the snapshot's aliases on the copies too (off by default: an alias the original still holds would then point at both)",
-    replace: 'restore in place: close the originals and restore over them (what was written since the snapshot is lost)',
+    replace: 'restore in place: close the originals (delete a red one) and restore over them (what was written since the snapshot is lost)',
     'accept-data-loss':
       'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
     timeout: 'seconds to follow the restore until the indices are green (default 1800)',
@@ -136,7 +136,7 @@ const restore: CommandModule = {
         for (const n of notes) out(`${n.tone ? paint(n.tone, displayText(n.text)) : displayText(n.text)}\n`);
         if (form.mode === 'replace')
           out(
-            `${paint('red', 'in place:')} the originals are closed and overwritten: every document written to them since the snapshot is lost\n`,
+            `${paint('red', 'in place:')} the originals are closed (a red one deleted) and overwritten: every document written to them since the snapshot is lost\n`,
           );
         printPreviews(requests);
       }
@@ -171,6 +171,8 @@ const restore: CommandModule = {
         const failure = session.failure(state.message);
         if (!state.results?.length && isConnectionFailure(failure)) return reportFailure(NAME, failure, json);
         if (json) printJson({ ...head, ok: false, error: state.message, requests, results: state.results ?? [] });
+        // What went out before the failure (a close or delete, the restore): the operator must know it.
+        else for (const r of state.results ?? []) out(`${r.ok ? 'ok' : 'failed'}: ${displayText(r.verified?.message ?? r.message)}\n`);
         err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
         return EXIT.failed;
       }

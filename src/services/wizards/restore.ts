@@ -64,7 +64,7 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
       return {
         index,
         target,
-        ...(t ? { existing: { status: t.status } } : {}),
+        ...(t ? { existing: { status: t.status, health: t.health } } : {}),
         ...(originalDocs !== undefined ? { originalDocs } : {}),
         ...(unreadable ? { unreadable } : {}),
         ...(aliases[index] ? { aliases: aliases[index] } : {}),

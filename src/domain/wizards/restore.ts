@@ -155,7 +155,7 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
       risk: 'destructive',
       target: red.join(','),
       confirmText: replaceConfirmText(indices),
-      summary: `delete ${red.join(', ')} (red) so the snapshot is restored in ${red.length === 1 ? 'its' : 'their'} place: closed, a red index keeps its shard locked and the restore over it never starts`,
+      summary: `delete ${red.join(', ')} (red: closed, ${red.length === 1 ? 'it keeps its' : 'they keep their'} shard locked and the restore never starts)`,
       verify: goneCheck(red),
     });
   if (open.length) plans.push(closePlan(open, indices));

@@ -198,7 +198,9 @@ const restore: CommandModule = {
       );
       for (const c of report.counts)
         out(
-          `${displayText(c.target)}: ${c.after} documents restored` +
+          c.after === null
+            ? `${displayText(c.target)}: not counted (not green yet)\n`
+            : `${displayText(c.target)}: ${c.after} documents restored` +
             (c.before === undefined
               ? ''
               : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +

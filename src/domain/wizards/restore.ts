@@ -289,8 +289,11 @@ export interface RestoreProgress {
 }
 
 export interface RestoreReport {
-  /** Per index: documents before (the original, when it was open) and after (the restored target). */
-  counts: { index: string; target: string; before?: number; after: number }[];
+  /**
+   * Per index: documents before (the original, when it was open) and after (the restored target;
+   * null when it was not green in time and could not be counted: a red index answers 503).
+   */
+  counts: { index: string; target: string; before?: number; after: number | null }[];
   health: string;
   /** The restored indices were green before the deadline. */
   green: boolean;

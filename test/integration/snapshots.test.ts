@@ -400,16 +400,18 @@ describe('shardeck restore cancel', () => {
 });
 
 describe('shardeck restore: not green in time', () => {
-  it('the restore applied but still running at --timeout: exit 5, the applied restore in the results, the copy not counted (red: 503)', async () => {
+  it('the restore applied but still running at --timeout: exit 5, the applied restore in the results, the copy not counted (503)', async () => {
     // The throttled repository of the cancel test above (2 KB/s): this restore runs for minutes.
     const r = await cli(['restore', 'slow', 's', '--indices', 'slow-a', '--rename-suffix=-late', '--yes', '--json', '--timeout', '2']);
     expect(r.code, r.stderr).toBe(5);
     const j = JSON.parse(r.stdout);
+    // A primary restored as a new index is yellow while it is copied (Elasticsearch's health rule
+    // for a restore), yet it cannot be counted (503): the count was the failure before.
     expect(j).toMatchObject({
       ok: false,
-      error: 'the restored indices are red, not green, after 2s',
+      error: 'the restored indices are yellow, not green, after 2s',
       results: [{ ok: true, verified: { ok: true, message: 'restoring or restored: slow-a-late' } }],
-      report: { green: false, health: 'red', counts: [{ index: 'slow-a', target: 'slow-a-late', before: 300, after: null }] },
+      report: { green: false, health: 'yellow', counts: [{ index: 'slow-a', target: 'slow-a-late', before: 300, after: null }] },
     });
     // Then the restore is cancelled (its index deleted), as the operator would.
     expect((await es('DELETE', '/slow-a-late')).status).toBe(200);

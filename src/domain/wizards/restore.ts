@@ -1,8 +1,8 @@
 // Restore from a snapshot: the indices (a pattern resolved against what the snapshot holds, to the
 // exact list the preview shows), restored BESIDE the originals under a new name (default: no data
 // is touched) or IN PLACE (the originals are closed, a red one deleted, and restored over: what was
-// written since the snapshot is lost, so the operator types the index names, even with --yes). Never the cluster's
-// global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
+// written since the snapshot is lost, so the operator types the index names, even with --yes).
+// Never the cluster's global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
 // the restored indices are green, then counts their documents.
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';

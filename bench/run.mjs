@@ -31,6 +31,9 @@ const DELETE_DOCS = Number(process.env.BENCH_DELETE_DOCS ?? 40000);
 /** Documents of the index of the delete at scale (issue 18: at least 200,000); about half match. */
 const DELETE_LARGE_DOCS = Number(process.env.BENCH_DELETE_LARGE_DOCS ?? 200000);
 const DELETE_LARGE_RUNS = Number(process.env.BENCH_DELETE_LARGE_RUNS ?? 3);
+/** The restore row: demo documents making an index of about 100 MB (200,000 made 18 MB), restored this many times each way. */
+const RESTORE_DOCS = Number(process.env.BENCH_RESTORE_DOCS ?? 1_200_000);
+const RESTORE_RUNS = Number(process.env.BENCH_RESTORE_RUNS ?? 3);
 
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -437,6 +440,74 @@ export async function deleteByQuery(url) {
 }
 
 /**
+ * Issue 25's row: a restore of a ~100 MB index (RESTORE_DOCS demo documents, one shard) from an fs
+ * snapshot, beside the original, by `shardeck restore` (whole command; and its own timing, from the
+ * requests sent until seen green and counted) and by curl (`_restore?wait_for_completion=true`,
+ * which answers once the shards are restored), alternately, the copies deleted between runs.
+ * shardeck's overhead is its progress polling (each second) and the count after.
+ */
+export async function restoreRow(url, repoDir) {
+  const source = 'service_v9_restorebig';
+  await loadDemoData(url, { indices: [source], docsPerIndex: RESTORE_DOCS, yellowIndex: 'none' });
+  await es(url, 'POST', `/${source}/_flush`);
+  const docs = (await es(url, 'GET', `/${source}/_count`)).count;
+  const bytes = Number((await es(url, 'GET', `/_cat/indices/${source}?format=json&bytes=b&h=pri.store.size`))[0]['pri.store.size']);
+  await es(url, 'PUT', '/_snapshot/bench', { type: 'fs', settings: { location: path.join(repoDir, 'bench') } });
+  await es(url, 'PUT', '/_snapshot/bench/big?wait_for_completion=true', { indices: source, include_global_state: false });
+  const shardeck = [];
+  const phase = [];
+  const curl = [];
+  try {
+    for (let i = 0; i < RESTORE_RUNS; i++) {
+      let t = performance.now();
+      const run = JSON.parse(
+        execFileSync(
+          process.execPath,
+          [CLI, 'restore', 'bench', 'big', '--indices', source, `--rename-suffix=-s${i}`, '--yes', '--json', '--url', url],
+          { encoding: 'utf8' },
+        ),
+      );
+      shardeck.push((performance.now() - t) / 1000);
+      if (!run.ok || run.report.counts[0].after !== docs) throw new Error(`shardeck restored ${run.report?.counts?.[0]?.after} of ${docs}`);
+      phase.push(run.timing.restore_ms / 1000);
+      await es(url, 'DELETE', `/${source}-s${i}`);
+      t = performance.now();
+      execFileSync('curl', [
+        '-s',
+        '-f',
+        '-o',
+        '/dev/null',
+        '-X',
+        'POST',
+        '-H',
+        'content-type: application/json',
+        '-d',
+        JSON.stringify({ indices: source, include_global_state: false, rename_pattern: '(.+)', rename_replacement: `$1-c${i}` }),
+        `${url}/_snapshot/bench/big/_restore?wait_for_completion=true`,
+      ]);
+      curl.push((performance.now() - t) / 1000);
+      await es(url, 'DELETE', `/${source}-c${i}`);
+    }
+  } catch (e) {
+    return { docs, bytes, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}` };
+  }
+  return {
+    docs,
+    bytes,
+    runs: RESTORE_RUNS,
+    shardeck_s: round(median(shardeck), 3),
+    curl_s: round(median(curl), 3),
+    ratio: round(median(shardeck) / median(curl), 2),
+    // From the requests sent until seen green and counted: the polling's cost, without start-up and preview.
+    shardeck_restore_s: round(median(phase), 3),
+    restore_ratio: round(median(phase) / median(curl), 2),
+    shardeck_runs_s: shardeck.map((x) => round(x, 3)),
+    shardeck_restore_runs_s: phase.map((x) => round(x, 3)),
+    curl_runs_s: curl.map((x) => round(x, 3)),
+  };
+}
+
+/**
  * The delete at scale: an index of DELETE_LARGE_DOCS demo documents is bulk-loaded once, then each
  * run deletes the same half of a fresh clone of it (a clone hard-links the segments: seconds, not
  * a reload), shardeck and curl alternately. "shardeck_delete_s" is the delete itself (sent until
@@ -649,6 +720,16 @@ function table(r) {
       '<= 1.05x',
       d.delete_ratio <= 1.05,
     );
+  const Rs = r.restore;
+  if (Rs)
+    add(
+      'restore of a ~100 MB index vs curl: the restore itself',
+      Rs.ratio === null
+        ? Rs.reason
+        : `${Rs.shardeck_restore_s} s vs ${Rs.curl_s} s (${Rs.restore_ratio}x; whole command ${Rs.shardeck_s} s, ${Rs.ratio}x; ${Math.round(Rs.bytes / 1048576)} MB, load ${Rs.loadavg?.[0]})`,
+      '<= 1.05x',
+      Rs.ratio === null ? null : Rs.restore_ratio <= 1.05,
+    );
   const L = r.delete_large;
   if (L)
     add(
@@ -740,6 +821,7 @@ export const SCENARIOS = [
   'oneshot',
   'delete',
   'delete_large',
+  'restore',
   'poll',
   'cluster3',
   'fleet',
@@ -829,7 +911,7 @@ async function main() {
     log(`  ${JSON.stringify(results.tables)}`);
   }
 
-  const needsNode = ['startup', 'oneshot', 'delete', 'delete_large', 'poll'].some(wants);
+  const needsNode = ['startup', 'oneshot', 'delete', 'delete_large', 'restore', 'poll'].some(wants);
   if (needsNode) {
     log('starting a real Elasticsearch node with demo data');
     const node = await startNode({ name: 'bench', settings: { 'cluster.max_shards_per_node': String(POLL_INDICES + 1000) } });
@@ -856,6 +938,11 @@ async function main() {
         log(`delete by query at scale (${DELETE_LARGE_DOCS} documents) vs curl`);
         results.delete_large = await deleteLarge(node.url);
         log(`  ${JSON.stringify(results.delete_large)}`);
+      }
+      if (wants('restore')) {
+        log(`restore of a ~100 MB index (${RESTORE_DOCS} documents) vs curl`);
+        results.restore = { ...(await restoreRow(node.url, node.repoDir)), loadavg: os.loadavg().map((x) => round(x, 2)) };
+        log(`  ${JSON.stringify(results.restore)}`);
       }
       if (wants('poll')) results.poll = await pollScenario(node.url);
     } finally {

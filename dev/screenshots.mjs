@@ -150,6 +150,7 @@ try {
   }
   await shardsRecoveryShot();
   await shareShots();
+  await snapshotShots();
   await recoveryShots();
 } finally {
   try {
@@ -312,6 +313,54 @@ async function shareShots() {
   } finally {
     fs.rmSync(runtime, { recursive: true, force: true });
   }
+}
+
+/**
+ * The Snapshots pane (9) with a repository and a snapshot of two indices, then the restore wizard (R)
+ * restoring them beside the originals, caught while its shards are copied: the repository throttles
+ * restores (max_restore_bytes_per_sec) so each shard's bar, rate and time left are on the screen.
+ * The restored copies are deleted after, so the recovery shots see the node as before.
+ */
+async function snapshotShots() {
+  const call = async (method, p, body) => {
+    const res = await fetch(node.url + p, { method, headers: { 'content-type': 'application/json' }, body: body && JSON.stringify(body) });
+    if (!res.ok) throw new Error(`screenshots: ${method} ${p}: HTTP ${res.status} ${await res.text()}`);
+    return res.json();
+  };
+  const indices = ['service_v9_alpha', 'service_v9_bravo'];
+  await call('PUT', '/_snapshot/nightly', {
+    type: 'fs',
+    settings: { location: path.join(node.repoDir, 'nightly'), max_restore_bytes_per_sec: '64kb' },
+  });
+  await call('PUT', '/_snapshot/nightly/nightly-1?wait_for_completion=true', { indices: indices.join(','), include_global_state: false });
+  const s = 'snaps';
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    s,
+    '-x',
+    '80',
+    '-y',
+    '24',
+    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+  );
+  await waitFor(s, /YELLOW|GREEN/, 'the console');
+  tmux('send-keys', '-t', s, '9');
+  await waitFor(s, /nightly-1/, 'the snapshot in the Snapshots pane');
+  shoot(s, 'snapshots', 80, 24);
+  tmux('send-keys', '-t', s, 'R');
+  await waitFor(s, /from nightly\/nightly-1/, 'the restore form');
+  tmux('send-keys', '-t', s, 'Enter');
+  await waitFor(s, /y send/, 'the restore preview');
+  tmux('send-keys', '-t', s, 'y');
+  await waitFor(s, /\/s eta [\s\S]*\/s eta /, 'both shards restoring with their rate and time left', 60);
+  shoot(s, 'restore-progress', 80, 24);
+  await waitFor(s, /restored indices green/, 'the restore done', 300);
+  tmux('send-keys', '-t', s, 'Escape');
+  tmux('kill-session', '-t', s);
+  await call('DELETE', `/${indices.map((i) => `${i}-restored`).join(',')}`);
+  await call('DELETE', '/_snapshot/nightly');
 }
 
 /**

@@ -33,6 +33,16 @@ import {
   warnAudit,
 } from './support/guarded';
 import { paint } from './support/paint';
+import {
+  prepareSnapshotFirst,
+  SNAPSHOT_FIRST_HELP,
+  SNAPSHOT_FIRST_OPTIONS,
+  snapshotFirstAsked,
+  takeSnapshotFirst,
+  type SnapshotFirstReport,
+  type SnapshotFirstRun,
+} from './support/snapshot-first';
+import { displayText } from '../domain/display-text';
 import { err, out } from './support/output';
 
 const NAME = 'delete-by-query';
@@ -86,7 +96,7 @@ function chooseQuery(values: CommandContext['values'], now: number): (QueryChoic
 const deleteByQuery: CommandModule = {
   summary: 'Delete exactly the documents a query matched in the preview (capped by max_docs), then report what still matches.',
   usage:
-    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --until 2026-01-31T12:00:00Z | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system]\n' +
+    'usage: shardeck delete-by-query <index> (--older-than 90d|2026-01-31 | --until 2026-01-31T12:00:00Z | --source ID | --query-file FILE) [--expect N] [--requests-per-second N] [--yes] [--dry-run] [--json] [--conflicts proceed] [--include-system] [--snapshot-first] [--snapshot-repo REPO]\n' +
     'a task whose status cannot be read for 3 minutes (the node went away) is reported lost, exit 5, never retried; shardeck tasks ID tells what it deleted once the node is back. A node restarted while it runs is waited through: the task died with it, what it deleted is counted from the query (exit 5), nothing resent',
   options: {
     ...MUTATION_OPTIONS,
@@ -98,6 +108,7 @@ const deleteByQuery: CommandModule = {
     conflicts: { type: 'string' },
     'requests-per-second': { type: 'string' },
     'include-system': { type: 'boolean' },
+    ...SNAPSHOT_FIRST_OPTIONS,
   },
   group: 'change',
   flagHelp: {
@@ -112,6 +123,7 @@ const deleteByQuery: CommandModule = {
     conflicts: 'abort (default) or proceed on version conflicts',
     'requests-per-second': 'throttle the delete (default: unthrottled)',
     'include-system': 'let a pattern match system and hidden indices (default: excluded)',
+    ...SNAPSHOT_FIRST_HELP,
   },
   examples: [
     'shardeck delete-by-query service_v9_alpha --older-than 365d --dry-run',
@@ -211,9 +223,21 @@ const deleteByQuery: CommandModule = {
       }
       // The session's plan: only the indices previewed, capped at the count, refresh=true.
       const { plan } = state;
+      // --snapshot-first: a snapshot of exactly the previewed indices, previewed first, sent first.
+      const asked = snapshotFirstAsked(values);
+      let first: SnapshotFirstRun | undefined;
+      if (asked !== undefined) {
+        const prepared = await prepareSnapshotFirst(es, guard, 'delete', matched, asked);
+        if ('error' in prepared) {
+          if (json) printJson({ ...head, ok: false, sent: false, error: `${prepared.error}; nothing was sent` });
+          err(`shardeck ${NAME}: ${prepared.error}; nothing was sent\n`);
+          return EXIT.failed;
+        }
+        first = prepared;
+      }
       // The refresh after a cancelled or failed task (whose own refresh=true is skipped) is a write
       // too: previewed here, sent (only then) through the guard with this confirmation.
-      const requests = previews(guard, [plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
+      const requests = previews(guard, [...(first ? [first.plan] : []), plan, refreshPlan(target, AFTER_DELETE)], { includeSystem });
       if (!json) {
         out(`${CONFLICTS_LINE[conflicts]}\n`);
         printPreviews(requests);
@@ -223,8 +247,10 @@ const deleteByQuery: CommandModule = {
         else out(`dry run: nothing was sent (to delete these ${preview.matching}: --yes --expect ${preview.matching})\n`);
         return EXIT.ok;
       }
+      // Once taken, every later answer says which snapshot holds what the delete touched.
+      let snapshotFirst: SnapshotFirstReport | undefined;
       const fail = (message: string, extra: object) => {
-        if (json) printJson({ ...head, ok: false, ...extra, error: message });
+        if (json) printJson({ ...head, ok: false, ...(snapshotFirst ? { snapshotFirst } : {}), ...extra, error: message });
         err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       };
@@ -235,6 +261,11 @@ const deleteByQuery: CommandModule = {
         );
       const confirmation = await confirmOnTerminal(NAME, [plan], values, expect === undefined ? undefined : String(expect));
       if (!confirmation) return EXIT.failed;
+      // The delete's confirmation covers the snapshot listed first in its preview; not taken whole: no delete.
+      if (first) snapshotFirst = await takeSnapshotFirst(first, confirmation, json);
+      if (snapshotFirst && !snapshotFirst.taken)
+        return fail(`no whole snapshot first (${displayText(snapshotFirst.lines[0])}): the delete was not sent`, { sent: false });
+      if (snapshotFirst?.taken && !json) out(`${paint('green', displayText(snapshotFirst.line))}\n`);
       let deleteMs = 0;
       const deleteStart = performance.now();
       let task: string | undefined;
@@ -268,7 +299,19 @@ const deleteByQuery: CommandModule = {
       const timing = { preview_ms: previewMs, delete_ms: deleteMs };
       if (state.countLag && !json) out(`  ${state.countLag}\n`);
       const { report } = state;
-      if (json) printJson({ ...head, ok: report.ok, sent: true, requests, task: state.task, ...(state.gone ? { gone: true } : {}), progress: state.final, report, timing });
+      if (json)
+        printJson({
+          ...head,
+          ok: report.ok,
+          sent: true,
+          requests,
+          ...(snapshotFirst ? { snapshotFirst } : {}),
+          task: state.task,
+          ...(state.gone ? { gone: true } : {}),
+          progress: state.final,
+          report,
+          timing,
+        });
       else
         for (const [i, l] of report.lines.entries())
           out(i === 0 ? `${report.ok ? paint('green', 'ok') : paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);

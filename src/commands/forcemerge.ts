@@ -22,6 +22,16 @@ import {
   warnAudit,
 } from './support/guarded';
 import { paint } from './support/paint';
+import {
+  prepareSnapshotFirst,
+  SNAPSHOT_FIRST_HELP,
+  SNAPSHOT_FIRST_OPTIONS,
+  snapshotFirstAsked,
+  takeSnapshotFirst,
+  type SnapshotFirstReport,
+  type SnapshotFirstRun,
+} from './support/snapshot-first';
+import { displayText } from '../domain/display-text';
 import { err, out } from './support/output';
 
 const NAME = 'forcemerge';
@@ -38,14 +48,15 @@ function factsLines(f: MergeFacts): string[] {
 
 const forcemerge: CommandModule = {
   summary: 'Free the disk deleted documents still take (force merge with only_expunge_deletes), reporting before -> after.',
-  usage: 'usage: shardeck forcemerge <index|pattern> --expunge-deletes [--yes] [--dry-run] [--json] [--include-system]',
-  options: { ...MUTATION_OPTIONS, 'expunge-deletes': { type: 'boolean' }, 'include-system': { type: 'boolean' } },
+  usage: 'usage: shardeck forcemerge <index|pattern> --expunge-deletes [--yes] [--dry-run] [--json] [--include-system] [--snapshot-first] [--snapshot-repo REPO]',
+  options: { ...MUTATION_OPTIONS, 'expunge-deletes': { type: 'boolean' }, 'include-system': { type: 'boolean' }, ...SNAPSHOT_FIRST_OPTIONS },
   group: 'change',
   flagHelp: {
     yes: 'confirm without asking',
     'dry-run': 'show the preview and send nothing',
     'expunge-deletes': 'only_expunge_deletes=true: merge away deleted documents (required)',
     'include-system': 'let a pattern match system and hidden indices (default: excluded)',
+    ...SNAPSHOT_FIRST_HELP,
   },
   examples: [
     'shardeck forcemerge service_v9_alpha --expunge-deletes --dry-run',
@@ -82,8 +93,10 @@ const forcemerge: CommandModule = {
         out(`${target} matches ${describeMatch(review.indices)}\n${factsLines(before).join('\n')}\n`);
         for (const w of review.warnings) out(`${paint('yellow', 'warning:')} ${w}\n`);
       }
+      // Once taken, every later answer says which snapshot holds what the merge touched.
+      let snapshotFirst: SnapshotFirstReport | undefined;
       const fail = (message: string, extra: object) => {
-        if (json) printJson({ ...head, ok: false, ...extra, error: message });
+        if (json) printJson({ ...head, ok: false, ...(snapshotFirst ? { snapshotFirst } : {}), ...extra, error: message });
         err(`shardeck ${NAME}: ${message}\n`);
         return EXIT.failed;
       };
@@ -92,7 +105,15 @@ const forcemerge: CommandModule = {
         err(`shardeck ${NAME}: ${review.refuse}; nothing was sent\n`);
         return EXIT.failed;
       }
-      const requests = previews(guard, plans, { includeSystem });
+      // --snapshot-first: a snapshot of exactly the matched indices, previewed first, sent first.
+      const asked = snapshotFirstAsked(values);
+      let first: SnapshotFirstRun | undefined;
+      if (asked !== undefined) {
+        const prepared = await prepareSnapshotFirst(es, guard, 'merge', review.indices, asked);
+        if ('error' in prepared) return fail(`${prepared.error}; nothing was sent`, { sent: false });
+        first = prepared;
+      }
+      const requests = previews(guard, [...(first ? [first.plan] : []), ...plans], { includeSystem });
       if (!json) printPreviews(requests);
       if (values['dry-run']) {
         if (json) printJson({ ...head, ok: true, dryRun: true, sent: false, requests });
@@ -101,6 +122,11 @@ const forcemerge: CommandModule = {
       }
       const confirmation = await confirmOnTerminal(NAME, plans, values);
       if (!confirmation) return EXIT.failed;
+      // The merge's confirmation covers the snapshot listed first in its preview; not taken whole: no merge.
+      if (first) snapshotFirst = await takeSnapshotFirst(first, confirmation, json);
+      if (snapshotFirst && !snapshotFirst.taken)
+        return fail(`no whole snapshot first (${displayText(snapshotFirst.lines[0])}): the merge was not sent`, { sent: false });
+      if (snapshotFirst?.taken && !json) out(`${paint('green', displayText(snapshotFirst.line))}\n`);
       if (!json) {
         let waiting = false;
         let warned = review.warnings.length;
@@ -128,7 +154,7 @@ const forcemerge: CommandModule = {
       if (state.phase !== 'done') return fail(`stopped (${state.phase})`, { sent: true, requests });
       const { after, failures, task } = state;
       const ok = failures.length === 0;
-      if (json) printJson({ ...head, ok, sent: true, requests, task, after, failures });
+      if (json) printJson({ ...head, ok, sent: true, requests, ...(snapshotFirst ? { snapshotFirst } : {}), task, after, failures });
       else {
         out(`${ok ? paint('green', 'ok') : paint('red', 'FAILED')}: merge finished; before -> after:\n`);
         for (const b of before.indices) {

@@ -22,7 +22,7 @@ export const EXIT_HELP: [code: number, meaning: string][] = [
   [EXIT.red, 'critical: red, or a corrupt primary found'],
   [EXIT.unreachable, 'the node or platform is unreachable or refused the credentials'],
   [EXIT.readOnly, 'read-only mode: the change was not sent'],
-  [EXIT.failed, 'refused, declined, failed or not found'],
+  [EXIT.failed, 'refused, declined, failed or not found; a `--snapshot-first` not taken whole (the change not sent)'],
   [EXIT.usage, 'bad input (a flag, a value, a file): nothing was sent'],
   [EXIT.internal, 'internal error: treat the outcome as unknown (shardeck audit shows what was sent)'],
 ];

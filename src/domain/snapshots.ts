@@ -5,6 +5,8 @@
 import { formatBytes, formatCount, formatPercent, type Tone } from './format';
 import { formatMillis } from './panes/nodes';
 import { compareText } from './order';
+import { fitText } from './table';
+import { displayWidth, middleEllipsis } from './text';
 
 type Json = Record<string, any>;
 
@@ -465,17 +467,32 @@ export function rateAndEta(r: Pick<ShardRecovery, 'bytesTotal' | 'bytesRecovered
   return { bytesPerSecond, etaMs: Math.max(0, ((r.bytesTotal - r.bytesRecovered) / bytesPerSecond) * 1000) };
 }
 
-/** One restoring shard: "logs-a-restored[0] INDEX 8.2kb/16.4kb (50%) 8/16 files 1.2mb/s eta 3.0s". */
-export function recoveryLine(r: ShardRecovery): Line {
+/** A name cut in the middle keeps at least this many columns (shorter, it names nothing): the bytes go first. */
+const MIN_NAME = 12;
+
+/**
+ * One restoring shard: "logs-a-restored[0] INDEX 8.2kb/16.4kb (50%) 8/16 files 1.2mb/s eta 3.0s".
+ * With a width (the wizard beside a bar, the Snapshots pane after `prefix`), what matters least goes
+ * first so the rate and the time left stay in view: the percent (the bar shows it), the files, the
+ * stage, the name cut in the middle (not below MIN_NAME), the bytes; the prefix is kept whole.
+ */
+export function recoveryLine(r: ShardRecovery, width = Infinity, prefix = ''): Line {
   const pct = recoveryPercent(r);
   const { bytesPerSecond, etaMs } = rateAndEta(r);
-  return {
-    text:
-      `${r.index}[${r.shard}] ${r.stage} ${formatBytes(r.bytesRecovered)}/${formatBytes(r.bytesTotal)} (${formatPercent(pct)}) ` +
-      `${formatCount(r.filesRecovered)}/${formatCount(r.filesTotal)} files` +
-      (r.stage !== 'DONE' && bytesPerSecond ? ` ${formatBytes(bytesPerSecond)}/s eta ${formatMillis(Math.round(etaMs ?? 0))}` : ''),
-    tone: r.stage === 'DONE' ? 'green' : 'yellow',
-  };
+  const tone = r.stage === 'DONE' ? 'green' : 'yellow';
+  const shard = `[${r.shard}]`;
+  const bytes = ` ${formatBytes(r.bytesRecovered)}/${formatBytes(r.bytesTotal)}`;
+  const rate = r.stage !== 'DONE' && bytesPerSecond ? ` ${formatBytes(bytesPerSecond)}/s eta ${formatMillis(Math.round(etaMs ?? 0))}` : '';
+  const stage = ` ${r.stage}`;
+  const files = ` ${formatCount(r.filesRecovered)}/${formatCount(r.filesTotal)} files`;
+  const percent = ` (${formatPercent(pct)})`;
+  const room = width - displayWidth(prefix);
+  const whole = [stage + bytes + percent + files, stage + bytes + files, stage + bytes, bytes].map((rest) => shard + rest + rate);
+  const fits = whole.find((rest) => displayWidth(r.index) + rest.length <= room);
+  if (fits) return { text: prefix + r.index + fits, tone };
+  for (const rest of [shard + bytes + rate, shard + rate])
+    if (room - rest.length >= MIN_NAME) return { text: prefix + middleEllipsis(r.index, room - rest.length) + rest, tone };
+  return { text: fitText(prefix + r.index + shard + rate, width).trimEnd(), tone };
 }
 
 /** What a finished snapshot (create) means for the exit code: all shards ok, some failed, none. */

@@ -1,7 +1,7 @@
 // The corruption checklist's restore route, as plain values: the newest finished snapshot holding
 // the corrupt index, restored in place (typed name), offered before the lossy offline repair; none
-// when no finished snapshot holds it. (No real-node test of the restore of a corrupted index here:
-// see the report; the restore itself is the restore wizard's, tested on a real node in snapshots.test.ts.)
+// when no finished snapshot holds it. The restore of a corrupted index on a real node:
+// test/integration/restore-corrupt.test.ts.
 import { describe, expect, it } from 'vitest';
 import { confirmationNeeded } from '../../src/domain/mutation/confirmation';
 import { restoreRoute } from '../../src/domain/wizards/recovery';
@@ -27,7 +27,7 @@ describe('restoreRoute', () => {
     expect(restoreRoute('corrupt-exp', [held[3]])).toBeUndefined();
   });
 
-  it('its plans: close the red index, then restore over it; both need the index name typed', () => {
+  it('its plans: delete the red index (closed, it keeps its shard locked), then restore it; both need the index name typed', () => {
     const route = restoreRoute('corrupt-exp', held)!;
     const snapshot = {
       repository: 'offsite',
@@ -42,9 +42,9 @@ describe('restoreRoute', () => {
     };
     const plans = restorePlans(route.form, {
       snapshot,
-      indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open' } }],
+      indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open', health: 'red' } }],
     });
-    expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /corrupt-exp/_close', 'POST /_snapshot/offsite/weekly-9/_restore']);
+    expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['DELETE /corrupt-exp', 'POST /_snapshot/offsite/weekly-9/_restore']);
     expect(plans[1].body).toEqual({ indices: 'corrupt-exp', include_global_state: false, include_aliases: true });
     for (const p of plans) expect(confirmationNeeded(p)).toEqual({ kind: 'type', expected: 'corrupt-exp' });
   });

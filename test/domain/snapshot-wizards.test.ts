@@ -150,6 +150,49 @@ describe('restore', () => {
     }
   });
 
+  it('in place over a RED original: delete it, then restore (a closed red index keeps its shard locked: the restore never starts)', () => {
+    const red = facts('replace');
+    red.indices[0] = { ...red.indices[0], existing: { status: 'open', health: 'red' }, originalDocs: undefined, unreadable: 'cannot be counted' };
+    const plans = restorePlans(form({ mode: 'replace' }), red);
+    expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual([
+      'DELETE /logs-a',
+      'POST /logs-b/_close',
+      'POST /_snapshot/backups/nightly/_restore',
+    ]);
+    expect(plans.every((p) => p.risk === 'destructive' && p.confirmText === 'logs-a,logs-b')).toBe(true);
+    expect(plans[0].summary).toBe('delete logs-a (red: closed, it keeps its shard locked and the restore never starts)');
+    for (const p of plans) expect(checkPlanPath(p)).toBeNull();
+    // The delete is read back as gone; a closed red index is deleted too (it is locked the same way).
+    expect(plans[0].verify!.check([{ index: 'logs-b' }])).toEqual({ ok: true, message: 'deleted: logs-a' });
+    expect(plans[0].verify!.check([{ index: 'logs-a' }])).toMatchObject({ ok: false });
+    const closedRed = facts('replace');
+    closedRed.indices = closedRed.indices.map((i) => ({ ...i, existing: { status: 'close', health: 'red' } }));
+    expect(restorePlans(form({ mode: 'replace' }), closedRed).map((p) => `${p.method} ${p.path}`)).toEqual([
+      'DELETE /logs-a,logs-b',
+      'POST /_snapshot/backups/nightly/_restore',
+    ]);
+    // Beside never touches the original, red or not.
+    const besideRed = facts('beside', true);
+    besideRed.indices[0].existing = { status: 'open', health: 'red' };
+    expect(restorePlans(form(), { ...besideRed, indices: besideRed.indices.map(({ existing: _e, ...i }) => i) }).map((p) => p.method)).toEqual(['POST']);
+    // A delete that went through without its restore: the message says the index is gone until restored.
+    const m = restoreMachine(form({ mode: 'replace' }));
+    let s = m.step(m.init().state, { type: 'loaded', facts: red }).state;
+    s = m.step(s, { type: 'confirm', confirmation: { by: 'typed', text: 'logs-a,logs-b' } }).state;
+    const failed = m.step(s, {
+      type: 'applied',
+      results: [
+        { summary: 'delete', ok: true, message: 'done' },
+        { summary: 'close', ok: true, message: 'done' },
+        { summary: 'restore', ok: false, message: 'refused' },
+      ],
+    }).state;
+    expect(failed).toMatchObject({
+      phase: 'failed',
+      message: 'refused (logs-a is DELETED now: run the restore again; logs-b is CLOSED now: open it with POST /logs-b/_open, or run the restore again)',
+    });
+  });
+
   it('aliases: beside leaves them out unless asked, in place brings them back; the notes say what that does', () => {
     expect(restorePlans(form({ includeAliases: true }), facts('beside'))[0].body).toMatchObject({ include_aliases: true });
     const held = facts('beside');
@@ -220,7 +263,7 @@ describe('restore', () => {
     expect(refusalOf(form(), { ...facts('beside'), snapshot: partial })).toMatch(/no whole copy of logs-b/);
   });
 
-  it('the machine: a close that went through without its restore says the originals are closed', () => {
+  it('the machine: a close that went through without its restore says the originals are closed and how to open them', () => {
     const m = restoreMachine(form({ mode: 'replace' }));
     let s = m.init().state;
     s = m.step(s, { type: 'loaded', facts: facts('replace') }).state;
@@ -233,7 +276,7 @@ describe('restore', () => {
         { summary: 'restore', ok: false, message: 'refused' },
       ],
     }).state;
-    expect(failed).toMatchObject({ phase: 'failed', message: expect.stringMatching(/the originals are CLOSED now/) });
+    expect(failed).toMatchObject({ phase: 'failed', message: expect.stringMatching(/^refused \(logs-a,logs-b are CLOSED now: open them with POST \/logs-a,logs-b\/_open, or run the restore again\)$/) });
     const watching = m.step(s, {
       type: 'applied',
       results: [
@@ -250,6 +293,23 @@ describe('restore', () => {
         ],
       },
     ]);
+  });
+
+  it('a failure after the requests went out (the watch, the count) keeps every applied step in the results', () => {
+    const m = restoreMachine(form({ mode: 'replace' }));
+    let s = m.step(m.init().state, { type: 'loaded', facts: facts('replace') }).state;
+    s = m.step(s, { type: 'confirm', confirmation: { by: 'typed', text: 'logs-a,logs-b' } }).state;
+    const results = [
+      { summary: 'close', ok: true, message: 'done' },
+      { summary: 'restore', ok: true, message: 'done' },
+    ];
+    s = m.step(s, { type: 'applied', results }).state;
+    expect(s.phase).toBe('watching');
+    expect(m.step(s, { type: 'error', message: 'failed (503): all shards failed' }).state).toEqual({
+      phase: 'failed',
+      message: 'failed (503): all shards failed (after the requests went out: the close and the restore were applied)',
+      results,
+    });
   });
 
   it('cancel a running restore: x, the restoring indices typed, one guarded DELETE of exactly them; Esc backs out', () => {

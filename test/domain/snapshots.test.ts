@@ -120,6 +120,33 @@ describe('status and recovery', () => {
       'logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files 8.20kb/s eta 1.0s',
     );
   });
+
+  it('fitted to a width (the wizard beside a bar at 80 columns, the pane after a prefix): rate and time left stay', () => {
+    const [done] = restoreRecoveries(parseRecovery(fixture('recovery-after-restore')));
+    const half = { ...done, stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
+    const full = 'logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files 68.4kb/s eta 120ms';
+    expect(recoveryLine(half, 200).text).toBe(full);
+    // First the percent goes (the bar beside it shows it), then the files, then the stage; then
+    // the name is cut in the middle, but not below 12 columns: the bytes go instead.
+    expect(recoveryLine(half, full.length - 1).text).toBe('logs-a-restored[0] INDEX 8.20kb/16.4kb 8/16 files 68.4kb/s eta 120ms');
+    expect(recoveryLine(half, 61).text).toBe('logs-a-restored[0] INDEX 8.20kb/16.4kb 68.4kb/s eta 120ms');
+    expect(recoveryLine(half, 55).text).toBe('logs-a-restored[0] 8.20kb/16.4kb 68.4kb/s eta 120ms');
+    expect(recoveryLine(half, 50).text).toBe('logs-a…estored[0] 8.20kb/16.4kb 68.4kb/s eta 120ms');
+    expect(recoveryLine(half, 45).text).toBe('logs-a-restored[0] 68.4kb/s eta 120ms');
+    expect(recoveryLine(half, 34).text).toBe('logs-…stored[0] 68.4kb/s eta 120ms');
+    for (const w of [80, 61, 50, 45, 40, 34]) {
+      const t = recoveryLine(half, w).text;
+      expect(t.length).toBeLessThanOrEqual(w);
+      expect(t).toMatch(/68\.4kb\/s eta 120ms$/);
+    }
+    // Narrower still: cut at the end, like any text.
+    expect(recoveryLine(half, 20).text).toBe('logs-a-restored[0] …');
+    // The pane's prefix counts in the width and is kept whole.
+    expect(recoveryLine(half, 60, 'restore nightly-1: ').text).toBe('restore nightly-1: logs-a-restored[0] 68.4kb/s eta 120ms');
+    // A finished shard has no rate: nothing to keep but what fits.
+    expect(recoveryLine(done, 40).text).toBe('logs-a-restored[0] DONE 16.4kb/16.4kb');
+  });
+
 });
 
 describe('SLM', () => {

@@ -1,11 +1,14 @@
 // The seed's first remedy for a corrupt shard, on a real 8.19.21 node: a snapshot taken before the
 // corruption (dev/corrupt.mjs: documents flushed, the node stopped, a byte of a segment changed,
 // the node started -> red, its primary given up), then `restore --rename-suffix` BESIDE the red
-// index: the copy green with every document of the snapshot, the corrupt original untouched, and
-// exactly the restore audited. The red original cannot be counted (_count answers 503): the
-// preview says so. Restoring IN PLACE over the corrupt copy (`--replace`: close, restore over) was
-// tried in one whole run and twice alone: the index stayed red for the whole watch (300 s, 600 s;
-// issue 25's note); that route stays untested until it is understood.
+// index (the copy green with every document of the snapshot, the corrupt original untouched), then
+// IN PLACE (`--replace`, the checklist's `f`): the red index is DELETED, not closed, and restored.
+// Why not closed (seen on this node, issue 25): closing the red index makes the node try the
+// corrupt copy once more, and after that failure the node keeps the shard's lock for good ("lock
+// already held for [closing shard]", no thread at work on it in a thread dump); the restore over
+// the closed index then fails every minute on "timed out while waiting to acquire shard lock" and
+// stays red (300-600 s in three runs). Deleted, the restore makes a new index: green in seconds.
+// The red original cannot be counted (_count answers 503): the preview says so.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +49,7 @@ afterAll(async () => {
   }
 });
 
-it('a red index whose primary is corrupt: restored beside from the snapshot before the corruption, the copy green with every document', async () => {
+it('a red index whose primary is corrupt: restored beside, then in place (deleted, then restored), green with every document of the snapshot', async () => {
   step('node up; corrupting');
   const made = await corruptShard(node, INDEX, {
     docs: DOCS,
@@ -101,11 +104,46 @@ it('a red index whose primary is corrupt: restored beside from the snapshot befo
   // The corrupt original is left as it was (red) for the checklist's other steps.
   expect((await es('GET', `/_cluster/health/${INDEX}`)).body.status).toBe('red');
   // Exactly the restore, nothing else.
-  const audit = auditLinesIn(cfg)
-    .slice(before)
-    .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
-    .filter((a) => a.request);
-  expect(audit.map((a) => `${a.request!.method} ${a.request!.path.split('?')[0]}`)).toEqual([
-    'POST /_snapshot/nightly/before-corruption/_restore',
+  expect(auditedSince(before)).toEqual(['POST /_snapshot/nightly/before-corruption/_restore']);
+
+  step('restoring in place (the red index deleted, then restored)');
+  const beforeInPlace = auditLinesIn(cfg).length;
+  // Closing the red index instead (the route before) stayed red for the whole watch: 180 s tells them apart.
+  const p = await cli([
+    'restore',
+    'nightly',
+    'before-corruption',
+    '--indices',
+    INDEX,
+    '--replace',
+    '--yes',
+    '--accept-data-loss',
+    INDEX,
+    '--json',
+    '--timeout',
+    '180',
   ]);
+  expect(p.code, `${p.stdout}\n${p.stderr}`).toBe(0);
+  const k = JSON.parse(p.stdout);
+  expect(k.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path}`)).toEqual([
+    `DELETE /${INDEX}`,
+    'POST /_snapshot/nightly/before-corruption/_restore?wait_for_completion=false',
+  ]);
+  expect(k.results.map((q: { ok: boolean }) => q.ok)).toEqual([true, true]);
+  expect(k.report).toMatchObject({ green: true, health: 'green', counts: [{ index: INDEX, target: INDEX, after: DOCS + LATE }] });
+  expect((await es('GET', `/_cluster/health/${INDEX}`)).body.status).toBe('green');
+  expect((await es('GET', `/${INDEX}/_count`)).body.count).toBe(DOCS + LATE);
+  // The checklist now finds nothing corrupt.
+  const after = await cli(['recover-corrupt', '--json']);
+  expect(after.code, after.stdout).toBe(0);
+  expect(auditedSince(beforeInPlace)).toEqual([`DELETE /${INDEX}`, 'POST /_snapshot/nightly/before-corruption/_restore']);
 }, 1_200_000);
+
+/** The requests the audit recorded after its first `from` lines (method and path, no query). */
+function auditedSince(from: number): string[] {
+  return auditLinesIn(cfg)
+    .slice(from)
+    .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
+    .filter((a) => a.request)
+    .map((a) => `${a.request!.method} ${a.request!.path.split('?')[0]}`);
+}

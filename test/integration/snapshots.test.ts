@@ -398,3 +398,66 @@ describe('shardeck restore cancel', () => {
     expect((await es('GET', '/_recovery?active_only=true')).body).toEqual({});
   }, 240_000);
 });
+
+describe('shardeck restore: not green in time', () => {
+  it('the restore applied but still running at --timeout: exit 5, the applied restore in the results, the copy not counted (503)', async () => {
+    // The throttled repository of the cancel test above (2 KB/s): this restore runs for minutes.
+    const r = await cli(['restore', 'slow', 's', '--indices', 'slow-a', '--rename-suffix=-late', '--yes', '--json', '--timeout', '2']);
+    expect(r.code, r.stderr).toBe(5);
+    const j = JSON.parse(r.stdout);
+    // A primary restored as a new index is yellow while it is copied (Elasticsearch's health rule
+    // for a restore), yet it cannot be counted (503): the count was the failure before.
+    expect(j).toMatchObject({
+      ok: false,
+      error: 'the restored indices are yellow, not green, after 2s',
+      results: [{ ok: true, verified: { ok: true, message: 'restoring or restored: slow-a-late' } }],
+      report: { green: false, health: 'yellow', counts: [{ index: 'slow-a', target: 'slow-a-late', before: 300, after: null }] },
+    });
+    // Then the restore is cancelled (its index deleted), as the operator would.
+    expect((await es('DELETE', '/slow-a-late')).status).toBe(200);
+  }, 120_000);
+});
+
+describe('forcemerge --snapshot-first', () => {
+  it('a snapshot of exactly the matched index, previewed first, taken whole before the merge; audited in that order', async () => {
+    await indexWith('merge-a', 40);
+    await es('POST', '/merge-a/_delete_by_query?refresh=true', { query: { range: { n: { lt: 10 } } } });
+    const repo = path.join(node.repoDir, 'before-changes');
+    expect((await es('PUT', '/_snapshot/before-changes', { type: 'fs', settings: { location: repo } })).status).toBe(200);
+    // A repository that is not registered: nothing sent, exit 5.
+    const before = auditLinesIn(cfg).length;
+    const missing = await cli(['forcemerge', 'merge-a', '--expunge-deletes', '--snapshot-repo', 'nope', '--yes']);
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/no snapshot repository nope \(registered: .*before-changes.*\); nothing was sent/);
+    expect(auditLinesIn(cfg).length).toBe(before);
+
+    const dry = await cli(['forcemerge', 'merge-a', '--expunge-deletes', '--snapshot-repo', 'before-changes', '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const d = JSON.parse(dry.stdout);
+    expect(d.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path.replace(/\d{8}-\d{6}/, 'T')}`)).toEqual([
+      'PUT /_snapshot/before-changes/before-merge-merge-a-T?wait_for_completion=false',
+      'POST /merge-a/_flush',
+      'POST /merge-a/_forcemerge?only_expunge_deletes=true&wait_for_completion=false',
+    ]);
+
+    const r = await cli(['forcemerge', 'merge-a', '--expunge-deletes', '--snapshot-repo', 'before-changes', '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.snapshotFirst).toMatchObject({
+      repository: 'before-changes',
+      name: expect.stringMatching(/^before-merge-merge-a-\d{8}-\d{6}$/),
+      taken: true,
+      snapshot: { state: 'SUCCESS', indices: ['merge-a'], shards: { ok: 1, failed: 0 } },
+    });
+    // The snapshot holds the 30 documents as they were before the merge.
+    const held = await es('GET', `/_snapshot/before-changes/${j.snapshotFirst.name}`);
+    expect(held.body.snapshots[0].indices).toEqual(['merge-a']);
+    const audited = auditLinesIn(cfg)
+      .slice(before)
+      .map((l) => JSON.parse(l) as { request?: { method: string; path: string } })
+      .filter((a) => a.request)
+      .map((a) => `${a.request!.method} ${a.request!.path.split('?')[0]}`);
+    expect(audited).toEqual([`PUT /_snapshot/before-changes/${j.snapshotFirst.name}`, 'POST /merge-a/_flush', 'POST /merge-a/_forcemerge']);
+    expect(await count('merge-a')).toBe(30);
+  }, 180_000);
+});

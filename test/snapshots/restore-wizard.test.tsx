@@ -105,7 +105,12 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     const half = { ...restoring[0], stage: 'INDEX', bytesRecovered: 8400, filesRecovered: 8, timeMs: 120 };
     session()!.send({ type: 'progress', progress: { recoveries: [half], health: 'red' } });
     const progress = await shot(app, 'progress', columns, rows);
-    expect(progress).toContain('logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files');
+    // At 80 columns the percent and the files give way to the rate and time left (the bar shows the percent).
+    expect(progress).toContain(
+      columns === 80
+        ? 'logs-a-restored[0] INDEX 8.20kb/16.4kb 68.4kb/s eta 120ms'
+        : 'logs-a-restored[0] INDEX 8.20kb/16.4kb (50%) 8/16 files 68.4kb/s eta 120ms',
+    );
     session()!.send({
       type: 'settled',
       report: {
@@ -215,5 +220,46 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     });
     const text = await shot(app, 'refused', columns, rows);
     expect(text).toContain('the snapshot holds no whole copy of logs-c');
+  });
+});
+
+// At 80 columns (23 and 24 rows, the console's two smallest screens) every restoring shard's line
+// keeps its rate and time left beside its bar: the percent, files and stage give way first, and a
+// long name is cut in the middle (it was cut at the end, rate and time left off the screen).
+describe.each([
+  [80, 23],
+  [80, 24],
+] as const)('restore progress at %ix%i', (columns, rows) => {
+  it('a long index name and large shards: rate and time left on every line', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down);
+    await app.press(R);
+    await app.press(KEYS.enter);
+    const index = 'service_v9_broken-2026.11.26';
+    session()!.send({
+      type: 'loaded',
+      facts: { snapshot: nightly1, indices: [{ index: 'logs-a', target: `${index}-restored`, originalDocs: 20 }] },
+    });
+    await tick(20);
+    await app.press('y');
+    const plans = session()!.getState().plans;
+    session()!.send({ type: 'applied', results: [ok(plans[0].summary, `restoring or restored: ${index}-restored`)] });
+    const shard = (n: number, recovered: number) => ({
+      ...restoring[0],
+      index: `${index}-restored`,
+      shard: n,
+      stage: 'INDEX',
+      bytesTotal: 52_428_800,
+      bytesRecovered: recovered,
+      filesTotal: 118,
+      filesRecovered: 40,
+      timeMs: 12_500,
+    });
+    session()!.send({ type: 'progress', progress: { recoveries: [shard(0, 20_971_520), shard(1, 5_242_880)], health: 'red' } });
+    const text = await shot(app, 'progress-long', columns, rows);
+    const lines = text.split('\n').filter((l) => l.includes('restored[') || l.includes('…['));
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(/\d\S*\/s eta \S+\s*⟦⟧$/);
+    expect(lines[0]).toContain('20.0mb/50.0mb 1.60mb/s eta 18.8s');
   });
 });

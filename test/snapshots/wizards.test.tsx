@@ -734,7 +734,15 @@ const WALKS: Walk[] = [
               shards: { total: 1, ok: 1, failed: 0 },
               failures: [],
             },
-            indices: [{ index: 'corrupt-exp', target: 'corrupt-exp', existing: { status: 'open' } }],
+            // Red (its primary is corrupt): deleted, then restored (closed, it would keep its shard locked).
+            indices: [
+              {
+                index: 'corrupt-exp',
+                target: 'corrupt-exp',
+                existing: { status: 'open', health: 'red' },
+                unreadable: 'cannot be counted: no_shard_available_action_exception (a primary shard is not available)',
+              },
+            ],
           },
         });
       },

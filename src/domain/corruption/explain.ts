@@ -109,7 +109,7 @@ export function losslessOptions(f: CorruptFinding, snapshots: SnapshotHolding[])
     );
   for (const s of snapshots.filter((x) => x.state === 'SUCCESS' || x.state === 'PARTIAL'))
     out.push(
-      `snapshot ${s.repository}/${s.snapshot} (${s.state}${s.endTime ? `, ended ${s.endTime}` : ''}) holds ${f.index}: close or delete the index, then POST _snapshot/${s.repository}/${s.snapshot}/_restore {"indices":"${f.index}"} (writes after the snapshot are lost)`,
+      `snapshot ${s.repository}/${s.snapshot} (${s.state}${s.endTime ? `, ended ${s.endTime}` : ''}) holds ${f.index}: delete the index (closed, a red index keeps its shard locked), then POST _snapshot/${s.repository}/${s.snapshot}/_restore {"indices":"${f.index}"} (writes after the snapshot are lost)`,
     );
   out.push(
     `a file-level backup of the shard folder taken before the corruption: with the node stopped, put it back in place of the folder`,

@@ -86,7 +86,8 @@ export interface RunningLine extends Line {
   percent: number;
 }
 
-export function runningLines(snapshots: readonly SnapshotProgress[], restores: readonly ShardRecovery[]): RunningLine[] {
+/** `width`: the columns a line has (a restore's line keeps its rate and time left in them, recoveryLine). */
+export function runningLines(snapshots: readonly SnapshotProgress[], restores: readonly ShardRecovery[], width = Infinity): RunningLine[] {
   return [
     ...snapshots.map((p) => ({
       ...progressLine(p),
@@ -94,8 +95,7 @@ export function runningLines(snapshots: readonly SnapshotProgress[], restores: r
       percent: snapshotPercent(p),
     })),
     ...restores.map((r) => ({
-      ...recoveryLine(r),
-      text: `restore ${r.source ? `${r.source.snapshot}: ` : ''}${recoveryLine(r).text}`,
+      ...recoveryLine(r, width, `restore ${r.source ? `${r.source.snapshot}: ` : ''}`),
       percent: recoveryPercent(r),
     })),
   ];

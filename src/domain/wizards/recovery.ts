@@ -27,8 +27,8 @@ export interface RecoveryFinding {
 
 /**
  * The seed's first remedy when a snapshot holds the corrupt index: restore it from the newest one, in
- * place (the red index is closed and restored over: what was written to it since the snapshot is
- * lost, which the operator confirms by typing its name), before the offline repair (which loses the
+ * place (the red index is deleted, then restored: closed, it would keep its shard locked, see
+ * restorePlans; what was written to it since the snapshot is lost, which the operator confirms by typing its name), before the offline repair (which loses the
  * broken segments' documents and stops the engine). Undefined when no finished snapshot holds it.
  */
 export function restoreRoute(index: string, snapshots: readonly SnapshotHolding[]): RecoveryFinding['restore'] {

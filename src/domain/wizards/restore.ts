@@ -1,8 +1,8 @@
 // Restore from a snapshot: the indices (a pattern resolved against what the snapshot holds, to the
 // exact list the preview shows), restored BESIDE the originals under a new name (default: no data
-// is touched) or IN PLACE (the originals are closed and restored over: what was written since the
-// snapshot is lost, so the operator types the index names, even with --yes). Never the cluster's
-// global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
+// is touched) or IN PLACE (the originals are closed, a red one deleted, and restored over: what was
+// written since the snapshot is lost, so the operator types the index names, even with --yes).
+// Never the cluster's global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
 // the restored indices are green, then counts their documents.
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
@@ -59,8 +59,8 @@ export function targetName(index: string, form: Pick<RestoreForm, 'mode' | 'suff
 export interface RestoreIndexFact {
   index: string;
   target: string;
-  /** The target as the cluster has it now: absent, or open/closed. */
-  existing?: { status: string };
+  /** The target as the cluster has it now: absent, or open/closed, with its health (_cat/indices). */
+  existing?: { status: string; health?: string };
   /** Documents in the original now (when it is open): what the restored copy is compared with. */
   originalDocs?: number;
   /** Why the open original could not be counted (red: its primary is not available). */
@@ -90,6 +90,19 @@ function statusCheck(names: readonly string[], status: 'open' | 'close', what: s
   };
 }
 
+/** Reads the cluster's indices back through _cat/indices: none of these names left. */
+function goneCheck(names: readonly string[]): MutationPlan['verify'] {
+  return {
+    path: '/_cat/indices',
+    querystring: { format: 'json', h: 'index', expand_wildcards: 'all' },
+    check(body) {
+      const present = new Set((Array.isArray(body) ? (body as { index?: string }[]) : []).map((r) => r.index));
+      const left = names.filter((t) => present.has(t));
+      return left.length ? { ok: false, message: `still there: ${left.join(', ')}` } : { ok: true, message: `deleted: ${names.join(', ')}` };
+    },
+  };
+}
+
 /** What the operator types to confirm an in-place restore: the names of the indices it overwrites. */
 export function replaceConfirmText(indices: readonly string[]): string {
   return indices.join(',');
@@ -98,8 +111,12 @@ export function replaceConfirmText(indices: readonly string[]): string {
 /**
  * The requests of a restore: beside, one restore under the new names (without the snapshot's
  * aliases unless asked: they would point at the copies too); in place, closing the open originals,
- * then the restore over them (with the snapshot's aliases). Both name exactly the indices, never a
- * pattern; include_aliases is always sent, so the preview shows it.
+ * then the restore over them (with the snapshot's aliases). A RED original (open or closed) is
+ * deleted instead: seen on 8.19 with a corrupt primary, closing it makes the node try the corrupt
+ * copy once more and keep its shard lock for good ("lock already held for [closing shard]"), so the
+ * restore over it never starts and stays red; deleted, the restore makes a new index and is green
+ * in seconds. In place already loses that copy (the restore overwrites its folder). All name
+ * exactly the indices, never a pattern; include_aliases is always sent, so the preview shows it.
  */
 export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPlan[] {
   const indices = facts.indices.map((i) => i.index);
@@ -127,9 +144,26 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
     verify: statusCheck(targets, 'open', 'restoring or restored'),
   };
   if (form.mode === 'beside') return [restore];
-  const open = facts.indices.filter((i) => i.existing?.status === 'open').map((i) => i.index);
-  if (!open.length) return [restore];
-  const close: MutationPlan = {
+  const red = facts.indices.filter((i) => i.existing?.health === 'red').map((i) => i.index);
+  const open = facts.indices.filter((i) => i.existing?.status === 'open' && i.existing.health !== 'red').map((i) => i.index);
+  const plans: MutationPlan[] = [];
+  if (red.length)
+    plans.push({
+      method: 'DELETE',
+      path: `/${list(red)}`,
+      querystring: {},
+      risk: 'destructive',
+      target: red.join(','),
+      confirmText: replaceConfirmText(indices),
+      summary: `delete ${red.join(', ')} (red: closed, ${red.length === 1 ? 'it keeps its' : 'they keep their'} shard locked and the restore never starts)`,
+      verify: goneCheck(red),
+    });
+  if (open.length) plans.push(closePlan(open, indices));
+  return [...plans, restore];
+}
+
+function closePlan(open: string[], indices: string[]): MutationPlan {
+  return {
     method: 'POST',
     path: `/${list(open)}/_close`,
     querystring: {},
@@ -139,7 +173,6 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
     summary: `close ${open.join(', ')} so the snapshot can be restored over ${open.length === 1 ? 'it' : 'them'}`,
     verify: statusCheck(open, 'close', 'closed'),
   };
-  return [close, restore];
 }
 
 /**
@@ -160,17 +193,7 @@ export function cancelRestorePlan(form: Pick<RestoreForm, 'mode' | 'repository' 
       (form.mode === 'replace'
         ? ' (in place: the original was overwritten, so the index is GONE until restored again; the snapshot stays)'
         : ' (the originals are untouched; the snapshot stays)'),
-    verify: {
-      path: '/_cat/indices',
-      querystring: { format: 'json', h: 'index', expand_wildcards: 'all' },
-      check(body) {
-        const names = new Set((Array.isArray(body) ? (body as { index?: string }[]) : []).map((r) => r.index));
-        const left = targets.filter((t) => names.has(t));
-        return left.length
-          ? { ok: false, message: `still there: ${left.join(', ')}` }
-          : { ok: true, message: `deleted: ${targets.join(', ')}` };
-      },
-    },
+    verify: goneCheck(targets),
   };
 }
 
@@ -266,8 +289,11 @@ export interface RestoreProgress {
 }
 
 export interface RestoreReport {
-  /** Per index: documents before (the original, when it was open) and after (the restored target). */
-  counts: { index: string; target: string; before?: number; after: number }[];
+  /**
+   * Per index: documents before (the original, when it was open) and after (the restored target;
+   * null when it was not green in time and could not be counted: a red index answers 503).
+   */
+  counts: { index: string; target: string; before?: number; after: number | null }[];
   health: string;
   /** The restored indices were green before the deadline. */
   green: boolean;
@@ -317,6 +343,29 @@ export type RestoreEffect =
   /** Cancel the running restore: the delete of its indices (the watch then ends without a report). */
   | { type: 'stop'; plan: MutationPlan; confirmation: Confirmation };
 
+/** A plan of a restore in words: the delete, the close, the restore. */
+const planWord = (p: MutationPlan) => (p.method === 'DELETE' ? 'the delete' : p.path.endsWith('/_close') ? 'the close' : 'the restore');
+
+/** "the close and the restore were": the plans that went through, in words. */
+function appliedWords(plans: readonly MutationPlan[], results: readonly PlanResult[]): string {
+  const words = plans.filter((_, i) => results[i]?.ok).map(planWord);
+  if (!words.length) return 'nothing was';
+  return `${words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0]} ${words.length > 1 ? 'were' : 'was'}`;
+}
+
+/** In place, what a delete or close that went through without its restore left behind, or undefined. */
+function leftBehind(plans: readonly MutationPlan[], results: readonly PlanResult[]): string | undefined {
+  const restored = results[plans.length - 1]?.ok;
+  if (restored) return undefined;
+  const said = plans.slice(0, -1).flatMap((p, i) => {
+    if (!results[i]?.ok) return [];
+    const one = !p.target.includes(',');
+    if (p.method === 'DELETE') return [`${p.target} ${one ? 'is' : 'are'} DELETED now: run the restore again`];
+    return [`${p.target} ${one ? 'is' : 'are'} CLOSED now: open ${one ? 'it' : 'them'} with POST /${p.target}/_open, or run the restore again`];
+  });
+  return said.length ? said.join('; ') : undefined;
+}
+
 export function restoreMachine(form: RestoreForm): Machine<RestoreState, RestoreEvent, RestoreEffect> {
   return {
     init: () => go({ phase: 'loading', form }, { type: 'load', form }),
@@ -326,6 +375,13 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
       if (e.type === 'cancel' && s.phase === 'stopping') return stay(s);
       // The watch may fail once its indices are deleted: the stop's own result says what happened.
       if (e.type === 'error' && (s.phase === 'stopping' || s.phase === 'stopped')) return stay(s);
+      // The requests are out: a failure while watching (the watch, the count) keeps what was applied.
+      if (e.type === 'error' && s.phase === 'watching')
+        return stay({
+          phase: 'failed',
+          message: `${e.message} (after the requests went out: ${appliedWords(s.plans, s.results)} applied)`,
+          results: s.results,
+        });
       const common = commonStep<RestoreState, RestoreEffect>(s, e);
       if (common) return common;
       switch (s.phase) {
@@ -342,15 +398,11 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
             : stay(s);
         case 'applying': {
           if (e.type !== 'applied') return stay(s);
-          // Every plan must have gone through; a close without its restore leaves the index closed: said in the message.
+          // Every plan must have gone through; a delete or close without its restore: said in the message.
           if (e.results.length < s.plans.length || e.results.some((r) => !r.ok)) {
             const bad = e.results.find((r) => !r.ok);
-            const closedOnly = form.mode === 'replace' && s.plans.length === 2 && e.results.length >= 1 && e.results[0].ok;
-            return stay({
-              phase: 'failed',
-              message: `${bad?.message ?? 'not sent'}${closedOnly ? ` (the originals are CLOSED now: open them with POST /${s.plans[0].target}/_open, or run the restore again)` : ''}`,
-              results: e.results,
-            });
+            const left = leftBehind(s.plans, e.results);
+            return stay({ phase: 'failed', message: `${bad?.message ?? 'not sent'}${left ? ` (${left})` : ''}`, results: e.results });
           }
           const indices = s.facts.indices.map((i) => ({
             index: i.index,

@@ -64,7 +64,7 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
       return {
         index,
         target,
-        ...(t ? { existing: { status: t.status } } : {}),
+        ...(t ? { existing: { status: t.status, health: t.health } } : {}),
         ...(originalDocs !== undefined ? { originalDocs } : {}),
         ...(unreadable ? { unreadable } : {}),
         ...(aliases[index] ? { aliases: aliases[index] } : {}),
@@ -116,7 +116,15 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
       });
       if (stopped) return;
       send({ type: 'progress', progress: value });
-      const counts = await Promise.all(f.indices.map(async (i) => ({ ...i, after: await es.count(i.target) })));
+      // Not green in time: a target still red cannot be counted (503); the report says "not green", not the count's failure.
+      const countOf = (target: string) =>
+        met
+          ? es.count(target)
+          : es.count(target).catch((e: unknown) => {
+              if (e instanceof ConnError && e.status === 503) return null;
+              throw e;
+            });
+      const counts = await Promise.all(f.indices.map(async (i) => ({ ...i, after: await countOf(i.target) })));
       send({ type: 'settled', report: { counts, health: value.health, green: met } });
     }
   });

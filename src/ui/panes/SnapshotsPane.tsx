@@ -28,6 +28,8 @@ import { colourOf } from '../theme';
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 const BAR_WIDTH = 12;
+/** The columns a running line's text has beside its bar. */
+const runTextWidth = (width: number) => Math.max(1, width - BAR_WIDTH - 3);
 
 export function SnapshotsPane({ width, height }: { width: number; height: number }) {
   const { repos, list, running, restores } = useConsole((s) => ({
@@ -43,7 +45,7 @@ export function SnapshotsPane({ width, height }: { width: number; height: number
   const holding = list.data ? holdingLine(highlighted, list.data) : undefined;
   if (holding) top.push(holding);
   // What runs comes first: at most a third of the body, the rest says how many more.
-  const runs = runningLines(running.data ?? [], restores.data ?? []);
+  const runs = runningLines(running.data ?? [], restores.data ?? [], runTextWidth(width));
   const runRoom = Math.min(runs.length, Math.max(1, Math.floor(body / 3)));
   const shownRuns = runs.length > runRoom ? runs.slice(0, runRoom - 1) : runs;
   const moreRuns = runs.length - shownRuns.length;
@@ -70,7 +72,7 @@ export function SnapshotsPane({ width, height }: { width: number; height: number
         {shownRuns.map((l, i) => (
           <Box key={i}>
             <Bar percent={l.percent} width={BAR_WIDTH} tone={l.tone ?? 'yellow'} />
-            <Text color={colourOf(l.tone)}> {fitText(l.text, Math.max(1, width - BAR_WIDTH - 3))}</Text>
+            <Text color={colourOf(l.tone)}> {fitText(l.text, runTextWidth(width))}</Text>
           </Box>
         ))}
         {moreRuns ? <Text dimColor>{`… ${moreRuns} more running`}</Text> : null}

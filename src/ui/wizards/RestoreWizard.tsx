@@ -271,11 +271,13 @@ function Progress({ state, width }: { state: Extract<RestoreState, { phase: 'wat
   return (
     <Box flexDirection="column">
       {p.recoveries.map((r) => {
-        const l = recoveryLine(r);
+        // Fitted, not cut at the end: at 80 columns the rate and time left stay (the percent goes, the bar shows it).
+        const room = Math.max(1, width - BAR_WIDTH - 3);
+        const l = recoveryLine(r, room);
         return (
           <Box key={`${r.index}[${r.shard}]`}>
             <Bar percent={recoveryPercent(r)} width={BAR_WIDTH} tone={l.tone ?? 'yellow'} />
-            <Text color={colourOf(l.tone)}> {fitText(l.text, Math.max(1, width - BAR_WIDTH - 3))}</Text>
+            <Text color={colourOf(l.tone)}> {fitText(l.text, room)}</Text>
           </Box>
         );
       })}

@@ -98,8 +98,8 @@ describe('detection, plain values', () => {
     ).toEqual([
       'node b holds an in-sync copy that is not corrupt: bring that node back or explain why it is refused (shardeck explain i 2 primary)',
       'node c holds a stale copy that is not corrupt: promoting it (allocate_stale_primary) loses the writes it missed',
-      'snapshot r/full (SUCCESS, ended 2026-11-20T01:00:00Z) holds i: close or delete the index, then POST _snapshot/r/full/_restore {"indices":"i"} (writes after the snapshot are lost)',
-      'snapshot r/part (PARTIAL) holds i: close or delete the index, then POST _snapshot/r/part/_restore {"indices":"i"} (writes after the snapshot are lost)',
+      'snapshot r/full (SUCCESS, ended 2026-11-20T01:00:00Z) holds i: delete the index (closed, a red index keeps its shard locked), then POST _snapshot/r/full/_restore {"indices":"i"} (writes after the snapshot are lost)',
+      'snapshot r/part (PARTIAL) holds i: delete the index (closed, a red index keeps its shard locked), then POST _snapshot/r/part/_restore {"indices":"i"} (writes after the snapshot are lost)',
       'a file-level backup of the shard folder taken before the corruption: with the node stopped, put it back in place of the folder',
     ]);
   });

@@ -489,7 +489,14 @@ export async function restoreRow(url, repoDir) {
       await es(url, 'DELETE', `/${source}-c${i}`);
     }
   } catch (e) {
-    return { docs, bytes, shardeck_s: null, curl_s: null, ratio: null, reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}` };
+    return {
+      docs,
+      bytes,
+      shardeck_s: null,
+      curl_s: null,
+      ratio: null,
+      reason: `not measured: ${String(e.stderr ?? e.message).split('\n')[0]}`,
+    };
   }
   return {
     docs,

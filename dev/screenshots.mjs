@@ -171,7 +171,10 @@ try {
 async function shardsRecoveryShot() {
   const repo = 'shots_repo';
   await es(node.url, 'PUT', `/_snapshot/${repo}`, { type: 'fs', settings: { location: path.join(node.repoDir, repo) } });
-  await es(node.url, 'PUT', `/_snapshot/${repo}/alpha?wait_for_completion=true`, { indices: 'service_v9_alpha', include_global_state: false });
+  await es(node.url, 'PUT', `/_snapshot/${repo}/alpha?wait_for_completion=true`, {
+    indices: 'service_v9_alpha',
+    include_global_state: false,
+  });
   await es(node.url, 'PUT', `/_snapshot/${repo}`, {
     type: 'fs',
     settings: { location: path.join(node.repoDir, repo), max_restore_bytes_per_sec: '20kb' },

@@ -48,8 +48,14 @@ function factsLines(f: MergeFacts): string[] {
 
 const forcemerge: CommandModule = {
   summary: 'Free the disk deleted documents still take (force merge with only_expunge_deletes), reporting before -> after.',
-  usage: 'usage: shardeck forcemerge <index|pattern> --expunge-deletes [--yes] [--dry-run] [--json] [--include-system] [--snapshot-first] [--snapshot-repo REPO]',
-  options: { ...MUTATION_OPTIONS, 'expunge-deletes': { type: 'boolean' }, 'include-system': { type: 'boolean' }, ...SNAPSHOT_FIRST_OPTIONS },
+  usage:
+    'usage: shardeck forcemerge <index|pattern> --expunge-deletes [--yes] [--dry-run] [--json] [--include-system] [--snapshot-first] [--snapshot-repo REPO]',
+  options: {
+    ...MUTATION_OPTIONS,
+    'expunge-deletes': { type: 'boolean' },
+    'include-system': { type: 'boolean' },
+    ...SNAPSHOT_FIRST_OPTIONS,
+  },
   group: 'change',
   flagHelp: {
     yes: 'confirm without asking',

@@ -206,10 +206,10 @@ const restore: CommandModule = {
           c.after === null
             ? `${displayText(c.target)}: not counted (not green yet)\n`
             : `${displayText(c.target)}: ${c.after} documents restored` +
-            (c.before === undefined
-              ? ''
-              : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
-            '\n',
+                (c.before === undefined
+                  ? ''
+                  : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
+                '\n',
         );
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

@@ -15,13 +15,30 @@ const PANE_TABLE = {
   },
   indices: { title: 'Indices', key: '2', keyScopes: ['indices', 'table', 'list'], reads: ['health', 'indices', 'blocks'] },
   // Its recovery section: the active recoveries, read only while the health says shards initialize or relocate.
-  shards: { title: 'Shards', key: '3', keyScopes: ['shards', 'table', 'list'], reads: ['health', 'shards'], whileRecovering: ['recoveries'] },
+  shards: {
+    title: 'Shards',
+    key: '3',
+    keyScopes: ['shards', 'table', 'list'],
+    reads: ['health', 'shards'],
+    whileRecovering: ['recoveries'],
+  },
   disk: { title: 'Disk', key: '4', keyScopes: ['disk'], reads: ['health', 'allocation', 'settings', 'blocks', 'nodes'] },
   nodes: {
     title: 'Nodes',
     key: '5',
     keyScopes: ['nodes', 'table', 'list'],
-    reads: ['health', 'settings', 'nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm', 'desiredBalance', 'nodeShutdown', 'allocation'],
+    reads: [
+      'health',
+      'settings',
+      'nodes',
+      'nodeSearch',
+      'nodeStats',
+      'nodePressure',
+      'nodeJvm',
+      'desiredBalance',
+      'nodeShutdown',
+      'allocation',
+    ],
   },
   templates: {
     title: 'Templates',

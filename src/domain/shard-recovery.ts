@@ -74,7 +74,9 @@ export function recoverySection(recs: readonly ShardRecovery[], width: number, r
   if (recs.length === 0 || rows < 3) return [];
   const fits = Math.floor((rows - 1) / 2);
   const shown = recs.length <= fits ? recs.length : Math.max(1, Math.floor((rows - 2) / 2));
-  const out: RecoverySectionLine[] = [{ text: fitText(`recoveries: ${recs.length} active (details and throttle: shardeck recovery)`, width), tone: 'dim' }];
+  const out: RecoverySectionLine[] = [
+    { text: fitText(`recoveries: ${recs.length} active (details and throttle: shardeck recovery)`, width), tone: 'dim' },
+  ];
   for (const r of recs.slice(0, shown)) {
     const p = recoveryProgress(r);
     const where = r.source
@@ -82,7 +84,9 @@ export function recoverySection(recs: readonly ShardRecovery[], width: number, r
       : r.sourceNode
         ? `${r.sourceNode} -> ${r.targetNode ?? '?'}`
         : `on ${r.targetNode ?? '?'}`;
-    out.push({ text: fitText(`${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${where}`, width) });
+    out.push({
+      text: fitText(`${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${where}`, width),
+    });
     const after = ` ${p.bytesPercent.toFixed(1)}% of ${formatBytes(r.bytesTotal)} · files ${r.filesRecovered}/${r.filesTotal} · ${p.rate === null ? '?' : `${formatBytes(p.rate)}/s`} · ETA ${formatDuration(p.etaMs)}`;
     // The bar takes what the figures leave (two columns of indent, two brackets), 8 to 30 cells.
     const barWidth = Math.max(8, Math.min(30, width - 4 - after.length));

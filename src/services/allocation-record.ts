@@ -3,7 +3,14 @@
 // console, which offer to put it back (`shardeck allocation restore`, the console's dialog).
 import type { EsApi } from '../cluster/api';
 import { hasAllocationRecords, readAllocationRecords, removeAllocationRecord } from '../config/allocation-record';
-import { describeLeft, differences, restorePlan, type AllocationDiff, type AllocationRecord, type AllocationValues } from '../domain/allocation-limits';
+import {
+  describeLeft,
+  differences,
+  restorePlan,
+  type AllocationDiff,
+  type AllocationRecord,
+  type AllocationValues,
+} from '../domain/allocation-limits';
 import { displayText } from '../domain/display-text';
 import type { MutationPlan } from '../domain/mutation/plan';
 
@@ -38,7 +45,14 @@ export async function leftAllocation(es: Pick<EsApi, 'clusterUuid' | 'allocation
     if (!plan) removeAllocationRecord(uuid, f.owner);
     else if (!left) {
       const whose = f.mine ? '' : ` (the record of ${f.ownerName}, another operator of this host)`;
-      left = { record: f.record, owner: f.ownerName, mine: f.mine, diffs, plan, message: displayText(describeLeft(f.record, diffs) + whose) };
+      left = {
+        record: f.record,
+        owner: f.ownerName,
+        mine: f.mine,
+        diffs,
+        plan,
+        message: displayText(describeLeft(f.record, diffs) + whose),
+      };
     }
   }
   return left;

@@ -176,7 +176,9 @@ export async function runRestart(
   guard.assertWritable();
   const p = start.progress ?? newRestartProgress(start.node, start.checks?.indices ?? [], new Date().toISOString());
   try {
-    return await withRestartLock(await es.clusterUuid(), `restart of node ${p.node.name}`, () => runSteps(es, guard, start, p, confirmation, opts));
+    return await withRestartLock(await es.clusterUuid(), `restart of node ${p.node.name}`, () =>
+      runSteps(es, guard, start, p, confirmation, opts),
+    );
   } catch (e) {
     if (e instanceof ClusterBusyError) return { ok: false, progress: p, message: e.message };
     throw e;

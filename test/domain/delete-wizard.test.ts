@@ -349,7 +349,10 @@ describe('delete wizard: the task', () => {
     expect(lines[1]).toMatch(/previewed 1234, the same query matches 200 now: about 1034 were deleted/);
     expect(lines[2]).toMatch(/preview again: shardeck delete-by-query service_v9_alpha/);
     // A task that ends normally is counted without waiting for a recovery.
-    const normal = drive(deleteMachine({ target: 'service_v9_alpha' }), [...started, { type: 'finished', progress: task({ completed: true, deleted: 1234 }) }]);
+    const normal = drive(deleteMachine({ target: 'service_v9_alpha' }), [
+      ...started,
+      { type: 'finished', progress: task({ completed: true, deleted: 1234 }) },
+    ]);
     expect(normal.effects[3]).not.toHaveProperty('afterRestart');
   });
 

@@ -91,7 +91,8 @@ describe('recovery throttle', () => {
 describe('the Shards pane recovery section', () => {
   const one = parseRecovery(answer)[0];
   const many = Array.from({ length: 5 }, (_, i) => ({ ...one, shard: i }));
-  const text = (l: ReturnType<typeof recoverySection>[number]) => ('text' in l ? l.text : `${l.before}[${'#'.repeat(l.barWidth)}]${l.after}`);
+  const text = (l: ReturnType<typeof recoverySection>[number]) =>
+    'text' in l ? l.text : `${l.before}[${'#'.repeat(l.barWidth)}]${l.after}`;
 
   it('a title, then per recovery the copy and where, and a bar with %, files, rate and ETA, each line within the width', () => {
     const lines = recoverySection([one], 80, 5);
@@ -113,4 +114,3 @@ describe('the Shards pane recovery section', () => {
     expect(recoverySection([one], 80, 2)).toEqual([]);
   });
 });
-

@@ -152,7 +152,12 @@ describe('restore', () => {
 
   it('in place over a RED original: delete it, then restore (a closed red index keeps its shard locked: the restore never starts)', () => {
     const red = facts('replace');
-    red.indices[0] = { ...red.indices[0], existing: { status: 'open', health: 'red' }, originalDocs: undefined, unreadable: 'cannot be counted' };
+    red.indices[0] = {
+      ...red.indices[0],
+      existing: { status: 'open', health: 'red' },
+      originalDocs: undefined,
+      unreadable: 'cannot be counted',
+    };
     const plans = restorePlans(form({ mode: 'replace' }), red);
     expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual([
       'DELETE /logs-a',
@@ -174,7 +179,9 @@ describe('restore', () => {
     // Beside never touches the original, red or not.
     const besideRed = facts('beside', true);
     besideRed.indices[0].existing = { status: 'open', health: 'red' };
-    expect(restorePlans(form(), { ...besideRed, indices: besideRed.indices.map(({ existing: _e, ...i }) => i) }).map((p) => p.method)).toEqual(['POST']);
+    expect(
+      restorePlans(form(), { ...besideRed, indices: besideRed.indices.map(({ existing: _e, ...i }) => i) }).map((p) => p.method),
+    ).toEqual(['POST']);
     // A delete that went through without its restore: the message says the index is gone until restored.
     const m = restoreMachine(form({ mode: 'replace' }));
     let s = m.step(m.init().state, { type: 'loaded', facts: red }).state;
@@ -189,7 +196,8 @@ describe('restore', () => {
     }).state;
     expect(failed).toMatchObject({
       phase: 'failed',
-      message: 'refused (logs-a is DELETED now: run the restore again; logs-b is CLOSED now: open it with POST /logs-b/_open, or run the restore again)',
+      message:
+        'refused (logs-a is DELETED now: run the restore again; logs-b is CLOSED now: open it with POST /logs-b/_open, or run the restore again)',
     });
   });
 
@@ -276,7 +284,12 @@ describe('restore', () => {
         { summary: 'restore', ok: false, message: 'refused' },
       ],
     }).state;
-    expect(failed).toMatchObject({ phase: 'failed', message: expect.stringMatching(/^refused \(logs-a,logs-b are CLOSED now: open them with POST \/logs-a,logs-b\/_open, or run the restore again\)$/) });
+    expect(failed).toMatchObject({
+      phase: 'failed',
+      message: expect.stringMatching(
+        /^refused \(logs-a,logs-b are CLOSED now: open them with POST \/logs-a,logs-b\/_open, or run the restore again\)$/,
+      ),
+    });
     const watching = m.step(s, {
       type: 'applied',
       results: [

@@ -146,7 +146,6 @@ describe('status and recovery', () => {
     // A finished shard has no rate: nothing to keep but what fits.
     expect(recoveryLine(done, 40).text).toBe('logs-a-restored[0] DONE 16.4kb/16.4kb');
   });
-
 });
 
 describe('SLM', () => {

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../src/domain/mutation/audit';
 import type { MutationRequest } from '../../src/domain/mutation/plan';
-import { flatSettings, readBackOfRequest, recordedTaskAmong, taskOfRequest, unfinishedChanges, unfinishedOutcome } from '../../src/domain/mutation/unfinished';
+import {
+  flatSettings,
+  readBackOfRequest,
+  recordedTaskAmong,
+  taskOfRequest,
+  unfinishedChanges,
+  unfinishedOutcome,
+} from '../../src/domain/mutation/unfinished';
 import { unfinishedMachine } from '../../src/domain/wizards/unfinished';
 
 const URL_ = 'http://127.0.0.1:9200';
@@ -146,7 +153,11 @@ describe('a merge or delete left unfinished, looked up among the running tasks',
     expect(recordedTaskAmong(t, sent, [running({ description: 'delete-by-query [service_v9_a]' })], at(40))).toBeNull();
     expect(recordedTaskAmong(t, sent, [running({ description: 'delete-by-query [service_v9_aa, service_v9_b]' })], at(40))).toBeNull();
     const merge = taskOfRequest({ method: 'POST', path: '/a/_forcemerge', querystring: {} })!;
-    const m = running({ id: 'n1:9', action: 'indices:admin/forcemerge', description: 'Force-merge indices [a], maxSegments[1], onlyExpungeDeletes[false], flush[true]' });
+    const m = running({
+      id: 'n1:9',
+      action: 'indices:admin/forcemerge',
+      description: 'Force-merge indices [a], maxSegments[1], onlyExpungeDeletes[false], flush[true]',
+    });
     expect(recordedTaskAmong(merge, sent, [running({}), m], at(40))).toEqual(m);
     expect(recordedTaskAmong(merge, sent, [], at(40))).toBeNull();
   });

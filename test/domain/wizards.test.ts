@@ -127,7 +127,10 @@ describe('replicas', () => {
       report: { results: [{ ok: true, message: 'every matched index now has 0 replicas' }] },
     });
     // Any machine: an error while watching says the same; before sending it is the error alone.
-    expect(commonStep({ phase: 'watching' }, { type: 'error', message: 'x' })?.state).toEqual({ phase: 'failed', message: watchLostMessage('x') });
+    expect(commonStep({ phase: 'watching' }, { type: 'error', message: 'x' })?.state).toEqual({
+      phase: 'failed',
+      message: watchLostMessage('x'),
+    });
     expect(commonStep({ phase: 'review' }, { type: 'error', message: 'x' })?.state).toEqual({ phase: 'failed', message: 'x' });
   });
 

@@ -61,8 +61,15 @@ let otherUid: number | undefined;
 function asOther(args: string[]) {
   const r = spawnSync(
     'runuser',
-    ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${path.join(dir, 'other-conf')}`]
-      .concat([`SHARDECK_LOCK_DIR=${lockDir}`, 'NO_COLOR=1', process.execPath, cliForOtherUsers(), ...args, '--url', node.url]),
+    ['-u', OTHER, '--', 'env', '-i', `PATH=${process.env.PATH}`, `SHARDECK_CONFIG_DIR=${path.join(dir, 'other-conf')}`].concat([
+      `SHARDECK_LOCK_DIR=${lockDir}`,
+      'NO_COLOR=1',
+      process.execPath,
+      cliForOtherUsers(),
+      ...args,
+      '--url',
+      node.url,
+    ]),
     { encoding: 'utf8', cwd: '/' },
   );
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -193,7 +200,7 @@ describe('allocation limits and the record of what shardeck changed', () => {
     }
   }, 120_000);
 
-  it('every operator of the host sees it: the other user\'s record is offered to root, root\'s to the other user; each puts it back', async () => {
+  it("every operator of the host sees it: the other user's record is offered to root, root's to the other user; each puts it back", async () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     otherUid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
@@ -214,7 +221,9 @@ describe('allocation limits and the record of what shardeck changed', () => {
     const st = await cli(['status', '--json']);
     expect(st.code).toBe(1);
     expect(st.stderr).toMatch(
-      new RegExp(`cluster.routing.allocation.enable is primaries \\(persistent; it was unset\\) \\(the record of ${OTHER} \\(uid ${otherUid}\\), another operator`),
+      new RegExp(
+        `cluster.routing.allocation.enable is primaries \\(persistent; it was unset\\) \\(the record of ${OTHER} \\(uid ${otherUid}\\), another operator`,
+      ),
     );
     expect(JSON.parse((await cli(['allocation', '--json'])).stdout).left).toMatchObject({ recordOwner: `${OTHER} (uid ${otherUid})` });
 
@@ -254,8 +263,9 @@ describe('allocation limits and the record of what shardeck changed', () => {
       planted,
       JSON.stringify({
         version: 1,
-        clusterUuid: ((await es('GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')) as { metadata: { cluster_uuid: string } }).metadata
-          .cluster_uuid,
+        clusterUuid: (
+          (await es('GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')) as { metadata: { cluster_uuid: string } }
+        ).metadata.cluster_uuid,
         url: node.url,
         at: new Date().toISOString(),
         user: OTHER,

@@ -74,7 +74,12 @@ it('the replicas wizard, the node restarted while it watches health: says the ch
     </KeyRouter>,
   );
   const until = (re: RegExp, timeoutMs = 60_000) =>
-    waitUntil(`a frame matching ${re}`, () => plain(app.lastFrame() ?? ''), (f) => re.test(f), { timeoutMs, intervalMs: 50 });
+    waitUntil(
+      `a frame matching ${re}`,
+      () => plain(app.lastFrame() ?? ''),
+      (f) => re.test(f),
+      { timeoutMs, intervalMs: 50 },
+    );
   try {
     await until(/replicas/);
     app.stdin.write('0');
@@ -122,7 +127,21 @@ it('a delete-by-query task, the node restarted while it runs: its end is learned
   const t0 = performance.now();
   const child = spawn(
     process.execPath,
-    [CLI, 'delete-by-query', INDEX, '--url', node.url, '--source', 'src-crm', '--yes', '--expect', String(previewed), '--requests-per-second', '100', '--json'],
+    [
+      CLI,
+      'delete-by-query',
+      INDEX,
+      '--url',
+      node.url,
+      '--source',
+      'src-crm',
+      '--yes',
+      '--expect',
+      String(previewed),
+      '--requests-per-second',
+      '100',
+      '--json',
+    ],
     { env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let ended: CliResult | undefined;
@@ -149,7 +168,10 @@ it('a delete-by-query task, the node restarted while it runs: its end is learned
   await restartNode();
   const up = performance.now();
   const r = await done;
-  figure(`delete-by-query: node restarted mid-task (restart ${Math.round(up - stopped)} ms; the end said after it)`, performance.now() - up);
+  figure(
+    `delete-by-query: node restarted mid-task (restart ${Math.round(up - stopped)} ms; the end said after it)`,
+    performance.now() - up,
+  );
   figure('delete-by-query: node restarted mid-task, whole run', performance.now() - t0);
   expect(r.code, r.stderr).toBe(5);
   const out = JSON.parse(r.stdout);
@@ -162,26 +184,35 @@ it('a delete-by-query task, the node restarted while it runs: its end is learned
     gone: true,
     report: { previewed, deleted: before - after, stillMatching: previewed - (before - after) },
   });
-  expect(out.report.lines.join(' ')).toMatch(/the task is gone \(the node restarted while it ran\).*not resent.*about \d+ were deleted.*preview again/);
+  expect(out.report.lines.join(' ')).toMatch(
+    /the task is gone \(the node restarted while it ran\).*not resent.*about \d+ were deleted.*preview again/,
+  );
   // The delete once (sending + outcome, its task id), then the guarded refresh before the count; nothing resent.
   const audit = readAudit(path.join(cfg, 'audit.log')).records;
-  expect(audit.map((a) => `${a.request?.method} ${a.request?.path}`)).toEqual([`POST /${INDEX}/_delete_by_query`, `POST /${INDEX}/_refresh`]);
+  expect(audit.map((a) => `${a.request?.method} ${a.request?.path}`)).toEqual([
+    `POST /${INDEX}/_delete_by_query`,
+    `POST /${INDEX}/_refresh`,
+  ]);
   expect(audit[0]).toMatchObject({ outcome: { ok: true, task: out.task } });
   expect(phasesIn(path.join(cfg, 'audit.log'))).toEqual(['sending', 'outcome', 'sending', 'outcome']);
 }, 420_000);
 
-it('a real flood stage with .tasks blocked too: unblock lifts the operator\'s index, names .tasks left; --include-system lifts it', async () => {
+it("a real flood stage with .tasks blocked too: unblock lifts the operator's index, names .tasks left; --include-system lifts it", async () => {
   const INDEX = 'flood_ops';
   const cfg = path.join(dir, 'flood-config');
   const WM = 'cluster.routing.allocation.disk.watermark';
   const setWatermarks = (v: string | null, flood: string | null = v) =>
     es('PUT', '/_cluster/settings', {
-      transient: { [`${WM}.low`]: v, [`${WM}.high`]: v, [`${WM}.flood_stage`]: flood, 'cluster.info.update.interval': v === null ? null : '10s' },
+      transient: {
+        [`${WM}.low`]: v,
+        [`${WM}.high`]: v,
+        [`${WM}.flood_stage`]: flood,
+        'cluster.info.update.interval': v === null ? null : '10s',
+      },
     });
   const isBlocked = async (index: string) =>
-    (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true&expand_wildcards=all`)).body[index]?.settings?.[
-      'index.blocks.read_only_allow_delete'
-    ] === 'true';
+    (await es('GET', `/${index}/_settings/index.blocks.read_only_allow_delete?flat_settings=true&expand_wildcards=all`)).body[index]
+      ?.settings?.['index.blocks.read_only_allow_delete'] === 'true';
   const unblock = (...args: string[]) =>
     runCli(['unblock', '--url', node.url, '--json', ...args], { env: { SHARDECK_CONFIG_DIR: cfg, NO_COLOR: '1' } });
   await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
@@ -189,10 +220,15 @@ it('a real flood stage with .tasks blocked too: unblock lifts the operator\'s in
   // A task run with wait_for_completion=false stores its result in .tasks: Elasticsearch's own index exists.
   const task = (await es('POST', `/${INDEX}/_delete_by_query?wait_for_completion=false`, { query: { match_none: {} } })).body.task;
   await es('GET', `/_tasks/${task}?wait_for_completion=true&timeout=30s`);
-  await waitUntil('.tasks to exist', async () => (await es('GET', '/_cat/indices/.tasks?format=json&expand_wildcards=all')).status, (s) => s === 200, {
-    timeoutMs: 30_000,
-    intervalMs: 200,
-  });
+  await waitUntil(
+    '.tasks to exist',
+    async () => (await es('GET', '/_cat/indices/.tasks?format=json&expand_wildcards=all')).status,
+    (s) => s === 200,
+    {
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    },
+  );
   try {
     // Past every watermark (absolute ones are free space that must remain: the disk's whole size is never free).
     const total = Number((await es('GET', '/_cat/allocation?format=json&bytes=b&h=disk.total')).body[0]['disk.total']);
@@ -204,10 +240,15 @@ it('a real flood stage with .tasks blocked too: unblock lifts the operator\'s in
     expect((await es('POST', `/${INDEX}/_doc`, { a: 2 })).status).toBe(429);
     // Below flood stage, still above high: Elasticsearch keeps the blocks; shardeck may lift them.
     await setWatermarks(`${total}b`, '1b');
-    await waitUntil('shardeck to see the disk below flood stage', async () => JSON.parse((await unblock('--dry-run')).stdout), (r) => r.disks?.[0]?.level === 'high', {
-      timeoutMs: 90_000,
-      intervalMs: 1000,
-    });
+    await waitUntil(
+      'shardeck to see the disk below flood stage',
+      async () => JSON.parse((await unblock('--dry-run')).stdout),
+      (r) => r.disks?.[0]?.level === 'high',
+      {
+        timeoutMs: 90_000,
+        intervalMs: 1000,
+      },
+    );
     const r = await unblock('--yes');
     expect(r.code, r.stdout + r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -221,7 +262,11 @@ it('a real flood stage with .tasks blocked too: unblock lifts the operator\'s in
     // Asked for: Elasticsearch's own index too, by name.
     const sys = await unblock('--yes', '--include-system');
     expect(sys.code, sys.stdout + sys.stderr).toBe(0);
-    expect(JSON.parse(sys.stdout).requests.map((q: { path: string }) => q.path).join(' ')).toMatch(/\.tasks/);
+    expect(
+      JSON.parse(sys.stdout)
+        .requests.map((q: { path: string }) => q.path)
+        .join(' '),
+    ).toMatch(/\.tasks/);
     expect(await isBlocked('.tasks')).toBe(false);
     // Each change once: sending and outcome.
     expect(phasesIn(path.join(cfg, 'audit.log'))).toEqual(['sending', 'outcome', 'sending', 'outcome']);

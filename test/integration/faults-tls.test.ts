@@ -79,7 +79,9 @@ it('the certificate rotated while the console watches: said in words with what t
   fs.copyFileSync(node.ca!, caCopy);
   const t1 = performance.now();
   await waitFor('recovered with the new CA', (s) => /GREEN|YELLOW/.test(s) && !NOT_SIGNED.test(s) && !/STALE/.test(s));
-  console.log(`FAULTS | certificate rotated: the console recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`);
+  console.log(
+    `FAULTS | certificate rotated: the console recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`,
+  );
   tmux('send-keys', '-t', 'tls', 'q');
   await waitFor('the exit', (s) => s.includes('EXIT=0'));
 }, 420_000);

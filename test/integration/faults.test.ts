@@ -388,7 +388,9 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
       // Both see the change unfinished before either reads it back.
       expect(guards.map(({ guard }) => guard.unfinished().length)).toEqual([1, 1]);
       const said = await Promise.all(guards.map(({ guard }) => guard.settleUnfinished()));
-      expect(said.flat()).toEqual([expect.stringMatching(new RegExp(`PUT /_cluster/settings .*${want}.* read back: applied; it was not resent$`))]);
+      expect(said.flat()).toEqual([
+        expect.stringMatching(new RegExp(`PUT /_cluster/settings .*${want}.* read back: applied; it was not resent$`)),
+      ]);
       expect(phasesOf()).toEqual(['sending', 'outcome']);
       expect(proxy.changing()).toEqual([]);
     } finally {

@@ -224,7 +224,11 @@ describe('recovery', () => {
     poller.start();
     try {
       const app = await renderApp(store, { columns: 80, rows: 23 });
-      const f = await until(app, new RegExp(`recoveries: 1 active[\\s\\S]*${INDEX}\\[0\\]r peer/\\w+ node-\\d -> node-\\d\\s+\\[█*·*\\] \\d+\\.\\d% of`), 30_000);
+      const f = await until(
+        app,
+        new RegExp(`recoveries: 1 active[\\s\\S]*${INDEX}\\[0\\]r peer/\\w+ node-\\d -> node-\\d\\s+\\[█*·*\\] \\d+\\.\\d% of`),
+        30_000,
+      );
       expectFits(f);
       expect(f.split('\n').length).toBeLessThanOrEqual(23);
       app.unmount();

@@ -73,7 +73,9 @@ it('killed after allocation went off: the next command says so and allocation re
   const second = await cli(['restart-node', '--yes', '--node-name', NAME, '--stop-cmd', 'true', '--start-cmd', 'true']);
   expect(second.code).toBe(5);
   expect(second.stdout).toMatch(
-    new RegExp(`FAILED: another rolling restart of this cluster is under way: [^:]+: restart of node ${NAME} \\(pid ${child.pid}, lock owned by root`),
+    new RegExp(
+      `FAILED: another rolling restart of this cluster is under way: [^:]+: restart of node ${NAME} \\(pid ${child.pid}, lock owned by root`,
+    ),
   );
   expect(second.stdout).not.toMatch(/\nstop: /);
   process.kill(-child.pid!, 'SIGKILL');

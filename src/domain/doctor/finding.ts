@@ -5,7 +5,20 @@ import { compareText } from '../order';
 
 export type Severity = 'ok' | 'warn' | 'critical' | 'unknown';
 
-export type CheckFamily = 'heap' | 'tmp' | 'disk' | 'shards' | 'scroll' | 'versions' | 'access' | 'log' | 'pressure' | 'pending' | 'hotspots' | 'mapping' | 'upgrade';
+export type CheckFamily =
+  | 'heap'
+  | 'tmp'
+  | 'disk'
+  | 'shards'
+  | 'scroll'
+  | 'versions'
+  | 'access'
+  | 'log'
+  | 'pressure'
+  | 'pending'
+  | 'hotspots'
+  | 'mapping'
+  | 'upgrade';
 
 /** Where shardeck applies the remedy: the key of the wizard (on its pane) and the same as a command. */
 export interface Fix {

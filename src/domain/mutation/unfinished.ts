@@ -142,8 +142,7 @@ export function recordedTaskAmong(
   const names = (d: string) => new Set((/\[([^\]]*)\]/.exec(d)?.[1] ?? '').split(',').map((n) => n.trim()));
   return (
     running.find(
-      (r) =>
-        r.action === t.action && t.indices.every((i) => names(r.description).has(i)) && nowMs - r.runningMillis >= sentMs - skewMs,
+      (r) => r.action === t.action && t.indices.every((i) => names(r.description).has(i)) && nowMs - r.runningMillis >= sentMs - skewMs,
     ) ?? null
   );
 }

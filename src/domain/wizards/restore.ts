@@ -98,7 +98,9 @@ function goneCheck(names: readonly string[]): MutationPlan['verify'] {
     check(body) {
       const present = new Set((Array.isArray(body) ? (body as { index?: string }[]) : []).map((r) => r.index));
       const left = names.filter((t) => present.has(t));
-      return left.length ? { ok: false, message: `still there: ${left.join(', ')}` } : { ok: true, message: `deleted: ${names.join(', ')}` };
+      return left.length
+        ? { ok: false, message: `still there: ${left.join(', ')}` }
+        : { ok: true, message: `deleted: ${names.join(', ')}` };
     },
   };
 }
@@ -361,7 +363,9 @@ function leftBehind(plans: readonly MutationPlan[], results: readonly PlanResult
     if (!results[i]?.ok) return [];
     const one = !p.target.includes(',');
     if (p.method === 'DELETE') return [`${p.target} ${one ? 'is' : 'are'} DELETED now: run the restore again`];
-    return [`${p.target} ${one ? 'is' : 'are'} CLOSED now: open ${one ? 'it' : 'them'} with POST /${p.target}/_open, or run the restore again`];
+    return [
+      `${p.target} ${one ? 'is' : 'are'} CLOSED now: open ${one ? 'it' : 'them'} with POST /${p.target}/_open, or run the restore again`,
+    ];
   });
   return said.length ? said.join('; ') : undefined;
 }

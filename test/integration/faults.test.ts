@@ -149,9 +149,12 @@ describe('a read answered 429 with Retry-After', () => {
     const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
     figure('status, version check 429 once then healed', r);
     expect(r.code).toBe(0);
+    // Every read goes out at once (services/status.ts): another node-list read may come between the
+    // refused one and its retry, so the retry is the next request of the same path.
     const nodeReads = proxy.requests.filter((q) => q.path.startsWith('/_cat/nodes'));
-    expect(nodeReads[0]).toMatchObject({ handled: 'answered' });
-    expect(nodeReads[1]).toMatchObject({ handled: 'forwarded', path: nodeReads[0].path });
+    const refused = nodeReads.find((q) => q.handled === 'answered');
+    expect(refused).toBeDefined();
+    expect(nodeReads.filter((q) => q.path === refused!.path).map((q) => q.handled)).toEqual(['answered', 'forwarded']);
   });
 
   it('asked to wait longer than the cap (Retry-After: 60): not waited for, exit 3 with the sentence, asked once', async () => {

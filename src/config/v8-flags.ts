@@ -7,15 +7,13 @@
 // peak RSS drops from ~465 MB to ~340 MB with the same rebuild times; it is not a cap, so a bigger
 // cluster still gets the heap it needs (a --max-old-space-size cap would crash it).
 //
-// --semi-space-growth-factor=1: the young generation stays at its first size (1 MB a semi-space)
-// instead of doubling up to 16 MB once objects survive (a big poll: 100,000 rows). The semi-space's
-// top size can only be set on the command line, which the packaged executable cannot carry; this
-// flag is read at each growth, so it works from inside the process. At 100,000 indices and shards
-// (bench/render.tsx) peak RSS 224-254 MB -> 186-198 MB. Start-up does not grow it either way
-// (8 scavenges to the first frame with or without it).
+// Not kept: --semi-space-growth-factor=1 (the young generation held at 2 x 1 MB). It brought the
+// 100,000-row peak RSS from 227-249 to 196-211 MB but made every frame slower on a quiet machine
+// (bench/render.tsx, 2026-11-26, load 1-2: rebuild 79.6 -> 121.9 ms, scroll 15.9 -> 23.1 ms, filter
+// 21.8 -> 29.2 ms): more scavenges, each promoting what a bigger young generation would let die.
 import v8 from 'node:v8';
 
-export const V8_FLAGS: readonly string[] = ['--heap-growing-percent=50', '--semi-space-growth-factor=1'];
+export const V8_FLAGS: readonly string[] = ['--heap-growing-percent=50'];
 
 /** Applies V8_FLAGS; a runtime without V8 flags (e.g. Bun) ignores them. */
 export function applyV8Flags(): void {

@@ -12,6 +12,11 @@ import { startNode } from '../dev/lib/es-node.mjs';
 import { bundleAliases } from '../dev/lib/bundle-aliases.mjs';
 import { es, loadDemoData, DEMO_YELLOW_INDEX } from '../dev/demo-data.mjs';
 
+/** The same request with curl, the floor shardeck's own figure is compared with (fails on an HTTP error). */
+function curlPost(url, body) {
+  execFileSync('curl', ['-s', '-f', '-o', '/dev/null', '-X', 'POST', '-H', 'content-type: application/json', '-d', body, url]);
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench/out');
 const CLI = path.join(root, 'dist/cli.js');
@@ -404,19 +409,7 @@ export async function deleteByQuery(url) {
       const b = `service_v9_dbqc${i}`;
       await fresh(b);
       t0 = performance.now();
-      execFileSync('curl', [
-        '-s',
-        '-f',
-        '-o',
-        '/dev/null',
-        '-X',
-        'POST',
-        '-H',
-        'content-type: application/json',
-        '-d',
-        JSON.stringify(query),
-        `${url}/${b}/_delete_by_query?refresh=true`,
-      ]);
+      curlPost(`${url}/${b}/_delete_by_query?refresh=true`, JSON.stringify(query));
       curl.push((performance.now() - t0) / 1000);
     }
   } catch (e) {
@@ -472,19 +465,10 @@ export async function restoreRow(url, repoDir) {
       phase.push(run.timing.restore_ms / 1000);
       await es(url, 'DELETE', `/${source}-s${i}`);
       t = performance.now();
-      execFileSync('curl', [
-        '-s',
-        '-f',
-        '-o',
-        '/dev/null',
-        '-X',
-        'POST',
-        '-H',
-        'content-type: application/json',
-        '-d',
-        JSON.stringify({ indices: source, include_global_state: false, rename_pattern: '(.+)', rename_replacement: `$1-c${i}` }),
+      curlPost(
         `${url}/_snapshot/bench/big/_restore?wait_for_completion=true`,
-      ]);
+        JSON.stringify({ indices: source, include_global_state: false, rename_pattern: '(.+)', rename_replacement: `$1-c${i}` }),
+      );
       curl.push((performance.now() - t) / 1000);
       await es(url, 'DELETE', `/${source}-c${i}`);
     }
@@ -560,19 +544,7 @@ export async function deleteLarge(url) {
       const b = `service_v9_dbqbig_c${i}`;
       await clone(b);
       t = performance.now();
-      execFileSync('curl', [
-        '-s',
-        '-f',
-        '-o',
-        '/dev/null',
-        '-X',
-        'POST',
-        '-H',
-        'content-type: application/json',
-        '-d',
-        JSON.stringify(query),
-        `${url}/${b}/_delete_by_query?refresh=true`,
-      ]);
+      curlPost(`${url}/${b}/_delete_by_query?refresh=true`, JSON.stringify(query));
       curl.push((performance.now() - t) / 1000);
       await drop(b);
     }

@@ -29,6 +29,21 @@ function ensureRsvg() {
 
 const tmux = (...args) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 
+/** The built console on the demo profile in a new tmux session of columns x rows (extra: more env). */
+function openConsole(session, { columns = 80, rows = 24, env = '' } = {}) {
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    session,
+    '-x',
+    String(columns),
+    '-y',
+    String(rows),
+    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+  );
+}
+
 async function waitFor(session, re, what, seconds = 20) {
   for (let i = 0; i < seconds * 5; i++) {
     const s = tmux('capture-pane', '-p', '-t', session);
@@ -99,17 +114,7 @@ try {
     [100, 30, '-100x30'],
   ]) {
     const s = `shots${columns}`;
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      s,
-      '-x',
-      String(columns),
-      '-y',
-      String(rows),
-      `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
-    );
+    openConsole(s, { columns, rows });
     await waitFor(s, /YELLOW/, 'the console');
     await waitFor(s, /\w@\w/, 'the platform sign-in in the header');
     // Visit Shards first so Health can name the reason of the unassigned shards.
@@ -181,17 +186,7 @@ async function shardsRecoveryShot() {
   });
   await es(node.url, 'PUT', '/_cluster/settings', { persistent: { 'indices.recovery.max_bytes_per_sec': '20kb' } });
   const s = 'recovering';
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
-    s,
-    '-x',
-    '80',
-    '-y',
-    '24',
-    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
-  );
+  openConsole(s);
   try {
     await waitFor(s, /YELLOW|GREEN/, 'the console');
     tmux('send-keys', '-t', s, '3');
@@ -256,17 +251,7 @@ async function shareShots() {
   const runtime = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-run-'));
   try {
     const lead = 'leader';
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      lead,
-      '-x',
-      '80',
-      '-y',
-      '24',
-      `env -u CI -u NO_COLOR TERM=xterm-256color XDG_RUNTIME_DIR=${runtime} SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
-    );
+    openConsole(lead, { env: `XDG_RUNTIME_DIR=${runtime} ` });
     await waitFor(lead, /YELLOW/, 'the leader');
     tmux('send-keys', '-t', lead, 's');
     await waitFor(lead, /SHARED \(0/, 'the shared console');
@@ -337,17 +322,7 @@ async function snapshotShots() {
   });
   await call('PUT', '/_snapshot/nightly/nightly-1?wait_for_completion=true', { indices: indices.join(','), include_global_state: false });
   const s = 'snaps';
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
-    s,
-    '-x',
-    '80',
-    '-y',
-    '24',
-    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
-  );
+  openConsole(s);
   await waitFor(s, /YELLOW|GREEN/, 'the console');
   tmux('send-keys', '-t', s, '9');
   await waitFor(s, /nightly-1/, 'the snapshot in the Snapshots pane');
@@ -380,17 +355,7 @@ async function recoveryShots() {
   Object.assign(config.profiles.demo, { serviceStop: service('stop'), serviceStart: service('start') });
   fs.writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
   const s = 'recover';
-  tmux(
-    'new-session',
-    '-d',
-    '-s',
-    s,
-    '-x',
-    '80',
-    '-y',
-    '24',
-    `env -u CI -u NO_COLOR TERM=xterm-256color SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
-  );
+  openConsole(s);
   await waitFor(s, /RED/, 'the red console');
   tmux('send-keys', '-t', s, '3', 'u');
   await waitFor(s, new RegExp(index), 'the corrupt primary');

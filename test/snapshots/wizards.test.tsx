@@ -18,6 +18,8 @@ import { scrollMachine } from '../../src/domain/wizards/scroll';
 import { componentMachine, type ComponentForm } from '../../src/domain/wizards/component-template';
 import { parseTemplates, platformTemplatesSettings } from '../../src/domain/templates';
 import { unblockMachine } from '../../src/domain/wizards/unblock';
+import { restartWizardMachine } from '../../src/domain/wizards/restart-node';
+import { RESTART_STEPS, restartChecks, stepTitle } from '../../src/domain/restart-node';
 import type { TaskProgress } from '../../src/domain/delete/task';
 import { KEYMAP } from '../../src/keys/keymap';
 import type { WizardServices } from '../../src/services/wizards';
@@ -30,6 +32,7 @@ import { recoveryWizard } from '../../src/services/wizards/recovery';
 import { replicasWizard } from '../../src/services/wizards/replicas';
 import { scrollWizard } from '../../src/services/wizards/scroll';
 import { unblockWizard } from '../../src/services/wizards/unblock';
+import { restartNodeWizard } from '../../src/services/wizards/restart-node';
 import { snapshotRepositoriesRead, snapshotWizard } from '../../src/services/wizards/snapshot';
 import { restoreWizard } from '../../src/services/wizards/restore';
 import { restoreMachine, type RestoreForm } from '../../src/domain/wizards/restore';
@@ -73,6 +76,7 @@ function recordedServices(
   const made = new Map<unknown, (...args: any[]) => AnySession>([
     [replicasWizard, (initial?: Partial<ReplicasForm>) => open('replicas', new WizardSession(replicasMachine(initial), noEffects))],
     [unblockWizard, () => open('unblock', new WizardSession(unblockMachine(), noEffects))],
+    [restartNodeWizard, () => open('restartNode', new WizardSession(restartWizardMachine(), noEffects))],
     [scrollWizard, () => open('scroll', new WizardSession(scrollMachine(), noEffects))],
     [allocationWizard, (shard?: never) => open('allocation', new WizardSession(allocationMachine(shard), noEffects))],
     [deleteWizard, (initial?: Partial<DeleteForm>) => open('delete', new WizardSession(deleteMachine(initial), noEffects))],
@@ -135,6 +139,7 @@ const WHERE: Record<string, { scenario: string; pane: PaneId }> = {
   delete: { scenario: 'yellow', pane: 'indices' },
   forcemerge: { scenario: 'yellow', pane: 'indices' },
   unblock: { scenario: 'yellow', pane: 'disk' },
+  restartNode: { scenario: 'yellow', pane: 'nodes' },
   scroll: { scenario: 'yellow', pane: 'nodes' },
   allocation: { scenario: 'yellow', pane: 'shards' },
   recovery: { scenario: 'red', pane: 'shards' },
@@ -150,6 +155,7 @@ const COMMANDS: Record<string, string> = {
   delete: 'wizard.deleteByQuery',
   forcemerge: 'wizard.forcemerge',
   unblock: 'wizard.unblock',
+  restartNode: 'wizard.restartNode',
   scroll: 'wizard.scroll',
   allocation: 'wizard.allocation',
   recovery: 'wizard.recoverCorrupt',
@@ -175,6 +181,18 @@ const refusedByNode = (summary: string): PlanResult => ({
 
 const selectedIndex = (c: Ctx) => c.app.ui.getState().selection.indices?.index ?? 'service_v9_orders';
 const disksOf = (c: Ctx) => diskRows(c.store.getState().snapshots.allocation.data!, c.store.getState().snapshots.settings.data!.watermarks);
+/** The restart's facts as its session builds them (services/wizards/restart-node.ts), from the recorded node, health and shards. */
+function restartFacts(c: Ctx) {
+  const { snapshots } = c.store.getState();
+  const node = snapshots.nodes.data![0].name;
+  const health = snapshots.health.data!;
+  const checks = restartChecks({
+    node,
+    health: { status: health.status, relocating: health.relocatingShards, unassigned: health.unassignedShards },
+    shards: snapshots.shards.data!,
+  });
+  return { node, resumeAt: null, warnings: checks.warnings, steps: RESTART_STEPS.map((id) => `${id}: ${stepTitle(id, node)}`) };
+}
 function mergeFacts(c: Ctx, index: string): MergeFacts {
   return { indices: c.store.getState().snapshots.indices.data!.filter((i) => i.name === index), disks: disksOf(c) };
 }
@@ -588,6 +606,30 @@ const WALKS: Walk[] = [
           type: 'applied',
           results: [ok(c.state.review.plans[0].summary, 'these 2 indices no longer carry the read-only block: writes are accepted again')],
         }),
+    ],
+  ),
+  walk(
+    'restartNode',
+    ['loading', () => undefined],
+    ['review', (c) => c.send({ type: 'loaded', facts: restartFacts(c) })],
+    ['review-wrong-name', (c) => c.app.type('other-node').then(() => c.app.press(KEYS.enter))],
+    [
+      'running',
+      async (c) => {
+        for (let i = 0; i < 'other-node'.length; i++) await c.app.press(KEYS.backspace);
+        await c.app.type(c.state.facts.node);
+        await c.app.press(KEYS.enter);
+        for (const id of ['allocation-off', 'flush', 'stop'] as const) {
+          c.send({ type: 'step', line: { id, phase: 'start', text: stepTitle(id, c.state.facts.node) } });
+          c.send({ type: 'step', line: { id, phase: 'done', text: 'done' } });
+        }
+        c.send({ type: 'step', line: { id: 'start', phase: 'start', text: stepTitle('start', c.state.facts.node) } });
+      },
+    ],
+    [
+      'done',
+      (c) =>
+        c.send({ type: 'finished', ok: true, message: `restarted ${c.state.facts.node}: allocation back to what it was, green, verified` }),
     ],
   ),
   walk('unblock', ['nothing-blocked', (c) => c.send({ type: 'loaded', facts: { blocked: [], disks: disksOf(c) } })]),

@@ -9,18 +9,27 @@
 export const SICK_WRITE_POOL = { 'thread_pool.write.size': '1', 'thread_pool.write.queue_size': '1' };
 
 /**
- * `index` (1 shard, no replica) with `docs` documents, then a delete-by-query of all of them at one
- * document a second, not waited for (10 a batch: the first batch is done within seconds). Returns
- * the task id (`node:number`); the caller cancels it or drops the index.
+ * `index` (1 shard, or one a slice; no replica) with `docs` documents, then a delete-by-query of all
+ * of them at one document a second, not waited for (10 a batch: the first batch is done within
+ * seconds); `slices` makes it a parent with that many children. Returns the task id
+ * (`node:number`); the caller cancels it or drops the index.
+ * @param {string} url
+ * @param {string} index
+ * @param {{ docs?: number, slices?: number }} [opts]
  */
-export async function startSlowDelete(url, index, { docs = 300 } = {}) {
-  await ok(url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+export async function startSlowDelete(url, index, { docs = 300, slices } = {}) {
+  await ok(url, 'PUT', `/${index}`, { settings: { number_of_shards: slices ?? 1, number_of_replicas: 0 } });
   const lines = [];
   for (let i = 0; i < docs; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i }));
   await ok(url, 'POST', `/${index}/_bulk?refresh=true`, lines.join('\n') + '\n');
-  const started = await ok(url, 'POST', `/${index}/_delete_by_query?requests_per_second=1&wait_for_completion=false&scroll_size=10`, {
-    query: { match_all: {} },
-  });
+  const started = await ok(
+    url,
+    'POST',
+    `/${index}/_delete_by_query?${slices ? `slices=${slices}&` : ''}requests_per_second=1&wait_for_completion=false&scroll_size=10`,
+    {
+      query: { match_all: {} },
+    },
+  );
   return started.task;
 }
 

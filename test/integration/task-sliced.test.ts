@@ -7,6 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ensureBuilt } from '../helpers/run-cli';
 import { cliAgainst, esCall } from '../helpers/real-node';
+import { startSlowDelete } from '../../dev/lib/sick-node.mjs';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_sliced';
@@ -23,19 +24,7 @@ beforeAll(async () => {
   ensureBuilt();
   node = await sharedNode();
   cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-sliced-'));
-  await es('PUT', `/${INDEX}`, { settings: { number_of_shards: 2, number_of_replicas: 0 } });
-  const lines: string[] = [];
-  for (let i = 0; i < 300; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ n: i }));
-  const bulk = await fetch(`${node.url}/${INDEX}/_bulk?refresh=true`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-ndjson' },
-    body: lines.join('\n') + '\n',
-  });
-  expect(bulk.status).toBe(200);
-  const started = await es('POST', `/${INDEX}/_delete_by_query?slices=2&requests_per_second=1&wait_for_completion=false&scroll_size=10`, {
-    query: { match_all: {} },
-  });
-  task = (started.body as { task: string }).task;
+  task = await startSlowDelete(node.url, INDEX, { slices: 2 });
 }, 180_000);
 
 afterAll(async () => {

@@ -3,6 +3,7 @@
 // (indices.recovery.max_bytes_per_sec, cluster.routing.allocation.node_concurrent_recoveries): read,
 // changed through the guard with the value before kept (a record, like the allocation one), put
 // back with --restore. Pure.
+import { displayText } from './display-text';
 import { formatBytes } from './format';
 import { fitText } from './table';
 import type { MutationPlan } from './mutation/plan';
@@ -84,8 +85,12 @@ export function recoverySection(recs: readonly ShardRecovery[], width: number, r
       : r.sourceNode
         ? `${r.sourceNode} -> ${r.targetNode ?? '?'}`
         : `on ${r.targetNode ?? '?'}`;
+    // Names from the cluster escaped before the fit, so the cut counts the columns they will take.
     out.push({
-      text: fitText(`${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${where}`, width),
+      text: fitText(
+        displayText(`${r.index}[${r.shard}]${r.primary ? 'p' : 'r'} ${r.type.toLowerCase()}/${r.stage.toLowerCase()} ${where}`),
+        width,
+      ),
     });
     const after = ` ${p.bytesPercent.toFixed(1)}% of ${formatBytes(r.bytesTotal)} · files ${r.filesRecovered}/${r.filesTotal} · ${p.rate === null ? '?' : `${formatBytes(p.rate)}/s`} · ETA ${formatDuration(p.etaMs)}`;
     // The bar takes what the figures leave (two columns of indent, two brackets), 8 to 30 cells.

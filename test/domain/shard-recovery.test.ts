@@ -105,6 +105,14 @@ describe('the Shards pane recovery section', () => {
     for (const w of [40, 80, 120]) for (const l of recoverySection(many, w, 9)) expect(text(l).length).toBeLessThanOrEqual(w);
   });
 
+  it('an index or node name holding a control character is escaped, and the line still fits', () => {
+    const hostile = { ...one, index: 'evil\u001b[2Jidx', targetNode: 'node\u0007' };
+    const [, copy] = recoverySection([hostile], 80, 5).map(text);
+    expect([...copy].filter((ch) => ch.charCodeAt(0) < 0x20)).toEqual([]);
+    expect(copy).toContain('evil\\u001b[2Jidx');
+    expect(copy.length).toBeLessThanOrEqual(80);
+  });
+
   it('those that do not fit are counted; nothing without recoveries or room', () => {
     const lines = recoverySection(many, 80, 5).map(text);
     expect(lines).toHaveLength(4);

@@ -1,8 +1,11 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import base from './vitest.config';
 
-// Stryker (npm run test:mutation) runs only the unit project: pure, fast, no Elasticsearch node.
-// Taken from vitest.config.ts, not copied, so both runs see the same includes and env. Stryker runs
+// Stryker (npm run test:mutation) runs the unit and snapshot projects: pure, fast, no Elasticsearch
+// node (the panes' and wizards' text is killed by the screens). Taken from vitest.config.ts, not
+// copied, so both runs see the same includes and env. The snapshot project runs without its
+// orphan-screen bookkeeping (test/setup/screens.ts): a mutant run compares only the related files'
+// screens, and a changed screen already fails (UPDATE_SNAPSHOT=none). Stryker runs
 // vitest in worker threads, where process.umask() cannot be set: private-files.test.ts (file modes,
 // nothing of src/domain) stays in the ordinary unit run; so does completion-shell.test.ts (real bash
 // and zsh running the CLI as a child: in Stryker's sandbox that child offered no names and failed
@@ -13,6 +16,7 @@ import base from './vitest.config';
 type Project = { test?: { name?: string; exclude?: string[] } };
 const projects = (base.test?.projects ?? []) as Project[];
 const unit = projects.find((p) => p.test?.name === 'unit')!;
+const snapshots = projects.find((p) => p.test?.name === 'snapshots')!;
 
 export default defineConfig({
   test: {
@@ -30,6 +34,7 @@ export default defineConfig({
           ],
         },
       },
+      { ...snapshots, test: { ...snapshots.test, globalSetup: [], setupFiles: [], testTimeout: 60_000 } },
     ] as never,
   },
 });

@@ -164,3 +164,11 @@ describe("the delete wizard's until", () => {
     });
   });
 });
+
+describe('the fields a query names', () => {
+  it('takes multi_match fields without their boost, and leaves out patterns and non-strings', () => {
+    const q = { multi_match: { query: 'x', fields: ['title^2', 'body^1.5', 'meta.*', 'plain', 3, 'a^b'] } };
+    expect(queryFields(q).sort()).toEqual(['a^b', 'body', 'plain', 'title']);
+    expect(queryFields({ multi_match: { query: 'x' } })).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   fleetExitCode,
   fleetProblemRow,
   fleetTextLine,
+  fleetTone,
   pendingRow,
   sortFleet,
   worstDisk,
@@ -57,5 +58,10 @@ describe('fleet', () => {
   it('a row that gave no report keeps how long it was waited for (a timeout is not "failed at once")', () => {
     expect(fleetProblemRow('a', 'http://x', 'no answer within 5s', 10, 5003).tookMs).toBe(5003);
     expect(fleetProblemRow('a', 'http://x', 'bad URL', 10).tookMs).toBe(0);
+  });
+
+  it('colours each status by what it means: green, yellow, waiting grey, red and unreachable red', () => {
+    const tones = (['green', 'yellow', 'pending', 'red', 'unreachable'] as const).map((status) => fleetTone(row('a', { status })));
+    expect(tones).toEqual(['green', 'yellow', 'gray', 'red', 'red']);
   });
 });

@@ -187,4 +187,49 @@ describe('component template that disables a field', () => {
     expect(step.effects[0]).toMatchObject({ type: 'apply' });
     expect(step.state.phase).toBe('applying');
   });
+
+  it('the component wizard reads back: a missing component, a missing field, a field still indexed', () => {
+    const p = componentTemplatePlan('no_body', 'body', 'object', true);
+    expect(p.summary).toMatch(/^replace component template no_body/);
+    expect(p.verify!.check({ component_templates: [] })).toEqual({
+      ok: false,
+      message: 'component template no_body reads back without body',
+    });
+    expect(p.verify!.check({ component_templates: [{ name: 'no_body', component_template: {} }] })).toMatchObject({ ok: false });
+    const indexed = { template: { mappings: { properties: { body: { type: 'object' } } } } };
+    expect(p.verify!.check({ component_templates: [{ name: 'no_body', component_template: indexed }] })).toEqual({
+      ok: false,
+      message: 'component template no_body reads back {"type":"object"}',
+    });
+  });
+});
+
+describe('templates view: where a value comes from', () => {
+  it('names the component that set the shards, and a template without priority has none', () => {
+    const v = parseTemplates(
+      {
+        index_templates: [
+          { name: 't', index_template: { index_patterns: ['t-*'], composed_of: ['c1', 'c2'] } },
+          { name: 'p', index_template: { index_patterns: ['p-*'], priority: 0 } },
+        ],
+      },
+      {
+        component_templates: [
+          { name: 'c1', component_template: { template: { settings: { number_of_shards: 3 } } } },
+          { name: 'c2', component_template: { template: { settings: { index: { number_of_replicas: 2 } } } } },
+        ],
+      },
+    );
+    expect(v.index.find((t) => t.name === 't')).toMatchObject({
+      shards: 3,
+      shardsFrom: 'component c1',
+      replicas: 2,
+      replicasFrom: 'component c2',
+      priority: null,
+    });
+    expect(v.index.find((t) => t.name === 'p')!.priority).toBe(0);
+    const shardsColumn = TEMPLATE_COLUMNS.find((c) => c.title === 'shards')!;
+    const c2 = v.components.find((c) => c.name === 'c2')!;
+    expect(shardsColumn.text({ kind: 'component', c: c2 } as never)).toBe('-');
+  });
 });

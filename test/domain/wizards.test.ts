@@ -213,6 +213,45 @@ describe('unblock', () => {
     expect(ok.effects.map((f) => f.type)).toEqual(['load', 'mutate']);
   });
 
+  it('after sending: a part that failed is named, a part never sent fails the whole, several parts read as one result', () => {
+    const blocked = Array.from({ length: 300 }, (_, i) => `logs-2026.11.${String(i).padStart(3, '0')}-with-a-long-suffix`);
+    const applying = drive(unblockMachine(), [
+      { type: 'loaded', facts: { blocked, disks: [disk('ok')] } },
+      { type: 'confirm', confirmation: { by: 'key' } },
+    ]);
+    expect(applying.state.phase).toBe('applying');
+    const parts = (applying.state as { review: { plans: unknown[] } }).review.plans.length;
+    expect(parts).toBeGreaterThan(1);
+    const m = unblockMachine();
+    const part = (i: number, verified = true) => ({
+      summary: `part ${i}`,
+      ok: true,
+      applied: 'yes' as const,
+      message: 'ok',
+      verified: { ok: verified, message: verified ? 'no block left' : `part ${i} still blocked` },
+    });
+    const all = Array.from({ length: parts }, (_, i) => part(i + 1));
+    expect(m.step(applying.state, { type: 'applied', results: all.slice(0, parts - 1) }).state).toEqual({
+      phase: 'failed',
+      message: 'not every part was sent',
+    });
+    expect(
+      m.step(applying.state, { type: 'applied', results: [part(1), { summary: 'part 2', ok: false, message: 'boom' }] }).state,
+    ).toEqual({
+      phase: 'failed',
+      message: 'part 2: boom',
+    });
+    const done = m.step(applying.state, { type: 'applied', results: all }).state as {
+      phase: string;
+      result: { summary: string; verified: unknown };
+    };
+    expect(done.phase).toBe('done');
+    expect(done.result.summary).toBe(`remove the flood-stage read-only block from 300 indices in ${parts} requests`);
+    expect(done.result.verified).toEqual({ ok: true, message: 'no block left' });
+    const halfVerified = m.step(applying.state, { type: 'applied', results: [part(1, false), ...all.slice(1)] }).state as typeof done;
+    expect(halfVerified.result.verified).toEqual({ ok: false, message: 'part 1 still blocked' });
+  });
+
   it('names exactly the blocked indices, never * or _all, in as many requests as the request line needs', () => {
     const names = Array.from({ length: 300 }, (_, i) => `logs-2026.11.${String(i).padStart(3, '0')}-with-a-long-suffix`);
     const plans = unblockPlans([...names].reverse());

@@ -84,4 +84,30 @@ describe('heap findings', () => {
     const f = byId(heapFindings(inputs({}, { options: { notHere: 'node n1 does not run on this host' } })), 'heap.options.n1');
     expect(f).toMatchObject({ severity: 'unknown', finding: 'jvm.options not on this host: node n1 does not run on this host' });
   });
+
+  it('a range prefix applies past its lower bound, a single version only to itself', () => {
+    const lines = [{ path: '/etc/elasticsearch/jvm.options', lines: ['17:-Xms1g', '17-:-Xmx3g', '11-17:-Xmx2g'] }];
+    const at21 = resolveHeapOptions(lines, undefined, 21);
+    expect(at21.xms).toBeUndefined();
+    expect(at21.xmx).toMatchObject({ where: '/etc/elasticsearch/jvm.options:2', bytes: 3 * GB });
+    expect(resolveHeapOptions(lines, undefined, 17).xms).toMatchObject({ bytes: GB });
+  });
+
+  it('a heap flag without a size it can read is not a setting, in the files or in ES_JAVA_OPTS', () => {
+    const o = resolveHeapOptions([{ path: '/x/jvm.options', lines: ['-Xmxlots'] }], '-Xmsmuch -Dfoo=1', 17);
+    expect(o.all).toEqual([]);
+  });
+
+  it('without an override file the remedy names the file to create', () => {
+    const plain = [{ path: '/etc/elasticsearch/jvm.options', lines: ['-Xms2g', '-Xmx4g'] }];
+    const f = byId(heapFindings(inputs({ heapInitBytes: 2 * GB }, { options: { files: plain, javaMajor: 17 } })), 'heap.xms-xmx.n1');
+    expect(f.remedy).toMatch(/same value in a file of jvm.options.d named after the platform \(it overrides jvm.options\)/);
+  });
+
+  it('exactly half of RAM is still ok; the compressed-oops answer is in the evidence', () => {
+    const half = heapFindings(inputs({ heapMaxBytes: 8 * GB, heapInitBytes: 8 * GB }));
+    expect(byId(half, 'heap.ram.n1').severity).toBe('ok');
+    expect(byId(half, 'heap.oops.n1').evidence).toContain('using_compressed_ordinary_object_pointers: true');
+    expect(byId(heapFindings(inputs({ compressedOops: undefined })), 'heap.oops.n1').evidence).toEqual([`heap_max ${4 * GB} B`]);
+  });
 });

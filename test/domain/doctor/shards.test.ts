@@ -89,4 +89,46 @@ describe('shards', () => {
     });
     expect(f.find((x) => x.id === 'shards.no-replica')).toMatchObject({ severity: 'warn', fix: { key: 'R' } });
   });
+
+  it('a decider that blocks primaries and replicas says both, and its explanation is cut at 300 characters', () => {
+    const [nowhere, rep] = unassignedCases(shards).cases;
+    const long = 'x'.repeat(400);
+    const filter = {
+      can_allocate: 'no',
+      node_allocation_decisions: [{ deciders: [{ decider: 'filter', decision: 'NO', explanation: long }] }],
+    };
+    const f = shardFindings({
+      health,
+      indices,
+      explained: [
+        { ...nowhere, explain: filter },
+        { ...rep, explain: filter },
+      ],
+      unexplained: 0,
+    });
+    expect(f.find((x) => x.id === 'shards.health')!.finding).toMatch(
+      /^cluster is red because 3 primary and replica shards blocked by filter /,
+    );
+    expect(f.find((x) => x.id === 'shards.unassigned.filter')!.evidence).toContain(`allocation explain: ${'x'.repeat(300)}`);
+  });
+
+  it('an explain that failed is grouped on its own, with its error as the evidence', () => {
+    const [nowhere] = unassignedCases(shards).cases;
+    const [f] = shardFindings({
+      health,
+      indices,
+      explained: [{ ...nowhere, explain: null, error: 'HTTP 403: no monitor privilege' }],
+      unexplained: 0,
+    });
+    expect(f.id).toBe('shards.unassigned.explain-failed');
+    expect(f.evidence).toContain('allocation explain: HTTP 403: no monitor privilege');
+    const [none] = shardFindings({ health, indices, explained: [{ ...nowhere, explain: null }], unexplained: 0 });
+    expect(none.id).toBe('shards.unassigned.unknown');
+    expect(none.evidence.some((e) => e.startsWith('allocation explain'))).toBe(false);
+  });
+
+  it('with no data node there is no replica rule to judge', () => {
+    const f = shardFindings({ health: { ...health, numberOfDataNodes: 0 }, indices, explained: [], unexplained: 0 });
+    expect(f.map((x) => x.id).filter((id) => /replica/.test(id))).toEqual([]);
+  });
 });

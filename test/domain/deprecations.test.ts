@@ -8,6 +8,8 @@ import {
   deprecationsApiMissing,
   deprecationsExit,
   deprecationsReport,
+  fixFor,
+  issueTitle,
   parseDeprecationLog,
   parseDeprecationsInfo,
 } from '../../src/domain/deprecations';
@@ -106,6 +108,16 @@ describe('the deprecation log (recorded from 8.19.21 started with a deprecated s
     ]);
     expect(out[0].last).toBe('2026-11-26T07:40:00.000Z');
     expect(out[1].details).toBe('request X-Opaque-Id nightly-job');
+  });
+
+  it('lines without an event code are grouped by their message; the fix says where a cluster setting is changed', () => {
+    const plain = (at: string) => JSON.stringify({ '@timestamp': at, 'log.level': 'WARN', message: 'old thing used' });
+    const out = parseDeprecationLog([plain('2026-11-26T07:40:00.000Z'), plain('2026-11-26T07:41:00.000Z')].join('\n'));
+    expect(out.map((i) => [i.message, i.count, i.level])).toEqual([['old thing used', 2, 'other']]);
+    expect(issueTitle(out[0])).toBe('other: old thing used (2 times)');
+    expect(fixFor('cluster', undefined, undefined, 'search.x')).toMatch(
+      /^change \[search\.x\] in the cluster settings \(PUT _cluster\/settings/,
+    );
   });
 
   it('is found beside the plain log', () => {

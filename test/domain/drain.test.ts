@@ -93,6 +93,9 @@ describe('drain: progress and what blocks it', () => {
     expect(p).toEqual({ node: 'node-2', left: 2, relocating: 1, atStart: 4 });
     expect(progressLine(p)).toBe('node node-2: 2 shard copies left (1 moving now), 2 of 4 moved (50%)');
     expect(progressLine(drainProgress([], 'node-2', 4))).toBe('node node-2 holds no shards: it is drained');
+    expect(progressLine({ node: 'node-2', left: 1, relocating: 1, atStart: 3 })).toBe(
+      'node node-2: 1 shard copy left (1 moving now), 2 of 3 moved (66%)',
+    );
     expect(stuckShards(rows, 'node-2')).toEqual([rows[0]]);
   });
 

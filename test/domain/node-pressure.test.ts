@@ -50,6 +50,17 @@ describe('the pressure read', () => {
     expect(restarted[0].intervalMs).toBeNull();
   });
 
+  it('each pool is compared with the same pool of the previous answer, and the same node', () => {
+    const sample = (t: number, write: number, search: number) => ({
+      nodes: { n1: { name: 'n', timestamp: t, thread_pool: { search: { rejected: search }, write: { rejected: write } } } },
+    });
+    const first = parseNodePressure(sample(1000, 10, 500));
+    const next = parseNodePressure(sample(2000, 13, 501), first);
+    expect(Object.fromEntries(next[0].pools.map((p) => [p.name, p.rejectedSince]))).toEqual({ search: 1, write: 3 });
+    const otherNode = parseNodePressure({ nodes: { n2: sample(2000, 13, 501).nodes.n1 } }, first);
+    expect(otherNode[0].pools.map((p) => p.rejectedSince)).toEqual([null, null]);
+  });
+
   it('odd input: no nodes, missing sections', () => {
     expect(parseNodePressure({})).toEqual([]);
     const [p] = parseNodePressure({ nodes: { x: { name: 'n' } } });

@@ -33,6 +33,19 @@ describe('node shutdown records', () => {
     expect(parseShutdownRecords(null)).toEqual([]);
   });
 
+  it('a record with odd fields: no type or status reads "?", a reason that is no text is empty, empty names are left out', () => {
+    const [r] = parseShutdownRecords({
+      nodes: [
+        { node_id: 'n1', reason: 42, target_node_name: '', allocation_delay: 10, shard_migration: { explanation: '' } },
+        { reason: 'x' },
+      ],
+    });
+    expect(r).toEqual({ nodeId: 'n1', type: '?', reason: '', startedAt: null, status: '?' });
+    expect(
+      parseShutdownRecords({ nodes: [{ node_id: 'n2', type: 'replace', target_node_name: 'n3', shutdown_startedmillis: 5 }] }),
+    ).toEqual([{ nodeId: 'n2', type: 'REPLACE', reason: '', startedAt: 5, status: '?', targetNodeName: 'n3' }]);
+  });
+
   it('status warns with the node, its age and what the record does, and a green cluster exits 1', () => {
     const yellow = (name: 'health' | 'allocation' | 'settings' | 'blocks'): never => parsedAsPolled('yellow', name) as never;
     const nodes = parsedAsPolled('yellow', 'nodes').map((n, i) => (i === 0 ? { ...n, id: 'USpTGYaBSIKbgSUJR2Z9lg' } : n));

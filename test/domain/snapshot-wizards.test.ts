@@ -38,6 +38,11 @@ describe('snapshot requests', () => {
     expect(checkName('repository', 'a\u001bb')).toMatch(/control characters/);
     expect(checkName('repository', 'a*')).toMatch(/cannot hold/);
     expect(defaultSnapshotName(Date.UTC(2026, 10, 26, 1, 2, 3))).toBe('shardeck-2026.11.26-01.02.03');
+    // Lower case is a snapshot rule only; the sentence gives the name to use; 255 characters at most.
+    expect(checkName('snapshot', 'Nightly-A')).toBe('a snapshot name must be lower case: nightly-a');
+    expect(checkName('repository', 'Backups')).toBeUndefined();
+    expect(checkName('snapshot', 'a'.repeat(255))).toBeUndefined();
+    expect(checkName('snapshot', 'a'.repeat(256))).toBe('a snapshot name is at most 255 characters');
   });
   it('repo add: refused before any plan when the location is outside path.repo or the name is taken', () => {
     expect(reviewOf({ kind: 'repo-add', name: 'x', location: '/elsewhere' }, { repositories: repos, pathRepo: nodes })).toMatchObject({
@@ -81,6 +86,8 @@ describe('snapshot requests', () => {
     expect(follow.state.phase).toBe('following');
     expect(follow.effects).toEqual([{ type: 'follow', repository: 'backups', name: 's1' }]);
     expect(m.step(follow.state, { type: 'cancel' }).state.phase).toBe('following');
+    // Before anything was sent, Esc leaves the wizard.
+    expect(m.step(s, { type: 'cancel' }).state).toEqual({ phase: 'cancelled' });
     expect(m.step(follow.state, { type: 'finished', snapshot: snap }).state).toMatchObject({ phase: 'done', snapshot: snap });
   });
 });
@@ -352,6 +359,10 @@ describe('restore', () => {
     expect(s.phase).toBe('stopping');
     // The watch failing on the deleted indices, or a late progress, changes nothing; the delete's result ends it.
     expect(m.step(s, { type: 'error', message: 'index_not_found' }).state.phase).toBe('stopping');
+    // The delete is out: Esc cannot call it back, and a late watch event after it ended changes nothing.
+    expect(m.step(s, { type: 'cancel' }).state).toBe(s);
+    const stopped = m.step(s, { type: 'applied', results: [{ summary: 'cancel', ok: true, message: 'done' }] }).state;
+    expect(m.step(stopped, { type: 'error', message: 'index_not_found' }).state).toBe(stopped);
     expect(m.step(s, { type: 'applied', results: [{ summary: 'cancel', ok: true, message: 'done' }] }).state.phase).toBe('stopped');
     expect(m.step(s, { type: 'applied', results: [{ summary: 'cancel', ok: false, message: 'HTTP 403' }] }).state).toMatchObject({
       phase: 'failed',

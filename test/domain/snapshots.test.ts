@@ -190,6 +190,9 @@ describe('path.repo', () => {
     expect(checkLocation(`${root}/../escape`, nodes)).toMatch(/not under path\.repo/);
     expect(checkLocation('../escape', nodes)).toMatch(/not under path\.repo/);
     expect(checkLocation(`${root}-sibling`, nodes)).toMatch(/not under path\.repo/);
+    // Above the root there is nothing to climb to: refused, not read as the root.
+    expect(resolveLocation('/../etc', ['/'])).toBeNull();
+    expect(resolveLocation('/x/../y', ['/'])).toBe('/y');
   });
   it('a node without path.repo is named', () => {
     expect(checkLocation('/x', [{ node: 'n1', paths: [] }])).toMatch(/^n1 has no path\.repo/);

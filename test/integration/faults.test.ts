@@ -496,6 +496,46 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
   });
 });
 
+describe('a host step under a fault: the engine service command hangs', () => {
+  /** Processes whose command line is exactly `argv` (the hung script's child, found by its own arguments). */
+  const running = (...argv: string[]) =>
+    fs.readdirSync('/proc').filter((p) => {
+      try {
+        return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === argv.join('\0') + '\0';
+      } catch {
+        return false;
+      }
+    });
+  const pidOfNode = async () =>
+    (Object.values((await esCall(node.url, 'GET', '/_nodes/_local/process')).body.nodes)[0] as { process: { id: number } }).process.id;
+
+  it('service stop whose command never ends: stopped at --wait-timeout with what it started, exit 5, one JSON error naming what to check, one sending and one outcome, not run again', async () => {
+    const pid = await pidOfNode();
+    // A service script that hangs: it says it stops, then waits on a child that never ends.
+    const hang = `echo stopping; sleep 317; echo never`;
+    const r = await cli(
+      ['service', 'stop', '--url', node.url, '--stop-cmd', hang, '--wait-timeout', '3', '--yes', '--node-name', node.name, '--json'],
+      60_000,
+    );
+    figure('service stop, its command hangs (--wait-timeout 3)', r);
+    expect(r.killed).toBe(false);
+    expect(r.code, r.stderr).toBe(5);
+    const doc = oneJsonDocument(r.stdout, 5) as { ok: boolean; sent: boolean; error: string };
+    expect(doc).toMatchObject({ ok: false, sent: true });
+    expect(doc.error).toContain(`$ ${hang}: did not end within 3 s and was stopped (SIGTERM to its process group)`);
+    expect(doc.error).toContain(`it was not run again; node ${node.name} answers now (pid ${pid})`);
+    expect(doc.error).toMatch(/check it \(shardeck service status, the service manager's status and journal\) and the node's log/);
+    // What it started went with it; the node was never touched.
+    expect(running('sleep', '317')).toEqual([]);
+    expect(await pidOfNode()).toBe(pid);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0]).toMatchObject({
+      command: hang,
+      outcome: { ok: false, error: expect.stringMatching(/did not end within 3 s/) },
+    });
+  });
+});
+
 describe('the console under a stalled read (tmux, 80x24)', () => {
   const SOCKET = `shardeck-faults-${process.pid}`;
   const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });

@@ -162,7 +162,17 @@ const forcemerge: CommandModule = {
       // Its task died with its node: said as a gone delete says it (exit and JSON shape alike).
       if (gone) {
         if (json)
-          printJson({ ...head, ok: false, sent: true, requests, ...(snapshotFirst ? { snapshotFirst } : {}), task, gone: true, after, report: gone });
+          printJson({
+            ...head,
+            ok: false,
+            sent: true,
+            requests,
+            ...(snapshotFirst ? { snapshotFirst } : {}),
+            task,
+            gone: true,
+            after,
+            report: gone,
+          });
         else for (const [i, l] of gone.lines.entries()) out(i === 0 ? `${paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
         return EXIT.failed;
       }

@@ -86,7 +86,7 @@ it('the certificate rotated while the console watches: said in words with what t
   await waitFor('the exit', (s) => s.includes('EXIT=0'));
 }, 420_000);
 
-it('the certificate files replaced in place (no restart: the node reloads them itself) while the console watches: noticed within the sockets\' age, said with the --ca file, recovers once it is updated', async () => {
+it("the certificate files replaced in place (no restart: the node reloads them itself) while the console watches: noticed within the sockets' age, said with the --ca file, recovers once it is updated", async () => {
   // Whatever the first case left: shardeck's copy trusts the node's certificate now.
   fs.copyFileSync(node.ca!, caCopy);
   const session = 'tls';
@@ -120,7 +120,9 @@ it('the certificate files replaced in place (no restart: the node reloads them i
   fs.copyFileSync(fresh.ca, caCopy);
   const t1 = performance.now();
   await waitFor('recovered with the new CA', (s) => /GREEN|YELLOW/.test(s) && !NOT_SIGNED.test(s) && !/STALE/.test(s));
-  console.log(`FAULTS | certificate files replaced in place: recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`);
+  console.log(
+    `FAULTS | certificate files replaced in place: recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`,
+  );
   tmux('send-keys', '-t', session, 'q');
   await waitFor('the exit', (s) => s.includes('EXIT=0'));
 }, 420_000);

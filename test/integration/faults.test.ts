@@ -402,7 +402,20 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
       proxy.trap({ match: deletePost, action: { withhold: true } });
       const child = spawn(
         process.execPath,
-        [CLI, 'delete-by-query', INDEX, '--source', 'src-slow', '--expect', '1100', '--requests-per-second', '1', '--yes', '--url', proxy.url],
+        [
+          CLI,
+          'delete-by-query',
+          INDEX,
+          '--source',
+          'src-slow',
+          '--expect',
+          '1100',
+          '--requests-per-second',
+          '1',
+          '--yes',
+          '--url',
+          proxy.url,
+        ],
         { env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg, SHARDECK_REQUEST_TIMEOUT_MS: '60000' }, stdio: 'ignore' },
       );
       const exited = once(child, 'exit');

@@ -53,7 +53,13 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
       if (!done.ok && done.gone) {
         // Died with its node: what it merged is read back once the indices answer (like a gone delete's count).
         await untilNotRed(es, f.target);
-        return send({ type: 'gone', after: await mergeFacts(es, f.before.indices.map((i) => i.name)) });
+        return send({
+          type: 'gone',
+          after: await mergeFacts(
+            es,
+            f.before.indices.map((i) => i.name),
+          ),
+        });
       }
       if (!done.ok) return send({ type: 'lost', message: done.lost });
       failures = done.progress.failures;

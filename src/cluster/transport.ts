@@ -11,6 +11,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { stringify } from 'node:querystring';
+import type { Duplex } from 'node:stream';
 import {
   ConnectionError,
   DeserializationError,
@@ -225,16 +226,40 @@ export const TLS_TRUST_CODES = new Set([
 const CA_FILE_CAP = 1 << 20;
 
 /**
+ * How long one kept-alive socket is used. Elasticsearch reloads its certificate files by itself
+ * (no restart), and a socket polled every second is never idle, so without an age it would go on
+ * with the old certificate forever and a rotation to an untrusted CA would go unseen. Past it, the
+ * next request connects again and checks the certificate then.
+ */
+export const SOCKET_MAX_AGE_MS = 30_000;
+
+/** `agent` keeps a socket alive for the next request only while it is younger than SOCKET_MAX_AGE_MS. */
+function withSocketMaxAge<A extends http.Agent>(agent: A): A {
+  const born = new WeakMap<object, number>();
+  const keep = agent.keepSocketAlive.bind(agent);
+  // Called each time a request leaves its socket: false closes it (Node's documented hook).
+  (agent as unknown as { keepSocketAlive: (s: Duplex) => boolean }).keepSocketAlive = (socket: Duplex) => {
+    if (!born.has(socket)) born.set(socket, Date.now());
+    if (Date.now() - born.get(socket)! > SOCKET_MAX_AGE_MS) return false;
+    return (keep as unknown as (s: Duplex) => boolean)(socket);
+  };
+  return agent;
+}
+
+/**
  * node:http(s) with one keep-alive agent (the console's polls reuse their sockets; close() ends
  * them, so a one-shot command exits as soon as it has printed). Every answer within the size cap,
  * no redirect followed or read as an answer.
  */
 export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }: HttpSenderOptions): Sender {
   const secure = url.protocol === 'https:';
-  const newAgent = () =>
-    secure
-      ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo' })
+  const newAgent = () => {
+    // No TLS session kept for resuming: a resumed session skips the certificate check.
+    const a = secure
+      ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo', maxCachedSessions: 0 })
       : new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+    return withSocketMaxAge(a);
+  };
   let agent = newAgent();
   /** The CA file read again after a certificate was not trusted: when it changed, new connections use it. */
   const renewCa = (): void => {

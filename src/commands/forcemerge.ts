@@ -158,7 +158,24 @@ const forcemerge: CommandModule = {
         return reportFailure(NAME, session.failure(state.message), json);
       }
       if (state.phase !== 'done') return fail(`stopped (${state.phase})`, { sent: true, requests });
-      const { after, failures, task } = state;
+      const { after, failures, task, gone } = state;
+      // Its task died with its node: said as a gone delete says it (exit and JSON shape alike).
+      if (gone) {
+        if (json)
+          printJson({
+            ...head,
+            ok: false,
+            sent: true,
+            requests,
+            ...(snapshotFirst ? { snapshotFirst } : {}),
+            task,
+            gone: true,
+            after,
+            report: gone,
+          });
+        else for (const [i, l] of gone.lines.entries()) out(i === 0 ? `${paint('red', 'FAILED')}: ${l}\n` : `  ${l}\n`);
+        return EXIT.failed;
+      }
       const ok = failures.length === 0;
       if (json) printJson({ ...head, ok, sent: true, requests, ...(snapshotFirst ? { snapshotFirst } : {}), task, after, failures });
       else {

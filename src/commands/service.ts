@@ -13,6 +13,7 @@ const service: CommandModule = {
   usage: [
     'usage: shardeck service start|stop|restart|status [--yes] [--node-name NAME] [--dry-run] [--json] [connection flags]',
     'flags: --stop-cmd CMD  --start-cmd CMD  --restart-cmd CMD  --status-cmd CMD  --wait-timeout SECONDS',
+    'a service command still running after the wait timeout is stopped (its process group), not run again: exit 5.',
     'stop and restart take the node out of service: type its name to confirm (--yes needs --node-name NAME too).',
     'refused while a recovery checklist holds the node, and in read-only mode; every command is audited.',
     'exit 0: done and verified (status: running and answering); 3: status of a node that does not answer;',

@@ -110,6 +110,18 @@ export async function followTask(
   return end;
 }
 
+/**
+ * After its node restarted, a target's primaries may still be recovering: waits (reading only, up
+ * to a minute) until it is not red, so what is read back counts what the task did (or fails as before).
+ */
+export async function untilNotRed(es: EsApi, target: string): Promise<void> {
+  await waitUntil(
+    () => es.health(target).catch(() => null),
+    (h) => h !== null && h.status !== 'red',
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
+}
+
 /** docs.deleted and store size of the matched indices, and each node's disk against the watermarks. */
 export async function mergeFacts(es: EsApi, indices: string[]): Promise<MergeFacts> {
   const [all, allocation, settings] = await Promise.all([es.data('indices'), es.data('allocation'), es.data('settings')]);

@@ -280,14 +280,25 @@ export async function runService(
   const oldPid = facts.pid;
   const lines: string[] = [];
   let auditWarning: string | undefined;
-  for (const command of plan.commands) {
+  for (const [i, command] of plan.commands.entries()) {
+    // Each command is bounded like the wait after it: a stop by the stop's, a start by the start's
+    // (a restart in one command by both); a hung service manager must not hold the operator forever.
+    const stops = verb === 'stop' || (verb === 'restart' && i === 0 && plan.commands.length === 2);
+    const timeoutMs = stops ? stopMs : verb === 'start' || plan.commands.length === 2 ? startMs : stopMs + startMs;
     const r = await guard.runHostCommand(
       { command, risk: serviceRisk(verb), target: plan.nodeName, summary: `service ${verb}: ${plan.summary}` },
       confirmation,
-      () => runShell(command, onOutput, secrets),
+      () => runShell(command, onOutput, secrets, { timeoutMs }),
     );
     auditWarning ??= (r as { auditWarning?: string }).auditWarning;
     lines.push(`$ ${command}: ${r.ok ? 'done' : (r.error ?? 'failed')}`);
+    if (r.timedOut) {
+      // Not run again: where the node is now, and what to look at before anything else is run.
+      const p = await probe(es, name);
+      lines.push(
+        `it was not run again; node ${name ?? '?'} ${p.answers ? `answers now${p.pid ? ` (pid ${p.pid})` : ''}` : 'does not answer now'}: the service manager may still be at work: check it (shardeck service status, the service manager's status and journal) and the node's log before running anything else`,
+      );
+    }
     if (!r.ok) return { ok: false, lines, auditWarning };
     // stop then start (a custom restart): the stop must have taken before the start runs.
     if (verb === 'restart' && plan.commands.length === 2 && command === plan.commands[0]) {

@@ -1,6 +1,7 @@
 // The delete and force-merge wizard machines, driven event by event without rendering or a cluster.
 import { describe, expect, it } from 'vitest';
 import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
+import { goneDeleteReport } from '../../src/domain/delete/report';
 import type { DiskRow } from '../../src/domain/disk';
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import type { IndexRow } from '../../src/domain/types';
@@ -469,5 +470,28 @@ describe('force-merge wizard', () => {
       { type: 'lost', message: 'ECONNREFUSED' },
     ]);
     expect(state).toMatchObject({ phase: 'failed', message: expect.stringMatching(/lost task n1:9: .*shardeck tasks n1:9/) });
+  });
+
+  it("a merge task gone with its node (restarted while it ran) ends in the delete's words: gone, not resent, what it did, what to do", () => {
+    const merged = (left: number) =>
+      drive(forcemergeMachine('a', true), [
+        { type: 'inspected', indices: ['a'], facts: { indices: [idx('a', 1200, 10_000)], disks: facts.disks }, retaining: 0 },
+        { type: 'confirm', confirmation: { by: 'key' } },
+        { type: 'started', task: 'n1:9' },
+        { type: 'gone', after: { indices: [idx('a', left, 9000)], disks: facts.disks } },
+      ]).state;
+    const state = merged(200);
+    expect(state).toMatchObject({ phase: 'done', task: 'n1:9', gone: { ok: false } });
+    if (state.phase !== 'done' || !state.gone) throw new Error('not gone');
+    // One wording for every task that died with its node: the delete's first line, word for word.
+    expect(state.gone.lines[0]).toBe(goneDeleteReport('a', 5, 5).lines[0]);
+    expect(state.gone.lines).toEqual([
+      'the task is gone (the node restarted while it ran) and stored no result; it was not resent',
+      'deleted docs in a: 1,200 before, 200 now: about 1,000 were merged away (what it merged before the restart stays)',
+      'to merge the rest, preview again: shardeck forcemerge a --expunge-deletes --dry-run',
+    ]);
+    const none = merged(0);
+    if (none.phase !== 'done' || !none.gone) throw new Error('not gone');
+    expect(none.gone.lines.at(-1)).toBe('no deleted documents are left in a: nothing to merge');
   });
 });

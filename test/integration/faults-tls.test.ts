@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
+import { makeTlsMaterial, startNode } from '../../dev/lib/es-node.mjs';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 
@@ -83,5 +83,46 @@ it('the certificate rotated while the console watches: said in words with what t
     `FAULTS | certificate rotated: the console recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`,
   );
   tmux('send-keys', '-t', 'tls', 'q');
+  await waitFor('the exit', (s) => s.includes('EXIT=0'));
+}, 420_000);
+
+it("the certificate files replaced in place (no restart: the node reloads them itself) while the console watches: noticed within the sockets' age, said with the --ca file, recovers once it is updated", async () => {
+  // Whatever the first case left: shardeck's copy trusts the node's certificate now.
+  fs.copyFileSync(node.ca!, caCopy);
+  const session = 'tls';
+  try {
+    tmux('kill-session', '-t', session);
+  } catch {
+    // none left by the first case
+  }
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${path.join(dir, 'conf-hot')} node ${CLI} ${conn().join(' ')} --interval 1; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', cmd);
+  await waitFor('the Health pane', (s) => /GREEN|YELLOW/.test(s));
+  const pid = node.pid;
+
+  // The rotation in place: new material of a new CA written over the node's own files; the node
+  // (xpack.security.http.ssl, its resource watcher) loads them by itself within seconds.
+  const fresh = makeTlsMaterial(fs.mkdtempSync(path.join(dir, 'tls-')));
+  const tlsDir = path.dirname(node.ca!);
+  for (const [from, to] of [
+    [fresh.key, 'node.key'],
+    [fresh.cert, 'node.crt'],
+    [fresh.ca, 'ca.crt'],
+  ])
+    fs.writeFileSync(path.join(tlsDir, to), fs.readFileSync(from)); // the same files: owner and mode kept
+  const t0 = performance.now();
+  // The console's socket is never idle (polled every second): only its age ends it, and the next connection sees the new certificate.
+  const said = await waitFor('the hot rotation said in words', (s) => NOT_SIGNED.test(s), 120_000);
+  console.log(`FAULTS | certificate files replaced in place: the console says so after | ${Math.round(performance.now() - t0)} ms`);
+  expect(said).not.toMatch(/ at \S+:\d+:\d+|Error:|EXIT=/);
+  expect(node.pid).toBe(pid); // not restarted
+
+  fs.copyFileSync(fresh.ca, caCopy);
+  const t1 = performance.now();
+  await waitFor('recovered with the new CA', (s) => /GREEN|YELLOW/.test(s) && !NOT_SIGNED.test(s) && !/STALE/.test(s));
+  console.log(
+    `FAULTS | certificate files replaced in place: recovered after the CA file was updated | ${Math.round(performance.now() - t1)} ms`,
+  );
+  tmux('send-keys', '-t', session, 'q');
   await waitFor('the exit', (s) => s.includes('EXIT=0'));
 }, 420_000);

@@ -379,6 +379,79 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
     );
   });
 
+  it('a slow delete-by-query (1 document a second) killed after "sending", its task still running: audit --read-back finds it among the running tasks, "applied", one outcome', async () => {
+    const INDEX = 'service_v9_faults_killed_delete';
+    const deletePost = onPath('POST', new RegExp(`^/${INDEX}/_delete_by_query$`));
+    await esCall(node.url, 'PUT', `/${INDEX}`, {
+      settings: { number_of_shards: 1, number_of_replicas: 0 },
+      mappings: { properties: { 'assoc:sources': { type: 'keyword' } } },
+    });
+    // More than one batch (1,000): the first goes at once, the next waits ~1,000 s at 1 a second.
+    const lines: string[] = [];
+    for (let i = 0; i < 1100; i++) lines.push(JSON.stringify({ index: {} }), JSON.stringify({ 'assoc:sources': 'src-slow', n: i }));
+    await fetch(`${node.url}/${INDEX}/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: lines.join('\n') + '\n',
+    });
+    const running = async () => {
+      const body = (await esCall(node.url, 'GET', '/_tasks?actions=*byquery&detailed=true&group_by=none')).body;
+      return (body.tasks as { node: string; id: number; description: string }[]).filter((t) => t.description.includes(INDEX));
+    };
+    try {
+      proxy.trap({ match: deletePost, action: { withhold: true } });
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          'delete-by-query',
+          INDEX,
+          '--source',
+          'src-slow',
+          '--expect',
+          '1100',
+          '--requests-per-second',
+          '1',
+          '--yes',
+          '--url',
+          proxy.url,
+        ],
+        { env: { ...process.env, NO_COLOR: '1', SHARDECK_CONFIG_DIR: cfg, SHARDECK_REQUEST_TIMEOUT_MS: '60000' }, stdio: 'ignore' },
+      );
+      const exited = once(child, 'exit');
+      // The node started it (its task runs) and the proxy holds its answer (the task id): shardeck never learns it.
+      await waitUntil(
+        'the delete held by the proxy, its task running on the node',
+        async () => ({ held: proxy.requests.some((q) => deletePost(q.method, q.path) && q.handled === 'stalled'), tasks: await running() }),
+        (r) => r.held && r.tasks.length === 1,
+        { timeoutMs: 60_000, intervalMs: 200 },
+      );
+      child.kill('SIGKILL');
+      await exited;
+      expect(phasesOf()).toEqual(['sending']);
+      proxy.clearTraps();
+      proxy.reset();
+      const [task] = await running();
+      const r = await cli(['audit', '--read-back', '--url', proxy.url], 30_000);
+      figure('killed mid delete-by-query, its task running: shardeck audit --read-back', r);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^read back: .*POST /${INDEX}/_delete_by_query\\?.* read back: applied; it was not resent\n$`));
+      expect(proxy.changing()).toEqual([]);
+      expect(phasesOf()).toEqual(['sending', 'outcome']);
+      // Found by its recorded request (action, index, started after the record): the very task the node runs.
+      const id = `${task.node}:${task.id}`;
+      expect(readAudit(path.join(cfg, 'audit.log')).records[0].outcome).toMatchObject({
+        applied: 'yes',
+        readBack: `(by a later run) its task ${id} runs (shardeck tasks ${id} follows it)`,
+      });
+      // Still the one task: nothing was sent again.
+      expect((await running()).map((t) => `${t.node}:${t.id}`)).toEqual([id]);
+    } finally {
+      for (const t of await running()) await esCall(node.url, 'POST', `/_tasks/${t.node}:${t.id}/_cancel`);
+      await esCall(node.url, 'DELETE', `/${INDEX}`);
+    }
+  });
+
   it('two shardecks starting at once settle it once (the cluster lock): one outcome, one says it, the other finds nothing left', async () => {
     const want = 900 + Math.floor(Math.random() * 90);
     await killedMidChange(want, { withhold: true }, (q) => q.handled === 'stalled');
@@ -433,6 +506,46 @@ describe('shardeck killed between "sending" and the answer (SIGKILL while the an
         // no session left
       }
     }
+  });
+});
+
+describe('a host step under a fault: the engine service command hangs', () => {
+  /** Processes whose command line is exactly `argv` (the hung script's child, found by its own arguments). */
+  const running = (...argv: string[]) =>
+    fs.readdirSync('/proc').filter((p) => {
+      try {
+        return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'utf8') === argv.join('\0') + '\0';
+      } catch {
+        return false;
+      }
+    });
+  const pidOfNode = async () =>
+    (Object.values((await esCall(node.url, 'GET', '/_nodes/_local/process')).body.nodes)[0] as { process: { id: number } }).process.id;
+
+  it('service stop whose command never ends: stopped at --wait-timeout with what it started, exit 5, one JSON error naming what to check, one sending and one outcome, not run again', async () => {
+    const pid = await pidOfNode();
+    // A service script that hangs: it says it stops, then waits on a child that never ends.
+    const hang = `echo stopping; sleep 317; echo never`;
+    const r = await cli(
+      ['service', 'stop', '--url', node.url, '--stop-cmd', hang, '--wait-timeout', '3', '--yes', '--node-name', node.name, '--json'],
+      60_000,
+    );
+    figure('service stop, its command hangs (--wait-timeout 3)', r);
+    expect(r.killed).toBe(false);
+    expect(r.code, r.stderr).toBe(5);
+    const doc = oneJsonDocument(r.stdout, 5) as { ok: boolean; sent: boolean; error: string };
+    expect(doc).toMatchObject({ ok: false, sent: true });
+    expect(doc.error).toContain(`$ ${hang}: did not end within 3 s and was stopped (SIGTERM to its process group)`);
+    expect(doc.error).toContain(`it was not run again; node ${node.name} answers now (pid ${pid})`);
+    expect(doc.error).toMatch(/check it \(shardeck service status, the service manager's status and journal\) and the node's log/);
+    // What it started went with it; the node was never touched.
+    expect(running('sleep', '317')).toEqual([]);
+    expect(await pidOfNode()).toBe(pid);
+    expect(phasesOf()).toEqual(['sending', 'outcome']);
+    expect(readAudit(path.join(cfg, 'audit.log')).records[0]).toMatchObject({
+      command: hang,
+      outcome: { ok: false, error: expect.stringMatching(/did not end within 3 s/) },
+    });
   });
 });
 

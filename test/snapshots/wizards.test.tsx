@@ -587,6 +587,23 @@ const WALKS: Walk[] = [
     },
   ]),
   walk('forcemerge', [
+    'gone',
+    async (c) => {
+      await c.app.press(KEYS.enter);
+      const withDeleted = (n: number) => {
+        const f = mergeFacts(c, c.state.target);
+        f.indices = f.indices.map((i) => ({ ...i, docsDeleted: n }));
+        return f;
+      };
+      c.send({ type: 'inspected', indices: [c.state.target], facts: withDeleted(1200), retaining: 0 });
+      await tick();
+      await c.app.press('y');
+      c.send({ type: 'started', task: 'oTUltX4IQMOUUVeiohTt8A:2301' });
+      // The node restarted while it merged: its task is gone; what it merged is read back.
+      c.send({ type: 'gone', after: withDeleted(400) });
+    },
+  ]),
+  walk('forcemerge', [
     'failed',
     async (c) => {
       await toMergeReview(c);

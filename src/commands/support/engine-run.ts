@@ -35,7 +35,8 @@ export const ENGINE_FLAG_HELP: Record<string, string> = {
   'restart-cmd':
     "the command that restarts it; default: the profile's serviceRestart, else systemctl restart (or stop then start when those are custom)",
   'status-cmd': "the command that asks the service manager; default: the profile's serviceStatus, else systemctl is-active elasticsearch",
-  'wait-timeout': 'seconds to wait for the node to stop or to answer and join after a start (default 90 to stop, 180 to start)',
+  'wait-timeout':
+    'seconds to wait for the node to stop or to answer and join after a start (default 90 to stop, 180 to start); a service command still running after as long is stopped',
 };
 
 type Values = CommandContext['values'];
@@ -165,6 +166,8 @@ export async function runEngineAction(command: string, action: EngineAction, val
         restartNeeded: Boolean(r.restartNeeded),
         ...(r.refused ? { refused: r.refused } : {}),
         ...r.data,
+        // Every failed command's JSON says it in `error` (the lines, in one sentence).
+        ...(r.ok ? {} : { error: r.lines.join('; ') }),
       });
     else {
       const [first, ...rest] = r.lines;

@@ -1,5 +1,6 @@
 // After the delete: what was previewed, deleted and still matches; and a delete whose task died
 // with its node, read back from its audit record.
+import { goneTaskLines } from '../gone-task';
 import type { Query } from './query';
 import type { TaskProgress } from './task';
 
@@ -60,13 +61,15 @@ export function lostDeleteReport(
     previewed: d.previewed,
     stillMatching,
     deleted,
-    lines: [
-      `the task is gone (the node restarted while it ran)${d.time ? `; its delete of ${d.index} was sent at ${d.time}` : ' and stored no result; it was not resent'}`,
-      `previewed ${d.previewed}, the same query matches ${stillMatching} now: about ${deleted} were deleted (matching documents written since blur this)`,
-      stillMatching > 0
-        ? `to delete the rest, preview again: shardeck delete-by-query ${d.index} ... --dry-run`
-        : 'nothing of the previewed query is left',
-    ],
+    lines: goneTaskLines({
+      verb: 'delete',
+      index: d.index,
+      sentAt: d.time,
+      did: `previewed ${d.previewed}, the same query matches ${stillMatching} now: about ${deleted} were deleted (matching documents written since blur this)`,
+      left: stillMatching > 0,
+      again: `shardeck delete-by-query ${d.index} ... --dry-run`,
+      nothingLeft: 'nothing of the previewed query is left',
+    }),
   };
 }
 

@@ -2,6 +2,7 @@
 // index, each node's headroom before the high watermark, a warning or a refusal (judgeMergeSpace),
 // a keypress, the merge (only_expunge_deletes) as a task, and before -> after.
 // The CLI twin is commands/forcemerge.ts.
+import { goneTaskLines } from '../gone-task';
 import { editLine, type LineEdit } from '../line-edit';
 import { forcemergePlan, judgeMergeSpace } from '../merge';
 import type { DiskRow } from '../disk';
@@ -37,7 +38,14 @@ export type MergeState =
   | { phase: 'inspecting'; target: string }
   | ({ phase: 'review' } & MergeReview)
   | ({ phase: 'applying'; task?: string; waitingLeases: boolean } & MergeReview)
-  | ({ phase: 'done'; task: string; after: MergeFacts; failures: string[] } & MergeReview)
+  | ({
+      phase: 'done';
+      task: string;
+      after: MergeFacts;
+      failures: string[];
+      /** Its task died with its node (the node restarted while it ran): the delete's words (domain/gone-task.ts). */
+      gone?: GoneMergeReport;
+    } & MergeReview)
   | (Ended & {
       review?: MergeReview;
       /** A plan was sent and this is what the cluster did (absent: nothing was sent). */
@@ -63,6 +71,8 @@ export type MergeEvent =
   | { type: 'started'; task: string }
   | { type: 'notStarted'; message: string; applied?: Applied; refused?: string }
   | { type: 'lost'; message: string }
+  /** The node answers again but knows the task no more: what it did, read back after the restart. */
+  | { type: 'gone'; after: MergeFacts }
   | { type: 'merged'; after: MergeFacts; failures: string[] };
 
 export type MergeEffect =
@@ -157,6 +167,32 @@ export function mergeDiskLines(before: MergeFacts, after?: MergeFacts): FactLine
   });
 }
 
+export interface GoneMergeReport {
+  ok: false;
+  lines: string[];
+}
+
+/**
+ * A merge whose task died with its node: what it merged away, read from docs.deleted now. Never
+ * ok (it did not finish); the merge is safe to run again, so what to do is to preview it again.
+ */
+export function goneMergeReport(target: string, before: MergeFacts, after: MergeFacts): GoneMergeReport {
+  const deleted = (f: MergeFacts) => f.indices.reduce((n, i) => n + i.docsDeleted, 0);
+  const [was, now] = [deleted(before), deleted(after)];
+  return {
+    ok: false,
+    lines: goneTaskLines({
+      verb: 'merge',
+      index: target,
+      sentAt: '',
+      did: `deleted docs in ${target}: ${formatCount(was)} before, ${formatCount(now)} now: about ${formatCount(Math.max(0, was - now))} were merged away (what it merged before the restart stays)`,
+      left: now > 0,
+      again: `shardeck forcemerge ${target} --expunge-deletes --dry-run`,
+      nothingLeft: `no deleted documents are left in ${target}: nothing to merge`,
+    }),
+  };
+}
+
 /** targetOptions: what the target may name (--include-system). */
 export function forcemergeMachine(
   initialTarget = '',
@@ -231,6 +267,15 @@ export function forcemergeMachine(
                 `lost task ${s.task ?? '?'}: its status could not be read (${e.message}); it was not retried. When the node answers again: shardeck tasks ${s.task ?? ''}`.trim(),
               review: reviewOf(s),
               ...(s.task ? { lostTask: s.task } : {}),
+            });
+          if (e.type === 'gone')
+            return stay({
+              ...reviewOf(s),
+              phase: 'done',
+              task: s.task ?? '',
+              after: e.after,
+              failures: [],
+              gone: goneMergeReport(s.target, s.before, e.after),
             });
           if (e.type === 'merged') return stay({ ...reviewOf(s), phase: 'done', task: s.task ?? '', after: e.after, failures: e.failures });
           return stay(s);

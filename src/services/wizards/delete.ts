@@ -5,9 +5,8 @@ import fs from 'node:fs';
 import type { EsApi } from '../../cluster/api';
 import { AFTER_DELETE } from '../../domain/delete/plan';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../domain/wizards/delete';
-import { countLagNote, followTask, previewDelete, refreshIndex } from '../delete-by-query';
+import { countLagNote, followTask, previewDelete, refreshIndex, untilNotRed } from '../delete-by-query';
 import type { Guard } from '../guard';
-import { waitUntil } from '../wait';
 import { performMutations, startTask, WizardSession, type SendTuning } from './session';
 
 export interface DeleteTuning extends SendTuning {
@@ -69,12 +68,7 @@ export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteFo
         }
         case 'count': {
           // After a restart the target's primaries may still be recovering: the refresh and count wait for them (or fail as before).
-          if (f.afterRestart)
-            await waitUntil(
-              () => es.health(f.target).catch(() => null),
-              (h) => h !== null && h.status !== 'red',
-              { timeoutMs: 60_000, intervalMs: 500 },
-            );
+          if (f.afterRestart) await untilNotRed(es, f.target);
           // refresh=true of the delete is skipped when the task is cancelled or fails: then refresh
           // (through the guard, with the delete's confirmation) so the count sees what was deleted.
           // A failed refresh is audited and not retried; the count is read all the same, and says it may lag.

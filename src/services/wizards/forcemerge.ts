@@ -5,7 +5,7 @@ import type { EsApi } from '../../cluster/api';
 import { lacks } from '../../domain/capabilities';
 import { describeOutcome } from '../../domain/mutation/audit';
 import { forcemergeMachine, type MergeEffect, type MergeEvent, type MergeState } from '../../domain/wizards/forcemerge';
-import { followTask, mergeFacts, mergeFactsAfter, waitForLeases } from '../delete-by-query';
+import { followTask, mergeFacts, mergeFactsAfter, untilNotRed, waitForLeases } from '../delete-by-query';
 import type { Guard } from '../guard';
 import { sendOne, startTask, WizardSession } from './session';
 import type { DeleteTuning } from './delete';
@@ -50,6 +50,17 @@ export function forcemergeSession(es: EsApi, guard: Guard, initialTarget = '', s
         lostAfterMs: tuning.lostAfterMs,
         timelineUrl: guard.previewConnection.url,
       });
+      if (!done.ok && done.gone) {
+        // Died with its node: what it merged is read back once the indices answer (like a gone delete's count).
+        await untilNotRed(es, f.target);
+        return send({
+          type: 'gone',
+          after: await mergeFacts(
+            es,
+            f.before.indices.map((i) => i.name),
+          ),
+        });
+      }
       if (!done.ok) return send({ type: 'lost', message: done.lost });
       failures = done.progress.failures;
     } else {

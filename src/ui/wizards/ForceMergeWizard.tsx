@@ -113,6 +113,19 @@ export function ForceMergeScreen({ state, services, first }: { state: MergeState
         </Box>
       );
     case 'done':
+      // Its task died with its node: the delete's words, then the sizes as read back.
+      if (state.gone)
+        return (
+          <Box flexDirection="column">
+            {state.gone.lines.map((l, i) => (
+              <Text key={i} wrap="wrap" color={colourOf(i === 0 ? 'red' : undefined)}>
+                {i === 0 ? `FAILED: ${l}` : `  ${l}`}
+              </Text>
+            ))}
+            <Facts lines={mergeIndexLines(state.before, state.after).slice(0, 6)} />
+            <Hint>{CLOSES}</Hint>
+          </Box>
+        );
       return (
         <Box flexDirection="column">
           <Text

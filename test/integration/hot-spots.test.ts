@@ -88,4 +88,4 @@ it('a node holding 2x the average shards is marked; once balanced, none is', asy
   expect(balanced.nodes).toHaveLength(3);
   expect(balanced.nodes.map((n) => n.hot)).toEqual([[], [], []]);
   expect((await cli(['nodes'])).stdout).toMatch(/no hot spot: shards \d+-\d+ a node/);
-});
+}, 420_000); // two waits on the cluster (settling, then the balancer), each bounded

@@ -53,7 +53,9 @@ function runJson(file, args, env = {}) {
 export async function cluster3({ keep = false } = {}) {
   await bundleScale();
   log(`cluster3: 3 nodes with ${INDICES} indices (dev/lib/cluster3.mjs)`);
-  const c = await startCluster3({ indices: INDICES });
+  // BENCH_CLUSTER3_URL: a cluster3 already running (`node dev/lib/cluster3.mjs`), measured and left running.
+  const given = process.env.BENCH_CLUSTER3_URL;
+  const c = given ? { url: given, cached: true, setupMs: 0, stop: async () => {} } : await startCluster3({ indices: INDICES });
   try {
     const count = JSON.parse(
       execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], {

@@ -55,7 +55,9 @@ export async function cluster3({ keep = false } = {}) {
   log(`cluster3: 3 nodes with ${INDICES} indices (dev/lib/cluster3.mjs)`);
   // BENCH_CLUSTER3_URL: a cluster3 already running (`node dev/lib/cluster3.mjs`), measured and left running.
   const given = process.env.BENCH_CLUSTER3_URL;
-  const c = given ? { url: given, cached: true, setupMs: 0, stop: async () => {} } : await startCluster3({ indices: INDICES });
+  const c = given
+    ? { url: given, given: true, cached: false, setupMs: 0, stop: async () => {} }
+    : await startCluster3({ indices: INDICES });
   try {
     const count = JSON.parse(
       execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], {
@@ -63,7 +65,11 @@ export async function cluster3({ keep = false } = {}) {
         maxBuffer: 1 << 26,
       }),
     ).length;
-    log(`  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`);
+    log(
+      c.given
+        ? `  given (BENCH_CLUSTER3_URL): ${count} indices`
+        : `  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`,
+    );
     const poll = {};
     for (const pane of PANES) {
       const r = runJson('poll.mjs', [c.url, pane, 5]);
@@ -84,8 +90,9 @@ export async function cluster3({ keep = false } = {}) {
     const row = {
       nodes: 3,
       indices: count,
-      setup_s: Math.round(c.setupMs / 1000),
+      setup_s: c.given ? null : Math.round(c.setupMs / 1000),
       setup_cached: c.cached,
+      ...(c.given && { setup_given: true }),
       poll,
       node_ms_per_min: watch.node_ms_per_min,
       node_pct_of_minute: watch.node_pct_of_minute,

@@ -245,6 +245,9 @@ export const RESOURCES = {
     request: { method: 'GET', path: '/_internal/desired_balance', querystring: { filter_path: 'stats,cluster_balance_stats.nodes' } },
     parse: parseBalanceSummary,
     every: 10,
+    // filter_path trims the answer, not the work: the node builds every shard's desired assignment
+    // first (5,000 indices: ~210 ms a read at load 14, the Nodes pane's costliest read in a minute).
+    grows: true,
     needs: 'desiredBalance',
   }),
   // Shutdown records an orchestrator left (domain/shutdown.ts); a node without the module answers

@@ -43,9 +43,9 @@ export const LARGE_ROWS = 1000;
 export const MAX_ADAPTIVE_PERIOD_MS = 120_000;
 
 /**
- * What all of a pane's grown reads may take of the node together: the Nodes pane has six (health,
- * the node list and four node statistics, each worked out over every shard of the node) and the
- * Health pane four; beside them the pane's small reads (the health report, pending tasks...).
+ * What all of a pane's grown reads may take of the node together: the Nodes pane has seven (health,
+ * the node list, the disks, three node statistics, each worked out over every shard of the node,
+ * and the desired balance) and the Health pane four; beside them the pane's small reads (the health report, pending tasks...).
  */
 export const PANE_SHARE = 0.0075;
 

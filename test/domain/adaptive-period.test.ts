@@ -18,7 +18,7 @@ describe('adaptive polling period', () => {
     expect(adaptivePeriodMs(500, 500, 300, 999)).toBe(500);
   });
 
-  it("a pane with more than three grown reads splits 0.75% of the node between them (the Nodes pane's six)", () => {
+  it("a pane with more than three grown reads splits 0.75% of the node between them (the Nodes pane's seven)", () => {
     expect(readShare(1)).toBe(0.0025);
     expect(readShare(3)).toBe(0.0025);
     expect(readShare(4)).toBeCloseTo(0.001875, 9);

@@ -725,7 +725,7 @@ function table(r) {
       add(`${c3.nodes} nodes, ${c3.indices} indices: poll cycle, ${pane} pane`, `${x.requests} req, ${x.bytes} B, ${x.ms} ms`, '', null);
     add(
       `${c3.nodes} nodes, ${c3.indices} indices: node time of watching Indices`,
-      `${c3.node_ms_per_min} ms/min (${c3.node_pct_of_minute}%; every ${c3.indices_period_s}/${c3.health_period_s}/${c3.blocks_period_s} s: indices/health/blocks; ${c3.start_node_ms} ms at start)`,
+      `${c3.node_ms_per_min} ms/min (${c3.node_pct_of_minute}%; every ${c3.indices_period_s}/${c3.health_period_s}/${c3.blocks_period_s} s: indices/health/blocks; ${c3.start_node_ms} ms at start${c3.watches ? `; load ${c3.watches.indices.loadavg[0]}` : ''})`,
       '< 1% of a minute',
       c3.node_pct_of_minute < 1,
     );

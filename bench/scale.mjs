@@ -1,8 +1,9 @@
 // Issue 18's rows at scale, each runnable alone (npm run bench -- --only cluster3 | fleet):
 //   cluster3: a real 3-node cluster with >= 5,000 real indices (dev/lib/cluster3.mjs; cached as a
 //             tarball of its data folders): one poll cycle of every pane (requests, bytes, ms) and
-//             the node time the console's polling costs per minute with the Indices pane visible
-//             at the default interval (response times summed by the counting proxy).
+//             the node time the console's polling costs per minute with each pane of WATCH_PANES
+//             visible at the default interval (response times summed by the counting proxy; with
+//             its requests and bytes), and the field-limit read (field-limits, the doctor) once.
 //   fleet:    20 profiles (real nodes and unreachable ones mixed): time to the first full table
 //             and the CPU of watching it.
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,10 @@ import { startCluster3 } from '../dev/lib/cluster3.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'bench/out');
-const PANES = ['health', 'indices', 'shards', 'disk', 'nodes'];
+const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'tasks'];
+// Watched one after the other: Indices (the grown tables), and the panes with issue 26's reads
+// (Health: pending tasks; Nodes: pressure, allocation for the hot spots; Tasks: the task list).
+const WATCH_PANES = ['indices', 'health', 'nodes', 'tasks'];
 const INDICES = Number(process.env.BENCH_CLUSTER3_INDICES ?? 5000);
 // Long enough for the large cluster's stretched reads (up to every 2 min) to come more than once.
 const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 300);
@@ -30,7 +34,11 @@ const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 let bundleWith = async () => {
   throw new Error('bench/scale.mjs runs from bench/run.mjs (npm run bench -- --only cluster3,fleet)');
 };
-const bundleScale = () => bundleWith({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts' });
+const bundleScale = () =>
+  bundleWith({ 'cluster-watch': 'bench/cluster-watch.ts', 'fleet-watch': 'bench/fleet-watch.ts', 'field-limits': 'bench/field-limits.ts' });
+const pctOfMinute = (ms) => Math.round((ms / 60_000) * 10000) / 100;
+/** The machine is shared: each figure is kept with the load average it was measured at. */
+const loadavg = () => os.loadavg().map((x) => Math.round(x * 100) / 100);
 
 function runJson(file, args, env = {}) {
   const text = execFileSync(process.execPath, [path.join(out, file), ...args.map(String)], {
@@ -45,7 +53,11 @@ function runJson(file, args, env = {}) {
 export async function cluster3({ keep = false } = {}) {
   await bundleScale();
   log(`cluster3: 3 nodes with ${INDICES} indices (dev/lib/cluster3.mjs)`);
-  const c = await startCluster3({ indices: INDICES });
+  // BENCH_CLUSTER3_URL: a cluster3 already running (`node dev/lib/cluster3.mjs`), measured and left running.
+  const given = process.env.BENCH_CLUSTER3_URL;
+  const c = given
+    ? { url: given, given: true, cached: false, setupMs: 0, stop: async () => {} }
+    : await startCluster3({ indices: INDICES });
   try {
     const count = JSON.parse(
       execFileSync('curl', ['-s', `${c.url}/_cat/indices?format=json&h=index&expand_wildcards=all`], {
@@ -53,29 +65,44 @@ export async function cluster3({ keep = false } = {}) {
         maxBuffer: 1 << 26,
       }),
     ).length;
-    log(`  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`);
+    log(
+      c.given
+        ? `  given (BENCH_CLUSTER3_URL): ${count} indices`
+        : `  ${c.cached ? 'restored from the cache' : 'made (and cached)'} in ${Math.round(c.setupMs / 1000)} s: ${count} indices`,
+    );
     const poll = {};
     for (const pane of PANES) {
       const r = runJson('poll.mjs', [c.url, pane, 5]);
       poll[pane] = { requests: r.requests, bytes: r.bytes, ms: Math.round(r.ms * 10) / 10 };
       log(`  poll cycle ${pane}: ${JSON.stringify(poll[pane])}`);
     }
-    log(`  the Indices pane watched for ${WATCH_S} s at the default interval through the counting proxy`);
-    const watch = runJson('cluster-watch.mjs', [c.url, 'indices', WATCH_S]);
-    log(`  ${JSON.stringify(watch)}`);
+    const watches = {};
+    for (const pane of WATCH_PANES) {
+      log(`  the ${pane} pane watched for ${WATCH_S} s at the default interval through the counting proxy`);
+      const w = runJson('cluster-watch.mjs', [c.url, pane, WATCH_S]);
+      watches[pane] = { ...w, node_pct_of_minute: pctOfMinute(w.node_ms_per_min), loadavg: loadavg() };
+      log(`  ${JSON.stringify(watches[pane])}`);
+    }
+    log("  the field-limit read (every index's mapping), 3 times");
+    const fieldLimits = { ...runJson('field-limits.mjs', [c.url, 3]), loadavg: loadavg() };
+    log(`  ${JSON.stringify(fieldLimits)}`);
+    const watch = watches.indices;
     const row = {
       nodes: 3,
       indices: count,
-      setup_s: Math.round(c.setupMs / 1000),
+      setup_s: c.given ? null : Math.round(c.setupMs / 1000),
       setup_cached: c.cached,
+      ...(c.given && { setup_given: true }),
       poll,
       node_ms_per_min: watch.node_ms_per_min,
-      node_pct_of_minute: Math.round((watch.node_ms_per_min / 60_000) * 10000) / 100,
+      node_pct_of_minute: watch.node_pct_of_minute,
       start_node_ms: watch.start_node_ms,
       indices_period_s: watch.indices_period_ms / 1000,
       health_period_s: watch.health_period_ms / 1000,
       blocks_period_s: watch.blocks_period_ms / 1000,
       watch,
+      watches,
+      field_limits: fieldLimits,
     };
     return keep ? { row, cluster: c } : { row };
   } finally {

@@ -43,12 +43,25 @@ export const LARGE_ROWS = 1000;
 export const MAX_ADAPTIVE_PERIOD_MS = 120_000;
 
 /**
- * How often to read what grows with the cluster: its base period, or, when one read takes the node
- * longer than NODE_SHARE of that, as far apart as keeps it at that share (whole intervals, capped).
+ * What all of a pane's grown reads may take of the node together: the Nodes pane has seven (health,
+ * the node list, the disks, three node statistics, each worked out over every shard of the node,
+ * and the desired balance) and the Health pane four; beside them the pane's small reads (the health report, pending tasks...).
  */
-export function adaptivePeriodMs(baseMs: number, intervalMs: number, costMs: number | undefined, rows: number): number {
-  if (!costMs || rows < LARGE_ROWS || costMs / NODE_SHARE <= baseMs) return baseMs;
-  return Math.min(MAX_ADAPTIVE_PERIOD_MS, Math.max(baseMs, Math.ceil(costMs / NODE_SHARE / intervalMs) * intervalMs));
+export const PANE_SHARE = 0.0075;
+
+/** The share of one grown read when `grown` of them are on screen: NODE_SHARE, less when more than three split PANE_SHARE. */
+export function readShare(grown: number): number {
+  return Math.min(NODE_SHARE, PANE_SHARE / Math.max(1, grown));
+}
+
+/**
+ * How often to read what grows with the cluster: its base period, or, when one read takes the node
+ * longer than its share of that (NODE_SHARE, or readShare of the pane's grown reads), as far apart
+ * as keeps it at that share (whole intervals, capped).
+ */
+export function adaptivePeriodMs(baseMs: number, intervalMs: number, costMs: number | undefined, rows: number, share = NODE_SHARE): number {
+  if (!costMs || rows < LARGE_ROWS || costMs / share <= baseMs) return baseMs;
+  return Math.min(MAX_ADAPTIVE_PERIOD_MS, Math.max(baseMs, Math.ceil(costMs / share / intervalMs) * intervalMs));
 }
 
 /** Smooths the cost of a read (one slow answer does not slow the polling for long). */

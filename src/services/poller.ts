@@ -10,7 +10,7 @@ import type { ConnError } from '../cluster/connection';
 import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/resources';
 import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
 import { parseRetryAfter, pollRetryDelayMs } from '../domain/retry';
-import { adaptivePeriodMs, smoothCost, type Snapshot } from '../domain/snapshot';
+import { adaptivePeriodMs, readShare, smoothCost, type Snapshot } from '../domain/snapshot';
 import { nodeNames, watchNodes } from '../domain/node-watch';
 import { explanationDiagnoses } from '../domain/panes/health';
 import { explainAllocation } from '../domain/wizards/allocation';
@@ -109,6 +109,11 @@ export class Poller {
     return set;
   }
 
+  /** How many of the reads on screen grow with the cluster: they share the node's time (readShare). */
+  private grownCount(): number {
+    return [...this.needed()].filter((n) => RESOURCES[n].grows).length;
+  }
+
   start(): void {
     this.stopped = false;
     for (const name of this.needed()) this.schedule(name, 0);
@@ -182,7 +187,7 @@ export class Poller {
         // A read left off after a refusal (notRetried) that now answers goes back on its timer.
         if (!this.stopped && !this.timers.has(n) && !this.inFlight.has(n) && !this.store.getState().snapshots[n].error) {
           const s = this.store.getState();
-          this.schedule(n, periodOf(n, s.intervalMs, s.snapshots[n], s.snapshots.health.data));
+          this.schedule(n, periodOf(n, s.intervalMs, s.snapshots[n], s.snapshots.health.data, this.grownCount()));
         }
       }),
     ).then(() => undefined);
@@ -214,7 +219,7 @@ export class Poller {
     // Health is the probe: one small read every period even while failing, so the reads that back
     // off come back within a period of the node's recovery instead of after their backoff.
     if (name === 'health' && !snap.error && wasFailing) this.resumeBackedOff();
-    const period = periodOf(name, s.intervalMs, snap, s.snapshots.health.data);
+    const period = periodOf(name, s.intervalMs, snap, s.snapshots.health.data, this.grownCount());
     // A 429's Retry-After is honoured (capped), never shortening the period or the backoff.
     const failingDelay = pollRetryDelayMs(
       failingWaitMs(name === 'health' || probeAnswers(s.snapshots.health), period, s.intervalMs, snap.failures),
@@ -320,7 +325,7 @@ export class Poller {
   ): Pick<Snapshot<unknown>, 'costMs' | 'periodMs' | 'slowed'> {
     const s = this.store.getState();
     const costMs = RESOURCES[name].grows ? smoothCost(prevCostMs, took) : undefined;
-    const periodMs = periodOf(name, s.intervalMs, { costMs, data }, s.snapshots.health.data);
+    const periodMs = periodOf(name, s.intervalMs, { costMs, data }, s.snapshots.health.data, this.grownCount());
     return { costMs, periodMs, slowed: periodMs > s.intervalMs * RESOURCES[name].every };
   }
 }
@@ -331,13 +336,14 @@ function periodOf(
   intervalMs: number,
   snap?: Pick<Snapshot<unknown>, 'costMs' | 'data'>,
   health?: ClusterHealth,
+  grown = 1,
 ): number {
   const base = intervalMs * RESOURCES[name].every;
   // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
   // The cluster's size: the rows of this table, or its shards (blocks answers few rows but walks every index).
   const shards = health ? health.activeShards + health.unassignedShards : 0;
   const rows = Math.max(Array.isArray(snap?.data) ? snap.data.length : 0, shards);
-  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs, rows) : base;
+  return RESOURCES[name].grows ? adaptivePeriodMs(base, intervalMs, snap?.costMs, rows, readShare(grown)) : base;
 }
 
 /**

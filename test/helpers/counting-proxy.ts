@@ -24,6 +24,8 @@ export interface SeenRequest {
   ms?: number;
   /** When it arrived (performance.now() of the proxy's process). */
   at: number;
+  /** Forwarded as is: the bytes of the node's answer body (what the poll costs in traffic; bench/cluster-watch.ts). */
+  bytes?: number;
 }
 
 /** POSTs that only read (a query or an explanation carried in a body). */
@@ -120,6 +122,7 @@ export async function startCountingProxy(target: string): Promise<CountingProxy>
     if (trap) trap.used++;
     const fault = trap?.action;
     const plain = (up: http.IncomingMessage) => {
+      up.on('data', (c: Buffer) => (seen.bytes = (seen.bytes ?? 0) + c.length));
       up.on('end', () => (seen.ms = performance.now() - t0));
       res.writeHead(up.statusCode ?? 502, up.headers);
       up.pipe(res);

@@ -63,6 +63,8 @@ describe('the fault proxy', () => {
   it('forwards untouched without a rule', async () => {
     expect(await get('/_cluster/health')).toMatchObject({ status: 200, body: ANSWER });
     expect(hits).toEqual(['GET /_cluster/health']);
+    // The answer's bytes as forwarded (bench/cluster-watch.ts reports them per minute).
+    expect(proxy.requests[0].bytes).toBe(Buffer.byteLength(ANSWER));
   });
 
   it('a status with Retry-After, only the first time; then the node answers', async () => {

@@ -1,4 +1,6 @@
 // The task a delete (or merge) runs as: its id, its progress read from GET _tasks/<id>, one line of it.
+import { fitText } from '../table';
+import { displayWidth } from '../text';
 
 /** The task id a wait_for_completion=false request answered with ("node:123"), or null. */
 export function taskIdOf(body: unknown): string | null {
@@ -95,10 +97,32 @@ export function parseTask(id: string, body: any, children: readonly any[] = []):
   };
 }
 
-/** One line of progress: "deleted 1,200 / 3,400 (35%) · 2 batches · 0 conflicts · throttled 0s". */
-export function progressLine(p: TaskProgress): string {
+/**
+ * One line of progress: "deleted 1,200 / 3,400 (35%) · 2 batches · 0 version conflicts · throttled 0s".
+ * With a width (the task wizard at 80 columns), what matters least goes first so a sliced task's
+ * "sliced: N slices, M running" stays in view: the batches, the throttled time, the conflicts, the
+ * rate; the counts and the slices are kept (cut at the end only when even they do not fit).
+ */
+export function progressLine(p: TaskProgress, width = Infinity): string {
   const pct = p.total > 0 ? Math.floor((p.deleted / p.total) * 100) : p.completed ? 100 : 0;
-  const rate = p.requestsPerSecond > 0 && Number.isFinite(p.requestsPerSecond) ? ` · ${p.requestsPerSecond}/s` : '';
-  const sliced = p.slices ? ` · sliced: ${p.slices.count} slices, ${p.slices.running} running` : '';
-  return `deleted ${p.deleted} / ${p.total} (${pct}%) · ${p.batches} batches · ${p.versionConflicts} version conflicts · throttled ${(p.throttledMillis / 1000).toFixed(1)}s${rate}${sliced}`;
+  const rate = p.requestsPerSecond > 0 && Number.isFinite(p.requestsPerSecond) ? `${p.requestsPerSecond}/s` : '';
+  // In the order shown; `drop`: the order they go in (0 never).
+  const parts = [
+    { text: `deleted ${p.deleted} / ${p.total} (${pct}%)`, drop: 0 },
+    { text: `${p.batches} batches`, drop: 1 },
+    { text: `${p.versionConflicts} version conflicts`, drop: 3 },
+    { text: `throttled ${(p.throttledMillis / 1000).toFixed(1)}s`, drop: 2 },
+    { text: rate, drop: 4 },
+    { text: p.slices ? `sliced: ${p.slices.count} slices, ${p.slices.running} running` : '', drop: 0 },
+  ].filter((x) => x.text);
+  const join = (dropped: number) =>
+    parts
+      .filter((x) => x.drop === 0 || x.drop > dropped)
+      .map((x) => x.text)
+      .join(' · ');
+  for (let dropped = 0; dropped <= 4; dropped++) {
+    const line = join(dropped);
+    if (displayWidth(line) <= width) return line;
+  }
+  return fitText(join(4), width).trimEnd();
 }

@@ -15,6 +15,7 @@ import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { useUi } from '../app/context';
+import { useTerminalSize } from '../app/terminal';
 import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
@@ -41,6 +42,7 @@ function NoTask({ onClose }: { onClose: () => void }) {
 function Session({ verb, id, onClose, services }: { verb: TaskVerb; id: string; onClose: () => void; services: WizardServices }) {
   const [state, session] = useSession(() => services.open(taskControlWizard, verb, id));
   const hint = useHint();
+  const { columns } = useTerminalSize();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'review') return lineKeys(key, session.send);
     if (state.phase !== 'confirming') return false;
@@ -60,7 +62,7 @@ function Session({ verb, id, onClose, services }: { verb: TaskVerb; id: string; 
         {head}
       </Text>
       {t.description ? <Text wrap="truncate-end">{`description: ${displayText(t.description)}`}</Text> : null}
-      {/byquery|reindex/.test(t.action) ? <Text wrap="truncate-end">{progressLine(t)}</Text> : null}
+      {/byquery|reindex/.test(t.action) ? <Text wrap="truncate-end">{progressLine(t, columns)}</Text> : null}
       {state.phase === 'nothing' ? (
         <>
           <Text color={colourOf('yellow')}>{`nothing sent: ${state.message}`}</Text>

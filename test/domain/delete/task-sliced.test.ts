@@ -51,3 +51,30 @@ describe('a sliced parent', () => {
     expect(child.total).toBe(children[0].status.total);
   });
 });
+
+describe('the progress line at a width', () => {
+  const p = parseTask(id, parent, children);
+
+  it('keeps the sliced part at 80 columns: the batches, then the throttled time, go first', () => {
+    const whole = progressLine(p);
+    expect(whole.length).toBeGreaterThan(80);
+    const line = progressLine(p, 80);
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^deleted \d+ \/ 300 \(\d+%\) · 0 version conflicts · 1\/s · sliced: 2 slices, 2 running$/);
+  });
+
+  it('narrower: the conflicts, then the rate go; the sliced part stays while it fits beside the counts', () => {
+    expect(progressLine(p, 60)).toMatch(/^deleted \d+ \/ 300 \(\d+%\) · 1\/s · sliced: 2 slices, 2 running$/);
+    expect(progressLine(p, 54)).toMatch(/^deleted \d+ \/ 300 \(\d+%\) · sliced: 2 slices, 2 running$/);
+    // Too narrow for even that: cut at the end, within the width.
+    expect(progressLine(p, 30).length).toBeLessThanOrEqual(30);
+  });
+
+  it('wide enough: every part, as without a width', () => {
+    expect(progressLine(p, 200)).toBe(progressLine(p));
+    const plain = { ...p, slices: undefined };
+    // An unsliced task's whole line fits 80 columns: nothing goes.
+    expect(progressLine(plain).length).toBeLessThanOrEqual(80);
+    expect(progressLine(plain, 80)).toBe(progressLine(plain));
+  });
+});

@@ -1,6 +1,6 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
 // per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
-import React, { useEffect, useMemo, useReducer, useRef } from 'react';
+import React, { useEffect, useMemo, useRef } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import type { Tone } from '../../domain/format';
@@ -78,7 +78,6 @@ export function useTableModel<T>(
     navList(shown, rowKey, height),
   );
   const { cursor, offset, gone } = nav.nav;
-  useDropPreviousRender(rows);
   return {
     rows: shown,
     cursor,
@@ -90,23 +89,6 @@ export function useTableModel<T>(
     descending: t.descending,
     filter: t.filter,
   };
-}
-
-/**
- * React keeps a component's last render (its hooks' values, its children's props) in the
- * component's other fibre until the component renders again: after a new snapshot the previous
- * rows, and every array derived from them, stay alive through the next poll, a third set during a
- * poll that changed every row (peak RSS at 100,000 indices, issue 29). One more render once the
- * new rows are drawn overwrites it; every value in it is memoized, so it draws the same frame.
- */
-function useDropPreviousRender(rows: unknown): void {
-  const [, again] = useReducer((n: number) => n + 1, 0);
-  const drawn = useRef(rows);
-  useEffect(() => {
-    if (drawn.current === rows) return;
-    drawn.current = rows;
-    again();
-  }, [rows]);
 }
 
 /** A pane's own commands that flip a switch of the UI store (e.g. '.' shows dot indices). */

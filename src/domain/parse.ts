@@ -124,6 +124,20 @@ export interface RowsParser<T> {
   done(): T;
 }
 
+/**
+ * The next table, sized like the last one (a poll mostly answers as many rows): grown a push at a
+ * time, a 100,000-row array is copied ~20 times into V8's large-object space on every poll (peak
+ * RSS, issue 29). trimmed() cuts it to the rows given.
+ */
+function sizedLike<T>(prev: readonly unknown[] | undefined): T[] {
+  return prev ? new Array<T>(prev.length) : [];
+}
+
+function trimmed<T>(out: T[], n: number): T[] {
+  if (out.length !== n) out.length = n;
+  return out;
+}
+
 function parseAll<T>(parser: RowsParser<T>, rows: Iterable<Json>): T {
   for (const r of rows) parser.add(r);
   return parser.done();
@@ -132,10 +146,10 @@ function parseAll<T>(parser: RowsParser<T>, rows: Iterable<Json>): T {
 /** _cat/indices, a row at a time (see RowsParser), keeping the rows of `prev` it repeats. */
 export function catIndicesParser(prev?: readonly IndexRow[]): RowsParser<IndexRow[]> {
   const find = byKeyOf(prev, (r) => r.name);
-  const out: IndexRow[] = [];
+  const out = sizedLike<IndexRow>(prev);
+  let i = 0;
   return {
     add(r) {
-      const i = out.length;
       const name = str(r.index);
       const h = health(r.health);
       const status = str(r.status);
@@ -147,16 +161,16 @@ export function catIndicesParser(prev?: readonly IndexRow[]): RowsParser<IndexRo
       const priStoreBytes = num(r['pri.store.size']);
       const at = prev?.[i];
       const o = at !== undefined && at.name === name ? at : find(name);
-      out.push(
+      out[i++] =
         o !== undefined &&
-          o.health === h &&
-          o.status === status &&
-          o.primaries === primaries &&
-          o.replicas === replicas &&
-          o.docsCount === docsCount &&
-          o.docsDeleted === docsDeleted &&
-          o.storeBytes === storeBytes &&
-          o.priStoreBytes === priStoreBytes
+        o.health === h &&
+        o.status === status &&
+        o.primaries === primaries &&
+        o.replicas === replicas &&
+        o.docsCount === docsCount &&
+        o.docsDeleted === docsDeleted &&
+        o.storeBytes === storeBytes &&
+        o.priStoreBytes === priStoreBytes
           ? o
           : // A changed row keeps the old row's name: the answer's copy then dies young (memory at 100,000 indices).
             {
@@ -170,10 +184,9 @@ export function catIndicesParser(prev?: readonly IndexRow[]): RowsParser<IndexRo
               storeBytes,
               priStoreBytes,
               system: o?.system ?? isSystemIndex(name),
-            },
-      );
+            };
     },
-    done: () => out,
+    done: () => trimmed(out, i),
   };
 }
 
@@ -188,11 +201,11 @@ const shardKey = (index: string, shard: number, primary: boolean, node: string |
 /** _cat/shards, a row at a time (see RowsParser), keeping the rows of `prev` it repeats. */
 export function catShardsParser(prev?: readonly ShardRow[]): RowsParser<ShardRow[]> {
   const find = byKeyOf(prev, (r) => shardKey(r.index, r.shard, r.primary, r.node));
-  const out: ShardRow[] = [];
+  const out = sizedLike<ShardRow>(prev);
+  let i = 0;
   let lastIndex = '';
   return {
     add(r) {
-      const i = out.length;
       // The copies of one index arrive together: one name string for all of them, not one each.
       const raw = str(r.index);
       const index = raw === lastIndex ? lastIndex : (lastIndex = prev?.[i]?.index === raw ? prev[i].index : raw);
@@ -210,18 +223,17 @@ export function catShardsParser(prev?: readonly ShardRow[]): RowsParser<ShardRow
         at !== undefined && at.index === index && at.shard === shard && at.primary === primary && at.node === node
           ? at
           : prev && find(shardKey(index, shard, primary, node));
-      out.push(
+      out[i++] =
         o !== undefined &&
-          o.state === state &&
-          o.docs === docs &&
-          o.storeBytes === storeBytes &&
-          o.unassignedReason === unassignedReason &&
-          o.unassignedDetails === unassignedDetails
+        o.state === state &&
+        o.docs === docs &&
+        o.storeBytes === storeBytes &&
+        o.unassignedReason === unassignedReason &&
+        o.unassignedDetails === unassignedDetails
           ? o
-          : { index, shard, primary, state, node: o?.node ?? node, docs, storeBytes, unassignedReason, unassignedDetails },
-      );
+          : { index, shard, primary, state, node: o?.node ?? node, docs, storeBytes, unassignedReason, unassignedDetails };
     },
-    done: () => out,
+    done: () => trimmed(out, i),
   };
 }
 

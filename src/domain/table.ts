@@ -76,28 +76,34 @@ export function sortRowsAgain<T>(
   const dir = descending ? -1 : 1;
   let order: number[];
   if (last && last.sortKey === sortKey && last.descending === descending) {
-    const slots: number[] = new Array(last.output.length).fill(-1);
-    let fresh: number[] = [];
+    // Sized once (typed, or filled by position): 100,000-row tables would otherwise grow each
+    // array by copies, garbage in V8's large-object space on every poll (peak RSS, issue 29).
+    const slots = new Int32Array(last.output.length).fill(-1);
+    const fresh = new Int32Array(n);
+    let nFresh = 0;
     for (let i = 0; i < n; i++) {
       if (i < last.input.length && last.input[i] === rows[i] && slots[last.rank[i]] < 0) slots[last.rank[i]] = i;
-      else fresh.push(i);
+      else fresh[nFresh++] = i;
     }
     // Many misses: rows moved in the input (one added or removed before them), not changed; they
     // are found by identity (building that map costs more than a few changed rows would).
-    if (fresh.length > n / 16) {
-      const rankOf = new Map(last.input.map((r, j) => [r, last.rank[j]]));
-      const moved = fresh;
-      fresh = [];
-      for (const i of moved) {
+    if (nFresh > n / 16) {
+      const rankOf = new Map<T, number>();
+      for (let j = 0; j < last.input.length; j++) rankOf.set(last.input[j], last.rank[j]);
+      let still = 0;
+      for (let f = 0; f < nFresh; f++) {
+        const i = fresh[f];
         const k = rankOf.get(rows[i]);
         // A row given twice takes its old place once.
         if (k !== undefined && slots[k] < 0) slots[k] = i;
-        else fresh.push(i);
+        else fresh[still++] = i;
       }
+      nFresh = still;
     }
-    order = [];
-    for (const i of slots) if (i >= 0) order.push(i);
-    for (const i of fresh) order.push(i);
+    order = new Array<number>(n);
+    let o = 0;
+    for (let k = 0; k < slots.length; k++) if (slots[k] >= 0) order[o++] = slots[k];
+    for (let f = 0; f < nFresh; f++) order[o++] = fresh[f];
   } else order = Array.from({ length: n }, (_, i) => i);
   // Each key is computed once (not O(n log n) times); positions are sorted, not decorated rows.
   const compare = key.compare;

@@ -49,6 +49,24 @@ describe('parsers keep the rows a poll repeats', () => {
     expect(moved[unassigned]).not.toBe(first[unassigned]);
     expect(moved[unassigned].state).toBe('INITIALIZING');
   });
+
+  // The next table is made at the last one's size (no push-grown copies of a 100,000-row array):
+  // an answer with fewer or more rows than the last gives exactly its rows, no empty slots.
+  it('an answer with fewer or more rows than the last: exactly its rows, none empty', () => {
+    const check = <T>(read: string, parse: (rows: Record<string, unknown>[], prev?: readonly T[]) => T[]) => {
+      const raw = fx(read);
+      expect(raw.length, read).toBeGreaterThan(3);
+      const all = parse(raw);
+      for (const answer of [raw.slice(0, 2), [...raw, ...raw.slice(0, 3)], []]) {
+        const again = parse(answer, all);
+        expect(again, read).toHaveLength(answer.length);
+        expect(Object.keys(again), read).toHaveLength(answer.length);
+        expect(again, read).toEqual(parse(answer));
+      }
+    };
+    check('indices', parseCatIndices);
+    check('shards', parseCatShards);
+  });
 });
 
 describe('derived rows and sorts start from the last snapshot', () => {

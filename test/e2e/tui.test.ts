@@ -50,7 +50,7 @@ beforeAll(async () => {
   expect(res.ok).toBe(true);
 });
 
-afterAll(async () => {
+afterAll(() => {
   try {
     tmux('kill-server');
   } catch {

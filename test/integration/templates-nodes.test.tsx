@@ -56,7 +56,7 @@ beforeAll(async () => {
   await ok('/_index_template/other_logs', { index_patterns: ['other-*'], composed_of: ['t_settings'] });
 }, 240_000);
 
-afterAll(async () => {
+afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

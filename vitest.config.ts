@@ -12,7 +12,8 @@ process.env.UPDATE_SNAPSHOT ??= 'none';
 // test/unit/vitest-projects.test.ts checks that every file calling vi.mock is listed here.
 export const MODULE_MOCKS = ['test/ui/windowing.test.tsx'];
 
-const INTEGRATION_WORKERS = 2;
+// SHARDECK_TEST_WORKERS: another count for one run (to measure, or on a smaller machine).
+const INTEGRATION_WORKERS = Number(process.env.SHARDECK_TEST_WORKERS) || 2;
 export const INTEGRATION_ALONE = [
   'test/integration/package.test.ts',
   'test/integration/root-safe.test.ts',

@@ -36,7 +36,7 @@ declare module 'vitest' {
 }
 
 /**
- * A node no other file holds, reset to a fresh node's state. Files of two workers run at once; each
+ * A node no other file holds, reset to a fresh node's state. Files of several workers run at once; each
  * takes a node by creating its holder file exclusively (the holder's pid inside; a holder whose
  * process is gone is taken over) and gives it back after the file (test/setup/nodes.ts).
  */

@@ -165,7 +165,8 @@ export async function resetNode(node: SharedNode): Promise<void> {
   const indices: string[] = (await ok(node, 'GET', '/_cat/indices?h=index&format=json&expand_wildcards=all')).map((r: any) => r.index);
   // Dot indices a file made (the demo data's .shardeck-demo-internal) go too, one by one; one
   // Elasticsearch keeps for itself may refuse, and stays. The secured node's users live in .security.
-  for (const dot of indices.filter((n) => n.startsWith('.') && !n.startsWith('.security'))) await call(node, 'DELETE', `/${encodeURIComponent(dot)}`);
+  for (const dot of indices.filter((n) => n.startsWith('.') && !n.startsWith('.security')))
+    await call(node, 'DELETE', `/${encodeURIComponent(dot)}`);
   const own = indices.filter((n) => !n.startsWith('.'));
   // Batches keep the request line short; names come from the node itself.
   for (let i = 0; i < own.length; i += 50)

@@ -6,15 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startNode } from '../../dev/lib/es-node.mjs';
+import { freePort } from '../../dev/lib/es-node.mjs';
 import { waitUntil } from '../helpers/wait-until';
 import { ensureBuilt } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOCKET = `shardeck-e2e-${process.pid}`;
 const INDEX = `tui_e2e_yellow_${process.pid}`;
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 
 function tmux(...args: string[]): string {
   return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
@@ -40,7 +41,7 @@ function keys(session: string, ...k: string[]): void {
 beforeAll(async () => {
   // Not `npm run build` outright: it empties dist/ while the other worker's files run the CLI from it.
   ensureBuilt();
-  node = await startNode({ name: 'tui-e2e' });
+  node = await sharedNode();
   const res = await fetch(`${node.url}/${INDEX}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -49,13 +50,12 @@ beforeAll(async () => {
   expect(res.ok).toBe(true);
 });
 
-afterAll(async () => {
+afterAll(() => {
   try {
     tmux('kill-server');
   } catch {
     // no session left
   }
-  await node?.stop();
 });
 
 describe('shardeck console in tmux at 80x24', () => {

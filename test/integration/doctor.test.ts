@@ -13,6 +13,7 @@ import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { diskSamplesFromLog } from '../../src/domain/doctor/forecast';
 import { parseLog } from '../../src/domain/doctor/logs';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
 
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-doctor-'));
@@ -294,16 +295,13 @@ describe("doctor on a node whose temp folder belongs to root (the engine's user 
 });
 
 describe('doctor on a secured node (HTTPS, a certificate that expires in 30 days)', () => {
-  let node: Awaited<ReturnType<typeof startNode>>;
+  let node: SharedNode;
   let pwFile: string;
   beforeAll(async () => {
     ensureBuilt();
-    node = await startNode({ name: 'doctor-secure', secure: true });
+    node = await sharedSecureNode();
     pwFile = path.join(configDir, 'es-password');
     fs.writeFileSync(pwFile, node.password + '\n', { mode: 0o600 });
-  });
-  afterAll(async () => {
-    await node?.stop();
   });
 
   it('HTTPS is ok; the certificates close to expiry are the warning', async () => {

@@ -16,13 +16,16 @@ import { createFleetStore } from '../../src/store/fleet';
 import type { FleetControl } from '../../src/ui/app/context';
 import { startCountingProxy } from '../helpers/counting-proxy';
 import { esCall } from '../helpers/real-node';
+import { sharedNode } from '../helpers/shared-node';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 import { expectFits, until } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, renderApp } from '../ui/harness';
 
 type EsNode = Awaited<ReturnType<typeof startNode>>;
-let nodes: EsNode[] = [];
+// The yellow and the read-only cluster are this file's own; the green one is a shared node.
+let own: EsNode[] = [];
+let nodes: { url: string; clusterName: string }[] = [];
 let silent: net.Server;
 let silentPort: number;
 let dir: string;
@@ -35,7 +38,9 @@ failOnConsoleError();
 beforeAll(async () => {
   ensureBuilt();
   dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-fleet-')), 'conf');
-  nodes = await Promise.all(['fleet-yellow', 'fleet-ro', 'fleet-green'].map((name) => startNode({ name })));
+  const [started, green] = await Promise.all([Promise.all(['fleet-yellow', 'fleet-ro'].map((name) => startNode({ name }))), sharedNode()]);
+  own = started;
+  nodes = [...started, green];
   const [yellow, ro] = nodes;
   await esCall(yellow.url, 'PUT', '/service_v9_fleet_y', { settings: { number_of_shards: 1, number_of_replicas: 1 } });
   await esCall(ro.url, 'PUT', '/service_v9_fleet_ro', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
@@ -67,7 +72,7 @@ afterAll(async () => {
   } catch {
     // no session left
   }
-  await Promise.all(nodes.map((n) => n.stop()));
+  await Promise.all(own.map((n) => n.stop()));
   silent?.close();
   if (dir) fs.rmSync(path.dirname(dir), { recursive: true, force: true });
 });

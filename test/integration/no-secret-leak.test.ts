@@ -7,12 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { startPlatformServer } from '../../dev/platform-server.mjs';
 import { ensureBuilt, runCli, type CliResult } from '../helpers/run-cli';
+import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 
 let server: Awaited<ReturnType<typeof startPlatformServer>>;
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 let configDir: string;
 const printed: { args: string[]; result: CliResult }[] = [];
@@ -26,7 +26,7 @@ function filesUnder(d: string): string[] {
 
 beforeAll(async () => {
   ensureBuilt();
-  [server, node] = await Promise.all([startPlatformServer(), startNode({ name: 'no-leak', secure: true })]);
+  [server, node] = await Promise.all([startPlatformServer(), sharedSecureNode()]);
   const es = new Client({
     node: node.url,
     auth: { username: node.user!, password: node.password! },
@@ -39,7 +39,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([server?.close(), node?.stop()]);
+  await server?.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -8,11 +8,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = 'service_v9_wrapped';
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 let binDir: string;
 let otherWrapper: string;
@@ -49,7 +49,7 @@ const cli = (args: string[], env: Record<string, string> = {}) => runCli(args, {
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'search-curl', secure: true });
+  node = await sharedSecureNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-search-curl-'));
   binDir = path.join(dir, 'bin');
   fs.mkdirSync(binDir);
@@ -62,8 +62,7 @@ beforeAll(async () => {
   baseEnv = { SHARDECK_CONFIG_DIR: path.join(dir, 'conf'), PATH: `${binDir}:${process.env.PATH}` };
   es('PUT', `/${INDEX}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
 });
-afterAll(async () => {
-  await node?.stop();
+afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 

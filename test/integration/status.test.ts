@@ -4,14 +4,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createEsApi } from '../../src/cluster/api';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { readStatus } from '../../src/services/status';
 import { onPath, startCountingProxy } from '../helpers/counting-proxy';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
-import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { sharedNode, sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
 
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-status-'));
@@ -125,16 +124,13 @@ describe('status on a plain node', () => {
 });
 
 describe('status on a secured node (TLS with a custom CA, basic credentials)', () => {
-  let node: Awaited<ReturnType<typeof startNode>>;
+  let node: SharedNode;
   let pwFile: string;
   beforeAll(async () => {
     ensureBuilt();
-    node = await startNode({ name: 'status-secure', secure: true });
+    node = await sharedSecureNode();
     pwFile = path.join(configDir, 'es-password');
     fs.writeFileSync(pwFile, node.password + '\n', { mode: 0o600 });
-  });
-  afterAll(async () => {
-    await node?.stop();
   });
 
   it('works with --ca, --user and --password-file', async () => {
@@ -177,7 +173,7 @@ describe('status on a secured node (TLS with a custom CA, basic credentials)', (
 
   it('refuses a password file others can read, with the fix', async () => {
     const loose = path.join(configDir, 'loose-password');
-    fs.writeFileSync(loose, node.password, { mode: 0o644 });
+    fs.writeFileSync(loose, node.password!, { mode: 0o644 });
     fs.chmodSync(loose, 0o644);
     const r = await runCli(['status', '--url', node.url, '--ca', node.ca!, '--user', 'elastic', '--password-file', loose], { env });
     expect(r.code).toBe(64);

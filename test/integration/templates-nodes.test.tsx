@@ -7,7 +7,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -18,10 +17,11 @@ import { createWizardServices } from '../../src/services/wizards';
 import { createConsoleStore } from '../../src/store/console';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 import { ensureBuilt } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, KEYS, renderApp } from '../ui/harness';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let dir: string;
 const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
 const cli = cliAgainst(
@@ -33,7 +33,7 @@ const composedOf = async (t = 'service_v9') =>
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'tplnodes' });
+  node = await sharedNode();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-tplnodes-'));
   const ok = async (p: string, body: unknown) => expect((await es('PUT', p, body)).status, p).toBe(200);
   await ok('/_component_template/t_mappings', {
@@ -56,8 +56,7 @@ beforeAll(async () => {
   await ok('/_index_template/other_logs', { index_patterns: ['other-*'], composed_of: ['t_settings'] });
 }, 240_000);
 
-afterAll(async () => {
-  await node?.stop();
+afterAll(() => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -300,7 +299,7 @@ describe('panes on the real node (80x24, real poller)', () => {
       let f = await until(app, /-Xms512m = -Xmx512m[\s\S]*RAM [\d.]+[mg]b used of/);
       expectFits(f);
       expect(f).toMatch(/node↑ +heap% heap +used\/max +Xms\/Xmx +gc +cpu +load/);
-      expect(f).toMatch(/\*tplnodes\S* +\d+% [█·]{10} +[\d.]+mb\/512mb +512m\/512m +\d+ [\d.]+m?s +\d+% +[\d.]+/);
+      expect(f).toMatch(new RegExp(`\\*${node.name}\\S* +\\d+% [█·]{10} +[\\d.]+mb/512mb +512m/512m +\\d+ [\\d.]+m?s +\\d+% +[\\d.]+`));
       expect(f).toMatch(/gc (young|old) \d+/);
       expect(f).toMatch(/RAM [\d.]+[mg]b used of [\d.]+gb · load/);
       expect(f).toMatch(/data \d+% used, [\d.]+[kmgt]?b free of [\d.]+[kmgt]?b: \//);

@@ -8,10 +8,10 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startNode } from '../../dev/lib/es-node.mjs';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 
-let node: Awaited<ReturnType<typeof startNode>>;
+let node: SharedNode;
 let relay: net.Server;
 let relayUrl: string;
 let dir: string;
@@ -20,7 +20,7 @@ const sockets = new Set<net.Socket>();
 
 beforeAll(async () => {
   ensureBuilt();
-  node = await startNode({ name: 'tls-name', secure: true });
+  node = await sharedSecureNode();
   const port = Number(new URL(node.url).port);
   relay = net.createServer((client) => {
     const upstream = net.connect(port, '127.0.0.1');
@@ -40,7 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of sockets) s.destroy();
   await new Promise((r) => relay?.close(r));
-  await node?.stop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -2,8 +2,8 @@
 // any of them starts (the same dev/lib/machine.mjs as `npm run setup`, so a bare `npx vitest run`
 // works too), and this run gets its own folder for node folders, which the teardown empties
 // whatever the suites did: every JVM still running from it is stopped, the folder removed.
-// With `sharedNodes` (the parallel project), it also starts one long-lived node per worker
-// (test/helpers/shared-node.ts): files that need a plain node take it instead of starting one.
+// With `sharedNodes` (the parallel project), it also starts one long-lived node per worker and one
+// secured node (test/helpers/shared-node.ts): files that need such a node take it instead of starting one.
 import type { TestProject } from 'vitest/node';
 import { startNode } from '../../dev/lib/es-node.mjs';
 import { makeRunNodesDir, removeRunNodesDir, setUpMachine } from '../../dev/lib/machine.mjs';
@@ -27,22 +27,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
     const previous = process.env.SHARDECK_NODES_DIR;
     process.env.SHARDECK_NODES_DIR = nodesDir;
     try {
-      const nodes = await Promise.all(Array.from({ length: count }, (_, i) => startNode({ name: `shared-${i + 1}` })));
-      project.provide(
-        'sharedNodes',
-        nodes.map((n): SharedNode => ({
-          url: n.url,
-          name: n.name,
-          version: n.version,
-          baseDir: n.baseDir,
-          dataDir: n.dataDir,
-          repoDir: n.repoDir,
-          logFile: n.logFile,
-          httpPort: n.httpPort,
-          transportPort: n.transportPort,
-          clusterName: n.clusterName,
-        })),
-      );
+      const [nodes, secure] = await Promise.all([
+        Promise.all(Array.from({ length: count }, (_, i) => startNode({ name: `shared-${i + 1}` }))),
+        // One for the few files that need TLS and a password, read or make indices (each ~30 s).
+        startNode({ name: 'shared-secure-1', secure: true }),
+      ]);
+      const handed = (n: Awaited<ReturnType<typeof startNode>>): SharedNode => ({
+        url: n.url,
+        name: n.name,
+        version: n.version,
+        baseDir: n.baseDir,
+        dataDir: n.dataDir,
+        repoDir: n.repoDir,
+        logFile: n.logFile,
+        httpPort: n.httpPort,
+        transportPort: n.transportPort,
+        clusterName: n.clusterName,
+        ...(n.ca ? { ca: n.ca, user: n.user, password: n.password } : {}),
+      });
+      project.provide('sharedNodes', nodes.map(handed));
+      project.provide('sharedSecureNodes', [handed(secure)]);
     } finally {
       if (previous === undefined) delete process.env.SHARDECK_NODES_DIR;
       else process.env.SHARDECK_NODES_DIR = previous;

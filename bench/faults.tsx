@@ -46,8 +46,7 @@ async function main() {
   const { stdout, stdin, instance } = mountOnFakeTerminal(<App store={store} ui={ui} poller={poller} />);
   poller.start();
   for (let i = 0; i < 300 && !stdout.last.includes('service_v9'); i++) await sleep(100);
-  if (!stdout.last.includes('service_v9'))
-    throw new Error(`the Indices pane did not show the demo indices:\n${stdout.last}`);
+  if (!stdout.last.includes('service_v9')) throw new Error(`the Indices pane did not show the demo indices:\n${stdout.last}`);
 
   /** Key -> the first frame after it (wall and CPU ms), or null when none came within 5 s. */
   async function frameAfter(key: string): Promise<{ wall: number; cpu: number } | null> {

@@ -38,7 +38,7 @@ try {
     await Promise.all([0, 1, 2, 3].map((i) => call(url, 'POST', `/service_v9_hot_${i}/_bulk`, lines.join('\n') + '\n')));
   fs.mkdirSync(dir, { recursive: true });
   // Every read of the Nodes pane, so its screen shows the same three nodes.
-  for (const name of ['allocation', 'nodePressure', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const) {
+  for (const name of ['allocation', 'nodes', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const) {
     const { request } = RESOURCES[name];
     const body = await (await fetch(`${url}${request.path}?${new URLSearchParams(request.querystring).toString()}`)).json();
     fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');

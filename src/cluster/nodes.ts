@@ -1,8 +1,8 @@
 // The nodes' own facts (paths, JVM, process id) that the corruption checklist is planned from, and
-// the node statistics of the Nodes pane and `shardeck nodes`.
+// the JVM arguments, thread-pool sizes and hot threads of the Nodes pane and `shardeck nodes`.
 import { hasPrivilegesBody, missingPrivileges, ROLES } from '../domain/privileges';
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
-import type { NodeJvmArgs, NodeStats } from '../domain/node-stats';
+import type { NodeJvmArgs } from '../domain/node-stats';
 import { parseQueueSizes, THREAD_POOL_QUEUE_FILTER } from '../domain/doctor/pressure';
 import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
 import type { Certificate } from '../domain/doctor/versions';
@@ -19,10 +19,6 @@ export function nodesApi(es: EsTransport) {
             'nodes.*.name,nodes.*.host,nodes.*.settings.path.data,nodes.*.settings.path.home,nodes.*.settings.path.logs,nodes.*.jvm.using_bundled_jdk,nodes.*.process.id',
         }),
       );
-    },
-    /** Heap, GC, fielddata, RAM, load, CPU and data paths of every node (the Nodes pane's read). */
-    async nodeStats(): Promise<NodeStats[]> {
-      return RESOURCES.nodeStats.parse((await read(es, RESOURCES.nodeStats.request)).body);
     },
     /** Each node's configured write/search/get queue sizes (the doctor's "queue full" rule; they change only with a restart). */
     async threadPoolQueueSizes(): Promise<Record<string, Record<string, number>>> {

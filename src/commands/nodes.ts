@@ -3,7 +3,7 @@
 import { cpuLoadText, nodeDetails, nodeLines, nodeVerdict, pressureLines } from '../domain/panes/nodes';
 import { addSamples, nodeSamples, sparkLines, MAX_NODE_SAMPLES, type NodeSample } from '../domain/node-history';
 import { oldGenPercent, type NodePressure } from '../domain/node-pressure';
-import type { NodeStats } from '../domain/node-stats';
+import type { NodeFigures } from '../domain/node-stats';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
@@ -38,17 +38,15 @@ const nodes: CommandModule = {
     const { es, close } = await openGuard(values);
     try {
       if (values.pressure) return await pressure(es, samples, interval * 1000, json);
-      const [cat, search, settings, stats, jvm, allocation, load] = await Promise.all([
+      const [cat, figures, settings, jvm, allocation] = await Promise.all([
         es.data('nodes'),
-        es.data('nodeSearch'),
+        es.data('nodeStats'),
         es.data('settings'),
-        es.nodeStats(),
         es.nodeJvmArgs(),
         es.data('allocation'),
-        es.data('nodePressure'),
       ]);
-      const lines = nodeLines(cat, search, settings.maxOpenScrollContext, stats, jvm);
-      const hot = hotSpots(allocation, load);
+      const lines = nodeLines(cat, figures.search, settings.maxOpenScrollContext, figures.stats, jvm);
+      const hot = hotSpots(allocation, figures.pressure);
       if (json) {
         printJson({
           schema: JSON_SCHEMA,
@@ -104,20 +102,18 @@ const nodes: CommandModule = {
 
 type Es = Awaited<ReturnType<typeof openGuard>>['es'];
 
-/** nodes --pressure: the pressure read (and the statistics beside it) `samples` times, `intervalMs` apart. */
+/** nodes --pressure: the statistics read (pressure and the statistics beside it) `samples` times, `intervalMs` apart. */
 async function pressure(es: Es, samples: number, intervalMs: number, json: boolean): Promise<number> {
-  let last: NodePressure[] | undefined;
-  let stats: NodeStats[] = [];
+  let last: NodeFigures | undefined;
   let history: Record<string, NodeSample[]> = {};
   for (let i = 0; i < samples; i++) {
     // Not a synchronisation: the operator asked for reads this far apart.
     if (i) await new Promise((r) => setTimeout(r, intervalMs));
-    const [p, s] = await Promise.all([es.resource('nodePressure', undefined, last), es.nodeStats()]);
-    last = p.data;
-    stats = s;
-    history = addSamples(history, nodeSamples(last, stats, Date.now()));
+    last = (await es.resource('nodeStats', undefined, last)).data;
+    history = addSamples(history, nodeSamples(last.pressure, last.stats, Date.now()));
   }
-  const nodesNow = last ?? [];
+  const nodesNow = last?.pressure ?? [];
+  const stats = last?.stats ?? [];
   const statsOf = (p: NodePressure) => stats.find((s) => s.id === p.id) ?? stats.find((s) => s.name === p.name);
   if (json) {
     printJson({

@@ -2,6 +2,9 @@
 // heap, GC, fielddata, RAM, load, CPU and each data path's disk; and the heap the JVM was started
 // with (-Xms/-Xmx from its input arguments, GET /_nodes/jvm). Pure parsers of the raw answers.
 import { compareText } from './order';
+import { parseNodePressure, type NodePressure } from './node-pressure';
+import { parseNodeSearchStats } from './parse';
+import type { NodeSearchStats } from './types';
 
 type Json = Record<string, any>;
 
@@ -49,6 +52,21 @@ export interface NodeJvmArgs {
 const n = (v: unknown): number => (typeof v === 'number' ? v : Number(v ?? 0)) || 0;
 const nOrNull = (v: unknown): number | null =>
   v === undefined || v === null || v === '' || !Number.isFinite(Number(v)) ? null : Number(v);
+
+/**
+ * The Nodes pane's one statistics read (cluster/resources.ts `nodeStats`): the node walks every
+ * shard it holds once for its index statistics, so the pane asks once for all it shows.
+ */
+export interface NodeFigures {
+  stats: NodeStats[];
+  search: NodeSearchStats[];
+  /** With the previous answer's counters: what changed since (rejections, rates). */
+  pressure: NodePressure[];
+}
+
+export function parseNodeFigures(body: Json, prev?: NodeFigures): NodeFigures {
+  return { stats: parseNodeStats(body), search: parseNodeSearchStats(body), pressure: parseNodePressure(body, prev?.pressure) };
+}
 
 export function parseNodeStats(body: Json): NodeStats[] {
   const nodes = (body?.nodes ?? {}) as Record<string, Json>;

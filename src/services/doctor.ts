@@ -237,17 +237,15 @@ export interface DoctorOptions {
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, search, nodes, pressure, stats, queueSizes, pending, fieldCounts] =
+  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts] =
     await Promise.all([
       es.data('health'),
       es.data('allocation'),
       es.data('settings'),
       es.data('blocks'),
       es.data('indices'),
-      es.data('nodeSearch'),
+      es.data('nodeStats'),
       es.doctorNodes(),
-      es.data('nodePressure'),
-      es.nodeStats(),
       es.threadPoolQueueSizes(),
       es.data('pendingTasks'),
       es.fieldCounts(),
@@ -285,7 +283,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     settings,
     blocks,
     indices,
-    search,
+    search: figures.search,
     explained,
     unexplained,
     scheme: o.scheme,
@@ -294,7 +292,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     platformOnHost: o.platformOnHost,
     log,
     diskSamples: o.diskSamples,
-    pressure: { pressure, stats, queueSizes, history: o.nodeHistory },
+    pressure: { pressure: figures.pressure, stats: figures.stats, queueSizes, history: o.nodeHistory },
     pending,
     fieldCounts,
     access,

@@ -289,8 +289,8 @@ export class Poller {
         });
         // The doctor's disk forecast: a sample each time the disks changed (an unchanged disk adds nothing to the line).
         if (name === 'allocation') recordDiskSamples(this.store, data as ResourceData<'allocation'>, Date.now());
-        // The Nodes pane's history: a sample per node each time the pressure read answers.
-        if (name === 'nodePressure') recordNodeSamples(this.store, data as ResourceData<'nodePressure'>, Date.now());
+        // The Nodes pane's history: a sample per node each time its statistics read answers.
+        if (name === 'nodeStats') recordNodeSamples(this.store, data as ResourceData<'nodeStats'>, Date.now());
       }
       if (name === 'health' || name === 'nodes') this.watchNodes(name);
     } catch (e) {

@@ -14,7 +14,7 @@ import type { TimelineEntry } from '../domain/timeline';
 import type { ApprovalMessage } from '../domain/share';
 import type { DiskSample } from '../domain/doctor/forecast';
 import { addSamples, nodeSamples, type NodeSample } from '../domain/node-history';
-import type { NodePressure } from '../domain/node-pressure';
+import type { NodeFigures } from '../domain/node-stats';
 import type { DoctorReport } from '../domain/doctor/report';
 import type { NodeWatch } from '../domain/node-watch';
 
@@ -167,7 +167,7 @@ export function recordDiskSamples(store: ConsoleStore, disks: readonly NodeDisk[
   });
 }
 
-/** Adds a sample per node from a pressure answer and the node statistics beside it (the history's series). */
-export function recordNodeSamples(store: ConsoleStore, pressure: readonly NodePressure[], at: number): void {
-  store.setState((s) => ({ nodeHistory: addSamples(s.nodeHistory, nodeSamples(pressure, s.snapshots.nodeStats.data, at)) }));
+/** Adds a sample per node from a statistics answer (the history's series). */
+export function recordNodeSamples(store: ConsoleStore, figures: NodeFigures, at: number): void {
+  store.setState((s) => ({ nodeHistory: addSamples(s.nodeHistory, nodeSamples(figures.pressure, figures.stats, at)) }));
 }

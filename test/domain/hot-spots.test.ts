@@ -13,7 +13,7 @@ import { FIXTURES, parsedAsPolled } from '../helpers/recorded';
 
 const raw = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'hot-spots', `${name}.json`), 'utf8'));
 const allocation = parseCatAllocation(raw('allocation'));
-const pressure = parseNodePressure(raw('nodePressure'));
+const pressure = parseNodePressure(raw('nodeStats'));
 
 describe('hot spots', () => {
   it('the recorded cluster: node-1 holds 2x the average shards and is marked; the others are not', () => {

@@ -1,7 +1,7 @@
 // The node pressure read and its lines, and the session's history with its sparklines, on
 // GET _nodes/stats recorded from a real 8.19 node made sick on purpose (dev/record-pressure.ts):
 // before.json before a bulk flood into a write pool of one thread and a queue of one,
-// nodePressure.json after it and after a request breaker tripped by a lowered limit.
+// nodeStats.json after it and after a request breaker tripped by a lowered limit.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,13 +14,13 @@ import { FIXTURES } from '../helpers/recorded';
 
 const raw = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pressure', `${name}.json`), 'utf8'));
 const before = parseNodePressure(raw('before'));
-const after = parseNodePressure(raw('nodePressure'), before);
+const after = parseNodePressure(raw('nodeStats'), before);
 const stats = parseNodeStats(raw('nodeStats'));
 
 describe('the pressure read', () => {
-  it('asks only for the pressure fields, in one _nodes/stats request', () => {
-    expect(RESOURCES.nodePressure.request.path).toBe('/_nodes/stats/thread_pool,breaker,jvm,indices/search,indexing');
-    expect(RESOURCES.nodePressure.request.querystring.filter_path).toBe(NODE_PRESSURE_FILTER);
+  it("asks only for the pressure fields, in the Nodes pane's one _nodes/stats request", () => {
+    expect(RESOURCES.nodeStats.request.path).toBe('/_nodes/stats/jvm,os,fs,thread_pool,breaker,indices/fielddata,search,indexing');
+    for (const f of NODE_PRESSURE_FILTER.split(',')) expect(RESOURCES.nodeStats.request.querystring.filter_path.split(',')).toContain(f);
     expect(NODE_PRESSURE_FILTER).toContain('nodes.*.thread_pool.write.rejected');
     expect(NODE_PRESSURE_FILTER).not.toContain('thread_pool.*');
   });

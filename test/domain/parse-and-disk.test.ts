@@ -83,7 +83,7 @@ describe('parsers on recorded responses', () => {
   });
 
   it('reads open scroll contexts per node', () => {
-    expect(parseNodeSearchStats(fx('yellow', 'nodeSearch'))).toEqual([{ name: 'fixtures', openContexts: 0, scrollCurrent: 0 }]);
+    expect(parseNodeSearchStats(fx('yellow', 'nodeStats'))).toEqual([{ name: 'fixtures', openContexts: 0, scrollCurrent: 0 }]);
   });
 });
 

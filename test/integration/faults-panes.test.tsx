@@ -42,7 +42,7 @@ const PANE_READ: Record<PaneId, [ResourceName, RegExp]> = {
   indices: ['indices', /^\/_cat\/indices$/],
   shards: ['shards', /^\/_cat\/shards$/],
   disk: ['allocation', /^\/_cat\/allocation$/],
-  nodes: ['nodeStats', /^\/_nodes\/stats\/jvm,os,fs,indices\/fielddata$/],
+  nodes: ['nodeStats', /^\/_nodes\/stats\/jvm,os,fs,thread_pool,breaker,indices\/fielddata,search,indexing$/],
   templates: ['indexTemplates', /^\/_index_template$/],
   doctor: ['allocation', /^\/_cat\/allocation$/],
   timeline: ['health', /^\/_cluster\/health$/],

@@ -75,8 +75,8 @@ describe('Health pane before 8.7 (test/fixtures/red-8.6.2)', () => {
     const { EXPLAIN_KEY } = await import('../../src/services/poller');
     const store = makeStore();
     for (const name of Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]) {
-      // No _health_report before 8.7; the Tasks pane's and the node pressure reads were recorded on 8.19 only (not drawn here).
-      if (name === 'healthReport' || name === 'tasks' || name === 'nodePressure') continue;
+      // No _health_report before 8.7; the Tasks pane's read was recorded on 8.19 only (not drawn here).
+      if (name === 'healthReport' || name === 'tasks') continue;
       // Pending tasks were recorded on 8.19 only: none drawn (the section shows only while tasks wait).
       if (name === 'pendingTasks') continue;
       // The Nodes pane's maintenance reads were recorded on 8.19 only (not drawn here).
@@ -140,7 +140,7 @@ describe('Nodes pane with a hot spot', () => {
       // Before the first frame, so no selection moves.
       const store = makeStore();
       loadScenario(store, 'yellow');
-      for (const name of ['allocation', 'nodePressure', 'nodes', 'nodeSearch', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const)
+      for (const name of ['allocation', 'nodes', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const)
         setSnapshot(store, name, { data: parsedAsPolled('hot-spots', name) as never, fetchedAt: NOW - 3000, failures: 0 });
       store.setState({ pane: 'nodes' });
       r = await renderApp(store, { columns, rows });
@@ -152,7 +152,7 @@ describe('Nodes pane with a hot spot', () => {
 
 // Recorded by dev/record-pressure.ts from a real 8.19 node made sick on purpose: a write pool of one
 // thread and a queue of one flooded with bulk requests, a request breaker tripped by a lowered limit
-// (test/fixtures/pressure: the pressure answers before and after, its _cat/nodes and _nodes/stats).
+// (test/fixtures/pressure: the pressure answer before, _nodes/stats after and its _cat/nodes).
 describe('Nodes pane pressure (P)', () => {
   for (const [columns, rows] of SIZES)
     it(`the sick node's pressure and history at ${columns}x${rows}`, async () => {
@@ -161,18 +161,19 @@ describe('Nodes pane pressure (P)', () => {
       // The sick node's reads in place of the yellow scenario's before the first frame (no selection moves).
       const store = makeStore();
       loadScenario(store, 'yellow');
-      const before = RESOURCES.nodePressure.parse(fixture('pressure', 'before'));
-      const after = RESOURCES.nodePressure.parse(fixture('pressure', 'nodePressure'), before);
-      const stats = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats'));
+      const before = RESOURCES.nodeStats.parse(fixture('pressure', 'before'));
+      const after = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats'), before);
       for (const [name, data] of [
         ['nodes', RESOURCES.nodes.parse(fixture('pressure', 'nodes'))],
-        ['nodeStats', stats],
-        ['nodePressure', after],
+        ['nodeStats', after],
       ] as const)
         setSnapshot(store, name, { data: data as never, fetchedAt: NOW - 3000, failures: 0 });
       store.setState({
         pane: 'nodes',
-        nodeHistory: addSamples(addSamples(undefined, nodeSamples(before, stats, NOW - 8000)), nodeSamples(after, stats, NOW - 3000)),
+        nodeHistory: addSamples(
+          addSamples(undefined, nodeSamples(before.pressure, after.stats, NOW - 8000)),
+          nodeSamples(after.pressure, after.stats, NOW - 3000),
+        ),
       });
       r = await renderApp(store, { columns, rows });
       await r.press('P');

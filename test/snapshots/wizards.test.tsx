@@ -676,7 +676,7 @@ const WALKS: Walk[] = [
         c.send({
           type: 'loaded',
           facts: {
-            nodes: c.store.getState().snapshots.nodeSearch.data!,
+            nodes: c.store.getState().snapshots.nodeStats.data!.search,
             limit: c.store.getState().snapshots.settings.data!.maxOpenScrollContext,
           },
         }),
@@ -693,7 +693,7 @@ const WALKS: Walk[] = [
   walk('scroll', [
     'failed',
     async (c) => {
-      c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeSearch.data!, limit: 500 } });
+      c.send({ type: 'loaded', facts: { nodes: c.store.getState().snapshots.nodeStats.data!.search, limit: 500 } });
       await tick();
       await c.app.type('1000');
       await c.app.press(KEYS.enter);

@@ -21,8 +21,6 @@ describe('pane registry', () => {
         'desiredBalance',
         'health',
         'nodeJvm',
-        'nodePressure',
-        'nodeSearch',
         'nodeShutdown',
         'nodeStats',
         'nodes',

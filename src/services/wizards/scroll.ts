@@ -7,8 +7,8 @@ import { performMutations, WizardSession } from './session';
 export function scrollSession(es: EsApi, guard: Guard, initialInput = '') {
   return new WizardSession<ScrollState, ScrollEvent, ScrollEffect>(scrollMachine(initialInput), async (f, send) => {
     if (f.type === 'load') {
-      const [nodes, settings] = await Promise.all([es.data('nodeSearch'), es.data('settings')]);
-      send({ type: 'loaded', facts: { nodes, limit: settings.maxOpenScrollContext } });
+      const [figures, settings] = await Promise.all([es.data('nodeStats'), es.data('settings')]);
+      send({ type: 'loaded', facts: { nodes: figures.search, limit: settings.maxOpenScrollContext } });
     } else {
       send({ type: 'applied', results: await performMutations(guard, f) });
     }

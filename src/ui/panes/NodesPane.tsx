@@ -27,17 +27,15 @@ import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;
-const NODE_READS: ResourceName[] = ['nodes', 'nodeSearch', 'nodeStats', 'nodePressure', 'nodeJvm'];
+const NODE_READS: ResourceName[] = ['nodes', 'nodeStats', 'nodeJvm'];
 import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
-  const { nodes, search, settings, stats, jvm, pressure, history, balance, shutdown, allocation } = useConsole((s) => ({
+  const { nodes, settings, figures, jvm, history, balance, shutdown, allocation } = useConsole((s) => ({
     nodes: s.snapshots.nodes,
-    search: s.snapshots.nodeSearch,
     settings: s.snapshots.settings,
-    stats: s.snapshots.nodeStats,
+    figures: s.snapshots.nodeStats,
     jvm: s.snapshots.nodeJvm,
-    pressure: s.snapshots.nodePressure,
     history: s.nodeHistory,
     // Not in the frame's snaps: their failure (no module, no privilege, before 8.6) is never shown as an error.
     balance: s.snapshots.desiredBalance,
@@ -46,10 +44,14 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   }));
   const { showCurl, showPressure } = useUi((s) => ({ showCurl: s.showCurl, showPressure: s.showPressure }));
   const lines = useMemo(
-    () => (nodes.data ? nodeLines(nodes.data, search.data, settings.data?.maxOpenScrollContext ?? null, stats.data, jvm.data) : undefined),
-    [nodes.data, search.data, settings.data, stats.data, jvm.data],
+    () =>
+      nodes.data
+        ? nodeLines(nodes.data, figures.data?.search, settings.data?.maxOpenScrollContext ?? null, figures.data?.stats, jvm.data)
+        : undefined,
+    [nodes.data, figures.data, settings.data, jvm.data],
   );
-  const snaps = [nodes, search, settings, stats, jvm, ...(showPressure ? [pressure] : [])];
+  const pressure = figures.data?.pressure;
+  const snaps = [nodes, settings, figures, jvm];
   const curl = useCurlLines(NODE_READS);
   const body = bodyHeight(height, snaps);
   // Under the table, after a blank line: the selected node's verdict and statistics (or the curl
@@ -66,15 +68,15 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
   useSelected('nodes', sel ? { node: sel.name } : undefined);
   // Hot spots (shards, indices on disk, write load at 2x the average), over every node: not the selected one's.
   const hot = useMemo(
-    () => (allocation.data ? hotSpotLine(hotSpots(allocation.data, pressure.data), width) : null),
-    [allocation.data, pressure.data, width],
+    () => (allocation.data ? hotSpotLine(hotSpots(allocation.data, pressure), width) : null),
+    [allocation.data, pressure, width],
   );
   const below: { text: string; tone?: Tone }[] = !sel
     ? []
     : showPressure
       ? [
           { text: `${sel.name}: ${cpuLoadText(sel.stats)} · +N: since the last poll` },
-          ...pressureLines(pressure.data?.find((p) => p.id === sel.id) ?? pressure.data?.find((p) => p.name === sel.name)),
+          ...pressureLines(pressure?.find((p) => p.id === sel.id) ?? pressure?.find((p) => p.name === sel.name)),
           ...sparkLines(history?.[sel.name] ?? [], width).map((text) => ({ text })),
         ]
       : [

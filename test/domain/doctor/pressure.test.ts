@@ -12,7 +12,7 @@ import { FIXTURES } from '../../helpers/recorded';
 
 const raw = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pressure', `${name}.json`), 'utf8'));
 const quiet = parseNodePressure(raw('before'));
-const sick = parseNodePressure(raw('nodePressure'), quiet);
+const sick = parseNodePressure(raw('nodeStats'), quiet);
 const stats = parseNodeStats(raw('nodeStats'));
 const name = sick[0].name;
 const byId = (

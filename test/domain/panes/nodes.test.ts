@@ -20,7 +20,7 @@ const GB = 1024 ** 3;
 
 describe('nodes pane rows', () => {
   it('joins each node with its open contexts and the cluster limit, and shows them as columns', () => {
-    const [n] = nodeLines(y.nodes, y.nodeSearch, y.settings.maxOpenScrollContext);
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, y.settings.maxOpenScrollContext);
     expect(n).toMatchObject({ name: 'fixtures', openContexts: 0, scrollContextLimit: 500 });
     // Without node stats (not read yet): those columns say '-'.
     expect(NODE_COLUMNS.map((c) => c.text(n))).toEqual([
@@ -44,7 +44,7 @@ describe('nodes pane rows', () => {
   });
 
   it('the verdict names the heap rule, and says what to do when it is broken', () => {
-    const [n] = nodeLines(y.nodes, y.nodeSearch, 500);
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, 500);
     expect(nodeVerdict(n)).toEqual([
       { text: 'heap max 512mb = 2% of RAM (limit 50%, never above 32gb)', tone: 'green' },
       { text: 'open search contexts 0 of search.max_open_scroll_context 500', tone: 'green' },
@@ -101,7 +101,7 @@ describe('node statistics (recorded _nodes/stats and _nodes/jvm)', () => {
   });
 
   it('joins stats and JVM arguments to the node; the verdict asks for Xms = Xmx when they differ', () => {
-    const [n] = nodeLines(y.nodes, y.nodeSearch, 500, stats, jvm);
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, 500, stats, jvm);
     expect(n.stats?.name).toBe('fixtures');
     expect(NODE_COLUMNS.find((c) => c.title === 'Xms/Xmx')!.text(n)).toBe('512m/512m');
     expect(NODE_COLUMNS.find((c) => c.title === 'gc')!.text(n)).toMatch(/^\d+ \d+(ms|\.\ds)$/);
@@ -120,7 +120,7 @@ describe('node statistics (recorded _nodes/stats and _nodes/jvm)', () => {
   });
 
   it('sorts by the fullest data path, and keeps to the width: 80 columns drop the last columns, 120 show them all', () => {
-    const [n] = nodeLines(y.nodes, y.nodeSearch, 500, stats, jvm);
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, 500, stats, jvm);
     const full = {
       ...n,
       id: 'b',

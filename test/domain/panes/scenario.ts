@@ -5,7 +5,7 @@ import type { ResourceData } from '../../../src/cluster/resources';
 import { parsedAsPolled } from '../../helpers/recorded';
 
 /** The resources recorded per scenario (each fixture file is named after its resource). */
-const RECORDED = ['health', 'healthReport', 'indices', 'shards', 'allocation', 'settings', 'blocks', 'nodes', 'nodeSearch'] as const;
+const RECORDED = ['health', 'healthReport', 'indices', 'shards', 'allocation', 'settings', 'blocks', 'nodes', 'nodeStats'] as const;
 type Recorded = (typeof RECORDED)[number];
 
 export function scenario(name: 'yellow' | 'red' | 'full'): { [K in Recorded]: ResourceData<K> } {

@@ -27,16 +27,7 @@ const PANE_TABLE = {
     title: 'Nodes',
     key: '5',
     keyScopes: ['nodes', 'table', 'list'],
-    reads: [
-      'health',
-      'settings',
-      'nodes',
-      'nodeStats',
-      'nodeJvm',
-      'desiredBalance',
-      'nodeShutdown',
-      'allocation',
-    ],
+    reads: ['health', 'settings', 'nodes', 'nodeStats', 'nodeJvm', 'desiredBalance', 'nodeShutdown', 'allocation'],
   },
   templates: {
     title: 'Templates',

@@ -237,19 +237,18 @@ export interface DoctorOptions {
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts] =
-    await Promise.all([
-      es.data('health'),
-      es.data('allocation'),
-      es.data('settings'),
-      es.data('blocks'),
-      es.data('indices'),
-      es.data('nodeStats'),
-      es.doctorNodes(),
-      es.threadPoolQueueSizes(),
-      es.data('pendingTasks'),
-      es.fieldCounts(),
-    ]);
+  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts] = await Promise.all([
+    es.data('health'),
+    es.data('allocation'),
+    es.data('settings'),
+    es.data('blocks'),
+    es.data('indices'),
+    es.data('nodeStats'),
+    es.doctorNodes(),
+    es.threadPoolQueueSizes(),
+    es.data('pendingTasks'),
+    es.fieldCounts(),
+  ]);
   const explained: ExplainedCase[] = [];
   let unexplained = 0;
   if (health.status !== 'green' || health.unassignedShards > 0) {

@@ -16,16 +16,7 @@ describe('pane registry', () => {
       indices: ['blocks', 'health', 'indices'],
       shards: ['health', 'shards'],
       disk: ['allocation', 'blocks', 'health', 'nodes', 'settings'],
-      nodes: [
-        'allocation',
-        'desiredBalance',
-        'health',
-        'nodeJvm',
-        'nodeShutdown',
-        'nodeStats',
-        'nodes',
-        'settings',
-      ],
+      nodes: ['allocation', 'desiredBalance', 'health', 'nodeJvm', 'nodeShutdown', 'nodeStats', 'nodes', 'settings'],
       // Health on every pane: the header shows it, and it is the poller's probe (services/poller.ts).
       templates: ['componentTemplates', 'health', 'indexTemplates'],
       // Its checks are not polled; the disks are, for the forecast's samples.

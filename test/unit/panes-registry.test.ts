@@ -1,6 +1,7 @@
 // The one table of panes (store/panes.ts + ui/panes/registry.ts): what each pane polls, which
 // keys work on it, its title and component, and that every pane has its number key.
 import { describe, expect, it } from 'vitest';
+import { RESOURCES } from '../../src/cluster/resources';
 import { KEYMAP } from '../../src/keys/keymap';
 import { PANE_RESOURCES, PANE_SPECS, PANES } from '../../src/store/panes';
 import { scopesFor } from '../../src/ui/app/App';
@@ -31,6 +32,16 @@ describe('pane registry', () => {
       ['health', ['shards']],
       ['timeline', ['shards']],
     ]);
+  });
+
+  it("no pane asks a node's statistics twice a poll: each _nodes/stats read walks every shard of the node", () => {
+    // Issue 26: the Nodes pane's three reads (statistics, search contexts, pressure) cost the node
+    // three walks; one read asks for all of it.
+    for (const p of PANES) {
+      const stats = PANE_RESOURCES[p].filter((r) => RESOURCES[r].request.path.startsWith('/_nodes/stats'));
+      expect(stats.length, p).toBeLessThanOrEqual(1);
+    }
+    expect(PANE_RESOURCES.nodes.filter((r) => RESOURCES[r].request.path.startsWith('/_nodes/stats'))).toEqual(['nodeStats']);
   });
 
   it('the list keys work on every pane but Disk, the filter and order only on the table panes; tabs in order, each with its pre-assigned number key and component', () => {

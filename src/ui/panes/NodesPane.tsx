@@ -27,8 +27,9 @@ import { countOf, type Tone } from '../../domain/format';
 import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;
-const NODE_READS: ResourceName[] = ['nodes', 'nodeStats', 'nodeJvm'];
-import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
+// The short lines first: the statistics line (~2,000 characters with its filter) wraps over many rows.
+const NODE_READS: ResourceName[] = ['nodes', 'nodeJvm', 'nodeStats'];
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines, WrappedLines } from './table';
 
 export function NodesPane({ width, height }: { width: number; height: number }) {
   const { nodes, settings, figures, jvm, history, balance, shutdown, allocation } = useConsole((s) => ({
@@ -99,15 +100,7 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
       <Box flexDirection="column">
         <DataTable {...model} columns={columns} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
         <FullNameLine row={sel} cut={cut} width={width} />
-        {showCurl && room ? (
-          <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
-            {curl.map((l) => (
-              <Text key={l}>{l}</Text>
-            ))}
-          </Box>
-        ) : (
-          <DetailLines lines={below} width={width} room={room} />
-        )}
+        {showCurl && room ? <WrappedLines lines={curl} room={room} /> : <DetailLines lines={below} width={width} room={room} />}
       </Box>
     </PaneFrame>
   );

@@ -19,7 +19,7 @@ import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { useCurlLines } from './curl';
-import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
+import { FilterLine, filterLines, useSelected, useTableKeys, useTableModel, DetailLines, WrappedLines } from './table';
 
 const taskKey = (r: TaskLine) => r.id;
 /** The details: the id line, the description, the progress, the children, what cancel can do. */
@@ -54,11 +54,7 @@ export function TasksPane({ width, height }: { width: number; height: number }) 
           <FilterLine pane="tasks" width={width} />
           <DataTable {...model} columns={TASK_COLUMNS} height={rowsHigh} width={width} empty={lines ? 'no task is running' : ''} />
           {showCurl && room ? (
-            <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
-              {curl.map((l) => (
-                <Text key={l}>{l}</Text>
-              ))}
-            </Box>
+            <WrappedLines lines={curl} room={room} />
           ) : sel ? (
             <DetailLines lines={taskDetails(sel)} width={width} room={room} />
           ) : null}

@@ -12,7 +12,7 @@ import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { useCurlLines } from './curl';
-import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines } from './table';
+import { FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel, DetailLines, WrappedLines } from './table';
 
 const templateKey = (r: { key: string }) => r.key;
 
@@ -47,9 +47,9 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   const nIndex = view?.index.length ?? 0;
   const info = view ? `${nIndex} index · ${view.components.length} component · P platform JSON · c curl` : '';
   let below: React.ReactNode = null;
-  if (room && showCurl) below = <Wrapped lines={curl} room={room} />;
+  if (room && showCurl) below = <WrappedLines lines={curl} room={room} />;
   else if (room && showPlatformJson)
-    below = <Wrapped lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
+    below = <WrappedLines lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
   else if (sel) below = <DetailLines lines={templateDetails(sel)} width={width} room={room} />;
   return (
     <PaneFrame title={PANE_SPECS.templates.title} info={info} snaps={snaps} width={width} height={height}>
@@ -59,16 +59,5 @@ export function TemplatesPane({ width, height }: { width: number; height: number
         {below}
       </Box>
     </PaneFrame>
-  );
-}
-
-/** Long lines (curl, JSON) wrap instead of being cut: what is shown must run as shown. */
-function Wrapped({ lines, room }: { lines: string[]; room: number }) {
-  return (
-    <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
-      {lines.map((l, i) => (
-        <Text key={i}>{l}</Text>
-      ))}
-    </Box>
   );
 }

@@ -185,6 +185,23 @@ export function FullNameLine<T>({ row, cut, width }: { row: T | undefined; cut: 
   return <Text dimColor>{fitText(fullNameText(row, cut), width)}</Text>;
 }
 
+/**
+ * Long lines (curl, JSON) under a table: they wrap instead of being cut (what is shown must run as
+ * shown) and the box cuts at `room` rows. Each line keeps its full height: shrunk by the layout, a
+ * wrapped line's rows were drawn over the next line (a 2,000-character curl line over `_nodes/jvm`).
+ */
+export function WrappedLines({ lines, room }: { lines: readonly string[]; room: number }) {
+  return (
+    <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
+      {lines.map((l, i) => (
+        <Box key={i} flexShrink={0}>
+          <Text>{l}</Text>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
 /** The highlighted row's facts under a table: as many lines as there is room for, each cut to the width, in its tone. */
 export function DetailLines({ lines, width, room }: { lines: readonly { text: string; tone?: Tone }[]; width: number; room: number }) {
   const shown = lines.slice(0, Math.max(0, room));

@@ -1,0 +1,39 @@
+// The requests behind a pane as curl lines (`c`): a line longer than the terminal wraps whole, and
+// the next request starts on a row of its own. Shrunk by the layout when the lines outgrow their
+// box, a wrapped line's rows were drawn over the next one (ui/panes/table.tsx WrappedLines).
+import { afterEach, describe, expect, it } from 'vitest';
+import { curlLinesOf } from '../../src/ui/panes/curl';
+import { failOnConsoleError, loadScenario, makeStore, renderApp, type Rendered } from './harness';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => r?.unmount());
+
+describe('curl lines under a table', () => {
+  it('Nodes at 80x24: _cat/nodes wraps whole, _nodes/jvm on its own rows, the long statistics line cut by the box', async () => {
+    const store = makeStore();
+    loadScenario(store, 'yellow');
+    store.setState({ pane: 'nodes' });
+    r = await renderApp(store, { columns: 80, rows: 24 });
+    await r.press('c');
+    const rows = r.frame().split('\n');
+    const [cat, jvm, stats] = curlLinesOf(['nodes', 'nodeJvm', 'nodeStats'], store.getState().connection);
+    const at = rows.findIndex((l) => l.startsWith('curl -X GET'));
+    expect(at).toBeGreaterThan(0);
+    const wrapped = (line: string) => Math.ceil(line.length / 80);
+    // Each request from the first column of its own row, its rows together make the whole line.
+    expect(
+      rows
+        .slice(at, at + wrapped(cat))
+        .map((l) => l.trimEnd())
+        .join(''),
+    ).toBe(cat);
+    expect(
+      rows
+        .slice(at + wrapped(cat), at + wrapped(cat) + wrapped(jvm))
+        .map((l) => l.trimEnd())
+        .join(''),
+    ).toBe(jvm);
+    expect(rows[at + wrapped(cat) + wrapped(jvm)]).toBe(stats.slice(0, 80));
+  });
+});

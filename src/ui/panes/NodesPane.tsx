@@ -4,7 +4,6 @@
 // the table: the selected node's verdict and statistics; `c` shows the requests as curl lines.
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
-import { Text } from '../components/Text';
 import {
   nodeColumnsFor,
   nodeDetails,

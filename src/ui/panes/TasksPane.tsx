@@ -4,7 +4,6 @@
 // the highlighted task whole in place of the list; x and t (wizards) cancel or rethrottle it.
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
-import { Text } from '../components/Text';
 import {
   taskDetails,
   taskFullDetail,

@@ -4,7 +4,6 @@
 // requests as curl lines; X (a wizard) adds a component template that disables a field.
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
-import { Text } from '../components/Text';
 import { templateDetails, templateLines, templateSearchText, TEMPLATE_COLUMNS, TEMPLATE_SORT_KEYS } from '../../domain/panes/templates';
 import { parseTemplates, platformJsonLines, platformTemplatesSettings, PLATFORM_TEMPLATES_KEY } from '../../domain/templates';
 import { PANE_SPECS } from '../../store/panes';

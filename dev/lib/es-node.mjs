@@ -384,6 +384,8 @@ async function startNodeOnce(opts) {
     const logFile = path.join(baseDir, 'stdout.log');
     const out = fs.openSync(logFile, 'a');
     const { cmd, args, env: runEnv } = asEsUser([path.join(home, 'bin', 'elasticsearch'), '-p', pidFile], env);
+    // SHARDECK_NODE_STARTS: a file that gets a line per node start (to count a test run's starts).
+    if (process.env.SHARDECK_NODE_STARTS) fs.appendFileSync(process.env.SHARDECK_NODE_STARTS, `${new Date().toISOString()} ${name}\n`);
     // Its own process group, so a failed start-up can be killed whole.
     child = spawn(cmd, args, { env: runEnv, detached: true, stdio: ['ignore', out, out] });
     child.unref();

@@ -3,7 +3,7 @@
 // requests gives rejections; a request breaker limit lowered dynamically (and set back) trips the
 // request breaker on an aggregation; a delete-by-query throttled to one document a second is a
 // long task to list, rethrottle and cancel. Used by dev/record-pressure.ts (fixtures) and the real-node
-// test of the pressure read (test/integration/node-pressure.test.ts).
+// test of the pressure fields of the statistics read (test/integration/node-pressure.test.ts).
 
 /** Node settings (startNode's `settings`) for a write pool that rejects under a small flood. */
 export const SICK_WRITE_POOL = { 'thread_pool.write.size': '1', 'thread_pool.write.queue_size': '1' };

@@ -19,7 +19,7 @@ export interface NodeLoad {
   node: string;
   shards: number;
   diskUsedBytes: number;
-  /** null when the node does not report it (before 8.6) or the pressure read has not answered. */
+  /** null when the node does not report it (before 8.6) or the statistics read has not answered. */
   writeLoad: number | null;
   /** The measures where this node is at HOT_FACTOR times the average or more. */
   hot: HotMeasure[];
@@ -34,7 +34,7 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
 
 /**
  * Every data node of _cat/allocation (parseCatAllocation leaves the UNASSIGNED row out), its write
- * load from the pressure read when it answered. Fewer than 2 nodes: nothing is compared.
+ * load from the statistics read when it answered. Fewer than 2 nodes: nothing is compared.
  */
 export function hotSpots(allocation: readonly NodeDisk[], pressure?: readonly NodePressure[]): HotSpots {
   const loads = allocation.map((d) => ({

@@ -1,4 +1,4 @@
-// The session's history per node: one sample each time the node pressure read answers (only while
+// The session's history per node: one sample each time the node statistics read answers (only while
 // the Nodes pane is shown, or each sample of `shardeck nodes --pressure --samples N`), kept in a
 // bounded series per node, and drawn as sparklines so a trend reads at a glance. Pure.
 import { formatPercent } from './format';

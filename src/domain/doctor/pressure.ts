@@ -1,6 +1,6 @@
 // Node pressure rules of Elastic's troubleshooting guides ("Rejected requests", "Circuit breaker
 // errors", "High JVM memory pressure", "High CPU usage"), each with what it read and the guide's
-// remedy. One reading of the node pressure read (cumulative counters since the node started) and,
+// remedy. One reading of the node statistics read's pressure (cumulative counters since the node started) and,
 // in the console, the session's samples (what changed while it watched). Pure.
 import { formatBytes, formatPercent } from '../format';
 import type { NodeSample } from '../node-history';

@@ -50,7 +50,7 @@ interface Resource<T> {
   needs?: Feature;
 }
 
-export const NODE_STATS_FILTER = [
+const NODE_STATS_FILTER = [
   'nodes.*.name',
   'nodes.*.jvm.mem.heap_used_in_bytes',
   'nodes.*.jvm.mem.heap_max_in_bytes',
@@ -69,7 +69,7 @@ export const NODE_STATS_FILTER = [
 
 const NODE_SEARCH_FILTER = 'nodes.*.indices.search.open_contexts,nodes.*.indices.search.scroll_current';
 /** What the Nodes pane shows of `_nodes/stats`: its statistics, search contexts and pressure. */
-export const NODE_FIGURES_FILTER = [
+const NODE_FIGURES_FILTER = [
   ...new Set([NODE_STATS_FILTER, NODE_SEARCH_FILTER, NODE_PRESSURE_FILTER].flatMap((f) => f.split(','))),
 ].join(',');
 

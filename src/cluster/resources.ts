@@ -69,9 +69,9 @@ const NODE_STATS_FILTER = [
 
 const NODE_SEARCH_FILTER = 'nodes.*.indices.search.open_contexts,nodes.*.indices.search.scroll_current';
 /** What the Nodes pane shows of `_nodes/stats`: its statistics, search contexts and pressure. */
-const NODE_FIGURES_FILTER = [
-  ...new Set([NODE_STATS_FILTER, NODE_SEARCH_FILTER, NODE_PRESSURE_FILTER].flatMap((f) => f.split(','))),
-].join(',');
+const NODE_FIGURES_FILTER = [...new Set([NODE_STATS_FILTER, NODE_SEARCH_FILTER, NODE_PRESSURE_FILTER].flatMap((f) => f.split(',')))].join(
+  ',',
+);
 
 export const TASKS_FILTER = [
   'tasks.node',

@@ -348,7 +348,7 @@ async function snapshotShots() {
  */
 async function recoveryShots() {
   const index = 'service_v9_damaged';
-  node = (await corruptShard(node, index)).node;
+  await corruptShard(node, index);
   const service = (verb) => `${process.execPath} ${path.join(root, 'dev/es-service.mjs')} ${verb} ${node.baseDir}`;
   const file = path.join(configDir, 'config.json');
   const config = JSON.parse(fs.readFileSync(file, 'utf8'));

@@ -67,7 +67,7 @@ beforeAll(async () => {
   cfg = path.join(dir, 'conf');
   [node, platform] = await Promise.all([startNode({ name: 'read-only', anyStatus: true }), startPlatformServer()]);
   // A corrupt primary (red, allocation failed 5 times): recover-corrupt and reroute would act on it.
-  ({ node } = await corruptShard(node, CORRUPT, { docs: 300, late: 7 }));
+  await corruptShard(node, CORRUPT, { docs: 300, late: 7 });
   await loadDemoData(node.url, { docsPerIndex: 500, indices: [INDEX, BLOCKED], yellowIndex: '' });
   // Deleted documents for forcemerge --expunge-deletes; a long refresh interval, so a count
   // without a refresh visibly lags (and `tasks` must say by how much time).

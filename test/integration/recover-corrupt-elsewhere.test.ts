@@ -104,22 +104,8 @@ beforeAll(async () => {
     index_patterns: [`${INDEX}*`],
     template: { settings: { 'index.routing.allocation.require._name': 'remote' } },
   });
-  await corruptShard(
-    {
-      url: ns.url,
-      dataDir: hidden, // the remote node's data as this host can reach it, to change a byte
-      stop: async () => {
-        remote!.child.stdin.write('stop\n');
-        await nextLine('stopped');
-      },
-      restart: async () => {
-        remote!.child.stdin.write('start\n');
-        await nextLine('started ');
-        return { url: remote!.url };
-      },
-    },
-    INDEX,
-  );
+  // The remote node's data as this host can reach it, to change a byte.
+  await corruptShard({ url: ns.url, dataDir: hidden }, INDEX);
   // Red comes before Elasticsearch gives up allocating the corrupt copy (see recover-corrupt.test.tsx).
   await untilAllocationGaveUp(local.url, INDEX);
   // A leftover folder of the shard under the local node's P, as a stale copy would leave.

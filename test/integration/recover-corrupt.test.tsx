@@ -1,5 +1,5 @@
-// Corruption recovery end to end on a real 8.19.21 node: documents indexed and flushed, the node
-// stopped, one byte of a segment file changed, the node started -> red. shardeck names the shard,
+// Corruption recovery end to end on a real 8.19.21 node: documents indexed and flushed, the index
+// closed, one byte of a segment file changed, the index opened -> red. shardeck names the shard,
 // then runs the checklist with --yes (and --accept-data-loss INDEX for the steps that lose
 // documents: --yes alone stops before them) and the harness's service commands
 // (dev/es-service.mjs) in place of systemctl. The checklist is made to fail at each dangerous point on the way (stop
@@ -46,9 +46,8 @@ const DOCS = 2000;
 const LATE = 37;
 
 /** dev/corrupt.mjs on the test's node: a red index whose smaller segment (LATE documents) is broken. */
-async function corruptIndex(index: string, beforeStop?: () => Promise<void>): Promise<{ folder: string; segmentDocs: number }> {
-  const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeStop });
-  node = made.node;
+async function corruptIndex(index: string, beforeCorrupting?: () => Promise<void>): Promise<{ folder: string; segmentDocs: number }> {
+  const made = await corruptShard(node, index, { docs: DOCS, late: LATE, beforeCorrupting });
   expect((await es('GET', `/_cluster/health/${index}`)).body.status).toBe('red');
   // Detection is asked once Elasticsearch has given up retrying the copy.
   await untilAllocationGaveUp(node.url, index);

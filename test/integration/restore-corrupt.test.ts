@@ -1,6 +1,6 @@
 // The seed's first remedy for a corrupt shard, on a real 8.19.21 node: a snapshot taken before the
-// corruption (dev/corrupt.mjs: documents flushed, the node stopped, a byte of a segment changed,
-// the node started -> red, its primary given up), then `restore --rename-suffix` BESIDE the red
+// corruption (dev/corrupt.mjs: documents flushed, the index closed, a byte of a segment changed,
+// the index opened -> red, its primary given up), then `restore --rename-suffix` BESIDE the red
 // index (the copy green with every document of the snapshot, the corrupt original untouched), then
 // IN PLACE (`--replace`, the checklist's `f`): the red index is DELETED, not closed, and restored.
 // Why not closed (seen on this node, issue 25): closing the red index makes the node try the
@@ -51,10 +51,10 @@ afterAll(async () => {
 
 it('a red index whose primary is corrupt: restored beside, then in place (deleted, then restored), green with every document of the snapshot', async () => {
   step('node up; corrupting');
-  const made = await corruptShard(node, INDEX, {
+  await corruptShard(node, INDEX, {
     docs: DOCS,
     late: LATE,
-    beforeStop: async () => {
+    beforeCorrupting: async () => {
       const snap = await es('PUT', '/_snapshot/nightly/before-corruption?wait_for_completion=true', {
         indices: INDEX,
         include_global_state: false,
@@ -62,7 +62,6 @@ it('a red index whose primary is corrupt: restored beside, then in place (delete
       expect(snap.body.snapshot.state).toBe('SUCCESS');
     },
   });
-  node = made.node;
   step('corrupted; waiting for allocation to give up');
   await untilAllocationGaveUp(node.url, INDEX);
   expect((await es('GET', `/_cluster/health/${INDEX}`)).body.status).toBe('red');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
@@ -75,6 +75,9 @@ beforeEach(() => {
   proxy.clearTraps();
   proxy.reset();
 });
+
+// Each case's own config folder (its audit log): 44 folders a run were left in /tmp.
+afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 /** The audit log's lines in order: "sending", or "outcome" for an outcome line. */
 function phasesOf(): string[] {

@@ -13,7 +13,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -140,6 +140,9 @@ beforeEach(async () => {
   // One by one: Elasticsearch 8 refuses a wildcard delete (action.destructive_requires_name).
   for (const { index } of await es('GET', '/_cat/indices/gt*?format=json&h=index&expand_wildcards=all')) await es('DELETE', `/${index}`);
 });
+
+// Each case's own config folder: they were left in /tmp.
+afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 describe('the audit record is written before sending, its outcome after', () => {
   it('an audit log that cannot take the outcome does not turn an applied change into a failure', async () => {

@@ -353,7 +353,7 @@ async function startNodeOnce(opts) {
       ES_JAVA_OPTS: opts.javaOpts ?? `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'} -XX:TieredStopAtLevel=1`,
       // The launcher JVM (it reads the keystore and options, starts the server and waits) compiles
       // C1 only too: machine CPU to ready 12.0 s against 14.0 s a start (three alternating starts
-      // each, 2026-11-26); a test run starts ~80 nodes (issue 28).
+      // each, 2026-11-26); a test run starts ~50 (issue 28).
       CLI_JAVA_OPTS: process.env.CLI_JAVA_OPTS ?? '-XX:TieredStopAtLevel=1',
     };
     if (env.ES_JAVA_OPTS === '') delete env.ES_JAVA_OPTS;

@@ -191,10 +191,11 @@ it('the Fleet view (F): the table fills in worst first, Enter asks for the selec
     expect(full).toMatch(/no answer within 2s/); // the selected (first) row's detail line
     expect(full).not.toContain(SECRET);
     await app.press(KEYS.down);
+    await until(app, /^prod-yellow: /m); // the detail line follows the cursor before Enter acts
     await app.press(KEYS.enter);
     expect(opened).toEqual(['prod-yellow']);
     await app.press(KEYS.escape);
-    await until(app, /1 Health/);
+    await until(app, /^Health/m); // the pane's title line (the tab bar's "1 Health" is drawn over the view too)
     expect(app.ui.getState().dialog).toBeUndefined();
   } finally {
     app.unmount();

@@ -52,12 +52,29 @@ afterAll(async () => {
   if (client) await closeClient(client);
 });
 
+/** The Indices pane's own title line: not the tab bar's "2 Indices", drawn over the detail too. */
+const INDICES_PANE = /^Indices +\d+ of \d+/m;
+
+/**
+ * Presses Esc and waits until the screen shows what it leads to. A key pressed before the screen
+ * changed goes to what the screen still shows (the detail, its search): each Esc waits for its own.
+ */
+async function escapeTo(shows: RegExp): Promise<string> {
+  await app.press(KEYS.escape);
+  return until(app, shows);
+}
+
+/** The Indices pane without a filter line under its title. */
+const UNFILTERED = /^Indices +\d+ of \d+.*\n(?!filter: )/m;
+
 /** Puts the Indices cursor on `index` (filter by its name) and presses Enter. */
 async function open(index: string): Promise<string> {
   await until(app, new RegExp(index));
   await app.press('/');
   await app.type(index);
   await app.press(KEYS.enter);
+  // The filter kept (its line no longer typing) before the Enter that opens the row.
+  await until(app, new RegExp(`^filter: ${index} {2}\\(/ edit`, 'm'));
   await app.press(KEYS.enter);
   return until(app, new RegExp(`Index ${index}`));
 }
@@ -88,8 +105,7 @@ describe('index detail on a real node', () => {
     await app.press(KEYS.enter);
     const searched = await until(app, /index\.refresh_interval +1s {2}\(default\)/);
     expect(searched).not.toContain('index.number_of_shards');
-    await app.press(KEYS.escape); // clears the search, stays in the detail
-    await until(app, /index\.number_of_shards/);
+    await escapeTo(/index\.number_of_shards/); // clears the search, stays in the detail
 
     await app.press(KEYS.tab);
     await until(app, /\[Mappings\][\s\S]*modified_at {2}date/);
@@ -105,13 +121,11 @@ describe('index detail on a real node', () => {
     // v opens the index's documents over the detail; Esc comes back to the detail.
     await app.press('v');
     await until(app, /Documents of service_v9_alpha/);
-    await app.press(KEYS.escape);
-    await until(app, /Index service_v9_alpha/);
+    await escapeTo(/^Index service_v9_alpha/m);
   });
 
   it('Esc goes back to the Indices pane, and the detail is read no more', async () => {
-    await app.press(KEYS.escape);
-    await until(app, /Indices +\d+ of \d+|Indices/);
+    await escapeTo(INDICES_PANE);
     expect(store.getState().indexDetail).toBeUndefined();
     expect(plain(app.frame())).not.toContain('Index service_v9_alpha');
     const before = detail.stats.requests;
@@ -125,7 +139,7 @@ describe('index detail on a real node', () => {
   });
 
   it('a mapping of 2,000 fields: windowed to the screen, End reaches the last field, z folds every object, Enter unfolds one', async () => {
-    await app.press(KEYS.escape); // the filter of the Indices pane
+    await escapeTo(UNFILTERED); // the filter of the Indices pane
     await open('service_v9_wide');
     await app.press(KEYS.tab);
     await app.press(KEYS.tab);
@@ -146,8 +160,8 @@ describe('index detail on a real node', () => {
   });
 
   it('settings are read again every few intervals while the detail is open', async () => {
-    await app.press(KEYS.escape);
-    await app.press(KEYS.escape);
+    await escapeTo(INDICES_PANE);
+    await escapeTo(UNFILTERED);
     await open('service_v9_bravo');
     await app.press(KEYS.tab);
     await app.press('/');
@@ -159,18 +173,16 @@ describe('index detail on a real node', () => {
   });
 
   it('an index deleted while its detail is open: one sentence, the console keeps running', async () => {
-    // The detail's search, the detail; then, once the Indices table is back, its filter (pressed
-    // before the table was drawn, the third Escape went to the detail under load: the filter stayed).
-    await app.press(KEYS.escape);
-    await app.press(KEYS.escape);
-    await until(app, /^filter: service_v9_bravo /m);
-    await app.press(KEYS.escape);
+    // The detail's search, the detail, then the Indices pane's filter.
+    await escapeTo(/^index\.number_of_shards/m);
+    await escapeTo(/^filter: service_v9_bravo /m);
+    await escapeTo(UNFILTERED);
     await open('service_v9_doomed');
     await until(app, /docs 0, deleted 0/);
     await esCall(node.url, 'DELETE', '/service_v9_doomed');
     await until(app, /service_v9_doomed no longer exists: press Esc to go back/);
-    await app.press(KEYS.escape);
-    await app.press(KEYS.escape);
+    await escapeTo(/^filter: service_v9_doomed /m);
+    await escapeTo(UNFILTERED);
     await until(app, /service_v9_alpha/);
     expect(store.getState().indexDetail).toBeUndefined();
   });

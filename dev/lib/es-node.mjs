@@ -40,7 +40,7 @@ export function ensureEsUser() {
 function asEsUser(argv, env) {
   if (!isRoot) return { cmd: argv[0], args: argv.slice(1), env };
   const envArgs = Object.entries(env)
-    .filter(([k]) => k.startsWith('ES_') || k === 'PATH' || k === 'LANG')
+    .filter(([k]) => k.startsWith('ES_') || k === 'CLI_JAVA_OPTS' || k === 'PATH' || k === 'LANG')
     .map(([k, v]) => `${k}=${v}`);
   return { cmd: 'runuser', args: ['-u', ES_USER, '--', 'env', ...envArgs, ...argv], env: process.env };
 }
@@ -279,7 +279,10 @@ async function startNodeOnce(opts) {
     // Every node may hold fs snapshot repositories (path.repo is read at start only): a folder of its
     // own, owned by the node's user like the rest of baseDir. A test's own settings['path.repo'] wins.
     const repoDir = opts.settings?.['path.repo'] ?? path.join(baseDir, 'repo');
-    for (const d of [dataDir, logsDir]) ensureDir(d);
+    // The launcher's own temp folder: it leaves a `final-flags*` folder (a gc.log) in it at every
+    // start, thousands a day in /tmp otherwise; here they go with the node's folder.
+    const launcherTmp = path.join(baseDir, 'launcher-tmp');
+    for (const d of [dataDir, logsDir, launcherTmp]) ensureDir(d);
     if (!opts.settings?.['path.repo']) ensureDir(repoDir);
     if (opts.tmpDir) {
       fs.rmSync(tmpDir, { recursive: true, force: true });
@@ -352,9 +355,10 @@ async function startNodeOnce(opts) {
       // against 12.7-15.1 s (three starts each, alternating); a test node lives for seconds.
       ES_JAVA_OPTS: opts.javaOpts ?? `-Xms${opts.heap || '512m'} -Xmx${opts.heap || '512m'} -XX:TieredStopAtLevel=1`,
       // The launcher JVM (it reads the keystore and options, starts the server and waits) compiles
-      // C1 only too: machine CPU to ready 12.0 s against 14.0 s a start (three alternating starts
-      // each, 2026-11-26); a test run starts ~50 (issue 28).
-      CLI_JAVA_OPTS: process.env.CLI_JAVA_OPTS ?? '-XX:TieredStopAtLevel=1',
+      // C1 only too: its own CPU 1.6-2.0 s against 2.6-3.6 s a start, machine CPU to ready 9.2 s
+      // against 9.8 s (12.6 against 14.1 secured; three alternating starts each, as root, 2026-11-26);
+      // a test run starts ~45. Passed through runuser with the ES_* variables (asEsUser).
+      CLI_JAVA_OPTS: `${process.env.CLI_JAVA_OPTS ?? '-XX:TieredStopAtLevel=1'} -Djava.io.tmpdir=${launcherTmp}`,
     };
     if (env.ES_JAVA_OPTS === '') delete env.ES_JAVA_OPTS;
     if (opts.secure) {

@@ -28,6 +28,11 @@ function processesOf(marker: string): number[] {
     .map(Number);
 }
 
+/** A process's command line, one argument an entry. */
+function argvOf(pid: number): string[] {
+  return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+}
+
 describe('before any file runs (global set-up)', () => {
   it("the node user exists and can get through the cache to this run's node folder", () => {
     // Nothing in this file has started a node yet: the global set-up made all of this.
@@ -123,10 +128,16 @@ describe.concurrent('startNode', () => {
 });
 
 describe('after every file', () => {
-  it('a node the file never stopped (its set-up failed halfway): stopped and its folder removed', async () => {
+  it("a node the file never stopped (its set-up failed halfway): stopped and its folder removed, the launcher's leftovers with it", async () => {
     const node = await startNode({ name: 'forgotten' });
     const pid = node.pid;
     expect(isAlive(pid)).toBe(true);
+    // The launcher JVM got its options through runuser (as root only ES_* variables used to): C1
+    // only, and a temp folder in the node's, where it leaves a final-flags folder at every start.
+    const [launcher] = processesOf(node.baseDir).filter((p) => argvOf(p).includes('-Dcli.name=server'));
+    const launcherTmp = path.join(node.baseDir, 'launcher-tmp');
+    expect(argvOf(launcher)).toEqual(expect.arrayContaining(['-XX:TieredStopAtLevel=1', `-Djava.io.tmpdir=${launcherTmp}`]));
+    expect(fs.readdirSync(launcherTmp).some((f) => f.startsWith('final-flags'))).toBe(true);
     await disposeStartedNodes(); // what test/setup/nodes.ts runs after each file
     expect(isAlive(pid)).toBe(false);
     expect(fs.existsSync(node.baseDir)).toBe(false);

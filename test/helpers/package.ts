@@ -4,9 +4,9 @@
 // empty environment (env -i). Needs root (unshare -m, mount).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { newestMtime, runProcess } from './run-cli';
+import { fileTempDir } from './file-temp';
 
 export const EXE = path.resolve('dist/shardeck-linux-x64');
 const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as string;
@@ -82,7 +82,7 @@ export function nodesOnMachine(): { files: string[]; dirs: string[] } {
  */
 export function hiddenNodeArgv(command: string[], env: Record<string, string>, readOnly: string[] = [path.dirname(EXE)]): string[] {
   const { files, dirs } = nodesOnMachine();
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-nonode-'));
+  const scratch = fileTempDir('shardeck-nonode-');
   const emptyFile = path.join(scratch, 'empty');
   const emptyDir = path.join(scratch, 'empty.d');
   fs.writeFileSync(emptyFile, '');

@@ -2,8 +2,8 @@
 // SHARDECK_CLI points at another build; otherwise dist/ is rebuilt when a source is newer than it.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { fileTempDir } from './file-temp';
 
 export const CLI = process.env.SHARDECK_CLI ?? path.resolve('dist/cli.js');
 
@@ -30,12 +30,12 @@ let readableCopy: string | undefined;
  * The built CLI for a test that runs it as ANOTHER OS user: a root-owned copy of dist/'s bundle in a
  * folder every user can read (0755, files 0644, modes set explicitly). A clone made under umask 077
  * is 0700, so that user could not read dist/cli.js itself and the test would fail for the wrong
- * reason. Made once per test file, removed when it exits.
+ * reason. Made once per test file, removed after it (fileTempDir).
  */
 export function cliForOtherUsers(): string {
   if (readableCopy) return readableCopy;
   ensureBuilt();
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-cli-'));
+  const dir = fileTempDir('shardeck-cli-');
   fs.chmodSync(dir, 0o755);
   const put = (name: string, content: string | Buffer) => {
     fs.writeFileSync(path.join(dir, name), content, { mode: 0o644, flag: 'wx' });
@@ -45,7 +45,6 @@ export function cliForOtherUsers(): string {
   put('package.json', '{"type":"module"}\n');
   const dist = path.dirname(CLI);
   for (const f of fs.readdirSync(dist)) if (f.endsWith('.js')) put(f, fs.readFileSync(path.join(dist, f)));
-  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   readableCopy = path.join(dir, path.basename(CLI));
   return readableCopy;
 }

@@ -12,11 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ES_USER, startNode } from '../../dev/lib/es-node.mjs';
 import { diskSamplesFromLog } from '../../src/domain/doctor/forecast';
 import { parseLog } from '../../src/domain/doctor/logs';
+import { fileTempDir } from '../helpers/file-temp';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
 
-const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-doctor-'));
+const configDir = fileTempDir('shardeck-doctor-');
 const env = { SHARDECK_CONFIG_DIR: configDir };
 
 interface Finding {

@@ -2,18 +2,18 @@
 // yellow, green and red, and a secured one (TLS with our own CA, basic credentials), plus the
 // connection failures an operator meets, each with its one-sentence explanation.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEsApi } from '../../src/cluster/api';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { readStatus } from '../../src/services/status';
 import { onPath, startCountingProxy } from '../helpers/counting-proxy';
+import { fileTempDir } from '../helpers/file-temp';
 import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedNode, sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
 
-const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-status-'));
+const configDir = fileTempDir('shardeck-status-');
 const env = { SHARDECK_CONFIG_DIR: configDir };
 
 async function es(url: string, method: string, p: string, body?: unknown) {

@@ -4,6 +4,7 @@
 import path from 'node:path';
 import { afterAll, inject } from 'vitest';
 import { disposeStartedNodes } from '../../dev/lib/es-node.mjs';
+import { removeFileTempDirs } from '../helpers/file-temp';
 import { releaseSharedNode } from '../helpers/shared-node';
 
 process.env.SHARDECK_NODES_DIR = inject('nodesDir');
@@ -15,4 +16,5 @@ process.env.SHARDECK_LOCK_DIR ??= path.join(inject('nodesDir'), `locks-${process
 afterAll(async () => {
   releaseSharedNode();
   await disposeStartedNodes();
+  removeFileTempDirs();
 }, 120_000);

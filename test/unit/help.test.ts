@@ -65,9 +65,11 @@ describe('the man page and completions cannot drift from the table', () => {
 
   it('man renders the page without a warning', () => {
     // man-db is in the machine's packages (dev/lib/machine.mjs).
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'man-')), 'shardeck.1');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'man-'));
+    const file = path.join(dir, 'shardeck.1');
     fs.writeFileSync(file, manPage(table, '9.9.9'));
     const r = spawnSync('man', ['--warnings', '-l', file], { env: { ...process.env, MANPAGER: 'cat', MANWIDTH: '80' }, encoding: 'utf8' });
+    fs.rmSync(dir, { recursive: true, force: true });
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('shardeck replicas');
     expect(r.stdout).toContain('EXIT STATUS');

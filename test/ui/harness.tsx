@@ -136,9 +136,13 @@ export async function renderApp(
   Object.assign(result, {
     frame,
     lines: () => frame().split('\n'),
+    // As an operator does: the next key once the screen shows what this one did. A key written
+    // before Ink redrew goes to the handlers still drawn (CI, 2026-11-26: a second Esc reached the
+    // index detail it had just closed).
     press: async (key: string) => {
       stdin.write(key);
       await tick();
+      await settled(stdout);
     },
     type: async (text: string) => {
       for (const ch of text) {

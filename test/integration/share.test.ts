@@ -174,8 +174,10 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     await waitFor('leader', (s) => s.includes(INDEX), 'the Indices pane with the index');
     await waitFor('follower', (s) => s.includes(INDEX), 'the follower following the leader to Indices');
     keys('leader', 'R');
-    await waitFor('leader', (s) => /replicas/.test(s), 'the replicas wizard');
+    // The wizard's title (the pane's footer already says "R replicas").
+    await waitFor('leader', (s) => s.includes('Replicas of an index or pattern'), 'the replicas wizard');
     keys('leader', 'BSpace', 'BSpace', '0');
+    await waitFor('leader', (s) => /replicas +0/.test(s), 'the replicas field at 0');
     keys('leader', 'Enter');
     await waitFor('leader', (s) => /y send/.test(s), 'the review');
     keys('leader', 'y');
@@ -364,11 +366,11 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     const gone = await waitFor('follower', (s) => s.includes('LEADER GONE'), 'the follower saying the leader is gone', 10_000);
     expect(gone).toContain('STALE');
     // Still up and still answering keys (not a fixed wait for an exit that may come late): a pane
-    // key moves it to the Indices pane of the last data, still saying the leader is gone.
-    keys('follower', '2');
+    // key moves it from the Indices pane it was on to the Timeline, still saying the leader is gone.
+    keys('follower', '8');
     const later = await waitFor(
       'follower',
-      (s) => /^Indices\s+\d+ of \d+/m.test(s) && s.includes('LEADER GONE'),
+      (s) => /^Timeline/m.test(s) && s.includes('entries (UTC)') && s.includes('LEADER GONE'),
       'the follower answering a pane key after the leader is gone',
       10_000,
     );

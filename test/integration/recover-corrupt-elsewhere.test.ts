@@ -26,7 +26,7 @@ import { createWizardServices } from '../../src/services/wizards';
 import { setSnapshot } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { makeStore, renderApp, tick } from '../ui/harness';
-import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
+import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 import { ensureBuilt } from '../helpers/run-cli';
 import { auditLinesIn, cliAgainst, esCall } from '../helpers/real-node';
 
@@ -225,8 +225,13 @@ it('refuses to start the checklist from a host whose Elasticsearch is not the no
     expectFits(f);
     expect(f.replace(/\s+/g, ' ')).toMatch(/run shardeck recover-corrupt on 127\.0\.0\.1, the host of node remote/);
     expect(f).not.toMatch(/c offline repair with CheckIndex/);
+    // c does nothing here: the screen (drawn again once press settles) is the same refusal, no
+    // step of the offline repair, and the service command never ran.
     await app.press('c');
     await tick(500);
+    const after = plain(app.frame());
+    expect(after).toContain('offline repair not offered here');
+    expect(after).not.toMatch(/step \d+\/\d+/);
     expect(fs.existsSync(marker)).toBe(false);
     app.unmount();
   } finally {

@@ -36,6 +36,10 @@ describe('layout', () => {
   it('data fetched every few intervals is "just now" within its own period, and counts seconds once late', async () => {
     const app = await open('health');
     const report = app.store.getState().snapshots.healthReport;
+    // 7 s old read at the console's interval (5 s) is late: seconds counted. (The scenario's reads
+    // are 3 s old, "just now" already: this makes the wait below prove the period.)
+    setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 7000, periodMs: undefined });
+    await frameWhere(app, 'the Health title 7s ago', (f) => /^Health .* 7s ago$/.test(f.split('\n')[2]));
     // The health report is read every second interval (10 s at the default 5 s): 7 s old is on time.
     setSnapshot(app.store, 'healthReport', { ...report, fetchedAt: NOW - 7000, periodMs: 10_000 });
     setSnapshot(app.store, 'health', { ...app.store.getState().snapshots.health, fetchedAt: NOW - 1000, periodMs: 5000 });

@@ -64,9 +64,15 @@ describe('the cursor follows the item', () => {
     const app = await indicesPane();
     await app.press(KEYS.down);
     expect(highlighted(app)).toBe('service_v9_bravo');
+    // The header's arrow says each key was handled (else "stays" would prove nothing).
+    const sortedBy = () => app.frame().match(/[\w/]+[↑↓]/)?.[0];
+    const first = sortedBy();
     await app.press(keysOf('table.sortReverse')[0]);
+    expect(sortedBy()).not.toBe(first);
     expect(highlighted(app)).toBe('service_v9_bravo');
+    const reversed = sortedBy();
     await app.press(keysOf('table.sort')[0]);
+    expect(sortedBy()).not.toBe(reversed);
     expect(highlighted(app)).toBe('service_v9_bravo');
     await app.press(keysOf('wizard.replicas')[0]);
     expect(app.frame()).toContain('probe opened on service_v9_bravo');

@@ -4,11 +4,10 @@
 // the audit holds one "sending" and one outcome; a 429 on a change is never retried. Each case's
 // duration is printed (FAULTS lines) for the README's Faults table; none is asserted against the clock.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { closeClient, createClient } from '../../src/cluster/connection';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
@@ -17,6 +16,7 @@ import { esCall } from '../helpers/real-node';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { waitUntil } from '../helpers/wait-until';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { fileTempDir } from '../helpers/file-temp';
 
 let node: SharedNode;
 let proxy: CountingProxy;
@@ -71,13 +71,10 @@ afterAll(async () => {
 });
 
 beforeEach(() => {
-  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-faults-'));
+  cfg = fileTempDir('shardeck-faults-'); // removed after the file (test/setup/nodes.ts)
   proxy.clearTraps();
   proxy.reset();
 });
-
-// Each case's own config folder (its audit log): 44 folders a run were left in /tmp.
-afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 /** The audit log's lines in order: "sending", or "outcome" for an outcome line. */
 function phasesOf(): string[] {

@@ -11,9 +11,8 @@ import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/cluster/connection';
 import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
@@ -22,6 +21,7 @@ import { replicasSession } from '../../src/services/wizards/replicas';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { fileTempDir } from '../helpers/file-temp';
 
 /**
  * pass: forward and answer; hold: never forward, never answer; withhold: forward, keep the answer
@@ -136,13 +136,10 @@ afterAll(async () => {
 beforeEach(async () => {
   proxy.release(); // nothing from an earlier test stays withheld
   proxy.reset();
-  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-truth-'));
+  cfg = fileTempDir('shardeck-truth-'); // removed after the file (test/setup/nodes.ts)
   // One by one: Elasticsearch 8 refuses a wildcard delete (action.destructive_requires_name).
   for (const { index } of await es('GET', '/_cat/indices/gt*?format=json&h=index&expand_wildcards=all')) await es('DELETE', `/${index}`);
 });
-
-// Each case's own config folder: they were left in /tmp.
-afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 describe('the audit record is written before sending, its outcome after', () => {
   it('an audit log that cannot take the outcome does not turn an applied change into a failure', async () => {

@@ -2,10 +2,10 @@
 // (a child process per request), so shardeck holds no password and no CA. The argv comes from the
 // same builder the previews print (domain/mutation/preview.ts searchCurlArgv); -sS -i ask curl for quiet
 // errors and the response head, from which status and headers are read.
-import { spawn } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { ConnectionError, RequestAbortedError, TimeoutError } from '@elastic/transport/errors';
+import { signalGroup, startProgram } from '../boundary/programs';
 import { hostCommandEnv } from '../domain/host-env';
 import { AnswerMeter, answerCapBytes, inflateCapped } from './answer-cap';
 import { searchCurlArgv, type SearchCurl } from '../domain/mutation/preview';
@@ -52,10 +52,7 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
       const timeoutMs = options.timeoutMs;
       return new Promise((resolve, reject) => {
         // No variable that holds a secret (a platform token, ELASTIC_PASSWORD) goes to the wrapper.
-        const child = spawn(command, argv, {
-          stdio: ['pipe', 'pipe', 'pipe'],
-          env: hostCommandEnv(process.env, { envNames: [], values: [] }),
-        });
+        const child = startProgram(command, argv, { stdin: 'pipe', env: hostCommandEnv(process.env, { envNames: [], values: [] }) });
         const out: Buffer[] = [];
         let err = '';
         let settled = false;
@@ -67,26 +64,26 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
           f();
         };
         const timer = setTimeout(() => {
-          child.kill('SIGKILL');
+          signalGroup(child, 'SIGKILL');
           finish(() => reject(new TimeoutError('Request timed out')));
         }, timeoutMs);
         const abort = () => {
-          child.kill('SIGKILL');
+          signalGroup(child, 'SIGKILL');
           finish(() => reject(new RequestAbortedError('Request aborted')));
         };
         options.signal?.addEventListener('abort', abort);
         // The answer's head and body within the size cap: a wrapper that never stops is killed.
         const meter = new AnswerMeter(answerCapBytes(), `${params.method} ${params.path}`);
-        child.stdout.on('data', (d: Buffer) => {
+        child.stdout!.on('data', (d: Buffer) => {
           try {
             meter.add(d.length);
             out.push(d);
           } catch (e) {
-            child.kill('SIGKILL');
+            signalGroup(child, 'SIGKILL');
             finish(() => reject(e instanceof Error ? e : new Error(String(e)))); // AnswerMeter's cap error
           }
         });
-        child.stderr.on('data', (d) => (err += d));
+        child.stderr!.on('data', (d) => (err += d));
         child.on('error', (e) => finish(() => reject(new ConnectionError(`${command} could not be run: ${e.message}`))));
         child.on('close', (code) => {
           if (code !== 0) {
@@ -116,8 +113,8 @@ export function searchCurlSender(sc: SearchCurl, url: string): Sender {
             finish(() => reject(new ConnectionError((e as Error).message)));
           }
         });
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(body ?? '');
+        child.stdin!.on('error', () => undefined);
+        child.stdin!.end(body ?? '');
       });
     },
   };

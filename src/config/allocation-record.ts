@@ -14,7 +14,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllocationRecord, type AllocationRecord } from '../domain/allocation-limits';
 import { clusterFileKey, clusterLockDir } from './cluster-lock';
-import { ownerName, readCapped } from './files';
+import { readCapped } from '../boundary/files';
+import { ownerName } from '../boundary/users';
 
 const MAX_RECORD_BYTES = 64 * 1024;
 const uid = (): number => process.getuid?.() ?? 0;

@@ -1,9 +1,10 @@
 // Where shardeck keeps its files, and the file modes that keep secrets private.
-import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { NotRegularFileError, readCapped } from '../boundary/files';
+import { ownerName } from '../boundary/users';
 
 /** SHARDECK_CONFIG_DIR wins (tests, several operators on one node); otherwise XDG like conf. */
 export function configDir(): string {
@@ -196,54 +197,6 @@ function holderAlive(pid: number, owner?: number): boolean {
   }
 }
 
-/** Something other than a regular file where one was expected (a FIFO, a device, a folder). */
-export class NotRegularFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly what: string,
-    readonly owner: number,
-  ) {
-    super(`${file} is not a regular file (${what})`);
-    this.name = 'NotRegularFileError';
-  }
-}
-
-function kindOf(st: fs.Stats): string {
-  return st.isFIFO()
-    ? 'a FIFO'
-    : st.isDirectory()
-      ? 'a folder'
-      : st.isSocket()
-        ? 'a socket'
-        : st.isCharacterDevice() || st.isBlockDevice()
-          ? 'a device'
-          : 'not a regular file';
-}
-
-/**
- * Reads a file that someone else may have replaced, without ever blocking: O_NONBLOCK (a FIFO
- * does not wait for a writer), a regular file only (NotRegularFileError, with its owner), at most
- * maxBytes: its first, or with tail its last (truncated says so). noFollow: a symbolic link is
- * refused (ELOOP) instead of followed. Other errors (ENOENT, EACCES) are thrown as they are.
- */
-export function readCapped(
-  file: string,
-  maxBytes: number,
-  opts: { tail?: boolean; noFollow?: boolean } = {},
-): { text: string; size: number; truncated: boolean; owner: number } {
-  const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (opts.noFollow ? fs.constants.O_NOFOLLOW : 0));
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new NotRegularFileError(file, kindOf(st), st.uid);
-    const len = Math.min(st.size, maxBytes);
-    const buf = Buffer.alloc(len);
-    const n = len ? fs.readSync(fd, buf, 0, len, opts.tail ? st.size - len : 0) : 0;
-    return { text: buf.subarray(0, n).toString('utf8'), size: st.size, truncated: st.size > maxBytes, owner: st.uid };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /** The most a lock file may hold (pid, nonce, a line of info): more is not a lock of ours. */
 const MAX_LOCK_BYTES = 4096;
 
@@ -261,23 +214,7 @@ export class NotALockError extends Error {
   }
 }
 
-/** The user name of a uid (getent: local files, LDAP alike), or "uid N". */
-export function userName(uid: number): string {
-  try {
-    return (
-      execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[0] ||
-      `uid ${uid}`
-    );
-  } catch {
-    return `uid ${uid}`;
-  }
-}
-
-/** "alice (uid 1000)", or "uid 1000" without a passwd entry: who owns a file, as the file system says. */
-export function ownerName(uid: number): string {
-  const name = userName(uid);
-  return name === `uid ${uid}` ? name : `${name} (uid ${uid})`;
-}
+export { ownerName, userName } from '../boundary/users';
 
 // ---- Locks between processes ----------------------------------------------------------------
 //

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import { brokenAsideName, readProblem } from '../domain/local-files';
 import { shellPath } from '../domain/mutation/preview';
-import { NotRegularFileError, readCapped, UsageError } from './files';
+import { NotRegularFileError, readCapped } from '../boundary/files';
+import { UsageError } from './files';
 
 export class BrokenFileError extends UsageError {
   constructor(

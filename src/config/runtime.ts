@@ -1,10 +1,10 @@
 // Where a shared console's socket lives: a runtime folder of this user (0700), or, to share with a
 // group (--share-group), a folder of its own that the group may enter (0710, that group's). The
 // socket itself is made 0600 or 0660 by the share server.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lookupGroup as groupOf } from '../boundary/users';
 import { UsageError } from './files';
 
 function baseDir(): string {
@@ -22,31 +22,15 @@ function baseDir(): string {
 
 /** A group's id and member names (getent: local files, LDAP alike). */
 export function lookupGroup(name: string): { gid: number; members: string[] } {
-  let line: string;
-  try {
-    line = execFileSync('getent', ['group', name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-  } catch {
+  const g = groupOf(name);
+  if (!g)
     throw new UsageError(
       `--share-group "${name}" is not a group on this host: give a group the followers belong to (getent group NAME lists it)`,
     );
-  }
-  const [, , gid, members] = line.split(':');
-  return { gid: Number(gid), members: (members ?? '').split(',').filter(Boolean) };
+  return g;
 }
 
-export { userName } from './files';
-
-/** The primary group id of a uid, or null. */
-export function primaryGid(uid: number): number | null {
-  try {
-    const gid = Number(
-      execFileSync('getent', ['passwd', String(uid)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).split(':')[3],
-    );
-    return Number.isFinite(gid) ? gid : null;
-  } catch {
-    return null;
-  }
-}
+export { userName, primaryGid } from '../boundary/users';
 
 /**
  * The folder for this user's share sockets: <runtime>/shardeck-<uid> 0700, or with a group

@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseThrottleRecord, type ThrottleRecord } from '../domain/shard-recovery';
 import { clusterFileKey, clusterLockDir } from './cluster-lock';
-import { ensurePrivateDir, readCapped, writePrivateFileAtomic } from './files';
+import { readCapped } from '../boundary/files';
+import { ensurePrivateDir, writePrivateFileAtomic } from './files';
 
 const uid = (): number => process.getuid?.() ?? 0;
 const dir = (): string => path.join(clusterLockDir(), `recovery-throttle.${uid()}`);

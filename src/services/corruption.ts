@@ -10,7 +10,7 @@ import { displayText } from '../domain/display-text';
 import { configDir } from '../config/files';
 import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { defaultConfDir } from '../domain/host-env';
-import { packageEsEnv } from './host-files';
+import { packageEsEnv } from '../boundary/host-files';
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import {
   elsewhereRefusal,

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
-import { NotRegularFileError, readCapped } from '../config/files';
+import { NotRegularFileError, readCapped } from '../boundary/files';
 import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';

@@ -25,9 +25,9 @@ import {
 import { defaultConfDir, type HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { elasticsearchRunsAs, envOfPid, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
-import { linkedFolderRefusal, packageEsEnv, programRefusal } from './host-files';
+import { linkedFolderRefusal, packageEsEnv, programRefusal } from '../boundary/host-files';
 import type { Guard } from './guard';
-import { runShell } from './host-shell';
+import { runShell } from '../boundary/host-shell';
 import { progressFile, unfinishedProgress } from './recovery-runner';
 import { waitUntil } from './wait';
 

@@ -4,9 +4,9 @@
 // UNIX_DIAG_PEER), and the process holding that inode (/proc/<pid>/fd), whose owner is the uid.
 // A process of another user whose fds we may not read (we are not root) stays unknown: then the
 // one-time join token decides.
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import type net from 'node:net';
+import { runProgram } from '../boundary/programs';
 
 export interface PeerIdentity {
   uid: number;
@@ -23,18 +23,15 @@ function inodeOfFd(pid: number | 'self', fd: number | string): number | null {
 }
 
 /** The peer inode of a local unix socket inode, from `ss -xH` ("u_str ESTAB 0 0 PATH LOCAL * PEER"). */
-function peerInode(local: number): Promise<number | null> {
-  return new Promise((resolve) => {
-    execFile('ss', ['-xH'], { encoding: 'utf8', timeout: 3000, maxBuffer: 16 * 1024 * 1024 }, (err, out) => {
-      if (err) return resolve(null);
-      for (const line of out.split('\n')) {
-        const f = line.trim().split(/\s+/);
-        // ... LOCAL_ADDR LOCAL_INODE PEER_ADDR PEER_INODE: the last four fields.
-        if (f.length >= 4 && Number(f[f.length - 3]) === local) return resolve(Number(f[f.length - 1]) || null);
-      }
-      resolve(null);
-    });
-  });
+async function peerInode(local: number): Promise<number | null> {
+  const r = await runProgram('/usr/bin/ss', ['-xH'], { env: {}, timeoutMs: 3000, keepBytes: 16 * 1024 * 1024 });
+  if (!r.ok) return null;
+  for (const line of r.output.split('\n')) {
+    const f = line.trim().split(/\s+/);
+    // ... LOCAL_ADDR LOCAL_INODE PEER_ADDR PEER_INODE: the last four fields.
+    if (f.length >= 4 && Number(f[f.length - 3]) === local) return Number(f[f.length - 1]) || null;
+  }
+  return null;
 }
 
 function processHolding(inode: number): PeerIdentity | null {

@@ -25,8 +25,8 @@ import type { MutationPlan } from '../domain/mutation/plan';
 import { elasticsearchRunsAs, processUid, uidOfUser } from './corruption';
 import { refreshIndex } from './delete-by-query';
 import type { Guard } from './guard';
-import { dataFolderRefusal, programRefusal, writeBackup } from './host-files';
-import { runShell } from './host-shell';
+import { dataFolderRefusal, programRefusal, writeBackup } from '../boundary/host-files';
+import { runShell } from '../boundary/host-shell';
 import { waitUntil } from './wait';
 
 export interface RunnerIO {

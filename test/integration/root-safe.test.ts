@@ -13,7 +13,7 @@ import { recoveryPlan, type PlanFacts } from '../../src/domain/corruption/plan';
 import { newProgress } from '../../src/domain/corruption/progress';
 import { planFacts, processUser, type CorruptShardReport } from '../../src/services/corruption';
 import { carryOutHostStep } from '../../src/services/recovery-runner';
-import { runShell } from '../../src/services/host-shell';
+import { runShell } from '../../src/boundary/host-shell';
 import { pluginToolRefusal } from '../../src/services/engine';
 import { parsePluginSource } from '../../src/domain/engine';
 

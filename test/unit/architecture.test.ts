@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 const SRC = path.resolve('src');
 
 /** Top to bottom: each layer may import itself and any layer after it. Keep in step with docs/ARCHITECTURE.md. */
-const LAYERS = ['cli', 'commands', 'ui', 'services', 'store', 'platform', 'config', 'cluster', 'keys', 'domain'] as const;
+const LAYERS = ['cli', 'commands', 'ui', 'services', 'store', 'platform', 'config', 'cluster', 'keys', 'boundary', 'domain'] as const;
 
 /** Imports that are forbidden even though they point down the list. */
 const FORBIDDEN: Record<string, string[]> = { ui: ['cluster', 'platform', 'config'] };

@@ -1,11 +1,11 @@
 // Files root writes and programs root runs on the node's host, next to files the engine's user
 // owns: every folder on the way checked with lstat (services never follow a link there), files
 // created exclusively (O_EXCL|O_NOFOLLOW, 0600), host tools by absolute root-owned paths.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host-paths';
 import { parseEnvFile, toolEnv } from '../domain/host-env';
+import { startProgram } from './programs';
 
 /** A path root must not trust (a link, another user's folder): one sentence naming it. */
 export class HostPathError extends Error {
@@ -121,7 +121,7 @@ export async function writeBackup(
     return { ok: false, exitCode: null, error: (e as Error).message };
   }
   const r = await new Promise<BackupResult>((resolve) => {
-    const child = spawn(tar, ['-C', indexDir, '-cf', '-', '--', shardDir], { stdio: ['ignore', fd, 'pipe'], env: toolEnv(process.env) });
+    const child = startProgram(tar, ['-C', indexDir, '-cf', '-', '--', shardDir], { stdoutFd: fd, env: toolEnv(process.env) });
     child.stderr?.on('data', (b: Buffer) => onOutput(b.toString('utf8')));
     child.on('error', (e) => resolve({ ok: false, exitCode: null, error: e.message }));
     child.on('close', (code, signal) =>

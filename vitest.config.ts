@@ -23,6 +23,7 @@ export const INTEGRATION_ALONE = [
   'test/integration/journal-trust.test.ts',
   'test/integration/share.test.ts',
   'test/integration/share-server.test.ts',
+  'test/integration/operator-file.test.ts',
 ];
 const integration = {
   include: ['test/integration/**/*.test.{ts,tsx}', 'test/e2e/**/*.test.{ts,tsx}'],

@@ -3,7 +3,8 @@
 // that caused them, every change in the audit log, recovery steps, task starts, notes. It reads the
 // files of this config folder only: it needs no password and sends nothing to the cluster.
 import { openConfig, getProfile, pickProfileName } from '../config/profiles';
-import { UsageError, writeOperatorFile } from '../config/files';
+import { OperatorFileRefused, writeOperatorFileExclusive } from '../boundary/operator-file';
+import { UsageError } from '../config/files';
 import { entryText, parseSince, timelineMarkdown } from '../domain/timeline';
 import { displayBlock } from '../domain/display-text';
 import { urlForMessage } from '../domain/urls';
@@ -22,7 +23,7 @@ const incident: CommandModule = {
   flagHelp: {
     since: 'only entries newer than this (30m, 2h, 1d; default: all)',
     md: 'export: write Markdown (times in UTC and local, durations between transitions, each change with its request)',
-    out: 'export: write to this file (0600) instead of standard output',
+    out: 'export: write to this file (a new one, 0600, or one of your own) instead of standard output',
   },
   examples: [
     'shardeck incident --since 2h',
@@ -54,8 +55,13 @@ const incident: CommandModule = {
     if (verb === 'export') {
       const md = timelineMarkdown(url, entries, new Date(), new Date().getTimezoneOffset());
       if (values.out) {
-        // Where the operator says (their working folder is not private): the file itself is 0600, never through a link.
-        writeOperatorFile(String(values.out), displayBlock(md));
+        // Where the operator says (their working folder may be shared): a new 0600 file, or one of their own.
+        try {
+          writeOperatorFileExclusive(String(values.out), displayBlock(md));
+        } catch (e) {
+          if (e instanceof OperatorFileRefused) return usageError(NAME, e.message, json);
+          throw e;
+        }
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, file: values.out, entries: entries.length });
         else err(`wrote ${entries.length} entries to ${String(values.out)}\n`);
       } else out(md);

@@ -1,7 +1,8 @@
 // shardeck allocation [--json] | allocation enable VALUE | allocation restore: what limits shard
 // allocation now (whoever set it) and what shardeck changed and did not put back; `enable` sets
 // cluster.routing.allocation.enable through the guard (recorded first), `restore` puts back what
-// shardeck's record says was there before.
+// this operator's record says was there before (another operator's only with --of USER, after
+// its preview: a record in the shared folder is its owner's claim, never obeyed silently).
 import {
   allocationEnablePlan,
   allocationLimits,
@@ -12,7 +13,7 @@ import {
 } from '../domain/allocation-limits';
 import { displayText } from '../domain/display-text';
 import type { MutationPlan } from '../domain/mutation/plan';
-import { leftAllocation, type LeftAllocation } from '../services/allocation-record';
+import { allocationLeft, dropChosenRecord, type LeftAllocation } from '../services/allocation-record';
 import { performMutations } from '../services/wizards/session';
 import { EXIT, type CommandModule } from './support/common';
 import {
@@ -48,10 +49,11 @@ function leftJson(left: LeftAllocation | null) {
     : null;
 }
 
-function showState(limits: AllocationLimit[], left: LeftAllocation | null): void {
+function showState(limits: AllocationLimit[], left: LeftAllocation | null, foreign: string[]): void {
   if (limits.length === 0) out(`${paint('green', 'allocation is not limited')}: every shard may go to every node\n`);
   for (const l of limits) out(`${paint('yellow', 'limited')}: ${displayText(l.text)}\n`);
   if (left) out(`${paint('yellow', 'left by shardeck')}: ${left.message}\n  put it back: shardeck allocation restore\n`);
+  for (const line of foreign) out(`${paint('yellow', 'left by another operator')}: ${line}\n`);
 }
 
 /** Preview, --dry-run, confirmation, the guard; the verified outcome. */
@@ -77,10 +79,14 @@ async function sendPlan(guard: Guard, plan: MutationPlan, values: CommandContext
 const allocation: CommandModule = {
   summary:
     'What limits shard allocation now and what shardeck left changed; enable VALUE sets it, restore puts back what shardeck changed.',
-  usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore] [--yes] [--dry-run] [--json] [connection flags]`,
-  options: { ...MUTATION_OPTIONS },
+  usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore [--of USER]] [--yes] [--dry-run] [--json] [connection flags]`,
+  options: { ...MUTATION_OPTIONS, of: { type: 'string' } },
   group: 'change',
-  flagHelp: { yes: 'confirm without asking', 'dry-run': 'show the preview and send nothing' },
+  flagHelp: {
+    yes: 'confirm without asking',
+    'dry-run': 'show the preview and send nothing',
+    of: "restore: put back another operator's record of this host (by user name or uid), after its preview",
+  },
   examples: ['shardeck allocation', 'shardeck allocation enable primaries --yes', 'shardeck allocation restore --yes'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -90,13 +96,25 @@ const allocation: CommandModule = {
     if (verb === 'enable' && (value === undefined || !isEnableValue(value)))
       return usageError(NAME, `give what to allow: shardeck allocation enable ${ENABLE_VALUES.join('|')}`, json);
     if (verb === 'restore' && value !== undefined) return usageError(NAME, 'restore takes no value', json);
+    const of = typeof values.of === 'string' ? values.of : undefined;
+    if (of !== undefined && verb !== 'restore')
+      return usageError(NAME, '--of belongs to restore: shardeck allocation restore --of USER', json);
     const { es, guard, close } = await openGuard(values, { allocationCheck: false });
     try {
       if (verb) guard.assertWritable();
-      const [settings, left] = await Promise.all([es.allocationSettings(), leftAllocation(es)]);
+      const [settings, all] = await Promise.all([es.allocationSettings(), allocationLeft(es)]);
       const limits = allocationLimits(effectiveAllocation(settings));
-      const head = { schema: JSON_SCHEMA, command: NAME, limits, left: leftJson(left) };
-      if (!json) showState(limits, left);
+      const left = all.own;
+      const foreign = [...all.others.map((l) => l.message), ...all.unread];
+      const head = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        limits,
+        left: leftJson(left),
+        others: all.others.map(leftJson),
+        unread: all.unread,
+      };
+      if (!json) showState(limits, left, foreign);
       if (verb === undefined) {
         if (json) printJson({ ...head, ok: true });
         return EXIT.ok;
@@ -108,9 +126,19 @@ const allocation: CommandModule = {
           values,
           head,
         );
+      if (of !== undefined) {
+        const chosen = all.others.find((l) => l.owner.split(' (')[0] === of || String(l.ownerUid) === of);
+        if (!chosen) return usageError(NAME, `no record of ${displayText(of)} on this cluster differs from now: nothing to put back`, json);
+        const code = await sendPlan(guard, chosen.plan, values, head);
+        if (code === EXIT.ok && !values['dry-run']) dropChosenRecord(await es.clusterUuid(), chosen);
+        return code;
+      }
       if (!left) {
         if (json) printJson({ ...head, ok: true, sent: false });
-        else out('nothing to put back: shardeck left no allocation setting changed on this cluster\n');
+        else
+          out(
+            `nothing of yours to put back: you left no allocation setting changed on this cluster${all.others.length ? " (another operator's record is shown above: shardeck allocation restore --of USER puts it back after its preview)" : ''}\n`,
+          );
         return EXIT.ok;
       }
       return await sendPlan(guard, left.plan, values, head);

@@ -4,6 +4,7 @@
 import readline from 'node:readline/promises';
 import { connectionSecrets } from '../domain/host-env';
 import { allocationEnablePlan } from '../domain/allocation-limits';
+import type { MutationPlan } from '../domain/mutation/plan';
 import { displayText } from '../domain/display-text';
 import { serviceCommands } from '../domain/engine';
 import type { Confirmation } from '../domain/mutation/confirmation';
@@ -99,6 +100,9 @@ const restartNode: CommandModule = {
               ? `${paint('bold', e.id)}: ${e.title}\n`
               : `  ${e.phase === 'done' ? paint('green', 'done') : paint('red', 'FAILED')}: ${displayText(e.message ?? '')}\n`,
           ),
+        onPreview: (plan: MutationPlan) => {
+          if (!json) printPreviews(previews(guard, [plan]));
+        },
       };
       const start = await prepareRestart(es, opts);
       if (start.kind === 'refused') {

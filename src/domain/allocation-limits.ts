@@ -168,6 +168,7 @@ export function restorePlan(r: AllocationRecord, diffs: AllocationDiff[]): Mutat
     body,
     risk: 'reversible',
     target: 'cluster settings',
+    restoresAllocation: true,
     summary: `put allocation back as it was before shardeck changed it: ${diffs.map((d) => `${d.setting} ${shown(d.now)} -> ${shown(d.before)} (${d.level})`).join(', ')}`,
     verify: {
       path: '/_cluster/settings',

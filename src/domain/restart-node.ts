@@ -114,12 +114,13 @@ export function recordRestartStep(p: RestartProgress, id: RestartStepId, rec: Re
 
 /**
  * After a step failed or the operator stopped: whether allocation must be put back now. Before the
- * engine was stopped nothing is down, so allocation goes back at once (a restart given up never
- * leaves it off); once stopped, the re-run goes on (start, then allocation back), and until then
+ * stop was tried nothing is down, so allocation goes back at once (a restart given up never
+ * leaves it off); once the stop was tried, even if it failed or timed out (the engine may still be
+ * stopping: issue 40 N8), the re-run goes on (stop, start, then allocation back), and until then
  * the record makes every shardeck on the host say it.
  */
 export function restoreAllocationNow(p: RestartProgress): boolean {
-  return p.steps['allocation-off']?.status === 'done' && p.steps.stop?.status !== 'done' && p.steps['allocation-back']?.status !== 'done';
+  return p.steps['allocation-off']?.status === 'done' && p.steps.stop === undefined && p.steps['allocation-back']?.status !== 'done';
 }
 
 /**

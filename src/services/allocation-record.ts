@@ -1,6 +1,9 @@
-// What shardeck left of an allocation change on this cluster (its record still there and the
+// What shardeck left of an allocation change on this cluster (a record still there and the
 // settings still not what they were before): read at the start of every command and of the
-// console, which offer to put it back (`shardeck allocation restore`, the console's dialog).
+// console. Only this operator's own record is offered back (`shardeck allocation restore`, the
+// console's dialog, the restart's "allocation back"); another operator's is shown with its owner
+// and restored only when the operator names it (`allocation restore --of USER`, previewed like
+// any change): a record is another user's claim, and a forged one must steer nothing (issue 40 N2).
 import type { EsApi } from '../cluster/api';
 import { hasAllocationRecords, readAllocationRecords, removeAllocationRecord } from '../config/allocation-record';
 import {
@@ -18,6 +21,7 @@ export interface LeftAllocation {
   record: AllocationRecord;
   /** Whose record it is, from the file system ("alice (uid 1001)"); the record's own text only claims it. */
   owner: string;
+  ownerUid: number;
   mine: boolean;
   diffs: AllocationDiff[];
   /** The guarded plan that puts the settings back. */
@@ -26,39 +30,79 @@ export interface LeftAllocation {
   message: string;
 }
 
-/**
- * The oldest record of the cluster, of any operator of the host, whose settings still differ from
- * what they were before; null otherwise. Records whose settings are all back (put back by hand, by
- * another operator, or never applied) are removed where this user may (its own; root: any); the
- * others count for nothing. No request at all while nobody on the host has a record.
- */
-export async function leftAllocation(es: Pick<EsApi, 'clusterUuid' | 'allocationSettings'>): Promise<LeftAllocation | null> {
-  if (!hasAllocationRecords()) return null;
-  const uuid = await es.clusterUuid();
-  const found = readAllocationRecords(uuid);
-  if (found.length === 0) return null;
-  const now = await es.allocationSettings();
-  let left: LeftAllocation | null = null;
-  for (const f of found) {
-    const diffs = differences(f.record, now);
-    const plan = restorePlan(f.record, diffs);
-    if (!plan) removeAllocationRecord(uuid, f.owner);
-    else if (!left) {
-      const whose = f.mine ? '' : ` (the record of ${f.ownerName}, another operator of this host)`;
-      left = {
-        record: f.record,
-        owner: f.ownerName,
-        mine: f.mine,
-        diffs,
-        plan,
-        message: displayText(describeLeft(f.record, diffs) + whose),
-      };
-    }
-  }
-  return left;
+export interface AllocationLeft {
+  /** This operator's own record, still differing: what "put back" restores. */
+  own: LeftAllocation | null;
+  /** Other operators' records still differing, named by their owner; never acted on unless chosen. */
+  others: LeftAllocation[];
+  /** Records of others this user cannot read or trust, one line each ("a record of root (uid 0), not readable by you"). */
+  unread: string[];
 }
 
-/** After a change: every record of the cluster whose settings are all back goes, where this user may remove it. */
+/**
+ * What every operator of the host left on this cluster. This user's own records whose settings
+ * are all back are removed; others' are left where they are (they count for nothing while nothing
+ * differs). No request at all while nobody on the host has a record.
+ */
+export async function allocationLeft(es: Pick<EsApi, 'clusterUuid' | 'allocationSettings'>): Promise<AllocationLeft> {
+  const none: AllocationLeft = { own: null, others: [], unread: [] };
+  if (!hasAllocationRecords()) return none;
+  const uuid = await es.clusterUuid();
+  const found = readAllocationRecords(uuid);
+  if (found.length === 0) return none;
+  const now = await es.allocationSettings();
+  const out: AllocationLeft = { own: null, others: [], unread: [] };
+  for (const f of found) {
+    if (!f.record) {
+      if (!f.mine)
+        out.unread.push(displayText(`a record of ${f.ownerName} in the shared lock folder (${f.why ?? 'not trusted'}): not acted on`));
+      continue;
+    }
+    const diffs = differences(f.record, now);
+    const plan = restorePlan(f.record, diffs);
+    if (!plan) {
+      if (f.mine) removeAllocationRecord(uuid, f.owner);
+      continue;
+    }
+    const left: LeftAllocation = {
+      record: f.record,
+      owner: f.ownerName,
+      ownerUid: f.owner,
+      mine: f.mine,
+      diffs,
+      plan,
+      message: displayText(
+        // Another user's text names its writer only by its own word: the owner comes from the file system.
+        describeLeft(f.mine ? f.record : { ...f.record, user: `"${f.record.user}" by its own word` }, diffs) +
+          (f.mine
+            ? ''
+            : ` (the record of ${f.ownerName}, another operator of this host: not acted on; to put it back yourself: shardeck allocation restore --of ${f.ownerName.split(' (')[0]})`),
+      ),
+    };
+    if (f.mine) out.own ??= left;
+    else out.others.push(left);
+  }
+  return out;
+}
+
+/** This operator's own record still differing: what "put back" restores; null otherwise. */
+export async function leftAllocation(es: Pick<EsApi, 'clusterUuid' | 'allocationSettings'>): Promise<LeftAllocation | null> {
+  return (await allocationLeft(es)).own;
+}
+
+/** Every line for the operator: their own left change, then the others', then the records not read. */
+export function leftAllocationLines(all: AllocationLeft): string[] {
+  return [...(all.own ? [all.own.message] : []), ...all.others.map((l) => l.message), ...all.unread];
+}
+
+/** After a change: this user's records whose settings are all back go; another operator's stay theirs. */
 export function dropRecordsBack(uuid: string, now: AllocationValues): void {
-  for (const f of readAllocationRecords(uuid)) if (differences(f.record, now).length === 0) removeAllocationRecord(uuid, f.owner);
+  for (const f of readAllocationRecords(uuid))
+    if (f.mine && f.record && differences(f.record, now).length === 0) removeAllocationRecord(uuid, f.owner);
+}
+
+/** After the operator chose another operator's record and it is back: that record goes where this user may remove it (root). */
+export function dropChosenRecord(uuid: string, left: LeftAllocation): void {
+  if (readAllocationRecords(uuid).some((r) => r.owner === left.ownerUid && r.record?.at === left.record.at))
+    removeAllocationRecord(uuid, left.ownerUid);
 }

@@ -35,8 +35,8 @@ import {
   type TargetResolution,
 } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile, readAudit, unfinishedInLog } from './audit';
-import { differences, recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
-import { readAllocationRecord, readAllocationRecords, writeAllocationRecord } from '../config/allocation-record';
+import { recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
+import { readAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 import { dropRecordsBack } from './allocation-record';
 
 export interface GuardContext {
@@ -180,11 +180,13 @@ export class Guard {
         if (changed) throw new GuardRefusal('changed', changed);
       }
       if (!touchesAllocation(plan)) return this.send(plan, confirmation, preview, four);
-      const record = await this.recordAllocation(plan);
+      // A restore is what a record asked for (this operator's own, or one chosen by owner after its
+      // preview): recording it would only say "left changed" of allocation put back.
+      const record = plan.restoresAllocation ? null : await this.recordAllocation(plan);
       try {
         return await this.send(plan, confirmation, preview, four);
       } finally {
-        await this.dropRecordIfBack(record);
+        await this.dropRecordIfBack(record?.clusterUuid ?? (await this.lockKey()));
       }
     });
   }
@@ -204,11 +206,9 @@ export class Guard {
       user: hostUser(),
       pid: process.pid,
     };
-    // Another operator's record still not put back (its shardeck crashed): what comes back after this
-    // change is what was there before THAT change, not the limit it left (a restart would otherwise
-    // "restore" allocation to primaries).
-    const inherited = readAllocationRecords(uuid).find((f) => !f.mine && differences(f.record, now).length > 0);
-    const own = readAllocationRecord(uuid) ?? (inherited ? { ...inherited.record, ...head, what: plan.summary } : null);
+    // Only this operator's own record: another operator's (a crash of theirs, or a record planted in
+    // the shared folder) is theirs to put back, never inherited into what this one restores (issue 40 N2).
+    const own = readAllocationRecord(uuid);
     const record = recordBefore(own, plan, now, head)!;
     try {
       writeAllocationRecord(record);
@@ -221,10 +221,10 @@ export class Guard {
     return record;
   }
 
-  /** Once every recorded setting is what it was before (put back, or the change not applied), the record goes: this user's, and another operator's where this user may remove it (root). */
-  private async dropRecordIfBack(record: AllocationRecord): Promise<void> {
+  /** Once every recorded setting is what it was before (put back, or the change not applied), this user's record goes (another operator's stays theirs). */
+  private async dropRecordIfBack(clusterUuid: string): Promise<void> {
     try {
-      dropRecordsBack(record.clusterUuid, await this.es.allocationSettings());
+      dropRecordsBack(clusterUuid, await this.es.allocationSettings());
     } catch {
       // not read: the record stays, and the next start compares again
     }

@@ -61,6 +61,8 @@ export interface RestartOptions {
   /** Told each step before it runs (with its preview when it is a request) and after. */
   onStep?: (e: { id: RestartStepId; title: string; phase: 'start' | 'done' | 'failed'; message?: string; plan?: MutationPlan }) => void;
   onOutput?: (s: string) => void;
+  /** The request of a step known only when it runs (allocation back: this operator's own record), before it is sent. */
+  onPreview?: (plan: MutationPlan) => void;
 }
 
 export type RestartStart =
@@ -135,8 +137,12 @@ async function runStep(
       return { ok: r.ok, message: r.lines.join('; ') };
     }
     case 'allocation-back': {
+      // This operator's own record only: another operator's change (a drain in progress) or a
+      // record planted in the shared folder is theirs, said at the start, never sent here (issue 40 N2).
       const left = await leftAllocation(es);
-      return left ? send(guard, left.plan, c) : { ok: true, message: 'allocation is already what it was before' };
+      if (!left) return { ok: true, message: 'allocation is already what it was before' };
+      opts.onPreview?.(left.plan);
+      return send(guard, left.plan, c);
     }
     case 'green': {
       const ms = tuning.greenTimeoutMs ?? 300_000;

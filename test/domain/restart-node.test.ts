@@ -101,6 +101,13 @@ describe('the step machine', () => {
     expect(restoreAllocationNow(stopped)).toBe(false);
   });
 
+  it('a stop that failed or timed out leaves allocation off: the engine may still be stopping (issue 40 N8)', () => {
+    const flushed = recordRestartStep(recordRestartStep(start(), 'allocation-off', done()), 'flush', done());
+    const timedOut = recordRestartStep(flushed, 'stop', { status: 'failed', at: 't', ms: 120_000, message: 'did not end within 120 s' });
+    expect(restoreAllocationNow(timedOut)).toBe(false);
+    expect(nextRestartStep(timedOut)).toBe('stop');
+  });
+
   it('resumed after allocation was put back meanwhile, and the engine not stopped: allocation off again first', () => {
     const flushed = recordRestartStep(recordRestartStep(start(), 'allocation-off', done()), 'flush', done());
     expect(nextRestartStep(resumeFrom(flushed, true))).toBe('stop');

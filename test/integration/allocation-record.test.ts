@@ -1,8 +1,8 @@
 // Allocation is never left off by shardeck, on a real 8.19 node through the built CLI: a limit set
 // by hand makes status warn (exit 1, the reason in JSON); a limit set by shardeck is recorded
-// first (0600 in a 0700 folder under the lock folder), the next command on that cluster says so on
-// stderr, and `shardeck allocation restore` puts it back and drops the record. The record is seen by
-// every operator of the host: a second OS user's record is offered to root and the other way round.
+// first (0600 in the shared sticky lock folder), the next command on that cluster says so on
+// stderr, and `shardeck allocation restore` puts it back and drops the record. Another OS user's
+// record is shown with its owner and never obeyed (issue 40 N2), a forged one included.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,10 +108,10 @@ describe('allocation limits and the record of what shardeck changed', () => {
     const set = await cli(['allocation', 'enable', 'primaries', '--yes']);
     expect(set.stdout).toMatch(/ok: cluster.routing.allocation.enable is primaries/);
     expect(await enableSetting()).toBe('primaries');
-    // The record: in the shared sticky lock folder, this user's file 0644 (every operator reads it), the value before (unset).
+    // The record: in the shared sticky lock folder, this user's file 0600 (written through the boundary), the value before (unset).
     expect(fs.statSync(lockDir).mode & 0o7777).toBe(0o1777);
     const [file] = records();
-    expect(fs.statSync(path.join(lockDir, file)).mode & 0o777).toBe(0o644);
+    expect(fs.statSync(path.join(lockDir, file)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(fs.readFileSync(path.join(lockDir, file), 'utf8')).before).toEqual({
       persistent: { 'cluster.routing.allocation.enable': null },
       transient: {},
@@ -200,7 +200,7 @@ describe('allocation limits and the record of what shardeck changed', () => {
     }
   }, 120_000);
 
-  it("every operator of the host sees it: the other user's record is offered to root, root's to the other user; each puts it back", async () => {
+  it("another operator's record is shown with its owner and never obeyed; restored only when chosen with --of, after its preview (issue 40 N2)", async () => {
     const made = spawnSync('useradd', ['--system', '--no-create-home', '--shell', '/usr/sbin/nologin', OTHER], { encoding: 'utf8' });
     expect(made.status, made.stderr).toBe(0);
     otherUid = Number(spawnSync('id', ['-u', OTHER], { encoding: 'utf8' }).stdout.trim());
@@ -215,71 +215,106 @@ describe('allocation limits and the record of what shardeck changed', () => {
     expect(left.code, left.stderr).toBe(0);
     expect(await enableSetting()).toBe('primaries');
     const [theirs] = recordsOf(otherUid);
-    expect(fs.statSync(path.join(lockDir, theirs)).uid).toBe(otherUid);
+    const theirStat = fs.statSync(path.join(lockDir, theirs));
+    expect([theirStat.uid, theirStat.mode & 0o777]).toEqual([otherUid, 0o600]);
 
-    // Root's next command says so, naming whose record it is from the file system.
+    // Root's next command names it by its owner (root reads every record), and does not offer it.
     const st = await cli(['status', '--json']);
     expect(st.code).toBe(1);
     expect(st.stderr).toMatch(
       new RegExp(
-        `cluster.routing.allocation.enable is primaries \\(persistent; it was unset\\) \\(the record of ${OTHER} \\(uid ${otherUid}\\), another operator`,
+        `cluster.routing.allocation.enable is primaries \\(persistent; it was unset\\) \\(the record of ${OTHER} \\(uid ${otherUid}\\), another operator of this host: not acted on`,
       ),
     );
-    expect(JSON.parse((await cli(['allocation', '--json'])).stdout).left).toMatchObject({ recordOwner: `${OTHER} (uid ${otherUid})` });
+    expect(st.stderr).not.toMatch(/put it back with: shardeck allocation restore\n/);
+    const listed = JSON.parse((await cli(['allocation', '--json'])).stdout);
+    expect(listed.left).toBeNull();
+    expect(listed.others).toMatchObject([{ recordOwner: `${OTHER} (uid ${otherUid})` }]);
 
-    // A change of root meanwhile keeps what was there before the OTHER's change: one restore puts
-    // allocation back to unset (not to the primaries the other left), and root drops both records.
+    // Root's restore restores only root's own: nothing sent, their setting and record stay.
+    const none = await cli(['allocation', 'restore', '--yes']);
+    expect(none.code, none.stderr).toBe(0);
+    expect(none.stdout).toMatch(/nothing of yours to put back/);
+    expect(await enableSetting()).toBe('primaries');
+    expect(recordsOf(otherUid)).toEqual([theirs]);
+
+    // A change of root's own records what was there before it (primaries), not the other's "before":
+    // root's restore puts back primaries, and leaves the other's record to them.
     expect((await cli(['allocation', 'enable', 'none', '--yes'])).code).toBe(0);
-    expect(JSON.parse(fs.readFileSync(path.join(lockDir, records()[0]), 'utf8')).before.persistent).toEqual({
-      'cluster.routing.allocation.enable': null,
-    });
-    const back = await cli(['allocation', 'restore', '--yes']);
-    expect(back.code, back.stderr).toBe(0);
+    const rootRecord = path.join(lockDir, records()[0]);
+    expect(fs.statSync(rootRecord).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(rootRecord, 'utf8')).before.persistent).toEqual({ 'cluster.routing.allocation.enable': 'primaries' });
+    const mineBack = await cli(['allocation', 'restore', '--yes']);
+    expect(mineBack.code, mineBack.stderr).toBe(0);
+    expect(await enableSetting()).toBe('primaries');
+    expect(records()).toEqual([]);
+    expect(recordsOf(otherUid)).toEqual([theirs]);
+
+    // Chosen by name: previewed (the request it sends), then sent; root removes the record it put back.
+    const chosen = await cli(['allocation', 'restore', '--of', OTHER, '--yes']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(chosen.stdout).toMatch(/PUT \/_cluster\/settings/);
     expect(await enableSetting()).toBeUndefined();
     expect(recordsOf(otherUid)).toEqual([]);
-    expect(records()).toEqual([]);
 
-    // The other way round: root's record, seen and put back by the other user, who may not remove
-    // root's file (sticky folder): it stays, counts for nothing, and root's next start drops it.
+    // The other way round: root's record is 0600, so the other user sees that one exists and whose
+    // it is, not what it says; it is never theirs to act on.
     expect((await cli(['allocation', 'enable', 'none', '--yes'])).code).toBe(0);
     const seen = asOther(['status', '--json']);
-    expect(seen.code).toBe(1);
-    expect(seen.stderr).toMatch(/cluster.routing.allocation.enable is none .*the record of root \(uid 0\), another operator/);
-    const theirBack = asOther(['allocation', 'restore', '--yes']);
-    expect(theirBack.code, theirBack.stderr).toBe(0);
+    expect(seen.stderr).toMatch(/a record of root \(uid 0\) in the shared lock folder \(not readable by you\): not acted on/);
+    const theirTry = asOther(['allocation', 'restore', '--yes']);
+    expect(theirTry.code, theirTry.stderr).toBe(0);
+    expect(theirTry.stdout).toMatch(/nothing of yours to put back/);
+    expect(await enableSetting()).toBe('none');
+    expect((await cli(['allocation', 'restore', '--yes'])).code).toBe(0);
     expect(await enableSetting()).toBeUndefined();
-    expect(records()).toHaveLength(1);
-    const quiet = asOther(['status', '--json']);
-    expect([quiet.code, quiet.stderr]).toEqual([0, '']);
-    const mine = await cli(['status', '--json']);
-    expect([mine.code, mine.stderr]).toEqual([0, '']);
     expect(records()).toEqual([]);
 
-    // A record under the other user's name that root wrote (the owner is not the uid in its name) is
-    // not the other's: ignored, though the setting it claims differs from now.
+    // A forged record (the other user writes it by hand: an old date, allocation off and every node
+    // excluded as "before"): root's enable-then-restore sends only root's own values back.
+    const uuid = ((await es('GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')) as { metadata: { cluster_uuid: string } })
+      .metadata.cluster_uuid;
     const key = theirs.split('.')[0];
-    const planted = path.join(lockDir, `${key}.allocation.${otherUid}.json`);
-    fs.writeFileSync(
-      planted,
-      JSON.stringify({
-        version: 1,
-        clusterUuid: (
-          (await es('GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')) as { metadata: { cluster_uuid: string } }
-        ).metadata.cluster_uuid,
-        url: node.url,
-        at: new Date().toISOString(),
-        user: OTHER,
-        pid: 1,
-        what: 'planted',
-        before: { persistent: { 'cluster.routing.allocation.enable': 'none' }, transient: {} },
-      }),
-      { mode: 0o644 },
-    );
+    const forged = path.join(lockDir, `${key}.allocation.${otherUid}.json`);
+    const forgedText = JSON.stringify({
+      version: 1,
+      clusterUuid: uuid,
+      url: node.url,
+      at: '2000-01-01T00:00:00.000Z',
+      user: 'root',
+      pid: 1,
+      what: 'forged',
+      before: {
+        persistent: { 'cluster.routing.allocation.enable': 'none', 'cluster.routing.allocation.exclude._name': '*' },
+        transient: {},
+      },
+    });
+    const wrote = spawnSync('runuser', ['-u', OTHER, '--', 'sh', '-c', `umask 022; cat > "$1"`, 'sh', forged], {
+      input: forgedText,
+      encoding: 'utf8',
+    });
+    expect(wrote.status, wrote.stderr).toBe(0);
+    const on = await cli(['allocation', 'enable', 'primaries', '--yes']);
+    expect(on.code, on.stderr).toBe(0);
+    const back = await cli(['allocation', 'restore', '--yes']);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).not.toMatch(/"cluster\.routing\.allocation\.exclude\._name"/);
+    expect(back.stdout).toMatch(/"cluster\.routing\.allocation\.enable":null/);
+    const flat = ((await es('GET', '/_cluster/settings?flat_settings=true')) as { persistent: Record<string, string> }).persistent;
+    expect(flat['cluster.routing.allocation.enable']).toBeUndefined();
+    expect(flat['cluster.routing.allocation.exclude._name']).toBeUndefined();
+    // Still there, still named by its owner, still not obeyed.
+    expect(fs.existsSync(forged)).toBe(true);
+    expect((await cli(['allocation'])).stdout).toMatch(new RegExp(`left by another operator.*the record of ${OTHER}`));
+
+    // A record under the other user's name that root wrote (the owner is not the uid in its name) is
+    // not the other's: named with its real owner, its claims never read.
+    fs.rmSync(forged);
+    fs.writeFileSync(forged, forgedText, { mode: 0o644 });
     const ignored = await cli(['status', '--json']);
-    expect([ignored.code, ignored.stderr]).toEqual([0, '']);
-    fs.chownSync(planted, otherUid, otherUid);
-    // The same file owned by the uid in its name is that operator's record: offered.
-    expect((await cli(['status', '--json'])).stderr).toMatch(/it was none\) \(the record of/);
-    fs.rmSync(planted);
+    expect(ignored.stderr).toMatch(
+      new RegExp(`a record of root \\(uid 0\\) .*owned by root \\(uid 0\\), not by the uid ${otherUid} its name claims`),
+    );
+    fs.rmSync(forged);
   }, 240_000);
 });

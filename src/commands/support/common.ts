@@ -8,7 +8,7 @@ import { promptHidden, resolveConnection, UsageError, type ResolvedConnection } 
 import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } from '../../config/profiles';
 import { err, markInsecureTls } from './output';
 import { createEsApi } from '../../cluster/api';
-import { leftAllocation } from '../../services/allocation-record';
+import { allocationLeft } from '../../services/allocation-record';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
@@ -123,8 +123,9 @@ export function announceInsecure(conn: { url: string; insecure?: boolean; via?: 
 /** One line on stderr when shardeck left allocation changed here; a failure to tell never stops the command. */
 async function warnLeftAllocation(client: EsClient, url: string): Promise<void> {
   try {
-    const left = await leftAllocation(createEsApi(client, url));
-    if (left) err(`shardeck: WARNING: ${left.message}; put it back with: shardeck allocation restore\n`);
+    const all = await allocationLeft(createEsApi(client, url));
+    if (all.own) err(`shardeck: WARNING: ${all.own.message}; put it back with: shardeck allocation restore\n`);
+    for (const line of [...all.others.map((l) => l.message), ...all.unread]) err(`shardeck: WARNING: ${line}\n`);
   } catch {
     // unreachable or refused: the command says so itself
   }

@@ -13,7 +13,7 @@ import { Poller } from '../../services/poller';
 import { TimelineRecorder } from '../../services/timeline';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
 import { createUiStore, type UiStore } from '../../ui/state';
-import { leftAllocation } from '../../services/allocation-record';
+import { allocationLeft } from '../../services/allocation-record';
 import { EXIT, openConnection, type CommandContext } from '../support/common';
 import { err } from '../support/output';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
@@ -154,10 +154,15 @@ export async function runConsole(
  * read-only mode the status bar says it. Asked once, after the first frame; a failure to ask is silent.
  */
 function offerAllocationRestore(es: EsApi, store: ConsoleStore, ui: UiStore, readOnly: boolean): void {
-  leftAllocation(es)
-    .then((left) => {
-      if (!left) return;
-      if (readOnly) store.setState({ notice: `${left.message} (read-only: shardeck allocation restore puts it back)` });
+  allocationLeft(es)
+    .then(({ own, others, unread }) => {
+      // Another operator's record is said, never offered: it is theirs (issue 40 N2).
+      const foreign = [...others.map((l) => l.message), ...unread];
+      if (!own) {
+        if (foreign.length) store.setState({ notice: foreign.join('; ') });
+        return;
+      }
+      if (readOnly) store.setState({ notice: `${own.message} (read-only: shardeck allocation restore puts it back)` });
       else if (!ui.getState().dialog) ui.setState({ dialog: { kind: 'wizard', id: 'allocationRestore' }, filtering: false });
     })
     .catch(() => undefined);

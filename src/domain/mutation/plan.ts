@@ -39,6 +39,8 @@ export interface MutationPlan extends MutationRequest {
    * when it matches another set, so an index created after the preview is never touched.
    */
   resolved?: ResolvedTarget;
+  /** It puts allocation back as a record says (restorePlan): not itself a change to record and put back later. */
+  restoresAllocation?: true;
 }
 
 export interface ResolvedTarget {

@@ -144,6 +144,13 @@ describe('restore', () => {
     expect(refusalOf(form({ suffix: '-Bad' }), facts('beside'))).toMatch(/lower case/);
   });
 
+  it('beside: a suffix holding $ is sent as literal text, not a group reference (Java replaceAll)', () => {
+    const replacement = (suffix: string) => restorePlans(form({ suffix }), facts('beside'))[0].body as { rename_replacement: string };
+    expect(replacement('-r$0').rename_replacement).toBe('$1-r\\$0');
+    expect(replacement('-$1${x}$').rename_replacement).toBe('$1-\\$1\\${x}\\$');
+    expect(refusalOf(form({ suffix: '-r\\1' }), facts('beside'))).toMatch(/lower case, without spaces or any of/);
+  });
+
   it('in place: close then restore, both destructive, confirmed only by the typed names (never by --yes alone)', () => {
     const plans = restorePlans(form({ mode: 'replace' }), facts('replace'));
     expect(plans.map((p) => `${p.method} ${p.path}`)).toEqual(['POST /logs-a,logs-b/_close', 'POST /_snapshot/backups/nightly/_restore']);

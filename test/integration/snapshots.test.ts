@@ -221,6 +221,20 @@ describe('shardeck restore', () => {
     expect(again.stderr).toContain('logs-a-back already exists');
   });
 
+  it('beside with a suffix holding $0: restored under exactly the previewed name, not a group reference (issue 40 N6)', async () => {
+    // rename_replacement is a Java replacement string: sent raw, "$0" is the whole match and the node makes logs-a-rlogs-a.
+    const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--rename-suffix=-r$0', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}logs-a -> logs-a-r\$0 \(1 shard/m);
+    expect(r.stdout).toContain('"rename_replacement":"$1-r\\\\$0"');
+    expect(await count('logs-a-r$0')).toBe(20);
+    expect((await es('GET', '/_cat/indices/logs-a-r*?h=index&format=json')).body).toEqual([{ index: 'logs-a-r$0' }]);
+    // The "already exists" check looks at the name the node made.
+    const again = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--rename-suffix=-r$0', '--yes']);
+    expect(again.code).toBe(64);
+    expect(again.stderr).toContain('logs-a-r$0 already exists');
+  });
+
   it('in place: --yes alone sends nothing (exit 5); with the typed names it closes, restores, verifies the counts', async () => {
     const before = auditLinesIn(cfg).length;
     const bare = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--replace', '--yes']);

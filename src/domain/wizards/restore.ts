@@ -51,6 +51,15 @@ export function matchSnapshotIndices(
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The suffix as literal text of a Java replacement string (Elasticsearch renames with
+ * String.replaceAll): `$0`, `$1` or `${name}` would be group references and a backslash an escape,
+ * so the index made would not be the one previewed. `$` is valid in an index name, so it is escaped.
+ */
+export function literalReplacement(text: string): string {
+  return text.replace(/[\\$]/g, '\\$&');
+}
+
 /** Where each index is restored: under its own name (replace) or with the suffix (beside). */
 export function targetName(index: string, form: Pick<RestoreForm, 'mode' | 'suffix'>): string {
   return form.mode === 'replace' ? index : `${index}${form.suffix}`;
@@ -127,7 +136,7 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
   if (form.mode === 'beside')
     Object.assign(body, {
       rename_pattern: '(.+)',
-      rename_replacement: `$1${form.suffix}`,
+      rename_replacement: `$1${literalReplacement(form.suffix)}`,
       include_aliases: form.includeAliases === true,
     });
   else body.include_aliases = true;

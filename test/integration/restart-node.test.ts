@@ -8,6 +8,7 @@
 //    and starts the engine (a new process), puts allocation back to what it was (unset), waits for
 //    green and verifies; every step audited, timings printed.
 import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -138,4 +139,56 @@ it('run again: goes on (allocation off again), restarts the engine, puts allocat
   expect(dry.stdout).toMatch(
     /warning: 1 shard has no copy on another node and will be unavailable \(red\) while restart-me is down: restart_v1\[0\]/,
   );
+}, 300_000);
+
+it('a record another local user forged (allocation off, every node excluded, an old date) steers nothing: the restart puts back only its own change, previewed (issue 40 N2)', async () => {
+  const uuid = (await esCall(node.url, 'GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')).body.metadata.cluster_uuid;
+  const key = crypto.createHash('sha256').update(uuid).digest('hex').slice(0, 16);
+  const NOBODY = 65534;
+  const forged = path.join(env.SHARDECK_LOCK_DIR, `${key}.allocation.${NOBODY}.json`);
+  fs.mkdirSync(env.SHARDECK_LOCK_DIR, { recursive: true });
+  fs.chmodSync(env.SHARDECK_LOCK_DIR, 0o1777);
+  fs.writeFileSync(
+    forged,
+    JSON.stringify({
+      version: 1,
+      clusterUuid: uuid,
+      url: node.url,
+      at: '2000-01-01T00:00:00.000Z',
+      user: 'root',
+      pid: 1,
+      what: 'for the restart of node restart-me',
+      before: {
+        persistent: { 'cluster.routing.allocation.enable': 'none', 'cluster.routing.allocation.exclude._name': '*' },
+        transient: {},
+      },
+    }),
+    { mode: 0o644 },
+  );
+  fs.chownSync(forged, NOBODY, NOBODY);
+  const r = await cli([
+    'restart-node',
+    '--yes',
+    '--node-name',
+    NAME,
+    '--stop-cmd',
+    svc('stop'),
+    '--start-cmd',
+    svc('start'),
+    '--green-timeout',
+    '120',
+  ]);
+  expect(r.code, r.stdout + r.stderr).toBe(0);
+  // Named by its owner at the start, never offered or sent.
+  expect(r.stderr).toMatch(/the record of nobody \(uid 65534\), another operator of this host: not acted on/);
+  // Allocation back: this run's own value (unset), shown before it is sent.
+  expect(r.stdout).toMatch(
+    /allocation-back: [^\n]*\n(?:[^\n]*\n)*?\s+PUT \/_cluster\/settings\?flat_settings=true\n\s+\{"persistent":\{"cluster\.routing\.allocation\.enable":null\}\}/,
+  );
+  expect(r.stdout).not.toMatch(/exclude\._name":/);
+  const flat = (await esCall(node.url, 'GET', '/_cluster/settings?flat_settings=true')).body.persistent;
+  expect(flat['cluster.routing.allocation.enable']).toBeUndefined();
+  expect(flat['cluster.routing.allocation.exclude._name']).toBeUndefined();
+  expect(fs.existsSync(forged)).toBe(true);
+  fs.rmSync(forged);
 }, 300_000);

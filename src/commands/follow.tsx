@@ -33,7 +33,7 @@ const follow: CommandModule = {
   options: { 'token-env': { type: 'string' } },
   flagHelp: {
     'token-env':
-      'variable holding the one-time join token the leader shows, when the leader cannot read your user from the socket (default: none)',
+      'variable holding the one-time join token the leader shows, when the leader cannot read your user from the socket: you follow and see, but cannot approve a change (default: none)',
   },
   examples: [
     'shardeck follow',

@@ -205,22 +205,27 @@ export class RateBucket {
   }
 }
 
-/** Who a follower is, as the leader established it: the uid from the kernel, or unknown (joined by token). */
+/** Who a follower is, as the leader established it: the uid and pid from the kernel, or unknown (joined by token). */
 export interface PeerWho {
   user: string;
   uid?: number;
+  pid?: number;
 }
 
 /**
  * Four eyes means two people: null when this follower may approve a change, else why not. The
- * approver must be a different OS user from the leader's process and from whoever proposed the
- * change (the leader's user, or the follower whose proposal is open). A follower whose uid could
- * not be read joined with the one-time token the leader handed over: it may approve unless it is
- * also the proposer (by name: "unknown" never approves an "unknown" proposal).
+ * approver must be a process the leader identified (its uid read from the kernel), neither the
+ * leader's own process nor its OS user, nor whoever proposed the change. A follower whose uid could
+ * not be read joined with the one-time token, which the leader's own user holds too (it is printed
+ * on the leader's screen): it may follow and see, never approve.
  */
-export function approvalRefusal(approver: PeerWho, leader: { uid: number; user: string }, proposedBy: string): string | null {
-  if (approver.uid !== undefined && approver.uid === leader.uid)
+export function approvalRefusal(approver: PeerWho, leader: { uid: number; user: string; pid: number }, proposedBy: string): string | null {
+  if (approver.uid === undefined)
+    return `${approver.user} joined with the join token, so the leader cannot tell who it is (it may be the leader's own user): four eyes needs a second person the leader can identify by uid`;
+  if (approver.uid === leader.uid)
     return `${approver.user} runs as the leader's own user (uid ${leader.uid}): four eyes needs a second person`;
+  if (approver.pid === leader.pid)
+    return `${approver.user} is the leader's own process (pid ${leader.pid}): four eyes needs a second person`;
   if (approver.user === leader.user) return `${approver.user} is the leader's own user: four eyes needs a second person`;
   if (approver.user === proposedBy) return `${approver.user} proposed this change: another person approves it`;
   return null;

@@ -2,9 +2,10 @@
 // --share-group) that up to 8 followers join. Followers get what the leader already fetched (a
 // whitelist of the store, domain/share.ts), never a credential, and never make the leader wait: a
 // write is never awaited, and a follower whose unread bytes pile up is dropped. A peer is
-// identified by its socket's owner (services/peer.ts), or else by the one-time join token; a
-// stranger is refused and shown to the leader. With --require-approval this is the Guard's
-// Approver: a change waits for a follower to approve the same preview (four eyes).
+// identified by its socket's owner (services/peer.ts), or else by the one-time join token (it then
+// follows but never approves: it may be the leader's own user); a stranger is refused and shown to
+// the leader. With --require-approval this is the Guard's Approver: a change waits for a follower
+// to approve the same preview (four eyes).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -98,8 +99,8 @@ export class ShareServer implements Approver {
   private lastAges = '';
   private pending?: Pending;
   private token = crypto.randomBytes(12).toString('base64url');
-  /** The leader's own OS user: never the second pair of eyes. */
-  private readonly leader = { uid: process.getuid?.() ?? 0, user: hostUser() };
+  /** The leader's own process and OS user: never the second pair of eyes. */
+  private readonly leader = { uid: process.getuid?.() ?? 0, user: hostUser(), pid: process.pid };
   private allowed: { uids: Set<number>; gid?: number; members: Set<string> } = { uids: new Set(), members: new Set() };
   /** Bytes written to followers (the benchmark and the secret-grep test read it). */
   readonly stats = { bytes: 0, messages: 0, dropped: 0 };
@@ -354,7 +355,11 @@ export class ShareServer implements Approver {
 
   /** Why this follower may not approve the request (four eyes: another person), or null. */
   private refusalFor(peer: Peer, request: ApprovalMessage): string | null {
-    return approvalRefusal({ user: peer.user, ...(peer.uid !== undefined ? { uid: peer.uid } : {}) }, this.leader, request.proposedBy);
+    return approvalRefusal(
+      { user: peer.user, ...(peer.uid !== undefined ? { uid: peer.uid } : {}), ...(peer.pid !== undefined ? { pid: peer.pid } : {}) },
+      this.leader,
+      request.proposedBy,
+    );
   }
 
   /** Each follower sees the change; one that may not approve it is told so up front. */

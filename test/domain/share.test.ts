@@ -103,13 +103,22 @@ describe("what crosses a shared console's socket", () => {
   });
 
   it("four eyes: the leader's own user, the proposer, or a follower of the leader's uid cannot approve", () => {
-    const leader = { uid: 0, user: 'root' };
+    const leader = { uid: 0, user: 'root', pid: 4242 };
     expect(approvalRefusal({ user: 'root', uid: 0 }, leader, 'root')).toMatch(/leader's own user .* second person/);
     expect(approvalRefusal({ user: 'alias-of-root', uid: 0 }, leader, 'root')).toMatch(/uid 0/);
     expect(approvalRefusal({ user: 'bob', uid: 1001 }, leader, 'bob')).toMatch(/bob proposed this change/);
-    expect(approvalRefusal({ user: 'unknown' }, leader, 'unknown')).toMatch(/proposed this change/);
-    expect(approvalRefusal({ user: 'bob', uid: 1001 }, leader, 'root')).toBeNull();
-    expect(approvalRefusal({ user: 'unknown' }, leader, 'root')).toBeNull();
+    expect(approvalRefusal({ user: 'bob', uid: 1001, pid: 77 }, leader, 'root')).toBeNull();
+  });
+
+  it("issue 40 N7: a follower of unknown identity (joined with the token) or the leader's own process never approves", () => {
+    const leader = { uid: 0, user: 'root', pid: 4242 };
+    // The token is on the leader's screen: whoever joined with it may be the leader's own user.
+    expect(approvalRefusal({ user: 'unknown' }, leader, 'root')).toMatch(
+      /unknown joined with the join token, so the leader cannot tell who it is .*four eyes needs a second person the leader can identify by uid/,
+    );
+    expect(approvalRefusal({ user: 'unknown' }, leader, 'unknown')).toMatch(/join token/);
+    // The leader's own pid, whatever uid it was read with.
+    expect(approvalRefusal({ user: 'bob', uid: 1001, pid: 4242 }, leader, 'root')).toMatch(/leader's own process \(pid 4242\)/);
   });
 
   it("the hello carries the follower's token only as a string (the leader compares it with its own)", () => {

@@ -231,6 +231,58 @@ describe('share server', () => {
     client.stop();
   });
 
+  it("issue 40 N7: a follower joined with the token (its user unknown: maybe the leader's own) sees the change but its approval never counts", async () => {
+    const store = newStore();
+    server = new ShareServer(store, {
+      socketPath: path.join(dir, 'token-eyes.sock'),
+      requireApproval: true,
+      identify: () => Promise.resolve(null),
+    });
+    const file = await server.start();
+    const reader = createConsoleStore({ connection: { url: '(following)', profile: '', insecure: false, readOnly: true } });
+    const client = new FollowClient(reader, file, { token: server.joinToken });
+    await client.connect();
+    expect(store.getState().share?.followers).toEqual([expect.objectContaining({ user: 'unknown', via: 'token' })]);
+    const audit = path.join(dir, 'token-eyes-audit.log');
+    const guard = new Guard({
+      client: createClient({ url: 'http://127.0.0.1:1' }),
+      conn: { url: 'http://127.0.0.1:1', readOnly: false },
+      profile: 'p',
+      auditFile: audit,
+      approver: server,
+    });
+    let ran = false;
+    const step = { command: 'systemctl stop elasticsearch', risk: 'reversible' as const, target: 'node', summary: 'stop the node' };
+    const running = guard
+      .runHostCommand(step, { by: 'key' }, () => {
+        ran = true;
+        return Promise.resolve({ ok: true });
+      })
+      .catch((e: unknown) => e);
+    await waitUntil(
+      'the request on the token follower',
+      () => reader.getState().share?.approval,
+      (a) => a !== undefined,
+    );
+    // Told up front, and its y sent anyway is refused by the leader; the change keeps waiting.
+    expect(reader.getState().share?.approval?.cannotApprove).toMatch(/joined with the join token, so the leader cannot tell who it is/);
+    client.approve(reader.getState().share!.approval!.id);
+    await waitUntil(
+      'the token follower told it cannot approve',
+      () => reader.getState().share?.message ?? '',
+      (m) => /you cannot approve: unknown joined with the join token/.test(m),
+    );
+    expect(store.getState().share?.message).toMatch(/not approved: unknown joined with the join token.*still waiting for another follower/);
+    expect(store.getState().share?.approval).toBeDefined();
+    expect(ran).toBe(false);
+    client.stop();
+    const err = await running;
+    expect(err).toBeInstanceOf(GuardRefusal);
+    expect((err as Error).message).toMatch(/the last follower left before approving: nothing was sent/);
+    expect(ran).toBe(false);
+    expect(fs.existsSync(audit)).toBe(false);
+  });
+
   it('a note flood is rate-limited: the leader keeps its loop time and its timeline takes only a few', async () => {
     const prevConf = process.env.SHARDECK_CONFIG_DIR;
     process.env.SHARDECK_CONFIG_DIR = path.join(dir, 'flood-conf');

@@ -24,6 +24,17 @@ export const NOTE_BURST = 5;
 export const NOTES_PER_SECOND = 0.5;
 /** A follower that keeps sending past its limit this many times is dropped. */
 export const MAX_OVER_LIMIT = 200;
+/**
+ * Connections to the leader's socket: a burst of this many, then this many a second. Past it a
+ * connection is refused before its peer is looked up (each look-up reads /proc), so a follower that
+ * reconnects in a loop costs the leader a write of one line.
+ */
+export const CONNECT_BURST = 16;
+export const CONNECTS_PER_SECOND = 2;
+/** Peers looked up at once; the others wait their turn. */
+export const MAX_IDENTIFYING = 2;
+/** What a connection past the rate is told. */
+export const TOO_MANY_CONNECTIONS = 'too many connections to this console at once: try again in a few seconds';
 
 /** The console's fields a follower gets. */
 export interface SharedState {

@@ -3,10 +3,16 @@
 // socket:[inode]), its peer's inode from the kernel's socket diagnostics (`ss -x`, netlink
 // UNIX_DIAG_PEER), and the process holding that inode (/proc/<pid>/fd), whose owner is the uid.
 // A process of another user whose fds we may not read (we are not root) stays unknown: then the
-// one-time join token decides.
+// one-time join token decides. The walk is asynchronous and capped in time (PEER_SEARCH_MS): a host
+// with many open files, or a follower that reconnects in a loop, never holds the leader's loop.
 import fs from 'node:fs';
 import type net from 'node:net';
 import { runProgram } from '../boundary/programs';
+
+/** The longest the search for a peer's process may take; past it the peer is unknown (the token decides). */
+export const PEER_SEARCH_MS = 2000;
+/** Links read between two returns to the event loop (a readlink takes a few microseconds). */
+const LINK_BATCH = 256;
 
 export interface PeerIdentity {
   uid: number;
@@ -34,23 +40,33 @@ async function peerInode(local: number): Promise<number | null> {
   return null;
 }
 
-function processHolding(inode: number): PeerIdentity | null {
-  // This process too: a follower may live in the leader's own process (tests, the benchmark).
-  for (const d of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
+async function processHolding(inode: number, deadline: number): Promise<PeerIdentity | null> {
+  const self = String(process.pid);
+  let all: string[];
+  try {
+    all = await fs.promises.readdir('/proc');
+  } catch {
+    return null;
+  }
+  // This process first: a follower may live in the leader's own process (tests, the benchmark).
+  const pids = [self, ...all.filter((d) => /^\d+$/.test(d) && d !== self)];
+  for (const d of pids) {
+    if (performance.now() > deadline) return null;
     let fds: string[];
     try {
-      fds = fs.readdirSync(`/proc/${d}/fd`);
+      fds = await fs.promises.readdir(`/proc/${d}/fd`);
     } catch {
       continue;
     }
-    for (const fd of fds) {
-      if (inodeOfFd(Number(d), fd) === inode) {
-        try {
-          return { uid: fs.statSync(`/proc/${d}`).uid, pid: Number(d) };
-        } catch {
-          return null;
-        }
+    for (let i = 0; i < fds.length; i += LINK_BATCH) {
+      if (performance.now() > deadline) return null;
+      // Synchronous reads in short slices (the readdir above yielded too): far cheaper than a thread-pool call per link.
+      if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+      if (!fds.slice(i, i + LINK_BATCH).some((fd) => inodeOfFd(Number(d), fd) === inode)) continue;
+      try {
+        return { uid: (await fs.promises.stat(`/proc/${d}`)).uid, pid: Number(d) };
+      } catch {
+        return null;
       }
     }
   }
@@ -58,12 +74,13 @@ function processHolding(inode: number): PeerIdentity | null {
 }
 
 /** The uid and pid of the process at the other end of an accepted socket; null when it cannot be read. */
-export async function peerOf(socket: net.Socket): Promise<PeerIdentity | null> {
+export async function peerOf(socket: net.Socket, searchMs = PEER_SEARCH_MS): Promise<PeerIdentity | null> {
   if (process.platform !== 'linux') return null;
   const fd = (socket as unknown as { _handle?: { fd?: number } })._handle?.fd;
   if (typeof fd !== 'number' || fd < 0) return null;
   const local = inodeOfFd('self', fd);
   if (local === null) return null;
+  const deadline = performance.now() + searchMs;
   const peer = await peerInode(local);
-  return peer === null ? null : processHolding(peer);
+  return peer === null ? null : processHolding(peer, deadline);
 }

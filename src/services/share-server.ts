@@ -14,6 +14,8 @@ import { lookupGroup, primaryGid, shareDir, userName } from '../config/runtime';
 import {
   approvalRefusal,
   approvalSatisfied,
+  CONNECT_BURST,
+  CONNECTS_PER_SECOND,
   FOLLOWER_BURST,
   FOLLOWER_PER_SECOND,
   LineSplitter,
@@ -24,7 +26,9 @@ import {
   tokenMatches,
   MAX_FOLLOWER_LINE,
   MAX_FOLLOWERS,
+  MAX_IDENTIFYING,
   MAX_UNREAD_BYTES,
+  TOO_MANY_CONNECTIONS,
   parseFollowerMessage,
   sharedState,
   stateDiff,
@@ -102,8 +106,14 @@ export class ShareServer implements Approver {
   /** The leader's own process and OS user: never the second pair of eyes. */
   private readonly leader = { uid: process.getuid?.() ?? 0, user: hostUser(), pid: process.pid };
   private allowed: { uids: Set<number>; gid?: number; members: Set<string> } = { uids: new Set(), members: new Set() };
-  /** Bytes written to followers (the benchmark and the secret-grep test read it). */
-  readonly stats = { bytes: 0, messages: 0, dropped: 0 };
+  /** New connections, taken before their peer is looked up: a flood is refused cheaply. */
+  private connects = new RateBucket(CONNECT_BURST, CONNECTS_PER_SECOND);
+  /** Look-ups running now, and the connections waiting their turn. */
+  private identifying = 0;
+  private identifyQueue: (() => void)[] = [];
+  private floodToldAt = 0;
+  /** Bytes written to followers (the benchmark and the secret-grep test read it); connections refused as too many. */
+  readonly stats = { bytes: 0, messages: 0, dropped: 0, tooMany: 0 };
   socketPath = '';
 
   constructor(
@@ -132,7 +142,8 @@ export class ShareServer implements Approver {
       // not there
     }
     const server = net.createServer((socket) => void this.accept(socket));
-    server.maxConnections = MAX_FOLLOWERS * 2;
+    // A hard cap above what the rate lets through, so a connection past the rate is told why.
+    server.maxConnections = MAX_FOLLOWERS * 2 + CONNECT_BURST * 2;
     // The socket is created with the umask's mode: a umask of 0 would leave it 0777 until chmod.
     const oldMask = process.umask(0o177);
     try {
@@ -234,7 +245,12 @@ export class ShareServer implements Approver {
       this.refuse(socket, 'a follower', `this console already has ${MAX_FOLLOWERS} followers`);
       return;
     }
-    const who = await (this.opts.identify ?? peerOf)(socket).catch(() => null);
+    if (!this.connects.take(Date.now())) {
+      this.refuseTooMany(socket);
+      return;
+    }
+    const who = await this.identifyInTurn(socket);
+    if (socket.destroyed) return;
     const peer: Peer = {
       id: this.nextId++,
       user: who ? userName(who.uid) : 'unknown',
@@ -268,6 +284,31 @@ export class ShareServer implements Approver {
     setTimeout(() => {
       if (!peer.joined && this.peers.has(peer)) this.drop(peer, 'it did not say hello');
     }, 5000).unref();
+  }
+
+  /** Looks the peer up, at most MAX_IDENTIFYING at once; one that left while waiting is not looked up. */
+  private async identifyInTurn(socket: net.Socket): Promise<PeerIdentity | null> {
+    if (this.identifying >= MAX_IDENTIFYING) await new Promise<void>((resolve) => this.identifyQueue.push(resolve));
+    else this.identifying++;
+    try {
+      return socket.destroyed ? null : await (this.opts.identify ?? peerOf)(socket).catch(() => null);
+    } finally {
+      // The slot passes to the next waiting connection, or is freed.
+      const next = this.identifyQueue.shift();
+      if (next) next();
+      else this.identifying--;
+    }
+  }
+
+  /** A connection past the rate: one line and closed, before any look-up; the leader told at most once a second. */
+  private refuseTooMany(socket: net.Socket): void {
+    socket.end(JSON.stringify({ t: 'refused', reason: TOO_MANY_CONNECTIONS } satisfies LeaderMessage) + '\n');
+    socket.destroySoon();
+    this.stats.tooMany++;
+    const now = Date.now();
+    if (now - this.floodToldAt < 1000) return;
+    this.floodToldAt = now;
+    this.patchView({ message: `refusing connections: too many at once (${this.stats.tooMany} refused so far)` });
   }
 
   private uidAllowed(uid: number): boolean {
@@ -305,6 +346,16 @@ export class ShareServer implements Approver {
       if (peer.via === 'token' && !tokenMatches(m.token, this.token)) {
         this.peers.delete(peer);
         this.refuse(peer.socket, 'a peer whose user could not be read', 'the join token is missing or wrong');
+        return;
+      }
+      // Checked again here: connections accepted together were looked up while none had joined.
+      if ([...this.peers].filter((p) => p.joined).length >= MAX_FOLLOWERS) {
+        this.peers.delete(peer);
+        this.refuse(
+          peer.socket,
+          `${peer.user}${peer.pid ? ` (pid ${peer.pid})` : ''}`,
+          `this console already has ${MAX_FOLLOWERS} followers`,
+        );
         return;
       }
       if (peer.via === 'token') {

@@ -323,6 +323,74 @@ describe('share server', () => {
     else process.env.SHARDECK_CONFIG_DIR = prevConf;
   });
 
+  it('issue 40 N9: 200 rapid connections: the excess is refused with a message before its peer is looked up, and the leader keeps ticking', async () => {
+    const store = newStore();
+    server = new ShareServer(store, { socketPath: path.join(dir, 'storm.sock') });
+    const file = await server.start();
+    // A host with many open files (an Elasticsearch node holds thousands of segments): a look-up of a
+    // peer reads /proc/<pid>/fd of each process up to the peer's, so these (started before the
+    // connecting process, lower pids) are read for every connection.
+    const node = (code: string) => spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'], cwd: '/' });
+    const holders = await Promise.all(
+      [1, 2, 3, 4, 5, 6].map(() => {
+        const child = node(
+          "const fs=require('fs');for(let i=0;i<19000;i++)fs.openSync('/dev/null','r');console.log('ready');setInterval(()=>{},1e6)",
+        );
+        return new Promise<typeof child>((resolve) => child.stdout.once('data', () => resolve(child)));
+      }),
+    );
+    try {
+      // The leader's loop: a 10 ms tick, its worst gap measured while the connections arrive.
+      let last = performance.now();
+      let worstGap = 0;
+      const tick = setInterval(() => {
+        const now = performance.now();
+        worstGap = Math.max(worstGap, now - last);
+        last = now;
+      }, 10);
+      // Another process opens 200 connections at once; each ends with the leader's first line (hello, or refused and why) or a close.
+      const storm = node(`
+const net = require('net');
+const out = [];
+for (let i = 0; i < 200; i++) {
+  let got = '';
+  let done = false;
+  const s = net.createConnection(${JSON.stringify(file)}, () => s.write('{"t":"hello"}\\n'));
+  s.setEncoding('utf8');
+  const end = () => {
+    if (done) return;
+    done = true;
+    out.push(got.split('\\n')[0]);
+    if (out.length === 200) process.stdout.write(JSON.stringify(out), () => process.exit(0));
+  };
+  s.on('data', (d) => { got += d; if (got.includes('\\n')) end(); });
+  s.on('error', () => undefined);
+  s.on('close', end);
+}`);
+      let text = '';
+      storm.stdout.on('data', (d) => (text += d));
+      const started = performance.now();
+      await new Promise((resolve) => storm.on('close', resolve));
+      const took = performance.now() - started;
+      clearInterval(tick);
+      const answers = JSON.parse(text) as string[];
+      const tooMany = answers.filter((a) => a.includes('too many connections to this console at once')).length;
+      const joined = answers.filter((a) => a.startsWith('{"t":"hello"')).length;
+      console.log(
+        `share, 200 connections: answered in ${took.toFixed(0)} ms, leader loop worst gap ${worstGap.toFixed(0)} ms; ${joined} joined, ${tooMany} refused as too many`,
+      );
+      // Generous (a few ms when the look-ups yield; one synchronous walk of these 114000 links took 0.5 s here, and they came back to back).
+      expect(worstGap).toBeLessThan(500);
+      expect(tooMany).toBeGreaterThan(100);
+      // A connection that failed writing its hello after the refusal may not have read the line.
+      expect(server.stats.tooMany).toBeGreaterThanOrEqual(tooMany);
+      expect(joined).toBeLessThanOrEqual(MAX_FOLLOWERS);
+      expect(store.getState().share?.message).toMatch(/refusing connections: too many at once \(\d+ refused so far\)/);
+    } finally {
+      for (const h of holders) h.kill();
+    }
+  });
+
   it('follow without a path trusts only a 0700/0710 folder of its own user, not one another user planted', () => {
     const uid = process.getuid!();
     const runtime = fs.mkdtempSync(path.join(dir, 'run-'));

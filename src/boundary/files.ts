@@ -37,7 +37,7 @@ function kindOf(st: fs.Stats): string {
 export function readCapped(
   file: string,
   maxBytes: number,
-  opts: { tail?: boolean; noFollow?: boolean } = {},
+  opts: { tail?: boolean; noFollow?: boolean; encoding?: BufferEncoding } = {},
 ): { text: string; size: number; truncated: boolean; owner: number } {
   const fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | (opts.noFollow ? fs.constants.O_NOFOLLOW : 0));
   try {
@@ -46,7 +46,7 @@ export function readCapped(
     const len = Math.min(st.size, maxBytes);
     const buf = Buffer.alloc(len);
     const n = len ? fs.readSync(fd, buf, 0, len, opts.tail ? st.size - len : 0) : 0;
-    return { text: buf.subarray(0, n).toString('utf8'), size: st.size, truncated: st.size > maxBytes, owner: st.uid };
+    return { text: buf.subarray(0, n).toString(opts.encoding ?? 'utf8'), size: st.size, truncated: st.size > maxBytes, owner: st.uid };
   } finally {
     fs.closeSync(fd);
   }

@@ -2,6 +2,7 @@
 // Names shown to the operator of files and records another user left come from here, never
 // from the files' own text.
 import { execFileSync } from 'node:child_process';
+import { readCapped } from './files';
 
 function getent(db: 'passwd' | 'group', key: string): string | null {
   try {
@@ -41,4 +42,41 @@ export function primaryGid(uid: number): number | null {
   const line = getent('passwd', String(uid));
   const gid = Number(line?.split(':')[3]);
   return line !== null && Number.isFinite(gid) ? gid : null;
+}
+
+/** The system's own user list (/etc/passwd: root's, world-readable), capped; "" when unreadable. */
+function passwd(): string {
+  try {
+    return readCapped('/etc/passwd', 16 * 1024 * 1024).text;
+  } catch {
+    return '';
+  }
+}
+
+/** The name of a uid from /etc/passwd (no getent needed), or null. */
+export function passwdName(uid: number): string | null {
+  const line = passwd()
+    .split('\n')
+    .find((l) => l.split(':')[2] === String(uid));
+  return line ? line.split(':')[0] : null;
+}
+
+/** The uid of a user name from /etc/passwd, or null. */
+export function passwdUid(name: string): number | null {
+  const line = passwd()
+    .split('\n')
+    .find((l) => l.split(':')[0] === name);
+  return line ? Number(line.split(':')[2]) : null;
+}
+
+/** The name of a gid from /etc/group, or null. */
+export function groupName(gid: number): string | null {
+  let text = '';
+  try {
+    text = readCapped('/etc/group', 16 * 1024 * 1024).text;
+  } catch {
+    return null;
+  }
+  const line = text.split('\n').find((l) => l.split(':')[2] === String(gid));
+  return line ? line.split(':')[0] : null;
 }

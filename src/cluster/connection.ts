@@ -1,15 +1,15 @@
 // The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
 // never be resent automatically, and the poller does its own backoff for reads.
 import { forbiddenSentence, parseUnauthorized } from '../domain/privileges';
-import fs from 'node:fs';
 import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import * as errors from '@elastic/transport/errors';
 import { urlForMessage } from '../domain/urls';
+import { NotRegularFileError, readCapped } from '../boundary/files';
 import type { SearchCurl } from '../domain/mutation/preview';
 import { AnswerMeter, AnswerTooBigError, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 import { searchCurlSender } from './search-curl';
-import { BODY_STALLED, esClient, httpSender, TLS_TRUST_CODES, type EsClient } from './transport';
+import { BODY_STALLED, CA_FILE_CAP, esClient, httpSender, TLS_TRUST_CODES, type EsClient } from './transport';
 
 export type { EsClient } from './transport';
 import type { RowsParser } from '../domain/parse';
@@ -102,12 +102,13 @@ export function createClient(opts: ConnectionOptions): EsClient {
   let ca: string | undefined;
   if (opts.caFile) {
     try {
-      ca = fs.readFileSync(opts.caFile, 'utf8');
+      // Non-blocking, a regular file only, capped: a FIFO or a device given as the CA never hangs the start (issue 40 N3).
+      const r = readCapped(opts.caFile, CA_FILE_CAP);
+      if (r.truncated) throw Object.assign(new Error('too large'), { code: `over ${CA_FILE_CAP} bytes` });
+      ca = r.text;
     } catch (e) {
-      throw new ConnError(
-        'tls',
-        `cannot read the CA file ${opts.caFile} (${(e as NodeJS.ErrnoException).code ?? 'error'}): check the path given to --ca`,
-      );
+      const why = e instanceof NotRegularFileError ? `it is ${e.what}` : ((e as NodeJS.ErrnoException).code ?? 'error');
+      throw new ConnError('tls', `cannot read the CA file ${opts.caFile} (${why}): check the path given to --ca`);
     }
   }
   let node: URL;

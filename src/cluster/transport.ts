@@ -7,7 +7,6 @@
 // node:http's parser is native: nothing is left to wait for once the sockets are closed.
 // The error classes come from the client's own transport package (a small file), so errors stay
 // `errors.ResponseError` & co. for classifyError and the tests.
-import fs from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { stringify } from 'node:querystring';
@@ -20,6 +19,7 @@ import {
   ResponseError,
   TimeoutError,
 } from '@elastic/transport/errors';
+import { readCapped } from '../boundary/files';
 import { AnswerMeter, answerCapBytes, hangUp, inflateCapped, RedirectRefusedError } from './answer-cap';
 
 /** What Elasticsearch 8 is asked to speak (the client's "compatible-with=8" media type). */
@@ -223,7 +223,7 @@ export const TLS_TRUST_CODES = new Set([
 ]);
 
 /** A CA bundle larger than this is not read again (the first read at start is the command's own). */
-const CA_FILE_CAP = 1 << 20;
+export const CA_FILE_CAP = 1 << 20;
 
 /**
  * How long one kept-alive socket is used. Elasticsearch reloads its certificate files by itself
@@ -264,8 +264,11 @@ export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }:
   /** The CA file read again after a certificate was not trusted: when it changed, new connections use it. */
   const renewCa = (): void => {
     try {
-      if (!caFile || fs.statSync(caFile).size > CA_FILE_CAP) return;
-      const now = fs.readFileSync(caFile, 'utf8');
+      if (!caFile) return;
+      // Non-blocking and a regular file only: a FIFO put in its place never hangs a request (issue 40 N3).
+      const r = readCapped(caFile, CA_FILE_CAP);
+      if (r.truncated) return;
+      const now = r.text;
       if (now === ca) return;
       ca = now;
       const old = agent;

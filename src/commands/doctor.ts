@@ -2,7 +2,7 @@
 // disk and its forecast, shards, scroll contexts, versions and transport, the log's error messages),
 // each finding with its evidence, remedy and the key or command that applies it. Reads only.
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
-import fs from 'node:fs';
+import { existsHere } from '../boundary/host-reads';
 import { countOf } from '../domain/format';
 import { displayText } from '../domain/display-text';
 import { createEsApi } from '../cluster/api';
@@ -83,7 +83,7 @@ const doctor: CommandModule = {
   async run({ values }) {
     const json = Boolean(values.json);
     const logFile = values.log as string | undefined;
-    if (logFile !== undefined && !fs.existsSync(logFile))
+    if (logFile !== undefined && !existsHere(logFile))
       return usageError(NAME, `the log file ${logFile} does not exist: give the node's log with --log FILE`, json);
     const poh = values['platform-on-host'] as string | undefined;
     if (poh !== undefined && poh !== 'yes' && poh !== 'no')

@@ -1,6 +1,7 @@
 // Resolves how to reach the storage node: flags override the profile, the profile overrides the
 // defaults. The password never travels in argv: --password-env VAR, --password-file F or a prompt.
-import fs from 'node:fs';
+import { NotRegularFileError, readCapped } from '../boundary/files';
+import { existsHere } from '../boundary/host-reads';
 import type { ConnectionOptions } from '../cluster/connection';
 import { nodeUrlProblem, urlForMessage } from '../domain/urls';
 import { assertPrivateFile, UsageError } from './files';
@@ -72,10 +73,14 @@ export async function resolveConnection(
   } else if (passwordFile) {
     try {
       assertPrivateFile(passwordFile);
-      password = fs.readFileSync(passwordFile, 'utf8').replace(/\r?\n$/, '');
+      // Non-blocking, a regular file only: a FIFO given as the password file never hangs the start.
+      const r = readCapped(passwordFile, 64 * 1024);
+      if (r.truncated) throw Object.assign(new Error('too large'), { code: 'over 64 KB: not a password file' });
+      password = r.text.replace(/\r?\n$/, '');
     } catch (e) {
       if ((e as Error).name === 'InsecureFileError') throw new UsageError((e as Error).message);
-      throw new UsageError(`cannot read the password file ${passwordFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      const why = e instanceof NotRegularFileError ? `it is ${e.what}` : ((e as NodeJS.ErrnoException).code ?? 'error');
+      throw new UsageError(`cannot read the password file ${passwordFile} (${why})`);
     }
     passwordSource = passwordFile;
   } else if (user !== undefined) {
@@ -87,7 +92,7 @@ export async function resolveConnection(
     passwordSource = 'prompt';
   }
   const ca = flags.ca ?? profile?.ca;
-  if (ca && !fs.existsSync(ca)) throw new UsageError(`the CA file ${ca} (from --ca) does not exist`);
+  if (ca && !existsHere(ca)) throw new UsageError(`the CA file ${ca} (from --ca) does not exist`);
   return {
     url,
     user,

@@ -3,7 +3,6 @@
 // hold the index. Reads only. shardeck usually runs on the storage node itself, so a few probes
 // look at this host's files (does the folder exist, which java runs the node, is there an
 // elasticsearch-shard); from another host they answer "not seen from here".
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { displayText } from '../domain/display-text';
@@ -11,6 +10,11 @@ import { configDir } from '../config/files';
 import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
 import { defaultConfDir } from '../domain/host-env';
 import { packageEsEnv } from '../boundary/host-files';
+import { existsHere, folderNames, procExe, procOpenFiles, procText, readHead, readTail } from '../boundary/host-reads';
+import { passwdName } from '../boundary/users';
+
+/** A node's state file is small (a Lucene commit point, node-N.st): more is not one. */
+const STATE_FILE_CAP = 1024 * 1024;
 import { findCorruption, losslessOptions, type CorruptFinding, type SnapshotHolding } from '../domain/corruption/explain';
 import {
   elsewhereRefusal,
@@ -64,7 +68,8 @@ export interface CorruptionReport {
 /** /proc/<pid> on this host is an Elasticsearch JVM (true), another process (false), or none / unreadable (null). */
 function pidIsElasticsearch(pid: number): boolean | null {
   try {
-    return isElasticsearchCmdline(fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1'));
+    const cmdline = procText(pid, 'cmdline', 'latin1');
+    return cmdline === null ? null : isElasticsearchCmdline(cmdline);
   } catch {
     return null;
   }
@@ -84,36 +89,19 @@ export function localNodeOf(nodes: NodeFacts[]): NodeFacts | undefined {
   });
 }
 
-/** The files process `pid` has open, or null when /proc/<pid>/fd cannot be read. */
-function openFiles(pid: number): Set<string> | null {
-  try {
-    const dir = `/proc/${pid}/fd`;
-    const out = new Set<string>();
-    for (const fd of fs.readdirSync(dir)) {
-      try {
-        out.add(fs.readlinkSync(`${dir}/${fd}`));
-      } catch {
-        /* closed meanwhile */
-      }
-    }
-    return out;
-  } catch {
-    return null;
-  }
-}
+const openFiles = procOpenFiles;
 
 /** The node id written under <dataPath>/_state on this host (newest Lucene commit, else node-N.st). */
-function stateNodeId(dataPath: string): string | null {
+export function stateNodeId(dataPath: string): string | null {
   const dir = path.join(dataPath, '_state');
-  try {
-    const names = fs.readdirSync(dir);
-    const files = [newestSegmentsFile(names), ...names.filter((n) => /^node-\d+\.st$/.test(n))].filter((n): n is string => Boolean(n));
-    for (const f of files) {
-      const id = parseStateNodeId(fs.readFileSync(path.join(dir, f), 'latin1'));
-      if (id) return id;
-    }
-  } catch {
-    /* not on this host, or not readable */
+  const names = folderNames(dir);
+  if (!names) return null; // not on this host, or not readable
+  const files = [newestSegmentsFile(names), ...names.filter((n) => /^node-\d+\.st$/.test(n))].filter((n): n is string => Boolean(n));
+  for (const f of files) {
+    // The engine's user owns these: a FIFO or a link planted there is refused, never waited on (issue 40 N3).
+    const text = readHead(path.join(dir, f), STATE_FILE_CAP, 'latin1');
+    const id = text === null ? null : parseStateNodeId(text);
+    if (id) return id;
   }
   return null;
 }
@@ -126,7 +114,7 @@ function hostView(n: NodeFacts, uuid: string | null, shard: number): HostView {
     dataPaths: n.dataPaths.map((p) => ({
       path: p,
       nodeId: stateNodeId(p),
-      shardFolderExists: uuid !== null && fs.existsSync(shardFolder(p, uuid, shard)),
+      shardFolderExists: uuid !== null && existsHere(shardFolder(p, uuid, shard)),
       lockedByPid: files === null ? null : files.has(path.join(p, 'node.lock')),
     })),
   };
@@ -139,36 +127,13 @@ export function runsOnThisHost(n: { id: string; pid?: number; dataPaths: string[
   return n.dataPaths.some((p) => files?.has(path.join(p, 'node.lock')) && stateNodeId(p) === n.id);
 }
 
-/** The name of a uid from /etc/passwd (no getent needed). */
-export function userName(uid: number): string | null {
-  try {
-    const line = fs
-      .readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((l) => l.split(':')[2] === String(uid));
-    return line ? line.split(':')[0] : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The uid of a user name from /etc/passwd, or null. */
-export function uidOfUser(name: string): number | null {
-  try {
-    const line = fs
-      .readFileSync('/etc/passwd', 'utf8')
-      .split('\n')
-      .find((l) => l.split(':')[0] === name);
-    return line ? Number(line.split(':')[2]) : null;
-  } catch {
-    return null;
-  }
-}
+export { passwdName as userName, passwdUid as uidOfUser } from '../boundary/users';
 
 /** The uid process `pid` runs as (/proc/<pid>/status, every uid agreeing), or null. */
 export function processUid(pid: number): number | null {
   try {
-    return processUidOf(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const status = procText(pid, 'status');
+    return status === null ? null : processUidOf(status);
   } catch {
     return null;
   }
@@ -177,7 +142,7 @@ export function processUid(pid: number): number | null {
 /** The user running process `pid`: the engine's user, read from the engine itself (never from a file's owner). */
 export function processUser(pid: number): string | null {
   const uid = processUid(pid);
-  return uid === null ? null : userName(uid);
+  return uid === null ? null : passwdName(uid);
 }
 
 /**
@@ -185,24 +150,14 @@ export function processUser(pid: number): string | null {
  * undefined. For what doctor shows only: the engine's user sets it, so nothing is run from it.
  */
 export function envOfPid(pid: number, name: string): string | undefined {
-  try {
-    const e = fs
-      .readFileSync(`/proc/${pid}/environ`, 'utf8')
-      .split('\0')
-      .find((x) => x.startsWith(`${name}=`));
-    return e?.slice(name.length + 1);
-  } catch {
-    return undefined;
-  }
+  const e = procText(pid, 'environ')
+    ?.split('\0')
+    .find((x) => x.startsWith(`${name}=`));
+  return e?.slice(name.length + 1);
 }
 
 export function javaOfPid(pid: number | undefined): string | null {
-  if (!pid) return null;
-  try {
-    return fs.readlinkSync(`/proc/${pid}/exe`);
-  } catch {
-    return null;
-  }
+  return pid ? procExe(pid) : null;
 }
 
 /**
@@ -210,21 +165,9 @@ export function javaOfPid(pid: number | undefined): string | null {
  * that names [index][shard], with the CorruptIndexException line of its stack trace; the last `max`.
  */
 export function corruptionLogLines(logFile: string, index: string, shard: number, max = 2): string[] {
-  let text: string;
-  try {
-    const fd = fs.openSync(logFile, 'r');
-    try {
-      const size = fs.fstatSync(fd).size;
-      const len = Math.min(size, 4_000_000);
-      const buf = Buffer.alloc(len);
-      fs.readSync(fd, buf, 0, len, size - len);
-      text = buf.toString('utf8');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return [];
-  }
+  // The engine's user owns its log: a FIFO or a link in its place is never waited on or followed (issue 40 N3).
+  const text = readTail(logFile, 4_000_000);
+  if (text === null) return [];
   const cut = (l: string) => (l.length > 300 ? `${l.slice(0, 299)}…` : l);
   const lines = text.split('\n');
   const found: string[] = [];
@@ -254,7 +197,7 @@ async function describe(
   // Which node runs here (its pid is an Elasticsearch JVM holding its own data's lock), to name it in a refusal.
   const localNode = localNodeOf(nodes)?.name ?? null;
   const candidates = facts && uuid ? facts.dataPaths.map((p) => shardFolder(p, uuid, f.shard)) : [];
-  const onHost = candidates.find((c) => fs.existsSync(c));
+  const onHost = candidates.find((c) => existsHere(c));
   const snapshots = await es.snapshotsHolding(f.index);
   return {
     ...f,
@@ -266,7 +209,7 @@ async function describe(
     options: losslessOptions(f, snapshots),
     nodeFacts: facts,
     java: onHost ? javaOfPid(facts?.pid) : null,
-    hasShardTool: onHost && facts?.home ? fs.existsSync(`${facts.home}/bin/elasticsearch-shard`) : null,
+    hasShardTool: onHost && facts?.home ? existsHere(`${facts.home}/bin/elasticsearch-shard`) : null,
     // Who the engine runs as, from its process: a folder's owner (after links) could be anyone's, root's too.
     dataOwner: onHost && facts?.pid !== undefined && elasticsearchRunsAs(facts.pid) ? processUser(facts.pid) : null,
     // The package configuration first; the engine's own environment only because elasticsearch-shard

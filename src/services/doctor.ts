@@ -2,11 +2,12 @@
 // each node that runs here (jvm.options and jvm.options.d, ES_JAVA_OPTS of the running process, the
 // temp folder's mount and owner, the log). A node whose process is not on this host gets "not on
 // this host" and no guess. Reads only.
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { NotRegularFileError, readCapped } from '../boundary/files';
+import { folderFacts, folderNames, procText } from '../boundary/host-reads';
+import { groupName } from '../boundary/users';
 import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
@@ -23,28 +24,13 @@ import { deprecationLogFile, deprecationsReport, parseDeprecationLog, type Depre
 /** The log is read from its end, at most this much (a log of years is not read whole). */
 export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
 
-function groupName(gid: number): string | null {
-  try {
-    const line = fs
-      .readFileSync('/etc/group', 'utf8')
-      .split('\n')
-      .find((l) => l.split(':')[2] === String(gid));
-    return line ? line.split(':')[0] : null;
-  } catch {
-    return null;
-  }
-}
-
 /** The real uid and gid of a process (/proc/<pid>/status), or null. */
 function idsOfPid(pid: number): { uid: number; gid: number } | null {
-  try {
-    const st = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const uid = /^Uid:\s+(\d+)/m.exec(st)?.[1];
-    const gid = /^Gid:\s+(\d+)/m.exec(st)?.[1];
-    return uid && gid ? { uid: Number(uid), gid: Number(gid) } : null;
-  } catch {
-    return null;
-  }
+  const st = procText(pid, 'status');
+  if (st === null) return null;
+  const uid = /^Uid:\s+(\d+)/m.exec(st)?.[1];
+  const gid = /^Gid:\s+(\d+)/m.exec(st)?.[1];
+  return uid && gid ? { uid: Number(uid), gid: Number(gid) } : null;
 }
 
 /** A jvm.options file is a few KB: more is not one. */
@@ -53,7 +39,8 @@ const MAX_OPTIONS_BYTES = 1024 * 1024;
 /** Lines of an options file; null when it is not there, not a regular file (a FIFO, /dev/zero) or unreadable: never blocks. */
 function readLines(file: string): string[] | null {
   try {
-    return readCapped(file, MAX_OPTIONS_BYTES).text.split('\n');
+    // The engine's user owns its options files: a link planted in their place is not followed.
+    return readCapped(file, MAX_OPTIONS_BYTES, { noFollow: true }).text.split('\n');
   } catch {
     return null;
   }
@@ -66,15 +53,7 @@ export function jvmOptionFiles(confDir: string): OptionsFile[] {
   const lines = readLines(main);
   if (lines) out.push({ path: main, lines });
   const dir = path.join(confDir, 'jvm.options.d');
-  let names: string[] = [];
-  try {
-    names = fs
-      .readdirSync(dir)
-      .filter((n) => n.endsWith('.options'))
-      .sort();
-  } catch {
-    /* no override folder */
-  }
+  const names = (folderNames(dir) ?? []).filter((n) => n.endsWith('.options')).sort();
   for (const n of names) {
     const l = readLines(path.join(dir, n));
     if (l) out.push({ path: path.join(dir, n), lines: l });
@@ -85,28 +64,14 @@ export function jvmOptionFiles(confDir: string): OptionsFile[] {
 function tmpView(pid: number, dir: string): TmpView | null {
   const ids = idsOfPid(pid);
   if (!ids) return null;
-  let mounts;
-  try {
-    // The node's own mount namespace.
-    mounts = parseMountInfo(fs.readFileSync(`/proc/${pid}/mountinfo`, 'utf8'));
-  } catch {
-    return null;
-  }
-  let owner: TmpView['owner'] = null;
-  let exists = false;
-  let real = dir;
-  try {
-    real = fs.realpathSync(dir);
-  } catch {
-    /* missing: said below */
-  }
-  try {
-    const st = fs.statSync(dir);
-    exists = st.isDirectory();
-    owner = { uid: st.uid, gid: st.gid, user: userName(st.uid), group: groupName(st.gid), mode: st.mode };
-  } catch {
-    /* missing */
-  }
+  // The node's own mount namespace.
+  const mountinfo = procText(pid, 'mountinfo');
+  if (mountinfo === null) return null;
+  const mounts = parseMountInfo(mountinfo);
+  const f = folderFacts(dir);
+  const real = f?.real ?? dir;
+  const exists = f?.isDirectory ?? false;
+  const owner: TmpView['owner'] = f ? { uid: f.uid, gid: f.gid, user: userName(f.uid), group: groupName(f.gid), mode: f.mode } : null;
   return {
     path: dir,
     ...(real !== dir ? { realPath: real } : {}),

@@ -2,7 +2,6 @@
 // /proc and the profile, remembered for when the node is down), its service commands and its plugin
 // tool, each change run once through the Guard's host path (read-only refusal, confirmation, audit)
 // and then verified against the node itself.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { configDir, lockHolder, writePrivateFileAtomic } from '../config/files';
@@ -28,6 +27,7 @@ import { elasticsearchRunsAs, envOfPid, javaOfPid, localNodeOf, processUser, uid
 import { linkedFolderRefusal, packageEsEnv, programRefusal } from '../boundary/host-files';
 import type { Guard } from './guard';
 import { runShell } from '../boundary/host-shell';
+import { existsHere, folderFacts, readHead } from '../boundary/host-reads';
 import { progressFile, unfinishedProgress } from './recovery-runner';
 import { waitUntil } from './wait';
 
@@ -68,7 +68,7 @@ const cacheFile = (url: string) => path.join(configDir(), 'engines', `${url.repl
 
 function readCache(url: string): (Omit<EngineFacts, 'answers' | 'health' | 'seen'> & { seenAt: string }) | null {
   try {
-    return JSON.parse(fs.readFileSync(cacheFile(url), 'utf8'));
+    return JSON.parse(readHead(cacheFile(url), 1024 * 1024) ?? 'null');
   } catch {
     return null;
   }
@@ -80,7 +80,8 @@ function readCache(url: string): (Omit<EngineFacts, 'answers' | 'health' | 'seen
  */
 function toolUser(home: string, engineUser: string | null): string | null {
   try {
-    const st = fs.statSync(path.join(home, 'plugins'));
+    const st = folderFacts(path.join(home, 'plugins'));
+    if (!st) return engineUser;
     const owner = userName(st.uid);
     if (!engineUser) return owner;
     if (owner === engineUser || (st.mode & 0o002) !== 0) return engineUser;
@@ -116,7 +117,7 @@ function homeOf(n: NodeFacts | undefined, o: EngineOverrides, cached: EngineHome
     javaHome:
       o.javaHome ??
       pkg.ES_JAVA_HOME ??
-      (fs.existsSync(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ??
+      (existsHere(path.join(home, 'jdk', 'bin', 'java')) ? null : runningJavaHome(n?.pid)) ??
       cached?.javaHome ??
       null,
   };
@@ -367,7 +368,7 @@ export function pluginToolRefusal(facts: EngineFacts): string | null {
   if (!facts.home)
     return `the engine's home is unknown (${facts.answers ? 'the node did not report path.home' : 'the node does not answer and was never seen from here'}): give --es-home DIR and --es-user NAME`;
   const tool = `${facts.home.home}/bin/elasticsearch-plugin`;
-  if (!fs.existsSync(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
+  if (!existsHere(tool)) return `${tool} does not exist on this host: give the engine's home with --es-home DIR`;
   const uid = uidOfUser(facts.home.user);
   if (uid === null) return `user ${facts.home.user} does not exist on this host: give the tool's user with --es-user`;
   const java = facts.home.javaHome ? programRefusal(`${facts.home.javaHome}/bin/java`, uid) : null;
@@ -407,7 +408,7 @@ export function pluginChange(
   if (typeof src === 'string') return bad(src);
   const badName = verb === 'remove' ? checkPluginName(arg) : null;
   if (badName) return bad(badName);
-  if (src?.kind === 'zip' && !fs.existsSync(path.resolve(src.value)))
+  if (src?.kind === 'zip' && !existsHere(path.resolve(src.value)))
     return bad(`${path.resolve(src.value)} does not exist: give the plugin's zip file on this host`);
   const refusal = pluginToolRefusal(facts);
   if (refusal) return { refusal, kind: 'host' };

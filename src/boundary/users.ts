@@ -71,7 +71,7 @@ export function passwdUid(name: string): number | null {
 
 /** The name of a gid from /etc/group, or null. */
 export function groupName(gid: number): string | null {
-  let text = '';
+  let text: string;
   try {
     text = readCapped('/etc/group', 16 * 1024 * 1024).text;
   } catch {

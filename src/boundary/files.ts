@@ -51,3 +51,15 @@ export function readCapped(
     fs.closeSync(fd);
   }
 }
+
+/**
+ * A file the operator named (--query-file): read as one another user could have replaced (in
+ * /tmp: non-blocking, a regular file only, at most maxBytes); '-' is standard input where `dashIsStdin`. Throws with
+ * the errno `code`, or NotRegularFileError, or an Error whose `code` says it is too large.
+ */
+export function readNamedFile(file: string, opts: { dashIsStdin?: boolean } = {}, maxBytes = 64 * 1024 * 1024): string {
+  if (file === '-' && opts.dashIsStdin) return fs.readFileSync(0, 'utf8');
+  const r = readCapped(file, maxBytes);
+  if (r.truncated) throw Object.assign(new Error(`larger than ${maxBytes} bytes`), { code: `larger than ${maxBytes >> 20} MB` });
+  return r.text;
+}

@@ -113,3 +113,12 @@ export function folderFacts(dir: string): { real: string; uid: number; gid: numb
     return null;
   }
 }
+
+/** The uid a process runs as (the owner of /proc/<pid>), or null when it is gone or /proc is missing. */
+export function procOwner(pid: number): number | null {
+  try {
+    return fs.statSync(`/proc/${pid}`).uid;
+  } catch {
+    return null;
+  }
+}

@@ -41,9 +41,8 @@ export function writeRecordFile(file: string, content: string): void {
 export interface FoundRecord {
   name: string;
   file: string;
+  /** The owner's uid, from the file system (name it with users.ts ownerName). */
   owner: number;
-  /** "alice (uid 1001)". */
-  ownerName: string;
   mine: boolean;
   /** Its text: a regular file (no link, no FIFO), owned by the uid its name claims, not writable by others, within the cap. */
   text: string | null;
@@ -62,9 +61,15 @@ export function recordNames(dir: string, test: (name: string) => boolean): strin
 
 /**
  * The records of a shared folder whose names match `nameOwner` (which returns the uid the name
- * claims, or null for other files). Never follows a link, never blocks, reads at most `maxBytes`.
+ * claims, or null for other files). Never follows a link, never blocks, reads at most `maxBytes`:
+ * a longer record is not trusted, or with `tail` (a journal) its last whole lines are read.
  */
-export function readRecordFiles(dir: string, nameOwner: (name: string) => number | null, maxBytes: number): FoundRecord[] {
+export function readRecordFiles(
+  dir: string,
+  nameOwner: (name: string) => number | null,
+  maxBytes: number,
+  opts: { tail?: boolean } = {},
+): FoundRecord[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
@@ -82,14 +87,14 @@ export function readRecordFiles(dir: string, nameOwner: (name: string) => number
     } catch {
       continue; // gone meanwhile
     }
-    const found: FoundRecord = { name, file, owner, ownerName: ownerName(owner), mine: owner === myUid(), text: null };
+    const found: FoundRecord = { name, file, owner, mine: owner === myUid(), text: null };
     try {
-      const r = readCapped(file, maxBytes, { noFollow: true });
+      const r = readCapped(file, maxBytes, { noFollow: true, tail: opts.tail });
       const mode = fs.lstatSync(file).mode & 0o777;
       if (r.owner !== claimed) found.why = `owned by ${ownerName(r.owner)}, not by the uid ${claimed} its name claims`;
-      else if (r.truncated) found.why = `over ${maxBytes} bytes`;
+      else if (r.truncated && !opts.tail) found.why = `over ${maxBytes} bytes`;
       else if (mode & 0o022) found.why = 'writable by others';
-      else found.text = r.text;
+      else found.text = r.truncated ? r.text.slice(r.text.indexOf('\n') + 1) : r.text;
       found.owner = r.owner;
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -115,5 +120,44 @@ export function removeRecordFile(file: string, owner: number): boolean {
     if (code === 'ENOENT') return true;
     if (code === 'EPERM' || code === 'EACCES') return false;
     throw e;
+  }
+}
+
+/** This user's own file in a shared folder, opened to append: refused when a file or link of another user is in its place. */
+function openOwnAppend(file: string): { fd: number; size: number } {
+  const fd = fs.openSync(
+    file,
+    fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    0o600,
+  );
+  const st = fs.fstatSync(fd);
+  if (!st.isFile() || st.uid !== myUid()) {
+    fs.closeSync(fd);
+    throw new Error(`${file} is not this user's own file: not written`);
+  }
+  // Written by an older version (0644) or widened by someone: only its writer reads it.
+  if ((st.mode & 0o777) !== 0o600) fs.fchmodSync(fd, 0o600);
+  return { fd, size: st.size };
+}
+
+/** Appends one line to this user's own file in a shared folder (a journal), starting it over (the old part as <file>.1) past `maxBytes`. */
+export function appendOwnRecordLine(file: string, line: string, maxBytes: number): void {
+  const opened = openOwnAppend(file);
+  let fd = opened.fd;
+  try {
+    if (opened.size >= maxBytes) {
+      fs.closeSync(fd);
+      fd = -1;
+      // rename keeps the old part for a reader by hand; a .1 another user planted cannot be replaced (sticky): then it starts over.
+      try {
+        fs.renameSync(file, `${file}.1`);
+      } catch {
+        fs.truncateSync(file, 0);
+      }
+      fd = openOwnAppend(file).fd;
+    }
+    fs.writeSync(fd, line.endsWith('\n') ? line : line + '\n');
+  } finally {
+    if (fd >= 0) fs.closeSync(fd);
   }
 }

@@ -3,7 +3,7 @@
 // capped at that count (max_docs), confirmed by typing the count (or --yes with --expect equal to
 // it), sent once through the guard as a task, followed, and counted again afterwards.
 // The CLI twin of the delete wizard: drives the same session (services/wizards/delete.ts).
-import fs from 'node:fs';
+import { readNamedFile } from '../boundary/files';
 import { AFTER_DELETE, CONFLICTS_LINE, matchShare, refreshPlan } from '../domain/delete/plan';
 import { olderThanQuery, parseExpected, parseOlderThan, parseUntil, sourceQuery } from '../domain/delete/query';
 import { progressLine } from '../domain/delete/task';
@@ -85,7 +85,7 @@ function chooseQuery(values: CommandContext['values'], now: number): (QueryChoic
   const file = String(values['query-file']);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readNamedFile(file);
   } catch (e) {
     return `cannot read --query-file ${file} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}): check the path`;
   }

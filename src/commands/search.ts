@@ -4,7 +4,7 @@
 // anything is sent: one index, the page inside index.max_result_window, only mapped fields.
 // Exit 0 hits found, 5 none (or no such index), 3 unreachable, 64 bad input. Reads only; drives
 // the Documents view's session.
-import fs from 'node:fs';
+import { readNamedFile } from '../boundary/files';
 import { countOf, formatCount } from '../domain/format';
 import { checkOneIndex, DEFAULT_SIZE, docChoice, hitRow, pageText, parseCount, requestLines, type DocQueryKind } from '../domain/documents';
 import { documentsSession } from '../services/documents';
@@ -75,7 +75,7 @@ const search: CommandModule = {
       const file = String(values['query-file']);
       let text: string;
       try {
-        text = fs.readFileSync(file === '-' ? 0 : file, 'utf8');
+        text = readNamedFile(file, { dashIsStdin: true });
       } catch (e) {
         return usageError(
           NAME,

@@ -9,6 +9,7 @@
 // a forged record once decided what root's restart sent).
 import path from 'node:path';
 import { readRecordFiles, recordNames, removeRecordFile, writeRecordFile } from '../boundary/records';
+import { ownerName } from '../boundary/users';
 import { parseAllocationRecord, type AllocationRecord } from '../domain/allocation-limits';
 import { clusterFileKey, clusterLockDir } from './cluster-lock';
 
@@ -51,7 +52,7 @@ export function readAllocationRecords(clusterUuid: string): FoundAllocationRecor
     const parsed = f.text === null ? null : parseAllocationRecord(f.text);
     const record = parsed?.clusterUuid === clusterUuid ? parsed : null;
     const why = f.why ?? (record ? undefined : 'not a record of this cluster');
-    return { record, owner: f.owner, ownerName: f.ownerName, mine: f.mine && record !== null, ...(why ? { why } : {}) };
+    return { record, owner: f.owner, ownerName: ownerName(f.owner), mine: f.mine && record !== null, ...(why ? { why } : {}) };
   });
   const at = (f: FoundAllocationRecord) => f.record?.at ?? '~';
   return found.sort((a, b) => (at(a) < at(b) ? -1 : at(a) > at(b) ? 1 : 0));

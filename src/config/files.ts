@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { NotRegularFileError, readCapped } from '../boundary/files';
+import { procOwner } from '../boundary/host-reads';
 import { ownerName } from '../boundary/users';
 
 /** SHARDECK_CONFIG_DIR wins (tests, several operators on one node); otherwise XDG like conf. */
@@ -189,12 +190,9 @@ function holderAlive(pid: number, owner?: number): boolean {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
   if (owner === undefined) return true;
-  try {
-    return fs.statSync(`/proc/${pid}`).uid === owner;
-  } catch {
-    // No /proc (not Linux): the signal's answer stands.
-    return process.platform !== 'linux';
-  }
+  const running = procOwner(pid);
+  // No /proc (not Linux): the signal's answer stands.
+  return running === null ? process.platform !== 'linux' : running === owner;
 }
 
 /** The most a lock file may hold (pid, nonce, a line of info): more is not a lock of ours. */
@@ -453,4 +451,23 @@ export async function withFileLock<T>(
     clearInterval(heartbeat);
     releaseLock(lockFile);
   }
+}
+
+/** The files of one of shardeck's own folders whose names `test` accepts, newest change first; [] when it cannot be listed. */
+export function privateFolderFiles(dir: string, test: (name: string) => boolean): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter(test)
+      .map((n) => ({ file: path.join(dir, n), at: fs.lstatSync(path.join(dir, n)).mtimeMs }))
+      .sort((a, b) => b.at - a.at)
+      .map((x) => x.file);
+  } catch {
+    return [];
+  }
+}
+
+/** Removes one of shardeck's own files (its private folder); a missing one is fine. */
+export function removePrivateFile(file: string): void {
+  fs.rmSync(file, { force: true });
 }

@@ -2,7 +2,7 @@
 // by shardeck get / search alike: reads through the facade only. A search is checked before it is
 // sent: the name must mean one index, the page must fit its index.max_result_window, and every
 // field the query names must be mapped (Elasticsearch answers an unmapped field with 0 hits, silently).
-import fs from 'node:fs';
+import { readNamedFile } from '../boundary/files';
 import type { EsApi } from '../cluster/api';
 import type { IndexFacts } from '../cluster/documents';
 import { judgeOneIndex, unmappedFieldsError, windowError } from '../domain/documents';
@@ -32,7 +32,7 @@ export function documentsSession(es: EsApi, index: string, opts: { pageSize?: nu
       case 'readFile': {
         let text: string;
         try {
-          text = fs.readFileSync(f.path === '-' ? 0 : f.path, 'utf8');
+          text = readNamedFile(f.path, { dashIsStdin: true });
         } catch (e) {
           return send({
             type: 'rejected',

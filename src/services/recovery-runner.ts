@@ -2,11 +2,11 @@
 // record, read-only refusal), its result recorded in a progress file saved after every step, so
 // a dropped SSH session resumes at the right step. A failure stops the checklist where it is;
 // nothing is retried. The CLI and the TUI both drive it through RunnerIO.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { displayText } from '../domain/display-text';
-import { configDir, lockHolder, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
+import { configDir, lockHolder, privateFolderFiles, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
+import { readLocalText } from '../config/local-files';
 import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
 import {
   failureAdvice,
@@ -59,6 +59,8 @@ export type RunEnd =
   | { status: 'busy'; progress: RecoveryProgress; pid: number | null };
 
 const recoveriesDir = () => path.join(configDir(), 'recoveries');
+/** A checklist's progress is a few KB: more is not one. */
+const PROGRESS_CAP = 4 * 1024 * 1024;
 
 /** Where the progress of one shard's checklist is kept (0600 in the private config dir). */
 export function progressFile(index: string, shard: number): string {
@@ -70,26 +72,16 @@ export function saveProgress(p: RecoveryProgress): void {
 }
 
 export function loadProgress(index: string, shard: number): RecoveryProgress | null {
-  try {
-    return JSON.parse(fs.readFileSync(progressFile(index, shard), 'utf8')) as RecoveryProgress;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw e;
-  }
+  const text = readLocalText(progressFile(index, shard), PROGRESS_CAP, 'move it aside to start the checklist again');
+  return text === null ? null : (JSON.parse(text) as RecoveryProgress);
 }
 
 /** The checklists not finished yet, the most recently changed first. */
 export function unfinishedProgress(): RecoveryProgress[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(recoveriesDir()).filter((n) => n.endsWith('.json'));
-  } catch {
-    return [];
-  }
-  return names
-    .map((n) => path.join(recoveriesDir(), n))
-    .sort((a, b) => fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs)
-    .map((f) => JSON.parse(fs.readFileSync(f, 'utf8')) as RecoveryProgress)
+  return privateFolderFiles(recoveriesDir(), (n) => n.endsWith('.json'))
+    .map((f) => readLocalText(f, PROGRESS_CAP, 'move it aside to start the checklist again'))
+    .filter((t): t is string => t !== null)
+    .map((t) => JSON.parse(t) as RecoveryProgress)
     .filter((p) => !p.finished);
 }
 

@@ -4,12 +4,11 @@
 // (services/engine.ts runService: Guard.runHostCommand, verified on the node). The progress is
 // saved after every step in <configDir>/restarts/<node>.json (0600), so a re-run goes on where the
 // last one stopped; a restart given up before the engine stopped puts allocation back at once.
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { ClusterBusyError, withRestartLock } from '../config/cluster-lock';
 import { readCapped } from '../boundary/files';
-import { configDir, writePrivateFileAtomic } from '../config/files';
+import { configDir, removePrivateFile, writePrivateFileAtomic } from '../config/files';
 import { allocationEnablePlan } from '../domain/allocation-limits';
 import type { ServiceConfig } from '../domain/engine';
 import type { Confirmation } from '../domain/mutation/confirmation';
@@ -228,7 +227,7 @@ async function runSteps(
           message: e.message,
         }));
         // Given up before anything was down: the next run starts over, checks first (not at the flush with allocation on).
-        if (back.ok) fs.rmSync(restartProgressFile(p.node.name), { force: true });
+        if (back.ok) removePrivateFile(restartProgressFile(p.node.name));
         return {
           ok: false,
           progress: p,

@@ -40,7 +40,7 @@ import {
   type SharedState,
 } from '../domain/share';
 import type { ConsoleStore, SharePeer, ShareView } from '../store/console';
-import { peerOf, type PeerIdentity } from './peer';
+import { peerOf, type PeerIdentity } from '../boundary/peer';
 import { GuardRefusal, hostUser, type Approver } from './guard';
 
 export interface FocusSource {

@@ -1,7 +1,7 @@
 // The delete-by-query wizard's session (domain/wizards/delete.ts), driven by the console's wizard and
 // by commands/delete-by-query.ts alike: the preview reads, the query file read from disk, the delete
 // sent once as a task through the Guard, followed, rethrottled or cancelled, and counted again.
-import fs from 'node:fs';
+import { readNamedFile } from '../../boundary/files';
 import type { EsApi } from '../../cluster/api';
 import { AFTER_DELETE } from '../../domain/delete/plan';
 import { deleteMachine, type DeleteEffect, type DeleteEvent, type DeleteForm, type DeleteState } from '../../domain/wizards/delete';
@@ -30,7 +30,7 @@ export function deleteSession(es: EsApi, guard: Guard, initial: Partial<DeleteFo
         case 'readFile': {
           let text: string;
           try {
-            text = fs.readFileSync(f.path, 'utf8');
+            text = readNamedFile(f.path);
           } catch (e) {
             return send({
               type: 'rejected',

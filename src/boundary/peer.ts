@@ -7,7 +7,7 @@
 // with many open files, or a follower that reconnects in a loop, never holds the leader's loop.
 import fs from 'node:fs';
 import type net from 'node:net';
-import { runProgram } from '../boundary/programs';
+import { runProgram } from './programs';
 
 /** The longest the search for a peer's process may take; past it the peer is unknown (the token decides). */
 export const PEER_SEARCH_MS = 2000;

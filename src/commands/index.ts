@@ -45,6 +45,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   service: () => import('./service').then((m) => m.default),
   plugin: () => import('./plugin').then((m) => m.default),
   allocation: () => import('./allocation').then((m) => m.default),
+  lock: () => import('./lock').then((m) => m.default),
   'restart-node': () => import('./restart-node').then((m) => m.default),
   deprecations: () => import('./deprecations').then((m) => m.default),
   balance: () => import('./balance').then((m) => m.default),

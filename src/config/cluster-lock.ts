@@ -11,7 +11,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ForeignLockError, LockBusyError, lockInfo, lockOwner, NotALockError, ownerName, UsageError, withFileLock } from './files';
+import {
+  ForeignLockError,
+  holderAlive,
+  LockBusyError,
+  lockHolder,
+  lockInfo,
+  lockOwner,
+  NotALockError,
+  ownerName,
+  UsageError,
+  withFileLock,
+} from './files';
 
 /** Why a lock folder is not trusted, or null: a real folder (not a link) owned by root or this user, and nobody else may remove our files (0700-like, or sticky). */
 export function lockDirProblem(st: fs.Stats, uid: number): string | null {
@@ -68,7 +79,10 @@ export class ClusterBusyError extends Error {
     super(
       message ??
         `another change to this cluster is under way: ${describeHolder(holder)}; waited ${Math.round(waitedMs / 1000)}s, nothing was sent: try again when it has finished` +
-          (lockFile ? `; if that process is not a shardeck making a change, its owner or root removes ${lockFile}` : ''),
+          (holder.pid ? `; to reach its holder: ps -o user,tty,etime,args -p ${holder.pid}` : '') +
+          (lockFile
+            ? `; if that process is not a shardeck making a change, its owner removes the lock, or root takes it over: shardeck lock take --holder ${holder.owner?.split(' (')[0] ?? 'USER'}`
+            : ''),
     );
     this.name = 'ClusterBusyError';
   }
@@ -175,4 +189,42 @@ async function withSharedLock<T>(
     }
     throw e;
   }
+}
+
+/** One of a cluster's locks as found now: who holds it (the file's owner), their claim, and whether their process runs. */
+export interface LockState {
+  kind: 'change' | 'restart';
+  file: string;
+  held: boolean;
+  pid: number | null;
+  /** The lock file's owner, from the file system ("alice (uid 1001)"). */
+  owner: string | null;
+  ownerUid: number | null;
+  /** What the holder wrote it holds the lock for: its own word, control characters removed. */
+  claim: string | null;
+  /** Its process still runs, as that owner. */
+  alive: boolean;
+}
+
+/** The change lock and the restart lock of a cluster, as they are now. */
+export function clusterLocks(clusterUuid: string): LockState[] {
+  return (
+    [
+      ['change', clusterLockFile(clusterUuid)],
+      ['restart', restartLockFile(clusterUuid)],
+    ] as const
+  ).map(([kind, file]) => {
+    const ownerUid = lockOwner(file);
+    const pid = ownerUid === null ? null : lockHolder(file);
+    return {
+      kind,
+      file,
+      held: ownerUid !== null,
+      pid,
+      owner: ownerUid === null ? null : ownerName(ownerUid),
+      ownerUid,
+      claim: ownerUid === null ? null : lockInfo(file),
+      alive: pid !== null && ownerUid !== null && holderAlive(pid, ownerUid),
+    };
+  });
 }

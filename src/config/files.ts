@@ -183,7 +183,7 @@ export function appendPrivateLine(file: string, line: string, { durable = false 
  * Whether the process a lock names is alive AND belongs to the lock file's owner: a pid written by
  * someone else (pid 1, another user's process: EPERM) does not keep a lock alive.
  */
-function holderAlive(pid: number, owner?: number): boolean {
+export function holderAlive(pid: number, owner?: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {

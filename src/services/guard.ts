@@ -36,6 +36,7 @@ import {
 } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile, readAudit, unfinishedInLog } from './audit';
 import { recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
+import { removeRecordFile } from '../boundary/records';
 import { readAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 import { dropRecordsBack } from './allocation-record';
 
@@ -360,6 +361,44 @@ export class Guard {
       durationMs: Date.now() - started,
     });
     return auditWarning ? { ...result, auditWarning } : result;
+  }
+
+  /**
+   * Takes over a cluster lock another operator's process holds (root only, issue 40): their lock
+   * file goes, so the next change here may run while theirs may still be running. Never silent:
+   * confirmed by typing the holder's user name (the file's owner, even with --yes), audited
+   * before and after like any change, refused in read-only mode, and only if the lock still
+   * belongs to that owner when it is removed.
+   */
+  async takeOverLock(
+    lock: { file: string; ownerUid: number; owner: string; kind: string },
+    confirmation: Confirmation,
+  ): Promise<{ ok: boolean; error?: string }> {
+    this.assertWritable();
+    if ((process.getuid?.() ?? 0) !== 0)
+      throw new GuardRefusal('unconfirmed', `only root takes over another operator's lock; ask ${lock.owner} instead`);
+    const holderName = lock.owner.split(' (')[0];
+    const step = { risk: 'destructive' as const, target: lock.file, confirmText: holderName };
+    if (!confirmationSatisfies(step, confirmation))
+      throw new GuardRefusal(
+        'unconfirmed',
+        `not confirmed: type ${holderName} (the lock's owner) to take over their ${lock.kind} lock; nothing was changed`,
+      );
+    return this.runOnHost(
+      {
+        command: `rm -- ${lock.file}`,
+        risk: 'destructive',
+        target: lock.file,
+        summary: `take over the ${lock.kind} lock of this cluster from ${lock.owner}`,
+        confirmedBy: confirmation.by,
+      },
+      () =>
+        Promise.resolve(
+          removeRecordFile(lock.file, lock.ownerUid)
+            ? { ok: true }
+            : { ok: false, error: `${lock.file} is no longer ${lock.owner}'s: nothing was removed` },
+        ),
+    );
   }
 
   /**

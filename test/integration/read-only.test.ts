@@ -149,6 +149,10 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['allocation', 'restore', '--yes'], exit: 4 },
     { args: ['allocation'], exit: 0, reads: true },
   ],
+  lock: [
+    { args: ['lock'], exit: 0 },
+    { args: ['lock', 'take', '--holder', 'x', '--yes'], exit: 4 },
+  ],
   'restart-node': [{ args: ['restart-node', '--yes', '--node-name', 'x'], exit: 4 }],
   deprecations: [{ args: ['deprecations'], exit: 0, reads: true }],
   balance: [{ args: ['balance'], exit: 0, reads: true }],

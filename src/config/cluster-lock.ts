@@ -81,7 +81,7 @@ export class ClusterBusyError extends Error {
         `another change to this cluster is under way: ${describeHolder(holder)}; waited ${Math.round(waitedMs / 1000)}s, nothing was sent: try again when it has finished` +
           (holder.pid ? `; to reach its holder: ps -o user,tty,etime,args -p ${holder.pid}` : '') +
           (lockFile
-            ? `; if that process is not a shardeck making a change, its owner removes the lock, or root takes it over: shardeck lock take --holder ${holder.owner?.split(' (')[0] ?? 'USER'}`
+            ? `; if that process is not a shardeck making a change, its owner removes ${lockFile}, or root takes it over: shardeck lock take --holder ${holder.owner?.split(' (')[0] ?? 'USER'}`
             : ''),
     );
     this.name = 'ClusterBusyError';

@@ -86,7 +86,10 @@ describe('cluster lock', () => {
     const err = await withClusterLock(UUID, 'mine', () => Promise.resolve('ran'), { waitMs: 200 }).catch((e) => e);
     expect(err).toBeInstanceOf(ClusterBusyError);
     expect((err as Error).message).toContain(`pid ${sleeper.pid}, lock owned by uid ${OTHER_UID}`);
-    expect((err as Error).message).toContain(`its owner or root removes ${file}`);
+    expect((err as Error).message).toContain(
+      `its owner removes ${file}, or root takes it over: shardeck lock take --holder uid ${OTHER_UID}`,
+    );
+    expect((err as Error).message).toContain(`reach its holder: ps -o user,tty,etime,args -p ${sleeper.pid}`);
     // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output
     expect((err as Error).message).not.toMatch(/[\u0000-\u001f]/);
   });

@@ -128,35 +128,6 @@ export function writePrivateFileAtomic(file: string, content: string): void {
 }
 
 /**
- * Writes a file where the operator said (--out): 0600, never through a symbolic link (O_NOFOLLOW),
- * never into a FIFO or device (O_NONBLOCK, a regular file only), never into a file with other
- * names (a hard link planted to a file elsewhere). Refused with UsageError, nothing written.
- */
-export function writeOperatorFile(file: string, content: string): void {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK, 0o600);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP') throw new UsageError(`${file} is a symbolic link: nothing was written; give the path of a regular file`);
-    if (code === 'ENXIO')
-      throw new UsageError(`${file} is a FIFO with nobody reading it: nothing was written; give the path of a regular file`);
-    throw e;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile()) throw new UsageError(`${file} is not a regular file: nothing was written`);
-    if (st.nlink > 1)
-      throw new UsageError(`${file} has ${st.nlink} names (a hard link): nothing was written; remove it or give another path`);
-    tightenOpenFile(fd);
-    fs.ftruncateSync(fd, 0);
-    fs.writeSync(fd, content);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/**
  * Appends one line to a 0600 file (the audit log, the timeline), tightening it if it was left
  * wider. `durable`: on the disk before this returns (fsync), for a record that must survive a
  * crash of the host between it and the request it announces (the audit record).

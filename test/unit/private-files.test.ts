@@ -13,10 +13,10 @@ import {
   releaseLock,
   tightenPrivateFile,
   tryLock,
-  writeOperatorFile,
   writePrivateFileAtomic,
 } from '../../src/config/files';
 import { appendAudit } from '../../src/services/audit';
+import { writeOperatorFileExclusive } from '../../src/boundary/operator-file';
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 let base: string;
@@ -108,7 +108,7 @@ describe('a file written where the operator says (incident export --out)', () =>
   it('is written 0600, replacing what a regular file of its own held', () => {
     const f = path.join(d, 'timeline.md');
     fs.writeFileSync(f, 'old and longer content', { mode: 0o644 });
-    writeOperatorFile(f, '# new');
+    writeOperatorFileExclusive(f, '# new');
     expect(fs.readFileSync(f, 'utf8')).toBe('# new');
     expect(fs.statSync(f).mode & 0o777).toBe(0o600);
   });
@@ -118,13 +118,13 @@ describe('a file written where the operator says (incident export --out)', () =>
     fs.writeFileSync(victim, 'keep me');
     fs.chmodSync(victim, 0o644); // explicit: a write's mode is masked by the umask (077 on hardened roots)
     fs.symlinkSync(victim, path.join(d, 'link.md'));
-    expect(() => writeOperatorFile(path.join(d, 'link.md'), 'x')).toThrow(/is a symbolic link: nothing was written/);
+    expect(() => writeOperatorFileExclusive(path.join(d, 'link.md'), 'x')).toThrow(/is a symbolic link: nothing was written/);
     fs.linkSync(victim, path.join(d, 'hard.md'));
-    expect(() => writeOperatorFile(path.join(d, 'hard.md'), 'x')).toThrow(/has 2 names \(a hard link\)/);
+    expect(() => writeOperatorFileExclusive(path.join(d, 'hard.md'), 'x')).toThrow(/has 2 names \(a hard link\)/);
     expect(fs.readFileSync(victim, 'utf8')).toBe('keep me');
     expect(fs.statSync(victim).mode & 0o777).toBe(0o644);
     expect(spawnSync('mkfifo', [path.join(d, 'fifo.md')]).status).toBe(0);
-    expect(() => writeOperatorFile(path.join(d, 'fifo.md'), 'x')).toThrow(/FIFO/);
-    expect(() => writeOperatorFile('/dev/null', 'x')).toThrow(/not a regular file/);
+    expect(() => writeOperatorFileExclusive(path.join(d, 'fifo.md'), 'x')).toThrow(/FIFO/);
+    expect(() => writeOperatorFileExclusive('/dev/null', 'x')).toThrow(/is a device: nothing was written/);
   });
 });

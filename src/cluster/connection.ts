@@ -1,6 +1,7 @@
 // The one place that builds the Elasticsearch client. Never retries by itself: a mutation must
 // never be resent automatically, and the poller does its own backoff for reads.
 import { forbiddenSentence, parseUnauthorized } from '../domain/privileges';
+import { blockSentence, blocksOfReason, refusalKind } from '../domain/refusal';
 import { isIP } from 'node:net';
 import { StringDecoder } from 'node:string_decoder';
 import * as errors from '@elastic/transport/errors';
@@ -32,6 +33,8 @@ export type ConnErrorKind =
   | 'timeout'
   | 'unauthorized'
   | 'forbidden'
+  /** 403 cluster_block_exception: a cluster or index block refused it (domain/refusal.ts), not a privilege. */
+  | 'blocked'
   | 'tls'
   | 'tls-name'
   | 'tls-mismatch'
@@ -221,6 +224,9 @@ export function classifyError(e: unknown, url: string): ConnError {
         `${where} answered ${status}, but it is not Elasticsearch: check --url (Elasticsearch listens on 9200 by default)`,
         status,
       );
+    // A block is not a missing privilege (issue 41): which block, and the request that lifts it.
+    if (refusalKind(status, esType) === 'block')
+      return new ConnError('blocked', blockSentence(blocksOfReason(esReason ?? '')), status, esType, esReason);
     if (status === 403) {
       // Which privilege is missing, in one sentence (domain/privileges.ts), not the raw 403 text.
       const u = parseUnauthorized(esReason);

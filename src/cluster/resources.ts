@@ -167,7 +167,9 @@ export const RESOURCES = {
         filter_path:
           '*.cluster.routing.allocation.disk.watermark,*.cluster.routing.allocation.disk.threshold_enabled,*.search.max_open_scroll_context,' +
           // What limits allocation (the Health pane and status warn, whoever set it).
-          '*.cluster.routing.allocation.enable,*.cluster.routing.rebalance.enable,*.cluster.routing.allocation.exclude',
+          '*.cluster.routing.allocation.enable,*.cluster.routing.rebalance.enable,*.cluster.routing.allocation.exclude,' +
+          // Shard capacity, cluster-wide blocks, wildcard deletes (the doctor and status judge them).
+          '*.cluster.max_shards_per_node*,*.cluster.blocks,*.action.destructive_requires_name',
       },
     },
     parse: parseClusterSettings,

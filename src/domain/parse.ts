@@ -295,6 +295,13 @@ export function parseClusterSettings(r: Json): ClusterSettingsView {
     },
     maxOpenScrollContext: num(s['search.max_open_scroll_context'] ?? '500'),
     allocationLimits: allocationLimits(s),
+    maxShardsPerNode: num(s['cluster.max_shards_per_node'] ?? '1000'),
+    maxShardsPerNodeFrozen: num(s['cluster.max_shards_per_node.frozen'] ?? '3000'),
+    clusterBlocks: {
+      readOnly: s['cluster.blocks.read_only'] === 'true',
+      readOnlyAllowDelete: s['cluster.blocks.read_only_allow_delete'] === 'true',
+    },
+    destructiveRequiresName: (s['action.destructive_requires_name'] ?? 'true') !== 'false',
   };
 }
 

@@ -155,6 +155,12 @@ export function platformTemplatesSettings(view: TemplatesView): Record<string, P
   );
 }
 
+/** The template a new project index gets (service_vN, the highest N: the platform's current version), or null. */
+export function projectTemplate(view: TemplatesView): IndexTemplate | null {
+  const version = (t: IndexTemplate) => Number(/^service_v(\d+)$/.exec(t.name)?.[1] ?? -1);
+  return view.index.filter((t) => version(t) >= 0).sort((a, b) => version(b) - version(a))[0] ?? null;
+}
+
 /** The template whose name or pattern matches an index, highest priority first (as Elasticsearch picks). */
 export function templateOfIndex(view: TemplatesView, index: string): IndexTemplate | null {
   const matches = view.index.filter((t) => t.patterns.some((p) => globMatch(p, index)));

@@ -112,6 +112,13 @@ export interface ClusterSettingsView {
   maxOpenScrollContext: number;
   /** What limits allocation or rebalancing now (enable, rebalance, excludes), whoever set it. */
   allocationLimits: AllocationLimit[];
+  /** cluster.max_shards_per_node and its .frozen twin (defaults 1,000 and 3,000). */
+  maxShardsPerNode: number;
+  maxShardsPerNodeFrozen: number;
+  /** cluster.blocks.read_only / read_only_allow_delete: every index refuses writes while either is set. */
+  clusterBlocks: { readOnly: boolean; readOnlyAllowDelete: boolean };
+  /** action.destructive_requires_name (default true in 8.x): false lets a wildcard delete every index. */
+  destructiveRequiresName: boolean;
 }
 
 export type DiskLevel = 'ok' | 'low' | 'high' | 'flood';

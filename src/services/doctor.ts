@@ -20,6 +20,7 @@ import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
 import { elasticsearchRunsAs, envOfPid, runsOnThisHost, userName } from './corruption';
 import { ConnError } from '../cluster/connection';
 import { deprecationLogFile, deprecationsReport, parseDeprecationLog, type DeprecationsReport } from '../domain/deprecations';
+import { parseTemplates } from '../domain/templates';
 
 /** The log is read from its end, at most this much (a log of years is not read whole). */
 export const LOG_TAIL_BYTES = 32 * 1024 * 1024;
@@ -202,7 +203,7 @@ export interface DoctorOptions {
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts] = await Promise.all([
+  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts, templates] = await Promise.all([
     es.data('health'),
     es.data('allocation'),
     es.data('settings'),
@@ -213,6 +214,10 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     es.threadPoolQueueSizes(),
     es.data('pendingTasks'),
     es.fieldCounts(),
+    // What a new project index gets (shard capacity); a user without the privilege still gets the rest.
+    Promise.all([es.data('indexTemplates'), es.data('componentTemplates')])
+      .then(([ix, comp]) => parseTemplates(ix, comp))
+      .catch(() => undefined),
   ]);
   const explained: ExplainedCase[] = [];
   let unexplained = 0;
@@ -261,6 +266,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     fieldCounts,
     access,
     deprecations,
+    templates,
     now: o.now ?? Date.now(),
   });
 }

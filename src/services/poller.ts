@@ -48,7 +48,7 @@ export const MAX_BACKOFF_MS = 60_000;
  * the privilege. Not retried on a timer (the pane says which); the refresh key asks again.
  */
 export function notRetried(kind: string | undefined): boolean {
-  return kind === 'unsupported' || kind === 'forbidden';
+  return kind === 'unsupported' || kind === 'forbidden' || kind === 'blocked';
 }
 
 export function backoffMs(baseMs: number, failures: number): number {

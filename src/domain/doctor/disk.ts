@@ -48,7 +48,8 @@ export function diskFindings(disks: readonly NodeDisk[], w: Watermarks, blocks: 
         };
     }
   });
-  const ro = blocks.filter((b) => b.readOnlyAllowDelete || b.readOnly);
+  // The flood-stage block (read_only_allow_delete); index.blocks.read_only and write: blocks.ts.
+  const ro = blocks.filter((b) => b.readOnlyAllowDelete);
   const flood = out.some((f) => f.severity === 'critical');
   out.push(
     ro.length
@@ -59,7 +60,7 @@ export function diskFindings(disks: readonly NodeDisk[], w: Watermarks, blocks: 
           finding: `${ro.length} ${ro.length === 1 ? 'index is' : 'indices are'} read-only${flood ? ' (a node is past the flood stage)' : ' while no node is past the flood stage: the block stays until cleared'}: writes fail with a cluster block exception`,
           evidence: ro
             .slice(0, 8)
-            .map((b) => `${b.index}: ${b.readOnlyAllowDelete ? 'index.blocks.read_only_allow_delete' : 'index.blocks.read_only'}=true`)
+            .map((b) => `${b.index}: index.blocks.read_only_allow_delete=true`)
             .concat(ro.length > 8 ? [`... and ${ro.length - 8} more`] : []),
           remedy: flood
             ? `${FREE_REMEDY}; then clear the read-only block`

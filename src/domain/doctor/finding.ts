@@ -18,7 +18,14 @@ export type CheckFamily =
   | 'pending'
   | 'hotspots'
   | 'mapping'
-  | 'upgrade';
+  | 'upgrade'
+  | 'capacity'
+  | 'blocks'
+  | 'master'
+  | 'tasks'
+  | 'snapshots'
+  | 'host'
+  | 'config';
 
 /** Where shardeck applies the remedy: the key of the wizard (on its pane) and the same as a command. */
 export interface Fix {

@@ -1,5 +1,6 @@
 // Log to remedy: every storage-node error message of the seed's table, found in the node's log,
 // with how often, first and last time, and the seed's remedy. Pure: the service hands in the text.
+import { blocksOfReason, liftRequest } from '../refusal';
 import { FIXES, type Finding, type Fix, type Severity } from './finding';
 
 export interface LogEntry {
@@ -130,14 +131,34 @@ export function logFindings(
       },
     ];
   const head = log.readFrom ? [`${log.file} (${log.readFrom})`] : [log.file];
-  return matchLog(log.entries).map((m) => ({
-    id: `log.${m.rule.id}`,
-    family: 'log' as const,
-    severity: m.count ? m.rule.severity : 'ok',
-    finding: m.count
-      ? `"${m.rule.message}" ${m.count} time${m.count === 1 ? '' : 's'} in the log, first ${iso(m.first)}, last ${iso(m.last)}: ${m.rule.cause}`
-      : `no "${m.rule.message}" in the log`,
-    evidence: m.count ? [...head, m.example] : head,
-    ...(m.count ? { remedy: m.rule.remedy, ...(m.rule.fix ? { fix: m.rule.fix } : {}) } : {}),
-  }));
+  return matchLog(log.entries).map((m) => {
+    const rule = m.rule.id === 'cluster-block' ? blockCause(m.rule, m.example) : m.rule;
+    return {
+      id: `log.${m.rule.id}`,
+      family: 'log' as const,
+      severity: m.count ? rule.severity : 'ok',
+      finding: m.count
+        ? `"${rule.message}" ${m.count} time${m.count === 1 ? '' : 's'} in the log, first ${iso(m.first)}, last ${iso(m.last)}: ${rule.cause}`
+        : `no "${rule.message}" in the log`,
+      evidence: m.count ? [...head, m.example] : head,
+      ...(m.count ? { remedy: rule.remedy, ...(rule.fix ? { fix: rule.fix } : {}) } : {}),
+    };
+  });
+}
+
+/**
+ * The seed's cause of a cluster block exception is the disk past flood stage; the line itself says
+ * which block refused (issue 41: a block set by hand was blamed on the disk). Only the flood-stage
+ * block (id 12) keeps the seed's cause and the unblock wizard.
+ */
+function blockCause(rule: LogRule, line: string): LogRule {
+  const blocks = blocksOfReason(line);
+  if (!blocks.length || blocks.some((b) => b.id === 12)) return rule;
+  const named = blocks.map((b) => b.setting ?? b.description).join(', ');
+  return {
+    ...rule,
+    cause: `the block ${named} refused it, not the disk`,
+    remedy: `lift it: ${blocks.map(liftRequest).join('; ')} (the doctor's blocks findings say whether it is still set)`,
+    fix: undefined,
+  };
 }

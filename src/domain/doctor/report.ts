@@ -21,6 +21,9 @@ import { tmpFindings, type TmpView } from './tmp';
 import { versionFindings, type Certificate } from './versions';
 import { upgradeFindings } from './upgrade';
 import type { DeprecationsReport } from '../deprecations';
+import { ES_DEFAULT_REPLICAS, ES_DEFAULT_SHARDS, projectTemplate, type TemplatesView } from '../templates';
+import { blockFindings } from './blocks';
+import { capacityFindings, type CapacityInputs } from './capacity';
 
 export const DOCTOR_SCHEMA = 1;
 
@@ -57,6 +60,8 @@ export interface DoctorInputs {
   access?: AccessFacts | null;
   /** Upgrade readiness (_migration/deprecations and the deprecation log); undefined: not asked. */
   deprecations?: DeprecationsReport;
+  /** The index and component templates (what a new project index gets); undefined: not read. */
+  templates?: TemplatesView;
   now: number;
 }
 
@@ -115,6 +120,8 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     );
   }
   findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
+  findings.push(...blockFindings(i.settings, i.blocks));
+  findings.push(...capacityFindings(capacityInputs(i)));
   findings.push(
     ...forecastFindings(
       i.allocation.map((d) => d.node),
@@ -148,6 +155,20 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     worst: worstSeverity(sorted),
     counts,
     findings: sorted,
+  };
+}
+
+/** Shard capacity from the open indices (primaries x copies), the data nodes and the platform's template. */
+export function capacityInputs(i: Pick<DoctorInputs, 'indices' | 'health' | 'settings' | 'templates'>): CapacityInputs {
+  const t = i.templates ? projectTemplate(i.templates) : null;
+  return {
+    openShards: i.indices.filter((x) => x.status === 'open').reduce((n, x) => n + x.primaries * (1 + x.replicas), 0),
+    dataNodes: i.health.numberOfDataNodes,
+    maxShardsPerNode: i.settings.maxShardsPerNode,
+    template: t
+      ? { name: t.name, shards: t.shards, replicas: t.replicas }
+      : { name: null, shards: ES_DEFAULT_SHARDS, replicas: ES_DEFAULT_REPLICAS },
+    source: 'counted from the open indices',
   };
 }
 

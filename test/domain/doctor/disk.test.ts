@@ -61,14 +61,14 @@ describe('disk findings', () => {
     expect(f[0].evidence[1]).toMatch(/flood stage 10gb \(disk threshold decider OFF\): on this disk/);
   });
 
-  it('read-only indices are critical; the remedy depends on whether a node is past flood stage', () => {
+  it('flood-stage blocks are critical; the remedy depends on whether a node is past flood stage (other blocks: blocks.ts)', () => {
     const blocks = [block('a', 'allowDelete'), block('b', 'readOnly'), block('c', 'write')];
     const calm = diskFindings([node('a', 60)], W, blocks).at(-1)!;
     expect(calm).toMatchObject({ severity: 'critical', fix: { key: 'U' } });
     expect(calm.finding).toBe(
-      '2 indices are read-only while no node is past the flood stage: the block stays until cleared: writes fail with a cluster block exception',
+      '1 index is read-only while no node is past the flood stage: the block stays until cleared: writes fail with a cluster block exception',
     );
-    expect(calm.evidence).toEqual(['a: index.blocks.read_only_allow_delete=true', 'b: index.blocks.read_only=true']);
+    expect(calm.evidence).toEqual(['a: index.blocks.read_only_allow_delete=true']);
     expect(calm.remedy).toBe('clear the read-only block (PUT /*/_settings {"index.blocks.read_only_allow_delete": null})');
     const full = diskFindings([node('a', 60), node('d', 5)], W, [block('a', 'allowDelete')]).at(-1)!;
     expect(full.finding).toBe('1 index is read-only (a node is past the flood stage): writes fail with a cluster block exception');

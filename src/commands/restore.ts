@@ -10,10 +10,14 @@ import {
   DEFAULT_SUFFIX,
   replaceConfirmText,
   restoreCancelOf,
+  restoreCopyLines,
   restoreNotes,
   type RestoreForm,
   type RestoreState,
 } from '../domain/wizards/restore';
+import { comparisonLines } from '../domain/corruption/loss';
+import { connectionSecrets } from '../domain/host-env';
+import path from 'node:path';
 import { displayText } from '../domain/display-text';
 import { restoreSession } from '../services/wizards/restore';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
@@ -46,6 +50,7 @@ const restore: CommandModule = {
     'include-aliases': { type: 'boolean' },
     replace: { type: 'boolean' },
     'accept-data-loss': { type: 'string' },
+    'backup-dir': { type: 'string' },
     timeout: { type: 'string' },
   },
   group: 'recover',
@@ -60,6 +65,8 @@ const restore: CommandModule = {
     'accept-data-loss':
       'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
     timeout: 'seconds to follow the restore until the indices are green (default 1800)',
+    'backup-dir':
+      'with --replace over a red index: where its shard folders are copied before it is deleted (default /var/backups/shardeck as root)',
   },
   examples: [
     'shardeck restore backups nightly-2026.11.25 --indices service_v9_alpha',
@@ -78,6 +85,7 @@ const restore: CommandModule = {
       return usageError(NAME, "--include-aliases goes with a restore beside (in place always brings the snapshot's aliases back)", json);
     if (values['accept-data-loss'] !== undefined && !values.replace)
       return usageError(NAME, '--accept-data-loss goes with --replace', json);
+    if (values['backup-dir'] !== undefined && !values.replace) return usageError(NAME, '--backup-dir goes with --replace', json);
     const timeout =
       values.timeout === undefined ? { ok: true as const, value: 1800 } : parseTimeoutSeconds(String(values.timeout), 6 * 3600);
     if (!timeout.ok) return usageError(NAME, timeout.error, json);
@@ -89,12 +97,15 @@ const restore: CommandModule = {
       suffix: typeof values['rename-suffix'] === 'string' ? values['rename-suffix'] : DEFAULT_SUFFIX,
       ...(values['include-aliases'] ? { includeAliases: true } : {}),
     };
-    const { es, guard, close } = await openGuard(values);
+    const { es, guard, conn, close } = await openGuard(values);
     try {
       guard.assertWritable();
       const session = restoreSession(es, guard, form, {
         watchTimeoutMs: timeout.value * 1000,
         onAuditWarning: (w) => err(`${paint('yellow', 'warning:')} ${w}\n`),
+        hostSecrets: connectionSecrets(conn),
+        ...(values['backup-dir'] !== undefined ? { backupDir: path.resolve(String(values['backup-dir'])) } : {}),
+        onCopyOutput: (c) => err(paint('dim', c)),
       });
       const review = await reviewOf(session, NAME, json);
       if (typeof review === 'number') return review;
@@ -118,7 +129,18 @@ const restore: CommandModule = {
           aliasesNow: i.aliases ?? [],
           shards: details(i.index)?.shards ?? null,
           bytes: details(i.index)?.bytes ?? null,
+          ...(i.copy
+            ? { copy: { here: i.copy.here, elsewhere: i.copy.elsewhere, backupDir: i.copy.backupDir, freeBytes: i.copy.freeBytes } }
+            : {}),
+          ...(i.loss ? { loss: { restore: i.loss.restore, exorcise: i.loss.exorcise, docsBeforeRed: i.loss.before } } : {}),
         })),
+        confirmText:
+          form.mode === 'replace'
+            ? replaceConfirmText(
+                facts.indices.map((i) => i.index),
+                facts,
+              )
+            : null,
         includeGlobalState: false,
         includeAliases: form.mode === 'replace' || form.includeAliases === true,
         notes: notes.map((n) => n.text),
@@ -134,6 +156,8 @@ const restore: CommandModule = {
           );
         }
         for (const n of notes) out(`${n.tone ? paint(n.tone, displayText(n.text)) : displayText(n.text)}\n`);
+        for (const i of facts.indices.filter((x) => x.loss)) out(comparisonLines([i.loss!.restore, i.loss!.exorcise]).join('\n') + '\n');
+        for (const l of restoreCopyLines(facts)) out(`${l.startsWith('NOT') ? paint('red', l) : l}\n`);
         if (form.mode === 'replace')
           out(
             `${paint('red', 'in place:')} the originals are closed (a red one deleted) and overwritten: every document written to them since the snapshot is lost\n`,
@@ -147,7 +171,10 @@ const restore: CommandModule = {
       }
       const typed = typeof values['accept-data-loss'] === 'string' ? values['accept-data-loss'] : undefined;
       if (form.mode === 'replace' && values.yes && typed === undefined) {
-        const message = `an in-place restore loses data: add --accept-data-loss ${replaceConfirmText(facts.indices.map((i) => i.index))} to --yes; nothing was sent`;
+        const message = `an in-place restore loses data: add --accept-data-loss ${replaceConfirmText(
+          facts.indices.map((i) => i.index),
+          facts,
+        )} to --yes; nothing was sent`;
         if (json) printJson({ ...head, ok: false, error: message });
         err(`shardeck ${NAME}: ${displayText(message)}\n`);
         return EXIT.failed;
@@ -174,7 +201,8 @@ const restore: CommandModule = {
       if (state.phase === 'failed') {
         const failure = session.failure(state.message);
         if (!state.results?.length && isConnectionFailure(failure)) return reportFailure(NAME, failure, json);
-        if (json) printJson({ ...head, ok: false, error: state.message, requests, results: state.results ?? [] });
+        if (json)
+          printJson({ ...head, ok: false, error: state.message, requests, results: state.results ?? [], copied: state.copied ?? [] });
         // What went out before the failure (a close or delete, the restore): the operator must know it.
         else for (const r of state.results ?? []) out(`${r.ok ? 'ok' : 'failed'}: ${displayText(r.verified?.message ?? r.message)}\n`);
         err(`shardeck ${NAME}: ${displayText(state.message)}\n`);
@@ -194,9 +222,11 @@ const restore: CommandModule = {
           results,
           report,
           timing,
+          copied: state.copied ?? [],
         });
         return ok ? EXIT.ok : EXIT.failed;
       }
+      for (const l of state.copied ?? []) out(`${displayText(l)}\n`);
       for (const r of results) out(`ok: ${displayText(r.verified?.message ?? r.message)}\n`);
       out(
         `health of the restored indices: ${paint(report.health, report.health)}${ok ? '' : ` (not green after ${timeout.value}s: see shardeck status)`}\n`,
@@ -211,6 +241,7 @@ const restore: CommandModule = {
                   : ` (the original held ${c.before} before${form.mode === 'replace' ? ' the restore' : ''}; ${c.after - c.before >= 0 ? '+' : ''}${c.after - c.before})`) +
                 '\n',
         );
+      for (const l of report.losses ?? []) out(`${displayText(l.text)}\n`);
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {
       return reportFailure(NAME, e, json);
@@ -239,7 +270,7 @@ async function cancel(values: CommandContext['values'], args: string[], json: bo
     .map((n) => checkIndexExpression(n) ?? (/[*?]/.test(n) ? `"${n}": exact index names only, no pattern` : null))
     .find(Boolean);
   if (bad) return usageError(NAME, bad, json);
-  for (const flag of ['rename-suffix', 'replace', 'accept-data-loss', 'include-aliases', 'timeout'] as const)
+  for (const flag of ['rename-suffix', 'replace', 'accept-data-loss', 'include-aliases', 'timeout', 'backup-dir'] as const)
     if (values[flag] !== undefined) return usageError(NAME, `--${flag} does not go with restore cancel`, json);
   const { es, guard, close } = await openGuard(values);
   try {

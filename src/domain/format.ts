@@ -29,12 +29,17 @@ export function formatPercent(p: number, digits = 0): string {
   return `${p.toFixed(digits)}%`;
 }
 
-/** 12345 -> "12,345" (fixed locale so output and snapshots do not depend on the machine). */
 /** "1 node", "2 nodes", "1,200 indices": the count and its noun in the number it needs. */
 export function countOf(n: number, singular: string, plural = `${singular}s`): string {
   return `${formatCount(n)} ${n === 1 ? singular : plural}`;
 }
 
+/** An ISO time to the minute, in UTC: "2026-11-28 19:59 UTC". */
+export function minuteUtc(iso: string): string {
+  return `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/** 12345 -> "12,345" (fixed locale so output and snapshots do not depend on the machine). */
 export function formatCount(n: number | null | undefined): string {
   if (n === null || n === undefined) return '-';
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

@@ -5,7 +5,7 @@
 import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
 import { isHostRead, type AuditRecord } from './mutation/audit';
-import type { ClusterHealth, HealthStatus, ShardRow } from './types';
+import type { ClusterHealth, HealthStatus, IndexRow, ShardRow } from './types';
 import { displayText } from './display-text';
 
 export type TimelineEntry =
@@ -35,7 +35,14 @@ export type TimelineEntry =
       claims?: string;
     }
   | { kind: 'read'; time: string; who: string; summary: string; command: string; result: string; id?: string }
-  | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number };
+  | { kind: 'task'; time: string; phase: 'start' | 'end'; task: string; summary: string; result?: string; durationMs?: number }
+  /**
+   * The documents an index held, as shardeck read them (_cat/indices docs.count) at `time`: the
+   * console's last read before the index turned red (`before: 'red'`), or a count taken right
+   * before a snapshot of it was sent (`snapshot`: repository/name). What a restore's loss is
+   * reckoned from (domain/corruption/loss.ts).
+   */
+  | { kind: 'count'; time: string; index: string; docs: number; before?: 'red'; snapshot?: string };
 
 /** A file name for a cluster's timeline, from its URL without credentials. */
 export function clusterKey(url: string): string {
@@ -74,6 +81,37 @@ export function healthTransition(
     unassignedPrimaries: unassignedPrimaries(next, shards),
     shards: next.status === 'green' ? [] : problemShards(shards),
   };
+}
+
+/** What the console last saw of each index that was not red: its documents, and when. */
+export interface SeenCounts {
+  docs: Map<string, number>;
+  /** When the rows were read (epoch ms). */
+  at: number;
+}
+
+/**
+ * The count entries of the indices that turned red in `rows` (read at `at`, `periodMs` after the
+ * read before): each one's documents at the console's last read before it turned red, at most
+ * one read before this one (rows that did not change are not parsed again, so `seen.at` may be
+ * older). Returns what is seen now, for the next read. docs.count of _cat/indices.
+ */
+export function countsAtRed(
+  seen: SeenCounts | null,
+  rows: readonly Pick<IndexRow, 'name' | 'health' | 'status' | 'docsCount'>[],
+  at: number,
+  periodMs: number,
+): { seen: SeenCounts; entries: Extract<TimelineEntry, { kind: 'count' }>[] } {
+  const docs = new Map<string, number>();
+  const entries: Extract<TimelineEntry, { kind: 'count' }>[] = [];
+  const before = seen ? new Date(Math.max(seen.at, at - periodMs)).toISOString() : '';
+  for (const r of rows) {
+    if (r.health === 'red') {
+      const d = seen?.docs.get(r.name);
+      if (d !== undefined) entries.push({ kind: 'count', time: before, index: r.name, docs: d, before: 'red' });
+    } else if (r.status === 'open' && (r.health === 'green' || r.health === 'yellow')) docs.set(r.name, r.docsCount);
+  }
+  return { seen: { docs, at }, entries };
 }
 
 /** The status last recorded in a timeline (so a restarted console does not record the same one again). */
@@ -195,6 +233,8 @@ export function entryText(e: TimelineEntry): string {
       return `change by ${displayText(e.who)}${e.claims ? ` (${displayText(e.claims)})` : ''}${e.approvedBy ? `, approved by ${displayText(e.approvedBy)}` : ''}: ${displayText(e.summary)} -> ${displayText(e.result)}`;
     case 'read':
       return `read by ${displayText(e.who)} (no change): ${displayText(e.summary)} -> ${displayText(e.result)}`;
+    case 'count':
+      return `count: ${displayText(e.index)} held ${e.docs} documents ${e.before === 'red' ? '(the last read before it turned red)' : e.snapshot ? `(read as snapshot ${displayText(e.snapshot)} was taken)` : ''}`.trimEnd();
     case 'task':
       return `task ${e.phase === 'start' ? 'started' : 'ended'} ${displayText(e.task)}: ${displayText(e.summary)}${e.result ? ` -> ${displayText(e.result)}` : ''}${e.durationMs !== undefined ? ` after ${duration(e.durationMs)}` : ''}`;
   }
@@ -211,7 +251,7 @@ export function taskEndResult(p: Pick<TaskProgress, 'cancelled' | 'failures' | '
 /** The tone of an entry on screen. */
 export function entryTone(e: TimelineEntry): HealthStatus | 'note' | 'change' {
   if (e.kind === 'health') return e.to;
-  if (e.kind === 'read') return 'note';
+  if (e.kind === 'read' || e.kind === 'count') return 'note';
   if (e.kind === 'change' || (e.kind === 'task' && e.result)) return e.result!.startsWith('ok') ? 'change' : 'red';
   return e.kind === 'note' ? 'note' : 'change';
 }

@@ -27,7 +27,7 @@ import {
   type Locality,
   type NodeFacts,
 } from '../domain/corruption/node';
-import { type PlanFacts } from '../domain/corruption/plan';
+import { archiveStamp, type PlanFacts } from '../domain/corruption/plan';
 import type { PreviewConnection } from '../domain/mutation/preview';
 import type { HealthStatus } from '../domain/types';
 
@@ -271,7 +271,7 @@ export function planFacts(
     serviceStart: profile?.serviceStart,
     // Never beside the data: the engine's user can write there and plant links at the archive's name.
     backupDir: defaultBackupDir(),
-    stamp: new Date().toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z',
+    stamp: archiveStamp(),
     conn,
     hasShardTool: c.hasShardTool,
     ...(c.local.ok && c.nodeFacts?.pid !== undefined ? { pid: c.nodeFacts.pid } : {}),

@@ -11,10 +11,12 @@ import { moveAsideRemedy, readLocalText } from '../config/local-files';
 import {
   changesFromAudit,
   clusterKey,
+  countsAtRed,
   healthTransition,
   lastHealth,
   mergeTimeline,
   parseTimeline,
+  type SeenCounts,
   type TimelineEntry,
 } from '../domain/timeline';
 import type { HealthStatus } from '../domain/types';
@@ -32,6 +34,18 @@ export function appendTimeline(url: string, entry: TimelineEntry): void {
   const file = timelineFile(url);
   ensurePrivateDir(path.dirname(file));
   appendPrivateLine(file, JSON.stringify(entry));
+}
+
+/**
+ * Count entries, appended best effort (a timeline that cannot be written does not fail the caller).
+ * url: without credentials.
+ */
+export function recordCounts(url: string, entries: readonly TimelineEntry[]): void {
+  try {
+    for (const e of entries) appendTimeline(url, e);
+  } catch {
+    // the config folder refused: the counts are not on record, and the loss will say so
+  }
 }
 
 /** The most of a timeline read at once: its last whole lines when longer. */
@@ -100,7 +114,17 @@ export class TimelineRecorder {
     this.last = lastHealth(fileEntries);
     this.reload();
     let health = this.store.getState().snapshots.health.data;
+    let rows = this.store.getState().snapshots.indices.data;
+    let seen: SeenCounts | null = null;
     this.unsubscribe = this.store.subscribe((s) => {
+      // Each index's documents at the last read before it turned red: what a restore's loss is reckoned from.
+      const read = s.snapshots.indices;
+      if (read.data && read.data !== rows) {
+        rows = read.data;
+        const counted = countsAtRed(seen, read.data, read.fetchedAt ?? Date.now(), read.periodMs ?? s.intervalMs);
+        seen = counted.seen;
+        for (const e of counted.entries) this.append(e);
+      }
       const next = s.snapshots.health.data;
       if (next === health) return;
       health = next;

@@ -98,10 +98,20 @@ export function stalePrimaryPlan(index: string, shard: number, node: string): Mu
   };
 }
 
+/** The time in an archive's name: 20261122T080512Z. */
+export function archiveStamp(d = new Date()): string {
+  return d.toISOString().replace(/[-:]/g, '').slice(0, 15) + 'Z';
+}
+
+/** Where the backup of one shard goes: <backupDir>/<index>-<shard>-<stamp>.tar (the checklist's, and the copy before a delete). */
+export function archivePath(backupDir: string, index: string, shard: number, stamp: string): string {
+  return `${backupDir.replace(/\/+$/, '')}/${index}-${shard}-${stamp}.tar`;
+}
+
 /** The archive of the backup step and what goes in it (tar -C indexDir shardDir). */
 export function backupPaths(f: PlanFacts): { archive: string; indexDir: string; shardDir: string } {
   const { dir: indexDir, base: shardDir } = parentOf(f.folder);
-  return { archive: `${f.backupDir.replace(/\/+$/, '')}/${f.index}-${f.shard}-${f.stamp}.tar`, indexDir, shardDir };
+  return { archive: archivePath(f.backupDir, f.index, f.shard, f.stamp), indexDir, shardDir };
 }
 
 export function recoveryPlan(f: PlanFacts): RecoveryPlan {

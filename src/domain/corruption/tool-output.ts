@@ -45,6 +45,17 @@ export function parseCheckIndex(text: string): CheckIndexResult | null {
   };
 }
 
+/** Several shards' verdicts as one (an index of several shards): their documents, segments and losses added up. */
+export function combinedCheck(checks: readonly CheckIndexResult[]): CheckIndexResult {
+  return {
+    totalDocs: checks.reduce((n, c) => n + c.totalDocs, 0),
+    segments: checks.flatMap((c) => c.segments),
+    brokenSegments: checks.reduce((n, c) => n + c.brokenSegments, 0),
+    lostDocs: checks.reduce((n, c) => n + c.lostDocs, 0),
+    wroteNewSegments: checks.some((c) => c.wroteNewSegments),
+  };
+}
+
 /** The allocate_stale_primary that elasticsearch-shard prints after its repair, or null. */
 export function parseShardToolReroute(text: string): { index: string; shard: number; node: string } | null {
   const at = text.indexOf('POST /_cluster/reroute');

@@ -10,6 +10,7 @@ import type { SnapshotHolding } from '../corruption/explain';
 import { DEFAULT_SUFFIX, type RestoreForm } from './restore';
 import { stay, type Machine, type Step } from './machine';
 import { compareText } from '../order';
+import { minuteUtc } from '../format';
 
 export interface RecoveryFinding {
   index: string;
@@ -38,7 +39,7 @@ export function restoreRoute(index: string, snapshots: readonly SnapshotHolding[
   if (!newest) return undefined;
   return {
     form: { repository: newest.repository, snapshot: newest.snapshot, indices: index, mode: 'replace', suffix: DEFAULT_SUFFIX },
-    line: `restore in place from ${newest.repository}/${newest.snapshot}${newest.endTime ? ` of ${newest.endTime.slice(0, 16).replace('T', ' ')} UTC` : ''} (writes since are lost)`,
+    line: `restore in place from ${newest.repository}/${newest.snapshot}${newest.endTime ? ` of ${minuteUtc(newest.endTime)}` : ''} (writes since are lost)`,
   };
 }
 

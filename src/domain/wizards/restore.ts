@@ -4,11 +4,13 @@
 // written since the snapshot is lost, so the operator types the index names, even with --yes).
 // Never the cluster's global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
 // the restored indices are green, then counts their documents.
-import type { Confirmation } from '../mutation/confirmation';
+import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import { editLine, type LineEdit } from '../line-edit';
 import { checkIndexExpression } from '../mutation/targets';
 import type { ShardRecovery, SnapshotInfo } from '../snapshots';
+import { copyLines, copyMissing, copyRefusal, WITHOUT_COPY, type IndexCopyPlan } from '../corruption/copy';
+import type { DocCount, RouteLoss } from '../corruption/loss';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type PlanResult, type Step } from './machine';
 
 export type RestoreMode = 'beside' | 'replace';
@@ -76,6 +78,14 @@ export interface RestoreIndexFact {
   unreadable?: string;
   /** The original's aliases now (when it exists; a write alias marked). */
   aliases?: { name: string; write: boolean }[];
+  /** In place, a red original (deleted before the restore): the copy of its shard folders taken first (issue 48). */
+  copy?: IndexCopyPlan;
+  /**
+   * In place, a red original: what this restore loses (about the documents written since the
+   * snapshot) and what the offline repair would (CheckIndex on a copy, when one was counted), with
+   * the count before red the restored index is measured against afterwards.
+   */
+  loss?: { restore: RouteLoss; exorcise: RouteLoss; before: DocCount | null };
 }
 
 export interface RestoreFacts {
@@ -114,9 +124,24 @@ function goneCheck(names: readonly string[]): MutationPlan['verify'] {
   };
 }
 
-/** What the operator types to confirm an in-place restore: the names of the indices it overwrites. */
-export function replaceConfirmText(indices: readonly string[]): string {
-  return indices.join(',');
+/**
+ * What the operator types to confirm an in-place restore: the names of the indices it overwrites,
+ * then `:without-copy` when a red one is deleted without a copy of every shard folder (on another
+ * host, or no node of this host): the typed words accept that.
+ */
+export function replaceConfirmText(indices: readonly string[], facts?: Pick<RestoreFacts, 'indices'>): string {
+  const uncopied = facts?.indices.some((i) => i.copy && copyMissing(i.copy));
+  return `${indices.join(',')}${uncopied ? WITHOUT_COPY : ''}`;
+}
+
+/** What the preview says of the copies taken before a red original is deleted, a line each. */
+export function restoreCopyLines(facts: RestoreFacts): string[] {
+  return facts.indices.flatMap((i) => (i.copy ? copyLines(i.copy) : []));
+}
+
+/** Whether confirming this restore first takes a copy of shard folders on this host. */
+export function takesCopy(facts: RestoreFacts): boolean {
+  return facts.indices.some((i) => i.copy && i.copy.here.length > 0);
 }
 
 /**
@@ -131,6 +156,7 @@ export function replaceConfirmText(indices: readonly string[]): string {
  */
 export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPlan[] {
   const indices = facts.indices.map((i) => i.index);
+  const typed = replaceConfirmText(indices, facts);
   const targets = facts.indices.map((i) => i.target);
   const body: Record<string, unknown> = { indices: indices.join(','), include_global_state: false };
   if (form.mode === 'beside')
@@ -147,7 +173,7 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
     body,
     risk: form.mode === 'replace' ? 'destructive' : 'reversible',
     target: targets.join(','),
-    ...(form.mode === 'replace' ? { confirmText: replaceConfirmText(indices) } : {}),
+    ...(form.mode === 'replace' ? { confirmText: typed } : {}),
     summary:
       form.mode === 'replace'
         ? `restore ${indices.join(', ')} from ${form.repository}/${form.snapshot} IN PLACE: what was written to them since the snapshot is lost`
@@ -165,22 +191,31 @@ export function restorePlans(form: RestoreForm, facts: RestoreFacts): MutationPl
       querystring: {},
       risk: 'destructive',
       target: red.join(','),
-      confirmText: replaceConfirmText(indices),
-      summary: `delete ${red.join(', ')} (red: closed, ${red.length === 1 ? 'it keeps its' : 'they keep their'} shard locked and the restore never starts)`,
+      confirmText: typed,
+      summary: `delete ${red.join(', ')} (red: closed, ${red.length === 1 ? 'it keeps its' : 'they keep their'} shard locked and the restore never starts)${copySaid(facts, red)}`,
       verify: goneCheck(red),
     });
-  if (open.length) plans.push(closePlan(open, indices));
+  if (open.length) plans.push(closePlan(open, typed));
   return [...plans, restore];
 }
 
-function closePlan(open: string[], indices: string[]): MutationPlan {
+/** How the delete's summary (in the audit) says where the red indices' folders were copied. */
+function copySaid(facts: RestoreFacts, red: readonly string[]): string {
+  const copies = facts.indices.filter((i) => red.includes(i.index) && i.copy);
+  if (!copies.length) return '';
+  const kept = copies.flatMap((i) => i.copy!.here.map((f) => f.reuse ?? f.archive));
+  const missing = copies.filter((i) => copyMissing(i.copy!)).map((i) => i.index);
+  return `; its shard folders copied first${kept.length ? ` to ${kept.join(', ')}` : ''}${missing.length ? `; NOT every folder of ${missing.join(', ')} copied (accepted by the typed confirmation)` : ''}`;
+}
+
+function closePlan(open: string[], typed: string): MutationPlan {
   return {
     method: 'POST',
     path: `/${list(open)}/_close`,
     querystring: {},
     risk: 'destructive',
     target: open.join(','),
-    confirmText: replaceConfirmText(indices),
+    confirmText: typed,
     summary: `close ${open.join(', ')} so the snapshot can be restored over ${open.length === 1 ? 'it' : 'them'}`,
     verify: statusCheck(open, 'close', 'closed'),
   };
@@ -291,6 +326,10 @@ export function refusalOf(form: RestoreForm, facts: RestoreFacts): string | unde
     return `snapshot ${form.repository}/${form.snapshot} is ${facts.snapshot.state}: only a finished snapshot can be restored`;
   const failed = facts.indices.filter((i) => facts.snapshot.failures.some((f) => f.index === i.index)).map((i) => i.index);
   if (failed.length) return `the snapshot holds no whole copy of ${failed.join(', ')} (its shards failed in it)`;
+  for (const i of facts.indices) {
+    const why = i.copy ? copyRefusal(i.copy) : null;
+    if (why) return why;
+  }
   return undefined;
 }
 
@@ -308,19 +347,25 @@ export interface RestoreReport {
   health: string;
   /** The restored indices were green before the deadline. */
   green: boolean;
+  /** In place over a red original: the loss expected against the loss counted once green (also in the audit). */
+  losses?: { index: string; expected: number | null; lost: number | null; text: string }[];
 }
 
 export type RestoreState =
   | { phase: 'loading'; form: RestoreForm }
   | { phase: 'refused'; form: RestoreForm; kind: 'input' | 'missing'; message: string; facts?: RestoreFacts }
   | { phase: 'review'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
-  | { phase: 'applying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
+  /** The copy of the red originals' shard folders is being taken (nothing is sent before it is verified). */
+  | { phase: 'copying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; confirmation: Confirmation; log: string[] }
+  | { phase: 'applying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; copied?: string[] }
   | {
       phase: 'watching';
       form: RestoreForm;
       facts: RestoreFacts;
       plans: MutationPlan[];
       results: PlanResult[];
+      /** What the copy before the delete took (archives), said until the end. */
+      copied?: string[];
       progress?: RestoreProgress;
       /** The operator asked to cancel it: the delete's plan and the names typed so far. */
       cancel?: { plan: MutationPlan; typed: string; error?: string };
@@ -329,8 +374,16 @@ export type RestoreState =
   | { phase: 'stopping'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; cancelPlan: MutationPlan }
   /** The restore was cancelled: its indices deleted (results: every plan sent, the delete last). */
   | { phase: 'stopped'; form: RestoreForm; results: PlanResult[] }
-  | { phase: 'done'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; results: PlanResult[]; report: RestoreReport }
-  | (Ended & { results?: PlanResult[] });
+  | {
+      phase: 'done';
+      form: RestoreForm;
+      facts: RestoreFacts;
+      plans: MutationPlan[];
+      results: PlanResult[];
+      report: RestoreReport;
+      copied?: string[];
+    }
+  | (Ended & { results?: PlanResult[]; copied?: string[] });
 
 export type RestoreEvent =
   | CommonEvent
@@ -338,6 +391,9 @@ export type RestoreEvent =
   | { type: 'refused'; kind: 'input' | 'missing'; message: string }
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'applied'; results: PlanResult[] }
+  /** The copy before the delete: taken and verified (the archives), or failed (nothing sent). */
+  | { type: 'copied'; ok: boolean; lines: string[]; message?: string }
+  | { type: 'copyLine'; line: string }
   | { type: 'progress'; progress: RestoreProgress }
   | { type: 'settled'; report: RestoreReport }
   /** While it runs: ask to cancel it (the typed prompt), a key typed into it, send it, or back. */
@@ -349,8 +405,14 @@ export type RestoreEvent =
 export type RestoreEffect =
   | { type: 'load'; form: RestoreForm }
   | { type: 'mutate'; plans: MutationPlan[]; confirmation: Confirmation }
+  /** Copy the red originals' shard folders on this host, checked, before anything is sent. */
+  | { type: 'copy'; facts: RestoreFacts; confirmation: Confirmation }
   /** Follow the restore of these targets until green; `before`: the original's documents before the restore. */
-  | { type: 'watch'; indices: { index: string; target: string; before?: number }[] }
+  | {
+      type: 'watch';
+      indices: { index: string; target: string; before?: number }[];
+      losses?: { index: string; loss: NonNullable<RestoreIndexFact['loss']> }[];
+    }
   /** Cancel the running restore: the delete of its indices (the watch then ends without a report). */
   | { type: 'stop'; plan: MutationPlan; confirmation: Confirmation };
 
@@ -394,6 +456,7 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
           phase: 'failed',
           message: `${e.message} (after the requests went out: ${appliedWords(s.plans, s.results)} applied)`,
           results: s.results,
+          ...(s.copied ? { copied: s.copied } : {}),
         });
       const common = commonStep<RestoreState, RestoreEffect>(s, e);
       if (common) return common;
@@ -406,23 +469,55 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
           return stay({ phase: 'review', form, facts: e.facts, plans: restorePlans(form, e.facts) });
         }
         case 'review':
-          return e.type === 'confirm'
-            ? go({ ...s, phase: 'applying' }, { type: 'mutate', plans: s.plans, confirmation: e.confirmation })
-            : stay(s);
+          if (e.type !== 'confirm') return stay(s);
+          // A red original is deleted only after a verified copy of its folders on this host; the
+          // confirmation is judged first, so a mistyped one takes no copy either.
+          if (takesCopy(s.facts) && !s.plans.every((p) => confirmationSatisfies(p, e.confirmation))) {
+            const need = confirmationNeeded(s.plans[0]);
+            return stay({
+              phase: 'failed',
+              message: `this cannot be undone: type "${need.kind === 'type' ? need.expected : ''}" to confirm (nothing was copied or sent)`,
+              results: [],
+            });
+          }
+          if (takesCopy(s.facts))
+            return go(
+              { ...s, phase: 'copying', confirmation: e.confirmation, log: [] },
+              { type: 'copy', facts: s.facts, confirmation: e.confirmation },
+            );
+          return go({ ...s, phase: 'applying' }, { type: 'mutate', plans: s.plans, confirmation: e.confirmation });
+        case 'copying': {
+          if (e.type === 'copyLine') return stay({ ...s, log: [...s.log, e.line].slice(-4) });
+          if (e.type !== 'copied') return stay(s);
+          if (!e.ok)
+            return stay({ phase: 'failed', message: `${e.message ?? 'the copy failed'}: nothing was deleted or sent`, results: [] });
+          const { confirmation, log: _log, ...rest } = s;
+          return go({ ...rest, phase: 'applying', copied: e.lines }, { type: 'mutate', plans: s.plans, confirmation });
+        }
         case 'applying': {
           if (e.type !== 'applied') return stay(s);
           // Every plan must have gone through; a delete or close without its restore: said in the message.
           if (e.results.length < s.plans.length || e.results.some((r) => !r.ok)) {
             const bad = e.results.find((r) => !r.ok);
             const left = leftBehind(s.plans, e.results);
-            return stay({ phase: 'failed', message: `${bad?.message ?? 'not sent'}${left ? ` (${left})` : ''}`, results: e.results });
+            const kept = s.copied?.length ? `; the copy of its folders is kept: ${s.copied.join('; ')}` : '';
+            return stay({
+              phase: 'failed',
+              message: `${bad?.message ?? 'not sent'}${left ? ` (${left}${kept})` : kept ? ` (${kept.slice(2)})` : ''}`,
+              results: e.results,
+              ...(s.copied ? { copied: s.copied } : {}),
+            });
           }
           const indices = s.facts.indices.map((i) => ({
             index: i.index,
             target: i.target,
             ...(i.originalDocs !== undefined ? { before: i.originalDocs } : {}),
           }));
-          return go({ phase: 'watching', form, facts: s.facts, plans: s.plans, results: e.results }, { type: 'watch', indices });
+          const losses = s.facts.indices.flatMap((i) => (i.loss ? [{ index: i.index, loss: i.loss }] : []));
+          return go(
+            { phase: 'watching', form, facts: s.facts, plans: s.plans, results: e.results, ...(s.copied ? { copied: s.copied } : {}) },
+            { type: 'watch', indices, ...(losses.length ? { losses } : {}) },
+          );
         }
         case 'watching':
           if (e.type === 'cancelRestore' && !s.cancel)
@@ -456,7 +551,15 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
           }
           if (e.type === 'progress') return stay({ ...s, progress: e.progress });
           if (e.type === 'settled')
-            return stay({ phase: 'done', form, facts: s.facts, plans: s.plans, results: s.results, report: e.report });
+            return stay({
+              phase: 'done',
+              form,
+              facts: s.facts,
+              plans: s.plans,
+              results: s.results,
+              report: e.report,
+              ...(s.copied ? { copied: s.copied } : {}),
+            });
           return stay(s);
         case 'stopping': {
           if (e.type !== 'applied') return stay(s);

@@ -16,10 +16,21 @@ import {
   type RestoreState,
 } from '../../domain/wizards/restore';
 import type { Guard } from '../guard';
+import { combinedCheck, type CheckIndexResult } from '../../domain/corruption/tool-output';
+import { countsFromTimeline, exorciseLoss, lossAfterwards, restoreLoss } from '../../domain/corruption/loss';
+import type { HostSecrets } from '../../domain/host-env';
+import { keptCopies, planIndexCopy, takeIndexCopy } from '../red-copy';
+import { readTimeline } from '../timeline';
 import { waitUntil } from '../wait';
 import { performMutations, WizardSession } from './session';
 
 export interface RestoreTuning {
+  /** Where the copy of a red original's shard folders goes (default: root's /var/backups/shardeck). */
+  backupDir?: string;
+  /** What is secret in shardeck's environment: kept out of the copy's host commands. */
+  hostSecrets?: HostSecrets;
+  /** The copy's steps as they run (the CLI prints them on stderr). */
+  onCopyOutput?: (chunk: string) => void;
   /** Between two reads of the restore's progress (ms). */
   pollMs?: number;
   /** How long to wait for the restored indices to be green (ms). */
@@ -29,7 +40,24 @@ export interface RestoreTuning {
 
 type Loaded = { facts: RestoreFacts } | { refused: { kind: 'input' | 'missing'; message: string } };
 
-async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
+/**
+ * In place over a red original: the copy its shard folders get before it is deleted, and what
+ * each way back loses (the restore from the counts on record, the repair from a copy CheckIndex
+ * read, if one was).
+ */
+async function redFacts(es: EsApi, guard: Guard, index: string, form: RestoreForm, startMs: number | undefined, backupDir?: string) {
+  const copy = await planIndexCopy(es, index, backupDir);
+  const snapshot = { repository: form.repository, name: form.snapshot, ...(startMs !== undefined ? { startMs } : {}) };
+  const counts = countsFromTimeline(readTimeline(guard.previewConnection.url), index, snapshot);
+  const checked = copy.here.map((f) => keptCopies(copy.backupDir).find((r) => r.archive === (f.reuse ?? f.archive))?.check);
+  const exorcise =
+    copy.here.length && checked.every((c) => c)
+      ? exorciseLoss(combinedCheck(checked as CheckIndexResult[]))
+      : exorciseLoss(null, `not counted: shardeck recover-corrupt ${index} <shard> --compare counts it with CheckIndex on a copy`);
+  return { copy, loss: { restore: restoreLoss(snapshot, counts), exorcise, before: counts.before } };
+}
+
+async function load(es: EsApi, guard: Guard, form: RestoreForm, backupDir?: string): Promise<Loaded> {
   let snapshot;
   try {
     snapshot = await es.snapshotInfo(form.repository, form.snapshot);
@@ -61,9 +89,12 @@ async function load(es: EsApi, form: RestoreForm): Promise<Loaded> {
           unreadable = `cannot be counted: ${e.esType ?? 'HTTP 503'} (a primary shard is not available)`;
         }
       }
+      const red =
+        form.mode === 'replace' && t?.health === 'red' ? await redFacts(es, guard, index, form, snapshot.startMs, backupDir) : null;
       return {
         index,
         target,
+        ...(red ? red : {}),
         ...(t ? { existing: { status: t.status, health: t.health } } : {}),
         ...(originalDocs !== undefined ? { originalDocs } : {}),
         ...(unreadable ? { unreadable } : {}),
@@ -84,8 +115,24 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
       for (const r of results) if (r.auditWarning) tuning.onAuditWarning?.(r.auditWarning);
       send({ type: 'applied', results });
     } else if (f.type === 'load') {
-      const r = await load(es, f.form);
+      const r = await load(es, guard, f.form, tuning.backupDir);
       send('facts' in r ? { type: 'loaded', facts: r.facts } : { type: 'refused', ...r.refused });
+    } else if (f.type === 'copy') {
+      // Each red original's folders on this host, with the checklist's backup and verify steps; nothing is sent before.
+      const lines: string[] = [];
+      for (const i of f.facts.indices.filter((x) => x.copy?.here.length)) {
+        const taken = await takeIndexCopy(
+          guard,
+          i.copy!,
+          f.confirmation,
+          { output: (c) => tuning.onCopyOutput?.(c), info: (line) => send({ type: 'copyLine', line }) },
+          tuning.hostSecrets ?? { envNames: [], values: [] },
+          `deleting the red index ${i.index} for a restore in place from ${form.repository}/${form.snapshot}`,
+        );
+        lines.push(...taken.lines);
+        if (!taken.ok) return send({ type: 'copied', ok: false, lines, message: taken.message });
+      }
+      send({ type: 'copied', ok: true, lines });
     } else if (f.type === 'mutate') {
       const results = await performMutations(guard, f);
       for (const r of results) if (r.auditWarning) tuning.onAuditWarning?.(r.auditWarning);
@@ -125,7 +172,20 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
               throw e;
             });
       const counts = await Promise.all(f.indices.map(async (i) => ({ ...i, after: await countOf(i.target) })));
-      send({ type: 'settled', report: { counts, health: value.health, green: met } });
+      // In place over a red original: what was expected against what was counted, in the audit (and so the timeline).
+      const losses = [];
+      for (const { index, loss } of f.losses ?? []) {
+        const after = counts.find((c) => c.index === index)?.after;
+        if (after === null || after === undefined) continue;
+        const a = lossAfterwards(index, 'restore', { lost: loss.restore.lost, docsBefore: loss.before?.docs ?? null }, after);
+        await guard
+          .runHostRead({ command: `GET /${encodeURIComponent(index)}/_count`, target: index, summary: a.text }, () =>
+            Promise.resolve({ ok: true }),
+          )
+          .catch(() => undefined);
+        losses.push({ index, expected: loss.restore.lost, lost: a.lost, text: a.text });
+      }
+      send({ type: 'settled', report: { counts, health: value.health, green: met, ...(losses.length ? { losses } : {}) } });
     }
   });
 }

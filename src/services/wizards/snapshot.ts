@@ -15,6 +15,8 @@ import {
 import type { Guard } from '../guard';
 import type { SnapshotRepository } from '../../domain/snapshots';
 import { waitUntil } from '../wait';
+import { recordCounts } from '../timeline';
+import type { TimelineEntry } from '../../domain/timeline';
 import { sendOne, WizardSession } from './session';
 
 export interface SnapshotTuning {
@@ -48,12 +50,15 @@ export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, t
   return new WizardSession<SnapshotState, SnapshotEvent, SnapshotEffect>(snapshotMachine(req), async (f, send) => {
     if (f.type === 'load') send({ type: 'loaded', facts: await load(es, guard, f.request) });
     else if (f.type === 'send') {
+      // A snapshot's documents, read right before it is sent: what a restore from it will be reckoned to lose against.
+      const counts = req.kind === 'create' ? await countsBefore(es, f.plan.body, `${req.repository}/${req.name}`) : [];
       const sent = await sendOne(guard, f.plan, f.confirmation, { onAuditWarning: tuning.onAuditWarning });
       if ('refusal' in sent) {
         send({ type: 'sent', result: { summary: f.plan.summary, ok: false, message: sent.refusal.message } });
         return;
       }
       const { out } = sent;
+      if (out.applied === 'yes') recordCounts(guard.previewConnection.url, counts);
       const nodes = Object.values((out.body as { nodes?: Record<string, { name?: string }> } | undefined)?.nodes ?? {}).map((n) =>
         String(n?.name ?? ''),
       );
@@ -93,6 +98,23 @@ export function snapshotSession(es: EsApi, guard: Guard, req: SnapshotRequest, t
       send({ type: 'finished', snapshot });
     }
   });
+}
+
+/**
+ * The documents of each index a snapshot takes (_cat/indices docs.count, as the console counts
+ * them), read just before it is sent; none of a red index (nothing to count). Best effort: a read
+ * that fails takes nothing from the snapshot.
+ */
+async function countsBefore(es: EsApi, body: unknown, snapshot: string): Promise<TimelineEntry[]> {
+  const names = new Set(String((body as { indices?: string } | undefined)?.indices ?? '').split(','));
+  try {
+    const at = new Date().toISOString();
+    return (await es.data('indices'))
+      .filter((r) => names.has(r.name) && r.status === 'open' && r.health !== 'red')
+      .map((r) => ({ kind: 'count', time: at, index: r.name, docs: r.docsCount, snapshot }));
+  } catch {
+    return [];
+  }
 }
 
 /** The console's way to open it: `services.open(snapshotWizard, request)` (services/wizards/index.ts). */

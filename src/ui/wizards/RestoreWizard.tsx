@@ -10,7 +10,15 @@ import { formatCount } from '../../domain/format';
 import { editLine } from '../../domain/line-edit';
 import { fitText } from '../../domain/table';
 import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
-import { DEFAULT_SUFFIX, replaceConfirmText, restoreNotes, type RestoreForm, type RestoreState } from '../../domain/wizards/restore';
+import {
+  DEFAULT_SUFFIX,
+  replaceConfirmText,
+  restoreCopyLines,
+  restoreNotes,
+  type RestoreForm,
+  type RestoreState,
+} from '../../domain/wizards/restore';
+import { comparisonLines } from '../../domain/corruption/loss';
 import type { WizardServices } from '../../services/wizards';
 import { restoreWizard } from '../../services/wizards/restore';
 import { useConsole, useUi } from '../app/context';
@@ -175,11 +183,28 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
           <Hint>{CLOSES}</Hint>
         </Box>
       );
+    case 'copying':
+      return (
+        <Box flexDirection="column">
+          <Text>{`copying the shard folders before anything is deleted (nothing is sent until the copy is checked)…`}</Text>
+          {state.log.map((l, i) => (
+            <Text key={`c${i}`} color={colourOf(l.startsWith('FAILED') ? 'red' : undefined)}>
+              {fitText(l, width)}
+            </Text>
+          ))}
+        </Box>
+      );
     case 'review':
     case 'applying':
     case 'watching': {
       const replace = state.form.mode === 'replace';
       const names = state.facts.indices.map((i) => i.index);
+      // In place over a red original: each way back's loss, then the copy taken before the delete (issue 48).
+      const losses =
+        state.phase === 'review'
+          ? state.facts.indices.flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
+          : [];
+      const copies = state.phase === 'review' ? restoreCopyLines(state.facts) : [];
       return (
         <Box flexDirection="column">
           {state.facts.indices.map((i) => (
@@ -197,6 +222,16 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
                 </Text>
               ))
             : null}
+          {losses.map((l, i) => (
+            <Text key={`l${i}`} color={colourOf(l.startsWith('loses least') ? 'green' : undefined)}>
+              {fitText(l, width)}
+            </Text>
+          ))}
+          {copies.map((l, i) => (
+            <Text key={`k${i}`} color={colourOf(l.startsWith('NOT') ? 'red' : undefined)}>
+              {fitText(l, width)}
+            </Text>
+          ))}
           {state.phase === 'watching' && state.cancel ? (
             <>
               <RequestPreview previews={[services.preview(state.cancel.plan)]} />
@@ -215,7 +250,7 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
           {state.phase === 'review' ? (
             replace ? (
               <>
-                <TypedConfirm prompt={`type ${replaceConfirmText(names)} to restore in place: `} typed={typed} />
+                <TypedConfirm prompt={`type ${replaceConfirmText(names, state.facts)} to restore in place: `} typed={typed} />
                 <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'cancel'])}</Hint>
               </>
             ) : (
@@ -243,6 +278,14 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
           <Text color={colourOf(report.green ? 'green' : 'red')}>
             {report.green ? 'restored indices green' : `restored indices ${report.health}: not green in time`}
           </Text>
+          {(report.losses ?? []).map((l) => (
+            <Text key={`loss-${l.index}`}>{fitText(l.text, width)}</Text>
+          ))}
+          {(state.copied ?? []).map((l, i) => (
+            <Text key={`copy-${i}`} dimColor>
+              {fitText(l, width)}
+            </Text>
+          ))}
           <Hint>{CLOSES}</Hint>
         </Box>
       );

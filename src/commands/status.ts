@@ -37,6 +37,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
   }
   const why = explainNotGreen(r);
   if (why) out.push(`why: ${why}`);
+  for (const c of r.critical) out.push(`${paint('red', 'CRITICAL')} ${displayText(c)}`);
   for (const l of r.allocationLimits) out.push(`${paint('yellow', 'WARNING')} ${displayText(l.text)}`);
   for (const x of r.shutdownRecords) out.push(`${paint('yellow', 'WARNING')} ${displayText(x.text)}`);
   for (const u of r.unassigned.slice(0, 10)) {
@@ -63,7 +64,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
 
 const status: CommandModule = {
   summary:
-    'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red, 3 unreachable.',
+    'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red or writes refused (a cluster block, shard capacity exhausted), 3 unreachable.',
   usage: 'usage: shardeck status [--json] [connection flags]',
   group: 'watch',
   flagHelp: {},

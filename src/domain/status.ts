@@ -1,5 +1,6 @@
 // The status report: the facts of the Health and Disk panes in one stable shape, for
 // `shardeck status` (text and --json) and monitoring checks. Pure.
+import { shardCapacity } from './doctor/capacity';
 import { shutdownWarning, type ShutdownRecord } from './shutdown';
 import { diskRows, type DiskRow } from './disk';
 import { countOf, formatBytes } from './format';
@@ -71,6 +72,11 @@ export interface StatusReport {
    * cluster with one exits 1. Empty where the node has no shutdown module or may not read them.
    */
   shutdownRecords: (ShutdownRecord & { node: string | null; text: string })[];
+  /**
+   * Why writes are refused or data is at risk whatever the colour (issue 41): a cluster-wide block,
+   * shard capacity exhausted (no new project index). Any makes status exit 2, as red does.
+   */
+  critical: string[];
 }
 
 export interface UnreachableReport {
@@ -150,7 +156,35 @@ export function buildStatusReport(i: StatusInputs): StatusReport {
       const node = i.nodes?.find((n) => n.id === r.nodeId)?.name ?? null;
       return { ...r, node, text: shutdownWarning(r, node ?? undefined, i.now ?? Date.now()) };
     }),
+    critical: criticalOf(i),
   };
+}
+
+/** What refuses writes or new indices now, one sentence each, with what lifts it. */
+function criticalOf(i: StatusInputs): string[] {
+  const out: string[] = [];
+  const cb = i.settings.clusterBlocks;
+  for (const [on, setting] of [
+    [cb.readOnly, 'cluster.blocks.read_only'],
+    [cb.readOnlyAllowDelete, 'cluster.blocks.read_only_allow_delete'],
+  ] as const)
+    if (on)
+      out.push(
+        `${setting} is set: every index refuses writes and new indices; lift it with PUT /_cluster/settings {"persistent":{"${setting}":null}}`,
+      );
+  // The node's own judgement on 8.7+; before, counted from health (every open and closed copy: an upper bound).
+  const indicator = i.healthReport?.indicators.find((x) => x.name === 'shards_capacity');
+  const c = shardCapacity({
+    openShards: i.health.activeShards + i.health.initializingShards + i.health.unassignedShards,
+    dataNodes: i.health.numberOfDataNodes,
+    maxShardsPerNode: i.settings.maxShardsPerNode,
+    template: { name: null, shards: 1, replicas: 0 },
+  });
+  if (indicator ? indicator.status === 'red' : c.fit < 1)
+    out.push(
+      `shard capacity exhausted (${c.open} of ${c.limit} shards open${indicator ? `; the health report: ${indicator.symptom}` : ''}): new indices are refused; shardeck doctor says what to do`,
+    );
+  return out;
 }
 
 /** As the node says it (8.16+), else counted from the shard list (known whenever the cluster is not green). */
@@ -164,9 +198,10 @@ function nodeLeftOf(i: StatusInputs): StatusReport['nodeLeft'] {
   return { shards: left.shards, delayed: i.health.delayedUnassignedShards, nodeIds: left.nodeIds };
 }
 
-/** Exit codes like a monitoring check: 0 green, 1 yellow (or green with allocation limited or a shutdown record), 2 red, 3 unreachable or unauthorized. */
+/** Exit codes like a monitoring check: 0 green, 1 yellow (or green with allocation limited or a shutdown record), 2 red or writes refused (a cluster block, capacity exhausted), 3 unreachable or unauthorized. */
 export function statusExitCode(r: StatusReport | UnreachableReport): number {
   if (!r.reachable) return 3;
+  if (r.critical.length) return 2;
   return r.status === 'green' ? (r.allocationLimits.length || r.shutdownRecords.length ? 1 : 0) : r.status === 'yellow' ? 1 : 2;
 }
 

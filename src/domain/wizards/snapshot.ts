@@ -234,7 +234,7 @@ export function stillRunning(state: string): boolean {
 }
 
 /** A change a snapshot can be taken before ("snapshot first" in its wizard's review). */
-export type SnapshotFirstChange = 'delete' | 'merge' | 'repair';
+export type SnapshotFirstChange = 'delete' | 'merge' | 'repair' | 'shrink' | 'split';
 
 /** What Elasticsearch refuses in a snapshot name (checkName), replaced in an index name used in one. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is replaced

@@ -1,4 +1,4 @@
-// shardeck doctor [--json] [--log FILE]: the seed's runbook checked on the node (heap, temp folder,
+// shardeck doctor [RULE] [--json] [--log FILE]: the seed's runbook checked on the node (heap, temp folder,
 // disk and its forecast, shards, scroll contexts, versions and transport, the log's error messages),
 // each finding with its evidence, remedy and the key or command that applies it. Reads only.
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
@@ -9,6 +9,8 @@ import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
+import { DOCTOR_RULES, ruleOf, type DoctorRule } from '../domain/doctor/rules';
+import { didYouMean } from '../domain/suggest';
 import { platformOnHost, runDoctor } from '../services/doctor';
 import { EXIT, openConnection, type CommandModule } from './support/common';
 import { usageError } from './support/guarded';
@@ -42,7 +44,14 @@ export function doctorText(r: DoctorReport): string {
     `${paint(r.cluster.status, r.cluster.status.toUpperCase())}  cluster ${displayText(r.cluster.name)}, ${countOf(r.cluster.nodes, 'node')}: ` +
       `${c.critical} critical, ${c.warn} warning(s), ${c.ok} ok${c.unknown ? `, ${c.unknown} not checked here` : ''}`,
   );
-  for (const f of r.findings) {
+  out.push(...findingLines(r.findings));
+  return out.join('\n') + '\n';
+}
+
+/** Each finding's line, then (unless ok) its evidence, remedy and fix. */
+function findingLines(findings: readonly Finding[]): string[] {
+  const out: string[] = [];
+  for (const f of findings) {
     const [tag, colour] = TAG[f.severity];
     out.push(`${paint(colour, tag)} ${displayText(f.finding)}${f.node ? `  [${displayText(f.node)}]` : ''}  (${displayText(f.id)})`);
     if (f.severity === 'ok') continue;
@@ -51,7 +60,21 @@ export function doctorText(r: DoctorReport): string {
     const fix = fixText(f);
     if (fix) out.push(`       apply: ${fix}`);
   }
-  return out.join('\n') + '\n';
+  return out;
+}
+
+/** One rule explained (its row of docs/DOCTOR-RULES.md) with what it finds now. */
+export function ruleText(rule: DoctorRule, findings: readonly Finding[]): string {
+  const lines = [
+    `${paint('bold', rule.id)} (${rule.family}): ${rule.what}`,
+    `  threshold: ${rule.threshold || '-'}`,
+    `  severity:  ${rule.severity}`,
+    `  remedy:    ${rule.remedy}`,
+    ...(rule.fix ? [`  fix:       ${rule.fix}`] : []),
+    ...(rule.answers.length ? [`  answers:   ${rule.answers.join('; ')}`] : []),
+    `now (${findings.length ? countOf(findings.length, 'finding') : 'nothing found'}):`,
+  ];
+  return [...lines, ...findingLines(findings)].join('\n') + '\n';
 }
 
 /** Why the node could not be checked (and, refused, what the user lacks), each value escaped in its line. */
@@ -67,7 +90,7 @@ export function doctorUnreachableText(r: DoctorUnreachable): string {
 const doctor: CommandModule = {
   summary:
     "The node's own runbook checked: heap, temp folder, disk and its forecast, shards, scroll contexts, versions, the log; exit 0 ok, 1 warning, 2 critical, 3 unreachable.",
-  usage: 'usage: shardeck doctor [--json] [--log FILE] [--platform-on-host yes|no] [connection flags]',
+  usage: 'usage: shardeck doctor [RULE] [--json] [--log FILE] [--platform-on-host yes|no] [connection flags]',
   group: 'inspect',
   options: { log: { type: 'string' }, 'platform-on-host': { type: 'string' } },
   flagHelp: {
@@ -78,10 +101,21 @@ const doctor: CommandModule = {
   examples: [
     'shardeck doctor',
     'shardeck doctor --json | jq \'.findings[] | select(.severity != "ok")\'',
-    'shardeck doctor --log /var/log/elasticsearch/elasticsearch.log',
+    'shardeck doctor capacity.shards',
   ],
-  async run({ values }) {
+  async run({ values, positionals }) {
     const json = Boolean(values.json);
+    if (positionals.length > 1)
+      return usageError(NAME, 'give at most one rule: shardeck doctor RULE (docs/DOCTOR-RULES.md lists them)', json);
+    const ruleId = positionals[0];
+    const rule = ruleId === undefined ? undefined : DOCTOR_RULES.find((r) => r.id === ruleId);
+    if (ruleId !== undefined && !rule) {
+      const near = didYouMean(
+        ruleId,
+        DOCTOR_RULES.map((r) => r.id),
+      );
+      return usageError(NAME, `no rule ${ruleId}${near ? `: did you mean ${near}?` : ''} (docs/DOCTOR-RULES.md lists them)`, json);
+    }
     const logFile = values.log as string | undefined;
     if (logFile !== undefined && !existsHere(logFile))
       return usageError(NAME, `the log file ${logFile} does not exist: give the node's log with --log FILE`, json);
@@ -120,6 +154,12 @@ const doctor: CommandModule = {
       return EXIT.unreachable;
     } finally {
       await closeClient(client);
+    }
+    if (rule) {
+      const mine = report.findings.filter((f) => ruleOf(f.id)?.id === rule.id);
+      if (json) outJson({ schema: DOCTOR_SCHEMA, rule, findings: mine });
+      else out(ruleText(rule, mine));
+      return doctorReportExit({ ...report, findings: mine });
     }
     if (json) outJson(report);
     else out(doctorText(report));

@@ -180,9 +180,13 @@ function criticalOf(i: StatusInputs): string[] {
     maxShardsPerNode: i.settings.maxShardsPerNode,
     template: { name: null, shards: 1, replicas: 0 },
   });
-  if (indicator ? indicator.status === 'red' : c.fit < 1)
+  if (indicator?.status === 'red')
     out.push(
-      `shard capacity exhausted (${c.open} of ${c.limit} shards open${indicator ? `; the health report: ${indicator.symptom}` : ''}): new indices are refused; shardeck doctor says what to do`,
+      `shard capacity: the health report is red: ${indicator.symptom} (${c.open} of ${c.limit} shards open); a new index is refused once none is left: shardeck doctor capacity.shards says how many more fit`,
+    );
+  else if (!indicator && c.fit < 1)
+    out.push(
+      `shard capacity exhausted (${c.open} of ${c.limit} shards open): new indices are refused; shardeck doctor capacity.shards says what to do`,
     );
   return out;
 }

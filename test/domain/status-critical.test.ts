@@ -55,7 +55,9 @@ describe('status: writes refused is critical', () => {
       ],
     });
     const red = report({ health: health(990), healthReport: indicator('red') as never });
-    expect(red.critical[0]).toMatch(/the health report: Cluster is close to reaching/);
+    expect(red.critical[0]).toMatch(
+      /^shard capacity: the health report is red: Cluster is close to reaching .* \(990 of 1000 shards open\)/,
+    );
     expect(report({ health: health(1000), healthReport: indicator('green') as never }).critical).toEqual([]);
   });
 });

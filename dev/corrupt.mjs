@@ -13,26 +13,33 @@ import { waitUntil } from './lib/wait.mjs';
 /**
  * Returns { folder (the shard folder), segmentDocs (documents in the broken segment), docs (all
  * documents indexed) }. `node` is { url, dataDir } (the node's data as this host reaches it).
+ * `batches`: the documents of each segment, in order (default [docs, late]; the smallest one is
+ * broken); `afterBatch(i)` runs once batch i is searchable (a snapshot between two batches);
  * `beforeCorrupting` runs once the data is flushed, before the index is closed.
  */
-export async function corruptShard(node, index, { docs = 2000, late = 37, beforeCorrupting = async () => {} } = {}) {
+export async function corruptShard(
+  node,
+  index,
+  { docs = 2000, late = 37, batches = [docs, late], afterBatch = async (i) => void i, beforeCorrupting = async () => {} } = {},
+) {
   await es(node.url, 'PUT', `/${index}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } });
   const bulk = (from, n) =>
     Array.from(
       { length: n },
       (_, i) => `{"index":{"_id":"doc-${from + i}"}}\n${JSON.stringify({ n: from + i, text: `document ${from + i} `.repeat(20) })}\n`,
     ).join('');
-  for (const [from, n] of [
-    [0, docs],
-    [docs, late],
-  ]) {
+  let from = 0;
+  for (const [i, n] of batches.entries()) {
     const r = await es(node.url, 'POST', `/${index}/_bulk?refresh=true`, bulk(from, n));
     if (r.errors) throw new Error(`bulk into ${index} failed`);
+    from += n;
+    await afterBatch(i);
   }
   await es(node.url, 'POST', `/${index}/_flush`);
   const segments = (await es(node.url, 'GET', `/${index}/_segments`)).indices[index].shards['0'][0].segments;
   const [name, seg] = Object.entries(segments).sort((a, b) => a[1].num_docs - b[1].num_docs)[0];
-  if (Object.keys(segments).length < 2 || !seg.compound) throw new Error(`${index}: expected two segments, the smaller one compound`);
+  if (Object.keys(segments).length < batches.length || !seg.compound)
+    throw new Error(`${index}: expected ${batches.length} segments, the smallest one compound`);
   const uuid = (await es(node.url, 'GET', `/_cat/indices/${index}?h=uuid&format=json`))[0].uuid;
   const folder = path.join(node.dataDir, 'indices', uuid, '0');
   await beforeCorrupting();
@@ -55,7 +62,7 @@ export async function corruptShard(node, index, { docs = 2000, late = 37, before
     (s) => s.health === 'red' && s.state === 'unassigned' && s.canAllocate === 'no',
     { timeoutMs: 90_000, intervalMs: 500 },
   );
-  return { folder, segmentDocs: seg.num_docs, docs: docs + late };
+  return { folder, segmentDocs: seg.num_docs, docs: from };
 }
 
 /**

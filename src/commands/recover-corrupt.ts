@@ -22,20 +22,160 @@ import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgre
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { displayText } from '../domain/display-text';
+import { comparisonLines, leastLoss, type RouteLoss } from '../domain/corruption/loss';
+import { copyKeptLine, copyLines, copyRefusal } from '../domain/corruption/copy';
+import { countCopy, keptCopies, planIndexCopy, repairCopy, routeLosses, takeIndexCopy } from '../services/red-copy';
 import { paint } from './support/paint';
 import { err, out, forTerminal } from './support/output';
 
 const NAME = 'recover-corrupt';
 
-export function findingLines(c: CorruptShardReport): string[] {
+export function findingLines(c: CorruptShardReport, routes?: RouteLoss[]): string[] {
   const [head, ...facts] = findingFactLines(c);
   return [
     paint('red', head),
     ...facts,
     'first, what loses nothing:',
     ...c.options.map((o) => `  - ${displayText(o)}`),
+    ...(routes ? comparisonLines(routes) : []),
     `then, only by choice, the offline repair (loses the broken segments): shardeck recover-corrupt ${displayText(c.index)} ${c.shard} --plan to read it, without --plan to run it step by step`,
   ];
+}
+
+/**
+ * --compare: each way back's loss side by side before the choice. The repair's needs Lucene's own
+ * count: the shard folder is copied (the checklist's backup and verify steps, confirmed: y or
+ * --yes) and CheckIndex reads the copy without -exorcise while the node keeps running; the copy is
+ * kept (the restore route reuses it as the copy it takes before deleting the red index).
+ */
+async function compare(values: Values, target: { index: string; shard: number }, json: boolean): Promise<number> {
+  const { es, guard, profile, conn, close } = await openGuard(values);
+  try {
+    const planned = await planFor(es, guard, target, profile, values);
+    if (typeof planned === 'string') return failed(planned, json);
+    const { c } = planned;
+    const whole = await planIndexCopy(es, c.index, backupDirOf(values));
+    const mine = { ...whole, here: whole.here.filter((f) => f.shard === c.shard) };
+    const url = guard.previewConnection.url;
+    let { routes } = await routeLosses(es, url, c, mine);
+    const say = (s: string) => (json ? err : out)(s);
+    say([...findingLines(c, routes), ''].join('\n') + '\n');
+    let record = keptCopies(mine.backupDir).find((r) => mine.here.some((f) => r.archive === (f.reuse ?? f.archive)));
+    if (!record?.check && mine.here.length) {
+      // Read-only mode copies nothing: the comparison above is all it shows (exit 4).
+      guard.assertWritable();
+      const refusal = copyRefusal(
+        mine,
+        mine.here.reduce((n, f) => n + f.bytes, 0),
+      );
+      if (refusal) return failed(refusal, json);
+      say(copyLines(mine).join('\n') + '\n');
+      const confirmation = values.yes
+        ? ({ by: 'yes-flag' } as const)
+        : await askKey('copy the shard folder and count it with CheckIndex (the node keeps running)? [y/N] ');
+      if (!confirmation) return failed('not confirmed: nothing was copied', json);
+      const io = { output: (chunk: string) => say(paint('dim', chunk)), info: (line: string) => say(`  ${displayText(line)}\n`) };
+      const taken = await takeIndexCopy(
+        guard,
+        mine,
+        confirmation,
+        io,
+        connectionSecrets(conn),
+        `counting what repairing ${c.index} shard ${c.shard} would lose`,
+      );
+      if (!taken.ok) return failed(taken.message, json);
+      const counted = await countCopy(guard, taken.records[0], { java: mine.engine?.java ?? null, home: mine.engine?.home ?? '' }, io);
+      if (!counted.ok)
+        return failed(`the copy is kept (${taken.records[0].archive}) but CheckIndex could not count it: ${counted.message}`, json);
+      record = counted.record;
+      routes = (await routeLosses(es, url, c, { ...mine, here: mine.here.map((f) => ({ ...f, reuse: record!.archive })) })).routes;
+    }
+    const best = leastLoss(routes);
+    if (json)
+      printJson({
+        schema: JSON_SCHEMA,
+        command: NAME,
+        ok: true,
+        index: c.index,
+        shard: c.shard,
+        routes,
+        recommended: best?.route ?? null,
+        copy: record ?? null,
+      });
+    else out([...comparisonLines(routes), ...(record ? [copyKeptLine(record)] : [])].join('\n') + '\n');
+    return EXIT.ok;
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
+const backupDirOf = (values: Values) => (values['backup-dir'] !== undefined ? path.resolve(String(values['backup-dir'])) : undefined);
+
+/** Each way back's loss for one corrupt shard, from what is on record (no copy is taken). */
+async function lossesOf(es: EsApi, guard: Guard, c: CorruptShardReport, values: Values): Promise<RouteLoss[]> {
+  const whole = await planIndexCopy(es, c.index, backupDirOf(values));
+  return (await routeLosses(es, guard.previewConnection.url, c, { ...whole, here: whole.here.filter((f) => f.shard === c.shard) })).routes;
+}
+
+/**
+ * --from-copy ARCHIVE: the offline repair run from a kept copy (the index it came from may be
+ * gone: a restore that failed after its delete). CheckIndex -exorcise on the copy unpacked beside
+ * its archive; the archive stays. Prints what was kept and lost against what was counted before.
+ */
+async function fromCopy(values: Values, archive: string, json: boolean): Promise<number> {
+  const { guard, close } = await openGuard(values);
+  try {
+    guard.assertWritable();
+    const file = path.resolve(archive);
+    const rec = keptCopies(path.dirname(file)).find((r) => r.archive === file);
+    if (!rec) return failed(`${file} is not a copy shardeck kept (no record ${file}.json of the running user's beside it)`, json);
+    const tools = { java: values.java !== undefined ? String(values.java) : (rec.tools?.java ?? null), home: rec.tools?.home ?? '' };
+    const say = (s: string) => (json ? err : out)(s);
+    say(
+      `repair the copy ${displayText(file)} of ${displayText(rec.index)} shard ${rec.shard}: unpacked beside it, CheckIndex -exorcise there (the archive stays)\n`,
+    );
+    const confirmation = values.yes ? ({ by: 'yes-flag' } as const) : await askKey('run it? [y/N] ');
+    if (!confirmation) return failed('not confirmed: nothing was run', json);
+    const r = await repairCopy(guard, rec, tools, confirmation, { output: (chunk) => say(paint('dim', chunk)) });
+    if (!r.ok) return failed(r.message, json);
+    const kept = r.result.totalDocs - r.result.lostDocs;
+    const expected = rec.check?.lostDocs ?? null;
+    const line = `repaired copy of ${rec.index} shard ${rec.shard} in ${r.folder}: ${kept} of ${r.result.totalDocs} documents kept, ${r.result.lostDocs} lost${expected === null ? '' : ` (CheckIndex counted ${expected} on the copy before the choice)`}`;
+    if (json)
+      printJson({
+        schema: JSON_SCHEMA,
+        command: NAME,
+        ok: true,
+        archive: file,
+        folder: r.folder,
+        kept,
+        lost: r.result.lostDocs,
+        expected,
+        check: r.result,
+      });
+    else out(`${displayText(line)}\nto serve it again: see "the way back from a copy" in docs/RECOVERY.md\n`);
+    return EXIT.ok;
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
+/** y on the terminal (stderr), or null. */
+async function askKey(question: string): Promise<Confirmation | null> {
+  if (!process.stdin.isTTY) {
+    err(`shardeck ${NAME}: no terminal to confirm on: add --yes; nothing was copied\n`);
+    return null;
+  }
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim()) ? { by: 'key' } : null;
+  } finally {
+    rl.close();
+  }
 }
 
 type Values = CommandContext['values'];
@@ -220,6 +360,8 @@ const recoverCorrupt: CommandModule = {
   usage: [
     'usage: shardeck recover-corrupt [--detect] [--json] [connection flags]',
     '       shardeck recover-corrupt INDEX SHARD --plan [--method M] [flags below] [--json]',
+    '       shardeck recover-corrupt INDEX SHARD --compare [--yes] [--backup-dir DIR] [--json]',
+    '       shardeck recover-corrupt --from-copy ARCHIVE [--yes] [--java PATH] [--json]',
     '       shardeck recover-corrupt INDEX SHARD [--method checkindex|shard-tool] [--yes] [--accept-data-loss INDEX] [flags below] [--json]',
     '       shardeck recover-corrupt --resume [INDEX SHARD] [--yes] [--accept-data-loss INDEX] [flags below] [--json]',
     'flags: --backup-dir DIR  --es-user NAME  --conf-dir DIR  --java PATH  --stop-cmd CMD  --start-cmd CMD  --wait-timeout SECONDS',
@@ -233,6 +375,8 @@ const recoverCorrupt: CommandModule = {
     ...MUTATION_OPTIONS,
     detect: { type: 'boolean' },
     plan: { type: 'boolean' },
+    compare: { type: 'boolean' },
+    'from-copy': { type: 'string' },
     resume: { type: 'boolean' },
     method: { type: 'string' },
     'backup-dir': { type: 'string' },
@@ -250,6 +394,9 @@ const recoverCorrupt: CommandModule = {
     'dry-run': 'show the plan and send nothing',
     detect: 'only look for corrupt primaries (exit 2 when one is found)',
     plan: 'print the offline repair plan with every exact command, run nothing',
+    'from-copy': 'run the offline repair (CheckIndex -exorcise) on a kept copy of a shard folder, unpacked beside it (the archive stays)',
+    compare:
+      "each way back's loss in documents side by side: copies the shard folder (confirmed) and counts the repair's loss with CheckIndex on the copy; the copy is kept",
     resume: 'continue a checklist that stopped (a failed or unconfirmed step)',
     method: 'checkindex (Lucene CheckIndex -exorcise, default) or shard-tool (elasticsearch-shard remove-corrupted-data)',
     'backup-dir': 'where the shard folder is copied before the repair: a folder only you can open (default /var/backups/shardeck as root)',
@@ -264,13 +411,14 @@ const recoverCorrupt: CommandModule = {
   examples: [
     'shardeck recover-corrupt --detect',
     'shardeck recover-corrupt service_v9_alpha 0 --plan',
+    'shardeck recover-corrupt service_v9_alpha 0 --compare',
     'shardeck recover-corrupt --resume',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
     const plan = Boolean(values.plan) || Boolean(values['dry-run']);
-    const modes = [values.detect, plan, values.resume].filter(Boolean).length;
-    if (modes > 1) return usageError(NAME, 'use one of --detect, --plan (or --dry-run) and --resume', json);
+    const modes = [values.detect, plan, values.resume, values.compare].filter(Boolean).length;
+    if (modes > 1) return usageError(NAME, 'use one of --detect, --plan (or --dry-run), --compare and --resume', json);
     if (values.method !== undefined && values.method !== 'checkindex' && values.method !== 'shard-tool')
       return usageError(NAME, `--method is checkindex or shard-tool, not "${String(values.method)}"`, json);
     if (values['wait-timeout'] !== undefined && !/^\d+$/.test(String(values['wait-timeout'])))
@@ -281,15 +429,29 @@ const recoverCorrupt: CommandModule = {
     if (plan && !hasTarget)
       return usageError(NAME, 'give INDEX and SHARD (a number) with --plan, e.g. shardeck recover-corrupt service_v9_abc 0 --plan', json);
     if (values.detect && hasTarget) return usageError(NAME, 'use either --detect or INDEX SHARD, not both', json);
+    if (values.compare && !hasTarget)
+      return usageError(
+        NAME,
+        'give INDEX and SHARD (a number) with --compare, e.g. shardeck recover-corrupt service_v9_abc 0 --compare',
+        json,
+      );
+    if (values.compare) return compare(values, { index: positionals[0], shard: Number(positionals[1]) }, json);
+    if (values['from-copy'] !== undefined) {
+      if (positionals.length || modes)
+        return usageError(NAME, '--from-copy ARCHIVE goes alone (no INDEX SHARD, --plan, --compare or --resume)', json);
+      return fromCopy(values, String(values['from-copy']), json);
+    }
     if (values.resume || (hasTarget && !plan)) return runOrResume(values, positionals, json);
     const { es, guard, profile, close } = await openGuard(values);
     try {
       if (!hasTarget) {
         const report = await detectCorruption(es);
-        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report });
+        const losses: { index: string; shard: number; routes: RouteLoss[] }[] = [];
+        for (const c of report.corrupt) losses.push({ index: c.index, shard: c.shard, routes: await lossesOf(es, guard, c, values) });
+        if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report, losses });
         else {
           const head = `cluster is ${report.status}: ${report.unassignedPrimaries} unassigned primar${report.unassignedPrimaries === 1 ? 'y' : 'ies'}, ${report.corrupt.length} with corrupt copies`;
-          out([head, ...report.corrupt.flatMap(findingLines)].join('\n') + '\n');
+          out([head, ...report.corrupt.flatMap((c, i) => findingLines(c, losses[i].routes))].join('\n') + '\n');
         }
         return report.corrupt.length ? EXIT.red : EXIT.ok;
       }
@@ -297,6 +459,7 @@ const recoverCorrupt: CommandModule = {
       if (typeof planned === 'string') return failed(planned, json);
       const { c, facts } = planned;
       const p = recoveryPlan(facts);
+      const routes = await lossesOf(es, guard, c, values);
       // The plan is printed wherever shardeck runs, saying where it may be run.
       const elsewhere = startRefusal(c);
       if (json)
@@ -305,6 +468,7 @@ const recoverCorrupt: CommandModule = {
           command: NAME,
           ok: true,
           finding: c,
+          routes,
           plan: p,
           runsHere: !elsewhere,
           ...(elsewhere ? { notHere: elsewhere } : {}),
@@ -312,7 +476,7 @@ const recoverCorrupt: CommandModule = {
       else
         out(
           [
-            ...findingLines(c),
+            ...findingLines(c, routes),
             '',
             ...(elsewhere ? [paint('red', `not on this host: ${elsewhere.replace(/; nothing was run$/, '')}`), ''] : []),
             ...planLines(p, facts.conn),

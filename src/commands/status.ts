@@ -8,6 +8,9 @@ import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableRep
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './support/common';
 import { err, out, outJson } from './support/output';
 import { displayText } from '../domain/display-text';
+import { copyKeptLine, type CopyRecord } from '../domain/corruption/copy';
+import { keptCopies } from '../services/red-copy';
+import path from 'node:path';
 
 async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
   try {
@@ -65,9 +68,12 @@ function renderText(r: StatusReport | UnreachableReport): string {
 const status: CommandModule = {
   summary:
     'Cluster health, unassigned shards, limited allocation and disk against the watermarks; exit 0 green, 1 yellow or allocation limited, 2 red or writes refused (a cluster block, shard capacity exhausted), 3 unreachable.',
-  usage: 'usage: shardeck status [--json] [connection flags]',
+  usage: 'usage: shardeck status [--json] [--backup-dir DIR] [connection flags]',
   group: 'watch',
-  flagHelp: {},
+  options: { 'backup-dir': { type: 'string' } },
+  flagHelp: {
+    'backup-dir': 'where shardeck keeps copies of shard folders (named while they exist; default /var/backups/shardeck as root)',
+  },
   examples: ['shardeck status', 'shardeck status --json | jq .status', 'shardeck status --profile prod || echo "not green: $?"'],
   async run({ values }) {
     // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
@@ -81,8 +87,16 @@ const status: CommandModule = {
       if (values.json) outJson({ ok: false, error: (e as Error).message });
       return EXIT.unreachable;
     }
-    if (values.json) outJson(report);
-    else out(renderText(report));
+    // The copies of shard folders kept on this host (taken before a red index was deleted, or to count a repair's loss).
+    const copies: CopyRecord[] = (() => {
+      try {
+        return keptCopies(values['backup-dir'] !== undefined ? path.resolve(String(values['backup-dir'])) : undefined);
+      } catch {
+        return [];
+      }
+    })();
+    if (values.json) outJson({ ...report, copiesKept: copies });
+    else out(renderText(report) + copies.map((c) => `${paint('yellow', 'KEPT')} ${copyKeptLine(c)}\n`).join(''));
     return statusExitCode(report);
   },
 };

@@ -10,7 +10,11 @@ import { copyMissing, copyOf, parseCopyRecord, type CopyFolder, type CopyRecord,
 import { shardFolder } from '../domain/corruption/node';
 import { archivePath, archiveStamp, recoveryPlan, type PlanFacts } from '../domain/corruption/plan';
 import { newProgress } from '../domain/corruption/progress';
-import { parseCheckIndex, type CheckIndexResult } from '../domain/corruption/tool-output';
+import { combinedCheck, parseCheckIndex, type CheckIndexResult } from '../domain/corruption/tool-output';
+import { countsFromTimeline, exorciseLoss, replicaLoss, restoreLoss, type DocCount, type RouteLoss } from '../domain/corruption/loss';
+import { restoreRoute } from '../domain/wizards/recovery';
+import type { RestoreForm } from '../domain/wizards/restore';
+import { readTimeline } from './timeline';
 import type { HostSecrets } from '../domain/host-env';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { folderNames } from '../boundary/host-reads';
@@ -23,7 +27,7 @@ import {
   unpackCopy,
   writeCopyRecordFile,
 } from '../boundary/shard-copy';
-import { defaultBackupDir, javaOfPid, localNodeOf, processUser } from './corruption';
+import { defaultBackupDir, javaOfPid, localNodeOf, processUser, type CorruptShardReport } from './corruption';
 import type { Guard } from './guard';
 import { carryOutHostStep } from './recovery-runner';
 
@@ -231,6 +235,7 @@ export async function takeIndexCopy(
       takenAt: new Date().toISOString(),
       why,
       bytes: f.bytes,
+      tools: { java: t.engine!.java, home: t.engine!.home },
     };
     if (!before) writeCopyRecordFile(f.archive, JSON.stringify(record, null, 2) + '\n');
     records.push(record);
@@ -239,6 +244,56 @@ export async function takeIndexCopy(
   if (copyMissing(t))
     lines.push(`not copied: ${t.elsewhere.map((e) => `shard ${e.shard} (node ${e.node})`).join(', ') || 'no folder here'}`);
   return { ok: true, records, lines };
+}
+
+/**
+ * What a restore from `snapshot` loses, from the counts the timeline holds (the last before red,
+ * the one taken with the snapshot), and the count before red it is measured against afterwards.
+ */
+export function restoreLossOf(
+  url: string,
+  index: string,
+  snapshot: { repository: string; name: string; startMs?: number },
+): { loss: RouteLoss; before: DocCount | null } {
+  const counts = countsFromTimeline(readTimeline(url), index, snapshot);
+  return { loss: restoreLoss(snapshot, counts), before: counts.before };
+}
+
+/** What the repair loses, from the copies of these folders CheckIndex counted (all of them, or it is not known). */
+export function exorciseLossOf(plan: IndexCopyPlan, shards?: readonly number[]): RouteLoss {
+  const folders = plan.here.filter((f) => !shards || shards.includes(f.shard));
+  const records = keptCopies(plan.backupDir);
+  const checks = folders.map((f) => records.find((r) => r.archive === (f.reuse ?? f.archive))?.check);
+  if (folders.length && checks.every((c) => c)) return exorciseLoss(combinedCheck(checks as CheckIndexResult[]));
+  const shard = shards?.length === 1 ? String(shards[0]) : '<shard>';
+  return exorciseLoss(
+    null,
+    folders.length
+      ? `not counted: shardeck recover-corrupt ${plan.index} ${shard} --compare (or k in the checklist) copies the folder and counts it with CheckIndex`
+      : 'not counted: CheckIndex reads a copy of the shard folder, and no folder of it is on this host',
+  );
+}
+
+/**
+ * Each way back from a corrupt primary and what it loses, before the choice: a healthy copy on
+ * another node (none), a restore from the newest snapshot holding the index (from the counts on
+ * record), the offline repair (from a counted copy of the shard folder, when there is one).
+ */
+export async function routeLosses(
+  es: EsApi,
+  url: string,
+  c: Pick<CorruptShardReport, 'index' | 'shard' | 'copies' | 'snapshots'>,
+  plan: IndexCopyPlan | null,
+): Promise<{ routes: RouteLoss[]; restore?: RestoreForm }> {
+  const routes: RouteLoss[] = c.copies.filter((x) => !x.corrupt && x.inSync).map((x) => replicaLoss(x.node));
+  const route = restoreRoute(c.index, c.snapshots);
+  if (route) {
+    const info = await es.snapshotInfo(route.form.repository, route.form.snapshot).catch(() => undefined);
+    const snapshot = { repository: route.form.repository, name: route.form.snapshot, ...(info?.startMs ? { startMs: info.startMs } : {}) };
+    routes.push(restoreLossOf(url, c.index, snapshot).loss);
+  }
+  routes.push(plan ? exorciseLossOf(plan, [c.shard]) : exorciseLoss(null, 'not counted: no folder of it is on this host'));
+  return { routes, ...(route ? { restore: route.form } : {}) };
 }
 
 /** Where a copy is unpacked to be read (beside its archive, in the same private folder). */
@@ -286,4 +341,43 @@ export async function countCopy(
   const record: CopyRecord = { ...rec, check, checkedAt: new Date().toISOString() };
   writeCopyRecordFile(rec.archive, JSON.stringify(record, null, 2) + '\n');
   return { ok: true, check, record };
+}
+
+/**
+ * The offline repair run from a kept copy (when the index it came from is gone, e.g. a restore
+ * that failed after the delete): the copy unpacked beside its archive (`.repaired`, root's
+ * private folder; the archive stays as it is) and CheckIndex -exorcise run there. Loses the broken
+ * segments' documents of that unpacked copy only; the folder is left for the operator.
+ */
+export async function repairCopy(
+  guard: Guard,
+  rec: CopyRecord,
+  tools: { java: string | null; home: string },
+  confirmation: Confirmation,
+  io: Pick<CopyIO, 'output'>,
+): Promise<{ ok: true; folder: string; result: CheckIndexResult } | { ok: false; message: string }> {
+  const into = unpackedOf(rec.archive, 'repaired');
+  const indexDir = path.join(into, path.basename(rec.folder), 'index');
+  let result: CheckIndexResult | null = null;
+  const r = await guard.runHostCommand(
+    {
+      command: `tar -C ${into} -xf ${rec.archive} && ${tools.java ?? 'java'} -cp '${tools.home}/lib/*' org.apache.lucene.index.CheckIndex ${indexDir} -exorcise`,
+      risk: 'reversible',
+      target: rec.index,
+      summary: `repair the copy of ${rec.index} shard ${rec.shard} (CheckIndex -exorcise on it, unpacked in ${into}; the archive stays)`,
+    },
+    confirmation,
+    async () => {
+      const unpacked = await unpackCopy(rec.archive, into);
+      if (!unpacked.ok) return { ok: false, error: unpacked.error };
+      const c = await runRootCheckIndex(tools.java ?? '', tools.home, indexDir, { exorcise: true, onOutput: io.output });
+      result = parseCheckIndex(c.output);
+      const ok = Boolean(result && (result.wroteNewSegments || result.brokenSegments === 0));
+      return ok
+        ? { ok, exitCode: c.exitCode }
+        : { ok, exitCode: c.exitCode, error: `CheckIndex -exorcise wrote no new commit (${c.error ?? 'no report'})` };
+    },
+  );
+  if (!r.ok || !result) return { ok: false, message: r.error ?? 'CheckIndex -exorcise gave no verdict' };
+  return { ok: true, folder: into, result };
 }

@@ -108,6 +108,8 @@ export interface CopyRecord {
   why: string;
   /** The bytes of the folder's files. */
   bytes: number;
+  /** The node's java and home (lib/) when it was taken: what CheckIndex reads the copy with. */
+  tools?: { java: string | null; home: string };
   /** Lucene CheckIndex's read of the copy (no -exorcise), when it was counted. */
   check?: CheckIndexResult;
   checkedAt?: string;

@@ -16,11 +16,9 @@ import {
   type RestoreState,
 } from '../../domain/wizards/restore';
 import type { Guard } from '../guard';
-import { combinedCheck, type CheckIndexResult } from '../../domain/corruption/tool-output';
-import { countsFromTimeline, exorciseLoss, lossAfterwards, restoreLoss } from '../../domain/corruption/loss';
+import { lossAfterwards } from '../../domain/corruption/loss';
 import type { HostSecrets } from '../../domain/host-env';
-import { keptCopies, planIndexCopy, takeIndexCopy } from '../red-copy';
-import { readTimeline } from '../timeline';
+import { exorciseLossOf, planIndexCopy, restoreLossOf, takeIndexCopy } from '../red-copy';
 import { waitUntil } from '../wait';
 import { performMutations, WizardSession } from './session';
 
@@ -48,13 +46,8 @@ type Loaded = { facts: RestoreFacts } | { refused: { kind: 'input' | 'missing'; 
 async function redFacts(es: EsApi, guard: Guard, index: string, form: RestoreForm, startMs: number | undefined, backupDir?: string) {
   const copy = await planIndexCopy(es, index, backupDir);
   const snapshot = { repository: form.repository, name: form.snapshot, ...(startMs !== undefined ? { startMs } : {}) };
-  const counts = countsFromTimeline(readTimeline(guard.previewConnection.url), index, snapshot);
-  const checked = copy.here.map((f) => keptCopies(copy.backupDir).find((r) => r.archive === (f.reuse ?? f.archive))?.check);
-  const exorcise =
-    copy.here.length && checked.every((c) => c)
-      ? exorciseLoss(combinedCheck(checked as CheckIndexResult[]))
-      : exorciseLoss(null, `not counted: shardeck recover-corrupt ${index} <shard> --compare counts it with CheckIndex on a copy`);
-  return { copy, loss: { restore: restoreLoss(snapshot, counts), exorcise, before: counts.before } };
+  const restore = restoreLossOf(guard.previewConnection.url, index, snapshot);
+  return { copy, loss: { restore: restore.loss, exorcise: exorciseLossOf(copy), before: restore.before } };
 }
 
 async function load(es: EsApi, guard: Guard, form: RestoreForm, backupDir?: string): Promise<Loaded> {

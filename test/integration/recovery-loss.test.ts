@@ -239,9 +239,9 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
   expect((await es('GET', `/${INDEX}/_count`)).body.count).toBe(ALL - 337);
   // The copy was checked before the delete, and is still there after.
   const audited = auditedSince(sent);
-  expect(audited.findIndex((a) => /^reversible: check the copy of service_v9_broken shard 0/.test(a))).toBeLessThan(
-    audited.indexOf(`DELETE /${INDEX}`),
-  );
+  const checked = audited.findIndex((a) => /^reversible: check the copy of service_v9_broken shard 0 \(taken before\)/.test(a));
+  expect(checked).toBeGreaterThanOrEqual(0);
+  expect(checked).toBeLessThan(audited.indexOf(`DELETE /${INDEX}`));
   expect(audited).toContain(
     `read: ${INDEX} restored: expected about 337 lost; 2000 documents counted once green against 2337 before: 337 lost`,
   );
@@ -335,4 +335,43 @@ it('a restore that fails after its delete (the snapshot deleted between preview 
   expect(f).toMatchObject({ kept: ALL - 37, lost: 37, expected: 37 });
   expect(fs.existsSync(path.join(f.folder, '0', 'index'))).toBe(true);
   expect(mode(f.folder)).toBe(0o700);
+}, 900_000);
+
+it('no copy taken before: the restore in place takes it itself (backup, then its check, then the delete) and leaves it behind', async () => {
+  const index = 'service_v9_third';
+  step('a third red index, restored in place with no copy taken before');
+  const { folder } = await redAfterSnapshot(index, 's3');
+  const sent = auditLinesIn(cfg).length;
+  const r = await cli([
+    'restore',
+    'nightly',
+    's3',
+    '--indices',
+    index,
+    '--replace',
+    '--yes',
+    '--accept-data-loss',
+    index,
+    '--backup-dir',
+    backups,
+    '--json',
+  ]);
+  expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
+  const k = JSON.parse(r.stdout);
+  const [copy] = k.indices[0].copy.here;
+  expect(copy).toMatchObject({ shard: 0, folder });
+  expect(copy.reuse).toBeUndefined();
+  // Nothing counted the repair's loss yet: the preview says how to.
+  expect(k.indices[0].loss.exorcise).toMatchObject({ lost: null, why: expect.stringMatching(/--compare/) });
+  expect(auditedSince(sent)).toEqual([
+    `reversible: copy the shard folder of ${index} shard 0 before deleting the red index ${index} for a restore in place from nightly/s3`,
+    `reversible: check the copy of ${index} shard 0 (just taken) against its folder`,
+    `DELETE /${index}`,
+    'POST /_snapshot/nightly/s3/_restore',
+    `read: ${index} restored: expected about 337 lost; 2000 documents counted once green against 2337 before: 337 lost`,
+  ]);
+  expect(k.copied).toEqual([`copied: ${index} shard 0 -> ${copy.archive}`]);
+  expect(mode(copy.archive)).toBe(0o600);
+  expect(fs.existsSync(`${copy.archive}.json`)).toBe(true);
+  expect((await es('GET', `/${index}/_count`)).body.count).toBe(2000);
 }, 900_000);

@@ -72,9 +72,37 @@ function excludePlan(level: Level, before: string | null, after: string | null, 
   };
 }
 
+/** A node that may hold shards (Elasticsearch's data roles: data, content, hot, warm, cold, frozen, as _cat/nodes abbreviates them). */
+export const isDataNode = (roles: string): boolean => /[dshwcf]/.test(roles);
+
+/**
+ * Why draining `name` cannot work (issue 47), or null: no other data node would be left to hold
+ * its shards (the only one, or every other already drained), or a copy on it has nowhere to go
+ * (every other node left already holds a copy of that shard). Exclude it anyway and allocation
+ * stops: new project indices could not be allocated anywhere.
+ */
+export function drainRefusal(name: string, dataNodes: readonly string[], v: AllocationValues, shards: readonly ShardRow[]): string | null {
+  const drained = excludedNames(v[drainLevel(v)][EXCLUDE_NAME]);
+  const left = dataNodes.filter((n) => n !== name && !drained.includes(n));
+  if (!dataNodes.includes(name)) return null; // not a data node: nothing to move
+  if (left.length === 0)
+    return dataNodes.length === 1
+      ? `${name} is the only data node: drained, its shards have nowhere to go and no new index could be allocated anywhere`
+      : `every other data node is drained already (${drained.join(', ')}): ${name}'s shards would have nowhere to go`;
+  const nowhere = shardsOnNode(shards, name)
+    .filter((c) => {
+      const holders = new Set(shards.filter((o) => o.index === c.index && o.shard === c.shard && o !== c && o.node).map((o) => o.node));
+      return left.every((n) => holders.has(n));
+    })
+    .map((c) => `${c.index}[${c.shard}]`);
+  if (nowhere.length)
+    return `${nowhere.length} shard cop${nowhere.length === 1 ? 'y' : 'ies'} on ${name} ha${nowhere.length === 1 ? 's' : 've'} nowhere to go (every other node left holds a copy of the same shard): ${nowhere.slice(0, 5).join(', ')}${nowhere.length > 5 ? ', ...' : ''}; lower their replicas first (shardeck replicas) or add a node`;
+  return null;
+}
+
 /** The change that drains `name`: the current list plus the name, at the level that takes effect. */
-export function drainChange(name: string, nodeNames: readonly string[], v: AllocationValues): DrainChange {
-  const problem = drainNameProblem(name, nodeNames);
+export function drainChange(name: string, nodeNames: readonly string[], v: AllocationValues, refusal: string | null = null): DrainChange {
+  const problem = drainNameProblem(name, nodeNames) ?? refusal;
   if (problem) return { kind: 'refused', message: `${problem}; nothing was changed` };
   const level = drainLevel(v);
   const before = v[level][EXCLUDE_NAME] ?? null;

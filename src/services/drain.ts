@@ -7,6 +7,8 @@ import type { AllocationValues } from '../domain/allocation-limits';
 import {
   drainChange,
   drainProgress,
+  drainRefusal,
+  isDataNode,
   isDrained,
   moveBlockers,
   stuckShards,
@@ -37,6 +39,12 @@ export async function prepareDrain(es: DrainApi, node: string, undo: boolean): P
         node,
         nodes.map((n) => n.name),
         settings,
+        drainRefusal(
+          node,
+          nodes.filter((n) => isDataNode(n.roles)).map((n) => n.name),
+          settings,
+          shards,
+        ),
       );
   return { node, settings, drained: isDrained(node, settings), change, progress: drainProgress(shards, node) };
 }

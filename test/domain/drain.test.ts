@@ -6,6 +6,8 @@ import { allocationValuesOf, touchesAllocation } from '../../src/domain/allocati
 import {
   drainChange,
   drainProgress,
+  drainRefusal,
+  isDataNode,
   EXCLUDE_NAME,
   moveBlockers,
   progressLine,
@@ -30,6 +32,39 @@ const row = (index: string, shard: number, primary: boolean, state: string, node
   storeBytes: null,
   unassignedReason: null,
   unassignedDetails: null,
+});
+
+describe('drain: refused where it cannot work (issue 47)', () => {
+  const rows = [
+    row('logs', 0, true, 'STARTED', 'node-1'),
+    row('logs', 0, false, 'STARTED', 'node-2'),
+    row('solo', 0, true, 'STARTED', 'node-1'),
+  ];
+  it('the only data node, or the last one not drained', () => {
+    expect(drainRefusal('node-1', ['node-1'], settings(), rows)).toMatch(
+      /^node-1 is the only data node: .*no new index could be allocated anywhere/,
+    );
+    expect(drainRefusal('node-1', ['node-1', 'node-2'], settings({ [EXCLUDE_NAME]: 'node-2' }), [])).toMatch(
+      /^every other data node is drained already \(node-2\)/,
+    );
+    expect(drainChange('node-1', ['node-1'], settings(), drainRefusal('node-1', ['node-1'], settings(), rows))).toMatchObject({
+      kind: 'refused',
+      message: expect.stringMatching(/only data node.*; nothing was changed$/),
+    });
+  });
+
+  it('a copy with nowhere to go: every other node left holds a copy of the same shard', () => {
+    expect(drainRefusal('node-1', ['node-1', 'node-2'], settings(), rows)).toMatch(
+      /^1 shard copy on node-1 has nowhere to go .*: logs\[0\]; lower their replicas first/,
+    );
+    // A third node: both copies can move.
+    expect(drainRefusal('node-1', NODES, settings(), rows)).toBeNull();
+  });
+
+  it('data roles as _cat/nodes abbreviates them; a master-only node holds nothing', () => {
+    expect(['cdfhilmrstw', 'd', 'h', 's', 'mr', 'im'].map(isDataNode)).toEqual([true, true, true, true, false, false]);
+    expect(drainRefusal('master-1', ['node-1'], settings(), rows)).toBeNull();
+  });
 });
 
 describe('drain: the exclude list', () => {

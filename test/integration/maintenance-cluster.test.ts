@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/wait-until';
 import { startCluster } from '../../dev/lib/es-node.mjs';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
@@ -75,7 +76,34 @@ describe('drain a node', () => {
     expect(await excludeNow()).toBe('gone-node');
   });
 
+  it('refused before the preview when a copy on the node has nowhere to go (issue 47): nothing is changed', async () => {
+    // The index has a copy on every node: the one on the victim can go nowhere.
+    const r = await cli(['drain', victim, '--yes']);
+    expect(r.code).toBe(64);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `1 shard copy on ${victim} has nowhere to go \\(every other node left holds a copy of the same shard\\): ${BLOCKED}\\[0\\]; lower their replicas first`,
+      ),
+    );
+    expect(r.stdout).not.toMatch(/PUT \/_cluster\/settings/);
+    expect(await excludeNow()).toBe('gone-node');
+    expect(records()).toEqual([]);
+  });
+
   it('previews the exact new value; the dry run sends nothing', async () => {
+    // One copy, kept on the victim by an include filter: shardeck cannot know the filter wins until the move is tried.
+    await esCall(cluster.url, 'PUT', `/${BLOCKED}/_settings`, {
+      index: { number_of_replicas: 0, 'routing.allocation.include._name': victim },
+    });
+    await waitUntil(
+      'the index only on the victim',
+      () => copiesOn(victim),
+      (c) => c.some((x) => x.startsWith(`${BLOCKED}/0`)),
+      {
+        timeoutMs: 60_000,
+        intervalMs: 500,
+      },
+    );
     const dry = await cli(['drain', victim, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`"${EXCLUDE}":"gone-node,${victim}"`);
@@ -86,19 +114,17 @@ describe('drain a node', () => {
   it('drains: the other exclude kept, recorded first, the movable copies leave, what blocks the last one is said', async () => {
     expect((await copiesOn(victim)).length).toBeGreaterThan(1);
     const r = await cli(['drain', victim, '--yes', '--json', '--wait-timeout', '30']);
-    // The copy of the index on every node cannot go anywhere: the follow ends without the node empty.
+    // The filtered copy cannot go anywhere: the follow ends without the node empty.
     expect(r.code).toBe(5);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({ ok: false, sent: true, change: { level: 'persistent', before: 'gone-node', after: `gone-node,${victim}` } });
     expect(j.progress.left).toBe(1);
-    expect(j.blockers.map((b: { decider: string }) => b.decider)).toContain('same_shard');
-    const same = j.blockers.find((b: { decider: string }) => b.decider === 'same_shard');
-    // The copy left may be the primary or a replica: either has a copy on every other node.
-    expect(same.shards).toHaveLength(1);
-    expect(same.shards[0]).toMatch(new RegExp(`^${BLOCKED}\\[0\\][pr]$`));
-    expect(same.nodes.sort()).toEqual(['node-1', 'node-3']);
+    expect(j.blockers.map((b: { decider: string }) => b.decider)).toContain('filter');
+    const filter = j.blockers.find((b: { decider: string }) => b.decider === 'filter');
+    expect(filter.shards).toEqual([`${BLOCKED}[0]p`]);
+    expect(filter.nodes.sort()).toEqual(['node-1', 'node-3']);
     expect(await excludeNow()).toBe(`gone-node,${victim}`);
-    expect(await copiesOn(victim)).toEqual([expect.stringMatching(new RegExp(`^${BLOCKED}/0[pr]$`))]);
+    expect(await copiesOn(victim)).toEqual([`${BLOCKED}/0p`]);
     // Recorded before the change (the next shardeck offers to put it back).
     const [file] = records();
     expect(JSON.parse(fs.readFileSync(path.join(lockDir, file), 'utf8')).before.persistent).toEqual({ [EXCLUDE]: 'gone-node' });
@@ -110,11 +136,13 @@ describe('drain a node', () => {
     expect(again.code).toBe(5);
     expect(again.stdout).toMatch(/already drained/);
     expect(again.stdout).toMatch(
-      /same_shard: a copy may not share a node with another copy of the same shard; refused on node-[13], node-[13]/,
+      /filter: an allocation filter keeps the shard off these nodes \(an exclude, include or require setting\); refused on node-1, node-3 for service_v9_mt_everywhere\[0\]p/,
     );
 
     // Lift the block: a re-run follows the node to empty.
-    expect((await esCall(cluster.url, 'PUT', `/${BLOCKED}/_settings`, { index: { number_of_replicas: 1 } })).status).toBe(200);
+    expect((await esCall(cluster.url, 'PUT', `/${BLOCKED}/_settings`, { 'index.routing.allocation.include._name': null })).status).toBe(
+      200,
+    );
     const done = await cli(['drain', victim, '--json', '--wait-timeout', '120']);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ ok: true, sent: false, progress: { left: 0 } });

@@ -8,6 +8,9 @@ import { ConnError, getJson, postJson, type EsTransport } from './connection';
 
 const at = (expr: string, api: string) => `/${encodeURIComponent(expr)}/${api}`;
 
+/** Every index but the hidden and system ones that start with a dot (*,-.*): reads over all indices never touch a system index. */
+const NOT_DOT = '*,-.*';
+
 export function indicesApi(es: EsTransport) {
   return {
     /**
@@ -55,8 +58,9 @@ export function indicesApi(es: EsTransport) {
      */
     async fieldCounts(): Promise<FieldCount[]> {
       const [mappings, limits] = await Promise.all([
-        getJson(es, '/_mapping', { filter_path: FIELD_MAPPING_FILTER, expand_wildcards: 'all' }),
-        getJson(es, '/_settings/index.mapping.total_fields.limit', { filter_path: FIELD_LIMIT_FILTER, expand_wildcards: 'all' }),
+        // Every index but the dot ones: a system index (.tasks) read here would be logged as an access to it (issue 47).
+        getJson(es, `/${NOT_DOT}/_mapping`, { filter_path: FIELD_MAPPING_FILTER, expand_wildcards: 'all' }),
+        getJson(es, `/${NOT_DOT}/_settings/index.mapping.total_fields.limit`, { filter_path: FIELD_LIMIT_FILTER, expand_wildcards: 'all' }),
       ]);
       return fieldCounts(mappings, limits);
     },

@@ -119,7 +119,7 @@ export class EsTransportClient {
       warnings: null,
       meta: { request: { params }, aborted: false, attempts: 0 },
     };
-    const headers: Record<string, string> = { accept: ES_JSON };
+    const headers: Record<string, string> = { accept: ES_JSON, 'x-opaque-id': OPAQUE_ID };
     let body: string | undefined;
     if (params.body !== undefined && params.body !== null) {
       if (typeof params.body === 'string') {
@@ -178,6 +178,12 @@ export class EsTransportClient {
     return options.meta ? result : result.body;
   }
 }
+
+/**
+ * Every request says it is shardeck's (issue 47): the node shows it with the task (GET _tasks), in
+ * its slow logs and deprecation log, so what shardeck does is never blamed on someone else.
+ */
+export const OPAQUE_ID = `shardeck/${process.env.SHARDECK_VERSION ?? 'dev'}`;
 
 /** What createClient builds: the transport and how to end its connections. */
 export interface EsClient {

@@ -42,26 +42,26 @@ function run(verb: TaskVerb, t: TaskProgress, events: TaskControlEvent[], rate =
 const type = (text: string): TaskControlEvent[] => [...text].map((c) => ({ type: 'line', edit: { type: 'insert', text: c } }));
 
 describe('task control machine', () => {
-  it('a writing task: a key does not cancel it, the wrong id neither; the id typed does', () => {
+  it('a writing task: a key does not cancel it, the wrong number neither; its number typed does (not all 27 characters of the id)', () => {
     const byKey = run('cancel', task(), [{ type: 'confirm', confirmation: { by: 'key' } }]);
-    expect(byKey.state).toMatchObject({ phase: 'confirming', error: 'type the task id n1:53 exactly' });
+    expect(byKey.state).toMatchObject({ phase: 'confirming', error: "type the task's number 53 exactly" });
     expect(byKey.effects).toEqual([]);
     const yesAlone = run('cancel', task(), [{ type: 'confirm', confirmation: { by: 'yes-flag' } }]);
     expect(yesAlone.state.phase).toBe('confirming');
-    const wrong = run('cancel', task(), [...type('n1:5'), { type: 'submit' }]);
-    expect(wrong.state).toMatchObject({ phase: 'confirming', error: 'type the task id n1:53 exactly' });
+    const wrong = run('cancel', task(), [...type('5'), { type: 'submit' }]);
+    expect(wrong.state).toMatchObject({ phase: 'confirming', error: "type the task's number 53 exactly" });
     expect(wrong.effects).toEqual([]);
-    const typed = run('cancel', task(), [...type('n1:53'), { type: 'submit' }]);
+    const typed = run('cancel', task(), [...type('53'), { type: 'submit' }]);
     expect(typed.state.phase).toBe('applying');
     expect(typed.effects).toMatchObject([
       {
         type: 'mutate',
-        confirmation: { by: 'typed', text: 'n1:53' },
+        confirmation: { by: 'typed', text: '53' },
         plans: [{ method: 'POST', path: '/_tasks/n1%3A53/_cancel', risk: 'destructive' }],
       },
     ]);
     // The CLI's --yes with the id given on the command line.
-    const flag = run('cancel', task(), [{ type: 'confirm', confirmation: { by: 'yes-flag', text: 'n1:53' } }]);
+    const flag = run('cancel', task(), [{ type: 'confirm', confirmation: { by: 'yes-flag', text: '53' } }]);
     expect(flag.state.phase).toBe('applying');
   });
 

@@ -74,7 +74,14 @@ it('refuses what cannot be done, sending nothing: a bad rate, an unknown id, a t
 it('rethrottles the delete through the guard: the node takes the new rate, one audit record names the task', async () => {
   const r = await cli(['tasks', 'rethrottle', task, '--rps', '2', '--yes', '--json']);
   expect(r.code).toBe(0);
-  expect(JSON.parse(r.stdout)).toMatchObject({ ok: true, action: 'rethrottle', task, sent: true, applied: 'yes' });
+  expect(JSON.parse(r.stdout)).toMatchObject({
+    ok: true,
+    action: 'rethrottle',
+    task,
+    sent: true,
+    applied: 'yes',
+    after: { requestsPerSecond: 2 },
+  });
   const status = await waitUntil(
     'the task runs at the new rate',
     async () => (await es('GET', `/_tasks/${task}`)).body.task.status.requests_per_second as number,
@@ -94,6 +101,8 @@ it('cancels the delete: preview, then exactly that task, never retried; the node
   const r = await cli(['tasks', 'cancel', task, '--yes']);
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^ok: cancel task .* what it wrote stays written/m);
+  // What it did before it stopped, said at once (issue 47).
+  expect(r.stdout).toMatch(/^ {2}now: (cancelling|cancelled by request); deleted \d+ \/ \d+ \(\d+%\)/m);
   const done = await waitUntil(
     'the delete ends cancelled',
     async () => (await es('GET', `/_tasks/${task}`)).body,
@@ -108,6 +117,9 @@ it('cancels the delete: preview, then exactly that task, never retried; the node
     request: { path: `/_tasks/${encodeURIComponent(task)}/_cancel` },
     confirmedBy: 'yes-flag',
   });
+  // Its status says what happened, not "finished with problems".
+  const status = await cli(['tasks', task]);
+  expect(status.stdout).toMatch(new RegExp(`^${task} indices:data/write/delete/byquery cancelled by request`, 'm'));
   // Finished: a second cancel is refused and sends nothing.
   const again = await cli(['tasks', 'cancel', task, '--yes']);
   expect(again.code).toBe(5);

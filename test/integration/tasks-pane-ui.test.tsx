@@ -2,6 +2,7 @@
 // delete-by-query made slow on purpose (1 document a second, batches of 10): t rethrottles it (the
 // node reports the new rate), x cancels it with its id typed (a wrong id sends nothing), each one
 // guarded request with its audit record; the pane's rows are the node's own _tasks answer.
+import { taskNumber } from '../../src/domain/wizards/delete';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -87,14 +88,14 @@ it('t rethrottles and x cancels the highlighted slow delete, each through the Gu
   await app.press(' '); // any key closes a finished wizard
 
   await app.press('x');
-  f = await until(app, new RegExp(`type ${task} to cancel it`));
+  f = await until(app, new RegExp(`type its number ${taskNumber(task)} to cancel it`));
   expectFits(f);
-  await app.press('y'); // typed as a character of the id: not a yes
+  await app.press('y'); // typed text: not a yes
   await app.press(KEYS.enter);
-  await until(app, /type the task id .* exactly/);
+  await until(app, /type the task's number \d+ exactly/);
   expect((await es('GET', `/_tasks/${task}`)).body.completed).toBe(false);
   await app.press(KEYS.backspace);
-  await app.type(task);
+  await app.type(taskNumber(task));
   await app.press(KEYS.enter);
   await until(app, /ok: /);
   const done = await waitUntil(

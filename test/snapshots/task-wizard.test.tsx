@@ -3,6 +3,7 @@
 // delete-by-query and an unsliced one at 1 document a second). The session runs the real machine
 // (domain/wizards/task-control.ts); the test answers its read with the task as GET _tasks/<id>
 // reports it (built from the same recorded row) and its request with a result.
+import { taskNumber } from '../../src/domain/wizards/delete';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/cluster/resources';
 import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
@@ -81,7 +82,7 @@ const HEALTH = 'vW204kurQaSu8cApPxR53w:17';
 const SLICED = 'vW204kurQaSu8cApPxR53w:53';
 
 describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
-  it('cancel of a delete-by-query: the id typed (a wrong one refused), then sent as typed', async () => {
+  it('cancel of a delete-by-query: its number typed (a wrong one refused), then sent as typed', async () => {
     const { app, opened } = await open(columns, rows);
     await app.press(KEYS.down);
     await app.press(keyOf('wizard.taskCancel'));
@@ -91,22 +92,22 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     s.send({ type: 'loaded', task: progressOf(find(SLICED)) });
     const asking = await shot(app, 'cancel-typed', columns, rows);
     expect(s.getState().plan).toMatchObject({ method: 'POST', path: `/_tasks/${encodeURIComponent(SLICED)}/_cancel`, risk: 'destructive' });
-    expect(asking).toContain(`type ${SLICED} to cancel it`);
+    expect(asking).toContain(`type its number ${taskNumber(SLICED)} to cancel it`);
     // The parent's own 0 / 0 is not what the operator sees: its two slices' counts (108 + 92), summed.
     expect(asking).toContain('deleted 18 / 200 (9%) · ');
     // At 80 columns the batches and the throttled time go so the slices stay in view.
     expect(asking).toContain(columns > 80 ? '· 2 batches · 2 version conflicts' : '· 2 version conflicts');
     expect(asking).toContain('sliced: 2 slices, 2 running');
     expect(asking).not.toContain('0 / 0');
-    await app.press('y'); // y is a character of the id here, not a yes: nothing is sent
+    await app.press('y'); // y is typed text here, not a yes: nothing is sent
     expect(s.getState()).toMatchObject({ phase: 'confirming', typed: 'y' });
-    await app.type('vW204');
+    await app.type('5');
     await app.press(KEYS.enter);
     const wrong = await shot(app, 'cancel-wrong', columns, rows);
-    expect(wrong).toContain(`type the task id ${SLICED} exactly`);
+    expect(wrong).toContain(`type the task's number ${taskNumber(SLICED)} exactly`);
     expect(s.getState().phase).toBe('confirming');
-    for (let i = 0; i < 6; i++) await app.press(KEYS.backspace);
-    await app.type(SLICED);
+    for (let i = 0; i < 2; i++) await app.press(KEYS.backspace);
+    await app.type(taskNumber(SLICED));
     await app.press(KEYS.enter);
     expect(s.getState()).toMatchObject({ phase: 'applying' });
 
@@ -114,7 +115,7 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     s.send({ type: 'applied', results: [{ summary: plan.summary, ok: true, applied: 'yes', message: 'applied (HTTP 200)' }] });
     const done = await shot(app, 'cancel-done', columns, rows);
     expect(done).toContain('ok: applied (HTTP 200)');
-  }, 30_000); // the id typed key by key
+  }, 30_000);
 
   it('rethrottle of a delete-by-query: the rate typed, previewed, y sends it', async () => {
     const { app, opened } = await open(columns, rows);

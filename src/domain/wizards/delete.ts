@@ -184,6 +184,9 @@ export function rethrottlePlan(task: string, requestsPerSecond: number, action =
  * (by-query, reindex, update: `writes`) is left half done, so its id is typed to confirm, even
  * after --yes (the delete wizard's own task was confirmed by its typed count already).
  */
+/** The number of a task id node:number (what a cancel's confirmation asks typed). */
+export const taskNumber = (id: string): string => id.slice(id.lastIndexOf(':') + 1);
+
 export function cancelTaskPlan(task: string, other?: { action: string; writes: boolean }): MutationPlan {
   const plan: MutationPlan = {
     method: 'POST',
@@ -197,7 +200,8 @@ export function cancelTaskPlan(task: string, other?: { action: string; writes: b
   return {
     ...plan,
     risk: other.writes ? 'destructive' : 'reversible',
-    confirmText: other.writes ? task : undefined,
+    // Typed to confirm: the task's number (after the node id), not all 27 characters (issue 47).
+    confirmText: other.writes ? taskNumber(task) : undefined,
     summary: `cancel task ${task} (${other.action})${other.writes ? ': it stops half done; what it wrote stays written' : ''}`,
   };
 }

@@ -99,13 +99,13 @@ export function taskControlMachine(
             return verb === 'rethrottle' ? stay({ phase: 'review', verb, id, task: s.task, input: s.input }) : stay(s);
           if (e.type === 'submit' && need.kind === 'type') {
             const typed: Confirmation = { by: 'typed', text: s.typed };
-            if (!confirmationSatisfies(s.plan, typed)) return stay({ ...s, error: `type the task id ${need.expected} exactly` });
+            if (!confirmationSatisfies(s.plan, typed)) return stay({ ...s, error: `type the task's number ${need.expected} exactly` });
             return send(s, typed);
           }
           if (e.type === 'confirm') {
             // A key cannot stand for a typed id: the console's y is ignored on a writing task's cancel.
             if (!confirmationSatisfies(s.plan, e.confirmation))
-              return stay({ ...s, error: `type the task id ${need.kind === 'type' ? need.expected : ''} exactly` });
+              return stay({ ...s, error: `type the task's number ${need.kind === 'type' ? need.expected : ''} exactly` });
             return send(s, e.confirmation);
           }
           return stay(s);

@@ -106,7 +106,7 @@ function Confirming({
       <RequestPreview previews={[preview(state.plan)]} />
       {need.kind === 'type' ? (
         <>
-          <TypedConfirm prompt={`it stops half done: type ${displayText(need.expected)} to cancel it: `} typed={state.typed} />
+          <TypedConfirm prompt={`it stops half done: type its number ${displayText(need.expected)} to cancel it: `} typed={state.typed} />
           {state.error ? <Text color={colourOf('red')}>{displayText(state.error)}</Text> : null}
           <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'close'])}</Hint>
         </>

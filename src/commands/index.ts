@@ -14,6 +14,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   projects: () => import('./projects').then((m) => m.default),
   profiles: () => import('./profiles').then((m) => m.default),
   replicas: () => import('./replicas').then((m) => m.default),
+  shrink: () => import('./shrink').then((m) => m.default),
   unblock: () => import('./unblock').then((m) => m.default),
   'scroll-limit': () => import('./scroll-limit').then((m) => m.default),
   explain: () => import('./explain').then((m) => m.default),

@@ -338,6 +338,13 @@ describe('the steps', () => {
     expect(del.verify!.check({}).ok).toBe(true);
     expect(del.verify!.check({ a: { settings: { 'index.uuid': 'u-a' } } }).ok).toBe(false);
     expect(del.verify!.check({ a: { settings: { 'index.uuid': 'u-new' } } }).ok).toBe(true);
+    // A setting that is unset is left out of the answer, and so is an index with none of the keys
+    // asked: its uuid is always asked too, so "unset" reads as unset, not as "not there".
+    const lift = unblockPlan('a', { blocksWrite: null, routing: null });
+    expect(lift.verify!.path).toBe('/a/_settings/index.uuid,index.blocks.write,index.routing.allocation.require._name');
+    expect(lift.verify!.check({ a: { settings: { 'index.uuid': 'u' } } })).toEqual({ ok: true, message: 'a takes writes as before' });
+    expect(lift.verify!.check({}).ok).toBe(false);
+    expect(lift.verify!.check({ a: { settings: { 'index.uuid': 'u', 'index.blocks.write': 'true' } } }).ok).toBe(false);
     // The lift puts back what the original had.
     expect(unblockPlan('a', { blocksWrite: null, routing: 'n7' }).body).toEqual({
       'index.blocks.write': null,
@@ -450,7 +457,8 @@ function run(over: Partial<IndexRun> = {}): IndexRun {
     to: 1,
     node: 'n1',
     steps: stepsOf({ snapshot: false, route: false, holdName: true }),
-    original: { docs: 10, replicas: 0, settings: {}, mapping: '{}', aliases: {}, blocksWrite: null, routing: null },
+    before: { blocksWrite: null, routing: null },
+    original: { docs: 10, replicas: 0, settings: {}, mapping: '{}', aliases: {} },
     done: {},
     ...over,
   };
@@ -571,7 +579,7 @@ describe('the plan and the capacity', () => {
     });
     expect(p.steps).not.toContain('snapshot'); // no repository
     expect(r.review.warnings.join(' ')).toMatch(/no snapshot repository is registered/);
-    expect(r.review.autoCreate).toEqual({ now: 'true', held: '-service_v9_alpha,-alpha,*' });
+    expect(r.review.autoCreate).toMatchObject({ now: 'true', held: '-service_v9_alpha,-alpha,*' });
     expect(r.review.confirmText).toBe('service_v9_alpha');
     // 996 of 1,000 open: 0 project indices of 6 fit; after, 5 shards fewer: 1.
     expect(r.review.capacity.before).toEqual({ limit: 1000, open: 996, free: 4, projectIndices: 0 });

@@ -134,6 +134,11 @@ const WALK: Record<string, Run[] | 'console'> = {
   profiles: [{ args: ['profiles'], exit: 0 }],
   logout: [{ args: ['logout'], exit: 0 }],
   replicas: [{ args: ['replicas', 'set', INDEX, '1', '--yes'], exit: 4 }],
+  shrink: [
+    { args: ['shrink', INDEX, '--shards', '1', '--yes', '--accept-data-loss', INDEX], exit: 4 },
+    { args: ['shrink', INDEX, '--shards', '1', '--dry-run'], exit: 4 },
+    { args: ['shrink', '--resume', '--yes', '--accept-data-loss', INDEX], exit: 4 },
+  ],
   unblock: [{ args: ['unblock', '--yes'], exit: 4 }],
   'scroll-limit': [
     { args: ['scroll-limit', '1000', '--yes'], exit: 4 },

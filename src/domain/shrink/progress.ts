@@ -22,9 +22,6 @@ export interface OriginalRecord {
   /** canonicalJson of its mapping. */
   mapping: string;
   aliases: Record<string, AliasDefinition>;
-  /** index.blocks.write and the routing requirement before shardeck set them (null: unset). */
-  blocksWrite: string | null;
-  routing: string | null;
 }
 
 export interface IndexRun {
@@ -41,6 +38,8 @@ export interface IndexRun {
   node: string;
   steps: StepId[];
   snapshot?: { repository: string; name: string };
+  /** index.blocks.write and the routing requirement before shardeck's block: what the lift puts back (recorded before the block is sent). */
+  before?: { blocksWrite: string | null; routing: string | null };
   original?: OriginalRecord;
   /** The hold on the name, recorded before it is sent. */
   hold?: NameHold;
@@ -196,15 +195,10 @@ export function parseShrinkProgress(text: string): ShrinkProgress | null {
       done[id as StepId] = { status: x.status!, at: x.at, ms: Number(x.ms) || 0, message: String(x.message ?? '') };
     }
     const o = r.original;
-    if (
-      o &&
-      (!Number.isInteger(o.docs) ||
-        !isStr(o.mapping) ||
-        !strOrNull(o.blocksWrite) ||
-        !strOrNull(o.routing) ||
-        typeof o.settings !== 'object')
-    )
+    if (o && (!Number.isInteger(o.docs) || !isStr(o.mapping) || typeof o.settings !== 'object' || typeof o.aliases !== 'object'))
       return null;
+    const b = r.before;
+    if (b && (!strOrNull(b.blocksWrite) || !strOrNull(b.routing))) return null;
     const h = r.hold;
     if (h && (!isStr(h.value) || (h.level !== 'persistent' && h.level !== 'transient') || !h.before || !Array.isArray(h.names)))
       return null;
@@ -219,6 +213,7 @@ export function parseShrinkProgress(text: string): ShrinkProgress | null {
       node: r.node!,
       steps: r.steps,
       ...(r.snapshot && isStr(r.snapshot.repository) && isStr(r.snapshot.name) ? { snapshot: r.snapshot } : {}),
+      ...(b ? { before: { blocksWrite: b.blocksWrite, routing: b.routing } } : {}),
       ...(o ? { original: o } : {}),
       ...(h ? { hold: h } : {}),
       done,

@@ -2,7 +2,18 @@
 // that holds the copy and the disk it needs against the watermarks, the time expected, how long
 // writes are refused, the steps; for the run: totals, the shard capacity before and after, the
 // value action.auto_create_index takes while a name is free, and what is refused. Pure.
-import { autoCreationOn, effectiveAutoCreate, valueExcluding, type AutoCreateValues } from './auto-create';
+import {
+  autoCreationOn,
+  effectiveAutoCreate,
+  holdNamePlan,
+  holdOf,
+  releaseNamePlan,
+  valueExcluding,
+  type AutoCreateValues,
+} from './auto-create';
+import type { MutationPlan } from '../mutation/plan';
+import { blockPlan, clonePlan, copyPlan, deleteIndexPlan, refreshPlan, routePlan, unblockPlan } from './steps';
+import { createSnapshotPlan } from '../wizards/snapshot';
 import {
   capacity,
   chooseNode,
@@ -17,6 +28,7 @@ import {
   stepsOf,
   targetsFor,
   tempName,
+  type AliasDefinition,
   type Capacity,
   type ClusterFacts,
   type DiskNeed,
@@ -56,6 +68,8 @@ export interface IndexPlan {
   estimate: TimeEstimate;
   snapshot?: { repository: string; name: string };
   aliases: string[];
+  /** The aliases with their definitions, as the clone gets them. */
+  aliasDefinitions: Record<string, AliasDefinition>;
   /** The counts this index could go to (the divisors when shrinking). */
   targets: number[];
   proposed: number | null;
@@ -69,7 +83,7 @@ export interface ShrinkReview {
   totals: { indices: number; docs: number; bytes: number; estimate: TimeEstimate };
   capacity: { before: Capacity; after: Capacity };
   /** action.auto_create_index now, and what it is while the first index's name is free (null: auto-creation is off, nothing to hold). */
-  autoCreate: { now: string; held: string | null };
+  autoCreate: { now: string; held: string | null; values: AutoCreateValues };
   warnings: string[];
   /** What the operator types to confirm the deletes: the run's index names, comma-separated. */
   confirmText: string;
@@ -111,7 +125,7 @@ export function buildReview(
     return {
       ok: false,
       error: `the pattern matches ${formatCount(indices.length)} indices, more than the ${MAX_INDICES} one run takes: narrow it (e.g. service_v9_a*) and run it in parts; nothing was sent`,
-      listing: [...indices.map(indexLine), totalLine(indices)],
+      listing: [...[...indices].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(indexLine), totalLine(indices)],
     };
   const refusals: Refusal[] = [];
   const skipped: Refusal[] = [];
@@ -188,6 +202,7 @@ export function buildReview(
       estimate: estimate(steps, { move: disk.moveBytes, copy: f.primaryBytes }),
       ...(snapshot && repository ? { snapshot: { repository, name: snapshotFirstName(input.mode, [f.name], input.now) } } : {}),
       aliases: Object.keys(f.aliases).sort(),
+      aliasDefinitions: f.aliases,
       targets: targetsFor(input.mode, f.shards, routing),
       proposed,
     });
@@ -240,9 +255,61 @@ export function buildReview(
       autoCreate: {
         now: effectiveAutoCreate(autoCreate),
         held: valueExcluding(effectiveAutoCreate(autoCreate), [first.index, ...first.aliases]),
+        values: autoCreate,
       },
       warnings,
       confirmText: plans.map((p) => p.index).join(','),
     },
   };
+}
+
+/**
+ * The requests one index's run sends, in order, as the preview shows them (the hold with the value
+ * there now; the run computes it again right before it is sent, and the lift puts back what the
+ * index had, unset here).
+ */
+export function requestsOf(p: IndexPlan, review: Pick<ShrinkReview, 'mode' | 'confirmText' | 'autoCreate'>): MutationPlan[] {
+  const hold = holdOf(review.autoCreate.values, [p.index, ...p.aliases]);
+  const out: MutationPlan[] = [];
+  for (const s of p.steps)
+    switch (s) {
+      case 'snapshot':
+        out.push(createSnapshotPlan(p.snapshot!.repository, p.snapshot!.name, [p.index]));
+        break;
+      case 'block':
+        out.push(blockPlan(p.index));
+        break;
+      case 'record':
+        out.push(refreshPlan(p.index));
+        break;
+      case 'route':
+        out.push(routePlan(p.index, p.node));
+        break;
+      case 'copy':
+        out.push(copyPlan(review.mode, p.index, p.tmp, p.to, p.replicas));
+        break;
+      case 'hold-name':
+        if (hold) out.push(holdNamePlan(hold));
+        break;
+      case 'delete-original':
+        out.push(
+          deleteIndexPlan(p.index, p.uuid, review.confirmText, `its copy ${p.tmp} holds its documents; the name is free until the clone`),
+        );
+        break;
+      case 'clone':
+        out.push(clonePlan(p.tmp, p.index, p.to, p.replicas, p.aliasDefinitions));
+        break;
+      case 'release-name':
+        if (hold) out.push(releaseNamePlan(hold));
+        break;
+      case 'unblock':
+        out.push(unblockPlan(p.index, { blocksWrite: null, routing: null }));
+        break;
+      case 'drop-copy':
+        out.push(deleteIndexPlan(p.tmp, 'the copy', review.confirmText, `the temporary copy: ${p.index} holds its documents`));
+        break;
+      default:
+        break;
+    }
+  return out;
 }

@@ -8,10 +8,13 @@ const seg = encodeURIComponent;
 
 type Settings = Record<string, { settings?: Record<string, string | null> }>;
 
-/** GET /<index>/_settings/<keys>: null for the index that is not there (ignore_unavailable). */
+/**
+ * GET /<index>/_settings/<keys>: the index is left out of the answer when it is not there
+ * (ignore_unavailable), and also when none of the keys is set, so its uuid is always asked too.
+ */
 export function settingsRead(index: string, keys: readonly string[]): Pick<VerifyCheck, 'path' | 'querystring'> {
   return {
-    path: `/${seg(index)}/_settings/${keys.map(seg).join(',')}`,
+    path: `/${seg(index)}/_settings/${[...new Set(['index.uuid', ...keys])].map(seg).join(',')}`,
     querystring: { flat_settings: 'true', ignore_unavailable: 'true', expand_wildcards: 'all' },
   };
 }

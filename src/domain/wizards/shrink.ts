@@ -28,6 +28,8 @@ export interface ShrinkForm {
   shards: string;
   snapshot: boolean;
   mode: Mode;
+  /** The repository of the snapshot first (absent: the first registered). */
+  repository?: string;
 }
 
 export const SHRINK_FIELDS = ['target', 'shards', 'snapshot'] as const;
@@ -94,7 +96,8 @@ export type ShrinkEvent =
   /** On an unfinished run: go on with it, or roll it back (the names typed first). */
   | { type: 'resume' }
   | { type: 'rollback' }
-  /** A new run, leaving an unfinished one as it is (only where it has nothing left to do). */
+  /** The CLI's confirmation (--yes with --accept-data-loss, or typed on its terminal): on the review, or on an unfinished run. */
+  | { type: 'confirm'; confirmation: Confirmation; rollback?: boolean }
   | { type: 'step'; line: StepLine }
   | { type: 'finished'; report: ShrinkReport };
 
@@ -118,6 +121,13 @@ const BLANK: ShrinkForm = { target: '', shards: '', snapshot: true, mode: 'shrin
 
 export function shrinkMachine(initial: Partial<ShrinkForm> = {}): Machine<ShrinkState, ShrinkEvent, ShrinkEffect> {
   return withFocus(phases(initial), SHRINK_FIELDS, initial.target ? 'shards' : 'target');
+}
+
+/** A confirmation the CLI brings: its text must be the names (--yes alone never confirms the delete of an original). */
+function givenConfirmation(c: Confirmation, expected: string): Confirmation | string {
+  return c.by !== 'key' && c.text === expected
+    ? c
+    : `the originals of ${expected} are deleted once copied: --yes needs --accept-data-loss ${expected} (or type it); nothing was sent`;
 }
 
 function typedConfirmation(typed: string, expected: string): Confirmation | string {
@@ -144,12 +154,14 @@ function phases(initial: Partial<ShrinkForm>): Machine<Phase, ShrinkEvent, Shrin
             : stay({ phase: 'input', form: s.form });
         case 'unfinished': {
           if (e.type === 'line') return stay({ ...s, typed: editLine(s.typed, e.edit), error: undefined });
-          if (e.type !== 'resume' && e.type !== 'rollback') return stay(s);
-          if (e.type === 'rollback' && !s.run.canRollBack)
+          if (e.type !== 'resume' && e.type !== 'rollback' && e.type !== 'confirm') return stay(s);
+          const back = e.type === 'rollback' || (e.type === 'confirm' && e.rollback === true);
+          if (back && !s.run.canRollBack)
             return stay({ ...s, error: 'the original was deleted: it can only go on (its copy holds the documents)' });
-          const c = typedConfirmation(s.typed, s.run.confirmText);
+          const c =
+            e.type === 'confirm' ? givenConfirmation(e.confirmation, s.run.confirmText) : typedConfirmation(s.typed, s.run.confirmText);
           if (typeof c === 'string') return stay({ ...s, error: c });
-          const what = e.type === 'resume' ? 'resume' : 'rollback';
+          const what = back ? 'rollback' : 'resume';
           return go({ phase: 'running', what, log: [] }, { type: 'resume', confirmation: c, rollback: what === 'rollback' });
         }
         case 'input':
@@ -175,7 +187,13 @@ function phases(initial: Partial<ShrinkForm>): Machine<Phase, ShrinkEvent, Shrin
           if (e.type === 'inspected') {
             const n = parseShardsField(s.form.shards);
             const r = buildReview(
-              { mode: s.form.mode, to: n.ok ? n.value : null, snapshot: s.form.snapshot ? null : false, repository: null, now: e.now },
+              {
+                mode: s.form.mode,
+                to: n.ok ? n.value : null,
+                snapshot: s.form.snapshot ? null : false,
+                repository: s.form.repository ?? null,
+                now: e.now,
+              },
               e.indices,
               e.cluster,
               e.autoCreate,
@@ -194,8 +212,11 @@ function phases(initial: Partial<ShrinkForm>): Machine<Phase, ShrinkEvent, Shrin
         case 'review': {
           if (e.type === 'back') return stay({ phase: 'input', form: s.form, hint: s.hint });
           if (e.type === 'line') return stay({ ...s, typed: editLine(s.typed, e.edit), error: undefined });
-          if (e.type !== 'submit') return stay(s);
-          const c = typedConfirmation(s.typed, s.review.confirmText);
+          if (e.type !== 'submit' && e.type !== 'confirm') return stay(s);
+          const c =
+            e.type === 'confirm'
+              ? givenConfirmation(e.confirmation, s.review.confirmText)
+              : typedConfirmation(s.typed, s.review.confirmText);
           if (typeof c === 'string') return stay({ ...s, error: c });
           return go({ phase: 'running', what: 'run', log: [], review: s.review }, { type: 'run', review: s.review, confirmation: c });
         }

@@ -1,0 +1,255 @@
+// Right-sizing shards on one real node through the built CLI (issue 42): a 6-shard project index
+// with 10,000 documents, an alias and a custom setting ends as a 1-shard index under the same name
+// with the same documents, mapping, aliases and setting, nothing left behind; the plan printed
+// before anything is sent; a write during the run refused by the block; bad input answered with
+// nothing sent; hostile names kept inert.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { displayText } from '../../src/domain/display-text';
+import { HOSTILE_INDICES } from '../fixtures/hostile/names';
+import { fileTempDir } from '../helpers/file-temp';
+import { auditLinesIn, esCall } from '../helpers/real-node';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { autoCreateIndex, indexNames, indexState, projectIndex, watchCli } from '../helpers/shrink';
+
+let node: SharedNode;
+let cfg: string;
+const env = () => ({ SHARDECK_CONFIG_DIR: cfg });
+const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: env() });
+const es = (method: string, p: string, body?: unknown) => esCall(node.url, method, p, body);
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await sharedNode();
+  cfg = fileTempDir('shardeck-shrink-');
+});
+
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+describe('one node', () => {
+  it('the plan first: documents, size, shards and their choices, the disk, the time, the steps; nothing sent', async () => {
+    await projectIndex(node.url, 'service_v9_plan', 500);
+    const before = await indexState(node.url, 'service_v9_plan');
+    const r = await cli(['shrink', 'service_v9_plan', '--shards', '1', '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ ok: true, dryRun: true, sent: false });
+    const [p] = out.plan.indices;
+    expect(p).toMatchObject({
+      index: 'service_v9_plan',
+      documents: 500,
+      shards: { now: 6, after: 1, choices: [1, 2, 3], proposed: 1 },
+      node: node.name,
+      moveToOneNode: false,
+      temporary: expect.stringMatching(/^service_v9_plan-shrink-\d{14}$/),
+      aliases: ['service_v9_plan_alias', 'service_v9_plan_filtered'],
+      steps: [
+        'block',
+        'record',
+        'copy',
+        'copy-green',
+        'check-copy',
+        'hold-name',
+        'delete-original',
+        'clone',
+        'release-name',
+        'result-green',
+        'check-result',
+        'unblock',
+        'drop-copy',
+      ],
+    });
+    expect(p.primaryBytes).toBeGreaterThan(0);
+    expect(p.disk.verdict).toBe('ok');
+    expect(p.disk.needBytes).toBe(p.primaryBytes);
+    expect(p.writesRefusedMs).toBeGreaterThan(0);
+    expect(out.plan.autoCreateIndex).toEqual({
+      now: 'true',
+      whileNameFree: '-service_v9_plan,-service_v9_plan_alias,-service_v9_plan_filtered,*',
+    });
+    expect(out.plan.capacity.after.open).toBe(out.plan.capacity.before.open - 5);
+    expect(out.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path.replace(/\d{14}/, 'T')}`)).toEqual([
+      'PUT /service_v9_plan/_settings',
+      'POST /service_v9_plan/_refresh',
+      'POST /service_v9_plan/_shrink/service_v9_plan-shrink-T',
+      'PUT /_cluster/settings?flat_settings=true',
+      'DELETE /service_v9_plan',
+      'POST /service_v9_plan-shrink-T/_clone/service_v9_plan',
+      'PUT /_cluster/settings?flat_settings=true',
+      'PUT /service_v9_plan/_settings',
+      'DELETE /service_v9_plan-shrink-T',
+    ]);
+    // The text plan says how long writes are refused.
+    const text = await cli(['shrink', 'service_v9_plan', '--shards', '1', '--dry-run']);
+    expect(text.stdout).toMatch(/writes to each project are refused for about \d+ s \(from its write block to its lift/);
+    expect(await indexState(node.url, 'service_v9_plan')).toEqual(before);
+    expect(auditLinesIn(cfg)).toEqual([]);
+  });
+
+  it('done when: 6 shards, 10,000 documents, an alias and a custom setting -> 1 shard under the same name, the same in every other way', async () => {
+    await projectIndex(node.url, 'service_v9_done', 10_000);
+    const before = await indexState(node.url, 'service_v9_done');
+    expect(before).toMatchObject({ docs: 10_000, shards: 6 });
+    const started = Date.now();
+    const r = await cli(['shrink', 'service_v9_done', '--shards', '1', '--yes', '--accept-data-loss', 'service_v9_done', '--json']);
+    const took = Date.now() - started;
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.report).toMatchObject({
+      ok: true,
+      indices: [{ index: 'service_v9_done', from: 6, to: 1, docsBefore: 10_000, docsAfter: 10_000, outcome: 'done' }],
+    });
+    const n = out.report.shardsPerNode.find((x: { node: string }) => x.node === node.name);
+    expect(n.before - n.after).toBe(5);
+    expect(out.report.capacity.after.free - out.report.capacity.before.free).toBe(5);
+    const after = await indexState(node.url, 'service_v9_done');
+    expect(after).toEqual({ ...before, shards: 1, uuid: expect.any(String) });
+    expect(after.uuid).not.toBe(before.uuid);
+    // Nothing left: no copy, the name's hold put back, the block lifted (writes go in again), the journal finished.
+    expect((await indexNames(node.url)).filter((i) => i.startsWith('service_v9_done'))).toEqual(['service_v9_done']);
+    expect(await autoCreateIndex(node.url)).toEqual({ persistent: null, transient: null });
+    expect((await es('POST', '/service_v9_done/_doc', { title: 'after' })).status).toBe(201);
+    expect((await cli(['shrink', '--resume'])).stdout).toMatch(/no unfinished right-sizing/);
+    // Every change audited, sent once.
+    const sent = auditLinesIn(cfg)
+      .map((l) => JSON.parse(l))
+      .filter((x) => x.phase === 'sending');
+    expect(sent.map((x) => `${x.request.method} ${x.request.path.replace(/\d{14}/, 'T')}`)).toEqual([
+      'PUT /service_v9_done/_settings',
+      'POST /service_v9_done/_refresh',
+      'POST /service_v9_done/_shrink/service_v9_done-shrink-T',
+      'PUT /_cluster/settings',
+      'DELETE /service_v9_done',
+      'POST /service_v9_done-shrink-T/_clone/service_v9_done',
+      'PUT /_cluster/settings',
+      'PUT /service_v9_done/_settings',
+      'DELETE /service_v9_done-shrink-T',
+    ]);
+    console.log(`[shrink] 10,000 documents, 6 -> 1 shard on one node: ${took} ms (the CLI's run, start to end)`);
+  });
+
+  it('a write during the run is refused by the block, and the plan told the operator so', async () => {
+    await projectIndex(node.url, 'service_v9_busy', 2000);
+    const run = watchCli(
+      ['shrink', '--url', node.url, 'service_v9_busy', '--shards', '2', '--yes', '--accept-data-loss', 'service_v9_busy'],
+      env(),
+    );
+    await run.line(/^service_v9_busy copy:/);
+    const refused = await es('POST', '/service_v9_busy/_doc', { title: 'during' });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.type).toBe('cluster_block_exception');
+    const end = await run.done;
+    expect(end.code, end.output).toBe(0);
+    expect(end.output).toMatch(/writes to each project are refused for about/);
+    const after = await indexState(node.url, 'service_v9_busy');
+    expect(after).toMatchObject({ docs: 2000, shards: 2, blocked: null });
+  });
+
+  it('bad input gets a clear answer and nothing is sent', async () => {
+    await projectIndex(node.url, 'service_v9_bad', 50);
+    await projectIndex(node.url, 'service_v9_yellow', 10, { replicas: 1 });
+    await projectIndex(node.url, 'service_v9_closed', 10);
+    expect((await es('POST', '/service_v9_closed/_close')).status).toBe(200);
+    await projectIndex(node.url, 'service_v9_hidden', 10, { settings: { 'index.hidden': true } });
+    await projectIndex(node.url, 'service_v9_writer', 10, { aliases: { writer_alias: { is_write_index: true } } });
+    const cases: [string[], number, RegExp][] = [
+      [['service_v9_bad', '--shards', '4'], 64, /4 does not divide the index's 6 shards: give one of 1, 2, 3/],
+      [['service_v9_bad', '--shards', 'x'], 64, /not a whole number/],
+      [['service_v9_yellow', '--shards', '1'], 5, /is yellow, not green/],
+      [['service_v9_closed', '--shards', '1'], 5, /is closed: open it first/],
+      [['service_v9_hidden', '--shards', '1'], 5, /hidden or system index/],
+      [['service_v9_writer', '--shards', '1'], 5, /write index of the alias writer_alias/],
+      [['service_v9_nothing_*', '--shards', '1'], 64, /matches no index/],
+      [['.security', '--shards', '1'], 64, /system \(dot\) indices/],
+      [['service_v9_bad', '--shards', '1', '--yes'], 5, /--yes needs --accept-data-loss service_v9_bad; nothing was sent/],
+      [
+        ['service_v9_bad', '--shards', '1', '--yes', '--accept-data-loss', 'service_v9_other'],
+        5,
+        /--accept-data-loss names "service_v9_other"/,
+      ],
+      [['service_v9_bad', '--shards', '1', '--snapshot-repo', 'nope', '--dry-run'], 64, /no snapshot repository nope/],
+    ];
+    for (const [args, code, message] of cases) {
+      const r = await cli(['shrink', ...args]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
+      expect(r.stderr, args.join(' ')).toMatch(message);
+    }
+    // Several refused at once: each named with its reason.
+    const many = await cli(['shrink', 'service_v9_*', '--shards', '1', '--dry-run']);
+    expect(many.code).toBe(5);
+    expect(many.stderr).toMatch(/service_v9_yellow: is yellow/);
+    expect(many.stderr).toMatch(/service_v9_closed: is closed/);
+    expect(many.stderr).toMatch(/cannot be right-sized now; nothing was sent/);
+    // Not enough disk: the numbers. The high watermark asks for more free space than the node has.
+    const disk = (await es('GET', '/_cat/allocation?format=json&bytes=b&h=node,disk.avail')).body.find(
+      (d: { node: string }) => d.node === node.name,
+    );
+    const put = (value: string | null, flood: string | null) =>
+      es('PUT', '/_cluster/settings', {
+        persistent: {
+          'cluster.routing.allocation.disk.watermark.low': value,
+          'cluster.routing.allocation.disk.watermark.high': value,
+          'cluster.routing.allocation.disk.watermark.flood_stage': flood,
+        },
+      });
+    expect((await put(`${Number(disk['disk.avail']) + 1024 ** 3}b`, '1mb')).status).toBe(200);
+    try {
+      const full = await cli(['shrink', 'service_v9_bad', '--shards', '1', '--dry-run']);
+      expect(full.code).toBe(5);
+      expect(full.stderr).toMatch(
+        /needs [\d.]+kb \(a full copy [\d.]+kb\); .* free of .*: .* would be left, past the high watermark \(it asks for .* free; flood stage 1.00mb\): free disk or choose fewer indices; nothing is sent/,
+      );
+    } finally {
+      await put(null, null);
+    }
+    // Nothing was sent by any of them.
+    expect(auditLinesIn(cfg).filter((l) => /service_v9_(bad|yellow|closed|hidden|writer)/.test(l))).toEqual([]);
+    expect((await indexState(node.url, 'service_v9_bad')).blocked).toBeNull();
+  });
+
+  it('a pattern matching hundreds: each listed with a total, nothing sent', async () => {
+    // 101 indices in one request: a bulk write auto-creates them together, from a template of 2 shards.
+    await es('PUT', '/_index_template/many', {
+      index_patterns: ['service_v9_many_*'],
+      template: { settings: { number_of_shards: 2, number_of_replicas: 0 } },
+    });
+    const lines = Array.from(
+      { length: 101 },
+      (_, i) => `${JSON.stringify({ create: { _index: `service_v9_many_${String(i).padStart(3, '0')}` } })}\n{}\n`,
+    );
+    const bulk = await fetch(`${node.url}/_bulk`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: lines.join(''),
+    });
+    expect(((await bulk.json()) as { errors: boolean }).errors).toBe(false);
+    const r = await cli(['shrink', 'service_v9_many_*', '--shards', '1']);
+    expect(r.code, r.stderr.slice(-2000)).toBe(5);
+    expect(r.stderr).toMatch(/matches 101 indices, more than the 100 one run takes: narrow it/);
+    expect(r.stderr).toMatch(/ {2}service_v9_many_000: [01] documents, [\d.]+k?b, 2 shards\n {2}service_v9_many_001: /);
+    expect(r.stderr).toMatch(/service_v9_many_100: /);
+    expect(r.stderr).toMatch(/total: 101 indices, \d+ documents, /);
+  });
+
+  it('hostile names: each right-sized under its own name, shown inert; a name too long for its copy is refused', async () => {
+    const names = [HOSTILE_INDICES[1], HOSTILE_INDICES[4], HOSTILE_INDICES[5], HOSTILE_INDICES[7]];
+    for (const name of names) await projectIndex(node.url, name, 20, { shards: 2, aliases: {} });
+    for (const name of names) {
+      const r = await cli(['shrink', name, '--shards', '1', '--yes', '--accept-data-loss', name]);
+      expect(r.code, `${JSON.stringify(name)}: ${r.stderr}`).toBe(0);
+      // eslint-disable-next-line no-control-regex -- no raw control character reaches the terminal
+      expect(r.stdout + r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(r.stdout).toContain(displayText(name));
+      expect(await indexState(node.url, name)).toMatchObject({ docs: 20, shards: 1 });
+    }
+    expect(fs.existsSync('marker')).toBe(false);
+    const long = HOSTILE_INDICES.find((n) => Buffer.byteLength(n) >= 250)!;
+    await projectIndex(node.url, long, 1, { shards: 2, aliases: {} });
+    const r = await cli(['shrink', long, '--shards', '1', '--dry-run']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/would be longer than Elasticsearch's 255 bytes/);
+  });
+});

@@ -165,12 +165,13 @@ export async function unfinishedShrink(es: EsApi): Promise<UnfinishedShrink | nu
   const p = loadShrinkProgress(await es.clusterUuid());
   const u = p && unfinishedRun(p);
   if (!p || !u) return null;
-  const d = resumeDecision(u.run, await presenceOf(es, u.run));
+  const at = await presenceOf(es, u.run);
+  const d = resumeDecision(u.run, at);
   return {
     progress: p,
     run: u.run,
     step: u.step,
-    line: unfinishedLine(p) ?? '',
+    line: unfinishedLine(p, at) ?? '',
     canRollBack: d.kind === 'continue' && d.canRollBack,
     ...(d.kind === 'stop' ? { stop: d.why } : {}),
   };
@@ -530,7 +531,7 @@ class Runner {
           const back = await this.rollback(run.index);
           return { ok: false, message: `${run.index}: ${res.message}; ${back.message}` };
         }
-        const canBack = !this.run(run.index).done['delete-original'];
+        const canBack = (await presenceOf(this.es, this.run(run.index))).original;
         return {
           ok: false,
           message: `${run.index}, step ${id}: ${res.message}; shardeck shrink --resume goes on from this step${canBack ? ' (or --rollback puts the original back as it was)' : ''}`,

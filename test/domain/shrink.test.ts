@@ -483,7 +483,9 @@ describe('resume and roll back', () => {
     // Killed during the delete, which was not applied (read back: still the original): go on or roll back.
     const mid = run({ done: { ...doneUpTo(run(), 'hold-name'), 'delete-original': { status: 'started', at: 't', ms: 0, message: '' } } });
     expect(resumeDecision(mid, here)).toMatchObject({ kind: 'continue', step: 'delete-original', canRollBack: true });
-    expect(rollbackSteps(mid, here, true)).toMatch(/cannot bring it back/);
+    // The cluster decides, not the journal: the delete never reached the original, so it can still be put back.
+    expect(rollbackSteps(mid, here, true)).toEqual(['drop-copy', 'release-name', 'unblock']);
+    expect(rollbackSteps(mid, { ...here, original: false }, true)).toMatch(/cannot bring it back/);
   });
 
   it('once the original is gone: only forward, at the first step not done', () => {

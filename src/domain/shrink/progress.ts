@@ -157,7 +157,9 @@ export function resumeDecision(r: IndexRun, at: Presence): ResumeDecision {
 export type RollbackStep = 'drop-copy' | 'release-name' | 'unblock';
 
 export function rollbackSteps(r: IndexRun, at: Presence, holdInForce: boolean): RollbackStep[] | string {
-  if (originalMayBeGone(r) || !at.original)
+  // The cluster decides, not the journal: a delete journaled as started whose original is still
+  // there (read back by uuid) never reached it, and the original can still be put back.
+  if (!at.original)
     return `${r.index} was deleted (or is not the original any more): a roll back cannot bring it back; shrink --resume goes on with its copy ${r.tmp}`;
   const out: RollbackStep[] = [];
   if (at.tmp) out.push('drop-copy');
@@ -235,7 +237,7 @@ export function parseShrinkProgress(text: string): ShrinkProgress | null {
 }
 
 /** One line naming an unfinished run for status and the console: the index, the step, what it leaves (blocked, routed, the name held). */
-export function unfinishedLine(p: ShrinkProgress): string | null {
+export function unfinishedLine(p: ShrinkProgress, at?: Pick<Presence, 'original'>): string | null {
   const u = unfinishedRun(p);
   if (!u) return null;
   const { run, step } = u;
@@ -244,7 +246,8 @@ export function unfinishedLine(p: ShrinkProgress): string | null {
   if (started('block') && run.done.unblock?.status !== 'done') left.push('writes to it are refused (index.blocks.write)');
   if (started('route') && run.done.unblock?.status !== 'done') left.push('its shards are required on one node');
   if (started('hold-name') && run.done['release-name']?.status !== 'done') left.push('action.auto_create_index excludes its name');
-  if (started('delete-original')) left.push(`only ${run.tmp} or the clone holds its documents`);
+  const gone = at ? !at.original : originalMayBeGone(run);
+  if (gone) left.push(`the original was deleted: only ${run.tmp} or the clone holds its documents`);
   const index = p.runs.indexOf(run) + 1;
-  return `a ${p.mode} of ${run.index} (${index} of ${p.runs.length}, started ${p.startedAt} by ${p.user}) stopped at step ${step}${left.length ? `: ${left.join('; ')}` : ''}; shardeck shrink --resume goes on${originalMayBeGone(run) ? '' : ' (or --rollback puts the original back)'}`;
+  return `a ${p.mode} of ${run.index} (${index} of ${p.runs.length}, started ${p.startedAt} by ${p.user}) stopped at step ${step}${left.length ? `: ${left.join('; ')}` : ''}; shardeck shrink --resume goes on${gone ? '' : ' (or --rollback puts the original back)'}`;
 }

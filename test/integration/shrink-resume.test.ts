@@ -1,0 +1,118 @@
+// A right-sizing killed at every step (SIGKILL, as a crash or a dropped SSH session would end it)
+// and resumed with `shrink --resume` ends with the same documents under the same name, nothing
+// left behind (issue 42); killed before its original is deleted it can be rolled back instead.
+// One real node, the built CLI.
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stepsOf } from '../../src/domain/shrink/plan';
+import { fileTempDir } from '../helpers/file-temp';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { autoCreateIndex, indexNames, indexState, projectIndex, watchCli } from '../helpers/shrink';
+
+let node: SharedNode;
+let cfg: string;
+const env = () => ({ SHARDECK_CONFIG_DIR: cfg });
+const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slice(1)], { env: env() });
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await sharedNode();
+  cfg = fileTempDir('shardeck-shrink-resume-');
+});
+
+afterAll(() => {
+  fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+/** Starts a shrink of `index` and SIGKILLs it once `at` is printed; the output so far. */
+async function killAt(index: string, at: RegExp): Promise<string> {
+  const run = watchCli(['shrink', '--url', node.url, index, '--shards', '1', '--yes', '--accept-data-loss', index], env());
+  await run.line(at);
+  run.child.kill('SIGKILL');
+  const end = await run.done;
+  expect(end.signal, end.output).toBe('SIGKILL');
+  return end.output;
+}
+
+async function expectRightSized(index: string, before: Awaited<ReturnType<typeof indexState>>): Promise<void> {
+  expect(await indexState(node.url, index)).toEqual({ ...before, shards: 1, uuid: expect.any(String) });
+  expect((await indexNames(node.url)).filter((i) => i.startsWith(index))).toEqual([index]);
+  expect(await autoCreateIndex(node.url)).toEqual({ persistent: null, transient: null });
+}
+
+const STEPS = stepsOf({ snapshot: false, route: false, holdName: true });
+
+describe('killed at each step, then --resume', () => {
+  // Killed as each step starts (journaled "started"; its request sent or not, the process cannot say),
+  // and right after the two steps that remove an index said they were done.
+  const cases: { step: string; when: 'start' | 'done' }[] = [
+    ...STEPS.map((step) => ({ step, when: 'start' as const })),
+    { step: 'delete-original', when: 'done' },
+    { step: 'clone', when: 'done' },
+  ];
+  for (const [i, c] of cases.entries())
+    it(`killed at the ${c.when} of ${c.step}: resumed, the same documents under the same name`, async () => {
+      const index = `service_v9_kill_${String(i).padStart(2, '0')}`;
+      await projectIndex(node.url, index, 1000);
+      const before = await indexState(node.url, index);
+      const head = new RegExp(`^${index} ${c.step}:`, 'm');
+      const output = await killAt(
+        index,
+        c.when === 'start' ? head : new RegExp(`^  done: ${c.step === 'clone' ? `${index} exists again` : `${index} is deleted`}`),
+      );
+      if (c.when === 'done') expect(output).toMatch(head);
+      // The operator is told which index and step, and whether it can still be rolled back.
+      const told = await cli(['shrink', '--resume', '--dry-run']);
+      expect(told.code, told.stderr).toBe(0);
+      expect(told.stdout).toMatch(
+        new RegExp(`a shrink of ${index} \\(1 of 1, .*\\) stopped at step ${c.when === 'start' ? c.step : '[a-z-]+'}`),
+      );
+      const gone = c.when === 'done' || STEPS.indexOf(c.step as (typeof STEPS)[number]) > STEPS.indexOf('delete-original');
+      if (gone) expect(told.stdout).not.toMatch(/--rollback puts the original back/);
+      // A new run is refused while this one is unfinished.
+      const other = await cli(['shrink', index, '--shards', '1', '--dry-run']);
+      expect(other.code).toBe(5);
+      expect(other.stderr).toMatch(/finish it first \(shardeck shrink --resume, or --rollback\); nothing was sent/);
+      const r = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index, '--json']);
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout).report).toMatchObject({
+        ok: true,
+        indices: [{ index, from: 6, to: 1, docsBefore: 1000, docsAfter: 1000, outcome: 'done' }],
+      });
+      await expectRightSized(index, before);
+      expect((await cli(['shrink', '--resume'])).stdout).toMatch(/no unfinished right-sizing/);
+    });
+});
+
+describe('killed before the original is deleted, then --rollback', () => {
+  it('the original as it was: its copy deleted, its block lifted, the name no longer held', async () => {
+    const index = 'service_v9_back';
+    await projectIndex(node.url, index, 500);
+    const before = await indexState(node.url, index);
+    await killAt(index, new RegExp(`^${index} delete-original:`));
+    // Killed at the delete's start: its request may have gone. Here the original is still there (read back).
+    const names = await indexNames(node.url);
+    if (!names.includes(index)) return; // the delete went out before the kill: only forward (the loop above covers it)
+    const r = await cli(['shrink', '--rollback', '--yes', '--accept-data-loss', index]);
+    expect(r.code, r.stderr + r.stdout).toBe(0);
+    expect(r.stdout).toMatch(/rolled back: service_v9_back is the original again, as it was/);
+    expect(await indexState(node.url, index)).toEqual(before);
+    expect((await indexNames(node.url)).filter((i) => i.startsWith(index))).toEqual([index]);
+    expect(await autoCreateIndex(node.url)).toEqual({ persistent: null, transient: null });
+    // Nothing unfinished is left: a new run starts.
+    expect((await cli(['shrink', index, '--shards', '3', '--dry-run'])).code).toBe(0);
+  });
+
+  it('once the original is deleted, --rollback is refused and says the run can only go on', async () => {
+    const index = 'service_v9_forward';
+    await projectIndex(node.url, index, 200);
+    const before = await indexState(node.url, index);
+    await killAt(index, new RegExp(`^${index} clone:`));
+    const r = await cli(['shrink', '--rollback', '--yes', '--accept-data-loss', index]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/was deleted: a roll back cannot bring it back; shardeck shrink --resume goes on with its copy/);
+    expect((await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index])).code).toBe(0);
+    await expectRightSized(index, before);
+  });
+});

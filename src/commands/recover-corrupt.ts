@@ -410,9 +410,8 @@ const recoverCorrupt: CommandModule = {
   },
   examples: [
     'shardeck recover-corrupt --detect',
-    'shardeck recover-corrupt service_v9_alpha 0 --plan',
     'shardeck recover-corrupt service_v9_alpha 0 --compare',
-    'shardeck recover-corrupt --resume',
+    'shardeck recover-corrupt service_v9_alpha 0 --plan',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

@@ -83,35 +83,41 @@ export function healthTransition(
   };
 }
 
-/** What the console last saw of each index that was not red: its documents, and when. */
-export interface SeenCounts {
-  docs: Map<string, number>;
-  /** When the rows were read (epoch ms). */
-  at: number;
-}
+/** What the console last counted of each index that was not red: its documents, when, and whether the last rows counted it. */
+export type SeenCounts = Map<string, { docs: number; at: number; fresh: boolean }>;
 
 /**
  * The count entries of the indices that turned red in `rows` (read at `at`, `periodMs` after the
- * read before): each one's documents at the console's last read before it turned red, at most
- * one read before this one (rows that did not change are not parsed again, so `seen.at` may be
- * older). Returns what is seen now, for the next read. docs.count of _cat/indices.
+ * read before): each one's documents at the console's last read that counted it. A row counts an
+ * index when it is open, green or yellow, and its primaries answered (a store size: docs.count is
+ * empty, read as 0, while a primary is not started); a row that does not (closed, reopening)
+ * keeps the count before it. Rows that did not change are not parsed again, so an index counted
+ * in the last rows held that count until the read before the red one. docs.count of _cat/indices.
  */
 export function countsAtRed(
   seen: SeenCounts | null,
-  rows: readonly Pick<IndexRow, 'name' | 'health' | 'status' | 'docsCount'>[],
+  rows: readonly Pick<IndexRow, 'name' | 'health' | 'status' | 'docsCount' | 'priStoreBytes'>[],
   at: number,
   periodMs: number,
 ): { seen: SeenCounts; entries: Extract<TimelineEntry, { kind: 'count' }>[] } {
-  const docs = new Map<string, number>();
+  const next: SeenCounts = new Map();
   const entries: Extract<TimelineEntry, { kind: 'count' }>[] = [];
-  const before = seen ? new Date(Math.max(seen.at, at - periodMs)).toISOString() : '';
   for (const r of rows) {
+    const before = seen?.get(r.name);
     if (r.health === 'red') {
-      const d = seen?.docs.get(r.name);
-      if (d !== undefined) entries.push({ kind: 'count', time: before, index: r.name, docs: d, before: 'red' });
-    } else if (r.status === 'open' && (r.health === 'green' || r.health === 'yellow')) docs.set(r.name, r.docsCount);
+      if (before)
+        entries.push({
+          kind: 'count',
+          time: new Date(before.fresh ? Math.max(before.at, at - periodMs) : before.at).toISOString(),
+          index: r.name,
+          docs: before.docs,
+          before: 'red',
+        });
+    } else if (r.status === 'open' && (r.health === 'green' || r.health === 'yellow') && r.priStoreBytes > 0)
+      next.set(r.name, { docs: r.docsCount, at, fresh: true });
+    else if (before) next.set(r.name, { ...before, fresh: false });
   }
-  return { seen: { docs, at }, entries };
+  return { seen: next, entries };
 }
 
 /** The status last recorded in a timeline (so a restarted console does not record the same one again). */

@@ -303,6 +303,13 @@ const COMMANDS = [
     scope: 'recovery',
     dangerous: true,
   },
+  {
+    id: 'recovery.compare',
+    keys: ['k'],
+    description: "copy the shard folder and count the repair's loss with CheckIndex (the node keeps running)",
+    scope: 'recovery',
+    dangerous: true,
+  },
   { id: 'recovery.checkIndex', keys: ['c'], description: 'offline repair with CheckIndex (loses the broken segments)', scope: 'recovery' },
   { id: 'recovery.shardTool', keys: ['t'], description: 'offline repair with elasticsearch-shard', scope: 'recovery' },
   { id: 'recovery.resume', keys: ['r'], description: 'resume the checklist under way', scope: 'recovery' },

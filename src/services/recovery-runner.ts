@@ -18,6 +18,7 @@ import {
   type StepRecord,
 } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
+import { lossAfterwards } from '../domain/corruption/loss';
 import type { HostSecrets } from '../domain/host-env';
 import { describeOutcome } from '../domain/mutation/audit';
 import { confirmationNeeded, type Confirmation, type ConfirmationNeed } from '../domain/mutation/confirmation';
@@ -375,7 +376,22 @@ async function runLocked(es: EsApi, guard: Guard, start: RecoveryProgress, io: R
   }
   p = { ...p, finished: true };
   saveProgress(p);
-  return { status: 'finished', progress: p, loss: lossReport(p) };
+  const loss = lossReport(p);
+  // What CheckIndex said the repair would lose against what was counted once back, in the audit (and so the timeline).
+  if (loss.docsAfter !== null) {
+    const a = lossAfterwards(
+      p.index,
+      p.method === 'shard-tool' ? 'shard-tool' : 'exorcise',
+      { lost: loss.predictedLost, docsBefore: loss.docsBefore },
+      loss.docsAfter,
+    );
+    await guard
+      .runHostRead({ command: `GET /${encodeURIComponent(p.index)}/_count`, target: p.index, summary: a.text }, () =>
+        Promise.resolve({ ok: true }),
+      )
+      .catch(() => undefined);
+  }
+  return { status: 'finished', progress: p, loss };
 }
 
 /** The end of a run as the operator reads it (first line: the verdict). */

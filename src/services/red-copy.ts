@@ -6,7 +6,16 @@
 // the archive until the operator removes it.
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
-import { copyMissing, copyOf, parseCopyRecord, type CopyFolder, type CopyRecord, type IndexCopyPlan } from '../domain/corruption/copy';
+import {
+  copyKeptLine,
+  copyMissing,
+  copyOf,
+  parseCopyRecord,
+  type CopyFolder,
+  type CopyRecord,
+  type IndexCopyPlan,
+} from '../domain/corruption/copy';
+import type { ConsoleStore } from '../store/console';
 import { shardFolder } from '../domain/corruption/node';
 import { archivePath, archiveStamp, recoveryPlan, type PlanFacts } from '../domain/corruption/plan';
 import { newProgress } from '../domain/corruption/progress';
@@ -40,6 +49,29 @@ export function keptCopies(dir = defaultBackupDir()): CopyRecord[] {
     .map((f) => parseCopyRecord(f.text))
     .filter((r): r is CopyRecord => r !== null)
     .sort((a, b) => Date.parse(b.takenAt) - Date.parse(a.takenAt));
+}
+
+/**
+ * Keeps the console's `copiesKept` (the status bar names them) up to date while copies exist: read
+ * from the backup folder now and every `everyMs`. Returns the stop.
+ */
+export function watchKeptCopies(store: ConsoleStore, everyMs = 10_000, dir?: string): () => void {
+  let last = '';
+  const read = () => {
+    let lines: string[];
+    try {
+      lines = keptCopies(dir).map(copyKeptLine);
+    } catch {
+      lines = [];
+    }
+    if (lines.join('\n') === last) return;
+    last = lines.join('\n');
+    store.setState({ copiesKept: lines.length ? lines : undefined });
+  };
+  read();
+  const timer = setInterval(read, everyMs);
+  timer.unref?.();
+  return () => clearInterval(timer);
 }
 
 /**

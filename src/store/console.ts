@@ -102,6 +102,8 @@ export interface ConsoleState {
   share?: ShareView;
   /** A passing notice for the status bar (a change waiting for another process's to finish). */
   notice?: string;
+  /** Copies of shard folders kept on this host (services/red-copy.ts), named on the status bar while they exist. */
+  copiesKept?: string[];
   /** The doctor's last report (run when its pane opens and on its key; not polled: it reads files and explains). */
   doctor?: { report?: DoctorReport; fetchedAt?: number; inFlight: boolean; error?: string };
   /** Disk per node as the console saw it change, for the doctor's forecast (bounded, oldest dropped). */

@@ -103,6 +103,8 @@ export async function runConsole(
     stops.add('index-name cache', cacheIndexNames(store));
     recorder.start();
     stops.add('timeline recorder', () => recorder.stop());
+    // Copies of shard folders kept on this host, named on the status bar while they exist (loaded after the first polls).
+    void import('../../services/red-copy').then((m) => stops.add('copies kept', m.watchKeptCopies(store)));
     stops.add('fleet watcher', () => fleet.control.stop());
     stops.add('share server', () => sharing.stop('the leader quit'));
     const [{ Guard }, { createWizardServices }, { mountConsole }] = await Promise.all([

@@ -151,12 +151,12 @@ export function comparisonLines(routes: readonly RouteLoss[]): string[] {
 /** Afterwards: what a route was expected to lose against what was counted once green (audit and timeline). */
 export function lossAfterwards(
   index: string,
-  route: RouteId,
+  route: RouteId | 'shard-tool',
   expected: { lost: number | null; docsBefore: number | null },
   docsAfter: number,
 ): { lost: number | null; text: string } {
   const lost = expected.docsBefore === null ? null : Math.max(0, expected.docsBefore - docsAfter);
-  const what = route === 'restore' ? 'restored' : route === 'exorcise' ? 'repaired' : 'recovered';
+  const what = route === 'restore' ? 'restored' : route === 'replica' ? 'recovered' : 'repaired';
   const exp =
     expected.lost === null ? 'the loss was not known beforehand' : `expected ${route === 'restore' ? 'about ' : ''}${expected.lost} lost`;
   const got =

@@ -24,6 +24,10 @@ export interface RecoveryFinding {
   elsewhere?: string;
   /** The restore route, offered before the lossy repair when a snapshot holds the index (restoreRoute). */
   restore?: { form: RestoreForm; line: string };
+  /** What each way back loses, side by side, the least named (domain/corruption/loss.ts comparisonLines). */
+  losses?: string[];
+  /** The repair's loss is not counted yet and can be: what k copies and counts (one line). */
+  countable?: string;
 }
 
 /**
@@ -53,7 +57,18 @@ export interface AnnouncedStep {
   losesData: boolean;
 }
 
-export type RecoveryPhase = 'detecting' | 'none' | 'options' | 'running' | 'asking' | 'finished' | 'failed' | 'declined' | 'error';
+export type RecoveryPhase =
+  | 'detecting'
+  | 'none'
+  | 'options'
+  /** The shard folder is copied and CheckIndex counts the copy (k): nothing else is offered meanwhile. */
+  | 'comparing'
+  | 'running'
+  | 'asking'
+  | 'finished'
+  | 'failed'
+  | 'declined'
+  | 'error';
 
 export interface RecoveryWizardState {
   phase: RecoveryPhase;
@@ -74,6 +89,9 @@ export interface RecoveryWizardState {
 export type RecoveryWizardEvent =
   | { type: 'detected'; finding: RecoveryFinding | null; resumeAt?: string; message?: string }
   | { type: 'choose'; method: RecoveryMethod | 'resume' }
+  /** k: copy the shard folder and count the repair's loss; then the comparison again. */
+  | { type: 'compare' }
+  | { type: 'compared'; losses: string[]; message?: string }
   | { type: 'announced'; step: AnnouncedStep; need: ConfirmationNeed }
   | { type: 'type'; text: string }
   /** A key typed into the confirmation (the name asked for). */
@@ -87,7 +105,10 @@ export type RecoveryWizardEvent =
   | { type: 'error'; message: string };
 
 export type RecoveryWizardEffect =
-  { type: 'detect' } | { type: 'run'; method: RecoveryMethod | 'resume' } | { type: 'answer'; confirmation: Confirmation | null };
+  | { type: 'detect' }
+  | { type: 'run'; method: RecoveryMethod | 'resume' }
+  | { type: 'compare' }
+  | { type: 'answer'; confirmation: Confirmation | null };
 
 const OUTPUT_LINES = 6;
 const LOG_LINES = 4;
@@ -117,6 +138,14 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
           if (e.method === 'shard-tool' && !s.finding?.shardTool) return stay(s);
           if (e.method !== 'resume' && (!s.finding || s.resumeAt || s.finding.elsewhere)) return stay(s);
           return { state: { ...s, phase: 'running', message: undefined }, effects: [{ type: 'run', method: e.method }] };
+        }
+        case 'compare':
+          if (s.phase !== 'options' || !s.finding?.countable) return stay(s);
+          return { state: { ...s, phase: 'comparing', output: [], log: [], message: undefined }, effects: [{ type: 'compare' }] };
+        case 'compared': {
+          if (s.phase !== 'comparing' || !s.finding) return stay(s);
+          const { countable: _counted, ...finding } = s.finding;
+          return stay({ ...s, phase: 'options', finding: { ...finding, losses: e.losses }, message: e.message ? [e.message] : undefined });
         }
         case 'announced':
           return stay({ ...s, phase: 'asking', step: e.step, need: e.need, typed: '', output: [] });
@@ -150,7 +179,7 @@ export function recoveryMachine(): Machine<RecoveryWizardState, RecoveryWizardEv
   };
 }
 
-/** Whether Esc may close the wizard now (never while a step runs). */
+/** Whether Esc may close the wizard now (never while a step runs, nor while the copy is taken and counted). */
 export function recoveryClosable(s: RecoveryWizardState): boolean {
-  return s.phase !== 'running' && s.phase !== 'asking';
+  return s.phase !== 'running' && s.phase !== 'asking' && s.phase !== 'comparing';
 }

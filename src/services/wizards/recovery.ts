@@ -11,27 +11,87 @@ import {
   type RecoveryWizardEvent,
   type RecoveryWizardState,
 } from '../../domain/wizards/recovery';
-import { detectCorruption, findingFactLines, planFacts, startRefusal } from '../corruption';
+import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../corruption';
 import type { Guard } from '../guard';
 import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgress, type RunOptions } from '../recovery-runner';
 import { WizardSession } from './session';
+import { comparisonLines } from '../../domain/corruption/loss';
+import { copyRefusal, type IndexCopyPlan } from '../../domain/corruption/copy';
+import { formatBytes } from '../../domain/format';
+import { countCopy, planIndexCopy, routeLosses, takeIndexCopy } from '../red-copy';
 
 export interface RecoveryTuning extends RunOptions {
+  /** Where copies of shard folders go (default: root's /var/backups/shardeck). */
+  backupDir?: string;
   /** The profile's service commands (systemctl stop/start elasticsearch when absent). */
   serviceStop?: string;
   serviceStart?: string;
+}
+
+/** Not in read-only mode (where nothing is copied). */
+function writable(guard: Guard): boolean {
+  try {
+    guard.assertWritable();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export function recoverySession(es: EsApi, guard: Guard, shard: { index: string; shard: number } | undefined, tuning: RecoveryTuning = {}) {
   let facts: PlanFacts | null = null;
   let underWay: RecoveryProgress | null = null;
   let answer: ((c: Confirmation | null) => void) | null = null;
+  // The corrupt shard as detected, and its folder on this host: what k copies and counts.
+  let found: CorruptShardReport | null = null;
+  let copy: IndexCopyPlan | null = null;
+  /** Each way back's loss as lines, and whether k can count the repair's (a line saying what it copies). */
+  const losses = async (c: CorruptShardReport) => {
+    const whole = await planIndexCopy(es, c.index, tuning.backupDir);
+    copy = { ...whole, here: whole.here.filter((f) => f.shard === c.shard) };
+    const { routes } = await routeLosses(es, guard.previewConnection.url, c, copy);
+    const exorcise = routes.find((r) => r.route === 'exorcise');
+    const unpack = copy.here.reduce((n, f) => n + f.bytes, 0);
+    const refusal = copyRefusal(copy, unpack);
+    const countable =
+      exorcise?.lost === null && copy.here.length && !refusal && writable(guard)
+        ? `copy ${copy.here.map((f) => `${f.folder} (${formatBytes(f.bytes)})`).join(', ')} to ${copy.backupDir} (${copy.freeBytes === null ? 'free space unknown' : `${formatBytes(copy.freeBytes)} free`}) and count the repair's loss with CheckIndex; the copy is kept`
+        : undefined;
+    return {
+      lines: comparisonLines(routes),
+      ...(countable ? { countable } : {}),
+      ...(refusal && exorcise?.lost === null ? { refusal } : {}),
+    };
+  };
   return new WizardSession<RecoveryWizardState, RecoveryWizardEvent, RecoveryWizardEffect>(recoveryMachine(), async (f, send) => {
     if (f.type === 'answer') {
       const a = answer;
       answer = null;
       a?.(f.confirmation);
       return;
+    }
+    if (f.type === 'compare') {
+      if (!found || !copy) return send({ type: 'error', message: 'nothing to copy: detect the corrupt shard again' });
+      const io = { output: (chunk: string) => send({ type: 'output', chunk }), info: (line: string) => send({ type: 'info', line }) };
+      // The key (k) is the confirmation of copying: a reversible change of this host, audited.
+      const taken = await takeIndexCopy(
+        guard,
+        copy,
+        { by: 'key' },
+        io,
+        tuning.hostSecrets ?? { envNames: [], values: [] },
+        `counting what repairing ${found.index} shard ${found.shard} would lose`,
+      );
+      if (!taken.ok) return send({ type: 'compared', losses: (await losses(found)).lines, message: taken.message });
+      const engine = copy.engine;
+      const counted = await countCopy(guard, taken.records[0], { java: engine?.java ?? null, home: engine?.home ?? '' }, io);
+      return send({
+        type: 'compared',
+        losses: (await losses(found)).lines,
+        message: counted.ok
+          ? `copy kept: ${taken.records[0].archive}`
+          : `the copy is kept (${taken.records[0].archive}) but CheckIndex could not count it: ${counted.message}`,
+      });
     }
     if (f.type === 'detect') {
       underWay = (shard ? loadProgress(shard.index, shard.shard) : unfinishedProgress()[0]) ?? null;
@@ -56,6 +116,8 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
           message: `no corrupt primary in ${where} (cluster ${report.status}, ${report.unassignedPrimaries} unassigned primaries): nothing to repair`,
         });
       }
+      found = c;
+      const compared = await losses(c).catch((e: unknown) => ({ lines: [`what each way back loses: not read (${(e as Error).message})`] }));
       const planned = planFacts(c, { serviceStop: tuning.serviceStop, serviceStart: tuning.serviceStart }, guard.previewConnection);
       // A restore needs no access to the node's host: offered wherever shardeck runs.
       const restore = restoreRoute(c.index, c.snapshots);
@@ -72,11 +134,14 @@ export function recoverySession(es: EsApi, guard: Guard, shard: { index: string;
           shardTool: c.hasShardTool !== false && facts !== null,
           ...(elsewhere ? { elsewhere } : {}),
           ...(restore ? { restore } : {}),
+          losses: compared.lines,
+          ...('countable' in compared && compared.countable ? { countable: compared.countable } : {}),
         },
         resumeAt,
         message: typeof planned === 'string' ? planned : undefined,
       });
     }
+    if (f.type !== 'run') return;
     const progress = f.method === 'resume' ? underWay : facts ? newProgress(f.method, facts, new Date().toISOString()) : null;
     if (!progress) return send({ type: 'error', message: 'nothing to run: the plan could not be made (see above)' });
     const end = await runChecklist(

@@ -16,6 +16,7 @@ export function StatusBar({ width }: { width: number }) {
     error: st.snapshots.health.error?.kind,
     share: st.share,
     notice: st.notice,
+    copies: st.copiesKept,
   }));
   if (s.notice) {
     return (
@@ -26,8 +27,13 @@ export function StatusBar({ width }: { width: number }) {
   }
   const warn = s.insecure ? INSECURE_WARNING : '';
   const room = Math.max(10, width - warn.length);
-  // Sharing or following: who and what needs attention replace the connection line (not the TLS warning).
-  const line = s.share ? shareLine(s.share) : undefined;
+  // Sharing or following: who and what needs attention replace the connection line (not the TLS warning);
+  // else a copy of shard folders kept on this host, named while it exists (issue 48).
+  const line = s.share
+    ? shareLine(s.share)
+    : s.copies?.length
+      ? { text: s.copies.length === 1 ? s.copies[0] : `${s.copies.length} copies of shard folders kept: ${s.copies[0]}`, alert: false }
+      : undefined;
   return (
     <Text>
       {line ? (

@@ -15,6 +15,7 @@ import { useConsoleContext, useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
+import { useTerminalSize } from '../app/terminal';
 import { askKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { useSession, withServices } from './services';
 import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst, type SnapshotFirst } from './SnapshotFirst';
@@ -82,6 +83,7 @@ function RecoverySteps({
     }
     if (s.phase === 'options') {
       if (key.is('recovery.restore') && s.finding?.restore && !s.resumeAt) onRestore(s.finding.restore.form);
+      else if (key.is('recovery.compare')) send({ type: 'compare' });
       else if (key.is('recovery.checkIndex')) send({ type: 'choose', method: 'checkindex' });
       else if (key.is('recovery.shardTool')) send({ type: 'choose', method: 'shard-tool' });
       else if (key.is('recovery.resume')) send({ type: 'choose', method: 'resume' });
@@ -104,6 +106,8 @@ function repairOffered(s: RecoveryWizardState): boolean {
 
 function Body({ state: s, first }: { state: RecoveryWizardState; first: SnapshotFirst }) {
   const hint = useHint();
+  // At 80x23 the comparison keeps its verdicts and drops how each was reached (the CLI's --compare prints them).
+  const { rows } = useTerminalSize();
   if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
   if (s.phase === 'none' || s.phase === 'error')
     return (
@@ -112,10 +116,21 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
         <Hint>{CLOSES}</Hint>
       </>
     );
+  if (s.phase === 'comparing')
+    return (
+      <>
+        <Text bold>copying the shard folder and counting it with CheckIndex (the node keeps running)…</Text>
+        <Lines lines={s.log} />
+        <Lines lines={s.output} dim />
+        <Hint>running… (the copy cannot be called back)</Hint>
+      </>
+    );
   if (s.phase === 'options') {
     const f = s.finding;
     const offer = repairOffered(s);
+    const losses = (f?.losses ?? []).filter((l) => rows >= 30 || !l.startsWith('    '));
     const keys = hint(
+      f?.countable && !s.resumeAt ? ['recovery.compare', "count the repair's loss"] : '',
       offer ? ['recovery.checkIndex', 'offline repair with CheckIndex'] : '',
       offer && f?.shardTool ? ['recovery.shardTool', 'with elasticsearch-shard'] : '',
       s.resumeAt ? ['recovery.resume', 'resume the checklist'] : '',
@@ -136,6 +151,12 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
             {hint(['recovery.restore', f.restore.line])}
           </Text>
         ) : null}
+        {losses.map((l, i) => (
+          <Text key={`loss-${i}`} bold={l.startsWith('loses least')} wrap="truncate-end">
+            {l}
+          </Text>
+        ))}
+        {f?.countable && !s.resumeAt && rows >= 30 ? <Text dimColor wrap="truncate-end">{`k: ${f.countable}`}</Text> : null}
         {s.resumeAt ? <Text color={colourOf('yellow')} wrap="truncate-end">{`a checklist is under way: ${s.resumeAt}`}</Text> : null}
         {s.message ? <Lines lines={s.message} colour={colourOf('yellow')} /> : null}
         {/* Wrapped whole: it says which host to go to. */}

@@ -4,11 +4,13 @@
 import type { EsClient } from './connection';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
+import { parseIndicatorDetail, type HealthReportView, type IndicatorDetail } from '../domain/doctor/health-report';
 import { allocationApi } from './allocation';
 import { readRetryDelayMs } from '../domain/retry';
 import { lacks, missingText, oldestVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
 import { ConnError, getJson, read, readRows, type EsTransport, type ReadRequest } from './connection';
 import { documentsApi } from './documents';
+import { doctorApi } from './doctor';
 import { healthApi } from './health';
 import { indicesApi } from './indices';
 import { inspectApi } from './inspect';
@@ -120,6 +122,31 @@ function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) 
       const { body } = await read(es, healthReportIndicatorRequest(indicator), signal);
       return Object.fromEntries(parseHealthReport(body as never).indicators.map((i) => [i.name, i.diagnoses]));
     },
+    /**
+     * The health report (8.7+) for the doctor: verbose=false first, then the verbose answer of each
+     * indicator that is not green (its details and diagnoses), one after the other. Before 8.7, or
+     * refused, why there is none.
+     */
+    async healthReportView(): Promise<HealthReportView> {
+      let report;
+      try {
+        await versions.require('healthReport');
+        report = (await retrying(() => resource('healthReport'))).data;
+      } catch (e) {
+        return { available: false, why: (e as Error).message };
+      }
+      const verbose: Record<string, IndicatorDetail> = {};
+      const verboseErrors: Record<string, string> = {};
+      for (const ind of report.indicators.filter((i) => i.status !== 'green')) {
+        try {
+          const d = parseIndicatorDetail((await read(es, healthReportIndicatorRequest(ind.name))).body as never, ind.name);
+          if (d) verbose[ind.name] = d;
+        } catch (e) {
+          verboseErrors[ind.name] = (e as Error).message;
+        }
+      }
+      return { available: true, report, verbose, ...(Object.keys(verboseErrors).length ? { verboseErrors } : {}) };
+    },
     /** GET of a plan's read-back path (MutationPlan.verify, built in domain/ with the plan). */
     readBack(path: string, querystring: Record<string, string>): Promise<unknown> {
       return getJson(es, path, querystring);
@@ -139,7 +166,8 @@ export type EsApi = ReturnType<typeof versionApi> &
   ReturnType<typeof templatesApi> &
   ReturnType<typeof inspectApi> &
   ReturnType<typeof documentsApi> &
-  ReturnType<typeof upgradeApi>;
+  ReturnType<typeof upgradeApi> &
+  ReturnType<typeof doctorApi>;
 
 export function createEsApi(client: EsClient, url: string): EsApi {
   const es = { client, url };
@@ -158,5 +186,6 @@ export function createEsApi(client: EsClient, url: string): EsApi {
     ...inspectApi(es),
     ...documentsApi(es),
     ...upgradeApi(es),
+    ...doctorApi(es),
   };
 }

@@ -12,6 +12,34 @@ export interface NodeWatch {
   known: string[];
   /** Set while fewer nodes than the peak are in the cluster. */
   left?: { count: number; names: string[]; since: number };
+  /** Each node's roles as the node list last gave them (node.role letters), when it was read with them. */
+  roles?: Record<string, string>;
+  /** The elected masters in the order the console saw them, with when each was first seen (at most MAX_MASTERS). */
+  masters?: { name: string; since: number }[];
+}
+
+/** Masters kept in the watch: enough to tell a flapping master from one election. */
+export const MAX_MASTERS = 20;
+
+/** What the node list says beyond the names: each node's roles and which is the elected master. */
+export interface NodeListFacts {
+  roles: Record<string, string>;
+  master: string | null;
+}
+
+/** A node list's roles and elected master, for watchNodes. */
+export const nodeListFacts = (nodes: readonly NodeInfo[] | undefined): NodeListFacts | undefined =>
+  nodes ? { roles: Object.fromEntries(nodes.map((n) => [n.name, n.roles])), master: nodes.find((n) => n.master)?.name ?? null } : undefined;
+
+/** The watch with the roles and the elected master of a node list added (nothing changes without one). */
+function withFacts(w: NodeWatch, prev: NodeWatch | undefined, facts: NodeListFacts | undefined, now: number): NodeWatch {
+  const roles = facts ? { ...(prev?.roles ?? {}), ...facts.roles } : prev?.roles;
+  const last = prev?.masters?.[prev.masters.length - 1];
+  const masters =
+    facts?.master && facts.master !== last?.name
+      ? [...(prev?.masters ?? []), { name: facts.master, since: now }].slice(-MAX_MASTERS)
+      : prev?.masters;
+  return { ...w, ...(roles ? { roles } : {}), ...(masters ? { masters } : {}) };
 }
 
 /** The watch after one read of health (count) and, when it was read too, the node list (names). */
@@ -20,13 +48,14 @@ export function watchNodes(
   count: number | undefined,
   names: readonly string[] | undefined,
   now: number,
+  facts?: NodeListFacts,
 ): NodeWatch {
   const peak = Math.max(w?.peak ?? 0, count ?? 0, names?.length ?? 0);
   const known = names ? [...new Set([...(w?.known ?? []), ...names])] : (w?.known ?? []);
   const current = count ?? names?.length;
-  if (current === undefined || current >= peak) return { peak, known };
+  if (current === undefined || current >= peak) return withFacts({ peak, known }, w, facts, now);
   const gone = names ? known.filter((n) => !names.includes(n)) : (w?.left?.names ?? []);
-  return { peak, known, left: { count: peak - current, names: gone, since: w?.left?.since ?? now } };
+  return withFacts({ peak, known, left: { count: peak - current, names: gone, since: w?.left?.since ?? now } }, w, facts, now);
 }
 
 /** A node list's names, for watchNodes. */

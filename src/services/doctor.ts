@@ -13,6 +13,8 @@ import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doc
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
 import type { DiskSample } from '../domain/doctor/forecast';
 import type { NodeSample } from '../domain/node-history';
+import type { NodeWatch } from '../domain/node-watch';
+import type { DoctorSample } from '../domain/doctor/sample';
 import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
@@ -198,31 +200,50 @@ export interface DoctorOptions {
   diskSamples?: Record<string, DiskSample[]>;
   /** The console's samples per node (the Nodes pane's history). */
   nodeHistory?: Record<string, NodeSample[]>;
+  /** The console's record of the nodes and masters it saw. */
+  nodeWatch?: NodeWatch;
+  /** How recent each index's last successful snapshot must be (--snapshot-every, the profile); unset: not judged. */
+  snapshotPeriod?: { ms: number; source: string };
+  /** The least time between the doctor's two reads of the node counters, master and tasks (default SAMPLE_GAP_MS). */
+  sampleGapMs?: number;
   now?: number;
+}
+
+/** The doctor's two reads are at least this far apart ("a few seconds": rates of GC, searches, indexing failures, elections). */
+export const SAMPLE_GAP_MS = 3000;
+
+/** The second read, taken once at least `gapMs` has passed since the first. */
+async function secondSample(es: EsApi, first: DoctorSample, gapMs: number): Promise<DoctorSample> {
+  const wait = first.t + gapMs - Date.now();
+  if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+  return es.doctorSample();
 }
 
 /** Reads everything the checks need (bounded: one allocation explain per distinct case) and builds the report. */
 export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorReport> {
-  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts, templates] = await Promise.all([
-    es.data('health'),
-    es.data('allocation'),
-    es.data('settings'),
-    es.data('blocks'),
-    es.data('indices'),
-    es.data('nodeStats'),
-    es.doctorNodes(),
-    es.threadPoolQueueSizes(),
-    es.data('pendingTasks'),
-    es.fieldCounts(),
-    // What a new project index gets (shard capacity); a user without the privilege still gets the rest.
-    Promise.all([es.data('indexTemplates'), es.data('componentTemplates')])
-      .then(([ix, comp]) => parseTemplates(ix, comp))
-      .catch(() => undefined),
-  ]);
+  const first = await es.doctorSample();
+  const [health, allocation, settings, blocks, indices, figures, nodes, queueSizes, pending, fieldCounts, templates, shards] =
+    await Promise.all([
+      es.data('health'),
+      es.data('allocation'),
+      es.data('settings'),
+      es.data('blocks'),
+      es.data('indices'),
+      es.data('nodeStats'),
+      es.doctorNodes(),
+      es.threadPoolQueueSizes(),
+      es.data('pendingTasks'),
+      es.fieldCounts(),
+      // What a new project index gets (shard capacity); a user without the privilege still gets the rest.
+      Promise.all([es.data('indexTemplates'), es.data('componentTemplates')])
+        .then(([ix, comp]) => parseTemplates(ix, comp))
+        .catch(() => undefined),
+      es.data('shards'),
+    ]);
   const explained: ExplainedCase[] = [];
   let unexplained = 0;
   if (health.status !== 'green' || health.unassignedShards > 0) {
-    const { cases, unexplained: rest } = unassignedCases(await es.data('shards'), MAX_EXPLAINS);
+    const { cases, unexplained: rest } = unassignedCases(shards, MAX_EXPLAINS);
     unexplained = rest;
     // One after the other: a red cluster's master is busy enough.
     for (const c of cases) {
@@ -245,6 +266,9 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     log = file ? readLog(file) : { file: null, notHere: `node ${local.name} did not report path.logs and cluster.name` };
   } else log = { file: null, notHere: 'no node of this cluster runs on this host (give the log with --log FILE)' };
   const deprecations = await readDeprecations(es, { nodes, hosts });
+  // What only some nodes have (ILM, SLM) or some users may read is said by the reads themselves, never thrown.
+  const [healthReport, ilm, slm, snapshots] = await Promise.all([es.healthReportView(), es.ilm(), es.slm(), es.doctorSnapshots()]);
+  const second = await secondSample(es, first, o.sampleGapMs ?? SAMPLE_GAP_MS);
   return buildDoctorReport({
     health,
     nodes,
@@ -267,6 +291,14 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     access,
     deprecations,
     templates,
+    healthReport,
+    samples: { first, second },
+    nodeWatch: o.nodeWatch,
+    shards,
+    ilm,
+    slm,
+    snapshots,
+    snapshotPeriod: o.snapshotPeriod,
     now: o.now ?? Date.now(),
   });
 }
@@ -275,12 +307,17 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
  * The console's doctor run: the report into the store (one run at a time), with the disk samples
  * the poller kept. Failures are shown on the pane; the previous report stays.
  */
-export async function runDoctorInto(store: ConsoleStore, es: EsApi, o: Omit<DoctorOptions, 'diskSamples' | 'nodeHistory'>): Promise<void> {
+export async function runDoctorInto(
+  store: ConsoleStore,
+  es: EsApi,
+  o: Omit<DoctorOptions, 'diskSamples' | 'nodeHistory' | 'nodeWatch'>,
+): Promise<void> {
   const cur = store.getState().doctor;
   if (cur?.inFlight) return;
   store.setState({ doctor: { ...cur, inFlight: true, error: undefined } });
   try {
-    const report = await runDoctor(es, { ...o, diskSamples: store.getState().diskSamples, nodeHistory: store.getState().nodeHistory });
+    const st = store.getState();
+    const report = await runDoctor(es, { ...o, diskSamples: st.diskSamples, nodeHistory: st.nodeHistory, nodeWatch: st.nodeWatch });
     store.setState({ doctor: { report, fetchedAt: Date.now(), inFlight: false } });
   } catch (e) {
     store.setState({ doctor: { ...store.getState().doctor, inFlight: false, error: (e as Error).message } });

@@ -11,7 +11,7 @@ import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/reso
 import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
 import { parseRetryAfter, pollRetryDelayMs } from '../domain/retry';
 import { adaptivePeriodMs, readShare, smoothCost, type Snapshot } from '../domain/snapshot';
-import { nodeNames, watchNodes } from '../domain/node-watch';
+import { nodeListFacts, nodeNames, watchNodes } from '../domain/node-watch';
 import { explanationDiagnoses } from '../domain/panes/health';
 import { explainAllocation } from '../domain/wizards/allocation';
 import { recordDiskSamples, recordNodeSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
@@ -252,7 +252,7 @@ export class Poller {
     const fresh = name === 'nodes' || (nodes.fetchedAt !== undefined && nodes.fetchedAt >= (s.snapshots.health.fetchedAt ?? 0));
     const names = fresh ? nodeNames(nodes.data) : undefined;
     const count = name === 'nodes' ? names?.length : health?.numberOfNodes;
-    const next = watchNodes(s.nodeWatch, count, names, Date.now());
+    const next = watchNodes(s.nodeWatch, count, names, Date.now(), fresh ? nodeListFacts(nodes.data) : undefined);
     const before = s.nodeWatch;
     if (JSON.stringify(next) !== JSON.stringify(before)) this.store.setState({ nodeWatch: next });
     const dropped = next.left && (!before?.left || next.left.count > before.left.count);

@@ -68,4 +68,25 @@ describe('node watch', () => {
     ).toEqual({ shards: 2, nodeIds: ['abc123'] });
     expect(nodeLeftShards(undefined)).toEqual({ shards: 0, nodeIds: [] });
   });
+
+  it("with the node list's facts: each node's roles kept after it left, and every new elected master with when it was seen (the doctor's master rules)", () => {
+    const facts = (master: string | null) => ({ roles: { a: 'dim', b: 'dim', c: 'di' }, master });
+    let w = watchNodes(undefined, 3, ['a', 'b', 'c'], 1000, facts('a'));
+    expect(w.masters).toEqual([{ name: 'a', since: 1000 }]);
+    w = watchNodes(w, 3, ['a', 'b', 'c'], 2000, facts('a')); // the same master: nothing added
+    expect(w.masters).toHaveLength(1);
+    w = watchNodes(w, 2, ['b', 'c'], 3000, { roles: { b: 'dim', c: 'di' }, master: 'b' });
+    expect(w).toEqual({
+      peak: 3,
+      known: ['a', 'b', 'c'],
+      left: { count: 1, names: ['a'], since: 3000 },
+      roles: { a: 'dim', b: 'dim', c: 'di' },
+      masters: [
+        { name: 'a', since: 1000 },
+        { name: 'b', since: 3000 },
+      ],
+    });
+    // A health read alone (no node list) keeps what was seen.
+    expect(watchNodes(w, 2, undefined, 4000).masters).toHaveLength(2);
+  });
 });

@@ -25,7 +25,10 @@ export type CheckFamily =
   | 'tasks'
   | 'snapshots'
   | 'host'
-  | 'config';
+  | 'config'
+  | 'health'
+  | 'ilm'
+  | 'balance';
 
 /** Where shardeck applies the remedy: the key of the wizard (on its pane) and the same as a command. */
 export interface Fix {
@@ -36,7 +39,7 @@ export interface Fix {
   /** The CLI twin, as the operator types it. */
   command: string;
   /** What the wizard should start on (an index, a shard), when the finding names one. */
-  target?: { index?: string; shard?: number; primary?: boolean; node?: string };
+  target?: { index?: string; shard?: number; primary?: boolean; node?: string; task?: string };
 }
 
 export interface Finding {
@@ -106,6 +109,22 @@ export const FIXES = {
     pane: 'shards',
     command: 'shardeck recover-corrupt',
     target: { index, shard, primary: true },
+  }),
+  /** The Tasks pane's cancel wizard (x) on one task; its CLI twin. */
+  taskCancel: (task: string): Fix => ({
+    commandId: 'wizard.taskCancel',
+    key: 'x',
+    pane: 'tasks',
+    command: `shardeck tasks cancel ${task}`,
+    target: { task },
+  }),
+  /** The Tasks pane's rethrottle wizard (t) on a by-query task; its CLI twin. */
+  taskRethrottle: (task: string, rps: number): Fix => ({
+    commandId: 'wizard.taskRethrottle',
+    key: 't',
+    pane: 'tasks',
+    command: `shardeck tasks rethrottle ${task} --rps ${rps}`,
+    target: { task },
   }),
   /** No wizard yet: the engine service command (another part of shardeck) by name. */
   restart: (): Fix => ({ command: 'shardeck service restart' }),

@@ -23,6 +23,11 @@ export interface DoctorNode {
   /** java.io.tmpdir from the JVM's arguments. */
   tmpDir: string | null;
   ramBytes: number | null;
+  /** Full role names (master, data, data_frozen, ...); absent when the node did not say. */
+  roles?: string[];
+  /** bootstrap.memory_lock as set (elasticsearch.yml), and whether the JVM's memory is locked (process.mlockall). */
+  memoryLock?: boolean;
+  mlockall?: boolean;
 }
 
 export const DOCTOR_NODE_FILTER = [
@@ -38,6 +43,9 @@ export const DOCTOR_NODE_FILTER = [
   'nodes.*.jvm.mem.heap_max_in_bytes',
   'nodes.*.jvm.using_compressed_ordinary_object_pointers',
   'nodes.*.jvm.input_arguments',
+  'nodes.*.roles',
+  'nodes.*.settings.bootstrap.memory_lock',
+  'nodes.*.process.mlockall',
 ].join(',');
 
 function bool(v: unknown): boolean | null {
@@ -69,6 +77,9 @@ export function parseDoctorNodes(info: Json, osStats: Json): DoctorNode[] {
         : {}),
       tmpDir: tmp ? tmp.slice('-Djava.io.tmpdir='.length) : null,
       ramBytes: typeof ram === 'number' ? ram : null,
+      ...(Array.isArray(n.roles) ? { roles: (n.roles as unknown[]).map(String).sort() } : {}),
+      ...(bool(n.settings?.bootstrap?.memory_lock) !== null ? { memoryLock: bool(n.settings.bootstrap.memory_lock)! } : {}),
+      ...(typeof n.process?.mlockall === 'boolean' ? { mlockall: n.process.mlockall as boolean } : {}),
     };
   });
 }

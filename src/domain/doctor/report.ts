@@ -1,7 +1,7 @@
 // The doctor's report: every check family run on what the node and this host said, findings worst
 // first, and the exit code of a monitoring check. Pure: services/doctor.ts gathers the inputs.
 import { accessFindings, type AccessFacts } from './access';
-import type { ClusterHealth, ClusterSettingsView, IndexBlocks, IndexRow, NodeDisk, NodeSearchStats } from '../types';
+import type { ClusterHealth, ClusterSettingsView, IndexBlocks, IndexRow, NodeDisk, NodeSearchStats, ShardRow } from '../types';
 import { diskFindings, forecastFindings } from './disk';
 import { doctorExitCode, sortFindings, worstSeverity, type Finding, type Severity } from './finding';
 import { diskSamplesFromLog, forecastDisk, type DiskForecast, type DiskSample } from './forecast';
@@ -24,6 +24,13 @@ import type { DeprecationsReport } from '../deprecations';
 import { ES_DEFAULT_REPLICAS, ES_DEFAULT_SHARDS, projectTemplate, type TemplatesView } from '../templates';
 import { blockFindings } from './blocks';
 import { capacityFindings, type CapacityInputs } from './capacity';
+import { dataStreamLifecycleFindings, fileSettingsFindings, healthReportFindings, type HealthReportView } from './health-report';
+import { masterFindings } from './master';
+import { ilmFindings, type IlmView } from './ilm';
+import { snapshotFindings, type SlmView, type SnapshotsView } from './snapshots';
+import type { DoctorSample } from './sample';
+import type { NodeWatch } from '../node-watch';
+import { oldGenPercent } from '../node-pressure';
 
 export const DOCTOR_SCHEMA = 1;
 
@@ -62,6 +69,21 @@ export interface DoctorInputs {
   deprecations?: DeprecationsReport;
   /** The index and component templates (what a new project index gets); undefined: not read. */
   templates?: TemplatesView;
+  /** The health report (8.7+) with the verbose answer of each indicator not green, or why there is none; undefined: not read. */
+  healthReport?: HealthReportView;
+  /** The two reads a few seconds apart (node counters, master and term, tasks); undefined: not taken. */
+  samples?: { first?: DoctorSample; second?: DoctorSample };
+  /** The console's record of nodes and masters (undefined from the command line). */
+  nodeWatch?: NodeWatch;
+  /** Every shard copy (_cat/shards); undefined: not read. */
+  shards?: ShardRow[];
+  /** ILM and SLM where the node has them, or why not; undefined: not read. */
+  ilm?: IlmView;
+  slm?: SlmView;
+  /** Every repository's snapshots and the listings that failed; undefined: not read. */
+  snapshots?: SnapshotsView;
+  /** How recent an index's last successful snapshot must be (--snapshot-every, the profile); undefined: not judged. */
+  snapshotPeriod?: { ms: number; source: string };
   now: number;
 }
 
@@ -145,6 +167,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   if (i.access !== undefined) findings.push(...accessFindings(i.access));
   findings.push(...logFindings(i.log));
   if (i.deprecations) findings.push(...upgradeFindings(i.deprecations));
+  findings.push(...healthFindings(i));
   const sorted = sortFindings(findings);
   const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };
   for (const f of sorted) counts[f.severity]++;
@@ -156,6 +179,41 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     counts,
     findings: sorted,
   };
+}
+
+/** The health report's indicators, the master and the nodes by role, ILM, SLM and snapshots (issue 41). */
+function healthFindings(i: DoctorInputs): Finding[] {
+  const out: Finding[] = [];
+  const { first, second } = i.samples ?? {};
+  if (i.healthReport) out.push(...healthReportFindings(i.healthReport), ...dataStreamLifecycleFindings(i.healthReport));
+  if (i.healthReport || second) out.push(...fileSettingsFindings(i.healthReport, second));
+  if (second)
+    out.push(
+      ...masterFindings({
+        health: i.healthReport,
+        first,
+        second,
+        watch: i.nodeWatch,
+        history: i.pressure?.history,
+        oldGen: Object.fromEntries((i.pressure?.pressure ?? []).map((p) => [p.name, oldGenPercent(p)])),
+        shards: i.shards,
+        now: i.now,
+      }),
+    );
+  if (i.ilm || i.healthReport) out.push(...ilmFindings(i.healthReport, i.ilm, i.now));
+  if (i.snapshots || i.slm)
+    out.push(
+      ...snapshotFindings({
+        health: i.healthReport,
+        view: i.snapshots,
+        slm: i.slm,
+        indices: i.indices,
+        periodMs: i.snapshotPeriod?.ms,
+        periodSource: i.snapshotPeriod?.source,
+        now: i.now,
+      }),
+    );
+  return out;
 }
 
 /** Shard capacity from the open indices (primaries x copies), the data nodes and the platform's template. */

@@ -1,0 +1,128 @@
+// Issue 41 (Doctor II) on a real 8.19 node, through the built CLI: what the new rules say of a quiet
+// node (one master, no election between the doctor's two reads; no ILM, no SLM, no data stream
+// lifecycle on this distribution: said, not judged), a health-report indicator made red (the shard
+// limit reached: shards_capacity, with its diagnoses), and a snapshot repository broken on purpose
+// (its index-N overwritten, then registered again: its listing fails).
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileTempDir } from '../helpers/file-temp';
+import { esCall } from '../helpers/real-node';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
+
+let node: SharedNode;
+let env: Record<string, string>;
+
+interface Finding {
+  id: string;
+  severity: string;
+  finding: string;
+  evidence: string[];
+  remedy?: string;
+  fix?: { key?: string; command: string };
+}
+
+async function doctor(args: string[] = []) {
+  const r = await runCli(['doctor', '--json', '--url', node.url, ...args], { env });
+  expect(r.stdout, r.stderr).not.toBe('');
+  const report = JSON.parse(r.stdout);
+  return { code: r.code, stderr: r.stderr, byId: Object.fromEntries((report.findings as Finding[]).map((f) => [f.id, f])) };
+}
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await sharedNode();
+  env = { SHARDECK_CONFIG_DIR: `${fileTempDir('shardeck-doctor-ii-')}/config`, NO_COLOR: '1' };
+}, 120_000);
+
+describe('a quiet node', () => {
+  it('one master, no election between the two reads; one node alone is information; what the distribution lacks is said', async () => {
+    const { byId } = await doctor();
+    expect(byId['master.stable']).toMatchObject({
+      severity: 'ok',
+      finding: `master ${node.name} elected, no election while watched (term 1)`,
+    });
+    expect(byId['master.stable'].evidence[0]).toMatch(/^_health_report master_is_stable: green: The cluster has a stable master node$/);
+    expect(byId['master.stable'].evidence[1]).toMatch(
+      new RegExp(`^elected master ${node.name} then ${node.name}, term 1 then 1 \\(two reads \\d+\\.\\d s apart\\)$`),
+    );
+    expect(byId['master.ha']).toMatchObject({ severity: 'ok' });
+    expect(byId['master.ha'].finding).toMatch(
+      /^one node, master-eligible: not highly available \(the platform's single storage node: expected/,
+    );
+    expect(byId['master.node-left']).toMatchObject({ severity: 'ok', finding: 'no node left (1 node(s): 1 master-eligible, 1 data)' });
+    expect(byId['health.report']).toMatchObject({ severity: 'ok' });
+    expect(byId['health.file-settings']).toMatchObject({
+      severity: 'ok',
+      finding: 'no file-based settings applied (config/operator/settings.json absent), none failed',
+    });
+    expect(byId['health.data-stream-lifecycle']).toMatchObject({ severity: 'unknown' });
+    expect(byId['ilm.status']).toMatchObject({
+      severity: 'unknown',
+      finding: 'ILM not judged: not on this node (GET _ilm/status answered 405: its distribution has no such module)',
+    });
+    expect(byId['ilm.error'].severity).toBe('unknown');
+    expect(byId['snapshots.slm']).toMatchObject({
+      severity: 'unknown',
+      finding: 'SLM not judged: not on this node (GET _slm/status answered 405: its distribution has no such module)',
+    });
+    expect(byId['snapshots.missing']).toMatchObject({ severity: 'unknown' });
+  }, 60_000);
+});
+
+describe('a red indicator: the shard limit reached', () => {
+  afterAll(async () => {
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': null } });
+    await esCall(node.url, 'DELETE', '/service_v9_full');
+  });
+
+  it('health.report.shards_capacity is critical with the diagnoses of its verbose answer', async () => {
+    await esCall(node.url, 'PUT', '/service_v9_full', { settings: { number_of_shards: 2, number_of_replicas: 0 } });
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': 2 } });
+    const { code, byId } = await doctor();
+    expect(code).toBe(2);
+    const f = byId['health.report.shards_capacity'];
+    expect(f).toMatchObject({ severity: 'critical' });
+    expect(f.finding).toBe('Cluster is close to reaching the configured maximum number of shards for data nodes. (health report: red)');
+    expect(f.evidence).toContain(
+      'cause: Elasticsearch is about to reach the maximum number of shards it can host as set by [cluster.max_shards_per_node].',
+    );
+    expect(f.remedy).toBe(
+      'Increase the number of nodes in your cluster or remove some non-frozen indices to reduce the number of shards in the cluster.',
+    );
+  }, 60_000);
+});
+
+describe('a broken snapshot repository', () => {
+  const location = () => path.join(node.repoDir, `doctor-ii-broken-${process.pid}`);
+  afterAll(async () => {
+    await esCall(node.url, 'DELETE', '/_snapshot/broken');
+    await esCall(node.url, 'DELETE', '/service_v9_snap');
+    fs.rmSync(location(), { recursive: true, force: true });
+  });
+
+  it('its listing fails: snapshots.repository warns naming it and the error, though the indicator is green', async () => {
+    await esCall(node.url, 'PUT', '/service_v9_snap', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await esCall(node.url, 'PUT', '/_snapshot/broken', { type: 'fs', settings: { location: location() } });
+    expect(
+      (await esCall(node.url, 'PUT', '/_snapshot/broken/snap-1?wait_for_completion=true', { indices: 'service_v9_snap' })).status,
+    ).toBe(200);
+    expect((await doctor()).byId['snapshots.repository']).toMatchObject({
+      severity: 'ok',
+      finding: 'All repositories are healthy. (health report: green)',
+    });
+    const gen = fs.readdirSync(location()).filter((n) => /^index-\d+$/.test(n));
+    for (const g of gen) fs.writeFileSync(path.join(location(), g), '{ not json');
+    // Registered again: the node forgets the repository data it kept and reads the broken file.
+    await esCall(node.url, 'DELETE', '/_snapshot/broken');
+    await esCall(node.url, 'PUT', '/_snapshot/broken?verify=false', { type: 'fs', settings: { location: location() } });
+    const { byId } = await doctor();
+    const f = byId['snapshots.repository'];
+    expect(f.severity).toBe('warn');
+    expect(f.finding).toBe('1 repository could not be read: broken: no snapshot can be taken or restored from it');
+    expect(f.evidence).toEqual([
+      'broken: its listing failed: repository_exception: [broken] cannot retrieve snapshots list from this repository',
+    ]);
+  }, 90_000);
+});

@@ -12,17 +12,6 @@ import { displayText } from './domain/display-text';
 applyV8Flags();
 quietOnClosedPipe();
 
-function globalUsage(): string {
-  return [
-    'usage: shardeck [command] [flags]',
-    '',
-    'commands (default: tui):',
-    ...Object.keys(COMMANDS).map((c) => `  ${c}`),
-    '',
-    'shardeck help: what each command does, the global flags, exit codes and where config lives',
-  ].join('\n');
-}
-
 // The bundle's build defines it from package.json (dev/build.mjs, dev/package.mjs).
 const VERSION = process.env.SHARDECK_VERSION ?? '0.1.0';
 
@@ -52,7 +41,8 @@ async function main(argv: string[]): Promise<number> {
   if (!load) {
     const near = didYouMean(name, [...Object.keys(COMMANDS), 'help']);
     failure = `unknown command "${name}"${near ? `: did you mean "${near}"?` : ''}`;
-    err(`shardeck: ${failure}\n\n${globalUsage()}\n`);
+    // A suggestion and where the list is, not the whole list (issue 47): a typo should not scroll the screen away.
+    err(`shardeck: ${failure}\nshardeck help lists the commands; shardeck help COMMAND explains one\n`);
     return EXIT.usage;
   }
   if (name === 'tui') drawEvenUnderCi();

@@ -42,6 +42,8 @@ const ARGS: Record<string, string[][]> = {
     ['create', 'backups', '--indices', 'service_v9_x', '--yes'],
   ],
   restore: [['backups', 'nightly-1', '--indices', 'service_v9_x', '--yes']],
+  shrink: [['service_v9_x', '--shards', '1', '--yes']],
+  lock: [[], ['take', '--holder', 'nobody', '--yes']],
   allocation: [[], ['enable', 'primaries', '--yes'], ['restore', '--yes']],
   'restart-node': [['--yes', '--node-name', 'x']],
   drain: [
@@ -103,14 +105,23 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(dir, 'conf', 'secrets.json'), JSON.stringify({ version: 1, refreshTokens: { closed: 'not-a-real-token' } }), {
     mode: 0o600,
   });
-  // The command table as the built CLI knows it (listed under an unknown command's usage).
-  const usage = await runCli(['no-such-command'], { env });
-  commands = /commands \(default: tui\):\n((?: {2}\S+\n)+)/.exec(usage.stderr)![1].trim().split(/\s+/);
+  // The command table as the built CLI knows it (each command heads a line of `shardeck help`).
+  const help = await runCli(['help'], { env });
+  commands = [...help.stdout.matchAll(/^ {2}([a-z][a-z-]*)(?= |$)/gm)].map((m) => m[1]);
   expect(commands.length).toBeGreaterThan(10);
 });
 
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('a typo of a command: the nearest one and where the list is, in two lines, exit 64 (issue 47)', async () => {
+  const r = await runCli(['statsu'], { env });
+  expect(r.code).toBe(64);
+  expect(r.stderr.split('\n').filter(Boolean)).toEqual([
+    'shardeck: unknown command "statsu": did you mean "status"?',
+    'shardeck help lists the commands; shardeck help COMMAND explains one',
+  ]);
 });
 
 describe('a connection failure exits 3 in every command', () => {

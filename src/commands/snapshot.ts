@@ -32,6 +32,9 @@ const USAGE =
 /** The request the arguments ask for, or the usage error (checked before connecting). */
 function requestOf(positionals: string[], values: Record<string, unknown>, now: number): SnapshotRequest | string {
   const [verb, a, b, ...extra] = positionals;
+  // The listing is its own command (issue 47): say where, not the whole usage.
+  if (verb === 'list' || verb === 'ls')
+    return 'the snapshots are listed by shardeck snapshots (this command changes: repo add|verify|remove, create)';
   if (verb === 'repo') {
     if (b === undefined || extra.length || !['add', 'verify', 'remove'].includes(a ?? ''))
       return `give what to do and the repository: ${USAGE}`;

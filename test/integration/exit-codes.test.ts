@@ -122,6 +122,12 @@ it('a typo of a command: the nearest one and where the list is, in two lines, ex
     'shardeck: unknown command "statsu": did you mean "status"?',
     'shardeck help lists the commands; shardeck help COMMAND explains one',
   ]);
+  // A listing asked of the command that changes: pointed to the one that lists.
+  const list = await runCli(['snapshot', 'list'], { env });
+  expect([list.code, list.stderr]).toEqual([
+    64,
+    'shardeck snapshot: the snapshots are listed by shardeck snapshots (this command changes: repo add|verify|remove, create)\n',
+  ]);
 });
 
 describe('a connection failure exits 3 in every command', () => {

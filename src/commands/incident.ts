@@ -2,6 +2,7 @@
 // the incident timeline of a cluster (services/timeline.ts): health transitions with the shards
 // that caused them, every change in the audit log, recovery steps, task starts, notes. It reads the
 // files of this config folder only: it needs no password and sends nothing to the cluster.
+import { countOf } from '../domain/format';
 import { openConfig, getProfile, pickProfileName } from '../config/profiles';
 import { OperatorFileRefused, writeOperatorFileExclusive } from '../boundary/operator-file';
 import { UsageError } from '../config/files';
@@ -63,7 +64,7 @@ const incident: CommandModule = {
           throw e;
         }
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, file: values.out, entries: entries.length });
-        else err(`wrote ${entries.length} entries to ${String(values.out)}\n`);
+        else err(`wrote ${countOf(entries.length, 'entry', 'entries')} to ${String(values.out)}\n`);
       } else out(md);
       return EXIT.ok;
     }

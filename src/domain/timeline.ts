@@ -2,6 +2,7 @@
 // transitions (with the shards that caused them) and notes are appended to a file per cluster
 // (services/timeline.ts); changes and recovery steps come from the audit records; the console,
 // `shardeck incident` and its Markdown export all read the same entries from here.
+import { countOf } from './format';
 import { unassignedPrimaries } from './status';
 import type { TaskProgress } from './delete/task';
 import { isHostRead, type AuditRecord } from './mutation/audit';
@@ -289,7 +290,7 @@ export function timelineMarkdown(cluster: string, entries: readonly TimelineEntr
   const lines = [
     `# Incident timeline: ${cluster}`,
     '',
-    `Exported ${bothTimes(now.toISOString(), offsetMinutes)}; ${entries.length} entries.`,
+    `Exported ${bothTimes(now.toISOString(), offsetMinutes)}; ${countOf(entries.length, 'entry', 'entries')}.`,
     '',
   ];
   const transitions = entries.filter((e): e is Extract<TimelineEntry, { kind: 'health' }> => e.kind === 'health');

@@ -5,7 +5,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import type { Tone } from '../../domain/format';
+import { countOf, type Tone } from '../../domain/format';
 import { entryText, entryTone, utcClock, type TimelineEntry } from '../../domain/timeline';
 import { NAV_START } from '../../domain/list-nav';
 import { fitText, visibleRange } from '../../domain/table';
@@ -41,7 +41,13 @@ export function TimelinePane({ width, height }: { width: number; height: number 
   const sel = entries[nav.nav.cursor];
   const detail = sel ? wrapText(`${sel.time} ${entryText(sel)}`, width, DETAIL_LINES) : [];
   return (
-    <PaneFrame title="Timeline" info={`${entries.length} entries (UTC)  n note`} snaps={[health]} width={width} height={height}>
+    <PaneFrame
+      title="Timeline"
+      info={`${countOf(entries.length, 'entry', 'entries')} (UTC)  n note`}
+      snaps={[health]}
+      width={width}
+      height={height}
+    >
       {entries.length === 0 ? (
         <Text dimColor>nothing yet: health transitions, changes, recovery steps, tasks and notes (n) appear here</Text>
       ) : null}

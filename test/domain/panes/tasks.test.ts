@@ -106,14 +106,14 @@ describe('tasks pane rows', () => {
 });
 
 describe('cancel and rethrottle of a task', () => {
-  it("a writing task's cancel needs its id typed: --yes alone or a key does not confirm it", () => {
+  it("a writing task's cancel needs its number typed: --yes alone or a key does not confirm it", () => {
     const writes = cancelTaskPlan('n1:7', { action: 'indices:data/write/update/byquery', writes: true });
     expect(writes).toMatchObject({ method: 'POST', path: '/_tasks/n1%3A7/_cancel', risk: 'destructive', target: 'n1:7' });
     expect(confirmationSatisfies(writes, { by: 'yes-flag' })).toBe(false);
     expect(confirmationSatisfies(writes, { by: 'key' })).toBe(false);
-    expect(confirmationSatisfies(writes, { by: 'typed', text: 'n1:8' })).toBe(false);
-    expect(confirmationSatisfies(writes, { by: 'typed', text: 'n1:7' })).toBe(true);
-    expect(confirmationSatisfies(writes, { by: 'yes-flag', text: 'n1:7' })).toBe(true);
+    expect(confirmationSatisfies(writes, { by: 'typed', text: '8' })).toBe(false);
+    expect(confirmationSatisfies(writes, { by: 'typed', text: '7' })).toBe(true);
+    expect(confirmationSatisfies(writes, { by: 'yes-flag', text: '7' })).toBe(true);
     const reads = cancelTaskPlan('n1:9', { action: 'indices:data/read/search', writes: false });
     expect(reads.risk).toBe('reversible');
     expect(confirmationSatisfies(reads, { by: 'key' })).toBe(true);

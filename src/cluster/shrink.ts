@@ -160,14 +160,18 @@ export function shrinkApi(es: EsTransport) {
       return (b[name]?.aliases ?? {}) as Record<string, AliasDefinition>;
     },
 
-    /** The index's shard copies: primary or not, state, node. */
-    async shardCopies(name: string): Promise<{ primary: boolean; state: string; node: string | null }[]> {
+    /** The index's shard copies: shard number, primary or not, state, node. */
+    async shardCopies(name: string): Promise<{ shard: number; primary: boolean; state: string; node: string | null }[]> {
       const rows = await getJson<Json[]>(es, `/_cat/shards/${seg(name)}`, {
         format: 'json',
-        h: 'prirep,state,node',
-        expand_wildcards: 'all',
+        h: 'shard,prirep,state,node',
       });
-      return rows.map((r) => ({ primary: r.prirep === 'p', state: String(r.state), node: r.node ? String(r.node) : null }));
+      return rows.map((r) => ({
+        shard: int(r.shard),
+        primary: r.prirep === 'p',
+        state: String(r.state),
+        node: r.node ? String(r.node) : null,
+      }));
     },
   };
 }

@@ -22,6 +22,7 @@ import { holdNamePlan, holdOf, holdState, releaseNamePlan } from '../domain/shri
 import { differences } from '../domain/shrink/compare';
 import {
   capacity,
+  copiesOnNode,
   copiesPerProject,
   ROUTING_NAME,
   BLOCKS_WRITE,
@@ -366,15 +367,15 @@ class Runner {
         const ms = this.t.moveTimeoutMs ?? 2 * 3_600_000;
         const { value, met } = await waitUntil(
           () => this.es.shardCopies(r.index),
-          (copies) => copies.filter((x) => x.primary).every((x) => x.state === 'STARTED' && x.node === r.node),
+          (copies) => copiesOnNode(copies, r.node).ready,
           { timeoutMs: ms, intervalMs: this.t.pollMs ?? 1000 },
         );
-        const there = value.filter((x) => x.primary && x.state === 'STARTED' && x.node === r.node).length;
+        const on = copiesOnNode(value, r.node);
         return met
-          ? { ok: true, message: `every primary of ${r.index} is on ${r.node}` }
+          ? { ok: true, message: `a copy of every shard of ${r.index} is on ${r.node}` }
           : {
               ok: false,
-              message: `${there} of ${value.filter((x) => x.primary).length} primaries of ${r.index} are on ${r.node} after ${Math.round(ms / 1000)} s: shrink --resume waits again (shardeck explain says what holds them)`,
+              message: `${on.there} of ${on.shards} shards of ${r.index} have a copy on ${r.node} after ${Math.round(ms / 1000)} s: shrink --resume waits again (shardeck explain says what holds them)`,
             };
       }
       case 'copy': {

@@ -17,6 +17,7 @@ import { differences } from '../../src/domain/shrink/compare';
 import {
   capacity,
   chooseNode,
+  copiesOnNode,
   defaultRoutingShards,
   diskNeed,
   estimate,
@@ -257,6 +258,18 @@ describe('the disk the copy needs', () => {
       primaryBytes: 2 * GB,
     };
     expect(chooseNode(even, ['n1', 'n2'], [{ ...disks[0], availBytes: 10 * GB }, disks[1]])).toBe('n2');
+  });
+});
+
+describe('a copy of every shard on one node (several nodes)', () => {
+  const c = (shard: number, primary: boolean, node: string, state = 'STARTED') => ({ shard, primary, node, state });
+  it('primaries or replicas: a started copy of each shard there, nothing moving', () => {
+    expect(copiesOnNode([c(0, true, 'a'), c(1, true, 'a')], 'a')).toEqual({ ready: true, there: 2, shards: 2 });
+    // A primary cannot join its replica on the node: the replica there is the copy.
+    expect(copiesOnNode([c(0, true, 'b'), c(0, false, 'a'), c(1, true, 'a'), c(1, false, 'b')], 'a').ready).toBe(true);
+    expect(copiesOnNode([c(0, true, 'b'), c(1, true, 'a')], 'a')).toEqual({ ready: false, there: 1, shards: 2 });
+    expect(copiesOnNode([c(0, true, 'a', 'RELOCATING'), c(0, true, 'a', 'INITIALIZING'), c(1, true, 'a')], 'a').ready).toBe(false);
+    expect(copiesOnNode([], 'a').ready).toBe(false);
   });
 });
 

@@ -333,7 +333,7 @@ export function stepTitle(id: StepId, c: StepContext): string {
     case 'record':
       return `refresh ${c.index}, then record its documents, mapping, settings and aliases (what the copies are compared with)`;
     case 'route':
-      return `move every primary of ${c.index} onto ${c.node} (${ROUTING_NAME}) and wait until they are there`;
+      return `move a copy of every shard of ${c.index} onto ${c.node} (${ROUTING_NAME}) and wait until they are there`;
     case 'copy':
       return `${verb} ${c.index} (${c.from} shards) into ${c.tmp} (${c.to})`;
     case 'copy-green':
@@ -431,4 +431,20 @@ export function copiesPerProject(template: { shards: number; replicas: number } 
 /** Open shard copies after the run: each index's copies shrink from shards x (1 + replicas) to N x (1 + replicas). */
 export function openShardsAfter(openShards: number, indices: readonly { from: number; to: number; replicas: number }[]): number {
   return openShards - indices.reduce((s, i) => s + (i.from - i.to) * (1 + i.replicas), 0);
+}
+
+/**
+ * Whether a shrink can start on `node`: a started copy of every shard there (a primary, or a replica:
+ * Elasticsearch copies from whichever is local), every primary started, nothing of the index moving.
+ * With replicas on two nodes, a primary cannot join its replica on the node: its replica there is the copy.
+ */
+export function copiesOnNode(
+  copies: readonly { shard: number; primary: boolean; state: string; node: string | null }[],
+  node: string,
+): { ready: boolean; there: number; shards: number } {
+  const shards = new Set(copies.map((c) => c.shard));
+  const there = new Set(copies.filter((c) => c.node === node && c.state === 'STARTED').map((c) => c.shard));
+  const moving = copies.some((c) => c.state === 'RELOCATING' || c.state === 'INITIALIZING');
+  const primaries = copies.filter((c) => c.primary).every((c) => c.state === 'STARTED' || c.state === 'RELOCATING');
+  return { ready: there.size === shards.size && shards.size > 0 && !moving && primaries, there: there.size, shards: shards.size };
 }

@@ -287,7 +287,22 @@ export function restoreLossOf(
   index: string,
   snapshot: { repository: string; name: string; startMs?: number },
 ): { loss: RouteLoss; before: DocCount | null } {
-  const counts = countsFromTimeline(readTimeline(url), index, snapshot);
+  let entries;
+  try {
+    entries = readTimeline(url);
+  } catch (e) {
+    // A timeline that cannot be read: the loss is not known, and why; nothing else is held up.
+    return {
+      loss: {
+        route: 'restore',
+        lost: null,
+        label: restoreLoss(snapshot, { before: null, inSnapshot: null }).label,
+        why: `the timeline cannot be read: ${(e as Error).message}`,
+      },
+      before: null,
+    };
+  }
+  const counts = countsFromTimeline(entries, index, snapshot);
   return { loss: restoreLoss(snapshot, counts), before: counts.before };
 }
 

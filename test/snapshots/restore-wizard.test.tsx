@@ -182,6 +182,75 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     expect(session()!.getState().phase).toBe('review'); // nothing sent while typing
   });
 
+  it("in place over a red original (issue 48): each way back's loss, the copy taken first, then the copy running before anything is sent", async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down);
+    await app.press(R);
+    await app.press(KEYS.tab);
+    await app.press(' ');
+    await app.press(KEYS.enter);
+    const copy = {
+      index: 'logs-a',
+      uuid: 'U1',
+      backupDir: '/var/backups/shardeck',
+      node: 'node-0',
+      here: [
+        {
+          shard: 0,
+          folder: '/var/lib/elasticsearch/indices/U1/0',
+          bytes: 151_023,
+          files: 27,
+          dirs: 4,
+          archive: '/var/backups/shardeck/logs-a-0-20261122T120000Z.tar',
+        },
+      ],
+      elsewhere: [],
+      unreadable: [],
+      freeBytes: 10_240_000_000,
+      stamp: '20261122T120000Z',
+      engine: null,
+    };
+    const restoreLine = {
+      route: 'restore' as const,
+      lost: 337,
+      about: true,
+      label: 'restore from backups/nightly-1 of 2026-11-21 01:00 UTC',
+      basis: '2337 documents at 2026-11-22 11:58 UTC (the last read before it turned red) against 2000 in the snapshot',
+    };
+    const exorcise = {
+      route: 'exorcise' as const,
+      lost: 37,
+      label: 'offline repair (CheckIndex -exorcise)',
+      basis: 'CheckIndex on the copy',
+    };
+    session()!.send({
+      type: 'loaded',
+      facts: {
+        snapshot: nightly1,
+        indices: [
+          {
+            index: 'logs-a',
+            target: 'logs-a',
+            existing: { status: 'open', health: 'red' },
+            unreadable: 'cannot be counted: no_shard_available_action_exception (a primary shard is not available)',
+            copy,
+            loss: { restore: restoreLine, exorcise, before: { docs: 2337, at: '2026-11-22T11:58:00Z', source: 'x' } },
+          },
+        ],
+      },
+    });
+    await tick(20);
+    const review = await shot(app, 'review-red', columns, rows);
+    expect(review).toContain('37 documents (unidentified): offline repair');
+    expect(review).toContain('type logs-a to restore in place');
+    await app.type('logs-a');
+    await app.press(KEYS.enter);
+    // The copy first: nothing is sent before it is checked.
+    expect(session()!.getState().phase).toBe('copying');
+    session()!.send({ type: 'copyLine', line: 'ok: archive /var/backups/shardeck/logs-a-0-20261122T120000Z.tar' });
+    await shot(app, 'copying', columns, rows);
+  });
+
   it("beside with the snapshot's aliases: chosen in the form, said in red on the review with the originals' aliases now", async () => {
     const { app, session } = await open(columns, rows);
     await app.press(KEYS.down);

@@ -37,6 +37,7 @@ import { snapshotRepositoriesRead, snapshotWizard } from '../../src/services/wiz
 import { restoreWizard } from '../../src/services/wizards/restore';
 import { restoreMachine, type RestoreForm } from '../../src/domain/wizards/restore';
 import { restoreRoute } from '../../src/domain/wizards/recovery';
+import { comparisonLines, exorciseLoss, restoreLoss } from '../../src/domain/corruption/loss';
 import { snapshotMachine, type SnapshotRequest } from '../../src/domain/wizards/snapshot';
 import type { SnapshotInfo, SnapshotRepository } from '../../src/domain/snapshots';
 import type { PaneId } from '../../src/store/console';
@@ -908,6 +909,70 @@ const WALKS: Walk[] = [
         message: 'no corrupt primary in the cluster (cluster red, 1 unassigned primaries): nothing to repair',
       }),
   ]),
+  // Issue 48: each way back's loss before the choice (at 80x23 without how each was reached), k to
+  // count the repair's on a copy, the copy and count running, then the comparison with both numbers.
+  walk(
+    'recovery',
+    [
+      'options-losses',
+      (c) =>
+        c.send({
+          type: 'detected',
+          finding: corruptFinding({
+            restore: restoreRoute('corrupt-exp', [
+              { repository: 'backups', snapshot: 'nightly-2026.11.21', state: 'SUCCESS', endTime: '2026-11-21T01:00:04.000Z' },
+            ]),
+            losses: comparisonLines([
+              restoreLoss(
+                { repository: 'backups', name: 'nightly-2026.11.21', startMs: Date.parse('2026-11-21T01:00:00Z') },
+                {
+                  before: { docs: 5210, at: '2026-11-22T11:58:00Z', source: 'the last read before it turned red' },
+                  inSnapshot: { docs: 4873, at: '2026-11-21T01:00:00Z', source: 'counted as the snapshot was taken' },
+                },
+              ),
+              exorciseLoss(null, 'not counted: k copies the shard folder and counts it with CheckIndex'),
+            ]),
+            countable:
+              "copy /var/lib/elasticsearch/indices/Qe6s1d3bQ0yG2Yy0pK8cVg/0 (148kb) to /var/backups/shardeck (9.54gb free) and count the repair's loss with CheckIndex; the copy is kept",
+          }),
+        }),
+    ],
+    [
+      'comparing',
+      async (c) => {
+        await c.app.press(keyOf('recovery.compare'));
+        c.send({ type: 'info', line: 'ok: archive /var/backups/shardeck/corrupt-exp-0-20261122T120000Z.tar' });
+        c.send({ type: 'output', chunk: 'Checking only these segments: _2\n  test: check integrity.........FAILED\n' });
+      },
+    ],
+    [
+      'options-compared',
+      (c) =>
+        c.send({
+          type: 'compared',
+          losses: comparisonLines([
+            restoreLoss(
+              { repository: 'backups', name: 'nightly-2026.11.21', startMs: Date.parse('2026-11-21T01:00:00Z') },
+              {
+                before: { docs: 5210, at: '2026-11-22T11:58:00Z', source: 'the last read before it turned red' },
+                inSnapshot: { docs: 4873, at: '2026-11-21T01:00:00Z', source: 'counted as the snapshot was taken' },
+              },
+            ),
+            exorciseLoss({
+              totalDocs: 5210,
+              segments: [
+                { name: '_0', maxDoc: 5197, broken: false },
+                { name: '_2', maxDoc: 13, broken: true },
+              ],
+              brokenSegments: 1,
+              lostDocs: 13,
+              wroteNewSegments: false,
+            }),
+          ]),
+          message: 'copy kept: /var/backups/shardeck/corrupt-exp-0-20261122T120000Z.tar',
+        }),
+    ],
+  ),
   walk('recovery', [
     'options-elsewhere',
     (c) =>

@@ -127,21 +127,25 @@ export function leastLoss(routes: readonly RouteLoss[]): RouteLoss | null {
   return best;
 }
 
-/** How a route's loss reads: "about 337 documents written since are lost", "37 documents would be lost". */
+/** How much a route loses, first on its line (so a narrow screen keeps it): "about 337 documents written since". */
 export function lossWords(r: RouteLoss): string {
-  if (r.lost === null) return `loss not known: ${r.why ?? 'not counted'}`;
-  if (r.route === 'replica') return 'no document is lost';
-  if (r.route === 'restore') return `about ${countOf(r.lost, 'document')} written since are lost`;
-  return `${countOf(r.lost, 'document')} would be lost (unidentified)`;
+  if (r.lost === null) return 'not known';
+  if (r.route === 'replica') return 'no document';
+  if (r.route === 'restore') return `about ${countOf(r.lost, 'document')} written since`;
+  return `${countOf(r.lost, 'document')} (unidentified)`;
 }
 
-/** The routes side by side, then the one that loses least: what the checklist shows before the choice. */
+/**
+ * The routes side by side, what each loses first, then the one that loses least: what the
+ * checklist shows before the choice. Each route's line is followed by how its figure was reached
+ * (or why it is not known), indented: a narrow screen drops those.
+ */
 export function comparisonLines(routes: readonly RouteLoss[]): string[] {
   const t = displayText;
   const best = leastLoss(routes);
   return [
     'what each way back loses:',
-    ...routes.flatMap((r) => [`  ${t(r.label)}: ${t(lossWords(r))}`, ...(r.basis ? [`    ${t(r.basis)}`] : [])]),
+    ...routes.flatMap((r) => [`  ${t(lossWords(r))}: ${t(r.label)}`, ...(r.basis || r.why ? [`    ${t((r.basis ?? r.why) as string)}`] : [])]),
     best
       ? `loses least: ${t(best.label)}${routes.some((r) => r.lost === null) ? ' (of those counted)' : ''}`
       : 'no route could be counted: choose knowing that',

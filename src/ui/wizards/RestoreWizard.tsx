@@ -171,8 +171,11 @@ export function RestoreRun({ services, form, onClose }: { services: WizardServic
 
 export function RestoreScreen({ state, services, typed = '' }: { state: RestoreState; services: WizardServices; typed?: string }) {
   const hint = useHint();
-  const { columns } = useTerminalSize();
+  const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns - 6);
+  // At 80x23 an in-place review over a red original keeps each line to one row, and each route's
+  // loss without how it was reached (the CLI prints it whole).
+  const small = rows < 30;
   switch (state.phase) {
     case 'loading':
       return <Text>{`reading ${state.form.repository}/${state.form.snapshot} and the indices it would restore…`}</Text>;
@@ -202,7 +205,9 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
       // In place over a red original: each way back's loss, then the copy taken before the delete (issue 48).
       const losses =
         state.phase === 'review'
-          ? state.facts.indices.flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
+          ? state.facts.indices
+              .flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
+              .filter((l) => !small || (!l.startsWith('    ') && !l.startsWith('what each')))
           : [];
       const copies = state.phase === 'review' ? restoreCopyLines(state.facts) : [];
       return (
@@ -216,11 +221,14 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
             </Text>
           ))}
           {state.phase === 'review'
-            ? restoreNotes(state.form, state.facts, INCLUDE_HOW).map((n) => (
-                <Text key={n.text} color={colourOf(n.tone)}>
-                  {n.text}
-                </Text>
-              ))
+            ? restoreNotes(state.form, state.facts, INCLUDE_HOW)
+                // At 80x23 over a red original the losses take the settings note's row (the CLI prints it).
+                .filter((n) => !(small && losses.length && n.text.startsWith('settings:')))
+                .map((n) => (
+                  <Text key={n.text} color={colourOf(n.tone)} wrap={small && losses.length ? 'truncate-end' : 'wrap'}>
+                    {n.text}
+                  </Text>
+                ))
             : null}
           {losses.map((l, i) => (
             <Text key={`l${i}`} color={colourOf(l.startsWith('loses least') ? 'green' : undefined)}>

@@ -86,9 +86,9 @@ describe('the routes side by side', () => {
     expect(leastLoss(routes)?.route).toBe('exorcise');
     expect(comparisonLines(routes)).toEqual([
       'what each way back loses:',
-      '  restore from nightly/s1 of 2026-11-28 10:00 UTC: about 337 documents written since are lost',
+      '  about 337 documents written since: restore from nightly/s1 of 2026-11-28 10:00 UTC',
       '    2337 documents at 2026-11-28 11:30 UTC (the last read before it turned red) against 2000 in the snapshot (counted as the snapshot was taken)',
-      '  offline repair (CheckIndex -exorcise): 37 documents would be lost (unidentified)',
+      '  37 documents (unidentified): offline repair (CheckIndex -exorcise)',
       '    CheckIndex on the copy: 1 broken segment of 3, 2337 documents in all',
       'loses least: offline repair (CheckIndex -exorcise)',
     ]);
@@ -98,9 +98,10 @@ describe('the routes side by side', () => {
     expect(leastLoss([replicaLoss('n2'), exorciseLoss({ ...check, lostDocs: 0 })])?.route).toBe('replica');
     const lines = comparisonLines([restoreLoss(snap, { before: null, inSnapshot: null }), exorciseLoss(null)]);
     expect(lines[lines.length - 1]).toBe('no route could be counted: choose knowing that');
-    expect(lines[2]).toBe(
-      '  offline repair (CheckIndex -exorcise): loss not known: not counted yet: CheckIndex has not read a copy of the shard folder',
-    );
+    expect(lines.slice(3, 5)).toEqual([
+      '  not known: offline repair (CheckIndex -exorcise)',
+      '    not counted yet: CheckIndex has not read a copy of the shard folder',
+    ]);
     expect(comparisonLines([restoreLoss(snap, { before: null, inSnapshot: null }), exorciseLoss(check)]).at(-1)).toBe(
       'loses least: offline repair (CheckIndex -exorcise) (of those counted)',
     );

@@ -12,6 +12,7 @@ import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreacha
 import { DOCTOR_RULES, ruleOf, type DoctorRule } from '../domain/doctor/rules';
 import { didYouMean } from '../domain/suggest';
 import { platformOnHost, runDoctor } from '../services/doctor';
+import { doctorSettings } from '../domain/doctor/settings';
 import { EXIT, openConnection, type CommandModule } from './support/common';
 import { usageError } from './support/guarded';
 import { paint } from './support/paint';
@@ -26,7 +27,7 @@ const TAG: Record<Severity, [string, string]> = {
   ok: ['ok  ', 'green'],
 };
 
-const PANE_NAMES: Record<string, string> = { indices: 'Indices', disk: 'Disk', nodes: 'Nodes', shards: 'Shards' };
+const PANE_NAMES: Record<string, string> = { indices: 'Indices', disk: 'Disk', nodes: 'Nodes', shards: 'Shards', tasks: 'Tasks' };
 
 export function fixText(f: Finding): string | null {
   if (!f.fix) return null;
@@ -92,11 +93,22 @@ const doctor: CommandModule = {
     "The node's own runbook checked: heap, temp folder, disk and its forecast, shards, scroll contexts, versions, the log; exit 0 ok, 1 warning, 2 critical, 3 unreachable.",
   usage: 'usage: shardeck doctor [RULE] [--json] [--log FILE] [--platform-on-host yes|no] [connection flags]',
   group: 'inspect',
-  options: { log: { type: 'string' }, 'platform-on-host': { type: 'string' } },
+  options: {
+    log: { type: 'string' },
+    'platform-on-host': { type: 'string' },
+    'long-search': { type: 'string' },
+    'long-task': { type: 'string' },
+    'snapshot-every': { type: 'string' },
+  },
   flagHelp: {
     log: "read this log file instead of the node's own (<path.logs>/<cluster.name>.log, found when the node runs on this host)",
     'platform-on-host':
       "whether the platform's cluster node runs on this machine (heap at most 30% of RAM instead of 50%); default: the profile's platformOnHost, else detected from its platform URL",
+    'long-search': "a search running longer than this is long (default 60s; the profile's doctorLongSearch)",
+    'long-task':
+      "any other task (by-query, force merge, snapshot, recovery) running longer than this is long (default 10m; the profile's doctorLongTask)",
+    'snapshot-every':
+      "each open index needs a successful snapshot this recent, e.g. 24h (default: not judged; the profile's doctorSnapshotEvery)",
   },
   examples: [
     'shardeck doctor',
@@ -123,6 +135,18 @@ const doctor: CommandModule = {
     if (poh !== undefined && poh !== 'yes' && poh !== 'no')
       return usageError(NAME, `--platform-on-host takes yes or no, not "${poh}"`, json);
     const { client, conn, profile } = await openConnection(values);
+    const settings = doctorSettings(
+      {
+        longSearch: values['long-search'] as string | undefined,
+        longTask: values['long-task'] as string | undefined,
+        snapshotEvery: values['snapshot-every'] as string | undefined,
+      },
+      profile as Readonly<Record<string, unknown>> | undefined,
+    );
+    if (!settings.ok) {
+      await closeClient(client);
+      return usageError(NAME, settings.error, json);
+    }
     let report: DoctorReport | DoctorUnreachable;
     try {
       const es = createEsApi(client, conn.url);
@@ -147,6 +171,8 @@ const doctor: CommandModule = {
         logFile,
         scheme: conn.url.startsWith('https:') ? 'https' : 'http',
         platformOnHost: platformOnHost(profile, poh === undefined ? undefined : poh === 'yes'),
+        taskThresholds: settings.value.thresholds,
+        snapshotPeriod: settings.value.snapshotPeriod,
       });
     } catch (e) {
       // Health answered but a later read failed: say which, exit as "unknown".

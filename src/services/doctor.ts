@@ -15,6 +15,8 @@ import type { DiskSample } from '../domain/doctor/forecast';
 import type { NodeSample } from '../domain/node-history';
 import type { NodeWatch } from '../domain/node-watch';
 import type { DoctorSample } from '../domain/doctor/sample';
+import { backlogSuspected, DEFAULT_TASK_THRESHOLDS, type TaskThresholds } from '../domain/doctor/tasks';
+import { HOT_THREADS_DEFAULTS, type HotNode } from '../domain/hot-threads';
 import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
@@ -204,6 +206,8 @@ export interface DoctorOptions {
   nodeWatch?: NodeWatch;
   /** How recent each index's last successful snapshot must be (--snapshot-every, the profile); unset: not judged. */
   snapshotPeriod?: { ms: number; source: string };
+  /** When a search or another task is long (default: a minute, ten minutes). */
+  taskThresholds?: TaskThresholds;
   /** The least time between the doctor's two reads of the node counters, master and tasks (default SAMPLE_GAP_MS). */
   sampleGapMs?: number;
   now?: number;
@@ -269,6 +273,14 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
   // What only some nodes have (ILM, SLM) or some users may read is said by the reads themselves, never thrown.
   const [healthReport, ilm, slm, snapshots] = await Promise.all([es.healthReportView(), es.ilm(), es.slm(), es.doctorSnapshots()]);
   const second = await secondSample(es, first, o.sampleGapMs ?? SAMPLE_GAP_MS);
+  // Work queuing in several places: what the nodes are busy with (the node samples for half a second).
+  let hotThreads: HotNode[] | undefined;
+  let hotThreadsError: string | undefined;
+  if (backlogSuspected({ pending, first, second }))
+    await es.hotThreads(null, HOT_THREADS_DEFAULTS).then(
+      (h) => (hotThreads = h),
+      (e: Error) => (hotThreadsError = e.message),
+    );
   return buildDoctorReport({
     health,
     nodes,
@@ -299,6 +311,9 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     slm,
     snapshots,
     snapshotPeriod: o.snapshotPeriod,
+    taskThresholds: o.taskThresholds ?? DEFAULT_TASK_THRESHOLDS,
+    hotThreads,
+    hotThreadsError,
     now: o.now ?? Date.now(),
   });
 }

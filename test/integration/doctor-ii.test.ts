@@ -1,8 +1,10 @@
 // Issue 41 (Doctor II) on a real 8.19 node, through the built CLI: what the new rules say of a quiet
 // node (one master, no election between the doctor's two reads; no ILM, no SLM, no data stream
-// lifecycle on this distribution: said, not judged), a health-report indicator made red (the shard
+// lifecycle on this distribution: said, not judged), a slow delete-by-query (one document a second)
+// that has run longer than --long-task 30s, a health-report indicator made red (the shard
 // limit reached: shards_capacity, with its diagnoses), and a snapshot repository broken on purpose
-// (its index-N overwritten, then registered again: its listing fails).
+// (its index-N overwritten, then registered again: its listing fails), an index in no snapshot with
+// --snapshot-every.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -108,6 +110,22 @@ describe('a broken snapshot repository', () => {
     expect(
       (await esCall(node.url, 'PUT', '/_snapshot/broken/snap-1?wait_for_completion=true', { indices: 'service_v9_snap' })).status,
     ).toBe(200);
+    // --snapshot-every: the index in the snapshot holds; one created since is named.
+    expect((await doctor(['--snapshot-every', '1h'])).byId['snapshots.missing']).toMatchObject({
+      severity: 'ok',
+      finding: 'every open index (1) has a snapshot from the last 1.0h',
+    });
+    await esCall(node.url, 'PUT', '/service_v9_nosnap', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const missing = (await doctor(['--snapshot-every', '1h'])).byId['snapshots.missing'];
+    expect(missing).toMatchObject({
+      severity: 'warn',
+      finding: '1 open index has no successful snapshot from the last 1.0h: service_v9_nosnap',
+    });
+    expect(missing.evidence).toEqual([
+      'expected period 1.0h (--snapshot-every); 1 snapshots in 1 repositories',
+      'service_v9_nosnap: in no snapshot',
+    ]);
+    await esCall(node.url, 'DELETE', '/service_v9_nosnap');
     expect((await doctor()).byId['snapshots.repository']).toMatchObject({
       severity: 'ok',
       finding: 'All repositories are healthy. (health report: green)',
@@ -125,4 +143,50 @@ describe('a broken snapshot repository', () => {
       'broken: its listing failed: repository_exception: [broken] cannot retrieve snapshots list from this repository',
     ]);
   }, 90_000);
+});
+
+describe('a slow delete-by-query', () => {
+  let taskId = '';
+  afterAll(async () => {
+    if (taskId) await esCall(node.url, 'POST', `/_tasks/${taskId}/_cancel`);
+    await esCall(node.url, 'DELETE', '/service_v9_slow');
+  });
+
+  it('once it has run 30 s, doctor --long-task 30s names it (still moving: not stalled), with the rethrottle wizard; a bad duration is refused', async () => {
+    await esCall(node.url, 'PUT', '/service_v9_slow', { settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    const bulk = Array.from({ length: 300 }, (_, i) => `{"index":{}}\n{"n":${i}}\n`).join('');
+    await fetch(`${node.url}/service_v9_slow/_bulk?refresh=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-ndjson' },
+      body: bulk,
+    });
+    const started = await esCall(
+      node.url,
+      'POST',
+      '/service_v9_slow/_delete_by_query?requests_per_second=1&scroll_size=1&wait_for_completion=false',
+      { query: { match_all: {} } },
+    );
+    taskId = started.body.task;
+    expect(taskId).toMatch(/^[\w-]+:\d+$/);
+    // Until it has run 30 s by the node's own count.
+    for (;;) {
+      const t = await esCall(node.url, 'GET', `/_tasks/${taskId}`);
+      if (t.body.task.running_time_in_nanos / 1e9 >= 31) break;
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+    const quiet = await doctor();
+    expect(quiet.byId['tasks.long-running']).toMatchObject({ severity: 'ok', finding: 'no other task running longer than 10.0m' });
+    const { byId } = await doctor(['--long-task', '30s']);
+    const f = byId['tasks.long-running'];
+    expect(f.severity).toBe('warn');
+    expect(f.finding).toMatch(new RegExp(`^1 task running longer than 30\\.0s: delete by query ${taskId} \\(\\d+\\.\\ds\\)$`));
+    expect(f.evidence[0]).toBe('threshold 30.0s (--long-task)');
+    expect(f.evidence[1]).toMatch(/done in \d+ batches, throttled to 1\/s: delete-by-query \[service_v9_slow\]$/);
+    expect(f.fix).toMatchObject({ key: 't', command: `shardeck tasks rethrottle ${taskId} --rps -1` });
+    expect(byId['tasks.stalled']).toMatchObject({ severity: 'ok' });
+    expect(byId['tasks.long-search']).toMatchObject({ severity: 'ok', finding: 'no search running longer than 1.0m' });
+    const bad = await runCli(['doctor', '--url', node.url, '--long-task', 'soon'], { env });
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('--long-task "soon" is not a duration (e.g. 90s, 10m, 24h)');
+  }, 120_000);
 });

@@ -74,9 +74,13 @@ export async function runConsole(
       // Loaded when the Doctor pane first asks (as are sharing, the Fleet view and the guard: not needed for the first frame).
       doctor: async () => {
         const { platformOnHost, runDoctorInto } = await import('../../services/doctor');
+        const { doctorSettings } = await import('../../domain/doctor/settings');
+        // The profile's doctor keys (a value that is not a duration leaves the defaults).
+        const settings = doctorSettings({}, profile as Readonly<Record<string, unknown>> | undefined);
         return runDoctorInto(store, es, {
           scheme: conn.url.startsWith('https:') ? 'https' : 'http',
           platformOnHost: platformOnHost(profile),
+          ...(settings.ok ? { taskThresholds: settings.value.thresholds, snapshotPeriod: settings.value.snapshotPeriod } : {}),
         });
       },
     };

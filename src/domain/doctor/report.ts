@@ -31,6 +31,8 @@ import { snapshotFindings, type SlmView, type SnapshotsView } from './snapshots'
 import type { DoctorSample } from './sample';
 import type { NodeWatch } from '../node-watch';
 import { oldGenPercent } from '../node-pressure';
+import { taskFindings, type TaskThresholds } from './tasks';
+import type { HotNode } from '../hot-threads';
 
 export const DOCTOR_SCHEMA = 1;
 
@@ -84,6 +86,11 @@ export interface DoctorInputs {
   snapshots?: SnapshotsView;
   /** How recent an index's last successful snapshot must be (--snapshot-every, the profile); undefined: not judged. */
   snapshotPeriod?: { ms: number; source: string };
+  /** When a search or another task is long (--long-search, --long-task, the profile, the defaults). */
+  taskThresholds?: TaskThresholds;
+  /** The busiest threads of every node, read only when work was queuing; or why they could not be read. */
+  hotThreads?: HotNode[];
+  hotThreadsError?: string;
   now: number;
 }
 
@@ -168,6 +175,17 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...logFindings(i.log));
   if (i.deprecations) findings.push(...upgradeFindings(i.deprecations));
   findings.push(...healthFindings(i));
+  if (i.samples?.second && i.taskThresholds)
+    findings.push(
+      ...taskFindings({
+        thresholds: i.taskThresholds,
+        pending: i.pending ?? [],
+        first: i.samples.first,
+        second: i.samples.second,
+        hotThreads: i.hotThreads,
+        hotThreadsError: i.hotThreadsError,
+      }),
+    );
   const sorted = sortFindings(findings);
   const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };
   for (const f of sorted) counts[f.severity]++;

@@ -106,7 +106,13 @@ export function fleetExitCode(rows: readonly FleetRow[]): number {
     const code =
       r.status === 'unreachable' || r.status === 'pending'
         ? 3
-        : statusExitCode({ reachable: true, status: r.status, allocationLimits: [], shutdownRecords: [], critical: [] } as unknown as StatusReport);
+        : statusExitCode({
+            reachable: true,
+            status: r.status,
+            allocationLimits: [],
+            shutdownRecords: [],
+            critical: [],
+          } as unknown as StatusReport);
     worst = Math.max(worst, code);
   }
   return worst;

@@ -14,12 +14,14 @@ afterEach(() => r?.unmount());
 
 const REPORT: DoctorReport = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'doctor', 'report-red.json'), 'utf8'));
 
-async function open(opts: { readOnly?: boolean; report?: boolean; ageMs?: number } = {}) {
+async function open(opts: { readOnly?: boolean; report?: boolean; ageMs?: number; doctorReport?: DoctorReport } = {}) {
   const store = makeStore({ readOnly: opts.readOnly });
   loadScenario(store, 'red');
   store.setState({
     pane: 'doctor',
-    ...(opts.report === false ? {} : { doctor: { report: REPORT, fetchedAt: NOW - (opts.ageMs ?? 5000), inFlight: false } }),
+    ...(opts.report === false
+      ? {}
+      : { doctor: { report: opts.doctorReport ?? REPORT, fetchedAt: NOW - (opts.ageMs ?? 5000), inFlight: false } }),
   });
   r = await renderApp(store, { columns: 80, rows: 24 });
   return r;
@@ -66,6 +68,29 @@ describe('Doctor pane', () => {
     await app.press('R');
     expect(app.ui.getState().dialog).toEqual({ kind: 'wizard', id: 'replicas' });
     expect(app.ui.getState().selection.indices).toEqual({ index: 'service_v9_rep' });
+  });
+
+  it("a task's finding: Enter opens its wizard (rethrottle) on the task it names", async () => {
+    const task = 'abc123:4567';
+    const long = {
+      id: 'tasks.long-running',
+      family: 'tasks' as const,
+      severity: 'critical' as const,
+      finding: `1 task running longer than 30.0s: delete by query ${task} (42.0s)`,
+      evidence: [],
+      fix: {
+        commandId: 'wizard.taskRethrottle',
+        key: 't',
+        pane: 'tasks',
+        command: `shardeck tasks rethrottle ${task} --rps -1`,
+        target: { task },
+      },
+    };
+    const app = await open({ doctorReport: { ...REPORT, findings: [long, ...REPORT.findings] } });
+    expect(app.lines().find((l) => /^CRIT /.test(l))).toMatch(/^CRIT tasks/);
+    await app.press(KEYS.enter);
+    expect(app.ui.getState().dialog).toEqual({ kind: 'wizard', id: 'taskRethrottle' });
+    expect(app.ui.getState().selection.tasks).toEqual({ task });
   });
 
   it('read-only: neither Enter nor the key opens a wizard, and the hint shows only the command', async () => {

@@ -56,6 +56,8 @@ export function DoctorPane({ width, height }: { width: number; height: number })
       setSelection(ui, 'shards', { index: t.index, shard: t.shard, primary: t.primary ?? true, node: null });
     else if (t?.index) setSelection(ui, 'indices', { index: t.index });
     if (t?.node) setSelection(ui, 'nodes', { node: t.node });
+    // A task's wizard (cancel, rethrottle) opens on the task the finding names.
+    if (t?.task) setSelection(ui, 'tasks', { task: t.task });
     ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
     return true;
   };

@@ -116,8 +116,12 @@ function iso(t: number | null): string {
 }
 
 /** One finding per rule of the seed's table; "unknown" for all when the log cannot be read here. */
+/** A log line older than this says what was, not what is (issue 47): said as old, with no fix offered. */
+export const LOG_OLD_MS = 24 * 3_600_000;
+
 export function logFindings(
   log: { file: string; entries: LogEntry[]; readFrom?: string } | { file: string | null; notHere: string },
+  now?: number,
 ): Finding[] {
   if ('notHere' in log)
     return [
@@ -133,15 +137,20 @@ export function logFindings(
   const head = log.readFrom ? [`${log.file} (${log.readFrom})`] : [log.file];
   return matchLog(log.entries).map((m) => {
     const rule = m.rule.id === 'cluster-block' ? blockCause(m.rule, m.example) : m.rule;
+    const old = m.count > 0 && now !== undefined && m.last !== null && now - m.last > LOG_OLD_MS;
     return {
       id: `log.${m.rule.id}`,
       family: 'log' as const,
-      severity: m.count ? rule.severity : 'ok',
+      severity: !m.count ? 'ok' : old ? 'unknown' : rule.severity,
       finding: m.count
-        ? `"${rule.message}" ${m.count} time${m.count === 1 ? '' : 's'} in the log, first ${iso(m.first)}, last ${iso(m.last)}: ${rule.cause}`
+        ? `"${rule.message}" ${m.count} time${m.count === 1 ? '' : 's'} in the log, first ${iso(m.first)}, last ${iso(m.last)}: ${rule.cause}` +
+          (old
+            ? ` (old: nothing since ${Math.floor((now! - m.last!) / 86_400_000) || 1} day(s); what is true now is in the other findings)`
+            : '')
         : `no "${rule.message}" in the log`,
       evidence: m.count ? [...head, m.example] : head,
-      ...(m.count ? { remedy: rule.remedy, ...(rule.fix ? { fix: rule.fix } : {}) } : {}),
+      // An old line's fix would find nothing to do: only the remedy, for the record.
+      ...(m.count ? { remedy: rule.remedy, ...(rule.fix && !old ? { fix: rule.fix } : {}) } : {}),
     };
   });
 }

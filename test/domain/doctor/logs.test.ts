@@ -51,6 +51,28 @@ describe('log to remedy', () => {
     expect(f['log.corrupt'].evidence[0]).toBe('/var/log/es/c.log');
   });
 
+  it('a line older than a day is said as old, not judged, and offers no fix (issue 47)', () => {
+    const entries = parseLog(LOG);
+    const last = matchLog(entries).find((m) => m.rule.id === 'corrupt')!.last!;
+    const fresh = Object.fromEntries(logFindings({ file: 'c.log', entries }, last + 3_600_000).map((x) => [x.id, x]));
+    expect(fresh['log.corrupt']).toMatchObject({ severity: 'warn', fix: { key: 'C' } });
+    const stale = Object.fromEntries(logFindings({ file: 'c.log', entries }, last + 3 * 86_400_000).map((x) => [x.id, x]));
+    expect(stale['log.corrupt'].severity).toBe('unknown');
+    expect(stale['log.corrupt'].finding).toMatch(/\(old: nothing since \d day\(s\); what is true now is in the other findings\)$/);
+    expect(stale['log.corrupt'].fix).toBeUndefined();
+    expect(stale['log.corrupt'].remedy).toMatch(/recover from replicas/);
+  });
+
+  it('a cluster block in the log is blamed on the block it names; only the flood-stage one on the disk (issue 41)', () => {
+    const handSet = parseLog(
+      '[2026-11-27T10:00:00,001][WARN ][o.e.x] [n1] failed: ClusterBlockException: index [x1] blocked by: [FORBIDDEN/13/cluster read-only / allow delete (api)];',
+    );
+    const f = logFindings({ file: 'c.log', entries: handSet }).find((x) => x.id === 'log.cluster-block')!;
+    expect(f.finding).toMatch(/the block cluster\.blocks\.read_only_allow_delete refused it, not the disk$/);
+    expect(f.remedy).toMatch(/PUT \/_cluster\/settings \{"persistent":\{"cluster\.blocks\.read_only_allow_delete":null\}\}/);
+    expect(f.fix).toBeUndefined();
+  });
+
   it('ok when none is there; unknown when the log is not here', () => {
     // One ok finding per rule (an empty list would say nothing, so the ids are named).
     const quiet = logFindings({ file: 'x.log', entries: parseLog('[2026-11-20T08:00:00,001][INFO ][o] [n1] started') });

@@ -145,7 +145,7 @@ export function logFindings(
       finding: m.count
         ? `"${rule.message}" ${m.count} time${m.count === 1 ? '' : 's'} in the log, first ${iso(m.first)}, last ${iso(m.last)}: ${rule.cause}` +
           (old
-            ? ` (old: nothing since ${Math.floor((now! - m.last!) / 86_400_000) || 1} day(s); what is true now is in the other findings)`
+            ? ` (old: nothing since ${Math.floor((now - m.last!) / 86_400_000) || 1} day(s); what is true now is in the other findings)`
             : '')
         : `no "${rule.message}" in the log`,
       evidence: m.count ? [...head, m.example] : head,

@@ -172,7 +172,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     ),
   );
   if (i.access !== undefined) findings.push(...accessFindings(i.access));
-  findings.push(...logFindings(i.log));
+  findings.push(...logFindings(i.log, i.now));
   if (i.deprecations) findings.push(...upgradeFindings(i.deprecations));
   findings.push(...healthFindings(i));
   if (i.samples?.second && i.taskThresholds)

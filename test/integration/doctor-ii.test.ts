@@ -4,7 +4,7 @@
 // that has run longer than --long-task 30s, a health-report indicator made red (the shard
 // limit reached: shards_capacity, with its diagnoses), and a snapshot repository broken on purpose
 // (its index-N overwritten, then registered again: its listing fails), an index in no snapshot with
-// --snapshot-every.
+// --snapshot-every, and many small shards at 60% of the shard limit.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,27 @@ describe('a red indicator: the shard limit reached', () => {
       'Increase the number of nodes in your cluster or remove some non-frozen indices to reduce the number of shards in the cluster.',
     );
   }, 60_000);
+});
+
+describe('many small shards while capacity is tight', () => {
+  const projects = ['a', 'b', 'c', 'd'].map((p) => `service_v9_small${p}`);
+  afterAll(async () => {
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': null } });
+    await esCall(node.url, 'DELETE', `/${projects.join(',')}`);
+  });
+
+  it('24 shards of a few kB at 60% of cluster.max_shards_per_node 40: shards.undersized names the shrink; none oversized', async () => {
+    for (const p of projects) await esCall(node.url, 'PUT', `/${p}`, { settings: { number_of_shards: 6, number_of_replicas: 0 } });
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': 40 } });
+    const { byId } = await doctor();
+    expect(byId['shards.undersized']).toMatchObject({
+      severity: 'warn',
+      finding: '24 shards under 1.00gb while shard capacity is 60% used: small indices take the shard limit, not the disk',
+      fix: { command: `shardeck shrink ${projects[0]} --shards 1 --dry-run` },
+    });
+    expect(byId['shards.oversized']).toMatchObject({ severity: 'ok' });
+    expect(byId['shards.doc-limit']).toMatchObject({ severity: 'ok' });
+  }, 90_000);
 });
 
 describe('a broken snapshot repository', () => {

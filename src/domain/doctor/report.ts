@@ -23,7 +23,8 @@ import { upgradeFindings } from './upgrade';
 import type { DeprecationsReport } from '../deprecations';
 import { ES_DEFAULT_REPLICAS, ES_DEFAULT_SHARDS, projectTemplate, type TemplatesView } from '../templates';
 import { blockFindings } from './blocks';
-import { capacityFindings, type CapacityInputs } from './capacity';
+import { capacityFindings, shardCapacity, type CapacityInputs } from './capacity';
+import { shardSizeFindings } from './shard-sizes';
 import { dataStreamLifecycleFindings, fileSettingsFindings, healthReportFindings, type HealthReportView } from './health-report';
 import { masterFindings } from './master';
 import { ilmFindings, type IlmView } from './ilm';
@@ -151,6 +152,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
   findings.push(...blockFindings(i.settings, i.blocks));
   findings.push(...capacityFindings(capacityInputs(i)));
+  if (i.shards) findings.push(...shardSizeFindings(i.shards, i.indices, shardCapacity(capacityInputs(i))));
   findings.push(
     ...forecastFindings(
       i.allocation.map((d) => d.node),

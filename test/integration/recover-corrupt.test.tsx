@@ -339,6 +339,10 @@ it('checklist with CheckIndex: every failure stops it with the data as it was, -
     expect.stringMatching(/step 4: Check the index/),
     expect.stringMatching(/step 8: Wait for the node/),
   ]);
+  // Issue 48: what CheckIndex said the repair would lose against what was counted once back, in the audit (and so the timeline).
+  expect(audit.filter((a) => a.risk === 'read').map((a) => a.summary)).toContain(
+    `${index} repaired: expected ${segmentDocs} lost; ${after} documents counted once green against ${DOCS + LATE} before: ${segmentDocs} lost`,
+  );
   expect(audit.find((a) => /Remove the broken segments/.test(a.summary))).toMatchObject({
     risk: 'destructive',
     confirmedBy: 'typed',

@@ -108,6 +108,7 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
   const hint = useHint();
   // At 80x23 the comparison keeps its verdicts and drops how each was reached (the CLI's --compare prints them).
   const { rows } = useTerminalSize();
+  const label = useKeyLabel();
   if (s.phase === 'detecting') return <Text>reading allocation explain, the node's paths and the snapshots…</Text>;
   if (s.phase === 'none' || s.phase === 'error')
     return (
@@ -128,9 +129,12 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
   if (s.phase === 'options') {
     const f = s.finding;
     const offer = repairOffered(s);
-    const losses = (f?.losses ?? []).filter((l) => rows >= 30 || !l.startsWith('    '));
+    // At 80x24: each route's line and the least one only (no heading, no basis, no "none counted").
+    const losses = (f?.losses ?? []).filter(
+      (l) => rows >= 30 || !(l.startsWith('    ') || l.startsWith('what each') || l.startsWith('no route could')),
+    );
     const keys = hint(
-      f?.countable && !s.resumeAt ? ['recovery.compare', "count the repair's loss"] : '',
+      f?.countable && !s.resumeAt && rows >= 30 ? ['recovery.compare', "count the repair's loss"] : '',
       offer ? ['recovery.checkIndex', 'offline repair with CheckIndex'] : '',
       offer && f?.shardTool ? ['recovery.shardTool', 'with elasticsearch-shard'] : '',
       s.resumeAt ? ['recovery.resume', 'resume the checklist'] : '',
@@ -153,7 +157,10 @@ function Body({ state: s, first }: { state: RecoveryWizardState; first: Snapshot
         ) : null}
         {losses.map((l, i) => (
           <Text key={`loss-${i}`} bold={l.startsWith('loses least')} wrap="truncate-end">
-            {l}
+            {/* At 80x24 the key that counts the repair's loss sits on its line, not in the keys below. */}
+            {f?.countable && !s.resumeAt && rows < 30 && l.startsWith('  not known: offline repair')
+              ? `${l} · ${label('recovery.compare')} counts it`
+              : l}
           </Text>
         ))}
         {f?.countable && !s.resumeAt && rows >= 30 ? <Text dimColor wrap="truncate-end">{`k: ${f.countable}`}</Text> : null}

@@ -114,6 +114,22 @@ describe('Health', () => {
     expect(app.frame()).toContain('diagnosis below (d: again)');
   });
 
+  it('d with every indicator green says there is nothing to diagnose, and asks the node nothing (issue 47)', async () => {
+    const app = await open('health');
+    const snaps = app.store.getState().snapshots;
+    const report = snaps.healthReport;
+    app.store.setState({
+      snapshots: {
+        ...snaps,
+        healthReport: { ...report, data: { ...report.data!, indicators: report.data!.indicators.map((i) => ({ ...i, status: 'green' })) } },
+      },
+    });
+    await frameWhere(app, 'the diagnose hint gone', (f) => !f.includes('d: diagnose'));
+    await app.press('d');
+    expect(app.diagnoses).toBe(0);
+    await frameWhere(app, 'the notice', (f) => f.includes('every health indicator is green: nothing to diagnose'));
+  });
+
   it('says yellow and why: replicas that cannot be placed on one node', async () => {
     const app = await open('health');
     const f = app.frame();

@@ -30,7 +30,7 @@ import { useListNav } from '../input/use-list-nav';
 const PENDING_ROWS = 3;
 
 export function HealthPane({ width, height }: { width: number; height: number }) {
-  const { poller } = useConsoleContext();
+  const { poller, store } = useConsoleContext();
   const diagnoses = useConsole((st) => st.diagnoses);
   const keymap = useKeymap();
   // Only what is drawn: the version string rather than the nodes (their heap changes every poll),
@@ -87,7 +87,9 @@ export function HealthPane({ width, height }: { width: number; height: number })
   useKeyLayer('pane', (name) => {
     const cmd = commandFor(name, PANE_SPECS.health.keyScopes, keymap);
     if (cmd?.id === 'health.diagnose') {
-      void poller?.diagnose?.();
+      // Nothing to diagnose is said, not silently asked of the node (issue 47).
+      if (!notGreen) store.setState({ notice: 'every health indicator is green: nothing to diagnose' });
+      else void poller?.diagnose?.();
       return true;
     }
     return scroll.move(cmd?.id ?? '');

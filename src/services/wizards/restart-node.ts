@@ -8,6 +8,7 @@ import {
   type RestartWizardState,
 } from '../../domain/wizards/restart-node';
 import type { Guard } from '../guard';
+import { pathWithQuery } from '../../domain/mutation/plan';
 import { prepareRestart, runRestart, type RestartOptions, type RestartStart } from '../restart-node';
 import type { EngineWizardTuning } from './engine';
 import { WizardSession } from './session';
@@ -34,6 +35,12 @@ export function restartNodeSession(es: EsApi, guard: Guard, opts: Omit<RestartOp
     const r = await runRestart(es, guard, start!, f.confirmation, {
       ...opts,
       onStep: (e) => send({ type: 'step', line: { id: e.id, phase: e.phase, text: e.phase === 'start' ? e.title : (e.message ?? '') } }),
+      // Allocation back is known only when it runs (this operator's own record): its request shown before it is sent.
+      onPreview: (plan) =>
+        send({
+          type: 'step',
+          line: { id: 'allocation-back', phase: 'start', text: `sends ${plan.method} ${pathWithQuery(plan)} ${JSON.stringify(plan.body)}` },
+        }),
     });
     send({ type: 'finished', ok: r.ok, message: r.message });
   });

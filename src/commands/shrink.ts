@@ -6,18 +6,20 @@
 // the original is still there.
 import readline from 'node:readline/promises';
 import { isConnectionFailure } from '../cluster/connection';
-import { displayText } from '../domain/display-text';
+import { displayBlock, displayText } from '../domain/display-text';
 import { formatBytes, formatCount } from '../domain/format';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { checkIndexExpression } from '../domain/mutation/targets';
 import { formatDuration, stepTitle, type Mode } from '../domain/shrink/plan';
-import { requestsOf, type ShrinkReview } from '../domain/shrink/review';
+import { requestsOf, templateReview, type ShrinkReview } from '../domain/shrink/review';
+import { PLATFORM_REMINDER } from '../domain/shrink/template';
 import { parseTimeoutSeconds } from '../domain/values';
 import type { ShrinkReport, ShrinkState } from '../domain/wizards/shrink';
-import { unfinishedShrink, type ShrinkTuning } from '../services/shrink';
+import { changeTemplate, readTemplateFacts, unfinishedShrink, type ShrinkTuning } from '../services/shrink';
 import { shrinkSession } from '../services/wizards/shrink';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import {
+  confirmOnTerminal,
   JSON_SCHEMA,
   MUTATION_OPTIONS,
   openGuard,
@@ -53,6 +55,7 @@ const shrink: CommandModule = {
     rollback: { type: 'boolean' },
     'no-snapshot': { type: 'boolean' },
     'snapshot-repo': { type: 'string' },
+    template: { type: 'string' },
     timeout: { type: 'string' },
   },
   group: 'change',
@@ -67,12 +70,15 @@ const shrink: CommandModule = {
     rollback: 'put the original of the unfinished run back as it was (its copy deleted, its block lifted), while it still exists',
     'no-snapshot': 'do not take a snapshot first (default: one, in the first registered repository, where there is one)',
     'snapshot-repo': 'the repository to take the snapshot in (default: the first registered)',
+    template:
+      "also set number_of_shards to N where the index template (e.g. service_v9) or the component template it is composed of sets it, and print the platform's topic.elasticsearch.index-templates-settings to paste (default: no template is changed); without an index: the template alone",
     timeout: 'seconds to wait for green, and for the primaries to reach one node (default 1800)',
   },
   examples: [
     'shardeck shrink service_v9_alpha --shards 1 --dry-run',
     "shardeck shrink 'service_v9_*' --shards 1 --yes --accept-data-loss service_v9_alpha,service_v9_beta",
     'shardeck shrink --resume --yes --accept-data-loss service_v9_alpha',
+    "shardeck shrink 'service_v9_*' --shards 1 --template service_v9 --dry-run",
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
@@ -83,7 +89,7 @@ const shrink: CommandModule = {
     if (resume || rollback) {
       if (target !== undefined || values.shards !== undefined)
         return usageError(NAME, `--${resume ? 'resume' : 'rollback'} takes no index and no --shards: the unfinished run names them`, json);
-    } else if (target === undefined || extra.length)
+    } else if ((target === undefined && values.template === undefined) || extra.length)
       return usageError(NAME, 'give one index or pattern: shardeck shrink service_v9_alpha --shards 1', json);
     if (values['no-snapshot'] && values['snapshot-repo'] !== undefined)
       return usageError(NAME, '--no-snapshot and --snapshot-repo contradict each other: give one of them', json);
@@ -120,6 +126,7 @@ const shrink: CommandModule = {
     try {
       guard.assertWritable();
       if (resume || rollback) return await goOn(es, guard, values, tuning, rollback, json, say);
+      if (target === undefined) return await templateOnly(es, guard, values, json);
       const unfinished = await unfinishedShrink(es);
       if (unfinished) {
         const message = `${unfinished.line}: finish it first (shardeck shrink --resume, or --rollback); nothing was sent`;
@@ -134,6 +141,7 @@ const shrink: CommandModule = {
           target,
           shards: values.shards === undefined ? '' : String(values.shards),
           snapshot: !values['no-snapshot'],
+          template: typeof values.template === 'string' ? values.template : '',
           mode,
           ...(typeof values['snapshot-repo'] === 'string' ? { repository: values['snapshot-repo'] } : {}),
         },
@@ -161,10 +169,11 @@ const shrink: CommandModule = {
       }
       if (state.phase !== 'review') throw new Error(`stopped (${state.phase})`);
       const review = state.review;
-      const requests = previews(
-        guard,
-        review.plans.flatMap((p, i) => (i === 0 ? requestsOf(p, review) : [])),
-      );
+      // The template's request first (it is sent first), then the first index's steps.
+      const requests = previews(guard, [
+        ...(review.template?.plan ? [review.template.plan] : []),
+        ...review.plans.flatMap((p, i) => (i === 0 ? requestsOf(p, review) : [])),
+      ]);
       const head = { schema: JSON_SCHEMA, command: NAME, mode, target, plan: planJson(review) };
       if (!json) {
         printPlan(review, target);
@@ -305,6 +314,9 @@ function planJson(r: ShrinkReview) {
     totals: r.totals,
     capacity: r.capacity,
     autoCreateIndex: { now: r.autoCreate.now, whileNameFree: r.autoCreate.held },
+    template: r.template
+      ? { name: r.template.name, setter: r.template.setter, platformSettings: r.template.platformJson, reminder: PLATFORM_REMINDER }
+      : null,
     warnings: r.warnings,
     confirmText: r.confirmText,
   };
@@ -352,6 +364,64 @@ function printPlan(r: ShrinkReview, target: string): void {
       '\n',
   );
   for (const w of r.warnings) out(`${paint('yellow', 'warning:')} ${displayText(w)}\n`);
+  if (r.template)
+    printTemplate(
+      r.template.plan
+        ? r.template.plan.summary
+        : `${r.template.setter.kind} template ${r.template.setter.name} says ${r.template.setter.shards} shards already`,
+      r.template.platformJson,
+    );
+}
+
+/** What the template change does, and the platform's JSON with the reminder to restart its services. */
+function printTemplate(line: string, platformJson: Record<string, unknown>): void {
+  out(`template: ${displayText(line)}\n`);
+  out(`topic.elasticsearch.index-templates-settings:\n${displayBlock(JSON.stringify(platformJson, null, 2))}\n`);
+  out(`${paint('yellow', 'note:')} ${PLATFORM_REMINDER}\n`);
+}
+
+/** `shrink --template NAME --shards N` without an index: the template alone, and the platform's JSON. */
+async function templateOnly(
+  es: Parameters<typeof shrinkSession>[0],
+  guard: Parameters<typeof shrinkSession>[1],
+  values: CommandContext['values'],
+  json: boolean,
+): Promise<number> {
+  const name = String(values.template);
+  if (values.shards === undefined || !/^\d+$/.test(String(values.shards).trim()) || Number(values.shards) < 1)
+    return usageError(NAME, 'give the count for the template: shardeck shrink --template service_v9 --shards 1', json);
+  const shards = Number(values.shards);
+  const facts = await readTemplateFacts(es, name);
+  if (!facts) return usageError(NAME, `index template "${name}" does not exist: nothing was sent (shardeck templates lists them)`, json);
+  const t = templateReview(facts, shards);
+  const requests = t.plan ? previews(guard, [t.plan]) : [];
+  const head = {
+    schema: JSON_SCHEMA,
+    command: NAME,
+    template: name,
+    shards,
+    setter: t.setter,
+    platformSettings: t.platformJson,
+    reminder: PLATFORM_REMINDER,
+  };
+  if (!json) {
+    printTemplate(
+      t.plan ? t.plan.summary : `${t.setter.kind} template ${t.setter.name} says ${shards} shards already: nothing to send`,
+      t.platformJson,
+    );
+    printPreviews(requests);
+  }
+  if (values['dry-run'] || !t.plan) {
+    if (json) printJson({ ...head, ok: true, dryRun: Boolean(values['dry-run']), sent: false, requests });
+    else if (values['dry-run']) out('dry run: nothing was sent\n');
+    return EXIT.ok;
+  }
+  const c = await confirmOnTerminal(NAME, [t.plan], values);
+  if (!c) return EXIT.failed;
+  const r = await changeTemplate(guard, t, c, { onAuditWarning: warnAudit });
+  if (json) printJson({ ...head, ok: r.ok, ...(r.ok ? {} : { error: r.message }), sent: true, requests, result: r });
+  else out(`${r.ok ? 'ok' : 'FAILED'}: ${displayText(r.message)}\n`);
+  return r.ok ? EXIT.ok : EXIT.failed;
 }
 
 const countWord = (n: number) => `${formatCount(n)} ${n === 1 ? 'index' : 'indices'}`;
@@ -379,6 +449,13 @@ function printReport(r: ShrinkReport): void {
     out(
       `shards per node: ${r.shardsPerNode.map((n) => `${displayText(n.node)} ${formatCount(n.before)} -> ${formatCount(n.after)}`).join(', ')}\n`,
     );
+  if (r.template) {
+    out(`template: ${r.template.ok ? 'ok' : 'FAILED'}: ${displayText(r.template.message)}\n`);
+    if (r.template.ok) {
+      out(`topic.elasticsearch.index-templates-settings:\n${displayBlock(JSON.stringify(r.template.platformJson, null, 2))}\n`);
+      out(`${paint('yellow', 'note:')} ${PLATFORM_REMINDER}\n`);
+    }
+  }
   if (r.capacity && r.capacity.before.projectIndices !== null)
     out(
       `new project indices that fit: ${formatCount(r.capacity.before.projectIndices)} -> ${formatCount(r.capacity.after.projectIndices)} (${formatCount(r.capacity.after.open)} of ${formatCount(r.capacity.after.limit)} shard copies open)\n`,

@@ -48,6 +48,7 @@ import {
   type StepRecord,
 } from '../domain/shrink/progress';
 import type { ShrinkReview } from '../domain/shrink/review';
+import type { TemplateFacts } from '../domain/shrink/template';
 import { blockPlan, clonePlan, copyPlan, deleteIndexPlan, refreshPlan, routePlan, unblockPlan } from '../domain/shrink/steps';
 import type { ShrinkReport } from '../domain/wizards/shrink';
 import type { AutoCreateValues } from '../domain/shrink/auto-create';
@@ -176,6 +177,46 @@ export async function unfinishedShrink(es: EsApi): Promise<UnfinishedShrink | nu
     canRollBack: d.kind === 'continue' && d.canRollBack,
     ...(d.kind === 'stop' ? { stop: d.why } : {}),
   };
+}
+
+/** The index template with its component templates and the replicas a new index gets; null when it does not exist. */
+export async function readTemplateFacts(es: EsApi, name: string): Promise<TemplateFacts | null> {
+  const template = await es.indexTemplate(name);
+  if (!template) return null;
+  const composed = ((template.composed_of ?? []) as unknown[]).map(String);
+  const [components, simulated] = await Promise.all([
+    Promise.all(composed.map(async (c) => [c, await es.componentTemplate(c)] as const)),
+    es.simulateTemplate(name).catch(() => null),
+  ]);
+  const replicas = Number(
+    (simulated?.settings as { index?: { number_of_replicas?: unknown } } | undefined)?.index?.number_of_replicas ?? 1,
+  );
+  return { name, template, components: Object.fromEntries(components), replicas };
+}
+
+/** The template's count changed through the guard (the run's confirmation covers it); ok with nothing sent when it says that count already. */
+export async function changeTemplate(
+  guard: Guard,
+  t: NonNullable<ShrinkReview['template']>,
+  c: Confirmation,
+  tuning: Pick<ShrinkTuning, 'onPlan' | 'onAuditWarning' | 'onStep'> = {},
+): Promise<{ ok: boolean; message: string; platformJson: Record<string, unknown> }> {
+  if (!t.plan)
+    return {
+      ok: true,
+      message: `${t.setter.kind} template ${t.setter.name} says ${t.setter.shards} shards already`,
+      platformJson: t.platformJson,
+    };
+  tuning.onPlan?.(t.plan);
+  try {
+    const out = await guard.execute(t.plan, c);
+    if (out.auditWarning) tuning.onAuditWarning?.(out.auditWarning);
+    const ok = out.applied === 'yes' && out.verified?.ok !== false;
+    return { ok, message: ok ? (out.verified?.message ?? 'done') : describeOutcome(out), platformJson: t.platformJson };
+  } catch (e) {
+    if (e instanceof GuardRefusal) return { ok: false, message: e.message, platformJson: t.platformJson };
+    throw e;
+  }
 }
 
 // --- the run -----------------------------------------------------------------------------------

@@ -44,6 +44,14 @@ import {
   type ShrinkProgress,
 } from '../../src/domain/shrink/progress';
 import { buildReview } from '../../src/domain/shrink/review';
+import {
+  PLATFORM_REMINDER,
+  platformTemplateJson,
+  shardsSetter,
+  templateShardsPlan,
+  withShards,
+  type TemplateFacts,
+} from '../../src/domain/shrink/template';
 import { blockPlan, clonePlan, copyPlan, deleteIndexPlan, unblockPlan } from '../../src/domain/shrink/steps';
 import { checkPlanPath } from '../../src/domain/mutation/targets';
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
@@ -707,5 +715,92 @@ describe('the wizard', () => {
     expect(confirm.effects).toEqual([{ type: 'run', review: expect.anything(), confirmation: { by: 'typed', text: 'service_v9_a' } }]);
     // Esc does not stop a run half-way.
     expect(m.step(confirm.state, { type: 'cancel' }).state.phase).toBe('running');
+  });
+});
+
+describe('the template: the count changed where it is set, and the platform JSON', () => {
+  const facts = (own: Record<string, unknown> | undefined, comps: Record<string, Record<string, unknown> | null>): TemplateFacts => ({
+    name: 'service_v9',
+    template: {
+      index_patterns: ['service_v9_*'],
+      composed_of: Object.keys(comps),
+      priority: 100,
+      ...(own ? { template: { settings: own } } : {}),
+    },
+    components: Object.fromEntries(
+      Object.entries(comps).map(([k, v]) => [k, v ? { template: { settings: v }, _meta: { owner: 'platform' } } : null]),
+    ),
+    replicas: 0,
+  });
+  it("the index template's own settings win; else the last component that sets it; else the index template", () => {
+    expect(shardsSetter(facts({ index: { number_of_shards: '6' } }, { a: { number_of_shards: 3 } }))).toEqual({
+      kind: 'index',
+      name: 'service_v9',
+      shards: 6,
+    });
+    expect(shardsSetter(facts(undefined, { a: { 'index.number_of_shards': 3 }, b: { index: { number_of_shards: 6 } }, c: {} }))).toEqual({
+      kind: 'component',
+      name: 'b',
+      shards: 6,
+    });
+    expect(shardsSetter(facts(undefined, { a: {}, missing: null }))).toEqual({ kind: 'index', name: 'service_v9', shards: undefined });
+  });
+
+  it('only number_of_shards changes (other spellings removed), in the template that sets it; nothing when it says so already', () => {
+    const f = facts(undefined, { service_v9_settings: { number_of_shards: 6, 'index.refresh_interval': '5s' }, service_v9_mappings: {} });
+    const plan = templateShardsPlan(f, 1)!;
+    expect(plan).toMatchObject({ method: 'PUT', path: '/_component_template/service_v9_settings', risk: 'reversible' });
+    expect(plan.body).toEqual({
+      template: { settings: { 'index.refresh_interval': '5s', index: { number_of_shards: 1 } } },
+      _meta: { owner: 'platform' },
+    });
+    expect(plan.verify!.check({ component_templates: [{ name: 'service_v9_settings', component_template: plan.body }] }).ok).toBe(true);
+    expect(
+      plan.verify!.check({ component_templates: [{ name: 'service_v9_settings', component_template: f.components.service_v9_settings }] })
+        .ok,
+    ).toBe(false);
+    expect(templateShardsPlan(facts({ number_of_shards: 1 }, {}), 1)).toBeNull();
+    expect(withShards({ template: { settings: { number_of_shards: 6, index: { number_of_replicas: 0 } } }, priority: 9 }, 2)).toEqual({
+      template: { settings: { index: { number_of_replicas: 0, number_of_shards: 2 } } },
+      priority: 9,
+    });
+  });
+
+  it("the platform's JSON: the seed's fields for the template", () => {
+    expect(platformTemplateJson(facts(undefined, { a: {}, b: {} }), 1)).toEqual({
+      service_v9: { number_of_shards: 1, number_of_replicas: 0, additional_components: ['a', 'b'] },
+    });
+    expect(PLATFORM_REMINDER).toMatch(/restart the platform services/);
+  });
+
+  it('with a template the count is one for all: no proposal per index; a template that is not there is said', () => {
+    const f = facts({ number_of_shards: 6 }, {});
+    const r = buildReview({ mode: 'shrink', to: 1, snapshot: false, repository: null, now: NOW }, [index()], cluster(), AUTO, {
+      name: 'service_v9',
+      facts: f,
+    });
+    expect(r.ok && r.review.template).toMatchObject({
+      name: 'service_v9',
+      setter: { kind: 'index', shards: 6 },
+      plan: { path: '/_index_template/service_v9' },
+    });
+    expect(
+      buildReview({ mode: 'shrink', to: null, snapshot: false, repository: null, now: NOW }, [index()], cluster(), AUTO, {
+        name: 'service_v9',
+        facts: f,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/give --shards N with --template/),
+    });
+    expect(
+      buildReview({ mode: 'shrink', to: 1, snapshot: false, repository: null, now: NOW }, [index()], cluster(), AUTO, {
+        name: 'nope',
+        facts: null,
+      }),
+    ).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/index template "nope" does not exist/),
+    });
   });
 });

@@ -90,11 +90,58 @@ describe('one node', () => {
   });
 
   it('done when: 6 shards, 10,000 documents, an alias and a custom setting -> 1 shard under the same name, the same in every other way', async () => {
+    // The platform's template: service_v9, its count set in a component template it is composed of.
+    expect(
+      (
+        await es('PUT', '/_component_template/service_v9_settings', {
+          template: { settings: { number_of_shards: 6, number_of_replicas: 0 } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await es('PUT', '/_component_template/service_v9_mappings', {
+          template: { mappings: { properties: { modified_at: { type: 'date' } } } },
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await es('PUT', '/_index_template/service_v9', {
+          index_patterns: ['service_v9_done*'],
+          composed_of: ['service_v9_settings', 'service_v9_mappings'],
+          priority: 100,
+          _meta: { owner: 'platform' },
+        })
+      ).status,
+    ).toBe(200);
     await projectIndex(node.url, 'service_v9_done', 10_000);
     const before = await indexState(node.url, 'service_v9_done');
     expect(before).toMatchObject({ docs: 10_000, shards: 6 });
+    // The plan says where the count is set, and prints the platform's JSON with the reminder to restart its services.
+    const plan = await cli(['shrink', 'service_v9_done', '--shards', '1', '--template', 'service_v9', '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(
+      /template: set number_of_shards to 1 in component template service_v9_settings \(of index template service_v9, where the count is set\) \(was 6/,
+    );
+    expect(plan.stdout).toContain(
+      'topic.elasticsearch.index-templates-settings:\n{\n  "service_v9": {\n    "number_of_shards": 1,\n    "number_of_replicas": 0,\n    "additional_components": [\n      "service_v9_settings",\n      "service_v9_mappings"\n    ]\n  }\n}\n',
+    );
+    expect(plan.stdout).toMatch(/restart the platform services with the platform's restart command/);
+    expect(plan.stdout).toMatch(/PUT \/_component_template\/service_v9_settings/);
     const started = Date.now();
-    const r = await cli(['shrink', 'service_v9_done', '--shards', '1', '--yes', '--accept-data-loss', 'service_v9_done', '--json']);
+    const r = await cli([
+      'shrink',
+      'service_v9_done',
+      '--shards',
+      '1',
+      '--template',
+      'service_v9',
+      '--yes',
+      '--accept-data-loss',
+      'service_v9_done',
+      '--json',
+    ]);
     const took = Date.now() - started;
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -102,6 +149,23 @@ describe('one node', () => {
       ok: true,
       indices: [{ index: 'service_v9_done', from: 6, to: 1, docsBefore: 10_000, docsAfter: 10_000, outcome: 'done' }],
     });
+    expect(out.report.template).toEqual({
+      ok: true,
+      message:
+        'component template service_v9_settings (of index template service_v9, where the count is set) now creates indices with 1 shard',
+      platformJson: {
+        service_v9: { number_of_shards: 1, number_of_replicas: 0, additional_components: ['service_v9_settings', 'service_v9_mappings'] },
+      },
+    });
+    // The template says 1 shard: a new project index gets one; the rest of the component is as it was.
+    expect(
+      (await es('GET', '/_component_template/service_v9_settings')).body.component_templates[0].component_template.template.settings,
+    ).toEqual({
+      index: { number_of_shards: '1', number_of_replicas: '0' },
+    });
+    expect((await es('PUT', '/service_v9_done_new', {})).status).toBe(200);
+    expect((await indexState(node.url, 'service_v9_done_new')).shards).toBe(1);
+    await es('DELETE', '/service_v9_done_new');
     const n = out.report.shardsPerNode.find((x: { node: string }) => x.node === node.name);
     expect(n.before - n.after).toBe(5);
     expect(out.report.capacity.after.free - out.report.capacity.before.free).toBe(5);
@@ -118,6 +182,7 @@ describe('one node', () => {
       .map((l) => JSON.parse(l))
       .filter((x) => x.phase === 'sending');
     expect(sent.map((x) => `${x.request.method} ${x.request.path.replace(/\d{14}/, 'T')}`)).toEqual([
+      'PUT /_component_template/service_v9_settings',
       'PUT /service_v9_done/_settings',
       'POST /service_v9_done/_refresh',
       'POST /service_v9_done/_shrink/service_v9_done-shrink-T',

@@ -12,6 +12,7 @@ import {
   type AutoCreateValues,
 } from './auto-create';
 import type { MutationPlan } from '../mutation/plan';
+import { platformTemplateJson, shardsSetter, templateShardsPlan, type ShardsSetter, type TemplateFacts } from './template';
 import { blockPlan, clonePlan, copyPlan, deleteIndexPlan, refreshPlan, routePlan, unblockPlan } from './steps';
 import { createSnapshotPlan } from '../wizards/snapshot';
 import {
@@ -87,6 +88,8 @@ export interface ShrinkReview {
   warnings: string[];
   /** What the operator types to confirm the deletes: the run's index names, comma-separated. */
   confirmText: string;
+  /** The template asked for: where its count is set, the request (null: it says that count already), the platform's JSON. */
+  template?: { name: string; setter: ShardsSetter; plan: MutationPlan | null; platformJson: Record<string, unknown> };
 }
 
 export type ReviewResult = { ok: true; review: ShrinkReview } | { ok: false; error: string; refusals?: Refusal[]; listing?: string[] };
@@ -119,8 +122,14 @@ export function buildReview(
   indices: readonly IndexFacts[],
   cluster: ClusterFacts,
   autoCreate: AutoCreateValues,
+  /** The index template to change too (undefined: none asked; null: asked, not there). */
+  template?: { name: string; facts: TemplateFacts | null },
 ): ReviewResult {
   if (indices.length === 0) return { ok: false, error: 'no index to right-size' };
+  if (template && !template.facts)
+    return { ok: false, error: `index template "${template.name}" does not exist: nothing was sent (shardeck templates lists them)` };
+  if (template && input.to === null)
+    return { ok: false, error: 'the template takes one count: give --shards N with --template (nothing was sent)' };
   if (indices.length > MAX_INDICES)
     return {
       ok: false,
@@ -259,8 +268,14 @@ export function buildReview(
       },
       warnings,
       confirmText: plans.map((p) => p.index).join(','),
+      ...(template?.facts && input.to !== null ? { template: templateReview(template.facts, input.to) } : {}),
     },
   };
+}
+
+/** The template change and the platform's JSON for a count. */
+export function templateReview(f: TemplateFacts, shards: number): NonNullable<ShrinkReview['template']> {
+  return { name: f.name, setter: shardsSetter(f), plan: templateShardsPlan(f, shards), platformJson: platformTemplateJson(f, shards) };
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Confirmation } from '../mutation/confirmation';
 import type { AutoCreateValues } from '../shrink/auto-create';
 import type { Capacity, ClusterFacts, IndexFacts, Mode } from '../shrink/plan';
 import { buildReview, type ShrinkReview } from '../shrink/review';
+import type { TemplateFacts } from '../shrink/template';
 import {
   commonStep,
   go,
@@ -30,9 +31,11 @@ export interface ShrinkForm {
   mode: Mode;
   /** The repository of the snapshot first (absent: the first registered). */
   repository?: string;
+  /** The index template whose number_of_shards changes too (empty: no template is changed). */
+  template: string;
 }
 
-export const SHRINK_FIELDS = ['target', 'shards', 'snapshot'] as const;
+export const SHRINK_FIELDS = ['target', 'shards', 'template', 'snapshot'] as const;
 export type ShrinkField = (typeof SHRINK_FIELDS)[number];
 
 /** What the highlighted index allows, shown under the form: its shards, size, the counts it can go to and the one proposed. */
@@ -67,6 +70,8 @@ export interface ShrinkReport {
   shardsPerNode: { node: string; before: number; after: number }[];
   capacity?: { before: Capacity; after: Capacity };
   tookMs: number;
+  /** The template change, when asked: its outcome and the platform's JSON to paste. */
+  template?: { ok: boolean; message: string; platformJson: Record<string, unknown> };
 }
 
 type Phase =
@@ -86,12 +91,20 @@ export type ShrinkEvent =
   | FocusEvent
   | { type: 'loaded'; unfinished: UnfinishedRun | null }
   | { type: 'peeked'; hint: ShrinkHint | null }
-  | { type: 'edit'; field: 'target' | 'shards'; value: string }
+  | { type: 'edit'; field: 'target' | 'shards' | 'template'; value: string }
   | { type: 'line'; edit: LineEdit; field?: ShrinkField }
   | { type: 'change'; field?: ShrinkField }
   | { type: 'submit'; now: number }
   | { type: 'rejected'; message: string; listing?: string[] }
-  | { type: 'inspected'; indices: IndexFacts[]; cluster: ClusterFacts; autoCreate: AutoCreateValues; now: number }
+  | {
+      type: 'inspected';
+      indices: IndexFacts[];
+      cluster: ClusterFacts;
+      autoCreate: AutoCreateValues;
+      now: number;
+      /** The template asked for (null: not there); absent when none is asked. */
+      template?: TemplateFacts | null;
+    }
   | { type: 'back' }
   /** On an unfinished run: go on with it, or roll it back (the names typed first). */
   | { type: 'resume' }
@@ -117,7 +130,7 @@ export function parseShardsField(text: string): { ok: true; value: number | null
   return { ok: true, value: Number(t) };
 }
 
-const BLANK: ShrinkForm = { target: '', shards: '', snapshot: true, mode: 'shrink' };
+const BLANK: ShrinkForm = { target: '', shards: '', snapshot: true, mode: 'shrink', template: '' };
 
 export function shrinkMachine(initial: Partial<ShrinkForm> = {}): Machine<ShrinkState, ShrinkEvent, ShrinkEffect> {
   return withFocus(phases(initial), SHRINK_FIELDS, initial.target ? 'shards' : 'target');
@@ -171,7 +184,7 @@ function phases(initial: Partial<ShrinkForm>): Machine<Phase, ShrinkEvent, Shrin
             return stay({ ...s, hint: e.hint, form: { ...s.form, shards } });
           }
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value }, hint: s.hint });
-          if (e.type === 'line' && (e.field === 'target' || e.field === 'shards'))
+          if (e.type === 'line' && (e.field === 'target' || e.field === 'shards' || e.field === 'template'))
             return stay({ phase: 'input', form: { ...s.form, [e.field]: editLine(s.form[e.field], e.edit) }, hint: s.hint });
           if (e.type === 'change' && e.field === 'snapshot')
             return stay({ phase: 'input', form: { ...s.form, snapshot: !s.form.snapshot }, hint: s.hint });
@@ -197,6 +210,7 @@ function phases(initial: Partial<ShrinkForm>): Machine<Phase, ShrinkEvent, Shrin
               e.indices,
               e.cluster,
               e.autoCreate,
+              s.form.template.trim() ? { name: s.form.template.trim(), facts: e.template ?? null } : undefined,
             );
             if (!r.ok)
               return stay({

@@ -6,7 +6,16 @@ import type { EsApi } from '../../cluster/api';
 import { proposeShards, routingShardsOf, targetsFor } from '../../domain/shrink/plan';
 import { shrinkMachine, type ShrinkEffect, type ShrinkEvent, type ShrinkForm, type ShrinkState } from '../../domain/wizards/shrink';
 import type { Guard } from '../guard';
-import { inspectShrink, loadShrinkProgress, newShrinkProgress, runShrink, unfinishedShrink, type ShrinkTuning } from '../shrink';
+import {
+  changeTemplate,
+  inspectShrink,
+  loadShrinkProgress,
+  newShrinkProgress,
+  readTemplateFacts,
+  runShrink,
+  unfinishedShrink,
+  type ShrinkTuning,
+} from '../shrink';
 import { WizardSession } from './session';
 
 export function shrinkSession(es: EsApi, guard: Guard, initial: Partial<ShrinkForm> = {}, tuning: ShrinkTuning = {}) {
@@ -51,8 +60,19 @@ export function shrinkSession(es: EsApi, guard: Guard, initial: Partial<ShrinkFo
       case 'inspect': {
         const res = await guard.resolveTarget(f.form.target.trim());
         if (!res.ok) return send({ type: 'rejected', message: res.error });
-        const i = await inspectShrink(es, f.form.target.trim(), res.indices);
-        send({ type: 'inspected', indices: i.indices, cluster: i.cluster, autoCreate: i.autoCreate, now: f.now });
+        const name = f.form.template.trim();
+        const [i, template] = await Promise.all([
+          inspectShrink(es, f.form.target.trim(), res.indices),
+          name ? readTemplateFacts(es, name) : Promise.resolve(undefined),
+        ]);
+        send({
+          type: 'inspected',
+          indices: i.indices,
+          cluster: i.cluster,
+          autoCreate: i.autoCreate,
+          now: f.now,
+          ...(template === undefined ? {} : { template }),
+        });
         return;
       }
       case 'run': {
@@ -61,8 +81,19 @@ export function shrinkSession(es: EsApi, guard: Guard, initial: Partial<ShrinkFo
           throw new Error(
             'an unfinished right-sizing of this cluster exists: go on with it or roll it back first (shardeck shrink --resume)',
           );
+        // The template first: new project indices get the new count from now on, whatever happens to the run.
+        const template = f.review.template ? await changeTemplate(guard, f.review.template, f.confirmation, tuning) : undefined;
+        if (template && !template.ok) {
+          const message = `the template was not changed, so no index was touched: ${template.message}`;
+          send({
+            type: 'finished',
+            report: { ok: false, message, mode: f.review.mode, indices: [], shardsPerNode: [], tookMs: 0, template },
+          });
+          return;
+        }
         const progress = newShrinkProgress(f.review, uuid, guard.previewConnection.url);
-        send({ type: 'finished', report: await runShrink(es, guard, progress, f.confirmation, { ...tuning, onStep }) });
+        const report = await runShrink(es, guard, progress, f.confirmation, { ...tuning, onStep });
+        send({ type: 'finished', report: template ? { ...report, template } : report });
         return;
       }
       case 'resume': {

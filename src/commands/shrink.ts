@@ -75,10 +75,9 @@ const shrink: CommandModule = {
     timeout: 'seconds to wait for green, and for the primaries to reach one node (default 1800)',
   },
   examples: [
-    'shardeck shrink service_v9_alpha --shards 1 --dry-run',
-    "shardeck shrink 'service_v9_*' --shards 1 --yes --accept-data-loss service_v9_alpha,service_v9_beta",
-    'shardeck shrink --resume --yes --accept-data-loss service_v9_alpha',
     "shardeck shrink 'service_v9_*' --shards 1 --template service_v9 --dry-run",
+    'shardeck shrink service_v9_alpha --shards 1 --yes --accept-data-loss service_v9_alpha',
+    'shardeck shrink --resume --yes --accept-data-loss service_v9_alpha',
   ],
   async run({ values, positionals }) {
     const json = Boolean(values.json);

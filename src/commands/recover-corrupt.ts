@@ -72,7 +72,10 @@ async function compare(values: Values, target: { index: string; shard: number },
       say(copyLines(mine).join('\n') + '\n');
       const confirmation = values.yes
         ? ({ by: 'yes-flag' } as const)
-        : await askKey('copy the shard folder and count it with CheckIndex (the node keeps running)? [y/N] ');
+        : await ask(
+            'copy the shard folder and count it with CheckIndex (the node keeps running)? [y/N] ',
+            'no terminal to confirm on: add --yes; nothing was copied',
+          );
       if (!confirmation) return failed('not confirmed: nothing was copied', json);
       const io = { output: (chunk: string) => say(paint('dim', chunk)), info: (line: string) => say(`  ${displayText(line)}\n`) };
       const taken = await takeIndexCopy(
@@ -136,7 +139,9 @@ async function fromCopy(values: Values, archive: string, json: boolean): Promise
     say(
       `repair the copy ${displayText(file)} of ${displayText(rec.index)} shard ${rec.shard}: unpacked beside it, CheckIndex -exorcise there (the archive stays)\n`,
     );
-    const confirmation = values.yes ? ({ by: 'yes-flag' } as const) : await askKey('run it? [y/N] ');
+    const confirmation = values.yes
+      ? ({ by: 'yes-flag' } as const)
+      : await ask('run it? [y/N] ', 'no terminal to confirm on: add --yes; nothing was run');
     if (!confirmation) return failed('not confirmed: nothing was run', json);
     const r = await repairCopy(guard, rec, tools, confirmation, { output: (chunk) => say(paint('dim', chunk)) });
     if (!r.ok) return failed(r.message, json);
@@ -161,20 +166,6 @@ async function fromCopy(values: Values, archive: string, json: boolean): Promise
     return reportFailure(NAME, e, json);
   } finally {
     await close();
-  }
-}
-
-/** y on the terminal (stderr), or null. */
-async function askKey(question: string): Promise<Confirmation | null> {
-  if (!process.stdin.isTTY) {
-    err(`shardeck ${NAME}: no terminal to confirm on: add --yes; nothing was copied\n`);
-    return null;
-  }
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim()) ? { by: 'key' } : null;
-  } finally {
-    rl.close();
   }
 }
 
@@ -218,27 +209,34 @@ async function planFor(
   return typeof facts === 'string' ? facts : { c, facts };
 }
 
-/** Asks on the terminal: y for a step, the index's name for one that loses documents. */
-async function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
+/**
+ * Asks on the terminal (stderr): y, or `expected` typed where documents are lost; null when
+ * declined or when there is no terminal (`noTerminal` says what to do then).
+ */
+async function ask(question: string, noTerminal: string, expected?: string): Promise<Confirmation | null> {
   if (!process.stdin.isTTY) {
-    err(
-      `shardeck ${NAME}: no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step\n`,
-    );
+    err(`shardeck ${NAME}: ${noTerminal}\n`);
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    if (need.kind === 'type') {
-      const text = (await rl.question(forTerminal(`this loses documents: type ${need.expected} to run this step: `))).trim();
-      if (text === need.expected) return { by: 'typed', text };
-      err('not confirmed: the step was not run\n');
-      return null;
-    }
-    if (/^y(es)?$/i.test((await rl.question('run this step? [y/N] ')).trim())) return { by: 'key' };
+    const answer = (await rl.question(forTerminal(question))).trim();
+    if (expected === undefined) return /^y(es)?$/i.test(answer) ? { by: 'key' } : null;
+    if (answer === expected) return { by: 'typed', text: answer };
+    err('not confirmed: the step was not run\n');
     return null;
   } finally {
     rl.close();
   }
+}
+
+/** A checklist step asked for: y, or the index's name for one that loses documents. */
+function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
+  return ask(
+    need.kind === 'type' ? `this loses documents: type ${need.expected} to run this step: ` : 'run this step? [y/N] ',
+    `no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step`,
+    need.kind === 'type' ? need.expected : undefined,
+  );
 }
 
 async function runOrResume(values: Values, positionals: string[], json: boolean): Promise<number> {

@@ -63,7 +63,7 @@ const restore: CommandModule = {
       "beside: put the snapshot's aliases on the copies too (off by default: an alias the original still holds would then point at both)",
     replace: 'restore in place: close the originals (delete a red one) and restore over them (what was written since the snapshot is lost)',
     'accept-data-loss':
-      'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script)',
+      'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script; ending in :without-copy when a red index has shard folders on another host, which are not copied)',
     timeout: 'seconds to follow the restore until the indices are green (default 1800)',
     'backup-dir':
       'with --replace over a red index: where its shard folders are copied before it is deleted (default /var/backups/shardeck as root)',

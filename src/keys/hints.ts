@@ -3,14 +3,20 @@
 // many as fit; "q quit" and "? help" (where every key is listed) always stay.
 import { keyLabel, type KeyCommand, type Scope } from './keymap';
 
+/** What the footer's words depend on besides the keymap: polling paused turns "p pause" into "p resume" (issue 47). */
+export interface HintState {
+  paused?: boolean;
+}
+
 /** The word after the key: the row's `short`, else the command id's last word ("pane.next" -> "next"). */
-export function hintWord(k: KeyCommand): string {
+export function hintWord(k: KeyCommand, state: HintState = {}): string {
+  if (k.id === 'poll.pause' && state.paused) return 'resume';
   return k.short ?? k.id.split('.').pop()!;
 }
 
 const SHARED: readonly Scope[] = ['global', 'list', 'table', 'dialog'];
 
-export function hintText(keymap: readonly KeyCommand[], scopes: readonly Scope[], width = Infinity): string {
+export function hintText(keymap: readonly KeyCommand[], scopes: readonly Scope[], width = Infinity, state: HintState = {}): string {
   // A key taken by a more specific scope (Tab in the index detail) is not hinted for a wider one.
   const taker = (key: string) => scopes.find((s) => keymap.some((k) => k.scope === s && k.keys.includes(key)));
   const live = keymap.filter((k) => scopes.includes(k.scope) && taker(k.keys[0]) === k.scope);
@@ -25,7 +31,7 @@ export function hintText(keymap: readonly KeyCommand[], scopes: readonly Scope[]
     ...own.filter((k) => !k.dangerous && !k.hint),
     ...shared.filter((k) => k.scope === 'global'),
   ];
-  const text = (k: KeyCommand) => `${keyLabel(k.keys[0])} ${hintWord(k)}`;
+  const text = (k: KeyCommand) => `${keyLabel(k.keys[0])} ${hintWord(k, state)}`;
   // Quit and help always stay, at the end.
   const kept = ordered.filter((k) => k.id === 'quit' || k.id === 'help');
   let used = kept.reduce((n, k) => n + text(k).length + 2, 0);

@@ -28,6 +28,13 @@ describe('footer hints', () => {
     expect(hintText(activeKeymap(true), scopes('indices'), 80)).not.toMatch(/replicas|delete|merge/);
   });
 
+  it('while polling is paused, p says resume (issue 47)', () => {
+    expect(hintText(KEYMAP, scopes('health'), 200)).toContain('p pause');
+    const paused = hintText(KEYMAP, scopes('health'), 200, { paused: true });
+    expect(paused).toContain('p resume');
+    expect(paused).not.toContain('p pause');
+  });
+
   it('drop what does not fit, but keep quit and help', () => {
     expect(hintText(KEYMAP, scopes('indices'), 20)).toBe('q quit  ? help');
   });

@@ -157,6 +157,7 @@ function Footer({ width }: { width: number }) {
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
+  const paused = useConsole((s) => s.paused);
   if (noting) return <NoteLine width={width} />;
   if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
   return (
@@ -164,6 +165,7 @@ function Footer({ width }: { width: number }) {
       keymap={keymap}
       scopes={modal ? ['dialog'] : fleetOpen ? ['fleet', 'global'] : detail ? ['detail', 'global'] : scopesFor(pane)}
       width={width}
+      paused={paused}
     />
   );
 }

@@ -5,6 +5,16 @@ import type { KeyCommand, Scope } from '../../keys/keymap';
 import { hintText } from '../../keys/hints';
 import { fitText } from '../../domain/table';
 
-export function KeyHints({ keymap, scopes, width }: { keymap: readonly KeyCommand[]; scopes: readonly Scope[]; width: number }) {
-  return <Text dimColor>{fitText(hintText(keymap, scopes, width), width)}</Text>;
+export function KeyHints({
+  keymap,
+  scopes,
+  width,
+  paused = false,
+}: {
+  keymap: readonly KeyCommand[];
+  scopes: readonly Scope[];
+  width: number;
+  paused?: boolean;
+}) {
+  return <Text dimColor>{fitText(hintText(keymap, scopes, width, { paused }), width)}</Text>;
 }

@@ -158,6 +158,14 @@ const COMMANDS = [
     short: 'delete',
   },
   {
+    id: 'wizard.shrink',
+    keys: ['S'],
+    description: 'shards: fewer for the selected index (or a pattern), same name, copied and checked',
+    scope: 'indices',
+    dangerous: true,
+    short: 'shrink',
+  },
+  {
     id: 'wizard.forcemerge',
     keys: ['M'],
     description: 'force merge: free the disk deleted documents take',

@@ -31,6 +31,7 @@ import { ReplicasWizard } from './ReplicasWizard';
 import { RestartNodeWizard } from './RestartNodeWizard';
 import { RestoreWizard } from './RestoreWizard';
 import { ScrollWizard } from './ScrollWizard';
+import { ShrinkWizard } from './ShrinkWizard';
 import { SnapshotWizard } from './SnapshotWizard';
 import { TaskCancelWizard, TaskRethrottleWizard } from './TaskControlWizard';
 import { UnblockWizard } from './UnblockWizard';
@@ -53,6 +54,7 @@ export const WIZARDS: WizardEntry[] = [
     commandId: 'wizard.forcemerge',
     component: ForceMergeWizard,
   },
+  { id: 'shrink', title: 'Right-size shards: fewer, same name', commandId: 'wizard.shrink', component: ShrinkWizard },
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },

@@ -55,6 +55,10 @@ function auditedSince(from: number): string[] {
 
 const mode = (p: string) => fs.statSync(p).mode & 0o777;
 
+/** `shardeck restore nightly SNAPSHOT --indices INDEX --replace`, confirmed by the index name, and more flags. */
+const restoreInPlace = (index: string, snapshot: string, ...flags: string[]) =>
+  cli(['restore', 'nightly', snapshot, '--indices', index, '--replace', '--yes', '--accept-data-loss', index, ...flags]);
+
 /**
  * A red index like the issue's: segments of 2000, 300 and 37 documents, a snapshot taken with
  * shardeck after the first (its count on record), the console's recorder reading the Indices pane
@@ -153,34 +157,10 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
   const ro = await cli(['recover-corrupt', INDEX, '0', '--compare', '--yes', '--read-only', '--backup-dir', backups]);
   expect(ro.code, ro.stderr).toBe(4);
   expect(ro.stdout).toMatch(/about 337 documents written since: restore from nightly\/s1/);
-  const roRestore = await cli([
-    'restore',
-    'nightly',
-    's1',
-    '--indices',
-    INDEX,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    INDEX,
-    '--read-only',
-  ]);
+  const roRestore = await restoreInPlace(INDEX, 's1', '--read-only');
   expect(roRestore.code).toBe(4);
   // A copy that does not fit: refused with the numbers, nothing copied or sent.
-  const full = await cli([
-    'restore',
-    'nightly',
-    's1',
-    '--indices',
-    INDEX,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    INDEX,
-    '--backup-dir',
-    tiny,
-    '--json',
-  ]);
+  const full = await restoreInPlace(INDEX, 's1', '--backup-dir', tiny, '--json');
   expect(full.code, full.stderr).toBe(64);
   expect(JSON.parse(full.stdout).error).toMatch(
     new RegExp(`^the copy of ${INDEX} needs \\S+ \\(\\d+ bytes\\) and ${tiny} has \\S+ \\(\\d+ bytes\\) free: .*nothing was sent$`),
@@ -213,22 +193,7 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
 
   step('the restore route taken');
   const sent = auditLinesIn(cfg).length;
-  const r = await cli([
-    'restore',
-    'nightly',
-    's1',
-    '--indices',
-    INDEX,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    INDEX,
-    '--backup-dir',
-    backups,
-    '--json',
-    '--timeout',
-    '300',
-  ]);
+  const r = await restoreInPlace(INDEX, 's1', '--backup-dir', backups, '--json', '--timeout', '300');
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   const k = JSON.parse(r.stdout);
   // The preview had both numbers and the copy (the one --compare took, checked again, not taken twice).
@@ -269,38 +234,14 @@ it('a restore that fails after its delete (the snapshot deleted between preview 
   const partial = await cli(['snapshot', 'create', 'nightly', '--indices', index, '--name', 'after-red', '--partial', '--wait', '--yes']);
   expect(partial.code, `${partial.stdout}\n${partial.stderr}`).toBe(5);
   const before = auditLinesIn(cfg).length;
-  const none = await cli([
-    'restore',
-    'nightly',
-    'after-red',
-    '--indices',
-    index,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    index,
-    '--backup-dir',
-    backups,
-  ]);
+  const none = await restoreInPlace(index, 'after-red', '--backup-dir', backups);
   expect(none.code).toBe(64);
   expect(none.stderr).toMatch(/the snapshot holds no whole copy of service_v9_second/);
   // A link planted in the shard folder: the folder is not copied (a link could lead root's tar anywhere), nothing sent.
   const uuid = (await es('GET', `/_cat/indices/${index}?h=uuid&format=json`)).body[0].uuid as string;
   const planted = path.join(node.dataDir, 'indices', uuid, '0', 'index', 'planted');
   execFileSync('runuser', ['-u', ES_USER, '--', 'ln', '-s', '/etc/shadow', planted]);
-  const linked = await cli([
-    'restore',
-    'nightly',
-    's2',
-    '--indices',
-    index,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    index,
-    '--backup-dir',
-    backups,
-  ]);
+  const linked = await restoreInPlace(index, 's2', '--backup-dir', backups);
   expect(linked.code).toBe(64);
   expect(linked.stderr).toMatch(/planted is a symbolic link: shardeck does not follow links in the data folder/);
   fs.rmSync(planted);
@@ -348,20 +289,7 @@ it('no copy taken before: the restore in place takes it itself (backup, then its
   step('a third red index, restored in place with no copy taken before');
   const { folder } = await redAfterSnapshot(index, 's3');
   const sent = auditLinesIn(cfg).length;
-  const r = await cli([
-    'restore',
-    'nightly',
-    's3',
-    '--indices',
-    index,
-    '--replace',
-    '--yes',
-    '--accept-data-loss',
-    index,
-    '--backup-dir',
-    backups,
-    '--json',
-  ]);
+  const r = await restoreInPlace(index, 's3', '--backup-dir', backups, '--json');
   expect(r.code, `${r.stdout}\n${r.stderr}`).toBe(0);
   const k = JSON.parse(r.stdout);
   const [copy] = k.indices[0].copy.here;

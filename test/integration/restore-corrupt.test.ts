@@ -118,6 +118,8 @@ it('a red index whose primary is corrupt: restored beside, then in place (delete
     '--yes',
     '--accept-data-loss',
     INDEX,
+    '--backup-dir',
+    path.join(cfg, 'copies'),
     '--json',
     '--timeout',
     '180',
@@ -136,6 +138,11 @@ it('a red index whose primary is corrupt: restored beside, then in place (delete
   const after = await cli(['recover-corrupt', '--json']);
   expect(after.code, after.stdout).toBe(0);
   expect(auditedSince(beforeInPlace)).toEqual([`DELETE /${INDEX}`, 'POST /_snapshot/nightly/before-corruption/_restore']);
+  // Issue 48: its shard folder was copied before the delete, and the copy is kept.
+  expect(k.copied).toEqual([
+    expect.stringMatching(new RegExp(`^copied: ${INDEX} shard 0 -> ${path.join(cfg, 'copies')}/${INDEX}-0-\\d{8}T\\d{6}Z\\.tar$`)),
+  ]);
+  expect(fs.existsSync(k.copied[0].split(' -> ')[1])).toBe(true);
 }, 1_200_000);
 
 /** The requests the audit recorded after its first `from` lines (method and path, no query). */

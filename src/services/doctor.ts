@@ -17,6 +17,7 @@ import type { NodeWatch } from '../domain/node-watch';
 import type { DoctorSample } from '../domain/doctor/sample';
 import { backlogSuspected, DEFAULT_TASK_THRESHOLDS, type TaskThresholds } from '../domain/doctor/tasks';
 import { HOT_THREADS_DEFAULTS, type HotNode } from '../domain/hot-threads';
+import type { BalanceView } from '../domain/doctor/load';
 import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
 import type { OptionsFile } from '../domain/doctor/heap';
@@ -271,12 +272,22 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
   } else log = { file: null, notHere: 'no node of this cluster runs on this host (give the log with --log FILE)' };
   const deprecations = await readDeprecations(es, { nodes, hosts });
   // What only some nodes have (ILM, SLM) or some users may read is said by the reads themselves, never thrown.
-  const [healthReport, ilm, slm, snapshots] = await Promise.all([es.healthReportView(), es.ilm(), es.slm(), es.doctorSnapshots()]);
+  const [healthReport, ilm, slm, snapshots, balance] = await Promise.all([
+    es.healthReportView(),
+    es.ilm(),
+    es.slm(),
+    es.doctorSnapshots(),
+    // 8.6+, and the manage privilege: otherwise why not.
+    es.data('desiredBalance').then(
+      (summary): BalanceView => ({ summary }),
+      (e: Error): BalanceView => ({ why: e.message }),
+    ),
+  ]);
   const second = await secondSample(es, first, o.sampleGapMs ?? SAMPLE_GAP_MS);
   // Work queuing in several places: what the nodes are busy with (the node samples for half a second).
   let hotThreads: HotNode[] | undefined;
   let hotThreadsError: string | undefined;
-  if (backlogSuspected({ pending, first, second }))
+  if (backlogSuspected({ pending, first, second, pressure: figures.pressure }))
     await es.hotThreads(null, HOT_THREADS_DEFAULTS).then(
       (h) => (hotThreads = h),
       (e: Error) => (hotThreadsError = e.message),
@@ -312,6 +323,7 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     snapshots,
     snapshotPeriod: o.snapshotPeriod,
     taskThresholds: o.taskThresholds ?? DEFAULT_TASK_THRESHOLDS,
+    balance,
     hotThreads,
     hotThreadsError,
     now: o.now ?? Date.now(),

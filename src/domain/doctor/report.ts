@@ -25,6 +25,7 @@ import { ES_DEFAULT_REPLICAS, ES_DEFAULT_SHARDS, projectTemplate, type Templates
 import { blockFindings } from './blocks';
 import { capacityFindings, shardCapacity, type CapacityInputs } from './capacity';
 import { shardSizeFindings } from './shard-sizes';
+import { loadFindings, type BalanceView } from './load';
 import { dataStreamLifecycleFindings, fileSettingsFindings, healthReportFindings, type HealthReportView } from './health-report';
 import { masterFindings } from './master';
 import { ilmFindings, type IlmView } from './ilm';
@@ -89,6 +90,8 @@ export interface DoctorInputs {
   snapshotPeriod?: { ms: number; source: string };
   /** When a search or another task is long (--long-search, --long-task, the profile, the defaults). */
   taskThresholds?: TaskThresholds;
+  /** The desired balance's stats (8.6+), or why not; undefined: not read. */
+  balance?: BalanceView;
   /** The busiest threads of every node, read only when work was queuing; or why they could not be read. */
   hotThreads?: HotNode[];
   hotThreadsError?: string;
@@ -162,6 +165,17 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
   findings.push(...shardFindings({ health: i.health, indices: i.indices, explained: i.explained, unexplained: i.unexplained }));
   findings.push(...scrollFindings(i.search, i.settings.maxOpenScrollContext));
   if (i.pressure) findings.push(...pressureFindings(i.pressure));
+  if (i.pressure)
+    findings.push(
+      ...loadFindings({
+        pressure: i.pressure.pressure,
+        queueSizes: i.pressure.queueSizes,
+        first: i.samples?.first,
+        second: i.samples?.second,
+        history: i.pressure.history,
+        balance: i.balance,
+      }),
+    );
   if (i.pending) findings.push(...pendingFindings(i.pending));
   findings.push(...hotSpotFindings(hotSpots(i.allocation, i.pressure?.pressure)));
   if (i.fieldCounts) findings.push(...fieldLimitFindings(i.fieldCounts));
@@ -184,6 +198,7 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
         pending: i.pending ?? [],
         first: i.samples.first,
         second: i.samples.second,
+        pressure: i.pressure?.pressure,
         hotThreads: i.hotThreads,
         hotThreadsError: i.hotThreadsError,
       }),

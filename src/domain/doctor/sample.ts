@@ -27,6 +27,8 @@ export interface NodeCounters {
   queryTimeMs: number;
   indexTotal: number;
   indexFailed: number;
+  /** Of indexFailed, version conflicts (8.13+; null before). */
+  indexFailedVersionConflict: number | null;
   /** thread_pool.<pool>.queue now (write, search). */
   queues: Record<string, number>;
   maxFileDescriptors: number | null;
@@ -65,6 +67,7 @@ export const SAMPLE_STATS_FILTER = [
   'nodes.*.indices.search.query_time_in_millis',
   'nodes.*.indices.indexing.index_total',
   'nodes.*.indices.indexing.index_failed',
+  'nodes.*.indices.indexing.index_failed_due_to_version_conflict',
   ...SAMPLE_POOLS.map((p) => `nodes.*.thread_pool.${p}.queue`),
 ].join(',');
 
@@ -106,6 +109,7 @@ export function parseSampleStats(body: Json): NodeCounters[] {
         queryTimeMs: n(s.indices?.search?.query_time_in_millis),
         indexTotal: n(s.indices?.indexing?.index_total),
         indexFailed: n(s.indices?.indexing?.index_failed),
+        indexFailedVersionConflict: nOrNull(s.indices?.indexing?.index_failed_due_to_version_conflict),
         queues: Object.fromEntries(SAMPLE_POOLS.filter((p) => s.thread_pool?.[p]).map((p) => [p, n(s.thread_pool[p].queue)])),
         // -1: the platform does not say (Windows).
         maxFileDescriptors: fdMax !== null && fdMax >= 0 ? fdMax : null,
@@ -160,6 +164,8 @@ export interface NodeDelta {
   queryMs: number | null;
   indexed: number | null;
   indexFailed: number | null;
+  /** Of indexFailed, version conflicts (null: the node does not count them apart). */
+  versionConflicts: number | null;
 }
 
 const grew = (now: number, was: number): number | null => (now >= was ? now - was : null);
@@ -181,6 +187,10 @@ export function sampleDeltas(first: DoctorSample, second: DoctorSample): NodeDel
         queryMs: grew(b.queryTimeMs, a.queryTimeMs),
         indexed: grew(b.indexTotal, a.indexTotal),
         indexFailed: grew(b.indexFailed, a.indexFailed),
+        versionConflicts:
+          b.indexFailedVersionConflict !== null && a.indexFailedVersionConflict !== null
+            ? grew(b.indexFailedVersionConflict, a.indexFailedVersionConflict)
+            : null,
       },
     ];
   });

@@ -7,6 +7,7 @@
 import { displayText } from '../display-text';
 import { formatCount } from '../format';
 import type { HotNode } from '../hot-threads';
+import type { NodePressure } from '../node-pressure';
 import { formatMillis } from '../panes/nodes';
 import type { ClusterTask } from '../parse';
 import { oldestPending, type PendingTask } from '../pending-tasks';
@@ -176,6 +177,8 @@ export interface BacklogInputs {
   pending: readonly PendingTask[];
   first?: DoctorSample;
   second?: DoctorSample;
+  /** The node statistics read at the start (its queues count with the first sample's: the early reading). */
+  pressure?: readonly NodePressure[];
   /** The busiest threads of the nodes concerned (read only when a backlog is suspected). */
   hotThreads?: HotNode[];
   hotThreadsError?: string;
@@ -184,24 +187,33 @@ export interface BacklogInputs {
 /** Pending tasks from which the master's queue counts as part of a backlog. */
 export const BACKLOG_PENDING = 10;
 
-/** The nodes whose write or search queue held work in both reads (by name, with the pools). */
-export function queuedNodes(first: DoctorSample | undefined, second: DoctorSample | undefined): { node: string; pools: string[] }[] {
+/**
+ * The nodes whose write or search queue held work early in the run (the first sample or the
+ * statistics read beside it) and again at its end (the second sample), by name, with the pools.
+ */
+export function queuedNodes(
+  first: DoctorSample | undefined,
+  second: DoctorSample | undefined,
+  pressure?: readonly NodePressure[],
+): { node: string; pools: string[] }[] {
   if (!first || !second) return [];
   return second.nodes.flatMap((b) => {
     const a = first.nodes.find((x) => x.id === b.id);
-    const pools = Object.keys(b.queues).filter((p) => (b.queues[p] ?? 0) > 0 && (a?.queues[p] ?? 0) > 0);
+    const p0 = pressure?.find((x) => x.id === b.id);
+    const early = (pool: string) => Math.max(a?.queues[pool] ?? 0, p0?.pools.find((x) => x.name === pool)?.queue ?? 0);
+    const pools = Object.keys(b.queues).filter((p) => (b.queues[p] ?? 0) > 0 && early(p) > 0);
     return pools.length ? [{ node: b.name, pools }] : [];
   });
 }
 
 /** Whether the doctor should read hot threads: queues held work in both reads, or the master's queue is long. */
 export function backlogSuspected(i: Omit<BacklogInputs, 'hotThreads' | 'hotThreadsError'>): boolean {
-  return queuedNodes(i.first, i.second).length > 0 || i.pending.length >= BACKLOG_PENDING;
+  return queuedNodes(i.first, i.second, i.pressure).length > 0 || i.pending.length >= BACKLOG_PENDING;
 }
 
 /** tasks.backlog: the master's queue, the nodes' queues and their hot threads, together. */
 export function backlogFinding(i: BacklogInputs): Finding {
-  const queued = queuedNodes(i.first, i.second);
+  const queued = queuedNodes(i.first, i.second, i.pressure);
   const oldest = oldestPending(i.pending);
   const evidence = [
     `_cluster/pending_tasks: ${formatCount(i.pending.length)}${i.pending.length ? `, the oldest ${formatMillis(oldest)}` : ''}`,

@@ -80,13 +80,6 @@ describe('the doctor rule table', () => {
 /** Rows of ../shared/DOCTOR-CATALOGUE.md that no rule judges yet (issue 41 is done when this is empty). */
 const STILL_OPEN: string[] = [
   'flood stage of the frozen tier',
-  'circuit breaker close to its limit',
-  'write / search queue filling',
-  'slow search',
-  'loaded data nodes',
-  'indexing failures',
-  'GC overhead',
-  'unbalanced cluster',
   'memory lock off while swap is on',
   'file descriptors',
   '`vm.max_map_count`',

@@ -138,6 +138,11 @@ describe('tasks.backlog', () => {
     }));
     expect(backlogFinding({ pending, first, second }).finding).toBe("work is queuing: 12 tasks in the master's queue (oldest 5.0s)");
     expect(backlogFinding({ pending: [], first: queued(first, 40), second }).severity).toBe('ok');
+    // The statistics read beside the first sample counts as the early reading too.
+    const pressure = [
+      { id: first.nodes[0].id, name: 'doctor-rec', pools: [{ name: 'write', active: 1, queue: 7, rejected: 0, rejectedSince: null }] },
+    ];
+    expect(backlogFinding({ pending: [], first, second: queued(second, 3), pressure: pressure as never }).severity).toBe('warn');
     expect(backlogFinding({ pending: [], first, second }).finding).toBe(
       'no backlog: no pending cluster task, no write or search queue held work in both reads',
     );

@@ -160,6 +160,19 @@ export function shrinkApi(es: EsTransport) {
       return (b[name]?.aliases ?? {}) as Record<string, AliasDefinition>;
     },
 
+    /** The temporary copies of right-sizings on the cluster (<index>-shrink-<UTC time>, -split-), whoever made them. */
+    async temporaryCopies(): Promise<string[]> {
+      const rows = await getJson<Json[]>(es, `/_cat/indices/${seg('*-shrink-*,*-split-*')}`, {
+        format: 'json',
+        h: 'index',
+        expand_wildcards: 'all',
+      });
+      return rows
+        .map((r) => String(r.index))
+        .filter((n) => /-(shrink|split)-\d{14}$/.test(n))
+        .sort();
+    },
+
     /** The index's shard copies: shard number, primary or not, state, node. */
     async shardCopies(name: string): Promise<{ shard: number; primary: boolean; state: string; node: string | null }[]> {
       const rows = await getJson<Json[]>(es, `/_cat/shards/${seg(name)}`, {

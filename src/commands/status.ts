@@ -10,11 +10,21 @@ import { err, out, outJson } from './support/output';
 import { displayText } from '../domain/display-text';
 import { copyKeptLine, type CopyRecord } from '../domain/corruption/copy';
 import { keptCopies } from '../services/red-copy';
+import { shrinkLeft } from '../services/shrink';
 import path from 'node:path';
 
-async function collect({ client, conn }: CommandConnection): Promise<StatusReport | UnreachableReport> {
+async function collect({ client, conn }: CommandConnection): Promise<{ report: StatusReport | UnreachableReport; shrink: string[] }> {
   try {
-    return await readStatus(createEsApi(client, conn.url));
+    const es = createEsApi(client, conn.url);
+    const report = await readStatus(es);
+    // A right-sizing left unfinished (an index blocked, routed, or only in its copy) is said like allocation left off.
+    const shrink = report.reachable
+      ? await shrinkLeft(es).then(
+          (l) => l.lines,
+          () => [],
+        )
+      : [];
+    return { report, shrink };
   } finally {
     await closeClient(client);
   }
@@ -79,8 +89,9 @@ const status: CommandModule = {
     // Flag and profile mistakes are usage errors (exit 64), before anything is sent.
     const connection = await openConnection(values);
     let report;
+    let shrink: string[];
     try {
-      report = await collect(connection);
+      ({ report, shrink } = await collect(connection));
     } catch (e) {
       // The node answered health but failed a later read: say which, exit as "unknown" (under --json, the one failure shape).
       err(`shardeck status: ${(e as Error).message}\n`);
@@ -95,9 +106,15 @@ const status: CommandModule = {
         return [];
       }
     })();
-    if (values.json) outJson({ ...report, copiesKept: copies });
-    else out(renderText(report) + copies.map((c) => `${paint('yellow', 'KEPT')} ${copyKeptLine(c)}\n`).join(''));
-    return statusExitCode(report);
+    if (values.json) outJson({ ...report, copiesKept: copies, shrinkUnfinished: shrink });
+    else
+      out(
+        renderText(report) +
+          copies.map((c) => `${paint('yellow', 'KEPT')} ${copyKeptLine(c)}\n`).join('') +
+          shrink.map((l) => `${paint('yellow', 'WARNING')} ${displayText(l)}\n`).join(''),
+      );
+    const code = statusExitCode(report);
+    return shrink.length && code === 0 ? 1 : code;
   },
 };
 

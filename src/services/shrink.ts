@@ -219,6 +219,29 @@ export async function changeTemplate(
   }
 }
 
+/** What right-sizings left on the cluster: this operator's unfinished run, and temporary copies no run of theirs knows. */
+export interface ShrinkLeft {
+  own: UnfinishedShrink | null;
+  /** Temporary copies (<index>-shrink-<time>) that this operator's journal does not name: another operator's run, or a journal gone. */
+  strangers: string[];
+  /** One line each, for status and the console. */
+  lines: string[];
+}
+
+export async function shrinkLeft(es: EsApi): Promise<ShrinkLeft> {
+  const [own, copies] = await Promise.all([unfinishedShrink(es), es.temporaryCopies()]);
+  const mine = new Set(own?.progress.runs.map((r) => r.tmp) ?? []);
+  const strangers = copies.filter((c) => !mine.has(c));
+  const lines = [
+    ...(own ? [own.stop ? `${own.line}. ${own.stop}` : own.line] : []),
+    ...strangers.map(
+      (c) =>
+        `the temporary right-sizing copy ${c} exists and no unfinished run of yours names it: another operator's run (ask them), or one whose journal is gone; look at it (and at ${c.replace(/-(shrink|split)-\d{14}$/, '')}) before deleting anything`,
+    ),
+  ];
+  return { own, strangers, lines };
+}
+
 // --- the run -----------------------------------------------------------------------------------
 
 /** The journal of a new run from the plan the operator confirmed (the confirmation's text is what the deletes need). */

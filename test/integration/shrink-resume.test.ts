@@ -2,11 +2,14 @@
 // and resumed with `shrink --resume` ends with the same documents under the same name, nothing
 // left behind (issue 42); killed before its original is deleted it can be rolled back instead.
 // One real node, the built CLI.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepsOf } from '../../src/domain/shrink/plan';
 import { fileTempDir } from '../helpers/file-temp';
-import { ensureBuilt, runCli } from '../helpers/run-cli';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { esCall } from '../helpers/real-node';
+import { waitUntil } from '../helpers/wait-until';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 import { autoCreateIndex, indexNames, indexState, projectIndex, watchCli } from '../helpers/shrink';
 
@@ -21,8 +24,16 @@ beforeAll(async () => {
   cfg = fileTempDir('shardeck-shrink-resume-');
 });
 
+const SOCKET = `shardeck-shrink-${process.pid}`;
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+
 afterAll(() => {
   fs.rmSync(cfg, { recursive: true, force: true });
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
 });
 
 /** Starts a shrink of `index` and SIGKILLs it once `at` is printed; the output so far. */
@@ -114,5 +125,63 @@ describe('killed before the original is deleted, then --rollback', () => {
     expect(r.stderr).toMatch(/was deleted: a roll back cannot bring it back; shardeck shrink --resume goes on with its copy/);
     expect((await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index])).code).toBe(0);
     await expectRightSized(index, before);
+  });
+});
+
+describe('an unfinished run is named where the operator looks', () => {
+  it('status warns (exit 1 on a green cluster) and the console opens the wizard on it; a copy no run of yours knows is said too', async () => {
+    const index = 'service_v9_told';
+    await projectIndex(node.url, index, 300);
+    const before = await indexState(node.url, index);
+    await killAt(index, new RegExp(`^${index} check-copy:`, 'm'));
+    const st = await cli(['status']);
+    expect(st.code, st.stdout + st.stderr).toBe(1);
+    expect(st.stdout).toMatch(
+      /WARNING a shrink of service_v9_told \(1 of 1, .*\) stopped at step check-copy: writes to it are refused \(index\.blocks\.write\); .*shardeck shrink --resume goes on \(or --rollback puts the original back\)/,
+    );
+    expect(JSON.parse((await cli(['status', '--json'])).stdout).shrinkUnfinished).toHaveLength(1);
+    // The console, as an operator opens it in an 80x24 terminal: the wizard names the index and the step.
+    const s = 'told';
+    tmux(
+      'new-session',
+      '-d',
+      '-s',
+      s,
+      '-x',
+      '80',
+      '-y',
+      '24',
+      `env -u CI -u NO_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} --url ${node.url}; sleep 600`,
+    );
+    const screen = await waitUntil(
+      'the console naming the unfinished run',
+      () => tmux('capture-pane', '-p', '-t', s),
+      (t) => /an unfinished right-sizing/.test(t),
+      {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      },
+    );
+    expect(screen).toMatch(/a shrink of service_v9_told/);
+    expect(screen).toMatch(/stopped at step check-copy/);
+    expect(screen).toMatch(/roll back to the original/);
+    tmux('kill-session', '-t', s);
+    // A temporary copy no run of this operator names (another operator's, or a journal gone): said, never touched.
+    expect(
+      (
+        await esCall(node.url, 'PUT', '/service_v9_other-shrink-20260101000000', {
+          settings: { number_of_shards: 1, number_of_replicas: 0 },
+        })
+      ).status,
+    ).toBe(200);
+    const other = await cli(['status']);
+    expect(other.stdout).toMatch(
+      /WARNING the temporary right-sizing copy service_v9_other-shrink-20260101000000 exists and no unfinished run of yours names it/,
+    );
+    await esCall(node.url, 'DELETE', '/service_v9_other-shrink-20260101000000');
+    expect((await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index])).code).toBe(0);
+    await expectRightSized(index, before);
+    const after = await cli(['status']);
+    expect(after.stdout).not.toMatch(/right-sizing|a shrink of/);
   });
 });

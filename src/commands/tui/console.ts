@@ -14,6 +14,7 @@ import { TimelineRecorder } from '../../services/timeline';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
 import { createUiStore, type UiStore } from '../../ui/state';
 import { allocationLeft } from '../../services/allocation-record';
+import { shrinkLeft } from '../../services/shrink';
 import { EXIT, openConnection, type CommandContext } from '../support/common';
 import { err } from '../support/output';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
@@ -146,6 +147,7 @@ export async function runConsole(
       });
     else if (unfinished) ui.setState({ dialog: { kind: 'wizard', id: 'unfinished' }, filtering: false });
     offerAllocationRestore(es, store, ui, conn.readOnly);
+    offerShrinkResume(es, store, ui, conn.readOnly);
     await mounted.waitUntilExit();
     const switchTo = fleet.switchTo();
     return switchTo === undefined ? undefined : { profile: switchTo, 'read-only': values['read-only'], interval: values.interval };
@@ -170,6 +172,21 @@ function offerAllocationRestore(es: EsApi, store: ConsoleStore, ui: UiStore, rea
       }
       if (readOnly) store.setState({ notice: `${own.message} (read-only: shardeck allocation restore puts it back)` });
       else if (!ui.getState().dialog) ui.setState({ dialog: { kind: 'wizard', id: 'allocationRestore' }, filtering: false });
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * A right-sizing of this operator's left unfinished (killed, a dropped session): the console opens
+ * its wizard, which names the index and step and goes on or rolls back (the Indices pane's S opens
+ * it again); read-only, or a temporary copy no run of theirs names, the status bar says it.
+ */
+function offerShrinkResume(es: EsApi, store: ConsoleStore, ui: UiStore, readOnly: boolean): void {
+  shrinkLeft(es)
+    .then(({ own, lines }) => {
+      if (!lines.length) return;
+      if (own && !readOnly && !ui.getState().dialog) ui.setState({ dialog: { kind: 'wizard', id: 'shrink' }, filtering: false });
+      else store.setState({ notice: `${lines.join('; ')}${readOnly && own ? ' (read-only: shardeck shrink --resume goes on)' : ''}` });
     })
     .catch(() => undefined);
 }

@@ -8,6 +8,8 @@ import type { EsApi } from '../cluster/api';
 import { NotRegularFileError, readCapped } from '../boundary/files';
 import { folderFacts, folderNames, procText } from '../boundary/host-reads';
 import { groupName } from '../boundary/users';
+import { hostFacts } from '../boundary/host-facts';
+import { parseHostKernel } from '../domain/doctor/host';
 import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
 import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
@@ -324,6 +326,8 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     snapshotPeriod: o.snapshotPeriod,
     taskThresholds: o.taskThresholds ?? DEFAULT_TASK_THRESHOLDS,
     balance,
+    // This host's kernel: judged for the nodes that run here only.
+    hostKernel: parseHostKernel(hostFacts()),
     hotThreads,
     hotThreadsError,
     now: o.now ?? Date.now(),

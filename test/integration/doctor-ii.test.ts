@@ -4,7 +4,8 @@
 // that has run longer than --long-task 30s, a health-report indicator made red (the shard
 // limit reached: shards_capacity, with its diagnoses), and a snapshot repository broken on purpose
 // (its index-N overwritten, then registered again: its listing fails), an index in no snapshot with
-// --snapshot-every, and many small shards at 60% of the shard limit.
+// --snapshot-every, many small shards at 60% of the shard limit, and the host's file descriptors,
+// max_map_count and swap.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -70,6 +71,26 @@ describe('a quiet node', () => {
       finding: 'SLM not judged: not on this node (GET _slm/status answered 405: its distribution has no such module)',
     });
     expect(byId['snapshots.missing']).toMatchObject({ severity: 'unknown' });
+  }, 60_000);
+});
+
+describe('the host the node runs on (this machine: the test runs as root, so the node is found here)', () => {
+  it("file descriptors and vm.max_map_count judged against the node's and this host's own values; memory lock against this host's swap", async () => {
+    const { byId } = await doctor();
+    const stats = await esCall(node.url, 'GET', '/_nodes/stats/process?filter_path=nodes.*.process.max_file_descriptors');
+    const fds = Object.values(stats.body.nodes as Record<string, { process: { max_file_descriptors: number } }>)[0].process
+      .max_file_descriptors;
+    const fd = byId[`host.file-descriptors.${node.name}`];
+    expect(fd.severity).toBe(fds < 65_535 ? 'warn' : 'ok');
+    expect(fd.evidence[0]).toMatch(new RegExp(`^process\\.max_file_descriptors ${fds.toLocaleString('en-US')}, open [\\d,]+$`));
+    const maps = Number(fs.readFileSync('/proc/sys/vm/max_map_count', 'utf8'));
+    expect(byId['host.max-map-count']).toMatchObject({ severity: maps < 262_144 ? 'warn' : 'ok', node: node.name });
+    const swapOn = fs.readFileSync('/proc/swaps', 'utf8').trim().split('\n').length > 1;
+    const lock = byId[`host.memory-lock.${node.name}`];
+    expect(lock.evidence[0]).toBe('bootstrap.memory_lock not set (false), process.mlockall false');
+    if (!swapOn) expect(lock).toMatchObject({ severity: 'ok', finding: 'memory not locked, but this host has no swap' });
+    // On this machine (Nov 2026): 20,000 descriptors for the test nodes and the kernel's default 65,530.
+    if (fds === 20_000) expect(fd.finding).toMatch(/^file descriptors limit 20,000, below 65,535/);
   }, 60_000);
 });
 

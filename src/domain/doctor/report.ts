@@ -26,6 +26,7 @@ import { blockFindings } from './blocks';
 import { capacityFindings, shardCapacity, type CapacityInputs } from './capacity';
 import { shardSizeFindings } from './shard-sizes';
 import { loadFindings, type BalanceView } from './load';
+import { hostFindings, type HostKernel } from './host';
 import { dataStreamLifecycleFindings, fileSettingsFindings, healthReportFindings, type HealthReportView } from './health-report';
 import { masterFindings } from './master';
 import { ilmFindings, type IlmView } from './ilm';
@@ -90,6 +91,8 @@ export interface DoctorInputs {
   snapshotPeriod?: { ms: number; source: string };
   /** When a search or another task is long (--long-search, --long-task, the profile, the defaults). */
   taskThresholds?: TaskThresholds;
+  /** This host's swap, swappiness and max_map_count (null: not readable); undefined: not read. */
+  hostKernel?: HostKernel | null;
   /** The desired balance's stats (8.6+), or why not; undefined: not read. */
   balance?: BalanceView;
   /** The busiest threads of every node, read only when work was queuing; or why they could not be read. */
@@ -152,6 +155,25 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
       }),
     );
   }
+  if (i.hostKernel !== undefined)
+    findings.push(
+      ...hostFindings(
+        i.nodes.map((n) => {
+          const host = i.hosts[n.name];
+          const counters = i.samples?.second?.nodes.find((x) => x.id === n.id);
+          return {
+            name: n.name,
+            here: host?.here === true,
+            ...(host && !host.here ? { notHere: host.reason } : {}),
+            ...(n.memoryLock !== undefined ? { memoryLock: n.memoryLock } : {}),
+            ...(n.mlockall !== undefined ? { mlockall: n.mlockall } : {}),
+            maxFileDescriptors: counters?.maxFileDescriptors ?? null,
+            openFileDescriptors: counters?.openFileDescriptors ?? null,
+          };
+        }),
+        i.hostKernel,
+      ),
+    );
   findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
   findings.push(...blockFindings(i.settings, i.blocks));
   findings.push(...capacityFindings(capacityInputs(i)));

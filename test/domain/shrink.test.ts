@@ -646,6 +646,48 @@ describe('the plan and the capacity', () => {
     );
   });
 
+  it('split: no move to one node; each node needs the bytes of the primaries it holds (the fullest judged)', () => {
+    const big = index({
+      name: 'service_v9_big',
+      shards: 2,
+      primaryBytes: 120 * GB,
+      primaries: [
+        { node: 'n1', bytes: 60 * GB },
+        { node: 'n2', bytes: 60 * GB },
+      ],
+    });
+    const disks = [
+      { node: 'n1', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 100 * GB, availBytes: 900 * GB, totalBytes: 1000 * GB },
+      { node: 'n2', host: null, ip: null, shards: 1, indicesBytes: 0, usedBytes: 880 * GB, availBytes: 120 * GB, totalBytes: 1000 * GB },
+    ];
+    const ok = buildReview(
+      { mode: 'split', to: null, snapshot: false, repository: null, now: NOW },
+      [big],
+      cluster({ dataNodes: ['n1', 'n2'], disks: [disks[0], { ...disks[1], availBytes: 300 * GB, usedBytes: 700 * GB }] }),
+      AUTO,
+    );
+    expect(ok.ok).toBe(true);
+    if (!ok.ok) return;
+    const [p] = ok.review.plans;
+    // 60 GB a shard: split into the smallest count keeping them under 30 GB.
+    expect(p).toMatchObject({ from: 2, to: 4, route: false, tmp: 'service_v9_big-split-20261126043000' });
+    expect(p.steps).not.toContain('route');
+    expect(p.disk).toMatchObject({ node: 'n2', moveBytes: 0, copyBytes: 60 * GB, verdict: 'ok' });
+    // n2 would keep 60 GB free after its 60 GB: past the high watermark (100 GB asked): refused, with the numbers.
+    const full = buildReview(
+      { mode: 'split', to: null, snapshot: false, repository: null, now: NOW },
+      [big],
+      cluster({ dataNodes: ['n1', 'n2'], disks }),
+      AUTO,
+    );
+    expect(full).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(
+        /needs 60.0gb \(a full copy 60.0gb\); n2 has 120gb free of 1000gb: 60.0gb would be left, past the high watermark/,
+      ),
+    });
+  });
+
   it("capacity: the limit per data node against the open copies; per project index the template's copies", () => {
     expect(capacity(1000, 1, 1000, 6)).toEqual({ limit: 1000, open: 1000, free: 0, projectIndices: 0 });
     expect(capacity(400, 2, 1000, 12)).toEqual({ limit: 2000, open: 400, free: 1600, projectIndices: 133 });

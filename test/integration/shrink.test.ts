@@ -317,4 +317,27 @@ describe('one node', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/would be longer than Elasticsearch's 255 bytes/);
   });
+
+  it('split: planned the same way (a multiple dividing the routing shards, the disk per node), and run under the same name', async () => {
+    await projectIndex(node.url, 'service_v9_split', 300, { shards: 2 });
+    const before = await indexState(node.url, 'service_v9_split');
+    const wrong = await cli(['shrink', 'service_v9_split', '--split', '--shards', '6', '--dry-run']);
+    expect(wrong.code).toBe(64);
+    expect(wrong.stderr).toMatch(/6 is not a multiple of 2 that divides the index's 1024 routing shards: give one of 4, 8, 16, 32/);
+    // No shard over 50 GB: nothing is proposed.
+    expect((await cli(['shrink', 'service_v9_split', '--split', '--dry-run'])).stderr).toMatch(/no shard is over 50 GB: nothing to split/);
+    const dry = JSON.parse((await cli(['shrink', 'service_v9_split', '--split', '--shards', '4', '--dry-run', '--json'])).stdout);
+    expect(dry.plan.indices[0]).toMatchObject({
+      shards: { now: 2, after: 4 },
+      moveToOneNode: false,
+      temporary: expect.stringMatching(/-split-\d{14}$/),
+    });
+    expect(dry.plan.indices[0].disk.needBytes).toBe(dry.plan.indices[0].primaryBytes);
+    expect(dry.requests.map((q: { path: string }) => q.path)).toContainEqual(
+      expect.stringMatching(/^\/service_v9_split\/_split\/service_v9_split-split-\d{14}$/),
+    );
+    const r = await cli(['shrink', 'service_v9_split', '--split', '--shards', '4', '--yes', '--accept-data-loss', 'service_v9_split']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await indexState(node.url, 'service_v9_split')).toEqual({ ...before, shards: 4, uuid: expect.any(String) });
+  });
 });

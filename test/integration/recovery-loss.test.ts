@@ -4,8 +4,10 @@
 // console's recorder (in this process, on the Indices pane) puts the index's last count before
 // red in the incident timeline. Then, before any choice, both losses: the restore's from the
 // counts (about 337 written since the snapshot), the repair's from Lucene CheckIndex on a copy of
-// the shard folder (37, the node keeps running); each route taken loses exactly that: the restore
-// in place leaves 2000 (337 lost) and keeps the copy; a restore that fails after its delete (the
+// the shard folder (37, the node keeps running; fewer when the node's own refresh split the last
+// batch in two segments on a loaded machine: what corruptShard broke is what is expected); each
+// route taken loses exactly that: the restore in place leaves 2000 (337 lost) and keeps the copy;
+// a restore that fails after its delete (the
 // snapshot deleted between preview and send) keeps the copy, and the repair run from it keeps
 // 2300 of 2337 (37 lost). The refusals answered before anything is sent: read-only mode, a copy
 // that does not fit (64 KB backup place), a link in the shard folder, a snapshot that does not
@@ -64,7 +66,7 @@ const restoreInPlace = (index: string, snapshot: string, ...flags: string[]) =>
  * shardeck after the first (its count on record), the console's recorder reading the Indices pane
  * throughout (the last count before red on record), the 37-document segment broken.
  */
-async function redAfterSnapshot(index: string, snapshot: string): Promise<{ folder: string }> {
+async function redAfterSnapshot(index: string, snapshot: string): Promise<{ folder: string; segmentDocs: number }> {
   const url = urlForMessage(node.url);
   const store = createConsoleStore({
     connection: { url, profile: 'test', insecure: false, readOnly: false },
@@ -149,7 +151,7 @@ const INDEX = 'service_v9_broken';
 
 it('before the choice: the restore loses about 337 (from the counts), the repair 37 (CheckIndex on a copy, the node running); the restore taken loses 337 and keeps the copy', async () => {
   step('corrupting after a snapshot, documents written in between');
-  const { folder } = await redAfterSnapshot(INDEX, 's1');
+  const { folder, segmentDocs: broken } = await redAfterSnapshot(INDEX, 's1');
   const pid = node.pid;
 
   // Read-only mode copies nothing and sends nothing.
@@ -174,10 +176,11 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
   const j = JSON.parse(cmp.stdout);
   expect(j.routes).toEqual([
     expect.objectContaining({ route: 'restore', lost: 337, about: true }),
-    expect.objectContaining({ route: 'exorcise', lost: 37 }),
+    expect.objectContaining({ route: 'exorcise', lost: broken }),
   ]);
+  expect(broken).toBeLessThan(337);
   expect(j.recommended).toBe('exorcise');
-  expect(j.copy).toMatchObject({ index: INDEX, shard: 0, folder, check: { totalDocs: ALL, lostDocs: 37, brokenSegments: 1 } });
+  expect(j.copy).toMatchObject({ index: INDEX, shard: 0, folder, check: { totalDocs: ALL, lostDocs: broken, brokenSegments: 1 } });
   const archive = j.copy.archive as string;
   expect(path.dirname(archive)).toBe(backups);
   expect([mode(backups), mode(archive)]).toEqual([0o700, 0o600]);
@@ -188,7 +191,9 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
   // The text shows them side by side and names the least.
   const again = await cli(['recover-corrupt', INDEX, '0', '--plan', '--backup-dir', backups]);
   expect(again.stdout).toMatch(
-    /what each way back loses:\n {2}about 337 documents written since: restore from nightly\/s1 of .*\n.*\n {2}37 documents \(unidentified\): offline repair \(CheckIndex -exorcise\)\n.*\nloses least: offline repair/,
+    new RegExp(
+      `what each way back loses:\\n {2}about 337 documents written since: restore from nightly/s1 of .*\\n.*\\n {2}${broken} documents? \\(unidentified\\): offline repair \\(CheckIndex -exorcise\\)\\n.*\\nloses least: offline repair`,
+    ),
   );
 
   step('the restore route taken');
@@ -198,7 +203,7 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
   const k = JSON.parse(r.stdout);
   // The preview had both numbers and the copy (the one --compare took, checked again, not taken twice).
   expect(k.indices[0].loss.restore).toMatchObject({ lost: 337, about: true });
-  expect(k.indices[0].loss.exorcise).toMatchObject({ lost: 37 });
+  expect(k.indices[0].loss.exorcise).toMatchObject({ lost: broken });
   expect(k.indices[0].copy.here).toEqual([expect.objectContaining({ shard: 0, folder, reuse: archive })]);
   expect(k.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path.split('?')[0]}`)).toEqual([
     `DELETE /${INDEX}`,
@@ -229,7 +234,7 @@ it('before the choice: the restore loses about 337 (from the counts), the repair
 it('a restore that fails after its delete (the snapshot deleted between preview and send) keeps the copy; the repair run from it loses what CheckIndex counted', async () => {
   const index = 'service_v9_second';
   step('a second red index');
-  await redAfterSnapshot(index, 's2');
+  const { segmentDocs: broken } = await redAfterSnapshot(index, 's2');
   // A snapshot that does not hold the shard: taken after the corruption (PARTIAL), refused before anything is sent.
   const partial = await cli(['snapshot', 'create', 'nightly', '--indices', index, '--name', 'after-red', '--partial', '--wait', '--yes']);
   expect(partial.code, `${partial.stdout}\n${partial.stderr}`).toBe(5);
@@ -248,7 +253,7 @@ it('a restore that fails after its delete (the snapshot deleted between preview 
   expect(auditedSince(before).filter((a) => !a.startsWith('PUT /_snapshot'))).toEqual([]);
 
   const cmp = JSON.parse((await cli(['recover-corrupt', index, '0', '--compare', '--yes', '--backup-dir', backups, '--json'])).stdout);
-  expect(cmp.routes.map((x: { lost: number }) => x.lost)).toEqual([337, 37]);
+  expect(cmp.routes.map((x: { lost: number }) => x.lost)).toEqual([337, broken]);
 
   step('preview, then the snapshot is deleted, then the restore is sent');
   const client = createClient({ url: node.url });
@@ -279,9 +284,22 @@ it('a restore that fails after its delete (the snapshot deleted between preview 
   expect(fixed.code, fixed.stderr).toBe(0);
   const f = JSON.parse(fixed.stdout);
   // What the repair took away is what CheckIndex counted before the choice.
-  expect(f).toMatchObject({ kept: ALL - 37, lost: 37, expected: 37 });
+  expect(f).toMatchObject({ kept: ALL - broken, lost: broken, expected: broken });
   expect(fs.existsSync(path.join(f.folder, '0', 'index'))).toBe(true);
   expect(mode(f.folder)).toBe(0o700);
+
+  // A copy whose archive holds a link (as one planted in the shard folder between the check and
+  // tar would be): root never unpacks it.
+  const planting = fs.mkdtempSync(path.join(work, 'planting-'));
+  fs.mkdirSync(path.join(planting, '0', 'index'), { recursive: true });
+  fs.symlinkSync('/etc', path.join(planting, '0', 'index', 'escape'));
+  const evil = path.join(backups, 'service_v9_evil-0-20261128T000000Z.tar');
+  execFileSync('tar', ['-C', planting, '-cf', evil, '0']);
+  fs.writeFileSync(`${evil}.json`, JSON.stringify({ ...cmp.copy, index: 'service_v9_evil', archive: evil }), { mode: 0o600 });
+  const refused = await cli(['recover-corrupt', '--from-copy', evil, '--yes']);
+  expect(refused.code).toBe(5);
+  expect(refused.stderr).toMatch(/holds an entry that is not a plain file or folder: l/);
+  expect(fs.existsSync(evil.replace(/\.tar$/, '.repaired'))).toBe(false);
 }, 900_000);
 
 it('no copy taken before: the restore in place takes it itself (backup, then its check, then the delete) and leaves it behind', async () => {

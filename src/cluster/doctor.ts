@@ -1,11 +1,12 @@
 // The doctor's own reads (issue 41): the two samples it compares (node counters, the elected master
-// and term, the running tasks), ILM and SLM where the node has them, and every repository's
-// snapshots with the repositories whose listing failed. A node without an
+// and term, the running tasks), ILM and SLM where the node has them, the licence, dangling indices,
+// and every repository's snapshots with the repositories whose listing failed. A node without an
 // API (the test distribution has no ILM, no SLM) answers 400/404/405: that is said as why, never
 // thrown; a 403 names the privilege. Parsers in domain/doctor/.
 import { doctorSample, SAMPLE_STATE_FILTER, SAMPLE_STATS_FILTER, type DoctorSample } from '../domain/doctor/sample';
 import { ILM_EXPLAIN_FILTER, parseIlm, type IlmView } from '../domain/doctor/ilm';
 import { type SlmView, type SnapshotsView } from '../domain/doctor/snapshots';
+import { parseDangling, parseLicense, type DanglingView, type LicenseView } from '../domain/doctor/config';
 import { parseRepositories, parseSlmPolicies, parseSnapshots, slmMissing, type SnapshotInfo } from '../domain/snapshots';
 import { ConnError, getJson, type EsTransport } from './connection';
 import { TASKS_FILTER } from './resources';
@@ -89,6 +90,22 @@ export function doctorApi(es: EsTransport) {
         };
       } catch (e) {
         return { available: false, why: whyNot(e, '_slm/status', 'the read_slm or manage_slm privilege') };
+      }
+    },
+    /** The licence, or why not (a distribution without x-pack's licence service). */
+    async license(): Promise<LicenseView> {
+      try {
+        return parseLicense(await getJson(es, '/_license'));
+      } catch (e) {
+        return { available: false, why: whyNot(e, '_license', 'the monitor privilege') };
+      }
+    },
+    /** Dangling indices (on disk, unknown to the cluster), or why not. */
+    async dangling(): Promise<DanglingView> {
+      try {
+        return parseDangling(await getJson(es, '/_dangling'));
+      } catch (e) {
+        return { available: false, why: whyNot(e, '_dangling', 'the manage privilege') };
       }
     },
     /** Every repository and its snapshots (newest first), with the repositories whose listing failed. */

@@ -169,7 +169,9 @@ export const RESOURCES = {
           // What limits allocation (the Health pane and status warn, whoever set it).
           '*.cluster.routing.allocation.enable,*.cluster.routing.rebalance.enable,*.cluster.routing.allocation.exclude,' +
           // Shard capacity, cluster-wide blocks, wildcard deletes (the doctor and status judge them).
-          '*.cluster.max_shards_per_node*,*.cluster.blocks,*.action.destructive_requires_name',
+          '*.cluster.max_shards_per_node*,*.cluster.blocks,*.action.destructive_requires_name,' +
+          // Copies of a shard on nodes of one host (the doctor's config.same-host).
+          '*.cluster.routing.allocation.same_shard.host',
       },
     },
     parse: parseClusterSettings,

@@ -302,6 +302,8 @@ export function parseClusterSettings(r: Json): ClusterSettingsView {
       readOnlyAllowDelete: s['cluster.blocks.read_only_allow_delete'] === 'true',
     },
     destructiveRequiresName: (s['action.destructive_requires_name'] ?? 'true') !== 'false',
+    sameShardHost: s['cluster.routing.allocation.same_shard.host'] === 'true',
+    frozenFlood: parseWatermark(s[`${WM}.flood_stage.frozen`] ?? '95%', s[`${WM}.flood_stage.frozen.max_headroom`] ?? '20GB'),
   };
 }
 

@@ -119,6 +119,10 @@ export interface ClusterSettingsView {
   clusterBlocks: { readOnly: boolean; readOnlyAllowDelete: boolean };
   /** action.destructive_requires_name (default true in 8.x): false lets a wildcard delete every index. */
   destructiveRequiresName: boolean;
+  /** cluster.routing.allocation.same_shard.host (default false): copies of a shard kept off nodes of one host. */
+  sameShardHost?: boolean;
+  /** The frozen tier's flood stage (cluster.routing.allocation.disk.watermark.flood_stage.frozen and its max_headroom). */
+  frozenFlood?: Watermark;
 }
 
 export type DiskLevel = 'ok' | 'low' | 'high' | 'flood';

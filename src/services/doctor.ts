@@ -274,11 +274,13 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
   } else log = { file: null, notHere: 'no node of this cluster runs on this host (give the log with --log FILE)' };
   const deprecations = await readDeprecations(es, { nodes, hosts });
   // What only some nodes have (ILM, SLM) or some users may read is said by the reads themselves, never thrown.
-  const [healthReport, ilm, slm, snapshots, balance] = await Promise.all([
+  const [healthReport, ilm, slm, snapshots, license, dangling, balance] = await Promise.all([
     es.healthReportView(),
     es.ilm(),
     es.slm(),
     es.doctorSnapshots(),
+    es.license(),
+    es.dangling(),
     // 8.6+, and the manage privilege: otherwise why not.
     es.data('desiredBalance').then(
       (summary): BalanceView => ({ summary }),
@@ -326,6 +328,8 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     snapshotPeriod: o.snapshotPeriod,
     taskThresholds: o.taskThresholds ?? DEFAULT_TASK_THRESHOLDS,
     balance,
+    license,
+    dangling,
     // This host's kernel: judged for the nodes that run here only.
     hostKernel: parseHostKernel(hostFacts()),
     hotThreads,

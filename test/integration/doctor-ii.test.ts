@@ -5,7 +5,8 @@
 // limit reached: shards_capacity, with its diagnoses), and a snapshot repository broken on purpose
 // (its index-N overwritten, then registered again: its listing fails), an index in no snapshot with
 // --snapshot-every, many small shards at 60% of the shard limit, and the host's file descriptors,
-// max_map_count and swap.
+// max_map_count and swap, and action.destructive_requires_name false (the licence and _dangling as
+// the node answers them).
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,6 +92,26 @@ describe('the host the node runs on (this machine: the test runs as root, so the
     if (!swapOn) expect(lock).toMatchObject({ severity: 'ok', finding: 'memory not locked, but this host has no swap' });
     // On this machine (Nov 2026): 20,000 descriptors for the test nodes and the kernel's default 65,530.
     if (fds === 20_000) expect(fd.finding).toMatch(/^file descriptors limit 20,000, below 65,535/);
+  }, 60_000);
+});
+
+describe('configuration', () => {
+  afterAll(async () => {
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'action.destructive_requires_name': null } });
+  });
+
+  it('wildcard deletes allowed warn; the basic licence, no dangling index, one node a host, no dedicated frozen node hold', async () => {
+    await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'action.destructive_requires_name': false } });
+    const { byId } = await doctor();
+    expect(byId['config.destructive-requires-name']).toMatchObject({
+      severity: 'warn',
+      finding: 'action.destructive_requires_name is false: one DELETE /* (or _all, or a wildcard) removes every index',
+    });
+    expect(byId['config.license']).toMatchObject({ severity: 'ok', finding: 'basic licence active, no expiry' });
+    expect(byId['config.dangling']).toMatchObject({ severity: 'ok', finding: 'no dangling index' });
+    expect(byId['config.same-host']).toMatchObject({ severity: 'ok', finding: 'one data node per host' });
+    expect(byId['config.frozen-flood']).toMatchObject({ severity: 'ok' });
+    expect(byId['config.frozen-flood'].finding).toMatch(/^no dedicated frozen node/);
   }, 60_000);
 });
 

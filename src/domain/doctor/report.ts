@@ -27,6 +27,7 @@ import { capacityFindings, shardCapacity, type CapacityInputs } from './capacity
 import { shardSizeFindings } from './shard-sizes';
 import { loadFindings, type BalanceView } from './load';
 import { hostFindings, type HostKernel } from './host';
+import { configFindings, type DanglingView, type LicenseView } from './config';
 import { dataStreamLifecycleFindings, fileSettingsFindings, healthReportFindings, type HealthReportView } from './health-report';
 import { masterFindings } from './master';
 import { ilmFindings, type IlmView } from './ilm';
@@ -91,6 +92,9 @@ export interface DoctorInputs {
   snapshotPeriod?: { ms: number; source: string };
   /** When a search or another task is long (--long-search, --long-task, the profile, the defaults). */
   taskThresholds?: TaskThresholds;
+  /** The licence and dangling indices, or why not; undefined: not read. */
+  license?: LicenseView;
+  dangling?: DanglingView;
   /** This host's swap, swappiness and max_map_count (null: not readable); undefined: not read. */
   hostKernel?: HostKernel | null;
   /** The desired balance's stats (8.6+), or why not; undefined: not read. */
@@ -176,6 +180,18 @@ export function buildDoctorReport(i: DoctorInputs): DoctorReport {
     );
   findings.push(...diskFindings(i.allocation, i.settings.watermarks, i.blocks));
   findings.push(...blockFindings(i.settings, i.blocks));
+  if (i.shards)
+    findings.push(
+      ...configFindings({
+        settings: i.settings,
+        disks: i.allocation,
+        shards: i.shards,
+        nodes: i.nodes,
+        license: i.license,
+        dangling: i.dangling,
+        now: i.now,
+      }),
+    );
   findings.push(...capacityFindings(capacityInputs(i)));
   if (i.shards) findings.push(...shardSizeFindings(i.shards, i.indices, shardCapacity(capacityInputs(i))));
   findings.push(

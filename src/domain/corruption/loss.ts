@@ -145,7 +145,10 @@ export function comparisonLines(routes: readonly RouteLoss[]): string[] {
   const best = leastLoss(routes);
   return [
     'what each way back loses:',
-    ...routes.flatMap((r) => [`  ${t(lossWords(r))}: ${t(r.label)}`, ...(r.basis || r.why ? [`    ${t((r.basis ?? r.why) as string)}`] : [])]),
+    ...routes.flatMap((r) => [
+      `  ${t(lossWords(r))}: ${t(r.label)}`,
+      ...(r.basis || r.why ? [`    ${t((r.basis ?? r.why) as string)}`] : []),
+    ]),
     best
       ? `loses least: ${t(best.label)}${routes.some((r) => r.lost === null) ? ' (of those counted)' : ''}`
       : 'no route could be counted: choose knowing that',

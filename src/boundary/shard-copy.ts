@@ -179,6 +179,14 @@ export async function unpackCopy(archive: string, into: string): Promise<Program
   return r;
 }
 
+/** Removes an archive of the running user's from a folder private to it (a copy that did not verify). */
+export function removeArchive(file: string): void {
+  const parent = lstatOf(path.dirname(file));
+  const st = lstatOf(file);
+  if (!parent || parent.isSymbolicLink || parent.uid !== myUid() || parent.mode & 0o077) return;
+  if (st?.isFile && st.uid === myUid()) fs.rmSync(file, { force: true });
+}
+
 /** Removes a folder unpackCopy made (only one in a folder private to the running user). */
 export function removeUnpacked(dir: string): void {
   const parent = lstatOf(path.dirname(dir));

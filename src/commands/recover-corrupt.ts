@@ -23,7 +23,7 @@ import { EXIT, type CommandContext, type CommandModule } from './support/common'
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { displayText } from '../domain/display-text';
 import { comparisonLines, leastLoss, type RouteLoss } from '../domain/corruption/loss';
-import { copyKeptLine, copyLines, copyRefusal } from '../domain/corruption/copy';
+import { copyKeptLine, copyLines, copyRefusal, type IndexCopyPlan } from '../domain/corruption/copy';
 import { countCopy, keptCopies, planIndexCopy, repairCopy, routeLosses, takeIndexCopy } from '../services/red-copy';
 import { paint } from './support/paint';
 import { err, out, forTerminal } from './support/output';
@@ -117,8 +117,16 @@ async function compare(values: Values, target: { index: string; shard: number },
 const backupDirOf = (values: Values) => (values['backup-dir'] !== undefined ? path.resolve(String(values['backup-dir'])) : undefined);
 
 /** Each way back's loss for one corrupt shard, from what is on record (no copy is taken). */
-async function lossesOf(es: EsApi, guard: Guard, c: CorruptShardReport, values: Values): Promise<RouteLoss[]> {
-  const whole = await planIndexCopy(es, c.index, backupDirOf(values));
+async function lossesOf(
+  es: EsApi,
+  guard: Guard,
+  c: CorruptShardReport,
+  values: Values,
+  /** Several corrupt shards of one index: its folders are read once. */
+  plans = new Map<string, Promise<IndexCopyPlan>>(),
+): Promise<RouteLoss[]> {
+  if (!plans.has(c.index)) plans.set(c.index, planIndexCopy(es, c.index, backupDirOf(values)));
+  const whole = await plans.get(c.index)!;
   return (await routeLosses(es, guard.previewConnection.url, c, { ...whole, here: whole.here.filter((f) => f.shard === c.shard) })).routes;
 }
 
@@ -444,7 +452,9 @@ const recoverCorrupt: CommandModule = {
       if (!hasTarget) {
         const report = await detectCorruption(es);
         const losses: { index: string; shard: number; routes: RouteLoss[] }[] = [];
-        for (const c of report.corrupt) losses.push({ index: c.index, shard: c.shard, routes: await lossesOf(es, guard, c, values) });
+        const plans = new Map<string, Promise<IndexCopyPlan>>();
+        for (const c of report.corrupt)
+          losses.push({ index: c.index, shard: c.shard, routes: await lossesOf(es, guard, c, values, plans) });
         if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, ...report, losses });
         else {
           const head = `cluster is ${report.status}: ${report.unassignedPrimaries} unassigned primar${report.unassignedPrimaries === 1 ? 'y' : 'ies'}, ${report.corrupt.length} with corrupt copies`;

@@ -31,6 +31,7 @@ import {
   folderUsage,
   freeBytes,
   readCopyRecordFiles,
+  removeArchive,
   removeUnpacked,
   runRootCheckIndex,
   unpackCopy,
@@ -39,9 +40,6 @@ import {
 import { defaultBackupDir, javaOfPid, localNodeOf, processUser, type CorruptShardReport } from './corruption';
 import type { Guard } from './guard';
 import { carryOutHostStep } from './recovery-runner';
-
-/** Where the archives go, and the engine of this host as the copy steps need it. */
-export type CopyTarget = IndexCopyPlan;
 
 /** The copies kept in `dir` (default: where this user's backups go), newest first. */
 export function keptCopies(dir = defaultBackupDir()): CopyRecord[] {
@@ -104,7 +102,12 @@ async function holdersOf(es: EsApi, index: string): Promise<Map<number, string[]
  * the shards held on other hosts (not copied), an earlier verified copy of a folder (reused),
  * and the free space in `backupDir`.
  */
-export async function planIndexCopy(es: EsApi, index: string, backupDir = defaultBackupDir(), stamp = archiveStamp()): Promise<CopyTarget> {
+export async function planIndexCopy(
+  es: EsApi,
+  index: string,
+  backupDir = defaultBackupDir(),
+  stamp = archiveStamp(),
+): Promise<IndexCopyPlan> {
   const [uuids, nodes, holders] = await Promise.all([es.indexUuids([index]), es.nodeFacts(), holdersOf(es, index)]);
   const uuid = uuids.get(index) ?? '';
   const local = localNodeOf(nodes);
@@ -149,6 +152,12 @@ export async function planIndexCopy(es: EsApi, index: string, backupDir = defaul
         });
       }
     }
+    // The copy steps run as the engine's user read from its process: without it, nothing is copied.
+    if (!engine && here.length)
+      unreadable.push({
+        folder: path.dirname(here[0].folder),
+        error: `the user node ${local.name} runs as cannot be read from its process (run shardeck as root)`,
+      });
     // The cluster says this node holds a shard whose folder is not seen here: refused, not skipped.
     for (const shard of heldHere)
       if (!here.some((f) => f.shard === shard) && !unreadable.some((u) => u.folder.endsWith(`/${uuid}/${shard}`)))
@@ -181,7 +190,7 @@ export async function planIndexCopy(es: EsApi, index: string, backupDir = defaul
 }
 
 /** The checklist's facts for one folder's backup and verify steps. */
-function stepFacts(t: CopyTarget, f: CopyFolder, conn: Guard['previewConnection']): PlanFacts {
+function stepFacts(t: IndexCopyPlan, f: CopyFolder, conn: Guard['previewConnection']): PlanFacts {
   const e = t.engine!;
   const reuse = f.reuse ? /-(\d{8}T\d{6}Z)\.tar$/.exec(f.reuse)?.[1] : undefined;
   return {
@@ -217,7 +226,7 @@ export type CopyTaken =
  */
 export async function takeIndexCopy(
   guard: Guard,
-  t: CopyTarget,
+  t: IndexCopyPlan,
   confirmation: Confirmation,
   io: CopyIO,
   hostSecrets: HostSecrets,
@@ -248,13 +257,16 @@ export async function takeIndexCopy(
     }
     const v = await run('verify-backup', `check the copy of ${what} (${f.reuse ? 'taken before' : 'just taken'}) against its folder`);
     io.info(`${v.ok ? 'ok' : 'FAILED'}: ${v.message}`);
-    if (!v.ok)
+    if (!v.ok) {
+      // A copy just taken that does not match is no copy: removed (the index is not deleted either).
+      if (!f.reuse) removeArchive(f.archive);
       return {
         ok: false,
-        message: `the copy of ${what} (${f.archive}) does not match its folder: ${v.message}${f.reuse ? ' (the folder changed since that copy: take a new one)' : ''}`,
+        message: `the copy of ${what} (${f.archive}) does not match its folder: ${v.message}${f.reuse ? ' (the folder changed since that copy: remove it and its .json to take a new one)' : '; it was removed'}`,
         records,
         lines,
       };
+    }
     const before = existing.find((r) => r.archive === f.archive);
     const record: CopyRecord = before ?? {
       version: 1,

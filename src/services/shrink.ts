@@ -11,7 +11,7 @@ import type { EsApi } from '../cluster/api';
 import type { NameHolder } from '../cluster/shrink';
 import { readCapped } from '../boundary/files';
 import { clusterFileKey, clusterLockDir } from '../config/cluster-lock';
-import { configDir, LockBusyError, withFileLock, writePrivateFileAtomic } from '../config/files';
+import { configDir, LockBusyError, privateFolderFiles, withFileLock, writePrivateFileAtomic } from '../config/files';
 import { urlForMessage } from '../domain/urls';
 import { describeOutcome } from '../domain/mutation/audit';
 import type { Confirmation } from '../domain/mutation/confirmation';
@@ -164,6 +164,8 @@ export interface UnfinishedShrink {
 
 /** This operator's unfinished run on this cluster, with where it stands now; null when there is none. */
 export async function unfinishedShrink(es: EsApi): Promise<UnfinishedShrink | null> {
+  // No journal at all (the common case): not even the cluster's uuid is asked.
+  if (!privateFolderFiles(path.join(configDir(), 'shrinks'), (n) => n.endsWith('.json')).length) return null;
   const p = loadShrinkProgress(await es.clusterUuid());
   const u = p && unfinishedRun(p);
   if (!p || !u) return null;

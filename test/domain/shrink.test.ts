@@ -162,6 +162,10 @@ describe('what is refused (nothing is sent)', () => {
     expect(refusalOf(index({ health: 'yellow' }), 'shrink', 1, tmp, c)).toMatch(/is yellow, not green/);
     expect(refusalOf(index({ status: 'close' }), 'shrink', 1, tmp, c)).toMatch(/is closed: open it first/);
     expect(refusalOf(index({ hidden: true }), 'shrink', 1, tmp, c)).toMatch(/hidden or system/);
+    expect(refusalOf(index({ settings: { 'index.blocks.read_only_allow_delete': 'true' } }), 'shrink', 1, tmp, c)).toMatch(
+      /flood-stage watermark.*shardeck unblock/,
+    );
+    expect(refusalOf(index({ settings: { 'index.blocks.read_only': 'true' } }), 'shrink', 1, tmp, c)).toMatch(/is read-only/);
     expect(refusalOf(index({ name: '.kibana_1' }), 'shrink', 1, tmp, c)).toMatch(/hidden or system/);
     expect(refusalOf(index({ aliases: { alpha: { is_write_index: true } } }), 'shrink', 1, tmp, c)).toMatch(
       /write index of the alias alpha/,

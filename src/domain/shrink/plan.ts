@@ -185,6 +185,10 @@ export function refusalOf(f: IndexFacts, mode: Mode, to: number, tmp: string, cl
   if (f.hidden || f.name.startsWith('.'))
     return 'is a hidden or system index: shardeck right-sizes project indices only (Elasticsearch manages its own)';
   if (f.status !== 'open') return `is ${f.status === 'close' ? 'closed' : f.status}: open it first (a closed index cannot be copied)`;
+  if (f.settings['index.blocks.read_only_allow_delete'] === 'true')
+    return 'is read-only after the flood-stage watermark (index.blocks.read_only_allow_delete): free disk and lift the block first (shardeck unblock)';
+  if (f.settings['index.blocks.read_only'] === 'true' || f.settings['index.blocks.metadata'] === 'true')
+    return 'is read-only (index.blocks.read_only or index.blocks.metadata): its settings cannot change; lift the block first';
   if (f.health !== 'green') return `is ${f.health}, not green: every shard must be started before it is copied (see shardeck status)`;
   const writeOf = Object.entries(f.aliases)
     .filter(([, a]) => a.is_write_index === true)

@@ -8,8 +8,9 @@ import { ILM_EXPLAIN_FILTER, parseIlm, type IlmView } from '../domain/doctor/ilm
 import { type SlmView, type SnapshotsView } from '../domain/doctor/snapshots';
 import { parseDangling, parseLicense, type DanglingView, type LicenseView } from '../domain/doctor/config';
 import { parseRepositories, parseSlmPolicies, parseSnapshots, slmMissing, type SnapshotInfo } from '../domain/snapshots';
-import { ConnError, getJson, type EsTransport } from './connection';
-import { TASKS_FILTER } from './resources';
+import { ConnError, getJson, read, type EsTransport } from './connection';
+import { parseIndicatorDetail, type IndicatorDetail } from '../domain/doctor/health-report';
+import { healthReportIndicatorRequest, TASKS_FILTER } from './resources';
 
 /** Why an optional API gave nothing: not on this node (400/404/405/410), not allowed (403), or the error itself. */
 function whyNot(e: unknown, api: string, privilege: string): string {
@@ -54,6 +55,26 @@ export function doctorApi(es: EsTransport) {
     return { repositories, snapshots: snapshots.sort((x, y) => (y.startMs ?? 0) - (x.startMs ?? 0)), failures };
   };
   return {
+    /**
+     * What the node asked knows of the elected master by itself (the cluster state's master_node,
+     * local=true: answered without a master), with the cluster's name; null when it cannot say.
+     */
+    async localMaster(): Promise<{ master: string | null; clusterName: string } | null> {
+      try {
+        const b = await getJson(es, '/_cluster/state/master_node', { local: 'true', filter_path: 'cluster_name,master_node' });
+        return { master: typeof b?.master_node === 'string' ? b.master_node : null, clusterName: String(b?.cluster_name ?? '?') };
+      } catch {
+        return null;
+      }
+    },
+    /** The verbose master_is_stable indicator (8.7+; answered without a master), or undefined. */
+    async masterIndicator(): Promise<IndicatorDetail | undefined> {
+      try {
+        return parseIndicatorDetail((await read(es, healthReportIndicatorRequest('master_is_stable'))).body as never, 'master_is_stable');
+      } catch {
+        return undefined;
+      }
+    },
     /** One sample: node counters, master and term, tasks (read together, at `t`). */
     async doctorSample(): Promise<DoctorSample> {
       const t = Date.now();

@@ -4,6 +4,7 @@
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
 import { existsHere } from '../boundary/host-reads';
 import { countOf } from '../domain/format';
+import { urlForMessage } from '../domain/urls';
 import { displayText } from '../domain/display-text';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
@@ -11,7 +12,7 @@ import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
 import { DOCTOR_RULES, ruleOf, type DoctorRule } from '../domain/doctor/rules';
 import { didYouMean } from '../domain/suggest';
-import { platformOnHost, runDoctor } from '../services/doctor';
+import { masterlessReport, platformOnHost, runDoctor } from '../services/doctor';
 import { doctorSettings } from '../domain/doctor/settings';
 import { EXIT, openConnection, type CommandModule } from './support/common';
 import { usageError } from './support/guarded';
@@ -155,6 +156,13 @@ const doctor: CommandModule = {
         await es.checkVersion(); // a major shardeck does not know: refused like an unreachable node
       } catch (e) {
         const err = e as ConnError;
+        // Health waits for the master: a node that knows none is the finding (critical), not unreachable.
+        const masterless = err.kind === 'timeout' || err.status === 503 ? await masterlessReport(es, urlForMessage(conn.url)) : null;
+        if (masterless) {
+          if (json) outJson(masterless);
+          else out(doctorText(masterless));
+          return doctorReportExit(masterless);
+        }
         // Refused (403): what the user lacks is the finding, so ask the node which privileges those are.
         const access = err.kind === 'forbidden' ? await es.missingPrivileges() : null;
         report = {

@@ -12,7 +12,9 @@ import { hostFacts } from '../boundary/host-facts';
 import { parseHostKernel } from '../domain/doctor/host';
 import type { ConsoleStore } from '../store/console';
 import { MAX_EXPLAINS, unassignedCases, type ExplainedCase } from '../domain/doctor/shards';
-import { buildDoctorReport, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
+import { buildDoctorReport, DOCTOR_SCHEMA, type DoctorLog, type DoctorReport, type HostNodeView } from '../domain/doctor/report';
+import { noMasterFinding } from '../domain/doctor/master';
+import { worstSeverity, type Severity } from '../domain/doctor/finding';
 import type { DiskSample } from '../domain/doctor/forecast';
 import type { NodeSample } from '../domain/node-history';
 import type { NodeWatch } from '../domain/node-watch';
@@ -336,6 +338,27 @@ export async function runDoctor(es: EsApi, o: DoctorOptions): Promise<DoctorRepo
     hotThreadsError,
     now: o.now ?? Date.now(),
   });
+}
+
+/**
+ * When the cluster's health could not be read: a report of its one finding if the node asked knows
+ * no elected master (the 15 s the health read waited were the master's, not the network's), else
+ * null (unreachable as it was).
+ */
+export async function masterlessReport(es: EsApi, where: string): Promise<DoctorReport | null> {
+  const local = await es.localMaster();
+  if (!local || local.master !== null) return null;
+  const findings = [noMasterFinding(where, await es.masterIndicator())];
+  const counts: Record<Severity, number> = { critical: 0, warn: 0, unknown: 0, ok: 0 };
+  for (const f of findings) counts[f.severity]++;
+  return {
+    schema: DOCTOR_SCHEMA,
+    reachable: true,
+    cluster: { name: local.clusterName, status: 'red', nodes: 0, dataNodes: 0 },
+    worst: worstSeverity(findings),
+    counts,
+    findings,
+  };
 }
 
 /**

@@ -9,7 +9,7 @@ import type { NodeSample } from '../node-history';
 import { nodeLeftShards, type NodeWatch } from '../node-watch';
 import type { ShardRow } from '../types';
 import type { Finding } from './finding';
-import { findingFromIndicator, indicatorOf, type HealthReportView } from './health-report';
+import { findingFromIndicator, indicatorOf, type HealthReportView, type IndicatorDetail } from './health-report';
 import type { DoctorSample, NodeCounters } from './sample';
 import { windowText } from './sample';
 
@@ -129,6 +129,29 @@ export function masterStableFinding(i: MasterInputs): Finding {
     severity: 'ok',
     finding: `master ${master} elected, no election while watched (term ${s.term ?? '?'})`,
     evidence,
+  };
+}
+
+/**
+ * master.stable when the cluster cannot be read for want of a master: the node asked says it knows
+ * none (its local cluster state), with the master_is_stable indicator's diagnoses where it has one.
+ */
+export function noMasterFinding(node: string, indicator?: IndicatorDetail): Finding {
+  const evidence = [`the node answering (${node}) knows no elected master (GET _cluster/state/master_node?local=true)`];
+  if (indicator && indicator.indicator.status !== 'green') return findingFromIndicator('master.stable', 'master', indicator, evidence);
+  // Seen on 8.19: green with current_master null for a while after the master is gone.
+  if (indicator)
+    evidence.push(
+      `_health_report master_is_stable: ${indicator.indicator.status}: ${indicator.indicator.symptom} (current_master null: the indicator waits before it turns red)`,
+    );
+  return {
+    id: 'master.stable',
+    family: 'master',
+    severity: 'critical',
+    finding: 'no elected master: the cluster answers no health, no search that needs the cluster state, no change',
+    evidence,
+    remedy:
+      'start enough master-eligible nodes to form a quorum of the voting configuration; their logs say why no election succeeds (discovery.seed_hosts, cluster.initial_master_nodes, the network between them)',
   };
 }
 

@@ -13,7 +13,13 @@ import {
   parseIndicatorDetail,
   type HealthReportView,
 } from '../../../src/domain/doctor/health-report';
-import { highAvailabilityFinding, masterLoadFinding, masterStableFinding, nodeLeftFinding } from '../../../src/domain/doctor/master';
+import {
+  highAvailabilityFinding,
+  masterLoadFinding,
+  masterStableFinding,
+  noMasterFinding,
+  nodeLeftFinding,
+} from '../../../src/domain/doctor/master';
 import { ilmErrorFinding, ilmStatusFinding, parseIlm, type IlmView } from '../../../src/domain/doctor/ilm';
 import {
   failingSnapshotFinding,
@@ -202,6 +208,32 @@ describe('master.stable', () => {
       severity: 'warn',
       remedy: 'Check the logs of the master-eligible nodes',
     });
+  });
+});
+
+describe('master.stable when the health read found no master', () => {
+  const ind = (status: 'green' | 'red') => ({
+    indicator: {
+      name: 'master_is_stable',
+      status,
+      symptom: status === 'green' ? 'The cluster has a stable master node' : 'No master node observed in the last 30s',
+      impacts: [],
+      diagnoses: status === 'red' ? [{ cause: 'no quorum', action: 'Start the master-eligible nodes', affectedIndices: [] }] : [],
+    },
+    details: { current_master: { node_id: null, name: null } },
+  });
+
+  it('critical in its own words while the indicator is still green (seen on 8.19: green with current_master null)', () => {
+    const f = noMasterFinding('http://127.0.0.1:9200', ind('green'));
+    expect(f).toMatchObject({ id: 'master.stable', severity: 'critical' });
+    expect(f.evidence[1]).toBe(
+      '_health_report master_is_stable: green: The cluster has a stable master node (current_master null: the indicator waits before it turns red)',
+    );
+    expect(noMasterFinding('x').severity).toBe('critical');
+  });
+
+  it('once the indicator is red, its diagnosis', () => {
+    expect(noMasterFinding('x', ind('red'))).toMatchObject({ severity: 'critical', remedy: 'Start the master-eligible nodes' });
   });
 });
 

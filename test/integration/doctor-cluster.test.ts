@@ -24,6 +24,7 @@ interface Finding {
   severity: string;
   finding: string;
   evidence: string[];
+  remedy?: string;
 }
 
 async function doctor() {

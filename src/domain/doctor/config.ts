@@ -3,6 +3,7 @@
 // cluster.routing.allocation.same_shard.host), a licence expired or expiring (GET _license, where
 // the node has it), dangling indices (GET _dangling) and the frozen tier's flood stage (judged on
 // the settings and on nodes whose only data role is data_frozen: the test cluster has none). Pure.
+import { compareText } from '../order';
 import { formatBytes, formatCount } from '../format';
 import { requiredFreeBytes } from '../disk';
 import type { ClusterSettingsView, NodeDisk, ShardRow } from '../types';
@@ -61,7 +62,7 @@ export function sameHostShards(shards: readonly ShardRow[], hosts: Record<string
     }
     for (const [host, nodes] of perHost) if (nodes.length > 1) out.push({ index: g.index, shard: g.shard, host, nodes });
   }
-  return out.sort((a, b) => a.index.localeCompare(b.index) || a.shard - b.shard);
+  return out.sort((a, b) => compareText(a.index, b.index) || a.shard - b.shard);
 }
 
 export function sameHostFinding(

@@ -2,6 +2,7 @@
 // Lucene's hard limit of 2^31 documents (warned from 200 M), and many small shards (under 1 GB)
 // while shard capacity is more than half used: the platform's 6-shard template fills the cluster's
 // shard limit long before its disk. Judged on _cat/shards (each copy's store and documents). Pure.
+import { compareText } from '../order';
 import { formatBytes, formatCount, formatPercent } from '../format';
 import type { IndexRow, ShardRow } from '../types';
 import type { Capacity } from './capacity';
@@ -108,7 +109,7 @@ export function undersizedFinding(shards: readonly ShardRow[], indices: readonly
   // The index with the most small shards first: where a shrink frees the most.
   const perIndex = new Map<string, number>();
   for (const s of small) perIndex.set(s.index, (perIndex.get(s.index) ?? 0) + 1);
-  const worst = [...perIndex].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const worst = [...perIndex].sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   return {
     id: 'shards.undersized',
     family: 'shards',

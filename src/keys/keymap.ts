@@ -160,7 +160,7 @@ const COMMANDS = [
   {
     id: 'wizard.shrink',
     keys: ['S'],
-    description: 'shards: fewer for the selected index (or a pattern), same name, copied and checked',
+    description: 'fewer shards for the selected index, under the same name',
     scope: 'indices',
     dangerous: true,
     short: 'shrink',
@@ -314,7 +314,7 @@ const COMMANDS = [
   {
     id: 'recovery.compare',
     keys: ['k'],
-    description: "copy the shard folder and count the repair's loss with CheckIndex (the node keeps running)",
+    description: 'copy the shard, count what a repair loses (node runs on)',
     scope: 'recovery',
     dangerous: true,
   },

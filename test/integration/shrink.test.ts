@@ -196,6 +196,30 @@ describe('one node', () => {
     console.log(`[shrink] 10,000 documents, 6 -> 1 shard on one node: ${took} ms (the CLI's run, start to end)`);
   });
 
+  it('a snapshot first, on by default where a repository exists: taken and followed to its end before the block', async () => {
+    expect((await es('PUT', '/_snapshot/backups', { type: 'fs', settings: { location: node.repoDir } })).status).toBe(200);
+    try {
+      await projectIndex(node.url, 'service_v9_snap', 500);
+      const before = await indexState(node.url, 'service_v9_snap');
+      const r = await cli(['shrink', 'service_v9_snap', '--shards', '1', '--yes', '--accept-data-loss', 'service_v9_snap']);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/snapshot first: backups\/before-shrink-service_v9_snap-\d{8}-\d{6}/);
+      const order = [...r.stdout.matchAll(/^service_v9_snap ([a-z-]+):/gm)].map((m) => m[1]);
+      expect(order.slice(0, 2)).toEqual(['snapshot', 'block']);
+      expect(r.stdout).toMatch(/done: snapshot backups\/before-shrink-service_v9_snap-\d{8}-\d{6} taken \(6\/6 shards\)/);
+      const snaps = (await es('GET', '/_snapshot/backups/_all')).body.snapshots;
+      expect(snaps.map((x: { indices: string[]; state: string }) => [x.indices, x.state])).toEqual([[['service_v9_snap'], 'SUCCESS']]);
+      expect(await indexState(node.url, 'service_v9_snap')).toEqual({ ...before, shards: 1, uuid: expect.any(String) });
+      // --no-snapshot: none taken (and the plan says the copy is then the only other copy).
+      await projectIndex(node.url, 'service_v9_nosnap', 10);
+      const no = await cli(['shrink', 'service_v9_nosnap', '--shards', '1', '--no-snapshot', '--dry-run']);
+      expect(no.stdout).toMatch(/no snapshot first \(asked\): the temporary copy is the only other copy/);
+      expect(no.stdout).not.toMatch(/^ {2}\d+\. snapshot:/m);
+    } finally {
+      await es('DELETE', '/_snapshot/backups');
+    }
+  });
+
   it('a write during the run is refused by the block, and the plan told the operator so', async () => {
     await projectIndex(node.url, 'service_v9_busy', 2000);
     const run = watchCli(

@@ -3,6 +3,7 @@
 // judges each index (what is refused and why), counts the shards (the divisors, the proposal, split
 // targets), the disk the copy needs against the watermarks, the time, the shard capacity before and
 // after, and names the steps. The requests are in steps.ts, the journal in progress.ts. Pure.
+import { shardCapacity } from '../doctor/capacity';
 import { requiredFreeBytes } from '../disk';
 import { formatBytes, formatCount } from '../format';
 import { NOT_IN_INDEX_NAMES } from '../naming';
@@ -427,9 +428,9 @@ export interface Capacity {
  * fit under it.
  */
 export function capacity(openShards: number, dataNodes: number, maxShardsPerNode: number, perProject: number | null): Capacity {
-  const limit = maxShardsPerNode * dataNodes;
-  const free = Math.max(0, limit - openShards);
-  return { limit, open: openShards, free, projectIndices: perProject && perProject > 0 ? Math.floor(free / perProject) : null };
+  // The doctor's capacity rule (domain/doctor/capacity.ts): one count of what fits.
+  const c = shardCapacity({ openShards, dataNodes, maxShardsPerNode, template: { name: null, shards: perProject ?? 1, replicas: 0 } });
+  return { limit: c.limit, open: c.open, free: Math.max(0, c.limit - c.open), projectIndices: perProject && perProject > 0 ? c.fit : null };
 }
 
 /** Shard copies of one project index of the template (its shards times one plus its replicas). */

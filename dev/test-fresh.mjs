@@ -96,6 +96,10 @@ try {
   log(`cloning ${head.slice(0, 12)} into ${clone}`);
   execFileSync('git', ['clone', '-q', '--no-checkout', root, clone], { stdio: 'inherit' });
   execFileSync('git', ['checkout', '-q', head], { cwd: clone, stdio: 'inherit' });
+  // CI runs its clone with a copy of shared/ beside it (read-only); so does this one (the doctor's
+  // rule table is checked against ../shared/DOCTOR-CATALOGUE.md).
+  const shared = path.join(path.dirname(root), 'shared');
+  if (fs.existsSync(shared)) fs.cpSync(shared, path.join(work, 'shared'), { recursive: true });
   // Fresh means no installed packages, even if a link to some were ever committed.
   // (A link is unlinked, never followed: what it points to belongs to another checkout.)
   const cloned = path.join(clone, 'node_modules');

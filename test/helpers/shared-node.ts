@@ -153,6 +153,11 @@ export async function resetNode(node: SharedNode): Promise<void> {
   }
   await call(node, 'DELETE', '/.tasks'); // 404 when there is none
   await call(node, 'DELETE', '/_search/scroll/_all');
+  // A cluster-wide block lets through only a settings request that touches the block alone: lifted first.
+  for (const level of ['persistent', 'transient'])
+    await call(node, 'PUT', '/_cluster/settings', {
+      [level]: { 'cluster.blocks.read_only': null, 'cluster.blocks.read_only_allow_delete': null },
+    });
   const settings = await ok(node, 'GET', '/_cluster/settings?flat_settings=true');
   const unset = (o: Record<string, unknown>) => Object.fromEntries(Object.keys(o).map((k) => [k, null]));
   if (Object.keys(settings.persistent).length || Object.keys(settings.transient).length)

@@ -49,9 +49,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await esCall(node.url, 'POST', `/_tasks/${task}/_cancel`).catch(() => undefined);
-  await esCall(node.url, 'PUT', '/_cluster/settings', {
-    persistent: { 'cluster.blocks.read_only_allow_delete': null, 'cluster.max_shards_per_node': null },
-  });
+  // The block alone first: under it, a settings request touching anything else is refused.
+  await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.blocks.read_only_allow_delete': null } });
+  await esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.max_shards_per_node': null } });
 });
 
 it('doctor --long-task 30s names the capacity, the cluster block, the index block and the long by-query, each with its fix, and exits 2', async () => {

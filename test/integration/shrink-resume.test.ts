@@ -123,7 +123,8 @@ describe('killed before the original is deleted, then --rollback', () => {
     const r = await cli(['shrink', '--rollback', '--yes', '--accept-data-loss', index]);
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/was deleted: a roll back cannot bring it back; shardeck shrink --resume goes on with its copy/);
-    expect((await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index])).code).toBe(0);
+    const resumed = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index]);
+    expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0);
     await expectRightSized(index, before);
   });
 });

@@ -136,7 +136,7 @@ describe('drain a node', () => {
     expect(again.code).toBe(5);
     expect(again.stdout).toMatch(/already drained/);
     expect(again.stdout).toMatch(
-      /filter: an allocation filter keeps the shard off these nodes \(an exclude, include or require setting\); refused on node-1, node-3 for service_v9_mt_everywhere\[0\]p/,
+      /filter: an allocation filter keeps the shard off these nodes \(an exclude, include or require setting\); refused on node-[13], node-[13] for service_v9_mt_everywhere\[0\]p/,
     );
 
     // Lift the block: a re-run follows the node to empty.

@@ -3,6 +3,7 @@
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
 // The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
+import { failureSentence } from '../domain/privileges';
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
@@ -179,7 +180,12 @@ const forcemerge: CommandModule = {
       const ok = failures.length === 0;
       if (json) printJson({ ...head, ok, sent: true, requests, ...(snapshotFirst ? { snapshotFirst } : {}), task, after, failures });
       else {
-        out(`${ok ? paint('green', 'ok') : paint('red', 'FAILED')}: merge finished; before -> after:\n`);
+        // A refused merge is not a finished one (issue 41): the cause first, the privilege named.
+        out(
+          ok
+            ? `${paint('green', 'ok')}: merge finished; before -> after:\n`
+            : `${paint('red', 'FAILED')}: the merge did not finish: ${failureSentence(failures[0])}; before -> after:\n`,
+        );
         for (const b of before.indices) {
           const a = after.indices.find((i) => i.name === b.name);
           out(
@@ -190,7 +196,7 @@ const forcemerge: CommandModule = {
           const a = after.disks.find((d) => d.node === b.node);
           out(`  node ${b.node}: disk used ${formatBytes(b.usedBytes)} -> ${formatBytes(a?.usedBytes)}\n`);
         }
-        for (const f of failures) out(`  failure: ${f}\n`);
+        for (const f of failures.slice(1)) out(`  failure: ${failureSentence(f)}\n`);
       }
       return ok ? EXIT.ok : EXIT.failed;
     } catch (e) {

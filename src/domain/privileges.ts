@@ -102,3 +102,9 @@ export function missingPrivileges(answer: {
     for (const [p, ok] of Object.entries(privs)) if (!ok) out.push(`index ${p} on ${names}`);
   return out;
 }
+
+/** A failure the node reported (a task's error): the missing privilege in one sentence when it is one, else as it came. */
+export function failureSentence(reason: string): string {
+  const u = parseUnauthorized(reason);
+  return u ? forbiddenSentence(u) : reason;
+}

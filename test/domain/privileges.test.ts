@@ -62,3 +62,17 @@ describe('privileges', () => {
     expect(accessFindings(null)[0].finding).toMatch(/security off/);
   });
 });
+
+describe('a failure reported by a task (issue 41: a force merge refused to the watcher said "merge finished")', () => {
+  it('names the missing privilege when it is one, else keeps the reason', async () => {
+    const { failureSentence } = await import('../../src/domain/privileges');
+    expect(
+      failureSentence(
+        'action [indices:admin/forcemerge] is unauthorized for user [smoke_watcher] with effective roles [smoke_watcher] on indices [smoke_v], this action is granted by the index privileges [maintenance,manage,all]',
+      ),
+    ).toBe(
+      'user smoke_watcher lacks the index privilege maintenance (or manage, all) on smoke_v for indices:admin/forcemerge: see the watcher and operator roles in the README',
+    );
+    expect(failureSentence('shard failure: no space left on device')).toBe('shard failure: no space left on device');
+  });
+});

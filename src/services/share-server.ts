@@ -143,7 +143,9 @@ export class ShareServer implements Approver {
     }
     const server = net.createServer((socket) => void this.accept(socket));
     // A hard cap above what the rate lets through, so a connection past the rate is told why.
-    server.maxConnections = MAX_FOLLOWERS * 2 + CONNECT_BURST * 2;
+    // A refused connection lingers up to REFUSED_LINGER_MS, so a burst of 200 arriving in one accept
+    // batch must fit under it, or the excess would be closed without a word.
+    server.maxConnections = MAX_OPEN_CONNECTIONS;
     // The socket is created with the umask's mode: a umask of 0 would leave it 0777 until chmod.
     const oldMask = process.umask(0o177);
     try {
@@ -302,8 +304,7 @@ export class ShareServer implements Approver {
 
   /** A connection past the rate: one line and closed, before any look-up; the leader told at most once a second. */
   private refuseTooMany(socket: net.Socket): void {
-    socket.end(JSON.stringify({ t: 'refused', reason: TOO_MANY_CONNECTIONS } satisfies LeaderMessage) + '\n');
-    socket.destroySoon();
+    sayRefusedAndClose(socket, TOO_MANY_CONNECTIONS);
     this.stats.tooMany++;
     const now = Date.now();
     if (now - this.floodToldAt < 1000) return;
@@ -318,8 +319,7 @@ export class ShareServer implements Approver {
   }
 
   private refuse(socket: net.Socket, who: string, why: string): void {
-    socket.end(JSON.stringify({ t: 'refused', reason: why } satisfies LeaderMessage) + '\n');
-    socket.destroySoon();
+    sayRefusedAndClose(socket, why);
     const view = this.store.getState().share;
     this.patchView({ refused: [...(view?.refused ?? []), `${new Date().toISOString().slice(11, 19)} ${who}: ${why}`].slice(-5) });
   }
@@ -484,4 +484,19 @@ export class ShareServer implements Approver {
     this.stats.messages++;
     peer.socket.write(line);
   }
+}
+
+/** A refused connection is not torn down under the peer: it keeps only the open files this cap allows. */
+const MAX_OPEN_CONNECTIONS = 256;
+const REFUSED_LINGER_MS = 2000;
+
+/**
+ * Says why and half-closes, then reads and discards what the peer still sends (its hello) until it
+ * closes or the linger ends: destroyed at once, the peer's hello would meet EPIPE and it would lose
+ * the reason in its receive buffer.
+ */
+function sayRefusedAndClose(socket: net.Socket, reason: string): void {
+  socket.end(JSON.stringify({ t: 'refused', reason } satisfies LeaderMessage) + '\n');
+  socket.resume();
+  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }

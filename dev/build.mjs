@@ -9,14 +9,16 @@ import { bundleAliases } from './lib/bundle-aliases.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+// SHARDECK_DIST: a build of one's own elsewhere (two sessions building at once empty each other's dist/).
+const dist = process.env.SHARDECK_DIST ? path.resolve(process.env.SHARDECK_DIST) : path.join(root, 'dist');
 // The bundle and its chunks go; what npm run package made (dist/shardeck*) stays until it rebuilds them.
-fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
-for (const f of fs.readdirSync(path.join(root, 'dist'))) {
-  if (!f.startsWith('shardeck') && f !== 'sea') fs.rmSync(path.join(root, 'dist', f), { recursive: true, force: true });
+fs.mkdirSync(dist, { recursive: true });
+for (const f of fs.readdirSync(dist)) {
+  if (!f.startsWith('shardeck') && f !== 'sea') fs.rmSync(path.join(dist, f), { recursive: true, force: true });
 }
 await build({
   entryPoints: { cli: path.join(root, 'src/cli.tsx') },
-  outdir: path.join(root, 'dist'),
+  outdir: dist,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -32,4 +34,4 @@ await build({
   },
   logLevel: 'warning',
 });
-fs.chmodSync(path.join(root, 'dist/cli.js'), 0o755);
+fs.chmodSync(path.join(dist, 'cli.js'), 0o755);

@@ -4,14 +4,12 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/lib/es-node.mjs';
 import { waitUntil } from '../helpers/wait-until';
-import { ensureBuilt } from '../helpers/run-cli';
+import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SOCKET = `shardeck-e2e-${process.pid}`;
 const INDEX = `tui_e2e_yellow_${process.pid}`;
 
@@ -23,7 +21,7 @@ function tmux(...args: string[]): string {
 
 /** Starts the built CLI in its own 80x24 tmux session; the shell prints markers around it. */
 function launch(session: string, args: string, env = ''): void {
-  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${root}/dist/cli.js ${args}; echo EXIT=$?; sleep 600`;
+  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
   tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', cmd);
 }
 

@@ -1,11 +1,12 @@
 // Runs the BUILT CLI (dist/cli.js, the bundle operators get) as a child process.
-// SHARDECK_CLI points at another build; otherwise dist/ is rebuilt when a source is newer than it.
+// SHARDECK_CLI points at another build; otherwise dist/ (or SHARDECK_DIST, a build folder of one's
+// own) is rebuilt when a source is newer than it.
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileTempDir } from './file-temp';
 
-export const CLI = process.env.SHARDECK_CLI ?? path.resolve('dist/cli.js');
+export const CLI = process.env.SHARDECK_CLI ?? path.resolve(process.env.SHARDECK_DIST ?? 'dist', 'cli.js');
 
 export function newestMtime(dir: string): number {
   let newest = 0;

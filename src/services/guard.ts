@@ -55,6 +55,8 @@ export interface GuardContext {
   lockWaitMs?: number;
   /** A follower who proposed the change now on screen (the audit's proposedBy); this process's user otherwise. */
   proposedBy?: () => string | undefined;
+  /** After a request went out (whatever its answer): the console reads again what it shows, so no pane shows the cluster as it was. */
+  onSent?: () => void;
 }
 
 export interface Approver {
@@ -321,6 +323,7 @@ export class Guard {
       const v = await this.verify(plan);
       outcome.verified = { ok: v.ok, message: v.message };
     }
+    if (res.ok || res.maybeSent) this.ctx.onSent?.();
     return outcome;
   }
 

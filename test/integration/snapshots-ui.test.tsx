@@ -11,12 +11,14 @@ import { createEsApi } from '../../src/cluster/api';
 import { readAudit } from '../../src/services/audit';
 import { Guard } from '../../src/services/guard';
 import { createWizardServices } from '../../src/services/wizards';
-import { setSnapshot, type ResourceName } from '../../src/store/console';
+import { Poller } from '../../src/services/poller';
+import { createConsoleStore, setSnapshot, type ResourceName } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
 import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
 import { KEYS, makeStore, renderApp } from '../ui/harness';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
+import { waitUntil } from '../helpers/wait-until';
 
 let node: SharedNode;
 let dir: string;
@@ -90,4 +92,40 @@ it('the pane shows the snapshot; R restores it beside, followed until green, cou
     request: { method: 'POST', path: '/_snapshot/backups/nightly-1/_restore', body: { indices: 'logs-a' } },
   });
   app.unmount();
+});
+
+it('issue 47 item 6: a snapshot taken in the console is on the Snapshots pane as it ends, not a poll period later', async () => {
+  const client = createClient({ url: node.url });
+  const api = createEsApi(client, node.url);
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(dir, 'audit-2.log') });
+  const services = createWizardServices(api, guard, { pollMs: 200 });
+  // A minute between polls: what the pane shows after the snapshot can only come from the refresh its end asks for.
+  const store = createConsoleStore({ connection: { url: node.url, profile: 'ui', insecure: false, readOnly: false }, intervalMs: 60_000 });
+  store.setState({ pane: 'snapshots' });
+  const poller = new Poller(api, store);
+  const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['snapshot'], services), poller, clock: Date.now });
+  poller.start();
+  try {
+    await until(app, /nightly-1/);
+    const before = store.getState().snapshots.snapshots.data?.length ?? 0;
+    await app.press('S');
+    await until(app, /partial ok/);
+    await app.press(KEYS.tab);
+    await app.press(KEYS.tab);
+    await app.type('logs-a');
+    await app.press(KEYS.enter);
+    await until(app, /y take it/);
+    await app.press('y');
+    await until(app, /SUCCESS/, 60_000);
+    const ended = Date.now();
+    await waitUntil('the new snapshot on the pane', () => (store.getState().snapshots.snapshots.data?.length ?? 0) > before, Boolean, {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    expect(Date.now() - ended).toBeLessThan(10_000);
+  } finally {
+    poller.stop();
+    app.unmount();
+    await client.close();
+  }
 });

@@ -126,6 +126,8 @@ export async function runConsole(
       approver: sharing.approver,
       proposedBy: sharing.proposedBy,
       onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+      // Issue 47 item 6: the panes show the cluster after the change at once, not a poll period later.
+      onSent: () => void pollControl.refreshNow().catch(() => undefined),
     });
     const wizardServices = createWizardServices(es, guard, {
       serviceStop: profile?.serviceStop,

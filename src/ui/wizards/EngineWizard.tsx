@@ -2,12 +2,11 @@
 // an action chosen by key. Each action shows its exact commands and runs once confirmed: the
 // node's name typed for stop and restart, y for start and plugin changes. After a plugin change
 // the restart is offered (r). The session is the one `shardeck service` / `shardeck plugin` drive.
-import React, { useEffect } from 'react';
+import React from 'react';
 import { Text } from '../components/Text';
 import { actionLabel, engineClosesOnEsc, RESTART, type EngineWizardState } from '../../domain/wizards/engine';
 import type { WizardServices } from '../../services/wizards';
 import { engineWizard } from '../../services/wizards/engine';
-import { useConsoleContext } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
@@ -24,11 +23,6 @@ export const EngineWizard = withServices(function EngineFromNodes({
 }) {
   const [state, session] = useSession(() => services.open(engineWizard));
   const send = session.send;
-  // A stop or start changes what every pane shows: refresh them when it ends, not at the next backoff.
-  const { poller } = useConsoleContext();
-  useEffect(() => {
-    if (state.phase === 'done') void poller?.refreshNow().catch(() => undefined);
-  }, [state.phase, poller]);
   useDialogKeys(session, onClose, (key) => {
     const s = state;
     if (key.is('dialog.close')) {

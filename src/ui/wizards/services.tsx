@@ -1,7 +1,8 @@
 // How wizards reach the cluster without importing it: the TUI provides WizardServices (built on
 // the Guard in services/wizards/index.ts) here; a wizard creates its session once and re-renders on
 // every state change of it.
-import React, { createContext, useContext, useState, useSyncExternalStore } from 'react';
+import React, { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { useConsoleContext } from '../app/context';
 import { Text } from '../components/Text';
 import type { WizardServices } from '../../services/wizards';
 
@@ -21,10 +22,18 @@ interface SessionLike {
   subscribe: (fn: () => void) => () => void;
 }
 
-/** Creates the session on first render and follows its state. */
+/**
+ * Creates the session on first render and follows its state. When it ends done, the panes read
+ * again (issue 47 item 6): a snapshot or a stop the wizard waited for shows at once, not a poll later.
+ */
 export function useSession<T extends SessionLike>(create: () => T): [ReturnType<T['getState']>, T] {
   const [session] = useState(create);
   const state = useSyncExternalStore(session.subscribe, session.getState) as ReturnType<T['getState']>;
+  const { poller } = useConsoleContext();
+  const done = (state as { phase?: unknown } | null)?.phase === 'done';
+  useEffect(() => {
+    if (done) void poller?.refreshNow().catch(() => undefined);
+  }, [done, poller]);
   return [state, session];
 }
 

@@ -17,12 +17,14 @@ export interface PaneFrameProps {
   width: number;
   /** Extra text on the title line (counts, toggles). */
   info?: string;
+  /** The age of what the pane shows when it is not its reads' (the doctor's last check): in place of theirs. */
+  age?: string;
   height: number;
   /** Sized with bodyHeight(height, snaps). */
   children: React.ReactNode;
 }
 
-export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProps) {
+export function PaneFrame({ title, snaps, width, info, age, children }: PaneFrameProps) {
   const { intervalMs, paused, probeUp } = useConsole((s) => ({
     intervalMs: s.intervalMs,
     paused: s.paused,
@@ -35,7 +37,7 @@ export function PaneFrame({ title, snaps, width, info, children }: PaneFrameProp
   const f = freshness(snaps, now, intervalMs, shownSince);
   // A read stretched because it costs a large cluster too much says how often it now comes.
   const slowest = Math.max(0, ...snaps.map((x) => (x.slowed ? (x.periodMs ?? 0) : 0)));
-  const right = `${ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
+  const right = `${age ?? ageText(f)}${slowest ? ` · every ${formatAge(slowest)} (large cluster)` : ''}`;
   const left = fitText(`${title}${info ? `  ${info}` : ''}`, Math.max(1, width - right.length - 1));
   const final = snaps.some((x) => notRetried(x.error?.kind));
   // A node that answered 429 asked for a wait (Retry-After): the poller honours it, so the line says it.

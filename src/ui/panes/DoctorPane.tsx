@@ -77,15 +77,12 @@ export function DoctorPane({ width, height }: { width: number; height: number })
 
   const now = useNow((t) => (doctor?.fetchedAt ? formatAge(t - doctor.fetchedAt) : ''));
   const c = doctor?.report?.counts;
-  const info = [
-    c ? `${c.critical} critical · ${c.warn} warn · ${c.ok} ok${c.unknown ? ` · ${c.unknown} not here` : ''}` : '',
-    doctor?.inFlight ? 'checking…' : doctor?.fetchedAt ? `checked ${checkedAgo(now - doctor.fetchedAt)} (c: again)` : '',
-  ]
-    .filter(Boolean)
-    .join('  ');
+  const info = c ? `${c.critical} critical · ${c.warn} warn · ${c.ok} ok${c.unknown ? ` · ${c.unknown} not here` : ''}` : '';
+  // The age on the right is the findings' (issue 47 item 6), not the allocation read's beside them.
+  const age = doctor?.inFlight ? 'checking…' : doctor?.fetchedAt ? `checked ${checkedAgo(now - doctor.fetchedAt)} · c again` : 'c checks';
   const detail = useMemo(() => (sel ? findingDetail(sel, readOnly, width) : []), [sel, readOnly, width]);
   return (
-    <PaneFrame title={PANE_SPECS.doctor.title} info={info} snaps={[allocation]} width={width} height={height}>
+    <PaneFrame title={PANE_SPECS.doctor.title} info={info} age={age} snaps={[allocation]} width={width} height={height}>
       <Box flexDirection="column">
         {doctor?.error ? <Text color={colourOf('red')}>{fitText(`checks failed: ${doctor.error} (c: run again)`, width)}</Text> : null}
         <FilterLine pane="doctor" width={width} />

@@ -884,7 +884,7 @@ function renderRow(x) {
 async function main() {
   if (process.argv[2] === 'detail') return detailOnly();
   if (process.argv[2] === '--table') {
-    // The table of the last run(s), from bench/results.json (for the README), without measuring.
+    // The table of the last run(s), from bench/results.json (for docs/PERFORMANCE.md), without measuring.
     const r = JSON.parse(fs.readFileSync(path.join(root, 'bench/results.json'), 'utf8'));
     process.stdout.write(`${r.machine}; ${r.date}\n\n${table(r)}\n`);
     return;

@@ -1,7 +1,7 @@
 // npm run package: the files an operator copies to a storage node (issue 16).
 //   dist/shardeck-linux-x64          one executable, Node's runtime inside (a single executable application)
 //   dist/shardeck_<version>_amd64.deb  that executable as /usr/bin/shardeck, the man page, bash and zsh completions
-// Why Node's SEA and not Bun: see the README's dependency notes.
+// Why Node's SEA and not Bun: see the dependency notes of docs/DEVELOPMENT.md.
 // The SEA runs one CommonJS script, so the CLI is bundled again as CJS (no chunks); two ESM-only
 // constructs are bridged: yoga-layout's top-level await (dev/sea/yoga.mjs) and Ink's dev-only
 // package.json read (a top-level await that is always false in production).

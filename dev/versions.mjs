@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// npm run test:versions [-- 8.0.0 8.6.2 ...] [-- --url URL] [-- --readme]
+// npm run test:versions [-- 8.0.0 8.6.2 ...] [-- --url URL] [-- --docs]
 // The smoke suite of every Elasticsearch 8.x minor (issue 24): on each version, ONE real node at a
 // time (the machine is shared), the built CLI runs status, doctor, every pane of the console at
 // 80x24 in tmux, each inspect command, each change's dry run, one real change (replicas),
 // delete-by-query on a small index, forcemerge and tasks. Each feature is Y, sub (the node lacks
 // it and shardeck shows its substitute) or N with the reason. Results accumulate in
-// dev/versions-results.json (one entry per version, with its duration); --readme writes the table
-// into the README between <!-- versions:start --> and <!-- versions:end -->.
+// dev/versions-results.json (one entry per version, with its duration); --docs writes the table
+// into docs/VERSIONS.md between <!-- versions:start --> and <!-- versions:end --> (so does npm run docs,
+// from the same results: dev/docs-sections.ts).
 // --url URL runs the checks against a node already running (no download, no start).
 // Exit 1 when any feature is N for a reason that is shardeck's (not the test node's).
 import fs from 'node:fs';
@@ -354,7 +355,7 @@ export async function smoke(url, { reindexWhy, auth } = {}) {
   return results;
 }
 
-function readResults() {
+export function readResults() {
   try {
     return JSON.parse(fs.readFileSync(RESULTS, 'utf8'));
   } catch {
@@ -373,7 +374,7 @@ const cmpVersion = (a, b) => {
   );
 };
 
-/** The README table: a row per feature, a column per version; N and sub explained under it. */
+/** The docs/VERSIONS.md table: a row per feature, a column per version; N and sub explained under it. */
 export function table(all) {
   const versions = Object.keys(all).sort(cmpVersion);
   const notes = [];
@@ -394,19 +395,19 @@ export function table(all) {
   return out.join('\n');
 }
 
-function writeReadme(all) {
-  const readme = path.join(root, 'README.md');
+function writeDoc(all) {
+  const readme = path.join(root, 'docs', 'VERSIONS.md');
   const text = fs.readFileSync(readme, 'utf8');
   const start = '<!-- versions:start -->';
   const end = '<!-- versions:end -->';
   const i = text.indexOf(start);
   const j = text.indexOf(end);
-  if (i < 0 || j < i) throw new Error(`README.md has no ${start} ... ${end} section`);
+  if (i < 0 || j < i) throw new Error(`docs/VERSIONS.md has no ${start} ... ${end} section`);
   fs.writeFileSync(readme, `${text.slice(0, i + start.length)}\n${table(all)}\n${text.slice(j)}`);
 }
 
 async function main(argv) {
-  const readme = argv.includes('--readme');
+  const readme = argv.includes('--docs');
   const urlAt = argv.indexOf('--url');
   const url = urlAt >= 0 ? argv[urlAt + 1] : undefined;
   const versions = argv.filter((a, i) => /^\d+\.\d+\.\d+$/.test(a) && argv[i - 1] !== '--url');
@@ -456,7 +457,7 @@ async function main(argv) {
       }
     }
   }
-  if (readme) writeReadme(all);
+  if (readme) writeDoc(all);
   process.stdout.write(table(all) + '\n');
   return failed ? 1 : 0;
 }

@@ -1,8 +1,10 @@
-// shardeck help [COMMAND] [--man]: the help text, the man page and the shell completions, all
-// generated from the command table (commands/index.ts) and each command's summary, usage,
-// flagHelp and examples, so none of them can drift from what the commands take. The table hands
+// shardeck help [COMMAND] [--man]: the help text, the man page, the shell completions and the
+// commands reference of docs/COMMANDS.md, all generated from the command table (commands/index.ts)
+// and each command's summary, usage, flagHelp and examples, so none of them can drift from what
+// the commands take. The man page's keys come from the keymap, as the help overlay's do. The table hands
 // itself to helpCommand, so help never imports the table that loads it (no import cycle).
 import { UsageError } from '../config/connection';
+import { KEYMAP, SCOPE_TITLES, keyLabel, type Scope } from '../keys/keymap';
 import { EXIT, GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS, type CommandContext, type CommandModule } from './support/common';
 import { out, outWords } from './support/output';
 
@@ -27,7 +29,7 @@ export const EXIT_HELP: [code: number, meaning: string][] = [
   [EXIT.internal, 'internal error: treat the outcome as unknown (shardeck audit shows what was sent)'],
 ];
 
-/** The README's exit-code table (test/domain/readme.test.ts keeps them equal). */
+/** The exit-code table of docs/COMMANDS.md (npm run docs writes it; test/unit/docs.test.ts keeps them equal). */
 export function exitCodesMarkdown(): string {
   return ['| exit | meaning |', '| --- | --- |', ...EXIT_HELP.map(([c, m]) => `| ${c} | ${m} |`)].join('\n');
 }
@@ -106,6 +108,34 @@ export function commandHelp(name: string, m: CommandModule): string {
   return out.join('\n') + '\n';
 }
 
+// --- docs/COMMANDS.md (markdown) ---------------------------------------------------------------
+
+/** A table cell: a pipe would end it, a line break would end the row. */
+function cell(s: string): string {
+  return s.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+}
+
+function flagTable(options: CommandModule['options'], help: Record<string, string>): string[] {
+  const entries = Object.entries(options ?? {});
+  if (!entries.length) return [];
+  return ['| flag | meaning |', '| --- | --- |', ...entries.map(([n, s]) => `| \`${flagName(n, s)}\` | ${cell(help[n] ?? '')} |`), ''];
+}
+
+/** The commands reference of docs/COMMANDS.md: the global flags, then each group's commands as help shows them. */
+export function commandsMarkdown(table: Table): string {
+  const out = ['### Global flags (every command)', '', ...flagTable(GLOBAL_OPTIONS, GLOBAL_FLAG_HELP)];
+  for (const group of GROUPS) {
+    const rows = table.filter(([, m]) => m.group === group.name);
+    if (!rows.length) continue;
+    out.push(`### ${group.title.replace(/^./, (c) => c.toUpperCase())}`, '');
+    for (const [name, m] of rows) {
+      out.push(`#### shardeck ${name}`, '', m.summary, '', '```text', m.usage, '```', '', ...flagTable(m.options, m.flagHelp));
+      out.push('```sh', ...m.examples, '```', '');
+    }
+  }
+  return out.join('\n').trimEnd();
+}
+
 // --- man page (roff) --------------------------------------------------------------------------
 
 function roff(s: string): string {
@@ -141,11 +171,25 @@ export function manPage(table: Table, version: string, date = '2026'): string {
       out.push('.PP', 'Examples:', '.nf', ...m.examples.map((e) => roff(`  ${e}`)), '.fi');
     }
   }
+  out.push(...manKeys());
   out.push('.SH EXIT STATUS');
   for (const [c, m] of EXIT_HELP) out.push('.TP', `.B ${c}`, roff(m));
   out.push('.SH FILES', roff(CONFIG_HELP.join(' ')));
   out.push('.SH ENVIRONMENT', roff('SHARDECK_CONFIG_DIR (the config folder), NO_COLOR (no colour), TERM=dumb (no colour).'));
   return out.join('\n') + '\n';
+}
+
+/** The console's keys, scope by scope in the help overlay's order, from the keymap. */
+function manKeys(): string[] {
+  const out = ['.SH KEYS', roff('In the console; ? shows the same list. Keys marked (changes the cluster) are absent in read-only mode.')];
+  for (const scope of Object.keys(SCOPE_TITLES) as Scope[]) {
+    const rows = KEYMAP.filter((k) => k.scope === scope);
+    if (!rows.length) continue;
+    out.push(`.SS ${roff(SCOPE_TITLES[scope].help)}`);
+    for (const k of rows)
+      out.push('.TP', `.B ${roff(k.keys.map(keyLabel).join(' '))}`, roff(k.description + (k.dangerous ? ' (changes the cluster)' : '')));
+  }
+  return out;
 }
 
 // --- completions ------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ import type {
 } from './types';
 import { compareText } from './order';
 
-/** Bumped only on an incompatible change of the --json shape (documented in the README). */
+/** Bumped only on an incompatible change of the --json shape (documented in docs/WATCH.md). */
 export const STATUS_SCHEMA = 1;
 
 export interface UnassignedShard {

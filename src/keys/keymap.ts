@@ -1,5 +1,5 @@
-// The keymap as data: one row per command. The help overlay, the footer hints and the README's
-// key table are generated from it; tests press keys by command id; read-only mode removes every
+// The keymap as data: one row per command. The help overlay, the footer hints, the man page and the
+// key tables of the README and docs/KEYS.md are generated from it; tests press keys by command id; read-only mode removes every
 // `dangerous` command here, in one place. The panes' number keys and scope titles come from domain/panes.ts.
 import { PANES, PANE_DECLARATIONS, paneScopeTitle, type PaneDeclaration, type PaneId } from '../domain/panes';
 
@@ -62,10 +62,10 @@ const COMMANDS = [
   { id: 'pane.prev', keys: ['shift-tab'], description: 'previous pane', scope: 'global' },
   { id: 'poll.pause', keys: ['p'], description: 'pause / resume polling', scope: 'global', hint: true },
   { id: 'poll.refresh', keys: ['r'], description: 'refresh now', scope: 'global' },
-  { id: 'share.toggle', keys: ['s'], description: 'share this console (a socket) / stop', scope: 'global' },
-  { id: 'follow.toggle', keys: ['f'], description: 'follower: follow the leader / look around', scope: 'global' },
+  { id: 'share.toggle', keys: ['s'], description: 'share this console (a socket) / stop', scope: 'global', short: 'share' },
+  { id: 'follow.toggle', keys: ['f'], description: 'follower: follow the leader / look around', scope: 'global', short: 'follow' },
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
-  { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global' },
+  { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global', short: 'fleet' },
   { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
   { id: 'row.up', keys: ['up', 'k'], description: 'move up', scope: 'list' },
   { id: 'row.down', keys: ['down', 'j'], description: 'move down', scope: 'list' },
@@ -391,7 +391,7 @@ export function keyLabel(name: string): string {
 interface ScopeTitles {
   /** The heading of its keys in the help overlay (ui/components/HelpOverlay.tsx). */
   help: string;
-  /** The README key table's "where" column. */
+  /** The "where" column of the key tables in docs/KEYS.md and the README. */
   where: string;
 }
 
@@ -419,7 +419,7 @@ export const SCOPE_TITLES: Record<Scope, ScopeTitles> = (() => {
   return { global, list, table, ...panes, ...others } as Record<Scope, ScopeTitles>;
 })();
 
-/** The README's key table (npm run readme:keys writes it; a test checks it matches). */
+/** The key table of docs/KEYS.md (npm run docs writes it; test/unit/docs.test.ts checks it matches). */
 export function keymapMarkdown(keymap: readonly KeyCommand[] = KEYMAP): string {
   const rows = keymap.map(
     (k) =>

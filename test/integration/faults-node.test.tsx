@@ -3,7 +3,7 @@
 // real 8.19 node of its own. The wizard says the change was applied and not resent; the delete's
 // end is learned after the restart (its task died with the node: counted from the query); the
 // audit holds one "sending" and one outcome for each change. Durations are printed (FAULTS lines)
-// for the README's table; none is asserted against the clock.
+// for the table of docs/FAULTS.md; none is asserted against the clock.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

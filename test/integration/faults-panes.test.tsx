@@ -4,7 +4,7 @@
 // answer cut short): the pane says what is wrong in words (not a stack trace, not the parser's or
 // the HTTP library's words), the console keeps running (another pane's key works and draws), and
 // once healed the pane shows data again by itself, no key pressed. Each case's time from heal to
-// data is printed (FAULTS lines) for the README; none is asserted against the clock.
+// data is printed (FAULTS lines) for docs/FAULTS.md; none is asserted against the clock.
 // The cases run a few at a time (describe.concurrent, Vitest's maxConcurrency): each has its own
 // proxy, store, poller and console, and most of a case is waiting out its timeout and backoff.
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -2,7 +2,7 @@
 // One-shot commands end with their documented exit code and one JSON document under every fault
 // of a read (no hang, no exit 70); a change whose answer was lost is read back, never resent, and
 // the audit holds one "sending" and one outcome; a 429 on a change is never retried. Each case's
-// duration is printed (FAULTS lines) for the README's Faults table; none is asserted against the clock.
+// duration is printed (FAULTS lines) for the table of docs/FAULTS.md; none is asserted against the clock.
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
@@ -21,7 +21,7 @@ import { fileTempDir } from '../helpers/file-temp';
 let node: SharedNode;
 let proxy: CountingProxy;
 let cfg: string;
-/** A stalled read is given up after this (the default is 15 s; the README's table gives both). */
+/** A stalled read is given up after this (the default is 15 s; docs/FAULTS.md gives both). */
 const REQUEST_TIMEOUT_MS = 3000;
 
 interface Run {

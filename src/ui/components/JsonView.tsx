@@ -1,8 +1,8 @@
 // A coloured, foldable JSON viewer that draws only the lines on screen (domain/json-view.ts):
 // flattening runs once per value, folding once per fold, and a frame renders `height` lines cut
 // to the width, so a 5 MB document scrolls like a small one. Written here rather than taken from
-// a library: the Ink 6 JSON viewers found render the whole tree every frame (see the README's
-// dependency notes). Keys: the table keys scroll, the json scope folds (keys/keymap.ts).
+// a library: the Ink 6 JSON viewers found render the whole tree every frame (see the dependency
+// notes of docs/DEVELOPMENT.md). Keys: the table keys scroll, the json scope folds (keys/keymap.ts).
 import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';

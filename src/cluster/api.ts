@@ -5,6 +5,7 @@ import type { EsClient } from './connection';
 import { parseHealthReport, type RowsParser } from '../domain/parse';
 import type { HealthDiagnosis } from '../domain/types';
 import { parseIndicatorDetail, type HealthReportView, type IndicatorDetail } from '../domain/doctor/health-report';
+import { adminApi } from './admin';
 import { allocationApi } from './allocation';
 import { readRetryDelayMs } from '../domain/retry';
 import { lacks, missingText, oldestVersion, refusal, type EsVersion, type Feature } from '../domain/capabilities';
@@ -167,7 +168,8 @@ export type EsApi = ReturnType<typeof versionApi> &
   ReturnType<typeof inspectApi> &
   ReturnType<typeof documentsApi> &
   ReturnType<typeof upgradeApi> &
-  ReturnType<typeof doctorApi>;
+  ReturnType<typeof doctorApi> &
+  ReturnType<typeof adminApi>;
 
 export function createEsApi(client: EsClient, url: string): EsApi {
   const es = { client, url };
@@ -187,5 +189,6 @@ export function createEsApi(client: EsClient, url: string): EsApi {
     ...documentsApi(es),
     ...upgradeApi(es),
     ...doctorApi(es),
+    ...adminApi(es),
   };
 }

@@ -52,4 +52,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   balance: () => import('./balance').then((m) => m.default),
   drain: () => import('./drain').then((m) => m.default),
   recovery: () => import('./recovery').then((m) => m.default),
+  'cluster-settings': () => import('./cluster-settings').then((m) => m.default),
 };

@@ -170,6 +170,12 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['recovery', 'throttle', '--max-bytes-per-sec', '100mb', '--yes'], exit: 4 },
     { args: ['recovery', 'throttle', '--restore', '--yes'], exit: 4 },
   ],
+  'cluster-settings': [
+    { args: ['cluster-settings', '--changed'], exit: 0, reads: true },
+    { args: ['cluster-settings', 'set', 'search.max_open_scroll_context', '900', '--yes'], exit: 4 },
+    { args: ['cluster-settings', 'reset', 'search.max_open_scroll_context', '--yes'], exit: 4 },
+    { args: ['cluster-settings', 'restore', 'search.max_open_scroll_context', '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

@@ -75,6 +75,11 @@ export function folderNames(dir: string): string[] | null {
   }
 }
 
+/** Whether systemd runs this host (its sd_booted test): else no systemctl command can stop or start a service. */
+export function systemdRunning(): boolean {
+  return folderFacts('/run/systemd/system')?.isDirectory === true;
+}
+
 /** Whether something is at `p` itself (a link counts as itself, never followed). */
 export function existsHere(p: string): boolean {
   try {

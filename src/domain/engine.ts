@@ -38,6 +38,18 @@ export function serviceCommands(c: ServiceConfig): Record<ServiceVerb, string[]>
 }
 
 /**
+ * Why the default service commands cannot work on this host (no systemd running: a container, a
+ * node started by hand), said before a restart begins; null with the profile's own commands.
+ */
+export function serviceManagerMissing(c: ServiceConfig, host: { systemdRunning: boolean }): string | null {
+  if (c.serviceStop !== undefined || c.serviceStart !== undefined || host.systemdRunning) return null;
+  return (
+    'this host has no service manager shardeck can use to stop and start the node (systemd is not running here, so ' +
+    `"${DEFAULT_SERVICE_STOP}" cannot work): give the host's own commands with --stop-cmd and --start-cmd, or save them in the profile (serviceStop, serviceStart); nothing was changed`
+  );
+}
+
+/**
  * Stop and restart take the node out of service: the operator types the node's name (also with
  * --yes, given by --node-name). Start brings it back: a key (or --yes).
  */

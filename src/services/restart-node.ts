@@ -10,7 +10,8 @@ import { ClusterBusyError, withRestartLock } from '../config/cluster-lock';
 import { readCapped } from '../boundary/files';
 import { configDir, removePrivateFile, writePrivateFileAtomic } from '../config/files';
 import { allocationEnablePlan } from '../domain/allocation-limits';
-import type { ServiceConfig } from '../domain/engine';
+import { serviceManagerMissing, type ServiceConfig } from '../domain/engine';
+import { systemdRunning } from '../boundary/host-reads';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import type { MutationPlan } from '../domain/mutation/plan';
 import {
@@ -86,6 +87,8 @@ export async function prepareRestart(es: EsApi, opts: RestartOptions): Promise<R
       kind: 'refused',
       message: 'no node of this cluster runs on this host (and none was seen here): nothing to restart; nothing was changed',
     };
+  const noManager = serviceManagerMissing(opts.overrides, { systemdRunning: systemdRunning() });
+  if (noManager) return { kind: 'refused', message: noManager };
   const saved = loadRestartProgress(facts.node.name);
   if (saved) {
     const progress = resumeFrom(saved, (await leftAllocation(es)) !== null);

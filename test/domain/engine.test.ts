@@ -3,6 +3,7 @@
 // (a menu in the console, one action from the CLI; the typed name; the restart offered).
 import { describe, expect, it } from 'vitest';
 import {
+  serviceManagerMissing,
   checkPluginName,
   parsePluginList,
   parsePluginSource,
@@ -37,6 +38,15 @@ describe('service commands', () => {
       expect(confirmationSatisfies(step, { by: 'typed', text: 'storage-1' })).toBe(true);
     }
     expect(serviceConfirmation('start', 'storage-1')).toEqual({ kind: 'key' });
+  });
+});
+
+describe('a host with no service manager (issue 47 item 1)', () => {
+  it('is said only for the default systemctl commands on a host where systemd does not run', () => {
+    expect(serviceManagerMissing({}, { systemdRunning: false })).toMatch(/no service manager .* --stop-cmd and --start-cmd/);
+    expect(serviceManagerMissing({}, { systemdRunning: true })).toBeNull();
+    expect(serviceManagerMissing({ serviceStop: 'supervisorctl stop es' }, { systemdRunning: false })).toBeNull();
+    expect(serviceManagerMissing({ serviceStart: 'supervisorctl start es' }, { systemdRunning: false })).toBeNull();
   });
 });
 

@@ -134,12 +134,27 @@ it('run again: goes on (allocation off again), restarts the engine, puts allocat
   expect(audit).toMatch(/es-service\.mjs start/);
   expect(audit).toMatch(/POST \/restart_v1\/_flush/);
   // A finished restart is not resumed: the next run starts with the checks.
-  const dry = await cli(['restart-node', '--dry-run']);
+  const dry = await cli(['restart-node', '--dry-run', '--stop-cmd', svc('stop'), '--start-cmd', svc('start')]);
   expect(dry.stdout).toMatch(/restart of node restart-me \(this host\)/);
   expect(dry.stdout).toMatch(
     /warning: 1 shard has no copy on another node and will be unavailable \(red\) while restart-me is down: restart_v1\[0\]/,
   );
 }, 300_000);
+
+it('issue 47 item 1: on a host with no systemd and no commands of its own, the restart is refused before it starts, naming the flags', async () => {
+  // This host, as CI's, runs no systemd (a container): systemctl could neither stop nor start the node.
+  expect(fs.existsSync('/run/systemd/system')).toBe(false);
+  const auditBefore = (await runCli(['audit', '--last', '50'], { env })).stdout;
+  for (const args of [['--yes', '--node-name', NAME], ['--dry-run']]) {
+    const r = await cli(['restart-node', ...args]);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      /this host has no service manager .*systemd is not running here.* --stop-cmd and --start-cmd.*nothing was changed/,
+    );
+  }
+  expect(await enableSetting()).toBeUndefined();
+  expect((await runCli(['audit', '--last', '50'], { env })).stdout).toBe(auditBefore);
+}, 120_000);
 
 it('a record another local user forged (allocation off, every node excluded, an old date) steers nothing: the restart puts back only its own change, previewed (issue 40 N2)', async () => {
   const uuid = (await esCall(node.url, 'GET', '/_cluster/state/metadata?filter_path=metadata.cluster_uuid')).body.metadata.cluster_uuid;

@@ -148,6 +148,16 @@ describe('links and images', () => {
     expect(wrong).toEqual([]);
   });
 
+  it('every code fence is closed (an open one swallows the rest of the page)', () => {
+    const open = pages().filter(
+      (p) =>
+        read(p)
+          .split('\n')
+          .filter((l) => /^\s*```/.test(l)).length % 2,
+    );
+    expect(open).toEqual([]);
+  });
+
   it('every page of docs/ is reachable from the README', () => {
     const seen = new Set<string>();
     const walk = (page: string) => {

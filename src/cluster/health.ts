@@ -42,6 +42,13 @@ export function healthApi(es: EsTransport) {
       return u;
     },
 
+    /** The cluster's name, as a production confirmation asks for it (the test distribution answers GET / with 405). */
+    async clusterName(): Promise<string> {
+      const name = (await getJson<{ cluster_name?: unknown }>(es, '/_cluster/health', { filter_path: 'cluster_name' })).cluster_name;
+      if (typeof name !== 'string' || !name) throw new Error('the node did not give its cluster name');
+      return name;
+    },
+
     /** The cluster's status, asked with a short master timeout (after a restart: does the node answer yet). */
     async healthStatus(): Promise<string> {
       return (await getJson<{ status: string }>(es, '/_cluster/health', { timeout: '2s' })).status;

@@ -8,10 +8,18 @@ import { readRefreshToken } from '../config/secrets';
 import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
 import type { CommandContext, CommandModule } from './support/common';
 import { displayText } from '../domain/display-text';
+import { badgeText, colourProblem, labelProblem, profileBadge, PROFILE_COLOURS } from '../domain/profile-badge';
 import { out } from './support/output';
+import { paint } from './support/paint';
 
 function badVia(via: string): never {
   throw new UsageError(`--via "${via}" is not a way to connect: the only one is --via search_curl`);
+}
+
+/** --production marks the profile, --no-production unmarks it, neither leaves it as it was. */
+function productionFlag(values: CommandContext['values']): boolean | undefined {
+  if (values.production && values['no-production']) throw new UsageError('give --production or --no-production, not both');
+  return values.production ? true : values['no-production'] ? false : undefined;
 }
 
 /**
@@ -36,6 +44,10 @@ function save({ values, positionals }: CommandContext): number {
   const insecureHttp = values['insecure-http'] === true;
   const platformProblem = flag('platform') === undefined ? null : platformUrlProblem(flag('platform')!, { insecureHttp });
   if (platformProblem) throw new UsageError(platformProblem);
+  const badgeProblem =
+    (flag('label') === undefined ? null : labelProblem(flag('label')!)) ??
+    (flag('color') === undefined ? null : colourProblem(flag('color')!));
+  if (badgeProblem) throw new UsageError(badgeProblem);
   const patch: Partial<Profile> = {
     url: flag('url'),
     user: flag('user'),
@@ -44,6 +56,9 @@ function save({ values, positionals }: CommandContext): number {
     ca: flag('ca'),
     insecure: values.insecure as boolean | undefined,
     readOnly: values['read-only'] as boolean | undefined,
+    label: flag('label'),
+    color: flag('color'),
+    production: productionFlag(values),
     platformUrl: flag('platform'),
     templateVersion: flag('template-version'),
     intervalMs,
@@ -59,10 +74,11 @@ function save({ values, positionals }: CommandContext): number {
     given.platformInsecureHttp = insecureHttp && new URL(flag('platform')!).protocol === 'http:' ? true : undefined;
   const stored = saveProfile(name, given);
   markLastUsed(name);
+  const badge = profileBadge(stored);
   out(
     values.json
       ? JSON.stringify({ name, ...stored }, null, 2) + '\n'
-      : `saved profile "${name}" (${urlForMessage(stored.url)}); it is now the default\n`,
+      : `saved profile "${name}"${badge ? ` ${badgeText(badge)}${badge.production ? ' (production)' : ''}` : ''} (${urlForMessage(stored.url)}); it is now the default\n`,
   );
   return 0;
 }
@@ -74,6 +90,9 @@ export interface ProfileRow {
   url: string;
   platformUrl?: string;
   signedIn: boolean;
+  label?: string;
+  color?: string;
+  production?: boolean;
 }
 
 /** The profiles table: names and URLs (a config.json edited by hand may hold anything) escaped in their line. */
@@ -81,10 +100,19 @@ export function profilesText(rows: readonly ProfileRow[]): string {
   const t = displayText;
   const wName = Math.max(4, ...rows.map((r) => t(r.name).length));
   const wUrl = Math.max(7, ...rows.map((r) => t(r.url).length));
-  const lines = [`  ${'NAME'.padEnd(wName)}  ${'STORAGE'.padEnd(wUrl)}  PLATFORM`];
-  for (const r of rows) {
+  // The label column only once a profile has one (its colour too: the same word as in the console's header).
+  const badges = rows.map((r) => profileBadge(r));
+  const wLabel = badges.some(Boolean) ? Math.max(5, ...badges.map((b) => (b ? badgeText(b).length : 0))) : 0;
+  const label = (i: number) => {
+    if (!wLabel) return '';
+    const b = badges[i];
+    const text = b ? badgeText(b) : '';
+    return `${b?.colour ? paint(b.colour, text) : text}${' '.repeat(wLabel - text.length)}  `;
+  };
+  const lines = [`  ${wLabel ? 'LABEL'.padEnd(wLabel) + '  ' : ''}${'NAME'.padEnd(wName)}  ${'STORAGE'.padEnd(wUrl)}  PLATFORM`];
+  for (const [i, r] of rows.entries()) {
     const platform = r.platformUrl ? `${t(r.platformUrl)} (${r.signedIn ? 'signed in' : 'not signed in'})` : '-';
-    lines.push(`${r.last ? '*' : ' '} ${t(r.name).padEnd(wName)}  ${t(r.url).padEnd(wUrl)}  ${platform}`);
+    lines.push(`${r.last ? '*' : ' '} ${label(i)}${t(r.name).padEnd(wName)}  ${t(r.url).padEnd(wUrl)}  ${platform}`);
   }
   lines.push('* last used: the default when --profile is not given');
   return lines.join('\n') + '\n';
@@ -97,6 +125,7 @@ const profiles: CommandModule = {
     '       shardeck profiles save NAME [--url URL] [--user NAME] [--password-env VAR | --password-file FILE] [--ca FILE]',
     '                                   [--insecure] [--read-only] [--platform URL] [--template-version v9] [--interval S]',
     '                                   [--search-curl PATH] [--search-curl-form curl|path] [--via search_curl]',
+    '                                   [--label PROD] [--color red|yellow|green|blue|magenta|cyan] [--production | --no-production]',
   ].join('\n'),
   options: {
     platform: { type: 'string' },
@@ -105,6 +134,10 @@ const profiles: CommandModule = {
     interval: { type: 'string' },
     'search-curl': { type: 'string' },
     'search-curl-form': { type: 'string' },
+    label: { type: 'string' },
+    color: { type: 'string' },
+    production: { type: 'boolean' },
+    'no-production': { type: 'boolean' },
   },
   group: 'config',
   flagHelp: {
@@ -114,10 +147,15 @@ const profiles: CommandModule = {
     interval: "with save: the console's poll interval in seconds (default 5)",
     'search-curl': "with save: the node's search_curl wrapper when it is not on PATH (previews then show it instead of curl)",
     'search-curl-form': "with save: the wrapper's argument form: curl (default: curl's arguments, full URL) or path (the path only)",
+    label: 'with save: a short word shown in every header, preview and confirmation of this profile (e.g. PROD)',
+    color: `with save: the label's colour: ${PROFILE_COLOURS.join(', ')}`,
+    production:
+      "with save: a data-loss confirmation on this profile also asks for the cluster's name (labelled PROD in red unless --label/--color say otherwise)",
+    'no-production': 'with save: this profile is not production any more',
   },
   examples: [
     'shardeck profiles',
-    'shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt',
+    'shardeck profiles save prod --url https://10.0.0.5:9200 --user elastic --password-file ~/.es-pw --ca /etc/elasticsearch/certs/http_ca.crt --label PROD --color red --production',
     'shardeck profiles save lab --url http://127.0.0.1:9200 --read-only',
   ],
   run(ctx) {

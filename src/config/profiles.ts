@@ -17,6 +17,12 @@ export interface Profile {
   ca?: string;
   insecure?: boolean;
   readOnly?: boolean;
+  /** Shown in every header, preview and confirmation (domain/profile-badge.ts): "PROD". */
+  label?: string;
+  /** The label's colour: one of PROFILE_COLOURS. */
+  color?: string;
+  /** A data-loss confirmation also asks for the cluster's name. */
+  production?: boolean;
   platformUrl?: string;
   /** The operator accepted a plain-http platform on another machine (--insecure-http): the token crosses the network in clear. */
   platformInsecureHttp?: boolean;

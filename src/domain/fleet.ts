@@ -6,6 +6,7 @@ import { formatAgo, type Tone } from './format';
 import type { Column } from './table';
 import { statusExitCode, type StatusReport, type UnreachableReport } from './status';
 import { compareText } from './order';
+import { badgeText, type ProfileBadge } from './profile-badge';
 
 export type FleetStatus = 'green' | 'yellow' | 'red' | 'unreachable' | 'pending';
 export type DiskWorst = 'ok' | 'low' | 'high' | 'flood' | null;
@@ -27,6 +28,13 @@ export interface FleetRow {
   tookMs?: number;
   /** Why the row has no data (unreachable, timeout, a password not available...): one sentence. */
   error?: string;
+  /** The profile's label and colour: production stands out in the fleet too. */
+  badge?: ProfileBadge;
+}
+
+/** The profile as the fleet names it: its label first, when it has one ("[PROD] eu-1"). */
+export function fleetProfileText(r: FleetRow): string {
+  return r.badge ? `${badgeText(r.badge)} ${r.profile}` : r.profile;
 }
 
 const DISK_ORDER: Record<string, number> = { flood: 3, high: 2, low: 1, ok: 0 };
@@ -134,7 +142,7 @@ const num = (n: number | null) => (n === null ? '-' : String(n));
 /** The table's columns; `now` for the age of each row's data. */
 export function fleetColumns(now: number): Column<FleetRow>[] {
   return [
-    { title: 'profile', width: null, text: (r) => r.profile },
+    { title: 'profile', width: null, text: fleetProfileText, tone: (r) => r.badge?.colour },
     { title: 'status', width: 11, text: fleetStatusText, tone: fleetTone },
     { title: 'nodes', width: 5, align: 'right', text: (r) => num(r.nodes) },
     { title: 'unassign', width: 8, align: 'right', text: (r) => num(r.unassigned), tone: (r) => (r.unassigned ? 'yellow' : undefined) },
@@ -152,13 +160,13 @@ export function fleetColumns(now: number): Column<FleetRow>[] {
 
 /** The line under the table for the selected row: its URL and, when it failed, why. */
 export function fleetDetail(r: FleetRow): string {
-  return `${displayText(r.profile)}: ${displayText(r.url)}${r.cluster ? ` · cluster ${displayText(r.cluster)}` : ''}${r.error ? ` · ${displayText(r.error)}` : ''}`;
+  return `${displayText(fleetProfileText(r))}: ${displayText(r.url)}${r.cluster ? ` · cluster ${displayText(r.cluster)}` : ''}${r.error ? ` · ${displayText(r.error)}` : ''}`;
 }
 
 /** One line per row for `shardeck fleet` (text); `tone` colours the status word (never a profile or cluster that reads like one). */
 export function fleetTextLine(r: FleetRow, now: number, tone: (status: string) => string = (s) => s): string {
   const age = r.fetchedAt === undefined ? '' : ` (${formatAgo(now - r.fetchedAt)}, ${r.tookMs} ms)`;
-  const profile = displayText(r.profile).padEnd(16);
+  const profile = displayText(fleetProfileText(r)).padEnd(16);
   const word = fleetStatusText(r).toUpperCase();
   const status = tone(word) + ' '.repeat(Math.max(0, 11 - word.length));
   if (r.status === 'unreachable' || r.status === 'pending')

@@ -52,7 +52,8 @@ export function formatAgo(ms: number): string {
 }
 
 /** Colour with a meaning: green fine, yellow attention, red act now, gray unknown. */
-export type Tone = 'green' | 'yellow' | 'red' | 'gray';
+/** blue, magenta and cyan are a profile's label only (domain/profile-badge.ts): states use the first four. */
+export type Tone = 'green' | 'yellow' | 'red' | 'gray' | 'blue' | 'magenta' | 'cyan';
 
 /** Cluster, index and health-indicator status as a tone. */
 export function statusTone(status: string | undefined): Tone {

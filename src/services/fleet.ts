@@ -7,6 +7,7 @@ import { closeClient, createClient } from '../cluster/connection';
 import type { EsClient } from '../cluster/connection';
 import { resolveConnection } from '../config/connection';
 import { listProfiles, type Profile } from '../config/profiles';
+import { profileBadge } from '../domain/profile-badge';
 import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';
 import { urlForMessage } from '../domain/urls';
 import { putFleetRow, type FleetStore } from '../store/fleet';
@@ -30,6 +31,12 @@ export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000, slotMs: 500 } a
 export interface FleetTarget {
   profile: string;
   profileData: Profile;
+}
+
+/** The row with its profile's label (domain/profile-badge.ts), when it has one. */
+function withBadge(t: FleetTarget, row: FleetRow): FleetRow {
+  const badge = profileBadge(t.profileData);
+  return badge ? { ...row, badge } : row;
 }
 
 /** Every saved profile, by name. */
@@ -60,7 +67,7 @@ export class FleetReader {
 
   /** The rows before any answer. */
   pending(): FleetRow[] {
-    return this.targets.map((t) => pendingRow(t.profile, urlForMessage(t.profileData.url)));
+    return this.targets.map((t) => withBadge(t, pendingRow(t.profile, urlForMessage(t.profileData.url))));
   }
 
   /** One round over every cluster; `onRow` hears each as it arrives (the view fills in as they answer). */
@@ -72,7 +79,8 @@ export class FleetReader {
     const worker = async () => {
       while (next < this.targets.length) {
         const t = this.targets[next++];
-        const read = this.readOne(t).then((row) => {
+        const read = this.readOne(t).then((one) => {
+          const row = withBadge(t, one);
           rows.push(row);
           onRow?.(row);
         });

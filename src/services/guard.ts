@@ -39,6 +39,7 @@ import { recordBefore, touchesAllocation, type AllocationRecord } from '../domai
 import { removeRecordFile } from '../boundary/records';
 import { readAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 import { dropRecordsBack } from './allocation-record';
+import { badgeText, clusterNameRefusal, type ProfileBadge } from '../domain/profile-badge';
 
 export interface GuardContext {
   client: EsClient;
@@ -55,6 +56,10 @@ export interface GuardContext {
   lockWaitMs?: number;
   /** A follower who proposed the change now on screen (the audit's proposedBy); this process's user otherwise. */
   proposedBy?: () => string | undefined;
+  /** The profile's label and colour: every preview starts with it; a production one also asks for the cluster's name before data loss. */
+  badge?: ProfileBadge;
+  /** Production: asks the operator to type the cluster's name (undefined: declined, or no way to ask). Without it such a change is refused. */
+  askClusterName?: (q: { cluster: string; badge: ProfileBadge; summary: string }) => Promise<string | undefined>;
   /** After a request went out (whatever its answer): the console reads again what it shows, so no pane shows the cluster as it was. */
   onSent?: () => void;
 }
@@ -145,7 +150,7 @@ export class Guard {
   /** The connection as previews show it (no credentials); also in read-only mode, for printed plans. */
   get previewConnection(): PreviewConnection {
     const { url, user, caFile, insecure, searchCurl } = this.ctx.conn;
-    return { url: urlForMessage(url), user, caFile, insecure, searchCurl };
+    return { url: urlForMessage(url), user, caFile, insecure, searchCurl, ...(this.ctx.badge ? { badge: this.ctx.badge } : {}) };
   }
 
   preview(plan: MutationPlan, opts: TargetOptions = {}): Preview {
@@ -167,6 +172,7 @@ export class Guard {
           : 'not confirmed: nothing was sent',
       );
     }
+    await this.productionCheck(plan);
     // The set the preview showed must still be what the expression matches: else an index created
     // (or removed) since would silently change what the operator confirmed.
     let uuids: Map<string, string> | null = null;
@@ -231,6 +237,27 @@ export class Guard {
     } catch {
       // not read: the record stays, and the next start compares again
     }
+  }
+
+  /**
+   * On a production profile, a step that loses data also needs the cluster's name typed: the name
+   * the node gives now (never the profile's), so a habit typed for staging does not pass here.
+   * Refused (nothing sent) when the name cannot be read or is not typed exactly.
+   */
+  private async productionCheck(step: { risk: Risk; summary: string }): Promise<void> {
+    const badge = this.ctx.badge;
+    if (!badge?.production || step.risk !== 'destructive') return;
+    let cluster: string;
+    try {
+      cluster = await this.es.clusterName();
+    } catch (e) {
+      throw new GuardRefusal(
+        'unconfirmed',
+        `${badgeText(badge)} is a production profile and the cluster's name could not be read to confirm (${(e as Error).message}): nothing was sent`,
+      );
+    }
+    const typed = await this.ctx.askClusterName?.({ cluster, badge, summary: step.summary });
+    if (typed?.trim() !== cluster) throw new GuardRefusal('unconfirmed', clusterNameRefusal(badge, cluster, typed));
   }
 
   /** With four eyes required: waits for a follower to approve what the preview shows (throws when none does). */
@@ -340,6 +367,7 @@ export class Guard {
   ): Promise<T> {
     this.assertWritable();
     if (!confirmationSatisfies(step, confirmation)) throw new GuardRefusal('unconfirmed', `not confirmed: "${step.summary}" was not run`);
+    await this.productionCheck(step);
     const four = await this.fourEyes({ command: step.command, risk: step.risk, target: step.target, summary: step.summary }, step);
     return this.oneAtATime(step.summary, () =>
       this.runOnHost(

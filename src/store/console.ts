@@ -17,6 +17,7 @@ import { addSamples, nodeSamples, type NodeSample } from '../domain/node-history
 import type { NodeFigures } from '../domain/node-stats';
 import type { DoctorReport } from '../domain/doctor/report';
 import type { NodeWatch } from '../domain/node-watch';
+import type { ProfileBadge } from '../domain/profile-badge';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -32,6 +33,8 @@ export interface ConnectionInfo {
   user?: string;
   insecure: boolean;
   readOnly: boolean;
+  /** The profile's label and colour (domain/profile-badge.ts), shown in the header of every pane. */
+  badge?: ProfileBadge;
 }
 
 /** Platform sign-in as the header shows it (see platform/). Never holds a token. */

@@ -8,6 +8,7 @@ import type { TableView } from '../domain/table';
 import type { ListNav } from '../domain/list-nav';
 import type { Selection } from '../domain/panes';
 import type { DetailSection } from '../domain/index-detail';
+import type { ProfileBadge } from '../domain/profile-badge';
 import { PANES, PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
@@ -58,6 +59,8 @@ export interface UiState {
   note?: string;
   /** Follower, four eyes: the confirmation typed for the change shown. */
   approvalTyped?: string;
+  /** Production: the cluster's name asked before a change that loses data (ui/components/ClusterNameAsk.tsx). */
+  clusterName?: { badge: ProfileBadge; summary: string; typed: string; answer: (text: string | undefined) => void };
 }
 
 export type UiStore = StoreApi<UiState>;

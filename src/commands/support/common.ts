@@ -9,6 +9,7 @@ import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } f
 import { err, markInsecureTls } from './output';
 import { createEsApi } from '../../cluster/api';
 import { allocationLeft } from '../../services/allocation-record';
+import { profileBadge, type ProfileBadge } from '../../domain/profile-badge';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
@@ -45,6 +46,7 @@ export const GLOBAL_OPTIONS: NonNullable<ParseArgsConfig['options']> = {
   'read-only': { type: 'boolean' },
   via: { type: 'string' },
   json: { type: 'boolean' },
+  'cluster-name': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -60,6 +62,8 @@ export const GLOBAL_FLAG_HELP: Record<string, string> = {
   'read-only': 'refuse every change: nothing that changes the cluster or the host can be sent (exit 4)',
   via: "search_curl: send every request through the node's search_curl wrapper, which brings the credentials and CA (no password in shardeck)",
   json: 'machine-readable output (one JSON document on stdout)',
+  'cluster-name':
+    "on a profile marked --production: the cluster's name, which a change that loses data asks for (with --yes, where nobody is asked)",
   help: "this command's usage, flags and examples",
 };
 
@@ -83,6 +87,22 @@ export interface CommandConnection {
   client: EsClient;
   /** The URL without credentials, for messages. */
   where: string;
+  /** The profile's label and colour (none when --url points elsewhere than the last profile's node). */
+  badge?: ProfileBadge;
+}
+
+/**
+ * The label of the profile the flags pick. A --url without --profile reaches a node other than
+ * the last profile's maybe: that profile's label would then name the wrong cluster, so none.
+ */
+export function badgeOf(values: CommandContext['values'], profile: Profile | undefined): ProfileBadge | undefined {
+  return values.url !== undefined && values.profile === undefined ? undefined : profileBadge(profile);
+}
+
+/** The label of the profile the flags pick, read from the config (a confirmation that has only the flags). */
+export function badgeOfFlags(values: CommandContext['values']): ProfileBadge | undefined {
+  const conf = openConfig();
+  return badgeOf(values, getProfile(pickProfileName(values.profile as string | undefined, conf), conf));
 }
 
 /**
@@ -105,7 +125,8 @@ export async function openConnection(
   announceInsecure(conn);
   const client = createClient(conn);
   if (allocationCheck) await warnLeftAllocation(client, conn.url);
-  return { profileName, profile, conn, client, where: urlForMessage(conn.url) };
+  const badge = badgeOf(values, profile);
+  return { profileName, profile, conn, client, where: urlForMessage(conn.url), ...(badge ? { badge } : {}) };
 }
 
 /**

@@ -10,6 +10,7 @@ import { createEsApi, type EsApi } from '../../cluster/api';
 import { closeClient, ConnError, isConnectionFailure } from '../../cluster/connection';
 import { Guard, GuardRefusal, type Approver } from '../../services/guard';
 import { describeHolder } from '../../config/cluster-lock';
+import { badgeText, clusterNameQuestion, type ProfileBadge } from '../../domain/profile-badge';
 
 const NO_FOLLOWER: Approver = {
   required: true,
@@ -22,7 +23,7 @@ const NO_FOLLOWER: Approver = {
     ),
 };
 import type { Profile } from '../../config/profiles';
-import { EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
+import { badgeOfFlags, EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 import { err, out, forTerminal, outJson } from './output';
 import { displayText } from '../../domain/display-text';
@@ -52,6 +53,7 @@ export async function openGuard(
     },
     // A subcommand has no followers: a profile that requires approval sends changes from a shared console only.
     ...(s.profile?.requireApproval ? { approver: NO_FOLLOWER } : {}),
+    ...(s.badge ? { badge: s.badge, askClusterName: (q) => askClusterName(values, q) } : {}),
   });
   // A change an earlier run sent and never heard back from (killed mid-request): said and read back first, never resent.
   // (settle: false: the caller settles them itself, `shardeck audit --read-back`.)
@@ -59,6 +61,28 @@ export async function openGuard(
     for (const line of await guard.settleUnfinished())
       err(`shardeck: an earlier change was sent, but shardeck stopped before its answer; read back now: ${displayText(line)}\n`);
   return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };
+}
+
+/**
+ * Production, a change that loses data: the cluster's name from --cluster-name, else asked on the
+ * terminal (never with --yes or --json: a script gives the flag). Undefined: the guard refuses.
+ */
+async function askClusterName(values: CommandContext['values'], q: { badge: ProfileBadge; summary: string }): Promise<string | undefined> {
+  if (typeof values['cluster-name'] === 'string') return values['cluster-name'];
+  if (values.yes || values.json || !process.stdin.isTTY) return undefined;
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (
+      await rl.question(forTerminal(paintBadge(q.badge) + clusterNameQuestion(q.badge, q.summary).slice(badgeText(q.badge).length)))
+    ).trim();
+  } finally {
+    rl.close();
+  }
+}
+
+/** The label in its colour (plain under NO_COLOR or off a terminal): "[PROD]". */
+function paintBadge(b: ProfileBadge): string {
+  return b.colour ? paint(b.colour, badgeText(b)) : badgeText(b);
 }
 
 /** Refusals and connection failures as one sentence on stderr, with the exit code they mean. */
@@ -97,7 +121,9 @@ export function printPreviews(ps: Preview[]): void {
   for (const p of ps)
     out(
       previewLines(p)
-        .map((l, i) => (i === 0 ? paint('bold', l) : `  ${l}`))
+        .map((l, i) =>
+          i !== 0 ? `  ${l}` : p.badge ? `${paintBadge(p.badge)}${paint('bold', l.slice(badgeText(p.badge).length))}` : paint('bold', l),
+        )
         .join('\n') + '\n',
     );
 }
@@ -163,14 +189,21 @@ export async function confirmOnTerminal(
     return null;
   }
   const destructive = plans.find((p) => p.risk === 'destructive');
+  // The question starts with the profile's label too: the answer is given to the cluster it names.
+  const badge = badgeOfFlags(values);
+  const label = badge ? `${paintBadge(badge)} ` : '';
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
     if (destructive) {
       const need = confirmationNeeded(destructive);
-      const text = await rl.question(forTerminal(`this cannot be undone: type ${need.kind === 'type' ? need.expected : ''} to go on: `));
+      const text = await rl.question(
+        forTerminal(`${label}this cannot be undone: type ${need.kind === 'type' ? need.expected : ''} to go on: `),
+      );
       return { by: 'typed', text: text.trim() };
     }
-    const answer = await rl.question(`send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}? [y/N] `);
+    const answer = await rl.question(
+      forTerminal(`${label}send ${plans.length === 1 ? 'this request' : `these ${plans.length} requests`}? [y/N] `),
+    );
     if (/^y(es)?$/i.test(answer.trim())) return { by: 'key' };
     err('not confirmed: nothing was sent\n');
     return null;

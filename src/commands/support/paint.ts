@@ -3,13 +3,17 @@
 // sequences after sanitising the text, so painted text must be printed through them.
 import { colourMark } from './output';
 
-export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'dim' | 'bold' | 'unknown' | 'unavailable';
+export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'blue' | 'magenta' | 'cyan' | 'dim' | 'bold' | 'unknown' | 'unavailable';
 
 const CODES: Record<Colour, [number, number]> = {
   green: [32, 39],
   yellow: [33, 39],
   red: [31, 39],
   gray: [90, 39],
+  // A profile's label (domain/profile-badge.ts) may take these too.
+  blue: [34, 39],
+  magenta: [35, 39],
+  cyan: [36, 39],
   dim: [2, 22],
   bold: [1, 22],
   unknown: [35, 39],

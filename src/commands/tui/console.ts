@@ -44,7 +44,7 @@ export async function runConsole(
   values: CommandContext['values'],
   intervalMs: number | undefined,
 ): Promise<CommandContext['values'] | number | undefined> {
-  const { client, conn, where, profileName, profile } = await openConnection(values, { allocationCheck: false });
+  const { client, conn, where, profileName, profile, badge } = await openConnection(values, { allocationCheck: false });
   const es = createEsApi(client, conn.url);
   // A major shardeck does not know is refused here, once, rather than failing pane by pane. Any
   // other failure (unreachable, no rights for GET /) is left to the panes, which say it and retry.
@@ -61,7 +61,14 @@ export async function runConsole(
   stops.add('connection', () => void client.close());
   try {
     const store = createConsoleStore({
-      connection: { url: where, profile: profileName, user: conn.user, insecure: Boolean(conn.insecure), readOnly: conn.readOnly },
+      connection: {
+        url: where,
+        profile: profileName,
+        user: conn.user,
+        insecure: Boolean(conn.insecure),
+        readOnly: conn.readOnly,
+        ...(badge ? { badge } : {}),
+      },
       ...(profile?.templateVersion ? { templateVersion: profile.templateVersion } : {}),
       ...((intervalMs ?? profile?.intervalMs) ? { intervalMs: intervalMs ?? profile?.intervalMs } : {}),
     });
@@ -112,10 +119,11 @@ export async function runConsole(
     void import('../../services/red-copy').then((m) => stops.add('copies kept', m.watchKeptCopies(store)));
     stops.add('fleet watcher', () => fleet.control.stop());
     stops.add('share server', () => sharing.stop('the leader quit'));
-    const [{ Guard }, { createWizardServices }, { mountConsole }] = await Promise.all([
+    const [{ Guard }, { createWizardServices }, { mountConsole }, { askClusterNameIn }] = await Promise.all([
       import('../../services/guard'),
       import('../../services/wizards'),
       import('../../ui/app/mount'),
+      import('../../ui/components/ClusterNameAsk'),
     ]);
     // Every wizard's change goes through this one guard (preview, confirm, audit, verify).
     const guard = new Guard({
@@ -126,6 +134,8 @@ export async function runConsole(
       approver: sharing.approver,
       proposedBy: sharing.proposedBy,
       onLockWait: (h) => store.setState({ notice: h ? `waiting for another change to this cluster: ${describeHolder(h)}` : undefined }),
+      // The profile's label in every preview; on production, the cluster's name asked over the wizard before data loss.
+      ...(badge ? { badge, askClusterName: askClusterNameIn(ui) } : {}),
       // Issue 47 item 6: the panes show the cluster after the change at once, not a poll period later.
       onSent: () => void pollControl.refreshNow().catch(() => undefined),
     });

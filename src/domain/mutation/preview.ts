@@ -2,6 +2,7 @@
 // search_curl wrapper), shown by the CLI and by the wizards' preview box alike.
 import { pathWithQuery, type MutationMethod, type MutationPlan, type MutationRequest, type Risk } from './plan';
 import { displayText } from '../display-text';
+import { badgeText, type ProfileBadge } from '../profile-badge';
 
 export interface PreviewConnection {
   /** Already without credentials (domain/urls.ts urlForMessage). */
@@ -11,6 +12,8 @@ export interface PreviewConnection {
   insecure?: boolean;
   /** The node's search_curl wrapper, when it has one: previews show it instead of curl. */
   searchCurl?: SearchCurl;
+  /** The profile's label and colour: every preview of a labelled profile starts with it. */
+  badge?: ProfileBadge;
 }
 
 /**
@@ -35,6 +38,8 @@ export interface Preview {
   summary: string;
   /** The same request for the node's own tools; curl asks for the password itself. */
   curl: string;
+  /** The profile's label (production or staging at a glance), when it has one. */
+  badge?: ProfileBadge;
 }
 
 export function shellQuote(s: string): string {
@@ -88,13 +93,14 @@ export function buildPreview(plan: MutationPlan, conn: PreviewConnection): Previ
     target: plan.target,
     summary: plan.summary,
     curl: curlLine(plan, conn),
+    ...(conn.badge ? { badge: conn.badge } : {}),
   };
 }
 
 /** Preview as text lines (CLI output and the wizard's preview box share it). */
 export function previewLines(p: Preview): string[] {
   // The summary names the target: one line, whatever the name holds.
-  const lines = [displayText(p.summary), `${p.method} ${p.path}`];
+  const lines = [`${p.badge ? badgeText(p.badge) + ' ' : ''}${displayText(p.summary)}`, `${p.method} ${p.path}`];
   if (p.body !== undefined) lines.push(JSON.stringify(p.body));
   lines.push(`equivalent: ${p.curl}`);
   return lines;

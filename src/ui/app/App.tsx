@@ -21,6 +21,7 @@ import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
 import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl, type ShareControl } from './context';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
+import { ClusterNameKeys, ClusterNameView } from '../components/ClusterNameAsk';
 import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
 import { FULL_ROWS, HINT_ROWS, MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
@@ -70,6 +71,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
     <>
       <GlobalKeys wizards={wizards} />
       <ShareKeys />
+      <ClusterNameKeys />
       {small ? (
         <Box flexDirection="column">
           <Text
@@ -81,6 +83,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
         <Box flexDirection="column" width={width} height={height}>
           <Header width={width} />
           <Box flexDirection="column" height={height - HEADER_LINES - footerLines} overflow="hidden">
+            <ClusterNameView width={width} />
             <Body wizards={wizards} width={width} height={height - HEADER_LINES - footerLines} cramped={cramped} />
           </Box>
           {footerLines === 2 ? <Footer width={width} /> : null}

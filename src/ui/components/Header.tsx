@@ -12,6 +12,7 @@ import { PANES, PANE_SPECS } from '../../store/panes';
 import { nodeLeftText } from '../../domain/node-watch';
 import { useConsole, useNow } from '../app/context';
 import { colourOf } from '../theme';
+import { badgeText } from '../../domain/profile-badge';
 
 const HELP_TAB = '  ? help';
 
@@ -44,6 +45,7 @@ export function Header({ width }: { width: number }) {
     pane: st.pane,
     nodeWatch: st.nodeWatch,
     health: st.snapshots.health.data,
+    badge: st.connection.badge,
   }));
   // "1 node left (node-3) 40s ago": the age moves on by itself (useNow redraws only when it changes).
   const now = useNow((t) => nodeLeftText(s.nodeWatch, s.health, t));
@@ -55,10 +57,19 @@ export function Header({ width }: { width: number }) {
   const markers = modeMarkers(s.paused, s.readOnly);
   const title = `shardeck ${s.cluster ?? '(connecting)'} `;
   const rest = ` ${version}${who ? `  ${who}` : ''}`;
-  const room = Math.max(0, width - title.length - status.length - nodeLeft.length - markers.length - 1);
+  // The profile's label first, in its colour (reversed, so it reads as a band); the text alone under NO_COLOR.
+  const badge = s.badge ? badgeText(s.badge) : '';
+  const badgeColour = colourOf(s.badge?.colour);
+  const room = Math.max(0, width - badge.length - (badge ? 1 : 0) - title.length - status.length - nodeLeft.length - markers.length - 1);
   return (
     <Box flexDirection="column">
       <Text wrap="truncate">
+        {badge ? (
+          <Text bold inverse={badgeColour !== undefined} color={badgeColour}>
+            {badge}
+          </Text>
+        ) : null}
+        {badge ? ' ' : null}
         <Text bold>{title}</Text>
         <Text inverse bold color={colourOf(statusTone(s.status))}>
           {status}

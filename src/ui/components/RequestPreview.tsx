@@ -6,6 +6,7 @@ import { Text } from './Text';
 import { previewLines, type Preview } from '../../domain/mutation/preview';
 import { cutLines } from '../../domain/text';
 import { useTerminalSize } from '../app/terminal';
+import { colourOf } from '../theme';
 
 /** The box's border and padding, left and right. */
 const BOX_SIDES = 4;
@@ -42,8 +43,9 @@ export function RequestPreview({ previews, whole = false }: { previews: Preview[
     previews.length === 1 || whole
       ? previews.flatMap((p) => requestBoxLines(p, width))
       : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+  // A labelled profile's requests are drawn in its colour (the label itself starts the first line, NO_COLOR or not).
   return (
-    <Box flexDirection="column" borderStyle="single" paddingX={1}>
+    <Box flexDirection="column" borderStyle="single" borderColor={colourOf(previews[0]?.badge?.colour)} paddingX={1}>
       {lines.map((l, i) => (
         <Text key={i} bold={l.bold} wrap="truncate-end">
           {l.text}
@@ -61,7 +63,15 @@ export function RequestPreviewBar({ preview }: { preview: Preview }) {
   const { columns } = useTerminalSize();
   const lines = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
   return (
-    <Box flexDirection="column" borderStyle="single" borderTop={false} borderBottom={false} borderRight={false} paddingLeft={1}>
+    <Box
+      flexDirection="column"
+      borderStyle="single"
+      borderColor={colourOf(preview.badge?.colour)}
+      borderTop={false}
+      borderBottom={false}
+      borderRight={false}
+      paddingLeft={1}
+    >
       {lines.map((l, i) => (
         <Text key={i} bold={l.bold} wrap="truncate-end">
           {l.text}

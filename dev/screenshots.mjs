@@ -15,6 +15,8 @@ import { runDir } from './lib/paths.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outDir = path.join(root, 'screenshots');
+// SHARDECK_DIST: built elsewhere than dist/, which other runs on this machine may be using.
+const cli = path.join(process.env.SHARDECK_DIST ? path.resolve(process.env.SHARDECK_DIST) : path.join(root, 'dist'), 'cli.js');
 const SOCKET = `shardeck-shots-${process.pid}`;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,7 +42,7 @@ function openConsole(session, { columns = 80, rows = 24, env = '' } = {}) {
     String(columns),
     '-y',
     String(rows),
-    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} node ${root}/dist/cli.js --profile demo --url ${node.url} --interval 1; sleep 60`,
+    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} node ${cli} --profile demo --url ${node.url} --interval 1; sleep 60`,
   );
 }
 
@@ -108,7 +110,7 @@ try {
   // session started while it exits fails ("server exited unexpectedly").
   tmux('new-session', '-d', '-s', 'keep', 'sleep 3600');
   await loadDemoData(node.url, { docsPerIndex: 2000 });
-  await platformSignIn({ cli: path.join(root, 'dist/cli.js'), configDir, profile: 'demo' });
+  await platformSignIn({ cli, configDir, profile: 'demo' });
   for (const [columns, rows, suffix] of [
     [80, 24, ''],
     [100, 30, '-100x30'],
@@ -154,6 +156,7 @@ try {
     tmux('kill-session', '-t', s);
   }
   await shardsRecoveryShot();
+  await tasksShots();
   await shareShots();
   await snapshotShots();
   await recoveryShots();
@@ -204,6 +207,42 @@ async function shardsRecoveryShot() {
     await es(node.url, 'PUT', '/_cluster/settings', { persistent: { 'indices.recovery.max_bytes_per_sec': null } });
     await es(node.url, 'DELETE', `/_snapshot/${repo}/alpha`).catch(() => undefined);
     await es(node.url, 'DELETE', `/_snapshot/${repo}`).catch(() => undefined);
+  }
+}
+
+/**
+ * The Tasks pane (0) with a delete-by-query throttled to a document a second on an index of its own,
+ * filtered to it, then its cancel wizard (x) asking for the task's number typed; typed, the cancel
+ * goes through the Guard like any change, and the index is deleted after.
+ */
+async function tasksShots() {
+  const index = 'old_events';
+  const lines = Array.from({ length: 300 }, (_, i) => `{"index":{}}\n{"n":${i}}`).join('\n');
+  await es(node.url, 'POST', `/${index}/_bulk?refresh=true`, lines + '\n');
+  await es(node.url, 'POST', `/${index}/_delete_by_query?requests_per_second=1&scroll_size=1&wait_for_completion=false`, {
+    query: { match_all: {} },
+  });
+  const s = 'tasks';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '0');
+    await waitFor(s, /delete\/byquery/, 'the delete-by-query on the Tasks pane');
+    tmux('send-keys', '-t', s, '/');
+    tmux('send-keys', '-t', s, '-l', 'byquery');
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /description: delete-by-query \[old_events\][\s\S]*deleted \d+/, 'the task highlighted with its progress');
+    shoot(s, 'tasks', 80, 24);
+    tmux('send-keys', '-t', s, 'x');
+    await waitFor(s, /type its number \d+ to cancel it/, 'the cancel wizard asking for the number');
+    shoot(s, 'task-cancel', 80, 24);
+    const number = /type its number (\d+) to cancel it/.exec(tmux('capture-pane', '-p', '-t', s))[1];
+    tmux('send-keys', '-t', s, '-l', number);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /^ok: /m, 'the task cancelled');
+  } finally {
+    tmux('kill-session', '-t', s);
+    await es(node.url, 'DELETE', `/${index}`).catch(() => undefined);
   }
 }
 
@@ -270,7 +309,7 @@ async function shareShots() {
       '80',
       '-y',
       '24',
-      `env -i PATH=${JSON.stringify(process.env.PATH)} TERM=xterm-256color node ${root}/dist/cli.js follow ${sock}; sleep 60`,
+      `env -i PATH=${JSON.stringify(process.env.PATH)} TERM=xterm-256color node ${cli} follow ${sock}; sleep 60`,
     );
     await waitFor(fol, /following/, 'the follower');
     await waitFor(lead, /SHARED \(1: /, 'the leader naming its follower');
@@ -282,6 +321,7 @@ async function shareShots() {
     await waitFor(lead, /index or pattern\s+service_v9_orders[\s\S]*replicas\s+…/, 'the replicas wizard on the yellow index');
     tmux('send-keys', '-t', lead, '0', 'Enter');
     await waitFor(lead, /y send/, 'the preview');
+    shoot(lead, 'replicas-review', 80, 24);
     tmux('send-keys', '-t', lead, 'y');
     await waitFor(lead, /ok: every matched index now has 0 replicas/, 'the change verified');
     tmux('send-keys', '-t', lead, 'Escape');

@@ -50,6 +50,23 @@ export function serviceManagerMissing(c: ServiceConfig, host: { systemdRunning: 
 }
 
 /**
+ * The service manager's word on one line, and when it says "not running" of a node that answers,
+ * why both are true: no systemd here (noManager), or a node started another way than the service.
+ */
+export function serviceStateLine(
+  label: string,
+  svc: { running: boolean; detail: string },
+  nodeAnswers: boolean,
+  noManager: string | null,
+): string {
+  const line = `${label}: ${svc.running ? 'running' : 'not running'} (${svc.detail})`;
+  if (svc.running || !nodeAnswers) return line;
+  return noManager
+    ? `${line}; the node answers all the same: systemd does not run on this host, so the node was started another way and systemctl can neither stop nor start it (--stop-cmd, --start-cmd)`
+    : `${line}; the node answers all the same: it was started another way than this service, which will not stop it`;
+}
+
+/**
  * Stop and restart take the node out of service: the operator types the node's name (also with
  * --yes, given by --node-name). Start brings it back: a key (or --yes).
  */

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   serviceManagerMissing,
+  serviceStateLine,
   checkPluginName,
   parsePluginList,
   parsePluginSource,
@@ -47,6 +48,20 @@ describe('a host with no service manager (issue 47 item 1)', () => {
     expect(serviceManagerMissing({}, { systemdRunning: true })).toBeNull();
     expect(serviceManagerMissing({ serviceStop: 'supervisorctl stop es' }, { systemdRunning: false })).toBeNull();
     expect(serviceManagerMissing({ serviceStart: 'supervisorctl start es' }, { systemdRunning: false })).toBeNull();
+  });
+});
+
+describe("the service's word beside the node's (issue 47 item 1)", () => {
+  const down = { running: false, detail: '$ systemctl is-active elasticsearch' };
+  it('"not running" of a node that answers says why both are true', () => {
+    expect(serviceStateLine('service', down, true, 'no systemd')).toMatch(
+      /not running .*answers all the same: systemd does not run on this host/,
+    );
+    expect(serviceStateLine('service', down, true, null)).toMatch(/answers all the same: it was started another way than this service/);
+  });
+  it('says nothing more when they agree', () => {
+    expect(serviceStateLine('service', down, false, 'no systemd')).toBe('service: not running ($ systemctl is-active elasticsearch)');
+    expect(serviceStateLine('service', { running: true, detail: '$ x' }, true, null)).toBe('service: running ($ x)');
   });
 });
 

@@ -369,6 +369,26 @@ it('the console wizard (E on the Nodes pane) at 80x24: install the zip by y, the
   }
 }, 600_000);
 
+it('issue 47 item 1: the console wizard on a host with no systemd says why the service is "not running" while the node answers', async () => {
+  expect(fs.existsSync('/run/systemd/system')).toBe(false);
+  const client = createClient({ url: node.url });
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: true }, profile: 'ui', auditFile: path.join(cfg, 'audit-ui.log') });
+  // The profile's commands left out: the default systemctl ones.
+  const services = createWizardServices(createEsApi(client, node.url), guard, { engineUrl: node.url });
+  const store = makeStore();
+  store.setState({ pane: 'nodes' });
+  const app = await renderApp(store, { columns: 80, rows: 24, wizards: wizardsWith(['engine'], services), ui: createUiStore() });
+  try {
+    await app.press('E');
+    const f = plain(await until(app, /plugins:/, 60_000)).replace(/\s+/g, ' ');
+    expect(f).toMatch(/answers, cluster/);
+    expect(f).toMatch(/service: not running .*the node answers all the same: systemd does not run on this host/);
+  } finally {
+    app.unmount();
+    await client.close();
+  }
+}, 120_000);
+
 it('no host command got the password: not in any environment the service commands dumped, nor the audit log', () => {
   const dumped = fs.readFileSync(dump(), 'utf8');
   expect(dumped).toMatch(/^PATH=/m); // the dumps are real

@@ -2,7 +2,8 @@
 // (its commands and how it is confirmed, or why it may not run), runs it once through the Guard
 // and reports the verified end. `shardeck service` / `shardeck plugin` and the console drive it.
 import type { EsApi } from '../../cluster/api';
-import { serviceConfirmation, serviceSummary, type ServiceConfig } from '../../domain/engine';
+import { serviceConfirmation, serviceManagerMissing, serviceStateLine, serviceSummary, type ServiceConfig } from '../../domain/engine';
+import { systemdRunning } from '../../boundary/host-reads';
 import {
   engineMachine,
   type EngineAction,
@@ -72,7 +73,12 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
         type: 'loaded',
         info: [
           ...engineLines(facts),
-          `service: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}${svc.output ? `: ${svc.output.split('\n')[0]}` : ''})`,
+          serviceStateLine(
+            'service',
+            { running: svc.running, detail: `$ ${svc.command}${svc.output ? `: ${svc.output.split('\n')[0]}` : ''}` },
+            facts.answers,
+            serviceManagerMissing(cfg, { systemdRunning: systemdRunning() }),
+          ),
           plugins.ok ? `plugins: ${plugins.plugins.join(', ') || 'none'}` : `plugins: ${plugins.error}`,
         ],
         plugins: plugins.plugins,
@@ -86,7 +92,12 @@ export function engineSession(es: EsApi, guard: Guard, opts: EngineSessionOption
         const svc = await serviceStatus(guard, facts, cfg, opts);
         const lines = [
           ...engineLines(facts),
-          `service manager: ${svc.running ? 'running' : 'not running'} ($ ${svc.command}, exit ${svc.exitCode})`,
+          serviceStateLine(
+            'service manager',
+            { running: svc.running, detail: `$ ${svc.command}, exit ${svc.exitCode}` },
+            facts.answers,
+            serviceManagerMissing(cfg, { systemdRunning: systemdRunning() }),
+          ),
           ...(svc.output
             ? svc.output
                 .split('\n')

@@ -65,7 +65,8 @@ function Body({ state: s }: { state: EngineWizardState }) {
     );
   if (s.phase === 'failed') return <Text color={colourOf('red')}>{s.message}</Text>;
   if (s.phase === 'cancelled') return <Text>cancelled: nothing was run</Text>;
-  const info = <Lines lines={s.info} />;
+  // Wrapped: the service line ends with why it says "not running" of a node that answers.
+  const info = <Lines lines={s.info} whole />;
   if (s.phase === 'menu')
     return (
       <>

@@ -32,11 +32,12 @@ export function Results({ results }: { results: PlanResult[] }) {
 }
 
 /** Lines cut at the terminal's width (findings, output tails, results). */
-export function Lines({ lines, colour, dim }: { lines: string[]; colour?: string; dim?: boolean }) {
+/** One Text per line, cut at the width; `whole` wraps them instead (a line whose end says why). */
+export function Lines({ lines, colour, dim, whole }: { lines: string[]; colour?: string; dim?: boolean; whole?: boolean }) {
   return (
     <>
       {lines.map((l, i) => (
-        <Text key={i} color={colour} dimColor={dim} wrap="truncate-end">
+        <Text key={i} color={colour} dimColor={dim} wrap={whole ? 'wrap' : 'truncate-end'}>
           {l}
         </Text>
       ))}

@@ -1,7 +1,10 @@
 // Reads for everyday administration (issue 43): the cluster settings with their defaults and each
 // node's own settings, the indices a pattern matches with what the preview shows of them, aliases.
 import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
+import { parseAliasRows, parseIndexFacts, type AliasRow, type IndexFacts } from '../domain/index-admin';
 import { getJson, type EsTransport } from './connection';
+
+const list = (names: readonly string[]) => names.map(encodeURIComponent).join(',');
 
 export function adminApi(es: EsTransport) {
   return {
@@ -12,6 +15,26 @@ export function adminApi(es: EsTransport) {
         getJson(es, '/_nodes/settings', { filter_path: 'nodes.*.name,nodes.*.settings' }),
       ]);
       return parseClusterSettings(settings, nodes);
+    },
+    /** Documents, size, status and hidden flag of these (concrete, existing) indices; `newestSnapshot` names the newest snapshot holding each. */
+    async wholeIndexFacts(names: readonly string[], newestSnapshot: (index: string) => string | null): Promise<IndexFacts[]> {
+      if (!names.length) return [];
+      const [cat, settings] = await Promise.all([
+        getJson(es, `/_cat/indices/${list(names)}`, {
+          format: 'json',
+          h: 'index,uuid,status,health,docs.count,store.size',
+          bytes: 'b',
+          expand_wildcards: 'all',
+        }),
+        getJson(es, `/${list(names)}/_settings`, { expand_wildcards: 'all', filter_path: '*.settings.index.hidden' }),
+      ]);
+      return parseIndexFacts(cat, settings, newestSnapshot);
+    },
+    /** Every alias with its indices and write flag (hidden ones included). */
+    async aliasRows(): Promise<AliasRow[]> {
+      return parseAliasRows(
+        await getJson(es, '/_cat/aliases', { format: 'json', h: 'alias,index,is_write_index', expand_wildcards: 'all' }),
+      );
     },
   };
 }

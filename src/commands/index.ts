@@ -53,4 +53,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   drain: () => import('./drain').then((m) => m.default),
   recovery: () => import('./recovery').then((m) => m.default),
   'cluster-settings': () => import('./cluster-settings').then((m) => m.default),
+  index: () => import('./index-admin').then((m) => m.default),
 };

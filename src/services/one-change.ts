@@ -18,7 +18,13 @@ export interface OneChangeState {
 export function oneChange(
   guard: Guard,
   plans: MutationPlan[],
-  hooks: { before?: () => Promise<void> | void; after?: (results: PlanResult[]) => Promise<void> | void; targets?: TargetOptions } = {},
+  hooks: {
+    before?: () => Promise<void> | void;
+    after?: (results: PlanResult[]) => Promise<void> | void;
+    targets?: TargetOptions;
+    /** What flags typed ahead for a destructive plan (--expect N ...): --yes alone never confirms data loss. */
+    typedAhead?: string;
+  } = {},
 ) {
   let state: OneChangeState = { phase: 'review' };
   let running: Promise<void> = Promise.resolve();
@@ -38,7 +44,8 @@ export function oneChange(
   return {
     getState: () => state,
     send(e: { type: 'confirm'; confirmation: Confirmation }): void {
-      running = confirm(e.confirmation);
+      const c = e.confirmation;
+      running = confirm(c.by === 'yes-flag' && hooks.typedAhead !== undefined ? { by: 'yes-flag', text: hooks.typedAhead } : c);
     },
     async idle(): Promise<OneChangeState> {
       await running;

@@ -176,6 +176,11 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['cluster-settings', 'reset', 'search.max_open_scroll_context', '--yes'], exit: 4 },
     { args: ['cluster-settings', 'restore', 'search.max_open_scroll_context', '--yes'], exit: 4 },
   ],
+  index: [
+    { args: ['index', 'close', INDEX, '--yes'], exit: 4 },
+    { args: ['index', 'open', INDEX, '--yes'], exit: 4 },
+    { args: ['index', 'delete', INDEX, '--yes', '--expect', '1', '--confirm-project', INDEX], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

@@ -1,6 +1,6 @@
 // Help that teaches (issue 16): every command and every flag says what it is; the help text, the
 // man page and both completion scripts are generated from the same command table, so a command or
-// a flag cannot be missing from one of them.
+// a flag cannot be missing from one of them. The man page's keys come from the keymap (issue 46).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_FLAG_HELP, GLOBAL_OPTIONS, GROUPS } from '../../src/commands/support/common';
 import { bashCompletion, commandHelp, globalHelp, loadTable, manPage, zshCompletion, type Table } from '../../src/commands/help';
 import { COMMANDS } from '../../src/commands';
+import { KEYMAP, SCOPE_TITLES, keyLabel } from '../../src/keys/keymap';
 
 let table: Table;
 beforeAll(async () => {
@@ -73,6 +74,27 @@ describe('the man page and completions cannot drift from the table', () => {
     expect(r.stderr).toBe('');
     expect(r.stdout).toContain('shardeck replicas');
     expect(r.stdout).toContain('EXIT STATUS');
+  });
+
+  it('the man page lists every key of the keymap under its scope, as help does (keys/keymap.ts)', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'man-'));
+    const file = path.join(dir, 'shardeck.1');
+    fs.writeFileSync(file, manPage(table, '9.9.9'));
+    // Wide enough that no line is wrapped or hyphenated: each key's line is found whole.
+    const r = spawnSync('man', ['-l', file], { env: { ...process.env, MANPAGER: 'cat', MANWIDTH: '1000' }, encoding: 'utf8' });
+    fs.rmSync(dir, { recursive: true, force: true });
+    const keys = r.stdout.slice(r.stdout.indexOf('\nKEYS\n'), r.stdout.indexOf('\nEXIT STATUS\n'));
+    const lines = keys.split('\n').map((l) => l.trim().replace(/\s+/g, ' '));
+    const headings = new Set(Object.values(SCOPE_TITLES).map((s) => s.help));
+    expect(lines.filter((l) => headings.has(l)).length).toBeGreaterThan(10);
+    for (const k of KEYMAP) {
+      // The scope's heading, then its rows up to the next heading: the key and its description there.
+      const start = lines.indexOf(SCOPE_TITLES[k.scope].help);
+      const end = lines.findIndex((l, i) => i > start && headings.has(l));
+      const block = lines.slice(start + 1, end < 0 ? undefined : end).join(' ');
+      expect(start, `${k.id}: the heading of its scope`).toBeGreaterThan(0);
+      expect(block, k.id).toContain(`${k.keys.map(keyLabel).join(' ')} ${k.description}`);
+    }
   });
 
   it("bash completes every command and each command's flags, profiles after --profile and index names", () => {

@@ -64,6 +64,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
   // a short terminal; the status bar always stays.
   const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
   const footerLines = modal || rows < HINT_ROWS ? 1 : 2;
+  const asking = useUi((s) => s.clusterName !== undefined);
   // One line short of the screen: Ink redraws a full-height frame by clearing the terminal (flicker).
   const height = rows - 1;
   const width = columns;
@@ -84,7 +85,10 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
           <Header width={width} />
           <Box flexDirection="column" height={height - HEADER_LINES - footerLines} overflow="hidden">
             <ClusterNameView width={width} />
-            <Body wizards={wizards} width={width} height={height - HEADER_LINES - footerLines} cramped={cramped} />
+            {/* Under the cluster-name question the wizard that waits for it stays mounted, hidden. */}
+            <Box display={asking ? 'none' : 'flex'} flexDirection="column">
+              <Body wizards={wizards} width={width} height={height - HEADER_LINES - footerLines} cramped={cramped} />
+            </Box>
           </Box>
           {footerLines === 2 ? <Footer width={width} /> : null}
           <StatusBar width={width} />

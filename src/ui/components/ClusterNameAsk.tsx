@@ -5,7 +5,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { editLine } from '../../domain/line-edit';
-import { badgeText, clusterNameQuestion, type ProfileBadge } from '../../domain/profile-badge';
+import { badgeText, type ProfileBadge } from '../../domain/profile-badge';
 import { useConsoleContext, useUi } from '../app/context';
 import { commandFor, lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
@@ -32,19 +32,22 @@ export function askClusterNameIn(ui: UiStore) {
     );
 }
 
+const CLUSTER_NAME_PROMPT = "type the cluster's name to go on: ";
+
 export function ClusterNameView({ width }: { width: number }) {
   const ask = useUi((s) => s.clusterName);
   if (!ask) return null;
   const colour = colourOf(ask.badge.colour);
   return (
-    <Box flexDirection="column" width={width} borderStyle="double" borderColor={colour} paddingX={1}>
+    <Box flexDirection="column" flexShrink={0} width={width} borderStyle="double" borderColor={colour} paddingX={1}>
       <Text bold wrap="truncate-end">
         <Text bold inverse={colour !== undefined} color={colour}>
           {badgeText(ask.badge)}
         </Text>
         {' production cluster: this change loses data'}
       </Text>
-      <TypedConfirm prompt={clusterNameQuestion(ask.badge, ask.summary).slice(badgeText(ask.badge).length + 1)} typed={ask.typed} />
+      <Text wrap="truncate-end">{ask.summary}</Text>
+      <TypedConfirm prompt={CLUSTER_NAME_PROMPT} typed={ask.typed.slice(-Math.max(1, width - CLUSTER_NAME_PROMPT.length - 6))} />
       <Text dimColor>Enter goes on · Esc cancels (nothing is sent)</Text>
     </Box>
   );

@@ -15,7 +15,7 @@ import { Poller } from '../../src/services/poller';
 import { createConsoleStore, setSnapshot, type ResourceName } from '../../src/store/console';
 import { createUiStore } from '../../src/ui/state';
 import { esCall } from '../helpers/real-node';
-import { expectFits, until, wizardsWith } from '../helpers/wizard-ui';
+import { expectFits, plain, until, wizardsWith } from '../helpers/wizard-ui';
 import { KEYS, makeStore, renderApp } from '../ui/harness';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 import { waitUntil } from '../helpers/wait-until';
@@ -125,6 +125,44 @@ it('issue 47 item 6: a snapshot taken in the console is on the Snapshots pane as
     expect(Date.now() - ended).toBeLessThan(10_000);
   } finally {
     poller.stop();
+    app.unmount();
+    await client.close();
+  }
+});
+
+it('issue 47 item 2: a refused snapshot form comes back as typed, the reason under its field, and goes on once fixed', async () => {
+  const client = createClient({ url: node.url });
+  const api = createEsApi(client, node.url);
+  const guard = new Guard({ client, conn: { url: node.url, readOnly: false }, profile: 'ui', auditFile: path.join(dir, 'audit-3.log') });
+  const services = createWizardServices(api, guard, { pollMs: 200 });
+  const store = makeStore();
+  for (const name of ['health', 'indices', 'snapshotRepositories', 'snapshots'] as ResourceName[])
+    setSnapshot(store, name, { data: (await api.data(name)) as never, fetchedAt: Date.now(), failures: 0 });
+  store.setState({ pane: 'snapshots' });
+  const app = await renderApp(store, { columns: 80, rows: 23, wizards: wizardsWith(['snapshot'], services) });
+  try {
+    await until(app, /nightly-1/);
+    await app.press('S');
+    await until(app, /partial ok/);
+    await app.press(KEYS.tab);
+    await app.type('X'); // the name: upper case is refused by Elasticsearch
+    await app.press(KEYS.tab);
+    await app.type('logs-a');
+    await app.press(KEYS.enter);
+    let f = await until(app, /must be lower case/);
+    expectFits(f);
+    // The form again, with what was typed, the reason right under the name.
+    const lines = plain(f).split('\n');
+    const nameLine = lines.findIndex((l) => /name\s+shardeck-.*X/.test(l));
+    expect(nameLine).toBeGreaterThan(-1);
+    expect(lines[nameLine + 1]).toMatch(/a snapshot name must be lower case/);
+    expect(f).toMatch(/indices\s+logs-a/);
+    await app.press(KEYS.backspace);
+    await app.press(KEYS.enter);
+    f = await until(app, /y take it/);
+    expect(f).toContain('"indices":"logs-a"');
+    expect(readAudit(path.join(dir, 'audit-3.log')).records).toEqual([]); // nothing was sent
+  } finally {
     app.unmount();
     await client.close();
   }

@@ -94,11 +94,13 @@ describe.each(SIZES)('snapshot wizard at %ix%i', (columns, rows) => {
     expect(done).toContain('logs-c[0]: primary shard is not allocated');
   });
 
-  it('refused: no open index to take', async () => {
+  it('refused: no open index to take; the form comes back as typed, the reason under the indices (issue 47 item 2)', async () => {
     const { app, session } = await open(columns, rows);
     await app.press(S);
     await app.press(KEYS.enter);
     session()!.send({ type: 'loaded', facts: { repositories: repos, indices: [] } });
-    expect(await shot(app, 'refused', columns, rows)).toContain('not taken: no open index to take a snapshot of');
+    const refused = await shot(app, 'refused', columns, rows);
+    expect(refused).toMatch(/indices .*\n.*no open index to take a snapshot of/);
+    expect(refused).toContain('partial ok');
   });
 });

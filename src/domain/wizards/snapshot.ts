@@ -138,8 +138,11 @@ export interface SnapshotFacts {
   indicesError?: string;
 }
 
-/** Why nothing is sent: the input is wrong (exit 64) or what it names is missing (exit 5). */
-export type Refusal = { phase: 'refused'; kind: 'input' | 'missing'; message: string };
+/**
+ * Why nothing is sent: the input is wrong (exit 64) or what it names is missing (exit 5); field:
+ * the console form's field it concerns (the form comes back with it, as typed).
+ */
+export type Refusal = { phase: 'refused'; kind: 'input' | 'missing'; message: string; field?: 'repository' | 'name' | 'indices' };
 
 /** The plan for the request on these facts, or why there is none. */
 export function reviewOf(req: SnapshotRequest, facts: SnapshotFacts): { plan: MutationPlan } | Omit<Refusal, 'phase'> {
@@ -159,11 +162,15 @@ export function reviewOf(req: SnapshotRequest, facts: SnapshotFacts): { plan: Mu
       return names.includes(req.name) ? { plan: repoVerifyPlan(req.name) } : missing(req.name);
     case 'repo-remove':
       return names.includes(req.name) ? { plan: repoRemovePlan(req.name) } : missing(req.name);
-    case 'create':
-      if (!names.includes(req.repository)) return missing(req.repository);
-      if (facts.indicesError) return { kind: 'input', message: facts.indicesError };
-      if (!facts.indices?.length) return { kind: 'missing', message: 'no open index to take a snapshot of' };
+    case 'create': {
+      if (!names.includes(req.repository)) return { ...missing(req.repository), field: 'repository' };
+      // Checked here too (the command checks it before connecting): the form's name was never checked.
+      const badName = checkName('snapshot', req.name);
+      if (badName) return { kind: 'input', message: badName, field: 'name' };
+      if (facts.indicesError) return { kind: 'input', message: facts.indicesError, field: 'indices' };
+      if (!facts.indices?.length) return { kind: 'missing', message: 'no open index to take a snapshot of', field: 'indices' };
       return { plan: createSnapshotPlan(req.repository, req.name, facts.indices, req.partial) };
+    }
   }
 }
 

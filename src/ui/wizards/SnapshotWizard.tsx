@@ -3,7 +3,7 @@
 // index but the system ones, each named in the preview) and whether a partial one is accepted;
 // then the session of services/wizards/snapshot.ts: the preview, the snapshot followed to its end
 // with its progress, its shards ok/failed and every failure's reason.
-import React, { useState } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { editLine } from '../../domain/line-edit';
@@ -40,16 +40,36 @@ export const SnapshotWizard = withServices(function SnapshotFromPane({
   const repos = useConsole((s) => s.snapshots.snapshotRepositories.data) ?? [];
   const [now] = useState(() => Date.now());
   const [req, setReq] = useState<CreateRequest | undefined>();
-  if (req) return <SnapshotRun services={services} req={req} onClose={onClose} />;
-  const initial: CreateRequest = {
-    kind: 'create',
-    repository: selected ?? repos[0]?.name ?? '',
-    name: defaultSnapshotName(now),
-    indices: '',
-    wait: true,
-  };
-  return <SnapshotFormView initial={initial} repos={repos} onSubmit={setReq} onClose={onClose} />;
+  // A refusal brings the form back as it was typed, the reason beside its field (issue 47 item 2).
+  const [back, setBack] = useState<{ req: CreateRequest; refusal: FormRefusal } | undefined>();
+  if (req)
+    return (
+      <SnapshotRun
+        services={services}
+        req={req}
+        onClose={onClose}
+        onRefused={(refusal) => {
+          setBack({ req, refusal });
+          setReq(undefined);
+        }}
+      />
+    );
+  const initial: CreateRequest = back
+    ? { ...back.req, indices: back.req.indices ?? '' }
+    : { kind: 'create', repository: selected ?? repos[0]?.name ?? '', name: defaultSnapshotName(now), indices: '', wait: true };
+  return (
+    <SnapshotFormView
+      key={back ? 'again' : 'first'}
+      initial={initial}
+      repos={repos}
+      refusal={back?.refusal}
+      onSubmit={setReq}
+      onClose={onClose}
+    />
+  );
 });
+
+type FormRefusal = Pick<Extract<SnapshotState, { phase: 'refused' }>, 'message' | 'field'>;
 
 type FormStep = { req: CreateRequest; focus: Field };
 
@@ -69,16 +89,18 @@ function snapshotFormStep(s: FormStep, e: FormEvent, repos: readonly SnapshotRep
 export function SnapshotFormView({
   initial,
   repos,
+  refusal,
   onSubmit,
   onClose,
 }: {
   initial: CreateRequest;
   repos: readonly SnapshotRepository[];
+  refusal?: FormRefusal;
   onSubmit: (req: CreateRequest) => void;
   onClose: () => void;
 }) {
   const { req, focus } = useLocalForm<FormStep>(
-    { req: initial, focus: 'repository' },
+    { req: initial, focus: refusal?.field ?? 'repository' },
     (s, e) => snapshotFormStep(s, e, repos),
     // Empty indices: every open index but the system ones (the session names them in the preview).
     ({ req: r }) => onSubmit(r.indices ? r : { ...r, indices: undefined }),
@@ -88,19 +110,22 @@ export function SnapshotFormView({
   return (
     <Box flexDirection="column">
       {FIELDS.map((f) => (
-        <FormRow key={f} label={LABELS[f]} width={11} focused={f === focus}>
-          {f === 'partial' ? (
-            req.partial ? (
-              '[x] take what it can when a primary is missing'
+        <React.Fragment key={f}>
+          <FormRow label={LABELS[f]} width={11} focused={f === focus}>
+            {f === 'partial' ? (
+              req.partial ? (
+                '[x] take what it can when a primary is missing'
+              ) : (
+                '[ ] refuse when a primary is missing'
+              )
+            ) : f === 'repository' ? (
+              req.repository || 'no repository: shardeck snapshot repo add NAME --location PATH'
             ) : (
-              '[ ] refuse when a primary is missing'
-            )
-          ) : f === 'repository' ? (
-            req.repository || 'no repository: shardeck snapshot repo add NAME --location PATH'
-          ) : (
-            <LineInput value={req[f] ?? ''} placeholder={f === 'indices' ? 'every open index (not system ones)' : '…'} />
-          )}
-        </FormRow>
+              <LineInput value={req[f] ?? ''} placeholder={f === 'indices' ? 'every open index (not system ones)' : '…'} />
+            )}
+          </FormRow>
+          {refusal && (refusal.field ?? 'repository') === f ? <Text color={colourOf('red')}>{`  ${refusal.message}`}</Text> : null}
+        </React.Fragment>
       ))}
       <Hint>
         {hint(
@@ -115,8 +140,23 @@ export function SnapshotFormView({
   );
 }
 
-function SnapshotRun({ services, req, onClose }: { services: WizardServices; req: CreateRequest; onClose: () => void }) {
+function SnapshotRun({
+  services,
+  req,
+  onClose,
+  onRefused,
+}: {
+  services: WizardServices;
+  req: CreateRequest;
+  onClose: () => void;
+  onRefused: (r: FormRefusal) => void;
+}) {
   const [state, session] = useSession(() => services.open(snapshotWizard, req));
+  // Refused before anything was sent: back to the form (an effect: the parent's state, after this render).
+  const refused = state.phase === 'refused' ? state : undefined;
+  useEffect(() => {
+    if (refused) onRefused({ message: refused.message, ...(refused.field ? { field: refused.field } : {}) });
+  }, [refused, onRefused]);
   useDialogKeys(session, onClose, (key) => {
     if (session.getState().phase !== 'review' || !key.is('dialog.confirm')) return false;
     session.send({ type: 'confirm', confirmation: { by: 'key' } });

@@ -54,4 +54,6 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   recovery: () => import('./recovery').then((m) => m.default),
   'cluster-settings': () => import('./cluster-settings').then((m) => m.default),
   index: () => import('./index-admin').then((m) => m.default),
+  aliases: () => import('./aliases').then((m) => m.default),
+  alias: () => import('./alias').then((m) => m.default),
 };

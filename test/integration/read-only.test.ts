@@ -181,6 +181,12 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['index', 'open', INDEX, '--yes'], exit: 4 },
     { args: ['index', 'delete', INDEX, '--yes', '--expect', '1', '--confirm-project', INDEX], exit: 4 },
   ],
+  aliases: [{ args: ['aliases'], exit: 0, reads: true }],
+  alias: [
+    { args: ['alias', 'add', 'ro-alias', INDEX, '--yes'], exit: 4 },
+    { args: ['alias', 'remove', 'ro-alias', INDEX, '--yes'], exit: 4 },
+    { args: ['alias', 'swap', 'ro-alias', '--from', INDEX, '--to', CORRUPT, '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

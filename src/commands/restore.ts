@@ -42,12 +42,13 @@ const restore: CommandModule = {
   summary:
     'Restore indices from a snapshot beside the originals (new names, default) or in place (typed names), followed until green, counts verified.',
   usage:
-    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--rename-suffix=-restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
+    'usage: shardeck restore REPO SNAPSHOT --indices LIST [--include-system] [--rename-suffix=-restored [--include-aliases] | --replace --accept-data-loss LIST] [--yes] [--dry-run] [--json] [--timeout SECONDS] | shardeck restore cancel INDEX... [--yes] [--dry-run] [--json]',
   options: {
     ...MUTATION_OPTIONS,
     indices: { type: 'string' },
     'rename-suffix': { type: 'string' },
     'include-aliases': { type: 'boolean' },
+    'include-system': { type: 'boolean' },
     replace: { type: 'boolean' },
     'accept-data-loss': { type: 'string' },
     'backup-dir': { type: 'string' },
@@ -61,6 +62,7 @@ const restore: CommandModule = {
     'rename-suffix': `restore beside the originals, each under its name plus this suffix (default: ${DEFAULT_SUFFIX}); no data is touched`,
     'include-aliases':
       "beside: put the snapshot's aliases on the copies too (off by default: an alias the original still holds would then point at both)",
+    'include-system': 'system (dot) indices may be named in --indices (left out otherwise, and never matched by a pattern)',
     replace: 'restore in place: close the originals (delete a red one) and restore over them (what was written since the snapshot is lost)',
     'accept-data-loss':
       'with --replace --yes: the restored index names, comma-separated, as the preview asks (the typed confirmation of a script; ending in :without-copy when a red index has shard folders on another host, which are not copied)',
@@ -96,6 +98,7 @@ const restore: CommandModule = {
       mode: values.replace ? 'replace' : 'beside',
       suffix: typeof values['rename-suffix'] === 'string' ? values['rename-suffix'] : DEFAULT_SUFFIX,
       ...(values['include-aliases'] ? { includeAliases: true } : {}),
+      ...(values['include-system'] ? { includeSystem: true } : {}),
     };
     const { es, guard, conn, close } = await openGuard(values);
     try {

@@ -5,6 +5,7 @@ import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import { checkPlanPath } from '../../src/domain/mutation/targets';
 import type { SnapshotInfo } from '../../src/domain/snapshots';
 import {
+  defaultRestoreIndices,
   matchSnapshotIndices,
   refusalOf,
   restoreMachine,
@@ -124,6 +125,21 @@ describe('restore', () => {
     expect(matchSnapshotIndices('logs.a', ['logs.a', 'logsxa'])).toEqual({ ok: true, indices: ['logs.a'] });
   });
 
+  it('issue 47 item 2: system (dot) indices only when included, the way named for both surfaces; the default list is one the restore accepts', () => {
+    const held = ['.kibana_1', 'logs-a', 'logs-b'];
+    const refused = matchSnapshotIndices('.kibana_1,logs-a', held);
+    expect(refused).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/system \(dot\) indices: add --include-system \(in the console: "system indices" included\)/),
+    });
+    expect(matchSnapshotIndices('.kibana_1,logs-a', held, true)).toEqual({ ok: true, indices: ['.kibana_1', 'logs-a'] });
+    // A pattern never reaches a dot index unless they are included.
+    expect(matchSnapshotIndices('*s-a,*1', ['.x1', 'logs-a', 'y1'])).toEqual({ ok: true, indices: ['logs-a', 'y1'] });
+    expect(matchSnapshotIndices('*1', ['.x1', 'y1'], true)).toEqual({ ok: true, indices: ['.x1', 'y1'] });
+    expect(defaultRestoreIndices(held)).toBe('logs-a,logs-b');
+    expect(matchSnapshotIndices(defaultRestoreIndices(held), held)).toEqual({ ok: true, indices: ['logs-a', 'logs-b'] });
+  });
+
   it('beside: one reversible restore under the new names, without aliases or global state', () => {
     const plans = restorePlans(form(), facts('beside'));
     expect(plans).toHaveLength(1);
@@ -140,15 +156,15 @@ describe('restore', () => {
         include_aliases: false,
       },
     });
-    expect(refusalOf(form(), facts('beside', true))).toMatch(/logs-a-restored, logs-b-restored already exist/);
-    expect(refusalOf(form({ suffix: '-Bad' }), facts('beside'))).toMatch(/lower case/);
+    expect(refusalOf(form(), facts('beside', true))?.message).toMatch(/logs-a-restored, logs-b-restored already exist/);
+    expect(refusalOf(form({ suffix: '-Bad' }), facts('beside'))?.message).toMatch(/lower case/);
   });
 
   it('beside: a suffix holding $ is sent as literal text, not a group reference (Java replaceAll)', () => {
     const replacement = (suffix: string) => restorePlans(form({ suffix }), facts('beside'))[0].body as { rename_replacement: string };
     expect(replacement('-r$0').rename_replacement).toBe('$1-r\\$0');
     expect(replacement('-$1${x}$').rename_replacement).toBe('$1-\\$1\\${x}\\$');
-    expect(refusalOf(form({ suffix: '-r\\1' }), facts('beside'))).toMatch(/lower case, without spaces or any of/);
+    expect(refusalOf(form({ suffix: '-r\\1' }), facts('beside'))?.message).toMatch(/lower case, without spaces or any of/);
   });
 
   it('in place: close then restore, both destructive, confirmed only by the typed names (never by --yes alone)', () => {
@@ -280,9 +296,9 @@ describe('restore', () => {
   });
 
   it('a snapshot that failed, or whose shards of the index failed, is refused', () => {
-    expect(refusalOf(form(), { ...facts('beside'), snapshot: { ...snap, state: 'FAILED' } })).toMatch(/only a finished snapshot/);
+    expect(refusalOf(form(), { ...facts('beside'), snapshot: { ...snap, state: 'FAILED' } })?.message).toMatch(/only a finished snapshot/);
     const partial = { ...snap, state: 'PARTIAL', failures: [{ index: 'logs-b', shard: 0, reason: 'x', status: 'y' }] };
-    expect(refusalOf(form(), { ...facts('beside'), snapshot: partial })).toMatch(/no whole copy of logs-b/);
+    expect(refusalOf(form(), { ...facts('beside'), snapshot: partial })?.message).toMatch(/no whole copy of logs-b/);
   });
 
   it('the machine: a close that went through without its restore says the originals are closed and how to open them', () => {

@@ -221,6 +221,22 @@ describe('shardeck restore', () => {
     expect(again.stderr).toContain('logs-a-back already exists');
   });
 
+  it('a dot index the snapshot holds: refused by name without --include-system (the refusal names the flag and the form field), restored with it', async () => {
+    await indexWith('.ops-notes', 3);
+    expect(
+      (await es('PUT', '/_snapshot/backups/with-dot?wait_for_completion=true', { indices: '.ops-notes', include_global_state: false }))
+        .status,
+    ).toBe(200);
+    const bare = await cli(['restore', 'backups', 'with-dot', '--indices', '.ops-notes', '--yes']);
+    expect(bare.code).toBe(64);
+    expect(bare.stderr).toContain(
+      '".ops-notes" names system (dot) indices: add --include-system (in the console: "system indices" included)',
+    );
+    const r = await cli(['restore', 'backups', 'with-dot', '--indices', '.ops-notes', '--include-system', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await count('.ops-notes-restored')).toBe(3);
+  });
+
   it('beside with a suffix holding $0: restored under exactly the previewed name, not a group reference (issue 40 N6)', async () => {
     // rename_replacement is a Java replacement string: sent raw, "$0" is the whole match and the node makes logs-a-rlogs-a.
     const r = await cli(['restore', 'backups', 'before', '--indices', 'logs-a', '--rename-suffix=-r$0', '--yes']);

@@ -288,7 +288,9 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
       },
     });
     const text = await shot(app, 'refused', columns, rows);
-    expect(text).toContain('the snapshot holds no whole copy of logs-c');
+    // Issue 47 item 2: the form again as it was, the reason under the field it concerns.
+    expect(text).toMatch(/indices +logs-a,logs-c.*\n.*the snapshot holds no whole copy of logs-c/);
+    expect(text).toContain('rename suffix  -restored');
   });
 });
 

@@ -7,6 +7,8 @@ import { displayText } from '../display-text';
 export interface TargetOptions {
   /** The operator asked for system (dot) indices explicitly (--include-system). */
   includeSystem?: boolean;
+  /** How this surface asks for them, when not the flag alone (a form's field). */
+  includeSystemHow?: string;
 }
 
 const WILDCARD_ONLY = /^\*+$/;
@@ -29,7 +31,7 @@ export function checkIndexExpression(expr: string, opts: TargetOptions = {}): st
     if (NOT_IN_INDEX_NAMES.test(part) || part.includes('?'))
       return `"${part}" contains a character index names cannot have: check the spelling`;
     if (part.startsWith('.') && !opts.includeSystem)
-      return `"${part}" names system (dot) indices: add --include-system if you really mean them`;
+      return `"${part}" names system (dot) indices: ${opts.includeSystemHow ?? 'add --include-system'} if you really mean them`;
   }
   return null;
 }

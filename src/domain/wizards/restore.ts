@@ -28,22 +28,31 @@ export interface RestoreForm {
    * still holds would point at both, seen on 8.19). In place they always come back with the index.
    */
   includeAliases?: boolean;
+  /** System (dot) indices may be named (--include-system, the form's "system indices"); a pattern matches them only then. */
+  includeSystem?: boolean;
 }
 
 export const DEFAULT_SUFFIX = '-restored';
+
+/** How either surface asks for system indices: one sentence for the command and the form. */
+const INCLUDE_SYSTEM_HOW = 'add --include-system (in the console: "system indices" included)';
+
+/** The form field a refusal concerns: the console shows it there, with what was typed. */
+export type RestoreField = 'indices' | 'suffix' | 'system';
 
 /** The indices of the snapshot an expression names (`*` inside a part matches any run of characters). */
 export function matchSnapshotIndices(
   expr: string,
   held: readonly string[],
+  includeSystem = false,
 ): { ok: true; indices: string[] } | { ok: false; error: string } {
-  const syntax = checkIndexExpression(expr);
+  const syntax = checkIndexExpression(expr, { includeSystem, includeSystemHow: INCLUDE_SYSTEM_HOW });
   if (syntax) return { ok: false, error: syntax };
   const parts = expr.split(',').map((p) => p.trim());
   const out = new Set<string>();
   for (const part of parts) {
     const re = new RegExp(`^${part.split('*').map(escapeRe).join('.*')}$`);
-    const hits = held.filter((n) => re.test(n));
+    const hits = held.filter((n) => re.test(n) && (includeSystem || !n.startsWith('.')));
     if (!hits.length)
       return { ok: false, error: `the snapshot holds no index matching "${part}" (it holds: ${held.join(', ') || 'none'})` };
     hits.forEach((h) => out.add(h));
@@ -313,22 +322,34 @@ export function restoreCancelOf(
   };
 }
 
+/** The indices a snapshot holds that the console's form offers at first: every one a restore accepts without a choice. */
+export function defaultRestoreIndices(held: readonly string[]): string {
+  return held.filter((i) => !i.startsWith('.')).join(',');
+}
+
 /** Why the restore cannot be planned (nothing is sent), or undefined. */
-export function refusalOf(form: RestoreForm, facts: RestoreFacts): string | undefined {
+export function refusalOf(form: RestoreForm, facts: RestoreFacts): { message: string; field?: RestoreField } | undefined {
   if (form.mode === 'beside') {
     if (!form.suffix || form.suffix !== form.suffix.toLowerCase() || /[\s,"*\\<|>/?#:]/.test(form.suffix))
-      return `the suffix must be lower case, without spaces or any of , " * \\ < | > / ? # : (e.g. ${DEFAULT_SUFFIX})`;
+      return {
+        message: `the suffix must be lower case, without spaces or any of , " * \\ < | > / ? # : (e.g. ${DEFAULT_SUFFIX})`,
+        field: 'suffix',
+      };
     const taken = facts.indices.filter((i) => i.existing);
     if (taken.length)
-      return `${taken.map((i) => i.target).join(', ')} already ${taken.length === 1 ? 'exists' : 'exist'}: pick another --rename-suffix, or delete ${taken.length === 1 ? 'it' : 'them'} first`;
+      return {
+        message: `${taken.map((i) => i.target).join(', ')} already ${taken.length === 1 ? 'exists' : 'exist'}: pick another rename suffix, or delete ${taken.length === 1 ? 'it' : 'them'} first`,
+        field: 'suffix',
+      };
   }
   if (!['SUCCESS', 'PARTIAL'].includes(facts.snapshot.state))
-    return `snapshot ${form.repository}/${form.snapshot} is ${facts.snapshot.state}: only a finished snapshot can be restored`;
+    return { message: `snapshot ${form.repository}/${form.snapshot} is ${facts.snapshot.state}: only a finished snapshot can be restored` };
   const failed = facts.indices.filter((i) => facts.snapshot.failures.some((f) => f.index === i.index)).map((i) => i.index);
-  if (failed.length) return `the snapshot holds no whole copy of ${failed.join(', ')} (its shards failed in it)`;
+  if (failed.length)
+    return { message: `the snapshot holds no whole copy of ${failed.join(', ')} (its shards failed in it)`, field: 'indices' };
   for (const i of facts.indices) {
     const why = i.copy ? copyRefusal(i.copy) : null;
-    if (why) return why;
+    if (why) return { message: why };
   }
   return undefined;
 }
@@ -353,7 +374,7 @@ export interface RestoreReport {
 
 export type RestoreState =
   | { phase: 'loading'; form: RestoreForm }
-  | { phase: 'refused'; form: RestoreForm; kind: 'input' | 'missing'; message: string; facts?: RestoreFacts }
+  | { phase: 'refused'; form: RestoreForm; kind: 'input' | 'missing'; message: string; field?: RestoreField; facts?: RestoreFacts }
   | { phase: 'review'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[] }
   /** The copy of the red originals' shard folders is being taken (nothing is sent before it is verified). */
   | { phase: 'copying'; form: RestoreForm; facts: RestoreFacts; plans: MutationPlan[]; confirmation: Confirmation; log: string[] }
@@ -388,7 +409,7 @@ export type RestoreState =
 export type RestoreEvent =
   | CommonEvent
   | { type: 'loaded'; facts: RestoreFacts }
-  | { type: 'refused'; kind: 'input' | 'missing'; message: string }
+  | { type: 'refused'; kind: 'input' | 'missing'; message: string; field?: RestoreField }
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'applied'; results: PlanResult[] }
   /** The copy before the delete: taken and verified (the archives), or failed (nothing sent). */
@@ -462,10 +483,11 @@ export function restoreMachine(form: RestoreForm): Machine<RestoreState, Restore
       if (common) return common;
       switch (s.phase) {
         case 'loading': {
-          if (e.type === 'refused') return stay({ phase: 'refused', form, kind: e.kind, message: e.message });
+          if (e.type === 'refused')
+            return stay({ phase: 'refused', form, kind: e.kind, message: e.message, ...(e.field ? { field: e.field } : {}) });
           if (e.type !== 'loaded') return stay(s);
           const why = refusalOf(form, e.facts);
-          if (why) return stay({ phase: 'refused', form, kind: 'input', message: why, facts: e.facts });
+          if (why) return stay({ phase: 'refused', form, kind: 'input', ...why, facts: e.facts });
           return stay({ phase: 'review', form, facts: e.facts, plans: restorePlans(form, e.facts) });
         }
         case 'review':

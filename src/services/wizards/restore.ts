@@ -7,6 +7,7 @@ import { restoreRecoveries } from '../../domain/snapshots';
 import {
   matchSnapshotIndices,
   restoreMachine,
+  type RestoreField,
   targetName,
   type RestoreEffect,
   type RestoreEvent,
@@ -36,7 +37,7 @@ export interface RestoreTuning {
   onAuditWarning?: (warning: string) => void;
 }
 
-type Loaded = { facts: RestoreFacts } | { refused: { kind: 'input' | 'missing'; message: string } };
+type Loaded = { facts: RestoreFacts } | { refused: { kind: 'input' | 'missing'; message: string; field?: RestoreField } };
 
 /**
  * In place over a red original: the copy its shard folders get before it is deleted, and what
@@ -59,8 +60,8 @@ async function load(es: EsApi, guard: Guard, form: RestoreForm, backupDir?: stri
     throw e;
   }
   if (!snapshot) return { refused: { kind: 'missing', message: `no snapshot ${form.snapshot} in ${form.repository}` } };
-  const m = matchSnapshotIndices(form.indices, snapshot.indices);
-  if (!m.ok) return { refused: { kind: 'input', message: m.error } };
+  const m = matchSnapshotIndices(form.indices, snapshot.indices, form.includeSystem);
+  if (!m.ok) return { refused: { kind: 'input', message: m.error, field: 'indices' } };
   const [rows, aliases] = await Promise.all([
     es.data('indices').then((all) => new Map(all.map((r) => [r.name, r]))),
     es.indexAliases(m.indices),

@@ -3,7 +3,7 @@
 // and restored over, confirmed by typing their names), then the session of
 // services/wizards/restore.ts: the preview, the restore followed shard by shard until green, and
 // the documents counted against the originals.
-import React, { useState } from 'react';
+import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { formatCount } from '../../domain/format';
@@ -12,9 +12,11 @@ import { fitText } from '../../domain/table';
 import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
 import {
   DEFAULT_SUFFIX,
+  defaultRestoreIndices,
   replaceConfirmText,
   restoreCopyLines,
   restoreNotes,
+  type RestoreField,
   type RestoreForm,
   type RestoreState,
 } from '../../domain/wizards/restore';
@@ -33,9 +35,17 @@ import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
 
-type Field = 'indices' | 'mode' | 'suffix' | 'aliases';
-const FIELDS: Field[] = ['indices', 'mode', 'suffix', 'aliases'];
-const LABELS: Record<Field, string> = { indices: 'indices', mode: 'where', suffix: 'rename suffix', aliases: 'aliases' };
+type Field = 'indices' | 'mode' | 'suffix' | 'aliases' | 'system';
+const FIELDS: Field[] = ['indices', 'mode', 'suffix', 'aliases', 'system'];
+const LABELS: Record<Field, string> = {
+  indices: 'indices',
+  system: 'system indices',
+  mode: 'where',
+  suffix: 'rename suffix',
+  aliases: 'aliases',
+};
+/** A refusal the form comes back with: the reason beside its field (issue 47 item 2). */
+type FormRefusal = { message: string; field?: RestoreField };
 /** How the console asks for the snapshot's aliases beside (the restore notes name it). */
 const INCLUDE_HOW = 'the form\'s "aliases"';
 const BAR_WIDTH = 10;
@@ -50,16 +60,38 @@ export const RestoreWizard = withServices(function RestoreFromSelection({
   const sel = useUi((s) => s.selection.snapshots);
   const held = useConsole((s) => s.snapshots.snapshots.data?.find((x) => x.repository === sel?.repository && x.name === sel?.snapshot));
   const [form, setForm] = useState<RestoreForm | undefined>();
+  const [back, setBack] = useState<{ form: RestoreForm; refusal: FormRefusal } | undefined>();
   if (!sel) return <NoSnapshot onClose={onClose} />;
-  if (form) return <RestoreRun services={services} form={form} onClose={onClose} />;
-  const initial: RestoreForm = {
+  if (form)
+    return (
+      <RestoreRun
+        services={services}
+        form={form}
+        onClose={onClose}
+        onRefused={(refusal) => {
+          setBack({ form, refusal });
+          setForm(undefined);
+        }}
+      />
+    );
+  // At first every index the snapshot holds that a restore accepts as it is (system ones are a choice).
+  const initial: RestoreForm = back?.form ?? {
     repository: sel.repository,
     snapshot: sel.snapshot,
-    indices: held?.indices.join(',') ?? '',
+    indices: defaultRestoreIndices(held?.indices ?? []),
     mode: 'beside',
     suffix: DEFAULT_SUFFIX,
   };
-  return <RestoreFormView initial={initial} onSubmit={setForm} onClose={onClose} />;
+  return (
+    <RestoreFormView
+      key={back ? 'again' : 'first'}
+      initial={initial}
+      refusal={back?.refusal}
+      {...(back?.refusal.field ? { focusAt: back.refusal.field } : {})}
+      onSubmit={setForm}
+      onClose={onClose}
+    />
+  );
 });
 
 function NoSnapshot({ onClose }: { onClose: () => void }) {
@@ -82,17 +114,20 @@ function restoreFormStep(s: FormStep, e: FormEvent): FormStep {
   if (s.focus === 'mode')
     return e.type === 'change' ? { ...s, form: { ...s.form, mode: s.form.mode === 'beside' ? 'replace' : 'beside' } } : s;
   if (s.focus === 'aliases') return e.type === 'change' ? { ...s, form: { ...s.form, includeAliases: !s.form.includeAliases } } : s;
+  if (s.focus === 'system') return e.type === 'change' ? { ...s, form: { ...s.form, includeSystem: !s.form.includeSystem } } : s;
   if (e.type === 'line') return { ...s, form: { ...s.form, [s.focus]: editLine(s.form[s.focus], e.edit) } };
   return s;
 }
 
 export function RestoreFormView({
   initial,
+  refusal,
   onSubmit,
   onClose,
   focusAt = 'indices',
 }: {
   initial: RestoreForm;
+  refusal?: FormRefusal;
   onSubmit: (form: RestoreForm) => void;
   onClose: () => void;
   focusAt?: Field;
@@ -103,24 +138,34 @@ export function RestoreFormView({
   return (
     <Box flexDirection="column">
       <Text>{`from ${form.repository}/${form.snapshot}`}</Text>
+      {refusal && !refusal.field ? <Text color={colourOf('red')}>{`not restored: ${refusal.message}`}</Text> : null}
       {visible.map((f) => (
-        <FormRow key={f} label={LABELS[f]} width={14} focused={f === focus}>
-          {f === 'mode' ? (
-            form.mode === 'beside' ? (
-              'beside the originals, under a new name (no data touched)'
+        <React.Fragment key={f}>
+          <FormRow label={LABELS[f]} width={14} focused={f === focus}>
+            {f === 'system' ? (
+              form.includeSystem ? (
+                <Text color={colourOf('yellow')}>included: dot indices may be named</Text>
+              ) : (
+                'left out (dot indices are named only when included)'
+              )
+            ) : f === 'mode' ? (
+              form.mode === 'beside' ? (
+                'beside the originals, under a new name (no data touched)'
+              ) : (
+                <Text color={colourOf('red')}>in place: close the originals and restore over them</Text>
+              )
+            ) : f === 'aliases' ? (
+              form.includeAliases ? (
+                <Text color={colourOf('red')}>{'included (one the original holds then points at both)'}</Text>
+              ) : (
+                'left out (they would point at the copies and the originals)'
+              )
             ) : (
-              <Text color={colourOf('red')}>in place: close the originals and restore over them</Text>
-            )
-          ) : f === 'aliases' ? (
-            form.includeAliases ? (
-              <Text color={colourOf('red')}>{'included (one the original holds then points at both)'}</Text>
-            ) : (
-              'left out (they would point at the copies and the originals)'
-            )
-          ) : (
-            <LineInput value={form[f]} placeholder="…" />
-          )}
-        </FormRow>
+              <LineInput value={form[f]} placeholder="…" />
+            )}
+          </FormRow>
+          {refusal?.field === f ? <Text color={colourOf('red')}>{`  ${refusal.message}`}</Text> : null}
+        </React.Fragment>
       ))}
       {form.mode === 'replace' ? (
         <Text color={colourOf('red')}>{'what was written to them since the snapshot is lost: you will type their names'}</Text>
@@ -129,7 +174,7 @@ export function RestoreFormView({
         {hint(
           'type to edit',
           ['dialog.nextField', 'next field'],
-          ['dialog.change', focus === 'aliases' ? 'left out / included' : 'beside / in place'],
+          ['dialog.change', focus === 'aliases' || focus === 'system' ? 'left out / included' : 'beside / in place'],
           ['dialog.submit', 'preview'],
           ['dialog.close', 'close'],
         )}
@@ -138,8 +183,23 @@ export function RestoreFormView({
   );
 }
 
-export function RestoreRun({ services, form, onClose }: { services: WizardServices; form: RestoreForm; onClose: () => void }) {
+export function RestoreRun({
+  services,
+  form,
+  onClose,
+  onRefused,
+}: {
+  services: WizardServices;
+  form: RestoreForm;
+  onClose: () => void;
+  /** Refused before anything was sent: the caller shows its form again (without it, the refusal is shown here). */
+  onRefused?: (r: FormRefusal) => void;
+}) {
   const [state, session] = useSession(() => services.open(restoreWizard, form));
+  const refused = state.phase === 'refused' ? state : undefined;
+  useEffect(() => {
+    if (refused && onRefused) onRefused({ message: refused.message, ...(refused.field ? { field: refused.field } : {}) });
+  }, [refused, onRefused]);
   const [typed, setTyped] = useState('');
   useDialogKeys(session, onClose, (key) => {
     // The session's state now, not the last render's: a key may come before the screen redraws.

@@ -2,7 +2,8 @@
 // node's own settings, the indices a pattern matches with what the preview shows of them, aliases.
 import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
 import { parseAliasRows, parseIndexFacts, type AliasRow, type IndexFacts } from '../domain/index-admin';
-import { getJson, type EsTransport } from './connection';
+import { parseCopies, type ShardCopy } from '../domain/move-shard';
+import { getJson, postJson, type EsTransport } from './connection';
 
 const list = (names: readonly string[]) => names.map(encodeURIComponent).join(',');
 
@@ -29,6 +30,19 @@ export function adminApi(es: EsTransport) {
         getJson(es, `/${list(names)}/_settings`, { expand_wildcards: 'all', filter_path: '*.settings.index.hidden' }),
       ]);
       return parseIndexFacts(cat, settings, newestSnapshot);
+    },
+    /** The copies of one index's shards, where each is and its state (a relocating one: where it goes). */
+    async shardPlaces(index: string): Promise<ShardCopy[]> {
+      return parseCopies(await getJson(es, `/_cat/shards/${encodeURIComponent(index)}`, { format: 'json', h: 'shard,prirep,state,node' }));
+    },
+    /** The names of the cluster's nodes. */
+    async nodeNames(): Promise<string[]> {
+      const rows = await getJson<{ name?: string }[]>(es, '/_cat/nodes', { format: 'json', h: 'name' });
+      return rows.map((r) => String(r.name ?? '')).filter(Boolean);
+    },
+    /** What the deciders say of reroute commands, changing nothing (POST _cluster/reroute?dry_run=true&explain=true). */
+    async rerouteDryRun(body: { commands: unknown[] }): Promise<unknown> {
+      return postJson(es, '/_cluster/reroute', body, { dry_run: 'true', explain: 'true', filter_path: 'explanations' });
     },
     /** Every alias with its indices and write flag (hidden ones included). */
     async aliasRows(): Promise<AliasRow[]> {

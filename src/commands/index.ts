@@ -56,4 +56,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   index: () => import('./index-admin').then((m) => m.default),
   aliases: () => import('./aliases').then((m) => m.default),
   alias: () => import('./alias').then((m) => m.default),
+  move: () => import('./move').then((m) => m.default),
 };

@@ -187,6 +187,10 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['alias', 'remove', 'ro-alias', INDEX, '--yes'], exit: 4 },
     { args: ['alias', 'swap', 'ro-alias', '--from', INDEX, '--to', CORRUPT, '--yes'], exit: 4 },
   ],
+  move: [
+    { args: ['move', INDEX, '0'], exit: 0, reads: true },
+    { args: ['move', INDEX, '0', '--to', 'x', '--yes'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

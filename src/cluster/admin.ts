@@ -3,6 +3,7 @@
 import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
 import { parseAliasRows, parseIndexFacts, type AliasRow, type IndexFacts } from '../domain/index-admin';
 import { parseCopies, type ShardCopy } from '../domain/move-shard';
+import { allocationFilters, parseFilterNodes, type AllocationFilter } from '../domain/allocation-filters';
 import { getJson, postJson, type EsTransport } from './connection';
 
 const list = (names: readonly string[]) => names.map(encodeURIComponent).join(',');
@@ -43,6 +44,16 @@ export function adminApi(es: EsTransport) {
     /** What the deciders say of reroute commands, changing nothing (POST _cluster/reroute?dry_run=true&explain=true). */
     async rerouteDryRun(body: { commands: unknown[] }): Promise<unknown> {
       return postJson(es, '/_cluster/reroute', body, { dry_run: 'true', explain: 'true', filter_path: 'explanations' });
+    },
+    /** Every cluster and index level allocation filter, with the nodes each keeps shards off. */
+    async allocationFilters(): Promise<AllocationFilter[]> {
+      // Nested, not flat_settings, for the indices: filter_path cannot match dotted flat keys.
+      const [cluster, indices, nodes] = await Promise.all([
+        getJson(es, '/_cluster/settings', { flat_settings: 'true' }),
+        getJson(es, '/_settings', { expand_wildcards: 'all', filter_path: '*.settings.index.routing.allocation' }),
+        getJson(es, '/_nodes', { filter_path: 'nodes.*.name,nodes.*.host,nodes.*.ip,nodes.*.attributes' }),
+      ]);
+      return allocationFilters(cluster, indices, parseFilterNodes(nodes));
     },
     /** Every alias with its indices and write flag (hidden ones included). */
     async aliasRows(): Promise<AliasRow[]> {

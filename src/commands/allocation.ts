@@ -11,6 +11,7 @@ import {
   isEnableValue,
   type AllocationLimit,
 } from '../domain/allocation-limits';
+import { clearFilterPlan, isFilterKey, type AllocationFilter } from '../domain/allocation-filters';
 import { displayText } from '../domain/display-text';
 import type { MutationPlan } from '../domain/mutation/plan';
 import { allocationLeft, dropChosenRecord, type LeftAllocation } from '../services/allocation-record';
@@ -76,23 +77,78 @@ async function sendPlan(guard: Guard, plan: MutationPlan, values: CommandContext
   return ok ? EXIT.ok : EXIT.failed;
 }
 
+function filterLine(f: AllocationFilter): string {
+  const where = f.level === 'cluster' ? `cluster (${f.origin})` : `index ${displayText(f.index ?? '')}`;
+  const off = f.keepsOff.length
+    ? paint('yellow', `keeps shards off ${f.keepsOff.map(displayText).join(', ')}`)
+    : paint('dim', 'keeps shards off no node now');
+  return `${where}: ${displayText(f.key)} = ${displayText(f.value)}  ${off}\n`;
+}
+
+/** allocation filters [clear KEY [--index INDEX]]: every filter and the nodes it keeps shards off; clear one through the guard. */
+async function runFilters(args: string[], values: CommandContext['values'], json: boolean): Promise<number> {
+  const [clear, key, ...rest] = args;
+  const index = typeof values.index === 'string' ? values.index : undefined;
+  if (rest.length || (clear !== undefined && (clear !== 'clear' || key === undefined)) || (clear === undefined && index !== undefined))
+    return usageError(
+      NAME,
+      'give nothing, or clear KEY [--index INDEX]: shardeck allocation filters clear cluster.routing.allocation.exclude._name',
+      json,
+    );
+  if (key !== undefined && !isFilterKey(key))
+    return usageError(
+      NAME,
+      `"${key}" is not an allocation filter (cluster|index.routing.allocation.include|exclude|require.ATTRIBUTE)`,
+      json,
+    );
+  const { es, guard, close } = await openGuard(values, { allocationCheck: false });
+  try {
+    if (key !== undefined) guard.assertWritable();
+    const filters = await es.allocationFilters();
+    const head = { schema: JSON_SCHEMA, command: NAME, filters };
+    if (key === undefined) {
+      if (json) printJson({ ...head, ok: true });
+      else if (!filters.length) out(`${paint('green', 'no allocation filter')}: no include, exclude or require keeps shards off a node\n`);
+      else for (const f of filters) out(filterLine(f));
+      return EXIT.ok;
+    }
+    const found = filters.filter((f) => f.key === key && (index === undefined ? f.level === 'cluster' : f.index === index));
+    if (!found.length)
+      return usageError(
+        NAME,
+        `${key} is not set${index === undefined ? ' on the cluster' : ` on ${index}`} (shardeck allocation filters lists those set): nothing to clear`,
+        json,
+      );
+    if (!json) for (const f of found) out(filterLine(f));
+    return await sendPlan(guard, clearFilterPlan(found), values, head);
+  } catch (e) {
+    return reportFailure(NAME, e, json);
+  } finally {
+    await close();
+  }
+}
+
 const allocation: CommandModule = {
   summary:
     'What limits shard allocation now and what shardeck left changed; enable VALUE sets it, restore puts back what shardeck changed.',
-  usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore [--of USER]] [--yes] [--dry-run] [--json] [connection flags]`,
-  options: { ...MUTATION_OPTIONS, of: { type: 'string' } },
+  usage: `usage: shardeck allocation [enable ${ENABLE_VALUES.join('|')} | restore [--of USER] | filters [clear KEY [--index INDEX]]] [--yes] [--dry-run] [--json] [connection flags]`,
+  options: { ...MUTATION_OPTIONS, of: { type: 'string' }, index: { type: 'string' } },
   group: 'change',
   flagHelp: {
     yes: 'confirm without asking',
     'dry-run': 'show the preview and send nothing',
     of: "restore: put back another operator's record of this host (by user name or uid), after its preview",
+    index: 'filters clear: the index whose filter is cleared (default: the cluster-level filter)',
   },
-  examples: ['shardeck allocation', 'shardeck allocation enable primaries --yes', 'shardeck allocation restore --yes'],
+  examples: ['shardeck allocation filters', 'shardeck allocation enable primaries --yes', 'shardeck allocation restore --yes'],
   async run({ values, positionals }) {
     const json = Boolean(values.json);
+    if (positionals[0] === 'filters') return runFilters(positionals.slice(1), values, json);
+    if (values.index !== undefined)
+      return usageError(NAME, '--index belongs to filters clear: shardeck allocation filters clear KEY --index INDEX', json);
     const [verb, value, ...rest] = positionals;
     if (rest.length || (verb !== undefined && verb !== 'enable' && verb !== 'restore'))
-      return usageError(NAME, `give nothing, enable ${ENABLE_VALUES.join('|')}, or restore`, json);
+      return usageError(NAME, `give nothing, enable ${ENABLE_VALUES.join('|')}, restore, or filters`, json);
     if (verb === 'enable' && (value === undefined || !isEnableValue(value)))
       return usageError(NAME, `give what to allow: shardeck allocation enable ${ENABLE_VALUES.join('|')}`, json);
     if (verb === 'restore' && value !== undefined) return usageError(NAME, 'restore takes no value', json);

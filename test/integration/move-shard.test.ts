@@ -1,7 +1,8 @@
-// shardeck move on a real two-node cluster (issue 43 item 3): the node allocation explain accepts
+// shardeck move and allocation filters on a real two-node cluster (issue 43 items 3 and 2). Move: the node allocation explain accepts
 // is offered; the move goes through the guard and is followed until the copy is started on its new
 // node; a refused move says which decider said no (same_shard, filter), a node that is not in the
-// cluster is named, and nothing is sent for any of them.
+// cluster is named, and nothing is sent for any of them. Filters: the cluster's and an index's,
+// with the nodes each keeps shards off (a wildcard value too); each cleared through the guard.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -100,5 +101,61 @@ describe.sequential('move a shard on two nodes', () => {
     expect(many.stderr).toMatch(/2 started copies: say which with --from NODE/);
     expect(auditLinesIn(cfg).length).toBe(before);
     expect(await placed('service_v9_move')).toEqual([{ prirep: 'p', state: 'STARTED', node: at }]);
+  });
+});
+
+describe.sequential('allocation filters on two nodes', () => {
+  it('lists the cluster and index filters with the nodes each keeps shards off, and clears each through the guard', async () => {
+    const put = await esCall(cluster.url, 'PUT', '/_cluster/settings', {
+      persistent: { 'cluster.routing.allocation.exclude._name': 'node-2' },
+    });
+    expect(put.status).toBe(200);
+    const idx = await esCall(cluster.url, 'PUT', '/service_v9_filtered', {
+      settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'node-*1' },
+    });
+    expect(idx.status).toBe(200);
+    const r = await cli(['allocation', 'filters', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { filters } = JSON.parse(r.stdout);
+    expect(filters).toEqual([
+      expect.objectContaining({
+        level: 'cluster',
+        origin: 'persistent',
+        key: 'cluster.routing.allocation.exclude._name',
+        value: 'node-2',
+        keepsOff: ['node-2'],
+      }),
+      expect.objectContaining({
+        level: 'index',
+        index: 'service_v9_filtered',
+        kind: 'require',
+        attribute: '_name',
+        value: 'node-*1',
+        keepsOff: ['node-2'],
+      }),
+    ]);
+    const text = await cli(['allocation', 'filters']);
+    expect(text.stdout).toContain('cluster (persistent): cluster.routing.allocation.exclude._name = node-2  keeps shards off node-2');
+
+    const notSet = await cli(['allocation', 'filters', 'clear', 'cluster.routing.allocation.include._name', '--yes']);
+    expect(notSet.code).toBe(64);
+    expect(notSet.stderr).toMatch(/is not set on the cluster/);
+    const cleared = await cli(['allocation', 'filters', 'clear', 'cluster.routing.allocation.exclude._name', '--yes']);
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(cleared.stdout).toMatch(/ok: cluster\.routing\.allocation\.exclude\._name is unset/);
+    const onIndex = await cli([
+      'allocation',
+      'filters',
+      'clear',
+      'index.routing.allocation.require._name',
+      '--index',
+      'service_v9_filtered',
+      '--yes',
+    ]);
+    expect(onIndex.code, onIndex.stderr).toBe(0);
+    const after = JSON.parse((await cli(['allocation', 'filters', '--json'])).stdout);
+    expect(after.filters).toEqual([]);
+    const settings = (await esCall(cluster.url, 'GET', '/service_v9_filtered/_settings?flat_settings=true')).body;
+    expect(settings.service_v9_filtered.settings['index.routing.allocation.require._name']).toBeUndefined();
   });
 });

@@ -153,6 +153,8 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['allocation', 'enable', 'primaries', '--yes'], exit: 4 },
     { args: ['allocation', 'restore', '--yes'], exit: 4 },
     { args: ['allocation'], exit: 0, reads: true },
+    { args: ['allocation', 'filters'], exit: 0, reads: true },
+    { args: ['allocation', 'filters', 'clear', 'cluster.routing.allocation.exclude._name', '--yes'], exit: 4 },
   ],
   lock: [
     { args: ['lock'], exit: 0 },

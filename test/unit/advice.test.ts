@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { GLOBAL_OPTIONS } from '../../src/commands/support/common';
 import { COMMANDS } from '../../src/commands';
 import { loadTable, type Table } from '../../src/commands/help';
+import { mentionsIn } from '../helpers/advice';
 
 const SRC = path.resolve('src');
 
@@ -29,33 +30,6 @@ function productLines(): { where: string; text: string }[] {
   );
 }
 
-export interface Mention {
-  where: string;
-  command: string;
-  /** Flags (without --) and positionals up to the end of the mention. */
-  flags: string[];
-  words: string[];
-  /** After run / see / try: advice, so the word must be a command. */
-  advice: boolean;
-}
-
-/** Every `shardeck WORD ...` in a line: the words and flags up to a quote, bracket or punctuation. */
-export function mentionsIn(where: string, text: string): Mention[] {
-  const out: Mention[] = [];
-  for (const m of text.matchAll(/(\b(?:run|see|try)\s+`?)?\bshardeck ([a-z][a-z-]*)([^`'"\n;,()]*)/g)) {
-    const tokens = (m[3] ?? '').trim().split(/\s+/).filter(Boolean);
-    const flags: string[] = [];
-    const words: string[] = [];
-    for (const t of tokens) {
-      const f = /^--([a-z][a-z0-9-]*)(=.*)?$/.exec(t);
-      if (f) flags.push(f[1]);
-      else words.push(t);
-    }
-    out.push({ where, command: m[2], flags, words, advice: Boolean(m[1]) });
-  }
-  return out;
-}
-
 let table: Table;
 beforeAll(async () => {
   table = await loadTable(COMMANDS);
@@ -64,10 +38,17 @@ beforeAll(async () => {
 describe('the mention extractor', () => {
   it('finds the command, its flags and where the advice ends', () => {
     expect(mentionsIn('x', 'finish it with shardeck recover-corrupt --resume ${p.index} 0 (or remove --nope)')).toEqual([
-      { where: 'x', command: 'recover-corrupt', flags: ['resume'], words: ['${p.index}', '0'], advice: false },
+      {
+        where: 'x',
+        command: 'recover-corrupt',
+        flags: ['resume'],
+        words: ['${p.index}', '0'],
+        tokens: ['--resume', '${p.index}', '0'],
+        advice: false,
+      },
     ]);
     expect(mentionsIn('x', 'run `shardeck stauts --jsn`, then')).toEqual([
-      { where: 'x', command: 'stauts', flags: ['jsn'], words: [], advice: true },
+      { where: 'x', command: 'stauts', flags: ['jsn'], words: [], tokens: ['--jsn'], advice: true },
     ]);
     expect(mentionsIn('x', 'shardeck talks to the node')[0]).toMatchObject({ command: 'talks', advice: false });
   });

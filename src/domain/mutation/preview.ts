@@ -46,7 +46,7 @@ export function shellQuote(s: string): string {
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** A path as the operator can paste it into a shell: quoted only when it has to be. */
+/** A path or a name (an index in a printed command) as the operator can paste it into a shell: quoted only when it has to be. */
 export function shellPath(p: string): string {
   return /^[\w./+-]+$/.test(p) ? p : shellQuote(p);
 }

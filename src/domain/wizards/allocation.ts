@@ -2,6 +2,7 @@
 // (POST _cluster/reroute?retry_failed=true) with a report of what moved.
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
+import { shellPath } from '../mutation/preview';
 import type { ShardRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 import { compareText } from '../order';
@@ -60,7 +61,10 @@ export function explainAllocation(r: Json): AllocationExplanation {
       'allocation failed too often (index.allocation.max_retries): fix the cause, then retry with shardeck reroute --retry-failed',
     );
   if (deciders.includes('same_shard'))
-    advice.push('a replica needs a node of its own: add a data node or lower number_of_replicas (shardeck replicas set)');
+    // As many copies as there are nodes to hold them: the command runs as printed (issue 47 item 3).
+    advice.push(
+      `a replica needs a node of its own: add a data node or lower number_of_replicas (shardeck replicas set ${shellPath(shard.index)} ${Math.max(0, nodes.length - 1)})`,
+    );
   if (deciders.includes('disk_threshold'))
     advice.push('the nodes are past the disk watermarks: free disk (see the Disk pane); about 20% free is needed to place shards');
   if (ui?.reason === 'NODE_LEFT')

@@ -127,6 +127,17 @@ export function writePrivateFileAtomic(file: string, content: string): void {
   fs.renameSync(tmp, file);
 }
 
+/** Creates a new 0600 file (never over one that exists: EEXIST) holding `content`. */
+export function createPrivateFile(file: string, content: string): void {
+  const fd = fs.openSync(file, 'wx', 0o600);
+  try {
+    tightenOpenFile(fd);
+    fs.writeSync(fd, content);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * Appends one line to a 0600 file (the audit log, the timeline), tightening it if it was left
  * wider. `durable`: on the disk before this returns (fsync), for a record that must survive a

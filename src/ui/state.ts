@@ -59,6 +59,10 @@ export interface UiState {
   note?: string;
   /** Follower, four eyes: the confirmation typed for the change shown. */
   approvalTyped?: string;
+  /** One line for the status bar a few seconds after a key did something out of sight (y copied, w wrote the screen). */
+  flash?: { text: string; at: number; tone: 'green' | 'yellow' | 'red' };
+  /** The curl lines of the request preview on screen, for the copy key of a wizard (RequestPreview sets them). */
+  previewCurl?: string;
   /** Production: the cluster's name asked before a change that loses data (ui/components/ClusterNameAsk.tsx). */
   clusterName?: { badge: ProfileBadge; summary: string; typed: string; answer: (text: string | undefined) => void };
 }

@@ -66,6 +66,12 @@ afterAll(() => {
 });
 
 describe('a label and a colour per profile, at 80x23', () => {
+  beforeAll(() => {
+    // A server for the file's sessions, taking OSC 52 from its panes into its buffers (set-clipboard on).
+    tmux('new-session', '-d', '-s', 'keep', 'sleep 600');
+    tmux('set', '-g', 'set-clipboard', 'on');
+  });
+
   it('the label heads every pane, in its colour; under NO_COLOR as plain text', async () => {
     launch('panes', '--profile stage --interval 1');
     await waitFor('panes', (s) => s.split('\n')[0].startsWith('[STAGE] shardeck '), 'the label in the header');
@@ -110,6 +116,16 @@ describe('a label and a colour per profile, at 80x23', () => {
       const review = await waitFor('prod', (s) => s.includes('type 3 to delete them'), 'the review');
       // The preview beside the review starts with the label.
       expect(review).toMatch(/\[PROD\] delete at most 3 documents/);
+      // Ctrl-Y copies the preview's curl line (never a typed character of the count).
+      keys('prod', 'C-y');
+      await waitFor(
+        'prod',
+        (s) => /copied "curl -X POS…[^"]*Z"}}}}'" \(\d+ chars\) to the clipboard \(OSC 52, tmux\)/.test(s),
+        'the copy said',
+      );
+      expect(tmux('show-buffer')).toMatch(
+        new RegExp(`^curl -X POST '${node.url}/${INDEX}/_delete_by_query\\?wait_for_completion=false&refresh=true'`),
+      );
       keys('prod', '-l', '3');
       keys('prod', 'Enter');
       const ask = await waitFor('prod', (s) => s.includes("type the cluster's name to go on"), 'the cluster-name question');
@@ -134,5 +150,95 @@ describe('a label and a colour per profile, at 80x23', () => {
     keys('prod', 'Escape');
     keys('prod', 'q');
     await waitFor('prod', (s) => s.includes('EXIT=0'), 'the exit');
+  });
+});
+
+/** The console on the Indices pane with INDEX alone (filtered), the profile stage. */
+async function onIndex(session: string, env = ''): Promise<void> {
+  launch(session, '--profile stage --interval 1', env);
+  await waitFor(session, (s) => s.startsWith('[STAGE] shardeck '), 'the console');
+  keys(session, '2');
+  keys(session, '/');
+  keys(session, '-l', INDEX);
+  keys(session, 'Enter');
+  await waitFor(session, (s) => s.includes(INDEX), 'the index on the Indices pane', 30_000);
+}
+
+describe('copy (y) over SSH: OSC 52, through tmux, or a 0600 file', () => {
+  it('y copies the highlighted index name: tmux takes the OSC 52 into its buffer, the passthrough form is written too', async () => {
+    const raw = path.join(cfg, 'pane-output');
+    await onIndex('copy');
+    tmux('pipe-pane', '-o', '-t', 'copy', `cat >> ${raw}`);
+    tmux('set-buffer', 'not yet');
+    keys('copy', 'y');
+    await waitFor('copy', (x) => x.includes(`copied "${INDEX}" (${INDEX.length} chars) to the clipboard (OSC 52, tmux)`), 'the footer');
+    expect(tmux('show-buffer')).toBe(INDEX);
+    // The bytes the console wrote: the sequence and tmux's passthrough of it (ESC doubled inside DCS tmux;).
+    const b64 = Buffer.from(INDEX).toString('base64');
+    const bytes = await waitUntil(
+      'the bytes',
+      () => (fs.existsSync(raw) ? fs.readFileSync(raw, 'latin1') : ''),
+      (t) => t.includes(b64),
+      {
+        timeoutMs: 5000,
+        intervalMs: 100,
+      },
+    );
+    expect(bytes).toContain(`\u001b]52;c;${b64}\u0007`);
+    expect(bytes).toContain(`\u001bPtmux;\u001b\u001b]52;c;${b64}\u0007\u001b\\`);
+    keys('copy', 'q');
+  });
+
+  it('where the terminal cannot take it (SHARDECK_CLIPBOARD=file): the name in a 0600 file, its path on the footer', async () => {
+    await onIndex('copyfile', 'SHARDECK_CLIPBOARD=file');
+    keys('copyfile', 'y');
+    const file = path.join(cfg, 'copied.txt');
+    // The footer at 80 columns: the path may be cut at its end, read it joined with the screen's width.
+    await waitFor(
+      'copyfile',
+      (x) => x.includes(`copied "${INDEX}" (${INDEX.length} chars) to ${file.slice(0, 20)}`),
+      'the footer with the path',
+    );
+    expect(fs.readFileSync(file, 'utf8')).toBe(`${INDEX}\n`);
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    keys('copyfile', 'q');
+  });
+});
+
+describe('a screen for a ticket (w)', () => {
+  it('w writes the screen as plain text to a new 0600 file named on the footer: the same lines tmux shows', async () => {
+    await onIndex('dump');
+    keys('dump', 'p'); // paused: the screen holds still between the capture and the dump
+    const before = await waitFor('dump', (s) => /paused/i.test(s), 'polling paused');
+    keys('dump', 'w');
+    const s = await waitFor('dump', (x) => x.includes('screen written to '), 'the footer with the file');
+    const [name] = fs.readdirSync(path.join(cfg, 'screens'));
+    const file = path.join(cfg, 'screens', name);
+    expect(name).toMatch(/^screen-\d{8}-\d{6}\.txt$/);
+    // The footer names it (at 80 columns the end of a long path may be cut).
+    expect(s).toContain(`screen written to ${file}`.slice(0, 79));
+    const text = fs.readFileSync(file, 'utf8');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    // eslint-disable-next-line no-control-regex -- no escape sequence, no control character but the line breaks
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f]/);
+    const lines = text.trimEnd().split('\n');
+    const shown = before
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.trimEnd());
+    expect(lines.length).toBe(shown.length);
+    // Every line as tmux shows it, but the status bar (it says the dump now).
+    expect(lines.slice(0, -1)).toEqual(shown.slice(0, -1));
+    expect(lines[0]).toMatch(/^\[STAGE\] shardeck /);
+    expect(text).toContain(INDEX);
+    // A second dump is a second file.
+    keys('dump', 'w');
+    await waitUntil(
+      'a second file',
+      () => fs.readdirSync(path.join(cfg, 'screens')),
+      (f) => f.length === 2,
+      { timeoutMs: 5000, intervalMs: 100 },
+    );
+    keys('dump', 'q');
   });
 });

@@ -20,6 +20,7 @@ import { err } from '../support/output';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
 import { consoleFleet } from './fleet';
 import { consoleSharing } from './share';
+import { consoleFiles, frameKeeping } from './last-frame';
 
 /** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
 function cacheIndexNames(store: ConsoleStore): () => void {
@@ -147,7 +148,15 @@ export async function runConsole(
       engineOverrides: profile,
     });
     holdAlternateScreen(stops);
-    const mounted = mountConsole(store, { poller: pollControl, ui, share: sharing.control, fleet: fleet.control }, wizardServices);
+    // The last frame drawn, for the screen dump (w); a copy the terminal cannot take goes to a file.
+    const screen = frameKeeping(process.stdout);
+    const files = consoleFiles(screen.lastFrame);
+    const mounted = mountConsole(
+      store,
+      { poller: pollControl, ui, share: sharing.control, fleet: fleet.control, files },
+      wizardServices,
+      screen.stdout,
+    );
     instance = mounted;
     stops.add('console screen', () => mounted.unmount());
     if (values.share || shareGroup) await sharing.start();

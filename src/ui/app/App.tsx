@@ -19,7 +19,18 @@ import { fitText } from '../../domain/table';
 import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
-import { ConsoleProvider, useConsole, useConsoleContext, useUi, type FleetControl, type PollControl, type ShareControl } from './context';
+import {
+  ConsoleProvider,
+  useConsole,
+  useConsoleContext,
+  useUi,
+  type ConsoleFiles,
+  type FleetControl,
+  type PollControl,
+  type ShareControl,
+} from './context';
+import { useHabits } from './habits';
+import { copyTargetOf } from '../../domain/clipboard';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { ClusterNameKeys, ClusterNameView } from '../components/ClusterNameAsk';
 import { FleetView } from '../panes/FleetView';
@@ -37,12 +48,14 @@ export interface AppProps {
   wizards?: WizardEntry[];
   /** The Fleet view's reads and the switch to another profile (the tui command gives them). */
   fleet?: FleetControl;
+  /** Where a copy the terminal cannot take and the screen dumps go (the tui command gives them). */
+  files?: ConsoleFiles;
 }
 
-export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS, fleet }: AppProps) {
+export function App({ store, poller, share, ui, clock = Date.now, wizards = WIZARDS, fleet, files }: AppProps) {
   const value = useMemo(
-    () => ({ store, ui: ui ?? createUiStore(), poller, share, clock, fleet }),
-    [store, ui, poller, share, clock, fleet],
+    () => ({ store, ui: ui ?? createUiStore(), poller, share, clock, fleet, files }),
+    [store, ui, poller, share, clock, fleet, files],
   );
   const { exit } = useApp();
   return (
@@ -182,6 +195,7 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
   const { exit } = useApp();
   const keymap = useKeymap();
   const dialog = useUi((s) => s.dialog);
+  const habits = useHabits();
 
   // The dialog layer: help closes on Esc, ? or q and scrolls; a wizard gets Esc only if it does not
   // take it itself. Modal either way: nothing below sees a key while a dialog is open.
@@ -226,6 +240,17 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       const index = view.target ? view.target(sel) : sel.indices?.index;
       if (!index) return false;
       ui.setState({ dialog: { kind: 'view', id: view.id, index }, filtering: false });
+      return true;
+    }
+    if (cmd.id === 'copy') {
+      // The index detail over the Indices pane: its index; else the pane's highlighted row.
+      const detail = pane === 'indices' ? store.getState().indexDetail?.index : undefined;
+      const target = detail ? { what: 'index name', text: detail } : copyTargetOf(pane, ui.getState().selection);
+      habits.copy(target?.what ?? 'name', target?.text);
+      return true;
+    }
+    if (cmd.id === 'screen.dump') {
+      habits.dump();
       return true;
     }
     return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui, share });

@@ -43,12 +43,21 @@ export interface FleetControl {
   open(profile: string): void;
 }
 
+/** The console's own files (config/console-files.ts): a copy the terminal cannot take, screen dumps. */
+export interface ConsoleFiles {
+  /** Writes the copied text to its 0600 file; the path as the footer shows it. */
+  saveCopied(text: string): string;
+  /** Writes the screen as it is now, plain text, to a new 0600 file; the path as shown and its lines. */
+  saveScreen(): { file: string; lines: number };
+}
+
 export interface ConsoleContextValue {
   store: ConsoleStore;
   ui: UiStore;
   poller?: PollControl;
   share?: ShareControl;
   fleet?: FleetControl;
+  files?: ConsoleFiles;
   /** Epoch ms; tests pin it so ages ("3s ago") are deterministic. */
   clock: () => number;
 }

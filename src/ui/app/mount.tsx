@@ -6,20 +6,23 @@ import { render } from 'ink';
 import type { ConsoleStore } from '../../store/console';
 import type { WizardServices } from '../../services/wizards';
 import { App } from './App';
-import type { FleetControl, PollControl, ShareControl } from './context';
+import type { ConsoleFiles, FleetControl, PollControl, ShareControl } from './context';
 import type { UiStore } from '../state';
 import { WizardServicesProvider } from '../wizards/services';
 
 export function mountConsole(
   store: ConsoleStore,
-  props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl },
+  props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl; files?: ConsoleFiles },
   services: WizardServices,
+  /** The stream Ink draws on (the tui command's keeps the last frame for the screen dump); process.stdout when absent. */
+  stdout?: NodeJS.WriteStream,
 ) {
   return render(
     <WizardServicesProvider value={services}>
       <App store={store} {...props} />
     </WizardServicesProvider>,
     {
+      ...(stdout ? { stdout } : {}),
       exitOnCtrlC: false,
       patchConsole: false,
       maxFps: 20,

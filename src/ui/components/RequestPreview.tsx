@@ -1,12 +1,25 @@
 // The request a wizard is about to send: method, path, body and the equivalent curl line
 // (domain/mutation/preview.ts previewLines), shown before anything is sent.
-import React from 'react';
+import React, { useEffect } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { previewLines, type Preview } from '../../domain/mutation/preview';
 import { cutLines } from '../../domain/text';
 import { useTerminalSize } from '../app/terminal';
 import { colourOf } from '../theme';
+import { useOptionalConsoleContext } from '../app/context';
+
+/** While a preview is on screen, its curl line(s) are what a wizard's copy key copies (ui/app/habits.ts). */
+function useShownCurl(previews: Preview[]): void {
+  const ui = useOptionalConsoleContext()?.ui;
+  // One line: a line break in a paste would run each part at once; && stops at the first that cannot run.
+  const curl = previews.map((p) => p.curl).join(' && ');
+  useEffect(() => {
+    if (!ui) return;
+    ui.setState({ previewCurl: curl });
+    return () => ui.setState({ previewCurl: undefined });
+  }, [ui, curl]);
+}
 
 /** The box's border and padding, left and right. */
 const BOX_SIDES = 4;
@@ -38,6 +51,7 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
  */
 export function RequestPreview({ previews, whole = false }: { previews: Preview[]; whole?: boolean }) {
   const { columns } = useTerminalSize();
+  useShownCurl(previews);
   const width = Math.max(1, columns - BOX_SIDES);
   const lines =
     previews.length === 1 || whole
@@ -61,6 +75,7 @@ export function RequestPreview({ previews, whole = false }: { previews: Preview[
  */
 export function RequestPreviewBar({ preview }: { preview: Preview }) {
   const { columns } = useTerminalSize();
+  useShownCurl([preview]);
   const lines = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
   return (
     <Box

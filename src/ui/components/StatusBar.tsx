@@ -4,7 +4,8 @@ import React from 'react';
 import { Text } from './Text';
 import { connectionLine, INSECURE_WARNING, shareLine } from '../../domain/panes/bars';
 import { fitText } from '../../domain/table';
-import { useConsole } from '../app/context';
+import { useConsole, useNow, useUi } from '../app/context';
+import { FLASH_MS } from '../app/habits';
 import { colourOf } from '../theme';
 
 export function StatusBar({ width }: { width: number }) {
@@ -18,6 +19,16 @@ export function StatusBar({ width }: { width: number }) {
     notice: st.notice,
     copies: st.copiesKept,
   }));
+  // What y or w just did, for a few seconds (the key's effect is out of sight: the clipboard, a file).
+  const flash = useUi((st) => st.flash);
+  const now = useNow((t) => (flash && t - flash.at < FLASH_MS ? flash.text : ''));
+  if (flash && now - flash.at < FLASH_MS) {
+    return (
+      <Text bold color={colourOf(flash.tone)}>
+        {fitText(flash.text, width)}
+      </Text>
+    );
+  }
   if (s.notice) {
     return (
       <Text bold color={colourOf('yellow')}>

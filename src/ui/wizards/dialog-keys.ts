@@ -12,6 +12,8 @@ import { useKeymap } from '../app/use-keymap';
 import { lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
 import { FULL_ROWS, useTerminalSize } from '../app/terminal';
+import { useHabits } from '../app/habits';
+import { useOptionalConsoleContext } from '../app/context';
 
 export interface DialogKey {
   /** Whether the key is one of this command's keys. */
@@ -34,8 +36,13 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
   const keymap = useKeymap();
   // Hidden on a terminal too short for it (App.tsx): only Esc, nothing confirmed unseen.
   const hidden = useTerminalSize().rows < FULL_ROWS;
+  const habits = useHabits();
+  const ui = useOptionalConsoleContext()?.ui;
   useKeyLayer('dialog', (name, input) => {
     const key: DialogKey = { is: (id) => keymap.some((k) => k.id === id && k.keys.includes(name)), edit: lineEditOf(name, input) };
+    // Copy and dump work in every wizard, whatever it is doing (control keys: never part of a typed line).
+    if (key.is('dialog.copy')) return (habits.copy("preview's curl line", ui?.getState().previewCurl), true);
+    if (key.is('dialog.dump')) return (habits.dump(), true);
     if (!hidden && handle(key)) return true;
     if (isEnded(session.getState().phase)) onClose();
     else if (key.is('dialog.close')) {

@@ -7,7 +7,7 @@
 // cancel / rethrottle: the Tasks pane's keys as commands, through the Guard (preview, audit,
 // exactly that task id, never retried); a task that writes needs its id typed to be cancelled.
 import { lostDeleteReport, recordedDelete } from '../domain/delete/report';
-import { isTaskId, progressLine, type TaskProgress } from '../domain/delete/task';
+import { afterLine, isTaskId, progressLine, taskState, type TaskProgress } from '../domain/delete/task';
 import { ConnError } from '../cluster/connection';
 import { readAudit } from '../services/audit';
 import { countLagNote, GONE_TASK, refreshIndex } from '../services/delete-by-query';
@@ -29,27 +29,12 @@ import type { CommandContext } from './support/common';
 
 const NAME = 'tasks';
 
-/** A task's state in words: a cancel asked for is said as such, not as a problem (issue 47). */
-export function taskState(p: Pick<TaskProgress, 'completed' | 'cancelled' | 'failures'>): string {
-  if (!p.completed) return p.cancelled ? 'cancelling' : 'running';
-  if (p.failures.length) return p.cancelled ? 'cancelled by request, with failures before' : 'finished with problems';
-  return p.cancelled ? 'cancelled by request' : 'finished';
-}
-
 function describe(p: TaskProgress): string {
   const state = taskState(p);
   const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`];
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
   for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${displayText(f)}`);
   return lines.join('\n') + '\n';
-}
-
-/** After a change: the rate a rethrottle set, or what a cancelled task did before it stopped. */
-export function afterLine(verb: 'cancel' | 'rethrottle', p: TaskProgress): string {
-  const done = /byquery/.test(p.action) ? `; ${progressLine(p)}` : '';
-  if (verb === 'rethrottle')
-    return `${taskState(p)} at ${p.requestsPerSecond > 0 && Number.isFinite(p.requestsPerSecond) ? `${p.requestsPerSecond} requests a second` : 'no throttle'}${done}`;
-  return `${taskState(p)}${done}`;
 }
 
 /** The refresh belongs to the delete the operator confirmed (typed its count, --yes, or a key): it carries that confirmation. */
@@ -141,8 +126,7 @@ async function control(verb: 'cancel' | 'rethrottle', args: string[], values: Co
     }
     warnAudit(r.auditWarning);
     const ok = r.applied === 'yes';
-    // What it did: the task read once more (the new rate; what a cancelled task had done by then).
-    const after = ok ? await es.task(id).catch(() => null) : null;
+    const after = end.after;
     if (json) printJson({ ...head, ok, ...(ok ? {} : { error: r.message }), sent: true, applied: r.applied, ...(after ? { after } : {}) });
     else {
       out(`${ok ? 'ok' : 'FAILED'}: ${plan.summary}: ${r.message}\n`);

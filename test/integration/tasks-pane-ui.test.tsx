@@ -79,7 +79,9 @@ it('t rethrottles and x cancels the highlighted slow delete, each through the Gu
   f = await until(app, /rethrottle delete task \S+ to 3 documents per/);
   expectFits(f);
   await app.press('y');
-  await until(app, /ok: /);
+  // Issue 47 item 4: the change ends by saying what is now: the task at its new rate.
+  f = await until(app, /now: running at 3 requests a second/);
+  expectFits(f);
   await waitUntil(
     'the node runs the delete at 3/s',
     async () => (await es('GET', `/_tasks/${task}`)).body.task.status.requests_per_second as number,
@@ -97,7 +99,8 @@ it('t rethrottles and x cancels the highlighted slow delete, each through the Gu
   await app.press(KEYS.backspace);
   await app.type(taskNumber(task));
   await app.press(KEYS.enter);
-  await until(app, /ok: /);
+  // ... and a cancel, what the task did before it stopped (its deletes so far).
+  expectFits(await until(app, /now: (cancelling|cancelled by request).*deleted/));
   const done = await waitUntil(
     'the delete ends cancelled',
     async () => (await es('GET', `/_tasks/${task}`)).body,

@@ -126,3 +126,18 @@ export function progressLine(p: TaskProgress, width = Infinity): string {
   }
   return fitText(join(4), width).trimEnd();
 }
+
+/** A task's state in words: a cancel asked for is said as such, not as a problem (issue 47). */
+export function taskState(p: Pick<TaskProgress, 'completed' | 'cancelled' | 'failures'>): string {
+  if (!p.completed) return p.cancelled ? 'cancelling' : 'running';
+  if (p.failures.length) return p.cancelled ? 'cancelled by request, with failures before' : 'finished with problems';
+  return p.cancelled ? 'cancelled by request' : 'finished';
+}
+
+/** After a change: the rate a rethrottle set, or what a cancelled task did before it stopped. */
+export function afterLine(verb: 'cancel' | 'rethrottle', p: TaskProgress): string {
+  const done = /byquery/.test(p.action) ? `; ${progressLine(p)}` : '';
+  if (verb === 'rethrottle')
+    return `${taskState(p)} at ${p.requestsPerSecond > 0 && Number.isFinite(p.requestsPerSecond) ? `${p.requestsPerSecond} requests a second` : 'no throttle'}${done}`;
+  return `${taskState(p)}${done}`;
+}

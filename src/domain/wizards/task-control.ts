@@ -32,7 +32,8 @@ export type TaskControlState =
       error?: string;
     }
   | { phase: 'applying'; verb: TaskVerb; id: string; task: TaskProgress; plan: MutationPlan }
-  | { phase: 'done'; verb: TaskVerb; id: string; task: TaskProgress; plan: MutationPlan; result: PlanResult }
+  /** after: the task read once more (the new rate; what a cancelled task had done by then), when it could be. */
+  | { phase: 'done'; verb: TaskVerb; id: string; task: TaskProgress; plan: MutationPlan; result: PlanResult; after?: TaskProgress }
   | Ended;
 
 export type TaskControlEvent =
@@ -43,7 +44,7 @@ export type TaskControlEvent =
   | { type: 'back' }
   /** The console's y (a key), or the CLI's --yes / terminal answer; a typed id comes as line edits and submit. */
   | { type: 'confirm'; confirmation: Confirmation }
-  | { type: 'applied'; results: PlanResult[] };
+  | { type: 'applied'; results: PlanResult[]; after?: TaskProgress };
 
 export type TaskControlEffect = { type: 'load'; id: string } | MutateEffect;
 
@@ -114,7 +115,9 @@ export function taskControlMachine(
           if (e.type === 'applied') {
             const r = e.results[0];
             return stay(
-              r ? { phase: 'done', verb, id, task: s.task, plan: s.plan, result: r } : { phase: 'failed', message: 'nothing was sent' },
+              r
+                ? { phase: 'done', verb, id, task: s.task, plan: s.plan, result: r, ...(e.after ? { after: e.after } : {}) }
+                : { phase: 'failed', message: 'nothing was sent' },
             );
           }
           return stay(s);

@@ -16,8 +16,13 @@ export function taskControlSession(es: EsApi, guard: Guard, verb: TaskVerb, id: 
     taskControlMachine(verb, id, rateInput),
     async (f, send) => {
       if (f.type === 'load') send({ type: 'loaded', task: await es.task(f.id) });
-      // Never retried: a cancel or a rate sent twice is not what the preview showed.
-      else send({ type: 'applied', results: await performMutations(guard, f) });
+      else {
+        // Never retried: a cancel or a rate sent twice is not what the preview showed.
+        const results = await performMutations(guard, f);
+        // What it did: the task read once more (the new rate; what a cancelled task had done by then).
+        const after = results[0]?.applied === 'yes' ? await es.task(id).catch(() => null) : null;
+        send({ type: 'applied', results, ...(after ? { after } : {}) });
+      }
     },
   );
 }

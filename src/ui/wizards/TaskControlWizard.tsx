@@ -4,7 +4,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { progressLine } from '../../domain/delete/task';
+import { afterLine, progressLine } from '../../domain/delete/task';
 import { displayText } from '../../domain/display-text';
 import { confirmationNeeded } from '../../domain/mutation/confirmation';
 import { formatMillis } from '../../domain/panes/nodes';
@@ -82,6 +82,7 @@ function Session({ verb, id, onClose, services }: { verb: TaskVerb; id: string; 
       ) : (
         <>
           <Results results={[state.result]} />
+          {state.after ? <Text wrap="wrap">{`now: ${afterLine(state.verb, state.after)}`}</Text> : null}
           <Hint>{CLOSES}</Hint>
         </>
       )}

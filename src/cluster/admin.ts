@@ -3,6 +3,7 @@
 import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
 import { parseAliasRows, parseIndexFacts, type AliasRow, type IndexFacts } from '../domain/index-admin';
 import { parseCopies, type ShardCopy } from '../domain/move-shard';
+import { parseDangling, type DanglingIndex } from '../domain/dangling';
 import { allocationFilters, parseFilterNodes, type AllocationFilter } from '../domain/allocation-filters';
 import { getJson, postJson, type EsTransport } from './connection';
 
@@ -54,6 +55,14 @@ export function adminApi(es: EsTransport) {
         getJson(es, '/_nodes', { filter_path: 'nodes.*.name,nodes.*.host,nodes.*.ip,nodes.*.attributes' }),
       ]);
       return allocationFilters(cluster, indices, parseFilterNodes(nodes));
+    },
+    /** The dangling indices every node reports, with the names of the nodes holding each. */
+    async danglingIndices(): Promise<DanglingIndex[]> {
+      const [dangling, nodes] = await Promise.all([getJson(es, '/_dangling'), getJson(es, '/_nodes', { filter_path: 'nodes.*.name' })]);
+      const names = Object.fromEntries(
+        Object.entries((nodes as { nodes?: Record<string, { name?: string }> }).nodes ?? {}).map(([id, n]) => [id, String(n.name ?? id)]),
+      );
+      return parseDangling(dangling, names);
     },
     /** Every alias with its indices and write flag (hidden ones included). */
     async aliasRows(): Promise<AliasRow[]> {

@@ -57,4 +57,5 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   aliases: () => import('./aliases').then((m) => m.default),
   alias: () => import('./alias').then((m) => m.default),
   move: () => import('./move').then((m) => m.default),
+  dangling: () => import('./dangling').then((m) => m.default),
 };

@@ -193,6 +193,10 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['move', INDEX, '0'], exit: 0, reads: true },
     { args: ['move', INDEX, '0', '--to', 'x', '--yes'], exit: 4 },
   ],
+  dangling: [
+    { args: ['dangling'], exit: 0, reads: true },
+    { args: ['dangling', 'delete', 'ro-uuid', '--yes', '--accept-data-loss', 'ro-uuid'], exit: 4 },
+  ],
   audit: [{ args: ['audit'], exit: 0 }],
   snapshots: [{ args: ['snapshots'], exit: 0, reads: true }],
   snapshot: [

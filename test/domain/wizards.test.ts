@@ -360,7 +360,7 @@ describe('allocation', () => {
 
   it('retry: explained -> review -> mutate with a shard comparison -> done', () => {
     const { state, effects } = drive(allocationMachine(), [
-      { type: 'explained', explanation: null, unassigned: 3 },
+      { type: 'explained', explanation: null, unassigned: 3, failed: 2 },
       { type: 'retry' },
       { type: 'confirm', confirmation: { by: 'key' } },
       { type: 'applied', results: [{ summary: 's', ok: true, message: 'done' }], moves: [], stillUnassigned: 3 },
@@ -371,5 +371,14 @@ describe('allocation', () => {
       plans: [{ method: 'POST', path: '/_cluster/reroute', querystring: { retry_failed: 'true' } }],
     });
     expect(state).toMatchObject({ phase: 'done', stillUnassigned: 3 });
+  });
+
+  it('issue 47 item 9: no retry when no copy has failed (it would move nothing): the key does nothing', () => {
+    const { state, effects } = drive(allocationMachine(), [
+      { type: 'explained', explanation: null, unassigned: 3, failed: 0 },
+      { type: 'retry' },
+    ]);
+    expect(effects.map((f) => f.type)).toEqual(['explain']);
+    expect(state).toMatchObject({ phase: 'explained', failed: 0 });
   });
 });

@@ -717,7 +717,13 @@ const WALKS: Walk[] = [
     ['explaining', () => undefined],
     [
       'explained',
-      (c) => c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 }),
+      (c) =>
+        c.send({
+          type: 'explained',
+          explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never),
+          unassigned: 6,
+          failed: 2,
+        }),
     ],
     ['retry-review', (c) => c.app.press('R')],
     ['applying', (c) => c.app.press('y')],
@@ -732,11 +738,27 @@ const WALKS: Walk[] = [
         }),
     ],
   ),
-  walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0 })]),
+  walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0, failed: 0 })]),
+  // Unassigned, but no allocation failed: a retry would move nothing, so it is not offered (issue 47 item 9).
+  walk('allocation', [
+    'nothing-failed',
+    (c) =>
+      c.send({
+        type: 'explained',
+        explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never),
+        unassigned: 6,
+        failed: 0,
+      }),
+  ]),
   walk('allocation', [
     'failed',
     async (c) => {
-      c.send({ type: 'explained', explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never), unassigned: 6 });
+      c.send({
+        type: 'explained',
+        explanation: explainAllocation(fixture('yellow', 'allocationExplain') as never),
+        unassigned: 6,
+        failed: 2,
+      });
       await tick();
       await c.app.press('R');
       await c.app.press('y');

@@ -152,7 +152,8 @@ export function diffShards(before: ShardRow[], after: ShardRow[]): ShardMove[] {
 
 export type AllocationState =
   | { phase: 'explaining'; shard?: ShardRef }
-  | { phase: 'explained'; explanation: AllocationExplanation | null; unassigned: number }
+  /** failed: the unassigned copies whose allocation failed (ALLOCATION_FAILED): the only ones a retry helps. */
+  | { phase: 'explained'; explanation: AllocationExplanation | null; unassigned: number; failed: number }
   | { phase: 'retryReview'; plan: MutationPlan; explanation: AllocationExplanation | null; unassigned: number }
   | { phase: 'applying'; plan: MutationPlan }
   | { phase: 'done'; result: PlanResult; moves: ShardMove[]; stillUnassigned: number }
@@ -160,7 +161,7 @@ export type AllocationState =
 
 export type AllocationEvent =
   | CommonEvent
-  | { type: 'explained'; explanation: AllocationExplanation | null; unassigned: number }
+  | { type: 'explained'; explanation: AllocationExplanation | null; unassigned: number; failed: number }
   | { type: 'retry' }
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'applied'; results: PlanResult[]; moves: ShardMove[]; stillUnassigned: number };
@@ -174,8 +175,9 @@ export function allocationMachine(shard?: ShardRef): Machine<AllocationState, Al
       const common = commonStep<AllocationState, AllocationEffect>(s, e);
       if (common) return common;
       if (s.phase === 'explaining' && e.type === 'explained')
-        return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned });
-      if (s.phase === 'explained' && e.type === 'retry')
+        return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned, failed: e.failed });
+      // Offered only when a copy has failed (issue 47 item 9): otherwise the retry would move nothing.
+      if (s.phase === 'explained' && e.type === 'retry' && s.failed > 0)
         return stay({ phase: 'retryReview', plan: retryFailedPlan(s.unassigned), explanation: s.explanation, unassigned: s.unassigned });
       if (s.phase === 'retryReview' && e.type === 'confirm')
         return go(

@@ -16,8 +16,13 @@ import { performMutations, WizardSession, type WatchTuning } from './session';
 export function allocationSession(es: EsApi, guard: Guard, shard?: ShardRef, tuning: WatchTuning = {}) {
   return new WizardSession<AllocationState, AllocationEvent, AllocationEffect>(allocationMachine(shard), async (f, send) => {
     if (f.type === 'explain') {
-      const [body, health] = await Promise.all([es.allocationExplain(f.shard), es.health()]);
-      send({ type: 'explained', explanation: body ? explainAllocation(body) : null, unassigned: health.unassigned });
+      const [body, health, shards] = await Promise.all([es.allocationExplain(f.shard), es.health(), es.data('shards')]);
+      send({
+        type: 'explained',
+        explanation: body ? explainAllocation(body) : null,
+        unassigned: health.unassigned,
+        failed: shards.filter((s) => s.state === 'UNASSIGNED' && s.unassignedReason === 'ALLOCATION_FAILED').length,
+      });
     } else {
       const before = await es.data('shards');
       const results = await performMutations(guard, f);

@@ -36,7 +36,14 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
               {l}
             </Text>
           ))}
-          <Hint>{hint(['allocation.retry', `retry failed allocations (${state.unassigned} unassigned)`], ['dialog.close', 'close'])}</Hint>
+          <Hint>
+            {state.failed > 0
+              ? hint(
+                  ['allocation.retry', `retry the ${state.failed} failed allocation${state.failed === 1 ? '' : 's'}`],
+                  ['dialog.close', 'close'],
+                )
+              : hint('no allocation failed: nothing to retry', ['dialog.close', 'close'])}
+          </Hint>
         </Box>
       );
     case 'retryReview':

@@ -22,6 +22,7 @@ import { snapshotsApi } from './snapshots';
 import { tasksApi } from './tasks';
 import { templatesApi } from './templates';
 import { upgradeApi } from './upgrade';
+import { xrayApi } from './xray';
 
 /** One polled resource, parsed (keeping the rows of `prev` it repeats), and the size of its answer (for the benchmark). */
 export type ResourceRead = <K extends ResourceName>(
@@ -169,7 +170,8 @@ export type EsApi = ReturnType<typeof versionApi> &
   ReturnType<typeof documentsApi> &
   ReturnType<typeof upgradeApi> &
   ReturnType<typeof doctorApi> &
-  ReturnType<typeof adminApi>;
+  ReturnType<typeof adminApi> &
+  ReturnType<typeof xrayApi>;
 
 export function createEsApi(client: EsClient, url: string): EsApi {
   const es = { client, url };
@@ -190,5 +192,6 @@ export function createEsApi(client: EsClient, url: string): EsApi {
     ...upgradeApi(es),
     ...doctorApi(es),
     ...adminApi(es),
+    ...xrayApi(es),
   };
 }

@@ -26,6 +26,7 @@ export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
   tasks: () => import('./tasks').then((m) => m.default),
   templates: () => import('./templates').then((m) => m.default),
   nodes: () => import('./nodes').then((m) => m.default),
+  xray: () => import('./xray').then((m) => m.default),
   'hot-threads': () => import('./hot-threads').then((m) => m.default),
   pending: () => import('./pending').then((m) => m.default),
   'field-limits': () => import('./field-limits').then((m) => m.default),

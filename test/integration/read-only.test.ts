@@ -254,6 +254,7 @@ const WALK: Record<string, Run[] | 'console'> = {
     { args: ['templates', '--platform-json'], exit: 0, reads: true },
   ],
   nodes: [{ args: ['nodes'], exit: 0, reads: true }],
+  xray: [{ args: ['xray', INDEX], exit: 0, reads: true }],
   'hot-threads': [{ args: ['hot-threads', '--interval', '100ms'], exit: 0, reads: true }],
   pending: [{ args: ['pending'], exit: 0, reads: true }],
   'field-limits': [{ args: ['field-limits'], exit: 0, reads: true }],

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DIGITS, editLine } from '../../src/domain/line-edit';
 import { deleteMachine, type DeleteEvent } from '../../src/domain/wizards/delete';
 import { recoveryMachine } from '../../src/domain/wizards/recovery';
-import { replicasMachine, type ReplicasEvent } from '../../src/domain/wizards/replicas';
+import { offeredTemplate, replicasMachine, type ReplicasEvent } from '../../src/domain/wizards/replicas';
 import { scrollMachine } from '../../src/domain/wizards/scroll';
 import { drive } from '../helpers/machines';
 
@@ -39,9 +39,30 @@ describe('replicas form', () => {
       ...typed('b'),
     ];
     const { state } = drive(replicasMachine({ target: 'a' }), events);
-    expect(state.phase === 'input' && state.form).toEqual({ target: 'b', replicas: '2', template: 'service_v9', withTemplate: true });
+    // 'a' is no project index: no template is offered.
+    expect(state.phase === 'input' && state.form).toEqual({ target: 'b', replicas: '2', template: '', withTemplate: true });
     expect(state.focus).toBe('target');
-    expect(drive(replicasMachine(), [{ type: 'focus', by: -1 }]).state.focus).toBe('template');
+    // The template's name is visited only once the box is ticked (issue 47 item 9).
+    expect(drive(replicasMachine(), [{ type: 'focus', by: -1 }]).state.focus).toBe('withTemplate');
+    expect(drive(replicasMachine(), [{ type: 'focus', by: 2 }, { type: 'change' }, { type: 'focus', by: 1 }]).state.focus).toBe('template');
+  });
+
+  it("issue 47 item 9: a character typed on the box is said, not dropped; the template offered is the index's own", () => {
+    const { state } = drive(replicasMachine({ target: 'service_v9_orders' }), [{ type: 'focus', by: 1 }, ...typed('2')]);
+    expect(state).toMatchObject({ phase: 'input', focus: 'withTemplate', form: { replicas: '', template: 'service_v9' } });
+    expect((state as { error?: string }).error).toMatch(/this box takes Space .* goes in "replicas"/);
+    // Space is its toggle, not a typed character.
+    const ticked = drive(replicasMachine({ target: 'service_v9_orders' }), [
+      { type: 'focus', by: 1 },
+      { type: 'change' },
+      ...typed(' '),
+    ]).state;
+    expect(ticked).toMatchObject({ form: { withTemplate: true } });
+    expect((ticked as { error?: string }).error).toBeUndefined();
+    expect(offeredTemplate('service_v9_orders')).toBe('service_v9');
+    expect(offeredTemplate('service_v10_orders', 'v10')).toBe('service_v10');
+    expect(offeredTemplate('restored_service_v9_orders')).toBe('');
+    expect(offeredTemplate('logs-a')).toBe('');
   });
 
   it('Space changes nothing in a text field; the focus survives a refused target', () => {

@@ -78,13 +78,15 @@ export interface Focus<Field extends string> {
 }
 
 /**
- * A form machine with field focus: focus events move it round `fields`; `line` and `change`
- * events (editing text, changing a choice) reach `m` with the focused field filled in.
+ * A form machine with field focus: focus events move it round `fields` (those `shown` in this
+ * state: a field hidden by a choice is not visited); `line` and `change` events (editing text,
+ * changing a choice) reach `m` with the focused field filled in.
  */
 export function withFocus<S extends object, E extends { type: string }, F, Field extends string>(
   m: Machine<S, E, F>,
-  fields: readonly Field[],
+  allFields: readonly Field[],
   first: Field,
+  shown: (s: S) => readonly Field[] = () => allFields,
 ): Machine<S & Focus<Field>, E | FocusEvent, F> {
   const keep = (focus: Field, next: Step<S, F>): Step<S & Focus<Field>, F> => ({
     state: 'form' in next.state ? { ...next.state, focus } : next.state,
@@ -95,6 +97,7 @@ export function withFocus<S extends object, E extends { type: string }, F, Field
     step(s, e) {
       const focus = s.focus ?? first;
       if (e.type === 'focus') {
+        const fields = shown(s);
         const n = fields.length;
         const by = (e as FocusEvent).by;
         return stay({ ...s, focus: fields[(fields.indexOf(focus) + by + n) % n] });

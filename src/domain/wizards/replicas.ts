@@ -7,6 +7,7 @@ import type { MutationPlan } from '../mutation/plan';
 import { describeMatch, pinIndices } from '../mutation/targets';
 import type { HealthStatus } from '../types';
 import { editLine, type LineEdit } from '../line-edit';
+import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import {
   commonStep,
   go,
@@ -21,8 +22,6 @@ import {
   type PlanResult,
   type Step,
 } from './machine';
-
-export const DEFAULT_TEMPLATE = 'service_v9';
 
 /** "2" -> 2; "-1", "1.5", "abc", "" get one sentence saying what is wrong. */
 export function parseReplicaCount(text: string): { ok: true; value: number } | { ok: false; error: string } {
@@ -190,6 +189,19 @@ export interface ReplicasReport {
 export const REPLICAS_FIELDS = ['target', 'replicas', 'withTemplate', 'template'] as const;
 export type ReplicasField = (typeof REPLICAS_FIELDS)[number];
 
+/** The fields shown (and visited by Tab): the template's name only once the box is ticked. */
+export function replicasFieldsShown(form: Pick<ReplicasForm, 'withTemplate'>): readonly ReplicasField[] {
+  return form.withTemplate ? REPLICAS_FIELDS : REPLICAS_FIELDS.filter((f) => f !== 'template');
+}
+
+/**
+ * The index template the form offers for this target: the project template for a project index
+ * (its name starts with the template's prefix), else none (the operator names one).
+ */
+export function offeredTemplate(target: string, templateVersion = DEFAULT_TEMPLATE_VERSION): string {
+  return projectIdOfIndex(target, templateVersion) !== null ? `service_${templateVersion}` : '';
+}
+
 type ReplicasPhase =
   | { phase: 'input'; form: ReplicasForm; error?: string }
   | { phase: 'inspecting'; form: ReplicasForm }
@@ -276,11 +288,14 @@ function reportOf(form: ReplicasForm, review: ReplicasReview, results: PlanResul
 
 /** The form opens on the replicas when the target came from the selected row. */
 export function replicasMachine(initial: Partial<ReplicasForm> = {}): Machine<ReplicasState, ReplicasEvent, ReplicasEffect> {
-  return withFocus(replicasPhases(initial), REPLICAS_FIELDS, initial.target ? 'replicas' : 'target');
+  return withFocus(replicasPhases(initial), REPLICAS_FIELDS, initial.target ? 'replicas' : 'target', (s) =>
+    'form' in s ? replicasFieldsShown(s.form) : REPLICAS_FIELDS,
+  );
 }
 
 function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, ReplicasEvent, ReplicasEffect> {
-  const form: ReplicasForm = { target: '', replicas: '', template: DEFAULT_TEMPLATE, withTemplate: false, ...initial };
+  // The template offered is the one the target's indices come from (a project's), or none.
+  const form: ReplicasForm = { target: '', replicas: '', template: offeredTemplate(initial.target ?? ''), withTemplate: false, ...initial };
   return {
     init: () => stay({ phase: 'input', form }),
     step(s, e): Step<ReplicasPhase, ReplicasEffect> {
@@ -294,13 +309,23 @@ function replicasPhases(initial: Partial<ReplicasForm>): Machine<ReplicasPhase, 
           if (e.type === 'edit') return stay({ phase: 'input', form: { ...s.form, [e.field]: e.value } });
           if (e.type === 'line' && e.field && e.field !== 'withTemplate')
             return stay({ phase: 'input', form: { ...s.form, [e.field]: editLine(s.form[e.field], e.edit) } });
+          // A character typed on the box is said, not dropped (Space is its toggle: the change event).
+          if (e.type === 'line' && e.field === 'withTemplate' && !(e.edit.type === 'insert' && e.edit.text === ' '))
+            return stay({
+              phase: 'input',
+              form: s.form,
+              error: 'this box takes Space (ticked: the template changes too); the number of replicas goes in "replicas" (Tab back to it)',
+            });
           if (e.type === 'toggleTemplate' || (e.type === 'change' && e.field === 'withTemplate'))
             return stay({ phase: 'input', form: { ...s.form, withTemplate: !s.form.withTemplate } });
           if (e.type === 'submit') {
             const n = parseReplicaCount(s.form.replicas);
             if (!n.ok) return stay({ ...s, error: n.error });
             if (s.form.withTemplate && !s.form.template.trim())
-              return stay({ ...s, error: 'no template named: give the index template name (service_v9 by default)' });
+              return stay({
+                ...s,
+                error: 'no template named: give the index template the indices come from (service_v9 for a project index)',
+              });
             return go(
               { phase: 'inspecting', form: s.form },
               { type: 'inspect', target: s.form.target, template: s.form.withTemplate ? s.form.template : undefined },

@@ -4,10 +4,10 @@ import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { describeMatch } from '../../domain/mutation/targets';
-import { REPLICAS_FIELDS, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
+import { offeredTemplate, replicasFieldsShown, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';
 import { replicasWizard } from '../../services/wizards/replicas';
-import { useUi } from '../app/context';
+import { useConsole, useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
@@ -31,7 +31,9 @@ export const ReplicasWizard = withServices(function ReplicasFromSelection({
   services: WizardServices;
 }) {
   const selected = useUi((s) => s.selection.indices?.index);
-  return <ReplicasView services={services} initial={{ target: selected ?? '' }} onClose={onClose} />;
+  const templateVersion = useConsole((s) => s.templateVersion);
+  const target = selected ?? '';
+  return <ReplicasView services={services} initial={{ target, template: offeredTemplate(target, templateVersion) }} onClose={onClose} />;
 });
 
 export function ReplicasView({
@@ -63,7 +65,7 @@ export function ReplicasScreen({ state, services, curl = false }: { state: Repli
     case 'input':
       return (
         <Box flexDirection="column">
-          {REPLICAS_FIELDS.map((f) => {
+          {replicasFieldsShown(state.form).map((f) => {
             const v = state.form[f];
             return (
               <FormRow key={f} label={LABELS[f]} width={18} focused={f === state.focus}>

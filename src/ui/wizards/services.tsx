@@ -2,7 +2,7 @@
 // the Guard in services/wizards/index.ts) here; a wizard creates its session once and re-renders on
 // every state change of it.
 import React, { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
-import { useConsoleContext } from '../app/context';
+import { useOptionalConsoleContext } from '../app/context';
 import { Text } from '../components/Text';
 import type { WizardServices } from '../../services/wizards';
 
@@ -29,7 +29,8 @@ interface SessionLike {
 export function useSession<T extends SessionLike>(create: () => T): [ReturnType<T['getState']>, T] {
   const [session] = useState(create);
   const state = useSyncExternalStore(session.subscribe, session.getState) as ReturnType<T['getState']>;
-  const { poller } = useConsoleContext();
+  // A wizard mounted on its own (the CLI's screens, a test) has no console to refresh.
+  const poller = useOptionalConsoleContext()?.poller;
   const done = (state as { phase?: unknown } | null)?.phase === 'done';
   useEffect(() => {
     if (done) void poller?.refreshNow().catch(() => undefined);

@@ -48,10 +48,11 @@ export function adminApi(es: EsTransport) {
     },
     /** Every cluster and index level allocation filter, with the nodes each keeps shards off. */
     async allocationFilters(): Promise<AllocationFilter[]> {
-      // Nested, not flat_settings, for the indices: filter_path cannot match dotted flat keys.
+      // Nested, not flat_settings, for the indices: filter_path cannot match dotted flat keys. Not the
+      // dot (system) indices: reading those is a deprecated access Elasticsearch logs as such.
       const [cluster, indices, nodes] = await Promise.all([
         getJson(es, '/_cluster/settings', { flat_settings: 'true' }),
-        getJson(es, '/_settings', { expand_wildcards: 'all', filter_path: '*.settings.index.routing.allocation' }),
+        getJson(es, '/*,-.*/_settings', { expand_wildcards: 'all', filter_path: '*.settings.index.routing.allocation' }),
         getJson(es, '/_nodes', { filter_path: 'nodes.*.name,nodes.*.host,nodes.*.ip,nodes.*.attributes' }),
       ]);
       return allocationFilters(cluster, indices, parseFilterNodes(nodes));

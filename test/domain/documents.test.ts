@@ -143,7 +143,12 @@ describe('the Documents machine', () => {
     const m = documentsMachine('idx');
     const back = m.step(state, { type: 'back' }).state;
     expect(back.open).toBeUndefined();
-    expect(m.step({ ...back, editing: true }, { type: 'back' }).state.editing).toBe(false);
+    expect(back.editing).toBe(false);
+    // Issue 47 item 8, as the help says: the hits -> the query line, the query as it was typed.
+    const line = m.step(back, { type: 'back' }).state;
+    expect(line).toMatchObject({ editing: true, form: { kind: 'source', value: 'src-crm' } });
+    // f: a new lookup or search, from an empty line.
+    expect(m.step(back, { type: 'edit' }).state).toMatchObject({ editing: true, form: { value: '' } });
   });
 });
 

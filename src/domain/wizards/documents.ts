@@ -144,7 +144,8 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
             ? stay({ ...s, form: { ...s.form, value: editLine(s.form.value, e.edit) }, error: undefined, errorKind: undefined })
             : stay(s);
         case 'edit':
-          return stay({ ...s, editing: true, open: undefined });
+          // f: a new lookup or search, from an empty line (Esc goes back to the typed one).
+          return stay({ ...s, editing: true, open: undefined, form: { ...s.form, value: '' }, error: undefined, errorKind: undefined });
         case 'submit':
           return s.busy ? stay(s) : submitForm(s, e.now, pageSize);
         case 'lookup':
@@ -167,11 +168,11 @@ export function documentsMachine(index: string, opts: { pageSize?: number } = {}
           if (s.doc) return stay({ ...s, open: 'doc' });
           return s.hits && e.at >= 0 && e.at < s.hits.hits.length ? stay({ ...s, open: e.at }) : stay(s);
         case 'back':
-          // JSON of a hit -> the hits; JSON of a looked-up document -> the query line; the query
-          // line -> what it had found (the view closes when there is nothing behind it).
+          // As the help says (issue 47 item 8): JSON of a hit -> the hits -> the query line, as it was
+          // typed; JSON of a looked-up document -> the query line. The query line's Esc closes the view.
           if (s.open !== undefined && s.open !== 'doc') return stay({ ...s, open: undefined });
           if (s.open === 'doc') return stay({ ...s, open: undefined, editing: true });
-          if (s.editing && (s.hits || s.doc) && !s.busy) return stay({ ...s, editing: false, error: undefined, errorKind: undefined });
+          if (!s.editing) return stay({ ...s, editing: true });
           return stay(s);
         case 'found':
           return stay({ ...s, busy: false, doc: e.doc, request: e.request, open: 'doc' });

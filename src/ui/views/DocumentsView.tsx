@@ -169,12 +169,8 @@ function HitsPart({
     if (state.editing) {
       if (id === 'documents.kind') return (session.send({ type: 'kind', by: name === 'shift-tab' ? -1 : 1 }), true);
       if (id === 'documents.open') return (session.send({ type: 'submit', now: Date.now() }), nav.reset(), true);
-      if (id === 'documents.back') {
-        // Esc leaves the query line for the hits, or closes the view when there are none.
-        if (state.hits || state.doc) return (session.send({ type: 'back' }), true);
-        onClose();
-        return true;
-      }
+      // The query line is the last step back: Esc closes the view.
+      if (id === 'documents.back') return (onClose(), true);
       const edit = lineEditOf(name, input);
       if (edit) return (session.send({ type: 'line', edit }), true);
       return true;
@@ -191,7 +187,8 @@ function HitsPart({
         session.send({ type: 'open', at: nav.current().cursor });
         return true;
       case 'documents.back':
-        onClose();
+        // Back to the query line, the query as it was typed.
+        session.send({ type: 'back' });
         return true;
       default:
         return true;

@@ -182,6 +182,16 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
 }
 
 /**
+ * A column's header cell: a sorted column's arrow always shows, its title cut first to make room
+ * (the arrow hid behind "delete…" when the title did not fit).
+ */
+export function headerCell(title: string, arrow: string, width: number, align: 'left' | 'right' = 'left'): string {
+  if (!arrow || title.length + arrow.length <= width) return fitText(title + arrow, width, align);
+  const room = width - arrow.length;
+  return fitText(`${room > 1 ? `${title.slice(0, room - 1)}…` : title.slice(0, Math.max(0, room))}${arrow}`, width, align);
+}
+
+/**
  * The name columns (cut in the middle) that some row's text does not fit now, as DataTable cuts
  * them: a name cut in the middle can look like another one, so the highlighted row's whole name
  * goes on a line under the table while any is cut (kept for every row, so the table does not jump).

@@ -1,6 +1,6 @@
 // domain/table.ts and the bar of domain/format.ts with plain values.
 import { describe, expect, it } from 'vitest';
-import { clampViewport, elasticWidths, filterPrompt, fitText, viewRows, visibleRange } from '../../src/domain/table';
+import { clampViewport, elasticWidths, filterPrompt, fitText, headerCell, viewRows, visibleRange } from '../../src/domain/table';
 import { barText, formatAgo, heapSizeTone } from '../../src/domain/format';
 import { commandFor, keyName } from '../../src/ui/input/keys';
 import { KEYMAP } from '../../src/keys/keymap';
@@ -118,5 +118,16 @@ describe('keys', () => {
     expect(commandFor('u', ['shards', 'table', 'global'], KEYMAP)?.id).toBe('shards.toggleProblems');
     expect(commandFor('u', ['indices', 'table', 'global'], KEYMAP)).toBeUndefined();
     expect(commandFor('q', ['indices', 'table', 'global'], KEYMAP)?.id).toBe('quit');
+  });
+});
+
+describe('a sorted column header (issue 47 item 8)', () => {
+  it('always shows the arrow: the title is cut to make room for it', () => {
+    expect(headerCell('deleted', '↓', 6)).toBe('dele…↓');
+    expect(headerCell('docs', '↑', 6)).toBe('docs↑ ');
+    expect(headerCell('docs', '↑', 6, 'right')).toBe(' docs↑');
+    expect(headerCell('deleted', '', 6)).toBe('delet…');
+    expect(headerCell('deleted', '↓', 2)).toBe('d↓');
+    expect(headerCell('deleted', '↓', 1)).toBe('↓');
   });
 });

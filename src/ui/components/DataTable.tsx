@@ -4,7 +4,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { elasticWidths, fitText, visibleRange, type Column } from '../../domain/table';
+import { elasticWidths, fitText, headerCell, visibleRange, type Column } from '../../domain/table';
 import { colourOf } from '../theme';
 // A cell is one line: its data's line breaks and controls are escaped before it is measured.
 import { displayText } from '../../domain/display-text';
@@ -33,7 +33,7 @@ export function DataTable<T>(p: DataTableProps<T>) {
   const header = p.columns
     .map((c, i) => {
       const arrow = c.title === p.sortTitle ? (p.descending ? '↓' : '↑') : '';
-      return fitText(c.title + arrow, widths[i], c.align);
+      return headerCell(c.title, arrow, widths[i], c.align);
     })
     .join(' ');
   const visible = p.rows.slice(start, end);

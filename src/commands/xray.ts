@@ -2,8 +2,8 @@
 // project, the templates that set its settings and mappings, aliases, shards with their nodes and
 // disks, the snapshots holding it, the tasks on it and shardeck's changes to it (the audit log).
 import { checkIndexExpression } from '../domain/mutation/targets';
-import { xrayLines, xrayTree } from '../domain/xray';
-import { readAudit } from '../services/audit';
+import { xrayLines } from '../domain/xray';
+import { xrayOf } from '../services/xray';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { out } from './support/output';
@@ -27,18 +27,9 @@ const xray: CommandModule = {
     if (syntax) return usageError(NAME, syntax, json);
     const { es, profile, close } = await openGuard(values, { settle: false });
     try {
-      const facts = await es.xray(index);
-      if (!facts) return usageError(NAME, `no index named "${index}" (shardeck cat indices lists them)`, json);
-      // The audit log may be unreadable (broken, another user's): the tree says so rather than failing.
-      let audit: ReturnType<typeof readAudit>['records'] = [];
-      let auditProblem: string | undefined;
-      try {
-        audit = readAudit().records;
-      } catch (e) {
-        auditProblem = (e as Error).message;
-      }
-      const tree = xrayTree(facts, { audit, templateVersion: profile?.templateVersion });
-      if (auditProblem) tree.children!.push({ text: `the audit log was not read: ${auditProblem}`, tone: 'yellow' });
+      const found = await xrayOf(es, index, profile?.templateVersion);
+      if (!found) return usageError(NAME, `no index named "${index}" (shardeck cat indices lists them)`, json);
+      const { tree, facts } = found;
       if (json) printJson({ schema: JSON_SCHEMA, command: NAME, ok: true, index, tree, facts });
       // Each line in its state's colour; what says "nothing here" dimmed.
       else

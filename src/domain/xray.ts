@@ -166,13 +166,15 @@ function auditNode(records: readonly AuditRecord[]): XrayNode {
   };
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** The whole tree; `project` names the project when the platform is signed in. */
 export function xrayTree(f: XrayFacts, extra: { audit: readonly AuditRecord[]; templateVersion?: string; projectName?: string }): XrayNode {
   const r = f.row;
   const version = extra.templateVersion ?? DEFAULT_TEMPLATE_VERSION;
   const project = projectIdOfIndex(f.index, version);
   return {
-    text: `${f.index}  ${r.health} ${r.status} · ${r.primaries} shards × ${r.replicas + 1} copies · ${formatCount(r.docsCount)} docs · ${formatBytes(r.storeBytes)}`,
+    text: `${f.index}  ${r.health} ${r.status} · ${plural(r.primaries, 'shard')}, ${plural(r.replicas, 'replica')} · ${formatCount(r.docsCount)} docs · ${formatBytes(r.storeBytes)}`,
     tone: statusTone(r.health),
     children: [
       project

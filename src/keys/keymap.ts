@@ -126,6 +126,13 @@ const COMMANDS = [
     dangerous: true,
   },
   {
+    id: 'indices.xray',
+    keys: ['x'],
+    description: 'x-ray: templates, aliases, shards, snapshots, tasks, changes',
+    scope: 'indices',
+    short: 'xray',
+  },
+  {
     id: 'indices.documents',
     keys: ['v'],
     description: 'documents: look up by id, search, open as JSON',

@@ -242,3 +242,25 @@ describe('a screen for a ticket (w)', () => {
     keys('dump', 'q');
   });
 });
+
+describe('everything about one index (x on the Indices pane)', () => {
+  it('x opens the x-ray of the highlighted index at 80x23, the same tree as shardeck xray; Esc goes back', async () => {
+    await onIndex('xray');
+    keys('xray', 'x');
+    const s = await waitFor('xray', (x) => x.includes(`X-ray of ${INDEX}`) && x.includes("shardeck's changes to it"), 'the x-ray');
+    for (const l of s.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
+    expect(s).toMatch(new RegExp(`^${INDEX}  green open · 1 shard, 0 replicas · `, 'm'));
+    expect(s).toContain(`├ project habits${process.pid}`);
+    expect(s).toContain('├ index template: none matches');
+    expect(s).toContain('├ aliases: none');
+    expect(s).toMatch(new RegExp(`├ shards: 1, all started\\n│ └ 0 primary STARTED on ${node.name} `));
+    expect(s).toContain('├ snapshots holding it: none');
+    // The CLI draws the same tree (its lines, before the console's cut at 80 columns).
+    const cli = await runCli(['xray', INDEX, '--url', node.url], { env: { SHARDECK_CONFIG_DIR: cfg } });
+    expect(cli.code, cli.stderr).toBe(0);
+    for (const line of cli.stdout.split('\n').slice(1, 6)) expect(s).toContain(line.slice(0, 60));
+    keys('xray', 'Escape');
+    await waitFor('xray', (x) => !x.includes('X-ray of') && x.includes('filter:'), 'back on the Indices pane');
+    keys('xray', 'q');
+  });
+});

@@ -69,7 +69,7 @@ describe('shardeck xray', () => {
     expect(r.code, r.stderr).toBe(0);
     const text = r.stdout;
     const lines = text.split('\n');
-    expect(lines[0]).toMatch(new RegExp(`^${INDEX}  green open · 2 shards × 1 copies · \\d+ docs · `));
+    expect(lines[0]).toMatch(new RegExp(`^${INDEX}  green open · 2 shards, 0 replicas · \\d+ docs · `));
     expect(text).toContain(`├ project ${P}\n`);
     expect(text).toContain(`├ index template ${P}_tpl (service_v9_${P}*, priority 500)`);
     expect(text).toMatch(

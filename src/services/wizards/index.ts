@@ -11,6 +11,7 @@ import type { DeleteTuning } from './delete';
 import type { EngineWizardTuning } from './engine';
 import type { RecoveryTuning } from './recovery';
 import type { WatchTuning } from './session';
+import { xrayOf } from '../xray';
 
 export type { EngineWizardTuning };
 
@@ -48,6 +49,8 @@ const SERVICES = {
     (es) =>
     (node: string, o: HotThreadsOptions): Promise<HotNode[]> =>
       es.hotThreads(node, o),
+  /** The x-ray of one index (x on the Indices pane): the same tree as shardeck xray. */
+  xray: (es) => (index: string, templateVersion?: string) => xrayOf(es, index, templateVersion),
   /** A read as it was sent, and the equivalent curl line (without the password). */
   curlOf:
     (_es, guard) =>

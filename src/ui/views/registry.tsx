@@ -9,6 +9,7 @@ import type { Selection } from '../../domain/panes';
 import { HotThreadsView } from './HotThreadsView';
 import { useWizardServices } from '../wizards/services';
 import { DocumentsView } from './DocumentsView';
+import { XrayView } from './XrayView';
 import { displayText } from '../../domain/display-text';
 
 export interface ViewProps {
@@ -40,7 +41,14 @@ function HotThreads(p: ViewProps) {
   return <HotThreadsView services={services} {...p} />;
 }
 
+function Xray(p: ViewProps) {
+  const services = useWizardServices();
+  if (!services) return <Text>the x-ray cannot be read here (no connection to the cluster was given to the console)</Text>;
+  return <XrayView services={services} {...p} />;
+}
+
 export const VIEWS: ViewEntry[] = [
+  { id: 'xray', title: (index) => `X-ray of ${displayText(index)}`, commandId: 'indices.xray', component: Xray },
   { id: 'documents', title: (index) => `Documents of ${index}`, commandId: 'indices.documents', component: Documents },
   {
     id: 'hotThreads',

@@ -1,7 +1,7 @@
 // Reads for everyday administration (issue 43): the cluster settings with their defaults and each
 // node's own settings, the indices a pattern matches with what the preview shows of them, aliases.
 import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
-import { parseAliasRows, parseIndexFacts, type AliasRow, type IndexFacts } from '../domain/index-admin';
+import { lastWriteSearch, parseAliasRows, parseIndexFacts, parseLastWrites, type AliasRow, type IndexFacts } from '../domain/index-admin';
 import { parseCopies, type ShardCopy } from '../domain/move-shard';
 import { parseDangling, type DanglingIndex } from '../domain/dangling';
 import { allocationFilters, parseFilterNodes, type AllocationFilter } from '../domain/allocation-filters';
@@ -22,7 +22,7 @@ export function adminApi(es: EsTransport) {
     /** Documents, size, status and hidden flag of these (concrete, existing) indices; `newestSnapshot` names the newest snapshot holding each. */
     async wholeIndexFacts(names: readonly string[], newestSnapshot: (index: string) => string | null): Promise<IndexFacts[]> {
       if (!names.length) return [];
-      const [cat, settings] = await Promise.all([
+      const [cat, settings, searched] = await Promise.all([
         getJson(es, `/_cat/indices/${list(names)}`, {
           format: 'json',
           h: 'index,uuid,status,health,docs.count,store.size',
@@ -30,8 +30,14 @@ export function adminApi(es: EsTransport) {
           expand_wildcards: 'all',
         }),
         getJson(es, `/${list(names)}/_settings`, { expand_wildcards: 'all', filter_path: '*.settings.index.hidden' }),
+        // The last write: the newest modified_at (closed indices are skipped: not searchable).
+        postJson(es, `/${list(names)}/_search`, lastWriteSearch(names.length), {
+          ignore_unavailable: 'true',
+          expand_wildcards: 'all',
+          filter_path: 'aggregations.by.buckets.key,aggregations.by.buckets.last.value',
+        }).catch(() => ({})),
       ]);
-      return parseIndexFacts(cat, settings, newestSnapshot);
+      return parseIndexFacts(cat, settings, newestSnapshot, parseLastWrites(searched));
     },
     /** The copies of one index's shards, where each is and its state (a relocating one: where it goes). */
     async shardPlaces(index: string): Promise<ShardCopy[]> {

@@ -22,6 +22,7 @@ function factLine(f: IndexFacts): string {
     `${f.status}`,
     `${docs} docs`,
     formatBytes(f.bytes),
+    f.lastWrite ? `last write ${f.lastWrite}` : 'last write not known',
     f.newestSnapshot ? `snapshot ${displayText(f.newestSnapshot)}` : paint('yellow', 'no snapshot'),
     ...(f.project ? [`project ${displayText(f.project)}`] : []),
   ];

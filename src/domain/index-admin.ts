@@ -3,6 +3,7 @@
 // it), the indices no close or delete may touch (hidden and system ones, the write index of an
 // alias), and the requests that name exactly the previewed indices, never the pattern.
 import { projectIdOfIndex } from './naming';
+import { MODIFIED_AT } from './delete/query';
 import type { MutationPlan } from './mutation/plan';
 
 type Json = Record<string, unknown>;
@@ -19,6 +20,8 @@ export interface IndexFacts {
   hidden: boolean;
   /** The newest snapshot holding a whole copy (repository:snapshot), or null. */
   newestSnapshot: string | null;
+  /** The newest document's modified_at (the platform's write time), or null: none, not mapped, or closed. */
+  lastWrite: string | null;
   /** The platform project whose index this is (its name starts with the template's prefix), or null. */
   project: string | null;
 }
@@ -67,6 +70,7 @@ export function parseIndexFacts(
   cat: unknown,
   settings: unknown,
   newestSnapshot: (index: string) => string | null,
+  lastWrites: Record<string, string> = {},
   templateVersion?: string,
 ): IndexFacts[] {
   const s = (settings ?? {}) as Record<string, { settings?: { index?: { hidden?: unknown } } }>;
@@ -82,10 +86,30 @@ export function parseIndexFacts(
         bytes: num(r['store.size']),
         hidden: str(s[index]?.settings?.index?.hidden) === 'true',
         newestSnapshot: newestSnapshot(index),
+        lastWrite: lastWrites[index] ?? null,
         project: projectIdOfIndex(index, templateVersion),
       };
     })
     .sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
+}
+
+/** The aggregation that reads each index's newest modified_at in one search. */
+export function lastWriteSearch(count: number) {
+  return {
+    size: 0,
+    aggs: { by: { terms: { field: '_index', size: Math.max(count, 1) }, aggs: { last: { max: { field: MODIFIED_AT } } } } },
+  };
+}
+
+/** Its answer: index -> ISO time of its newest modified_at (indices without one are left out). */
+export function parseLastWrites(body: unknown): Record<string, string> {
+  const buckets =
+    ((body ?? {}) as { aggregations?: { by?: { buckets?: { key?: unknown; last?: { value?: unknown } }[] } } }).aggregations?.by?.buckets ??
+    [];
+  const out: Record<string, string> = {};
+  for (const b of buckets)
+    if (typeof b.key === 'string' && typeof b.last?.value === 'number') out[b.key] = new Date(b.last.value).toISOString();
+  return out;
 }
 
 /**

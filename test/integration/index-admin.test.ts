@@ -83,10 +83,15 @@ describe.sequential('index close|open|delete', () => {
   });
 
   it('close then open a pattern: exactly the names its preview listed, the request names them (never the pattern)', async () => {
+    const doc = await esCall(node.url, 'PUT', '/logs-2025-01/_doc/1?refresh=true', { modified_at: '2026-11-20T10:00:00Z' });
+    expect(doc.status).toBe(201);
     const dry = await cli(['index', 'close', 'logs-2025-0*', '--dry-run', '--json']);
     expect(dry.code).toBe(0);
     const d = JSON.parse(dry.stdout);
     expect(d.indices.map((i: { index: string }) => i.index)).toEqual(['logs-2025-01', 'logs-2025-02']);
+    // The last write: the newest modified_at; none in an empty index.
+    expect(d.indices.map((i: { lastWrite: string | null }) => i.lastWrite)).toEqual(['2026-11-20T10:00:00.000Z', null]);
+    expect(d.indices[0]).toMatchObject({ docs: 1, status: 'open', newestSnapshot: null, project: null });
     expect(d.requests[0].path).toBe('/logs-2025-01,logs-2025-02/_close');
     const closed = await cli(['index', 'close', 'logs-2025-0*', '--yes']);
     expect(closed.code, closed.stderr).toBe(0);

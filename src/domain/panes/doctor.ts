@@ -13,6 +13,9 @@ export const DOCTOR_SORT_KEYS: SortKey<Finding>[] = [
   { title: 'sev', value: (f) => RANK[f.severity] },
   { title: 'check', value: (f) => f.family },
   { title: 'node', value: (f) => f.node ?? '' },
+  { title: 'finding', value: (f) => f.finding },
+  // The findings a key can fix first.
+  { title: 'fix', value: (f) => (f.fix?.key ? 0 : 1) },
 ];
 
 export const doctorSearchText = (f: Finding) => `${f.id} ${f.node ?? ''} ${f.finding}`;

@@ -143,6 +143,10 @@ export const INDEX_SORT_KEYS: SortKey<IndexLine>[] = [
   { title: 'docs', value: (r) => r.docsCount },
   { title: 'deleted', value: (r) => r.docsDeleted },
   { title: 'size', value: (r) => r.storeBytes },
+  { title: 'status', value: (r) => r.status },
+  { title: 'project', value: (r) => r.project ?? '' },
+  { title: 'p/r', value: (r) => r.primaries * (r.replicas + 1) },
+  { title: 'block', value: (r) => r.block ?? '' },
 ];
 
 /** What the filter searches in. */

@@ -69,6 +69,11 @@ export const NODE_SORT_KEYS: SortKey<NodeLine>[] = [
   { title: 'load', value: (r) => r.load1m ?? -1 },
   { title: 'disk', value: (r) => fullestPath(r)?.usedPercent ?? -1 },
   { title: 'scroll', value: (r) => r.openContexts ?? -1 },
+  { title: 'heap', value: (r) => pct(r.heapUsedBytes, r.heapMaxBytes) },
+  { title: 'used/max', value: (r) => r.heapUsedBytes ?? -1 },
+  { title: 'Xms/Xmx', value: (r) => xmsXmx(r) },
+  { title: 'RAM', value: (r) => r.ramTotalBytes ?? -1 },
+  { title: 'max/RAM', value: (r) => pct(r.heapMaxBytes, r.ramTotalBytes) },
 ];
 
 /** What the filter searches in. */

@@ -47,6 +47,9 @@ export const SHARD_SORT_KEYS: SortKey<ShardRow>[] = [
   { title: 'state', value: (r) => STATE_ORDER[r.state] ?? 1 },
   { title: 'node', value: (r) => r.node ?? '' },
   { title: 'size', value: (r) => r.storeBytes ?? 0 },
+  { title: 'shard', value: (r) => r.shard },
+  { title: 'p/r', value: (r) => (r.primary ? 0 : 1) },
+  { title: 'reason', value: (r) => r.unassignedReason ?? '' },
 ];
 
 /** What the filter searches in. */

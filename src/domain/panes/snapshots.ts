@@ -24,10 +24,14 @@ import { formatMillis } from './nodes';
 export const snapshotKey = (s: SnapshotInfo) => `${s.repository}/${s.name}`;
 
 export const SNAPSHOT_SORT_KEYS: SortKey<SnapshotInfo>[] = [
-  { title: 'start', value: (s) => -(s.startMs ?? 0) },
-  { title: 'name', value: (s) => s.name },
-  { title: 'repository', value: (s) => s.repository },
+  // Titles as the columns': the sorted one's header carries the arrow.
+  { title: 'start (UTC)', value: (s) => -(s.startMs ?? 0) },
+  { title: 'snapshot', value: (s) => s.name },
+  { title: 'repo', value: (s) => s.repository },
   { title: 'state', value: (s) => s.state },
+  { title: 'idx', value: (s) => s.indices.length },
+  { title: 'ok/fail', value: (s) => s.shards.failed },
+  { title: 'took', value: (s) => s.durationMs ?? -1 },
 ];
 
 export const snapshotSearchText = (s: SnapshotInfo) => `${s.repository} ${s.name} ${s.state} ${s.indices.join(' ')}`;

@@ -28,6 +28,7 @@ export const TEMPLATE_SORT_KEYS: SortKey<TemplateLine>[] = [
   { title: 'name', value: (r) => r.name },
   { title: 'shards', value: (r) => (r.kind === 'index' ? r.t.shards : (r.c.shards ?? -1)) },
   { title: 'replicas', value: (r) => (r.kind === 'index' ? r.t.replicas : (r.c.replicas ?? -1)) },
+  { title: 'composed of / used by', value: composition },
 ];
 
 export const templateSearchText = (r: TemplateLine) =>

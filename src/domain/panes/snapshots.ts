@@ -25,7 +25,7 @@ export const snapshotKey = (s: SnapshotInfo) => `${s.repository}/${s.name}`;
 
 export const SNAPSHOT_SORT_KEYS: SortKey<SnapshotInfo>[] = [
   // Titles as the columns': the sorted one's header carries the arrow.
-  { title: 'start (UTC)', value: (s) => -(s.startMs ?? 0) },
+  { title: 'start (UTC)', value: (s) => -(s.startMs ?? 0), largestFirst: true },
   { title: 'snapshot', value: (s) => s.name },
   { title: 'repo', value: (s) => s.repository },
   { title: 'state', value: (s) => s.state },

@@ -31,6 +31,8 @@ export interface Column<T> {
 export interface SortKey<T> {
   title: string;
   value: (row: T) => SortValue;
+  /** `value` is negated so the pane's order puts the largest first (longest running): its arrow reads ↓ then. */
+  largestFirst?: boolean;
   /** Orders two rows as `value` would, without building a value per row (a composite key's string costs more than comparing its parts). */
   compare?: (a: T, b: T) => number;
 }
@@ -179,6 +181,11 @@ export function fitText(text: string, width: number, align: 'left' | 'right' = '
   if (cut === 'middle' && text.length > width) return middleEllipsis(text, width).padEnd(width);
   if (text.length > width) return width === 1 ? '…' : `${text.slice(0, width - 1)}…`;
   return align === 'right' ? text.padStart(width) : text.padEnd(width);
+}
+
+/** Whether the column's values go down the screen, as its arrow shows: a largest-first key sorted "ascending" does. */
+export function shownDescending(key: Pick<SortKey<unknown>, 'largestFirst'> | undefined, descending: boolean): boolean {
+  return descending !== Boolean(key?.largestFirst);
 }
 
 /**

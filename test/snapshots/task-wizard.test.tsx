@@ -154,6 +154,7 @@ describe.each(SIZES)('task keys at %ix%i', (columns, rows) => {
     expect(text).toContain('vW204kurQaSu8cApPxR53w:54');
     expect(text).toContain('its id is typed to confirm');
     await app.press(KEYS.enter); // tasks.detail
-    expect(withColourMarkers(app.frame())).toContain('running↑');
+    // Longest first, as the arrow says (it read running↑ over the longest first: issue 44 item 7).
+    expect(withColourMarkers(app.frame())).toContain('running↓');
   });
 });

@@ -61,10 +61,10 @@ export function taskLines(tasks: readonly ClusterTask[], nodes: readonly NodeInf
 
 export const TASK_SORT_KEYS: SortKey<TaskLine>[] = [
   // The first key is the pane's order: longest running first.
-  { title: 'running', value: (r) => -r.runningMillis },
+  { title: 'running', value: (r) => -r.runningMillis, largestFirst: true },
   { title: 'action', value: (r) => r.action },
   { title: 'node', value: (r) => r.nodeName },
-  { title: 'children', value: (r) => -r.children.length },
+  { title: 'children', value: (r) => -r.children.length, largestFirst: true },
 ];
 
 export const taskSearchText = (r: TaskLine) => `${r.id} ${r.action} ${r.nodeName} ${r.description}`;

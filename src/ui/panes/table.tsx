@@ -13,6 +13,7 @@ import {
   fitText,
   fullNameText,
   searchTexts,
+  shownDescending,
   sortRowsAgain,
   type Column,
   type SortedRows,
@@ -86,7 +87,8 @@ export function useTableModel<T>(
     nav,
     rowKey,
     sortTitle: keys[t.sortKey % keys.length]?.title,
-    descending: t.descending,
+    // What the arrow shows: the order of the values on screen (a largest-first key reads ↓ unreversed).
+    descending: shownDescending(keys[t.sortKey % keys.length], t.descending),
     filter: t.filter,
   };
 }

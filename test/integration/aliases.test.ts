@@ -64,6 +64,16 @@ describe.sequential('aliases', () => {
     expect(text.stdout).toContain('two -> two-a, two-b  no write index: writes to it fail');
   });
 
+  it('a hostile alias name is shown inert', async () => {
+    const hostile = 'evil-\u001b]0;x\u0007';
+    await actions([{ add: { index: 'two-b', alias: hostile } }]);
+    const r = await cli(['aliases']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('\u001b');
+    expect(r.stdout).toContain('evil-\\u001b]0;x\\u0007 -> two-b (write: its only index)');
+    await actions([{ remove: { index: 'two-b', alias: hostile } }]);
+  });
+
   it('refused before sending: a change leaving the alias without a write index, names that are not one index', async () => {
     const before = auditLinesIn(cfg).length;
     const cases: [string[], RegExp][] = [

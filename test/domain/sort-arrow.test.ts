@@ -32,7 +32,7 @@ describe('sort arrows', () => {
   it('the Snapshots pane: newest first under start (UTC)↓', () => {
     const rows = [1, 3, 2].map((t) => ({ startMs: t }) as never);
     const start = SNAPSHOT_SORT_KEYS[0];
-    const t = (s: { startMs: number }) => s.startMs;
+    const t = (s: { startMs?: number }) => s.startMs ?? 0;
     expect(arrowAndOrder(start, rows, t, false)).toEqual({ arrow: '↓', goesDown: true });
     expect(arrowAndOrder(start, rows, t, true)).toEqual({ arrow: '↑', goesDown: false });
   });

@@ -35,6 +35,12 @@ function rowLines(r: SettingRow): string {
       : `; default ${r.default !== null ? displayText(valueText(r.default)) : r.origin === 'file' ? 'not known (the file sets it)' : 'not shown by the node while set'}`;
   const lines = [`${displayText(r.key)} = ${paint('bold', displayText(valueText(r.value)))}  (${origin}${def})`];
   if (r.shadowed) lines.push(`    also ${r.shadowed.origin} ${displayText(valueText(r.shadowed.value))}, hidden by the ${r.origin} value`);
+  if (r.perNode)
+    lines.push(
+      `    the nodes' files differ: ${Object.entries(r.perNode)
+        .map(([n, v]) => `${displayText(n)} ${displayText(valueText(v))}`)
+        .join(', ')}`,
+    );
   if (r.meaning) lines.push(`    ${paint('dim', r.meaning)}`);
   return lines.join('\n') + '\n';
 }

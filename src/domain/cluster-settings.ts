@@ -30,6 +30,8 @@ export interface SettingRow {
   default: SettingValue | null;
   /** The nodes whose file sets it (origin file). */
   nodes?: string[];
+  /** Origin file, when the nodes' files disagree: each node's value. */
+  perNode?: Record<string, SettingValue>;
   /** Also set at a level it shadows (a transient over a persistent value). */
   shadowed?: { origin: Origin; value: SettingValue };
   meaning?: string;
@@ -170,15 +172,20 @@ export function settingRows(f: ClusterSettingsFacts, changedOnly: boolean): Sett
   for (const [k, v] of Object.entries(f.persistent)) add(k, 'persistent', v);
   // A node's file: what it sets beyond the node's identity. The node's defaults answer shows the
   // file's value, so the built-in default is not known here.
-  const byKey = new Map<string, { value: SettingValue; nodes: string[] }>();
+  const byKey = new Map<string, Map<string, SettingValue>>();
   for (const [node, s] of Object.entries(f.nodeFiles))
     for (const [k, v] of Object.entries(s)) {
       if (isNodeIdentity(k)) continue;
-      const e = byKey.get(k);
-      if (e) e.nodes.push(node);
-      else byKey.set(k, { value: v, nodes: [node] });
+      if (!byKey.has(k)) byKey.set(k, new Map());
+      byKey.get(k)!.set(node, v);
     }
-  for (const [k, e] of byKey) add(k, 'file', e.value, e.nodes.sort());
+  for (const [k, perNode] of byKey) {
+    const nodes = [...perNode.keys()].sort();
+    add(k, 'file', perNode.get(nodes[0])!, nodes);
+    // Files that disagree: each node's value, so the one shown first is not taken for all.
+    if (new Set([...perNode.values()].map((v) => JSON.stringify(v))).size > 1)
+      rows.get(k)!.perNode = Object.fromEntries(nodes.map((n) => [n, perNode.get(n)!]));
+  }
   if (!changedOnly)
     for (const [k, v] of Object.entries(f.defaults))
       if (WATCHED.test(k) && !rows.has(k)) rows.set(k, { key: k, value: v, origin: 'default', default: v, meaning: meaningOf(k) });

@@ -39,6 +39,17 @@ describe('rows', () => {
     expect(settingRows(f, false)).toContainEqual(expect.objectContaining({ key: LOW, origin: 'default', value: '85%' }));
   });
 
+  it("nodes whose files disagree: each node's value", () => {
+    const f = {
+      ...recorded,
+      nodeFiles: { 'node-1': { 'thread_pool.write.queue_size': '500' }, 'node-2': { 'thread_pool.write.queue_size': '900' } },
+    };
+    const [row] = settingRows(f, true).filter((r) => r.key === 'thread_pool.write.queue_size');
+    expect(row).toMatchObject({ origin: 'file', value: '500', nodes: ['node-1', 'node-2'], perNode: { 'node-1': '500', 'node-2': '900' } });
+    const same = { ...recorded, nodeFiles: { a: { 'x.y': '1' }, b: { 'x.y': '1' } } };
+    expect(settingRows(same, true).find((r) => r.key === 'x.y')?.perNode).toBeUndefined();
+  });
+
   it('a transient value wins, is flagged deprecated and names the persistent one it hides', () => {
     const [row] = settingRows(withSet({ [LOW]: '80%' }, { [LOW]: '70%' }), true).filter((r) => r.key === LOW);
     expect(row).toMatchObject({ origin: 'transient', value: '70%', shadowed: { origin: 'persistent', value: '80%' } });

@@ -29,20 +29,27 @@ export function connectionLine(url: string, intervalMs: number, paused: boolean,
   return `${url} · ${poll}${conn}`;
 }
 
-/** The status bar's line while sharing or following: who, how many, and what needs attention. */
-export function shareLine(v: {
-  role: 'leader' | 'follower';
-  socket?: string;
-  followers: readonly { user: string }[];
-  refused: readonly string[];
-  leader?: string;
-  leaderGone?: boolean;
-  following?: boolean;
-  approval?: { summary: string };
-  requireApproval?: boolean;
-  message?: string;
-  token?: string;
-}): { text: string; alert: boolean } {
+/**
+ * The status bar's line while sharing or following: who, how many, and what needs attention. A
+ * leader's line fits `room` by leaving out the least first: the command a colleague runs to
+ * follow (and its token) is never cut (issue 47 item 7).
+ */
+export function shareLine(
+  v: {
+    role: 'leader' | 'follower';
+    socket?: string;
+    followers: readonly { user: string }[];
+    refused: readonly string[];
+    leader?: string;
+    leaderGone?: boolean;
+    following?: boolean;
+    approval?: { summary: string };
+    requireApproval?: boolean;
+    message?: string;
+    token?: string;
+  },
+  room = Infinity,
+): { text: string; alert: boolean } {
   if (v.role === 'follower') {
     if (v.leaderGone) return { text: `LEADER GONE · ${v.message ?? 'the data shown is stale'}`, alert: true };
     if (v.approval) return { text: `approval asked: ${v.approval.summary}`, alert: true };
@@ -54,8 +61,16 @@ export function shareLine(v: {
   if (v.approval) return { text: `waiting for a follower to approve: ${v.approval.summary}`, alert: true };
   const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';
   const who = v.followers.length ? v.followers.map((f) => f.user).join(', ') : 'nobody yet';
-  return {
-    text: `SHARED (${v.followers.length}: ${who})${v.requireApproval ? ' · four eyes' : ''}${refused}${v.message ? ` · ${v.message}` : ''}${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`,
-    alert: Boolean(refused),
-  };
+  const join = `${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`;
+  const eyes = v.requireApproval ? ' · four eyes' : '';
+  // Most to least: the whole line; without the message; the count for the names; the refusal (red) last.
+  const tries = [
+    `SHARED (${v.followers.length}: ${who})${eyes}${refused}${v.message ? ` · ${v.message}` : ''}`,
+    `SHARED (${v.followers.length}: ${who})${eyes}${refused}`,
+    `SHARED (${v.followers.length})${eyes}${refused}`,
+    `SHARED (${v.followers.length})${refused}`,
+    `SHARED (${v.followers.length})`,
+  ];
+  const head = tries.find((t) => t.length + join.length <= room) ?? '';
+  return { text: head ? `${head}${join}` : join.replace(/^ · /, ''), alert: Boolean(refused) };
 }

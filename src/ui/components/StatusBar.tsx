@@ -41,7 +41,7 @@ export function StatusBar({ width }: { width: number }) {
   // Sharing or following: who and what needs attention replace the connection line (not the TLS warning);
   // else a copy of shard folders kept on this host, named while it exists (issue 48).
   const line = s.share
-    ? shareLine(s.share)
+    ? shareLine(s.share, room)
     : s.copies?.length
       ? { text: s.copies.length === 1 ? s.copies[0] : `${s.copies.length} copies of shard folders kept: ${s.copies[0]}`, alert: false }
       : undefined;

@@ -145,7 +145,8 @@ function TaskLines({ running, total }: { running: RunningTask; total: number }) 
   const pct = total > 0 ? (deleted / total) * 100 : 0;
   return (
     <>
-      <Text wrap="truncate-end">{`task ${running.task} · re-attach any time: shardeck tasks ${running.task}`}</Text>
+      {/* Wrapped, never cut: the command is to be copied whole (issue 47 item 7). */}
+      <Text wrap="wrap">{`task ${running.task} · re-attach any time: shardeck tasks ${running.task}`}</Text>
       <Text>
         <Bar percent={pct} width={40} tone={progressTone(p)} />
         {` ${formatCount(deleted)} / ${formatCount(total)} (${formatPercent(pct)})`}

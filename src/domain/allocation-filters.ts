@@ -5,6 +5,7 @@
 // require on nodes matching every value.
 import type { MutationPlan } from './mutation/plan';
 import { flatten } from './cluster-settings';
+import { compareText } from './order';
 
 type Json = Record<string, unknown>;
 
@@ -126,7 +127,7 @@ export function allocationFilters(clusterSettings: unknown, indexSettings: unkno
       if (f) out.push(f);
     }
   return out.sort((a, b) =>
-    a.level !== b.level ? (a.level === 'cluster' ? -1 : 1) : `${a.index ?? ''} ${a.key}`.localeCompare(`${b.index ?? ''} ${b.key}`),
+    a.level !== b.level ? (a.level === 'cluster' ? -1 : 1) : compareText(`${a.index ?? ''} ${a.key}`, `${b.index ?? ''} ${b.key}`),
   );
 }
 

@@ -3,6 +3,7 @@
 // value checked before it is sent, an unknown key answered with the nearest known ones, and the
 // value before shardeck first changed a key, kept so `cluster-settings restore KEY` puts it back.
 import { editDistance } from './suggest';
+import { compareText } from './order';
 import type { MutationPlan } from './mutation/plan';
 
 type Json = Record<string, unknown>;
@@ -189,7 +190,7 @@ export function settingRows(f: ClusterSettingsFacts, changedOnly: boolean): Sett
   if (!changedOnly)
     for (const [k, v] of Object.entries(f.defaults))
       if (WATCHED.test(k) && !rows.has(k)) rows.set(k, { key: k, value: v, origin: 'default', default: v, meaning: meaningOf(k) });
-  return [...rows.values()].sort((a, b) => a.key.localeCompare(b.key));
+  return [...rows.values()].sort((a, b) => compareText(a.key, b.key));
 }
 
 /** The value as one line of text (a list comma-separated). */
@@ -220,7 +221,7 @@ export function nearestKeys(key: string, f: ClusterSettingsFacts, count = 3): st
     ),
   }));
   return scored
-    .sort((a, b) => a.d - b.d || a.k.localeCompare(b.k))
+    .sort((a, b) => a.d - b.d || compareText(a.k, b.k))
     .slice(0, count)
     .map((s) => s.k);
 }

@@ -7,6 +7,7 @@
 // operator has looked again (any navigation key clears it).
 
 import { displayText } from './display-text';
+import { middleEllipsis } from './text';
 import { clampViewport } from './table';
 
 export type NavMove = 'up' | 'down' | 'pageUp' | 'pageDown' | 'home' | 'end';
@@ -148,8 +149,15 @@ function viewport(cursor: number, offset: number, list: NavList): Pick<ListNav, 
   return list.tail && v.cursor === list.length - 1 ? { ...v, tail: true } : v;
 }
 
-/** The line shown while the highlight sits on a neighbour of an item that disappeared. */
-export function movedText(gone: string): string {
+/**
+ * The line shown while the highlight sits on a neighbour of an item that disappeared, in `width`:
+ * the name is cut in its middle so that what to do stays on the line (issue 47 item 7).
+ */
+export function movedText(gone: string, width = Infinity): string {
+  const head = 'selection moved: ';
+  const tail = ' is gone · ↑↓ to choose; actions wait';
   // The name is data: escaped whole here (a tab or line break in it would break the footer line).
-  return `selection moved: ${displayText(gone)} is gone · move (↑↓) to choose again; actions wait until then`;
+  const name = displayText(gone);
+  const room = width - head.length - tail.length;
+  return `${head}${name.length > room ? middleEllipsis(name, Math.max(3, room)) : name}${tail}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { navigate, navList, NAV_START, sameNav, type ListNav, type NavMove } from '../../src/domain/list-nav';
+import { movedText, navigate, navList, NAV_START, sameNav, type ListNav, type NavMove } from '../../src/domain/list-nav';
 
 const list = (keys: string[], height = 3, tail = false) => navList(keys, (k) => k, height, tail);
 const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));
@@ -120,5 +120,14 @@ describe('a toggle that changes which rows show (startIfGone)', () => {
 
   it('a state still marked is not the same as the resolved one (so the mark is written back cleared)', () => {
     expect(sameNav({ key: 'a', cursor: 0, offset: 0, startIfGone: true }, { key: 'a', cursor: 0, offset: 0 })).toBe(false);
+  });
+});
+
+describe('the "selection moved" line (issue 47 item 7)', () => {
+  it('keeps what to do whole at 80 columns: a long name is cut in its middle', () => {
+    const line = movedText('service_v9_a_project_with_a_very_long_name_indeed', 80);
+    expect(line.length).toBeLessThanOrEqual(80);
+    expect(line).toMatch(/^selection moved: service_v9_a.*….*indeed is gone · ↑↓ to choose; actions wait$/);
+    expect(movedText('bravo', 80)).toBe('selection moved: bravo is gone · ↑↓ to choose; actions wait');
   });
 });

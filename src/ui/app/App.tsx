@@ -179,7 +179,7 @@ function Footer({ width }: { width: number }) {
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   const paused = useConsole((s) => s.paused);
   if (noting) return <NoteLine width={width} />;
-  if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone), width)}</Text>;
+  if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone, width), width)}</Text>;
   return (
     <KeyHints
       keymap={keymap}

@@ -87,7 +87,7 @@ function FleetTable({ width, height }: { width: number; height: number }) {
         empty="no saved profiles: save one per cluster with shardeck profiles save NAME --url URL"
       />
       {shown.gone !== undefined ? (
-        <Text color={colourOf('yellow')}>{fitText(movedText(shown.gone), width)}</Text>
+        <Text color={colourOf('yellow')}>{fitText(movedText(shown.gone, width), width)}</Text>
       ) : (
         <Text dimColor>{sel ? fitText(fleetDetail(sel), width) : ''}</Text>
       )}

@@ -1,7 +1,7 @@
 // A wizard's keys: its one key layer, the keys asked by command id from the keymap in force
 // (keys/keymap.ts, scope 'dialog' and the wizard's own scope), typed characters as line edits for
 // its machine, and the key hints built from the same rows, so help, the README and the screen agree.
-import { useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { WizardSession } from '../../services/wizards/session';
 import { stay } from '../../domain/wizards/machine';
 import type { LineEdit } from '../../domain/line-edit';
@@ -25,6 +25,8 @@ export interface DialogKey {
 interface Cancellable {
   getState(): { phase: string };
   send(e: { type: 'cancel' }): void;
+  /** A session whose state the screen follows (useSession): keys wait for the screen to catch up with it. */
+  subscribe?: unknown;
 }
 
 /**
@@ -38,7 +40,7 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
   const hidden = useTerminalSize().rows < FULL_ROWS;
   const habits = useHabits();
   const ui = useOptionalConsoleContext()?.ui;
-  useKeyLayer('dialog', (name, input) => {
+  const take = (name: string, input: string): boolean => {
     const key: DialogKey = { is: (id) => keymap.some((k) => k.id === id && k.keys.includes(name)), edit: lineEditOf(name, input) };
     // Copy and dump work in every wizard, whatever it is doing (control keys: never part of a typed line).
     if (key.is('dialog.copy')) return (habits.copy("preview's curl line", ui?.getState().previewCurl), true);
@@ -50,6 +52,29 @@ export function useDialogKeys(session: Cancellable, onClose: () => void, handle:
       if (session.getState().phase === 'cancelled') onClose();
     }
     return true;
+  };
+  // The session moves on at once (a read answered), the screen a moment later; `handle` is the
+  // closure of the screen shown. A key in between would be judged by a phase no longer true (and
+  // swallowed: issue 44 item 7), so it waits for the frame of the state it acts on, then is taken,
+  // in order with the keys behind it.
+  const shown = session.getState();
+  const shownRef = useRef(shown);
+  // eslint-disable-next-line react-hooks/refs -- the state this render shows, for the key handler to compare with
+  shownRef.current = shown;
+  const held = useRef<[string, string][]>([]);
+  const behind = () => session.subscribe !== undefined && session.getState() !== shownRef.current;
+  useKeyLayer('dialog', (name, input) => {
+    if (!held.current.length && !behind()) return take(name, input);
+    held.current.push([name, input]);
+    return true;
+  });
+  // After each frame: the keys held for it, each judged by the state it sees (one that changes the
+  // state waits for the next frame).
+  useEffect(() => {
+    while (held.current.length && !behind()) {
+      const [name, input] = held.current.shift()!;
+      take(name, input);
+    }
   });
 }
 

@@ -98,10 +98,10 @@ function shardsNode(f: XrayFacts): XrayNode {
   const started = sorted.filter((s) => s.state === 'STARTED').length;
   const children = sorted.map((s): XrayNode => {
     const disk = diskText(s.node ? disks.get(s.node) : undefined);
-    const where = s.node ?? `unassigned${s.unassignedReason ? ` (${s.unassignedReason})` : ''}`;
+    const where = s.node ? ` on ${s.node}` : s.unassignedReason ? ` (${s.unassignedReason})` : '';
     const size = s.storeBytes === null ? '' : ` ${formatBytes(s.storeBytes)}`;
     const tone = shardTone(s) === 'green' && disk.tone ? disk.tone : shardTone(s);
-    return { text: `${s.shard} ${s.primary ? 'primary' : 'replica'} ${s.state} on ${where}${size}${disk.text}`, tone };
+    return { text: `${s.shard} ${s.primary ? 'primary' : 'replica'} ${s.state}${where}${size}${disk.text}`, tone };
   });
   const allUp = started === sorted.length;
   return {

@@ -91,6 +91,10 @@ describe('a label and a colour per profile, at 80x23', () => {
     // eslint-disable-next-line no-control-regex -- the terminal's escape sequences on purpose
     const codes = [...before.matchAll(/\u001b\[([0-9;]*)m/g)].flatMap((m) => m[1].split(';'));
     expect(codes).toEqual(expect.arrayContaining(['7', '33']));
+    // And at 120x40: the label, then the whole header on one line.
+    launch('wide', '--profile stage --interval 1', '', [120, 40]);
+    const wide = await waitFor('wide', (x) => x.startsWith('[STAGE] shardeck ') && x.includes('GREEN'), 'the label at 120x40');
+    expect(wide.split('\n')[0]).toMatch(/^\[STAGE\] shardeck \S+ +GREEN +8\.\d+\.\d+/);
     launch('plain', '--profile stage --interval 1', 'NO_COLOR=1');
     const plain = await waitFor('plain', (s) => s.startsWith('[STAGE] shardeck '), 'the label under NO_COLOR');
     expect(plain.split('\n')[0]).toMatch(/^\[STAGE\] shardeck /);

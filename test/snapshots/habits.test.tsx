@@ -1,0 +1,101 @@
+// Issue 44's screens on data recorded from a real node (test/fixtures/yellow): a profile's label
+// heading the panes (in colour, and under NO_COLOR), the production cluster-name question, and the
+// x-ray of an index (the tree made by domain/xray.ts from the recorded reads), at 80x23 and 120x40.
+import { afterEach, describe, expect, it } from 'vitest';
+import { parseTemplates } from '../../src/domain/templates';
+import { xrayTree, type XrayFacts } from '../../src/domain/xray';
+import { profileBadge } from '../../src/domain/profile-badge';
+import type { WizardServices } from '../../src/services/wizards';
+import { parsedAsPolled } from '../helpers/recorded';
+import { failOnConsoleError, fixture, loadScenario, makeStore, renderApp, type Rendered } from '../ui/harness';
+import { withColourMarkers } from '../ui/markers';
+
+failOnConsoleError();
+let r: Rendered | undefined;
+afterEach(() => {
+  r?.unmount();
+  delete process.env.NO_COLOR;
+});
+
+const SIZES = [
+  [80, 23],
+  [120, 40],
+] as const;
+const INDEX = 'service_v9_orders';
+
+function labelled(badge = profileBadge({ label: 'PROD', color: 'red', production: true })) {
+  const store = makeStore();
+  store.setState((s) => ({ connection: { ...s.connection, badge } }));
+  loadScenario(store, 'yellow');
+  return store;
+}
+
+/** The x-ray of INDEX from the yellow scenario's recorded reads (no aliases, snapshots or changes there). */
+function recordedXray(): XrayFacts {
+  return {
+    index: INDEX,
+    row: parsedAsPolled('yellow', 'indices').find((i) => i.name === INDEX)!,
+    settings: { 'index.number_of_shards': '6', 'index.number_of_replicas': '1' },
+    fields: [],
+    aliases: [],
+    shards: parsedAsPolled('yellow', 'shards').filter((s) => s.index === INDEX),
+    disks: parsedAsPolled('yellow', 'allocation'),
+    templates: parseTemplates(fixture('yellow', 'indexTemplates') as never, fixture('yellow', 'componentTemplates') as never),
+    tasks: parsedAsPolled('yellow', 'tasks'),
+    snapshots: [],
+  };
+}
+
+describe.each(SIZES)('issue 44 screens at %ix%i', (columns, rows) => {
+  it('the label heads the pane, reversed in its colour', async () => {
+    const store = labelled();
+    store.setState({ pane: 'indices' });
+    r = await renderApp(store, { columns, rows });
+    const text = withColourMarkers(r.frame());
+    expect(text.split('\n')[0]).toMatch(/^⟦[^⟧]*red[^⟧]*⟧\[PROD\]⟦⟧ /);
+    await expect(text).toMatchFileSnapshot(`__screens__/habits-label-indices-${columns}x${rows}.txt`);
+  });
+
+  it('under NO_COLOR the label stays, as text', async () => {
+    process.env.NO_COLOR = '1';
+    const store = labelled(profileBadge({ label: 'STAGE', color: 'yellow' }));
+    r = await renderApp(store, { columns, rows });
+    const text = withColourMarkers(r.frame());
+    expect(text.split('\n')[0]).toMatch(/^⟦bold⟧\[STAGE\]⟦⟧ /);
+    await expect(text).toMatchFileSnapshot(`__screens__/habits-label-nocolor-${columns}x${rows}.txt`);
+  });
+
+  it("production: the cluster's name asked before a change that loses data", async () => {
+    const store = labelled();
+    store.setState({ pane: 'indices' });
+    r = await renderApp(store, { columns, rows });
+    r.ui.setState({
+      clusterName: {
+        badge: store.getState().connection.badge!,
+        summary: `delete at most 3 documents of ${INDEX} matching the previewed query`,
+        typed: 'shardeck-fix',
+        answer: () => undefined,
+      },
+    });
+    await r.settled();
+    const text = withColourMarkers(r.frame());
+    expect(text).toContain("type the cluster's name to go on: ");
+    await expect(text).toMatchFileSnapshot(`__screens__/habits-cluster-name-${columns}x${rows}.txt`);
+  });
+
+  it('x: the x-ray of the highlighted index', async () => {
+    const store = labelled(undefined);
+    store.setState({ pane: 'indices' });
+    const services = {
+      xray: (index: string) =>
+        Promise.resolve(index === INDEX ? { tree: xrayTree(recordedXray(), { audit: [] }), facts: recordedXray() } : null),
+    } as unknown as WizardServices;
+    r = await renderApp(store, { columns, rows, services });
+    r.ui.setState({ dialog: { kind: 'view', id: 'xray', index: INDEX } });
+    await r.settled();
+    const text = withColourMarkers(r.frame());
+    expect(text).toContain(`X-ray of ${INDEX}`);
+    expect(text).toContain('├ shards: 12, 6 not started');
+    await expect(text).toMatchFileSnapshot(`__screens__/habits-xray-${columns}x${rows}.txt`);
+  });
+});

@@ -11,6 +11,15 @@ import { oneChange } from '../services/one-change';
 import { EXIT, type CommandModule } from './support/common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { err, out } from './support/output';
+import {
+  prepareSnapshotFirst,
+  SNAPSHOT_FIRST_HELP,
+  SNAPSHOT_FIRST_OPTIONS,
+  snapshotFirstAsked,
+  takeSnapshotFirst,
+  type SnapshotFirstReport,
+  type SnapshotFirstRun,
+} from './support/snapshot-first';
 import { paint } from './support/paint';
 
 const NAME = 'index';
@@ -32,14 +41,20 @@ function factLine(f: IndexFacts): string {
 const indexAdmin: CommandModule = {
   summary: 'Close, open or delete whole indices: the pattern resolved to names first, refusing system indices and write indices.',
   usage:
-    'usage: shardeck index close|open|delete PATTERN [--expect N] [--confirm-project NAME]... [--yes] [--dry-run] [--json] [connection flags]',
-  options: { ...MUTATION_OPTIONS, expect: { type: 'string' }, 'confirm-project': { type: 'string', multiple: true } },
+    'usage: shardeck index close|open|delete PATTERN [--expect N] [--confirm-project NAME]... [--snapshot-first] [--snapshot-repo REPO] [--yes] [--dry-run] [--json] [connection flags]',
+  options: {
+    ...MUTATION_OPTIONS,
+    ...SNAPSHOT_FIRST_OPTIONS,
+    expect: { type: 'string' },
+    'confirm-project': { type: 'string', multiple: true },
+  },
   group: 'change',
   flagHelp: {
     expect: 'delete: the number of indices the preview lists, typed ahead (required with --yes; --yes alone never deletes)',
     'confirm-project': "delete: a project index's name, typed ahead; once for each project index the preview lists (required with --yes)",
     yes: 'confirm without asking (delete still needs --expect and --confirm-project)',
     'dry-run': 'show the preview and send nothing',
+    ...SNAPSHOT_FIRST_HELP,
   },
   examples: [
     "shardeck index close 'service_v9_old*' --dry-run",
@@ -57,8 +72,9 @@ const indexAdmin: CommandModule = {
     if (syntax) return usageError(NAME, syntax, json);
     const expect = values.expect === undefined ? undefined : String(values.expect);
     const projects = ((values['confirm-project'] as string[] | undefined) ?? []).map(String);
-    if (verb !== 'delete' && (expect !== undefined || projects.length))
-      return usageError(NAME, '--expect and --confirm-project are for delete only', json);
+    const snapshotRepo = snapshotFirstAsked(values);
+    if (verb !== 'delete' && (expect !== undefined || projects.length || snapshotRepo !== undefined))
+      return usageError(NAME, '--expect, --confirm-project and --snapshot-first are for delete only', json);
     if (verb === 'delete' && values.yes && !values['dry-run'] && expect === undefined)
       return usageError(NAME, 'delete with --yes needs --expect N: the number of indices the preview lists (see it with --dry-run)', json);
     const { es, guard, close } = await openGuard(values);
@@ -66,7 +82,14 @@ const indexAdmin: CommandModule = {
       guard.assertWritable();
       const p = await previewIndexAction(es, guard, verb, pattern);
       if (!p.ok) return usageError(NAME, p.error, json);
-      const head = { schema: JSON_SCHEMA, command: NAME, action: verb, pattern, indices: p.facts, already: p.already };
+      const head: Record<string, unknown> = {
+        schema: JSON_SCHEMA,
+        command: NAME,
+        action: verb,
+        pattern,
+        indices: p.facts,
+        already: p.already,
+      };
       if (!json) {
         out(`"${displayText(pattern)}" matches ${p.facts.length} ${p.facts.length === 1 ? 'index' : 'indices'}:\n`);
         for (const f of p.facts) out(factLine(f));
@@ -83,7 +106,7 @@ const indexAdmin: CommandModule = {
         const unsaved = p.facts.filter((f) => !f.newestSnapshot).map((f) => f.index);
         if (!json && unsaved.length)
           out(
-            `${paint('yellow', 'no snapshot holds')} ${unsaved.map(displayText).join(', ')}: take one first (shardeck snapshot create REPO --indices ${displayText(unsaved.join(','))} --wait)\n`,
+            `${paint('yellow', 'no snapshot holds')} ${unsaved.map(displayText).join(', ')}: take one first (add --snapshot-first, or shardeck snapshot create REPO --indices ${displayText(unsaved.join(','))} --wait)\n`,
           );
         if (expect !== undefined && expect.trim() !== String(p.facts.length))
           return usageError(
@@ -97,8 +120,32 @@ const indexAdmin: CommandModule = {
             `shardeck index: project indices are deleted only with each name typed: ${named.map((n) => `--confirm-project ${displayText(n)}`).join(' ')}\n`,
           );
       }
-      const session = oneChange(guard, [p.plan], { typedAhead: verb === 'delete' ? typedAheadText(expect, projects) : undefined });
-      return await applyOnePlan(NAME, session, p.plan, guard, values, head);
+      // --snapshot-first: a snapshot of exactly the previewed indices, previewed before the delete,
+      // taken whole after the confirmation, or the delete is not sent.
+      let first: SnapshotFirstRun | undefined;
+      if (snapshotRepo !== undefined) {
+        const prepared = await prepareSnapshotFirst(
+          es,
+          guard,
+          'delete',
+          p.facts.map((f) => f.index),
+          snapshotRepo,
+        );
+        if ('error' in prepared) return usageError(NAME, `${prepared.error}; nothing was sent`, json);
+        first = prepared;
+      }
+      const session = oneChange(guard, [p.plan], {
+        typedAhead: verb === 'delete' ? typedAheadText(expect, projects) : undefined,
+        async before(confirmation) {
+          if (!first) return;
+          // In the --json answer too: which snapshot holds what the delete removes (or why none does).
+          const taken: SnapshotFirstReport = await takeSnapshotFirst(first, confirmation, json);
+          head.snapshotFirst = taken;
+          if (!taken.taken) throw new Error(`no whole snapshot first (${displayText(taken.lines[0])})`);
+          if (!json) out(`${paint('green', displayText(taken.line))}\n`);
+        },
+      });
+      return await applyOnePlan(NAME, session, first ? [first.plan, p.plan] : p.plan, guard, values, head);
     } catch (e) {
       return reportFailure(NAME, e, json);
     } finally {

@@ -19,7 +19,8 @@ export function oneChange(
   guard: Guard,
   plans: MutationPlan[],
   hooks: {
-    before?: () => Promise<void> | void;
+    /** Runs once confirmed, before anything is sent (told how the operator confirmed); a throw stops it, nothing sent. */
+    before?: (confirmation: Confirmation) => Promise<void> | void;
     after?: (results: PlanResult[]) => Promise<void> | void;
     targets?: TargetOptions;
     /** What flags typed ahead for a destructive plan (--expect N ...): --yes alone never confirms data loss. */
@@ -28,9 +29,9 @@ export function oneChange(
 ) {
   let state: OneChangeState = { phase: 'review' };
   let running: Promise<void> = Promise.resolve();
-  const confirm = async (confirmation: Confirmation) => {
+  const confirm = async (confirmation: Confirmation, given: Confirmation) => {
     try {
-      await hooks.before?.();
+      await hooks.before?.(given);
     } catch (e) {
       state = { phase: 'failed', message: `${(e as Error).message}: nothing was sent` };
       return;
@@ -45,7 +46,7 @@ export function oneChange(
     getState: () => state,
     send(e: { type: 'confirm'; confirmation: Confirmation }): void {
       const c = e.confirmation;
-      running = confirm(c.by === 'yes-flag' && hooks.typedAhead !== undefined ? { by: 'yes-flag', text: hooks.typedAhead } : c);
+      running = confirm(c.by === 'yes-flag' && hooks.typedAhead !== undefined ? { by: 'yes-flag', text: hooks.typedAhead } : c, c);
     },
     async idle(): Promise<OneChangeState> {
       await running;

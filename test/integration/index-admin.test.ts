@@ -135,6 +135,36 @@ describe.sequential('index close|open|delete', () => {
     expect(await names('keep_me')).toEqual(['keep_me']);
   });
 
+  it('--snapshot-first: a snapshot of exactly the previewed indices, taken whole before the delete is sent', async () => {
+    const repo = await esCall(node.url, 'PUT', '/_snapshot/before', {
+      type: 'fs',
+      settings: { location: path.join(node.repoDir, 'before') },
+    });
+    expect(repo.status).toBe(200);
+    await make('old-1');
+    await make('old-2');
+    expect((await esCall(node.url, 'PUT', '/old-1/_doc/1?refresh=true', { kept: true })).status).toBe(201);
+    const r = await cli(['index', 'delete', 'old-*', '--snapshot-first', '--yes', '--expect', '2', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out).toMatchObject({ ok: true, applied: 'yes', snapshotFirst: { repository: 'before', taken: true } });
+    // Previewed first: the snapshot, then the delete.
+    expect(out.requests.map((q: { method: string; path: string }) => `${q.method} ${q.path}`)).toEqual([
+      expect.stringMatching(/^PUT \/_snapshot\/before\/before-delete-old-1-and-1-more-/),
+      'DELETE /old-1,old-2',
+    ]);
+    expect(await names('old-*')).toEqual([]);
+    const snap = (await esCall(node.url, 'GET', `/_snapshot/before/${out.snapshotFirst.name}`)).body.snapshots[0];
+    expect(snap).toMatchObject({ state: 'SUCCESS' });
+    expect([...snap.indices].sort()).toEqual(['old-1', 'old-2']);
+    // No repository of that name: refused before anything is sent.
+    await make('old-3');
+    const none = await cli(['index', 'delete', 'old-3', '--snapshot-repo', 'nowhere', '--yes', '--expect', '1']);
+    expect(none.code).toBe(64);
+    expect(none.stderr).toMatch(/no snapshot repository nowhere \(registered: before\)/);
+    expect(await names('old-*')).toEqual(['old-3']);
+  });
+
   it('an index created after the preview survives; one deleted since stops the delete (nothing sent)', async () => {
     const client = createClient({ url: node.url });
     const es = createEsApi(client, node.url);

@@ -12,7 +12,17 @@ import { flushPlan, nextRestartStep, RESTART_STEPS, stepTitle } from '../domain/
 import { prepareRestart, restartProgressFile, runRestart } from '../services/restart-node';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { ENGINE_FLAG_HELP, ENGINE_OPTIONS, engineOverrides } from './support/engine-run';
-import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, previews, printJson, printPreviews, reportFailure, usageError } from './support/guarded';
+import {
+  JSON_SCHEMA,
+  labelFor,
+  MUTATION_OPTIONS,
+  openGuard,
+  previews,
+  printJson,
+  printPreviews,
+  reportFailure,
+  usageError,
+} from './support/guarded';
 import { err, forTerminal, out } from './support/output';
 import { paint } from './support/paint';
 
@@ -41,7 +51,7 @@ async function confirm(values: CommandContext['values'], node: string): Promise<
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const text = (await rl.question(forTerminal(`this restarts node ${node}: type ${node} to go on: `))).trim();
+    const text = (await rl.question(forTerminal(`${labelFor(values)}this restarts node ${node}: type ${node} to go on: `))).trim();
     if (text === node) return { by: 'typed', text };
     err('not confirmed: nothing was changed\n');
     return null;

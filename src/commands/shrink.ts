@@ -21,6 +21,7 @@ import { EXIT, type CommandContext, type CommandModule } from './support/common'
 import {
   confirmOnTerminal,
   JSON_SCHEMA,
+  labelFor,
   MUTATION_OPTIONS,
   openGuard,
   previews,
@@ -270,7 +271,9 @@ async function confirm(values: CommandContext['values'], names: string, json: bo
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const text = (await rl.question(forTerminal(`each original is deleted once its copy is checked: type ${names} to go on: `))).trim();
+    const text = (
+      await rl.question(forTerminal(`${labelFor(values)}each original is deleted once its copy is checked: type ${names} to go on: `))
+    ).trim();
     if (text === names) return { by: 'typed', text };
     err('not confirmed: nothing was sent\n');
     return null;

@@ -103,6 +103,19 @@ describe('a label and a colour per profile, at 80x23', () => {
     expect(sgr.filter((c) => /^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$/.test(c))).toEqual([]);
   });
 
+  it("the CLI's question on a terminal starts with the label too; n sends nothing", async () => {
+    launch('ask', `replicas set ${INDEX} 1 --profile stage`);
+    const s = await waitFor('ask', (x) => x.includes('send this request? [y/N]'), 'the question');
+    expect(s).toMatch(/^\[STAGE\] set number_of_replicas to 1 on 1 index/m);
+    expect(s).toMatch(/^\[STAGE\] send this request\? \[y\/N\]/m);
+    keys('ask', 'n', 'Enter');
+    const after = await waitFor('ask', (x) => x.includes('EXIT='), 'the exit');
+    expect(after).toContain('not confirmed: nothing was sent');
+    expect(
+      (await esCall(node.url, 'GET', `/${INDEX}/_settings/index.number_of_replicas`)).body[INDEX].settings.index.number_of_replicas,
+    ).toBe('0');
+  });
+
   it('production: the preview carries [PROD], and a delete asks the cluster name (a wrong one refused, nothing sent)', async () => {
     launch('prod', '--profile prod --interval 1');
     await waitFor('prod', (s) => s.startsWith('[PROD] shardeck '), 'the PROD header');
@@ -167,6 +180,29 @@ async function onIndex(session: string, env = ''): Promise<void> {
   keys(session, 'Enter');
   await waitFor(session, (s) => s.includes(INDEX), 'the index on the Indices pane', 30_000);
 }
+
+describe("production on the CLI's terminal", () => {
+  it("after the typed count, the cluster's name is asked; a wrong one is refused and nothing is sent", async () => {
+    const all = path.join(cfg, 'all.json');
+    fs.writeFileSync(all, JSON.stringify({ query: { match_all: {} } }));
+    const before = await count();
+    launch('askprod', `delete-by-query ${INDEX} --query-file ${all} --profile prod`);
+    await waitFor('askprod', (x) => x.includes(`[PROD] this cannot be undone: type ${before} to go on:`), 'the typed count');
+    keys('askprod', '-l', String(before));
+    keys('askprod', 'Enter');
+    await waitFor(
+      'askprod',
+      (x) => x.includes('[PROD] production: delete at most') && x.includes("Type the cluster's name to go on:"),
+      'the cluster name',
+    );
+    keys('askprod', '-l', 'staging-cluster');
+    keys('askprod', 'Enter');
+    const after = (await waitFor('askprod', (x) => x.includes('EXIT='), 'the exit')).replace(/\n/g, '');
+    expect(after).toContain('was not typed exactly');
+    expect(after).toContain('EXIT=5');
+    expect(await count()).toBe(before);
+  });
+});
 
 describe('copy (y) over SSH: OSC 52, through tmux, or a 0600 file', () => {
   it('y copies the highlighted index name: tmux takes the OSC 52 into its buffer, the passthrough form is written too', async () => {

@@ -7,7 +7,7 @@ import type { EngineAction, EngineWizardState } from '../../domain/wizards/engin
 import type { EngineOverrides } from '../../services/engine';
 import { engineSession } from '../../services/wizards/engine';
 import { EXIT, type CommandContext } from './common';
-import { JSON_SCHEMA, openGuard, printJson, reportFailure, warnAudit } from './guarded';
+import { JSON_SCHEMA, labelFor, openGuard, printJson, reportFailure, warnAudit } from './guarded';
 import { paint } from './paint';
 import { err, out, forTerminal } from './output';
 
@@ -78,9 +78,11 @@ async function confirmation(command: string, need: ConfirmationNeed, values: Val
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
     if (need.kind === 'type') {
-      const text = (await rl.question(forTerminal(`this takes the node out of service: type ${need.expected} to go on: `))).trim();
+      const text = (
+        await rl.question(forTerminal(`${labelFor(values)}this takes the node out of service: type ${need.expected} to go on: `))
+      ).trim();
       if (text === need.expected) return { by: 'typed', text };
-    } else if (/^y(es)?$/i.test((await rl.question('run it? [y/N] ')).trim())) return { by: 'key' };
+    } else if (/^y(es)?$/i.test((await rl.question(forTerminal(`${labelFor(values)}run it? [y/N] `))).trim())) return { by: 'key' };
     err('not confirmed: nothing was run\n');
     return null;
   } finally {

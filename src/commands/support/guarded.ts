@@ -80,6 +80,12 @@ async function askClusterName(values: CommandContext['values'], q: { badge: Prof
   }
 }
 
+/** What a confirmation question starts with: the profile's label in its colour and a space, or nothing. */
+export function labelFor(values: CommandContext['values']): string {
+  const badge = badgeOfFlags(values);
+  return badge ? `${paintBadge(badge)} ` : '';
+}
+
 /** The label in its colour (plain under NO_COLOR or off a terminal): "[PROD]". */
 function paintBadge(b: ProfileBadge): string {
   return b.colour ? paint(b.colour, badgeText(b)) : badgeText(b);
@@ -190,8 +196,7 @@ export async function confirmOnTerminal(
   }
   const destructive = plans.find((p) => p.risk === 'destructive');
   // The question starts with the profile's label too: the answer is given to the cluster it names.
-  const badge = badgeOfFlags(values);
-  const label = badge ? `${paintBadge(badge)} ` : '';
+  const label = labelFor(values);
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
     if (destructive) {

@@ -28,7 +28,9 @@ type OtherScope =
   | 'documents'
   /** A JSON document open in the viewer. */
   | 'json'
-  | 'engine';
+  | 'engine'
+  /** The columns chooser of a table pane (V). */
+  | 'columns';
 
 export interface KeyCommand<Id extends string = CommandId> {
   id: Id;
@@ -79,6 +81,7 @@ const COMMANDS = [
   // o/O (order): s is share.
   { id: 'table.sort', keys: ['o'], description: 'order by the next column', scope: 'table' },
   { id: 'table.sortReverse', keys: ['O'], description: 'reverse the order', scope: 'table' },
+  { id: 'table.columns', keys: ['V'], description: "choose the table's columns and their order (kept per profile)", scope: 'table' },
   { id: 'indices.toggleSystem', keys: ['.'], description: 'show / hide system (dot) indices', scope: 'indices', short: 'dots' },
   {
     id: 'indices.detail',
@@ -349,6 +352,9 @@ const COMMANDS = [
   { id: 'documents.open', keys: ['return'], description: 'send what is typed; on a hit: open it as JSON', scope: 'documents' },
   { id: 'documents.curl', keys: ['c'], description: 'show / hide the request as the equivalent curl line', scope: 'documents' },
   { id: 'documents.back', keys: ['escape'], description: 'back: JSON -> hits -> the query line -> close', scope: 'documents' },
+  { id: 'columns.toggle', keys: [' '], description: 'show / hide the column under the cursor', scope: 'columns' },
+  { id: 'columns.earlier', keys: ['<'], description: 'move the column one place left', scope: 'columns' },
+  { id: 'columns.later', keys: ['>'], description: 'move the column one place right', scope: 'columns' },
   { id: 'json.toggle', keys: ['return'], description: 'fold / unfold the object or array under the cursor', scope: 'json' },
   { id: 'json.fold', keys: ['left'], description: 'fold the object or array the cursor is in', scope: 'json' },
   { id: 'json.unfold', keys: ['right'], description: 'unfold the object or array under the cursor', scope: 'json' },
@@ -421,6 +427,7 @@ const OTHER_TITLES: Record<OtherScope, ScopeTitles> = {
   documents: { help: 'Documents view (v on an index)', where: 'Documents view' },
   json: { help: 'JSON viewer (a hit or document opened)', where: 'JSON viewer' },
   engine: { help: 'Engine wizard', where: 'engine wizard' },
+  columns: { help: 'Columns chooser (V on a table)', where: 'columns chooser' },
 };
 
 /** Every scope's titles, in the order help lists them: the shared scopes, each pane's in tab order, then the views' and wizards'. */

@@ -9,6 +9,7 @@ import type { ListNav } from '../domain/list-nav';
 import type { Selection } from '../domain/panes';
 import type { DetailSection } from '../domain/index-detail';
 import type { ProfileBadge } from '../domain/profile-badge';
+import type { ColumnChoice } from '../domain/columns';
 import { PANES, PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };
@@ -34,7 +35,12 @@ export function emptyDetailView(): DetailView {
 }
 
 /** A view opens over the pane for the row it was opened on (Esc goes back). */
-export type Dialog = { kind: 'help' } | { kind: 'wizard'; id: string } | { kind: 'view'; id: string; index: string } | { kind: 'fleet' };
+export type Dialog =
+  | { kind: 'help' }
+  | { kind: 'wizard'; id: string }
+  | { kind: 'view'; id: string; index: string }
+  | { kind: 'fleet' }
+  | { kind: 'columns'; pane: TablePane };
 
 export interface UiState {
   tables: Record<TablePane, TableState>;
@@ -63,6 +69,10 @@ export interface UiState {
   flash?: { text: string; at: number; tone: 'green' | 'yellow' | 'red' };
   /** The curl lines of the request preview on screen, for the copy key of a wizard (RequestPreview sets them). */
   previewCurl?: string;
+  /** Columns of one's own per table pane (V), as this profile chose them (config/columns.ts). */
+  columns: Partial<Record<TablePane, ColumnChoice>>;
+  /** Each table pane's declared columns, as its table last drew them (the chooser lists them). */
+  columnDefaults: Partial<Record<TablePane, { title: string; width: number | null }[]>>;
   /** Production: the cluster's name asked before a change that loses data (ui/components/ClusterNameAsk.tsx). */
   clusterName?: { badge: ProfileBadge; summary: string; typed: string; answer: (text: string | undefined) => void };
 }
@@ -86,6 +96,8 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     showPlatformJson: false,
     showTaskDetail: false,
     detail: emptyDetailView(),
+    columns: {},
+    columnDefaults: {},
     ...init,
   }));
 }

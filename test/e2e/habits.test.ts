@@ -304,3 +304,35 @@ describe('everything about one index (x on the Indices pane)', () => {
     keys('xray', 'q');
   });
 });
+
+describe('columns of your own (V on a table pane)', () => {
+  it('hides and moves a column on the Indices pane, kept for the profile and restored at the next start', async () => {
+    await onIndex('cols');
+    const header = (s: string) => s.split('\n').find((l) => /^health +status +index/.test(l)) ?? '';
+    expect(header(screen('cols'))).toMatch(/^health +status +index\S* +p\/r +docs +deleted +size/);
+    keys('cols', 'V');
+    await waitFor('cols', (x) => x.includes('Columns of the Indices pane'), 'the chooser');
+    // The chooser lists the columns in the pane's order: docs is the 5th, size the 7th.
+    const rows = await waitFor('cols', (x) => /^\[x\] block/m.test(x), 'the columns listed');
+    expect(rows).toMatch(
+      /^\[x\] health\n\[x\] status\n\[x\] index {2}\(the name: always shown\)\n\[x\] p\/r\n\[x\] docs\n\[x\] deleted\n\[x\] size\n\[x\] block/m,
+    );
+    keys('cols', 'Down', 'Down', 'Down', 'Down', 'Space');
+    await waitFor('cols', (x) => /^\[ \] docs/m.test(x), 'docs hidden');
+    keys('cols', 'Down', 'Down', '<', '<');
+    await waitFor('cols', (x) => /^\[x\] p\/r\n\[x\] size\n\[ \] docs\n\[x\] deleted/m.test(x), 'size moved before docs');
+    keys('cols', 'Escape');
+    const after = await waitFor('cols', (x) => !x.includes('Columns of the') && /^health +status +index/m.test(x), 'back on the pane');
+    expect(header(after)).toMatch(/^health +status +index\S* +p\/r +size +deleted/);
+    expect(header(after)).not.toMatch(/ docs /);
+    const file = path.join(cfg, 'columns.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8')).stage.indices.hidden).toEqual(['docs']);
+    keys('cols', 'q');
+    await waitFor('cols', (x) => x.includes('EXIT=0'), 'the exit');
+    // The next start shows them so.
+    await onIndex('cols2');
+    expect(header(screen('cols2'))).toMatch(/^health +status +index\S* +p\/r +size +deleted/);
+    keys('cols2', 'q');
+  });
+});

@@ -21,6 +21,7 @@ import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../sup
 import { consoleFleet } from './fleet';
 import { consoleSharing } from './share';
 import { consoleFiles, frameKeeping } from './last-frame';
+import { readColumnChoices } from '../../config/columns';
 
 /** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
 function cacheIndexNames(store: ConsoleStore): () => void {
@@ -93,7 +94,14 @@ export async function runConsole(
         });
       },
     };
-    const ui = createUiStore();
+    // The columns this profile chose per table pane (V); a broken file is said and the defaults shown.
+    let columns = {};
+    try {
+      columns = readColumnChoices(profileName);
+    } catch (e) {
+      store.setState({ notice: (e as Error).message });
+    }
+    const ui = createUiStore({ columns });
     // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
     const recorder = new TimelineRecorder(store, where);
     const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);
@@ -150,7 +158,7 @@ export async function runConsole(
     holdAlternateScreen(stops);
     // The last frame drawn, for the screen dump (w); a copy the terminal cannot take goes to a file.
     const screen = frameKeeping(process.stdout);
-    const files = consoleFiles(screen.lastFrame);
+    const files = consoleFiles(screen.lastFrame, profileName);
     const mounted = mountConsole(
       store,
       { poller: pollControl, ui, share: sharing.control, fleet: fleet.control, files },

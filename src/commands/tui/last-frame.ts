@@ -3,6 +3,7 @@
 // last write that drew lines. Everything else passes through to the terminal untouched.
 import { saveCopied, saveScreen, shortPath } from '../../config/console-files';
 import { plainScreen } from '../../domain/screen-dump';
+import { saveColumnChoice } from '../../config/columns';
 import type { ConsoleFiles } from '../../ui/app/context';
 
 export function frameKeeping(stream: NodeJS.WriteStream): { stdout: NodeJS.WriteStream; lastFrame: () => string } {
@@ -21,9 +22,10 @@ export function frameKeeping(stream: NodeJS.WriteStream): { stdout: NodeJS.Write
   return { stdout, lastFrame: () => last };
 }
 
-/** The console's files: a copy the terminal cannot take, and the screen as last drawn. */
-export function consoleFiles(lastFrame: () => string): ConsoleFiles {
+/** The console's files: a copy the terminal cannot take, the screen as last drawn, the profile's columns. */
+export function consoleFiles(lastFrame: () => string, profile: string): ConsoleFiles {
   return {
+    saveColumns: (pane, choice) => saveColumnChoice(profile, pane, choice),
     saveCopied: (text) => shortPath(saveCopied(text)),
     saveScreen: () => {
       const text = plainScreen(lastFrame());

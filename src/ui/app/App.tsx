@@ -33,6 +33,7 @@ import { useHabits } from './habits';
 import { copyTargetOf } from '../../domain/clipboard';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { ClusterNameKeys, ClusterNameView } from '../components/ClusterNameAsk';
+import { ColumnsChooser } from '../components/ColumnsChooser';
 import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
 import { FULL_ROWS, HINT_ROWS, MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
@@ -120,6 +121,7 @@ function Body({ wizards, width, height, cramped }: { wizards: WizardEntry[]; wid
   const approval = useConsole((s) => (s.share?.role === 'follower' ? s.share.approval : undefined));
   if (approval) return <ApprovalView request={approval} width={width} />;
   if (dialog?.kind === 'fleet') return <FleetView width={width} height={height} />;
+  if (dialog?.kind === 'columns') return <ColumnsChooser pane={dialog.pane} width={width} height={height} />;
   if (dialog?.kind === 'help') return <HelpOverlay keymap={keymap} readOnly={readOnly} width={width} height={height} />;
   if (dialog?.kind === 'wizard') {
     const entry = wizards.find((w) => w.id === dialog.id);
@@ -251,6 +253,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     }
     if (cmd.id === 'screen.dump') {
       habits.dump();
+      return true;
+    }
+    if (cmd.id === 'table.columns' && isTablePane(pane)) {
+      ui.setState({ dialog: { kind: 'columns', pane }, filtering: false });
       return true;
     }
     return runGlobal(cmd, { exit, openHelp: () => ui.setState({ dialog: { kind: 'help' } }), store, poller, ui, share });

@@ -7,6 +7,7 @@ import type { ConsoleState, ConsoleStore } from '../../store/console';
 import type { FleetStore } from '../../store/fleet';
 import type { UiState, UiStore } from '../state';
 import type { ProposedSelection } from '../../domain/share';
+import type { ColumnChoice } from '../../domain/columns';
 
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {
@@ -49,6 +50,8 @@ export interface ConsoleFiles {
   saveCopied(text: string): string;
   /** Writes the screen as it is now, plain text, to a new 0600 file; the path as shown and its lines. */
   saveScreen(): { file: string; lines: number };
+  /** Keeps the columns chosen for a table pane (V) for this profile's next start. */
+  saveColumns?(pane: string, choice: ColumnChoice): void;
 }
 
 export interface ConsoleContextValue {

@@ -1,13 +1,16 @@
 // A windowed table: the caller hands over rows already filtered and sorted (domain/table.ts, once
 // per snapshot); this renders the header and only the rows inside the viewport, so the cost of a
 // frame depends on the terminal's height, not on the number of rows.
-import React from 'react';
+import React, { useEffect, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { elasticWidths, fitText, headerCell, visibleRange, type Column } from '../../domain/table';
 import { colourOf } from '../theme';
 // A cell is one line: its data's line breaks and controls are escaped before it is measured.
 import { displayText } from '../../domain/display-text';
+import { applyColumnChoice } from '../../domain/columns';
+import { useOptionalConsoleContext } from '../app/context';
+import type { TablePane } from '../state';
 
 export interface DataTableProps<T> {
   columns: Column<T>[];
@@ -22,9 +25,27 @@ export interface DataTableProps<T> {
   descending?: boolean;
   empty?: string;
   rowKey: (row: T) => string;
+  /** A table pane's: its columns as chosen for it (V), and the ones declared told to the chooser. */
+  pane?: TablePane;
 }
 
-export function DataTable<T>(p: DataTableProps<T>) {
+const NO_STORE = () => () => undefined;
+
+/** The pane's columns as the operator chose them (ui state `columns`); the declared ones told to the chooser. */
+function useChosenColumns<T>(pane: TablePane | undefined, declared: Column<T>[]): Column<T>[] {
+  const ui = useOptionalConsoleContext()?.ui;
+  const choice = useSyncExternalStore(ui?.subscribe ?? NO_STORE, () => (pane && ui ? ui.getState().columns[pane] : undefined));
+  const key = declared.map((c) => `${c.title}:${c.width}`).join('|');
+  useEffect(() => {
+    if (!pane || !ui) return;
+    ui.setState((s) => ({ columnDefaults: { ...s.columnDefaults, [pane]: declared.map((c) => ({ title: c.title, width: c.width })) } }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- told again only when the titles or widths change
+  }, [pane, ui, key]);
+  return applyColumnChoice(declared, choice);
+}
+
+export function DataTable<T>(props: DataTableProps<T>) {
+  const p = { ...props, columns: useChosenColumns(props.pane, props.columns) };
   const widths = elasticWidths(
     p.columns.map((c) => c.width),
     p.width,

@@ -29,6 +29,8 @@ import type { Selection } from '../../domain/panes';
 import { patchTable, setSelection, type TablePane } from '../state';
 
 export interface TableModel<T> {
+  /** The pane: its table draws the columns chosen for it (V). */
+  pane: TablePane;
   rows: readonly T[];
   cursor: number;
   offset: number;
@@ -80,6 +82,7 @@ export function useTableModel<T>(
   );
   const { cursor, offset, gone } = nav.nav;
   return {
+    pane,
     rows: shown,
     cursor,
     offset,

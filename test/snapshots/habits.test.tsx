@@ -98,4 +98,17 @@ describe.each(SIZES)('issue 44 screens at %ix%i', (columns, rows) => {
     expect(text).toContain('├ shards: 12, 6 not started');
     await expect(text).toMatchFileSnapshot(`__screens__/habits-xray-${columns}x${rows}.txt`);
   });
+  it('V: the columns chooser of the Indices pane, docs hidden, size moved before deleted', async () => {
+    const store = labelled(undefined);
+    store.setState({ pane: 'indices' });
+    r = await renderApp(store, { columns, rows });
+    await r.press('V');
+    for (const k of ['\u001b[B', '\u001b[B', '\u001b[B', '\u001b[B', ' ', '\u001b[B', '\u001b[B', '<']) await r.press(k);
+    const text = withColourMarkers(r.frame());
+    expect(text).toContain('Columns of the Indices pane · kept for this profile');
+    expect(text).toMatch(/\[x\] p\/r\n\[ \] docs\n.*\[x\] size.*\n\[x\] deleted/);
+    await expect(text).toMatchFileSnapshot(`__screens__/habits-columns-${columns}x${rows}.txt`);
+    await r.press('\u001b');
+    expect(withColourMarkers(r.frame())).toMatch(/index\S* +p\/r +size +deleted/);
+  });
 });

@@ -229,7 +229,18 @@ export function parseTimeline(text: string): TimelineEntry[] {
   return out;
 }
 
-/** One line of text per entry (the pane and `shardeck incident`). */
+/**
+ * An entry in one row of the Timeline pane: a change says who in few columns ("root/alice +bob:"
+ * for "change by root, platform alice, approved by bob:", 33 columns at 80) so that what was done
+ * shows; the highlighted entry's detail has it in full (entryText).
+ */
+export function entryRowText(e: TimelineEntry): string {
+  if (e.kind !== 'change') return entryText(e);
+  const who = displayText(e.who).replace(', platform ', '/');
+  return `${who}${e.claims ? ` (${displayText(e.claims)})` : ''}${e.approvedBy ? ` +${displayText(e.approvedBy)}` : ''}: ${displayText(e.summary)} -> ${displayText(e.result)}`;
+}
+
+/** One line of text per entry (the pane's detail and `shardeck incident`). */
 export function entryText(e: TimelineEntry): string {
   switch (e.kind) {
     case 'health':

@@ -152,7 +152,12 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
       "the follower, showing the leader's yellow health",
     );
     expect(f).toMatch(/unassigned 1 \(pri 0\)/);
-    await waitFor('leader', (s) => /SHARED \(2: root, root\)/.test(s), 'the leader listing its two followers');
+    // At 80 columns the command to hand a colleague stays whole; who follows comes after it.
+    await waitFor(
+      'leader',
+      (s) => new RegExp(`SHARED \\(2\\)( · token \\S+)? · shardeck follow ${socketPath.replace(/[.]/g, '\\.')}`).test(s),
+      'the leader counting its two followers',
+    );
 
     // The doctor runs on the leader (it reads the node and its files); its findings reach the
     // follower's Doctor pane, which cannot run one itself.
@@ -219,7 +224,8 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
     keys('follower', 'f', '8');
     const tl = await waitFor(
       'follower',
-      (s) => new RegExp(`change by root.*approved by ${EYES}`).test(s) && /yellow -> green/.test(s),
+      // The row's short form of "change by root, approved by EYES:" (the detail line has it whole).
+      (s) => new RegExp(`root(/alice)? \\+${EYES}: `).test(s) && /yellow -> green/.test(s),
       "the change and the transition on the follower's timeline",
       5000,
     );

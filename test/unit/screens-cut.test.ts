@@ -20,7 +20,8 @@ it('no 80-column screen shows a shardeck command cut short', () => {
       // The markers of colour and style (test/ui/markers.ts) are not on the terminal.
       .replace(/⟦[^⟧]*⟧/g, '')
       .split('\n');
-    for (const line of lines)
+    // " · " parts a line's facts: never inside a command.
+    for (const line of lines.flatMap((l) => l.split(' · ')))
       for (const m of mentionsIn(file, line)) {
         if (!(m.command in COMMANDS)) continue;
         commands++;

@@ -31,8 +31,8 @@ export function connectionLine(url: string, intervalMs: number, paused: boolean,
 
 /**
  * The status bar's line while sharing or following: who, how many, and what needs attention. A
- * leader's line fits `room` by leaving out the least first: the command a colleague runs to
- * follow (and its token) is never cut (issue 47 item 7).
+ * leader's line fits `room` by leaving out the least first: at rest, the command a colleague runs
+ * to follow (and its token) is never cut (issue 47 item 7).
  */
 export function shareLine(
   v: {
@@ -61,16 +61,15 @@ export function shareLine(
   if (v.approval) return { text: `waiting for a follower to approve: ${v.approval.summary}`, alert: true };
   const refused = v.refused.length ? ` · REFUSED ${v.refused[v.refused.length - 1]}` : '';
   const who = v.followers.length ? v.followers.map((f) => f.user).join(', ') : 'nobody yet';
-  const join = `${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`;
   const eyes = v.requireApproval ? ' · four eyes' : '';
-  // Most to least: the whole line; without the message; the count for the names; the refusal (red) last.
-  const tries = [
-    `SHARED (${v.followers.length}: ${who})${eyes}${refused}${v.message ? ` · ${v.message}` : ''}`,
-    `SHARED (${v.followers.length}: ${who})${eyes}${refused}`,
+  const join = `${v.token ? ` · token ${v.token}` : ''} · shardeck follow ${v.socket ?? ''}`;
+  // What happens now (a proposal, a refusal) comes first; else the command stays whole and who
+  // follows comes after it, where the line is cut.
+  if (v.message) return { text: `SHARED (${v.followers.length})${eyes}${refused} · ${v.message}${join} · ${who}`, alert: Boolean(refused) };
+  const head = [
     `SHARED (${v.followers.length})${eyes}${refused}`,
     `SHARED (${v.followers.length})${refused}`,
     `SHARED (${v.followers.length})`,
-  ];
-  const head = tries.find((t) => t.length + join.length <= room) ?? '';
-  return { text: head ? `${head}${join}` : join.replace(/^ · /, ''), alert: Boolean(refused) };
+  ].find((h) => h.length + join.length <= room);
+  return { text: head ? `${head}${join} · ${who}` : join.replace(/^ · /, ''), alert: Boolean(refused) };
 }

@@ -6,7 +6,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { countOf, type Tone } from '../../domain/format';
-import { entryText, entryTone, utcClock, type TimelineEntry } from '../../domain/timeline';
+import { entryRowText, entryText, entryTone, utcClock, type TimelineEntry } from '../../domain/timeline';
 import { NAV_START } from '../../domain/list-nav';
 import { fitText, visibleRange } from '../../domain/table';
 import { wrapText } from '../../domain/text';
@@ -56,7 +56,7 @@ export function TimelinePane({ width, height }: { width: number; height: number 
           <Text key={`${e.time}-${start + i}`} wrap="truncate" inverse={start + i === nav.nav.cursor && entries.length > 1}>
             <Text dimColor>{utcClock(e.time)} </Text>
             <Text color={colourOf(toneOf(e))} bold={e.kind === 'note'}>
-              {fitText(entryText(e), Math.max(1, width - 9))}
+              {fitText(entryRowText(e), Math.max(1, width - 9))}
             </Text>
           </Text>
         ))}

@@ -33,20 +33,19 @@ describe("the leader's share line (issue 47 item 7)", () => {
     requireApproval: true,
     message: 'waiting for a follower to approve: set number_of_replicas of logs to 0',
   };
-  it('keeps the command a colleague runs whole at 80 columns, leaving out the least first', () => {
-    const { text, alert } = shareLine(v, 80);
-    expect(text.length).toBeLessThanOrEqual(80);
-    expect(text.endsWith(`shardeck follow ${socket}`)).toBe(true);
-    expect(text).toMatch(/^SHARED \(2\)/);
+  it('at rest keeps the command a colleague runs whole at 80 columns: who follows comes after it', () => {
+    const { text, alert } = shareLine({ ...v, message: undefined }, 80);
+    expect(text.slice(0, 80)).toMatch(new RegExp(`^SHARED \\(2\\) · shardeck follow ${socket}`));
+    expect(text.endsWith(' · bob, carol')).toBe(true);
     expect(alert).toBe(true);
   });
-  it('says everything when there is room, and the token with the command', () => {
-    const { text } = shareLine({ ...v, token: 'k3y' }, 400);
-    expect(text).toBe(
-      `SHARED (2: bob, carol) · four eyes · REFUSED ${v.refused[0]} · ${v.message} · token k3y · shardeck follow ${socket}`,
-    );
-    expect(shareLine({ ...v, token: 'k3y' }, 90).text).toBe(`SHARED (2) · token k3y · shardeck follow ${socket}`);
+  it('says the rest before the command when there is room, and the token with the command', () => {
+    const { text } = shareLine({ ...v, message: undefined, token: 'k3y' }, 400);
+    expect(text).toBe(`SHARED (2) · four eyes · REFUSED ${v.refused[0]} · token k3y · shardeck follow ${socket} · bob, carol`);
     // No room even for the count: the command alone.
-    expect(shareLine({ ...v, token: 'k3y' }, 70).text).toBe(`token k3y · shardeck follow ${socket}`);
+    expect(shareLine({ ...v, message: undefined, token: 'k3y' }, 70).text).toBe(`token k3y · shardeck follow ${socket}`);
+  });
+  it('what happens now (a message) comes before the command', () => {
+    expect(shareLine(v, 80).text).toMatch(/^SHARED \(2\) · four eyes · REFUSED .* · waiting for a follower to approve/);
   });
 });

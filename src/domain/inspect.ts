@@ -49,11 +49,21 @@ export interface SettingRow {
   isDefault: boolean;
 }
 
+/** Settings Elasticsearch keeps as epoch milliseconds, shown as dates too (issue 47 item 10). */
+const DATE_SETTINGS = new Set(['index.creation_date', 'index.resize.source.creation_date']);
+
+/** A setting's value as shown: a date setting as the date it is, in UTC, then its milliseconds. */
+export function shownSettingValue(key: string, value: string): string {
+  if (!DATE_SETTINGS.has(key) || !/^\d{10,14}$/.test(value)) return value;
+  // The date first: where a narrow column cuts the value, the digits go.
+  return `${new Date(Number(value)).toISOString().replace('T', ' ').slice(0, 19)} UTC (${value})`;
+}
+
 /** The index's own settings, then (with --all) the defaults it does not override, each sorted by key. */
 export function settingRows(s: IndexSettings): SettingRow[] {
   const own = Object.keys(s.settings)
     .sort()
-    .map((key) => ({ key, value: s.settings[key], isDefault: false }));
+    .map((key) => ({ key, value: shownSettingValue(key, s.settings[key]), isDefault: false }));
   const defaults = Object.keys(s.defaults ?? {})
     .filter((k) => !(k in s.settings))
     .sort()

@@ -16,6 +16,7 @@ import {
   parseIndexStats,
   parseIndexTemplates,
   settingRows,
+  shownSettingValue,
   statRates,
   templateDrift,
   templateMatch,
@@ -47,6 +48,11 @@ describe('settings', () => {
     expect(rows.filter((r) => r.key === 'index.number_of_shards')).toEqual([
       { key: 'index.number_of_shards', value: '6', isDefault: false },
     ]);
+    // Issue 47 item 10: dates as dates.
+    const created = rows.find((r) => r.key === 'index.creation_date')!;
+    expect(created.value).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d{13}\)$/);
+    expect(shownSettingValue('index.creation_date', '1764331200000')).toBe('2025-11-28 12:00:00 UTC (1764331200000)');
+    expect(shownSettingValue('index.number_of_shards', '1764331200000')).toBe('1764331200000');
   });
 });
 

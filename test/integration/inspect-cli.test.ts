@@ -105,7 +105,8 @@ describe('shardeck settings', () => {
   it("lists the index's own settings, flattened; --all adds the defaults", async () => {
     const r = await cli('settings', 'service_v9_alpha');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^index\.creation_date +\d+$/m);
+    // Issue 47 item 10: a date setting is said as a date too.
+    expect(r.stdout).toMatch(/^index\.creation_date +20\d\d-\d\d-\d\d \d\d:\d\d:\d\d UTC \(\d{13}\)$/m);
     expect(r.stdout).toMatch(/^index\.number_of_shards +6$/m);
     expect(r.stdout).not.toContain('(default)');
     const all = await json('settings', 'service_v9_alpha', '--all');

@@ -68,6 +68,7 @@ const COMMANDS = [
   { id: 'follow.toggle', keys: ['f'], description: 'follower: follow the leader / look around', scope: 'global', short: 'follow' },
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
   { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global', short: 'fleet' },
+  { id: 'command.line', keys: [':'], description: 'command line: a pane, xray INDEX, replicas INDEX, q (Tab)', scope: 'global' },
   { id: 'copy', keys: ['y'], description: 'copy the highlighted name to your clipboard (OSC 52, SSH too)', scope: 'global' },
   { id: 'screen.dump', keys: ['w'], description: 'write the screen to a plain-text file (for a ticket)', scope: 'global', short: 'dump' },
   { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },

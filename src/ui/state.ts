@@ -69,6 +69,10 @@ export interface UiState {
   flash?: { text: string; at: number; tone: 'green' | 'yellow' | 'red' };
   /** The curl lines of the request preview on screen, for the copy key of a wizard (RequestPreview sets them). */
   previewCurl?: string;
+  /** The command line (`:`) while open: what is typed, where in the history, what the last try said, Tab's choices. */
+  commandLine?: { text: string; at?: number; message?: string; options?: string[] };
+  /** This profile's command-line history, oldest first (config/command-history.ts). */
+  history: string[];
   /** Columns of one's own per table pane (V), as this profile chose them (config/columns.ts). */
   columns: Partial<Record<TablePane, ColumnChoice>>;
   /** Each table pane's declared columns, as its table last drew them (the chooser lists them). */
@@ -98,6 +102,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     detail: emptyDetailView(),
     columns: {},
     columnDefaults: {},
+    history: [],
     ...init,
   }));
 }

@@ -336,3 +336,54 @@ describe('columns of your own (V on a table pane)', () => {
     keys('cols2', 'q');
   });
 });
+
+describe('the command line (:)', () => {
+  it('Tab completes, Enter jumps (a pane with its filter, a view), a password is refused, and the history survives a restart', async () => {
+    launch('cmd', '--profile stage --interval 1');
+    await waitFor('cmd', (s) => s.startsWith('[STAGE] shardeck '), 'the console');
+    const last = (s: string) => s.trimEnd().split('\n').slice(-2)[0];
+    keys('cmd', ':');
+    keys('cmd', '-l', 'nod');
+    keys('cmd', 'Tab');
+    await waitFor('cmd', (s) => /^:nodes _?/m.test(last(s)), 'nodes completed');
+    keys('cmd', 'Enter');
+    await waitFor('cmd', (s) => s.includes('search.max_open_scroll_context'), 'the Nodes pane');
+    keys('cmd', ':');
+    keys('cmd', '-l', `indices ${INDEX}`);
+    keys('cmd', 'Enter');
+    await waitFor('cmd', (s) => s.includes(`filter: ${INDEX}`), 'the Indices pane filtered');
+    keys('cmd', ':');
+    keys('cmd', '-l', `xray ${INDEX.slice(0, -2)}`);
+    keys('cmd', 'Tab');
+    await waitFor('cmd', (s) => last(s).startsWith(`:xray ${INDEX}`), 'the index completed');
+    keys('cmd', 'Enter');
+    await waitFor('cmd', (s) => s.includes(`X-ray of ${INDEX}`), 'the x-ray');
+    keys('cmd', 'Escape');
+    // (an Esc followed at once by : reads as Alt-:, as in any terminal)
+    await waitFor('cmd', (s) => !s.includes('X-ray of'), 'back on the pane');
+    keys('cmd', ':');
+    keys('cmd', '-l', `replicas ${INDEX} --password-env PW`);
+    keys('cmd', 'Enter');
+    await waitFor('cmd', (s) => s.includes('a password never goes on the command line'), 'the refusal');
+    keys('cmd', 'Escape');
+    await waitFor('cmd', (s) => !s.includes('a password never goes'), 'the line closed');
+    keys('cmd', 'q');
+    await waitFor('cmd', (s) => s.includes('EXIT=0'), 'the exit');
+    const file = path.join(cfg, 'history.json');
+    expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    const kept = fs.readFileSync(file, 'utf8');
+    expect(JSON.parse(kept).stage).toEqual(['nodes', `indices ${INDEX}`, `xray ${INDEX}`]);
+    expect(kept).not.toContain('password');
+    // Restarted: ↑ gives the last line run, ↑ again the one before.
+    launch('cmd2', '--profile stage --interval 1');
+    await waitFor('cmd2', (s) => s.startsWith('[STAGE] shardeck '), 'the console again');
+    keys('cmd2', ':');
+    keys('cmd2', 'Up');
+    await waitFor('cmd2', (s) => last(s).startsWith(`:xray ${INDEX}`), 'the last line');
+    keys('cmd2', 'Up');
+    await waitFor('cmd2', (s) => last(s).startsWith(`:indices ${INDEX}`), 'the one before');
+    keys('cmd2', 'Escape');
+    await waitFor('cmd2', (s) => !/^:/m.test(last(s)), 'the line closed');
+    keys('cmd2', 'q');
+  });
+});

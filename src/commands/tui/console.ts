@@ -22,6 +22,7 @@ import { consoleFleet } from './fleet';
 import { consoleSharing } from './share';
 import { consoleFiles, frameKeeping } from './last-frame';
 import { readColumnChoices } from '../../config/columns';
+import { readHistory } from '../../config/command-history';
 
 /** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
 function cacheIndexNames(store: ConsoleStore): () => void {
@@ -101,7 +102,13 @@ export async function runConsole(
     } catch (e) {
       store.setState({ notice: (e as Error).message });
     }
-    const ui = createUiStore({ columns });
+    let history: string[] = [];
+    try {
+      history = readHistory(profileName);
+    } catch (e) {
+      store.setState({ notice: (e as Error).message });
+    }
+    const ui = createUiStore({ columns, history });
     // The incident timeline: health transitions as this console sees them, notes, and every change in the audit log.
     const recorder = new TimelineRecorder(store, where);
     const requireApproval = Boolean(values['require-approval'] || profile?.requireApproval);

@@ -4,6 +4,7 @@
 import { saveCopied, saveScreen, shortPath } from '../../config/console-files';
 import { plainScreen } from '../../domain/screen-dump';
 import { saveColumnChoice } from '../../config/columns';
+import { saveHistory } from '../../config/command-history';
 import type { ConsoleFiles } from '../../ui/app/context';
 
 export function frameKeeping(stream: NodeJS.WriteStream): { stdout: NodeJS.WriteStream; lastFrame: () => string } {
@@ -26,6 +27,7 @@ export function frameKeeping(stream: NodeJS.WriteStream): { stdout: NodeJS.Write
 export function consoleFiles(lastFrame: () => string, profile: string): ConsoleFiles {
   return {
     saveColumns: (pane, choice) => saveColumnChoice(profile, pane, choice),
+    saveHistory: (lines) => saveHistory(profile, lines),
     saveCopied: (text) => shortPath(saveCopied(text)),
     saveScreen: () => {
       const text = plainScreen(lastFrame());

@@ -34,6 +34,7 @@ import { copyTargetOf } from '../../domain/clipboard';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { ClusterNameKeys, ClusterNameView } from '../components/ClusterNameAsk';
 import { ColumnsChooser } from '../components/ColumnsChooser';
+import { CommandLineKeys, CommandLineView } from '../components/CommandLine';
 import { FleetView } from '../panes/FleetView';
 import { useKeymap } from './use-keymap';
 import { FULL_ROWS, HINT_ROWS, MIN_COLUMNS, MIN_ROWS, useTerminalSize } from './terminal';
@@ -87,6 +88,7 @@ function Screen({ wizards }: { wizards: WizardEntry[] }) {
       <GlobalKeys wizards={wizards} />
       <ShareKeys />
       <ClusterNameKeys />
+      <CommandLineKeys wizards={wizards} />
       {small ? (
         <Box flexDirection="column">
           <Text
@@ -178,9 +180,11 @@ function Footer({ width }: { width: number }) {
   const modal = useUi((s) => s.dialog !== undefined && s.dialog.kind !== 'fleet');
   const keymap = useKeymap();
   const noting = useUi((s) => s.note !== undefined);
+  const commanding = useUi((s) => s.commandLine !== undefined);
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   const paused = useConsole((s) => s.paused);
   if (noting) return <NoteLine width={width} />;
+  if (commanding) return <CommandLineView width={width} />;
   if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone, width), width)}</Text>;
   return (
     <KeyHints
@@ -253,6 +257,10 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
     }
     if (cmd.id === 'screen.dump') {
       habits.dump();
+      return true;
+    }
+    if (cmd.id === 'command.line') {
+      ui.setState({ commandLine: { text: '' }, filtering: false });
       return true;
     }
     if (cmd.id === 'table.columns' && isTablePane(pane)) {

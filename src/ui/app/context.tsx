@@ -52,6 +52,8 @@ export interface ConsoleFiles {
   saveScreen(): { file: string; lines: number };
   /** Keeps the columns chosen for a table pane (V) for this profile's next start. */
   saveColumns?(pane: string, choice: ColumnChoice): void;
+  /** Keeps the command line's history (`:`) for this profile's next start. */
+  saveHistory?(lines: readonly string[]): void;
 }
 
 export interface ConsoleContextValue {

@@ -1,0 +1,106 @@
+// The command line (`:`): typed at the bottom, Enter runs it (domain/command-line.ts parseLine):
+// a pane jump with its filter, a wizard or a view opened on a name (a wizard previews and confirms
+// as from its key: nothing is sent from the line), the Fleet, the help, q. Tab completes, ↑/↓
+// walk the history of this profile (kept in a 0600 file, never a line with a password), Esc closes.
+import React from 'react';
+import { useApp } from 'ink';
+import { Text } from './Text';
+import { LineInput } from './LineInput';
+import { addToHistory, completeLine, parseLine } from '../../domain/command-line';
+import { editLine } from '../../domain/line-edit';
+import { fitText } from '../../domain/table';
+import { useConsoleContext, useUi } from '../app/context';
+import { useKeymap } from '../app/use-keymap';
+import { commandFor, lineEditOf } from '../input/keys';
+import { useKeyLayer } from '../input/router';
+import { isTablePane, patchTable, setSelection } from '../state';
+import { colourOf } from '../theme';
+import type { WizardEntry } from '../wizards/registry';
+
+export function CommandLineView({ width }: { width: number }) {
+  const line = useUi((s) => s.commandLine);
+  if (!line) return null;
+  const note = line.message ?? (line.options?.length ? line.options.join(' ') : '');
+  return (
+    <Text wrap="truncate">
+      <Text bold>:</Text>
+      {/* What the last try said needs the room: the line's end stays, cut to its last characters. */}
+      <LineInput value={line.text.slice(-Math.max(1, line.message ? 16 : width - 20))} cursor />
+      {note ? (
+        <Text
+          color={colourOf(line.message ? 'yellow' : undefined)}
+          dimColor={!line.message}
+        >{`  ${fitText(note, Math.max(1, width - Math.min(line.text.length, line.message ? 16 : width - 20) - 4))}`}</Text>
+      ) : null}
+    </Text>
+  );
+}
+
+export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
+  const { store, ui, files } = useConsoleContext();
+  const { exit } = useApp();
+  const keymap = useKeymap();
+  const open = useUi((s) => s.commandLine !== undefined);
+  const set = (patch: Partial<NonNullable<ReturnType<typeof ui.getState>['commandLine']>>) =>
+    ui.setState((s) => ({ commandLine: { text: '', ...s.commandLine, ...patch } }));
+  const run = (text: string) => {
+    const action = parseLine(text, { readOnly: store.getState().connection.readOnly });
+    if (action.kind === 'error') return set({ message: action.message, options: undefined });
+    const history = addToHistory(ui.getState().history, text);
+    ui.setState({ commandLine: undefined, history });
+    try {
+      files?.saveHistory?.(history);
+    } catch {
+      // a config folder that cannot be written: the history lasts this session
+    }
+    switch (action.kind) {
+      case 'quit':
+        return exit();
+      case 'help':
+        return ui.setState({ dialog: { kind: 'help' } });
+      case 'fleet':
+        return ui.setState({ dialog: { kind: 'fleet' } });
+      case 'pane':
+        store.setState({ pane: action.pane });
+        if (isTablePane(action.pane)) patchTable(ui, action.pane, { filter: action.filter ?? '' });
+        return;
+      case 'view':
+        return ui.setState({ dialog: { kind: 'view', id: action.view, index: action.index } });
+      case 'wizard': {
+        const entry = wizards.find((w) => w.id === action.wizard);
+        if (!entry) return set({ message: `no ${action.wizard} wizard in this console` });
+        if (action.index) setSelection(ui, 'indices', { index: action.index });
+        if (action.node) setSelection(ui, 'nodes', { node: action.node });
+        return ui.setState({ dialog: { kind: 'wizard', id: entry.id } });
+      }
+    }
+  };
+  useKeyLayer(
+    'filter',
+    (name, input) => {
+      const line = ui.getState().commandLine;
+      if (!line) return false;
+      const cmd = commandFor(name, ['dialog'], keymap)?.id;
+      const history = ui.getState().history;
+      if (cmd === 'dialog.close') ui.setState({ commandLine: undefined });
+      else if (cmd === 'dialog.submit') run(line.text);
+      else if (name === 'tab') {
+        const s = store.getState().snapshots;
+        const done = completeLine(line.text, {
+          indices: (s.indices.data ?? []).map((r) => r.name),
+          nodes: (s.nodes.data ?? []).map((n) => n.name),
+        });
+        set({ text: done.line, options: done.options, message: undefined });
+      } else if (name === 'up' || name === 'down') {
+        const at = Math.max(0, Math.min(history.length, (line.at ?? history.length) + (name === 'up' ? -1 : 1)));
+        set({ at, text: history[at] ?? '', message: undefined, options: undefined });
+      } else {
+        const edit = lineEditOf(name, input);
+        if (edit) set({ text: editLine(line.text, edit).slice(0, 300), message: undefined, options: undefined });
+      }
+      return true;
+    },
+    open,
+  );
+  return null;
+}

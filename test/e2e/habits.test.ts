@@ -367,21 +367,34 @@ describe('the command line (:)', () => {
     await waitFor('cmd', (s) => s.includes('a password never goes on the command line'), 'the refusal');
     keys('cmd', 'Escape');
     await waitFor('cmd', (s) => !s.includes('a password never goes'), 'the line closed');
+    // A change command opens its wizard on the name, nothing sent: Esc closes it.
+    keys('cmd', 'Tab'); // to the Shards pane: the wizard opens wherever the line is typed
+    keys('cmd', ':');
+    keys('cmd', '-l', `replicas ${INDEX}`);
+    keys('cmd', 'Enter');
+    const wizard = await waitFor(
+      'cmd',
+      (s) => s.includes('Replicas of an index or pattern') && s.includes(INDEX),
+      'the replicas wizard on the index',
+    );
+    expect(wizard).not.toContain('ok:');
+    keys('cmd', 'Escape');
+    await waitFor('cmd', (s) => !s.includes('Replicas of an index or pattern'), 'the wizard closed');
     keys('cmd', 'q');
     await waitFor('cmd', (s) => s.includes('EXIT=0'), 'the exit');
     const file = path.join(cfg, 'history.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const kept = fs.readFileSync(file, 'utf8');
-    expect(JSON.parse(kept).stage).toEqual(['nodes', `indices ${INDEX}`, `xray ${INDEX}`]);
+    expect(JSON.parse(kept).stage).toEqual(['nodes', `indices ${INDEX}`, `xray ${INDEX}`, `replicas ${INDEX}`]);
     expect(kept).not.toContain('password');
     // Restarted: ↑ gives the last line run, ↑ again the one before.
     launch('cmd2', '--profile stage --interval 1');
     await waitFor('cmd2', (s) => s.startsWith('[STAGE] shardeck '), 'the console again');
     keys('cmd2', ':');
     keys('cmd2', 'Up');
-    await waitFor('cmd2', (s) => last(s).startsWith(`:xray ${INDEX}`), 'the last line');
+    await waitFor('cmd2', (s) => last(s).startsWith(`:replicas ${INDEX}`), 'the last line');
     keys('cmd2', 'Up');
-    await waitFor('cmd2', (s) => last(s).startsWith(`:indices ${INDEX}`), 'the one before');
+    await waitFor('cmd2', (s) => last(s).startsWith(`:xray ${INDEX}`), 'the one before');
     keys('cmd2', 'Escape');
     await waitFor('cmd2', (s) => !/^:/m.test(last(s)), 'the line closed');
     keys('cmd2', 'q');

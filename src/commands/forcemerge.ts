@@ -3,6 +3,7 @@
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
 // The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
+import { headroomText } from '../domain/disk';
 import { failureSentence } from '../domain/privileges';
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
 import { formatBytes, formatCount, formatPercent } from '../domain/format';
@@ -41,8 +42,7 @@ function factsLines(f: MergeFacts): string[] {
   return [
     ...f.indices.map((i) => `  ${i.name}: ${formatCount(i.docsDeleted)} deleted docs, store ${formatBytes(i.storeBytes)}`),
     ...f.disks.map(
-      (d) =>
-        `  node ${d.node}: disk ${formatPercent(d.usedPercent)} used, ${formatBytes(d.headroomToHighBytes)} before the high watermark (${d.level})`,
+      (d) => `  node ${d.node}: disk ${formatPercent(d.usedPercent)} used, ${headroomText(d.headroomToHighBytes)} (${d.level})`,
     ),
   ];
 }

@@ -1,4 +1,5 @@
 // shardeck status [--json]: the Health and Disk panes' facts, once, with a monitoring-check exit code.
+import { headroomText } from '../domain/disk';
 import { createEsApi } from '../cluster/api';
 import { closeClient } from '../cluster/connection';
 import { readStatus } from '../services/status';
@@ -67,7 +68,7 @@ function renderText(r: StatusReport | UnreachableReport): string {
   out.push(`disk watermarks: low ${w.low}, high ${w.high}, flood stage ${w.flood}${w.enabled ? '' : ' (disk threshold decider OFF)'}`);
   for (const d of r.disk.nodes) {
     out.push(
-      `  ${displayText(d.node)}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free of ${formatBytes(d.totalBytes)}` +
+      `  ${displayText(d.node)}: ${paint(diskLevelTone(d.level), d.level.padEnd(5))} ${formatPercent(d.usedPercent, 1)} used, ${formatBytes(d.availBytes)} free of ${formatBytes(d.totalBytes)}, ${headroomText(d.headroomToHighBytes)}` +
         ` (marks ${formatPercent(d.marks.low)}/${formatPercent(d.marks.high)}/${formatPercent(d.marks.flood)})`,
     );
   }

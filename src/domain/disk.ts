@@ -6,6 +6,7 @@
 // when the watermark itself was not set; setting the watermark makes the default -1 (no cap),
 // which the settings API reports itself, so we just read the effective value.
 // An absolute watermark ("500mb") is the free space that must remain.
+import { formatBytes } from './format';
 import type { DiskLevel, NodeDisk, Watermark, WatermarkValue, Watermarks } from './types';
 
 const UNITS: Record<string, number> = {
@@ -71,6 +72,11 @@ export function usedPercent(disk: Pick<NodeDisk, 'usedBytes' | 'totalBytes'>): n
 /** Bytes that can still be written before the node crosses the given watermark (0 when past it). */
 export function headroomBytes(disk: Pick<NodeDisk, 'availBytes' | 'totalBytes'>, w: Watermark): number {
   return Math.max(0, disk.availBytes - requiredFreeBytes(w, disk.totalBytes));
+}
+
+/** The one name of a node's room before the high watermark ("53.5gb before high"), in the panes and every command (issue 47 item 10). */
+export function headroomText(bytes: number): string {
+  return `${formatBytes(bytes)} before high`;
 }
 
 export interface DiskRow {

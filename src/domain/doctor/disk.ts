@@ -1,6 +1,6 @@
 // Disk: each node against the effective watermarks, the read-only blocks, and the forecast of when
 // each node reaches them. Pure.
-import { diskRows } from '../disk';
+import { diskRows, headroomText } from '../disk';
 import { formatBytes, formatPercent } from '../format';
 import type { IndexBlocks, NodeDisk, Watermarks } from '../types';
 import { FIXES, type Finding } from './finding';
@@ -44,7 +44,7 @@ export function diskFindings(disks: readonly NodeDisk[], w: Watermarks, blocks: 
         return {
           ...base,
           severity: 'ok' as const,
-          finding: `below the watermarks (${formatBytes(r.headroomToHighBytes)} until the high one)`,
+          finding: `below the watermarks (${headroomText(r.headroomToHighBytes)})`,
         };
     }
   });

@@ -1,7 +1,7 @@
 // The Disk pane's text: the effective watermarks, each data node's usage line, the indices that
 // carry a read-only block, and how many of each fit the pane.
 import { formatBytes } from '../format';
-import type { DiskRow } from '../disk';
+import { headroomText, type DiskRow } from '../disk';
 import type { IndexBlocks, Watermark, Watermarks } from '../types';
 
 /** "85%", or "85% ≤200gb" when max_headroom caps the free space asked for. */
@@ -16,7 +16,7 @@ export function watermarkLine(w: Watermarks): string {
 
 /** The line under a node's bar: used of total, free, and the room left before the high watermark. */
 export function diskUsageText(row: DiskRow): string {
-  return `used ${formatBytes(row.usedBytes)} of ${formatBytes(row.totalBytes)} · free ${formatBytes(row.availBytes)} · ${formatBytes(row.headroomToHighBytes)} before high`;
+  return `used ${formatBytes(row.usedBytes)} of ${formatBytes(row.totalBytes)} · free ${formatBytes(row.availBytes)} · ${headroomText(row.headroomToHighBytes)}`;
 }
 
 /** The indices a read-only block stops writing to (read_only or read_only_allow_delete). */

@@ -5,7 +5,7 @@
 import { goneTaskLines } from '../gone-task';
 import { editLine, type LineEdit } from '../line-edit';
 import { forcemergePlan, judgeMergeSpace } from '../merge';
-import type { DiskRow } from '../disk';
+import { headroomText, type DiskRow } from '../disk';
 import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
 import type { Applied } from '../mutation/audit';
 import type { Confirmation } from '../mutation/confirmation';
@@ -156,7 +156,7 @@ export function mergeDiskLines(before: MergeFacts, after?: MergeFacts): FactLine
   return before.disks.map((b) => {
     if (!after)
       return {
-        text: `node ${b.node}: disk ${formatPercent(b.usedPercent)} used, ${formatBytes(b.headroomToHighBytes)} before high (${formatPercent(b.marks.high)})`,
+        text: `node ${b.node}: disk ${formatPercent(b.usedPercent)} used, ${headroomText(b.headroomToHighBytes)} (${formatPercent(b.marks.high)})`,
         tone: diskLevelTone(b.level),
       };
     const a = after.disks.find((d) => d.node === b.node);

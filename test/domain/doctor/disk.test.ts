@@ -41,7 +41,7 @@ describe('disk findings', () => {
       ['disk.watermark.d', 'critical'],
       ['disk.read-only', 'ok'],
     ]);
-    expect(f[0].finding).toBe('below the watermarks (40.0gb until the high one)');
+    expect(f[0].finding).toBe('below the watermarks (40.0gb before high)');
     expect(f[1].finding).toMatch(/^past the low watermark: no new shards/);
     expect(f[2].finding).toMatch(/^past the high watermark: Elasticsearch relocates shards/);
     expect(f[3].finding).toMatch(/^past the flood stage watermark: the node's indices become read-only/);

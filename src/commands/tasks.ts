@@ -31,7 +31,10 @@ const NAME = 'tasks';
 
 function describe(p: TaskProgress): string {
   const state = taskState(p);
-  const lines = [`${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`];
+  // The running time first, as --all and the Tasks pane say it (issue 47 item 10).
+  const lines = [
+    `${formatMillis(p.runningMillis).padStart(7)}  ${p.id} ${p.action} ${state}${p.description ? ` — ${displayText(p.description)}` : ''}`,
+  ];
   if (/byquery/.test(p.action)) lines.push(`  ${progressLine(p)}`);
   for (const f of p.failures.slice(0, 3)) lines.push(`  failure: ${displayText(f)}`);
   return lines.join('\n') + '\n';

@@ -164,7 +164,8 @@ describe('delete exactly what was previewed', () => {
     expect(await docCount('service_v9_dbq_other')).toBe(10_000);
     // Re-attach after the fact: the finished task's status.
     const t = await cli(['tasks', out.task]);
-    expect(t.stdout).toMatch(new RegExp(`${out.task} indices:data/write/delete/byquery finished`));
+    // The running time as shardeck tasks --all and the Tasks pane say it (formatMillis: "850ms", "1.2s", "3m").
+    expect(t.stdout).toMatch(new RegExp(`^ *\\d[\\d.]*(ms|s|m|h)  ${out.task} indices:data/write/delete/byquery finished`, 'm'));
     expect(t.stdout).toContain(`deleted ${matching.size} / ${matching.size} (100%)`);
   }, 60_000);
 

@@ -119,7 +119,7 @@ it('cancels the delete: preview, then exactly that task, never retried; the node
   });
   // Its status says what happened, not "finished with problems".
   const status = await cli(['tasks', task]);
-  expect(status.stdout).toMatch(new RegExp(`^${task} indices:data/write/delete/byquery cancelled by request`, 'm'));
+  expect(status.stdout).toMatch(new RegExp(`^ *\\d[\\d.]*(ms|s|m|h)  ${task} indices:data/write/delete/byquery cancelled by request`, 'm'));
   // Finished: a second cancel is refused and sends nothing.
   const again = await cli(['tasks', 'cancel', task, '--yes']);
   expect(again.code).toBe(5);

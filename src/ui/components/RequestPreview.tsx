@@ -4,7 +4,7 @@ import React, { useEffect } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { previewLines, type Preview } from '../../domain/mutation/preview';
-import { cutLines } from '../../domain/text';
+import { cutLines, wrapText } from '../../domain/text';
 import { useTerminalSize } from '../app/terminal';
 import { colourOf } from '../theme';
 import { useOptionalConsoleContext } from '../app/context';
@@ -25,9 +25,11 @@ function useShownCurl(previews: Preview[]): void {
 const BOX_SIDES = 4;
 /** The bar's border and padding, on the left only. */
 const BAR_SIDES = 2;
+/** A request's summary wraps to this many lines (the last one cut if it must). */
+const SUMMARY_LINES = 2;
 
 /**
- * The lines of one request for a box `width` columns wide: the summary cut at the edge, then the
+ * The lines of one request for a box `width` columns wide: the summary in two lines, then the
  * curl line whole, cut into lines with every character kept (read off the screen, they join back
  * exactly). The curl line carries the method, the path and the body verbatim, so they are shown on
  * their own (cut at the edge) only when it does not: a second copy would take rows 80x23 lacks.
@@ -37,7 +39,8 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
   const curl = rest[rest.length - 1];
   const body = rest.length > 1 ? rest[0] : undefined;
   return [
-    { text: summary, bold: true },
+    // What the change does, in two lines at most (issue 47 item 7: cut at one, the review lost its end).
+    ...wrapText(summary, width, SUMMARY_LINES).map((text) => ({ text, bold: true })),
     ...(curl.includes(p.method) && curl.includes(p.path) ? [] : [{ text: request }]),
     ...(body !== undefined && !curl.includes(body) ? [{ text: body }] : []),
     ...cutLines(curl, width).map((text) => ({ text })),

@@ -106,3 +106,24 @@ export function cutLines(text: string, width: number, maxLines = Infinity): stri
   kept[kept.length - 1] = `${last.slice(0, headOf(last, w - 1)).join('')}…`;
   return kept;
 }
+
+/**
+ * Lines to show whole in `room` rows of `width` columns (curl lines a pane offers to copy): each
+ * cut into rows with every character kept (cutLines); a line that does not fit whole is left out
+ * with the ones after it, and the last row says how many (issue 47 item 7: never half a command).
+ */
+export function wholeLinesIn(lines: readonly string[], width: number, room: number): string[] {
+  const rows: string[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const cut = cutLines(lines[i], width);
+    // The rest still to come needs a row to be named.
+    const after = i < lines.length - 1 ? 1 : 0;
+    if (rows.length + cut.length + after > room) {
+      const left = lines.length - i;
+      rows.push(`(${left} more ${left === 1 ? 'line' : 'lines'}: a taller terminal shows ${left === 1 ? 'it' : 'them'})`);
+      return rows.slice(0, Math.max(0, room));
+    }
+    rows.push(...cut);
+  }
+  return rows;
+}

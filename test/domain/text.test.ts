@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLines, displayWidth, middleEllipsis, wrapText } from '../../src/domain/text';
+import { cutLines, displayWidth, middleEllipsis, wholeLinesIn, wrapText } from '../../src/domain/text';
 
 describe('display width', () => {
   it('counts wide characters as two columns and combining marks as none', () => {
@@ -59,5 +59,17 @@ describe('cut lines', () => {
     expect(lines.join('')).toBe(curl);
     expect(lines.every((l) => displayWidth(l) <= 20)).toBe(true);
     expect(cutLines(curl, 20, 2)[1]).toMatch(/…$/);
+  });
+});
+
+describe('wholeLinesIn (issue 47 item 7: never half a command)', () => {
+  it('shows each line whole, every character kept; one that does not fit is named with the rest, not cut', () => {
+    const a = 'x'.repeat(15);
+    const b = 'y'.repeat(25);
+    const c = 'z'.repeat(5);
+    expect(wholeLinesIn([a, b, c], 10, 10)).toEqual(['x'.repeat(10), 'x'.repeat(5), ...cutLines(b, 10), c]);
+    expect(wholeLinesIn([a, b, c], 10, 4)).toEqual(['x'.repeat(10), 'x'.repeat(5), '(2 more lines: a taller terminal shows them)']);
+    expect(wholeLinesIn([a, c], 10, 2)).toEqual(['(2 more lines: a taller terminal shows them)']);
+    expect(wholeLinesIn([a], 10, 1)).toEqual(['(1 more line: a taller terminal shows it)']);
   });
 });

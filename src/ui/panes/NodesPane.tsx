@@ -99,7 +99,11 @@ export function NodesPane({ width, height }: { width: number; height: number }) 
       <Box flexDirection="column">
         <DataTable {...model} columns={columns} height={rowsHigh} width={width} empty={nodes.data ? 'no nodes' : ''} />
         <FullNameLine row={sel} cut={cut} width={width} />
-        {showCurl && room ? <WrappedLines lines={curl} room={room} /> : <DetailLines lines={below} width={width} room={room} />}
+        {showCurl && room ? (
+          <WrappedLines lines={curl} room={room} width={width} />
+        ) : (
+          <DetailLines lines={below} width={width} room={room} />
+        )}
       </Box>
     </PaneFrame>
   );

@@ -53,7 +53,7 @@ export function TasksPane({ width, height }: { width: number; height: number }) 
           <FilterLine pane="tasks" width={width} />
           <DataTable {...model} columns={TASK_COLUMNS} height={rowsHigh} width={width} empty={lines ? 'no task is running' : ''} />
           {showCurl && room ? (
-            <WrappedLines lines={curl} room={room} />
+            <WrappedLines lines={curl} room={room} width={width} />
           ) : sel ? (
             <DetailLines lines={taskDetails(sel)} width={width} room={room} />
           ) : null}

@@ -46,9 +46,9 @@ export function TemplatesPane({ width, height }: { width: number; height: number
   const nIndex = view?.index.length ?? 0;
   const info = view ? `${nIndex} index · ${view.components.length} component · P platform JSON · c curl` : '';
   let below: React.ReactNode = null;
-  if (room && showCurl) below = <WrappedLines lines={curl} room={room} />;
+  if (room && showCurl) below = <WrappedLines lines={curl} room={room} width={width} />;
   else if (room && showPlatformJson)
-    below = <WrappedLines lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} />;
+    below = <WrappedLines lines={[`${PLATFORM_TEMPLATES_KEY} (from the live templates):`, ...platform]} room={room} width={width} />;
   else if (sel) below = <DetailLines lines={templateDetails(sel)} width={width} room={room} />;
   return (
     <PaneFrame title={PANE_SPECS.templates.title} info={info} snaps={snaps} width={width} height={height}>

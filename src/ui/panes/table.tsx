@@ -20,6 +20,7 @@ import {
   type SortKey,
 } from '../../domain/table';
 import { navList, NAV_START } from '../../domain/list-nav';
+import { wholeLinesIn } from '../../domain/text';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
@@ -195,12 +196,14 @@ export function FullNameLine<T>({ row, cut, width }: { row: T | undefined; cut: 
  * shown) and the box cuts at `room` rows. Each line keeps its full height: shrunk by the layout, a
  * wrapped line's rows were drawn over the next line (a 2,000-character curl line over `_nodes/jvm`).
  */
-export function WrappedLines({ lines, room }: { lines: readonly string[]; room: number }) {
+export function WrappedLines({ lines, room, width }: { lines: readonly string[]; room: number; width: number }) {
+  // A blank row above: the rest holds whole lines only.
+  const rows = wholeLinesIn(lines, width, Math.max(0, room - 1));
   return (
     <Box flexDirection="column" marginTop={1} height={room} overflow="hidden">
-      {lines.map((l, i) => (
+      {rows.map((l, i) => (
         <Box key={i} flexShrink={0}>
-          <Text>{l}</Text>
+          <Text wrap="truncate">{l}</Text>
         </Box>
       ))}
     </Box>

@@ -44,7 +44,10 @@ describe('replicas form', () => {
     expect(state.focus).toBe('target');
     // The template's name is visited only once the box is ticked (issue 47 item 9).
     expect(drive(replicasMachine(), [{ type: 'focus', by: -1 }]).state.focus).toBe('withTemplate');
-    expect(drive(replicasMachine(), [{ type: 'focus', by: 2 }, { type: 'change' }, { type: 'focus', by: 1 }]).state.focus).toBe('template');
+    expect(
+      drive(replicasMachine(), [{ type: 'focus', by: 1 }, { type: 'focus', by: 1 }, { type: 'change' }, { type: 'focus', by: 1 }]).state
+        .focus,
+    ).toBe('template');
   });
 
   it("issue 47 item 9: a character typed on the box is said, not dropped; the template offered is the index's own", () => {

@@ -243,12 +243,13 @@ describe('Indices', () => {
     const store = makeStore();
     loadScenario(store, 'yellow');
     store.setState({ pane: 'indices', projects: { alpha: 'Alpha Logistics', sandbox: 'Sandbox' } });
-    r = await renderApp(store);
-    expect(r.frame()).toContain('no index: Sandbox');
-    expect(r.frame()).not.toMatch(/no index: .*Alpha/);
+    // Wide enough for both names on the title line (at 80 columns its end is cut like any title's).
+    r = await renderApp(store, { columns: 100 });
+    expect(r.frame()).toContain('no index yet: Sandbox');
+    expect(r.frame()).not.toMatch(/no index yet: .*Alpha/);
     // Under another template version, service_v9_* are not project indices at all.
     store.setState({ templateVersion: 'v10' });
-    await frameWhere(r, 'the v10 projects drawn', (f) => f.includes('no index: Alpha Logistics, Sandbox'));
+    await frameWhere(r, 'the v10 projects drawn', (f) => f.includes('no index yet: Alpha Logistics, Sandbox'));
     expect(r.frame()).not.toContain('? legacy');
   });
 });

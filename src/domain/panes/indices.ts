@@ -131,7 +131,7 @@ export function projectsWithoutIndex(
 export function indicesInfo(shown: number, total: number, hidden: number, showSystem: boolean, withoutIndex: string[]): string {
   return (
     `${shown} of ${total}${showSystem ? '' : hidden > 0 ? ` (${hidden} dot hidden: .)` : ''}` +
-    (withoutIndex.length ? `  no index: ${withoutIndex.join(', ')}` : '')
+    (withoutIndex.length ? `  no index yet: ${withoutIndex.join(', ')}` : '')
   );
 }
 

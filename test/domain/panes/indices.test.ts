@@ -46,7 +46,7 @@ describe('indices pane rows', () => {
   it('names the projects without an index, and counts what is hidden', () => {
     expect(projectsWithoutIndex({ orders: 'Orders', ghost: 'Ghost' }, y.indices, 'v9')).toEqual(['Ghost']);
     expect(projectsWithoutIndex(undefined, y.indices, 'v9')).toEqual([]);
-    expect(indicesInfo(5, 6, 1, false, ['Ghost'])).toBe('5 of 6 (1 dot hidden: .)  no index: Ghost');
+    expect(indicesInfo(5, 6, 1, false, ['Ghost'])).toBe('5 of 6 (1 dot hidden: .)  no index yet: Ghost');
     expect(indicesInfo(6, 6, 0, true, [])).toBe('6 of 6');
   });
 });

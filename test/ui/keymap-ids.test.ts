@@ -2,7 +2,10 @@
 // registry, a `case` or a key check fails `npm run typecheck` (the @ts-expect-error lines below
 // fail it if a misspelling were ever accepted). Every wizard's keys are keymap rows, so help and
 // the README list them.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MOVE_OF_COMMAND } from '../../src/domain/list-nav';
 import { KEYMAP, type CommandId } from '../../src/keys/keymap';
 import { helpLines } from '../../src/ui/components/HelpOverlay';
 import { WIZARDS, type WizardEntry } from '../../src/ui/wizards/registry';
@@ -35,5 +38,26 @@ describe('command ids', () => {
     expect(text).toMatch(/ Tab ↓ +next field of a form/);
     expect(text).toMatch(/Delete wizard\n(.*\n)* +t +change the throttle of the running delete/);
     expect(text).toMatch(/Recovery wizard\n(.*\n)* +c +offline repair with CheckIndex/);
+  });
+});
+
+/** The .ts and .tsx files under a folder of src/. */
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : /\.tsx?$/.test(e.name) ? [path.join(dir, e.name)] : []));
+}
+
+describe('issue 47 item 8: every key the help and the footers promise does something', () => {
+  it('each keymap row is handled by the console: named by a handler, a list move, or a pane number', () => {
+    const handlers = ['src/ui', 'src/commands/tui', 'src/services']
+      .flatMap(sources)
+      .map((f) => fs.readFileSync(f, 'utf8'))
+      .join('\n');
+    const unhandled = KEYMAP.filter(
+      (k) => !handlers.includes(`'${k.id}'`) && !(k.id in MOVE_OF_COMMAND) && !/^pane\.(?!next$|prev$)/.test(k.id),
+    ).map((k) => `${k.id} (${k.scope}: ${k.description})`);
+    expect(unhandled).toEqual([]);
+    expect(KEYMAP.length).toBeGreaterThan(50);
   });
 });

@@ -36,7 +36,7 @@ const reroute: CommandModule = {
       guard.assertWritable();
       const session = allocationSession(es, guard, undefined, { watchTimeoutMs: timeoutS * 1000 });
       await session.idle();
-      session.send({ type: 'retry' });
+      session.send({ type: 'retry', asked: true });
       const state = session.getState();
       if (state.phase !== 'retryReview')
         throw state.phase === 'failed' ? session.failure(state.message) : new Error(`stopped (${state.phase})`);

@@ -56,6 +56,14 @@ const ARGS: Record<string, string[][]> = {
   'hot-threads': [[], ['node-1']],
   pending: [[]],
   'field-limits': [[]],
+  xray: [['service_v9_x']],
+  // Issue 43's administration commands: their reads, and a change each.
+  'cluster-settings': [['--changed'], ['set', 'cluster.routing.allocation.enable', 'all', '--yes']],
+  index: [['close', 'service_v9_x', '--yes']],
+  aliases: [[]],
+  alias: [['add', 'logs', 'service_v9_x', '--yes']],
+  move: [['service_v9_x', '0']],
+  dangling: [[]],
 };
 
 /** Commands that never talk to a node or a platform, or cannot run here, and why. */

@@ -309,9 +309,11 @@ describe('panes on the real node (80x24, real poller)', () => {
       f = await until(app, /disk↑/);
       await app.press('c');
       f = await until(app, /curl -X GET/);
-      expect(f).toContain(`/_nodes/stats/jvm,os,fs,thread_pool,breaker,indices/fielddata,search,indexing?filter_`);
-      // The long statistics line wraps whole and the next request keeps its own row (it was drawn over).
+      // Each request on rows of its own (a wrapped one was drawn over the next); the long statistics
+      // line has no room whole under the table at 120x40: it is named, never shown half (issue 47 item 7).
       expect(f).toMatch(/^curl -X GET '[^']*\/_nodes\/jvm\?filter_path=nodes\.\*\.name%2Cnodes\.\*\.jvm\.input_arguments' *$/m);
+      expect(f).toContain('(1 more line: a taller terminal shows it)');
+      expect(f).not.toContain('/_nodes/stats/jvm,os,fs');
     } finally {
       app.unmount();
       poller.stop();

@@ -66,10 +66,10 @@ export function shareLine(
   // What happens now (a proposal, a refusal) comes first; else the command stays whole and who
   // follows comes after it, where the line is cut.
   if (v.message) return { text: `SHARED (${v.followers.length})${eyes}${refused} · ${v.message}${join} · ${who}`, alert: Boolean(refused) };
-  const head = [
-    `SHARED (${v.followers.length})${eyes}${refused}`,
-    `SHARED (${v.followers.length})${refused}`,
-    `SHARED (${v.followers.length})`,
-  ].find((h) => h.length + join.length <= room);
-  return { text: head ? `${head}${join} · ${who}` : join.replace(/^ · /, ''), alert: Boolean(refused) };
+  // A refusal is never left out (someone was turned away): with it the command may be cut.
+  const head =
+    [`SHARED (${v.followers.length})${eyes}${refused}`, `SHARED (${v.followers.length})${refused}`].find(
+      (h) => h.length + join.length <= room,
+    ) ?? (refused ? `SHARED (${v.followers.length})${refused}` : 'SHARED');
+  return { text: `${head}${join} · ${who}`, alert: Boolean(refused) };
 }

@@ -162,7 +162,8 @@ export type AllocationState =
 export type AllocationEvent =
   | CommonEvent
   | { type: 'explained'; explanation: AllocationExplanation | null; unassigned: number; failed: number }
-  | { type: 'retry' }
+  /** asked: the command line's explicit --retry-failed (sent even when no copy failed); the console offers it only when one did. */
+  | { type: 'retry'; asked?: boolean }
   | { type: 'confirm'; confirmation: Confirmation }
   | { type: 'applied'; results: PlanResult[]; moves: ShardMove[]; stillUnassigned: number };
 
@@ -177,7 +178,7 @@ export function allocationMachine(shard?: ShardRef): Machine<AllocationState, Al
       if (s.phase === 'explaining' && e.type === 'explained')
         return stay({ phase: 'explained', explanation: e.explanation, unassigned: e.unassigned, failed: e.failed });
       // Offered only when a copy has failed (issue 47 item 9): otherwise the retry would move nothing.
-      if (s.phase === 'explained' && e.type === 'retry' && s.failed > 0)
+      if (s.phase === 'explained' && e.type === 'retry' && (s.failed > 0 || e.asked))
         return stay({ phase: 'retryReview', plan: retryFailedPlan(s.unassigned), explanation: s.explanation, unassigned: s.unassigned });
       if (s.phase === 'retryReview' && e.type === 'confirm')
         return go(

@@ -34,16 +34,22 @@ describe("the leader's share line (issue 47 item 7)", () => {
     message: 'waiting for a follower to approve: set number_of_replicas of logs to 0',
   };
   it('at rest keeps the command a colleague runs whole at 80 columns: who follows comes after it', () => {
-    const { text, alert } = shareLine({ ...v, message: undefined }, 80);
+    const { text, alert } = shareLine({ ...v, message: undefined, refused: [] }, 80);
     expect(text.slice(0, 80)).toMatch(new RegExp(`^SHARED \\(2\\) · shardeck follow ${socket}`));
     expect(text.endsWith(' · bob, carol')).toBe(true);
-    expect(alert).toBe(true);
+    expect(alert).toBe(false);
+    // A refusal is never left out: someone was turned away (the line is red).
+    const refused = shareLine({ ...v, message: undefined }, 80);
+    expect(refused.text).toMatch(/^SHARED \(2\) · REFUSED 12:00:01 mallory/);
+    expect(refused.alert).toBe(true);
   });
   it('says the rest before the command when there is room, and the token with the command', () => {
     const { text } = shareLine({ ...v, message: undefined, token: 'k3y' }, 400);
     expect(text).toBe(`SHARED (2) · four eyes · REFUSED ${v.refused[0]} · token k3y · shardeck follow ${socket} · bob, carol`);
-    // No room even for the count: the command alone.
-    expect(shareLine({ ...v, message: undefined, token: 'k3y' }, 70).text).toBe(`token k3y · shardeck follow ${socket}`);
+    // No room even for the count: SHARED, then the command.
+    expect(shareLine({ ...v, message: undefined, refused: [], token: 'k3y' }, 70).text).toBe(
+      `SHARED · token k3y · shardeck follow ${socket} · bob, carol`,
+    );
   });
   it('what happens now (a message) comes before the command', () => {
     expect(shareLine(v, 80).text).toMatch(/^SHARED \(2\) · four eyes · REFUSED .* · waiting for a follower to approve/);

@@ -16,12 +16,14 @@ import { performMutations, WizardSession, type WatchTuning } from './session';
 export function allocationSession(es: EsApi, guard: Guard, shard?: ShardRef, tuning: WatchTuning = {}) {
   return new WizardSession<AllocationState, AllocationEvent, AllocationEffect>(allocationMachine(shard), async (f, send) => {
     if (f.type === 'explain') {
-      const [body, health, shards] = await Promise.all([es.allocationExplain(f.shard), es.health(), es.data('shards')]);
+      // One read of the shards counts both the unassigned copies and those whose allocation failed.
+      const [body, shards] = await Promise.all([es.allocationExplain(f.shard), es.data('shards')]);
+      const unassigned = shards.filter((s) => s.state === 'UNASSIGNED');
       send({
         type: 'explained',
         explanation: body ? explainAllocation(body) : null,
-        unassigned: health.unassigned,
-        failed: shards.filter((s) => s.state === 'UNASSIGNED' && s.unassignedReason === 'ALLOCATION_FAILED').length,
+        unassigned: unassigned.length,
+        failed: unassigned.filter((s) => s.unassignedReason === 'ALLOCATION_FAILED').length,
       });
     } else {
       const before = await es.data('shards');

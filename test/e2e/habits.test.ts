@@ -165,6 +165,8 @@ describe('a label and a colour per profile, at 80x23', () => {
     await waitFor('prod', (s) => /ok: deleted 3 of 3 previewed/.test(s), 'the delete done', 60_000);
     expect(await count()).toBe(1);
     keys('prod', 'Escape');
+    // Escape and q in one read would be Alt-q: q only once the wizard is gone.
+    await waitFor('prod', (s) => !s.includes('ok: deleted') && s.includes('q quit'), 'the wizard closed');
     keys('prod', 'q');
     await waitFor('prod', (s) => s.includes('EXIT=0'), 'the exit');
   });

@@ -10,7 +10,7 @@ export default {
   mutate: [
     'src/domain/mutation/**/*.ts',
     'src/domain/delete/**/*.ts',
-    'src/domain/disk.ts',
+    'src/domain/nodes/disk.ts',
     'src/domain/doctor/disk.ts',
     'src/domain/doctor/forecast.ts',
     'src/domain/share.ts',

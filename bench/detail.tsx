@@ -14,8 +14,8 @@ import { createConsoleStore, setSnapshot, type ResourceName } from '../src/store
 import { RESOURCES } from '../src/cluster/resources';
 import { detailRequests } from '../src/cluster/inspect';
 import { parseCatShards } from '../src/domain/parse';
-import { parseIndexSettings, parseIndexStats, parseIndexTemplates, templateMatch } from '../src/domain/inspect';
-import type { DetailSection, IndexDetail } from '../src/domain/index-detail';
+import { parseIndexSettings, parseIndexStats, parseIndexTemplates, templateMatch } from '../src/domain/inspect/inspect';
+import type { DetailSection, IndexDetail } from '../src/domain/inspect/index-detail';
 import { mountOnFakeTerminal, tick } from './fake-screen';
 
 const root = process.cwd();

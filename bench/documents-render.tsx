@@ -9,7 +9,7 @@ import React from 'react';
 import { App } from '../src/ui/app/App';
 import { createUiStore } from '../src/ui/state';
 import { createConsoleStore, setSnapshot } from '../src/store/console';
-import { requestLines, type RawHit, type SearchTotal } from '../src/domain/documents';
+import { requestLines, type RawHit, type SearchTotal } from '../src/domain/inspect/documents';
 import { documentsMachine, type DocsEffect, type DocsEvent, type DocsState } from '../src/domain/wizards/documents';
 import type { WizardServices } from '../src/services/wizards';
 import { WizardSession } from '../src/services/wizards/session';

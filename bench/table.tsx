@@ -8,7 +8,7 @@ import React from 'react';
 import { render } from 'ink';
 import { Table } from '@alcalzone/ink-table';
 import { DataTable } from '../src/ui/components/DataTable';
-import type { Column } from '../src/domain/table';
+import type { Column } from '../src/domain/text/table';
 import { FakeStdin, FakeStdout } from '../test/helpers/fake-terminal';
 
 const LIB = process.argv[2] as 'datatable' | 'ink-table' | 'ink-table-window';

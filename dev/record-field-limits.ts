@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { nearFieldLimit } from './lib/sick-node.mjs';
-import { FIELD_LIMIT_FILTER, FIELD_MAPPING_FILTER } from '../src/domain/field-limits';
+import { FIELD_LIMIT_FILTER, FIELD_MAPPING_FILTER } from '../src/domain/inspect/field-limits';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dir = path.join(root, 'test/fixtures/field-limits');

@@ -1,4 +1,4 @@
-// Records a real hot spot for the hot-spot tests (domain/hot-spots.ts): a 3-node cluster where 16
+// Records a real hot spot for the hot-spot tests (domain/nodes/hot-spots.ts): a 3-node cluster where 16
 // one-shard indices are held on node-1 by an allocation filter (index.routing.allocation.require
 // ._name, the "allocation filter left set" of Elastic's hot-spotting guide) and 3 more are left
 // to the balancer, then bulk writes go to node-1's indices. Its _cat/allocation and node pressure

@@ -5,8 +5,8 @@ import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/support/co
 import { COMMANDS } from './commands';
 import { applyV8Flags } from './config/v8-flags';
 import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/support/output';
-import { didYouMean } from './domain/suggest';
-import { displayText } from './domain/display-text';
+import { didYouMean } from './domain/text/suggest';
+import { displayText } from './domain/text/display-text';
 
 // Before anything big is allocated (config/v8-flags.ts says why).
 applyV8Flags();

@@ -1,6 +1,6 @@
 // string-width builds an Intl.Segmenter (ICU's data) and Unicode-property regular expressions
 // (RGI_Emoji) when it is loaded: 50-150 ms of start-up that `status --json`, `get` and `cat`
-// never need. The bundles (dev/lib/bundle-aliases.mjs) give every importer (src/domain/text.ts,
+// never need. The bundles (dev/lib/bundle-aliases.mjs) give every importer (src/domain/text/text.ts,
 // Ink, wrap-ansi, cli-truncate, widest-line) this instead: printable ASCII is measured exactly as
 // string-width measures it (its own first shortcut), and the real module is loaded (esbuild's lazy
 // init of a require()d ES module) on the first other text. test/unit/string-width-stub.test.ts.

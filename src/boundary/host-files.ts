@@ -3,8 +3,8 @@
 // created exclusively (O_EXCL|O_NOFOLLOW, 0600), host tools by absolute root-owned paths.
 import fs from 'node:fs';
 import path from 'node:path';
-import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host-paths';
-import { parseEnvFile, toolEnv } from '../domain/host-env';
+import { isInside, notPrivateFolder, pathPrefixes, untrustedFolder, untrustedProgram, type PathStat } from '../domain/host/host-paths';
+import { parseEnvFile, toolEnv } from '../domain/host/host-env';
 import { startProgram } from './programs';
 
 /** A path root must not trust (a link, another user's folder): one sentence naming it. */

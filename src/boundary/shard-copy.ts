@@ -6,8 +6,8 @@
 // written by writeBackup (host-files.ts), the same step as the checklist's backup.
 import fs from 'node:fs';
 import path from 'node:path';
-import { toolEnv } from '../domain/host-env';
-import { pathPrefixes, untrustedFolder } from '../domain/host-paths';
+import { toolEnv } from '../domain/host/host-env';
+import { pathPrefixes, untrustedFolder } from '../domain/host/host-paths';
 import { readCapped } from './files';
 import { createExclusive, ensurePrivateFolder, hostTool, lstatOf, programRefusal } from './host-files';
 import { runProgram, type ProgramResult } from './programs';

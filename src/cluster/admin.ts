@@ -1,10 +1,17 @@
 // Reads for everyday administration (issue 43): the cluster settings with their defaults and each
 // node's own settings, the indices a pattern matches with what the preview shows of them, aliases.
-import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/cluster-settings';
-import { lastWriteSearch, parseAliasRows, parseIndexFacts, parseLastWrites, type AliasRow, type IndexFacts } from '../domain/index-admin';
-import { parseCopies, type ShardCopy } from '../domain/move-shard';
-import { parseDangling, type DanglingIndex } from '../domain/dangling';
-import { allocationFilters, parseFilterNodes, type AllocationFilter } from '../domain/allocation-filters';
+import { parseClusterSettings, type ClusterSettingsFacts } from '../domain/maintenance/cluster-settings';
+import {
+  lastWriteSearch,
+  parseAliasRows,
+  parseIndexFacts,
+  parseLastWrites,
+  type AliasRow,
+  type IndexFacts,
+} from '../domain/maintenance/index-admin';
+import { parseCopies, type ShardCopy } from '../domain/maintenance/move-shard';
+import { parseDangling, type DanglingIndex } from '../domain/maintenance/dangling';
+import { allocationFilters, parseFilterNodes, type AllocationFilter } from '../domain/maintenance/allocation-filters';
 import { getJson, postJson, type EsTransport } from './connection';
 
 const list = (names: readonly string[]) => names.map(encodeURIComponent).join(',');

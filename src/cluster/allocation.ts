@@ -1,7 +1,7 @@
 // Allocation explain: why a shard is (not) where it is.
 import type { ShardRef } from '../domain/wizards/allocation';
-import { allocationValuesOf, type AllocationValues } from '../domain/allocation-limits';
-import { parseRecoveryThrottle, THROTTLE_KEYS, type RecoveryThrottle } from '../domain/shard-recovery';
+import { allocationValuesOf, type AllocationValues } from '../domain/maintenance/allocation-limits';
+import { parseRecoveryThrottle, THROTTLE_KEYS, type RecoveryThrottle } from '../domain/nodes/shard-recovery';
 import { classifyError, getJson, type EsTransport } from './connection';
 
 export function allocationApi(es: EsTransport) {

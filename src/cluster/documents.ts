@@ -2,7 +2,14 @@
 // one document by id, a page of a search with its exact total, and what a search is checked
 // against before it is sent (the one index a name means, its max_result_window, its mapped
 // fields). Each answer carries the request as it was sent, for the curl line the console shows.
-import { DEFAULT_MAX_RESULT_WINDOW, mappedFields, searchBody, type RawHit, type SearchTotal, type ShownRequest } from '../domain/documents';
+import {
+  DEFAULT_MAX_RESULT_WINDOW,
+  mappedFields,
+  searchBody,
+  type RawHit,
+  type SearchTotal,
+  type ShownRequest,
+} from '../domain/inspect/documents';
 import type { Query } from '../domain/delete/query';
 import { ConnError, getJson, postJson, read, type EsTransport } from './connection';
 

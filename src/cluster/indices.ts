@@ -2,8 +2,8 @@
 // template, counts and samples of a query, and the retention leases a merge waits for.
 import { type SampleDoc } from '../domain/delete/plan';
 import { MODIFIED_AT, SOURCES, type Query } from '../domain/delete/query';
-import { shardsRetainingDeletes } from '../domain/merge';
-import { FIELD_LIMIT_FILTER, FIELD_MAPPING_FILTER, fieldCounts, type FieldCount } from '../domain/field-limits';
+import { shardsRetainingDeletes } from '../domain/maintenance/merge';
+import { FIELD_LIMIT_FILTER, FIELD_MAPPING_FILTER, fieldCounts, type FieldCount } from '../domain/inspect/field-limits';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';
 
 const at = (expr: string, api: string) => `/${encodeURIComponent(expr)}/${api}`;

@@ -16,7 +16,7 @@ import {
   type MappingGroup,
   type StatsReport,
   type TemplateMatch,
-} from '../domain/inspect';
+} from '../domain/inspect/inspect';
 import { parseCatShards } from '../domain/parse';
 import type { ShardRow } from '../domain/types';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';

@@ -2,11 +2,11 @@
 // the JVM arguments, thread-pool sizes and hot threads of the Nodes pane and `shardeck nodes`.
 import { hasPrivilegesBody, missingPrivileges, ROLES } from '../domain/privileges';
 import { parseNodeFacts, type NodeFacts } from '../domain/corruption/node';
-import type { NodeJvmArgs } from '../domain/node-stats';
+import type { NodeJvmArgs } from '../domain/nodes/node-stats';
 import { parseQueueSizes, THREAD_POOL_QUEUE_FILTER } from '../domain/doctor/pressure';
 import { DOCTOR_NODE_FILTER, parseCertificates, parseDoctorNodes, type DoctorNode } from '../domain/doctor/node';
 import type { Certificate } from '../domain/doctor/versions';
-import { parseHotThreads, type HotNode, type HotThreadsOptions } from '../domain/hot-threads';
+import { parseHotThreads, type HotNode, type HotThreadsOptions } from '../domain/nodes/hot-threads';
 import { getJson, postJson, read, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 

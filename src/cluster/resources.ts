@@ -18,15 +18,15 @@ import {
   parseTasks,
   type RowsParser,
 } from '../domain/parse';
-import { parseNodeFigures, parseNodeJvm } from '../domain/node-stats';
-import { NODE_PRESSURE_FILTER } from '../domain/node-pressure';
-import { PENDING_TASKS_FILTER, parsePendingTasks } from '../domain/pending-tasks';
+import { parseNodeFigures, parseNodeJvm } from '../domain/nodes/node-stats';
+import { NODE_PRESSURE_FILTER } from '../domain/nodes/node-pressure';
+import { PENDING_TASKS_FILTER, parsePendingTasks } from '../domain/inspect/pending-tasks';
 import { PANE_DECLARATIONS, type PaneId } from '../domain/panes';
 import { parseRecovery, parseRepositories, parseSnapshots, parseSnapshotStatus, restoreRecoveries } from '../domain/snapshots';
 import type { Feature } from '../domain/capabilities';
-import { parseBalanceSummary } from '../domain/balance';
-import { parseShutdownRecords } from '../domain/shutdown';
-import { activeRecoveries } from '../domain/shard-recovery';
+import { parseBalanceSummary } from '../domain/nodes/balance';
+import { parseShutdownRecords } from '../domain/maintenance/shutdown';
+import { activeRecoveries } from '../domain/nodes/shard-recovery';
 import type { ReadRequest } from './connection';
 
 function cat(path: string, h: string[], extra: Record<string, string> = {}): ReadRequest {
@@ -238,7 +238,7 @@ export const RESOURCES = {
     grows: true,
     needs: 'desiredBalance',
   }),
-  // Shutdown records an orchestrator left (domain/shutdown.ts); a node without the module answers
+  // Shutdown records an orchestrator left (domain/maintenance/shutdown.ts); a node without the module answers
   // an empty node-info, parsed as none. The Nodes pane shows them and never their read's failure.
   nodeShutdown: resource({
     request: { method: 'GET', path: '/_nodes/shutdown', querystring: {} },

@@ -6,7 +6,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import { ConnectionError, RequestAbortedError, TimeoutError } from '@elastic/transport/errors';
 import { signalGroup, startProgram } from '../boundary/programs';
-import { hostCommandEnv } from '../domain/host-env';
+import { hostCommandEnv } from '../domain/host/host-env';
 import { AnswerMeter, answerCapBytes, inflateCapped } from './answer-cap';
 import { searchCurlArgv, type SearchCurl } from '../domain/mutation/preview';
 import type { Sender } from './transport';

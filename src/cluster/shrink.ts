@@ -3,7 +3,7 @@
 // the templates that would let a write auto-create a name anyway, what one name holds now (its uuid,
 // shards, documents, block), an index's mapping and shard copies. Reads only: the steps go through
 // the Guard.
-import { canonicalJson, globMatches } from '../domain/inspect';
+import { canonicalJson, globMatches } from '../domain/inspect/inspect';
 import type { AutoCreateValues } from '../domain/shrink/auto-create';
 import type { AliasDefinition, IndexFacts } from '../domain/shrink/plan';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';

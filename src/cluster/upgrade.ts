@@ -1,9 +1,9 @@
 // Reads about planned work on the cluster: the deprecation issues of the next major
 // (_migration/deprecations), and the shutdown records an orchestrator left (_nodes/shutdown). Each
 // answers what is there, or why the node cannot say (a module it does not have), never a guess.
-import { deprecationsApiMissing, parseDeprecationsInfo, type DeprecationIssue } from '../domain/deprecations';
-import { balanceUnsupported, parseDesiredBalance, type DesiredBalance } from '../domain/balance';
-import { parseShutdownRecords, type ShutdownRecord } from '../domain/shutdown';
+import { deprecationsApiMissing, parseDeprecationsInfo, type DeprecationIssue } from '../domain/inspect/deprecations';
+import { balanceUnsupported, parseDesiredBalance, type DesiredBalance } from '../domain/nodes/balance';
+import { parseShutdownRecords, type ShutdownRecord } from '../domain/maintenance/shutdown';
 import { ConnError, getJson, type EsTransport } from './connection';
 
 export function upgradeApi(es: EsTransport) {

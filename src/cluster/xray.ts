@@ -1,8 +1,8 @@
 // Everything about one index (shardeck xray, x on the Indices pane): its row, settings and
 // mapping fields, aliases, shards with their nodes' disks, the templates, the snapshots holding it
-// and the tasks running on it, read at once. domain/xray.ts makes the tree.
+// and the tasks running on it, read at once. domain/inspect/xray.ts makes the tree.
 import { parseCatAllocation, parseCatIndices, parseCatShards, parseTasks } from '../domain/parse';
-import type { XrayFacts } from '../domain/xray';
+import type { XrayFacts } from '../domain/inspect/xray';
 import { ConnError, getJson, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 import { snapshotsApi } from './snapshots';

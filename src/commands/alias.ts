@@ -1,7 +1,7 @@
 // shardeck alias add ALIAS INDEX [--write] | alias remove ALIAS INDEX | alias swap ALIAS --from A
 // --to B [--yes] [--dry-run] [--json]: one atomic POST /_aliases through the guard (remove with
 // must_exist), refused when it would leave the alias without a write index.
-import type { AliasChange } from '../domain/aliases';
+import type { AliasChange } from '../domain/maintenance/aliases';
 import { checkOneName, prepareAliasChange } from '../services/aliases';
 import { oneChange } from '../services/one-change';
 import type { CommandModule } from './support/common';

@@ -1,7 +1,7 @@
 // shardeck aliases [--all] [--json]: every alias with its indices and where writes through it go
 // (the index marked is_write_index, or its only index); an alias with none is flagged. Reads only.
-import { aliasViews } from '../domain/aliases';
-import { displayText } from '../domain/display-text';
+import { aliasViews } from '../domain/maintenance/aliases';
+import { displayText } from '../domain/text/display-text';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { withReads } from './support/inspect-common';

@@ -10,9 +10,9 @@ import {
   ENABLE_VALUES,
   isEnableValue,
   type AllocationLimit,
-} from '../domain/allocation-limits';
-import { clearFilterPlan, isFilterKey, type AllocationFilter } from '../domain/allocation-filters';
-import { displayText } from '../domain/display-text';
+} from '../domain/maintenance/allocation-limits';
+import { clearFilterPlan, isFilterKey, type AllocationFilter } from '../domain/maintenance/allocation-filters';
+import { displayText } from '../domain/text/display-text';
 import type { MutationPlan } from '../domain/mutation/plan';
 import { allocationLeft, dropChosenRecord, type LeftAllocation } from '../services/allocation-record';
 import { performMutations } from '../services/wizards/session';

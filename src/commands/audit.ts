@@ -5,7 +5,7 @@
 // (`unfinished` in --json); --read-back reads the connection's cluster back for each and records
 // the outcome (Guard.settleUnfinished, the same as the next change command), never resending.
 import { formatAuditRecord, type AuditRecord } from '../domain/mutation/audit';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { auditFile, readAudit, unfinishedInLog } from '../services/audit';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -3,8 +3,8 @@
 // it holds and how much of it the balancer wants elsewhere, each copy not where it wants it and why
 // it has not moved, the shards it finds no node for. Before 8.6: "not on this version (needs 8.6)",
 // exit 5. Exit 0 balanced, 1 copies not where the balancer wants them.
-import { displayText } from '../domain/display-text';
-import { explainBalance } from '../domain/balance';
+import { displayText } from '../domain/text/display-text';
+import { explainBalance } from '../domain/nodes/balance';
 import { readBalance } from '../services/balance';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -1,7 +1,7 @@
 // shardeck cat [NAME [TARGET]] [--columns h1,h2] [--json]: any _cat command of the node as a table;
 // without NAME, the _cat commands the node offers. The name and the columns are checked against
 // what the node says it has (an unknown column would otherwise come back as empty rows).
-import { catTable, splitColumns, unknownColumns } from '../domain/inspect';
+import { catTable, splitColumns, unknownColumns } from '../domain/inspect/inspect';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';

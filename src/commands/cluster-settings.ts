@@ -10,8 +10,8 @@ import {
   valueText,
   type PlanCheck,
   type SettingRow,
-} from '../domain/cluster-settings';
-import { displayText } from '../domain/display-text';
+} from '../domain/maintenance/cluster-settings';
+import { displayText } from '../domain/text/display-text';
 import { changeSetting, restoreSetting, settingsRecordOf } from '../services/cluster-settings';
 import { EXIT, type CommandModule } from './support/common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -1,8 +1,8 @@
 // shardeck dangling [--json] | dangling import|delete UUID [--accept-data-loss UUID] [--yes]
 // [--dry-run]: the dangling indices (uuid, name, created, nodes); importing or deleting one through
 // the guard with accept_data_loss, confirmed by its uuid typed (even with --yes).
-import { danglingPlan } from '../domain/dangling';
-import { displayText } from '../domain/display-text';
+import { danglingPlan } from '../domain/maintenance/dangling';
+import { displayText } from '../domain/text/display-text';
 import { oneChange } from '../services/one-change';
 import { EXIT, type CommandModule } from './support/common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -15,7 +15,7 @@ import {
   type QueryChoice,
   type QueryKind,
 } from '../domain/wizards/delete';
-import { formatCount, formatPercent } from '../domain/format';
+import { formatCount, formatPercent } from '../domain/text/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { deleteSession } from '../services/wizards/delete';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
@@ -42,7 +42,7 @@ import {
   type SnapshotFirstReport,
   type SnapshotFirstRun,
 } from './support/snapshot-first';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { err, out } from './support/output';
 
 const NAME = 'delete-by-query';

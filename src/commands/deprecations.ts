@@ -4,11 +4,11 @@
 // (the deprecated settings it was started with, the deprecated APIs clients call). Grouped by
 // severity, each with its message, details, doc link and the fix. Reads only.
 // Exit like the doctor: 0 nothing to do, 1 warnings, 2 a critical issue, 3 unreachable.
-import { displayText } from '../domain/display-text';
-import { countOf } from '../domain/format';
+import { displayText } from '../domain/text/display-text';
+import { countOf } from '../domain/text/format';
 import { createEsApi } from '../cluster/api';
 import { closeClient } from '../cluster/connection';
-import { deprecationsExit, issueTitle, type DeprecationsReport, type DeprecationSeverity } from '../domain/deprecations';
+import { deprecationsExit, issueTitle, type DeprecationsReport, type DeprecationSeverity } from '../domain/inspect/deprecations';
 import { readDeprecations } from '../services/doctor';
 import { openConnection, type CommandModule } from './support/common';
 import { reportFailure, usageError } from './support/guarded';

@@ -3,15 +3,15 @@
 // each finding with its evidence, remedy and the key or command that applies it. Reads only.
 // Exit like a monitoring check: 0 all ok, 1 a warning, 2 a critical finding, 3 unreachable.
 import { existsHere } from '../boundary/host-reads';
-import { countOf } from '../domain/format';
+import { countOf } from '../domain/text/format';
 import { urlForMessage } from '../domain/urls';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { createEsApi } from '../cluster/api';
 import { closeClient, type ConnError } from '../cluster/connection';
 import type { Finding, Severity } from '../domain/doctor/finding';
 import { DOCTOR_SCHEMA, doctorReportExit, type DoctorReport, type DoctorUnreachable } from '../domain/doctor/report';
 import { DOCTOR_RULES, ruleOf, type DoctorRule } from '../domain/doctor/rules';
-import { didYouMean } from '../domain/suggest';
+import { didYouMean } from '../domain/text/suggest';
 import { masterlessReport, platformOnHost, runDoctor } from '../services/doctor';
 import { doctorSettings } from '../domain/doctor/settings';
 import { EXIT, openConnection, type CommandModule } from './support/common';

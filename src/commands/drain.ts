@@ -2,8 +2,8 @@
 // exact name to cluster.routing.allocation.exclude._name (merged with what is there; the guard
 // records the value before, so the next shardeck offers to put it back), then follows the node
 // until it holds no shards, saying what blocks the move. --undo removes exactly that name.
-import { blockerLines, progressLine, type MoveBlocker } from '../domain/drain';
-import { displayText } from '../domain/display-text';
+import { blockerLines, progressLine, type MoveBlocker } from '../domain/maintenance/drain';
+import { displayText } from '../domain/text/display-text';
 import { prepareDrain, watchDrain } from '../services/drain';
 import { performMutations } from '../services/wizards/session';
 import { EXIT, type CommandModule } from './support/common';

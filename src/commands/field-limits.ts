@@ -1,7 +1,7 @@
 // shardeck field-limits [--json] [--from PERCENT]: the indices whose mapped fields reach PERCENT
 // (default 80) of index.mapping.total_fields.limit, fullest first, with the limit and the remedy
 // (Elastic's "mapping explosion" guide). Reads every index's mapping once (not polled).
-import { FIELD_LIMIT_REMEDY, FIELDS_LIST, FIELDS_WARN, fieldCountLine, nearFieldLimit } from '../domain/field-limits';
+import { FIELD_LIMIT_REMEDY, FIELDS_LIST, FIELDS_WARN, fieldCountLine, nearFieldLimit } from '../domain/inspect/field-limits';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';

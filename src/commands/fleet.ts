@@ -1,8 +1,8 @@
 // shardeck fleet [--json]: every saved profile's cluster in one table, worst first, read with
 // bounded concurrency and a deadline per cluster; the exit code is the worst status (like status).
 import { UsageError } from '../config/connection';
-import { countOf } from '../domain/format';
-import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/fleet';
+import { countOf } from '../domain/text/format';
+import { fleetExitCode, fleetTextLine, type FleetRow } from '../domain/inspect/fleet';
 import { FLEET_DEFAULTS, FleetReader, fleetTargets, type FleetTarget } from '../services/fleet';
 import { paint } from './support/paint';
 import { type CommandContext, type CommandModule } from './support/common';

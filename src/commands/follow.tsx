@@ -11,11 +11,11 @@ import { createConsoleStore, PANES, type PaneId } from '../store/console';
 import { App } from '../ui/app/App';
 import type { ShareControl } from '../ui/app/context';
 import { createUiStore, type UiState } from '../ui/state';
-import { StopList } from '../domain/stop-list';
+import { StopList } from '../domain/host/stop-list';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from './support/screen';
 import { EXIT, type CommandModule } from './support/common';
 import { printJson } from './support/guarded';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { err } from './support/output';
 
 function tokenFrom(values: Record<string, unknown>): string | undefined {
@@ -97,7 +97,7 @@ const follow: CommandModule = {
       decline: (id) => client.decline(id),
       propose: (wizard, selection) => client.propose(wizard, selection),
     };
-    // What this follower started, stopped last first on q, a signal or a crash (domain/stop-list.ts).
+    // What this follower started, stopped last first on q, a signal or a crash (domain/host/stop-list.ts).
     const stops = new StopList();
     stops.add('follow connection', () => client.stop());
     exitThroughStops(stops, 'follower');

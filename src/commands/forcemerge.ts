@@ -3,10 +3,10 @@
 // node's headroom before the high watermark, refuses past it, merges with only_expunge_deletes as
 // a task through the guard, and reports before -> after.
 // The CLI twin of the force-merge wizard: drives the same session (services/wizards/forcemerge.ts).
-import { headroomText } from '../domain/disk';
+import { headroomText } from '../domain/nodes/disk';
 import { failureSentence } from '../domain/privileges';
 import { reviewOf, type MergeFacts, type MergeState } from '../domain/wizards/forcemerge';
-import { formatBytes, formatCount, formatPercent } from '../domain/format';
+import { formatBytes, formatCount, formatPercent } from '../domain/text/format';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { forcemergeSession } from '../services/wizards/forcemerge';
 import { GuardRefusal, type RefusalKind } from '../services/guard';
@@ -33,7 +33,7 @@ import {
   type SnapshotFirstReport,
   type SnapshotFirstRun,
 } from './support/snapshot-first';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { err, out } from './support/output';
 
 const NAME = 'forcemerge';

@@ -1,7 +1,7 @@
 // shardeck get INDEX ID [--json]: one document by id (seed: GET /{index}/_doc/{item_id}), the
 // question "is item X indexed, and what does it look like?". Reads only. Exit 0 found, 5 not
 // found (index or id), 3 unreachable, 64 bad input. Drives the Documents view's session.
-import { checkDocId, checkOneIndex, requestLines } from '../domain/documents';
+import { checkDocId, checkOneIndex, requestLines } from '../domain/inspect/documents';
 import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -2,7 +2,7 @@
 // the busiest threads of a node (of every node without NODE), sampled by the node over the
 // interval (GET _nodes/<id>/hot_threads, plain text parsed): each thread's share of the interval,
 // its pool and its top frames, at 80 columns. The Nodes pane's H shows the same for its row.
-import { hotThreadLines, hotThreadsNode, parseHotThreadsOptions } from '../domain/hot-threads';
+import { hotThreadLines, hotThreadsNode, parseHotThreadsOptions } from '../domain/nodes/hot-threads';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';

@@ -2,12 +2,12 @@
 // the incident timeline of a cluster (services/timeline.ts): health transitions with the shards
 // that caused them, every change in the audit log, recovery steps, task starts, notes. It reads the
 // files of this config folder only: it needs no password and sends nothing to the cluster.
-import { countOf } from '../domain/format';
+import { countOf } from '../domain/text/format';
 import { openConfig, getProfile, pickProfileName } from '../config/profiles';
 import { OperatorFileRefused, writeOperatorFileExclusive } from '../boundary/operator-file';
 import { UsageError } from '../config/files';
 import { entryText, parseSince, timelineMarkdown } from '../domain/timeline';
-import { displayBlock } from '../domain/display-text';
+import { displayBlock } from '../domain/text/display-text';
 import { urlForMessage } from '../domain/urls';
 import { readTimeline, timelineFile } from '../services/timeline';
 import { EXIT, type CommandModule } from './support/common';

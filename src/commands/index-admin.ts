@@ -2,9 +2,9 @@
 // [--dry-run] [--json]: the pattern resolved to names before the preview; the request names exactly
 // those indices. Hidden and system indices and the write index of an alias are refused; delete
 // needs the count and each project index's name typed, even with --yes.
-import { displayText } from '../domain/display-text';
-import { formatBytes, formatCount } from '../domain/format';
-import { typedAheadText, type IndexAction, type IndexFacts } from '../domain/index-admin';
+import { displayText } from '../domain/text/display-text';
+import { formatBytes, formatCount } from '../domain/text/format';
+import { typedAheadText, type IndexAction, type IndexFacts } from '../domain/maintenance/index-admin';
 import { checkIndexExpression } from '../domain/mutation/targets';
 import { previewIndexAction } from '../services/index-admin';
 import { oneChange } from '../services/one-change';

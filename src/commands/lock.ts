@@ -3,7 +3,7 @@
 // process still runs and how to reach them; `take` lets root take over a lock another operator's
 // live process holds, typed (the holder's user name, even with --yes) and audited (issue 40).
 import { clusterLocks, type LockState } from '../config/cluster-lock';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { GuardRefusal } from '../services/guard';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';

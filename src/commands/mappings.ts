@@ -1,12 +1,12 @@
 // shardeck mappings PATTERN [--field NAME] [--max N] [--json]: the mapping of every index a pattern
 // matches, indices with identical mappings shown once. The pattern is resolved first and its count
 // checked, so a pattern matching thousands of indices does not pull thousands of mappings.
-import { fieldDefinition, mappingFields, mappingParameters, namesText, type MappingField } from '../domain/inspect';
+import { fieldDefinition, mappingFields, mappingParameters, namesText, type MappingField } from '../domain/inspect/inspect';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'mappings';
 export const DEFAULT_MAX_INDICES = 100;

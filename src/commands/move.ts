@@ -2,10 +2,10 @@
 // without --to, the nodes allocation explain accepts for the copy (and why the others refuse it);
 // with --to, the reroute dry run, then the move through the guard, followed until the copy is
 // started on its new node.
-import { displayText } from '../domain/display-text';
-import { barText } from '../domain/format';
-import type { MoveTargets } from '../domain/move-shard';
-import { parseTimeoutSeconds } from '../domain/values';
+import { displayText } from '../domain/text/display-text';
+import { barText } from '../domain/text/format';
+import type { MoveTargets } from '../domain/maintenance/move-shard';
+import { parseTimeoutSeconds } from '../domain/text/values';
 import { followMove, prepareMove } from '../services/move-shard';
 import { oneChange } from '../services/one-change';
 import { EXIT, type CommandModule } from './support/common';

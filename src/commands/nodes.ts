@@ -1,15 +1,15 @@
 // shardeck nodes [--json]: every node's heap (used/max, -Xms against -Xmx), GC, fielddata, RAM, load,
 // CPU and each data path's disk (seed: GET /_nodes/stats, /os, /fs, /jvm, /indices/fielddata).
 import { cpuLoadText, nodeDetails, nodeLines, nodeVerdict, pressureLines } from '../domain/panes/nodes';
-import { addSamples, nodeSamples, sparkLines, MAX_NODE_SAMPLES, type NodeSample } from '../domain/node-history';
-import { oldGenPercent, type NodePressure } from '../domain/node-pressure';
-import type { NodeFigures } from '../domain/node-stats';
+import { addSamples, nodeSamples, sparkLines, MAX_NODE_SAMPLES, type NodeSample } from '../domain/nodes/node-history';
+import { oldGenPercent, type NodePressure } from '../domain/nodes/node-pressure';
+import type { NodeFigures } from '../domain/nodes/node-stats';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { out } from './support/output';
-import { displayText } from '../domain/display-text';
-import { hotSpotLine, hotSpots } from '../domain/hot-spots';
+import { displayText } from '../domain/text/display-text';
+import { hotSpotLine, hotSpots } from '../domain/nodes/hot-spots';
 
 const NAME = 'nodes';
 

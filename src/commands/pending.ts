@@ -1,7 +1,7 @@
 // shardeck pending [--json]: the cluster-state updates the master has queued (GET
 // _cluster/pending_tasks), oldest first: priority, time in queue, source. The Health pane shows the
 // oldest while any wait; the doctor warns when one waited a minute.
-import { oldestPending, pendingLines, PENDING_OLD_MS } from '../domain/pending-tasks';
+import { oldestPending, pendingLines, PENDING_OLD_MS } from '../domain/inspect/pending-tasks';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';

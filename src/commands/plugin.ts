@@ -1,6 +1,6 @@
 // shardeck plugin list|install NAME-OR-ZIP|remove NAME: the engine's own bin/elasticsearch-plugin,
 // run as the engine's user; a change is read by the engine only at start (a restart is offered).
-import { checkPluginName, parsePluginSource } from '../domain/engine';
+import { checkPluginName, parsePluginSource } from '../domain/host/engine';
 import { type CommandModule } from './support/common';
 import { ENGINE_FLAG_HELP, ENGINE_OPTIONS, runEngineAction } from './support/engine-run';
 import { MUTATION_OPTIONS, usageError } from './support/guarded';

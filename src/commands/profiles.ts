@@ -7,8 +7,8 @@ import { listProfiles, markLastUsed, saveProfile, type Profile } from '../config
 import { readRefreshToken } from '../config/secrets';
 import { parseSearchCurlForm, SEARCH_CURL } from '../config/search-curl';
 import type { CommandContext, CommandModule } from './support/common';
-import { displayText } from '../domain/display-text';
-import { badgeText, colourProblem, labelProblem, profileBadge, PROFILE_COLOURS } from '../domain/profile-badge';
+import { displayText } from '../domain/text/display-text';
+import { badgeText, colourProblem, labelProblem, profileBadge, PROFILE_COLOURS } from '../domain/console/profile-badge';
 import { out } from './support/output';
 import { paint } from './support/paint';
 

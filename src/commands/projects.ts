@@ -2,8 +2,8 @@
 // the index behind each (service_<template-version>_<lowercase id>), projects without an index and
 // project-like indices without a project.
 import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
-import { countOf } from '../domain/format';
-import { displayText } from '../domain/display-text';
+import { countOf } from '../domain/text/format';
+import { displayText } from '../domain/text/display-text';
 import { matchProjectsToIndices, type IndexName, type PlatformProject, type ProjectIndexReport } from '../domain/projects';
 import { fetchProjects } from '../platform/projects';
 import { createEsApi } from '../cluster/api';

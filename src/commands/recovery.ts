@@ -2,7 +2,7 @@
 // source and target, type and stage) and the recovery throttle; `recovery throttle
 // --max-bytes-per-sec V [--concurrent N]` changes it through the guard (the value before recorded
 // first), `recovery throttle --restore` puts back what was there before shardeck changed it.
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import {
   activeRecoveries,
   CONCURRENT,
@@ -14,7 +14,7 @@ import {
   throttleLines,
   throttlePlan,
   type ThrottleChange,
-} from '../domain/shard-recovery';
+} from '../domain/nodes/shard-recovery';
 import { changeThrottle, restoreThrottle, throttleRestore, transientShadow } from '../services/recovery-throttle';
 import { EXIT, type CommandModule } from './support/common';
 import {

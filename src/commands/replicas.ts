@@ -4,7 +4,7 @@ import { isConnectionFailure } from '../cluster/connection';
 import { checkIndexExpression, describeMatch } from '../domain/mutation/targets';
 import { parseReplicaCount, type ReplicasState } from '../domain/wizards/replicas';
 import { replicasSession } from '../services/wizards/replicas';
-import { parseTimeoutSeconds } from '../domain/values';
+import { parseTimeoutSeconds } from '../domain/text/values';
 import { EXIT, type CommandModule } from './support/common';
 import {
   confirmOnTerminal,
@@ -20,7 +20,7 @@ import {
 } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'replicas';
 

@@ -1,7 +1,7 @@
 // shardeck reroute --retry-failed [--yes] [--dry-run] [--json]: retry shard allocations that
 // failed too often, and report what moved (shard states before and after).
 import { allocationSession } from '../services/wizards/allocation';
-import { parseTimeoutSeconds } from '../domain/values';
+import { parseTimeoutSeconds } from '../domain/text/values';
 import type { CommandModule } from './support/common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, reportFailure, usageError } from './support/guarded';
 import { out } from './support/output';

@@ -2,13 +2,13 @@
 // node, Elastic's documented steps (services/restart-node.ts): checks, allocation of replicas off
 // (recorded), flush, stop, start, allocation back, green, verify. Resumes an unfinished one.
 import readline from 'node:readline/promises';
-import { connectionSecrets } from '../domain/host-env';
-import { allocationEnablePlan } from '../domain/allocation-limits';
+import { connectionSecrets } from '../domain/host/host-env';
+import { allocationEnablePlan } from '../domain/maintenance/allocation-limits';
 import type { MutationPlan } from '../domain/mutation/plan';
-import { displayText } from '../domain/display-text';
-import { serviceCommands } from '../domain/engine';
+import { displayText } from '../domain/text/display-text';
+import { serviceCommands } from '../domain/host/engine';
 import type { Confirmation } from '../domain/mutation/confirmation';
-import { flushPlan, nextRestartStep, RESTART_STEPS, stepTitle } from '../domain/restart-node';
+import { flushPlan, nextRestartStep, RESTART_STEPS, stepTitle } from '../domain/maintenance/restart-node';
 import { prepareRestart, restartProgressFile, runRestart } from '../services/restart-node';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { ENGINE_FLAG_HELP, ENGINE_OPTIONS, engineOverrides } from './support/engine-run';

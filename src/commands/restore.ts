@@ -4,8 +4,8 @@ import { isConnectionFailure } from '../cluster/connection';
 import { recoveryLine, restoreRecoveries } from '../domain/snapshots';
 import { checkIndexExpression } from '../domain/mutation/targets';
 import { performMutations } from '../services/wizards/session';
-import { parseTimeoutSeconds } from '../domain/values';
-import { formatBytes } from '../domain/format';
+import { parseTimeoutSeconds } from '../domain/text/values';
+import { formatBytes } from '../domain/text/format';
 import {
   DEFAULT_SUFFIX,
   replaceConfirmText,
@@ -16,9 +16,9 @@ import {
   type RestoreState,
 } from '../domain/wizards/restore';
 import { comparisonLines } from '../domain/corruption/loss';
-import { connectionSecrets } from '../domain/host-env';
+import { connectionSecrets } from '../domain/host/host-env';
 import path from 'node:path';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { restoreSession } from '../services/wizards/restore';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import {

@@ -5,14 +5,23 @@
 // Exit 0 hits found, 5 none (or no such index), 3 unreachable, 64 bad input. Reads only; drives
 // the Documents view's session.
 import { readNamedFile } from '../boundary/files';
-import { countOf, formatCount } from '../domain/format';
-import { checkOneIndex, DEFAULT_SIZE, docChoice, hitRow, pageText, parseCount, requestLines, type DocQueryKind } from '../domain/documents';
+import { countOf, formatCount } from '../domain/text/format';
+import {
+  checkOneIndex,
+  DEFAULT_SIZE,
+  docChoice,
+  hitRow,
+  pageText,
+  parseCount,
+  requestLines,
+  type DocQueryKind,
+} from '../domain/inspect/documents';
 import { documentsSession } from '../services/documents';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'search';
 

@@ -1,6 +1,6 @@
 // shardeck service start|stop|restart|status: the engine of this host through its service manager
 // (systemctl, or the profile's commands). Stop and restart are confirmed by the node's name.
-import { SERVICE_VERBS, type ServiceVerb } from '../domain/engine';
+import { SERVICE_VERBS, type ServiceVerb } from '../domain/host/engine';
 import { type CommandModule } from './support/common';
 import { ENGINE_FLAG_HELP, ENGINE_OPTIONS, runEngineAction } from './support/engine-run';
 import { MUTATION_OPTIONS, usageError } from './support/guarded';

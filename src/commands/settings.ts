@@ -1,11 +1,11 @@
 // shardeck settings INDEX [--all] [--json]: every setting of one index, flattened (index.*), with
 // --all also Elasticsearch's defaults it does not override. Reads only.
-import { isSingleIndex, settingRows } from '../domain/inspect';
+import { isSingleIndex, settingRows } from '../domain/inspect/inspect';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'settings';
 

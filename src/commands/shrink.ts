@@ -6,14 +6,14 @@
 // the original is still there.
 import readline from 'node:readline/promises';
 import { isConnectionFailure } from '../cluster/connection';
-import { displayBlock, displayText } from '../domain/display-text';
-import { formatBytes, formatCount } from '../domain/format';
+import { displayBlock, displayText } from '../domain/text/display-text';
+import { formatBytes, formatCount } from '../domain/text/format';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { checkIndexExpression } from '../domain/mutation/targets';
 import { formatDuration, stepTitle, type Mode } from '../domain/shrink/plan';
 import { requestsOf, templateReview, type ShrinkReview } from '../domain/shrink/review';
 import { PLATFORM_REMINDER } from '../domain/shrink/template';
-import { parseTimeoutSeconds } from '../domain/values';
+import { parseTimeoutSeconds } from '../domain/text/values';
 import type { ShrinkReport, ShrinkState } from '../domain/wizards/shrink';
 import { changeTemplate, readTemplateFacts, unfinishedShrink, type ShrinkTuning } from '../services/shrink';
 import { shrinkSession } from '../services/wizards/shrink';

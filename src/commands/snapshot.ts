@@ -5,7 +5,7 @@
 import { isConnectionFailure } from '../cluster/connection';
 import { failureLines, progressLine, snapshotLine, snapshotOutcome } from '../domain/snapshots';
 import { checkName, defaultSnapshotName, type SnapshotRequest, type SnapshotState } from '../domain/wizards/snapshot';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { snapshotSession } from '../services/wizards/snapshot';
 import { EXIT, type CommandModule } from './support/common';
 import {

@@ -2,7 +2,7 @@
 // (state, indices, shards ok/failed, size of the newest, start, duration, failures with their
 // reasons), the snapshots running now, and the SLM policies (or that the node has none).
 import { failureLines, progressLine, repositoryLine, slmLine, snapshotLine, type SnapshotInfo } from '../domain/snapshots';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';

@@ -1,12 +1,12 @@
 // shardeck stats [INDEX] [--json]: documents, deleted documents, store, segments, merges, indexing
 // and search totals of one index (or pattern), or of the whole node with one line per index.
-import { formatBytes, formatCount } from '../domain/format';
-import { statsLines } from '../domain/inspect';
+import { formatBytes, formatCount } from '../domain/text/format';
+import { statsLines } from '../domain/inspect/inspect';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, printJson, usageError } from './support/guarded';
 import { notFound, withReads } from './support/inspect-common';
 import { out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'stats';
 

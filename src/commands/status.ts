@@ -1,14 +1,14 @@
 // shardeck status [--json]: the Health and Disk panes' facts, once, with a monitoring-check exit code.
-import { headroomText } from '../domain/disk';
+import { headroomText } from '../domain/nodes/disk';
 import { createEsApi } from '../cluster/api';
 import { closeClient } from '../cluster/connection';
 import { readStatus } from '../services/status';
 import { paint } from './support/paint';
-import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
-import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/status';
+import { diskLevelTone, formatBytes, formatPercent } from '../domain/text/format';
+import { explainNotGreen, statusExitCode, type StatusReport, type UnreachableReport } from '../domain/inspect/status';
 import { EXIT, openConnection, type CommandModule, type CommandConnection } from './support/common';
 import { err, out, outJson } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { copyKeptLine, type CopyRecord } from '../domain/corruption/copy';
 import { keptCopies } from '../services/red-copy';
 import { shrinkLeft } from '../services/shrink';

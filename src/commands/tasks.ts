@@ -18,7 +18,7 @@ import type { Confirmation } from '../domain/mutation/confirmation';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { err, out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { taskLines, taskStatusLine, type TaskLine } from '../domain/panes/tasks';
 import { parseRequestsPerSecond } from '../domain/wizards/delete';
 import type { TaskControlState } from '../domain/wizards/task-control';

@@ -7,7 +7,7 @@ import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { paint } from './support/paint';
 import { err, out } from './support/output';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 
 const NAME = 'templates';
 

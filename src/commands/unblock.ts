@@ -1,5 +1,5 @@
 // shardeck unblock [--yes] [--dry-run] [--json]: the CLI twin of the read-only block wizard.
-import { diskLevelTone, formatBytes, formatPercent } from '../domain/format';
+import { diskLevelTone, formatBytes, formatPercent } from '../domain/text/format';
 import { unblockSession } from '../services/wizards/unblock';
 import { EXIT, type CommandModule } from './support/common';
 import { applyOnePlan, JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure } from './support/guarded';

@@ -1,8 +1,8 @@
-// shardeck xray INDEX [--json]: everything about one index in one tree (domain/xray.ts): its
+// shardeck xray INDEX [--json]: everything about one index in one tree (domain/inspect/xray.ts): its
 // project, the templates that set its settings and mappings, aliases, shards with their nodes and
 // disks, the snapshots holding it, the tasks on it and shardeck's changes to it (the audit log).
 import { checkIndexExpression } from '../domain/mutation/targets';
-import { xrayLines } from '../domain/xray';
+import { xrayLines } from '../domain/inspect/xray';
 import { xrayOf } from '../services/xray';
 import { EXIT, type CommandModule } from './support/common';
 import { JSON_SCHEMA, openGuard, printJson, reportFailure, usageError } from './support/guarded';

@@ -1,4 +1,4 @@
-// Where shardeck keeps the record of an allocation setting it changed (domain/allocation-limits.ts):
+// Where shardeck keeps the record of an allocation setting it changed (domain/maintenance/allocation-limits.ts):
 // in the cluster locks' shared sticky folder, so the next shardeck start on that cluster finds a
 // crashed run's `primaries` (issue 27). One file per cluster and writer:
 // <lockDir>/<key>.allocation.<uid>.json, owned by its writer, 0600, written through the boundary
@@ -10,7 +10,7 @@
 import path from 'node:path';
 import { readRecordFiles, recordNames, removeRecordFile, writeRecordFile } from '../boundary/records';
 import { ownerName } from '../boundary/users';
-import { parseAllocationRecord, type AllocationRecord } from '../domain/allocation-limits';
+import { parseAllocationRecord, type AllocationRecord } from '../domain/maintenance/allocation-limits';
 import { clusterFileKey, clusterLockDir } from './cluster-lock';
 
 const MAX_RECORD_BYTES = 64 * 1024;

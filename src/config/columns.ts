@@ -1,7 +1,7 @@
-// The columns each profile chose per table pane (domain/columns.ts), in the private config folder:
+// The columns each profile chose per table pane (domain/console/columns.ts), in the private config folder:
 // <config>/columns.json, 0600, written whole (temp file and rename).
 import path from 'node:path';
-import { parseColumnChoices, type ColumnChoice, type ColumnChoices } from '../domain/columns';
+import { parseColumnChoices, type ColumnChoice, type ColumnChoices } from '../domain/console/columns';
 import { configDir, writePrivateFileAtomic } from './files';
 import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';
 

@@ -1,8 +1,8 @@
 // The console's command-line history (`:`), per profile, in the private config folder:
 // <config>/history.json, 0600, written whole. Lines with a password are never given to it
-// (domain/command-line.ts addToHistory), and one found in the file is dropped when it is read.
+// (domain/console/command-line.ts addToHistory), and one found in the file is dropped when it is read.
 import path from 'node:path';
-import { secretOnLine } from '../domain/command-line';
+import { secretOnLine } from '../domain/console/command-line';
 import { configDir, writePrivateFileAtomic } from './files';
 import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';
 

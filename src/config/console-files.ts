@@ -4,7 +4,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { configDir, createPrivateFile, ensurePrivateDir, writePrivateFileAtomic } from './files';
-import { screenFileName } from '../domain/screen-dump';
+import { screenFileName } from '../domain/console/screen-dump';
 
 /** The path as the footer shows it: the home folder as ~ (80 columns are few). */
 export function shortPath(file: string): string {

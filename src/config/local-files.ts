@@ -3,7 +3,7 @@
 // and what to do (exit 64: bad input, a file), never exit 70 with the parser's words. Nothing is
 // rewritten here: a broken file is only ever moved aside (setAside), never overwritten.
 import fs from 'node:fs';
-import { brokenAsideName, readProblem } from '../domain/local-files';
+import { brokenAsideName, readProblem } from '../domain/host/local-files';
 import { shellPath } from '../domain/mutation/preview';
 import { NotRegularFileError, readCapped } from '../boundary/files';
 import { UsageError } from './files';

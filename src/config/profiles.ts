@@ -3,7 +3,7 @@
 // refresh token lives in the 0600 secrets file (config/secrets.ts).
 import path from 'node:path';
 import Conf from 'conf';
-import { checkConfigText } from '../domain/local-files';
+import { checkConfigText } from '../domain/host/local-files';
 import { configDir, ensurePrivateDir, tightenPrivateFile } from './files';
 import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';
 
@@ -17,7 +17,7 @@ export interface Profile {
   ca?: string;
   insecure?: boolean;
   readOnly?: boolean;
-  /** Shown in every header, preview and confirmation (domain/profile-badge.ts): "PROD". */
+  /** Shown in every header, preview and confirmation (domain/console/profile-badge.ts): "PROD". */
   label?: string;
   /** The label's colour: one of PROFILE_COLOURS. */
   color?: string;

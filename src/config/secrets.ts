@@ -2,7 +2,7 @@
 // Nothing else ever holds them: not conf's config.json, not argv, not a log or an error message.
 // A secrets file that group or others can read is refused (with the chmod that fixes it).
 import path from 'node:path';
-import { checkSecretsText } from '../domain/local-files';
+import { checkSecretsText } from '../domain/host/local-files';
 import { assertPrivateFile, configDir, InsecureFileError, withFileLock, writePrivateFileAtomic } from './files';
 import { UsageError } from './connection';
 import { BrokenFileError, moveAsideRemedy, readLocalText } from './local-files';

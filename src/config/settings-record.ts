@@ -1,9 +1,9 @@
 // Where shardeck keeps the cluster settings' values before it first changed them
-// (domain/cluster-settings.ts SettingsRecord), for `shardeck cluster-settings restore KEY`: one
+// (domain/maintenance/cluster-settings.ts SettingsRecord), for `shardeck cluster-settings restore KEY`: one
 // file per cluster in this operator's config folder, <configDir>/cluster-settings/<key>.json, the
 // folder 0700 and the file 0600, written atomically before the change is sent.
 import path from 'node:path';
-import { parseSettingsRecord, type SettingsRecord } from '../domain/cluster-settings';
+import { parseSettingsRecord, type SettingsRecord } from '../domain/maintenance/cluster-settings';
 import { configDir, removePrivateFile, writePrivateFileAtomic } from './files';
 import { clusterFileKey } from './cluster-lock';
 import { moveAsideRemedy, readLocalText, BrokenFileError } from './local-files';

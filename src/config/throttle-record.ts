@@ -1,5 +1,5 @@
 // Where shardeck keeps the recovery throttle's values before it first changed them
-// (domain/shard-recovery.ts ThrottleRecord), for `shardeck recovery throttle --restore`: one file
+// (domain/nodes/shard-recovery.ts ThrottleRecord), for `shardeck recovery throttle --restore`: one file
 // per cluster beside the allocation records, <lockDir>/recovery-throttle.<uid>/<key>.json, the
 // folder 0700 and the file 0600, written before the change. The folder sits in the shared sticky
 // lock folder, so it is made and checked through the boundary (never a link another user planted
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { readCapped } from '../boundary/files';
 import { ensurePrivateFolder, lstatOf } from '../boundary/host-files';
 import { removeRecordFile, writeRecordFile } from '../boundary/records';
-import { parseThrottleRecord, type ThrottleRecord } from '../domain/shard-recovery';
+import { parseThrottleRecord, type ThrottleRecord } from '../domain/nodes/shard-recovery';
 import { clusterFileKey, clusterLockDir } from './cluster-lock';
 
 const uid = (): number => process.getuid?.() ?? 0;

@@ -1,6 +1,6 @@
 // Turns Elasticsearch responses (as requested by cluster/, see cluster/resources.ts) into domain
 // types. Pure: tested against responses recorded from a real node in test/fixtures/.
-import { allocationLimits } from './allocation-limits';
+import { allocationLimits } from './maintenance/allocation-limits';
 import type {
   ClusterHealth,
   ClusterSettingsView,
@@ -15,8 +15,8 @@ import type {
   NodeSearchStats,
   ShardRow,
 } from './types';
-import { parseWatermark } from './disk';
-import { compareText } from './order';
+import { parseWatermark } from './nodes/disk';
+import { compareText } from './text/order';
 
 type Json = Record<string, unknown>;
 

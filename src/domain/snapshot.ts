@@ -1,6 +1,6 @@
 // One read of the cluster as the console keeps it (data, when it arrived, the last error), and how
 // fresh what a pane shows is: as old as its oldest read, as broken as any.
-import { formatAgo } from './format';
+import { formatAgo } from './text/format';
 
 export interface SnapshotError {
   kind: string;

@@ -2,11 +2,11 @@
 // (requested by cluster/snapshots.ts), the path.repo check of an fs location, and the pure line
 // builders the `snapshots` command (and the Snapshots pane) draw. Tested against answers recorded
 // from a real 8.19 node (test/fixtures/snapshots/).
-import { formatBytes, formatCount, formatPercent, type Tone } from './format';
+import { formatBytes, formatCount, formatPercent, type Tone } from './text/format';
 import { formatMillis } from './panes/nodes';
-import { compareText } from './order';
-import { fitText } from './table';
-import { displayWidth, middleEllipsis } from './text';
+import { compareText } from './text/order';
+import { fitText } from './text/table';
+import { displayWidth, middleEllipsis } from './text/text';
 
 type Json = Record<string, any>;
 

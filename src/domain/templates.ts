@@ -4,8 +4,8 @@
 // templates (seed: "Index template settings"). Also the seed's component template that disables a
 // field, and the index template put back whole with only composed_of changed.
 import type { MutationPlan } from './mutation/plan';
-import { displayText } from './display-text';
-import { compareText } from './order';
+import { displayText } from './text/display-text';
+import { compareText } from './text/order';
 
 type Json = Record<string, any>;
 

@@ -2,12 +2,12 @@
 // transitions (with the shards that caused them) and notes are appended to a file per cluster
 // (services/timeline.ts); changes and recovery steps come from the audit records; the console,
 // `shardeck incident` and its Markdown export all read the same entries from here.
-import { countOf } from './format';
-import { unassignedPrimaries } from './status';
+import { countOf } from './text/format';
+import { unassignedPrimaries } from './inspect/status';
 import type { TaskProgress } from './delete/task';
 import { isHostRead, type AuditRecord } from './mutation/audit';
 import type { ClusterHealth, HealthStatus, IndexRow, ShardRow } from './types';
-import { displayText } from './display-text';
+import { displayText } from './text/display-text';
 
 export type TimelineEntry =
   | {

@@ -1,5 +1,5 @@
 // Domain types: what the panes show, independent of how Elasticsearch spells it.
-import type { AllocationLimit } from './allocation-limits';
+import type { AllocationLimit } from './maintenance/allocation-limits';
 
 export type HealthStatus = 'green' | 'yellow' | 'red';
 export type IndicatorStatus = HealthStatus | 'unknown' | 'unavailable';

@@ -1,8 +1,8 @@
 // An alias change prepared for the guard (issue 43 item 5): the alias and index names checked as
 // names (no patterns, no system or hidden index), the indices read as they are now, one atomic plan.
 import type { EsApi } from '../cluster/api';
-import { aliasPlan, type AliasChange, type AliasPlanCheck } from '../domain/aliases';
-import { refusal } from '../domain/index-admin';
+import { aliasPlan, type AliasChange, type AliasPlanCheck } from '../domain/maintenance/aliases';
+import { refusal } from '../domain/maintenance/index-admin';
 import { checkIndexExpression, isPattern } from '../domain/mutation/targets';
 import type { Guard } from './guard';
 

@@ -13,8 +13,8 @@ import {
   type AllocationDiff,
   type AllocationRecord,
   type AllocationValues,
-} from '../domain/allocation-limits';
-import { displayText } from '../domain/display-text';
+} from '../domain/maintenance/allocation-limits';
+import { displayText } from '../domain/text/display-text';
 import type { MutationPlan } from '../domain/mutation/plan';
 
 export interface LeftAllocation {

@@ -4,7 +4,7 @@
 import type { EsApi } from '../cluster/api';
 import { ConnError } from '../cluster/connection';
 import { lacks } from '../domain/capabilities';
-import { balanceUnsupported, copyKey, explainBlock, type BalanceContext, type DesiredBalance } from '../domain/balance';
+import { balanceUnsupported, copyKey, explainBlock, type BalanceContext, type DesiredBalance } from '../domain/nodes/balance';
 
 export const MAX_EXPLAINS = 3;
 

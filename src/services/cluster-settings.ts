@@ -3,7 +3,7 @@
 import os from 'node:os';
 import type { EsApi } from '../cluster/api';
 import { readSettingsRecord, writeSettingsRecord } from '../config/settings-record';
-import { levelsOf, recordBefore, withoutKey, type ClusterSettingsFacts, type SettingsRecord } from '../domain/cluster-settings';
+import { levelsOf, recordBefore, withoutKey, type ClusterSettingsFacts, type SettingsRecord } from '../domain/maintenance/cluster-settings';
 import type { MutationPlan } from '../domain/mutation/plan';
 import type { Guard } from './guard';
 import { oneChange } from './one-change';

@@ -5,10 +5,10 @@
 // elasticsearch-shard); from another host they answer "not seen from here".
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { configDir } from '../config/files';
-import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host-paths';
-import { defaultConfDir } from '../domain/host-env';
+import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host/host-paths';
+import { defaultConfDir } from '../domain/host/host-env';
 import { packageEsEnv } from '../boundary/host-files';
 import { existsHere, folderNames, procExe, procOpenFiles, procText, readHead, readTail } from '../boundary/host-reads';
 import { passwdName } from '../boundary/users';

@@ -2,7 +2,7 @@
 // total), following a task to its end, and the disk facts a merge is judged on. Reads go through
 // the facade (cluster/api.ts); the one change here, the refresh, goes through the Guard.
 import type { EsApi } from '../cluster/api';
-import { diskRows } from '../domain/disk';
+import { diskRows } from '../domain/nodes/disk';
 import { refreshPlan, type DeletePreview } from '../domain/delete/plan';
 import { type Query } from '../domain/delete/query';
 import { type TaskProgress } from '../domain/delete/task';

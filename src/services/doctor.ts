@@ -16,11 +16,11 @@ import { buildDoctorReport, DOCTOR_SCHEMA, type DoctorLog, type DoctorReport, ty
 import { noMasterFinding } from '../domain/doctor/master';
 import { worstSeverity, type Severity } from '../domain/doctor/finding';
 import type { DiskSample } from '../domain/doctor/forecast';
-import type { NodeSample } from '../domain/node-history';
-import type { NodeWatch } from '../domain/node-watch';
+import type { NodeSample } from '../domain/nodes/node-history';
+import type { NodeWatch } from '../domain/nodes/node-watch';
 import type { DoctorSample } from '../domain/doctor/sample';
 import { backlogSuspected, DEFAULT_TASK_THRESHOLDS, type TaskThresholds } from '../domain/doctor/tasks';
-import { HOT_THREADS_DEFAULTS, type HotNode } from '../domain/hot-threads';
+import { HOT_THREADS_DEFAULTS, type HotNode } from '../domain/nodes/hot-threads';
 import type { BalanceView } from '../domain/doctor/load';
 import { parseLog } from '../domain/doctor/logs';
 import { nodeLogFile, type DoctorNode } from '../domain/doctor/node';
@@ -28,7 +28,7 @@ import type { OptionsFile } from '../domain/doctor/heap';
 import { mountOf, parseMountInfo, type TmpView } from '../domain/doctor/tmp';
 import { elasticsearchRunsAs, envOfPid, runsOnThisHost, userName } from './corruption';
 import { ConnError } from '../cluster/connection';
-import { deprecationLogFile, deprecationsReport, parseDeprecationLog, type DeprecationsReport } from '../domain/deprecations';
+import { deprecationLogFile, deprecationsReport, parseDeprecationLog, type DeprecationsReport } from '../domain/inspect/deprecations';
 import { parseTemplates } from '../domain/templates';
 
 /** The log is read from its end, at most this much (a log of years is not read whole). */

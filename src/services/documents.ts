@@ -5,7 +5,7 @@
 import { readNamedFile } from '../boundary/files';
 import type { EsApi } from '../cluster/api';
 import type { IndexFacts } from '../cluster/documents';
-import { judgeOneIndex, unmappedFieldsError, windowError } from '../domain/documents';
+import { judgeOneIndex, unmappedFieldsError, windowError } from '../domain/inspect/documents';
 import { documentsMachine, type DocsEffect, type DocsEvent, type DocsState } from '../domain/wizards/documents';
 import { WizardSession } from './wizards/session';
 

@@ -1,9 +1,9 @@
-// Draining a node with real calls (domain/drain.ts): the change to the exclude list goes through
+// Draining a node with real calls (domain/maintenance/drain.ts): the change to the exclude list goes through
 // Guard.execute (which records the value before it: services/guard.ts), then the node is watched
 // until it holds no shards, with what blocks the move (allocation explain of the copies still on it).
 // Shared by `shardeck drain` and the Nodes pane's drain wizard.
 import type { EsApi } from '../cluster/api';
-import type { AllocationValues } from '../domain/allocation-limits';
+import type { AllocationValues } from '../domain/maintenance/allocation-limits';
 import {
   drainChange,
   drainProgress,
@@ -16,7 +16,7 @@ import {
   type DrainChange,
   type DrainProgress,
   type MoveBlocker,
-} from '../domain/drain';
+} from '../domain/maintenance/drain';
 import type { ShardRow } from '../domain/types';
 import { waitUntil } from './wait';
 

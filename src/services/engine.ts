@@ -20,8 +20,8 @@ import {
   type PluginVerb,
   type ServiceConfig,
   type ServiceVerb,
-} from '../domain/engine';
-import { defaultConfDir, type HostSecrets } from '../domain/host-env';
+} from '../domain/host/engine';
+import { defaultConfDir, type HostSecrets } from '../domain/host/host-env';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { elasticsearchRunsAs, envOfPid, javaOfPid, localNodeOf, processUser, uidOfUser, userName } from './corruption';
 import { linkedFolderRefusal, packageEsEnv, programRefusal } from '../boundary/host-files';

@@ -7,12 +7,12 @@ import { closeClient, createClient } from '../cluster/connection';
 import type { EsClient } from '../cluster/connection';
 import { resolveConnection } from '../config/connection';
 import { listProfiles, type Profile } from '../config/profiles';
-import { profileBadge } from '../domain/profile-badge';
-import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/fleet';
+import { profileBadge } from '../domain/console/profile-badge';
+import { fleetProblemRow, fleetRow, pendingRow, sortFleet, type FleetRow } from '../domain/inspect/fleet';
 import { urlForMessage } from '../domain/urls';
 import { putFleetRow, type FleetStore } from '../store/fleet';
 import { readStatus } from './status';
-import { compareText } from '../domain/order';
+import { compareText } from '../domain/text/order';
 
 export interface FleetOptions {
   /** Clusters read at the same time. */
@@ -33,7 +33,7 @@ export interface FleetTarget {
   profileData: Profile;
 }
 
-/** The row with its profile's label (domain/profile-badge.ts), when it has one. */
+/** The row with its profile's label (domain/console/profile-badge.ts), when it has one. */
 function withBadge(t: FleetTarget, row: FleetRow): FleetRow {
   const badge = profileBadge(t.profileData);
   return badge ? { ...row, badge } : row;

@@ -35,11 +35,11 @@ import {
   type TargetResolution,
 } from '../domain/mutation/targets';
 import { appendAudit, appendJournal, auditFile, readAudit, unfinishedInLog } from './audit';
-import { recordBefore, touchesAllocation, type AllocationRecord } from '../domain/allocation-limits';
+import { recordBefore, touchesAllocation, type AllocationRecord } from '../domain/maintenance/allocation-limits';
 import { removeRecordFile } from '../boundary/records';
 import { readAllocationRecord, writeAllocationRecord } from '../config/allocation-record';
 import { dropRecordsBack } from './allocation-record';
-import { badgeText, clusterNameRefusal, type ProfileBadge } from '../domain/profile-badge';
+import { badgeText, clusterNameRefusal, type ProfileBadge } from '../domain/console/profile-badge';
 
 export interface GuardContext {
   client: EsClient;

@@ -2,7 +2,14 @@
 // guard's rules (no `*`, `_all`, exclusions or system names), what each index is, and the refusals
 // (hidden and system indices, the write index of an alias) before any plan exists.
 import type { EsApi } from '../cluster/api';
-import { alreadyThere, indexActionPlan, refusal, type AliasRow, type IndexAction, type IndexFacts } from '../domain/index-admin';
+import {
+  alreadyThere,
+  indexActionPlan,
+  refusal,
+  type AliasRow,
+  type IndexAction,
+  type IndexFacts,
+} from '../domain/maintenance/index-admin';
 import type { MutationPlan } from '../domain/mutation/plan';
 import { holdingIndex, type SnapshotInfo } from '../domain/snapshots';
 import type { Guard } from './guard';

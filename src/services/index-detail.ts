@@ -7,7 +7,7 @@ import { setMaxListeners } from 'node:events';
 import type { EsApi } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
 import { detailRequests } from '../cluster/inspect';
-import type { IndexDetail } from '../domain/index-detail';
+import type { IndexDetail } from '../domain/inspect/index-detail';
 import type { Snapshot } from '../domain/snapshot';
 import type { ConsoleStore } from '../store/console';
 import { patchIndexDetail } from '../store/index-detail';

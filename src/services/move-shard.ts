@@ -13,7 +13,7 @@ import {
   type MoveRef,
   type MoveTargets,
   type ShardCopy,
-} from '../domain/move-shard';
+} from '../domain/maintenance/move-shard';
 import type { MutationPlan } from '../domain/mutation/plan';
 import { isPattern } from '../domain/mutation/targets';
 import type { Guard } from './guard';

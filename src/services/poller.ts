@@ -11,7 +11,7 @@ import { RESOURCES, type ResourceData, type ResourceName } from '../cluster/reso
 import type { ClusterHealth, HealthDiagnosis } from '../domain/types';
 import { parseRetryAfter, pollRetryDelayMs } from '../domain/retry';
 import { adaptivePeriodMs, readShare, smoothCost, type Snapshot } from '../domain/snapshot';
-import { nodeListFacts, nodeNames, watchNodes } from '../domain/node-watch';
+import { nodeListFacts, nodeNames, watchNodes } from '../domain/nodes/node-watch';
 import { explanationDiagnoses } from '../domain/panes/health';
 import { explainAllocation } from '../domain/wizards/allocation';
 import { recordDiskSamples, recordNodeSamples, setSnapshot, touchSnapshot, type ConsoleStore } from '../store/console';
@@ -240,7 +240,7 @@ export class Poller {
   }
 
   /**
-   * Tracks nodes leaving (domain/node-watch.ts): health's node count on every pane, names from the
+   * Tracks nodes leaving (domain/nodes/node-watch.ts): health's node count on every pane, names from the
    * node list. When the count drops and no visible pane polls the node list, it is read once, so
    * the header can name who left.
    */

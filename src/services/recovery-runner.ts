@@ -4,7 +4,7 @@
 // nothing is retried. The CLI and the TUI both drive it through RunnerIO.
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
-import { displayText } from '../domain/display-text';
+import { displayText } from '../domain/text/display-text';
 import { configDir, lockHolder, privateFolderFiles, releaseLock, tryLock, writePrivateFileAtomic } from '../config/files';
 import { readLocalText } from '../config/local-files';
 import { backupPaths, DEFAULT_SHARD_WAIT_S, recoveryPlan, type PlanStep } from '../domain/corruption/plan';
@@ -19,7 +19,7 @@ import {
 } from '../domain/corruption/progress';
 import { parseCheckIndex, parseShardToolReroute } from '../domain/corruption/tool-output';
 import { lossAfterwards } from '../domain/corruption/loss';
-import type { HostSecrets } from '../domain/host-env';
+import type { HostSecrets } from '../domain/host/host-env';
 import { describeOutcome } from '../domain/mutation/audit';
 import { confirmationNeeded, type Confirmation, type ConfirmationNeed } from '../domain/mutation/confirmation';
 import type { MutationPlan } from '../domain/mutation/plan';

@@ -13,7 +13,7 @@ import {
   type ThrottleChange,
   type ThrottleKey,
   type ThrottleRecord,
-} from '../domain/shard-recovery';
+} from '../domain/nodes/shard-recovery';
 import type { Guard } from './guard';
 import { performMutations } from './wizards/session';
 import type { PlanResult } from '../domain/wizards/machine';

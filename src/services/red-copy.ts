@@ -24,7 +24,7 @@ import { countsFromTimeline, exorciseLoss, replicaLoss, restoreLoss, type DocCou
 import { restoreRoute } from '../domain/wizards/recovery';
 import type { RestoreForm } from '../domain/wizards/restore';
 import { readTimeline } from './timeline';
-import type { HostSecrets } from '../domain/host-env';
+import type { HostSecrets } from '../domain/host/host-env';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import { folderNames } from '../boundary/host-reads';
 import {

@@ -1,4 +1,4 @@
-// Runs the rolling restart of this host's node (domain/restart-node.ts) with real calls: the
+// Runs the rolling restart of this host's node (domain/maintenance/restart-node.ts) with real calls: the
 // cluster changes through Guard.execute (allocation off is recorded before it is sent:
 // services/guard.ts), the engine's stop and start through the service commands
 // (services/engine.ts runService: Guard.runHostCommand, verified on the node). The progress is
@@ -9,8 +9,8 @@ import type { EsApi } from '../cluster/api';
 import { ClusterBusyError, withRestartLock } from '../config/cluster-lock';
 import { readCapped } from '../boundary/files';
 import { configDir, removePrivateFile, writePrivateFileAtomic } from '../config/files';
-import { allocationEnablePlan } from '../domain/allocation-limits';
-import { serviceManagerMissing, type ServiceConfig } from '../domain/engine';
+import { allocationEnablePlan } from '../domain/maintenance/allocation-limits';
+import { serviceManagerMissing, type ServiceConfig } from '../domain/host/engine';
 import { systemdRunning } from '../boundary/host-reads';
 import type { Confirmation } from '../domain/mutation/confirmation';
 import type { MutationPlan } from '../domain/mutation/plan';
@@ -28,7 +28,7 @@ import {
   type RestartChecks,
   type RestartProgress,
   type RestartStepId,
-} from '../domain/restart-node';
+} from '../domain/maintenance/restart-node';
 import { leftAllocation } from './allocation-record';
 import { readEngine, runService, type EngineFacts, type EngineOverrides, type EngineTuning } from './engine';
 import { GuardRefusal, type Guard } from './guard';

@@ -2,7 +2,7 @@
 // status command and for every cluster of the fleet (services/fleet.ts).
 import type { EsApi } from '../cluster/api';
 import type { ConnError } from '../cluster/connection';
-import { buildStatusReport, STATUS_SCHEMA, type StatusReport, type UnreachableReport } from '../domain/status';
+import { buildStatusReport, STATUS_SCHEMA, type StatusReport, type UnreachableReport } from '../domain/inspect/status';
 
 /**
  * What a status read fetches: `full` (shardeck status) everything; `row` (a fleet row: health, disk,

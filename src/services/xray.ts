@@ -1,7 +1,7 @@
 // The x-ray of one index as the CLI (shardeck xray) and the console (x on the Indices pane) show
-// it: the facts read from the node, this user's audit log, one tree (domain/xray.ts).
+// it: the facts read from the node, this user's audit log, one tree (domain/inspect/xray.ts).
 import type { EsApi } from '../cluster/api';
-import { xrayTree, type XrayFacts, type XrayNode } from '../domain/xray';
+import { xrayTree, type XrayFacts, type XrayNode } from '../domain/inspect/xray';
 import { readAudit } from './audit';
 
 /** The tree and its facts; null when no index has that name. */

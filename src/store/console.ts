@@ -9,15 +9,15 @@ import { DEFAULT_TEMPLATE_VERSION } from '../domain/naming';
 import type { Snapshot } from '../domain/snapshot';
 import type { PaneId } from '../domain/panes';
 import type { HealthDiagnosis, NodeDisk } from '../domain/types';
-import type { IndexDetail } from '../domain/index-detail';
+import type { IndexDetail } from '../domain/inspect/index-detail';
 import type { TimelineEntry } from '../domain/timeline';
 import type { ApprovalMessage } from '../domain/share';
 import type { DiskSample } from '../domain/doctor/forecast';
-import { addSamples, nodeSamples, type NodeSample } from '../domain/node-history';
-import type { NodeFigures } from '../domain/node-stats';
+import { addSamples, nodeSamples, type NodeSample } from '../domain/nodes/node-history';
+import type { NodeFigures } from '../domain/nodes/node-stats';
 import type { DoctorReport } from '../domain/doctor/report';
-import type { NodeWatch } from '../domain/node-watch';
-import type { ProfileBadge } from '../domain/profile-badge';
+import type { NodeWatch } from '../domain/nodes/node-watch';
+import type { ProfileBadge } from '../domain/console/profile-badge';
 
 export type { ResourceName };
 export { PANES, type PaneId } from '../domain/panes';
@@ -33,7 +33,7 @@ export interface ConnectionInfo {
   user?: string;
   insecure: boolean;
   readOnly: boolean;
-  /** The profile's label and colour (domain/profile-badge.ts), shown in the header of every pane. */
+  /** The profile's label and colour (domain/console/profile-badge.ts), shown in the header of every pane. */
   badge?: ProfileBadge;
 }
 
@@ -111,9 +111,9 @@ export interface ConsoleState {
   doctor?: { report?: DoctorReport; fetchedAt?: number; inFlight: boolean; error?: string };
   /** Disk per node as the console saw it change, for the doctor's forecast (bounded, oldest dropped). */
   diskSamples?: Record<string, DiskSample[]>;
-  /** Each node's samples while the Nodes pane was shown (domain/node-history.ts; at most MAX_NODE_SAMPLES each). */
+  /** Each node's samples while the Nodes pane was shown (domain/nodes/node-history.ts; at most MAX_NODE_SAMPLES each). */
   nodeHistory?: Record<string, NodeSample[]>;
-  /** Nodes seen in this session and those that left (domain/node-watch.ts), updated by the poller. */
+  /** Nodes seen in this session and those that left (domain/nodes/node-watch.ts), updated by the poller. */
   nodeWatch?: NodeWatch;
 }
 

@@ -1,8 +1,8 @@
-// The Fleet view's state: one row per saved profile's cluster (domain/fleet.ts), worst first, as
+// The Fleet view's state: one row per saved profile's cluster (domain/inspect/fleet.ts), worst first, as
 // services/fleet.ts FleetWatcher reads them; when the watch started and when the first full table
 // (every cluster answered or timed out) was there.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { sortFleet, type FleetRow } from '../domain/fleet';
+import { sortFleet, type FleetRow } from '../domain/inspect/fleet';
 
 export interface FleetState {
   rows: FleetRow[];

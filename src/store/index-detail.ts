@@ -1,6 +1,6 @@
 // Opening, closing and filling the index detail in the console store. The view opens it; the
 // service (services/index-detail.ts) sees which index is open and writes each read as it arrives.
-import { emptyDetail, type IndexDetail } from '../domain/index-detail';
+import { emptyDetail, type IndexDetail } from '../domain/inspect/index-detail';
 import type { ConsoleStore } from './console';
 
 export function openIndexDetail(store: ConsoleStore, index: string): void {

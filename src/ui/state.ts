@@ -4,12 +4,12 @@
 // are in store/console.ts. A zustand vanilla store so the key router, the panes and the wizards
 // share it without prop drilling.
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { TableView } from '../domain/table';
-import type { ListNav } from '../domain/list-nav';
+import type { TableView } from '../domain/text/table';
+import type { ListNav } from '../domain/console/list-nav';
 import type { Selection } from '../domain/panes';
-import type { DetailSection } from '../domain/index-detail';
-import type { ProfileBadge } from '../domain/profile-badge';
-import type { ColumnChoice } from '../domain/columns';
+import type { DetailSection } from '../domain/inspect/index-detail';
+import type { ProfileBadge } from '../domain/console/profile-badge';
+import type { ColumnChoice } from '../domain/console/columns';
 import { PANES, PANE_SPECS, type PaneId, type TablePane } from '../store/panes';
 
 export type { TablePane };

@@ -1,6 +1,6 @@
 // Colours on screen carry meaning (green fine, yellow attention, red act now) and go away with
 // NO_COLOR (no-color.org). Ink's chalk does not read NO_COLOR itself, so every colour passes here.
-import type { Tone } from '../domain/format';
+import type { Tone } from '../domain/text/format';
 
 export function colourEnabled(): boolean {
   return !process.env.NO_COLOR;

@@ -1,8 +1,8 @@
 // Alias plans: the write index kept or moved in the same atomic request, and refused when an alias
 // that had a write index would be left without one.
 import { describe, expect, it } from 'vitest';
-import { aliasPlan, aliasViews } from '../../src/domain/aliases';
-import { parseAliasRows, writeIndexOf } from '../../src/domain/index-admin';
+import { aliasPlan, aliasViews } from '../../src/domain/maintenance/aliases';
+import { parseAliasRows, writeIndexOf } from '../../src/domain/maintenance/index-admin';
 
 const rows = parseAliasRows([
   { alias: 'logs', index: 'logs-1', is_write_index: 'true' },

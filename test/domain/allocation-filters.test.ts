@@ -1,7 +1,13 @@
 // Which nodes an allocation filter keeps shards off, as Elasticsearch's DiscoveryNodeFilters
 // matches them: comma-separated values, `*` wildcards, _name/_ip/_host/_id and node attributes.
 import { describe, expect, it } from 'vitest';
-import { allocationFilters, clearFilterPlan, isFilterKey, keepsOff, parseFilterNodes } from '../../src/domain/allocation-filters';
+import {
+  allocationFilters,
+  clearFilterPlan,
+  isFilterKey,
+  keepsOff,
+  parseFilterNodes,
+} from '../../src/domain/maintenance/allocation-filters';
 
 const nodes = parseFilterNodes({
   nodes: {

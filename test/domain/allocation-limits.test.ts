@@ -13,9 +13,9 @@ import {
   restorePlan,
   touchesAllocation,
   type AllocationRecord,
-} from '../../src/domain/allocation-limits';
+} from '../../src/domain/maintenance/allocation-limits';
 import { parseClusterSettings } from '../../src/domain/parse';
-import { buildStatusReport, statusExitCode } from '../../src/domain/status';
+import { buildStatusReport, statusExitCode } from '../../src/domain/inspect/status';
 import { scrollLimitPlan } from '../../src/domain/wizards/scroll';
 
 const head = { clusterUuid: 'u-1', url: 'http://localhost:9200', at: '2026-11-26T04:00:00.000Z', user: 'root', pid: 42 };

@@ -3,7 +3,7 @@
 // answer with one copy marked as a 2-node cluster reports a copy the balancer wants elsewhere.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { balanceUnsupported, explainBalance, explainBlock, parseBalanceSummary, parseDesiredBalance } from '../../src/domain/balance';
+import { balanceUnsupported, explainBalance, explainBlock, parseBalanceSummary, parseDesiredBalance } from '../../src/domain/nodes/balance';
 import { nodeMaintenanceLines } from '../../src/domain/panes/nodes';
 
 const recorded = () =>

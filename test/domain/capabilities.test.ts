@@ -57,7 +57,7 @@ describe('what a pre-8.16 node leaves out (recorded from 8.6.2: test/fixtures/re
     const fs = await import('node:fs');
     const path = await import('node:path');
     const { parseCatShards, parseClusterHealth } = await import('../../src/domain/parse');
-    const { unassignedPrimaries } = await import('../../src/domain/status');
+    const { unassignedPrimaries } = await import('../../src/domain/inspect/status');
     const { summaryLines } = await import('../../src/domain/panes/health');
     const dir = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures', 'red-8.6.2');
     const read = (f: string) => JSON.parse(fs.readFileSync(path.join(dir, `${f}.json`), 'utf8'));

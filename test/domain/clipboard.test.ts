@@ -1,7 +1,7 @@
 // Copy over SSH (OSC 52) and the screen dump: the bytes, the choices and the lines the footer says.
 import { describe, expect, it } from 'vitest';
-import { clipboardWay, copiedText, copyRefusal, copyTargetOf, MAX_OSC52_BASE64, osc52Sequences } from '../../src/domain/clipboard';
-import { dumpedText, plainScreen, screenFileName } from '../../src/domain/screen-dump';
+import { clipboardWay, copiedText, copyRefusal, copyTargetOf, MAX_OSC52_BASE64, osc52Sequences } from '../../src/domain/console/clipboard';
+import { dumpedText, plainScreen, screenFileName } from '../../src/domain/console/screen-dump';
 
 describe('OSC 52', () => {
   it('carries the text base64-encoded; inside tmux also wrapped in its passthrough, every ESC doubled', () => {

@@ -14,7 +14,7 @@ import {
   setPlan,
   settingRows,
   type ClusterSettingsFacts,
-} from '../../src/domain/cluster-settings';
+} from '../../src/domain/maintenance/cluster-settings';
 
 const read = (f: string) => JSON.parse(fs.readFileSync(`test/fixtures/admin/${f}`, 'utf8'));
 const recorded = parseClusterSettings(read('cluster-settings-8.19.json'), read('nodes-settings-8.19.json'));

@@ -1,7 +1,7 @@
 // Columns of one's own: hide, show and reorder, the name never hidden, defaults for what a choice
 // does not name, and the file refused whole when it holds anything else.
 import { describe, expect, it } from 'vitest';
-import { applyColumnChoice, chooserRows, moveColumn, parseColumnChoices, toggleColumn } from '../../src/domain/columns';
+import { applyColumnChoice, chooserRows, moveColumn, parseColumnChoices, toggleColumn } from '../../src/domain/console/columns';
 
 const COLS = [
   { title: 'health', width: 7 },

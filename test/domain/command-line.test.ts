@@ -1,6 +1,6 @@
 // The console's command line: what a line does, what Tab completes, what the history keeps.
 import { describe, expect, it } from 'vitest';
-import { addToHistory, completeLine, HISTORY_MAX, parseLine, secretOnLine } from '../../src/domain/command-line';
+import { addToHistory, completeLine, HISTORY_MAX, parseLine, secretOnLine } from '../../src/domain/console/command-line';
 
 const rw = { readOnly: false };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countOf } from '../../src/domain/format';
+import { countOf } from '../../src/domain/text/format';
 
 describe('countOf: one helper for "1 node", "2 nodes"', () => {
   it('puts the noun in the number the count needs', () => {

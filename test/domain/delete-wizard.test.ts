@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTask, type TaskProgress } from '../../src/domain/delete/task';
 import { goneDeleteReport } from '../../src/domain/delete/report';
-import type { DiskRow } from '../../src/domain/disk';
+import type { DiskRow } from '../../src/domain/nodes/disk';
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import type { IndexRow } from '../../src/domain/types';
 import {

@@ -12,7 +12,7 @@ import {
   issueTitle,
   parseDeprecationLog,
   parseDeprecationsInfo,
-} from '../../src/domain/deprecations';
+} from '../../src/domain/inspect/deprecations';
 import { upgradeFindings } from '../../src/domain/doctor/upgrade';
 import { forbiddenSentence, parseUnauthorized } from '../../src/domain/privileges';
 

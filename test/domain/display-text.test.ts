@@ -2,7 +2,7 @@
 // cursor, sets the title or reorders text survives; ordinary text (accents, combining marks, CJK)
 // is untouched; JSON passed through it parses to the same values.
 import { describe, expect, it } from 'vitest';
-import { displayBlock, displayText, isDisplaySafe } from '../../src/domain/display-text';
+import { displayBlock, displayText, isDisplaySafe } from '../../src/domain/text/display-text';
 import { HOSTILE } from '../fixtures/hostile/names';
 
 // eslint-disable-next-line no-control-regex -- asserts no control character reaches the output

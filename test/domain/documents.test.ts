@@ -10,7 +10,7 @@ import {
   queryFields,
   unmappedFieldsError,
   windowError,
-} from '../../src/domain/documents';
+} from '../../src/domain/inspect/documents';
 import { parseUntil, untilQuery } from '../../src/domain/delete/query';
 import { documentsMachine, foundSomething, type DocsEvent } from '../../src/domain/wizards/documents';
 import { fixture } from '../ui/harness';

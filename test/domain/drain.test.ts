@@ -2,7 +2,7 @@
 // _cluster/settings?flat_settings answers), the copies left on the node, and what blocks their move
 // (an allocation explain of an assigned shard, shaped like 8.19's answer).
 import { describe, expect, it } from 'vitest';
-import { allocationValuesOf, touchesAllocation } from '../../src/domain/allocation-limits';
+import { allocationValuesOf, touchesAllocation } from '../../src/domain/maintenance/allocation-limits';
 import {
   drainChange,
   drainProgress,
@@ -14,7 +14,7 @@ import {
   shardsOnNode,
   stuckShards,
   undoDrainChange,
-} from '../../src/domain/drain';
+} from '../../src/domain/maintenance/drain';
 import type { ShardRow } from '../../src/domain/types';
 import { drainWizardMachine } from '../../src/domain/wizards/drain';
 

@@ -12,7 +12,7 @@ import {
   serviceCommands,
   serviceConfirmation,
   zipUrl,
-} from '../../src/domain/engine';
+} from '../../src/domain/host/engine';
 import { confirmationSatisfies } from '../../src/domain/mutation/confirmation';
 import { engineClosesOnEsc, engineMachine, RESTART, type EngineWizardEvent } from '../../src/domain/wizards/engine';
 

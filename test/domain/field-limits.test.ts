@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FIELD_LIMIT, fieldCountLine, fieldCounts, nearFieldLimit } from '../../src/domain/field-limits';
+import { DEFAULT_FIELD_LIMIT, fieldCountLine, fieldCounts, nearFieldLimit } from '../../src/domain/inspect/field-limits';
 import { fieldLimitFindings } from '../../src/domain/doctor/fields';
 import { FIXTURES } from '../helpers/recorded';
 

@@ -10,7 +10,7 @@ import {
   sortFleet,
   worstDisk,
   type FleetRow,
-} from '../../src/domain/fleet';
+} from '../../src/domain/inspect/fleet';
 
 const row = (profile: string, over: Partial<FleetRow>): FleetRow => ({
   ...pendingRow(profile, 'http://x'),

@@ -1,6 +1,6 @@
 // What a host command (the corruption checklist's bash and everything it starts) inherits.
 import { describe, expect, it } from 'vitest';
-import { connectionSecrets, defaultConfDir, hostCommandEnv, hostEnv, parseEnvFile, SYSTEM_PATH } from '../../src/domain/host-env';
+import { connectionSecrets, defaultConfDir, hostCommandEnv, hostEnv, parseEnvFile, SYSTEM_PATH } from '../../src/domain/host/host-env';
 
 describe('the environment of a host command', () => {
   const base = {

@@ -7,7 +7,7 @@ import {
   untrustedFolder,
   untrustedProgram,
   type PathStat,
-} from '../../src/domain/host-paths';
+} from '../../src/domain/host/host-paths';
 
 const dir = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: true, isFile: false, uid, mode });
 const file = (uid: number, mode: number): PathStat => ({ isSymbolicLink: false, isDirectory: false, isFile: true, uid, mode });

@@ -3,8 +3,8 @@
 // index the cluster has must stay reachable by name, while the characters the node refuses
 // are still refused in words.
 import { describe, expect, it } from 'vitest';
-import { checkOneIndex } from '../../src/domain/documents';
-import { isSingleIndex } from '../../src/domain/inspect';
+import { checkOneIndex } from '../../src/domain/inspect/documents';
+import { isSingleIndex } from '../../src/domain/inspect/inspect';
 import { checkIndexExpression } from '../../src/domain/mutation/targets';
 import { HOSTILE_INDICES } from '../fixtures/hostile/names';
 
@@ -27,7 +27,7 @@ describe('hostile but valid index names pass the checks', () => {
 describe('the advice in the messages is true', () => {
   // shardeck status lists no indices; shardeck cat indices does.
   it('a wrong index name points at a command that lists the indices', async () => {
-    const { judgeOneIndex } = await import('../../src/domain/documents');
+    const { judgeOneIndex } = await import('../../src/domain/inspect/documents');
     for (const message of [checkOneIndex('logs-*'), (judgeOneIndex('nope', []) as { error: string }).error]) {
       expect(message).toContain('shardeck cat indices');
       expect(message).not.toContain('shardeck status');

@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCatAllocation } from '../../src/domain/parse';
-import { parseNodePressure } from '../../src/domain/node-pressure';
-import { HOT_FACTOR, hotSpotLine, hotSpots } from '../../src/domain/hot-spots';
+import { parseNodePressure } from '../../src/domain/nodes/node-pressure';
+import { HOT_FACTOR, hotSpotLine, hotSpots } from '../../src/domain/nodes/hot-spots';
 import { hotSpotFindings } from '../../src/domain/doctor/hotspots';
 import { FIXTURES, parsedAsPolled } from '../helpers/recorded';
 

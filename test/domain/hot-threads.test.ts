@@ -11,7 +11,7 @@ import {
   parseHotThreadsOptions,
   shortFrame,
   threadPool,
-} from '../../src/domain/hot-threads';
+} from '../../src/domain/nodes/hot-threads';
 
 const recorded = (name: string) => fs.readFileSync(path.join(__dirname, '../fixtures/hot-threads', `${name}.txt`), 'utf8');
 

@@ -2,7 +2,14 @@
 // pattern), the refusals (hidden and system indices, an alias's write index), what a delete asks
 // to be typed.
 import { describe, expect, it } from 'vitest';
-import { deleteConfirmText, indexActionPlan, parseAliasRows, parseIndexFacts, refusal, typedAheadText } from '../../src/domain/index-admin';
+import {
+  deleteConfirmText,
+  indexActionPlan,
+  parseAliasRows,
+  parseIndexFacts,
+  refusal,
+  typedAheadText,
+} from '../../src/domain/maintenance/index-admin';
 
 const facts = parseIndexFacts(
   [

@@ -22,7 +22,7 @@ import {
   templateMatch,
   unfoldedFields,
   unknownColumns,
-} from '../../src/domain/inspect';
+} from '../../src/domain/inspect/inspect';
 import {
   mappingSectionLines,
   nextSection,
@@ -30,7 +30,7 @@ import {
   shardsSectionLines,
   statsSectionLines,
   templateSectionLines,
-} from '../../src/domain/index-detail';
+} from '../../src/domain/inspect/index-detail';
 import { parseCatShards } from '../../src/domain/parse';
 import { detailFixture, recordedDetail } from '../ui/detail-fixtures';
 

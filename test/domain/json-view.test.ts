@@ -1,6 +1,6 @@
 // The JSON viewer's lines: flattened once, folded by index, cut to the width before a long string is copied.
 import { describe, expect, it } from 'vitest';
-import { containerOf, foldAll, jsonLines, linePieces, visibleLines } from '../../src/domain/json-view';
+import { containerOf, foldAll, jsonLines, linePieces, visibleLines } from '../../src/domain/console/json-view';
 import { fixture } from '../ui/harness';
 
 const DOC = fixture('documents', 'doc');

@@ -1,7 +1,7 @@
 // The one line editor and the form events every wizard machine takes: focus moves round the form
 // and is kept across phases; a typed key edits whatever text the phase is asking for.
 import { describe, expect, it } from 'vitest';
-import { DIGITS, editLine } from '../../src/domain/line-edit';
+import { DIGITS, editLine } from '../../src/domain/console/line-edit';
 import { deleteMachine, type DeleteEvent } from '../../src/domain/wizards/delete';
 import { recoveryMachine } from '../../src/domain/wizards/recovery';
 import { offeredTemplate, replicasMachine, type ReplicasEvent } from '../../src/domain/wizards/replicas';

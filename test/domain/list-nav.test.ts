@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { movedText, navigate, navList, NAV_START, sameNav, type ListNav, type NavMove } from '../../src/domain/list-nav';
+import { movedText, navigate, navList, NAV_START, sameNav, type ListNav, type NavMove } from '../../src/domain/console/list-nav';
 
 const list = (keys: string[], height = 3, tail = false) => navList(keys, (k) => k, height, tail);
 const letters = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + i));

@@ -1,6 +1,6 @@
 // The checks behind broken local files (config/local-files.ts says them): plain values only.
 import { describe, expect, it } from 'vitest';
-import { brokenAsideName, checkConfigText, checkSecretsText, hasTornLastLine, readProblem } from '../../src/domain/local-files';
+import { brokenAsideName, checkConfigText, checkSecretsText, hasTornLastLine, readProblem } from '../../src/domain/host/local-files';
 import { parseAuditLog } from '../../src/domain/mutation/audit';
 import { shellPath } from '../../src/domain/mutation/preview';
 

@@ -1,6 +1,6 @@
 // Force merge after a delete: its plan and the room it needs.
 import { describe, expect, it } from 'vitest';
-import { forcemergePlan, judgeMergeSpace } from '../../src/domain/merge';
+import { forcemergePlan, judgeMergeSpace } from '../../src/domain/maintenance/merge';
 
 describe('merge plan', () => {
   it('the merge only expunges deletes, as a task', () => {

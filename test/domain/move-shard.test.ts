@@ -3,7 +3,15 @@
 // reroute dry run refused by an exclude filter.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { chooseCopy, dryRunRefusal, moveDone, movePlan, moveTargets, parseCopies, refusedTarget } from '../../src/domain/move-shard';
+import {
+  chooseCopy,
+  dryRunRefusal,
+  moveDone,
+  movePlan,
+  moveTargets,
+  parseCopies,
+  refusedTarget,
+} from '../../src/domain/maintenance/move-shard';
 
 const read = (f: string) => JSON.parse(fs.readFileSync(`test/fixtures/admin/${f}`, 'utf8'));
 

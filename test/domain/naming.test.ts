@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectIdOfIndex } from '../../src/domain/naming';
 import { matchProjectsToIndices } from '../../src/domain/projects';
-import { deleteConfirmText, parseIndexFacts } from '../../src/domain/index-admin';
+import { deleteConfirmText, parseIndexFacts } from '../../src/domain/maintenance/index-admin';
 
 const indexFacts = (names: string[]) =>
   parseIndexFacts(

@@ -6,9 +6,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/cluster/resources';
-import { oldGenPercent, parseNodePressure, rejectionsSince, NODE_PRESSURE_FILTER } from '../../src/domain/node-pressure';
-import { addSamples, nodeSamples, sparkline, sparkLines, type NodeSample } from '../../src/domain/node-history';
-import { parseNodeStats } from '../../src/domain/node-stats';
+import { oldGenPercent, parseNodePressure, rejectionsSince, NODE_PRESSURE_FILTER } from '../../src/domain/nodes/node-pressure';
+import { addSamples, nodeSamples, sparkline, sparkLines, type NodeSample } from '../../src/domain/nodes/node-history';
+import { parseNodeStats } from '../../src/domain/nodes/node-stats';
 import { pressureLines } from '../../src/domain/panes/nodes';
 import { FIXTURES } from '../helpers/recorded';
 

@@ -1,7 +1,7 @@
 // Nodes leaving while the console watches: the count of health dropping below the most seen, the
 // names from the node list, and health's delayed shards for a console started after the fact.
 import { describe, expect, it } from 'vitest';
-import { nodeLeftShards, nodeLeftText, watchNodes } from '../../src/domain/node-watch';
+import { nodeLeftShards, nodeLeftText, watchNodes } from '../../src/domain/nodes/node-watch';
 import type { ClusterHealth, ShardRow } from '../../src/domain/types';
 
 const health = (over: Partial<ClusterHealth> = {}): ClusterHealth => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareText } from '../../src/domain/order';
+import { compareText } from '../../src/domain/text/order';
 
 describe('compareText', () => {
   it('orders by code unit, equal texts give 0', () => {

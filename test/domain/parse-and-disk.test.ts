@@ -23,10 +23,10 @@ import {
   requiredFreeBytes,
   usedPercent,
   watermarkUsedPercent,
-} from '../../src/domain/disk';
+} from '../../src/domain/nodes/disk';
 import type { Watermarks } from '../../src/domain/types';
-import { buildStatusReport, explainNotGreen, statusExitCode } from '../../src/domain/status';
-import { formatBytes, formatCount } from '../../src/domain/format';
+import { buildStatusReport, explainNotGreen, statusExitCode } from '../../src/domain/inspect/status';
+import { formatBytes, formatCount } from '../../src/domain/text/format';
 import { projectIdOfIndex } from '../../src/domain/naming';
 
 const fx = (scenario: string, name: string) =>

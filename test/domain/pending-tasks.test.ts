@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { oldestPending, parsePendingTasks, pendingLines, PENDING_OLD_MS, type PendingTask } from '../../src/domain/pending-tasks';
+import { oldestPending, parsePendingTasks, pendingLines, PENDING_OLD_MS, type PendingTask } from '../../src/domain/inspect/pending-tasks';
 import { pendingFindings } from '../../src/domain/doctor/pending';
 import { FIXTURES, parsedAsPolled } from '../helpers/recorded';
 

@@ -1,9 +1,9 @@
 // A label and a colour per profile: what may be saved, what a hand-edited file shows, and the
 // label at the start of every preview (CLI and console share previewLines).
 import { describe, expect, it } from 'vitest';
-import { badgeText, colourProblem, labelProblem, profileBadge } from '../../src/domain/profile-badge';
+import { badgeText, colourProblem, labelProblem, profileBadge } from '../../src/domain/console/profile-badge';
 import { buildPreview, previewLines } from '../../src/domain/mutation/preview';
-import { fleetColumns, fleetDetail, pendingRow } from '../../src/domain/fleet';
+import { fleetColumns, fleetDetail, pendingRow } from '../../src/domain/inspect/fleet';
 import type { MutationPlan } from '../../src/domain/mutation/plan';
 
 describe('profile label and colour', () => {

@@ -12,7 +12,7 @@ import {
   restoreAllocationNow,
   resumeFrom,
   type RestartProgress,
-} from '../../src/domain/restart-node';
+} from '../../src/domain/maintenance/restart-node';
 import { checkPlanPath } from '../../src/domain/mutation/targets';
 import { restartWizardMachine, type RestartWizardState } from '../../src/domain/wizards/restart-node';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCatIndices, parseCatShards } from '../../src/domain/parse';
 import { indexLines, indexLinesAgain, INDEX_SORT_KEYS } from '../../src/domain/panes/indices';
 import { SHARD_SORT_KEYS } from '../../src/domain/panes/shards';
-import { sortRows, sortRowsAgain } from '../../src/domain/table';
+import { sortRows, sortRowsAgain } from '../../src/domain/text/table';
 import { sameData } from '../../src/services/poller';
 
 const fx = (name: string) =>

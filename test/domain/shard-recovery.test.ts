@@ -12,7 +12,7 @@ import {
   recoverySection,
   throttlePlan,
   throttleRecordBefore,
-} from '../../src/domain/shard-recovery';
+} from '../../src/domain/nodes/shard-recovery';
 
 const answer = {
   logs: {

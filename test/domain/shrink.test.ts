@@ -3,7 +3,7 @@
 // refused, the value action.auto_create_index takes while a name is free, and where an unfinished
 // run goes on (or rolls back).
 import { describe, expect, it } from 'vitest';
-import { parseWatermark } from '../../src/domain/disk';
+import { parseWatermark } from '../../src/domain/nodes/disk';
 import {
   allowsAutoCreate,
   autoCreationOn,

@@ -3,8 +3,8 @@
 // exit 1, JSON field) and on the Nodes pane; the answer of a node without the module is silent.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseShutdownRecords } from '../../src/domain/shutdown';
-import { buildStatusReport, statusExitCode } from '../../src/domain/status';
+import { parseShutdownRecords } from '../../src/domain/maintenance/shutdown';
+import { buildStatusReport, statusExitCode } from '../../src/domain/inspect/status';
 import { nodeMaintenanceLines } from '../../src/domain/panes/nodes';
 import { parsedAsPolled } from '../helpers/recorded';
 

@@ -1,7 +1,7 @@
 // A header's arrow says how the values go down the screen (issue 44 item 7: the Tasks pane read
 // "running↑" over the longest running first; the Snapshots pane would read "start↑" over the newest first).
 import { describe, expect, it } from 'vitest';
-import { shownDescending, sortRows, type SortKey } from '../../src/domain/table';
+import { shownDescending, sortRows, type SortKey } from '../../src/domain/text/table';
 import { TASK_SORT_KEYS } from '../../src/domain/panes/tasks';
 import { SNAPSHOT_SORT_KEYS } from '../../src/domain/panes/snapshots';
 

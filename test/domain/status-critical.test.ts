@@ -2,7 +2,7 @@
 // shard capacity exhausted (the health report's red shards_capacity, or counted before 8.7).
 import { describe, expect, it } from 'vitest';
 import { parseClusterSettings } from '../../src/domain/parse';
-import { buildStatusReport, statusExitCode } from '../../src/domain/status';
+import { buildStatusReport, statusExitCode } from '../../src/domain/inspect/status';
 
 const health = (shards: number, dataNodes = 1) => ({
   clusterName: 'c',

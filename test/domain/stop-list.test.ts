@@ -1,6 +1,6 @@
-// The console's one list of things started and their stops (domain/stop-list.ts).
+// The console's one list of things started and their stops (domain/host/stop-list.ts).
 import { describe, expect, it } from 'vitest';
-import { StopList, type StopFailure } from '../../src/domain/stop-list';
+import { StopList, type StopFailure } from '../../src/domain/host/stop-list';
 
 describe('StopList', () => {
   it('stops in reverse order of start', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, editDistance } from '../../src/domain/suggest';
+import { didYouMean, editDistance } from '../../src/domain/text/suggest';
 
 const COMMANDS = ['status', 'stats', 'search', 'settings', 'replicas', 'reroute', 'tasks', 'templates', 'help'];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cutLines, displayWidth, middleEllipsis, wholeLinesIn, wrapText } from '../../src/domain/text';
+import { cutLines, displayWidth, middleEllipsis, wholeLinesIn, wrapText } from '../../src/domain/text/text';
 
 describe('display width', () => {
   it('counts wide characters as two columns and combining marks as none', () => {

@@ -1,7 +1,7 @@
 // The wizard machines, driven event by event without rendering or a cluster.
 import { describe, expect, it } from 'vitest';
 import { commonStep, watchLostMessage } from '../../src/domain/wizards/machine';
-import type { DiskRow } from '../../src/domain/disk';
+import type { DiskRow } from '../../src/domain/nodes/disk';
 import type { ShardRow } from '../../src/domain/types';
 import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
 import { drive } from '../helpers/machines';

@@ -1,6 +1,6 @@
 // The x-ray's matching rules: which tasks and which audit records are about the index.
 import { describe, expect, it } from 'vitest';
-import { auditOfIndex, taskOnIndex, xrayLines } from '../../src/domain/xray';
+import { auditOfIndex, taskOnIndex, xrayLines } from '../../src/domain/inspect/xray';
 import type { ClusterTask } from '../../src/domain/parse';
 import type { AuditRecord } from '../../src/domain/mutation/audit';
 

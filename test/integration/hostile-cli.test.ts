@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayText } from '../../src/domain/display-text';
+import { displayText } from '../../src/domain/text/display-text';
 import { HOSTILE, HOSTILE_INDICES } from '../fixtures/hostile/names';
 import { esCall } from '../helpers/real-node';
 import { ensureBuilt, runCli } from '../helpers/run-cli';

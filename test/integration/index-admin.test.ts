@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
-import { typedAheadText } from '../../src/domain/index-admin';
+import { typedAheadText } from '../../src/domain/maintenance/index-admin';
 import { Guard, GuardRefusal } from '../../src/services/guard';
 import { previewIndexAction } from '../../src/services/index-admin';
 import { ensureBuilt } from '../helpers/run-cli';

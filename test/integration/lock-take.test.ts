@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createClient } from '../../src/cluster/connection';
-import { allocationEnablePlan } from '../../src/domain/allocation-limits';
+import { allocationEnablePlan } from '../../src/domain/maintenance/allocation-limits';
 import { Guard } from '../../src/services/guard';
 import { fileTempDir } from '../helpers/file-temp';
 import { esCall } from '../helpers/real-node';

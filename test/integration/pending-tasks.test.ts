@@ -10,7 +10,7 @@ import { ensureBuilt } from '../helpers/run-cli';
 import { cliAgainst } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 import { RESOURCES } from '../../src/cluster/resources';
-import type { PendingTask } from '../../src/domain/pending-tasks';
+import type { PendingTask } from '../../src/domain/inspect/pending-tasks';
 import { queueIndexCreations } from '../../dev/lib/sick-node.mjs';
 
 let node: SharedNode;

@@ -15,7 +15,7 @@ import { planFacts, processUser, type CorruptShardReport } from '../../src/servi
 import { carryOutHostStep } from '../../src/services/recovery-runner';
 import { runShell } from '../../src/boundary/host-shell';
 import { pluginToolRefusal } from '../../src/services/engine';
-import { parsePluginSource } from '../../src/domain/engine';
+import { parsePluginSource } from '../../src/domain/host/engine';
 
 let base: string;
 let home: string;

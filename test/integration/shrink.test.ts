@@ -5,7 +5,7 @@
 // nothing sent; hostile names kept inert.
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { displayText } from '../../src/domain/display-text';
+import { displayText } from '../../src/domain/text/display-text';
 import { HOSTILE_INDICES } from '../fixtures/hostile/names';
 import { fileTempDir } from '../helpers/file-temp';
 import { auditLinesIn, esCall } from '../helpers/real-node';

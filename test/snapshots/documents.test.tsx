@@ -3,7 +3,7 @@
 // hits, the curl line, a document as JSON (whole and folded), a body refused with line and column.
 // The view's real machine runs; its effects are answered by the test with the recorded answers.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { requestLines, type RawHit, type SearchTotal } from '../../src/domain/documents';
+import { requestLines, type RawHit, type SearchTotal } from '../../src/domain/inspect/documents';
 import { documentsMachine, type DocsEffect, type DocsEvent, type DocsState } from '../../src/domain/wizards/documents';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardSession } from '../../src/services/wizards/session';

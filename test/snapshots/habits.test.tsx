@@ -1,10 +1,10 @@
 // Issue 44's screens on data recorded from a real node (test/fixtures/yellow): a profile's label
 // heading the panes (in colour, and under NO_COLOR), the production cluster-name question, and the
-// x-ray of an index (the tree made by domain/xray.ts from the recorded reads), at 80x23 and 120x40.
+// x-ray of an index (the tree made by domain/inspect/xray.ts from the recorded reads), at 80x23 and 120x40.
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseTemplates } from '../../src/domain/templates';
-import { xrayTree, type XrayFacts } from '../../src/domain/xray';
-import { profileBadge } from '../../src/domain/profile-badge';
+import { xrayTree, type XrayFacts } from '../../src/domain/inspect/xray';
+import { profileBadge } from '../../src/domain/console/profile-badge';
 import type { WizardServices } from '../../src/services/wizards';
 import { parsedAsPolled } from '../helpers/recorded';
 import { failOnConsoleError, fixture, loadScenario, makeStore, renderApp, type Rendered } from '../ui/harness';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import path from 'node:path';
-import { parseHotThreads, type HotThreadsOptions } from '../../src/domain/hot-threads';
+import { parseHotThreads, type HotThreadsOptions } from '../../src/domain/nodes/hot-threads';
 import type { WizardServices } from '../../src/services/wizards';
 import { failOnConsoleError, KEYS, loadScenario, makeStore, renderApp, tick, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';

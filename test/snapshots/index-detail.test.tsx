@@ -3,7 +3,7 @@
 // service_v9_wide (2,000 mapped fields, an enabled: false object, settings that differ from the
 // template's). Colour kept as visible markers, one file per screen in __screens__/.
 import { afterEach, describe, expect, it } from 'vitest';
-import { DETAIL_SECTIONS, type DetailSection } from '../../src/domain/index-detail';
+import { DETAIL_SECTIONS, type DetailSection } from '../../src/domain/inspect/index-detail';
 import { createUiStore, emptyDetailView, type DetailView } from '../../src/ui/state';
 import { failOnConsoleError, loadScenario, makeStore, NOW, renderApp, type Rendered } from '../ui/harness';
 import { loadRecordedDetail } from '../ui/detail-fixtures';

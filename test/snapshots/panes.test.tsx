@@ -157,7 +157,7 @@ describe('Nodes pane pressure (P)', () => {
   for (const [columns, rows] of SIZES)
     it(`the sick node's pressure and history at ${columns}x${rows}`, async () => {
       const { RESOURCES } = resourcesModule;
-      const { nodeSamples, addSamples } = await import('../../src/domain/node-history');
+      const { nodeSamples, addSamples } = await import('../../src/domain/nodes/node-history');
       // The sick node's reads in place of the yellow scenario's before the first frame (no selection moves).
       const store = makeStore();
       loadScenario(store, 'yellow');
@@ -344,7 +344,7 @@ describe('Doctor pane', () => {
 // the Nodes pane names it under the node and counts it in its title.
 describe('Nodes pane with a shutdown record', () => {
   it('at 80x24', async () => {
-    const { parseShutdownRecords } = await import('../../src/domain/shutdown');
+    const { parseShutdownRecords } = await import('../../src/domain/maintenance/shutdown');
     const example = JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'fixtures', 'shutdown', 'reference-example.json'), 'utf8'));
     const text = await screen('yellow', 'nodes', 80, 24, (app) => {
       const id = app.store.getState().snapshots.nodes.data![0].id;

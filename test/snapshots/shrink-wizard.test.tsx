@@ -5,7 +5,7 @@
 // session runs the real machine (domain/wizards/shrink.ts) and the test answers its effects with
 // the events the session would send.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { parseWatermark } from '../../src/domain/disk';
+import { parseWatermark } from '../../src/domain/nodes/disk';
 import { buildPreview } from '../../src/domain/mutation/preview';
 import { stepTitle, type ClusterFacts, type IndexFacts } from '../../src/domain/shrink/plan';
 import { shrinkMachine, type ShrinkForm } from '../../src/domain/wizards/shrink';

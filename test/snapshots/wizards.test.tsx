@@ -5,7 +5,7 @@
 // events a runner would send, built from the same recorded data. Colour is kept as visible markers
 // (test/ui/markers.ts), one file per screen in __screens__/.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { diskRows } from '../../src/domain/disk';
+import { diskRows } from '../../src/domain/nodes/disk';
 import { findCorruption } from '../../src/domain/corruption/explain';
 import { buildPreview, type PreviewConnection } from '../../src/domain/mutation/preview';
 import type { PlanResult } from '../../src/domain/wizards/machine';
@@ -19,7 +19,7 @@ import { componentMachine, type ComponentForm } from '../../src/domain/wizards/c
 import { parseTemplates, platformTemplatesSettings } from '../../src/domain/templates';
 import { unblockMachine } from '../../src/domain/wizards/unblock';
 import { restartWizardMachine } from '../../src/domain/wizards/restart-node';
-import { RESTART_STEPS, restartChecks, stepTitle } from '../../src/domain/restart-node';
+import { RESTART_STEPS, restartChecks, stepTitle } from '../../src/domain/maintenance/restart-node';
 import type { TaskProgress } from '../../src/domain/delete/task';
 import { KEYMAP } from '../../src/keys/keymap';
 import type { WizardServices } from '../../src/services/wizards';

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { vi } from 'vitest';
 import { createClient, closeClient } from '../../src/cluster/connection';
 import { inspectApi } from '../../src/cluster/inspect';
-import type { IndexDetail } from '../../src/domain/index-detail';
+import type { IndexDetail } from '../../src/domain/inspect/index-detail';
 import { IndexDetailPoller } from '../../src/services/index-detail';
 import { createConsoleStore, type ConsoleStore } from '../../src/store/console';
 import { openIndexDetail } from '../../src/store/index-detail';

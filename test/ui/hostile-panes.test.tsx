@@ -4,7 +4,7 @@
 // and every hostile row can still be selected as exactly its own name.
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../src/cluster/resources';
-import { displayText } from '../../src/domain/display-text';
+import { displayText } from '../../src/domain/text/display-text';
 import { setSnapshot } from '../../src/store/console';
 import { HOSTILE } from '../fixtures/hostile/names';
 import { failOnConsoleError, fixture, KEYS, loadScenario, makeStore, NOW, renderApp, type Rendered } from './harness';

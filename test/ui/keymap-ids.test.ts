@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MOVE_OF_COMMAND } from '../../src/domain/list-nav';
+import { MOVE_OF_COMMAND } from '../../src/domain/console/list-nav';
 import { KEYMAP, type CommandId } from '../../src/keys/keymap';
 import { helpLines } from '../../src/ui/components/HelpOverlay';
 import { WIZARDS, type WizardEntry } from '../../src/ui/wizards/registry';

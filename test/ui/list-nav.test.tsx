@@ -1,6 +1,6 @@
 // Every key acts on what the screen shows: the cursor follows the item (not the row number) when
 // a poll re-sorts or reorders the rows, and when the item disappears the highlight moves to its
-// neighbour but no action key fires on it until the operator moves (domain/list-nav.ts).
+// neighbour but no action key fires on it until the operator moves (domain/console/list-nav.ts).
 import React from 'react';
 import { Text } from 'ink';
 import { afterEach, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
-// domain/table.ts and the bar of domain/format.ts with plain values.
+// domain/text/table.ts and the bar of domain/text/format.ts with plain values.
 import { describe, expect, it } from 'vitest';
-import { clampViewport, elasticWidths, filterPrompt, fitText, headerCell, viewRows, visibleRange } from '../../src/domain/table';
-import { barText, formatAgo, heapSizeTone } from '../../src/domain/format';
+import { clampViewport, elasticWidths, filterPrompt, fitText, headerCell, viewRows, visibleRange } from '../../src/domain/text/table';
+import { barText, formatAgo, heapSizeTone } from '../../src/domain/text/format';
 import { commandFor, keyName } from '../../src/ui/input/keys';
 import { KEYMAP } from '../../src/keys/keymap';
 

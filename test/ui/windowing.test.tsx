@@ -4,16 +4,16 @@ import React from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render } from 'ink-testing-library';
 import { DataTable } from '../../src/ui/components/DataTable';
-import type { Column } from '../../src/domain/table';
+import type { Column } from '../../src/domain/text/table';
 import { setSnapshot } from '../../src/store/console';
 import type { IndexRow } from '../../src/domain/types';
 import { failOnConsoleError, loadScenario, makeStore, renderApp, type Rendered } from './harness';
 import { waitUntil } from '../helpers/wait-until';
-import * as table from '../../src/domain/table';
+import * as table from '../../src/domain/text/table';
 
 // Counts how often the panes filter and sort (the real function runs).
-vi.mock('../../src/domain/table', async (importOriginal) => {
-  const orig = await importOriginal<typeof import('../../src/domain/table')>();
+vi.mock('../../src/domain/text/table', async (importOriginal) => {
+  const orig = await importOriginal<typeof import('../../src/domain/text/table')>();
   return { ...orig, sortRowsAgain: vi.fn(orig.sortRowsAgain) };
 });
 

@@ -228,4 +228,27 @@ describe('layering (docs/ARCHITECTURE.md)', () => {
     const listed = [...block.matchAll(/^\s*(?:src\/)?([a-z]+)(?:\/|\.tsx)/gm)].map((m) => m[1]);
     expect(listed).toEqual([...LAYERS]);
   });
+
+  it('domain/ keeps at its top only the files docs/ARCHITECTURE.md names, and every folder is in its table', () => {
+    const doc = fs.readFileSync(path.resolve('docs/ARCHITECTURE.md'), 'utf8');
+    const section = /## Inside `domain\/`[\s\S]*?(?=\n## )/.exec(doc)?.[0] ?? '';
+    const [intro, table] = section.split('| folder |');
+    const named = [...intro.matchAll(/`([a-z-]+\.ts)`/g)].map((m) => m[1]).sort();
+    const rows = (table ?? '').split('\n').filter((l) => l.startsWith('| `'));
+    const folders = rows.flatMap((l) => [...l.split('|')[1].matchAll(/`([a-z-]+)\/`/g)].map((m) => m[1])).sort();
+    const entries = fs.readdirSync(path.join(SRC, 'domain'), { withFileTypes: true });
+    expect(named.length).toBeGreaterThan(5);
+    expect(
+      entries
+        .filter((e) => e.isFile())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(named);
+    expect(
+      entries
+        .filter((e) => e.isDirectory())
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual(folders);
+  });
 });

@@ -3,7 +3,7 @@
 // tables only on the first text that is not printable ASCII (50-150 ms of every start-up before);
 // semver is not in the bundle at all, and shardeck's config still opens (conf uses it only for
 // migrations, which shardeck does not give). And no sort by localeCompare: its first call builds
-// ICU's collator (~40 ms; status --json sorts the health indicators): src/domain/order.ts.
+// ICU's collator (~40 ms; status --json sorts the health indicators): src/domain/text/order.ts.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -117,7 +117,7 @@ function sources(dir: string): string[] {
 }
 
 describe('text order', () => {
-  it('no file of src/ calls localeCompare (compareText of src/domain/order.ts instead)', () => {
+  it('no file of src/ calls localeCompare (compareText of src/domain/text/order.ts instead)', () => {
     const offenders = sources(path.join(root, 'src')).filter((f) => /\.localeCompare\(/.test(fs.readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);
   });

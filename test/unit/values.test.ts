@@ -2,7 +2,7 @@
 // parsers (no throw: the console's delete wizard resolves the older-than field on every key).
 import { describe, expect, it } from 'vitest';
 import { parseExpected, parseOlderThan } from '../../src/domain/delete/query';
-import { parseTimeoutSeconds } from '../../src/domain/values';
+import { parseTimeoutSeconds } from '../../src/domain/text/values';
 import { choiceOf, deleteMachine, parseRequestsPerSecond } from '../../src/domain/wizards/delete';
 import { parseReplicaCount } from '../../src/domain/wizards/replicas';
 import { ES_INT_MAX, parseScrollLimit } from '../../src/domain/wizards/scroll';

@@ -9,7 +9,7 @@ import { getProfile, markLastUsed, openConfig, pickProfileName, type Profile } f
 import { err, markInsecureTls } from './output';
 import { createEsApi } from '../../cluster/api';
 import { allocationLeft } from '../../services/allocation-record';
-import { profileBadge, type ProfileBadge } from '../../domain/profile-badge';
+import { profileBadge, type ProfileBadge } from '../../domain/console/profile-badge';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';

@@ -1,7 +1,7 @@
 // What `shardeck service` and `shardeck plugin` share: flags -> the engine session (the console's
 // engine wizard runs the same one) -> the commands shown -> confirmation -> the verified end.
 import readline from 'node:readline/promises';
-import { connectionSecrets } from '../../domain/host-env';
+import { connectionSecrets } from '../../domain/host/host-env';
 import type { Confirmation, ConfirmationNeed } from '../../domain/mutation/confirmation';
 import type { EngineAction, EngineWizardState } from '../../domain/wizards/engine';
 import type { EngineOverrides } from '../../services/engine';

@@ -10,7 +10,7 @@ import { createEsApi, type EsApi } from '../../cluster/api';
 import { closeClient, ConnError, isConnectionFailure } from '../../cluster/connection';
 import { Guard, GuardRefusal, type Approver } from '../../services/guard';
 import { describeHolder } from '../../config/cluster-lock';
-import { badgeText, clusterNameQuestion, type ProfileBadge } from '../../domain/profile-badge';
+import { badgeText, clusterNameQuestion, type ProfileBadge } from '../../domain/console/profile-badge';
 
 const NO_FOLLOWER: Approver = {
   required: true,
@@ -26,7 +26,7 @@ import type { Profile } from '../../config/profiles';
 import { badgeOfFlags, EXIT, openConnection, type CommandContext, type CommandConnection } from './common';
 import { paint } from './paint';
 import { err, out, forTerminal, outJson } from './output';
-import { displayText } from '../../domain/display-text';
+import { displayText } from '../../domain/text/display-text';
 
 /** Flags of every mutating command. */
 export const MUTATION_OPTIONS = {

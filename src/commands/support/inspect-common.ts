@@ -5,7 +5,7 @@ import { closeClient } from '../../cluster/connection';
 import { EXIT, openConnection, type CommandContext } from './common';
 import { JSON_SCHEMA, printJson, reportFailure } from './guarded';
 import { err } from './output';
-import { displayText } from '../../domain/display-text';
+import { displayText } from '../../domain/text/display-text';
 
 /** The facade for reads over one connection (no Guard: these commands change nothing). */
 export async function openReads(values: CommandContext['values']): Promise<{ es: EsApi; close: () => Promise<void> }> {

@@ -1,13 +1,13 @@
 // The one door from a command to the terminal. Every text a command prints (its output, its
 // errors, previews, --json) goes through out()/err(), which pass it through the display
-// sanitiser (domain/display-text.ts): a control character that came from the cluster, a file or a
+// sanitiser (domain/text/display-text.ts): a control character that came from the cluster, a file or a
 // peer is shown as a visible \uXXXX escape, never written raw. JSON stays JSON with the same values.
 //
 // Our own colours (paint.ts) must survive that step while a name holding the same bytes must not:
 // paint marks its colour changes with a tag random to this process (data cannot contain it), and
 // only tagged marks become escape sequences here, after the text around them was sanitised.
 import { randomBytes } from 'node:crypto';
-import { displayBlock } from '../../domain/display-text';
+import { displayBlock } from '../../domain/text/display-text';
 
 const TAG = randomBytes(8).toString('hex');
 const MARK = new RegExp(`\u0000${TAG}(\\d{1,3})\u0000`);

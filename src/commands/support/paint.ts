@@ -10,7 +10,7 @@ const CODES: Record<Colour, [number, number]> = {
   yellow: [33, 39],
   red: [31, 39],
   gray: [90, 39],
-  // A profile's label (domain/profile-badge.ts) may take these too.
+  // A profile's label (domain/console/profile-badge.ts) may take these too.
   blue: [34, 39],
   magenta: [35, 39],
   cyan: [36, 39],

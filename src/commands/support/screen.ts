@@ -1,6 +1,6 @@
 // The full-screen consoles (tui, follow) draw on the terminal's alternate screen, so the shell's
 // screen comes back on exit, with the cursor shown again, on every way out.
-import type { StopFailure, StopList } from '../../domain/stop-list';
+import type { StopFailure, StopList } from '../../domain/host/stop-list';
 import { err } from './output';
 
 export const ENTER_ALT_SCREEN = '\u001b[?1049h';

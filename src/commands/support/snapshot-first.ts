@@ -10,7 +10,7 @@ import type { Confirmation } from '../../domain/mutation/confirmation';
 import type { MutationPlan } from '../../domain/mutation/plan';
 import { progressLine, type SnapshotInfo } from '../../domain/snapshots';
 import { snapshotFirstRequest, snapshotFirstVerdict, type SnapshotFirstChange, type SnapshotRequest } from '../../domain/wizards/snapshot';
-import { displayText } from '../../domain/display-text';
+import { displayText } from '../../domain/text/display-text';
 import type { Guard } from '../../services/guard';
 import { snapshotSession } from '../../services/wizards/snapshot';
 import type { CommandContext } from './common';

@@ -2,7 +2,7 @@
 // with one write (incremental rendering is off, mount.tsx), so the stream Ink is given keeps the
 // last write that drew lines. Everything else passes through to the terminal untouched.
 import { saveCopied, saveScreen, shortPath } from '../../config/console-files';
-import { plainScreen } from '../../domain/screen-dump';
+import { plainScreen } from '../../domain/console/screen-dump';
 import { saveColumnChoice } from '../../config/columns';
 import { saveHistory } from '../../config/command-history';
 import type { ConsoleFiles } from '../../ui/app/context';

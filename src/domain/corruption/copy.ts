@@ -2,8 +2,8 @@
 // checklist's own backup and verify steps (plan.ts: a new 0600 tar in a 0700 folder, its listing
 // compared with the folder's): what is copied, where, whether it fits, what cannot be copied from
 // this host, and the record kept beside each archive until the operator removes it.
-import { displayText } from '../display-text';
-import { formatBytes, minuteUtc } from '../format';
+import { displayText } from '../text/display-text';
+import { formatBytes, minuteUtc } from '../text/format';
 import type { CheckIndexResult } from './tool-output';
 
 /** One shard folder of this host and what copying it takes. */

@@ -3,8 +3,8 @@
 // (the index's last count before it turned red against the count taken with the snapshot); the
 // offline repair loses the documents of the broken segments, which Lucene CheckIndex counts on a
 // copy of the shard folder. Then, afterwards, what was expected against what was counted.
-import { displayText } from '../display-text';
-import { countOf, minuteUtc } from '../format';
+import { displayText } from '../text/display-text';
+import { countOf, minuteUtc } from '../text/format';
 import type { TimelineEntry } from '../timeline';
 import type { CheckIndexResult } from './tool-output';
 

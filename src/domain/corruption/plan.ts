@@ -1,7 +1,7 @@
 // The offline checklist as the exact commands for this node and shard: stop, back up, repair
 // (CheckIndex or elasticsearch-shard), start, reroute, verify. Nothing here runs anything.
-import { displayText } from '../display-text';
-import { DEFAULT_SERVICE_START, DEFAULT_SERVICE_STOP } from '../engine';
+import { displayText } from '../text/display-text';
+import { DEFAULT_SERVICE_START, DEFAULT_SERVICE_STOP } from '../host/engine';
 import type { MutationPlan } from '../mutation/plan';
 import { buildPreview, curlLine, previewLines, shellQuote, type PreviewConnection } from '../mutation/preview';
 

@@ -1,6 +1,6 @@
 // After the delete: what was previewed, deleted and still matches; and a delete whose task died
 // with its node, read back from its audit record.
-import { goneTaskLines } from '../gone-task';
+import { goneTaskLines } from '../inspect/gone-task';
 import type { Query } from './query';
 import type { TaskProgress } from './task';
 

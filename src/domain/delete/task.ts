@@ -1,6 +1,6 @@
 // The task a delete (or merge) runs as: its id, its progress read from GET _tasks/<id>, one line of it.
-import { fitText } from '../table';
-import { displayWidth } from '../text';
+import { fitText } from '../text/table';
+import { displayWidth } from '../text/text';
 
 /** The task id a wait_for_completion=false request answered with ("node:123"), or null. */
 export function taskIdOf(body: unknown): string | null {

@@ -3,9 +3,9 @@
 // cluster.routing.allocation.same_shard.host), a licence expired or expiring (GET _license, where
 // the node has it), dangling indices (GET _dangling) and the frozen tier's flood stage (judged on
 // the settings and on nodes whose only data role is data_frozen: the test cluster has none). Pure.
-import { compareText } from '../order';
-import { formatBytes, formatCount } from '../format';
-import { requiredFreeBytes } from '../disk';
+import { compareText } from '../text/order';
+import { formatBytes, formatCount } from '../text/format';
+import { requiredFreeBytes } from '../nodes/disk';
 import type { ClusterSettingsView, NodeDisk, ShardRow } from '../types';
 import type { Finding } from './finding';
 

@@ -1,7 +1,7 @@
 // Disk: each node against the effective watermarks, the read-only blocks, and the forecast of when
 // each node reaches them. Pure.
-import { diskRows, headroomText } from '../disk';
-import { formatBytes, formatPercent } from '../format';
+import { diskRows, headroomText } from '../nodes/disk';
+import { formatBytes, formatPercent } from '../text/format';
 import type { IndexBlocks, NodeDisk, Watermarks } from '../types';
 import { FIXES, type Finding } from './finding';
 import type { DiskForecast } from './forecast';

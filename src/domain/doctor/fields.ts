@@ -1,9 +1,9 @@
 // Mapping explosion (Elastic's troubleshooting guide): an index at FIELDS_WARN% of its
 // index.mapping.total_fields.limit soon refuses documents with new fields. One finding for all
 // indices (the fullest named, at most MAX_NAMED), from every index's field count. Pure.
-import { formatPercent } from '../format';
-import { displayText } from '../display-text';
-import { FIELD_LIMIT_REMEDY, FIELDS_WARN, nearFieldLimit, type FieldCount } from '../field-limits';
+import { formatPercent } from '../text/format';
+import { displayText } from '../text/display-text';
+import { FIELD_LIMIT_REMEDY, FIELDS_WARN, nearFieldLimit, type FieldCount } from '../inspect/field-limits';
 import type { Finding } from './finding';
 
 const MAX_NAMED = 10;

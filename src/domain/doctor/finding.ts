@@ -1,7 +1,7 @@
 // What every doctor check returns: one finding per thing looked at, with the evidence it read and
 // the seed's remedy in the node's own terms, and where shardeck applies that remedy (a console key
 // and its CLI twin). Pure.
-import { compareText } from '../order';
+import { compareText } from '../text/order';
 
 export type Severity = 'ok' | 'warn' | 'critical' | 'unknown';
 

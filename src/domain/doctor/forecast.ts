@@ -1,7 +1,7 @@
 // Disk forecast: at the growth seen (samples the console took while it ran, or the free space the
 // node's log printed with each watermark warning), when each node reaches the low, high and flood
 // stage watermarks. A least-squares line through free bytes over time. Pure.
-import { parseByteSize, requiredFreeBytes } from '../disk';
+import { parseByteSize, requiredFreeBytes } from '../nodes/disk';
 import type { Watermarks } from '../types';
 
 export interface DiskSample {

@@ -2,7 +2,7 @@
 // platform's cluster node shares the machine; never above the compressed-oops limit (~32 GB). And
 // where the value comes from: Elasticsearch reads jvm.options, then every jvm.options.d/*.options in
 // name order, then ES_JAVA_OPTS; for the JVM the last -Xms/-Xmx wins. Pure.
-import { formatBytes } from '../format';
+import { formatBytes } from '../text/format';
 import { FIXES, type Finding } from './finding';
 
 /** A configuration file as read on the host: its path and its lines. */

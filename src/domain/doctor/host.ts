@@ -4,7 +4,7 @@
 // vm.swappiness from this host), file descriptors below 65,535 (the node's own limit), and
 // vm.max_map_count below 262,144 (this host's kernel). A host setting is judged only for a node
 // that runs on this host; the others are said, not guessed. Pure: boundary/host-facts.ts reads.
-import { formatCount } from '../format';
+import { formatCount } from '../text/format';
 import type { Finding } from './finding';
 
 export interface SwapArea {

@@ -1,9 +1,9 @@
 // Hot spotting (Elastic's troubleshooting guide "Hot spotting"): a node with twice the average
 // shards, indices on disk or write load of the data nodes takes more than its share of the work
 // and fills first. Evidence: every node's figures and the averages. Pure.
-import { formatBytes } from '../format';
-import { displayText } from '../display-text';
-import { HOT_FACTOR, hotText, type HotSpots } from '../hot-spots';
+import { formatBytes } from '../text/format';
+import { displayText } from '../text/display-text';
+import { HOT_FACTOR, hotText, type HotSpots } from '../nodes/hot-spots';
 import type { Finding } from './finding';
 
 const REMEDY =

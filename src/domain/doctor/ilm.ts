@@ -3,7 +3,7 @@
 // in the ERROR step. A distribution without ILM (the test zip has no x-pack ilm module: it answers
 // 400 "no handler" or 405) is said, never judged: these rules were tested on plain values only.
 // Pure.
-import { compareText } from '../order';
+import { compareText } from '../text/order';
 import type { Finding } from './finding';
 import { findingFromIndicator, indicatorOf, type HealthReportView } from './health-report';
 

@@ -2,10 +2,10 @@
 // breaker above 80% of its limit, GC overhead, slow searches and indexing failures (rates between
 // the doctor's two reads), a data node whose CPU is far above its peers', and a cluster whose
 // desired balance (8.6+) says many copies are not where they should be. Pure.
-import { formatBytes, formatCount, formatPercent } from '../format';
-import type { BalanceSummary } from '../balance';
-import type { NodeSample } from '../node-history';
-import type { NodePressure } from '../node-pressure';
+import { formatBytes, formatCount, formatPercent } from '../text/format';
+import type { BalanceSummary } from '../nodes/balance';
+import type { NodeSample } from '../nodes/node-history';
+import type { NodePressure } from '../nodes/node-pressure';
 import type { Finding } from './finding';
 import { sampleDeltas, windowText, type DoctorSample } from './sample';
 

@@ -4,9 +4,9 @@
 // configuration names master-eligible nodes, NODE_LEFT shards the data nodes, the console every
 // node it saw), the elected master's load, and whether master-eligible nodes are enough to survive
 // one's loss. Pure.
-import { formatAgo, formatPercent } from '../format';
-import type { NodeSample } from '../node-history';
-import { nodeLeftShards, type NodeWatch } from '../node-watch';
+import { formatAgo, formatPercent } from '../text/format';
+import type { NodeSample } from '../nodes/node-history';
+import { nodeLeftShards, type NodeWatch } from '../nodes/node-watch';
 import type { ShardRow } from '../types';
 import type { Finding } from './finding';
 import { findingFromIndicator, indicatorOf, type HealthReportView, type IndicatorDetail } from './health-report';

@@ -1,10 +1,10 @@
 // Pending cluster tasks (Elastic's troubleshooting guide "Diagnose pending tasks"): a task that
 // waited a minute in the master's queue means the master cannot keep up with cluster-state
 // updates. Evidence: how many, the oldest, what queued them. Pure.
-import { formatCount } from '../format';
-import { displayText } from '../display-text';
+import { formatCount } from '../text/format';
+import { displayText } from '../text/display-text';
 import { formatMillis } from '../panes/nodes';
-import { oldestPending, PENDING_OLD_MS, type PendingTask } from '../pending-tasks';
+import { oldestPending, PENDING_OLD_MS, type PendingTask } from '../inspect/pending-tasks';
 import type { Finding } from './finding';
 
 /** The first word of a source ("create-index [x], cause [api]" -> "create-index"): what kind of update. */

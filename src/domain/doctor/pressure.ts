@@ -2,10 +2,10 @@
 // errors", "High JVM memory pressure", "High CPU usage"), each with what it read and the guide's
 // remedy. One reading of the node statistics read's pressure (cumulative counters since the node started) and,
 // in the console, the session's samples (what changed while it watched). Pure.
-import { formatBytes, formatPercent } from '../format';
-import type { NodeSample } from '../node-history';
-import type { NodeStats } from '../node-stats';
-import { oldGenPercent, type NodePressure } from '../node-pressure';
+import { formatBytes, formatPercent } from '../text/format';
+import type { NodeSample } from '../nodes/node-history';
+import type { NodeStats } from '../nodes/node-stats';
+import { oldGenPercent, type NodePressure } from '../nodes/node-pressure';
 import type { Finding, Fix, Severity } from './finding';
 
 /** Old generation use from which the guide speaks of high JVM memory pressure; critical above the second. */

@@ -5,7 +5,7 @@
 // indexing failures, elections, a task whose progress stopped) compare the two. Pure parsing and
 // arithmetic: cluster/nodes.ts doctorSample() sends the reads.
 import { parseTasks, type ClusterTask } from '../parse';
-import { compareText } from '../order';
+import { compareText } from '../text/order';
 
 type Json = Record<string, any>;
 

@@ -2,8 +2,8 @@
 // Lucene's hard limit of 2^31 documents (warned from 200 M), and many small shards (under 1 GB)
 // while shard capacity is more than half used: the platform's 6-shard template fills the cluster's
 // shard limit long before its disk. Judged on _cat/shards (each copy's store and documents). Pure.
-import { compareText } from '../order';
-import { formatBytes, formatCount, formatPercent } from '../format';
+import { compareText } from '../text/order';
+import { formatBytes, formatCount, formatPercent } from '../text/format';
 import type { IndexRow, ShardRow } from '../types';
 import type { Capacity } from './capacity';
 import type { Finding } from './finding';

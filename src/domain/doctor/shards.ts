@@ -4,7 +4,7 @@
 // corrupt primaries. Pure.
 import type { ClusterHealth, IndexRow, ShardRow } from '../types';
 import { FIXES, type Finding, type Fix } from './finding';
-import { compareText } from '../order';
+import { compareText } from '../text/order';
 
 type Json = Record<string, any>;
 

@@ -5,7 +5,7 @@
 // _slm/status and _slm/policy where the node has SLM: the test distribution has none, tested on
 // plain values only), and repository integrity (the repository_integrity indicator; on older nodes,
 // whether each repository's listing can be read). Pure.
-import { formatCount } from '../format';
+import { formatCount } from '../text/format';
 import { formatMillis } from '../panes/nodes';
 import { holdingIndex, type SlmPolicy, type SnapshotInfo, type SnapshotRepository } from '../snapshots';
 import type { IndexRow } from '../types';

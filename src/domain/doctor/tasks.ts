@@ -4,13 +4,13 @@
 // reads, and queued work in several places at once (the master's pending tasks, the nodes' write
 // and search queues, with the hot threads of the nodes concerned). The fix of a task is the Tasks
 // pane's wizards (x cancel, t rethrottle) and `shardeck tasks cancel|rethrottle`. Pure.
-import { displayText } from '../display-text';
-import { formatCount } from '../format';
-import type { HotNode } from '../hot-threads';
-import type { NodePressure } from '../node-pressure';
+import { displayText } from '../text/display-text';
+import { formatCount } from '../text/format';
+import type { HotNode } from '../nodes/hot-threads';
+import type { NodePressure } from '../nodes/node-pressure';
 import { formatMillis } from '../panes/nodes';
 import type { ClusterTask } from '../parse';
-import { oldestPending, type PendingTask } from '../pending-tasks';
+import { oldestPending, type PendingTask } from '../inspect/pending-tasks';
 import { FIXES, type Finding } from './finding';
 import { windowText, type DoctorSample } from './sample';
 

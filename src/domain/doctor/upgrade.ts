@@ -1,6 +1,6 @@
 // The doctor's upgrade-readiness section: each deprecation issue Elasticsearch reports (its
 // _migration/deprecations API and the node's deprecation log) as a finding, critical ones critical.
-import { issueTitle, type DeprecationsReport } from '../deprecations';
+import { issueTitle, type DeprecationsReport } from '../inspect/deprecations';
 import type { Finding } from './finding';
 
 export function upgradeFindings(r: DeprecationsReport): Finding[] {

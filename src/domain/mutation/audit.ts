@@ -6,7 +6,7 @@
 // before this format have one line per mutation with its outcome; they are read as they are.
 import type { Confirmation } from './confirmation';
 import { pathWithQuery, type MutationMethod, type Risk } from './plan';
-import { hasTornLastLine } from '../local-files';
+import { hasTornLastLine } from '../host/local-files';
 
 /**
  * What happened on the cluster: yes (it answered success, or the read-back shows the change),

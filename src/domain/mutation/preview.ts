@@ -1,8 +1,8 @@
 // How a mutation is previewed: the request with the equivalent curl line (or the node's
 // search_curl wrapper), shown by the CLI and by the wizards' preview box alike.
 import { pathWithQuery, type MutationMethod, type MutationPlan, type MutationRequest, type Risk } from './plan';
-import { displayText } from '../display-text';
-import { badgeText, type ProfileBadge } from '../profile-badge';
+import { displayText } from '../text/display-text';
+import { badgeText, type ProfileBadge } from '../console/profile-badge';
 
 export interface PreviewConnection {
   /** Already without credentials (domain/urls.ts urlForMessage). */

@@ -2,7 +2,7 @@
 // indices pinned at preview time, and the same set (and UUIDs) checked again right before sending.
 import { NOT_IN_INDEX_NAMES } from '../naming';
 import { pathWithQuery, type MutationPlan, type MutationRequest, type ResolvedTarget } from './plan';
-import { displayText } from '../display-text';
+import { displayText } from '../text/display-text';
 
 export interface TargetOptions {
   /** The operator asked for system (dot) indices explicitly (--include-system). */

@@ -1,6 +1,6 @@
 // The text of the header (cluster, status, who is signed in, markers) and of the status bar
 // (where shardeck is connected, how often it polls, the warnings that must stay visible).
-import { formatAge } from '../format';
+import { formatAge } from '../text/format';
 
 /** The platform user as user@tenant while signed in; a word when signing in failed; else nothing. */
 export function platformWho(p: { state: string; user?: string; tenant?: string }): string {

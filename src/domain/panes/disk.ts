@@ -1,7 +1,7 @@
 // The Disk pane's text: the effective watermarks, each data node's usage line, the indices that
 // carry a read-only block, and how many of each fit the pane.
-import { formatBytes } from '../format';
-import { headroomText, type DiskRow } from '../disk';
+import { formatBytes } from '../text/format';
+import { headroomText, type DiskRow } from '../nodes/disk';
 import type { IndexBlocks, Watermark, Watermarks } from '../types';
 
 /** "85%", or "85% ≤200gb" when max_headroom caps the free space asked for. */

@@ -1,8 +1,8 @@
 // The Doctor pane's rows: one per finding, worst first (the report's order), and the lines shown
 // under the table for the selected one: evidence, remedy and what applies it.
-import type { Tone } from '../format';
+import type { Tone } from '../text/format';
 import type { Finding, Severity } from '../doctor/finding';
-import { fitText, type Column, type SortKey } from '../table';
+import { fitText, type Column, type SortKey } from '../text/table';
 import { wrapLine, type PaneLine } from './health';
 
 export const SEVERITY_TONE: Record<Severity, Tone> = { critical: 'red', warn: 'yellow', unknown: 'gray', ok: 'green' };

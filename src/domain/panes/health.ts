@@ -1,12 +1,12 @@
 // The Health pane's lines: the cluster's status and counts (with why it is not green), and the
 // _health_report indicators worst first with their impacts and, once asked for, diagnoses.
-import { formatCount, formatPercent, statusTone, type Tone } from '../format';
-import { fitText } from '../table';
+import { formatCount, formatPercent, statusTone, type Tone } from '../text/format';
+import { fitText } from '../text/table';
 import type { ClusterHealth, HealthDiagnosis, HealthReport } from '../types';
-import type { StatusReport } from '../status';
+import type { StatusReport } from '../inspect/status';
 import type { AllocationExplanation } from '../wizards/allocation';
-import { wrapText } from '../text';
-import { displayText } from '../display-text';
+import { wrapText } from '../text/text';
+import { displayText } from '../text/display-text';
 
 /** One line of the pane and how it is drawn. */
 export interface PaneLine {

@@ -1,9 +1,9 @@
 // The Indices pane's rows: each index of _cat/indices with its strongest block and, when signed in
 // to the platform, the project behind service_v9_<project>; how they sort, filter and show.
-import { formatBytes, formatCount, statusTone } from '../format';
+import { formatBytes, formatCount, statusTone } from '../text/format';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import { matchProjectsToIndices } from '../projects';
-import type { Column, SortKey } from '../table';
+import type { Column, SortKey } from '../text/table';
 import type { IndexBlocks, IndexRow } from '../types';
 
 /**

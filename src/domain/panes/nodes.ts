@@ -2,12 +2,12 @@
 // path's disk, heap max against the machine's RAM (at most 50% of RAM, never above 32 GB) and open
 // scroll contexts against search.max_open_scroll_context; the columns that fit the width; and the
 // verdict and details of the selected node.
-import type { BalanceSummary } from '../balance';
-import { shutdownShort, type ShutdownRecord } from '../shutdown';
-import { barText, formatBytes, formatCount, formatPercent, heapSizeTone, usageTone, type Tone } from '../format';
-import { gcTotals, heapArgsVerdict, type NodeJvmArgs, type NodeStats } from '../node-stats';
-import { oldGenPercent, type NodePressure } from '../node-pressure';
-import { elasticWidths, type Column, type SortKey } from '../table';
+import type { BalanceSummary } from '../nodes/balance';
+import { shutdownShort, type ShutdownRecord } from '../maintenance/shutdown';
+import { barText, formatBytes, formatCount, formatPercent, heapSizeTone, usageTone, type Tone } from '../text/format';
+import { gcTotals, heapArgsVerdict, type NodeJvmArgs, type NodeStats } from '../nodes/node-stats';
+import { oldGenPercent, type NodePressure } from '../nodes/node-pressure';
+import { elasticWidths, type Column, type SortKey } from '../text/table';
 import type { NodeInfo, NodeSearchStats } from '../types';
 
 export interface NodeLine extends NodeInfo {

@@ -1,7 +1,7 @@
 // The Shards pane's rows: every copy of _cat/shards, or only those not STARTED; how they sort,
 // filter and show, and the tone that says what an unassigned copy costs.
-import { formatBytes, type Tone } from '../format';
-import { compareValues, type Column, type SortKey } from '../table';
+import { formatBytes, type Tone } from '../text/format';
+import { compareValues, type Column, type SortKey } from '../text/table';
 import type { ShardRow } from '../types';
 
 export function shardTone(s: ShardRow): Tone {

@@ -1,8 +1,8 @@
 // The Snapshots pane's rows and lines: every repository's snapshots newest first, the selected
 // one's indices and failures, what runs now (a snapshot being taken, a restore) with its
 // percentage for a bar, and which snapshots hold the index highlighted in the Indices pane.
-import { formatCount, type Tone } from '../format';
-import type { Column, SortKey } from '../table';
+import { formatCount, type Tone } from '../text/format';
+import type { Column, SortKey } from '../text/table';
 import {
   failureLines,
   formatTime,

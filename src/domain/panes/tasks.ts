@@ -1,13 +1,13 @@
 // The Tasks pane's rows: every task the nodes run (GET _tasks, domain/parse.ts parseTasks), a parent
 // with its children folded into one row (a sliced by-query's slices, a request's per-node parts),
 // longest running first, and the details of the highlighted one.
-import { displayText } from '../display-text';
-import { formatCount, type Tone } from '../format';
+import { displayText } from '../text/display-text';
+import { formatCount, type Tone } from '../text/format';
 import type { ClusterTask } from '../parse';
-import type { Column, SortKey } from '../table';
+import type { Column, SortKey } from '../text/table';
 import type { NodeInfo } from '../types';
 import { formatMillis } from './nodes';
-import { wrapText } from '../text';
+import { wrapText } from '../text/text';
 
 export interface TaskLine extends ClusterTask {
   /** The node's name (its id when _cat/nodes does not list it). */

@@ -1,8 +1,8 @@
 // The Templates pane's rows: every index template (what composes it, the shards and replicas a new
 // index gets) and every component template (which index templates use it, what it sets), and the
 // details of the selected one.
-import type { Tone } from '../format';
-import type { Column, SortKey } from '../table';
+import type { Tone } from '../text/format';
+import type { Column, SortKey } from '../text/table';
 import type { ComponentTemplate, IndexTemplate, TemplatesView } from '../templates';
 
 export type TemplateLine =

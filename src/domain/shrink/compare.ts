@@ -1,7 +1,7 @@
 // What makes a copy the same index: its documents (counted), its mapping, every setting but the
 // shard count, the routing requirement and the blocks (and what Elasticsearch gives each new index
 // itself: uuid, creation date, name), and at the end its aliases. Pure.
-import { canonicalJson } from '../inspect';
+import { canonicalJson } from '../inspect/inspect';
 
 /** Settings that differ between an index and its copy by design, never compared. */
 const OWN_TO_EACH_INDEX = new Set([

@@ -4,8 +4,8 @@
 // targets), the disk the copy needs against the watermarks, the time, the shard capacity before and
 // after, and names the steps. The requests are in steps.ts, the journal in progress.ts. Pure.
 import { shardCapacity } from '../doctor/capacity';
-import { requiredFreeBytes } from '../disk';
-import { formatBytes, formatCount } from '../format';
+import { requiredFreeBytes } from '../nodes/disk';
+import { formatBytes, formatCount } from '../text/format';
 import { NOT_IN_INDEX_NAMES } from '../naming';
 import type { NodeDisk, Watermarks } from '../types';
 

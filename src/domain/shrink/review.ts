@@ -39,7 +39,7 @@ import {
   type StepId,
   type TimeEstimate,
 } from './plan';
-import { formatBytes, formatCount } from '../format';
+import { formatBytes, formatCount } from '../text/format';
 import { snapshotFirstName } from '../wizards/snapshot';
 
 export interface ReviewInput {

@@ -1,4 +1,4 @@
-// Putting back the allocation settings shardeck changed and did not restore (domain/allocation-limits.ts):
+// Putting back the allocation settings shardeck changed and did not restore (domain/maintenance/allocation-limits.ts):
 // what is left, the one guarded request that restores it, its read-back. Opened by the console at
 // start when something is left, and by its key on the Health pane.
 import type { Confirmation } from '../mutation/confirmation';

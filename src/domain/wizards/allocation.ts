@@ -5,7 +5,7 @@ import type { MutationPlan } from '../mutation/plan';
 import { shellPath } from '../mutation/preview';
 import type { ShardRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
-import { compareText } from '../order';
+import { compareText } from '../text/order';
 
 export interface ShardRef {
   index: string;

@@ -1,7 +1,7 @@
 // Component template that disables a field (seed: PUT /_component_template/{name}, and the index
 // template's composed_of gains it): the form, the review with both requests and the platform's
 // index-templates-settings value to set, then the two guarded requests and the checks after them.
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import {

@@ -28,7 +28,7 @@ import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import { checkIndexExpression, pinIndices, type TargetOptions } from '../mutation/targets';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
-import { DIGITS, editLine, type LineEdit } from '../line-edit';
+import { DIGITS, editLine, type LineEdit } from '../console/line-edit';
 import { go, stay, withFocus, type CommonEvent, type Focus, type FocusEvent, type Machine, type PlanResult, type Step } from './machine';
 
 /** Samples shown per page of the preview (the wizard must fit 80x24). */

@@ -1,8 +1,8 @@
 // The Documents view of one index (and its CLI twins, shardeck get / search): look a document up
 // by id, or search with the seed's queries or a JSON body (typed, or from a file), checked before
 // it is sent; page through the hits; open one as JSON. Reads only: nothing here changes the cluster.
-import { docChoice, type DocChoice, type DocQueryKind, type RawHit, type SearchTotal, type ShownRequest } from '../documents';
-import { editLine, type LineEdit } from '../line-edit';
+import { docChoice, type DocChoice, type DocQueryKind, type RawHit, type SearchTotal, type ShownRequest } from '../inspect/documents';
+import { editLine, type LineEdit } from '../console/line-edit';
 import { go, stay, type Machine, type Step } from './machine';
 
 export type DocsFormKind = 'id' | DocQueryKind;

@@ -3,9 +3,9 @@
 // on the Nodes pane as a menu of the same actions. A change is shown with its exact commands and
 // runs once confirmed (the node's name typed for stop and restart, a key otherwise); after a plugin
 // change it offers the restart (r), which is the same service flow.
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation, ConfirmationNeed } from '../mutation/confirmation';
-import type { PluginVerb, ServiceVerb } from '../engine';
+import type { PluginVerb, ServiceVerb } from '../host/engine';
 import { stay, type Machine, type Step } from './machine';
 
 export type EngineAction = { kind: 'service'; verb: ServiceVerb } | { kind: 'plugin'; verb: PluginVerb; arg?: string };

@@ -2,11 +2,11 @@
 // index, each node's headroom before the high watermark, a warning or a refusal (judgeMergeSpace),
 // a keypress, the merge (only_expunge_deletes) as a task, and before -> after.
 // The CLI twin is commands/forcemerge.ts.
-import { goneTaskLines } from '../gone-task';
-import { editLine, type LineEdit } from '../line-edit';
-import { forcemergePlan, judgeMergeSpace } from '../merge';
-import { headroomText, type DiskRow } from '../disk';
-import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../format';
+import { goneTaskLines } from '../inspect/gone-task';
+import { editLine, type LineEdit } from '../console/line-edit';
+import { forcemergePlan, judgeMergeSpace } from '../maintenance/merge';
+import { headroomText, type DiskRow } from '../nodes/disk';
+import { formatBytes, formatCount, formatPercent, diskLevelTone, type Tone } from '../text/format';
 import type { Applied } from '../mutation/audit';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
@@ -43,7 +43,7 @@ export type MergeState =
       task: string;
       after: MergeFacts;
       failures: string[];
-      /** Its task died with its node (the node restarted while it ran): the delete's words (domain/gone-task.ts). */
+      /** Its task died with its node (the node restarted while it ran): the delete's words (domain/inspect/gone-task.ts). */
       gone?: GoneMergeReport;
     } & MergeReview)
   | (Ended & {

@@ -3,14 +3,14 @@
 // (c: CheckIndex, t: elasticsearch-shard, r: resume a checklist under way). The checklist itself
 // is run by services/recovery-runner.ts, which reports each step (announced), its live output and
 // its end as events; the machine asks the operator and answers with a confirmation or a refusal.
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation, ConfirmationNeed } from '../mutation/confirmation';
 import type { RecoveryMethod } from '../corruption/progress';
 import type { SnapshotHolding } from '../corruption/explain';
 import { DEFAULT_SUFFIX, type RestoreForm } from './restore';
 import { stay, type Machine, type Step } from './machine';
-import { compareText } from '../order';
-import { minuteUtc } from '../format';
+import { compareText } from '../text/order';
+import { minuteUtc } from '../text/format';
 
 export interface RecoveryFinding {
   index: string;

@@ -1,12 +1,12 @@
 // Replicas wizard: set number_of_replicas on an index or pattern, optionally on the index template
 // too (so future indices are created right), show the platform configuration that keeps it so,
 // then watch health until the expected state.
-import { globMatches } from '../inspect';
+import { globMatches } from '../inspect/inspect';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import { describeMatch, pinIndices } from '../mutation/targets';
 import type { HealthStatus } from '../types';
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import { DEFAULT_TEMPLATE_VERSION, projectIdOfIndex } from '../naming';
 import {
   commonStep,

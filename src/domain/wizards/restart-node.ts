@@ -1,7 +1,7 @@
 // The rolling-restart wizard (the Nodes pane's key; `shardeck restart-node` is its CLI twin): the
 // checks and the steps, the node's name typed to confirm, then each step as it runs. The steps
-// themselves are domain/restart-node.ts; the session runs them (services/wizards/restart-node.ts).
-import { editLine, type LineEdit } from '../line-edit';
+// themselves are domain/maintenance/restart-node.ts; the session runs them (services/wizards/restart-node.ts).
+import { editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation } from '../mutation/confirmation';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type Step } from './machine';
 

@@ -6,7 +6,7 @@
 // the restored indices are green, then counts their documents.
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import { checkIndexExpression } from '../mutation/targets';
 import type { ShardRecovery, SnapshotInfo } from '../snapshots';
 import { copyLines, copyMissing, copyRefusal, WITHOUT_COPY, type IndexCopyPlan } from '../corruption/copy';

@@ -1,6 +1,6 @@
 // Scroll-context wizard: open scroll contexts per node against search.max_open_scroll_context,
 // and the seed's request that raises the limit (persistent and transient).
-import { DIGITS, editLine, type LineEdit } from '../line-edit';
+import { DIGITS, editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import type { NodeSearchStats } from '../types';

@@ -4,7 +4,7 @@
 // first), the plan per index, the index names typed (the original is deleted: data loss, typed even
 // where --yes is given), then each step as it runs and the result in numbers. The steps are
 // domain/shrink/; the session runs them (services/wizards/shrink.ts).
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import type { Confirmation } from '../mutation/confirmation';
 import type { AutoCreateValues } from '../shrink/auto-create';
 import type { Capacity, ClusterFacts, IndexFacts, Mode } from '../shrink/plan';

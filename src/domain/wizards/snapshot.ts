@@ -2,7 +2,7 @@
 // every node's path.repo before anything is sent), verify it, remove it, take a snapshot of exactly
 // the indices the preview names and follow it to its end. Pure: plans and the machine that the
 // `snapshot` command (and the console's wizard, later) drive through services/wizards/snapshot.ts.
-import { formatCount } from '../format';
+import { formatCount } from '../text/format';
 import type { Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import {

@@ -3,7 +3,7 @@
 // for a rethrottle, the preview, then one guarded request. A task that writes (by-query, reindex)
 // stops half done when cancelled, so its id is typed to confirm (the plan's confirmText).
 import type { TaskProgress } from '../delete/task';
-import { editLine, type LineEdit } from '../line-edit';
+import { editLine, type LineEdit } from '../console/line-edit';
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
 import { taskControlRefusal, taskWrites } from '../panes/tasks';

@@ -1,7 +1,7 @@
 // Read-only block wizard: the indices Elasticsearch blocked at flood stage, each node's disk
 // against the high and flood-stage watermarks, and the seed's request that lifts the block.
 // Refused while a node is still past flood stage: Elasticsearch would set the block again at once.
-import type { DiskRow } from '../disk';
+import type { DiskRow } from '../nodes/disk';
 import type { Confirmation } from '../mutation/confirmation';
 import { pathWithQuery, type MutationPlan } from '../mutation/plan';
 import { MAX_REQUEST_LINE, type TargetOptions } from '../mutation/targets';

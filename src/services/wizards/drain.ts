@@ -1,7 +1,7 @@
 // The drain wizard's session (domain/wizards/drain.ts): prepareDrain for the change (an undo when
 // the node is drained already), the guard for sending it, watchDrain to follow the node to empty.
 import type { EsApi } from '../../cluster/api';
-import { blockerLines, progressLine, undoDrainChange } from '../../domain/drain';
+import { blockerLines, progressLine, undoDrainChange } from '../../domain/maintenance/drain';
 import { drainWizardMachine, type DrainWizardEffect, type DrainWizardEvent, type DrainWizardState } from '../../domain/wizards/drain';
 import { prepareDrain, watchDrain } from '../drain';
 import type { Guard } from '../guard';

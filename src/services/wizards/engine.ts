@@ -2,7 +2,7 @@
 // (its commands and how it is confirmed, or why it may not run), runs it once through the Guard
 // and reports the verified end. `shardeck service` / `shardeck plugin` and the console drive it.
 import type { EsApi } from '../../cluster/api';
-import { serviceConfirmation, serviceManagerMissing, serviceStateLine, serviceSummary, type ServiceConfig } from '../../domain/engine';
+import { serviceConfirmation, serviceManagerMissing, serviceStateLine, serviceSummary, type ServiceConfig } from '../../domain/host/engine';
 import { systemdRunning } from '../../boundary/host-reads';
 import {
   engineMachine,

@@ -2,9 +2,9 @@
 // over the facade for reads and the Guard for changes, no client.
 import type { EsApi } from '../../cluster/api';
 import type { MutationPlan } from '../../domain/mutation/plan';
-import type { HotNode, HotThreadsOptions } from '../../domain/hot-threads';
+import type { HotNode, HotThreadsOptions } from '../../domain/nodes/hot-threads';
 import type { Preview } from '../../domain/mutation/preview';
-import { requestLines, type ShownRequest } from '../../domain/documents';
+import { requestLines, type ShownRequest } from '../../domain/inspect/documents';
 import { documentsSession, type DocumentsSession } from '../documents';
 import type { Guard } from '../guard';
 import type { DeleteTuning } from './delete';

@@ -17,7 +17,7 @@ import { loadProgress, nextStepTitle, runChecklist, runEndLines, unfinishedProgr
 import { WizardSession } from './session';
 import { comparisonLines } from '../../domain/corruption/loss';
 import { copyRefusal, type IndexCopyPlan } from '../../domain/corruption/copy';
-import { formatBytes } from '../../domain/format';
+import { formatBytes } from '../../domain/text/format';
 import { countCopy, planIndexCopy, routeLosses, takeIndexCopy } from '../red-copy';
 
 export interface RecoveryTuning extends RunOptions {

@@ -1,6 +1,6 @@
 // The rolling-restart wizard's session: prepareRestart for the checks, runRestart for the steps (services/restart-node.ts).
 import type { EsApi } from '../../cluster/api';
-import { nextRestartStep, RESTART_STEPS, stepTitle } from '../../domain/restart-node';
+import { nextRestartStep, RESTART_STEPS, stepTitle } from '../../domain/maintenance/restart-node';
 import {
   restartWizardMachine,
   type RestartWizardEffect,

@@ -18,7 +18,7 @@ import {
 } from '../../domain/wizards/restore';
 import type { Guard } from '../guard';
 import { lossAfterwards } from '../../domain/corruption/loss';
-import type { HostSecrets } from '../../domain/host-env';
+import type { HostSecrets } from '../../domain/host/host-env';
 import { exorciseLossOf, planIndexCopy, restoreLossOf, takeIndexCopy } from '../red-copy';
 import { waitUntil } from '../wait';
 import { performMutations, WizardSession } from './session';

@@ -1,6 +1,6 @@
 // The read-only block wizard's session: blocked indices and each node's disk, then the unblock requests naming exactly them.
 import type { EsApi } from '../../cluster/api';
-import { diskRows } from '../../domain/disk';
+import { diskRows } from '../../domain/nodes/disk';
 import { blockedIndices, unblockMachine, type UnblockEffect, type UnblockEvent, type UnblockState } from '../../domain/wizards/unblock';
 import type { TargetOptions } from '../../domain/mutation/targets';
 import type { Guard } from '../guard';

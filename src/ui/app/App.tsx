@@ -14,8 +14,8 @@ import { commandFor } from '../input/keys';
 import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, isTablePane, type UiStore } from '../state';
-import { movedText } from '../../domain/list-nav';
-import { fitText } from '../../domain/table';
+import { movedText } from '../../domain/console/list-nav';
+import { fitText } from '../../domain/text/table';
 import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
 import { WIZARDS, type WizardEntry } from '../wizards/registry';
@@ -30,7 +30,7 @@ import {
   type ShareControl,
 } from './context';
 import { useHabits } from './habits';
-import { copyTargetOf } from '../../domain/clipboard';
+import { copyTargetOf } from '../../domain/console/clipboard';
 import { ApprovalView, NoteLine, ShareKeys } from '../components/ShareViews';
 import { ClusterNameKeys, ClusterNameView } from '../components/ClusterNameAsk';
 import { ColumnsChooser } from '../components/ColumnsChooser';

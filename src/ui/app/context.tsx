@@ -7,7 +7,7 @@ import type { ConsoleState, ConsoleStore } from '../../store/console';
 import type { FleetStore } from '../../store/fleet';
 import type { UiState, UiStore } from '../state';
 import type { ProposedSelection } from '../../domain/share';
-import type { ColumnChoice } from '../../domain/columns';
+import type { ColumnChoice } from '../../domain/console/columns';
 
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {

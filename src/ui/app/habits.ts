@@ -2,8 +2,8 @@
 // status bar for a few seconds (ui/components/StatusBar.tsx). The OSC 52 bytes go to Ink's own
 // stream between frames: they draw nothing and move no cursor.
 import { useStdout } from 'ink';
-import { clipboardWay, copiedText, copyRefusal, osc52Sequences } from '../../domain/clipboard';
-import { dumpedText } from '../../domain/screen-dump';
+import { clipboardWay, copiedText, copyRefusal, osc52Sequences } from '../../domain/console/clipboard';
+import { dumpedText } from '../../domain/console/screen-dump';
 import { useOptionalConsoleContext } from './context';
 
 /** How long the status bar says what a copy or dump did. */

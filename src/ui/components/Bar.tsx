@@ -1,7 +1,7 @@
 // A percentage bar with letter marks (e.g. disk watermarks L/H/F), coloured by meaning.
 import React from 'react';
 import { Text } from './Text';
-import { barText, type Tone } from '../../domain/format';
+import { barText, type Tone } from '../../domain/text/format';
 import { colourOf } from '../theme';
 
 export interface BarProps {

@@ -4,8 +4,8 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { editLine } from '../../domain/line-edit';
-import { badgeText, type ProfileBadge } from '../../domain/profile-badge';
+import { editLine } from '../../domain/console/line-edit';
+import { badgeText, type ProfileBadge } from '../../domain/console/profile-badge';
 import { useConsoleContext, useUi } from '../app/context';
 import { commandFor, lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';

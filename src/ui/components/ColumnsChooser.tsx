@@ -4,8 +4,8 @@
 import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { chooserRows, moveColumn, toggleColumn } from '../../domain/columns';
-import { fitText } from '../../domain/table';
+import { chooserRows, moveColumn, toggleColumn } from '../../domain/console/columns';
+import { fitText } from '../../domain/text/table';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';

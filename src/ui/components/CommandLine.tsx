@@ -1,4 +1,4 @@
-// The command line (`:`): typed at the bottom, Enter runs it (domain/command-line.ts parseLine):
+// The command line (`:`): typed at the bottom, Enter runs it (domain/console/command-line.ts parseLine):
 // a pane jump with its filter, a wizard or a view opened on a name (a wizard previews and confirms
 // as from its key: nothing is sent from the line), the Fleet, the help, q. Tab completes, ↑/↓
 // walk the history of this profile (kept in a 0600 file, never a line with a password), Esc closes.
@@ -6,9 +6,9 @@ import React from 'react';
 import { useApp } from 'ink';
 import { Text } from './Text';
 import { LineInput } from './LineInput';
-import { addToHistory, completeLine, parseLine } from '../../domain/command-line';
-import { editLine } from '../../domain/line-edit';
-import { fitText } from '../../domain/table';
+import { addToHistory, completeLine, parseLine } from '../../domain/console/command-line';
+import { editLine } from '../../domain/console/line-edit';
+import { fitText } from '../../domain/text/table';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor, lineEditOf } from '../input/keys';

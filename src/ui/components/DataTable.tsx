@@ -1,14 +1,14 @@
-// A windowed table: the caller hands over rows already filtered and sorted (domain/table.ts, once
+// A windowed table: the caller hands over rows already filtered and sorted (domain/text/table.ts, once
 // per snapshot); this renders the header and only the rows inside the viewport, so the cost of a
 // frame depends on the terminal's height, not on the number of rows.
 import React, { useEffect, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { elasticWidths, fitText, headerCell, visibleRange, type Column } from '../../domain/table';
+import { elasticWidths, fitText, headerCell, visibleRange, type Column } from '../../domain/text/table';
 import { colourOf } from '../theme';
 // A cell is one line: its data's line breaks and controls are escaped before it is measured.
-import { displayText } from '../../domain/display-text';
-import { applyColumnChoice } from '../../domain/columns';
+import { displayText } from '../../domain/text/display-text';
+import { applyColumnChoice } from '../../domain/console/columns';
 import { useOptionalConsoleContext } from '../app/context';
 import type { TablePane } from '../state';
 

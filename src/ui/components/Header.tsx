@@ -3,16 +3,16 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { statusTone } from '../../domain/format';
+import { statusTone } from '../../domain/text/format';
 import { modeMarkers, platformWho, statusBadge } from '../../domain/panes/bars';
-import { nodeVersions } from '../../domain/status';
-import { fitText } from '../../domain/table';
+import { nodeVersions } from '../../domain/inspect/status';
+import { fitText } from '../../domain/text/table';
 import { keysOf } from '../../keys/keymap';
 import { PANES, PANE_SPECS } from '../../store/panes';
-import { nodeLeftText } from '../../domain/node-watch';
+import { nodeLeftText } from '../../domain/nodes/node-watch';
 import { useConsole, useNow } from '../app/context';
 import { colourOf } from '../theme';
-import { badgeText } from '../../domain/profile-badge';
+import { badgeText } from '../../domain/console/profile-badge';
 
 const HELP_TAB = '  ? help';
 

@@ -1,4 +1,4 @@
-// A coloured, foldable JSON viewer that draws only the lines on screen (domain/json-view.ts):
+// A coloured, foldable JSON viewer that draws only the lines on screen (domain/console/json-view.ts):
 // flattening runs once per value, folding once per fold, and a frame renders `height` lines cut
 // to the width, so a 5 MB document scrolls like a small one. Written here rather than taken from
 // a library: the Ink 6 JSON viewers found render the whole tree every frame (see the dependency
@@ -6,9 +6,9 @@
 import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/json-view';
-import { visibleRange } from '../../domain/table';
-import { navList } from '../../domain/list-nav';
+import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/console/json-view';
+import { visibleRange } from '../../domain/text/table';
+import { navList } from '../../domain/console/list-nav';
 import { useListNav } from '../input/use-list-nav';
 import type { CommandId } from '../../keys/keymap';
 import { colourOf } from '../theme';

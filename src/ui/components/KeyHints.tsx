@@ -3,7 +3,7 @@ import React from 'react';
 import { Text } from './Text';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 import { hintText } from '../../keys/hints';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 
 export function KeyHints({
   keymap,

@@ -1,8 +1,8 @@
 // The one line input: a line being typed, shown inside a <Text>. Its editing is the machine's
-// (domain/line-edit.ts through a wizard's `line` events); this only shows it.
+// (domain/console/line-edit.ts through a wizard's `line` events); this only shows it.
 import React from 'react';
 import { Text } from './Text';
-import type { Tone } from '../../domain/format';
+import type { Tone } from '../../domain/text/format';
 import { colourOf } from '../theme';
 
 export function LineInput({

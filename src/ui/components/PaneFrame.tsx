@@ -3,9 +3,9 @@
 import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { formatAge } from '../../domain/format';
+import { formatAge } from '../../domain/text/format';
 import { ageText, freshness, type Snapshot } from '../../domain/snapshot';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import { pollRetryDelayMs } from '../../domain/retry';
 import { failingWaitMs, notRetried, probeAnswers } from '../../services/poller';
 import { colourOf } from '../theme';

@@ -4,7 +4,7 @@ import React, { useEffect } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
 import { previewLines, type Preview } from '../../domain/mutation/preview';
-import { cutLines, wrapText } from '../../domain/text';
+import { cutLines, wrapText } from '../../domain/text/text';
 import { useTerminalSize } from '../app/terminal';
 import { colourOf } from '../theme';
 import { useOptionalConsoleContext } from '../app/context';

@@ -4,8 +4,8 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { editLine } from '../../domain/line-edit';
-import { fitText } from '../../domain/table';
+import { editLine } from '../../domain/console/line-edit';
+import { fitText } from '../../domain/text/table';
 import type { ApprovalView as Approval } from '../../store/console';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
 import { commandFor, lineEditOf } from '../input/keys';

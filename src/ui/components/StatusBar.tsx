@@ -3,7 +3,7 @@
 import React from 'react';
 import { Text } from './Text';
 import { connectionLine, INSECURE_WARNING, shareLine } from '../../domain/panes/bars';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import { useConsole, useNow, useUi } from '../app/context';
 import { FLASH_MS } from '../app/habits';
 import { colourOf } from '../theme';

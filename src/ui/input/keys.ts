@@ -1,6 +1,6 @@
 // Turns Ink's (input, key) pair into the key names the keymap uses, and key names into command ids.
 import type { Key } from 'ink';
-import type { LineEdit } from '../../domain/line-edit';
+import type { LineEdit } from '../../domain/console/line-edit';
 import type { KeyCommand, Scope } from '../../keys/keymap';
 
 /** 'q', 'G', '/', 'up', 'pagedown', 'escape', 'return', 'tab', 'shift-tab', 'backspace', 'ctrl-c'. */

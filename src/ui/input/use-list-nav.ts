@@ -1,4 +1,4 @@
-// The list navigator (domain/list-nav.ts) in a component: the state as resolved against the rows
+// The list navigator (domain/console/list-nav.ts) in a component: the state as resolved against the rows
 // on screen now (so the highlight never shows a stale row number), written back when resolving
 // changed it, and the moves of the keymap's table keys.
 import { useEffect, useRef, useState } from 'react';
@@ -11,7 +11,7 @@ import {
   type NavEvent,
   type NavList,
   type NavMove,
-} from '../../domain/list-nav';
+} from '../../domain/console/list-nav';
 
 export interface ListNavControl {
   /** The state for this frame: its `cursor` is the selected item's row. */

@@ -1,13 +1,13 @@
 // Disk: one bar per data node with L/H/F marks at the EFFECTIVE watermarks (percent or absolute,
-// max_headroom applied: domain/disk.ts), the node's level, used/total, headroom to the high
+// max_headroom applied: domain/nodes/disk.ts), the node's level, used/total, headroom to the high
 // watermark, and the indices that carry a read-only block.
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { diskRows, type DiskRow } from '../../domain/disk';
-import { countOf, diskLevelTone, formatPercent } from '../../domain/format';
+import { diskRows, type DiskRow } from '../../domain/nodes/disk';
+import { countOf, diskLevelTone, formatPercent } from '../../domain/text/format';
 import { diskLayout, diskUsageText, readOnlyHeading, readOnlyIndices, readOnlyLine, watermarkLine } from '../../domain/panes/disk';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { Bar } from '../components/Bar';

@@ -3,7 +3,7 @@
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/status';
+import { buildStatusReport, explainNotGreen, nodeVersions } from '../../domain/inspect/status';
 import {
   allocationLimitLines,
   diagnosisHint,
@@ -14,7 +14,7 @@ import {
   wrapLine,
 } from '../../domain/panes/health';
 import { EXPLAIN_KEY } from '../../services/poller';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useConsoleContext } from '../app/context';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
@@ -22,8 +22,8 @@ import { colourOf } from '../theme';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
-import { scrollList } from '../../domain/list-nav';
-import { pendingLines, type PendingTask } from '../../domain/pending-tasks';
+import { scrollList } from '../../domain/console/list-nav';
+import { pendingLines, type PendingTask } from '../../domain/inspect/pending-tasks';
 import { useListNav } from '../input/use-list-nav';
 
 /** Lines of tasks the pending section shows under its heading (the last says how many more). */

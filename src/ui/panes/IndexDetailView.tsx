@@ -20,12 +20,12 @@ import {
   templateSectionLines,
   type DetailLine,
   type IndexDetail,
-} from '../../domain/index-detail';
-import { foldablePaths, mappingFields } from '../../domain/inspect';
+} from '../../domain/inspect/index-detail';
+import { foldablePaths, mappingFields } from '../../domain/inspect/inspect';
 import { curlLine } from '../../domain/mutation/preview';
-import { filterPrompt, fitText, visibleRange } from '../../domain/table';
-import { navList, NAV_START } from '../../domain/list-nav';
-import { cutLines } from '../../domain/text';
+import { filterPrompt, fitText, visibleRange } from '../../domain/text/table';
+import { navList, NAV_START } from '../../domain/console/list-nav';
+import { cutLines } from '../../domain/text/text';
 import { navFields, useStoredListNav } from '../input/use-list-nav';
 import { closeIndexDetail } from '../../store/index-detail';
 import { useConsole, useConsoleContext, useUi } from '../app/context';

@@ -15,14 +15,14 @@ import {
   pressureLines,
   cpuLoadText,
 } from '../../domain/panes/nodes';
-import { sparkLines } from '../../domain/node-history';
-import { hotSpotLine, hotSpots } from '../../domain/hot-spots';
+import { sparkLines } from '../../domain/nodes/node-history';
+import { hotSpotLine, hotSpots } from '../../domain/nodes/hot-spots';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { useCurlLines } from './curl';
-import { countOf, type Tone } from '../../domain/format';
+import { countOf, type Tone } from '../../domain/text/format';
 import type { ResourceName } from '../../store/console';
 
 const nodeKey = (r: { id: string }) => r.id;

@@ -1,6 +1,6 @@
 // Shards: index, shard, primary/replica, state, node, size and why an unassigned shard is
 // unassigned. 'u' narrows to the shards that are not STARTED. Under the table, while shards
-// initialize or relocate, the active recoveries with a bar each (domain/shard-recovery.ts).
+// initialize or relocate, the active recoveries with a bar each (domain/nodes/shard-recovery.ts).
 import React, { useMemo } from 'react';
 import { Box } from 'ink';
 import { shardLines, shardsInfo, SHARD_COLUMNS, SHARD_SORT_KEYS, shardSearchText, shardKey } from '../../domain/panes/shards';
@@ -9,7 +9,7 @@ import { useConsole, useUi } from '../app/context';
 import { DataTable } from '../components/DataTable';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { FilterLine, filterLines, FullNameLine, useCutNames, useSelected, useTableKeys, useTableModel } from './table';
-import { recoverySection } from '../../domain/shard-recovery';
+import { recoverySection } from '../../domain/nodes/shard-recovery';
 import { Bar } from '../components/Bar';
 import { Text } from '../components/Text';
 

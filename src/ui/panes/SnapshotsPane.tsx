@@ -5,7 +5,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import {
   emptySnapshotsText,
   holdingLine,

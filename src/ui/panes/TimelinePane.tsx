@@ -5,11 +5,11 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { countOf, type Tone } from '../../domain/format';
+import { countOf, type Tone } from '../../domain/text/format';
 import { entryRowText, entryText, entryTone, utcClock, type TimelineEntry } from '../../domain/timeline';
-import { NAV_START } from '../../domain/list-nav';
-import { fitText, visibleRange } from '../../domain/table';
-import { wrapText } from '../../domain/text';
+import { NAV_START } from '../../domain/console/list-nav';
+import { fitText, visibleRange } from '../../domain/text/table';
+import { wrapText } from '../../domain/text/text';
 import { PANE_SPECS } from '../../store/panes';
 import { useConsole } from '../app/context';
 import { useKeymap } from '../app/use-keymap';

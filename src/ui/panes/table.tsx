@@ -1,9 +1,9 @@
 // What the table panes share: the view (filter, sort, cursor) kept in the UI store, computed once
-// per snapshot with domain/table.ts, the table keys of the keymap, and the filter prompt.
+// per snapshot with domain/text/table.ts, the table keys of the keymap, and the filter prompt.
 import React, { useEffect, useMemo, useRef } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import type { Tone } from '../../domain/format';
+import type { Tone } from '../../domain/text/format';
 import { colourOf } from '../theme';
 import type { Scope } from '../../keys/keymap';
 import {
@@ -18,9 +18,9 @@ import {
   type Column,
   type SortedRows,
   type SortKey,
-} from '../../domain/table';
-import { navList, NAV_START } from '../../domain/list-nav';
-import { wholeLinesIn } from '../../domain/text';
+} from '../../domain/text/table';
+import { navList, NAV_START } from '../../domain/console/list-nav';
+import { wholeLinesIn } from '../../domain/text/text';
 import { useConsoleContext, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor } from '../input/keys';
@@ -179,7 +179,7 @@ export function useSelected<K extends keyof Selection>(pane: K, value: Selection
   useEffect(() => setSelection(ui, pane, value), [ui, pane, key]);
 }
 
-/** The name columns cut now (domain/table.ts cutNameColumns), once per rows and width: one more line under the table when any. */
+/** The name columns cut now (domain/text/table.ts cutNameColumns), once per rows and width: one more line under the table when any. */
 export function useCutNames<T>(rows: readonly T[] | undefined, columns: readonly Column<T>[], width: number): Column<T>[] {
   // eslint-disable-next-line react-hooks/exhaustive-deps -- columns: a module constant, or rebuilt from the width (its length says which)
   return useMemo(() => cutNameColumns(rows ?? [], columns, width), [rows, width, columns.length]);

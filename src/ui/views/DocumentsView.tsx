@@ -6,10 +6,10 @@
 import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { hitRow, pageText, type HitRow } from '../../domain/documents';
-import type { Column } from '../../domain/table';
-import { fitText } from '../../domain/table';
-import { navList } from '../../domain/list-nav';
+import { hitRow, pageText, type HitRow } from '../../domain/inspect/documents';
+import type { Column } from '../../domain/text/table';
+import { fitText } from '../../domain/text/table';
+import { navList } from '../../domain/console/list-nav';
 import { useListNav } from '../input/use-list-nav';
 import { DOCS_FORM_HINTS, DOCS_FORM_LABELS, type DocsState } from '../../domain/wizards/documents';
 import { keyLabel, type CommandId, type Scope } from '../../keys/keymap';

@@ -12,8 +12,8 @@ import {
   hotThreadsNode,
   type HotNode,
   type HotThreadType,
-} from '../../domain/hot-threads';
-import { fitText } from '../../domain/table';
+} from '../../domain/nodes/hot-threads';
+import { fitText } from '../../domain/text/table';
 import type { WizardServices } from '../../services/wizards';
 import { useConsole } from '../app/context';
 import { useKeymap } from '../app/use-keymap';

@@ -4,8 +4,8 @@
 import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { xrayLines } from '../../domain/xray';
-import { fitText } from '../../domain/table';
+import { xrayLines } from '../../domain/inspect/xray';
+import { fitText } from '../../domain/text/table';
 import type { WizardServices } from '../../services/wizards';
 import { useConsole } from '../app/context';
 import { useKeymap } from '../app/use-keymap';

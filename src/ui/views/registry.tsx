@@ -10,7 +10,7 @@ import { HotThreadsView } from './HotThreadsView';
 import { useWizardServices } from '../wizards/services';
 import { DocumentsView } from './DocumentsView';
 import { XrayView } from './XrayView';
-import { displayText } from '../../domain/display-text';
+import { displayText } from '../../domain/text/display-text';
 
 export interface ViewProps {
   index: string;

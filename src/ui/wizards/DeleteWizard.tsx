@@ -8,7 +8,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { matchShare } from '../../domain/delete/plan';
 import { progressLine, type TaskProgress } from '../../domain/delete/task';
-import { formatCount, formatPercent, type Tone } from '../../domain/format';
+import { formatCount, formatPercent, type Tone } from '../../domain/text/format';
 import {
   choiceOf,
   conflictsLine,
@@ -27,7 +27,7 @@ import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar, requestBoxLines } from '../components/RequestPreview';
 import { useTerminalSize } from '../app/terminal';
-import { wrapText } from '../../domain/text';
+import { wrapText } from '../../domain/text/text';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';

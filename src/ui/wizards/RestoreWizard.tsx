@@ -6,9 +6,9 @@
 import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { formatCount } from '../../domain/format';
-import { editLine } from '../../domain/line-edit';
-import { fitText } from '../../domain/table';
+import { formatCount } from '../../domain/text/format';
+import { editLine } from '../../domain/console/line-edit';
+import { fitText } from '../../domain/text/table';
 import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
 import {
   DEFAULT_SUFFIX,

@@ -7,8 +7,8 @@
 import React, { useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { displayText } from '../../domain/display-text';
-import { formatBytes, formatCount } from '../../domain/format';
+import { displayText } from '../../domain/text/display-text';
+import { formatBytes, formatCount } from '../../domain/text/format';
 import { formatDuration } from '../../domain/shrink/plan';
 import { PLATFORM_REMINDER } from '../../domain/shrink/template';
 import { SHRINK_FIELDS, type ShrinkField, type ShrinkForm, type ShrinkReport, type ShrinkState } from '../../domain/wizards/shrink';

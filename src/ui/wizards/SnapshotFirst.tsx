@@ -7,7 +7,7 @@
 import React, { useEffect, useState, useSyncExternalStore } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { fitText } from '../../domain/table';
+import { fitText } from '../../domain/text/table';
 import { snapshotPercent, type SnapshotRepository } from '../../domain/snapshots';
 import {
   snapshotFirstRequest,

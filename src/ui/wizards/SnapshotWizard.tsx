@@ -6,8 +6,8 @@
 import React, { useEffect, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { editLine } from '../../domain/line-edit';
-import { fitText } from '../../domain/table';
+import { editLine } from '../../domain/console/line-edit';
+import { fitText } from '../../domain/text/table';
 import { failureLines, progressLine, snapshotLine, snapshotPercent, type SnapshotRepository } from '../../domain/snapshots';
 import { defaultSnapshotName, type SnapshotRequest, type SnapshotState } from '../../domain/wizards/snapshot';
 import type { WizardServices } from '../../services/wizards';

@@ -5,7 +5,7 @@ import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
 import { afterLine, progressLine } from '../../domain/delete/task';
-import { displayText } from '../../domain/display-text';
+import { displayText } from '../../domain/text/display-text';
 import { confirmationNeeded } from '../../domain/mutation/confirmation';
 import { formatMillis } from '../../domain/panes/nodes';
 import type { TaskVerb } from '../../domain/wizards/task-control';

@@ -2,7 +2,7 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { formatPercent } from '../../domain/format';
+import { formatPercent } from '../../domain/text/format';
 import type { WizardServices } from '../../services/wizards';
 import { unblockWizard } from '../../services/wizards/unblock';
 import { RequestPreview } from '../components/RequestPreview';

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { WizardSession } from '../../services/wizards/session';
 import { stay } from '../../domain/wizards/machine';
-import type { LineEdit } from '../../domain/line-edit';
+import type { LineEdit } from '../../domain/console/line-edit';
 import type { ConfirmationNeed } from '../../domain/mutation/confirmation';
 import { isEnded, type FocusEvent } from '../../domain/wizards/machine';
 import { keyLabel, type CommandId } from '../../keys/keymap';

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { diskFindings, FLOOD_SOON_MS, forecastFindings, WEEK_MS } from '../../../src/domain/doctor/disk';
 import type { DiskForecast } from '../../../src/domain/doctor/forecast';
-import { parseWatermark } from '../../../src/domain/disk';
+import { parseWatermark } from '../../../src/domain/nodes/disk';
 import type { IndexBlocks, NodeDisk, Watermarks } from '../../../src/domain/types';
 
 const GB = 1024 ** 3;

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { forecastFindings } from '../../../src/domain/doctor/disk';
 import { diskSamplesFromLog, forecastDisk, freeSlope, type DiskSample } from '../../../src/domain/doctor/forecast';
 import { parseLog } from '../../../src/domain/doctor/logs';
-import { parseWatermark } from '../../../src/domain/disk';
+import { parseWatermark } from '../../../src/domain/nodes/disk';
 import type { Watermarks } from '../../../src/domain/types';
 
 const recorded = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'fixtures', 'doctor', 'disk-growth.json'), 'utf8'));

@@ -33,7 +33,7 @@ import { doctorSample, parseSampleState, type DoctorSample } from '../../../src/
 import { parseHealthReport } from '../../../src/domain/parse';
 import { parseRepositories, parseSnapshots, type SnapshotInfo } from '../../../src/domain/snapshots';
 import type { IndexRow, ShardRow } from '../../../src/domain/types';
-import type { NodeSample } from '../../../src/domain/node-history';
+import type { NodeSample } from '../../../src/domain/nodes/node-history';
 import { FIXTURES } from '../../helpers/recorded';
 
 const raw = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'doctor-ii', `${name}.json`), 'utf8'));

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseBalanceSummary } from '../../../src/domain/balance';
+import { parseBalanceSummary } from '../../../src/domain/nodes/balance';
 import {
   balanceFinding,
   breakerNearFindings,
@@ -18,7 +18,7 @@ import {
   searchLatencyFindings,
 } from '../../../src/domain/doctor/load';
 import { doctorSample, type DoctorSample, type NodeCounters } from '../../../src/domain/doctor/sample';
-import { parseNodePressure } from '../../../src/domain/node-pressure';
+import { parseNodePressure } from '../../../src/domain/nodes/node-pressure';
 import { FIXTURES } from '../../helpers/recorded';
 
 const raw = (dir: string, name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, dir, `${name}.json`), 'utf8'));

@@ -4,10 +4,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseNodePressure, type NodePressure } from '../../../src/domain/node-pressure';
-import { parseNodeStats, type NodeStats } from '../../../src/domain/node-stats';
+import { parseNodePressure, type NodePressure } from '../../../src/domain/nodes/node-pressure';
+import { parseNodeStats, type NodeStats } from '../../../src/domain/nodes/node-stats';
 import { pressureFindings, parseQueueSizes, THREAD_POOL_QUEUE_FILTER } from '../../../src/domain/doctor/pressure';
-import type { NodeSample } from '../../../src/domain/node-history';
+import type { NodeSample } from '../../../src/domain/nodes/node-history';
 import { FIXTURES } from '../../helpers/recorded';
 
 const raw = (name: string) => JSON.parse(fs.readFileSync(path.join(FIXTURES, 'pressure', `${name}.json`), 'utf8'));

@@ -15,7 +15,7 @@ import {
   stalledTaskFinding,
 } from '../../../src/domain/doctor/tasks';
 import { doctorSettings } from '../../../src/domain/doctor/settings';
-import { parseHotThreads } from '../../../src/domain/hot-threads';
+import { parseHotThreads } from '../../../src/domain/nodes/hot-threads';
 import type { ClusterTask } from '../../../src/domain/parse';
 import { FIXTURES } from '../../helpers/recorded';
 

@@ -1,6 +1,6 @@
 // The Disk pane's text, from the recorded yellow scenario (one index under a flood-stage block).
 import { describe, expect, it } from 'vitest';
-import { diskRows } from '../../../src/domain/disk';
+import { diskRows } from '../../../src/domain/nodes/disk';
 import { diskLayout, diskUsageText, readOnlyHeading, readOnlyIndices, readOnlyLine, watermarkLine } from '../../../src/domain/panes/disk';
 import { scenario } from './scenario';
 

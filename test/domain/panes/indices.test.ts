@@ -8,7 +8,7 @@ import {
   indexSearchText,
   projectsWithoutIndex,
 } from '../../../src/domain/panes/indices';
-import { sortRows } from '../../../src/domain/table';
+import { sortRows } from '../../../src/domain/text/table';
 import { scenario } from './scenario';
 
 const y = scenario('yellow');

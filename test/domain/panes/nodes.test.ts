@@ -9,8 +9,8 @@ import {
   NODE_COLUMNS,
   NODE_SORT_KEYS,
 } from '../../../src/domain/panes/nodes';
-import { heapArgsVerdict, jvmSizeBytes, parseNodeJvm, parseNodeStats } from '../../../src/domain/node-stats';
-import { elasticWidths, sortRows } from '../../../src/domain/table';
+import { heapArgsVerdict, jvmSizeBytes, parseNodeJvm, parseNodeStats } from '../../../src/domain/nodes/node-stats';
+import { elasticWidths, sortRows } from '../../../src/domain/text/table';
 import fs from 'node:fs';
 import path from 'node:path';
 import { scenario } from './scenario';

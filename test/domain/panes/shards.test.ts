@@ -1,7 +1,7 @@
 // The Shards pane's rows, from the recorded red scenario (a primary that never started).
 import { describe, expect, it } from 'vitest';
 import { shardLines, shardsInfo, SHARD_COLUMNS, SHARD_SORT_KEYS, shardTone } from '../../../src/domain/panes/shards';
-import { sortRows } from '../../../src/domain/table';
+import { sortRows } from '../../../src/domain/text/table';
 import { scenario } from './scenario';
 
 const r = scenario('red');

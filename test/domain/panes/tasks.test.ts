@@ -17,8 +17,8 @@ import {
 } from '../../../src/domain/panes/tasks';
 import { cancelTaskPlan, rethrottlePlan } from '../../../src/domain/wizards/delete';
 import { confirmationSatisfies } from '../../../src/domain/mutation/confirmation';
-import { sortRows } from '../../../src/domain/table';
-import { isDisplaySafe } from '../../../src/domain/display-text';
+import { sortRows } from '../../../src/domain/text/table';
+import { isDisplaySafe } from '../../../src/domain/text/display-text';
 
 const fx = (scenario: string, name: string) =>
   JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures', scenario, `${name}.json`), 'utf8'));

@@ -42,7 +42,7 @@ function openConsole(session, { columns = 80, rows = 24, env = '' } = {}) {
     String(columns),
     '-y',
     String(rows),
-    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} node ${cli} --profile demo --url ${node.url} --interval 1; sleep 60`,
+    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} SHARDECK_LOCK_DIR=${lockDir} node ${cli} --profile demo --url ${node.url} --interval 1; sleep 60`,
   );
 }
 
@@ -95,8 +95,37 @@ async function putBlock(url) {
   });
 }
 
+// --only NAME[,NAME...]: run only these groups of shots (in the order of SHOTS), to redo one
+// wizard without the whole run; a group that needs another's state says so in its comment.
+const SHOTS = {
+  panes: paneShots,
+  'shards-recovery': shardsRecoveryShot,
+  tasks: tasksShots,
+  share: shareShots,
+  delete: deleteShots,
+  unblock: unblockShots,
+  scroll: scrollShots,
+  'component-template': componentTemplateShots,
+  shrink: shrinkShots,
+  snapshots: snapshotShots,
+  'allocation-restore': allocationRestoreShots,
+  recover: recoveryShots,
+  engine: engineShots,
+  restart: restartShots,
+};
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt === -1 ? Object.keys(SHOTS) : (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
+const unknown = only.filter((name) => !(name in SHOTS));
+if (unknown.length > 0 || only.length === 0) {
+  process.stderr.write(
+    `usage: npm run screenshots [-- --only ${Object.keys(SHOTS).join(',')}] (unknown: ${unknown.join(', ') || 'none given'})\n`,
+  );
+  process.exit(64);
+}
+
 ensureRsvg();
-execFileSync('npm', ['run', 'build'], { cwd: root, stdio: 'ignore' });
+// The private build when SHARDECK_DIST names one (dev/build.mjs honours it), so dist/ is never emptied under other runs.
+execFileSync(process.execPath, [path.join(root, 'dev/build.mjs')], { cwd: root, stdio: 'ignore' });
 fs.mkdirSync(outDir, { recursive: true });
 // anyStatus: the recovery shots restart it red.
 // Xms != Xmx: a finding on the Doctor pane (the heap check), besides the demo's replicas on one node.
@@ -104,13 +133,32 @@ let node = await startNode({ name: 'screenshots', anyStatus: true, javaOpts: '-X
 // Signed in to the reference platform like the demo, so the header and the Indices pane show the
 // user and the projects; in a private config dir, and the server stopped after unless it was running.
 const configDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-'));
+// Its own lock folder: the allocation record of one run is seen by that run only.
+const lockDir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-shots-locks-'));
 const platformWasRunning = fs.existsSync(path.join(runDir, 'platform.json'));
+const started = Date.now();
 try {
   // A session that outlives the others: the tmux server exits with its last session, and a new
   // session started while it exits fails ("server exited unexpectedly").
   tmux('new-session', '-d', '-s', 'keep', 'sleep 3600');
   await loadDemoData(node.url, { docsPerIndex: 2000 });
   await platformSignIn({ cli, configDir, profile: 'demo' });
+  for (const name of Object.keys(SHOTS)) if (only.includes(name)) await SHOTS[name]();
+  process.stderr.write(`screenshots: ${only.join(', ')} in ${Math.round((Date.now() - started) / 1000)} s\n`);
+} finally {
+  try {
+    execFileSync('tmux', ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
+  } catch {
+    // already gone with its last session
+  }
+  await node.stop();
+  if (!platformWasRunning) await platformStop();
+  fs.rmSync(configDir, { recursive: true, force: true });
+  fs.rmSync(lockDir, { recursive: true, force: true });
+}
+
+/** Every pane at 80x24 (Health at 100x30 too), the index detail, the Documents view and the Doctor. */
+async function paneShots() {
   for (const [columns, rows, suffix] of [
     [80, 24, ''],
     [100, 30, '-100x30'],
@@ -155,20 +203,6 @@ try {
     await inspectShots(s);
     tmux('kill-session', '-t', s);
   }
-  await shardsRecoveryShot();
-  await tasksShots();
-  await shareShots();
-  await snapshotShots();
-  await recoveryShots();
-} finally {
-  try {
-    execFileSync('tmux', ['-L', SOCKET, 'kill-server'], { stdio: 'ignore' });
-  } catch {
-    // already gone with its last session
-  }
-  await node.stop();
-  if (!platformWasRunning) await platformStop();
-  fs.rmSync(configDir, { recursive: true, force: true });
 }
 
 /**
@@ -233,13 +267,25 @@ async function tasksShots() {
     tmux('send-keys', '-t', s, 'Enter');
     await waitFor(s, /description: delete-by-query \[old_events\][\s\S]*deleted \d+/, 'the task highlighted with its progress');
     shoot(s, 'tasks', 80, 24);
+    // Rethrottled first (1 -> 5 documents a second), then cancelled.
+    tmux('send-keys', '-t', s, 't');
+    await waitFor(s, /new rate \(documents per second/, 'the rethrottle form');
+    tmux('send-keys', '-t', s, '5', 'Enter');
+    await waitFor(s, /rethrottle delete task [\s\S]*equivalent: curl/, 'the rethrottle preview');
+    shoot(s, 'task-rethrottle', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /^ok: [\s\S]*now: [\s\S]*any key closes/m, 'the new rate read back');
+    shoot(s, 'task-rethrottle-done', 80, 24);
+    tmux('send-keys', '-t', s, 'Escape');
+    await waitFor(s, /description: delete-by-query \[old_events\]/, 'back on the Tasks pane');
     tmux('send-keys', '-t', s, 'x');
     await waitFor(s, /type its number \d+ to cancel it/, 'the cancel wizard asking for the number');
     shoot(s, 'task-cancel', 80, 24);
     const number = /type its number (\d+) to cancel it/.exec(tmux('capture-pane', '-p', '-t', s))[1];
     tmux('send-keys', '-t', s, '-l', number);
     tmux('send-keys', '-t', s, 'Enter');
-    await waitFor(s, /^ok: /m, 'the task cancelled');
+    await waitFor(s, /^ok: [\s\S]*any key closes/m, 'the task cancelled');
+    shoot(s, 'task-cancel-done', 80, 24);
   } finally {
     tmux('kill-session', '-t', s);
     await es(node.url, 'DELETE', `/${index}`).catch(() => undefined);
@@ -319,11 +365,18 @@ async function shareShots() {
     await sleep(500);
     tmux('send-keys', '-t', lead, 'R');
     await waitFor(lead, /index or pattern\s+service_v9_orders[\s\S]*replicas\s+…/, 'the replicas wizard on the yellow index');
-    tmux('send-keys', '-t', lead, '0', 'Enter');
+    tmux('send-keys', '-t', lead, '0');
+    await waitFor(lead, /replicas\s+0/, 'the replicas typed');
+    shoot(lead, 'replicas-form', 80, 24);
+    tmux('send-keys', '-t', lead, 'Enter');
     await waitFor(lead, /y send/, 'the preview');
     shoot(lead, 'replicas-review', 80, 24);
+    tmux('send-keys', '-t', lead, 'c');
+    await waitFor(lead, /c review/, 'the curl lines whole');
+    shoot(lead, 'replicas-curl', 80, 24);
     tmux('send-keys', '-t', lead, 'y');
-    await waitFor(lead, /ok: every matched index now has 0 replicas/, 'the change verified');
+    await waitFor(lead, /ok: every matched index now has 0 replicas[\s\S]*health yellow -> green/, 'the change verified');
+    shoot(lead, 'replicas-done', 80, 24);
     tmux('send-keys', '-t', lead, 'Escape');
     await waitFor(lead, /Indices\s+\d+ of/, 'the wizard closed');
     tmux('send-keys', '-t', lead, '8');
@@ -360,21 +413,40 @@ async function snapshotShots() {
     type: 'fs',
     settings: { location: path.join(node.repoDir, 'nightly'), max_restore_bytes_per_sec: '64kb' },
   });
-  await call('PUT', '/_snapshot/nightly/nightly-1?wait_for_completion=true', { indices: indices.join(','), include_global_state: false });
   const s = 'snaps';
   openConsole(s);
   await waitFor(s, /YELLOW|GREEN/, 'the console');
   tmux('send-keys', '-t', s, '9');
+  await waitFor(s, /nightly/, 'the repository in the Snapshots pane');
+  // The snapshot taken with the wizard (S): the form (repository, then the name and indices typed), the request, the result.
+  tmux('send-keys', '-t', s, 'S');
+  await waitFor(s, /repository\s+nightly/, 'the snapshot form');
+  tmux('send-keys', '-t', s, 'Tab');
+  retype(s, 'nightly-1');
+  tmux('send-keys', '-t', s, 'Tab');
+  tmux('send-keys', '-t', s, '-l', indices.join(','));
+  await waitFor(s, /name\s+nightly-1\s*\n[\s\S]*indices\s+service_v9_alpha,service_v9_bravo/, 'the form filled');
+  shoot(s, 'snapshot-form', 80, 24);
+  tmux('send-keys', '-t', s, 'Enter');
+  await waitFor(s, /take the snapshot nightly\/nightly-1[\s\S]*y take it/, 'the snapshot preview');
+  shoot(s, 'snapshot-review', 80, 24);
+  tmux('send-keys', '-t', s, 'y');
+  await waitFor(s, /nightly-1\s+SUCCESS[\s\S]*any key closes/, 'the snapshot done', 120);
+  shoot(s, 'snapshot-done', 80, 24);
+  tmux('send-keys', '-t', s, 'Escape');
   await waitFor(s, /nightly-1/, 'the snapshot in the Snapshots pane');
   shoot(s, 'snapshots', 80, 24);
   tmux('send-keys', '-t', s, 'R');
   await waitFor(s, /from nightly\/nightly-1/, 'the restore form');
+  shoot(s, 'restore-form', 80, 24);
   tmux('send-keys', '-t', s, 'Enter');
   await waitFor(s, /y send/, 'the restore preview');
+  shoot(s, 'restore-review', 80, 24);
   tmux('send-keys', '-t', s, 'y');
   await waitFor(s, /\/s eta [\s\S]*\/s eta /, 'both shards restoring with their rate and time left', 60);
   shoot(s, 'restore-progress', 80, 24);
   await waitFor(s, /restored indices green/, 'the restore done', 300);
+  shoot(s, 'restore-done', 80, 24);
   tmux('send-keys', '-t', s, 'Escape');
   tmux('kill-session', '-t', s);
   await call('DELETE', `/${indices.map((i) => `${i}-restored`).join(',')}`);
@@ -389,16 +461,24 @@ async function snapshotShots() {
 async function recoveryShots() {
   const index = 'service_v9_damaged';
   await corruptShard(node, index);
-  const service = (verb) => `${process.execPath} ${path.join(root, 'dev/es-service.mjs')} ${verb} ${node.baseDir}`;
-  const file = path.join(configDir, 'config.json');
-  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
-  Object.assign(config.profiles.demo, { serviceStop: service('stop'), serviceStart: service('start') });
-  fs.writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+  serviceCommandsInProfile();
   const s = 'recover';
   openConsole(s);
   await waitFor(s, /RED/, 'the red console');
   tmux('send-keys', '-t', s, '3', 'u');
   await waitFor(s, new RegExp(index), 'the corrupt primary');
+  // Why it is unassigned (e), and the retry of its failed allocation: it fails again, corrupt.
+  tmux('send-keys', '-t', s, 'e');
+  await waitFor(s, /R retry the \d+ failed allocation/, 'the explanation with the retry offered');
+  shoot(s, 'allocation-explain', 80, 24);
+  tmux('send-keys', '-t', s, 'R');
+  await waitFor(s, /retry the allocation of shards that failed[\s\S]*y send/, 'the retry previewed');
+  shoot(s, 'allocation-retry', 80, 24);
+  tmux('send-keys', '-t', s, 'y');
+  await waitFor(s, /ok: the cluster accepted the reroute[\s\S]*any key closes/, 'the reroute sent');
+  shoot(s, 'allocation-retry-done', 80, 24);
+  tmux('send-keys', '-t', s, 'Escape');
+  await waitFor(s, /problems only/, 'back on the Shards pane');
   tmux('send-keys', '-t', s, 'C');
   await waitFor(s, /first, what loses nothing/, 'the recovery options');
   shoot(s, 'recover-options', 80, 24);
@@ -428,4 +508,254 @@ async function recoveryShots() {
   await waitFor(s, /GREEN|YELLOW/, 'the console seeing the node back', 90);
   shoot(s, 'recover-done', 80, 24);
   tmux('kill-session', '-t', s);
+}
+
+/** A table pane (by its number key) filtered to the rows matching `text`, the first one highlighted. */
+async function filterTo(s, paneKey, text, re) {
+  tmux('send-keys', '-t', s, paneKey, '/');
+  tmux('send-keys', '-t', s, '-l', text);
+  tmux('send-keys', '-t', s, 'Enter');
+  await waitFor(s, re, `the rows matching ${text}`);
+}
+
+/** Backspace enough times to empty a form's field (its default), then type `text`. */
+function retype(s, text, erase = 40) {
+  tmux('send-keys', '-t', s, ...Array(erase).fill('BSpace'));
+  tmux('send-keys', '-t', s, '-l', text);
+}
+
+/**
+ * Delete by query (D on the Indices pane) of service_v9_kb's documents modified before a fixed
+ * date: the form, the count and samples with the curl line and the count typed, the result; then
+ * the force merge (M) that frees their disk: its form, its review with the deleted documents, the
+ * result before -> after.
+ */
+async function deleteShots() {
+  const s = 'delete';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    await filterTo(s, '2', 'service_v9_kb', /service_v9_kb/);
+    tmux('send-keys', '-t', s, 'D');
+    await waitFor(s, /age or date/, 'the delete form');
+    tmux('send-keys', '-t', s, '-l', '2025-03-01');
+    await waitFor(s, /= modified_at before 2025-03-01/, 'the date understood');
+    shoot(s, 'delete-form', 80, 24);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /type (\d+) to delete them/, 'the count, the samples and the curl line');
+    shoot(s, 'delete-review', 80, 24);
+    const count = /type (\d+) to delete them/.exec(tmux('capture-pane', '-p', '-t', s))[1];
+    tmux('send-keys', '-t', s, '-l', count);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /ok: deleted \d+ of \d+ previewed[\s\S]*m force merge now/, 'the delete done', 120);
+    shoot(s, 'delete-done', 80, 24);
+    tmux('send-keys', '-t', s, 'Escape');
+    await waitFor(s, /Indices\s+\d+ of/, 'the wizard closed');
+    tmux('send-keys', '-t', s, 'M');
+    await waitFor(s, /index or pattern\s+service_v9_kb/, 'the force merge form');
+    shoot(s, 'forcemerge-form', 80, 24);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /service_v9_kb: [\d,]+ deleted docs[\s\S]*y merge/, 'the force merge review');
+    shoot(s, 'forcemerge-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /ok: merge finished[\s\S]*any key closes/, 'the merge done', 120);
+    shoot(s, 'forcemerge-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+  }
+}
+
+/** The flood-stage block (U on the Disk pane): the blocked indices and the request, then the result. */
+async function unblockShots() {
+  const s = 'unblock';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    await putBlock(node.url);
+    tmux('send-keys', '-t', s, '4');
+    await waitFor(s, /read_only_allow_delete/, 'the disk pane with the block');
+    tmux('send-keys', '-t', s, 'U');
+    await waitFor(s, /blocked: service_v9_bravo[\s\S]*y send/, 'the unblock review');
+    shoot(s, 'unblock-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /ok: .*no longer carr/, 'the block lifted');
+    shoot(s, 'unblock-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+  }
+}
+
+/** The scroll limit (L on the Nodes pane) raised from 500 to 1000, then put back by hand after. */
+async function scrollShots() {
+  const s = 'scroll';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '5');
+    await waitFor(s, /max_open_scroll_context/, 'nodes');
+    tmux('send-keys', '-t', s, 'L');
+    await waitFor(s, /new limit:/, 'the scroll form');
+    tmux('send-keys', '-t', s, '-l', '1000');
+    await waitFor(s, /new limit: 1000/, 'the limit typed');
+    shoot(s, 'scroll-form', 80, 24);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /from 500 to 1000[\s\S]*y send/, 'the scroll review');
+    shoot(s, 'scroll-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /ok: search.max_open_scroll_context is 1000/, 'the limit read back');
+    shoot(s, 'scroll-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    await es(node.url, 'PUT', '/_cluster/settings', {
+      persistent: { 'search.max_open_scroll_context': null },
+      transient: { 'search.max_open_scroll_context': null },
+    });
+  }
+}
+
+/**
+ * A component template that disables a field (X on the Templates pane): service_v9_no_raw keeps
+ * `raw` in _source unindexed; the form, the two requests with their curl lines whole, the result.
+ * The index template and the component are put back as the demo has them after.
+ */
+async function componentTemplateShots() {
+  const s = 'component';
+  const before = await es(node.url, 'GET', '/_index_template/service_v9');
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '6');
+    await waitFor(s, /index template service_v9\b.*patterns/, 'templates');
+    tmux('send-keys', '-t', s, 'X');
+    await waitFor(s, /component name/, 'the component template form');
+    tmux('send-keys', '-t', s, '-l', 'service_v9_no_raw');
+    tmux('send-keys', '-t', s, 'Tab');
+    tmux('send-keys', '-t', s, '-l', 'raw');
+    await waitFor(s, /field to disable\s+raw/, 'the form filled');
+    shoot(s, 'component-template-form', 80, 24);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /create component template service_v9_no_raw[\s\S]*y send/, 'the review');
+    tmux('send-keys', '-t', s, 'c');
+    await waitFor(s, /c review/, 'the curl lines whole');
+    shoot(s, 'component-template-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /ok: a new index from service_v9 maps raw[\s\S]*any key closes/, 'the template checked');
+    shoot(s, 'component-template-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    const { index_template: template } = before.index_templates[0];
+    await es(node.url, 'PUT', '/_index_template/service_v9', template);
+    await es(node.url, 'DELETE', '/_component_template/service_v9_no_raw').catch(() => undefined);
+  }
+}
+
+/**
+ * Right-sizing service_v9_legacy (S on the Indices pane) from 6 shards to 1 under the same name:
+ * the form, the plan with its steps and the name typed (a multi-step change: each step's request
+ * is journaled and audited, none is one curl line), and the result.
+ */
+async function shrinkShots() {
+  const s = 'shrink';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    await filterTo(s, '2', 'service_v9_legacy', /service_v9_legacy/);
+    tmux('send-keys', '-t', s, 'S');
+    await waitFor(s, /shards after\s+\d[\s\S]*service_v9_legacy: 6 shards/, 'the shrink form');
+    shoot(s, 'shrink-form', 80, 24);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /type service_v9_legacy/, 'the plan');
+    shoot(s, 'shrink-review', 80, 24);
+    tmux('send-keys', '-t', s, '-l', 'service_v9_legacy');
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /ok: 1 index right-sized[\s\S]*any key closes/, 'the index right-sized', 180);
+    shoot(s, 'shrink-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+  }
+}
+
+/**
+ * Allocation left changed: `shardeck allocation enable primaries` (as an operator does before a
+ * restart) records what it changed; A on the Health pane puts it back: the review, the result.
+ */
+async function allocationRestoreShots() {
+  execFileSync(process.execPath, [cli, 'allocation', 'enable', 'primaries', '--yes', '--profile', 'demo', '--url', node.url], {
+    env: { ...process.env, SHARDECK_CONFIG_DIR: configDir, SHARDECK_LOCK_DIR: lockDir, NO_COLOR: '1' },
+    stdio: 'ignore',
+  });
+  const s = 'allocation';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '1', 'A');
+    await waitFor(s, /equivalent: curl[\s\S]*y /, 'the allocation put back, previewed');
+    shoot(s, 'allocation-restore-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /^ok: [\s\S]*any key closes/m, 'the allocation put back');
+    shoot(s, 'allocation-restore-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    await es(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.routing.allocation.enable': null } });
+  }
+}
+
+/** The profile stops and starts the node with dev/es-service.mjs in place of systemctl. */
+function serviceCommandsInProfile() {
+  const service = (verb) => `${process.execPath} ${path.join(root, 'dev/es-service.mjs')} ${verb} ${node.baseDir}`;
+  const file = path.join(configDir, 'config.json');
+  const config = JSON.parse(fs.readFileSync(file, 'utf8'));
+  Object.assign(config.profiles.demo, { serviceStop: service('stop'), serviceStart: service('start') });
+  fs.writeFileSync(file, JSON.stringify(config, null, 2), { mode: 0o600 });
+}
+
+/**
+ * This host's engine (E on the Nodes pane): its service and plugins, then a start of the running
+ * node asked (the command shown) and run: the service says it is already running, nothing changes.
+ */
+async function engineShots() {
+  serviceCommandsInProfile();
+  const s = 'engine';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '5');
+    await waitFor(s, /max_open_scroll_context/, 'nodes');
+    tmux('send-keys', '-t', s, 'E');
+    await waitFor(s, /r restart/, 'the engine menu');
+    shoot(s, 'engine-menu', 80, 24);
+    tmux('send-keys', '-t', s, 's');
+    await waitFor(s, /\$ .*es-service\.mjs start[\s\S]*y run it/, 'the start asked');
+    shoot(s, 'engine-start', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /verified: node \S+ answers[\s\S]*any key closes/, 'the start run and verified');
+    shoot(s, 'engine-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+  }
+}
+
+/**
+ * The rolling restart of this host's node (R on the Nodes pane): the plan with its steps and the
+ * node's name typed, then the steps done and verified. Last: it stops the node.
+ */
+async function restartShots() {
+  serviceCommandsInProfile();
+  const s = 'restart';
+  openConsole(s);
+  try {
+    await waitFor(s, /YELLOW|GREEN/, 'the console');
+    tmux('send-keys', '-t', s, '5');
+    await waitFor(s, /max_open_scroll_context/, 'nodes');
+    tmux('send-keys', '-t', s, 'R');
+    await waitFor(s, /type (\S+) to restart it/, 'the restart plan');
+    shoot(s, 'restart-review', 80, 24);
+    const name = /type (\S+) to restart it/.exec(tmux('capture-pane', '-p', '-t', s))[1];
+    tmux('send-keys', '-t', s, '-l', name);
+    tmux('send-keys', '-t', s, 'Enter');
+    await waitFor(s, /ok: restarted [\s\S]*any key closes/, 'the node restarted', 300);
+    shoot(s, 'restart-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+  }
 }

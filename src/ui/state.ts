@@ -49,6 +49,8 @@ export interface UiState {
   filtering: boolean;
   /** Hidden (dot) and system indices are shown. */
   showSystem: boolean;
+  /** Indices marked on the Indices pane (Space), sorted: the pane's change keys act on them (domain/console/marks.ts). */
+  marks: string[];
   /** Shards pane shows only unassigned/initializing/relocating shards. */
   problemsOnly: boolean;
   /** Nodes and Templates panes: the requests behind the pane as curl lines. */
@@ -94,6 +96,7 @@ export function createUiStore(init: Partial<UiState> = {}): UiStore {
     selection: {},
     filtering: false,
     showSystem: false,
+    marks: [],
     problemsOnly: false,
     showCurl: false,
     showPressure: false,

@@ -3,7 +3,7 @@
 import React, { useMemo } from 'react';
 import { Box, useApp } from 'ink';
 import { Text } from '../components/Text';
-import type { KeyCommand, Scope } from '../../keys/keymap';
+import { keyLabel, type KeyCommand, type Scope } from '../../keys/keymap';
 import type { ConsoleStore } from '../../store/console';
 import { PANES, type PaneId } from '../../store/panes';
 import { HelpOverlay } from '../components/HelpOverlay';
@@ -15,6 +15,7 @@ import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, isTablePane, type UiStore } from '../state';
 import { movedText } from '../../domain/console/list-nav';
+import { marksLine } from '../../domain/console/marks';
 import { fitText } from '../../domain/text/table';
 import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
@@ -183,9 +184,11 @@ function Footer({ width }: { width: number }) {
   const commanding = useUi((s) => s.commandLine !== undefined);
   const gone = useUi((s) => (isTablePane(pane) && !detail ? s.tables[pane].gone : undefined));
   const paused = useConsole((s) => s.paused);
+  const marks = useUi((s) => (pane === 'indices' && !detail ? s.marks : undefined));
   if (noting) return <NoteLine width={width} />;
   if (commanding) return <CommandLineView width={width} />;
   if (gone !== undefined && !fleetOpen) return <Text color={colourOf('yellow')}>{fitText(movedText(gone, width), width)}</Text>;
+  if (marks?.length && !modal && !fleetOpen) return <MarksLine marks={marks} width={width} paused={paused} />;
   return (
     <KeyHints
       keymap={keymap}
@@ -193,6 +196,33 @@ function Footer({ width }: { width: number }) {
       width={width}
       paused={paused}
     />
+  );
+}
+
+/** Said by the marks line itself. */
+const SAID = new Set(['indices.mark', 'indices.clearMarks']);
+
+/**
+ * While indices are marked the footer leads with how many, and how to mark and clear (the pane's
+ * change keys act on them); the pane's key hints follow in what room is left.
+ */
+function MarksLine({ marks, width, paused }: { marks: readonly string[]; width: number; paused: boolean }) {
+  const keymap = useKeymap();
+  const label = (id: string) => keyLabel(keymap.find((k) => k.id === id)?.keys[0] ?? '?');
+  const text = marksLine(marks.length, label('indices.mark'), label('indices.clearMarks'), width);
+  const rest = width - text.length - 2;
+  return (
+    <Box>
+      <Text color={colourOf('magenta')} bold>
+        {text}
+      </Text>
+      {rest > 10 ? (
+        <>
+          <Text>{'  '}</Text>
+          <KeyHints keymap={keymap.filter((k) => !SAID.has(k.id))} scopes={scopesFor('indices')} width={rest} paused={paused} />
+        </>
+      ) : null}
+    </Box>
   );
 }
 

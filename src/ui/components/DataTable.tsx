@@ -27,7 +27,12 @@ export interface DataTableProps<T> {
   rowKey: (row: T) => string;
   /** A table pane's: its columns as chosen for it (V), and the ones declared told to the chooser. */
   pane?: TablePane;
+  /** Rows marked (the Indices pane's Space): while any is, a gutter before the columns shows a mark on each. */
+  marked?: (row: T) => boolean;
 }
+
+/** The gutter's width while rows are marked: the mark and a space. */
+const GUTTER = 2;
 
 const NO_STORE = () => () => undefined;
 
@@ -46,9 +51,11 @@ function useChosenColumns<T>(pane: TablePane | undefined, declared: Column<T>[])
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const p = { ...props, columns: useChosenColumns(props.pane, props.columns) };
+  const { marked } = p;
+  const gutter = marked && p.rows.some(marked) ? GUTTER : 0;
   const widths = elasticWidths(
     p.columns.map((c) => c.width),
-    p.width,
+    p.width - gutter,
   );
   const { start, end } = visibleRange({ cursor: p.cursor, offset: p.offset }, p.rows.length, p.height);
   const header = p.columns
@@ -61,11 +68,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <Box flexDirection="column">
       <Text bold underline>
-        {header}
+        {' '.repeat(gutter) + header}
       </Text>
       {visible.length === 0 ? <Text dimColor>{p.empty ?? 'no rows'}</Text> : null}
       {visible.map((row, i) => (
         <Text key={p.rowKey(row)} inverse={start + i === p.cursor} wrap="truncate">
+          {gutter ? (
+            <Text bold color={colourOf('magenta')}>
+              {marked!(row) ? '* ' : '  '}
+            </Text>
+          ) : null}
           {p.columns.map((c, ci) => (
             <Text key={c.title} color={colourOf(c.tone?.(row))}>
               {(ci > 0 ? ' ' : '') + fitText(displayText(c.text(row)), widths[ci], c.align, c.cut)}

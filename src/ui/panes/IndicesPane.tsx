@@ -2,7 +2,7 @@
 // to the platform, the project behind service_v9_<project> indices. Sortable, filterable, dot
 // indices hidden until '.' is pressed. Enter opens the index detail of the row (IndexDetailView),
 // drawn here in place of the table until Esc.
-import React, { useMemo, useState } from 'react';
+import React, { useEffect, useMemo, useState } from 'react';
 import { Box } from 'ink';
 import {
   indexColumns,
@@ -14,6 +14,7 @@ import {
   projectsWithoutIndex,
 } from '../../domain/panes/indices';
 import type { IndexBlocks } from '../../domain/types';
+import { marksPresent, toggleMark } from '../../domain/console/marks';
 import { PANE_SPECS } from '../../store/panes';
 import { openIndexDetail } from '../../store/index-detail';
 import { useConsole, useConsoleContext, useUi } from '../app/context';
@@ -43,11 +44,18 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
     projects: s.projects,
     templateVersion: s.templateVersion,
   }));
-  const { showSystem, filtering, filter } = useUi((s) => ({
+  const { showSystem, filtering, filter, marks } = useUi((s) => ({
     showSystem: s.showSystem,
     filtering: s.filtering,
     filter: s.tables.indices.filter,
+    marks: s.marks,
   }));
+  // A marked index that is gone (deleted, renamed) is unmarked: no key may act on a name that left.
+  useEffect(() => {
+    if (!indices.data) return;
+    const kept = marksPresent(ui.getState().marks, indices.data.map(indexKey));
+    if (kept !== ui.getState().marks) ui.setState({ marks: [...kept] });
+  }, [ui, indices.data]);
   // The last snapshot's lines: rows the new one repeats keep theirs. A cache the render reads
   // and writes on purpose (indexLinesAgain returns the same lines when nothing changed), held in
   // state's box so it lives as long as the pane.
@@ -75,7 +83,21 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
   const selected = model.rows[model.cursor];
   useSelected('indices', selected ? { index: selected.name } : undefined);
   useKeyLayer('pane', (name) => {
-    if (commandFor(name, ['indices'], keymap)?.id !== 'indices.detail' || !selected) return false;
+    const id = commandFor(name, ['indices'], keymap)?.id;
+    if (id === 'indices.clearMarks') {
+      if (!ui.getState().marks.length) return false;
+      ui.setState({ marks: [] });
+      return true;
+    }
+    if (id === 'indices.mark') {
+      // On a neighbour nobody chose (the highlighted index left): nothing marked until a look.
+      if (!selected || model.gone !== undefined) return true;
+      ui.setState((s) => ({ marks: toggleMark(s.marks, selected.name) }));
+      // On to the next row, so Space Space Space marks a run of indices.
+      model.nav.move('row.down');
+      return true;
+    }
+    if (id !== 'indices.detail' || !selected) return false;
     // The highlight moved to a neighbour nobody chose: the footer says so; no detail until a look.
     if (model.gone !== undefined) return true;
     ui.setState({ detail: emptyDetailView() });
@@ -90,6 +112,7 @@ function IndicesTable({ width, height }: { width: number; height: number }) {
         <DataTable
           {...model}
           columns={columns}
+          marked={marks.length ? (r) => marks.includes(r.name) : undefined}
           height={rowsHigh}
           width={width}
           empty={indices.data ? (model.filter ? `no index matches "${model.filter}"` : 'no indices') : ''}

@@ -22,7 +22,6 @@ import {
 } from '../../domain/wizards/delete';
 import type { WizardServices } from '../../services/wizards';
 import { deleteWizard } from '../../services/wizards/delete';
-import { useUi } from '../app/context';
 import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar, requestBoxLines } from '../components/RequestPreview';
@@ -34,6 +33,7 @@ import { formKeys, useDialogKeys, useHint, useKeyLabel } from './dialog-keys';
 import { ForceMergeView } from './ForceMergeWizard';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
+import { useIndicesTarget } from './marked-target';
 import { ProjectNote, TargetLine } from './TargetLine';
 import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst } from './SnapshotFirst';
 import { Cancelled, CLOSES, Hint } from './wizard-text';
@@ -58,8 +58,8 @@ export const DeleteWizard = withServices(function DeleteFromSelection({
   onClose: () => void;
   services: WizardServices;
 }) {
-  const selected = useUi((s) => s.selection.indices?.index);
-  return <DeleteView services={services} initial={{ target: selected ?? '' }} onClose={onClose} />;
+  // The marked indices, each named, else the highlighted one.
+  return <DeleteView services={services} initial={{ target: useIndicesTarget() }} onClose={onClose} />;
 });
 
 /** The delete wizard; after a delete that removed documents, m hands over to the force merge of the same target. */

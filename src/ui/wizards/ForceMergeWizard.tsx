@@ -7,12 +7,12 @@ import { Text } from '../components/Text';
 import { mergeDiskLines, mergeIndexLines, type FactLine, type MergeState } from '../../domain/wizards/forcemerge';
 import type { WizardServices } from '../../services/wizards';
 import { forcemergeWizard } from '../../services/wizards/forcemerge';
-import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreviewBar } from '../components/RequestPreview';
 import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
+import { useIndicesTarget } from './marked-target';
 import { TargetLine } from './TargetLine';
 import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst, type SnapshotFirst } from './SnapshotFirst';
 import { Cancelled, CLOSES, Hint, Notes } from './wizard-text';
@@ -24,8 +24,8 @@ export const ForceMergeWizard = withServices(function ForceMergeFromSelection({
   onClose: () => void;
   services: WizardServices;
 }) {
-  const selected = useUi((s) => s.selection.indices?.index);
-  return <ForceMergeView services={services} target={selected ?? ''} onClose={onClose} />;
+  // The marked indices, each named, else the highlighted one.
+  return <ForceMergeView services={services} target={useIndicesTarget()} onClose={onClose} />;
 });
 
 function Facts({ lines }: { lines: FactLine[] }) {

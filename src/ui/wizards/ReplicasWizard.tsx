@@ -7,13 +7,14 @@ import { describeMatch } from '../../domain/mutation/targets';
 import { offeredTemplate, replicasFieldsShown, type ReplicasForm, type ReplicasState } from '../../domain/wizards/replicas';
 import type { WizardServices } from '../../services/wizards';
 import { replicasWizard } from '../../services/wizards/replicas';
-import { useConsole, useUi } from '../app/context';
+import { useConsole } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { RequestPreview } from '../components/RequestPreview';
 import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
+import { useIndicesTarget } from './marked-target';
 import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
 
 const LABELS: Record<keyof ReplicasForm, string> = {
@@ -30,9 +31,9 @@ export const ReplicasWizard = withServices(function ReplicasFromSelection({
   onClose: () => void;
   services: WizardServices;
 }) {
-  const selected = useUi((s) => s.selection.indices?.index);
+  // The marked indices, each named, else the highlighted one.
+  const target = useIndicesTarget();
   const templateVersion = useConsole((s) => s.templateVersion);
-  const target = selected ?? '';
   return <ReplicasView services={services} initial={{ target, template: offeredTemplate(target, templateVersion) }} onClose={onClose} />;
 });
 

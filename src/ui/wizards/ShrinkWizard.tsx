@@ -14,13 +14,13 @@ import { PLATFORM_REMINDER } from '../../domain/shrink/template';
 import { SHRINK_FIELDS, type ShrinkField, type ShrinkForm, type ShrinkReport, type ShrinkState } from '../../domain/wizards/shrink';
 import type { WizardServices } from '../../services/wizards';
 import { shrinkWizard } from '../../services/wizards/shrink';
-import { useUi } from '../app/context';
 import { LineInput } from '../components/LineInput';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
+import { useIndicesTarget } from './marked-target';
 import { Cancelled, CLOSES, Hint, Lines, Waiting } from './wizard-text';
 
 const LABELS: Record<ShrinkField, string> = {
@@ -37,8 +37,8 @@ export const ShrinkWizard = withServices(function ShrinkFromSelection({
   onClose: () => void;
   services: WizardServices;
 }) {
-  const selected = useUi((s) => s.selection.indices?.index);
-  return <ShrinkView services={services} initial={{ target: selected ?? '' }} onClose={onClose} />;
+  // The marked indices, each named, else the highlighted one.
+  return <ShrinkView services={services} initial={{ target: useIndicesTarget() }} onClose={onClose} />;
 });
 
 export function ShrinkView({

@@ -26,6 +26,7 @@ import { DeleteWizard } from './DeleteWizard';
 import { DrainWizard } from './DrainWizard';
 import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
+import { IndexCloseWizard, IndexDeleteWizard, IndexOpenWizard } from './IndexAdminWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
 import { RestartNodeWizard } from './RestartNodeWizard';
@@ -55,6 +56,9 @@ export const WIZARDS: WizardEntry[] = [
     component: ForceMergeWizard,
   },
   { id: 'shrink', title: 'Right-size shards: fewer, same name', commandId: 'wizard.shrink', component: ShrinkWizard },
+  { id: 'indexClose', title: 'Close whole indices (data kept)', commandId: 'wizard.indexClose', component: IndexCloseWizard },
+  { id: 'indexOpen', title: 'Open closed indices', commandId: 'wizard.indexOpen', component: IndexOpenWizard },
+  { id: 'indexDelete', title: 'Delete whole indices (documents and all)', commandId: 'wizard.indexDelete', component: IndexDeleteWizard },
   { id: 'unblock', title: 'Read-only (flood-stage) block', commandId: 'wizard.unblock', component: UnblockWizard },
   { id: 'scroll', title: 'Scroll contexts', commandId: 'wizard.scroll', component: ScrollWizard },
   { id: 'allocation', title: 'Why is this shard (un)assigned?', commandId: 'wizard.allocation', component: AllocationWizard },

@@ -3,7 +3,7 @@
 // said, not obeyed), a refusal or nothing to do ends without a request.
 import { describe, expect, it } from 'vitest';
 import { indexActionPlan, parseIndexFacts } from '../../src/domain/maintenance/index-admin';
-import { indexAdminMachine, typedAsk, type IndexAdminPreview, type IndexAdminState } from '../../src/domain/wizards/index-admin';
+import { indexAdminMachine, typedAsk, type IndexAdminPreview } from '../../src/domain/wizards/index-admin';
 import type { IndexAction } from '../../src/domain/maintenance/index-admin';
 
 const facts = parseIndexFacts(

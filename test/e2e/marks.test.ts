@@ -1,0 +1,131 @@
+// Issue 43 item 4 in a real terminal (tmux at 80x23) against a real node: the built console's marks
+// on the Indices pane. Space marks (a * in the row, the count in the footer), c closes exactly the
+// marked indices after a preview naming each, Esc clears the marks, X deletes only once the count is
+// typed, and read-only mode offers none of the change keys.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/wait-until';
+import { CLI, ensureBuilt } from '../helpers/run-cli';
+import { esCall } from '../helpers/real-node';
+import { sharedNode, type SharedNode } from '../helpers/shared-node';
+
+const SOCKET = `shardeck-marks-${process.pid}`;
+const P = `marks${process.pid}`;
+
+let node: SharedNode;
+let cfg: string;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+}
+function launch(session: string, args: string): void {
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '23', cmd);
+}
+const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
+const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
+  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
+const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
+async function status(name: string): Promise<string | undefined> {
+  const r = await esCall(node.url, 'GET', `/_cat/indices/${name}?format=json&h=status`);
+  return r.status === 200 ? r.body[0]?.status : undefined;
+}
+/** The index names on rows that carry the mark. */
+const markedRows = (s: string) =>
+  s
+    .split('\n')
+    .filter((l) => /^\* /.test(l))
+    .map((l) => new RegExp(`${P}-\\w+`).exec(l)?.[0]);
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await sharedNode();
+  cfg = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-marks-e2e-'));
+  for (const n of ['keep', 'old1', 'old2', 'old3'])
+    expect((await esCall(node.url, 'PUT', `/${P}-${n}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).status).toBe(200);
+});
+
+afterAll(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
+  if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
+});
+
+/** The Indices pane filtered to `filter`, with `rows` rows shown. */
+async function indicesOf(session: string, filter: string, rows: number): Promise<void> {
+  await waitFor(session, (s) => s.includes('GREEN') || s.includes('YELLOW'), 'the console');
+  keys(session, '2');
+  await waitFor(session, (s) => /Indices/.test(s.split('\n').slice(2, 4).join('\n')), 'the Indices pane');
+  keys(session, '/');
+  keys(session, '-l', filter);
+  keys(session, 'Enter');
+  await waitFor(session, (s) => s.split('\n').filter((l) => l.includes(filter)).length >= rows, `${rows} rows of ${filter}`);
+}
+
+describe('marks on the Indices pane, at 80x23', () => {
+  it('Space marks two, the footer counts them; c closes exactly those after naming each; Esc clears', async () => {
+    launch('close', `--url ${node.url} --interval 1`);
+    await indicesOf('close', `${P}-old`, 3);
+    keys('close', 'Space');
+    keys('close', 'Space');
+    const marked = await waitFor('close', (s) => /2 marked · Space mark · Esc clear/.test(s), 'the footer count');
+    const names = markedRows(marked);
+    expect(names).toHaveLength(2);
+    expect(marked.split('\n').every((l) => l.length <= 80)).toBe(true);
+    keys('close', 'c');
+    const review = await waitFor('close', (s) => s.includes('close 2 indices, each named:'), 'the review');
+    for (const n of names) expect(review).toContain(`  ${n} · open`);
+    // The request names both, never a pattern.
+    // (the curl line is cut into the box's rows: read without the box and the line ends)
+    expect(review.replace(/[│\s]/g, '')).toContain(`/${[...names].sort().join(',')}/_close`);
+    keys('close', 'y');
+    await waitFor('close', (s) => /ok: 2 indices closed/.test(s), 'the result');
+    const unmarked = [`${P}-old1`, `${P}-old2`, `${P}-old3`].filter((n) => !names.includes(n));
+    expect([await status(names[0]!), await status(names[1]!), await status(unmarked[0])]).toEqual(['close', 'close', 'open']);
+    keys('close', 'Enter');
+    await waitFor('close', (s) => /2 marked/.test(s) && !s.includes('each named'), 'back on the pane, still marked');
+    keys('close', 'Escape');
+    const cleared = await waitFor('close', (s) => !/\d marked/.test(s), 'the marks cleared');
+    expect(markedRows(cleared)).toEqual([]);
+    keys('close', 'q');
+  });
+
+  it('X deletes the marked only once their count is typed; y is not a confirmation; the rest survives', async () => {
+    launch('drop', `--url ${node.url} --interval 1`);
+    await indicesOf('drop', `${P}-old`, 3);
+    keys('drop', 'Space');
+    keys('drop', 'Space');
+    const names = markedRows(await waitFor('drop', (s) => /2 marked/.test(s), 'two marked'));
+    keys('drop', 'X');
+    await waitFor('drop', (s) => s.includes('type 2 (the number of indices above) to delete them'), 'the typed count asked');
+    keys('drop', 'y', 'Enter');
+    await waitFor('drop', (s) => s.includes('not what was asked: type "2" exactly (nothing was sent)'), 'y refused');
+    expect(await status(names[0]!)).toBeDefined();
+    keys('drop', 'BSpace', '2', 'Enter');
+    await waitFor('drop', (s) => /ok: 2 indices deleted/.test(s), 'the delete');
+    expect([await status(names[0]!), await status(names[1]!), await status(`${P}-keep`)]).toEqual([undefined, undefined, 'open']);
+    keys('drop', 'Enter');
+    // The marks of the deleted indices are dropped with them.
+    await waitFor('drop', (s) => !/\d marked/.test(s) && !s.includes('each named'), 'no mark left');
+    keys('drop', 'q');
+  });
+
+  it('read-only: Space still marks, but c, u and X are not offered and open nothing', async () => {
+    launch('ro', `--url ${node.url} --interval 1 --read-only`);
+    await indicesOf('ro', `${P}-`, 2);
+    keys('ro', 'Space');
+    const s = await waitFor('ro', (x) => /1 marked/.test(x), 'a mark');
+    expect(s).not.toMatch(/c close|X drop|u open/);
+    keys('ro', 'c');
+    keys('ro', 'X');
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(screen('ro')).not.toContain('each named');
+    keys('ro', 'q');
+  });
+});

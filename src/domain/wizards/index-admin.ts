@@ -115,15 +115,18 @@ export function indexAdminMachine(action: IndexAction, target: string): Machine<
   };
 }
 
-/** One index of the review, as the CLI lists it: status, documents, size, last write, newest snapshot, project. */
+/**
+ * One index of the review, as the CLI lists it, most telling first (a narrow screen cuts the end):
+ * status, documents, size, newest snapshot, project, last write.
+ */
 export function indexFactText(f: IndexFacts): string {
   return [
     f.index,
     f.status,
     `${f.docs === null ? '-' : formatCount(f.docs)} docs`,
     formatBytes(f.bytes),
-    f.lastWrite ? `last write ${f.lastWrite.slice(0, 10)}` : 'last write not known',
     f.newestSnapshot ? `snapshot ${f.newestSnapshot}` : 'no snapshot',
     ...(f.project ? [`project ${f.project}`] : []),
+    f.lastWrite ? `last write ${f.lastWrite.slice(0, 10)}` : 'last write not known',
   ].join(' · ');
 }

@@ -95,12 +95,12 @@ export function IndexAdminScreen({ state, services }: { state: IndexAdminState; 
             <>
               <TypedConfirm prompt={typedAsk(state.plan)} typed={state.typed} />
               {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
-              <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'close'])}</Hint>
+              <Hint>{hint(['dialog.submit', 'send'], ['dialog.close', 'cancel'])}</Hint>
             </>
           ) : (
             <>
               {state.error ? <Text color={colourOf('red')}>{state.error}</Text> : null}
-              <Hint>{hint(['dialog.confirm', state.action], ['dialog.close', 'close'])}</Hint>
+              <Hint>{hint(['dialog.confirm', state.action], ['dialog.close', 'cancel'])}</Hint>
             </>
           )}
         </>

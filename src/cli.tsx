@@ -1,7 +1,7 @@
 // Entry point: parse argv, pick the TUI or a subcommand from the command table (commands/index.ts).
-import { parseArgs } from 'node:util';
 import { UsageError } from './config/connection';
-import { EXIT, GLOBAL_OPTIONS, type CommandContext } from './commands/support/common';
+import { EXIT } from './commands/support/common';
+import { parseCommandArgs } from './commands/support/argv';
 import { COMMANDS } from './commands';
 import { applyV8Flags } from './config/v8-flags';
 import { err, flushJsonFailure, out, quietOnClosedPipe } from './commands/support/output';
@@ -47,44 +47,20 @@ async function main(argv: string[]): Promise<number> {
   }
   if (name === 'tui') drawEvenUnderCi();
   const mod = await load();
-  // parseArgs reads "-1" as an option; a negative number is a value (e.g. replicas set x -1),
-  // and must reach the command so it can say what is wrong with it. So is a task id whose node id
-  // starts with '-' (node ids are random base64url: "-Xy3...:1234").
-  const negatives = new Map<string, string>();
-  const args = rest.map((a, i) => {
-    if (!/^-\d+(\.\d+)?$/.test(a) && !/^-[\w-]+:\d+$/.test(a)) return a;
-    const key = `\u0000neg${i}`;
-    negatives.set(key, a);
-    return key;
-  });
-  let parsed;
-  try {
-    parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
-    parsed.positionals = parsed.positionals.map((p) => negatives.get(p) ?? p);
-    // A flag's value too (--from -3), so the command can say what is wrong with it.
-    for (const [k, v] of Object.entries(parsed.values))
-      if (typeof v === 'string' && negatives.has(v)) (parsed.values as Record<string, unknown>)[k] = negatives.get(v);
-  } catch (e) {
-    failure = (e as Error).message.replace(/\. To specify.*$/s, '');
-    const unknown = /^Unknown option '(--?[^']+)'/.exec(failure);
-    const near =
-      unknown &&
-      didYouMean(
-        unknown[1],
-        Object.keys({ ...GLOBAL_OPTIONS, ...mod.options }).map((f) => `--${f}`),
-      );
-    if (near) failure += `: did you mean ${near}?`;
+  const parsed = parseCommandArgs(mod, rest);
+  if (!parsed.ok) {
+    failure = parsed.error;
     err(`shardeck ${name}: ${failure}\n${mod.usage}\n`);
     return EXIT.usage;
   }
-  if (parsed.values.help) {
+  if (parsed.ctx.values.help) {
     const help = await import('./commands/help');
     // `shardeck --help` (no command) is the overview; `shardeck COMMAND --help` the command's page.
     out(name === 'tui' && first !== 'tui' ? help.globalHelp(await help.loadTable(COMMANDS), VERSION) : help.commandHelp(name, mod));
     return 0;
   }
   try {
-    return await mod.run({ values: parsed.values as CommandContext['values'], positionals: parsed.positionals });
+    return await mod.run(parsed.ctx);
   } catch (e) {
     if (e instanceof UsageError) {
       failure = e.message;

@@ -5,7 +5,7 @@ import type { CommandModule } from './support/common';
 
 /** `tui` is the default when no command is given. */
 export const COMMANDS: Record<string, () => Promise<CommandModule>> = {
-  tui: () => import('./tui').then((m) => m.default),
+  tui: () => import('./tui').then((m) => m.consoleCommand(COMMANDS)),
   status: () => import('./status').then((m) => m.default),
   fleet: () => import('./fleet').then((m) => m.default),
   login: () => import('./login').then((m) => m.default),

@@ -30,7 +30,9 @@ type OtherScope =
   | 'json'
   | 'engine'
   /** The columns chooser of a table pane (V). */
-  | 'columns';
+  | 'columns'
+  /** A read command's text, run from the command line (`:cat allocation`). */
+  | 'output';
 
 export interface KeyCommand<Id extends string = CommandId> {
   id: Id;
@@ -68,7 +70,12 @@ const COMMANDS = [
   { id: 'follow.toggle', keys: ['f'], description: 'follower: follow the leader / look around', scope: 'global', short: 'follow' },
   { id: 'timeline.note', keys: ['n'], description: 'add a note to the incident timeline', scope: 'global' },
   { id: 'fleet.show', keys: ['F'], description: "Fleet: every saved profile's cluster, worst first", scope: 'global', short: 'fleet' },
-  { id: 'command.line', keys: [':'], description: 'command line: a pane, xray INDEX, replicas INDEX, q (Tab)', scope: 'global' },
+  {
+    id: 'command.line',
+    keys: [':'],
+    description: 'command line: a pane, a read command (cat allocation), xray INDEX, replicas INDEX (Tab)',
+    scope: 'global',
+  },
   { id: 'copy', keys: ['y'], description: 'copy the highlighted name to your clipboard (OSC 52, SSH too)', scope: 'global' },
   { id: 'screen.dump', keys: ['w'], description: 'write the screen to a plain-text file (for a ticket)', scope: 'global', short: 'dump' },
   { id: 'fleet.connect', keys: ['return'], description: "open the selected cluster's console", scope: 'fleet', hint: true },
@@ -389,6 +396,10 @@ const COMMANDS = [
   { id: 'columns.toggle', keys: [' '], description: 'show / hide the column under the cursor', scope: 'columns' },
   { id: 'columns.earlier', keys: ['<'], description: 'move the column one place left', scope: 'columns' },
   { id: 'columns.later', keys: ['>'], description: 'move the column one place right', scope: 'columns' },
+  { id: 'output.search', keys: ['/'], description: 'search the text (Enter: the next line holding it)', scope: 'output' },
+  { id: 'output.next', keys: ['n'], description: 'the next line holding the search', scope: 'output' },
+  { id: 'output.copyLine', keys: ['y'], description: 'copy the highlighted line to your clipboard', scope: 'output' },
+  { id: 'output.copyAll', keys: ['Y'], description: 'copy the whole text to your clipboard', scope: 'output' },
   { id: 'json.toggle', keys: ['return'], description: 'fold / unfold the object or array under the cursor', scope: 'json' },
   { id: 'json.fold', keys: ['left'], description: 'fold the object or array the cursor is in', scope: 'json' },
   { id: 'json.unfold', keys: ['right'], description: 'unfold the object or array under the cursor', scope: 'json' },
@@ -462,6 +473,7 @@ const OTHER_TITLES: Record<OtherScope, ScopeTitles> = {
   json: { help: 'JSON viewer (a hit or document opened)', where: 'JSON viewer' },
   engine: { help: 'Engine wizard', where: 'engine wizard' },
   columns: { help: 'Columns chooser (V on a table)', where: 'columns chooser' },
+  output: { help: "A command's text (:cat allocation)", where: "a command's text" },
 };
 
 /** Every scope's titles, in the order help lists them: the shared scopes, each pane's in tab order, then the views' and wizards'. */

@@ -349,6 +349,13 @@ describe('the command line (:)', () => {
     keys('cmd', 'Tab');
     await waitFor('cmd', (s) => /^:nodes _?/m.test(last(s)), 'nodes completed');
     keys('cmd', 'Enter');
+    // nodes is a pane and a command: the line runs the command (its text in a view); pane nodes goes to the pane.
+    await waitFor('cmd', (s) => s.includes(':nodes') && s.includes('exit 0: ok') && s.includes(node.name), "the nodes command's text");
+    keys('cmd', 'Escape');
+    await waitFor('cmd', (s) => !s.includes('exit 0: ok'), 'the view closed');
+    keys('cmd', ':');
+    keys('cmd', '-l', 'pane nodes');
+    keys('cmd', 'Enter');
     await waitFor('cmd', (s) => s.includes('search.max_open_scroll_context'), 'the Nodes pane');
     keys('cmd', ':');
     keys('cmd', '-l', `indices ${INDEX}`);
@@ -387,7 +394,7 @@ describe('the command line (:)', () => {
     const file = path.join(cfg, 'history.json');
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     const kept = fs.readFileSync(file, 'utf8');
-    expect(JSON.parse(kept).stage).toEqual(['nodes', `indices ${INDEX}`, `xray ${INDEX}`, `replicas ${INDEX}`]);
+    expect(JSON.parse(kept).stage).toEqual(['nodes', 'pane nodes', `indices ${INDEX}`, `xray ${INDEX}`, `replicas ${INDEX}`]);
     expect(kept).not.toContain('password');
     // Restarted: ↑ gives the last line run, ↑ again the one before.
     launch('cmd2', '--profile stage --interval 1');

@@ -9,6 +9,8 @@ import type { WizardServices } from '../../src/services/wizards';
 import { parsedAsPolled } from '../helpers/recorded';
 import { failOnConsoleError, fixture, loadScenario, makeStore, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
+import { catTable } from '../../src/domain/inspect/inspect';
+import type { LineCommands } from '../../src/ui/app/context';
 
 failOnConsoleError();
 let r: Rendered | undefined;
@@ -98,6 +100,35 @@ describe.each(SIZES)('issue 44 screens at %ix%i', (columns, rows) => {
     expect(text).toContain('├ shards: 12, 6 not started');
     await expect(text).toMatchFileSnapshot(`__screens__/habits-xray-${columns}x${rows}.txt`);
   });
+  it(":cat shards: a read command's text in a view (the text `shardeck cat shards` prints for the recorded shards), searched", async () => {
+    const store = labelled(undefined);
+    store.setState({ pane: 'indices' });
+    const text = `${catTable(fixture('yellow', 'shards') as Record<string, unknown>[]).join('\n')}\n`;
+    const commands: LineCommands = {
+      table: () => ({ reads: { cat: ['columns'] }, changes: [] }),
+      ready: () => Promise.resolve({ reads: { cat: ['columns'] }, changes: [] }),
+      profiles: () => [],
+      run: (words) =>
+        Promise.resolve(words.join(' ') === 'cat shards' ? { code: 0, text, meaning: 'ok: green, found, done' } : { code: 64, text: '' }),
+    };
+    r = await renderApp(store, { columns, rows, commands });
+    await r.press(':');
+    for (const k of 'cat shards') await r.press(k);
+    await r.press('\r');
+    await r.settled();
+    await r.press('/');
+    for (const k of 'replica_added') await r.press(k);
+    await r.press('\r');
+    // n: the next line holding it (the second unassigned copy).
+    await r.press('n');
+    const shown = withColourMarkers(r.frame());
+    expect(shown).toContain(':cat shards');
+    expect(shown).toContain('exit 0: ok');
+    expect(shown).toMatch(/⟦inverse⟧service_v9_orders +1 +r +UNASSIGNED/);
+    expect(shown).toMatch(/line 17 of 38/);
+    await expect(shown).toMatchFileSnapshot(`__screens__/habits-output-${columns}x${rows}.txt`);
+  });
+
   it('V: the columns chooser of the Indices pane, docs hidden, size moved before deleted', async () => {
     const store = labelled(undefined);
     store.setState({ pane: 'indices' });

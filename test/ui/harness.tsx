@@ -16,7 +16,7 @@ import { waitUntil } from '../helpers/wait-until';
 import type { WizardEntry } from '../../src/ui/wizards/registry';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardServicesProvider } from '../../src/ui/wizards/services';
-import type { FleetControl, PollControl } from '../../src/ui/app/context';
+import { LineCommandsProvider, type FleetControl, type LineCommands, type PollControl } from '../../src/ui/app/context';
 
 export const NOW = Date.UTC(2026, 10, 22, 12, 0, 0);
 const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
@@ -98,6 +98,8 @@ export async function renderApp(
     poller: realPoller = undefined as PollControl | undefined,
     clock = () => NOW,
     fleet = undefined as FleetControl | undefined,
+    /** The command line's read commands (`:cat allocation`): text recorded from a real node. */
+    commands = undefined as LineCommands | undefined,
   } = {},
 ): Promise<Rendered> {
   const stdout = new FakeStdout(columns, rows);
@@ -121,7 +123,11 @@ export async function renderApp(
       return Promise.resolve();
     },
   };
-  const app = <App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} fleet={fleet} />;
+  const app = (
+    <LineCommandsProvider value={commands}>
+      <App store={store} poller={poller} ui={ui} clock={clock} wizards={wizards} fleet={fleet} />
+    </LineCommandsProvider>
+  );
   // Views (ui/views/) reach the cluster through the services, as the TUI provides them.
   const instance = render(services ? <WizardServicesProvider value={services}>{app}</WizardServicesProvider> : app, {
     stdout: stdout as never,

@@ -10,6 +10,7 @@ import { err, markInsecureTls } from './output';
 import { createEsApi } from '../../cluster/api';
 import { allocationLeft } from '../../services/allocation-record';
 import { profileBadge, type ProfileBadge } from '../../domain/console/profile-badge';
+import { inProcessRun } from './in-process';
 
 /** How `shardeck help` groups the commands. */
 export type CommandGroup = 'watch' | 'inspect' | 'change' | 'recover' | 'platform' | 'config';
@@ -114,6 +115,12 @@ export async function openConnection(
   values: CommandContext['values'],
   { allocationCheck = true }: { allocationCheck?: boolean } = {},
 ): Promise<CommandConnection> {
+  // Inside the console: its connection, a client of the run's own (the command closes it when done).
+  const run = inProcessRun();
+  if (run) {
+    const { profileName, profile, conn, badge } = run.connection;
+    return { profileName, profile, conn, client: createClient(conn), where: urlForMessage(conn.url), ...(badge ? { badge } : {}) };
+  }
   const conf = openConfig();
   const profileName = pickProfileName(values.profile as string | undefined, conf);
   const profile = getProfile(profileName, conf);

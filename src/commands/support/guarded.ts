@@ -27,6 +27,7 @@ import { badgeOfFlags, EXIT, openConnection, type CommandContext, type CommandCo
 import { paint } from './paint';
 import { err, out, forTerminal, outJson } from './output';
 import { displayText } from '../../domain/text/display-text';
+import { inProcessRun } from './in-process';
 
 /** Flags of every mutating command. */
 export const MUTATION_OPTIONS = {
@@ -57,7 +58,8 @@ export async function openGuard(
   });
   // A change an earlier run sent and never heard back from (killed mid-request): said and read back first, never resent.
   // (settle: false: the caller settles them itself, `shardeck audit --read-back`.)
-  if (opts.settle !== false)
+  // (inside the console: its own dialog reads them back, never a read command run from its line)
+  if (opts.settle !== false && !inProcessRun())
     for (const line of await guard.settleUnfinished())
       err(`shardeck: an earlier change was sent, but shardeck stopped before its answer; read back now: ${displayText(line)}\n`);
   return { es: createEsApi(s.client, s.conn.url), guard, profile: s.profile, conn: s.conn, close: () => closeClient(s.client) };

@@ -8,6 +8,7 @@
 // only tagged marks become escape sequences here, after the text around them was sanitised.
 import { randomBytes } from 'node:crypto';
 import { displayBlock } from '../../domain/text/display-text';
+import { inProcessRun } from './in-process';
 
 const TAG = randomBytes(8).toString('hex');
 const MARK = new RegExp(`\u0000${TAG}(\\d{1,3})\u0000`);
@@ -30,17 +31,24 @@ export function forTerminal(text: string): string {
 let readerGone = false;
 
 export function out(text: string): void {
-  if (!readerGone) process.stdout.write(forTerminal(text));
+  const run = inProcessRun();
+  if (run) run.write(forTerminal(text));
+  else if (!readerGone) process.stdout.write(forTerminal(text));
 }
 
 export function err(text: string): void {
-  process.stderr.write(forTerminal(text));
+  const run = inProcessRun();
+  if (run) run.write(forTerminal(text));
+  else process.stderr.write(forTerminal(text));
 }
 
 /** Words read by a program, not a person: the completion scripts' `help --complete` lists, whose
  *  names must arrive exact to be completed (the scripts quote them: test/unit/completion-shell). */
 export function outWords(words: readonly string[]): void {
-  if (!readerGone) process.stdout.write(words.map((w) => `${w}\n`).join(''));
+  const text = words.map((w) => `${w}\n`).join('');
+  const run = inProcessRun();
+  if (run) run.write(displayBlock(text));
+  else if (!readerGone) process.stdout.write(text);
 }
 
 /** Set when this run's connection does not verify TLS (common.ts announceInsecure): every --json

@@ -2,6 +2,7 @@
 // paint() marks where the colour changes; out()/err() (output.ts) turn the marks into escape
 // sequences after sanitising the text, so painted text must be printed through them.
 import { colourMark } from './output';
+import { inProcessRun } from './in-process';
 
 export type Colour = 'green' | 'yellow' | 'red' | 'gray' | 'blue' | 'magenta' | 'cyan' | 'dim' | 'bold' | 'unknown' | 'unavailable';
 
@@ -21,6 +22,8 @@ const CODES: Record<Colour, [number, number]> = {
 };
 
 export function colourEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
+  // Run inside the console: its view draws plain text (an escape sequence would be shown as text).
+  if (inProcessRun()) return false;
   if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== '') return false;
   if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
   // A dumb terminal (Emacs shell, some serial consoles) prints escape codes as garbage.

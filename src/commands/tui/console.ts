@@ -23,6 +23,8 @@ import { consoleSharing } from './share';
 import { consoleFiles, frameKeeping } from './last-frame';
 import { readColumnChoices } from '../../config/columns';
 import { readHistory } from '../../config/command-history';
+import { lineCommands } from './line-commands';
+import type { CommandLoaders } from '../help';
 
 /** Keeps the shell completion's index names (config/completion-cache.ts) up to date with each poll. */
 function cacheIndexNames(store: ConsoleStore): () => void {
@@ -46,6 +48,7 @@ function cacheIndexNames(store: ConsoleStore): () => void {
 export async function runConsole(
   values: CommandContext['values'],
   intervalMs: number | undefined,
+  commands: CommandLoaders,
 ): Promise<CommandContext['values'] | number | undefined> {
   const { client, conn, where, profileName, profile, badge } = await openConnection(values, { allocationCheck: false });
   const es = createEsApi(client, conn.url);
@@ -171,6 +174,8 @@ export async function runConsole(
       { poller: pollControl, ui, share: sharing.control, fleet: fleet.control, files },
       wizardServices,
       screen.stdout,
+      // The command line runs the read commands on this connection (`:cat allocation`).
+      lineCommands(commands, { profileName, profile, conn, ...(badge ? { badge } : {}) }),
     );
     instance = mounted;
     stops.add('console screen', () => mounted.unmount());

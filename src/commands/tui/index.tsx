@@ -5,6 +5,7 @@ import { UsageError } from '../../config/connection';
 import { EXIT, type CommandModule, type CommandContext } from '../support/common';
 import { err } from '../support/output';
 import { runConsole } from './console';
+import type { CommandLoaders } from '../help';
 
 export const MIN_INTERVAL_S = 1;
 
@@ -15,6 +16,32 @@ export function parseInterval(raw: string | undefined): number | undefined {
     throw new UsageError(`--interval "${raw}" is not a number of seconds: give ${MIN_INTERVAL_S} or more, e.g. --interval 5`);
   }
   return Math.round(s * 1000);
+}
+
+/** The console; `commands` is the command table, which its command line runs reads from (passed in: no import cycle). */
+export function consoleCommand(commands: CommandLoaders): CommandModule {
+  return { ...tui, run: (ctx) => runTui(ctx, commands) };
+}
+
+async function runTui({ values }: CommandContext, commands: CommandLoaders): Promise<number> {
+  const intervalMs = parseInterval(values.interval as string | undefined);
+  if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
+    // A pipe, cron, or a terminal that cannot move the cursor: the status text (and its exit code) is what it can use.
+    err(
+      `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
+    );
+    const { default: status } = await import('../status');
+    return status.run({ values, positionals: [] });
+  }
+  if (!process.stdin.isTTY) {
+    err('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
+    return EXIT.usage;
+  }
+  // Enter in the Fleet view leaves this console for another profile's: the same process opens
+  // that profile's connection (its own password source, never the one of the profile before).
+  let next: CommandContext['values'] | number | undefined = values;
+  while (next && typeof next === 'object') next = await runConsole(next, intervalMs, commands);
+  return typeof next === 'number' ? next : EXIT.ok;
 }
 
 const tui: CommandModule = {
@@ -35,26 +62,8 @@ const tui: CommandModule = {
     'require-approval': "four eyes: every change waits for a follower to approve the same preview (or the profile's requireApproval)",
   },
   examples: ['shardeck', 'shardeck --profile prod --read-only', 'shardeck --share --share-group elasticsearch --require-approval'],
-  async run({ values }) {
-    const intervalMs = parseInterval(values.interval as string | undefined);
-    if (!process.stdout.isTTY || process.env.TERM === 'dumb') {
-      // A pipe, cron, or a terminal that cannot move the cursor: the status text (and its exit code) is what it can use.
-      err(
-        `shardeck: the console needs a terminal${process.stdout.isTTY ? ' that can move the cursor (TERM is dumb)' : ''}; printing \`shardeck status\` instead (use it with --json in scripts)\n`,
-      );
-      const { default: status } = await import('../status');
-      return status.run({ values, positionals: [] });
-    }
-    if (!process.stdin.isTTY) {
-      err('shardeck: the console needs a terminal to read keys from; for scripts and checks use `shardeck status` (with --json)\n');
-      return EXIT.usage;
-    }
-    // Enter in the Fleet view leaves this console for another profile's: the same process opens
-    // that profile's connection (its own password source, never the one of the profile before).
-    let next: CommandContext['values'] | number | undefined = values;
-    while (next && typeof next === 'object') next = await runConsole(next, intervalMs);
-    return typeof next === 'number' ? next : EXIT.ok;
-  },
+  // Without the table (a test mounting it alone): the console without reads on its line.
+  run: (ctx) => runTui(ctx, {}),
 };
 
 export default tui;

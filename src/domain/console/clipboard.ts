@@ -4,7 +4,7 @@
 // twice: plain (tmux takes it with `set-clipboard on` and passes it on) and wrapped in tmux's
 // passthrough (reaches the outer terminal with `allow-passthrough on`). Where the terminal cannot
 // take it, the text goes to a 0600 file whose path is shown instead. Pure: ui/app/habits.ts writes.
-import { displayText, isDisplaySafe } from '../text/display-text';
+import { displayBlock, displayText, isDisplaySafe } from '../text/display-text';
 import type { Selection } from '../panes';
 
 /** Terminals cap what one OSC 52 may carry (xterm ~100 kB, some 74,994 bytes of base64): above it, the file. */
@@ -31,10 +31,12 @@ export function osc52Sequences(text: string, inTmux: boolean): string[] {
 /**
  * Why a text is not copied, or null. A name holding control or bidi characters would paste
  * something other than what the screen shows (a line break runs a command in a shell): refused.
+ * A block (several lines shown as lines) may hold line breaks and tabs, nothing else.
  */
-export function copyRefusal(what: string, text: string): string | null {
+export function copyRefusal(what: string, text: string, opts: { block?: boolean } = {}): string | null {
   if (!text) return `nothing to copy: no ${what} on screen`;
-  if (!isDisplaySafe(text))
+  // A block of lines (a command's output) keeps its line breaks and tabs: they are its layout.
+  if (opts.block ? displayBlock(text) !== text : !isDisplaySafe(text))
     return `not copied: the ${what} holds control characters (${displayText(text).slice(0, 40)}), a paste would differ from the screen`;
   return null;
 }

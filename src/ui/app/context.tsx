@@ -8,6 +8,7 @@ import type { FleetStore } from '../../store/fleet';
 import type { UiState, UiStore } from '../state';
 import type { ProposedSelection } from '../../domain/share';
 import type { ColumnChoice } from '../../domain/console/columns';
+import type { LineCommandTable } from '../../domain/console/command-line';
 
 /** What the UI may ask of the poller (refresh key); the poller itself lives outside React. */
 export interface PollControl {
@@ -54,6 +55,30 @@ export interface ConsoleFiles {
   saveColumns?(pane: string, choice: ColumnChoice): void;
   /** Keeps the command line's history (`:`) for this profile's next start. */
   saveHistory?(lines: readonly string[]): void;
+}
+
+/**
+ * The read commands of the command table, run in-process by the command line (`:cat allocation`):
+ * commands/tui/line-commands.ts gives them, on the console's connection, always read-only.
+ */
+export interface LineCommands {
+  /** The commands the line runs and those it leaves to a wizard or a shell; undefined while they load. */
+  table(): LineCommandTable | undefined;
+  /** The table once loaded (a line typed right after the start waits for it). */
+  ready(): Promise<LineCommandTable>;
+  /** The saved profiles' names (Tab after `profile`). */
+  profiles(): string[];
+  /** Runs one command's words; its text (display-safe), exit code and what the code means. */
+  run(words: readonly string[]): Promise<{ code: number; text: string; meaning?: string }>;
+}
+
+const LineCommandsCtx = createContext<LineCommands | undefined>(undefined);
+
+/** Given by the console (ui/app/mount.tsx); absent where the UI is mounted without a connection (tests, a follower). */
+export const LineCommandsProvider = LineCommandsCtx.Provider;
+
+export function useLineCommands(): LineCommands | undefined {
+  return useContext(LineCommandsCtx);
 }
 
 export interface ConsoleContextValue {

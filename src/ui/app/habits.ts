@@ -9,7 +9,7 @@ import { useOptionalConsoleContext } from './context';
 /** How long the status bar says what a copy or dump did. */
 export const FLASH_MS = 8000;
 
-export function useHabits(): { copy(what: string, text: string | undefined): void; dump(): void } {
+export function useHabits(): { copy(what: string, text: string | undefined, opts?: { block?: boolean }): void; dump(): void } {
   const ctx = useOptionalConsoleContext();
   const { stdout } = useStdout();
   // A wizard mounted on its own (its tests): no console, nothing to say it on.
@@ -18,8 +18,8 @@ export function useHabits(): { copy(what: string, text: string | undefined): voi
   const say = (text: string, tone: 'green' | 'yellow' | 'red') => ui.setState({ flash: { text, at: clock(), tone } });
   const fail = (what: string, e: unknown) => say(`${what}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 'red');
   return {
-    copy(what, text) {
-      const refused = copyRefusal(what, text ?? '');
+    copy(what, text, opts = {}) {
+      const refused = copyRefusal(what, text ?? '', opts);
       if (refused || text === undefined) return say(refused ?? `nothing to copy`, 'yellow');
       const inTmux = Boolean(process.env.TMUX);
       const way = clipboardWay({ tty: Boolean(stdout.isTTY), term: process.env.TERM, setting: process.env.SHARDECK_CLIPBOARD, text });

@@ -6,7 +6,14 @@ import { render } from 'ink';
 import type { ConsoleStore } from '../../store/console';
 import type { WizardServices } from '../../services/wizards';
 import { App } from './App';
-import type { ConsoleFiles, FleetControl, PollControl, ShareControl } from './context';
+import {
+  LineCommandsProvider,
+  type ConsoleFiles,
+  type FleetControl,
+  type LineCommands,
+  type PollControl,
+  type ShareControl,
+} from './context';
 import type { UiStore } from '../state';
 import { WizardServicesProvider } from '../wizards/services';
 
@@ -16,10 +23,14 @@ export function mountConsole(
   services: WizardServices,
   /** The stream Ink draws on (the tui command's keeps the last frame for the screen dump); process.stdout when absent. */
   stdout?: NodeJS.WriteStream,
+  /** The read commands the command line runs (`:cat allocation`). */
+  commands?: LineCommands,
 ) {
   return render(
     <WizardServicesProvider value={services}>
-      <App store={store} {...props} />
+      <LineCommandsProvider value={commands}>
+        <App store={store} {...props} />
+      </LineCommandsProvider>
     </WizardServicesProvider>,
     {
       ...(stdout ? { stdout } : {}),

@@ -1,15 +1,17 @@
 // The command line (`:`): typed at the bottom, Enter runs it (domain/console/command-line.ts parseLine):
 // a pane jump with its filter, a wizard or a view opened on a name (a wizard previews and confirms
-// as from its key: nothing is sent from the line), the Fleet, the help, q. Tab completes, ↑/↓
-// walk the history of this profile (kept in a 0600 file, never a line with a password), Esc closes.
-import React from 'react';
+// as from its key: nothing is sent from the line), a read command's text in a view (`cat
+// allocation`), another profile's console, the Fleet, the help, q. Tab completes (a second Tab
+// takes the next choice), ↑/↓ walk the history of this profile (kept in a 0600 file, never a line
+// with a password), Esc closes.
+import React, { useRef } from 'react';
 import { useApp } from 'ink';
 import { Text } from './Text';
 import { LineInput } from './LineInput';
-import { addToHistory, completeLine, parseLine } from '../../domain/console/command-line';
+import { addToHistory, choicesText, completeLine, cycleChoice, parseLine } from '../../domain/console/command-line';
 import { editLine } from '../../domain/console/line-edit';
 import { fitText } from '../../domain/text/table';
-import { useConsoleContext, useUi } from '../app/context';
+import { useConsoleContext, useLineCommands, useUi } from '../app/context';
 import { useKeymap } from '../app/use-keymap';
 import { commandFor, lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
@@ -20,31 +22,44 @@ import type { WizardEntry } from '../wizards/registry';
 export function CommandLineView({ width }: { width: number }) {
   const line = useUi((s) => s.commandLine);
   if (!line) return null;
-  const note = line.message ?? (line.options?.length ? line.options.join(' ') : '');
+  const room = Math.max(1, width - Math.min(line.text.length, line.message ? 16 : width - 20) - 4);
+  // The choice a second Tab put in the line is shown in brackets.
+  const chosen = line.options?.indexOf(line.text.split(/\s+/).pop() ?? '');
+  const note =
+    line.message ?? (line.options?.length ? choicesText(line.options, chosen !== undefined && chosen >= 0 ? chosen : undefined, room) : '');
   return (
     <Text wrap="truncate">
       <Text bold>:</Text>
       {/* What the last try said needs the room: the line's end stays, cut to its last characters. */}
       <LineInput value={line.text.slice(-Math.max(1, line.message ? 16 : width - 20))} cursor />
       {note ? (
-        <Text
-          color={colourOf(line.message ? 'yellow' : undefined)}
-          dimColor={!line.message}
-        >{`  ${fitText(note, Math.max(1, width - Math.min(line.text.length, line.message ? 16 : width - 20) - 4))}`}</Text>
+        <Text color={colourOf(line.message ? 'yellow' : undefined)} dimColor={!line.message}>{`  ${fitText(note, room)}`}</Text>
       ) : null}
     </Text>
   );
 }
 
 export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
-  const { store, ui, files } = useConsoleContext();
+  const { store, ui, files, fleet } = useConsoleContext();
+  const commands = useLineCommands();
+  // Tab's choices being cycled: the line they were listed for, the one in the line now.
+  const cycling = useRef<{ stem: string; at: number | undefined; shown: string } | undefined>(undefined);
   const { exit } = useApp();
   const keymap = useKeymap();
   const open = useUi((s) => s.commandLine !== undefined);
   const set = (patch: Partial<NonNullable<ReturnType<typeof ui.getState>['commandLine']>>) =>
     ui.setState((s) => ({ commandLine: { text: '', ...s.commandLine, ...patch } }));
-  const run = (text: string) => {
-    const action = parseLine(text, { readOnly: store.getState().connection.readOnly });
+  const run = (text: string): void => {
+    // Typed before the command table was loaded (the first second): run once it is.
+    if (commands && !commands.table()) {
+      set({ message: 'loading the commands…' });
+      return void commands.ready().then(() => ui.getState().commandLine?.text === text && run(text));
+    }
+    const action = parseLine(text, {
+      readOnly: store.getState().connection.readOnly,
+      commands: commands?.table(),
+      ...(commands ? { profiles: commands.profiles() } : {}),
+    });
     if (action.kind === 'error') return set({ message: action.message, options: undefined });
     const history = addToHistory(ui.getState().history, text);
     ui.setState({ commandLine: undefined, history });
@@ -66,6 +81,12 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
         return;
       case 'view':
         return ui.setState({ dialog: { kind: 'view', id: action.view, index: action.index } });
+      case 'run':
+        // The words as typed, for the view to run and show (ui/views/OutputView.tsx).
+        return ui.setState({ dialog: { kind: 'view', id: 'output', index: text.trim() } });
+      case 'profile':
+        if (!fleet) return set({ message: 'this console cannot switch profile' });
+        return fleet.open(action.profile);
       case 'wizard': {
         const entry = wizards.find((w) => w.id === action.wizard);
         if (!entry) return set({ message: `no ${action.wizard} wizard in this console` });
@@ -85,11 +106,25 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
       if (cmd === 'dialog.close') ui.setState({ commandLine: undefined });
       else if (cmd === 'dialog.submit') run(line.text);
       else if (name === 'tab') {
+        // A second Tab on the same choices takes the next one into the line.
+        const cycle = cycling.current;
+        if (line.options?.length && cycle && line.text === cycle.shown) {
+          const next = cycleChoice(cycle.stem, line.options, cycle.at);
+          cycling.current = { stem: cycle.stem, at: next.at, shown: next.line };
+          set({ text: next.line });
+          return true;
+        }
         const s = store.getState().snapshots;
-        const done = completeLine(line.text, {
-          indices: (s.indices.data ?? []).map((r) => r.name),
-          nodes: (s.nodes.data ?? []).map((n) => n.name),
-        });
+        const done = completeLine(
+          line.text,
+          {
+            indices: (s.indices.data ?? []).map((r) => r.name),
+            nodes: (s.nodes.data ?? []).map((n) => n.name),
+            ...(commands ? { profiles: commands.profiles() } : {}),
+          },
+          { readOnly: store.getState().connection.readOnly, commands: commands?.table() },
+        );
+        cycling.current = done.options.length ? { stem: done.line, at: undefined, shown: done.line } : undefined;
         set({ text: done.line, options: done.options, message: undefined });
       } else if (name === 'up' || name === 'down') {
         const at = Math.max(0, Math.min(history.length, (line.at ?? history.length) + (name === 'up' ? -1 : 1)));

@@ -10,6 +10,7 @@ import { HotThreadsView } from './HotThreadsView';
 import { useWizardServices } from '../wizards/services';
 import { DocumentsView } from './DocumentsView';
 import { XrayView } from './XrayView';
+import { OutputView } from './OutputView';
 import { displayText } from '../../domain/text/display-text';
 
 export interface ViewProps {
@@ -22,8 +23,8 @@ export interface ViewProps {
 export interface ViewEntry {
   id: string;
   title: (index: string) => string;
-  /** The keymap command that opens it on the Indices pane's selected row. */
-  commandId: CommandId;
+  /** The keymap command that opens it on the Indices pane's selected row (none: the command line opens it). */
+  commandId?: CommandId;
   /** What it is opened on, from the selection (default: the Indices pane's index). */
   target?: (s: Selection) => string | undefined;
   component: React.ComponentType<ViewProps>;
@@ -57,4 +58,6 @@ export const VIEWS: ViewEntry[] = [
     target: (s) => s.nodes?.node,
     component: HotThreads,
   },
+  // A read command run from the command line (`:cat allocation`): `index` holds the line.
+  { id: 'output', title: (line) => `:${displayText(line)}`, component: OutputView },
 ];

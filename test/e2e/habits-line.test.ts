@@ -1,0 +1,198 @@
+// Issue 44, the command line's second half, in a real terminal (tmux at 80x23) against the
+// secured shared node (TLS, the elastic user's password from a 0600 file): a read command of the
+// command table run in-process into a view that scrolls, searches and copies (hostile names
+// inert, the exit code shown), Tab completing flags, names and profiles.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@elastic/elasticsearch';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitUntil } from '../helpers/wait-until';
+import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
+
+const SOCKET = `shardeck-line-${process.pid}`;
+const INDEX = `service_v9_line${process.pid}`;
+/** A name someone else chose (test/fixtures/hostile): an OSC that would set the terminal's title. */
+const HOSTILE = 'osc\u001b]0;pwned\u0007';
+
+let node: SharedNode;
+let dir: string;
+let cfg: string;
+let passwordFile: string;
+
+function tmux(...args: string[]): string {
+  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+}
+
+function launch(session: string, args: string, size: [number, number] = [80, 23]): void {
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
+  tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), cmd);
+}
+
+const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
+const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
+  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
+const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
+/** The command line's row: the one above the status bar. */
+const lineRow = (s: string) => s.trimEnd().split('\n').slice(-2)[0];
+
+beforeAll(async () => {
+  ensureBuilt();
+  node = await sharedSecureNode();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-line-'));
+  cfg = path.join(dir, 'conf');
+  passwordFile = path.join(dir, 'es.password');
+  fs.writeFileSync(passwordFile, `${node.password}\n`, { mode: 0o600 });
+  const es = new Client({
+    node: node.url,
+    auth: { username: node.user!, password: node.password! },
+    tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+  });
+  for (const index of [INDEX, HOSTILE]) await es.indices.create({ index, settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  await es.close();
+  for (const args of [
+    [
+      'profiles',
+      'save',
+      'sec',
+      '--url',
+      node.url,
+      '--user',
+      node.user!,
+      '--password-file',
+      passwordFile,
+      '--ca',
+      node.ca!,
+      '--label',
+      'SEC',
+    ],
+    [
+      'profiles',
+      'save',
+      'secro',
+      '--url',
+      node.url,
+      '--user',
+      node.user!,
+      '--password-file',
+      passwordFile,
+      '--ca',
+      node.ca!,
+      '--read-only',
+    ],
+  ]) {
+    const r = await runCli(args, { env: { SHARDECK_CONFIG_DIR: cfg } });
+    expect(r.code, r.stderr).toBe(0);
+  }
+  tmux('new-session', '-d', '-s', 'keep', 'sleep 600');
+  tmux('set', '-g', 'set-clipboard', 'on');
+});
+
+afterAll(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // no session left
+  }
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a read command on the line (:cat allocation)', () => {
+  it("runs in-process on the console's connection: its text in a view that scrolls, searches and copies, hostile names inert, the exit code shown", async () => {
+    launch('out', '--profile sec --interval 1');
+    await waitFor('out', (s) => s.startsWith('[SEC] shardeck ') && s.includes('GREEN'), 'the console on the secured node', 30_000);
+    // The console's connection holds the password it read at start: with the file gone, a command
+    // that resolved its own connection (or a shardeck started by the console) could not sign in.
+    fs.renameSync(passwordFile, `${passwordFile}.away`);
+    try {
+      keys('out', ':');
+      keys('out', '-l', 'cat allocation');
+      keys('out', 'Enter');
+      const s = await waitFor('out', (x) => x.includes('exit 0: ok'), 'the text of cat allocation and its exit code');
+      expect(s).toContain(':cat allocation');
+      expect(s).toMatch(/^shards +shards\.undesired +write_load\.forecast|^shards +disk\.indices/m);
+      expect(s).toContain(node.name);
+      for (const l of s.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
+      keys('out', 'Escape');
+      await waitFor('out', (x) => !x.includes(':cat allocation') && x.includes('q quit'), 'back on the pane');
+
+      // A longer text: it scrolls; / finds a line; y copies it; the hostile name is shown escaped, never obeyed.
+      keys('out', ':');
+      keys('out', '-l', 'cat indices --columns index,health');
+      keys('out', 'Enter');
+      const idx = await waitFor('out', (x) => x.includes('exit 0: ok'), 'cat indices');
+      expect(idx).toContain('osc\\u001b]0;pwned\\u0007');
+      expect(tmux('display-message', '-p', '-t', 'out', '#{pane_title}')).not.toContain('pwned');
+      keys('out', '/');
+      keys('out', '-l', `line${process.pid}`);
+      keys('out', 'Enter');
+      const found = await waitFor('out', (x) => !x.includes('Enter finds'), 'the search done');
+      expect(found).toContain(INDEX);
+      tmux('set-buffer', 'not yet');
+      keys('out', 'y');
+      await waitFor('out', (x) => x.includes('copied "'), 'the copy said');
+      expect(tmux('show-buffer')).toMatch(new RegExp(`^${INDEX} +green$`));
+      keys('out', 'Escape');
+      await waitFor('out', (x) => !x.includes(':cat indices'), 'back on the pane');
+
+      // A command that fails says how, with its exit code, and the console stays.
+      keys('out', ':');
+      keys('out', '-l', 'cat nosuch');
+      keys('out', 'Enter');
+      const bad = await waitFor('out', (x) => x.includes('exit 64: bad input'), 'the usage error');
+      expect(bad).toContain('the node has no _cat command "nosuch"');
+      keys('out', 'Escape');
+      await waitFor('out', (x) => !x.includes(':cat nosuch'), 'back on the pane');
+
+      // A read command's change (tasks cancel) runs read-only here whatever the profile: refused before any read.
+      keys('out', ':');
+      keys('out', '-l', 'tasks cancel abc123:4567');
+      keys('out', 'Enter');
+      const ro = await waitFor('out', (x) => /exit \d+:/.test(x), 'tasks cancel refused');
+      expect(ro).toContain('exit 4: read-only mode');
+      expect(ro).toContain('read-only mode');
+      keys('out', 'Escape');
+      await waitFor('out', (x) => !x.includes(':tasks cancel'), 'back on the pane');
+
+      // The connection is the console's: a flag that names another is refused, nothing run.
+      keys('out', ':');
+      keys('out', '-l', 'cat allocation --url http://127.0.0.1:1');
+      keys('out', 'Enter');
+      await waitFor('out', (x) => x.includes("--url is not taken on the console's line"), 'the refusal of --url');
+      keys('out', 'Escape');
+      await waitFor('out', (x) => !x.includes('--url is not taken'), 'back on the pane');
+    } finally {
+      fs.renameSync(`${passwordFile}.away`, passwordFile);
+    }
+    keys('out', 'q');
+    await waitFor('out', (x) => x.includes('EXIT=0'), 'the exit');
+  });
+
+  it('read-only: the change commands are neither completed nor opened; the reads still run', async () => {
+    launch('ro', '--profile secro --interval 1');
+    await waitFor('ro', (s) => /shardeck /.test(s) && s.includes('GREEN'), 'the read-only console', 30_000);
+    keys('ro', ':');
+    keys('ro', '-l', 'rep');
+    keys('ro', 'Tab');
+    // Nothing starts with "rep" but replicas: read-only, the line stays as typed.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(lineRow(screen('ro'))).toMatch(/^:rep_? *$/);
+    keys('ro', '-l', `licas ${INDEX}`);
+    keys('ro', 'Enter');
+    await waitFor('ro', (s) => s.includes('replicas changes the cluster: not in read-only mode'), 'the refusal');
+    keys('ro', 'Escape');
+    keys('ro', ':');
+    keys('ro', '-l', 'doctor');
+    keys('ro', 'Enter');
+    const doc = await waitFor('ro', (s) => /exit \d+:/.test(s), 'the doctor run', 60_000);
+    expect(doc).toContain(':doctor');
+    keys('ro', 'End');
+    await waitFor('ro', (s) => /line (\d+) of \1\b/.test(s), 'the last line');
+    keys('ro', 'Home');
+    await waitFor('ro', (s) => /line 1 of \d+/.test(s) && s.includes('shardeck-shared-secure'), 'the first line again');
+    keys('ro', 'Escape');
+    keys('ro', 'q');
+  });
+});

@@ -294,6 +294,14 @@ const COMMANDS = [
     short: 'recover',
   },
   {
+    id: 'wizard.moveShard',
+    keys: ['m'],
+    description: 'move the highlighted started copy to a node allocation explain accepts (dry run first)',
+    scope: 'shards',
+    dangerous: true,
+    short: 'move',
+  },
+  {
     id: 'wizard.restartNode',
     keys: ['R'],
     description: "rolling restart of this host's node (allocation kept safe)",

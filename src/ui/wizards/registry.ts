@@ -27,6 +27,7 @@ import { DrainWizard } from './DrainWizard';
 import { EngineWizard } from './EngineWizard';
 import { ForceMergeWizard } from './ForceMergeWizard';
 import { IndexCloseWizard, IndexDeleteWizard, IndexOpenWizard } from './IndexAdminWizard';
+import { MoveShardWizard } from './MoveShardWizard';
 import { RecoveryWizard } from './RecoveryWizard';
 import { ReplicasWizard } from './ReplicasWizard';
 import { RestartNodeWizard } from './RestartNodeWizard';
@@ -82,6 +83,7 @@ export const WIZARDS: WizardEntry[] = [
     commandId: 'wizard.componentTemplate',
     component: ComponentTemplateWizard,
   },
+  { id: 'moveShard', title: 'Move a shard copy to another node', commandId: 'wizard.moveShard', component: MoveShardWizard },
   { id: 'recovery', title: 'Corrupt primary: recover it', commandId: 'wizard.recoverCorrupt', component: RecoveryWizard },
   { id: 'engine', title: "This host's engine: service and plugins", commandId: 'wizard.engine', component: EngineWizard },
   { id: 'restore', title: 'Restore from a snapshot', commandId: 'wizard.restore', component: RestoreWizard },

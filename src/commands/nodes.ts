@@ -38,14 +38,14 @@ const nodes: CommandModule = {
     const { es, close } = await openGuard(values);
     try {
       if (values.pressure) return await pressure(es, samples, interval * 1000, json);
-      const [cat, figures, settings, jvm, allocation] = await Promise.all([
+      const [list, figures, settings, jvm, allocation] = await Promise.all([
         es.data('nodes'),
         es.data('nodeStats'),
         es.data('settings'),
         es.nodeJvmArgs(),
         es.data('allocation'),
       ]);
-      const lines = nodeLines(cat, figures.search, settings.maxOpenScrollContext, figures.stats, jvm);
+      const lines = nodeLines(list, figures.search, settings.maxOpenScrollContext, figures.stats, jvm);
       const hot = hotSpots(allocation, figures.pressure);
       if (json) {
         printJson({

@@ -57,7 +57,16 @@ function MoveView({
   return <MoveScreen state={state} services={services} />;
 }
 
-function Refusals({ targets, room }: { targets: NonNullable<Extract<MoveState, { phase: 'nothing' }>['targets']>; room: number }) {
+/** The refusing nodes and their deciders' words: cut at the edge beside the choice, whole (wrapped) when nothing else is shown. */
+function Refusals({
+  targets,
+  room,
+  whole = false,
+}: {
+  targets: NonNullable<Extract<MoveState, { phase: 'nothing' }>['targets']>;
+  room: number;
+  whole?: boolean;
+}) {
   const lines = targets.no.flatMap((n) => [
     { text: `${n.node}: ${n.decision}`, tone: 'red' as const },
     ...n.reasons.map((r) => ({ text: `  ${r}`, tone: undefined })),
@@ -65,7 +74,7 @@ function Refusals({ targets, room }: { targets: NonNullable<Extract<MoveState, {
   return (
     <>
       {lines.slice(0, room).map((l, i) => (
-        <Text key={i} wrap="truncate-end" color={colourOf(l.tone)}>
+        <Text key={i} wrap={whole ? 'wrap' : 'truncate-end'} color={colourOf(l.tone)}>
           {l.text}
         </Text>
       ))}
@@ -85,7 +94,7 @@ export function MoveScreen({ state, services }: { state: MoveState; services: Wi
     return (
       <Box flexDirection="column">
         <Text color={colourOf('yellow')} wrap="wrap">{`nothing sent: ${state.message}`}</Text>
-        {state.targets ? <Refusals targets={state.targets} room={REFUSALS + 4} /> : null}
+        {state.targets ? <Refusals targets={state.targets} room={REFUSALS} whole /> : null}
         <Hint>{CLOSES}</Hint>
       </Box>
     );

@@ -175,6 +175,7 @@ describe('a read command on the line (:cat allocation)', () => {
     await waitFor('ro', (s) => /shardeck /.test(s) && s.includes('GREEN'), 'the read-only console', 30_000);
     keys('ro', ':');
     keys('ro', '-l', 'rep');
+    await waitFor('ro', (s) => /^:rep_? *$/.test(lineRow(s)), 'rep typed');
     keys('ro', 'Tab');
     // Nothing starts with "rep" but replicas: read-only, the line stays as typed.
     await new Promise((r) => setTimeout(r, 500));
@@ -194,5 +195,53 @@ describe('a read command on the line (:cat allocation)', () => {
     await waitFor('ro', (s) => /line 1 of \d+/.test(s) && s.includes('shardeck-shared-secure'), 'the first line again');
     keys('ro', 'Escape');
     keys('ro', 'q');
+  });
+});
+
+describe('Tab on the line', () => {
+  it('completes flags, index, node and profile names; a second Tab takes the next choice; a password flag is still refused', async () => {
+    launch('tab', '--profile sec --interval 1');
+    await waitFor('tab', (s) => s.startsWith('[SEC] shardeck ') && s.includes('GREEN'), 'the console', 30_000);
+    // The Indices pane has polled the names (Tab completes from what the console read).
+    await waitFor('tab', () => true, 'a poll');
+    keys('tab', ':');
+    keys('tab', '-l', 'cat indices --col');
+    keys('tab', 'Tab');
+    await waitFor('tab', (s) => lineRow(s).startsWith(':cat indices --columns '), 'the flag completed');
+    keys('tab', 'C-u');
+    for (let i = 0; i < 40; i++) keys('tab', 'BSpace');
+    keys('tab', '-l', `xray ${INDEX.slice(0, -3)}`);
+    keys('tab', 'Tab');
+    await waitFor('tab', (s) => lineRow(s).startsWith(`:xray ${INDEX} `), 'the index completed');
+    for (let i = 0; i < 60; i++) keys('tab', 'BSpace');
+    keys('tab', '-l', `drain ${node.name.slice(0, 10)}`);
+    keys('tab', 'Tab');
+    await waitFor('tab', (s) => lineRow(s).startsWith(`:drain ${node.name} `), 'the node completed');
+    for (let i = 0; i < 60; i++) keys('tab', 'BSpace');
+    keys('tab', '-l', 'profile se');
+    keys('tab', 'Tab');
+    // Two profiles start with "se": both listed, the line completed as far as they agree.
+    // (the line holds "sec", itself a choice: shown in brackets)
+    const listed = await waitFor('tab', (s) => /^:profile sec_? +\[sec\] secro$/m.test(lineRow(s)), 'the choices listed');
+    for (const l of listed.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
+    keys('tab', 'Tab');
+    await waitFor('tab', (s) => /^:profile secro_? +sec \[secro\]/.test(lineRow(s)), 'the next choice taken');
+    keys('tab', 'Tab');
+    await waitFor('tab', (s) => /^:profile sec_? +\[sec\] secro$/.test(lineRow(s)), 'back to the word as completed');
+    for (let i = 0; i < 20; i++) keys('tab', 'BSpace');
+    keys('tab', '-l', 'cat indices --password-f');
+    keys('tab', 'Tab');
+    await new Promise((r) => setTimeout(r, 300));
+    // Never offered, and refused when typed.
+    expect(lineRow(screen('tab'))).toMatch(/^:cat indices --password-f_? *$/);
+    keys('tab', '-l', 'ile /tmp/pw');
+    keys('tab', 'Enter');
+    await waitFor('tab', (s) => s.includes('a password never goes on the command line'), 'the refusal');
+    keys('tab', 'Escape');
+    // (Escape and q read together are Alt-q: q once the line is gone)
+    await waitFor('tab', (s) => !s.includes('a password never goes'), 'the line closed');
+    keys('tab', 'q');
+    await waitFor('tab', (s) => s.includes('EXIT=0'), 'the exit');
+    expect(fs.readFileSync(path.join(cfg, 'history.json'), 'utf8')).not.toContain('password');
   });
 });

@@ -108,6 +108,7 @@ describe.each(SIZES)('issue 44 screens at %ix%i', (columns, rows) => {
       table: () => ({ reads: { cat: ['columns'] }, changes: [] }),
       ready: () => Promise.resolve({ reads: { cat: ['columns'] }, changes: [] }),
       profiles: () => [],
+      names: () => Promise.resolve({ indices: [], nodes: [] }),
       run: (words) =>
         Promise.resolve(words.join(' ') === 'cat shards' ? { code: 0, text, meaning: 'ok: green, found, done' } : { code: 64, text: '' }),
     };

@@ -175,7 +175,7 @@ export async function runConsole(
       wizardServices,
       screen.stdout,
       // The command line runs the read commands on this connection (`:cat allocation`).
-      lineCommands(commands, { profileName, profile, conn, ...(badge ? { badge } : {}) }),
+      lineCommands(commands, { profileName, profile, conn, ...(badge ? { badge } : {}) }, es),
     );
     instance = mounted;
     stops.add('console screen', () => mounted.unmount());

@@ -15,6 +15,7 @@ import type { LineCommandTable } from '../../domain/console/command-line';
 import { commandHelp, EXIT_HELP, loadTable, type CommandLoaders } from '../help';
 import type { LineCommands } from '../../ui/app/context';
 import { listProfiles } from '../../config/profiles';
+import type { EsApi } from '../../cluster/api';
 
 /** Groups whose commands only read (the cluster, or this config folder). */
 const READ_GROUPS: readonly CommandGroup[] = ['watch', 'inspect'];
@@ -36,7 +37,7 @@ const REFUSED_FLAGS: Record<string, string> = {
 /** What a run may print into the view: a longer text is cut there, and says so. */
 const MAX_TEXT = 2_000_000;
 
-export function lineCommands(commands: CommandLoaders, connection: InProcessRun['connection']): LineCommands {
+export function lineCommands(commands: CommandLoaders, connection: InProcessRun['connection'], es: EsApi): LineCommands {
   let loaded: { table: LineCommandTable; mods: Map<string, CommandModule> } | undefined;
   // Loaded after the first frame (every command's module): ready by the time a line is typed.
   const loading = loadTable(commands).then((all) => {
@@ -54,6 +55,11 @@ export function lineCommands(commands: CommandLoaders, connection: InProcessRun[
     table: () => loaded?.table,
     ready: () => loading.then((l) => l.table),
     profiles,
+    async names() {
+      const [indices, nodes] = await Promise.all([es.cat('indices', undefined, ['index']), es.cat('nodes', undefined, ['name'])]);
+      const column = (rows: Record<string, unknown>[] | null, c: string) => (rows ?? []).map((r) => String(r[c]));
+      return { indices: column(indices, 'index'), nodes: column(nodes, 'name') };
+    },
     async run(words) {
       const { code, text } = await runLine(words);
       return { code, text, meaning: EXIT_HELP.find(([c]) => c === code)?.[1] };

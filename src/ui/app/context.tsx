@@ -68,6 +68,8 @@ export interface LineCommands {
   ready(): Promise<LineCommandTable>;
   /** The saved profiles' names (Tab after `profile`). */
   profiles(): string[];
+  /** The cluster's index and node names, read once when the line opens (a pane that does not poll them leaves the store without). */
+  names(): Promise<{ indices: string[]; nodes: string[] }>;
   /** Runs one command's words; its text (display-safe), exit code and what the code means. */
   run(words: readonly string[]): Promise<{ code: number; text: string; meaning?: string }>;
 }

@@ -4,7 +4,7 @@
 // allocation`), another profile's console, the Fleet, the help, q. Tab completes (a second Tab
 // takes the next choice), ↑/↓ walk the history of this profile (kept in a 0600 file, never a line
 // with a password), Esc closes.
-import React, { useRef } from 'react';
+import React, { useEffect, useRef } from 'react';
 import { useApp } from 'ink';
 import { Text } from './Text';
 import { LineInput } from './LineInput';
@@ -47,6 +47,21 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
   const { exit } = useApp();
   const keymap = useKeymap();
   const open = useUi((s) => s.commandLine !== undefined);
+  // The cluster's names as read when the line opened: Tab offers them on a pane that does not poll them.
+  const read = useRef<{ indices: string[]; nodes: string[] }>({ indices: [], nodes: [] });
+  useEffect(() => {
+    if (!open || !commands) return;
+    let live = true;
+    commands
+      .names()
+      .then((n) => {
+        if (live) read.current = n;
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [open, commands]);
   const set = (patch: Partial<NonNullable<ReturnType<typeof ui.getState>['commandLine']>>) =>
     ui.setState((s) => ({ commandLine: { text: '', ...s.commandLine, ...patch } }));
   const run = (text: string): void => {
@@ -118,13 +133,15 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
         const done = completeLine(
           line.text,
           {
-            indices: (s.indices.data ?? []).map((r) => r.name),
-            nodes: (s.nodes.data ?? []).map((n) => n.name),
+            indices: [...(s.indices.data ?? []).map((r) => r.name), ...read.current.indices],
+            nodes: [...(s.nodes.data ?? []).map((n) => n.name), ...read.current.nodes],
             ...(commands ? { profiles: commands.profiles() } : {}),
           },
           { readOnly: store.getState().connection.readOnly, commands: commands?.table() },
         );
-        cycling.current = done.options.length ? { stem: done.line, at: undefined, shown: done.line } : undefined;
+        // Completed as far as the choices agree, the word may already be one of them (sec of sec, secro): the next Tab takes the one after.
+        const at = done.options.indexOf(done.line.split(/\s+/).pop() ?? '');
+        cycling.current = done.options.length ? { stem: done.line, at: at >= 0 ? at : undefined, shown: done.line } : undefined;
         set({ text: done.line, options: done.options, message: undefined });
       } else if (name === 'up' || name === 'down') {
         const at = Math.max(0, Math.min(history.length, (line.at ?? history.length) + (name === 'up' ? -1 : 1)));

@@ -78,6 +78,13 @@ describe('marks on the Indices pane, at 80x23', () => {
     const names = markedRows(marked);
     expect(names).toHaveLength(2);
     expect(marked.split('\n').every((l) => l.length <= 80)).toBe(true);
+    // R opens on the same names: the replicas form's target is the comma list, its review counts both.
+    keys('close', 'R');
+    await waitFor('close', (s) => s.includes([...names].sort().join(',')), 'the replicas form on the marked names');
+    keys('close', '0', 'Enter');
+    await waitFor('close', (s) => s.includes(`2 indices: ${[...names].sort().join(', ')}`), 'the replicas review of both');
+    keys('close', 'Escape');
+    await waitFor('close', (s) => /2 marked/.test(s) && !s.includes('2 indices:'), 'back on the pane');
     keys('close', 'c');
     const review = await waitFor('close', (s) => s.includes('close 2 indices, each named:'), 'the review');
     for (const n of names) expect(review).toContain(`  ${n} · open`);

@@ -8,7 +8,7 @@ import type { MutationPlan } from '../domain/mutation/plan';
 import { displayText } from '../domain/text/display-text';
 import { serviceCommands } from '../domain/host/engine';
 import type { Confirmation } from '../domain/mutation/confirmation';
-import { flushPlan, nextRestartStep, RESTART_STEPS, stepTitle } from '../domain/maintenance/restart-node';
+import { flushPlan, FLUSH_TARGETS, nextRestartStep, RESTART_STEPS, stepTitle } from '../domain/maintenance/restart-node';
 import { prepareRestart, restartProgressFile, runRestart } from '../services/restart-node';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import { ENGINE_FLAG_HELP, ENGINE_OPTIONS, engineOverrides } from './support/engine-run';
@@ -140,10 +140,11 @@ const restartNode: CommandModule = {
       for (const id of RESTART_STEPS) say(`  ${id}: ${stepTitle(id, displayText(node))}\n`);
       if (!json) {
         printPreviews(
-          previews(guard, [
-            allocationEnablePlan('primaries', `for the restart of node ${node}`),
-            ...(indices.length ? [flushPlan(indices, node)] : []),
-          ]),
+          previews(
+            guard,
+            [allocationEnablePlan('primaries', `for the restart of node ${node}`), ...(indices.length ? [flushPlan(indices, node)] : [])],
+            FLUSH_TARGETS,
+          ),
         );
         out(`  $ ${cmds.stop.join(' ; ')}\n  $ ${cmds.start.join(' ; ')}\n`);
       }

@@ -16,6 +16,7 @@ import type { Confirmation } from '../domain/mutation/confirmation';
 import type { MutationPlan } from '../domain/mutation/plan';
 import {
   flushPlan,
+  FLUSH_TARGETS,
   newRestartProgress,
   nextRestartStep,
   parseRestartProgress,
@@ -32,6 +33,7 @@ import {
 import { leftAllocation } from './allocation-record';
 import { readEngine, runService, type EngineFacts, type EngineOverrides, type EngineTuning } from './engine';
 import { GuardRefusal, type Guard } from './guard';
+import type { TargetOptions } from '../domain/mutation/targets';
 import { waitUntil } from './wait';
 
 export function restartProgressFile(nodeName: string): string {
@@ -103,9 +105,14 @@ export async function prepareRestart(es: EsApi, opts: RestartOptions): Promise<R
   return { kind: 'ready', facts, node: facts.node, checks, progress: null };
 }
 
-async function send(guard: Guard, plan: MutationPlan, c: Confirmation): Promise<{ ok: boolean; message: string }> {
+async function send(
+  guard: Guard,
+  plan: MutationPlan,
+  c: Confirmation,
+  targets: TargetOptions = {},
+): Promise<{ ok: boolean; message: string }> {
   try {
-    const out = await guard.execute(plan, c);
+    const out = await guard.execute(plan, c, targets);
     const ok = out.applied === 'yes' && out.verified?.ok !== false;
     return { ok, message: out.verified?.message ?? (out.ok ? 'done' : (out.error?.message ?? `not applied (${out.applied})`)) };
   } catch (e) {
@@ -131,7 +138,7 @@ async function runStep(
       return send(guard, allocationEnablePlan('primaries', `for the restart of node ${name}`), c);
     case 'flush':
       return p.indices.length
-        ? send(guard, flushPlan(p.indices, name), c)
+        ? send(guard, flushPlan(p.indices, name), c, FLUSH_TARGETS)
         : { ok: true, message: 'no index has a shard on the node: nothing to flush' };
     case 'stop':
     case 'start': {

@@ -5,6 +5,7 @@
 // every step (services/restart-node.ts) so a dropped run resumes at the right step; the node
 // shutdown API is not used (Elastic's orchestrators only). Pure.
 import type { MutationPlan } from '../mutation/plan';
+import type { TargetOptions } from '../mutation/targets';
 import type { HealthStatus, ShardRow } from '../types';
 
 export const RESTART_STEPS = ['allocation-off', 'flush', 'stop', 'start', 'allocation-back', 'green', 'verify'] as const;
@@ -171,6 +172,12 @@ export function parseRestartProgress(text: string): RestartProgress | null {
     ...(p.finished ? { finished: true } : {}),
   };
 }
+
+/**
+ * The flush names every index with a shard on the node, dot ones too (.security, a hidden index):
+ * read from the node, named exactly, and a flush changes no data, so a node holding one is restarted too.
+ */
+export const FLUSH_TARGETS: TargetOptions = { includeSystem: true };
 
 /** The flush of exactly the indices with shards on the node (Elastic's `POST _flush`, narrowed to them: never `_all`). */
 export function flushPlan(indices: readonly string[], node: string): MutationPlan {

@@ -24,9 +24,15 @@ export interface FleetOptions {
    * deadline but lets the next cluster start, so silent clusters never hold back the others' rows.
    */
   slotMs?: number;
+  /**
+   * How many clusters that outlived their slot may read on at once: past it the next cluster waits
+   * for one of them to end, so a fleet with many silent members holds a bounded number of
+   * connections (each silent one keeps its socket open until its deadline).
+   */
+  maxOutlived?: number;
 }
 
-export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000, slotMs: 500 } as const;
+export const FLEET_DEFAULTS = { concurrency: 6, timeoutMs: 5000, slotMs: 500, maxOutlived: 18 } as const;
 
 export interface FleetTarget {
   profile: string;
@@ -55,6 +61,7 @@ export class FleetReader {
   private readonly concurrency: number;
   private readonly timeoutMs: number;
   private readonly slotMs: number;
+  private readonly maxOutlived: number;
 
   constructor(
     private readonly targets: readonly FleetTarget[],
@@ -63,6 +70,7 @@ export class FleetReader {
     this.concurrency = Math.max(1, opts.concurrency ?? FLEET_DEFAULTS.concurrency);
     this.timeoutMs = Math.max(100, opts.timeoutMs ?? FLEET_DEFAULTS.timeoutMs);
     this.slotMs = Math.min(this.timeoutMs, Math.max(1, opts.slotMs ?? FLEET_DEFAULTS.slotMs));
+    this.maxOutlived = Math.max(1, opts.maxOutlived ?? FLEET_DEFAULTS.maxOutlived);
   }
 
   /** The rows before any answer. */
@@ -74,10 +82,12 @@ export class FleetReader {
   async round(onRow?: (row: FleetRow) => void): Promise<FleetRow[]> {
     const rows: FleetRow[] = [];
     // Reads that outlived their slot: still running, each bounded by its own deadline.
-    const slow: Promise<void>[] = [];
+    const slow = new Set<Promise<void>>();
     let next = 0;
     const worker = async () => {
       while (next < this.targets.length) {
+        while (slow.size >= this.maxOutlived) await Promise.race(slow);
+        if (next >= this.targets.length) break;
         const t = this.targets[next++];
         const read = this.readOne(t).then((one) => {
           const row = withBadge(t, one);
@@ -90,7 +100,10 @@ export class FleetReader {
           new Promise<boolean>((r) => (timer = setTimeout(() => r(true), this.slotMs))),
         ]);
         clearTimeout(timer);
-        if (outlived) slow.push(read);
+        if (outlived) {
+          const held = read.then(() => void slow.delete(held));
+          slow.add(held);
+        }
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.concurrency, this.targets.length) }, worker));
@@ -120,7 +133,13 @@ export class FleetReader {
     if ('problem' in c) return fleetProblemRow(t.profile, url, c.problem, started);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${this.timeoutMs / 1000}s`)), this.timeoutMs);
+      timer = setTimeout(() => {
+        // Its reads end with the row: the client and its sockets go (a new one next round), so a
+        // silent cluster holds no connection past its deadline.
+        this.clients.delete(t.profile);
+        void closeClient(c, 0);
+        reject(new Error(`no answer within ${this.timeoutMs / 1000}s`));
+      }, this.timeoutMs);
     });
     try {
       const report = await Promise.race([readStatus(createEsApi(c, t.profileData.url), 'row'), deadline]);

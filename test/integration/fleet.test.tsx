@@ -140,6 +140,40 @@ it('silent clusters never hold back the rows of those that answer: one slot, two
   }
 });
 
+it('issue 45: many silent clusters hold a bounded number of connections; each still ends at its deadline', async () => {
+  // 12 silent profiles, 2 read at a time, at most 3 outliving their slot: never more than 5 clusters
+  // in flight, each with its status reads (health, the version, disk, settings, blocks) at once.
+  const READS = 5;
+  const held = new Set<net.Socket>();
+  let most = 0;
+  const server = net.createServer((sock) => {
+    held.add(sock);
+    most = Math.max(most, held.size);
+    // Read (and drop) what comes, or a socket the client closed never ends here.
+    sock.resume();
+    sock.on('close', () => held.delete(sock));
+    sock.on('error', () => held.delete(sock));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const targets = Array.from({ length: 12 }, (_, i) => ({ profile: `s${String(i).padStart(2, '0')}`, profileData: { url } }));
+  const reader = new FleetReader(targets, { concurrency: 2, timeoutMs: 600, slotMs: 50, maxOutlived: 3 });
+  try {
+    const t0 = Date.now();
+    const rows = await reader.round();
+    expect(rows.map((r) => r.status)).toEqual(Array(12).fill('unreachable'));
+    expect(rows.every((r) => r.error === 'no answer within 0.6s')).toBe(true);
+    expect(most).toBeGreaterThan(2 * READS);
+    expect(most).toBeLessThanOrEqual(5 * READS);
+    // 12 deadlines of 0.6 s, 5 at a time: 3 waves, not 12 one after the other (7.2 s).
+    expect(Date.now() - t0).toBeLessThan(4000);
+  } finally {
+    await reader.close();
+    for (const sock of held) sock.destroy();
+    server.close();
+  }
+});
+
 it('a fleet row reads only what it shows: no health report, node list or shard list, even for a yellow cluster', async () => {
   // Through a proxy that records every request, in front of the yellow node (not green: the
   // status command would also read its shard list to name the unassigned shards).
@@ -148,14 +182,14 @@ it('a fleet row reads only what it shows: no health report, node list or shard l
   try {
     const [row] = await reader.round();
     expect(row).toMatchObject({ status: 'yellow', unassigned: 1, readOnlyIndices: 0, disk: expect.any(String) });
-    // _cat/nodes once, for the version check (h=version: a major shardeck does not know is refused), not the node list.
-    const paths = proxy.requests.map((q) => (q.path.startsWith('/_cat/nodes') ? q.path : q.path.split('?')[0])).sort();
+    // The nodes' info once, for the version check (only the versions: a major shardeck does not know is refused), not the node list.
+    const paths = proxy.requests.map((q) => (q.path.startsWith('/_nodes/') ? q.path : q.path.split('?')[0])).sort();
     expect(paths).toEqual([
       '/_cat/allocation',
-      '/_cat/nodes?h=version&format=json',
       '/_cluster/health',
       '/_cluster/settings',
       '/_cluster/state/blocks',
+      '/_nodes/_all/_none?filter_path=nodes.*.version',
     ]);
   } finally {
     await reader.close();

@@ -118,6 +118,13 @@ const COMMANDS = [
     short: 'fold all',
   },
   { id: 'detail.curl', keys: ['c'], description: "show / hide the section's request as a curl line", scope: 'detail', hint: true },
+  {
+    id: 'detail.copy',
+    keys: ['y'],
+    description: "copy the highlighted setting's value or field's path (elsewhere: the index name)",
+    scope: 'detail',
+    short: 'copy',
+  },
   { id: 'detail.documents', keys: ['v'], description: 'documents of this index', scope: 'detail', short: 'docs' },
   { id: 'health.diagnose', keys: ['d'], description: 'diagnose indicators not green (verbose report)', scope: 'health' },
   {
@@ -413,6 +420,7 @@ const COMMANDS = [
   { id: 'json.unfold', keys: ['right'], description: 'unfold the object or array under the cursor', scope: 'json' },
   { id: 'json.foldAll', keys: ['z'], description: 'fold everything below the top (an outline)', scope: 'json' },
   { id: 'json.unfoldAll', keys: ['Z'], description: 'unfold everything', scope: 'json' },
+  { id: 'json.copy', keys: ['y'], description: 'copy the value under the cursor (its path on the footer)', scope: 'json', short: 'copy' },
   { id: 'engine.restart', keys: ['r'], description: 'restart the engine (name typed); offered after a plugin change', scope: 'engine' },
   { id: 'engine.stop', keys: ['x'], description: "stop the engine (type the node's name)", scope: 'engine' },
   { id: 'engine.start', keys: ['s'], description: 'start the engine', scope: 'engine' },

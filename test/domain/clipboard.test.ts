@@ -73,3 +73,20 @@ describe('screen dump', () => {
     );
   });
 });
+
+describe('the footer names a value copied from a JSON view or a setting by its path', () => {
+  it('the path before the value, cut at its start past 24', () => {
+    expect(copiedText('5s', 'osc52', { inTmux: false, label: 'index.refresh_interval' })).toBe(
+      'copied index.refresh_interval "5s" (2 chars) to the clipboard (OSC 52)',
+    );
+    expect(copiedText('x', 'osc52', { inTmux: true, label: '_source.customer.address.city' })).toBe(
+      'copied …e.customer.address.city "x" (1 chars) to the clipboard (OSC 52, tmux)',
+    );
+  });
+
+  it("a block (lines of a JSON object, a command's text) may hold line breaks and tabs, no other control", () => {
+    expect(copyRefusal('value', '{\n  "a": 1\n}', { block: true })).toBeNull();
+    expect(copyRefusal('value', 'a\nb')).toMatch(/control characters/);
+    expect(copyRefusal('value', 'a\u001b[2Jb', { block: true })).toMatch(/control characters/);
+  });
+});

@@ -1,6 +1,6 @@
 // The JSON viewer's lines: flattened once, folded by index, cut to the width before a long string is copied.
 import { describe, expect, it } from 'vitest';
-import { containerOf, foldAll, jsonLines, linePieces, visibleLines } from '../../src/domain/console/json-view';
+import { containerOf, foldAll, jsonCopyTarget, jsonLines, linePieces, visibleLines } from '../../src/domain/console/json-view';
 import { fixture } from '../ui/harness';
 
 const DOC = fixture('documents', 'doc');
@@ -56,5 +56,43 @@ describe('json lines', () => {
     let v: unknown = 1;
     for (let i = 0; i < 50_000; i++) v = [v];
     expect(jsonLines(v)).toHaveLength(100_001);
+  });
+});
+
+describe('y in a JSON view: the value under the cursor and its path', () => {
+  const doc = { _id: 'd1', _source: { user: { name: 'alice', 'odd key': 3 }, tags: ['a', { b: true }] } };
+  const lines = jsonLines(doc);
+  const at = (pred: (l: (typeof lines)[number]) => boolean) => lines.findIndex(pred);
+
+  it('a string as it is, a number as its JSON, named by its path from the top', () => {
+    expect(
+      jsonCopyTarget(
+        doc,
+        lines,
+        at((l) => l.key === 'name'),
+      ),
+    ).toEqual({ path: '_source.user.name', text: 'alice' });
+    expect(
+      jsonCopyTarget(
+        doc,
+        lines,
+        at((l) => l.key === 'odd key'),
+      ),
+    ).toEqual({ path: '_source.user["odd key"]', text: '3' });
+    expect(
+      jsonCopyTarget(
+        doc,
+        lines,
+        at((l) => l.key === 'b'),
+      ),
+    ).toEqual({ path: '_source.tags[1].b', text: 'true' });
+  });
+
+  it('an object or array as its JSON; its closing bracket stands for it; the top is the whole document', () => {
+    const open = at((l) => l.key === 'user');
+    expect(jsonCopyTarget(doc, lines, open)).toEqual({ path: '_source.user', text: JSON.stringify(doc._source.user, null, 2) });
+    expect(jsonCopyTarget(doc, lines, lines[open].end!)).toEqual(jsonCopyTarget(doc, lines, open));
+    expect(jsonCopyTarget(doc, lines, 0)).toEqual({ path: '(the whole document)', text: JSON.stringify(doc, null, 2) });
+    expect(jsonCopyTarget(doc, lines, lines.length)).toBeUndefined();
   });
 });

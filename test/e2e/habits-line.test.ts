@@ -51,6 +51,7 @@ beforeAll(async () => {
     tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
   });
   for (const index of [INDEX, HOSTILE]) await es.indices.create({ index, settings: { number_of_shards: 1, number_of_replicas: 0 } });
+  await es.index({ index: INDEX, id: 'd1', document: { user: { name: 'alice', city: 'Lyon' } }, refresh: true });
   await es.close();
   for (const args of [
     [
@@ -243,5 +244,71 @@ describe('Tab on the line', () => {
     keys('tab', 'q');
     await waitFor('tab', (s) => s.includes('EXIT=0'), 'the exit');
     expect(fs.readFileSync(path.join(cfg, 'history.json'), 'utf8')).not.toContain('password');
+  });
+});
+
+describe('y on a JSON view copies the value under the cursor, the footer names its path', () => {
+  it("the Documents view's JSON and the index detail's settings and mappings", async () => {
+    launch('json', '--profile sec --interval 1');
+    await waitFor('json', (s) => s.startsWith('[SEC] shardeck ') && s.includes('GREEN'), 'the console', 30_000);
+    keys('json', ':');
+    keys('json', '-l', `documents ${INDEX}`);
+    keys('json', 'Enter');
+    await waitFor('json', (s) => s.includes(`Documents of ${INDEX}`), 'the Documents view');
+    keys('json', '-l', 'd1');
+    keys('json', 'Enter');
+    await waitFor('json', (s) => s.includes('"alice"'), 'the document as JSON');
+    tmux('set-buffer', 'not yet');
+    // Down to the line of name: y on each line until the clipboard holds its value.
+    for (let i = 0; i < 20 && tmux('show-buffer') !== 'alice'; i++) {
+      tmux('set-buffer', 'not yet');
+      keys('json', 'Down');
+      await new Promise((r) => setTimeout(r, 150));
+      keys('json', 'y');
+      await waitUntil(
+        'the copy',
+        () => tmux('show-buffer'),
+        (b) => b !== 'not yet',
+        { timeoutMs: 5000, intervalMs: 100 },
+      );
+    }
+    expect(tmux('show-buffer')).toBe('alice');
+    await waitFor('json', (s) => s.includes('copied _source.user.name "alice" (5 chars) to the clipboard (OSC 52, tmux)'), 'the footer');
+    // One line up: the object user, copied as its JSON.
+    keys('json', 'Up');
+    await new Promise((r) => setTimeout(r, 150));
+    keys('json', 'y');
+    await waitFor('json', (s) => s.includes('copied _source.user "{'), 'the object copied');
+    expect(JSON.parse(tmux('show-buffer'))).toEqual({ name: 'alice', city: 'Lyon' });
+    keys('json', 'Escape');
+    keys('json', 'Escape');
+    await waitFor('json', (s) => !s.includes('Documents of'), 'the view closed');
+    // The index detail: Enter on the index, Tab to Settings, y on the highlighted setting.
+    keys('json', ':');
+    keys('json', '-l', `indices ${INDEX}`);
+    keys('json', 'Enter');
+    await waitFor('json', (s) => s.includes(`filter: ${INDEX}`), 'the Indices pane filtered', 30_000);
+    await waitFor('json', (s) => new RegExp(`green +open +${INDEX}`).test(s), 'the index row');
+    keys('json', 'Enter');
+    await waitFor('json', (s) => s.includes(`Index ${INDEX}`), 'the index detail');
+    keys('json', 'Tab');
+    const settings = await waitFor('json', (s) => /\[Settings\]/.test(s) && s.includes('index.number_of_shards'), 'the settings');
+    const first = settings.split('\n').find((l) => /^index\.\S+ +\S/.test(l))!;
+    const [key, value] = first.trim().split(/ {2,}/);
+    keys('json', 'y');
+    await waitFor('json', (s) => s.includes(`copied ${key.length > 24 ? '…' : key}`), 'the setting copied');
+    // The whole value, where the screen cut it at 80 columns.
+    expect(tmux('show-buffer').startsWith(value.replace(/…$/, ''))).toBe(true);
+    keys('json', 'Tab');
+    await waitFor('json', (s) => /\[Mappings\]/.test(s) && s.includes('user'), 'the mappings');
+    keys('json', 'Down');
+    await new Promise((r) => setTimeout(r, 150));
+    keys('json', 'y');
+    await waitFor('json', (s) => /copied (object|text|keyword) field "user/.test(s), 'the field path copied');
+    expect(tmux('show-buffer')).toMatch(/^user/);
+    keys('json', 'Escape');
+    await waitFor('json', (s) => !s.includes(`Index ${INDEX}`), 'the detail closed');
+    keys('json', 'q');
+    await waitFor('json', (s) => s.includes('EXIT=0'), 'the exit');
   });
 });

@@ -42,10 +42,12 @@ export function copyRefusal(what: string, text: string, opts: { block?: boolean 
 }
 
 /** The footer's line after a copy: what (the text itself, cut in the middle past 24), how long, where it went. */
-export function copiedText(text: string, way: ClipboardWay, where: { inTmux: boolean; file?: string }): string {
+export function copiedText(text: string, way: ClipboardWay, where: { inTmux: boolean; file?: string; label?: string }): string {
   // Past 24 characters its start and end: the whole line stays within 80 columns.
   const shown = text.length > 24 ? `${text.slice(0, 11)}…${text.slice(-11)}` : text;
-  const head = `copied "${displayText(shown)}" (${text.length} chars)`;
+  // A value copied from a JSON view or a setting is named by its path (cut at its start past 24).
+  const label = where.label && (where.label.length > 24 ? `…${where.label.slice(-23)}` : where.label);
+  const head = `copied ${label ? `${displayText(label)} ` : ''}"${displayText(shown)}" (${text.length} chars)`;
   if (way === 'file') return `${head} to ${where.file} (no OSC 52)`;
   return `${head} to the clipboard (OSC 52${where.inTmux ? ', tmux' : ''})`;
 }

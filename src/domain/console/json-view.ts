@@ -135,3 +135,34 @@ function quoted(s: string, room: number): string {
   const q = JSON.stringify(cut);
   return cut.length < s.length ? `${q.slice(0, -1)}…"` : q;
 }
+
+/**
+ * What y copies on a line of the viewer: the value there (a string as it is, any other scalar, an
+ * object or an array as its JSON) and its path from the top (`_source.user.name`, `hits[3]`); a
+ * closing bracket stands for its container.
+ */
+export function jsonCopyTarget(root: unknown, lines: readonly JsonLine[], at: number): { path: string; text: string } | undefined {
+  if (!lines[at]) return undefined;
+  let i = at;
+  if (lines[i].kind === 'close') i = lines.findIndex((l, j) => j < at && l.kind === 'open' && l.end === at);
+  if (i < 0) return undefined;
+  // The keys from the top: each container that holds line i, nearest first.
+  const keys: (string | number)[] = [];
+  for (let j = i, depth = lines[i].depth; j >= 0 && depth > 0; j--) {
+    if (j === i || (lines[j].kind === 'open' && lines[j].depth === depth - 1 && (lines[j].end ?? -1) >= i)) {
+      const key = lines[j].key;
+      if (key !== undefined) keys.unshift(key);
+      depth = lines[j].depth;
+      if (depth === 0) break;
+    }
+  }
+  let value = root;
+  for (const k of keys) value = (value as Record<string | number, unknown>)?.[k];
+  const path = keys
+    .map((k, n) => (typeof k === 'number' ? `[${k}]` : /^[A-Za-z_@$][\w@$-]*$/.test(k) ? `${n ? '.' : ''}${k}` : `[${JSON.stringify(k)}]`))
+    .join('');
+  return {
+    path: path || '(the whole document)',
+    text: typeof value === 'string' ? value : (JSON.stringify(value, null, 2) ?? String(value)),
+  };
+}

@@ -80,6 +80,8 @@ export interface DetailLine {
   dim?: boolean;
   /** A mapping field with children: the path Enter folds. */
   fold?: string;
+  /** What y copies on this line: a setting's value, a field's path; `path` names it on the footer. */
+  copy?: { path: string; text: string };
 }
 
 /** The platform project behind the index, as the Indices pane knows it (service_<version>_<project>). */
@@ -131,7 +133,12 @@ export function settingsSectionLines(d: IndexDetail, filter: string): DetailLine
   // Keys padded to a column, but not so wide that values fall off an 80-column screen.
   const width = Math.min(44, Math.max(0, ...rows.map((r) => r.key.length)));
   return filtered(
-    rows.map((r) => ({ key: r.key, text: `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`, dim: r.isDefault })),
+    rows.map((r) => ({
+      key: r.key,
+      text: `${r.key.padEnd(width)}  ${r.value}${r.isDefault ? '  (default)' : ''}`,
+      dim: r.isDefault,
+      copy: { path: r.key, text: r.value },
+    })),
     filter,
   );
 }
@@ -174,6 +181,10 @@ class FieldLine implements DetailLine {
     this.key = x.path;
     this.tone = x.disabled ? 'yellow' : undefined;
     this.fold = x.children ? x.path : undefined;
+  }
+  /** A field's line copies its path (what a query names), its type said beside it on the footer. */
+  get copy(): { path: string; text: string } {
+    return { path: `${this.x.type} field`, text: this.x.path };
   }
   get text(): string {
     const x = this.x;

@@ -9,7 +9,10 @@ import { useOptionalConsoleContext } from './context';
 /** How long the status bar says what a copy or dump did. */
 export const FLASH_MS = 8000;
 
-export function useHabits(): { copy(what: string, text: string | undefined, opts?: { block?: boolean }): void; dump(): void } {
+export function useHabits(): {
+  copy(what: string, text: string | undefined, opts?: { block?: boolean; label?: string }): void;
+  dump(): void;
+} {
   const ctx = useOptionalConsoleContext();
   const { stdout } = useStdout();
   // A wizard mounted on its own (its tests): no console, nothing to say it on.
@@ -25,11 +28,11 @@ export function useHabits(): { copy(what: string, text: string | undefined, opts
       const way = clipboardWay({ tty: Boolean(stdout.isTTY), term: process.env.TERM, setting: process.env.SHARDECK_CLIPBOARD, text });
       if (way === 'osc52') {
         for (const seq of osc52Sequences(text, inTmux)) stdout.write(seq);
-        return say(copiedText(text, way, { inTmux }), 'green');
+        return say(copiedText(text, way, { inTmux, label: opts.label }), 'green');
       }
       if (!files) return say('not copied: this terminal cannot take OSC 52 and this console writes no files', 'yellow');
       try {
-        say(copiedText(text, way, { inTmux, file: files.saveCopied(text) }), 'green');
+        say(copiedText(text, way, { inTmux, file: files.saveCopied(text), label: opts.label }), 'green');
       } catch (e) {
         fail('not copied', e);
       }

@@ -6,7 +6,7 @@
 import React, { useMemo, useState } from 'react';
 import { Box } from 'ink';
 import { Text } from './Text';
-import { containerOf, foldAll, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/console/json-view';
+import { containerOf, foldAll, jsonCopyTarget, jsonLines, linePieces, visibleLines, type JsonLine } from '../../domain/console/json-view';
 import { visibleRange } from '../../domain/text/table';
 import { navList } from '../../domain/console/list-nav';
 import { useListNav } from '../input/use-list-nav';
@@ -25,7 +25,10 @@ export interface JsonViewModel {
 }
 
 /** The viewer's state for one value, and what its keys do to it. */
-export function useJsonView(value: unknown, height: number): JsonViewModel & { command(id: CommandId): boolean } {
+export function useJsonView(
+  value: unknown,
+  height: number,
+): JsonViewModel & { command(id: CommandId): boolean; copyTarget(): { path: string; text: string } | undefined } {
   const lines = useMemo(() => jsonLines(value), [value]);
   const [folded, setFolded] = useState<ReadonlySet<number>>(() => (lines.length > OUTLINE_ABOVE ? foldAll(lines) : new Set()));
   const visible = useMemo(() => visibleLines(lines, folded), [lines, folded]);
@@ -69,7 +72,9 @@ export function useJsonView(value: unknown, height: number): JsonViewModel & { c
         return false;
     }
   };
-  return { lines, visible, folded, cursor: vp.cursor, offset: vp.offset, command };
+  // What y copies: the value of the highlighted line, named by its path.
+  const copyTarget = () => jsonCopyTarget(value, lines, visible[nav.current().cursor]);
+  return { lines, visible, folded, cursor: vp.cursor, offset: vp.offset, command, copyTarget };
 }
 
 export function JsonView({ model, width, height }: { model: JsonViewModel; width: number; height: number }) {

@@ -33,6 +33,7 @@ import { useKeymap } from '../app/use-keymap';
 import { bodyHeight, PaneFrame } from '../components/PaneFrame';
 import { commandFor } from '../input/keys';
 import { useKeyLayer } from '../input/router';
+import { useHabits } from '../app/habits';
 import { emptyDetailView, type DetailView } from '../state';
 import { colourOf } from '../theme';
 import { openDocumentsView } from './documents-hook';
@@ -65,6 +66,7 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
   const ctx = useConsoleContext();
   const { store, ui } = ctx;
   const keymap = useKeymap();
+  const habits = useHabits();
   const { detail, projects, templateVersion, connection } = useConsole((s) => ({
     detail: s.indexDetail!,
     projects: s.projects,
@@ -131,6 +133,13 @@ export function IndexDetailView({ width, height }: { width: number; height: numb
       case 'detail.curl':
         patch({ curl: !view.curl });
         return true;
+      case 'detail.copy': {
+        // A setting's value or a field's path; on the other sections the index name (the global y).
+        const line = lines[vp.cursor];
+        if (!line?.copy) return false;
+        habits.copy('value', line.copy.text, { label: line.copy.path });
+        return true;
+      }
       case 'detail.documents':
         patch({ note: openDocumentsView(ctx, detail.index) });
         return true;

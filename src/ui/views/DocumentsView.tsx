@@ -17,6 +17,7 @@ import type { WizardServices } from '../../services/wizards';
 import { useKeymap } from '../app/use-keymap';
 import { DataTable } from '../components/DataTable';
 import { JsonView, useJsonView } from '../components/JsonView';
+import { useHabits } from '../app/habits';
 import { LineInput } from '../components/LineInput';
 import { commandFor, lineEditOf } from '../input/keys';
 import { useKeyLayer } from '../input/router';
@@ -41,6 +42,7 @@ const HINT_WORDS: Partial<Record<CommandId, string>> = {
   'documents.curl': 'curl',
   'documents.back': 'back',
   'json.toggle': 'fold',
+  'json.copy': 'copy',
   'json.foldAll': 'fold all',
   'json.unfoldAll': 'unfold all',
 };
@@ -237,8 +239,13 @@ function JsonPart({
   onCurl: () => void;
 }) {
   const model = useJsonView(value, height - 1);
+  const habits = useHabits();
   useViewKeys(['json', 'documents', 'list'], (id) => {
     if (id === 'documents.back') return (session.send({ type: 'back' }), true);
+    if (id === 'json.copy') {
+      const t = model.copyTarget();
+      return (habits.copy('value', t?.text, { label: t?.path, block: true }), true);
+    }
     if (id === 'documents.curl') return (onCurl(), true);
     if (id === 'documents.find') return (session.send({ type: 'edit' }), true);
     if (id) model.command(id);
@@ -251,7 +258,7 @@ function JsonPart({
       </Box>
       <Hints
         width={width}
-        ids={['json.toggle', 'json.foldAll', 'json.unfoldAll', 'documents.curl', 'documents.back']}
+        ids={['json.toggle', 'json.copy', 'json.foldAll', 'json.unfoldAll', 'documents.curl', 'documents.back']}
         extra={`${model.cursor + 1}/${model.visible.length}`}
       />
     </Box>

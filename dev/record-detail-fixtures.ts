@@ -39,6 +39,7 @@ async function recordIndex(url: string, index: string, short: string) {
   save(`${short}-mappings.json`, await call(url, INSPECT_REQUESTS.mappings(index)));
   save(`${short}-shards.json`, await call(url, INSPECT_REQUESTS.shards(index)));
   save(`${short}-simulate.json`, await call(url, INSPECT_REQUESTS.simulate(index)));
+  save(`${short}-aliases.json`, await call(url, INSPECT_REQUESTS.aliases(index)));
   // Two stats reads with writes and searches between them: the rates of the detail.
   save(`${short}-stats-prev.json`, await call(url, INSPECT_REQUESTS.stats(index)));
   const lines =
@@ -56,6 +57,17 @@ const node = await startNode({ name: 'detail-fixtures' });
 try {
   await loadDemoData(node.url, { docsPerIndex: 500 });
   await call(node.url, { method: 'PUT', path: '/service_v9_wide' }, { settings: WIDE_SETTINGS, mappings: wideMapping(2000) });
+  // Aliases of alpha (issue 43): the write index of one, a member of another; wide has none.
+  await call(
+    node.url,
+    { method: 'POST', path: '/_aliases' },
+    {
+      actions: [
+        { add: { index: 'service_v9_alpha', alias: 'alpha-writes', is_write_index: true } },
+        { add: { index: 'service_v9_alpha', alias: 'all-projects' } },
+      ],
+    },
+  );
   await recordIndex(node.url, 'service_v9_alpha', 'alpha');
   await recordIndex(node.url, 'service_v9_wide', 'wide');
   save('orders-shards.json', await call(node.url, INSPECT_REQUESTS.shards('service_v9_orders')));

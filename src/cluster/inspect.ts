@@ -17,6 +17,7 @@ import {
   type StatsReport,
   type TemplateMatch,
 } from '../domain/inspect/inspect';
+import { parseIndexAliases, type IndexAlias } from '../domain/inspect/index-detail';
 import { parseCatShards } from '../domain/parse';
 import type { ShardRow } from '../domain/types';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';
@@ -62,6 +63,7 @@ export const INSPECT_REQUESTS = {
     querystring: { flat_settings: 'true', expand_wildcards: 'all', ...(all ? { include_defaults: 'true' } : {}) },
   }),
   mappings: (expr: string): InspectRequest => ({ method: 'GET', path: `/${enc(expr)}/_mapping`, querystring: { expand_wildcards: 'all' } }),
+  aliases: (index: string): InspectRequest => ({ method: 'GET', path: `/${enc(index)}/_alias`, querystring: { expand_wildcards: 'all' } }),
   /** No expression: the whole node (GET /_stats). */
   stats: (expr?: string): InspectRequest => ({
     method: 'GET',
@@ -135,6 +137,12 @@ export function inspectApi(es: EsTransport) {
     /** The raw mapping of each index an expression matches (callers resolve and count first), or null. */
     async indexMappings(expr: string, signal?: AbortSignal): Promise<Record<string, { mappings?: unknown }> | null> {
       return orNull(send(es, INSPECT_REQUESTS.mappings(expr), signal));
+    },
+
+    /** The aliases of one index (and which it is the write index of), or null when it does not exist. */
+    async aliasesOfIndex(index: string, signal?: AbortSignal): Promise<IndexAlias[] | null> {
+      const body = await orNull(send(es, INSPECT_REQUESTS.aliases(index), signal));
+      return body === null ? null : parseIndexAliases(body, index);
     },
 
     /** Mappings grouped: indices with identical mappings share one group. */

@@ -3,6 +3,7 @@
 // and the tasks running on it, read at once. domain/inspect/xray.ts makes the tree.
 import { parseCatAllocation, parseCatIndices, parseCatShards, parseTasks } from '../domain/parse';
 import type { XrayFacts } from '../domain/inspect/xray';
+import { parseIndexAliases } from '../domain/inspect/index-detail';
 import { ConnError, getJson, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 import { snapshotsApi } from './snapshots';
@@ -45,10 +46,7 @@ export function xrayApi(es: EsTransport) {
         row,
         settings: (settings?.[index]?.settings ?? {}) as Record<string, string>,
         fields: Object.keys(mapping?.[index]?.mappings?.properties ?? {}),
-        aliases: Object.entries((aliases?.[index]?.aliases ?? {}) as Record<string, Json>).map(([name, a]) => ({
-          name,
-          write: a?.is_write_index === true,
-        })),
+        aliases: parseIndexAliases(aliases, index),
         shards: parseCatShards(shards),
         disks: parseCatAllocation(disks),
         templates,

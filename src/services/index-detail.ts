@@ -23,9 +23,9 @@ function readsAbort(): AbortController {
   return c;
 }
 
-export type DetailReads = Pick<EsApi, 'indexSettings' | 'indexMappings' | 'templateFor' | 'indexShards' | 'indexStats'>;
+export type DetailReads = Pick<EsApi, 'indexSettings' | 'indexMappings' | 'templateFor' | 'indexShards' | 'indexStats' | 'aliasesOfIndex'>;
 
-type SnapKey = 'settings' | 'mappings' | 'template' | 'shards' | 'stats';
+type SnapKey = 'settings' | 'mappings' | 'template' | 'shards' | 'stats' | 'aliases';
 
 /** Settings, mapping and template are read again every this many poll intervals. */
 export const SLOW_EVERY = 6;
@@ -136,6 +136,7 @@ export class IndexDetailPoller {
         this.reads.indexMappings(index, signal).then((r) => (r ? ((r[index] ?? Object.values(r)[0])?.mappings ?? {}) : null)),
       ),
       this.read(index, 'template', (signal) => this.reads.templateFor(index, signal)),
+      this.read(index, 'aliases', (signal) => this.reads.aliasesOfIndex(index, signal)),
     ]);
   }
 
@@ -143,7 +144,7 @@ export class IndexDetailPoller {
   private async read<K extends SnapKey>(
     index: string,
     key: K,
-    fetch: (signal: AbortSignal) => Promise<IndexDetail[K]['data'] | null>,
+    fetch: (signal: AbortSignal) => Promise<NonNullable<IndexDetail[K]>['data'] | null>,
   ): Promise<void> {
     const signal = this.abort.signal;
     try {
@@ -153,7 +154,7 @@ export class IndexDetailPoller {
       const now = Date.now();
       if (data === null || data === undefined) {
         patchIndexDetail(this.store, index, (d) => ({
-          [key]: failed(d[key], 'not-found', `${index} no longer exists: press Esc to go back`),
+          [key]: failed(d[key] ?? NOT_READ, 'not-found', `${index} no longer exists: press Esc to go back`),
         }));
         return;
       }
@@ -172,10 +173,13 @@ export class IndexDetailPoller {
       this.stats.requests++;
       const err = e as ConnError;
       if (err.kind === 'aborted' || signal.aborted) return;
-      patchIndexDetail(this.store, index, (d) => ({ [key]: failed(d[key], err.kind ?? 'unknown', err.message) }));
+      patchIndexDetail(this.store, index, (d) => ({ [key]: failed(d[key] ?? NOT_READ, err.kind ?? 'unknown', err.message) }));
     }
   }
 }
+
+/** A snapshot not read yet (the aliases of a detail made before they were read). */
+const NOT_READ = { failures: 0 };
 
 function failed<T>(prev: Snapshot<T>, kind: string, message: string): Snapshot<T> {
   return { ...prev, error: { kind, message }, failures: prev.failures + 1 };

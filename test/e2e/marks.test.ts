@@ -1,7 +1,7 @@
 // Issue 43 item 4 in a real terminal (tmux at 80x23) against a real node: the built console's marks
 // on the Indices pane. Space marks (a * in the row, the count in the footer), c closes exactly the
 // marked indices after a preview naming each, Esc clears the marks, X deletes only once the count is
-// typed, and read-only mode offers none of the change keys.
+// typed, and read-only mode offers none of the change keys. Enter's detail names the index's aliases.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -121,6 +121,23 @@ describe('marks on the Indices pane, at 80x23', () => {
     // The marks of the deleted indices are dropped with them.
     await waitFor('drop', (s) => !/\d marked/.test(s) && !s.includes('each named'), 'no mark left');
     keys('drop', 'q');
+  });
+
+  it('Enter on an index: its aliases in the detail, the write index said', async () => {
+    const add = await esCall(node.url, 'POST', '/_aliases', {
+      actions: [
+        { add: { index: `${P}-keep`, alias: `${P}-writes`, is_write_index: true } },
+        { add: { index: `${P}-keep`, alias: `${P}-all` } },
+      ],
+    });
+    expect(add.status).toBe(200);
+    launch('detail', `--url ${node.url} --interval 1`);
+    await indicesOf('detail', `${P}-keep`, 1);
+    keys('detail', 'Enter');
+    const s = await waitFor('detail', (x) => x.includes('aliases: '), 'the aliases line');
+    expect(s).toContain(`aliases: ${P}-all, ${P}-writes (write index)`);
+    keys('detail', 'Escape');
+    keys('detail', 'q');
   });
 
   it('read-only: Space still marks, but c, u and X are not offered and open nothing', async () => {

@@ -33,6 +33,7 @@ async function recordedNode(short: 'alpha' | 'wide') {
     if (p === '/_index_template') return 'templates.json';
     if (p === `/${index}/_settings`) return `${short}-settings.json`;
     if (p === `/${index}/_mapping`) return `${short}-mappings.json`;
+    if (p === `/${index}/_alias`) return `${short}-aliases.json`;
     if (p.startsWith(`/${index}/_stats/`)) return state.stats;
     if (p === `/_cat/shards/${index}`) return `${short}-shards.json`;
     return undefined;

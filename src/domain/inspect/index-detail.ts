@@ -47,6 +47,8 @@ export interface IndexDetail {
   template: Snapshot<TemplateMatch>;
   shards: Snapshot<ShardRow[]>;
   stats: Snapshot<IndexStats & { health?: string; status?: string }>;
+  /** Its aliases (issue 43): read with the settings, shown in the stats section (absent: not asked). */
+  aliases?: Snapshot<IndexAlias[]>;
   /** The stats read before the latest one: the rates are computed between the two. */
   previousStats?: { data: IndexStats; fetchedAt: number };
 }
@@ -59,7 +61,32 @@ export function emptyDetail(index: string): IndexDetail {
     template: { failures: 0 },
     shards: { failures: 0 },
     stats: { failures: 0 },
+    aliases: { failures: 0 },
   };
+}
+
+/** One alias of an index, and whether the index is its write index (set, or its only index). */
+export interface IndexAlias {
+  name: string;
+  write: boolean;
+}
+
+/** GET /<index>/_alias: {<index>: {aliases: {<name>: {is_write_index?}}}}, sorted by name. */
+export function parseIndexAliases(body: unknown, index: string): IndexAlias[] {
+  const of = ((body ?? {}) as Record<string, { aliases?: Record<string, { is_write_index?: unknown }> }>)[index]?.aliases ?? {};
+  return Object.entries(of)
+    .map(([name, a]) => ({ name, write: a?.is_write_index === true }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The stats section's aliases line: each alias, the write index said; none; or why they are not known. */
+export function aliasesLine(a: Snapshot<IndexAlias[]> | undefined): DetailLine | null {
+  if (!a) return null;
+  if (a.data)
+    return a.data.length
+      ? { key: 'aliases', text: `aliases: ${a.data.map((x) => `${x.name}${x.write ? ' (write index)' : ''}`).join(', ')}` }
+      : { key: 'aliases', text: 'aliases: none', dim: true };
+  return a.error ? { key: 'aliases', text: `aliases: not read (${a.error.message})`, tone: 'yellow' } : null;
 }
 
 /** The snapshots a section draws from (its age and errors on the title line). */
@@ -106,6 +133,8 @@ export function statsSectionLines(d: IndexDetail): DetailLine[] {
   if (!s) return [];
   const lines: DetailLine[] = [{ key: 'health', text: `health ${s.health ?? '?'}, ${s.status ?? '?'}`, tone: statusTone(s.health) }];
   lines.push(...statsLines(s).map((text, i) => ({ key: `s${i}`, text })));
+  const aliases = aliasesLine(d.aliases);
+  if (aliases) lines.push(aliases);
   const r = d.stats.fetchedAt !== undefined ? statRates(d.previousStats?.data, d.previousStats?.fetchedAt, s, d.stats.fetchedAt) : null;
   lines.push(
     r

@@ -204,7 +204,7 @@ const COMMANDS = [
   {
     id: 'indices.mark',
     keys: [' '],
-    description: 'mark / unmark the highlighted index: the change keys act on the marked ones',
+    description: 'mark / unmark the index: the change keys act on the marked',
     scope: 'indices',
     short: 'mark',
   },
@@ -212,7 +212,7 @@ const COMMANDS = [
   {
     id: 'wizard.indexClose',
     keys: ['c'],
-    description: 'close the marked indices (or the highlighted one): data kept, searches refused',
+    description: 'close the marked indices (or the highlighted one), data kept',
     scope: 'indices',
     dangerous: true,
     short: 'close',
@@ -228,7 +228,7 @@ const COMMANDS = [
   {
     id: 'wizard.indexDelete',
     keys: ['X'],
-    description: 'delete the marked indices (or the highlighted one): the count and project names typed',
+    description: 'delete the marked indices: their count and project names typed',
     scope: 'indices',
     dangerous: true,
     short: 'drop',
@@ -303,7 +303,7 @@ const COMMANDS = [
   {
     id: 'wizard.moveShard',
     keys: ['m'],
-    description: 'move the highlighted started copy to a node allocation explain accepts (dry run first)',
+    description: 'move the highlighted copy to a node explain accepts (dry run)',
     scope: 'shards',
     dangerous: true,
     short: 'move',

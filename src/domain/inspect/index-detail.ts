@@ -65,7 +65,7 @@ export function emptyDetail(index: string): IndexDetail {
   };
 }
 
-/** One alias of an index, and whether the index is its write index (set, or its only index). */
+/** One alias of an index, and whether the alias marks it its write index (is_write_index; shardeck aliases also counts an unmarked alias's only index). */
 export interface IndexAlias {
   name: string;
   write: boolean;

@@ -53,6 +53,8 @@ process.stdout.write(
     statuses,
     slowest_answer_ms: Math.max(...rows.map((r) => r.tookMs ?? 0)),
     errors: [...new Set(rows.map((r) => r.error).filter(Boolean))].slice(0, 4),
+    // The most this process held, for the whole run (KiB from getrusage).
+    peak_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
     rows: Object.fromEntries([...landed].sort((a, b) => a[1].at_ms - b[1].at_ms)),
   }) + '\n',
 );

@@ -778,6 +778,21 @@ function table(r) {
       '',
       null,
     );
+  const fb = r.fleet200;
+  if (fb) {
+    add(
+      `fleet of ${fb.clusters} (replayed; ${fb.silent} silent, ${fb.refusing} refusing): first rows / whole table`,
+      `${fb.first_row_ms} ms / ${fb.first_table_ms} ms (all answered rows ${fb.answered_rows_ms} ms)`,
+      'first rows < 1 s, table < 15 s',
+      fb.first_row_ms < 1000 && fb.first_table_ms < 15_000,
+    );
+    add(
+      `fleet of ${fb.clusters}: connections busy at once (open, idle kept) / peak RSS`,
+      `${fb.most_busy_connections} (${fb.most_connections}) / ${fb.peak_rss_mb} MB`,
+      'busy <= 120 (24 clusters x 5 reads), open <= busy + 1 a cluster / < 150 MB',
+      fb.most_busy_connections <= 120 && fb.most_connections <= 120 + fb.clusters && fb.peak_rss_mb < 150,
+    );
+  }
   const widths = [0, 1, 2, 3].map((i) =>
     Math.max(...rows.map((row) => String(row[i]).length), ['row', 'measured', 'target', ''][i].length),
   );
@@ -840,6 +855,7 @@ export const SCENARIOS = [
   'faults',
   'cluster3',
   'fleet',
+  'fleet200',
 ];
 
 function onlyArg(argv) {
@@ -974,7 +990,7 @@ async function main() {
   if (m.elasticsearch)
     results.machine = `${m.nproc} cores ${m.cpu}, ${m.ram_gib} GiB, Node ${m.node.slice(1)}, Elasticsearch ${m.elasticsearch}`;
   // Issue 18's rows at scale (bench/scale.mjs): a 3-node cluster with 5,000 indices, and a fleet of 20 profiles on it.
-  if (['cluster3', 'fleet'].some(wants)) Object.assign(results, await (await import('./scale.mjs')).scaleRows(bundle, wants));
+  if (['cluster3', 'fleet', 'fleet200'].some(wants)) Object.assign(results, await (await import('./scale.mjs')).scaleRows(bundle, wants));
   results.loadavg_end = os.loadavg().map((x) => round(x, 2));
   fs.writeFileSync(resultsFile, JSON.stringify(results, null, 2) + '\n');
   process.stdout.write(

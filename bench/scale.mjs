@@ -5,8 +5,10 @@
 //             visible at the default interval (response times summed by the counting proxy; with
 //             its requests and bytes), and the field-limit read (field-limits, the doctor) once.
 //   fleet:    20 profiles (real nodes and unreachable ones mixed): time to the first full table
-//             and the CPU of watching it.
-import { execFileSync } from 'node:child_process';
+//             and the CPU of watching it; then 200 clusters replaying a real node's answers
+//             (bench/fleet-replay.mjs): first rows, the whole table, connections and memory.
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -25,6 +27,8 @@ const INDICES = Number(process.env.BENCH_CLUSTER3_INDICES ?? 5000);
 const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 300);
 const FLEET_WATCH_S = Number(process.env.BENCH_FLEET_WATCH_S ?? 60);
 const FLEET_RUNS = Number(process.env.BENCH_FLEET_RUNS ?? 7);
+const FLEET_BIG = Number(process.env.BENCH_FLEET_BIG ?? 200);
+const FLEET_BIG_RUNS = Number(process.env.BENCH_FLEET_BIG_RUNS ?? 3);
 const log = (msg) => process.stderr.write(`bench: ${msg}\n`);
 
 /**
@@ -47,6 +51,16 @@ function runJson(file, args, env = {}) {
     maxBuffer: 1 << 24,
   });
   return JSON.parse(text.trim().split('\n').at(-1));
+}
+
+/** runJson without blocking this process (it serves the replayed fleet meanwhile). */
+async function runJsonAsync(file, args, env = {}) {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(out, file), ...args.map(String)], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    maxBuffer: 1 << 24,
+  });
+  return JSON.parse(stdout.trim().split('\n').at(-1));
 }
 
 /** The cluster3 row; `keep` leaves the cluster running (the caller stops it). */
@@ -172,6 +186,54 @@ export async function fleet(realUrls) {
 }
 
 /**
+ * A fleet of FLEET_BIG clusters (issue 45 item 4) answered by bench/fleet-replay.mjs: the answers of
+ * a real node replayed with their measured latency, 10% silent, 5% refusing. The first rows, the
+ * whole table (the console reads the fleet again every 15 s: that is its deadline), the most
+ * connections open at once and the watching process's peak RSS, FLEET_BIG_RUNS times.
+ */
+export async function fleetBig(realUrl) {
+  await bundleScale();
+  const { startReplayFleet } = await import('./fleet-replay.mjs');
+  const replay = await startReplayFleet({ realUrl, clusters: FLEET_BIG, silent: 0.1, refusing: 0.05 });
+  try {
+    const runs = [];
+    for (let i = 0; i < FLEET_BIG_RUNS; i++) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-bench-fleet200-'));
+      try {
+        // Not runJson: its execFileSync would stop this process, and the replayed clusters with it.
+        const x = await runJsonAsync('fleet-watch.mjs', [1, ...replay.urls], { SHARDECK_CONFIG_DIR: path.join(dir, 'conf') });
+        runs.push({
+          first_row_ms: x.first_row_ms,
+          answered_rows_ms: x.answered_rows_ms,
+          first_table_ms: x.first_table_ms,
+          peak_rss_mb: x.peak_rss_mb,
+          statuses: x.statuses,
+          load: os.loadavg()[0],
+        });
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+      log(`  fleet of ${FLEET_BIG} run ${i + 1}: ${JSON.stringify(runs.at(-1))}`);
+    }
+    const median = (key) => runs.map((x) => x[key]).sort((a, b) => a - b)[(runs.length - 1) >> 1];
+    return {
+      clusters: FLEET_BIG,
+      ...replay.counts,
+      first_row_ms: median('first_row_ms'),
+      answered_rows_ms: median('answered_rows_ms'),
+      first_table_ms: median('first_table_ms'),
+      peak_rss_mb: Math.max(...runs.map((x) => x.peak_rss_mb)),
+      most_connections: replay.mostOpen(),
+      most_busy_connections: replay.mostBusy(),
+      latencies_ms: await replay.latencies(),
+      runs,
+    };
+  } finally {
+    await replay.close();
+  }
+}
+
+/**
  * The rows at scale that `wants` asks for (run.mjs: the whole benchmark, or `--only cluster3,fleet`).
  * The fleet's real members are two single nodes of its own. (Against the 3-node cluster's nodes every
  * profile once came back unreachable "within 2 ms": the rows had timed out at their deadline, and a
@@ -183,11 +245,12 @@ export async function scaleRows(bundle, wants = () => true) {
   if (wants('cluster3')) {
     rows.cluster3 = (await cluster3()).row;
   }
-  if (wants('fleet')) {
+  if (wants('fleet') || wants('fleet200')) {
     const { startNode } = await import('../dev/lib/es-node.mjs');
     const own = await Promise.all(['fleet-a', 'fleet-b'].map((name) => startNode({ name })));
     try {
-      rows.fleet = await fleet(own.map((n) => n.url));
+      if (wants('fleet')) rows.fleet = await fleet(own.map((n) => n.url));
+      if (wants('fleet200')) rows.fleet200 = await fleetBig(own[0].url);
     } finally {
       await Promise.all(own.map((n) => n.stop()));
     }

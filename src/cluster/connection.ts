@@ -24,6 +24,8 @@ export interface ConnectionOptions {
   /** Turns TLS verification off. Shown as a warning wherever shardeck runs. */
   insecure?: boolean;
   requestTimeoutMs?: number;
+  /** Idle connections kept for the next request (a fleet of hundreds keeps one per cluster). */
+  maxIdleSockets?: number;
   /** Send every request through the node's search_curl wrapper (it brings the credentials). */
   via?: SearchCurl;
 }
@@ -125,7 +127,7 @@ export function createClient(opts: ConnectionOptions): EsClient {
   // Every answer is read within the size cap (cluster/answer-cap.ts), through search_curl too; never retried.
   const sender = opts.via
     ? searchCurlSender(opts.via, node.toString())
-    : httpSender({ url: node, auth, ca, caFile: opts.caFile, rejectUnauthorized: !opts.insecure });
+    : httpSender({ url: node, auth, ca, caFile: opts.caFile, rejectUnauthorized: !opts.insecure, maxIdleSockets: opts.maxIdleSockets });
   return esClient(sender, timeoutMs);
 }
 

@@ -206,6 +206,8 @@ export function esClient(sender: Sender, requestTimeoutMs: number): EsClient {
 
 export interface HttpSenderOptions {
   url: URL;
+  /** Idle sockets kept for the next request (Node's default, 256, unless said). */
+  maxIdleSockets?: number;
   /** Basic auth, sent on every request (never put in the URL). */
   auth?: { username: string; password: string };
   ca?: string;
@@ -257,13 +259,14 @@ function withSocketMaxAge<A extends http.Agent>(agent: A): A {
  * them, so a one-shot command exits as soon as it has printed). Every answer within the size cap,
  * no redirect followed or read as an answer.
  */
-export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true }: HttpSenderOptions): Sender {
+export function httpSender({ url, auth, ca, caFile, rejectUnauthorized = true, maxIdleSockets }: HttpSenderOptions): Sender {
   const secure = url.protocol === 'https:';
+  const idle = maxIdleSockets === undefined ? {} : { maxFreeSockets: maxIdleSockets };
   const newAgent = () => {
     // No TLS session kept for resuming: a resumed session skips the certificate check.
     const a = secure
-      ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo', maxCachedSessions: 0 })
-      : new http.Agent({ keepAlive: true, scheduling: 'lifo' });
+      ? new https.Agent({ keepAlive: true, ca, rejectUnauthorized, scheduling: 'lifo', maxCachedSessions: 0, ...idle })
+      : new http.Agent({ keepAlive: true, scheduling: 'lifo', ...idle });
     return withSocketMaxAge(a);
   };
   let agent = newAgent();

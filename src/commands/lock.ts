@@ -6,7 +6,7 @@ import { clusterLocks, type LockState } from '../config/cluster-lock';
 import { displayText } from '../domain/text/display-text';
 import { GuardRefusal } from '../services/guard';
 import { EXIT, type CommandModule } from './support/common';
-import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { JSON_SCHEMA, labelFor, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { err, forTerminal, out } from './support/output';
 import { paint } from './support/paint';
 import readline from 'node:readline/promises';
@@ -76,7 +76,7 @@ const lock: CommandModule = {
         }
         const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
         try {
-          typed = (await rl.question(forTerminal(`type the holder's user name to take over their lock: `))).trim();
+          typed = (await rl.question(forTerminal(`${labelFor(values)}type the holder's user name to take over their lock: `))).trim();
         } finally {
           rl.close();
         }

@@ -20,7 +20,7 @@ import { connectionSecrets } from '../domain/host/host-env';
 import { detectCorruption, findingFactLines, planFacts, startRefusal, type CorruptShardReport } from '../services/corruption';
 import { loadProgress, progressFile, runChecklist, runEndLines, unfinishedProgress, type RunnerIO } from '../services/recovery-runner';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
-import { JSON_SCHEMA, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
+import { JSON_SCHEMA, labelFor, MUTATION_OPTIONS, openGuard, printJson, reportFailure, usageError } from './support/guarded';
 import { displayText } from '../domain/text/display-text';
 import { comparisonLines, leastLoss, type RouteLoss } from '../domain/corruption/loss';
 import { copyKeptLine, copyLines, copyRefusal, type IndexCopyPlan } from '../domain/corruption/copy';
@@ -73,6 +73,7 @@ async function compare(values: Values, target: { index: string; shard: number },
       const confirmation = values.yes
         ? ({ by: 'yes-flag' } as const)
         : await ask(
+            values,
             'copy the shard folder and count it with CheckIndex (the node keeps running)? [y/N] ',
             'no terminal to confirm on: add --yes; nothing was copied',
           );
@@ -149,7 +150,7 @@ async function fromCopy(values: Values, archive: string, json: boolean): Promise
     );
     const confirmation = values.yes
       ? ({ by: 'yes-flag' } as const)
-      : await ask('run it? [y/N] ', 'no terminal to confirm on: add --yes; nothing was run');
+      : await ask(values, 'run it? [y/N] ', 'no terminal to confirm on: add --yes; nothing was run');
     if (!confirmation) return failed('not confirmed: nothing was run', json);
     const r = await repairCopy(guard, rec, tools, confirmation, { output: (chunk) => say(paint('dim', chunk)) });
     if (!r.ok) return failed(r.message, json);
@@ -221,14 +222,15 @@ async function planFor(
  * Asks on the terminal (stderr): y, or `expected` typed where documents are lost; null when
  * declined or when there is no terminal (`noTerminal` says what to do then).
  */
-async function ask(question: string, noTerminal: string, expected?: string): Promise<Confirmation | null> {
+async function ask(values: Values, question: string, noTerminal: string, expected?: string): Promise<Confirmation | null> {
   if (!process.stdin.isTTY) {
     err(`shardeck ${NAME}: ${noTerminal}\n`);
     return null;
   }
   const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (await rl.question(forTerminal(question))).trim();
+    // The profile's label first, as the previews: a step meant for staging is not confirmed on production by habit.
+    const answer = (await rl.question(forTerminal(`${labelFor(values)}${question}`))).trim();
     if (expected === undefined) return /^y(es)?$/i.test(answer) ? { by: 'key' } : null;
     if (answer === expected) return { by: 'typed', text: answer };
     err('not confirmed: the step was not run\n');
@@ -239,8 +241,9 @@ async function ask(question: string, noTerminal: string, expected?: string): Pro
 }
 
 /** A checklist step asked for: y, or the index's name for one that loses documents. */
-function askOnTerminal(step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
+function askOnTerminal(values: Values, step: PlanStep, need: ConfirmationNeed): Promise<Confirmation | null> {
   return ask(
+    values,
     need.kind === 'type' ? `this loses documents: type ${need.expected} to run this step: ` : 'run this step? [y/N] ',
     `no terminal to confirm "${step.title}" on: add --yes to run the checklist from a script; stopped before this step`,
     need.kind === 'type' ? need.expected : undefined,
@@ -305,7 +308,7 @@ async function runOrResume(values: Values, positionals: string[], json: boolean)
           ? Promise.resolve({ by: 'typed', text: acceptLoss })
           : values.yes
             ? Promise.resolve({ by: 'yes-flag' })
-            : askOnTerminal(step, need),
+            : askOnTerminal(values, step, need),
       output: (chunk) => say(paint('dim', chunk)),
       info: (line) => say(`  ${displayText(line)}\n`),
     };

@@ -73,7 +73,7 @@ const COMMANDS = [
   {
     id: 'command.line',
     keys: [':'],
-    description: 'command line: a pane, a read command (cat allocation), xray INDEX, replicas INDEX (Tab)',
+    description: 'command line: panes, commands (cat nodes), xray INDEX (Tab)',
     scope: 'global',
   },
   { id: 'copy', keys: ['y'], description: 'copy the highlighted name to your clipboard (OSC 52, SSH too)', scope: 'global' },

@@ -131,8 +131,9 @@ describe('a label and a colour per profile, at 80x23', () => {
       await waitFor('prod', (s) => s.includes('modified_at before 2025-03-01'), 'the cutoff');
       keys('prod', 'Enter');
       const review = await waitFor('prod', (s) => s.includes('type 3 to delete them'), 'the review');
-      // The preview beside the review starts with the label.
+      // The preview beside the review starts with the label, and so does the typed question (issue 44 item 4).
       expect(review).toMatch(/\[PROD\] delete at most 3 documents/);
+      expect(review).toMatch(/^\[PROD\] type 3 to delete them: _/m);
       // Ctrl-Y copies the preview's curl line (never a typed character of the count).
       keys('prod', 'C-y');
       await waitFor(
@@ -147,6 +148,7 @@ describe('a label and a colour per profile, at 80x23', () => {
       keys('prod', 'Enter');
       const ask = await waitFor('prod', (s) => s.includes("type the cluster's name to go on"), 'the cluster-name question');
       expect(ask).toContain('[PROD] production cluster: this change loses data');
+      expect(ask).toMatch(/\[PROD\] type the cluster's name to go on: _/);
       expect(ask).toContain('delete at most 3 documents of');
       for (const l of ask.split('\n')) expect(l.length, l).toBeLessThanOrEqual(80);
       keys('prod', '-l', name);

@@ -47,7 +47,10 @@ export function ClusterNameView({ width }: { width: number }) {
         {' production cluster: this change loses data'}
       </Text>
       <Text wrap="truncate-end">{ask.summary}</Text>
-      <TypedConfirm prompt={CLUSTER_NAME_PROMPT} typed={ask.typed.slice(-Math.max(1, width - CLUSTER_NAME_PROMPT.length - 6))} />
+      <TypedConfirm
+        prompt={CLUSTER_NAME_PROMPT}
+        typed={ask.typed.slice(-Math.max(1, width - CLUSTER_NAME_PROMPT.length - 6 - badgeText(ask.badge).length - 1))}
+      />
       <Text dimColor>Enter goes on · Esc cancels (nothing is sent)</Text>
     </Box>
   );

@@ -121,7 +121,7 @@ const COMMANDS = [
   {
     id: 'detail.copy',
     keys: ['y'],
-    description: "copy the highlighted setting's value or field's path (elsewhere: the index name)",
+    description: "copy the highlighted setting's value or field's path",
     scope: 'detail',
     short: 'copy',
   },

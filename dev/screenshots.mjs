@@ -320,8 +320,7 @@ async function inspectShots(s) {
   tmux('send-keys', '-t', s, 'Down', 'Enter');
   await waitFor(s, /"_source": \{/, 'a hit as JSON');
   shoot(s, 'documents-json', 80, 24);
-  tmux('send-keys', '-t', s, 'Escape', 'Escape', 'Escape');
-  await waitFor(s, /Indices\s+\d+ of/, 'back on the indices');
+  await escapeUntil(s, /Indices\s+\d+ of/, 'back on the indices');
   tmux('send-keys', '-t', s, '7');
   await waitFor(s, /checked \S+ ago[\s\S]*remedy:/, 'the doctor findings');
   shoot(s, 'doctor', 80, 24);
@@ -533,6 +532,21 @@ async function filterTo(s, paneKey, text, re) {
   tmux('send-keys', '-t', s, '-l', text);
   tmux('send-keys', '-t', s, 'Enter');
   await waitFor(s, re, `the rows matching ${text}`);
+}
+
+/**
+ * Esc, one at a time (two read together are Alt-Esc), until `re` is on the screen: the JSON, the
+ * hits and the form of the Documents view each take one.
+ */
+async function escapeUntil(s, re, what, times = 4) {
+  for (let i = 1; i <= times; i++) {
+    tmux('send-keys', '-t', s, 'Escape');
+    try {
+      return await waitFor(s, re, what, i === times ? 20 : 2);
+    } catch (e) {
+      if (i === times) throw e;
+    }
+  }
 }
 
 /** Backspace enough times to empty a form's field (its default), then type `text`. */

@@ -267,6 +267,24 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
   });
 
   it("a follower proposes a change: the leader's console opens that wizard on that row for review", async () => {
+    // The leader has marked another index: the follower's row, not the leader's marks, is reviewed.
+    const other = 'service_v9_leadermark';
+    const { Client } = await import('@elastic/elasticsearch');
+    const es = new Client({
+      node: node.url,
+      auth: { username: 'elastic', password: node.password! },
+      tls: { ca: fs.readFileSync(node.ca!, 'utf8') },
+    });
+    await es.indices.create({ index: other, settings: { number_of_shards: 1, number_of_replicas: 0 } });
+    await es.close();
+    keys('leader', '2');
+    await waitFor('leader', (s) => s.includes(other), "the leader's Indices pane with the other index");
+    keys('leader', '/');
+    keys('leader', '-l', other);
+    keys('leader', 'Enter', 'Space');
+    await waitFor('leader', (s) => s.includes('1 marked'), "the leader's mark");
+    keys('leader', '8');
+    await waitFor('leader', (s) => s.includes('entries (UTC)'), 'the leader back on the Timeline');
     keys('follower', '2'); // on its own since f
     await waitFor('follower', (s) => s.includes(INDEX) && s.includes('Indices'), 'the follower on Indices');
     keys('follower', 'R');
@@ -277,6 +295,7 @@ describe('two operators, one incident (built CLI in tmux, real node)', () => {
       'the wizard open on the leader',
     );
     expect(review).toContain(INDEX);
+    expect(review).not.toContain(other);
     keys('leader', 'Escape');
     await waitFor('leader', (s) => s.includes('entries (UTC)') && s.includes("root's proposal closed"), 'the wizard closed, nothing sent');
   });

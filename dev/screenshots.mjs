@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startNode } from './lib/es-node.mjs';
+import { startCluster, startNode } from './lib/es-node.mjs';
 import { DEMO_YELLOW_INDEX, es, loadDemoData } from './demo-data.mjs';
 import { corruptShard } from './corrupt.mjs';
 import { captureToSvg } from './ansi-svg.mjs';
@@ -31,8 +31,8 @@ function ensureRsvg() {
 
 const tmux = (...args) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 
-/** The built console on the demo profile in a new tmux session of columns x rows (extra: more env). */
-function openConsole(session, { columns = 80, rows = 24, env = '' } = {}) {
+/** The built console on the demo profile in a new tmux session of columns x rows (extra: more env; url: another node's). */
+function openConsole(session, { columns = 80, rows = 24, env = '', url = node.url } = {}) {
   tmux(
     'new-session',
     '-d',
@@ -42,7 +42,7 @@ function openConsole(session, { columns = 80, rows = 24, env = '' } = {}) {
     String(columns),
     '-y',
     String(rows),
-    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} SHARDECK_LOCK_DIR=${lockDir} node ${cli} --profile demo --url ${node.url} --interval 1; sleep 60`,
+    `env -u CI -u NO_COLOR TERM=xterm-256color ${env}SHARDECK_CONFIG_DIR=${configDir} SHARDECK_LOCK_DIR=${lockDir} node ${cli} --profile demo --url ${url} --interval 1; sleep 60`,
   );
 }
 
@@ -113,6 +113,7 @@ const SHOTS = {
   recover: recoveryShots,
   engine: engineShots,
   restart: restartShots,
+  drain: drainShots,
 };
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? Object.keys(SHOTS) : (process.argv[onlyAt + 1] ?? '').split(',').filter(Boolean);
@@ -790,5 +791,31 @@ async function restartShots() {
     shoot(s, 'restart-done', 80, 24);
   } finally {
     tmux('kill-session', '-t', s);
+  }
+}
+
+/**
+ * Draining a node (D on the Nodes pane) needs another data node to take its shards: a cluster of
+ * two of its own (startCluster, as changes-two-nodes.test.ts), two demo indices spread over both;
+ * node-1 (the first row) drained: the request, then its shards moved to node-2. The cluster is stopped after.
+ */
+async function drainShots() {
+  const cluster = await startCluster({ count: 2, heap: '256m' });
+  const s = 'drain';
+  try {
+    await loadDemoData(cluster.url, { docsPerIndex: 200, indices: ['service_v9_alpha', 'service_v9_bravo'] });
+    openConsole(s, { url: cluster.url });
+    await waitFor(s, /GREEN/, 'the console on the two nodes');
+    tmux('send-keys', '-t', s, '5');
+    await waitFor(s, /node-1[\s\S]*node-2/, 'the two nodes');
+    tmux('send-keys', '-t', s, 'D');
+    await waitFor(s, /drain node node-1[\s\S]*equivalent: curl[\s\S]*y drain/, 'the drain of the first node previewed');
+    shoot(s, 'drain-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /undo: D on the node again/, 'the shards moved off node-1', 180);
+    shoot(s, 'drain-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    await cluster.stop();
   }
 }

@@ -37,7 +37,8 @@ export function emptyDetailView(): DetailView {
 /** A view opens over the pane for the row it was opened on (Esc goes back). */
 export type Dialog =
   | { kind: 'help' }
-  | { kind: 'wizard'; id: string }
+  /** `target`: the marked indices (a comma list of names) the Indices pane's key opened it on; absent: the highlighted row. */
+  | { kind: 'wizard'; id: string; target?: string }
   | { kind: 'view'; id: string; index: string }
   | { kind: 'fleet' }
   | { kind: 'columns'; pane: TablePane };

@@ -85,6 +85,18 @@ describe('marks on the Indices pane, at 80x23', () => {
     await waitFor('close', (s) => s.includes(`2 indices: ${[...names].sort().join(', ')}`), 'the replicas review of both');
     keys('close', 'Escape');
     await waitFor('close', (s) => /2 marked/.test(s) && !s.includes('2 indices:'), 'back on the pane');
+    // A wizard opened any other way (the command line naming an index) acts on that index, not the marks.
+    keys('close', ':');
+    keys('close', '-l', `replicas ${P}-keep`);
+    keys('close', 'Enter');
+    const line = await waitFor(
+      'close',
+      (s) => s.includes('Replicas of an index') && s.includes(`${P}-keep`),
+      'the replicas form from the line',
+    );
+    expect(line).not.toContain([...names].sort().join(','));
+    keys('close', 'Escape');
+    await waitFor('close', (s) => /2 marked/.test(s) && !s.includes('Replicas of an index'), 'back on the pane, still marked');
     keys('close', 'c');
     const review = await waitFor('close', (s) => s.includes('close 2 indices, each named:'), 'the review');
     for (const n of names) expect(review).toContain(`  ${n} · open`);

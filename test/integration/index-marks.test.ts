@@ -1,6 +1,6 @@
 // The console's close / open / delete of whole indices against a real node (issue 43 item 4, the
 // Indices pane's marks): the session behind c, u and X, opened on the marked names as the pane hands
-// them over (changeTarget), previews exactly those, sends one request naming each, refuses a delete
+// them over (markedTarget), previews exactly those, sends one request naming each, refuses a delete
 // confirmed by a key or a wrong count, and stops when a marked index vanished since the preview.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
-import { changeTarget, toggleMark } from '../../src/domain/console/marks';
+import { markedTarget, toggleMark } from '../../src/domain/console/marks';
 import { Guard } from '../../src/services/guard';
 import { indexAdminSession } from '../../src/services/wizards/index-admin';
 import { esCall } from '../helpers/real-node';
@@ -52,7 +52,7 @@ describe('the marked indices, on a real node', () => {
   it('close: the two marked (one mark of an index gone dropped) are previewed, sent by name, closed; the third stays open', async () => {
     let marks: string[] = [];
     for (const n of [`${P}-b`, `${P}-a`, `${P}-gone`]) marks = toggleMark(marks, n);
-    const target = changeTarget(marks, await present(), `${P}-c`);
+    const target = markedTarget(marks, await present()) ?? `${P}-c`;
     expect(target).toBe(`${P}-a,${P}-b`);
     const s = open('close', target);
     const review = await s.idle();
@@ -73,7 +73,7 @@ describe('the marked indices, on a real node', () => {
   });
 
   it('delete: y and a wrong count send nothing; the count and the project name delete exactly the marked; the rest survives', async () => {
-    const target = changeTarget([`${P}-a`, `service_v9_${P}x`], await present(), undefined);
+    const target = markedTarget([`${P}-a`, `service_v9_${P}x`], await present())!;
     const s = open('delete', target);
     await s.idle();
     s.send({ type: 'confirm', confirmation: { by: 'key' } });

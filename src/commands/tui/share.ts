@@ -42,14 +42,7 @@ export function consoleSharing(
     if (opts.readOnly) return say(`${author} proposed: ${entry.title}; this console is read-only`);
     if (ui.getState().dialog) return say(`${author} proposed: ${entry.title}; finish what is open first, then ask again`);
     proposer = author;
-    // The follower proposed its highlighted row: the leader's own marks (Indices pane) must not
-    // stand in for it, so they are cleared before the wizard reads its target.
-    ui.setState((u) => ({
-      selection: { ...u.selection, ...selection },
-      marks: [],
-      dialog: { kind: 'wizard', id: entry.id },
-      filtering: false,
-    }));
+    ui.setState((u) => ({ selection: { ...u.selection, ...selection }, dialog: { kind: 'wizard', id: entry.id }, filtering: false }));
     say(`${author} proposes: ${entry.title}; review it (Esc closes)`);
   };
   const focus: FocusSource = {

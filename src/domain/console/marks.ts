@@ -19,12 +19,13 @@ export function marksPresent(marks: readonly string[], present: Iterable<string>
 }
 
 /**
- * What a change key of the pane acts on: the marked indices still there, named one by one (comma
- * separated: the wizards resolve and pin each name), else the highlighted one, else nothing.
+ * What a change key of the pane acts on while indices are marked: the marked names still there,
+ * comma separated (the wizards resolve and pin each name, never a pattern); undefined when none is
+ * (the key acts on the highlighted index).
  */
-export function changeTarget(marks: readonly string[], present: Iterable<string>, highlighted: string | undefined): string {
+export function markedTarget(marks: readonly string[], present: Iterable<string>): string | undefined {
   const kept = marksPresent(marks, present);
-  return kept.length ? kept.join(',') : (highlighted ?? '');
+  return kept.length ? kept.join(',') : undefined;
 }
 
 /** The footer's lead while indices are marked: how many, and the keys; shortened to fit `width` (the count always stays). */

@@ -15,7 +15,7 @@ import { KeyRouter, useKeyLayer } from '../input/router';
 import { PANE_REGISTRY } from '../panes/registry';
 import { createUiStore, isTablePane, type UiStore } from '../state';
 import { movedText } from '../../domain/console/list-nav';
-import { marksLine } from '../../domain/console/marks';
+import { markedTarget, marksLine } from '../../domain/console/marks';
 import { fitText } from '../../domain/text/table';
 import { colourOf } from '../theme';
 import { VIEWS } from '../views/registry';
@@ -268,7 +268,14 @@ function GlobalKeys({ wizards }: { wizards: WizardEntry[] }) {
       return true;
     }
     if (wizard) {
-      ui.setState({ dialog: { kind: 'wizard', id: wizard.id }, filtering: false });
+      // On the Indices pane (its table, not an index's detail) with indices marked, its change keys
+      // act on them: the names still there, read now (a wizard opened any other way, from the line
+      // or the Doctor, gets none).
+      const u = ui.getState();
+      const onTable = pane === 'indices' && store.getState().indexDetail === undefined;
+      const names = onTable && u.marks.length ? (store.getState().snapshots.indices.data ?? []).map((i) => i.name) : [];
+      const target = markedTarget(u.marks, names);
+      ui.setState({ dialog: { kind: 'wizard', id: wizard.id, ...(target ? { target } : {}) }, filtering: false });
       return true;
     }
     if (view) {

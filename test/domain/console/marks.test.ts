@@ -1,7 +1,7 @@
 // Marks on the Indices pane with plain values: toggled by name, the gone ones dropped, the change
 // keys' target named one by one (never a pattern), the footer's lead.
 import { describe, expect, it } from 'vitest';
-import { changeTarget, marksLine, marksPresent, toggleMark } from '../../../src/domain/console/marks';
+import { markedTarget, marksLine, marksPresent, toggleMark } from '../../../src/domain/console/marks';
 
 describe('marks', () => {
   it('Space marks, Space again unmarks; the set stays sorted and holds each name once', () => {
@@ -18,12 +18,12 @@ describe('marks', () => {
     expect(marksPresent(m, ['c', 'b', 'a', 'z'])).toBe(m);
   });
 
-  it('the target: the marked names still there, comma separated; else the highlighted index', () => {
-    expect(changeTarget(['a', 'b', 'gone'], ['a', 'b', 'h'], 'h')).toBe('a,b');
-    expect(changeTarget(['gone'], ['a', 'h'], 'h')).toBe('h');
-    expect(changeTarget([], ['a'], undefined)).toBe('');
+  it('the target: the marked names still there, comma separated; none left: undefined (the highlighted index then)', () => {
+    expect(markedTarget(['a', 'b', 'gone'], ['a', 'b', 'h'])).toBe('a,b');
+    expect(markedTarget(['gone'], ['a', 'h'])).toBeUndefined();
+    expect(markedTarget([], ['a'])).toBeUndefined();
     // A name that looks like a pattern is only ever a name the pane listed: a mark is never widened.
-    expect(changeTarget(['logs-*'], ['logs-1', 'logs-2'], 'logs-1')).toBe('logs-1');
+    expect(markedTarget(['logs-*'], ['logs-1', 'logs-2'])).toBeUndefined();
   });
 
   it('the footer lead: the count and the keys, the count alone when narrow', () => {

@@ -39,21 +39,23 @@ const MAX_TEXT = 2_000_000;
 
 export function lineCommands(commands: CommandLoaders, connection: InProcessRun['connection'], es: EsApi): LineCommands {
   let loaded: { table: LineCommandTable; mods: Map<string, CommandModule> } | undefined;
-  // Loaded after the first frame (every command's module): ready by the time a line is typed.
-  const loading = loadTable(commands).then((all) => {
-    const reads = all.filter(([n, m]) => (READ_GROUPS.includes(m.group) || n === 'help') && !NOT_ON_THE_LINE.has(n));
-    loaded = {
-      mods: new Map(all),
-      table: {
-        reads: Object.fromEntries(reads.map(([n, m]) => [n, Object.keys(m.options ?? {}).filter((f) => !REFUSED_FLAGS[f])])),
-        changes: all.filter(([n, m]) => !READ_GROUPS.includes(m.group) && !NOT_ON_THE_LINE.has(n) && n !== 'help').map(([n]) => n),
-      },
-    };
-    return loaded;
-  });
+  // Loaded when the line first opens (every command's module), not at the console's start.
+  let loading: Promise<NonNullable<typeof loaded>> | undefined;
+  const load = () =>
+    (loading ??= loadTable(commands).then((all) => {
+      const reads = all.filter(([n, m]) => (READ_GROUPS.includes(m.group) || n === 'help') && !NOT_ON_THE_LINE.has(n));
+      loaded = {
+        mods: new Map(all),
+        table: {
+          reads: Object.fromEntries(reads.map(([n, m]) => [n, Object.keys(m.options ?? {}).filter((f) => !REFUSED_FLAGS[f])])),
+          changes: all.filter(([n, m]) => !READ_GROUPS.includes(m.group) && !NOT_ON_THE_LINE.has(n) && n !== 'help').map(([n]) => n),
+        },
+      };
+      return loaded;
+    }));
   return {
     table: () => loaded?.table,
-    ready: () => loading.then((l) => l.table),
+    ready: () => load().then((l) => l.table),
     profiles,
     async names() {
       const [indices, nodes] = await Promise.all([es.cat('indices', undefined, ['index']), es.cat('nodes', undefined, ['name'])]);
@@ -67,7 +69,7 @@ export function lineCommands(commands: CommandLoaders, connection: InProcessRun[
   };
 
   async function runLine(words: readonly string[]): Promise<{ code: number; text: string }> {
-    const { table, mods } = loaded ?? (await loading);
+    const { table, mods } = loaded ?? (await load());
     const [name, ...rest] = words;
     const mod = mods.get(name);
     let text = '';

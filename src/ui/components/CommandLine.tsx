@@ -51,6 +51,8 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
   const read = useRef<{ indices: string[]; nodes: string[] }>({ indices: [], nodes: [] });
   useEffect(() => {
     if (!open || !commands) return;
+    // The command table loads the first time the line opens (not at the console's start).
+    void commands.ready();
     let live = true;
     commands
       .names()
@@ -64,6 +66,23 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
   }, [open, commands]);
   const set = (patch: Partial<NonNullable<ReturnType<typeof ui.getState>['commandLine']>>) =>
     ui.setState((s) => ({ commandLine: { text: '', ...s.commandLine, ...patch } }));
+  /** Tab: the line completed as far as its choices agree, the choices listed. */
+  const complete = (text: string) => {
+    const s = store.getState().snapshots;
+    const done = completeLine(
+      text,
+      {
+        indices: [...(s.indices.data ?? []).map((r) => r.name), ...read.current.indices],
+        nodes: [...(s.nodes.data ?? []).map((n) => n.name), ...read.current.nodes],
+        ...(commands ? { profiles: commands.profiles() } : {}),
+      },
+      { readOnly: store.getState().connection.readOnly, commands: commands?.table() },
+    );
+    // Completed as far as the choices agree, the word may already be one of them (sec of sec, secro): the next Tab takes the one after.
+    const at = done.options.indexOf(done.line.split(/\s+/).pop() ?? '');
+    cycling.current = done.options.length ? { stem: done.line, at: at >= 0 ? at : undefined, shown: done.line } : undefined;
+    set({ text: done.line, options: done.options, message: undefined });
+  };
   const run = (text: string): void => {
     // Typed before the command table was loaded (the first second): run once it is.
     if (commands && !commands.table()) {
@@ -129,20 +148,11 @@ export function CommandLineKeys({ wizards }: { wizards: WizardEntry[] }) {
           set({ text: next.line });
           return true;
         }
-        const s = store.getState().snapshots;
-        const done = completeLine(
-          line.text,
-          {
-            indices: [...(s.indices.data ?? []).map((r) => r.name), ...read.current.indices],
-            nodes: [...(s.nodes.data ?? []).map((n) => n.name), ...read.current.nodes],
-            ...(commands ? { profiles: commands.profiles() } : {}),
-          },
-          { readOnly: store.getState().connection.readOnly, commands: commands?.table() },
-        );
-        // Completed as far as the choices agree, the word may already be one of them (sec of sec, secro): the next Tab takes the one after.
-        const at = done.options.indexOf(done.line.split(/\s+/).pop() ?? '');
-        cycling.current = done.options.length ? { stem: done.line, at: at >= 0 ? at : undefined, shown: done.line } : undefined;
-        set({ text: done.line, options: done.options, message: undefined });
+        // Pressed before the command table was loaded (the line's first second): completed once it is.
+        if (commands && !commands.table()) {
+          set({ message: 'loading the commands…' });
+          void commands.ready().then(() => ui.getState().commandLine?.text === line.text && complete(line.text));
+        } else complete(line.text);
       } else if (name === 'up' || name === 'down') {
         const at = Math.max(0, Math.min(history.length, (line.at ?? history.length) + (name === 'up' ? -1 : 1)));
         set({ at, text: history[at] ?? '', message: undefined, options: undefined });

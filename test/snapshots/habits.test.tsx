@@ -130,6 +130,29 @@ describe.each(SIZES)('issue 44 screens at %ix%i', (columns, rows) => {
     await expect(shown).toMatchFileSnapshot(`__screens__/habits-output-${columns}x${rows}.txt`);
   });
 
+  it('Tab: the choices of an index name listed under the line, a second Tab takes the first', async () => {
+    const store = labelled(undefined);
+    store.setState({ pane: 'indices' });
+    const table = { reads: { cat: ['columns'] }, changes: [] };
+    const commands: LineCommands = {
+      table: () => table,
+      ready: () => Promise.resolve(table),
+      profiles: () => [],
+      names: () => Promise.resolve({ indices: [], nodes: [] }),
+      run: () => Promise.resolve({ code: 0, text: '' }),
+    };
+    r = await renderApp(store, { columns, rows, commands });
+    await r.press(':');
+    for (const k of 'replicas service_v9_') await r.press(k);
+    await r.press('\t');
+    await r.press('\t');
+    const shown = withColourMarkers(r.frame());
+    const plain = shown.replace(/⟦[^⟧]*⟧/g, '');
+    expect(plain).toMatch(/^:replicas service_v9_alpha_ +\[service_v9_alpha\] service_v9_bravo/m);
+    for (const l of plain.split('\n')) expect(l.length, l).toBeLessThanOrEqual(columns);
+    await expect(shown).toMatchFileSnapshot(`__screens__/habits-tab-choices-${columns}x${rows}.txt`);
+  });
+
   it('V: the columns chooser of the Indices pane, docs hidden, size moved before deleted', async () => {
     const store = labelled(undefined);
     store.setState({ pane: 'indices' });

@@ -201,6 +201,8 @@ function Footer({ width }: { width: number }) {
 
 /** Said by the marks line itself. */
 const SAID = new Set(['indices.mark', 'indices.clearMarks']);
+/** Offered first while indices are marked: what is done to whole indices. */
+const WHOLE = new Set(['wizard.indexClose', 'wizard.indexOpen', 'wizard.indexDelete']);
 
 /**
  * While indices are marked the footer leads with how many, and how to mark and clear (the pane's
@@ -219,7 +221,12 @@ function MarksLine({ marks, width, paused }: { marks: readonly string[]; width: 
       {rest > 10 ? (
         <>
           <Text>{'  '}</Text>
-          <KeyHints keymap={keymap.filter((k) => !SAID.has(k.id))} scopes={scopesFor('indices')} width={rest} paused={paused} />
+          <KeyHints
+            keymap={[...keymap.filter((k) => WHOLE.has(k.id)), ...keymap.filter((k) => !WHOLE.has(k.id) && !SAID.has(k.id))]}
+            scopes={scopesFor('indices')}
+            width={rest}
+            paused={paused}
+          />
         </>
       ) : null}
     </Box>

@@ -1,8 +1,9 @@
 // npm run screenshots: runs the built console in tmux on a real node with the demo data and turns
 // each captured screen (with its colours) into a PNG in screenshots/ (ANSI -> SVG by dev/ansi-svg.mjs,
 // SVG -> PNG by rsvg-convert from Debian's librsvg2-bin, installed by apt when missing).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -106,6 +107,7 @@ const SHOTS = {
   delete: deleteShots,
   unblock: unblockShots,
   scroll: scrollShots,
+  unfinished: unfinishedShots,
   'component-template': componentTemplateShots,
   shrink: shrinkShots,
   snapshots: snapshotShots,
@@ -817,5 +819,66 @@ async function drainShots() {
   } finally {
     tmux('kill-session', '-t', s);
     await cluster.stop();
+  }
+}
+
+/**
+ * Changes left without an answer (the console opens the dialog at start; U on Health):
+ * `shardeck scroll-limit 900 --yes` through a proxy that forwards its PUT to the node but holds the
+ * answer, and the command killed (SIGKILL) once the node took it, as a dropped SSH session leaves
+ * it; the console, on the same address, reads it back. The limit is put back after.
+ */
+async function unfinishedShots() {
+  let hold = true;
+  let tookIt;
+  const took = new Promise((resolve) => (tookIt = resolve));
+  const proxy = http.createServer((req, res) => {
+    const chunks = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', async () => {
+      const upstream = await fetch(node.url + req.url, {
+        method: req.method,
+        // As sent (a compressed body keeps its content-encoding), but for what fetch sets itself.
+        headers: Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection', 'content-length'].includes(k))),
+        body: ['GET', 'HEAD'].includes(req.method) ? undefined : Buffer.concat(chunks),
+      });
+      const body = Buffer.from(await upstream.arrayBuffer());
+      // Applied by the node, its answer never given.
+      if (hold && req.method === 'PUT' && req.url.startsWith('/_cluster/settings')) return tookIt(upstream.status);
+      const headers = { 'content-type': upstream.headers.get('content-type') ?? 'application/json' };
+      const product = upstream.headers.get('x-elastic-product');
+      if (product) headers['x-elastic-product'] = product;
+      res.writeHead(upstream.status, headers);
+      res.end(body);
+    });
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${proxy.address().port}`;
+  const s = 'unfinished';
+  try {
+    const child = spawn(process.execPath, [cli, 'scroll-limit', '900', '--yes', '--profile', 'demo', '--url', url], {
+      env: { ...process.env, SHARDECK_CONFIG_DIR: configDir, SHARDECK_LOCK_DIR: lockDir, NO_COLOR: '1' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    const status = await took;
+    if (status !== 200) throw new Error(`screenshots: the node refused the scroll limit (HTTP ${status})`);
+    child.kill('SIGKILL');
+    await exited;
+    hold = false;
+    openConsole(s, { url });
+    await waitFor(s, /stopped before their\s+answer[\s\S]*y read them back/, 'the unfinished change');
+    shoot(s, 'unfinished-review', 80, 24);
+    tmux('send-keys', '-t', s, 'y');
+    await waitFor(s, /read back: [\s\S]*any key closes/, 'the change read back');
+    shoot(s, 'unfinished-done', 80, 24);
+  } finally {
+    tmux('kill-session', '-t', s);
+    proxy.closeAllConnections();
+    proxy.close();
+    await es(node.url, 'PUT', '/_cluster/settings', {
+      persistent: { 'search.max_open_scroll_context': null },
+      transient: { 'search.max_open_scroll_context': null },
+    });
   }
 }

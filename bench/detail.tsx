@@ -16,13 +16,13 @@ import { detailRequests } from '../src/cluster/inspect';
 import { parseCatShards } from '../src/domain/parse';
 import { parseIndexSettings, parseIndexStats, parseIndexTemplates, templateMatch } from '../src/domain/inspect/inspect';
 import type { DetailSection, IndexDetail } from '../src/domain/inspect/index-detail';
+import { parsedAsPolled } from '../test/helpers/recorded';
 import { mountOnFakeTerminal, tick } from './fake-screen';
 
 const root = process.cwd();
 const REPEATS = Number(process.argv[2] ?? 15);
 const INDEX = 'service_v9_wide';
 const raw = (name: string) => fs.readFileSync(path.join(root, 'test/fixtures/detail', name), 'utf8');
-const fixture = (read: string) => JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/yellow', `${read}.json`), 'utf8'));
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : NaN;
@@ -47,7 +47,7 @@ function arrived(): IndexDetail {
 async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
   for (const name of Object.keys(RESOURCES) as ResourceName[])
-    setSnapshot(store, name, { data: RESOURCES[name].parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
+    setSnapshot(store, name, { data: parsedAsPolled('yellow', name) as never, fetchedAt: Date.now(), failures: 0 });
   store.setState({ pane: 'indices' });
   const ui = createUiStore();
   const { stdout, stdin, instance } = mountOnFakeTerminal(<App store={store} ui={ui} poller={{ refreshNow: async () => {} }} />);

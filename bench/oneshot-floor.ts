@@ -1,9 +1,9 @@
 // The floor for `shardeck status --json`: a bare node process that sends the same reads with
-// node:http (from cluster/resources.ts, and the version from _cat/nodes), health first as status
+// node:http (from cluster/resources.ts, and the version from the nodes' info), health first as status
 // does, prints the answers as one JSON document and ends by itself (no process.exit: its exit
 // delay is measured like shardeck's). No client library, no checks, no error handling.
 import http from 'node:http';
-import { RESOURCES } from '../src/cluster/resources';
+import { RESOURCES, VERSIONS_READ } from '../src/cluster/resources';
 
 const url = process.argv[2];
 const get = (path: string, q: Record<string, string>) =>
@@ -16,10 +16,16 @@ const get = (path: string, q: Record<string, string>) =>
       })
       .on('error', reject);
   });
-const req = (name: keyof typeof RESOURCES) => get(RESOURCES[name].request.path, RESOURCES[name].request.querystring);
+const req = (name: keyof typeof RESOURCES) => {
+  const r: {
+    request: { path: string; querystring?: Record<string, string> };
+    alongside?: { path: string; querystring?: Record<string, string> };
+  } = RESOURCES[name];
+  return Promise.all([r.request, ...(r.alongside ? [r.alongside] : [])].map((q) => get(q.path, q.querystring ?? {})));
+};
 const health = await req('health');
 const rest = await Promise.all([
-  get('/_cat/nodes', { h: 'version', format: 'json' }),
+  get(VERSIONS_READ[0], VERSIONS_READ[1]),
   ...(['healthReport', 'allocation', 'settings', 'blocks', 'nodes'] as const).map(req),
 ]);
 process.stdout.write(JSON.stringify({ health, rest }) + '\n');

@@ -17,6 +17,7 @@ import { createConsoleStore, setSnapshot, type PaneId, type ResourceName } from 
 import { RESOURCES } from '../src/cluster/resources';
 import { JsonRowsDecoder } from '../src/cluster/connection';
 import type { RowsParser } from '../src/domain/parse';
+import { parsedAsPolled } from '../test/helpers/recorded';
 import { mountOnFakeTerminal, tick } from './fake-screen';
 
 // Run from the repository root (npm run bench); the bundle lives in bench/out/, so not from its own path.
@@ -123,8 +124,7 @@ async function main() {
   const store = createConsoleStore({ connection: { url: 'http://127.0.0.1:9200', profile: 'bench', insecure: false, readOnly: false } });
   for (const name of Object.keys(RESOURCES) as ResourceName[]) {
     if (name === 'indices' || name === 'shards') continue;
-    const r = RESOURCES[name];
-    setSnapshot(store, name, { data: r.parse(fixture(name)) as never, fetchedAt: Date.now(), failures: 0 });
+    setSnapshot(store, name, { data: parsedAsPolled('yellow', name) as never, fetchedAt: Date.now(), failures: 0 });
   }
   stage('fixtures');
   const answer = (pane: 'indices' | 'shards', poll: number, changed: (i: number) => boolean) =>

@@ -7,6 +7,7 @@
 // `--old`: with SHARDECK_ES_VERSION of an older minor (8.6.2), records only the red scenario into
 // test/fixtures/red-<version>/ (with the node's GET / as root.json): the Health pane's snapshot
 // before 8.7, which has no _health_report (its healthReport.json is the node's 400 answer).
+import { recordRead } from './lib/record-read';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { startNode } from './lib/es-node.mjs';
 import { ES_VERSION } from './lib/es-dist.mjs';
 import { loadDemoData } from './demo-data.mjs';
 import { RESOURCES } from '../src/cluster/resources';
+import type { ResourceName } from '../src/store/console';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 
@@ -32,10 +34,9 @@ async function record(url: string, scenario: string) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
   if (old) fs.writeFileSync(path.join(dir, 'root.json'), JSON.stringify((await get(url, '/')).body, null, 1) + '\n');
-  for (const [name, { request }] of Object.entries(RESOURCES)) {
+  for (const name of Object.keys(RESOURCES) as ResourceName[]) {
     if (only && !only.includes(name)) continue;
-    const { body } = await get(url, request.path, request.querystring);
-    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
+    await recordRead(url, name, dir);
   }
   if (only) {
     // full is the yellow scenario with a richer health report: the new reads are yellow's.

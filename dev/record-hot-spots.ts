@@ -5,11 +5,11 @@
 // answers and the Nodes pane's other reads (as cluster/resources.ts asks for them) go to
 // test/fixtures/hot-spots/.
 // Run: npx tsx dev/record-hot-spots.ts
+import { recordRead } from './lib/record-read';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startCluster } from './lib/es-node.mjs';
-import { RESOURCES } from '../src/cluster/resources';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const dir = path.join(root, 'test/fixtures/hot-spots');
@@ -38,11 +38,7 @@ try {
     await Promise.all([0, 1, 2, 3].map((i) => call(url, 'POST', `/service_v9_hot_${i}/_bulk`, lines.join('\n') + '\n')));
   fs.mkdirSync(dir, { recursive: true });
   // Every read of the Nodes pane, so its screen shows the same three nodes.
-  for (const name of ['allocation', 'nodes', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const) {
-    const { request } = RESOURCES[name];
-    const body = await (await fetch(`${url}${request.path}?${new URLSearchParams(request.querystring).toString()}`)).json();
-    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
-  }
+  for (const name of ['allocation', 'nodes', 'nodeStats', 'nodeJvm', 'settings', 'health'] as const) await recordRead(url, name, dir);
   process.stderr.write(`recorded into ${dir}\n`);
 } finally {
   await cluster.stop();

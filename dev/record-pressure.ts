@@ -6,24 +6,19 @@
 // the previous poll; and _cat/nodes of the same node. The yellow, red and full scenarios' nodeStats
 // come from dev/record-fixtures.ts.
 // Run: npx tsx dev/record-pressure.ts
+import { recordRead } from './lib/record-read';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { floodWrites, SICK_WRITE_POOL, tripRequestBreaker } from './lib/sick-node.mjs';
-import { RESOURCES } from '../src/cluster/resources';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 type Read = 'nodes' | 'nodeStats';
 async function record(url: string, scenario: string, reads: Read[], as: Partial<Record<Read, string>> = {}) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of reads) {
-    const { request } = RESOURCES[name];
-    const q = new URLSearchParams(request.querystring).toString();
-    const body = await (await fetch(`${url}${request.path}?${q}`)).json();
-    fs.writeFileSync(path.join(dir, `${as[name] ?? name}.json`), JSON.stringify(body, null, 1) + '\n');
-  }
+  for (const name of reads) await recordRead(url, name, dir, as[name] ?? name);
   process.stderr.write(`recorded ${reads.join(', ')} of ${scenario}\n`);
 }
 

@@ -3,23 +3,18 @@
 // purpose into test/fixtures/tasks/: a delete-by-query throttled to 1 document a second in 2 slices
 // (a parent with its children) and one unsliced, over a few hundred documents, neither waited for.
 // The by-query tasks are cancelled before the node stops. Run: npx tsx dev/record-tasks.ts
+import { recordRead } from './lib/record-read';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startNode } from './lib/es-node.mjs';
 import { es } from './demo-data.mjs';
-import { RESOURCES } from '../src/cluster/resources';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 async function record(url: string, scenario: string, reads: ('tasks' | 'nodes')[] = ['tasks']) {
   const dir = path.join(root, 'test/fixtures', scenario);
   fs.mkdirSync(dir, { recursive: true });
-  for (const name of reads) {
-    const { request } = RESOURCES[name];
-    const q = new URLSearchParams(request.querystring).toString();
-    const body = await (await fetch(`${url}${request.path}?${q}`)).json();
-    fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(body, null, 1) + '\n');
-  }
+  for (const name of reads) await recordRead(url, name, dir);
   process.stderr.write(`recorded ${reads.join(', ')} of ${scenario}\n`);
 }
 

@@ -16,7 +16,7 @@ import { healthApi } from './health';
 import { indicesApi } from './indices';
 import { inspectApi } from './inspect';
 import { nodesApi } from './nodes';
-import { healthReportIndicatorRequest, RESOURCES, type ResourceData, type ResourceName } from './resources';
+import { healthReportIndicatorRequest, RESOURCES, VERSIONS_READ, type ResourceData, type ResourceName } from './resources';
 import { shrinkApi } from './shrink';
 import { snapshotsApi } from './snapshots';
 import { tasksApi } from './tasks';
@@ -34,9 +34,10 @@ export type ResourceRead = <K extends ResourceName>(
 /**
  * The version of the cluster, asked once per connection, then kept: what it supports decides which
  * reads are sent (domain/capabilities.ts). The oldest node's (a fleet mid-upgrade answers what
- * every node can), from _cat/nodes: GET / is not served by every distribution (the 8.19
- * integ-test zip has no rest-root module: 405). A failed ask is not kept (the next read asks
- * again); a node that does not say leaves every read allowed.
+ * every node can), from the nodes' info: GET / is not served by every distribution (the 8.19
+ * integ-test zip has no rest-root module: 405), and _cat/nodes works out every index statistic of
+ * every shard of each node to answer. A failed ask is not kept (the next read asks again); a node
+ * that does not say leaves every read allowed.
  */
 /**
  * One read, retried after a 429 as domain/retry.ts says (after the Retry-After the node asked for,
@@ -58,8 +59,8 @@ function versionApi(es: EsTransport) {
   let known: Promise<EsVersion | undefined> | undefined;
   const version = (): Promise<EsVersion | undefined> => {
     // Retried on a 429 like every one-shot read: the version check is the first read of most commands.
-    known ??= retrying(() => getJson<{ version?: string }[]>(es, '/_cat/nodes', { h: 'version', format: 'json' })).then(
-      (rows) => oldestVersion((Array.isArray(rows) ? rows : []).map((r) => String(r?.version ?? ''))),
+    known ??= retrying(() => getJson<{ nodes?: Record<string, { version?: string }> }>(es, ...VERSIONS_READ)).then(
+      (r) => oldestVersion(Object.values(r?.nodes ?? {}).map((n) => String(n?.version ?? ''))),
       (e) => {
         known = undefined;
         throw e;
@@ -98,7 +99,8 @@ function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) 
   const resource: ResourceRead = async (name, signal, prev) => {
     const r = RESOURCES[name] as unknown as {
       request: ReadRequest;
-      parse: (body: unknown, prev?: unknown) => unknown;
+      alongside?: ReadRequest;
+      parse: (body: unknown, prev?: unknown, alongside?: unknown) => unknown;
       rowsParser?: (prev?: unknown) => RowsParser<unknown>;
       needs?: Feature;
     };
@@ -106,6 +108,10 @@ function resourcesApi(es: EsTransport, versions: ReturnType<typeof versionApi>) 
     if (r.rowsParser) {
       const { body, bytes } = await readRows(es, r.request, r.rowsParser(prev), signal);
       return { data: body as never, bytes };
+    }
+    if (r.alongside) {
+      const [first, second] = await Promise.all([read(es, r.request, signal), read(es, r.alongside, signal)]);
+      return { data: r.parse(first.body, prev, second.body) as never, bytes: first.bytes + second.bytes };
     }
     const { body, bytes } = await read(es, r.request, signal);
     return { data: r.parse(body, prev) as never, bytes };

@@ -9,7 +9,8 @@ import {
   catShardsParser,
   parseCatAllocation,
   parseCatIndices,
-  parseCatNodes,
+  NODES_INFO_FILTER,
+  parseNodesInfo,
   parseCatShards,
   parseClusterHealth,
   parseClusterSettings,
@@ -35,8 +36,10 @@ function cat(path: string, h: string[], extra: Record<string, string> = {}): Rea
 
 interface Resource<T> {
   request: ReadRequest;
+  /** A second read sent beside the first, for a part its answer lacks; `parse` gets both answers. */
+  alongside?: ReadRequest;
   /** `prev`, the data of the last poll: the big tables keep the rows it repeats (domain/parse.ts). */
-  parse: (body: any, prev?: T) => T;
+  parse: (body: any, prev?: T, alongside?: any) => T;
   /** Multiple of the base poll interval; settings change rarely. */
   every: number;
   /** A `_cat` table that grows with the cluster: parsed a row at a time as its answer streams in (connection.ts readRows). */
@@ -111,6 +114,9 @@ const RECOVERY_FIELDS = ['id', 'type', 'stage', 'primary', 'index.size', 'index.
 const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
 
 const resource = <T>(r: Resource<T>): Resource<T> => r;
+
+/** The version check's read (cluster/api.ts): only each node's version, from the nodes' info. */
+export const VERSIONS_READ = ['/_nodes/_all/_none', { filter_path: 'nodes.*.version' }] as const;
 
 export const RESOURCES = {
   // The node works out every index's health to answer it: on a large cluster (5,000 indices on 3
@@ -187,17 +193,16 @@ export const RESOURCES = {
     every: 2,
     grows: true,
   }),
+  // Who the nodes are (the nodes' info with no section: name, address, version, roles) and which is
+  // the master (the cluster state's master_node): every pane but Indices reads it. Not _cat/nodes,
+  // which works out every index statistic of every shard of each node whatever columns are asked
+  // (5,000 indices: 0.4-0.9 s a read at load 20); heap, CPU and load are the Nodes pane's
+  // statistics read. Not the state's node list alone: it names no version before 8.10.
   nodes: resource({
-    request: cat(
-      '/_cat/nodes',
-      ['id', 'name', 'ip', 'version', 'node.role', 'master', 'heap.current', 'heap.max', 'ram.max', 'cpu', 'load_1m'],
-      { full_id: 'true' },
-    ),
-    parse: parseCatNodes,
+    request: { method: 'GET', path: '/_nodes/_all/_none', querystring: { filter_path: NODES_INFO_FILTER } },
+    alongside: { method: 'GET', path: '/_cluster/state/master_node', querystring: { filter_path: 'master_node' } },
+    parse: parseNodesInfo,
     every: 1,
-    // _cat/nodes works out every index statistic of every shard of each node whatever columns are
-    // asked for: the costliest read on a large cluster (5,000 indices: 0.4-0.9 s at load 20).
-    grows: true,
   }),
   // The Nodes pane's statistics, search contexts and pressure (thread pools, breakers, old
   // generation, GC, search and indexing totals) in one read: each index statistic is summed over

@@ -134,18 +134,16 @@ export interface IndexBlocks {
   write: boolean;
 }
 
+/** A node as the cluster state lists it (GET _cluster/state/nodes,master_node): who it is, not how it is doing. */
 export interface NodeInfo {
   id: string;
   name: string;
+  /** The transport address's host part (the port left out), as _cat/nodes shows it. */
   ip: string;
   version: string;
+  /** Role letters as _cat/nodes abbreviates them ("cdfhilmrstw"; "-" for coordinating only). */
   roles: string;
   master: boolean;
-  heapUsedBytes: number;
-  heapMaxBytes: number;
-  ramTotalBytes: number;
-  cpuPercent: number | null;
-  load1m: number | null;
 }
 
 export interface NodeSearchStats {

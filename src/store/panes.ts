@@ -28,8 +28,15 @@ export type TablePane = {
   [K in PaneId]: PaneTable[K]['keyScopes'] extends readonly [unknown, 'table', ...unknown[]] ? K : never;
 }[PaneId];
 
-/** The GET behind a polled resource (method, path, query string), for the panes' curl lines. */
-export function readRequestOf(name: ResourceName): { method: 'GET'; path: string; querystring: Record<string, string> } {
-  const r = RESOURCES[name].request;
-  return { method: 'GET', path: r.path, querystring: { ...r.querystring } };
+/** The GETs behind a polled resource (method, path, query string; its second read too), for the panes' curl lines. */
+export function readRequestsOf(name: ResourceName): { method: 'GET'; path: string; querystring: Record<string, string> }[] {
+  const r: {
+    request: { path: string; querystring?: Record<string, string> };
+    alongside?: { path: string; querystring?: Record<string, string> };
+  } = RESOURCES[name];
+  return [r.request, ...(r.alongside ? [r.alongside] : [])].map((q) => ({
+    method: 'GET' as const,
+    path: q.path,
+    querystring: { ...q.querystring },
+  }));
 }

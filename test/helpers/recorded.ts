@@ -22,5 +22,7 @@ export function parsedAsPolled<K extends ResourceName>(scenario: string, name: K
     for (let at = 0; at < raw.length; at += CHUNK_BYTES) chunks.push(raw.subarray(at, at + CHUNK_BYTES));
     return rowsFrom<ResourceData<K>>(r.rowsParser() as never, chunks, SLICE_CHARS);
   }
-  return r.parse(JSON.parse(raw.toString('utf8')) as never) as ResourceData<K>;
+  const alongside =
+    'alongside' in r ? JSON.parse(fs.readFileSync(path.join(FIXTURES, scenario, `${name}.alongside.json`), 'utf8')) : undefined;
+  return r.parse(JSON.parse(raw.toString('utf8')) as never, undefined, alongside as never) as ResourceData<K>;
 }

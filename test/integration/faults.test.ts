@@ -115,7 +115,7 @@ function oneJsonDocument(stdout: string, code: number | null): Record<string, un
 describe.each([
   ['the first read (health)', onPath('GET', /^\/_cluster\/health$/)],
   // The node list is also what the version check reads, right after health.
-  ['the node list (version check)', onPath('GET', /^\/_cat\/nodes$/)],
+  ['the node list (version check)', onPath('GET', /^\/_nodes\/_all\/_none$/)],
   ['a later read (cluster settings)', onPath('GET', /^\/_cluster\/settings$/)],
 ])('status --json when %s fails', (_where, match) => {
   it.each(READ_FAULTS)('%s: exit 3, one JSON document, a sentence, no stack trace', async (what, fault) => {
@@ -145,13 +145,13 @@ describe('a read answered 429 with Retry-After', () => {
   });
 
   it("the version check's read (the node list, the first read after health): retried the same way", async () => {
-    proxy.trap({ match: onPath('GET', /^\/_cat\/nodes$/), action: { status: 429, headers: { 'retry-after': '1' } }, times: 1 });
+    proxy.trap({ match: onPath('GET', /^\/_nodes\/_all\/_none$/), action: { status: 429, headers: { 'retry-after': '1' } }, times: 1 });
     const r = await cli(['status', '--url', proxy.url, '--json'], 20_000);
     figure('status, version check 429 once then healed', r);
     expect(r.code).toBe(0);
     // Every read goes out at once (services/status.ts): another node-list read may come between the
     // refused one and its retry, so the retry is the next request of the same path.
-    const nodeReads = proxy.requests.filter((q) => q.path.startsWith('/_cat/nodes'));
+    const nodeReads = proxy.requests.filter((q) => q.path.startsWith('/_nodes/_all/_none'));
     const refused = nodeReads.find((q) => q.handled === 'answered');
     expect(refused).toBeDefined();
     expect(nodeReads.filter((q) => q.path === refused!.path).map((q) => q.handled)).toEqual(['answered', 'forwarded']);

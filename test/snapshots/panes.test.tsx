@@ -152,7 +152,7 @@ describe('Nodes pane with a hot spot', () => {
 
 // Recorded by dev/record-pressure.ts from a real 8.19 node made sick on purpose: a write pool of one
 // thread and a queue of one flooded with bulk requests, a request breaker tripped by a lowered limit
-// (test/fixtures/pressure: the pressure answer before, _nodes/stats after and its _cat/nodes).
+// (test/fixtures/pressure: the pressure answer before, _nodes/stats after and its node list).
 describe('Nodes pane pressure (P)', () => {
   for (const [columns, rows] of SIZES)
     it(`the sick node's pressure and history at ${columns}x${rows}`, async () => {
@@ -164,7 +164,7 @@ describe('Nodes pane pressure (P)', () => {
       const before = RESOURCES.nodeStats.parse(fixture('pressure', 'before'));
       const after = RESOURCES.nodeStats.parse(fixture('pressure', 'nodeStats'), before);
       for (const [name, data] of [
-        ['nodes', RESOURCES.nodes.parse(fixture('pressure', 'nodes'))],
+        ['nodes', parsedAsPolled('pressure', 'nodes')],
         ['nodeStats', after],
       ] as const)
         setSnapshot(store, name, { data: data as never, fetchedAt: NOW - 3000, failures: 0 });
@@ -186,7 +186,7 @@ describe('Nodes pane pressure (P)', () => {
 });
 
 // Recorded by dev/record-tasks.ts from a real 8.19 node running a delete-by-query in 2 slices and an
-// unsliced one, both throttled to 1 document a second (test/fixtures/tasks: its _tasks and _cat/nodes).
+// unsliced one, both throttled to 1 document a second (test/fixtures/tasks: its _tasks and node list).
 describe('Tasks pane', () => {
   const tasksScreen = (columns: number, rows: number, tasks?: unknown[]) =>
     screen('yellow', 'tasks', columns, rows, (app) => {

@@ -23,17 +23,14 @@ function hostileStore() {
   loadScenario(store, 'yellow');
   const indices = fixture('yellow', 'indices') as Record<string, string>[];
   const shards = fixture('yellow', 'shards') as Record<string, string | null>[];
-  const nodes = fixture('yellow', 'nodes') as Record<string, string>[];
+  const nodes = fixture('yellow', 'nodes') as { nodes: Record<string, Record<string, unknown>> };
   const rows = NAMES.map((name, i) => ({ ...indices[0], index: name, uuid: `hostile${i}`, health: 'green', rep: '0' }));
   const shardRows = NAMES.map((name) => ({ ...shards[0], index: name, shard: '0', node: NODE }));
   const set = (name: 'indices' | 'shards' | 'nodes', raw: unknown) =>
     setSnapshot(store, name, { data: RESOURCES[name].parse(raw as never) as never, fetchedAt: NOW - 3000, failures: 0 });
   set('indices', [...indices, ...rows]);
   set('shards', [...shards.map((s) => ({ ...s, node: s.node ? NODE : s.node })), ...shardRows]);
-  set(
-    'nodes',
-    nodes.map((n) => ({ ...n, name: NODE })),
-  );
+  set('nodes', { ...nodes, nodes: Object.fromEntries(Object.entries(nodes.nodes).map(([id, n]) => [id, { ...n, name: NODE }])) });
   return store;
 }
 

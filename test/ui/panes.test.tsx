@@ -306,10 +306,13 @@ describe('Nodes', () => {
 
   it('warns when heap max is over half the RAM, and above 32 GB', async () => {
     const app = await open('nodes');
-    const node = app.store.getState().snapshots.nodes.data![0];
-    setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 20 * 1024 ** 3, ramTotalBytes: 32 * 1024 ** 3 }] });
+    const figures = app.store.getState().snapshots.nodeStats.data!;
+    const sized = (heapMaxBytes: number, ramTotalBytes: number) => ({
+      data: { ...figures, stats: [{ ...figures.stats[0], heapMaxBytes, ramTotalBytes }] },
+    });
+    setSnapshot(app.store, 'nodeStats', sized(20 * 1024 ** 3, 32 * 1024 ** 3));
     await frameWhere(app, 'the heap warning over half the RAM', (f) => f.includes('is over 50% of RAM 32.0gb'));
-    setSnapshot(app.store, 'nodes', { data: [{ ...node, heapMaxBytes: 40 * 1024 ** 3, ramTotalBytes: 128 * 1024 ** 3 }] });
+    setSnapshot(app.store, 'nodeStats', sized(40 * 1024 ** 3, 128 * 1024 ** 3));
     await frameWhere(app, 'the heap warning above 32 GB', (f) => f.includes('is above 32gb: compressed pointers are off'));
   });
 });

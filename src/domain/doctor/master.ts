@@ -7,6 +7,7 @@
 import { formatAgo, formatPercent } from '../text/format';
 import type { NodeSample } from '../nodes/node-history';
 import { nodeLeftShards, type NodeWatch } from '../nodes/node-watch';
+import { roleLetters } from '../nodes/roles';
 import type { ShardRow } from '../types';
 import type { Finding } from './finding';
 import { findingFromIndicator, indicatorOf, type HealthReportView, type IndicatorDetail } from './health-report';
@@ -42,25 +43,6 @@ export function rolesText(roles: readonly string[]): string {
   return roles.join(', ');
 }
 
-/** node.role letters of _cat/nodes as words (m master, d data, h hot, w warm, c cold, f frozen, s content, i ingest, ...). */
-export function roleLetters(letters: string): string {
-  const words: Record<string, string> = {
-    m: 'master',
-    d: 'data',
-    h: 'data_hot',
-    w: 'data_warm',
-    c: 'data_cold',
-    f: 'data_frozen',
-    s: 'data_content',
-    i: 'ingest',
-    l: 'ml',
-    r: 'remote_cluster_client',
-    t: 'transform',
-    v: 'voting_only',
-  };
-  if (!letters || letters === '-') return 'coordinating only';
-  return [...letters].map((c) => words[c] ?? c).join(', ');
-}
 
 const isMasterEligible = (n: Pick<NodeCounters, 'roles'>) => n.roles.includes('master');
 const isData = (n: Pick<NodeCounters, 'roles'>) => n.roles.some((r) => r === 'data' || r.startsWith('data_'));

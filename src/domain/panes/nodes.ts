@@ -11,6 +11,12 @@ import { elasticWidths, type Column, type SortKey } from '../text/table';
 import type { NodeInfo, NodeSearchStats } from '../types';
 
 export interface NodeLine extends NodeInfo {
+  /** From the node's statistics (0, or null, until they are read). */
+  heapUsedBytes: number;
+  heapMaxBytes: number;
+  ramTotalBytes: number;
+  cpuPercent: number | null;
+  load1m: number | null;
   openContexts: number | null;
   scrollContextLimit: number | null;
   /** _nodes/stats of this node (undefined until read, or when the node is not in it). */
@@ -19,7 +25,7 @@ export interface NodeLine extends NodeInfo {
   jvm?: NodeJvmArgs;
 }
 
-/** Each node of _cat/nodes with its open search contexts, statistics and JVM arguments (by id, else by name), and the cluster's limit. */
+/** Each node of the cluster state with its open search contexts, statistics and JVM arguments (by id, else by name), and the cluster's limit. */
 export function nodeLines(
   nodes: NodeInfo[],
   search: NodeSearchStats[] | undefined,
@@ -30,13 +36,21 @@ export function nodeLines(
   const byName = new Map((search ?? []).map((s) => [s.name, s]));
   const pick = <T extends { id: string; name: string }>(list: T[], n: NodeInfo) =>
     list.find((x) => x.id === n.id) ?? list.find((x) => x.name === n.name);
-  return nodes.map((n) => ({
-    ...n,
-    openContexts: byName.get(n.name)?.openContexts ?? null,
-    scrollContextLimit,
-    stats: pick(stats, n),
-    jvm: pick(jvm, n),
-  }));
+  return nodes.map((n) => {
+    const st = pick(stats, n);
+    return {
+      ...n,
+      heapUsedBytes: st?.heapUsedBytes ?? 0,
+      heapMaxBytes: st?.heapMaxBytes ?? 0,
+      ramTotalBytes: st?.ramTotalBytes ?? 0,
+      cpuPercent: st?.cpuPercent ?? null,
+      load1m: st?.load1m ?? null,
+      openContexts: byName.get(n.name)?.openContexts ?? null,
+      scrollContextLimit,
+      stats: st,
+      jvm: pick(jvm, n),
+    };
+  });
 }
 
 const pct = (a: number, b: number) => (b > 0 ? (a / b) * 100 : 0);
@@ -90,16 +104,21 @@ export const NODE_COLUMNS: Column<NodeLine>[] = [
     title: 'heap%',
     width: 5,
     align: 'right',
-    text: (r) => formatPercent(pct(r.heapUsedBytes, r.heapMaxBytes)),
+    text: (r) => (r.stats ? formatPercent(pct(r.heapUsedBytes, r.heapMaxBytes)) : '-'),
     tone: (r) => usageTone(r.heapUsedBytes, r.heapMaxBytes),
   },
   {
     title: 'heap',
     width: 10,
-    text: (r) => Object.values(barText(pct(r.heapUsedBytes, r.heapMaxBytes), 10)).join(''),
+    text: (r) => (r.stats ? Object.values(barText(pct(r.heapUsedBytes, r.heapMaxBytes), 10)).join('') : '-'),
     tone: (r) => usageTone(r.heapUsedBytes, r.heapMaxBytes),
   },
-  { title: 'used/max', width: 13, align: 'right', text: (r) => `${formatBytes(r.heapUsedBytes)}/${formatBytes(r.heapMaxBytes)}` },
+  {
+    title: 'used/max',
+    width: 13,
+    align: 'right',
+    text: (r) => (r.stats ? `${formatBytes(r.heapUsedBytes)}/${formatBytes(r.heapMaxBytes)}` : '-'),
+  },
   { title: 'Xms/Xmx', width: 11, align: 'right', text: xmsXmx, tone: heapArgsTone },
   {
     title: 'gc',
@@ -124,13 +143,13 @@ export const NODE_COLUMNS: Column<NodeLine>[] = [
     },
   },
   { title: 'fielddata', width: 9, align: 'right', text: (r) => (r.stats ? formatBytes(r.stats.fielddataBytes) : '-') },
-  { title: 'RAM', width: 7, align: 'right', text: (r) => formatBytes(r.ramTotalBytes) },
+  { title: 'RAM', width: 7, align: 'right', text: (r) => (r.stats ? formatBytes(r.ramTotalBytes) : '-') },
   {
     title: 'max/RAM',
     width: 7,
     align: 'right',
-    text: (r) => formatPercent(pct(r.heapMaxBytes, r.ramTotalBytes)),
-    tone: (r) => heapSizeTone(r.heapMaxBytes, r.ramTotalBytes),
+    text: (r) => (r.stats ? formatPercent(pct(r.heapMaxBytes, r.ramTotalBytes)) : '-'),
+    tone: (r) => (r.stats ? heapSizeTone(r.heapMaxBytes, r.ramTotalBytes) : undefined),
   },
   {
     title: 'scroll',
@@ -161,9 +180,10 @@ export function nodeColumnsFor(width: number): Column<NodeLine>[] {
 
 /** One sentence on the selected node's heap sizing and scroll contexts, with the rule behind it. */
 export function nodeVerdict(n: NodeLine): { text: string; tone: Tone }[] {
-  const tone = heapSizeTone(n.heapMaxBytes, n.ramTotalBytes);
-  const heap =
-    tone === 'red'
+  const tone = n.stats ? heapSizeTone(n.heapMaxBytes, n.ramTotalBytes) : ('gray' as Tone);
+  const heap = !n.stats
+    ? 'heap and RAM: the node statistics are not read yet'
+    : tone === 'red'
       ? `heap max ${formatBytes(n.heapMaxBytes)} is above 32gb: compressed pointers are off; lower -Xmx/-Xms`
       : tone === 'yellow'
         ? `heap max ${formatBytes(n.heapMaxBytes)} is over 50% of RAM ${formatBytes(n.ramTotalBytes)}: the OS needs the rest for file caches`

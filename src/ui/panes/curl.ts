@@ -3,7 +3,7 @@
 import { useMemo } from 'react';
 import { curlLine } from '../../domain/mutation/preview';
 import { urlForMessage } from '../../domain/urls';
-import { readRequestOf } from '../../store/panes';
+import { readRequestsOf } from '../../store/panes';
 import type { ResourceName } from '../../store/console';
 import type { ConnectionInfo } from '../../store/console';
 import { useConsole } from '../app/context';
@@ -15,7 +15,7 @@ export function curlLinesOf(
 ): string[] {
   const to = { url: urlForMessage(conn.url), user: conn.user, insecure: conn.insecure };
   return [
-    ...names.map(readRequestOf),
+    ...names.flatMap(readRequestsOf),
     ...extra.map((e) => ({ method: 'GET' as const, path: e.path, querystring: e.querystring ?? {} })),
   ].map((r) => curlLine(r, to));
 }

@@ -20,20 +20,24 @@ const GB = 1024 ** 3;
 
 describe('nodes pane rows', () => {
   it('joins each node with its open contexts and the cluster limit, and shows them as columns', () => {
-    const [n] = nodeLines(y.nodes, y.nodeStats.search, y.settings.maxOpenScrollContext);
-    expect(n).toMatchObject({ name: 'fixtures', openContexts: 0, scrollContextLimit: 500 });
-    // Without node stats (not read yet): those columns say '-'.
+    const [bare] = nodeLines(y.nodes, y.nodeStats.search, y.settings.maxOpenScrollContext);
+    expect(bare).toMatchObject({ name: 'fixtures', openContexts: 0, scrollContextLimit: 500 });
+    // Without node stats (not read yet): every figure they bring says '-', never 0%.
+    expect(NODE_COLUMNS.map((c) => c.text(bare))).toEqual(['*fixtures', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-', '-', '0/500']);
+    expect(nodeVerdict(bare)[0]).toEqual({ text: 'heap and RAM: the node statistics are not read yet', tone: 'gray' });
+    // With them (the same recording's _nodes/stats): heap, CPU, load and RAM are theirs.
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, y.settings.maxOpenScrollContext, y.nodeStats.stats);
     expect(NODE_COLUMNS.map((c) => c.text(n))).toEqual([
       '*fixtures',
-      '33%',
-      '███·······',
-      '170mb/512mb',
+      '44%',
+      '████······',
+      '225mb/512mb',
       '-',
-      '-',
-      '68%',
-      '0.38',
-      '-',
-      '-',
+      '10 580ms',
+      '99%',
+      '16.02',
+      '69%',
+      '0b',
       '23.5gb',
       '2%',
       '0/500',
@@ -44,7 +48,7 @@ describe('nodes pane rows', () => {
   });
 
   it('the verdict names the heap rule, and says what to do when it is broken', () => {
-    const [n] = nodeLines(y.nodes, y.nodeStats.search, 500);
+    const [n] = nodeLines(y.nodes, y.nodeStats.search, 500, y.nodeStats.stats);
     expect(nodeVerdict(n)).toEqual([
       { text: 'heap max 512mb = 2% of RAM (limit 50%, never above 32gb)', tone: 'green' },
       { text: 'open search contexts 0 of search.max_open_scroll_context 500', tone: 'green' },
@@ -106,7 +110,7 @@ describe('node statistics (recorded _nodes/stats and _nodes/jvm)', () => {
     expect(NODE_COLUMNS.find((c) => c.title === 'Xms/Xmx')!.text(n)).toBe('512m/512m');
     expect(NODE_COLUMNS.find((c) => c.title === 'gc')!.text(n)).toMatch(/^\d+ \d+(ms|\.\ds)$/);
     expect(nodeDetails(n).map((l) => l.text)).toEqual([
-      'heap 170mb of 512mb · -Xms512m = -Xmx512m',
+      'heap 225mb of 512mb · -Xms512m = -Xmx512m',
       expect.stringMatching(/^gc (young|old) \d+ \(.+\), (young|old) \d+ \(.+\) · fielddata 0b \(0 evictions\)$/),
       expect.stringMatching(/^RAM .+ used of 23\.5gb · load [\d.]+ [\d.]+ [\d.]+ · cpu \d+%$/),
       expect.stringMatching(/^data \d+% used, .+ free of .+: \/.+\/data \(.+\)$/),

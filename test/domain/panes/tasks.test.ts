@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCatNodes, parseTasks, type ClusterTask } from '../../../src/domain/parse';
+import { parseNodesInfo, parseTasks, type ClusterTask } from '../../../src/domain/parse';
 import {
   taskControlRefusal,
   taskDetails,
@@ -24,7 +24,7 @@ const fx = (scenario: string, name: string) =>
   JSON.parse(fs.readFileSync(path.join(__dirname, '../../fixtures', scenario, `${name}.json`), 'utf8'));
 
 const busy = parseTasks(fx('tasks', 'tasks'));
-const nodes = parseCatNodes(fx('tasks', 'nodes'));
+const nodes = parseNodesInfo(fx('tasks', 'nodes'), undefined, fx('tasks', 'nodes.alongside'));
 
 describe('parseTasks', () => {
   it('reads every task with its id, parent and a by-query status; other tasks have none', () => {

@@ -1,5 +1,6 @@
 // Turns Elasticsearch responses (as requested by cluster/, see cluster/resources.ts) into domain
 // types. Pure: tested against responses recorded from a real node in test/fixtures/.
+import { flattenSettings } from './flat-settings';
 import { lettersOfRoles } from './nodes/roles';
 import { allocationLimits } from './maintenance/allocation-limits';
 import type {
@@ -257,16 +258,6 @@ export function parseCatAllocation(rows: Json[]): NodeDisk[] {
       totalBytes: num(r['disk.total']),
     }))
     .sort((a, b) => compareText(a.node, b.node));
-}
-
-/** Flattens nested settings ({"watermark":{"low":{"max_headroom":..}}}) to dotted keys. */
-export function flattenSettings(obj: unknown, prefix = '', out: Record<string, string> = {}): Record<string, string> {
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-    if (prefix) out[prefix] = Array.isArray(obj) ? obj.join(',') : str(obj);
-    return out;
-  }
-  for (const [k, v] of Object.entries(obj as Json)) flattenSettings(v, prefix ? `${prefix}.${k}` : k, out);
-  return out;
 }
 
 /**

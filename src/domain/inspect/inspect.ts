@@ -2,6 +2,7 @@
 // index template, the _cat commands): parsers from the raw answers of Elasticsearch into plain
 // values, and the math the index detail and the inspect commands share (a mapping as a foldable
 // tree, identical mappings collapsed, rates between two stats reads). No await.
+import { flattenSettings } from '../flat-settings';
 import { formatBytes, formatCount } from '../text/format';
 import { num } from '../parse';
 import { displayText } from '../text/display-text';
@@ -32,15 +33,8 @@ export function parseIndexSettings(
     .sort((a, b) => compareText(a.index, b.index));
 }
 
-/** Nested objects into dotted keys (what flat_settings does; the template simulation answers nested). */
-export function flatten(obj: Record<string, unknown>, prefix = '', out: FlatSettings = {}): FlatSettings {
-  for (const [k, v] of Object.entries(obj)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) flatten(v as Record<string, unknown>, key, out);
-    else out[key] = text(v);
-  }
-  return out;
-}
+/** Nested objects into dotted keys (what flat_settings does; the template simulation answers nested), a list as its JSON. */
+export const flatten = (obj: Record<string, unknown>): FlatSettings => flattenSettings(obj, text);
 
 export interface SettingRow {
   key: string;

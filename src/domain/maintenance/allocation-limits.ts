@@ -2,6 +2,7 @@
 // allocation exclude set) and the record shardeck keeps of what it changed, so that allocation is
 // never left off by shardeck: the record is written before the change with the values before it;
 // the next shardeck on that cluster compares it with the cluster and offers to put them back. Pure.
+import { flattenSettings } from '../flat-settings';
 import { compareText } from '../text/order';
 import type { MutationPlan } from '../mutation/plan';
 
@@ -23,28 +24,17 @@ export type AllocationValues = Record<Level, Record<string, string | null>>;
 type Json = Record<string, unknown>;
 
 /** Dotted keys of a (nested or flat) settings object; null values kept as null (an unset). */
-function flatten(obj: unknown, prefix: string, out: Record<string, string | null>): Record<string, string | null> {
-  if (obj !== null && typeof obj === 'object' && !Array.isArray(obj)) {
-    for (const [k, v] of Object.entries(obj as Json)) flatten(v, prefix ? `${prefix}.${k}` : k, out);
-  } else if (prefix) {
-    out[prefix] =
-      typeof obj === 'string'
-        ? obj
-        : typeof obj === 'number' || typeof obj === 'boolean'
-          ? String(obj)
-          : Array.isArray(obj)
-            ? obj.join(',')
-            : null;
-  }
-  return out;
-}
+const flatten = (obj: unknown): Record<string, string | null> =>
+  flattenSettings(obj, (v) =>
+    typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : Array.isArray(v) ? v.join(',') : null,
+  );
 
 /** The watched settings of GET _cluster/settings (flat or nested), per level; "" counts as unset. */
 export function allocationValuesOf(body: unknown): AllocationValues {
   const b = (body ?? {}) as Json;
   const out: AllocationValues = { persistent: {}, transient: {} };
   for (const level of LEVELS)
-    for (const [k, v] of Object.entries(flatten(b[level], '', {}))) if (isAllocationKey(k) && v !== null && v !== '') out[level][k] = v;
+    for (const [k, v] of Object.entries(flatten(b[level]))) if (isAllocationKey(k) && v !== null && v !== '') out[level][k] = v;
   return out;
 }
 
@@ -53,7 +43,7 @@ export function allocationKeysOfPlan(plan: Pick<MutationPlan, 'method' | 'path' 
   const out: Record<Level, string[]> = { persistent: [], transient: [] };
   if (plan.method !== 'PUT' || plan.path !== '/_cluster/settings') return out;
   const b = (plan.body ?? {}) as Json;
-  for (const level of LEVELS) out[level] = Object.keys(flatten(b[level], '', {})).filter(isAllocationKey);
+  for (const level of LEVELS) out[level] = Object.keys(flatten(b[level])).filter(isAllocationKey);
   return out;
 }
 

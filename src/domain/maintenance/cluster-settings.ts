@@ -2,6 +2,7 @@
 // (persistent, transient, a node's file), a line of meaning for the ones operators touch, a new
 // value checked before it is sent, an unknown key answered with the nearest known ones, and the
 // value before shardeck first changed a key, kept so `cluster-settings restore KEY` puts it back.
+import { flattenSettings } from '../flat-settings';
 import { editDistance } from '../text/suggest';
 import { compareText } from '../text/order';
 import type { MutationPlan } from '../mutation/plan';
@@ -51,18 +52,8 @@ function flatValue(v: unknown): SettingValue | null {
   return null;
 }
 
-/** A settings object, nested or flat, as flat keys (a.b.c). */
-export function flatten(obj: unknown, prefix = ''): Record<string, SettingValue> {
-  const out: Record<string, SettingValue> = {};
-  if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) return out;
-  for (const [k, v] of Object.entries(obj as Json)) {
-    const key = prefix ? `${prefix}.${k}` : k;
-    const flat = flatValue(v);
-    if (flat !== null) out[key] = flat;
-    else Object.assign(out, flatten(v, key));
-  }
-  return out;
-}
+/** A settings object, nested or flat, as flat keys (a.b.c); a list kept a list, a null left out. */
+export const flatten = (obj: unknown): Record<string, SettingValue> => flattenSettings(obj, (v) => flatValue(v) ?? undefined);
 
 export function parseClusterSettings(settings: unknown, nodes: unknown): ClusterSettingsFacts {
   const b = (settings ?? {}) as Json;

@@ -9,7 +9,7 @@ import { indexActionPlan, parseIndexFacts, type IndexAction } from '../../src/do
 import { indexAdminMachine } from '../../src/domain/wizards/index-admin';
 import type { WizardServices } from '../../src/services/wizards';
 import { WizardSession } from '../../src/services/wizards/session';
-import { wizardsWith } from '../helpers/wizard-ui';
+import { plain, wizardsWith } from '../helpers/wizard-ui';
 import { failOnConsoleError, fixture, loadScenario, makeStore, renderApp, type Rendered } from '../ui/harness';
 import { withColourMarkers } from '../ui/markers';
 
@@ -78,4 +78,26 @@ describe('marks on the Indices pane', () => {
         await r.settled();
         await expect(withColourMarkers(r.frame())).toMatchFileSnapshot(`__screens__/marks-${action}-review-${columns}x${rows}.txt`);
       });
+
+  it('a request too tall for 80x23 (60 indices) is not offered for confirmation: said, typing ignored, Esc closes', async () => {
+    const { services, sessions } = recordedServices();
+    r = await marked(80, 23, services);
+    await r.press('X');
+    await r.settled();
+    const [row] = fixture('yellow', 'indices') as Record<string, string>[];
+    const cat = Array.from({ length: 60 }, (_, i) => ({ ...row, index: `logs-app-2025-${String(i).padStart(2, '0')}` }));
+    const facts = parseIndexFacts(cat, {}, () => null);
+    sessions[0].send({
+      type: 'previewed',
+      preview: { facts, already: [], plan: indexActionPlan('delete', facts, 'x'), snapshotsRead: true },
+    });
+    await r.settled();
+    expect(plain(r.frame()).replace(/\s+/g, ' ')).toMatch(
+      /the request naming these 60 indices takes \d+ rows: too tall to review whole here/,
+    );
+    await r.type('60');
+    await r.press('\r');
+    await r.settled();
+    expect(sessions[0].getState()).toMatchObject({ phase: 'review', typed: '' });
+  });
 });

@@ -10,7 +10,9 @@ import type { IndexAction } from '../../domain/maintenance/index-admin';
 import { indexFactText, typedAsk, type IndexAdminState } from '../../domain/wizards/index-admin';
 import type { WizardServices } from '../../services/wizards';
 import { indexAdminWizard } from '../../services/wizards/index-admin';
-import { RequestPreview } from '../components/RequestPreview';
+import { RequestPreview, requestBoxLines } from '../components/RequestPreview';
+import type { Preview } from '../../domain/mutation/preview';
+import { useTerminalSize } from '../app/terminal';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
@@ -18,8 +20,10 @@ import { useIndicesTarget } from './marked-target';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Results, Waiting } from './wizard-text';
 
-/** Indices listed one a line on the review; the rest counted (the request below names every one). */
-const LISTED = 6;
+/** Rows of the screen that are not the wizard's: the header (2), the footer, the line left free, the title. */
+const AROUND = 5;
+/** The request box's border and padding, left and right (RequestPreview). */
+const BOX_SIDES = 4;
 
 export const IndexCloseWizard = withServices(({ onClose, services }) => (
   <IndexAdminView action="close" onClose={onClose} services={services} />
@@ -31,11 +35,28 @@ export const IndexDeleteWizard = withServices(({ onClose, services }) => (
   <IndexAdminView action="delete" onClose={onClose} services={services} />
 ));
 
+/**
+ * The review's rows: how many indices are listed one a line in the room the request (shown whole:
+ * it names every one) and the lines under it leave; `fits` false when the request alone is taller
+ * than the screen allows (then nothing can be confirmed: what is confirmed must be seen whole).
+ */
+function reviewRoom(state: Extract<IndexAdminState, { preview: unknown }>, preview: Preview | undefined, columns: number, rows: number) {
+  const { facts, already, snapshotsRead } = state.preview;
+  const unsaved = state.action === 'delete' && facts.some((f) => !f.newestSnapshot);
+  const box = preview ? requestBoxLines(preview, Math.max(1, columns - BOX_SIDES)).length + 2 : 1;
+  const other = 2 + (already.length ? 1 : 0) + (unsaved ? 1 : 0) + (snapshotsRead ? 0 : 1) + 4;
+  const room = rows - AROUND - box - other;
+  return { listed: Math.max(0, Math.min(facts.length, room)), fits: room >= 0, box };
+}
+
 function IndexAdminView({ action, onClose, services }: { action: IndexAction; onClose: () => void; services: WizardServices }) {
   const target = useIndicesTarget();
   const [state, session] = useSession(() => services.open(indexAdminWizard, action, target));
+  const { columns, rows } = useTerminalSize();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase !== 'review') return false;
+    // A request taller than the screen: only Esc (nothing confirmed unseen).
+    if (!reviewRoom(state, services.preview(state.plan), columns, rows).fits) return false;
     if (confirmationNeeded(state.plan).kind === 'type') return lineKeys(key, session.send);
     if (!key.is('dialog.confirm')) return false;
     session.send({ type: 'confirm', confirmation: { by: 'key' } });
@@ -46,6 +67,7 @@ function IndexAdminView({ action, onClose, services }: { action: IndexAction; on
 
 export function IndexAdminScreen({ state, services }: { state: IndexAdminState; services: WizardServices }) {
   const hint = useHint();
+  const { columns, rows } = useTerminalSize();
   if (state.phase === 'loading')
     return (
       <Text wrap="truncate-end">{`reading ${state.target.split(',').length} ${state.target.includes(',') ? 'indices' : 'index'}…`}</Text>
@@ -61,13 +83,25 @@ export function IndexAdminScreen({ state, services }: { state: IndexAdminState; 
     );
   const { facts, already, snapshotsRead } = state.preview;
   const unsaved = facts.filter((f) => !f.newestSnapshot).map((f) => f.index);
+  const preview = state.phase === 'done' ? undefined : services.preview(state.plan);
+  const { listed, fits, box } = reviewRoom(state, preview, columns, rows);
+  if (!fits)
+    return (
+      <Box flexDirection="column">
+        <Text bold>{`${state.action} ${facts.length} indices, each named:`}</Text>
+        <Text color={colourOf('yellow')} wrap="wrap">
+          {`the request naming these ${facts.length} indices takes ${box} rows: too tall to review whole here. Make the terminal taller (${box + AROUND + 7} rows), or mark fewer indices; nothing was sent`}
+        </Text>
+        <Hint>{hint(['dialog.close', 'close'])}</Hint>
+      </Box>
+    );
   return (
     <Box flexDirection="column">
       <Text bold>{`${state.action} ${facts.length} ${facts.length === 1 ? 'index' : 'indices'}, each named:`}</Text>
-      {facts.slice(0, LISTED).map((f) => (
+      {facts.slice(0, listed).map((f) => (
         <Text key={f.index} wrap="truncate-end">{`  ${indexFactText(f)}`}</Text>
       ))}
-      {facts.length > LISTED ? <Text dimColor>{`  … and ${facts.length - LISTED} more, each named in the request below`}</Text> : null}
+      {facts.length > listed ? <Text dimColor>{`  … and ${facts.length - listed} more, each named in the request below`}</Text> : null}
       {already.length ? (
         <Text
           dimColor
@@ -88,7 +122,7 @@ export function IndexAdminScreen({ state, services }: { state: IndexAdminState; 
         </>
       ) : (
         <>
-          <RequestPreview previews={[services.preview(state.plan)]} />
+          <RequestPreview previews={[preview!]} />
           {state.phase === 'applying' ? (
             <Text>sending…</Text>
           ) : confirmationNeeded(state.plan).kind === 'type' ? (

@@ -116,7 +116,9 @@ describe('keys', () => {
     expect(keyName('c', { ...none, ctrl: true })).toBe('ctrl-c');
     expect(keyName('G', { ...none, shift: true })).toBe('G');
     expect(commandFor('u', ['shards', 'table', 'global'], KEYMAP)?.id).toBe('shards.toggleProblems');
-    expect(commandFor('u', ['indices', 'table', 'global'], KEYMAP)).toBeUndefined();
+    // The same key in another scope is that scope's own command, never the shards'.
+    expect(commandFor('u', ['indices', 'table', 'global'], KEYMAP)?.id).toBe('wizard.indexOpen');
+    expect(commandFor('u', ['templates', 'table', 'global'], KEYMAP)).toBeUndefined();
     expect(commandFor('q', ['indices', 'table', 'global'], KEYMAP)?.id).toBe('quit');
   });
 });

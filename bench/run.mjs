@@ -740,8 +740,8 @@ function table(r) {
     add(
       `${c3.nodes} nodes, ${c3.indices} indices: node time of watching Indices`,
       `${c3.node_ms_per_min} ms/min (${c3.node_pct_of_minute}%; every ${c3.indices_period_s}/${c3.health_period_s}/${c3.blocks_period_s} s: indices/health/blocks; ${c3.start_node_ms} ms at start${c3.watches ? `; load ${c3.watches.indices.loadavg[0]}` : ''})`,
-      '< 1% of a minute',
-      c3.node_pct_of_minute < 1,
+      '< 0.5% of a minute (issue 45)',
+      c3.node_pct_of_minute < 0.5,
     );
     // The other panes watched the same way (issue 26's reads: Health's pending tasks, Nodes' pressure
     // and hot spots, the Tasks pane), each with its requests, bytes and the load average it ran at.
@@ -750,8 +750,8 @@ function table(r) {
       add(
         `${c3.nodes} nodes, ${c3.indices} indices: node time of watching ${pane[0].toUpperCase()}${pane.slice(1)}`,
         `${w.node_ms_per_min} ms/min (${w.node_pct_of_minute}%; ${w.requests_per_min} req, ${Math.round(w.bytes_per_min / 1024)} KiB a minute; load ${w.loadavg[0]})`,
-        '< 1% of a minute',
-        w.node_pct_of_minute < 1,
+        '< 0.5% of a minute (issue 45)',
+        w.node_pct_of_minute < 0.5,
       );
     }
     const fl = c3.field_limits;

@@ -21,7 +21,8 @@ const out = path.join(root, 'bench/out');
 const PANES = ['health', 'indices', 'shards', 'disk', 'nodes', 'tasks'];
 // Watched one after the other: Indices (the grown tables), and the panes with issue 26's reads
 // (Health: pending tasks; Nodes: pressure, allocation for the hot spots; Tasks: the task list).
-const WATCH_PANES = ['indices', 'health', 'nodes', 'tasks'];
+// BENCH_CLUSTER3_PANES=health,nodes: only those watched (the others' figures kept from the last run).
+const WATCH_PANES = process.env.BENCH_CLUSTER3_PANES?.split(',') ?? ['indices', 'health', 'nodes', 'tasks'];
 const INDICES = Number(process.env.BENCH_CLUSTER3_INDICES ?? 5000);
 // Long enough for the large cluster's stretched reads (up to every 2 min) to come more than once.
 const WATCH_S = Number(process.env.BENCH_CLUSTER3_WATCH_S ?? 300);
@@ -90,7 +91,11 @@ export async function cluster3({ keep = false } = {}) {
       poll[pane] = { requests: r.requests, bytes: r.bytes, ms: Math.round(r.ms * 10) / 10 };
       log(`  poll cycle ${pane}: ${JSON.stringify(poll[pane])}`);
     }
-    const watches = {};
+    // The panes not watched this time (BENCH_CLUSTER3_PANES) keep their figures of the last run.
+    const last = fs.existsSync(path.join(root, 'bench/results.json'))
+      ? JSON.parse(fs.readFileSync(path.join(root, 'bench/results.json'), 'utf8')).cluster3?.watches
+      : undefined;
+    const watches = { ...(last ?? {}) };
     for (const pane of WATCH_PANES) {
       log(`  the ${pane} pane watched for ${WATCH_S} s at the default interval through the counting proxy`);
       const w = runJson('cluster-watch.mjs', [c.url, pane, WATCH_S]);

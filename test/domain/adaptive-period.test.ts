@@ -18,14 +18,13 @@ describe('adaptive polling period', () => {
     expect(adaptivePeriodMs(500, 500, 300, 999)).toBe(500);
   });
 
-  it("a pane with more than three grown reads splits 0.75% of the node between them (the Nodes pane's seven)", () => {
+  it("a pane's grown reads split 0.4% of the node between them, none more than 0.25% (issue 45: every pane under 0.5%)", () => {
     expect(readShare(1)).toBe(0.0025);
-    expect(readShare(3)).toBe(0.0025);
-    expect(readShare(4)).toBeCloseTo(0.001875, 9);
-    expect(readShare(6)).toBeCloseTo(0.00125, 9);
-    // 50 ms a read: 0.25% -> every 20 s; a sixth of 0.75% -> every 40 s.
-    expect(adaptivePeriodMs(5000, 5000, 50, 5000, readShare(6))).toBe(40_000);
-    expect(adaptivePeriodMs(5000, 5000, 50, 5000, readShare(3))).toBe(20_000);
+    expect(readShare(2)).toBe(0.002);
+    expect(readShare(4)).toBe(0.001);
+    // The Nodes pane's four: 50 ms a read, 0.1% -> every 50 s; alone at 0.25% -> every 20 s.
+    expect(adaptivePeriodMs(5000, 5000, 50, 5000, readShare(4))).toBe(50_000);
+    expect(adaptivePeriodMs(5000, 5000, 50, 5000, readShare(1))).toBe(20_000);
   });
 
   it('one slow answer moves the smoothed cost only part of the way', () => {

@@ -28,7 +28,7 @@ describe('the node list', () => {
     expect(data[0]).toMatchObject({ name: node.name, master: true });
   });
 
-  it('no polled read and not the version check asks _cat/nodes', async () => {
+  it('no polled read and not the version check asks _cat/nodes', () => {
     const paths = Object.values(RESOURCES).flatMap((r: { request: { path: string }; alongside?: { path: string } }) => [
       r.request.path,
       ...(r.alongside ? [r.alongside.path] : []),

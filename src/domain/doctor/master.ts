@@ -43,7 +43,6 @@ export function rolesText(roles: readonly string[]): string {
   return roles.join(', ');
 }
 
-
 const isMasterEligible = (n: Pick<NodeCounters, 'roles'>) => n.roles.includes('master');
 const isData = (n: Pick<NodeCounters, 'roles'>) => n.roles.some((r) => r === 'data' || r.startsWith('data_'));
 

@@ -54,7 +54,8 @@ describe('status on a plain node', () => {
     try {
       for (const [parts, reads] of [
         ['row', 5],
-        ['full', 8],
+        // The node list is two requests (the nodes' info and the state's master_node).
+        ['full', 9],
       ] as const) {
         proxy.reset();
         proxy.trap({ match: onPath('GET', /^\/_cluster\/health$/), action: { delayMs: 600_000 } });

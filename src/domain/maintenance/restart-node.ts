@@ -60,6 +60,8 @@ export function restartChecks(i: RestartChecksInput): RestartChecks {
       seen.add(key(s));
       noCopyElsewhere.push({ index: s.index, shard: s.shard });
     }
+  // In name order, not the shard list's (which varies from one read to the next).
+  noCopyElsewhere.sort((a, b) => (a.index === b.index ? a.shard - b.shard : a.index < b.index ? -1 : 1));
   const warnings: string[] = [];
   if (i.health.status !== 'green')
     warnings.push(

@@ -10,16 +10,19 @@ export type ParsedArgs = { ok: true; ctx: CommandContext } | { ok: false; error:
 export function parseCommandArgs(mod: CommandModule, rest: readonly string[]): ParsedArgs {
   // parseArgs reads "-1" as an option; a negative number is a value (e.g. replicas set x -1),
   // and must reach the command so it can say what is wrong with it. So is a task id whose node id
-  // starts with '-' (node ids are random base64url: "-Xy3...:1234").
+  // starts with '-' (node ids are random base64url: "-Xy3...:1234"), and an index uuid that does
+  // (22 characters of base64url: "-xA9...", shardeck dangling import UUID), unless it is a flag.
+  const options = { ...GLOBAL_OPTIONS, ...mod.options };
+  const isUuid = (a: string) => /^-[\w-]{21}$/.test(a) && !(a.startsWith('--') && a.slice(2) in options);
   const negatives = new Map<string, string>();
   const args = rest.map((a, i) => {
-    if (!/^-\d+(\.\d+)?$/.test(a) && !/^-[\w-]+:\d+$/.test(a)) return a;
+    if (!/^-\d+(\.\d+)?$/.test(a) && !/^-[\w-]+:\d+$/.test(a) && !isUuid(a)) return a;
     const key = `\u0000neg${i}`;
     negatives.set(key, a);
     return key;
   });
   try {
-    const parsed = parseArgs({ args, options: { ...GLOBAL_OPTIONS, ...mod.options }, allowPositionals: true, strict: true });
+    const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
     const positionals = parsed.positionals.map((p) => negatives.get(p) ?? p);
     const values = parsed.values as CommandContext['values'];
     // A flag's value too (--from -3), so the command can say what is wrong with it.

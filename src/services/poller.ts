@@ -338,6 +338,9 @@ function periodOf(
   health?: ClusterHealth,
   grown = 1,
 ): number {
+  // Not read yet (its first answer failed or is late): asked again at the next poll, whatever its
+  // period, so a pane never waits several intervals for its first figures.
+  if (snap !== undefined && snap.data === undefined) return intervalMs;
   const base = intervalMs * RESOURCES[name].every;
   // What grows with the cluster is read as far apart as keeps its cost to the node small (domain/snapshot.ts).
   // The cluster's size: the rows of this table, or its shards (blocks answers few rows but walks every index).

@@ -3,7 +3,7 @@
 // does, prints the answers as one JSON document and ends by itself (no process.exit: its exit
 // delay is measured like shardeck's). No client library, no checks, no error handling.
 import http from 'node:http';
-import { RESOURCES, VERSIONS_READ } from '../src/cluster/resources';
+import { RESOURCES, requestsOf, VERSIONS_READ } from '../src/cluster/resources';
 
 const url = process.argv[2];
 const get = (path: string, q: Record<string, string>) =>
@@ -16,13 +16,7 @@ const get = (path: string, q: Record<string, string>) =>
       })
       .on('error', reject);
   });
-const req = (name: keyof typeof RESOURCES) => {
-  const r: {
-    request: { path: string; querystring?: Record<string, string> };
-    alongside?: { path: string; querystring?: Record<string, string> };
-  } = RESOURCES[name];
-  return Promise.all([r.request, ...(r.alongside ? [r.alongside] : [])].map((q) => get(q.path, q.querystring ?? {})));
-};
+const req = (name: keyof typeof RESOURCES) => Promise.all(requestsOf(name).map((q) => get(q.path, q.querystring ?? {})));
 const health = await req('health');
 const rest = await Promise.all([
   get(VERSIONS_READ[0], VERSIONS_READ[1]),

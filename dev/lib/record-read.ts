@@ -3,7 +3,7 @@
 // (test/helpers/recorded.ts reads them back the same way).
 import fs from 'node:fs';
 import path from 'node:path';
-import { RESOURCES } from '../../src/cluster/resources';
+import { requestsOf } from '../../src/cluster/resources';
 import type { ResourceName } from '../../src/store/console';
 
 async function answer(url: string, request: { path: string; querystring?: Record<string, string> }): Promise<unknown> {
@@ -16,10 +16,7 @@ async function answer(url: string, request: { path: string; querystring?: Record
 const write = (file: string, body: unknown) => fs.writeFileSync(file, JSON.stringify(body, null, 1) + '\n');
 
 export async function recordRead(url: string, name: ResourceName, dir: string, file: string = name): Promise<void> {
-  const r: {
-    request: { path: string; querystring?: Record<string, string> };
-    alongside?: { path: string; querystring?: Record<string, string> };
-  } = RESOURCES[name];
-  write(path.join(dir, `${file}.json`), await answer(url, r.request));
-  if (r.alongside) write(path.join(dir, `${file}.alongside.json`), await answer(url, r.alongside));
+  const [first, second] = requestsOf(name);
+  write(path.join(dir, `${file}.json`), await answer(url, first));
+  if (second) write(path.join(dir, `${file}.alongside.json`), await answer(url, second));
 }

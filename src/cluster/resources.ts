@@ -115,6 +115,12 @@ const asJson = (b: unknown) => (b ?? {}) as Record<string, any>;
 
 const resource = <T>(r: Resource<T>): Resource<T> => r;
 
+/** Every request behind a polled read: its own, and its second one when it has one. */
+export function requestsOf(name: keyof typeof RESOURCES): ReadRequest[] {
+  const r: Resource<unknown> = RESOURCES[name] as Resource<unknown>;
+  return r.alongside ? [r.request, r.alongside] : [r.request];
+}
+
 /** The version check's read (cluster/api.ts): only each node's version, from the nodes' info. */
 export const VERSIONS_READ = ['/_nodes/_all/_none', { filter_path: 'nodes.*.version' }] as const;
 

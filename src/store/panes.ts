@@ -3,7 +3,7 @@
 // cluster/resources.ts (a misspelt one fails the typecheck) and what the poller needs is derived.
 // The component that draws a pane is added in ui/panes/registry.ts (ui/ sits above this layer).
 import type { Scope } from '../keys/keymap';
-import { RESOURCES, resourcesOfPane, type ResourceName } from '../cluster/resources';
+import { requestsOf, resourcesOfPane, type ResourceName } from '../cluster/resources';
 import { PANES, PANE_DECLARATIONS, type PaneDeclaration, type PaneId, type PaneTable } from '../domain/panes';
 
 export { PANES, type PaneId };
@@ -30,13 +30,5 @@ export type TablePane = {
 
 /** The GETs behind a polled resource (method, path, query string; its second read too), for the panes' curl lines. */
 export function readRequestsOf(name: ResourceName): { method: 'GET'; path: string; querystring: Record<string, string> }[] {
-  const r: {
-    request: { path: string; querystring?: Record<string, string> };
-    alongside?: { path: string; querystring?: Record<string, string> };
-  } = RESOURCES[name];
-  return [r.request, ...(r.alongside ? [r.alongside] : [])].map((q) => ({
-    method: 'GET' as const,
-    path: q.path,
-    querystring: { ...q.querystring },
-  }));
+  return requestsOf(name).map((q) => ({ method: 'GET' as const, path: q.path, querystring: { ...q.querystring } }));
 }

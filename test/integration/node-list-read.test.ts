@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createEsApi } from '../../src/cluster/api';
 import { createClient } from '../../src/cluster/connection';
-import { RESOURCES } from '../../src/cluster/resources';
+import { RESOURCES, requestsOf } from '../../src/cluster/resources';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
@@ -29,10 +29,7 @@ describe('the node list', () => {
   });
 
   it('no polled read and not the version check asks _cat/nodes', () => {
-    const paths = Object.values(RESOURCES).flatMap((r: { request: { path: string }; alongside?: { path: string } }) => [
-      r.request.path,
-      ...(r.alongside ? [r.alongside.path] : []),
-    ]);
+    const paths = (Object.keys(RESOURCES) as (keyof typeof RESOURCES)[]).flatMap((name) => requestsOf(name).map((q) => q.path));
     expect(paths.filter((p) => p.startsWith('/_cat/nodes'))).toEqual([]);
   });
 });

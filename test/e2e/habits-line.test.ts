@@ -2,39 +2,32 @@
 // secured shared node (TLS, the elastic user's password from a 0600 file): a read command of the
 // command table run in-process into a view that scrolls, searches and copies (hostile names
 // inert, the exit code shown), Tab completing flags, names and profiles.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until';
+import { Terminals } from '../helpers/tmux';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 
-const SOCKET = `shardeck-line-${process.pid}`;
 const INDEX = `service_v9_line${process.pid}`;
 /** A name someone else chose (test/fixtures/hostile): an OSC that would set the terminal's title. */
 const HOSTILE = 'osc\u001b]0;pwned\u0007';
 
+const term = new Terminals('shardeck-line');
+const { tmux, screen, waitFor, keys } = term;
 let node: SharedNode;
 let dir: string;
 let cfg: string;
 let passwordFile: string;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
-
 function launch(session: string, args: string, size: [number, number] = [80, 23]): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), cmd);
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
+  term.start(session, cmd, size);
 }
 
-const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
-const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
-  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
-const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
 /** The command line's row: the one above the status bar. */
 const lineRow = (s: string) => s.trimEnd().split('\n').slice(-2)[0];
 
@@ -92,11 +85,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no session left
-  }
+  term.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -185,6 +174,7 @@ describe('a read command on the line (:cat allocation)', () => {
     keys('ro', 'Enter');
     await waitFor('ro', (s) => s.includes('replicas changes the cluster: not in read-only mode'), 'the refusal');
     keys('ro', 'Escape');
+    await waitFor('ro', (s) => !s.includes('not in read-only mode') && s.includes('q quit'), 'back on the pane');
     keys('ro', ':');
     keys('ro', '-l', 'doctor');
     keys('ro', 'Enter');
@@ -195,7 +185,9 @@ describe('a read command on the line (:cat allocation)', () => {
     keys('ro', 'Home');
     await waitFor('ro', (s) => /line 1 of \d+/.test(s) && s.includes('shardeck-shared-secure'), 'the first line again');
     keys('ro', 'Escape');
+    await waitFor('ro', (s) => !s.includes(':doctor') && s.includes('q quit'), 'back on the pane');
     keys('ro', 'q');
+    await waitFor('ro', (s) => s.includes('EXIT=0'), 'the exit');
   });
 });
 
@@ -281,6 +273,7 @@ describe('y on a JSON view copies the value under the cursor, the footer names i
     await waitFor('json', (s) => s.includes('copied _source.user "{'), 'the object copied');
     expect(JSON.parse(tmux('show-buffer'))).toEqual({ name: 'alice', city: 'Lyon' });
     keys('json', 'Escape');
+    await waitFor('json', (s) => !s.includes('"alice"') && s.includes('Documents of'), 'back on the Documents view');
     keys('json', 'Escape');
     await waitFor('json', (s) => !s.includes('Documents of'), 'the view closed');
     // The index detail: Enter on the index, Tab to Settings, y on the highlighted setting.

@@ -1,36 +1,29 @@
 // Issue 44 in a real terminal (tmux at 80x23) against a real node: the built CLI's console as an
 // operator sees it. A profile's label on every pane and in a preview, and on a production profile
 // the cluster's name asked before a change that loses data.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until';
+import { Terminals } from '../helpers/tmux';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-const SOCKET = `shardeck-habits-${process.pid}`;
 const INDEX = `service_v9_habits${process.pid}`;
 
+const term = new Terminals('shardeck-habits');
+const { tmux, screen, waitFor, keys } = term;
 let node: SharedNode;
 let cfg: string;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
-
 /** The built CLI in its own tmux session of the given size, with the test's config dir. */
 function launch(session: string, args: string, env = '', size: [number, number] = [80, 23]): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} ${env} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', String(size[0]), '-y', String(size[1]), cmd);
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} ${env} node ${CLI} ${args}`;
+  term.start(session, cmd, size);
 }
 
-const screen = (session: string, ansi = false) => tmux('capture-pane', '-p', ...(ansi ? ['-e'] : []), '-t', session);
-const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
-  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
-const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
 const count = async () => {
   await esCall(node.url, 'POST', `/${INDEX}/_refresh`);
   return (await esCall(node.url, 'GET', `/${INDEX}/_count`)).body.count as number;
@@ -57,11 +50,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no session left
-  }
+  term.close();
   if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
 });
 

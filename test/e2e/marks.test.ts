@@ -2,33 +2,26 @@
 // on the Indices pane. Space marks (a * in the row, the count in the footer), c closes exactly the
 // marked indices after a preview naming each, Esc clears the marks, X deletes only once the count is
 // typed, and read-only mode offers none of the change keys. Enter's detail names the index's aliases.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitUntil } from '../helpers/wait-until';
+import { Terminals } from '../helpers/tmux';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-const SOCKET = `shardeck-marks-${process.pid}`;
 const P = `marks${process.pid}`;
 
+const term = new Terminals('shardeck-marks');
+const { screen, waitFor, keys } = term;
 let node: SharedNode;
 let cfg: string;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
 function launch(session: string, args: string): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '23', cmd);
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
+  term.start(session, cmd);
 }
-const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
-const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
-  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
-const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
 async function status(name: string): Promise<string | undefined> {
   const r = await esCall(node.url, 'GET', `/_cat/indices/${name}?format=json&h=status`);
   return r.status === 200 ? r.body[0]?.status : undefined;
@@ -49,11 +42,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no session left
-  }
+  term.close();
   if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
 });
 
@@ -149,6 +138,7 @@ describe('marks on the Indices pane, at 80x23', () => {
     const s = await waitFor('detail', (x) => x.includes('aliases: '), 'the aliases line');
     expect(s).toContain(`aliases: ${P}-all, ${P}-writes (write index)`);
     keys('detail', 'Escape');
+    await waitFor('detail', (x) => !x.includes('aliases: ') && x.includes('q quit'), 'back on the pane');
     keys('detail', 'q');
   });
 

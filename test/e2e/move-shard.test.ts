@@ -3,31 +3,24 @@
 // reroute dry run checks it, the move is sent once and followed until the copy is started on its
 // new node; a copy no node accepts (a replica beside its primary: same_shard) says which decider
 // said no and sends nothing.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster } from '../../dev/lib/es-node.mjs';
-import { waitUntil } from '../helpers/wait-until';
+import { Terminals } from '../helpers/tmux';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 
-const SOCKET = `shardeck-move-${process.pid}`;
+const term = new Terminals('shardeck-move', 30_000);
+const { waitFor, keys } = term;
 let cluster: Awaited<ReturnType<typeof startCluster>>;
 let cfg: string;
 
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
 function launch(session: string, args: string): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '23', cmd);
+  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
+  term.start(session, cmd);
 }
-const screen = (session: string) => tmux('capture-pane', '-p', '-t', session);
-const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> =>
-  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
-const keys = (session: string, ...k: string[]) => tmux('send-keys', '-t', session, ...k);
 async function placed(index: string): Promise<{ prirep: string; state: string; node: string }[]> {
   return (await esCall(cluster.url, 'GET', `/_cat/shards/${index}?format=json&h=prirep,state,node`)).body;
 }
@@ -50,11 +43,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no session left
-  }
+  term.close();
   await cluster?.stop();
   if (cfg) fs.rmSync(cfg, { recursive: true, force: true });
 });

@@ -1,39 +1,25 @@
 // The built CLI's console in a real terminal (tmux, 80x24) against a real Elasticsearch node with an
 // index whose replicas cannot be placed on one node (yellow).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/lib/es-node.mjs';
 import { waitUntil } from '../helpers/wait-until';
+import { Terminals } from '../helpers/tmux';
 import { CLI, ensureBuilt } from '../helpers/run-cli';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
-const SOCKET = `shardeck-e2e-${process.pid}`;
 const INDEX = `tui_e2e_yellow_${process.pid}`;
 
+const term = new Terminals('shardeck-e2e');
+const { tmux, screen, waitFor, keys } = term;
 let node: SharedNode;
-
-function tmux(...args: string[]): string {
-  return execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-}
 
 /** Starts the built CLI in its own 80x24 tmux session; the shell prints markers around it. */
 function launch(session: string, args: string, env = ''): void {
-  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${CLI} ${args}; echo EXIT=$?; sleep 600`;
-  tmux('new-session', '-d', '-s', session, '-x', '80', '-y', '24', cmd);
-}
-
-function screen(session: string, ansi = false): string {
-  return tmux('capture-pane', '-p', ...(ansi ? ['-e'] : []), '-t', session);
-}
-
-const waitFor = (session: string, test: (s: string) => boolean, what: string, timeoutMs = 20_000): Promise<string> =>
-  waitUntil(what, () => screen(session), test, { timeoutMs, intervalMs: 200 });
-
-function keys(session: string, ...k: string[]): void {
-  tmux('send-keys', '-t', session, ...k);
+  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${CLI} ${args}`;
+  term.start(session, cmd, [80, 24]);
 }
 
 beforeAll(async () => {
@@ -49,11 +35,7 @@ beforeAll(async () => {
 });
 
 afterAll(() => {
-  try {
-    tmux('kill-server');
-  } catch {
-    // no session left
-  }
+  term.close();
 });
 
 describe('shardeck console in tmux at 80x24', () => {

@@ -8,7 +8,14 @@ import { rowsFrom } from '../../src/cluster/connection';
 import { RESOURCES, type ResourceData } from '../../src/cluster/resources';
 import type { ResourceName } from '../../src/store/console';
 
-export const FIXTURES = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'fixtures');
+/** test/fixtures of the repository this module is in: found upwards, as the benchmarks run it bundled from bench/out/. */
+export const FIXTURES = ((): string => {
+  for (let dir = path.dirname(new URL(import.meta.url).pathname); ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'test', 'fixtures');
+    if (fs.existsSync(candidate)) return candidate;
+    if (dir === path.dirname(dir)) throw new Error(`no test/fixtures above ${import.meta.url}`);
+  }
+})();
 
 /** Bytes per chunk and characters per slice: small, and prime, so cuts fall anywhere in a row. */
 const CHUNK_BYTES = 97;

@@ -11,6 +11,7 @@ import { build } from 'esbuild';
 import { startNode } from '../dev/lib/es-node.mjs';
 import { bundleAliases } from '../dev/lib/bundle-aliases.mjs';
 import { es, loadDemoData, DEMO_YELLOW_INDEX } from '../dev/demo-data.mjs';
+import { PHASES, startupPhases } from './startup-phases.mjs';
 
 /** The same request with curl, the floor shardeck's own figure is compared with (fails on an HTTP error). */
 function curlPost(url, body) {
@@ -620,6 +621,10 @@ function table(r) {
       '<= 1.2x floor',
       s.exe_ratio <= 1.2,
     );
+  const ph = r.startup_phases;
+  if (ph)
+    for (const [k, what] of Object.entries(PHASES))
+      add(`first data frame, profiled (${ph.first_frame_ms} ms): ${what}`, `${ph.phases[k].ms} ms (${ph.phases[k].share}%)`, '', null);
   for (const n of SIZES) {
     const x = r.render?.[n];
     if (!x) continue;
@@ -954,6 +959,9 @@ async function main() {
         log('cold start vs floor');
         results.startup = await startup(node.url);
         log(`  ${JSON.stringify(results.startup)}`);
+        log("the first data frame's phases (profiled starts)");
+        results.startup_phases = await startupPhases(CLI, node.url);
+        log(`  ${JSON.stringify(results.startup_phases)}`);
       }
       if (wants('oneshot')) {
         log('status --json vs a bare node:http floor (whole processes)');

@@ -891,6 +891,7 @@ function renderRow(x) {
     filter_key_ms: round(x.indices.filter_key_ms),
     peak_rss_mb: round(x.peak_rss_mb, 0),
     peak_rss_runs_mb: x.peak_rss_runs_mb,
+    peak_parts: x.peak_parts,
     parse_ms: round(x.parse_ms),
     // A poll that changed every row (the lines and sort have nothing to keep), and a poll's parse.
     rebuild_all_changed_ms: round(x.indices.rebuild_all_changed_ms),

@@ -919,6 +919,9 @@ async function main() {
     process.stdout.write(`${r.machine}; ${r.date}\n\n${table(r)}\n`);
     return;
   }
+  // A change lock folder of the run's own: records other runs left on this host (a test's, an
+  // operator's) would make every command check them first, a round trip the row is not about.
+  process.env.SHARDECK_LOCK_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-bench-locks-'));
   const only = onlyArg(process.argv.slice(2));
   const wants = (name) => !only || only.has(name);
   const resultsFile = path.join(root, 'bench/results.json');

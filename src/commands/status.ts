@@ -17,15 +17,14 @@ import path from 'node:path';
 async function collect({ client, conn }: CommandConnection): Promise<{ report: StatusReport | UnreachableReport; shrink: string[] }> {
   try {
     const es = createEsApi(client, conn.url);
+    // A right-sizing left unfinished (an index blocked, routed, or only in its copy) is said like
+    // allocation left off. Looked for while the status is read: one round trip less.
+    const shrinkRead = shrinkLeft(es).then(
+      (l) => l.lines,
+      () => [],
+    );
     const report = await readStatus(es);
-    // A right-sizing left unfinished (an index blocked, routed, or only in its copy) is said like allocation left off.
-    const shrink = report.reachable
-      ? await shrinkLeft(es).then(
-          (l) => l.lines,
-          () => [],
-        )
-      : [];
-    return { report, shrink };
+    return { report, shrink: report.reachable ? await shrinkRead : [] };
   } finally {
     await closeClient(client);
   }

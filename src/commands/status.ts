@@ -19,11 +19,12 @@ async function collect({ client, conn }: CommandConnection): Promise<{ report: S
     const es = createEsApi(client, conn.url);
     // A right-sizing left unfinished (an index blocked, routed, or only in its copy) is said like
     // allocation left off. Looked for while the status is read: one round trip less.
+    const reportRead = readStatus(es);
     const shrinkRead = shrinkLeft(es).then(
       (l) => l.lines,
       () => [],
     );
-    const report = await readStatus(es);
+    const report = await reportRead;
     return { report, shrink: report.reachable ? await shrinkRead : [] };
   } finally {
     await closeClient(client);

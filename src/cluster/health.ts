@@ -59,16 +59,25 @@ export function healthApi(es: EsTransport) {
      * healthWaitQuery: one long wait_for_status would outlast the client's request timeout) until it
      * is yellow. A wait that runs out answers 408 with the health body (timed_out: true).
      */
-    async indexHealthWithin(index: string, waitMs: number): Promise<{ status: string; timed_out: boolean }> {
-      try {
-        const res = await es.client.transport.request(
-          { method: 'GET', path: `/_cluster/health/${encodeURIComponent(index)}`, querystring: healthWaitQuery(waitMs) },
-          { meta: true, ignore: [408] },
-        );
-        return res.body as { status: string; timed_out: boolean };
-      } catch (e) {
-        throw classifyError(e, es.url);
-      }
-    },
+    indexHealthWithin: (index: string, waitMs: number) => healthWaiting(index, healthWaitQuery(waitMs)),
+
+    /**
+     * GET _cluster/health/<targets>, answered as soon as they are green or after `waitMs` (then 408
+     * with the health body): a watch sees green when it comes, not at its next poll.
+     */
+    greenWithin: (targets: string, waitMs: number) =>
+      healthWaiting(targets, { wait_for_status: 'green', timeout: `${Math.max(1, Math.round(waitMs))}ms`, expand_wildcards: 'all' }),
   };
+
+  async function healthWaiting(target: string, querystring: Record<string, string>): Promise<{ status: string; timed_out: boolean }> {
+    try {
+      const res = await es.client.transport.request(
+        { method: 'GET', path: `/_cluster/health/${encodeURIComponent(target)}`, querystring },
+        { meta: true, ignore: [408] },
+      );
+      return res.body as { status: string; timed_out: boolean };
+    } catch (e) {
+      throw classifyError(e, es.url);
+    }
+  }
 }

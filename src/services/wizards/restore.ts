@@ -30,7 +30,7 @@ export interface RestoreTuning {
   hostSecrets?: HostSecrets;
   /** The copy's steps as they run (the CLI prints them on stderr). */
   onCopyOutput?: (chunk: string) => void;
-  /** Between two reads of the restore's progress (ms). */
+  /** The longest one read of the restore's progress waits on the node for green (ms). */
   pollMs?: number;
   /** How long to wait for the restored indices to be green (ms). */
   watchTimeoutMs?: number;
@@ -133,10 +133,12 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
       send({ type: 'applied', results });
     } else {
       const targets = f.indices.map((i) => i.target);
+      const pollMs = tuning.pollMs ?? 1000;
       const read = async (): Promise<RestoreProgress> => {
         if (stopped) return { recoveries: [], health: 'cancelled' };
         try {
-          const [recoveries, health] = await Promise.all([es.recoveries(false, targets), es.health(targets.join(','))]);
+          // The health read waits on the node until green (at most a poll): the restore is seen done when it is.
+          const [recoveries, health] = await Promise.all([es.recoveries(false, targets), es.greenWithin(targets.join(','), pollMs)]);
           return { recoveries: restoreRecoveries(recoveries, targets), health: health.status };
         } catch (e) {
           if (stopped) return { recoveries: [], health: 'cancelled' };
@@ -152,7 +154,8 @@ export function restoreSession(es: EsApi, guard: Guard, form: RestoreForm, tunin
         p.recoveries.every((r) => r.stage === 'DONE');
       const { value, met } = await waitUntil(read, (p) => restored(p) || stopped, {
         timeoutMs: tuning.watchTimeoutMs ?? 30 * 60_000,
-        intervalMs: tuning.pollMs ?? 1000,
+        // Not green: the node has just waited a poll. Green with a recovery not yet DONE: a short pause.
+        intervalMs: (p) => (p.health === 'green' ? Math.min(pollMs, 100) : 0),
         onPending: (progress) => send({ type: 'progress', progress }),
       });
       if (stopped) return;

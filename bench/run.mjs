@@ -1017,6 +1017,7 @@ async function main() {
     `shardeck benchmark, ${results.date}${only ? ` (only ${[...only].join(', ')}; other rows from earlier runs)` : ''}\n${results.machine}\nload average at start ${results.loadavg_start.join(' ')}, at end ${results.loadavg_end.join(' ')}\n\n`,
   );
   process.stdout.write(table(results) + '\n\nwritten: bench/results.json\n');
+  fs.rmSync(process.env.SHARDECK_LOCK_DIR, { recursive: true, force: true });
 }
 
 /** Poll cycles at 100 and 2,000 indices, overlaps, idle CPU (the node is left with those indices). */

@@ -81,7 +81,9 @@ describe('poller on a real node', () => {
     for (let i = 0; i < 30; i++)
       expect((await put(`/poller_rows_${i}`, { settings: { number_of_shards: 1, number_of_replicas: 0 } })).ok).toBe(true);
     await fetch(`${node.url}/_cluster/health?wait_for_status=green&timeout=30s`);
-    const { store, poller } = make();
+    // Only refreshNow reads here: the timers it sets must not fire in the test (a timer's read in
+    // flight when the refresh comes is not read twice, so the write below was missed once, loaded).
+    const { store, poller } = make(node.url, 600_000);
     store.setState({ pane: 'indices' });
     await poller.refreshNow();
     const first = store.getState().snapshots.indices;

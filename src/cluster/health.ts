@@ -1,5 +1,5 @@
 // Cluster and index health beyond the polled snapshot: the counts the wizards watch, a quick
-// "does the node answer", and one bounded wait for an index's health.
+// "does the node answer", and bounded waits on the node for an index's health (yellow after a restart, green after a restore).
 import { healthWaitQuery } from '../domain/corruption/plan';
 import type { HealthStatus } from '../domain/types';
 import { classifyError, getJson, type EsTransport } from './connection';

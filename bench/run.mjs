@@ -972,7 +972,7 @@ async function main() {
         results.startup = await startup(node.url);
         log(`  ${JSON.stringify(results.startup)}`);
         log("the first data frame's phases (profiled starts)");
-        results.startup_phases = await startupPhases(CLI, node.url);
+        results.startup_phases = await startupPhases(timeMarkers, CLI, node.url);
         log(`  ${JSON.stringify(results.startup_phases)}`);
       }
       if (wants('oneshot')) {

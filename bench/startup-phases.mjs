@@ -3,7 +3,6 @@
 // by the module its code came from (the bundle keeps esbuild's "// path" comment before each
 // module, so a sample's line names its source file). The profile's clock and process.hrtime are
 // both the monotonic clock, so the time before the profiler started is Node's own start.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,33 +58,22 @@ function phaseOf(node, parent, cache) {
   return 'runtime';
 }
 
-/** One start of `command` (which must take --cpu-prof flags after node) until `marker` shows: its phases in ms. */
-function profiledStart(node, args, marker, dir) {
-  return new Promise((resolve, reject) => {
-    const t0 = process.hrtime.bigint();
-    const cmd = [node, '--cpu-prof', `--cpu-prof-dir=${dir}`, '--cpu-prof-interval', '250', ...args].join(' ');
-    const child = spawn('script', ['-qfec', `stty rows 24 cols 80; exec ${cmd}`, '/dev/null'], {
-      env: Object.fromEntries(Object.entries(process.env).filter(([k]) => !['CI', 'NO_COLOR', 'FORCE_COLOR'].includes(k))),
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    let text = '';
-    let at;
-    child.stdout.on('data', (chunk) => {
-      // eslint-disable-next-line no-control-regex -- the terminal's escape sequences, stripped on purpose
-      text += chunk.toString('utf8').replace(/\u001b\[[0-9;?]*[ -/]*[@-~]/g, '');
-      if (at === undefined && marker.test(text)) {
-        at = process.hrtime.bigint();
-        child.stdin.write('q');
-      }
-    });
-    child.on('exit', () => {
-      const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
-      if (at === undefined || !file) return reject(new Error(`no first frame or no profile; screen:\n${text.slice(-1000)}`));
-      const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
-      fs.rmSync(path.join(dir, file));
-      resolve(phasesOf(profile, Number(t0 / 1000n), Number(at / 1000n)));
-    });
+/**
+ * One profiled start of the console until its first data frame, timed by the bench's own
+ * `timeMarkers` (a pty, the output read as it arrives): its phases in ms. The spawn is taken on
+ * the monotonic clock just before, a few microseconds from timeMarkers' own start.
+ */
+async function profiledStart(timeMarkers, cli, url, dir) {
+  const spawnUs = Number(process.hrtime.bigint() / 1000n);
+  const { first } = await timeMarkers(`${process.execPath} --cpu-prof --cpu-prof-dir=${dir} --cpu-prof-interval 250 ${cli} --url ${url}`, {
+    first: /YELLOW|GREEN|RED/,
   });
+  // timeMarkers resolves once the process has exited, so its profile is written.
+  const file = fs.readdirSync(dir).find((f) => f.endsWith('.cpuprofile'));
+  if (!file) throw new Error('the profiled start wrote no profile');
+  const profile = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  fs.rmSync(path.join(dir, file));
+  return phasesOf(profile, spawnUs, spawnUs + first * 1000);
 }
 
 /** The profile's samples between its start and `endUs` (the first frame) by phase, in ms; before its start: Node's own. */
@@ -106,13 +94,16 @@ function phasesOf(profile, spawnUs, endUs) {
   return ms;
 }
 
-/** `runs` profiled starts of the built console: each phase's median ms and its share of the median first frame. */
-export async function startupPhases(cli, url, runs = 5) {
+/**
+ * `runs` profiled starts of the built console: each phase's median ms and its share of the median
+ * first frame. `timeMarkers` is bench/run.mjs's (handed in: run.mjs imports this file).
+ */
+export async function startupPhases(timeMarkers, cli, url, runs = 5) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shardeck-phases-'));
   try {
     const all = [];
     for (let i = 0; i <= runs; i++) {
-      const r = await profiledStart(process.execPath, [cli, '--url', url], /YELLOW|GREEN|RED/, dir);
+      const r = await profiledStart(timeMarkers, cli, url, dir);
       if (i > 0) all.push(r); // the first warms the page cache
     }
     const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];

@@ -8,8 +8,8 @@ import path from 'node:path';
 import { Client } from '@elastic/elasticsearch';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until';
-import { Terminals } from '../helpers/tmux';
-import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { shardeckCommand, Terminals } from '../helpers/tmux';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { sharedSecureNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = `service_v9_line${process.pid}`;
@@ -24,8 +24,7 @@ let cfg: string;
 let passwordFile: string;
 
 function launch(session: string, args: string, size: [number, number] = [80, 23]): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
-  term.start(session, cmd, size);
+  term.start(session, shardeckCommand(args, `SHARDECK_CONFIG_DIR=${cfg}`), size);
 }
 
 /** The command line's row: the one above the status bar. */

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitUntil } from '../helpers/wait-until';
-import { Terminals } from '../helpers/tmux';
-import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
+import { shardeckCommand, Terminals } from '../helpers/tmux';
+import { ensureBuilt, runCli } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
@@ -20,8 +20,7 @@ let cfg: string;
 
 /** The built CLI in its own tmux session of the given size, with the test's config dir. */
 function launch(session: string, args: string, env = '', size: [number, number] = [80, 23]): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} ${env} node ${CLI} ${args}`;
-  term.start(session, cmd, size);
+  term.start(session, shardeckCommand(args, `SHARDECK_CONFIG_DIR=${cfg} ${env}`), size);
 }
 
 const count = async () => {

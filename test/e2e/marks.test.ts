@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Terminals } from '../helpers/tmux';
-import { CLI, ensureBuilt } from '../helpers/run-cli';
+import { shardeckCommand, Terminals } from '../helpers/tmux';
+import { ensureBuilt } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
@@ -19,8 +19,7 @@ let node: SharedNode;
 let cfg: string;
 
 function launch(session: string, args: string): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
-  term.start(session, cmd);
+  term.start(session, shardeckCommand(args, `SHARDECK_CONFIG_DIR=${cfg}`));
 }
 async function status(name: string): Promise<string | undefined> {
   const r = await esCall(node.url, 'GET', `/_cat/indices/${name}?format=json&h=status`);

@@ -8,8 +8,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startCluster } from '../../dev/lib/es-node.mjs';
-import { Terminals } from '../helpers/tmux';
-import { CLI, ensureBuilt } from '../helpers/run-cli';
+import { shardeckCommand, Terminals } from '../helpers/tmux';
+import { ensureBuilt } from '../helpers/run-cli';
 import { esCall } from '../helpers/real-node';
 
 const term = new Terminals('shardeck-move', 30_000);
@@ -18,8 +18,7 @@ let cluster: Awaited<ReturnType<typeof startCluster>>;
 let cfg: string;
 
 function launch(session: string, args: string): void {
-  const cmd = `env -u CI -u NO_COLOR -u FORCE_COLOR SHARDECK_CONFIG_DIR=${cfg} node ${CLI} ${args}`;
-  term.start(session, cmd);
+  term.start(session, shardeckCommand(args, `SHARDECK_CONFIG_DIR=${cfg}`));
 }
 async function placed(index: string): Promise<{ prirep: string; state: string; node: string }[]> {
   return (await esCall(cluster.url, 'GET', `/_cat/shards/${index}?format=json&h=prirep,state,node`)).body;

@@ -6,8 +6,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../dev/lib/es-node.mjs';
 import { waitUntil } from '../helpers/wait-until';
-import { Terminals } from '../helpers/tmux';
-import { CLI, ensureBuilt } from '../helpers/run-cli';
+import { shardeckCommand, Terminals } from '../helpers/tmux';
+import { ensureBuilt } from '../helpers/run-cli';
 import { sharedNode, type SharedNode } from '../helpers/shared-node';
 
 const INDEX = `tui_e2e_yellow_${process.pid}`;
@@ -18,8 +18,7 @@ let node: SharedNode;
 
 /** Starts the built CLI in its own 80x24 tmux session; the shell prints markers around it. */
 function launch(session: string, args: string, env = ''): void {
-  const cmd = `echo before-tui; env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${CLI} ${args}`;
-  term.start(session, cmd, [80, 24]);
+  term.start(session, `echo before-tui; ${shardeckCommand(args, env)}`, [80, 24]);
 }
 
 beforeAll(async () => {

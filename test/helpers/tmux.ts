@@ -6,7 +6,11 @@
 // test meant (seen in CI twice: Escape then q quit nothing; Escape then ':' never opened the line).
 // So a key after Escape is refused until the test has waited for the screen in between.
 import { execFileSync } from 'node:child_process';
+import { CLI } from './run-cli';
 import { waitUntil } from './wait-until';
+
+/** The built CLI with `args`, as an operator's terminal runs it: colour decided by the terminal alone; `env` (NAME=value ...) added. */
+export const shardeckCommand = (args: string, env = ''): string => `env -u CI -u NO_COLOR -u FORCE_COLOR ${env} node ${CLI} ${args}`;
 
 export class Terminals {
   private readonly socket: string;

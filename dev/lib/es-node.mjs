@@ -174,6 +174,8 @@ async function waitForHttp(url, { timeoutMs, ca, auth, exited, baseDir, logFile,
     }
     await sleep(250);
   }
+  // The caller's reason first: the last probe may predate what made the caller give up.
+  if (signal?.aborted) last = `given up by the caller; last probe: ${last || 'none'}`;
   const bindFailed = baseDir ? bindFailedIn(baseDir) : false;
   throw new NodeStartError(
     `Elasticsearch at ${url} did not become ready (${last}${bindFailed ? '; a port was taken' : ''})\n${logFile ? logTail(logFile) : ''}`,

@@ -9,6 +9,12 @@ import type { AliasDefinition, IndexFacts } from '../domain/shrink/plan';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';
 
 const seg = encodeURIComponent;
+
+/** The read of every right-sizing's temporary copy (status sends it with its own; the benchmark's floor too). */
+export const TEMPORARY_COPIES_READ = [
+  `/_cat/indices/${seg('*-shrink-*,*-split-*')}`,
+  { format: 'json', h: 'index', expand_wildcards: 'all' },
+] as const;
 type Json = Record<string, any>;
 const int = (v: unknown) => (v === null || v === undefined || v === '' ? 0 : Number(v) || 0);
 
@@ -180,11 +186,7 @@ export function shrinkApi(es: EsTransport) {
 
     /** The temporary copies of right-sizings on the cluster (<index>-shrink-<UTC time>, -split-), whoever made them. */
     async temporaryCopies(): Promise<string[]> {
-      const rows = await getJson<Json[]>(es, `/_cat/indices/${seg('*-shrink-*,*-split-*')}`, {
-        format: 'json',
-        h: 'index',
-        expand_wildcards: 'all',
-      });
+      const rows = await getJson<Json[]>(es, ...TEMPORARY_COPIES_READ);
       return rows
         .map((r) => String(r.index))
         .filter((n) => /-(shrink|split)-\d{14}$/.test(n))

@@ -24,7 +24,8 @@ import { JSON_SCHEMA, labelFor, MUTATION_OPTIONS, openGuard, printJson, reportFa
 import { displayText } from '../domain/text/display-text';
 import { comparisonLines, leastLoss, type RouteLoss } from '../domain/corruption/loss';
 import { copyKeptLine, copyLines, copyRefusal, type IndexCopyPlan } from '../domain/corruption/copy';
-import { countCopy, keptCopies, planIndexCopy, repairCopy, routeLosses, takeIndexCopy } from '../services/red-copy';
+import { keptCopies } from '../services/kept-copies';
+import { countCopy, planIndexCopy, repairCopy, routeLosses, takeIndexCopy } from '../services/red-copy';
 import { paint } from './support/paint';
 import { err, out, forTerminal } from './support/output';
 

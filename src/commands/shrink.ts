@@ -15,7 +15,8 @@ import { requestsOf, templateReview, type ShrinkReview } from '../domain/shrink/
 import { PLATFORM_REMINDER } from '../domain/shrink/template';
 import { parseTimeoutSeconds } from '../domain/text/values';
 import type { ShrinkReport, ShrinkState } from '../domain/wizards/shrink';
-import { changeTemplate, readTemplateFacts, unfinishedShrink, type ShrinkTuning } from '../services/shrink';
+import { changeTemplate, readTemplateFacts, type ShrinkTuning } from '../services/shrink';
+import { unfinishedShrink } from '../services/shrink-left';
 import { shrinkSession } from '../services/wizards/shrink';
 import { EXIT, type CommandContext, type CommandModule } from './support/common';
 import {

@@ -10,8 +10,8 @@ import { EXIT, openConnection, type CommandModule, type CommandConnection } from
 import { err, out, outJson } from './support/output';
 import { displayText } from '../domain/text/display-text';
 import { copyKeptLine, type CopyRecord } from '../domain/corruption/copy';
-import { keptCopies } from '../services/red-copy';
-import { shrinkLeft } from '../services/shrink';
+import { keptCopies } from '../services/kept-copies';
+import { shrinkLeft } from '../services/shrink-left';
 import path from 'node:path';
 
 async function collect({ client, conn }: CommandConnection): Promise<{ report: StatusReport | UnreachableReport; shrink: string[] }> {

@@ -6,8 +6,8 @@
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
 import { displayText } from '../domain/text/display-text';
-import { configDir } from '../config/files';
-import { processUidOf, ROOT_BACKUP_DIR } from '../domain/host/host-paths';
+import { defaultBackupDir } from './kept-copies';
+import { processUidOf } from '../domain/host/host-paths';
 import { defaultConfDir } from '../domain/host/host-env';
 import { packageEsEnv } from '../boundary/host-files';
 import { existsHere, folderNames, procExe, procOpenFiles, procText, readHead, readTail } from '../boundary/host-reads';
@@ -277,11 +277,6 @@ export function planFacts(
     ...(c.local.ok && c.nodeFacts?.pid !== undefined ? { pid: c.nodeFacts.pid } : {}),
     ...overrides,
   };
-}
-
-/** Root's backups in /var/backups/shardeck; another user's beside its config (both private, checked when written). */
-export function defaultBackupDir(): string {
-  return process.getuid?.() === 0 ? ROOT_BACKUP_DIR : path.join(configDir(), 'backups');
 }
 
 /**

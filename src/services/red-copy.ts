@@ -6,16 +6,7 @@
 // the archive until the operator removes it.
 import path from 'node:path';
 import type { EsApi } from '../cluster/api';
-import {
-  copyKeptLine,
-  copyMissing,
-  copyOf,
-  parseCopyRecord,
-  type CopyFolder,
-  type CopyRecord,
-  type IndexCopyPlan,
-} from '../domain/corruption/copy';
-import type { ConsoleStore } from '../store/console';
+import { copyMissing, copyOf, type CopyFolder, type CopyRecord, type IndexCopyPlan } from '../domain/corruption/copy';
 import { shardFolder } from '../domain/corruption/node';
 import { archivePath, archiveStamp, recoveryPlan, type PlanFacts } from '../domain/corruption/plan';
 import { newProgress } from '../domain/corruption/progress';
@@ -30,47 +21,16 @@ import { folderNames } from '../boundary/host-reads';
 import {
   folderUsage,
   freeBytes,
-  readCopyRecordFiles,
   removeArchive,
   removeUnpacked,
   runRootCheckIndex,
   unpackCopy,
   writeCopyRecordFile,
 } from '../boundary/shard-copy';
-import { defaultBackupDir, javaOfPid, localNodeOf, processUser, type CorruptShardReport } from './corruption';
+import { defaultBackupDir, keptCopies } from './kept-copies';
+import { javaOfPid, localNodeOf, processUser, type CorruptShardReport } from './corruption';
 import type { Guard } from './guard';
 import { carryOutHostStep } from './recovery-runner';
-
-/** The copies kept in `dir` (default: where this user's backups go), newest first. */
-export function keptCopies(dir = defaultBackupDir()): CopyRecord[] {
-  return readCopyRecordFiles(dir)
-    .map((f) => parseCopyRecord(f.text))
-    .filter((r): r is CopyRecord => r !== null)
-    .sort((a, b) => Date.parse(b.takenAt) - Date.parse(a.takenAt));
-}
-
-/**
- * Keeps the console's `copiesKept` (the status bar names them) up to date while copies exist: read
- * from the backup folder now and every `everyMs`. Returns the stop.
- */
-export function watchKeptCopies(store: ConsoleStore, everyMs = 10_000, dir?: string): () => void {
-  let last = '';
-  const read = () => {
-    let lines: string[];
-    try {
-      lines = keptCopies(dir).map(copyKeptLine);
-    } catch {
-      lines = [];
-    }
-    if (lines.join('\n') === last) return;
-    last = lines.join('\n');
-    store.setState({ copiesKept: lines.length ? lines : undefined });
-  };
-  read();
-  const timer = setInterval(read, everyMs);
-  timer.unref?.();
-  return () => clearInterval(timer);
-}
 
 /**
  * Which nodes hold a copy of each shard of `index`: the assigned copies from _cat/shards, and for

@@ -47,8 +47,9 @@ export async function readStatus(
     const err = e as ConnError;
     return { schema: STATUS_SCHEMA, reachable: false, status: 'unknown', error: { kind: err.kind ?? 'unknown', message: err.message } };
   }
-  const [healthReport, allocation, settings, blocks, nodes, shutdown] = await rest;
-  // The shard list grows with the cluster; only fetch it when there is something to explain.
-  const shards = health.status === 'green' || !full ? undefined : await r('shards');
+  // The shard list grows with the cluster; only fetch it when there is something to explain, and
+  // as soon as health says so (not after the rest: the health report alone waits for the version).
+  const shardsRead = health.status === 'green' || !full ? undefined : r('shards');
+  const [[healthReport, allocation, settings, blocks, nodes, shutdown], shards] = await Promise.all([rest, shardsRead]);
   return buildStatusReport({ health, healthReport, allocation, settings, blocks, nodes, shards, shutdown });
 }

@@ -14,7 +14,7 @@ import { TimelineRecorder } from '../../services/timeline';
 import { createConsoleStore, type ConsoleStore } from '../../store/console';
 import { createUiStore, type UiStore } from '../../ui/state';
 import { allocationLeft } from '../../services/allocation-record';
-import { shrinkLeft } from '../../services/shrink';
+import { shrinkLeft } from '../../services/shrink-left';
 import { EXIT, openConnection, type CommandContext } from '../support/common';
 import { err } from '../support/output';
 import { exitThroughStops, holdAlternateScreen, reportStopFailure } from '../support/screen';
@@ -135,7 +135,7 @@ export async function runConsole(
     recorder.start();
     stops.add('timeline recorder', () => recorder.stop());
     // Copies of shard folders kept on this host, named on the status bar while they exist (loaded after the first polls).
-    void import('../../services/red-copy').then((m) => stops.add('copies kept', m.watchKeptCopies(store)));
+    void import('../../services/kept-copies').then((m) => stops.add('copies kept', m.watchKeptCopies(store)));
     stops.add('fleet watcher', () => fleet.control.stop());
     stops.add('share server', () => sharing.stop('the leader quit'));
     const [{ Guard }, { createWizardServices }, { mountConsole }, { askClusterNameIn }] = await Promise.all([

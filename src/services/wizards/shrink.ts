@@ -6,16 +6,8 @@ import type { EsApi } from '../../cluster/api';
 import { proposeShards, routingShardsOf, targetsFor } from '../../domain/shrink/plan';
 import { shrinkMachine, type ShrinkEffect, type ShrinkEvent, type ShrinkForm, type ShrinkState } from '../../domain/wizards/shrink';
 import type { Guard } from '../guard';
-import {
-  changeTemplate,
-  inspectShrink,
-  loadShrinkProgress,
-  newShrinkProgress,
-  readTemplateFacts,
-  runShrink,
-  unfinishedShrink,
-  type ShrinkTuning,
-} from '../shrink';
+import { changeTemplate, inspectShrink, newShrinkProgress, readTemplateFacts, runShrink, type ShrinkTuning } from '../shrink';
+import { loadShrinkProgress, unfinishedShrink } from '../shrink-left';
 import { WizardSession } from './session';
 
 export function shrinkSession(es: EsApi, guard: Guard, initial: Partial<ShrinkForm> = {}, tuning: ShrinkTuning = {}) {

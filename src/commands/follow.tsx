@@ -3,6 +3,7 @@
 // credential: its store is fed by the socket (services/follow-client.ts) instead of a poller.
 import React from 'react';
 import { render } from 'ink';
+import { yogaReady } from '../ui/app/yoga-ready';
 import { listShareSockets } from '../config/runtime';
 import { UsageError } from '../config/files';
 import type { Focus } from '../domain/share';
@@ -103,6 +104,7 @@ const follow: CommandModule = {
     exitThroughStops(stops, 'follower');
     try {
       holdAlternateScreen(stops);
+      await yogaReady();
       const instance = render(<App store={store} ui={ui} share={share} />, {
         exitOnCtrlC: false,
         patchConsole: false,

@@ -4,7 +4,7 @@
 // a guarded change with --dry-run, the console in tmux at 80x24, and what it does without a
 // terminal. Then the Debian package: installed with apt-get, --version, man, completions, removed
 // with dpkg -r leaving the operator's config alone. Needs root (unshare, mount, apt-get).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,6 +23,16 @@ const VERSION = JSON.parse(fs.readFileSync('package.json', 'utf8')).version as s
 const INDEX = 'service_v9_pkg';
 // eslint-disable-next-line no-control-regex -- matches the terminal's escape sequences on purpose
 const ESC = /\u001b\[/;
+// A preload that says at exit how many WebAssembly modules the process compiled.
+const COUNT_WASM = `let n = 0;
+for (const k of ['instantiate', 'compile', 'instantiateStreaming', 'compileStreaming']) {
+  const f = WebAssembly[k];
+  WebAssembly[k] = function (...a) { n++; return f.apply(this, a); };
+}
+const M = WebAssembly.Module;
+WebAssembly.Module = function (...a) { n++; return new M(...a); };
+process.on('exit', () => process.stderr.write('webassembly compiled: ' + n + '\\n'));
+`;
 
 describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]', () => {
   let plain: Awaited<ReturnType<typeof startNode>>;
@@ -72,6 +82,20 @@ describe.skipIf(!isRoot)('the executable on a node without Node.js [needs root]'
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ reachable: true, status: 'green', cluster: { version: '8.19.21', nodes: 1 } });
+  });
+
+  it('status compiles no WebAssembly: Yoga, which lays out screens, loads with the first one', async () => {
+    // Counts the process's WebAssembly compiles (NODE_OPTIONS reaches the executable's Node too).
+    const hook = path.join(dir, 'count-wasm.cjs');
+    fs.writeFileSync(hook, COUNT_WASM);
+    // The counter counts: an empty module compiled by this machine's node is one.
+    const seen = spawnSync(process.execPath, ['--require', hook, '-e', 'new WebAssembly.Module(Buffer.from("AGFzbQEAAAA=", "base64"))'], {
+      encoding: 'utf8',
+    });
+    expect(seen.stderr).toBe('webassembly compiled: 1\n');
+    const r = await exe(['status', '--json', '--url', plain.url], { NODE_OPTIONS: `--require ${hook}` });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('webassembly compiled: 0\n');
   });
 
   it('status --json against a TLS node with a custom CA and a password file', async () => {

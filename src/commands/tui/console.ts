@@ -169,7 +169,7 @@ export async function runConsole(
     // The last frame drawn, for the screen dump (w); a copy the terminal cannot take goes to a file.
     const screen = frameKeeping(process.stdout);
     const files = consoleFiles(screen.lastFrame, profileName);
-    const mounted = mountConsole(
+    const mounted = await mountConsole(
       store,
       { poller: pollControl, ui, share: sharing.control, fleet: fleet.control, files },
       wizardServices,

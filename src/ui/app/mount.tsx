@@ -16,8 +16,9 @@ import {
 } from './context';
 import type { UiStore } from '../state';
 import { WizardServicesProvider } from '../wizards/services';
+import { yogaReady } from './yoga-ready';
 
-export function mountConsole(
+export async function mountConsole(
   store: ConsoleStore,
   props: { poller: PollControl; ui?: UiStore; share?: ShareControl; fleet?: FleetControl; files?: ConsoleFiles },
   services: WizardServices,
@@ -26,6 +27,7 @@ export function mountConsole(
   /** The read commands the command line runs (`:cat allocation`). */
   commands?: LineCommands,
 ) {
+  await yogaReady();
   return render(
     <WizardServicesProvider value={services}>
       <LineCommandsProvider value={commands}>

@@ -11,7 +11,7 @@ import { IndexDetailPoller } from '../../services/index-detail';
 import { startPlatformSignIn } from '../../services/platform-sign-in';
 import { Poller } from '../../services/poller';
 import { TimelineRecorder } from '../../services/timeline';
-import { createConsoleStore, type ConsoleStore } from '../../store/console';
+import { createConsoleStore, snapshotRead, type ConsoleStore } from '../../store/console';
 import { createUiStore, type UiStore } from '../../ui/state';
 import { allocationLeft } from '../../services/allocation-record';
 import { shrinkLeft } from '../../services/shrink-left';
@@ -43,6 +43,9 @@ function cacheIndexNames(store: ConsoleStore): () => void {
     }
   });
 }
+
+/** How long the console's first frame waits for the cluster's health (store/console.ts snapshotRead). */
+const FIRST_FRAME_WAIT_MS = 200;
 
 /** One console on one connection; the flags of the next console when the operator switched profile. */
 export async function runConsole(
@@ -169,6 +172,9 @@ export async function runConsole(
     // The last frame drawn, for the screen dump (w); a copy the terminal cannot take goes to a file.
     const screen = frameKeeping(process.stdout);
     const files = consoleFiles(screen.lastFrame, profileName);
+    // The first frame with the cluster's health in it, when the answer is about to come (at most
+    // FIRST_FRAME_WAIT_MS later than an empty one).
+    await snapshotRead(store, 'health', FIRST_FRAME_WAIT_MS);
     const mounted = await mountConsole(
       store,
       { poller: pollControl, ui, share: sharing.control, fleet: fleet.control, files },

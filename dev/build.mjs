@@ -5,7 +5,7 @@ import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { bundleAliases } from './lib/bundle-aliases.mjs';
+import { cliBundleOptions } from './lib/bundle-options.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -16,19 +16,11 @@ fs.mkdirSync(dist, { recursive: true });
 for (const f of fs.readdirSync(dist)) {
   if (!f.startsWith('shardeck') && f !== 'sea') fs.rmSync(path.join(dist, f), { recursive: true, force: true });
 }
+const options = cliBundleOptions(root);
 await build({
-  entryPoints: { cli: path.join(root, 'src/cli.tsx') },
+  ...options,
   outdir: dist,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  minifySyntax: true,
-  legalComments: 'none',
-  define: { 'process.env.NODE_ENV': '"production"', 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
-  // Stubs and narrower entry points for what the console never runs (dev/lib/bundle-aliases.mjs).
-  alias: bundleAliases(root),
+  define: { ...options.define, 'process.env.SHARDECK_VERSION': JSON.stringify(pkg.version) },
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);",
   },

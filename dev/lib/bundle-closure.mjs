@@ -4,22 +4,13 @@
 import { build } from 'esbuild';
 import path from 'node:path';
 import os from 'node:os';
-import { bundleAliases } from './bundle-aliases.mjs';
+import { cliBundleOptions } from './bundle-options.mjs';
 
 /** The bundle's outputs (esbuild's metafile), as dev/build.mjs splits it. */
 export async function bundleOutputs(root) {
   const r = await build({
-    entryPoints: { cli: path.join(root, 'src/cli.tsx') },
+    ...cliBundleOptions(root),
     outdir: path.join(os.tmpdir(), 'shardeck-bundle-report'),
-    bundle: true,
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    minifySyntax: true,
-    legalComments: 'none',
-    define: { 'process.env.NODE_ENV': '"production"' },
-    alias: bundleAliases(root),
     metafile: true,
     logLevel: 'error',
     write: false,

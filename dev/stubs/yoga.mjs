@@ -4,3 +4,5 @@ import { loadYoga } from './yoga-load.mjs';
 const Yoga = await loadYoga();
 export default Yoga;
 export * from './yoga-load.mjs';
+/** Loaded once this module is (the top-level await above); the executable's stand-in (dev/sea/yoga.mjs) says it later. */
+export const ready = Promise.resolve();

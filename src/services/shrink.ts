@@ -50,7 +50,7 @@ import type { ShrinkReport } from '../domain/wizards/shrink';
 import type { AutoCreateValues } from '../domain/shrink/auto-create';
 import { GuardRefusal, hostUser, type Guard } from './guard';
 import { waitUntil } from './wait';
-import { presenceOf, shrinkProgressFile } from './shrink-left';
+import { nameHolderOfRun, presenceOf, shrinkProgressFile } from './shrink-left';
 
 function save(p: ShrinkProgress): void {
   writePrivateFileAtomic(shrinkProgressFile(p.clusterUuid), JSON.stringify(p) + '\n');
@@ -416,7 +416,7 @@ class Runner {
         );
       }
       case 'clone': {
-        const h = await this.es.nameHolder(r.index);
+        const h = await nameHolderOfRun(this.es, r);
         if (h) {
           const ours =
             h.uuid === r.resultUuid || (h.shards === r.to && h.writeBlocked && h.docs === r.original!.docs && r.done.clone !== undefined);

@@ -4,6 +4,7 @@
 // One real node, the built CLI.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stepsOf } from '../../src/domain/shrink/plan';
 import { fileTempDir } from '../helpers/file-temp';
@@ -94,6 +95,92 @@ describe('killed at each step, then --resume', () => {
       await expectRightSized(index, before);
       expect((await cli(['shrink', '--resume'])).stdout).toMatch(/no unfinished right-sizing/);
     });
+});
+
+/**
+ * A proxy in front of the node that lets the clone request reach the node but never gives its
+ * answer back (a run killed after sending, before the answer), with a hook before the clone is
+ * forwarded and one before a health wait on `index` is.
+ */
+async function cloneAnswerHeld(
+  target: string,
+  index: string,
+  hooks: { beforeClone: () => Promise<unknown>; beforeHealthWait: () => Promise<unknown> },
+): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = req.url ?? '/';
+      const clone = req.method === 'POST' && url.includes('/_clone/');
+      const healthWait = url.startsWith(`/_cluster/health/${index}?`) && url.includes('wait_for_status');
+      void (clone ? hooks.beforeClone() : healthWait ? hooks.beforeHealthWait() : Promise.resolve()).then(() => {
+        const up = http.request(target + url, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+          if (clone) return void answer.resume(); // held: the CLI never hears back
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        });
+        up.end(Buffer.concat(chunks));
+      });
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}`,
+    close: () => {
+      server.closeAllConnections();
+      server.close();
+    },
+  };
+}
+
+describe('killed after the clone was sent, before its answer, while its shard has not started', () => {
+  it('the resume waits for the clone to start, knows it for the clone, and goes on', async () => {
+    const index = 'service_v9_late_clone';
+    await projectIndex(node.url, index, 1000);
+    const before = await indexState(node.url, index);
+    // New shards stay unassigned from the clone on (uncountable), until the resume waits for the index.
+    const allocation = (enable: string | null) =>
+      esCall(node.url, 'PUT', '/_cluster/settings', { persistent: { 'cluster.routing.allocation.enable': enable } });
+    let healthWaits = 0;
+    const proxy = await cloneAnswerHeld(node.url, index, {
+      beforeClone: () => allocation('none'),
+      beforeHealthWait: () => {
+        healthWaits++;
+        return allocation(null);
+      },
+    });
+    try {
+      const run = watchCli(['shrink', '--url', proxy.url, index, '--shards', '1', '--yes', '--accept-data-loss', index], env());
+      // The clone (1 shard) under the name, not the original (6) it replaces.
+      await waitUntil(
+        'the clone on the node',
+        async () => (await esCall(node.url, 'GET', `/${index}/_settings/index.number_of_shards`)).body,
+        (b) =>
+          (b as Record<string, { settings?: { index?: { number_of_shards?: string } } }>)[index]?.settings?.index?.number_of_shards === '1',
+        { timeoutMs: 60_000 },
+      );
+      run.child.kill('SIGKILL');
+      await run.done;
+      const waitsAtKill = healthWaits; // only the resume's waits count
+      // The clone is there and cannot be counted: its shard has not started.
+      expect((await esCall(node.url, 'GET', `/${index}/_count`)).status).not.toBe(200);
+      const told = await runCli(['shrink', '--url', proxy.url, '--resume', '--dry-run'], { env: env() });
+      expect(told.code, told.stderr).toBe(0);
+      expect(healthWaits).toBeGreaterThan(waitsAtKill);
+      expect(told.stdout).toMatch(new RegExp(`a shrink of ${index} \\(1 of 1, .*\\) stopped at step clone`));
+      const r = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index, '--json']);
+      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+      expect(JSON.parse(r.stdout).report).toMatchObject({
+        ok: true,
+        indices: [{ index, from: 6, to: 1, docsBefore: 1000, docsAfter: 1000, outcome: 'done' }],
+      });
+      await expectRightSized(index, before);
+    } finally {
+      await allocation(null);
+      proxy.close();
+    }
+  }, 180_000);
 });
 
 describe('killed before the original is deleted, then --rollback', () => {

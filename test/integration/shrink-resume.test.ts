@@ -53,6 +53,18 @@ async function expectRightSized(index: string, before: Awaited<ReturnType<typeof
   expect(await autoCreateIndex(node.url)).toEqual({ persistent: null, transient: null });
 }
 
+/** `shrink --resume` of a 1,000-document index to the end: the same documents under the same name, nothing left unfinished. */
+async function resumedToTheEnd(index: string, before: Awaited<ReturnType<typeof indexState>>): Promise<void> {
+  const r = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index, '--json']);
+  expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
+  expect(JSON.parse(r.stdout).report).toMatchObject({
+    ok: true,
+    indices: [{ index, from: 6, to: 1, docsBefore: 1000, docsAfter: 1000, outcome: 'done' }],
+  });
+  await expectRightSized(index, before);
+  expect((await cli(['shrink', '--resume'])).stdout).toMatch(/no unfinished right-sizing/);
+}
+
 const STEPS = stepsOf({ snapshot: false, route: false, holdName: true });
 
 describe('killed at each step, then --resume', () => {
@@ -86,14 +98,7 @@ describe('killed at each step, then --resume', () => {
       const other = await cli(['shrink', index, '--shards', '1', '--dry-run']);
       expect(other.code).toBe(5);
       expect(other.stderr).toMatch(/finish it first \(shardeck shrink --resume, or --rollback\); nothing was sent/);
-      const r = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index, '--json']);
-      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-      expect(JSON.parse(r.stdout).report).toMatchObject({
-        ok: true,
-        indices: [{ index, from: 6, to: 1, docsBefore: 1000, docsAfter: 1000, outcome: 'done' }],
-      });
-      await expectRightSized(index, before);
-      expect((await cli(['shrink', '--resume'])).stdout).toMatch(/no unfinished right-sizing/);
+      await resumedToTheEnd(index, before);
     });
 });
 
@@ -169,13 +174,7 @@ describe('killed after the clone was sent, before its answer, while its shard ha
       expect(told.code, told.stderr).toBe(0);
       expect(healthWaits).toBeGreaterThan(waitsAtKill);
       expect(told.stdout).toMatch(new RegExp(`a shrink of ${index} \\(1 of 1, .*\\) stopped at step clone`));
-      const r = await cli(['shrink', '--resume', '--yes', '--accept-data-loss', index, '--json']);
-      expect(r.code, `${r.stderr}\n${r.stdout}`).toBe(0);
-      expect(JSON.parse(r.stdout).report).toMatchObject({
-        ok: true,
-        indices: [{ index, from: 6, to: 1, docsBefore: 1000, docsAfter: 1000, outcome: 'done' }],
-      });
-      await expectRightSized(index, before);
+      await resumedToTheEnd(index, before);
     } finally {
       await allocation(null);
       proxy.close();

@@ -37,29 +37,9 @@ export function loadShrinkProgress(clusterUuid: string): ShrinkProgress | null {
   }
 }
 
-/**
- * How long a resume waits for an index under the name that may be the clone a killed run sent to
- * become countable: the clone's shards start after its request returns, and until then its
- * documents cannot be counted, so it could not be told from an index someone else made.
- */
-const CLONE_START_WAIT_MS = 5_000;
-
-/**
- * The index under the run's name; when it may be the clone the run sent (the new count, writes
- * refused) but cannot be counted yet, read again once it is yellow (or the wait ran out).
- */
-export async function nameHolderOfRun(es: EsApi, r: IndexRun): Promise<NameHolder | null> {
-  const h = await es.nameHolder(r.index);
-  const mayBeClone =
-    h !== null && h.uuid !== r.uuid && h.docs === null && r.done.clone !== undefined && h.shards === r.to && h.writeBlocked;
-  if (!mayBeClone) return h;
-  await es.indexHealthWithin(r.index, CLONE_START_WAIT_MS).catch(() => undefined);
-  return es.nameHolder(r.index);
-}
-
 /** What the cluster holds now of one run: the original (by uuid), its copy, whatever holds the name. */
 export async function presenceOf(es: EsApi, r: IndexRun): Promise<Presence & { holder: NameHolder | null }> {
-  const [holder, tmp] = await Promise.all([nameHolderOfRun(es, r), es.nameHolder(r.tmp)]);
+  const [holder, tmp] = await Promise.all([es.nameHolder(r.index), es.nameHolder(r.tmp)]);
   const original = holder?.uuid === r.uuid;
   return {
     original,

@@ -32,6 +32,7 @@ import {
   type StepId,
 } from '../domain/shrink/plan';
 import {
+  isRunsClone,
   nextStep,
   patchRun,
   recordStep,
@@ -50,7 +51,7 @@ import type { ShrinkReport } from '../domain/wizards/shrink';
 import type { AutoCreateValues } from '../domain/shrink/auto-create';
 import { GuardRefusal, hostUser, type Guard } from './guard';
 import { waitUntil } from './wait';
-import { nameHolderOfRun, presenceOf, shrinkProgressFile } from './shrink-left';
+import { presenceOf, shrinkProgressFile } from './shrink-left';
 
 function save(p: ShrinkProgress): void {
   writePrivateFileAtomic(shrinkProgressFile(p.clusterUuid), JSON.stringify(p) + '\n');
@@ -416,11 +417,9 @@ class Runner {
         );
       }
       case 'clone': {
-        const h = await nameHolderOfRun(this.es, r);
+        const h = await this.es.nameHolder(r.index);
         if (h) {
-          const ours =
-            h.uuid === r.resultUuid || (h.shards === r.to && h.writeBlocked && h.docs === r.original!.docs && r.done.clone !== undefined);
-          if (ours) return { ok: true, message: `${r.index} is the clone (read back)`, patch: { resultUuid: h.uuid } };
+          if (isRunsClone(r, h)) return { ok: true, message: `${r.index} is the clone (read back)`, patch: { resultUuid: h.uuid } };
           return {
             ok: false,
             message: `an index that is not the clone holds the name ${r.index} (${h.shards} shards, ${h.docs ?? 'unknown'} documents: a write or someone created it): the documents are safe in ${r.tmp}; look at that index, delete it, then shrink --resume`,

@@ -34,6 +34,7 @@ import {
   type IndexFacts,
 } from '../../src/domain/shrink/plan';
 import {
+  isRunsClone,
   nextStep,
   parseShrinkProgress,
   recordStep,
@@ -532,6 +533,22 @@ describe('resume and roll back', () => {
     expect(
       resumeDecision(sent, { original: false, tmp: true, underName: { uuid: 'u-x', shards: 1, docs: 10, writeBlocked: true } }).kind,
     ).toBe('continue');
+    // Its shards not started yet (not countable, for however long the node takes): still the clone, no wait decides it.
+    expect(
+      resumeDecision(sent, { original: false, tmp: true, underName: { uuid: 'u-x', shards: 1, docs: null, writeBlocked: true } }).kind,
+    ).toBe('continue');
+  });
+
+  it('the clone is known by what only it can be: any other count, writes taken, other documents or no clone sent is not it', () => {
+    const sent = run({ done: { ...doneUpTo(run(), 'delete-original'), clone: { status: 'started', at: 't', ms: 0, message: '' } } });
+    const clone = { uuid: 'u-x', shards: 1, docs: null, writeBlocked: true };
+    expect(isRunsClone(sent, clone)).toBe(true);
+    expect(isRunsClone(sent, { ...clone, docs: 10 })).toBe(true);
+    expect(isRunsClone(sent, { ...clone, shards: 2 })).toBe(false);
+    expect(isRunsClone(sent, { ...clone, writeBlocked: false })).toBe(false);
+    expect(isRunsClone(sent, { ...clone, docs: 9 })).toBe(false);
+    expect(isRunsClone(run({ done: doneUpTo(run(), 'delete-original') }), clone)).toBe(false);
+    expect(isRunsClone(run({ done: doneUpTo(run(), 'delete-original'), resultUuid: 'u-x' }), { ...clone, shards: 6 })).toBe(true);
   });
 
   it('an index under the name that is not the clone stops it (the copy is kept); both gone is said, with the snapshot', () => {

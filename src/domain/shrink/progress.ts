@@ -93,6 +93,24 @@ export function originalMayBeGone(r: IndexRun): boolean {
   return r.done['delete-original'] !== undefined;
 }
 
+/**
+ * Whether the index under the name is the clone this run sent: its uuid as answered, or (killed
+ * before the answer was saved) what only the clone can be: the clone was sent, and the index has the
+ * new count and refuses writes, holding every document or not countable yet (its shards still
+ * starting, for as long as the node takes). No wait decides it: check-result counts the clone before
+ * the copy is deleted, so a wrong guess stops the run there with the copy kept.
+ */
+export function isRunsClone(r: IndexRun, u: { uuid: string; shards: number; docs: number | null; writeBlocked: boolean }): boolean {
+  if (u.uuid === r.resultUuid) return true;
+  return (
+    r.done.clone !== undefined &&
+    u.shards === r.to &&
+    u.writeBlocked &&
+    r.original !== undefined &&
+    (u.docs === null || u.docs === r.original.docs)
+  );
+}
+
 /** What the cluster holds now of one run, read before it resumes. */
 export interface Presence {
   /** The name holds the original (its recorded uuid). */
@@ -128,14 +146,8 @@ export function resumeDecision(r: IndexRun, at: Presence): ResumeDecision {
     };
   if (!originalMayBeGone(r))
     return { kind: 'stop', why: `${r.index} is not there: nothing is sent; look at the cluster (shardeck status)` };
-  // The clone: its uuid as answered, or (killed before the answer was saved) what only the clone can be:
-  // the clone was sent, and the index has the new count, refuses writes and holds every document.
   const u = at.underName;
-  const ours =
-    u !== null &&
-    (u.uuid === r.resultUuid ||
-      (r.done.clone !== undefined && u.shards === r.to && u.writeBlocked && r.original !== undefined && u.docs === r.original.docs));
-  if (u && !ours)
+  if (u && !isRunsClone(r, u))
     return {
       kind: 'stop',
       why: `an index that is not shardeck's clone now holds the name ${r.index} (uuid ${u.uuid}, ${u.shards} shards, ${u.docs ?? 'unknown'} documents; a write or someone created it): nothing is sent; the documents are safe in ${r.tmp}${at.tmp ? '' : ' (NOT found)'}. Look at that index; once it is deleted, shrink --resume clones the copy back`,

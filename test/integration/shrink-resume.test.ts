@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stepsOf } from '../../src/domain/shrink/plan';
 import { fileTempDir } from '../helpers/file-temp';
 import { CLI, ensureBuilt, runCli } from '../helpers/run-cli';
@@ -22,14 +22,18 @@ const cli = (args: string[]) => runCli([args[0], '--url', node.url, ...args.slic
 beforeAll(async () => {
   ensureBuilt();
   node = await sharedNode();
+});
+
+// A config folder of its own per test: a run one test leaves unfinished does not refuse the next one's.
+beforeEach(() => {
   cfg = fileTempDir('shardeck-shrink-resume-');
 });
+afterEach(() => fs.rmSync(cfg, { recursive: true, force: true }));
 
 const SOCKET = `shardeck-shrink-${process.pid}`;
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
 
 afterAll(() => {
-  fs.rmSync(cfg, { recursive: true, force: true });
   try {
     tmux('kill-server');
   } catch {

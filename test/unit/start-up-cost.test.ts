@@ -63,9 +63,24 @@ describe("the bundle's string-width", () => {
   it('measures printable ASCII without loading the real module, which loads on the first other text', () => {
     expect(bundled.stringWidth('service_v9_alpha yellow 42')).toBe(26);
     expect(bundled.stringWidth('')).toBe(0);
+    // The symbols the screens draw, coloured or not (the status bar of the first frame: '·', '…').
+    expect(bundled.stringWidth('\u001b[2mhttp://127.0.0.1:9200 · every 5s\u001b[22m')).toBe(32);
+    expect(bundled.stringWidth('│ ─ ┌┐ ▁▇█ ↑↓ ⠿ … — «é»')).toBe(23);
     expect(segmenters).toBe(0);
     expect(bundled.stringWidth('漢字')).toBe(4);
     expect(segmenters).toBe(1);
+  });
+
+  it('gives the real module’s width for every character of the Basic Multilingual Plane, plain and coloured', () => {
+    const differ: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      if (c >= 0xd800 && c <= 0xdfff) continue; // lone surrogates are no text
+      const ch = String.fromCharCode(c);
+      const cases: [string, object?][] = [[ch], [ch, { ambiguousIsNarrow: false }], [`\u001b[31m${ch}\u001b[39m`], [`a${ch}b`]];
+      for (const [t, o] of cases)
+        if (bundled.stringWidth(t, o) !== realWidth(t, o)) differ.push(`${JSON.stringify(t)} ${JSON.stringify(o)}`);
+    }
+    expect(differ).toEqual([]);
   });
 
   it('gives the real module’s width for every kind of text', () => {

@@ -85,7 +85,8 @@ export interface PollStats {
 export class Poller {
   readonly stats: PollStats = { requests: 0, bytes: 0, overlaps: 0 };
   private timers = new Map<ResourceName, ReturnType<typeof setTimeout>>();
-  private inFlight = new Set<ResourceName>();
+  /** The read of each resource out now (one at most). */
+  private inFlight = new Map<ResourceName, Promise<void>>();
   private abort = readsAbort();
   private unsubscribe?: () => void;
   private stopped = false;
@@ -179,11 +180,17 @@ export class Poller {
     }
   }
 
-  /** Polls every needed resource now (the refresh key); skips those already in flight. */
+  /**
+   * Reads every needed resource with an answer sent after this call (the refresh key, and after a
+   * change is sent): a read already out was sent before, and may answer with what the change
+   * replaced; it is awaited, then the resource is read again (unless a newer read is out by then).
+   */
   refreshNow(): Promise<void> {
     return Promise.all(
       [...this.needed()].map(async (n) => {
-        await this.pollOnce(n);
+        const older = this.inFlight.get(n);
+        if (older) await older;
+        await (this.inFlight.get(n) ?? this.pollOnce(n));
         // A read left off after a refusal (notRetried) that now answers goes back on its timer.
         if (!this.stopped && !this.timers.has(n) && !this.inFlight.has(n) && !this.store.getState().snapshots[n].error) {
           const s = this.store.getState();
@@ -266,7 +273,17 @@ export class Poller {
       return;
     }
     if (this.store.getState().snapshots[name].error?.kind === 'unsupported') return;
-    this.inFlight.add(name);
+    const read = this.readOnce(name);
+    this.inFlight.set(name, read);
+    try {
+      await read;
+    } finally {
+      this.inFlight.delete(name);
+    }
+  }
+
+  /** One read of `name` into the store; never rejects (a failure is the snapshot's error). */
+  private async readOnce(name: ResourceName): Promise<void> {
     try {
       const prev = this.store.getState().snapshots[name];
       const t0 = performance.now();
@@ -303,8 +320,6 @@ export class Poller {
         const retryAfterMs = err.kind === 'busy' ? (parseRetryAfter(err.retryAfter, Date.now()) ?? undefined) : undefined;
         setSnapshot(this.store, name, { error: { kind: err.kind ?? 'unknown', message: err.message, retryAfterMs }, failures });
       }
-    } finally {
-      this.inFlight.delete(name);
     }
   }
 

@@ -201,11 +201,55 @@ describe('poller backoff (fake timers)', () => {
     poller.start();
     try {
       await vi.advanceTimersByTimeAsync(0);
-      await poller.refreshNow(); // the refresh key while the first read is out: skipped, counted
+      await poller.pollOnce('health'); // a second read while the first is out: not sent, counted
       expect(poller.stats.overlaps).toBe(1);
       await vi.advanceTimersByTimeAsync(10 * INTERVAL);
       // Read at 0, answered at 3 s, next at 4 s, answered at 7 s, next at 8 s.
       expect(calls.health).toEqual([0, 4 * INTERVAL, 8 * INTERVAL]);
+    } finally {
+      poller.stop();
+    }
+  });
+});
+
+describe('a refresh after a change (fake timers)', () => {
+  beforeEach(() => vi.useFakeTimers({ now: 0 }));
+  afterEach(() => vi.useRealTimers());
+
+  it('shows an answer sent after it: a read already out (sent before the change) is awaited, then read again', async () => {
+    // A node whose answer is what it held when the read was sent, 3 s later.
+    const node = { status: 'red' };
+    const sent: number[] = [];
+    let out = 0;
+    let mostOut = 0;
+    const reads: PollReads = {
+      resource: (async () => {
+        sent.push(Date.now());
+        mostOut = Math.max(mostOut, ++out);
+        const status = node.status;
+        await new Promise((r) => setTimeout(r, 3 * INTERVAL));
+        out--;
+        return { data: { ...HEALTH, status }, bytes: 10 };
+      }) as PollReads['resource'],
+      healthDiagnoses: () => Promise.resolve({}),
+    };
+    const store = consoleOn('health');
+    const poller = new Poller(reads, store, ['health']);
+    try {
+      void poller.pollOnce('health'); // a poll, out when the change is sent
+      await vi.advanceTimersByTimeAsync(INTERVAL);
+      node.status = 'green'; // the change
+      const refreshed = poller.refreshNow();
+      let done = false;
+      void refreshed.then(() => (done = true));
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      // The older read answered (red, what the change replaced); the refresh is not done with it.
+      expect(sent).toEqual([0, 3 * INTERVAL]);
+      expect(done).toBe(false);
+      await vi.advanceTimersByTimeAsync(3 * INTERVAL);
+      await refreshed;
+      expect(store.getState().snapshots.health.data?.status).toBe('green');
+      expect(mostOut).toBe(1);
     } finally {
       poller.stop();
     }

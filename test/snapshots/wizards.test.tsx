@@ -1098,6 +1098,40 @@ WALKS.push(
   ]),
 );
 
+// An index template with a mapping of 150 fields: its request shown whole is taller than the
+// screen, at 80x23 and at 120x40. What does not fit is said, and the key hint stays on screen.
+WALKS.push(
+  walk(
+    'componentTemplate',
+    [
+      'long-template-review',
+      async (c) => {
+        await c.app.type('service_v9_no_raw');
+        await c.app.press(KEYS.tab);
+        await c.app.type('raw');
+        await c.app.press(KEYS.enter);
+        const facts = templateFacts(c);
+        const fields = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`project_field_${i}`, { type: 'keyword' }]));
+        const body = facts.template as { template?: Record<string, unknown> };
+        c.send({
+          type: 'inspected',
+          facts: { ...facts, template: { ...body, template: { ...body.template, mappings: { properties: fields } } } as never },
+        });
+      },
+    ],
+    [
+      'long-template-review-curl',
+      async (c) => {
+        await c.app.press('c');
+        await c.app.settled();
+        const frame = c.app.frame();
+        expect(frame).toMatch(/… \d+ more lines not shown: ctrl-y copies the request whole as curl/);
+        expect(frame).toMatch(/y send · c review · Backspace edit · Esc cancel/);
+      },
+    ],
+  ),
+);
+
 async function run(w: Walk, columns: number, rows: number): Promise<void> {
   const { services, sessions, snapshotRequests } = recordedServices(w.conn, w.repositories);
   const store = makeStore();

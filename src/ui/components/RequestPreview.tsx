@@ -8,6 +8,8 @@ import { cutLines, wrapText } from '../../domain/text/text';
 import { useTerminalSize } from '../app/terminal';
 import { colourOf } from '../theme';
 import { useOptionalConsoleContext } from '../app/context';
+import { useKeymap } from '../app/use-keymap';
+import { keyLabel } from '../../keys/keymap';
 
 /** While a preview is on screen, its curl line(s) are what a wizard's copy key copies (ui/app/habits.ts). */
 function useShownCurl(previews: Preview[]): void {
@@ -48,23 +50,45 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
 }
 
 /**
+ * The lines that fit in `rows`: all of them, or the first ones and a last line that says how many
+ * are left out and how to get them whole (Ink would drop them without a word).
+ */
+export function fittedLines<L extends { text: string }>(
+  lines: L[],
+  rows: number,
+  copyKey: string,
+): (L | { text: string; dim: true; bold?: undefined })[] {
+  if (lines.length <= rows) return lines;
+  const kept = Math.max(0, rows - 1);
+  const left = lines.length - kept;
+  return [
+    ...lines.slice(0, kept),
+    { text: `… ${left} more line${left === 1 ? '' : 's'} not shown: ${copyKey} copies the request whole as curl`, dim: true },
+  ];
+}
+
+/**
  * Each request in a box. One request, or `whole` (the review's curl key): each curl line whole
  * (wrapped, copyable). Otherwise, two or more (a change and its template): a line each, cut at the
- * edge, as 80x23 has no rows for more beside the review.
+ * edge, as 80x23 has no rows for more beside the review. `room`: the rows the box may take,
+ * borders included (fittedLines beyond that).
  */
-export function RequestPreview({ previews, whole = false }: { previews: Preview[]; whole?: boolean }) {
+export function RequestPreview({ previews, whole = false, room }: { previews: Preview[]; whole?: boolean; room?: number }) {
   const { columns } = useTerminalSize();
+  const keymap = useKeymap();
   useShownCurl(previews);
   const width = Math.max(1, columns - BOX_SIDES);
-  const lines =
+  const all =
     previews.length === 1 || whole
       ? previews.flatMap((p) => requestBoxLines(p, width))
       : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+  const copy = keyLabel(keymap.find((c) => c.id === 'dialog.copy')?.keys[0] ?? '');
+  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room - 2, copy);
   // A labelled profile's requests are drawn in its colour (the label itself starts the first line, NO_COLOR or not).
   return (
     <Box flexDirection="column" borderStyle="single" borderColor={colourOf(previews[0]?.badge?.colour)} paddingX={1}>
       {lines.map((l, i) => (
-        <Text key={i} bold={l.bold} wrap="truncate-end">
+        <Text key={i} bold={l.bold} dimColor={l.dim} wrap="truncate-end">
           {l.text}
         </Text>
       ))}

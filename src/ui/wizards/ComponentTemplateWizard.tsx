@@ -20,7 +20,7 @@ import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { Cancelled, CLOSES, Failed, Hint, Notes, Results } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Notes, Results, useWholeRequestRoom } from './wizard-text';
 
 const LABELS: Record<keyof ComponentForm, string> = {
   name: 'component name',
@@ -86,6 +86,7 @@ export function ComponentTemplateScreen({
   curl?: boolean;
 }) {
   const hint = useHint();
+  const room = useWholeRequestRoom();
   switch (state.phase) {
     case 'input':
       return (
@@ -111,7 +112,7 @@ export function ComponentTemplateScreen({
       return (
         <Box flexDirection="column">
           {whole ? null : <Notes warnings={r.warnings} notes={r.notes.filter((n) => n !== PLATFORM_NOTE)} />}
-          <RequestPreview previews={r.plans.map((p) => services.preview(p))} whole={whole} />
+          <RequestPreview previews={r.plans.map((p) => services.preview(p))} whole={whole} room={whole ? room : undefined} />
           {/* The target's entry only (the whole value is printed when done): the review fits 80x24. */}
           {whole ? null : (
             <Text>{`${PLATFORM_TEMPLATES_KEY} after this: ${JSON.stringify(r.form.template)}: ${JSON.stringify(r.platformJson[r.form.template])}`}</Text>

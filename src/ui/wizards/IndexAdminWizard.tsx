@@ -18,10 +18,8 @@ import { colourOf } from '../theme';
 import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useIndicesTarget } from './marked-target';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint, Results, Waiting } from './wizard-text';
+import { CLOSES, Hint, Results, Waiting, WIZARD_ROWS_AROUND } from './wizard-text';
 
-/** Rows of the screen that are not the wizard's: the header (2), the footer, the line left free, the title. */
-const AROUND = 5;
 /** The request box's border and padding, left and right (RequestPreview). */
 const BOX_SIDES = 4;
 
@@ -45,7 +43,7 @@ function reviewRoom(state: Extract<IndexAdminState, { preview: unknown }>, previ
   const unsaved = state.action === 'delete' && facts.some((f) => !f.newestSnapshot);
   const box = preview ? requestBoxLines(preview, Math.max(1, columns - BOX_SIDES)).length + 2 : 1;
   const other = 2 + (already.length ? 1 : 0) + (unsaved ? 1 : 0) + (snapshotsRead ? 0 : 1) + 4;
-  const room = rows - AROUND - box - other;
+  const room = rows - WIZARD_ROWS_AROUND - box - other;
   return { listed: Math.max(0, Math.min(facts.length, room)), fits: room >= 0, box };
 }
 
@@ -90,7 +88,7 @@ export function IndexAdminScreen({ state, services }: { state: IndexAdminState; 
       <Box flexDirection="column">
         <Text bold>{`${state.action} ${facts.length} indices, each named:`}</Text>
         <Text color={colourOf('yellow')} wrap="wrap">
-          {`the request naming these ${facts.length} indices takes ${box} rows: too tall to review whole here. Make the terminal taller (${box + AROUND + 7} rows), or mark fewer indices; nothing was sent`}
+          {`the request naming these ${facts.length} indices takes ${box} rows: too tall to review whole here. Make the terminal taller (${box + WIZARD_ROWS_AROUND + 7} rows), or mark fewer indices; nothing was sent`}
         </Text>
         <Hint>{hint(['dialog.close', 'close'])}</Hint>
       </Box>

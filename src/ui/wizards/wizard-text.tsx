@@ -5,6 +5,7 @@ import { Box } from 'ink';
 import { Text } from '../components/Text';
 import type { PlanResult } from '../../domain/wizards/machine';
 import { colourOf } from '../theme';
+import { useTerminalSize } from '../app/terminal';
 
 export function Notes({ warnings = [], notes = [] }: { warnings?: string[]; notes?: string[] }) {
   return (
@@ -43,6 +44,14 @@ export function Lines({ lines, colour, dim, whole }: { lines: string[]; colour?:
       ))}
     </>
   );
+}
+
+/** Rows of the screen that are not the wizard's: the header (2), the footer, the line left free, the title (ui/app/App.tsx). */
+export const WIZARD_ROWS_AROUND = 5;
+
+/** The rows a review's requests shown whole may take (RequestPreview's `room`): the wizard's rows above its key hint. */
+export function useWholeRequestRoom(): number {
+  return useTerminalSize().rows - WIZARD_ROWS_AROUND - 1;
 }
 
 export function Hint({ children }: { children: string }) {

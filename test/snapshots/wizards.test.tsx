@@ -466,6 +466,25 @@ const WALKS: Walk[] = [
     ]),
     conn: { url: 'https://storage-1.example:9200', user: 'elastic', caFile: '/etc/shardeck/certs/storage-cluster-ca.crt' },
   },
+  // 150 indices, each named in the request: taller than what the samples leave. It says what it
+  // leaves out, and the typed line and the keys stay on the screen.
+  walk('delete', [
+    'review-many-indices',
+    async (c) => {
+      await c.app.type('90d');
+      await c.app.press(KEYS.enter);
+      c.send({
+        type: 'previewed',
+        indices: Array.from({ length: 150 }, (_, i) => `service_v9_project_${i}`),
+        preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES },
+      });
+      await c.app.settled();
+      const frame = c.app.frame();
+      expect(frame).toMatch(/… \d+ more lines not shown: ctrl-y copies the request whole as curl/);
+      expect(frame).toMatch(/type 1234 to delete them/);
+      expect(frame).toMatch(/Esc close \(nothing sent\)/);
+    },
+  ]),
   walk('delete', [
     'nothing',
     async (c) => {

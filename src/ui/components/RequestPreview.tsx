@@ -67,6 +67,12 @@ export function fittedLines<L extends { text: string }>(
   ];
 }
 
+/** The key that copies a preview's curl line, as hints write it. */
+function useCopyKey(): string {
+  const keymap = useKeymap();
+  return keyLabel(keymap.find((c) => c.id === 'dialog.copy')?.keys[0] ?? '');
+}
+
 /**
  * Each request in a box. One request, or `whole` (the review's curl key): each curl line whole
  * (wrapped, copyable). Otherwise, two or more (a change and its template): a line each, cut at the
@@ -75,14 +81,13 @@ export function fittedLines<L extends { text: string }>(
  */
 export function RequestPreview({ previews, whole = false, room }: { previews: Preview[]; whole?: boolean; room?: number }) {
   const { columns } = useTerminalSize();
-  const keymap = useKeymap();
+  const copy = useCopyKey();
   useShownCurl(previews);
   const width = Math.max(1, columns - BOX_SIDES);
   const all =
     previews.length === 1 || whole
       ? previews.flatMap((p) => requestBoxLines(p, width))
       : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
-  const copy = keyLabel(keymap.find((c) => c.id === 'dialog.copy')?.keys[0] ?? '');
   const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room - 2, copy);
   // A labelled profile's requests are drawn in its colour (the label itself starts the first line, NO_COLOR or not).
   return (
@@ -98,12 +103,15 @@ export function RequestPreview({ previews, whole = false, room }: { previews: Pr
 
 /**
  * One request in the space 80x23 leaves beside a review: a bar on the left instead of a box,
- * with the same lines as the box (requestBoxLines): the curl line whole, cut at the bar's width.
+ * with the same lines as the box (requestBoxLines): the curl line whole, cut at the bar's width;
+ * in `room` rows when given (fittedLines).
  */
-export function RequestPreviewBar({ preview }: { preview: Preview }) {
+export function RequestPreviewBar({ preview, room }: { preview: Preview; room?: number }) {
   const { columns } = useTerminalSize();
+  const copy = useCopyKey();
   useShownCurl([preview]);
-  const lines = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
+  const all = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
+  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room, copy);
   return (
     <Box
       flexDirection="column"
@@ -115,7 +123,7 @@ export function RequestPreviewBar({ preview }: { preview: Preview }) {
       paddingLeft={1}
     >
       {lines.map((l, i) => (
-        <Text key={i} bold={l.bold} wrap="truncate-end">
+        <Text key={i} bold={l.bold} dimColor={l.dim} wrap="truncate-end">
           {l.text}
         </Text>
       ))}

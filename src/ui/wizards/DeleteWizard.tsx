@@ -36,7 +36,7 @@ import { useSession, withServices } from './services';
 import { useIndicesTarget } from './marked-target';
 import { ProjectNote, TargetLine } from './TargetLine';
 import { SnapshotFirstLine, SnapshotFirstScreen, useSnapshotFirst } from './SnapshotFirst';
-import { Cancelled, CLOSES, Hint } from './wizard-text';
+import { Cancelled, CLOSES, Hint, WIZARD_ROWS_AROUND } from './wizard-text';
 
 const VALUE_LABEL: Record<DeleteForm['kind'], string> = {
   olderThan: 'age or date',
@@ -164,13 +164,6 @@ function TaskLines({ running, total }: { running: RunningTask; total: number }) 
   );
 }
 
-/**
- * The wizard's rows under the title: the screen less the header (2), the status bar, the title and
- * the line Ink keeps free (App.tsx). The review fits them: its curl line is whole (the bar), so a
- * long one takes sample rows, not the typed line or the keys.
- */
-const CHROME_ROWS = 5;
-
 export function DeleteScreen({
   state,
   services,
@@ -249,12 +242,14 @@ export function DeleteScreen({
       const { preview, from } = state;
       const request = services.preview(state.plan);
       // Target, which, the count, the typed line, an error and the keys: a row each.
-      const others =
-        6 +
-        (snapshotFirst ? 1 : 0) +
-        wrapText(conflictsLine(state.form.conflicts), columns).length +
-        requestBoxLines(request, columns - 2).length;
-      const samples = preview.samples.slice(0, Math.max(1, rows - CHROME_ROWS - others));
+      const fixed = 6 + (snapshotFirst ? 1 : 0) + wrapText(conflictsLine(state.form.conflicts), columns).length;
+      // The review fits the wizard's rows: its curl line is whole (the bar), so a long one takes
+      // sample rows, not the typed line or the keys, and one taller than what a sample leaves says
+      // what it leaves out.
+      const requestRoom = Math.max(1, rows - WIZARD_ROWS_AROUND - fixed - 1);
+      const requestLines = requestBoxLines(request, columns - 2).length;
+      const requestRows = requestLines < requestRoom ? requestLines : requestRoom;
+      const samples = preview.samples.slice(0, Math.max(1, rows - WIZARD_ROWS_AROUND - fixed - requestRows));
       const last = Math.min(from + samples.length, preview.matching);
       return (
         <Box flexDirection="column">
@@ -274,7 +269,7 @@ export function DeleteScreen({
           <Text dimColor wrap="wrap">
             {conflictsLine(state.form.conflicts)}
           </Text>
-          <RequestPreviewBar preview={request} />
+          <RequestPreviewBar preview={request} room={requestRoom} />
           {snapshotFirst}
           <TypedConfirm prompt={`type ${preview.matching} to delete them: `} typed={state.typed} />
           {state.error ? (

@@ -94,6 +94,18 @@ describe.each(SIZES)('snapshot wizard at %ix%i', (columns, rows) => {
     expect(done).toContain('logs-c[0]: primary shard is not allocated');
   });
 
+  it('150 indices, each named: the request says how many of its lines do not fit, the keys stay on screen', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(S);
+    await app.press(KEYS.enter);
+    const indices = Array.from({ length: 150 }, (_, i) => `service_v9_project_${i}`);
+    session()!.send({ type: 'loaded', facts: { repositories: repos, indices } });
+    await app.settled();
+    const review = app.frame();
+    expect(review).toMatch(/… \d+ more lines not shown: ctrl-y copies the request whole as curl/);
+    expect(review).toMatch(/y take it · Esc cancel/);
+  });
+
   it('refused: no open index to take; the form comes back as typed, the reason under the indices (issue 47 item 2)', async () => {
     const { app, session } = await open(columns, rows);
     await app.press(S);

@@ -20,7 +20,7 @@ import { colourOf } from '../theme';
 import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { Cancelled, CLOSES, Failed, Hint, Notes, Results, useWholeRequestRoom } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Notes, Results, useRequestRoom } from './wizard-text';
 
 const LABELS: Record<keyof ComponentForm, string> = {
   name: 'component name',
@@ -86,7 +86,7 @@ export function ComponentTemplateScreen({
   curl?: boolean;
 }) {
   const hint = useHint();
-  const room = useWholeRequestRoom();
+  const room = useRequestRoom();
   switch (state.phase) {
     case 'input':
       return (

@@ -15,7 +15,7 @@ import { formKeys, useDialogKeys, useHint } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
 import { useIndicesTarget } from './marked-target';
-import { Cancelled, CLOSES, Failed, Hint, Notes, Results, useWholeRequestRoom } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Notes, Results, useRequestRoom } from './wizard-text';
 
 const LABELS: Record<keyof ReplicasForm, string> = {
   target: 'index or pattern',
@@ -62,7 +62,7 @@ export function ReplicasView({
 /** `curl`: the review shows the requests' curl lines whole (dialog.curl) in the place of the facts. */
 export function ReplicasScreen({ state, services, curl = false }: { state: ReplicasState; services: WizardServices; curl?: boolean }) {
   const hint = useHint();
-  const room = useWholeRequestRoom();
+  const room = useRequestRoom();
   switch (state.phase) {
     case 'input':
       return (

@@ -21,7 +21,7 @@ import { colourOf } from '../theme';
 import { useDialogKeys, useHint, useLocalForm, type FormEvent } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Results, useRequestRoom } from './wizard-text';
 
 type CreateRequest = Extract<SnapshotRequest, { kind: 'create' }>;
 type Field = 'repository' | 'name' | 'indices' | 'partial';
@@ -167,6 +167,7 @@ function SnapshotRun({
 
 export function SnapshotScreen({ state, req, services }: { state: SnapshotState; req: CreateRequest; services: WizardServices }) {
   const hint = useHint();
+  const room = useRequestRoom();
   const { columns } = useTerminalSize();
   const width = Math.max(20, columns - 6);
   switch (state.phase) {
@@ -183,7 +184,7 @@ export function SnapshotScreen({ state, req, services }: { state: SnapshotState;
     case 'applying':
       return (
         <Box flexDirection="column">
-          <RequestPreview previews={[services.preview(state.plan)]} />
+          <RequestPreview previews={[services.preview(state.plan)]} room={room} />
           {state.phase === 'review' ? (
             <Hint>{hint(['dialog.confirm', 'take it'], ['dialog.close', 'cancel'])}</Hint>
           ) : (

@@ -49,8 +49,8 @@ export function Lines({ lines, colour, dim, whole }: { lines: string[]; colour?:
 /** Rows of the screen that are not the wizard's: the header (2), the footer, the line left free, the title (ui/app/App.tsx). */
 export const WIZARD_ROWS_AROUND = 5;
 
-/** The rows a review's requests shown whole may take (RequestPreview's `room`): the wizard's rows above its key hint. */
-export function useWholeRequestRoom(): number {
+/** The rows a review's request box may take when only the key hint is under it (RequestPreview's `room`). */
+export function useRequestRoom(): number {
   return useTerminalSize().rows - WIZARD_ROWS_AROUND - 1;
 }
 

@@ -273,6 +273,20 @@ describe.each(SIZES)('restore wizard at %ix%i', (columns, rows) => {
     expect(review).toMatch(/⟦red⟧aliases: put on the copies too: one an original still holds \(now logs-a: logs\)/);
   });
 
+  it('a review taller than the screen (60 indices beside) is not shown and cannot be confirmed', async () => {
+    const { app, session } = await open(columns, rows);
+    await app.press(KEYS.down); // nightly-1, the SUCCESS one
+    await app.press(R);
+    await app.press(KEYS.enter);
+    const indices = Array.from({ length: 60 }, (_, i) => ({ index: `logs-${i}`, target: `logs-${i}-restored`, originalDocs: i }));
+    session()!.send({ type: 'loaded', facts: { snapshot: nightly1, indices } });
+    const text = await shot(app, 'too-tall', columns, rows);
+    expect(text).toMatch(/the review of these 60 indices takes \d+ rows: too tall to review whole here/);
+    await app.press('y');
+    expect(session()!.getState().phase).toBe('review');
+    expect(text).not.toContain('logs-0 -> logs-0-restored');
+  });
+
   it('refused: the PARTIAL snapshot holds no whole copy of its failed index', async () => {
     const { app, session } = await open(columns, rows);
     await app.press(R); // nightly-2, newest, PARTIAL (logs-c failed)

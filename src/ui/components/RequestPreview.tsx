@@ -73,6 +73,19 @@ function useCopyKey(): string {
   return keyLabel(keymap.find((c) => c.id === 'dialog.copy')?.keys[0] ?? '');
 }
 
+/** The lines inside RequestPreview's box at `columns` (see RequestPreview). */
+function previewBoxLines(previews: Preview[], columns: number, whole: boolean): { text: string; bold?: boolean }[] {
+  const width = Math.max(1, columns - BOX_SIDES);
+  return previews.length === 1 || whole
+    ? previews.flatMap((p) => requestBoxLines(p, width))
+    : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+}
+
+/** The rows RequestPreview takes at `columns` with no room given: its lines and its two borders. */
+export function requestPreviewRows(previews: Preview[], columns: number, whole = false): number {
+  return previewBoxLines(previews, columns, whole).length + 2;
+}
+
 /**
  * Each request in a box. One request, or `whole` (the review's curl key): each curl line whole
  * (wrapped, copyable). Otherwise, two or more (a change and its template): a line each, cut at the
@@ -83,11 +96,7 @@ export function RequestPreview({ previews, whole = false, room }: { previews: Pr
   const { columns } = useTerminalSize();
   const copy = useCopyKey();
   useShownCurl(previews);
-  const width = Math.max(1, columns - BOX_SIDES);
-  const all =
-    previews.length === 1 || whole
-      ? previews.flatMap((p) => requestBoxLines(p, width))
-      : previews.flatMap((p) => previewLines(p).map((text, j) => ({ text, bold: j === 0 })));
+  const all = previewBoxLines(previews, columns, whole);
   const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room - 2, copy);
   // A labelled profile's requests are drawn in its colour (the label itself starts the first line, NO_COLOR or not).
   return (

@@ -10,7 +10,7 @@ import type { IndexAction } from '../../domain/maintenance/index-admin';
 import { indexFactText, typedAsk, type IndexAdminState } from '../../domain/wizards/index-admin';
 import type { WizardServices } from '../../services/wizards';
 import { indexAdminWizard } from '../../services/wizards/index-admin';
-import { RequestPreview, requestBoxLines } from '../components/RequestPreview';
+import { RequestPreview, requestPreviewRows } from '../components/RequestPreview';
 import type { Preview } from '../../domain/mutation/preview';
 import { useTerminalSize } from '../app/terminal';
 import { TypedConfirm } from '../components/TypedConfirm';
@@ -19,9 +19,6 @@ import { lineKeys, useDialogKeys, useHint } from './dialog-keys';
 import { useIndicesTarget } from './marked-target';
 import { useSession, withServices } from './services';
 import { CLOSES, Hint, Results, Waiting, WIZARD_ROWS_AROUND } from './wizard-text';
-
-/** The request box's border and padding, left and right (RequestPreview). */
-const BOX_SIDES = 4;
 
 export const IndexCloseWizard = withServices(({ onClose, services }) => (
   <IndexAdminView action="close" onClose={onClose} services={services} />
@@ -41,7 +38,7 @@ export const IndexDeleteWizard = withServices(({ onClose, services }) => (
 function reviewRoom(state: Extract<IndexAdminState, { preview: unknown }>, preview: Preview | undefined, columns: number, rows: number) {
   const { facts, already, snapshotsRead } = state.preview;
   const unsaved = state.action === 'delete' && facts.some((f) => !f.newestSnapshot);
-  const box = preview ? requestBoxLines(preview, Math.max(1, columns - BOX_SIDES)).length + 2 : 1;
+  const box = preview ? requestPreviewRows([preview], columns) : 1;
   const other = 2 + (already.length ? 1 : 0) + (unsaved ? 1 : 0) + (snapshotsRead ? 0 : 1) + 4;
   const room = rows - WIZARD_ROWS_AROUND - box - other;
   return { listed: Math.max(0, Math.min(facts.length, room)), fits: room >= 0, box };

@@ -9,6 +9,7 @@ import { Text } from '../components/Text';
 import { formatCount } from '../../domain/text/format';
 import { editLine } from '../../domain/console/line-edit';
 import { fitText } from '../../domain/text/table';
+import { wrapText } from '../../domain/text/text';
 import { recoveryLine, recoveryPercent } from '../../domain/snapshots';
 import {
   DEFAULT_SUFFIX,
@@ -27,13 +28,13 @@ import { useConsole, useUi } from '../app/context';
 import { useTerminalSize } from '../app/terminal';
 import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
-import { RequestPreview } from '../components/RequestPreview';
+import { RequestPreview, requestPreviewRows } from '../components/RequestPreview';
 import { TypedConfirm } from '../components/TypedConfirm';
 import { colourOf } from '../theme';
 import { useDialogKeys, useHint, useLocalForm, type FormEvent } from './dialog-keys';
 import { FormRow } from './FormRow';
 import { useSession, withServices } from './services';
-import { Cancelled, CLOSES, Failed, Hint, Results } from './wizard-text';
+import { Cancelled, CLOSES, Failed, Hint, Results, WIZARD_ROWS_AROUND } from './wizard-text';
 
 type Field = 'indices' | 'mode' | 'suffix' | 'aliases' | 'system';
 const FIELDS: Field[] = ['indices', 'mode', 'suffix', 'aliases', 'system'];
@@ -48,6 +49,11 @@ const LABELS: Record<Field, string> = {
 type FormRefusal = { message: string; field?: RestoreField };
 /** How the console asks for the snapshot's aliases beside (the restore notes name it). */
 const INCLUDE_HOW = 'the form\'s "aliases"';
+/**
+ * Under this many rows (80x23) an in-place review over a red original keeps each line to one row,
+ * and each route's loss without how it was reached (the CLI prints it whole).
+ */
+const SMALL_ROWS = 30;
 const BAR_WIDTH = 10;
 
 export const RestoreWizard = withServices(function RestoreFromSelection({
@@ -201,6 +207,7 @@ export function RestoreRun({
     if (refused && onRefused) onRefused({ message: refused.message, ...(refused.field ? { field: refused.field } : {}) });
   }, [refused, onRefused]);
   const [typed, setTyped] = useState('');
+  const { columns, rows } = useTerminalSize();
   useDialogKeys(session, onClose, (key) => {
     // The session's state now, not the last render's: a key may come before the screen redraws.
     const now = session.getState();
@@ -216,6 +223,8 @@ export function RestoreRun({
       return true;
     }
     if (now.phase !== 'review') return false;
+    // A review taller than the screen: only Esc (nothing confirmed unseen).
+    if (!reviewRoom(now, services, columns, rows).fits) return false;
     if (form.mode === 'replace') {
       if (key.is('dialog.submit')) session.send({ type: 'confirm', confirmation: { by: 'typed', text: typed } });
       else if (key.edit) setTyped((t) => editLine(t, key.edit!));
@@ -229,13 +238,47 @@ export function RestoreRun({
   return <RestoreScreen state={state} services={services} typed={typed} />;
 }
 
+type ReviewState = Extract<RestoreState, { phase: 'review' | 'applying' | 'watching' }>;
+
+/**
+ * What the review shows under the indices: in place over a red original each way back's loss,
+ * then the copy taken before the delete (issue 48), and the notes (at 80x23 over a red original
+ * the losses take the settings note's row: the CLI prints it).
+ */
+function reviewParts(state: ReviewState, small: boolean) {
+  if (state.phase !== 'review') return { losses: [], copies: [], notes: [] };
+  const losses = state.facts.indices
+    .flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
+    .filter((l) => !small || (!l.startsWith('    ') && !l.startsWith('what each')));
+  const notes = restoreNotes(state.form, state.facts, INCLUDE_HOW).filter(
+    (n) => !(small && losses.length && n.text.startsWith('settings:')),
+  );
+  return { losses, copies: restoreCopyLines(state.facts), notes };
+}
+
+/**
+ * The rows the review takes at this size (each index a line, the notes as drawn, the losses, the
+ * copies, the request box, the typed line and the keys) and whether the wizard has them. What is
+ * confirmed must be seen whole: a review taller than the screen is not shown and cannot be confirmed.
+ */
+function reviewRoom(state: ReviewState, services: WizardServices, columns: number, rows: number) {
+  if (state.phase !== 'review') return { needed: 0, fits: true };
+  const small = rows < SMALL_ROWS;
+  const { losses, copies, notes } = reviewParts(state, small);
+  const noteRows = notes.reduce((n, x) => n + (small && losses.length ? 1 : wrapText(x.text, columns).length), 0);
+  const request = requestPreviewRows(
+    state.plans.map((p) => services.preview(p)),
+    columns,
+  );
+  const needed = state.facts.indices.length + noteRows + losses.length + copies.length + request + (state.form.mode === 'replace' ? 2 : 1);
+  return { needed, fits: needed <= rows - WIZARD_ROWS_AROUND };
+}
+
 export function RestoreScreen({ state, services, typed = '' }: { state: RestoreState; services: WizardServices; typed?: string }) {
   const hint = useHint();
   const { columns, rows } = useTerminalSize();
   const width = Math.max(20, columns - 6);
-  // At 80x23 an in-place review over a red original keeps each line to one row, and each route's
-  // loss without how it was reached (the CLI prints it whole).
-  const small = rows < 30;
+  const small = rows < SMALL_ROWS;
   switch (state.phase) {
     case 'loading':
       return <Text>{`reading ${state.form.repository}/${state.form.snapshot} and the indices it would restore…`}</Text>;
@@ -262,14 +305,17 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
     case 'watching': {
       const replace = state.form.mode === 'replace';
       const names = state.facts.indices.map((i) => i.index);
-      // In place over a red original: each way back's loss, then the copy taken before the delete (issue 48).
-      const losses =
-        state.phase === 'review'
-          ? state.facts.indices
-              .flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
-              .filter((l) => !small || (!l.startsWith('    ') && !l.startsWith('what each')))
-          : [];
-      const copies = state.phase === 'review' ? restoreCopyLines(state.facts) : [];
+      const { losses, copies, notes } = reviewParts(state, small);
+      const room = reviewRoom(state, services, columns, rows);
+      if (!room.fits)
+        return (
+          <Box flexDirection="column">
+            <Text color={colourOf('yellow')} wrap="wrap">
+              {`the review of these ${names.length} indices takes ${room.needed} rows: too tall to review whole here. Make the terminal taller (${room.needed + WIZARD_ROWS_AROUND} rows), or restore fewer indices (shardeck restore --dry-run prints it whole); nothing was sent`}
+            </Text>
+            <Hint>{hint(['dialog.close', 'close'])}</Hint>
+          </Box>
+        );
       return (
         <Box flexDirection="column">
           {state.facts.indices.map((i) => (
@@ -280,16 +326,11 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
               )}
             </Text>
           ))}
-          {state.phase === 'review'
-            ? restoreNotes(state.form, state.facts, INCLUDE_HOW)
-                // At 80x23 over a red original the losses take the settings note's row (the CLI prints it).
-                .filter((n) => !(small && losses.length && n.text.startsWith('settings:')))
-                .map((n) => (
-                  <Text key={n.text} color={colourOf(n.tone)} wrap={small && losses.length ? 'truncate-end' : 'wrap'}>
-                    {n.text}
-                  </Text>
-                ))
-            : null}
+          {notes.map((n) => (
+            <Text key={n.text} color={colourOf(n.tone)} wrap={small && losses.length ? 'truncate-end' : 'wrap'}>
+              {n.text}
+            </Text>
+          ))}
           {losses.map((l, i) => (
             <Text key={`l${i}`} color={colourOf(l.startsWith('loses least') ? 'green' : undefined)}>
               {fitText(l, width)}

@@ -350,10 +350,11 @@ function snapshotEnd(c: Ctx, over: Partial<SnapshotInfo>): void {
   });
 }
 
-async function toDeleteReview(c: Ctx): Promise<void> {
+/** The delete's review of 1,234 matching documents, over the form's target or the `indices` given. */
+async function toDeleteReview(c: Ctx, indices: string[] = [c.state.form.target.trim()]): Promise<void> {
   await c.app.type('90d');
   await c.app.press(KEYS.enter);
-  c.send({ type: 'previewed', indices: [c.state.form.target.trim()], preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } });
+  c.send({ type: 'previewed', indices, preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES } });
   await tick();
 }
 
@@ -471,13 +472,10 @@ const WALKS: Walk[] = [
   walk('delete', [
     'review-many-indices',
     async (c) => {
-      await c.app.type('90d');
-      await c.app.press(KEYS.enter);
-      c.send({
-        type: 'previewed',
-        indices: Array.from({ length: 150 }, (_, i) => `service_v9_project_${i}`),
-        preview: { matching: 1234, indexTotal: 5210, samples: SAMPLES },
-      });
+      await toDeleteReview(
+        c,
+        Array.from({ length: 150 }, (_, i) => `service_v9_project_${i}`),
+      );
       await c.app.settled();
       const frame = c.app.frame();
       expect(frame).toMatch(/… \d+ more lines not shown: ctrl-y copies the request whole as curl/);
@@ -513,7 +511,7 @@ const WALKS: Walk[] = [
   {
     ...walk(
       'delete',
-      ['review-snapshot-offer', toDeleteReview],
+      ['review-snapshot-offer', (c) => toDeleteReview(c)],
       [
         'snapshot-following',
         async (c) => {
@@ -1042,6 +1040,14 @@ const WALKS: Walk[] = [
   ]),
 ];
 
+/** The component template's form filled (service_v9_no_raw, field raw) and sent for its read. */
+async function fillComponentForm(c: Ctx): Promise<void> {
+  await c.app.type('service_v9_no_raw');
+  await c.app.press(KEYS.tab);
+  await c.app.type('raw');
+  await c.app.press(KEYS.enter);
+}
+
 /** The recorded templates (test/fixtures/yellow), and the index template the review is built from. */
 function templateFacts(c: Ctx, name = 'service_v9') {
   const s = c.store.getState().snapshots;
@@ -1090,10 +1096,7 @@ WALKS.push(
   walk('componentTemplate', [
     'changed',
     async (c) => {
-      await c.app.type('service_v9_no_raw');
-      await c.app.press(KEYS.tab);
-      await c.app.type('raw');
-      await c.app.press(KEYS.enter);
+      await fillComponentForm(c);
       c.send({ type: 'inspected', facts: templateFacts(c) });
       await tick();
       await c.app.press('y');
@@ -1125,10 +1128,7 @@ WALKS.push(
     [
       'long-template-review',
       async (c) => {
-        await c.app.type('service_v9_no_raw');
-        await c.app.press(KEYS.tab);
-        await c.app.type('raw');
-        await c.app.press(KEYS.enter);
+        await fillComponentForm(c);
         const facts = templateFacts(c);
         const fields = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`project_field_${i}`, { type: 'keyword' }]));
         const body = facts.template as { template?: Record<string, unknown> };

@@ -110,6 +110,16 @@ export function RequestPreview({ previews, whole = false, room }: { previews: Pr
   );
 }
 
+/** The bar's lines (RequestPreviewBar) at `columns`, with no room given. */
+function barLines(preview: Preview, columns: number): { text: string; bold?: boolean }[] {
+  return requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
+}
+
+/** The rows RequestPreviewBar takes at `columns` with no room given. */
+export function requestPreviewBarRows(preview: Preview, columns: number): number {
+  return barLines(preview, columns).length;
+}
+
 /**
  * One request in the space 80x23 leaves beside a review: a bar on the left instead of a box,
  * with the same lines as the box (requestBoxLines): the curl line whole, cut at the bar's width;
@@ -119,7 +129,7 @@ export function RequestPreviewBar({ preview, room }: { preview: Preview; room?: 
   const { columns } = useTerminalSize();
   const copy = useCopyKey();
   useShownCurl([preview]);
-  const all = requestBoxLines(preview, Math.max(1, columns - BAR_SIDES));
+  const all = barLines(preview, columns);
   const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room, copy);
   return (
     <Box

@@ -24,7 +24,7 @@ import type { WizardServices } from '../../services/wizards';
 import { deleteWizard } from '../../services/wizards/delete';
 import { Bar } from '../components/Bar';
 import { LineInput } from '../components/LineInput';
-import { RequestPreviewBar, requestBoxLines } from '../components/RequestPreview';
+import { RequestPreviewBar, requestPreviewBarRows } from '../components/RequestPreview';
 import { useTerminalSize } from '../app/terminal';
 import { wrapText } from '../../domain/text/text';
 import { TypedConfirm } from '../components/TypedConfirm';
@@ -247,7 +247,7 @@ export function DeleteScreen({
       // sample rows, not the typed line or the keys, and one taller than what a sample leaves says
       // what it leaves out.
       const requestRoom = Math.max(1, rows - WIZARD_ROWS_AROUND - fixed - 1);
-      const requestLines = requestBoxLines(request, columns - 2).length;
+      const requestLines = requestPreviewBarRows(request, columns);
       const requestRows = requestLines < requestRoom ? requestLines : requestRoom;
       const samples = preview.samples.slice(0, Math.max(1, rows - WIZARD_ROWS_AROUND - fixed - requestRows));
       const last = Math.min(from + samples.length, preview.matching);

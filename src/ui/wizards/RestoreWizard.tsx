@@ -224,7 +224,7 @@ export function RestoreRun({
     }
     if (now.phase !== 'review') return false;
     // A review taller than the screen: only Esc (nothing confirmed unseen).
-    if (!reviewRoom(now, services, columns, rows).fits) return false;
+    if (!reviewLayout(now, services, columns, rows).fits) return false;
     if (form.mode === 'replace') {
       if (key.is('dialog.submit')) session.send({ type: 'confirm', confirmation: { by: 'typed', text: typed } });
       else if (key.edit) setTyped((t) => editLine(t, key.edit!));
@@ -241,37 +241,34 @@ export function RestoreRun({
 type ReviewState = Extract<RestoreState, { phase: 'review' | 'applying' | 'watching' }>;
 
 /**
- * What the review shows under the indices: in place over a red original each way back's loss,
- * then the copy taken before the delete (issue 48), and the notes (at 80x23 over a red original
- * the losses take the settings note's row: the CLI prints it).
+ * The review at this size: what it shows under the indices (in place over a red original each way
+ * back's loss, then the copy taken before the delete (issue 48), and the notes; at 80x23 over a red
+ * original the losses take the settings note's row: the CLI prints it), the requests, and the rows
+ * it all takes (each index a line, the notes as drawn, the request box, the typed line and the
+ * keys). What is confirmed must be seen whole: a review taller than the wizard's rows is not shown
+ * and cannot be confirmed.
  */
-function reviewParts(state: ReviewState, small: boolean) {
-  if (state.phase !== 'review') return { losses: [], copies: [], notes: [] };
+function reviewLayout(state: ReviewState, services: WizardServices, columns: number, rows: number) {
+  // Watching shows the restore's progress, not its requests.
+  const previews = state.phase === 'watching' ? [] : state.plans.map((p) => services.preview(p));
+  if (state.phase !== 'review') return { losses: [], copies: [], notes: [], previews, needed: 0, fits: true };
+  const small = rows < SMALL_ROWS;
   const losses = state.facts.indices
     .flatMap((i) => (i.loss ? comparisonLines([i.loss.restore, i.loss.exorcise]) : []))
     .filter((l) => !small || (!l.startsWith('    ') && !l.startsWith('what each')));
   const notes = restoreNotes(state.form, state.facts, INCLUDE_HOW).filter(
     (n) => !(small && losses.length && n.text.startsWith('settings:')),
   );
-  return { losses, copies: restoreCopyLines(state.facts), notes };
-}
-
-/**
- * The rows the review takes at this size (each index a line, the notes as drawn, the losses, the
- * copies, the request box, the typed line and the keys) and whether the wizard has them. What is
- * confirmed must be seen whole: a review taller than the screen is not shown and cannot be confirmed.
- */
-function reviewRoom(state: ReviewState, services: WizardServices, columns: number, rows: number) {
-  if (state.phase !== 'review') return { needed: 0, fits: true };
-  const small = rows < SMALL_ROWS;
-  const { losses, copies, notes } = reviewParts(state, small);
+  const copies = restoreCopyLines(state.facts);
   const noteRows = notes.reduce((n, x) => n + (small && losses.length ? 1 : wrapText(x.text, columns).length), 0);
-  const request = requestPreviewRows(
-    state.plans.map((p) => services.preview(p)),
-    columns,
-  );
-  const needed = state.facts.indices.length + noteRows + losses.length + copies.length + request + (state.form.mode === 'replace' ? 2 : 1);
-  return { needed, fits: needed <= rows - WIZARD_ROWS_AROUND };
+  const needed =
+    state.facts.indices.length +
+    noteRows +
+    losses.length +
+    copies.length +
+    requestPreviewRows(previews, columns) +
+    (state.form.mode === 'replace' ? 2 : 1);
+  return { losses, copies, notes, previews, needed, fits: needed <= rows - WIZARD_ROWS_AROUND };
 }
 
 export function RestoreScreen({ state, services, typed = '' }: { state: RestoreState; services: WizardServices; typed?: string }) {
@@ -305,8 +302,7 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
     case 'watching': {
       const replace = state.form.mode === 'replace';
       const names = state.facts.indices.map((i) => i.index);
-      const { losses, copies, notes } = reviewParts(state, small);
-      const room = reviewRoom(state, services, columns, rows);
+      const { losses, copies, notes, previews, ...room } = reviewLayout(state, services, columns, rows);
       if (!room.fits)
         return (
           <Box flexDirection="column">
@@ -354,7 +350,7 @@ export function RestoreScreen({ state, services, typed = '' }: { state: RestoreS
               <Hint>{hint(['restore.cancel', 'cancel the restore (deletes the restoring indices)'])}</Hint>
             </>
           ) : (
-            <RequestPreview previews={state.plans.map((p) => services.preview(p))} />
+            <RequestPreview previews={previews} />
           )}
           {state.phase === 'review' ? (
             replace ? (

@@ -3,7 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { commonStep, watchLostMessage } from '../../src/domain/wizards/machine';
 import type { DiskRow } from '../../src/domain/nodes/disk';
 import type { ShardRow } from '../../src/domain/types';
-import { allocationMachine, diffShards, explainAllocation } from '../../src/domain/wizards/allocation';
+import {
+  allocationMachine,
+  diffShards,
+  explainAllocation,
+  explainCommand,
+  explanationLines,
+  explanationRows,
+} from '../../src/domain/wizards/allocation';
 import { drive } from '../helpers/machines';
 import {
   parseReplicaCount,
@@ -356,6 +363,35 @@ describe('allocation', () => {
     expect(x.unassignedReason).toBe('ALLOCATION_FAILED (allocating it failed)');
     expect(x.nodes).toEqual([{ node: 'n1', decision: 'no', reasons: ['max_retry: shard has exceeded the maximum number of retries'] }]);
     expect(x.advice[0]).toMatch(/reroute --retry-failed/);
+    // The advice before the nodes' deciders, the details (a stack trace, often) last: neither buries it.
+    expect(explanationLines(x)).toEqual([
+      'i shard 0 replica: unassigned',
+      "why: Elasticsearch isn't allowed to allocate this shard to any of the nodes in the cluster.",
+      'unassigned because ALLOCATION_FAILED (allocating it failed)',
+      expect.stringMatching(/^-> allocation failed too often/),
+      '  n1: no',
+      '    max_retry: shard has exceeded the maximum number of retries',
+      'details: boom',
+    ]);
+  });
+
+  it("explanation rows: each line wrapped to the screen's width with its indent kept, a newline a row of its own", () => {
+    expect(explanationRows(['why: one two three four five', '    same_shard: aaaa bbbb cccc', 'details: x\ny'], 20)).toEqual([
+      'why: one two three',
+      'four five',
+      '    same_shard: aaaa',
+      '    bbbb cccc',
+      'details: x',
+      'y',
+    ]);
+    // A Java stack trace's own lines keep the reason's indent, a tab is a space, and a control
+    // character from the cluster is counted as the terminal is shown it (escaped).
+    expect(explanationRows(['    max_retry: failed\n\tat org.X(X.java:1)\r\n\u001b[2J'], 40)).toEqual([
+      '    max_retry: failed',
+      '    at org.X(X.java:1)\\u000d',
+      '    \\u001b[2J',
+    ]);
+    expect(explainCommand({ index: "it's", shard: 3, primary: false })).toBe("shardeck explain 'it'\\''s' 3 replica");
   });
 
   it('retry: explained -> review -> mutate with a shard comparison -> done', () => {

@@ -756,6 +756,27 @@ const WALKS: Walk[] = [
     ],
   ),
   walk('allocation', ['nothing-unassigned', (c) => c.send({ type: 'explained', explanation: null, unassigned: 0, failed: 0 })]),
+  // A failed allocation, recorded from a real node: its details and its max_retry decider's reason
+  // each hold a Java stack trace (8,632 characters). The advice comes before them; the rest is cut
+  // to the screen with a line that says how many rows are left out and which command prints them
+  // (Ink ran them off the screen, the key hint with them).
+  walk('allocation', [
+    'explained-stack-trace',
+    async (c) => {
+      c.send({
+        type: 'explained',
+        explanation: explainAllocation(fixture('corrupt', 'explain-primary-retrying') as never),
+        unassigned: 1,
+        failed: 1,
+      });
+      await c.app.settled();
+      const frame = c.app.frame();
+      expect(frame).toMatch(/-> allocation failed too often \(index.allocation.max_retries\)/);
+      // Wrapped at 80 columns: the colour codes and the line break between its two rows.
+      expect(frame).toMatch(/… \d+ more lines not shown: shardeck explain service_v9_broken 0 primary prints[\s\S]{1,20}it whole/);
+      expect(frame).toMatch(/R retry the 1 failed allocation · Esc close/);
+    },
+  ]),
   // Unassigned, but no allocation failed: a retry would move nothing, so it is not offered (issue 47 item 9).
   walk('allocation', [
     'nothing-failed',

@@ -6,6 +6,8 @@ import { shellPath } from '../mutation/preview';
 import type { ShardRow } from '../types';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 import { compareText } from '../text/order';
+import { displayBlock } from '../text/display-text';
+import { wrapText } from '../text/text';
 
 export interface ShardRef {
   index: string;
@@ -88,13 +90,36 @@ export function explainAllocation(r: Json): AllocationExplanation {
 
 export function explanationLines(x: AllocationExplanation): string[] {
   const out = [`${x.shard.index} shard ${x.shard.shard} ${x.shard.primary ? 'primary' : 'replica'}: ${x.state}`, `why: ${x.verdict}`];
-  if (x.unassignedReason) out.push(`unassigned because ${x.unassignedReason}${x.unassignedDetails ? `: ${x.unassignedDetails}` : ''}`);
+  if (x.unassignedReason) out.push(`unassigned because ${x.unassignedReason}`);
+  // What to do before each node's deciders: a decider's reason, like the failure's details, can
+  // carry a whole Java stack trace (max_retry quotes the failure), which would bury the advice.
+  for (const a of x.advice) out.push(`-> ${a}`);
   for (const n of x.nodes) {
     out.push(`  ${n.node}: ${n.decision}`);
     for (const r of n.reasons) out.push(`    ${r}`);
   }
-  for (const a of x.advice) out.push(`-> ${a}`);
+  if (x.unassignedDetails) out.push(`details: ${x.unassignedDetails}`);
   return out;
+}
+
+/**
+ * explanationLines as the rows of a screen `width` columns wide: each line shown as the terminal
+ * will show it (displayBlock), wrapped, its indent kept on every row. A failed allocation's reason
+ * can hold a whole Java stack trace, its own line breaks and tabs included: each of its lines is a
+ * row or more under the same indent, a tab a space, so every row is counted before it is drawn.
+ */
+export function explanationRows(lines: string[], width: number): string[] {
+  return lines.flatMap((line) => {
+    const indent = /^ */.exec(line)?.[0] ?? '';
+    return displayBlock(line.slice(indent.length))
+      .split('\n')
+      .flatMap((part) => wrapText(part.replace(/\s+/g, ' ').trim(), width - indent.length).map((row) => indent + row));
+  });
+}
+
+/** The command that prints a shard's explanation whole. */
+export function explainCommand(shard: ShardRef): string {
+  return `shardeck explain ${shellPath(shard.index)} ${shard.shard} ${shard.primary ? 'primary' : 'replica'}`;
 }
 
 export const NO_UNASSIGNED = 'no shard is unassigned: nothing to explain (give INDEX SHARD primary|replica to explain an assigned shard)';

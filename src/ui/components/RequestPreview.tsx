@@ -51,21 +51,23 @@ export function requestBoxLines(p: Preview, width: number): { text: string; bold
 
 /**
  * The lines that fit in `rows`: all of them, or the first ones and a last line that says how many
- * are left out and how to get them whole (Ink would drop them without a word).
+ * are left out and `whole`, how to get them whole (Ink would drop them without a word). With
+ * `width`, that line is wrapped into rows of its own, each counted.
  */
 export function fittedLines<L extends { text: string }>(
   lines: L[],
   rows: number,
-  copyKey: string,
+  whole: string,
+  width = Infinity,
 ): (L | { text: string; dim: true; bold?: undefined })[] {
   if (lines.length <= rows) return lines;
-  const kept = Math.max(0, rows - 1);
-  const left = lines.length - kept;
-  return [
-    ...lines.slice(0, kept),
-    { text: `… ${left} more line${left === 1 ? '' : 's'} not shown: ${copyKey} copies the request whole as curl`, dim: true },
-  ];
+  const said = (left: number) => wrapText(`… ${left} more line${left === 1 ? '' : 's'} not shown: ${whole}`, width);
+  const kept = Math.max(0, rows - said(lines.length).length);
+  return [...lines.slice(0, kept), ...said(lines.length - kept).map((text) => ({ text, dim: true as const }))];
 }
+
+/** What a fitted request's last line says (fittedLines' `whole`). */
+const copiesWhole = (copyKey: string) => `${copyKey} copies the request whole as curl`;
 
 /** The key that copies a preview's curl line, as hints write it. */
 function useCopyKey(): string {
@@ -97,7 +99,7 @@ export function RequestPreview({ previews, whole = false, room }: { previews: Pr
   const copy = useCopyKey();
   useShownCurl(previews);
   const all = previewBoxLines(previews, columns, whole);
-  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room - 2, copy);
+  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room - 2, copiesWhole(copy));
   // A labelled profile's requests are drawn in its colour (the label itself starts the first line, NO_COLOR or not).
   return (
     <Box flexDirection="column" borderStyle="single" borderColor={colourOf(previews[0]?.badge?.colour)} paddingX={1}>
@@ -130,7 +132,7 @@ export function RequestPreviewBar({ preview, room }: { preview: Preview; room?: 
   const copy = useCopyKey();
   useShownCurl([preview]);
   const all = barLines(preview, columns);
-  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room, copy);
+  const lines: { text: string; bold?: boolean; dim?: boolean }[] = room === undefined ? all : fittedLines(all, room, copiesWhole(copy));
   return (
     <Box
       flexDirection="column"

@@ -3,14 +3,15 @@
 import React from 'react';
 import { Box } from 'ink';
 import { Text } from '../components/Text';
-import { explanationLines, NO_UNASSIGNED } from '../../domain/wizards/allocation';
+import { explainCommand, explanationLines, explanationRows, NO_UNASSIGNED } from '../../domain/wizards/allocation';
 import type { WizardServices } from '../../services/wizards';
 import { allocationWizard } from '../../services/wizards/allocation';
 import { useUi } from '../app/context';
-import { RequestPreview } from '../components/RequestPreview';
+import { fittedLines, RequestPreview } from '../components/RequestPreview';
+import { useTerminalSize } from '../app/terminal';
 import { useDialogKeys, useHint } from './dialog-keys';
 import { useSession, withServices } from './services';
-import { CLOSES, Hint, Results, Waiting } from './wizard-text';
+import { CLOSES, Hint, Results, useRequestRoom, Waiting } from './wizard-text';
 
 export const AllocationWizard = withServices(AllocationView);
 
@@ -20,6 +21,8 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
     services.open(allocationWizard, sel ? { index: sel.index, shard: sel.shard, primary: sel.primary } : undefined),
   );
   const hint = useHint();
+  const { columns } = useTerminalSize();
+  const room = useRequestRoom();
   useDialogKeys(session, onClose, (key) => {
     if (state.phase === 'explained' && key.is('allocation.retry')) session.send({ type: 'retry' });
     else if (state.phase === 'retryReview' && key.is('dialog.confirm')) session.send({ type: 'confirm', confirmation: { by: 'key' } });
@@ -30,10 +33,16 @@ function AllocationView({ onClose, services }: { onClose: () => void; services: 
     case 'explained':
       return (
         <Box flexDirection="column">
-          {/* Whole: the decider's reason is the answer the operator came for (80x23 leaves room). */}
-          {(state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED]).map((l, i) => (
-            <Text key={i} wrap="wrap">
-              {l}
+          {/* The decider's reason, the answer the operator came for, comes first; a failed
+              allocation's stack trace is cut to the screen, never run off it. */}
+          {fittedLines(
+            explanationRows(state.explanation ? explanationLines(state.explanation) : [NO_UNASSIGNED], columns).map((text) => ({ text })),
+            room,
+            state.explanation ? `${explainCommand(state.explanation.shard)} prints it whole` : '',
+            columns,
+          ).map((l, i) => (
+            <Text key={i} dimColor={'dim' in l}>
+              {l.text}
             </Text>
           ))}
           <Hint>

@@ -33,6 +33,18 @@ function run(action: IndexAction, ...events: Parameters<ReturnType<typeof indexA
 }
 
 describe('index admin wizard', () => {
+  it('the summary names a list given as a list, and a pattern with what it matched', () => {
+    expect(indexActionPlan('close', facts, 'service_v9_b, logs-1').summary).toBe(
+      'close 2 indices: logs-1, service_v9_b (searches and writes refused until opened; data kept)',
+    );
+    expect(indexActionPlan('open', facts, 'logs-*,service_v9_b').summary).toBe(
+      'open 2 indices that "logs-*,service_v9_b" matched: logs-1, service_v9_b',
+    );
+    expect(indexActionPlan('delete', facts.slice(0, 1), 'logs-1,logs-2').summary).toBe(
+      'delete 1 index that "logs-1,logs-2" matched: logs-1 (documents and all)',
+    );
+  });
+
   it('opens by reading the preview of exactly the names it was given', () => {
     expect(run('close').effects).toEqual([{ type: 'preview', action: 'close', target: 'logs-1,service_v9_b' }]);
   });

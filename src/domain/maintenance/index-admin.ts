@@ -151,6 +151,19 @@ function catPath(names: readonly string[]): string {
 }
 
 /**
+ * The indices a summary names: "2 indices: a, b" when they are the names given (marked on the
+ * pane, listed on the line), with the pattern that matched them only when there was one.
+ */
+function chosenText(count: string, pattern: string, names: readonly string[]): string {
+  const given = pattern
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const plain = given.length === names.length && given.every((p) => names.includes(p));
+  return `${count}${plain ? '' : ` that "${pattern}" matched`}: ${names.join(', ')}`;
+}
+
+/**
  * The request for exactly these indices (their names, comma separated: never the pattern). The
  * guard checks right before sending that each name is still the index the preview showed (same
  * UUID): one deleted since, or re-created under its name, stops it; an index created since that
@@ -160,6 +173,7 @@ export function indexActionPlan(action: IndexAction, facts: readonly IndexFacts[
   const names = facts.map((f) => f.index).sort();
   const list = names.map(encodeURIComponent).join(',');
   const count = `${names.length} ${names.length === 1 ? 'index' : 'indices'}`;
+  const chosen = chosenText(count, pattern, names);
   const base = { querystring: {}, resolved: { expression: names.join(','), indices: names } };
   if (action === 'delete')
     return {
@@ -169,7 +183,7 @@ export function indexActionPlan(action: IndexAction, facts: readonly IndexFacts[
       risk: 'destructive',
       target: names.join(','),
       confirmText: deleteConfirmText(facts),
-      summary: `delete ${count} that "${pattern}" matched: ${names.join(', ')} (documents and all)`,
+      summary: `delete ${chosen} (documents and all)`,
       verify: {
         path: `/${list}/_settings`,
         querystring: { ignore_unavailable: 'true', expand_wildcards: 'all', filter_path: '*.settings.index.uuid' },
@@ -186,10 +200,7 @@ export function indexActionPlan(action: IndexAction, facts: readonly IndexFacts[
     path: `/${list}/_${action}`,
     risk: 'reversible',
     target: names.join(','),
-    summary:
-      action === 'close'
-        ? `close ${count} that "${pattern}" matched: ${names.join(', ')} (searches and writes refused until opened; data kept)`
-        : `open ${count} that "${pattern}" matched: ${names.join(', ')}`,
+    summary: action === 'close' ? `close ${chosen} (searches and writes refused until opened; data kept)` : `open ${chosen}`,
     verify: {
       path: catPath(names),
       querystring: { format: 'json', h: 'index,status', expand_wildcards: 'all' },

@@ -17,7 +17,7 @@ import {
   type StatsReport,
   type TemplateMatch,
 } from '../domain/inspect/inspect';
-import { parseIndexAliases, type IndexAlias } from '../domain/inspect/index-detail';
+import { aliasesByIndex, type IndexAlias } from '../domain/maintenance/aliases';
 import { parseCatShards } from '../domain/parse';
 import type { ShardRow } from '../domain/types';
 import { ConnError, getJson, postJson, type EsTransport } from './connection';
@@ -142,7 +142,7 @@ export function inspectApi(es: EsTransport) {
     /** The aliases of one index (and which it is the write index of), or null when it does not exist. */
     async aliasesOfIndex(index: string, signal?: AbortSignal): Promise<IndexAlias[] | null> {
       const body = await orNull(send(es, INSPECT_REQUESTS.aliases(index), signal));
-      return body === null ? null : parseIndexAliases(body, index);
+      return body === null ? null : (aliasesByIndex(body)[index] ?? []);
     },
 
     /** Mappings grouped: indices with identical mappings share one group. */

@@ -1,9 +1,9 @@
 // Snapshots: repositories, their snapshots newest first, a snapshot's size and progress, restores
 // in progress (_recovery), SLM policies, each node's path.repo, and which snapshots hold an index.
 import type { SnapshotHolding } from '../domain/corruption/explain';
+import { aliasesByIndex, type IndexAlias } from '../domain/maintenance/aliases';
 import {
   holdingIndex,
-  parseIndexAliases,
   parseNodesPathRepo,
   parseRecovery,
   parseSlmPolicies,
@@ -45,9 +45,9 @@ export function snapshotsApi(es: EsTransport) {
       )[0];
     },
     /** The aliases each of these indices has now (those that exist; missing ones are left out). */
-    async indexAliases(indices: readonly string[]): Promise<Record<string, { name: string; write: boolean }[]>> {
+    async indexAliases(indices: readonly string[]): Promise<Record<string, IndexAlias[]>> {
       if (!indices.length) return {};
-      return parseIndexAliases(
+      return aliasesByIndex(
         await getJson(es, `/${indices.map(seg).join(',')}/_alias`, { ignore_unavailable: 'true', expand_wildcards: 'all' }),
       );
     },

@@ -3,7 +3,7 @@
 // and the tasks running on it, read at once. domain/inspect/xray.ts makes the tree.
 import { parseCatAllocation, parseCatIndices, parseCatShards, parseTasks } from '../domain/parse';
 import type { XrayFacts } from '../domain/inspect/xray';
-import { parseIndexAliases } from '../domain/inspect/index-detail';
+import { aliasesByIndex } from '../domain/maintenance/aliases';
 import { ConnError, getJson, type EsTransport } from './connection';
 import { RESOURCES } from './resources';
 import { snapshotsApi } from './snapshots';
@@ -46,7 +46,7 @@ export function xrayApi(es: EsTransport) {
         row,
         settings: (settings?.[index]?.settings ?? {}) as Record<string, string>,
         fields: Object.keys(mapping?.[index]?.mappings?.properties ?? {}),
-        aliases: parseIndexAliases(aliases, index),
+        aliases: aliasesByIndex(aliases)[index] ?? [],
         shards: parseCatShards(shards),
         disks: parseCatAllocation(disks),
         templates,

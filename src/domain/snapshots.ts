@@ -103,18 +103,6 @@ export function parseSnapshotInfo(s: Json, repository: string): SnapshotInfo {
   };
 }
 
-/** GET /<indices>/_alias: each index's aliases now (a write alias marked), by index. */
-export function parseIndexAliases(body: unknown): Record<string, { name: string; write: boolean }[]> {
-  return Object.fromEntries(
-    Object.entries(obj(body)).map(([index, v]) => [
-      index,
-      Object.entries(obj(obj(v).aliases))
-        .map(([name, a]) => ({ name, write: obj(a).is_write_index === true }))
-        .sort((a, b) => compareText(a.name, b.name)),
-    ]),
-  );
-}
-
 /** GET _snapshot/<repo>/_all: the repository's snapshots, newest first (whatever order they came in). */
 export function parseSnapshots(body: unknown, repository: string): SnapshotInfo[] {
   const list = obj(body).snapshots;

@@ -3,13 +3,14 @@
 // said, none said as none, and a failed read said rather than shown as none.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { aliasesLine, parseIndexAliases } from '../../src/domain/inspect/index-detail';
+import { aliasesLine } from '../../src/domain/inspect/index-detail';
+import { aliasesByIndex } from '../../src/domain/maintenance/aliases';
 
 const read = (f: string) => JSON.parse(fs.readFileSync(`test/fixtures/detail/${f}`, 'utf8'));
 
 describe('an index detail’s aliases', () => {
   it('each alias, sorted, the write index marked', () => {
-    const a = parseIndexAliases(read('alpha-aliases.json'), 'service_v9_alpha');
+    const a = aliasesByIndex(read('alpha-aliases.json')).service_v9_alpha;
     expect(a).toEqual([
       { name: 'all-projects', write: false },
       { name: 'alpha-writes', write: true },
@@ -18,7 +19,7 @@ describe('an index detail’s aliases', () => {
   });
 
   it('none is said; a read that failed is said, not shown as none; not read yet: no line', () => {
-    expect(aliasesLine({ data: parseIndexAliases(read('wide-aliases.json'), 'service_v9_wide'), failures: 0 })).toMatchObject({
+    expect(aliasesLine({ data: aliasesByIndex(read('wide-aliases.json')).service_v9_wide, failures: 0 })).toMatchObject({
       text: 'aliases: none',
       dim: true,
     });

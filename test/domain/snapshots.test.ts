@@ -5,11 +5,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { aliasesByIndex } from '../../src/domain/maintenance/aliases';
 import {
   checkLocation,
   failureLines,
   holdingIndex,
-  parseIndexAliases,
   parseNodesPathRepo,
   parseRecovery,
   parseRepositories,
@@ -80,14 +80,14 @@ describe('before a restore', () => {
   it("a snapshot's index details (shards, size) and an index's aliases now, a write alias marked", () => {
     expect(parseSnapshots(fixture('snapshot-index-details'), 'r')[0].indexDetails).toEqual({ 'logs-a': { shards: 1, bytes: 227 } });
     expect(snaps0().indexDetails).toBeUndefined();
-    expect(parseIndexAliases(fixture('index-aliases'))).toEqual({
+    expect(aliasesByIndex(fixture('index-aliases'))).toEqual({
       'logs-a': [
         { name: 'extra', write: false },
         { name: 'logs', write: false },
         { name: 'logs-write', write: true },
       ],
     });
-    expect(parseIndexAliases({})).toEqual({});
+    expect(aliasesByIndex({})).toEqual({});
   });
 });
 const snaps0 = () => parseSnapshots(fixture('snapshots-r1'), 'r1')[0];

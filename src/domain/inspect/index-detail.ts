@@ -16,6 +16,7 @@ import {
   type TemplateMatch,
 } from './inspect';
 import { projectIdOfIndex } from '../naming';
+import type { IndexAlias } from '../maintenance/aliases';
 import type { Snapshot } from '../snapshot';
 import type { ShardRow } from '../types';
 
@@ -63,20 +64,6 @@ export function emptyDetail(index: string): IndexDetail {
     stats: { failures: 0 },
     aliases: { failures: 0 },
   };
-}
-
-/** One alias of an index, and whether the alias marks it its write index (is_write_index; shardeck aliases also counts an unmarked alias's only index). */
-export interface IndexAlias {
-  name: string;
-  write: boolean;
-}
-
-/** GET /<index>/_alias: {<index>: {aliases: {<name>: {is_write_index?}}}}, sorted by name. */
-export function parseIndexAliases(body: unknown, index: string): IndexAlias[] {
-  const of = ((body ?? {}) as Record<string, { aliases?: Record<string, { is_write_index?: unknown }> }>)[index]?.aliases ?? {};
-  return Object.entries(of)
-    .map(([name, a]) => ({ name, write: a?.is_write_index === true }))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The stats section's aliases line: each alias, the write index said; none; or why they are not known. */

@@ -3,6 +3,7 @@
 // mapping fields, its aliases, its shards with their nodes and disks, the snapshots holding it,
 // the tasks running on it and the changes shardeck made to it (the audit log). Each line has the
 // tone of its state. Pure: cluster/xray.ts reads the facts.
+import type { IndexAlias } from '../maintenance/aliases';
 import type { AuditRecord } from '../mutation/audit';
 import type { SnapshotHolding } from '../corruption/explain';
 import { displayText } from '../text/display-text';
@@ -19,7 +20,7 @@ export interface XrayFacts {
   settings: Record<string, string>;
   /** Top-level mapped fields. */
   fields: string[];
-  aliases: { name: string; write: boolean }[];
+  aliases: IndexAlias[];
   shards: ShardRow[];
   disks: NodeDisk[];
   templates: TemplatesView;

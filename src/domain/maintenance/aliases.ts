@@ -2,7 +2,30 @@
 // _aliases request that adds, removes or swaps an index, refused when it would leave an alias that
 // had a write index without one (writes through it would then fail).
 import type { MutationPlan } from '../mutation/plan';
+import { compareText } from '../text/order';
 import { parseAliasRows, writeIndexOf, type AliasRow } from './index-admin';
+
+/** One alias of an index, and whether the alias marks it its write index (is_write_index; shardeck aliases also counts an unmarked alias's only index). */
+export interface IndexAlias {
+  name: string;
+  write: boolean;
+}
+
+/**
+ * GET /<indices>/_alias: {<index>: {aliases: {<name>: {is_write_index?}}}} as each index's aliases,
+ * sorted by name, a write alias marked. The index detail, the x-ray and the restore read it.
+ */
+export function aliasesByIndex(body: unknown): Record<string, IndexAlias[]> {
+  const of = (body && typeof body === 'object' ? body : {}) as Record<string, { aliases?: Record<string, { is_write_index?: unknown }> }>;
+  return Object.fromEntries(
+    Object.entries(of).map(([index, v]) => [
+      index,
+      Object.entries(v?.aliases ?? {})
+        .map(([name, a]) => ({ name, write: a?.is_write_index === true }))
+        .sort((a, b) => compareText(a.name, b.name)),
+    ]),
+  );
+}
 
 export interface AliasView {
   alias: string;

@@ -5,6 +5,7 @@
 // Never the cluster's global state. The session (services/wizards/restore.ts) follows the restore shard by shard until
 // the restored indices are green, then counts their documents.
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../mutation/confirmation';
+import type { IndexAlias } from '../maintenance/aliases';
 import type { MutationPlan } from '../mutation/plan';
 import { editLine, type LineEdit } from '../console/line-edit';
 import { checkIndexExpression } from '../mutation/targets';
@@ -86,7 +87,7 @@ export interface RestoreIndexFact {
   /** Why the open original could not be counted (red: its primary is not available). */
   unreadable?: string;
   /** The original's aliases now (when it exists; a write alias marked). */
-  aliases?: { name: string; write: boolean }[];
+  aliases?: IndexAlias[];
   /** In place, a red original (deleted before the restore): the copy of its shard folders taken first (issue 48). */
   copy?: IndexCopyPlan;
   /**

@@ -3,8 +3,7 @@
 // those indices. Hidden and system indices and the write index of an alias are refused; delete
 // needs the count and each project index's name typed, even with --yes.
 import { displayText } from '../domain/text/display-text';
-import { formatBytes, formatCount } from '../domain/text/format';
-import { typedAheadText, type IndexAction, type IndexFacts } from '../domain/maintenance/index-admin';
+import { indexFactParts, typedAheadText, type IndexAction, type IndexFacts } from '../domain/maintenance/index-admin';
 import { checkIndexExpression } from '../domain/mutation/targets';
 import { previewIndexAction } from '../services/index-admin';
 import { oneChange } from '../services/one-change';
@@ -26,15 +25,7 @@ const NAME = 'index';
 const ACTIONS: IndexAction[] = ['close', 'open', 'delete'];
 
 function factLine(f: IndexFacts): string {
-  const docs = f.docs === null ? '-' : formatCount(f.docs);
-  const parts = [
-    `${f.status}`,
-    `${docs} docs`,
-    formatBytes(f.bytes),
-    f.lastWrite ? `last write ${f.lastWrite}` : 'last write not known',
-    f.newestSnapshot ? `snapshot ${displayText(f.newestSnapshot)}` : paint('yellow', 'no snapshot'),
-    ...(f.project ? [`project ${displayText(f.project)}`] : []),
-  ];
+  const parts = indexFactParts(f).map((p) => (p.warn ? paint('yellow', p.text) : p.text));
   return `  ${paint('bold', displayText(f.index))}  ${parts.join(', ')}\n`;
 }
 

@@ -2,8 +2,8 @@
 // preview read first, y sends a close, a delete only on the count and project names typed (y is
 // said, not obeyed), a refusal or nothing to do ends without a request.
 import { describe, expect, it } from 'vitest';
-import { indexActionPlan, parseIndexFacts } from '../../src/domain/maintenance/index-admin';
-import { indexAdminMachine, typedAsk, type IndexAdminPreview } from '../../src/domain/wizards/index-admin';
+import { indexActionPlan, indexFactParts, parseIndexFacts } from '../../src/domain/maintenance/index-admin';
+import { indexAdminMachine, indexFactText, typedAsk, type IndexAdminPreview } from '../../src/domain/wizards/index-admin';
 import type { IndexAction } from '../../src/domain/maintenance/index-admin';
 
 const facts = parseIndexFacts(
@@ -33,6 +33,22 @@ function run(action: IndexAction, ...events: Parameters<ReturnType<typeof indexA
 }
 
 describe('index admin wizard', () => {
+  it("one index's facts, as the command lists them and the console's review shows them: one order, the cluster's text inert", () => {
+    const hostile = { index: 'service_v9_\u001b[2Jx', project: 'Alpha\u0007' };
+    const f = { ...facts[0], ...hostile, docs: 1234, bytes: 2048, lastWrite: '2026-11-20T10:05:33.120Z' };
+    expect(indexFactParts(f)).toEqual([
+      { text: 'open' },
+      { text: '1,234 docs' },
+      { text: '2.00kb' },
+      { text: 'no snapshot', warn: true },
+      { text: 'project Alpha\\u0007' },
+      { text: 'last write 2026-11-20 10:05' },
+    ]);
+    expect(indexFactText({ ...f, newestSnapshot: 'nightly:snap-1', project: null, lastWrite: null })).toBe(
+      'service_v9_\\u001b[2Jx · open · 1,234 docs · 2.00kb · snapshot nightly:snap-1 · last write not known',
+    );
+  });
+
   it('the summary names a list given as a list, and a pattern with what it matched', () => {
     expect(indexActionPlan('close', facts, 'service_v9_b, logs-1').summary).toBe(
       'close 2 indices: logs-1, service_v9_b (searches and writes refused until opened; data kept)',

@@ -5,6 +5,8 @@
 import { projectIdOfIndex } from '../naming';
 import { MODIFIED_AT } from '../delete/query';
 import type { MutationPlan } from '../mutation/plan';
+import { displayText } from '../text/display-text';
+import { formatBytes, formatCount } from '../text/format';
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +26,23 @@ export interface IndexFacts {
   lastWrite: string | null;
   /** The platform project whose index this is (its name starts with the template's prefix), or null. */
   project: string | null;
+}
+
+/**
+ * What a close, open or delete review says of one index beside its name, most telling first (a
+ * narrow screen cuts the end): status, documents, size, newest snapshot, project, last write (to
+ * the minute; --json has it whole). `warn`: a part said in yellow (no snapshot to go back to).
+ * The command's list and the console's review both print these.
+ */
+export function indexFactParts(f: IndexFacts): { text: string; warn?: true }[] {
+  return [
+    { text: f.status },
+    { text: `${f.docs === null ? '-' : formatCount(f.docs)} docs` },
+    { text: formatBytes(f.bytes) },
+    f.newestSnapshot ? { text: `snapshot ${displayText(f.newestSnapshot)}` } : { text: 'no snapshot', warn: true },
+    ...(f.project ? [{ text: `project ${displayText(f.project)}` }] : []),
+    { text: f.lastWrite ? `last write ${f.lastWrite.slice(0, 16).replace('T', ' ')}` : 'last write not known' },
+  ];
 }
 
 /** One row of GET _cat/aliases?format=json&h=alias,index,is_write_index. */

@@ -6,8 +6,8 @@
 import { editLine, type LineEdit } from '../console/line-edit';
 import { confirmationNeeded, confirmationSatisfies, type Confirmation } from '../mutation/confirmation';
 import type { MutationPlan } from '../mutation/plan';
-import { formatBytes, formatCount } from '../text/format';
-import type { IndexAction, IndexFacts } from '../maintenance/index-admin';
+import { displayText } from '../text/display-text';
+import { indexFactParts, type IndexAction, type IndexFacts } from '../maintenance/index-admin';
 import { commonStep, go, stay, type CommonEvent, type Ended, type Machine, type MutateEffect, type PlanResult, type Step } from './machine';
 
 /** What the preview found (services/index-admin.ts previewIndexAction, ok). */
@@ -115,18 +115,7 @@ export function indexAdminMachine(action: IndexAction, target: string): Machine<
   };
 }
 
-/**
- * One index of the review, as the CLI lists it, most telling first (a narrow screen cuts the end):
- * status, documents, size, newest snapshot, project, last write.
- */
+/** One index of the review on one line: its name and indexFactParts. */
 export function indexFactText(f: IndexFacts): string {
-  return [
-    f.index,
-    f.status,
-    `${f.docs === null ? '-' : formatCount(f.docs)} docs`,
-    formatBytes(f.bytes),
-    f.newestSnapshot ? `snapshot ${f.newestSnapshot}` : 'no snapshot',
-    ...(f.project ? [`project ${f.project}`] : []),
-    f.lastWrite ? `last write ${f.lastWrite.slice(0, 10)}` : 'last write not known',
-  ].join(' · ');
+  return [displayText(f.index), ...indexFactParts(f).map((p) => p.text)].join(' · ');
 }

@@ -113,7 +113,10 @@ it('every concrete shardeck line that status, doctor, balance, explain and the o
     if (r.code === EXIT.usage) refused.push(`${where}\n  -> exit 64: ${r.stderr.trim().split('\n')[0]}`);
   }
   expect(refused).toEqual([]);
-  // The node in trouble made them print advice: among it, the explain of the red primary.
-  expect(suggested.size).toBeGreaterThan(3);
-  expect([...suggested.keys()].some((s) => s.startsWith('explain advice_nowhere 0'))).toBe(true);
+  // The node in trouble made them print advice: what each of its two troubles calls for. Other
+  // advice comes and goes with the node's state (`deprecations` once its deprecation log has an
+  // entry, `nodes --pressure` under load), so it is run when printed but not counted on.
+  expect([...suggested.keys()]).toEqual(
+    expect.arrayContaining(['explain advice_nowhere 0 primary', 'replicas set advice_yellow 0', 'explain advice_yellow 0']),
+  );
 }, 300_000);

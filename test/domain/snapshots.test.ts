@@ -88,6 +88,12 @@ describe('before a restore', () => {
       ],
     });
     expect(aliasesByIndex({})).toEqual({});
+    // A malformed answer is read as no aliases, never as its characters or its array positions.
+    expect(aliasesByIndex(['x'])).toEqual({});
+    expect(aliasesByIndex({ 'logs-a': { aliases: 'logs' }, 'logs-b': { aliases: { w: 'yes' } } })).toEqual({
+      'logs-a': [],
+      'logs-b': [{ name: 'w', write: false }],
+    });
   });
 });
 const snaps0 = () => parseSnapshots(fixture('snapshots-r1'), 'r1')[0];

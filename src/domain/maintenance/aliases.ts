@@ -16,16 +16,19 @@ export interface IndexAlias {
  * sorted by name, a write alias marked. The index detail, the x-ray and the restore read it.
  */
 export function aliasesByIndex(body: unknown): Record<string, IndexAlias[]> {
-  const of = (body && typeof body === 'object' ? body : {}) as Record<string, { aliases?: Record<string, { is_write_index?: unknown }> }>;
   return Object.fromEntries(
-    Object.entries(of).map(([index, v]) => [
+    Object.entries(record(body)).map(([index, v]) => [
       index,
-      Object.entries(v?.aliases ?? {})
-        .map(([name, a]) => ({ name, write: a?.is_write_index === true }))
+      Object.entries(record(record(v).aliases))
+        .map(([name, a]) => ({ name, write: record(a).is_write_index === true }))
         .sort((a, b) => compareText(a.name, b.name)),
     ]),
   );
 }
+
+/** An object of the answer, or an empty one for anything else (the answer is the cluster's: untrusted). */
+const record = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 export interface AliasView {
   alias: string;

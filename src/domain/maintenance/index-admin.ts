@@ -36,7 +36,7 @@ export interface IndexFacts {
  */
 export function indexFactParts(f: IndexFacts): { text: string; warn?: true }[] {
   return [
-    { text: f.status },
+    { text: displayText(f.status) },
     { text: `${f.docs === null ? '-' : formatCount(f.docs)} docs` },
     { text: formatBytes(f.bytes) },
     f.newestSnapshot ? { text: `snapshot ${displayText(f.newestSnapshot)}` } : { text: 'no snapshot', warn: true },
